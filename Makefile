@@ -1,0 +1,45 @@
+# RD-TCP lab. `make run` sets up and reproduces RD-TCP's Figures 1-4; `make test` runs the tests.
+PYTHON ?= python3
+APT_PACKAGES := iproute2 tshark
+MODE ?= full
+JOBS ?= $(shell nproc)
+P4C ?= $(PYTHON) -m toolchain.compiler.driver
+
+.PHONY: help deps test test-fast ptf run run-quick bench build clean
+
+help:
+	@echo "make deps       install system packages (apt, when root) and the Python package with test extras"
+	@echo "make run        deps + reproduce RD-TCP Figures 1-4 (MODE=full|quick) into results/"
+	@echo "make test       deps + every test (unit, STF conformance, PTF on the embedded target)"
+	@echo "make bench      print the benchmarks' figures and the commands that produced them"
+	@echo "make build      compile p4src/rdtcp.p4 to build/rdtcp.json with the project's front end"
+
+deps:
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	  if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi; \
+	else echo "deps: not root or no apt-get; install $(APT_PACKAGES) yourself if tests need them"; fi
+	$(PYTHON) -m pip install -q -e '.[test]'
+
+build: build/rdtcp.json
+build/rdtcp.json: p4src/rdtcp.p4 $(wildcard p4src/include/*.p4)
+	@mkdir -p build
+	$(P4C) p4src/rdtcp.p4 -o $@
+
+test: deps
+	$(PYTHON) -m pytest -q
+
+test-fast:
+	$(PYTHON) -m pytest -q -x
+
+run: deps
+	$(PYTHON) -m experiments.rdtcp_figures --mode $(MODE) --jobs $(JOBS) --out results/
+
+run-quick:
+	$(MAKE) run MODE=quick
+
+bench:
+	@for b in bench/bench_*.py; do echo "== $$b"; $(PYTHON) $$b || exit 1; done
+
+clean:
+	rm -rf build results .pytest_cache .hypothesis

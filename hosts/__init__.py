@@ -1,0 +1,1 @@
+"""hosts package (see docs/architecture.md)."""

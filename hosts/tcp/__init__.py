@@ -1,0 +1,1 @@
+"""tcp package (see docs/architecture.md)."""

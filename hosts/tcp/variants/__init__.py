@@ -1,0 +1,1 @@
+"""variants package (see docs/architecture.md)."""

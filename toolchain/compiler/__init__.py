@@ -1,0 +1,1 @@
+"""compiler package (see docs/architecture.md)."""

@@ -1,0 +1,1 @@
+"""stf package (see docs/architecture.md)."""

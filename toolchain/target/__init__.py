@@ -1,0 +1,1 @@
+"""target package (see docs/architecture.md)."""
