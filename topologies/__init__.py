@@ -1,1 +1,8 @@
-"""topologies package (see docs/architecture.md)."""
+"""Mininet-style topologies; ``sim.Network.from_topo`` builds the simulator twin of each.
+
+``topos`` exposes them to ``mn --custom topologies/paper.py --topo rdtcp_paper``.
+"""
+
+from topologies.paper import PaperTopo, topos
+
+__all__ = ["PaperTopo", "topos"]

@@ -1,0 +1,72 @@
+"""Links: rate and propagation delay, one ``Channel`` per direction (links are full duplex).
+
+A frame that leaves a node at ``departure`` (its last bit on the wire) arrives at the far end
+``delay`` seconds later. Who serialises depends on the sender: a switch's traffic manager
+already dequeues at link speed (``tm.set_port_rate_bps``), so its channels add only the
+propagation delay; a host has no traffic manager, so its ``Nic`` serialises the frames it sends
+back to back (a FIFO with no drop limit: the hosts' access links are never the bottleneck in
+the scenarios here, and ``Nic.max_backlog_s`` records how deep the FIFO got).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from netio.pcap import PcapWriter
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sim.events import EventQueue
+
+__all__ = ["Channel", "Nic"]
+
+
+class Channel:
+    """One direction of a link: delivers frames to ``deliver((port, frame))`` after ``delay``."""
+
+    __slots__ = ("events", "delay", "rate_bps", "deliver", "dst_port", "taps", "frames", "bytes",
+                 "name")
+
+    def __init__(self, events: "EventQueue", *, delay: float, rate_bps: float | None,
+                 deliver: Callable[[Any], None], dst_port: int, name: str = ""):
+        if delay < 0:
+            raise ValueError(f"link delay must be >= 0, got {delay}")
+        self.events = events
+        self.delay = delay
+        self.rate_bps = rate_bps
+        self.deliver = deliver
+        self.dst_port = dst_port
+        self.taps: list[PcapWriter] = []
+        self.frames = 0
+        self.bytes = 0
+        self.name = name
+
+    def transmit(self, frame: bytes, departure: float) -> None:
+        """The frame's last bit left the sender at ``departure``; schedule its arrival."""
+        self.frames += 1
+        self.bytes += len(frame)
+        for tap in self.taps:
+            tap.write(departure, frame)
+        self.events.schedule(departure + self.delay, self.deliver, (self.dst_port, frame))
+
+
+class Nic:
+    """A host's transmit FIFO: serialises frames at the link rate onto a ``Channel``."""
+
+    __slots__ = ("channel", "rate_bps", "free_at", "max_backlog_s")
+
+    def __init__(self, channel: Channel):
+        self.channel = channel
+        self.rate_bps = channel.rate_bps
+        self.free_at = 0.0          # when the last queued frame finishes serialising
+        self.max_backlog_s = 0.0
+
+    def send(self, frame: bytes, now: float) -> None:
+        start = now if now > self.free_at else self.free_at
+        if self.rate_bps is None:
+            done = start
+        else:
+            done = start + len(frame) * 8.0 / self.rate_bps
+        self.free_at = done
+        if done - now > self.max_backlog_s:
+            self.max_backlog_s = done - now
+        self.channel.transmit(frame, done)

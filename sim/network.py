@@ -1,0 +1,198 @@
+"""``Network``: the virtual-time twin of a ``topologies`` Topo.
+
+``Network.from_topo(topo, program=...)`` makes one ``SimpleSwitch`` per ``addSwitch`` (all
+sharing one loaded BMv2 program), one ``HostNode`` per ``addHost`` and two ``Channel``s per
+``addLink`` (full duplex) with the link's ``bw`` and ``delay``. Switch ports get the numbers the
+Topo assigned, so the controller configuration, Mininet and the simulator agree on them.
+Addressing comes from the Topo's host options (``ip="10.0.1.1/24"``, ``mac=...``); switch ports
+get deterministic MACs (``port_mac``). ``routes(switch)`` lists, for each host, the egress port
+and next-hop MAC on a shortest path, which configuration callbacks turn into table entries.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from netio.pcap import PcapWriter
+from sim.events import EventQueue
+from sim.hostnode import HostNode
+from sim.links import Channel, Nic
+from sim.switch import SwitchNode
+from topologies.units import parse_bw, parse_delay
+
+__all__ = ["Network", "Route", "port_mac"]
+
+Configure = Callable[["Network", str, Any], None]
+
+
+def port_mac(switch_index: int, port: int) -> str:
+    """The MAC of a simulated switch port: locally administered, 02:00:00:00:<switch>:<port>."""
+    return "02:00:00:00:%02x:%02x" % (switch_index + 1, port)
+
+
+@dataclass(frozen=True)
+class Route:
+    host: str
+    prefix: str        # "10.0.2.1/32"
+    port: int          # egress port on the switch
+    next_hop_mac: str  # the host's MAC, or the next switch's ingress-port MAC
+
+
+class Network:
+    """Nodes, channels and the event queue of one simulation run."""
+
+    def __init__(self, *, seed: int = 1):
+        self.events = EventQueue()
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.topo: Any = None
+        self.switches: dict[str, SwitchNode] = {}
+        self.hosts: dict[str, HostNode] = {}
+        self.channels: dict[tuple[str, int], Channel] = {}   # (sending node, its port) -> channel
+        self.port_macs: dict[tuple[str, int], str] = {}
+        self.neighbours: dict[tuple[str, int], tuple[str, int]] = {}
+        self._pcaps: list[PcapWriter] = []
+        self._index: dict[str, int] = {}
+
+    @property
+    def now(self) -> float:
+        return self.events.now
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_topo(cls, topo: Any, *, program: Any, seed: int = 1,
+                  configure: Configure | None = None,
+                  tm_depth: int | Callable[[dict], int] | None = None) -> "Network":
+        """Build the twin of ``topo``; ``program`` is a loaded BMv2 program or a JSON path/dict.
+
+        ``configure(net, switch_name, simple_switch)`` programs each switch (tables, registers,
+        impairment knobs) once every port is attached. ``tm_depth`` sets each switch egress
+        queue's depth in packets: an int, a function of the link's options, or None for the
+        link's ``max_queue_size`` (plain drop-tail in the traffic manager).
+        """
+        from toolchain.target import SimpleSwitch, load_program
+
+        net = cls(seed=seed)
+        net.topo = topo
+        loaded = program if not isinstance(program, (str, dict)) else load_program(program)
+        for i, name in enumerate(topo.switches(sort=False)):
+            sw = SimpleSwitch(loaded, seed=net._derive_seed(name))
+            net.switches[name] = SwitchNode(name, sw, net.events)
+            net._index[name] = i
+        for (a, b, info) in topo.links(withInfo=True):
+            net._assign_port_macs(topo, info)
+        for name in topo.hosts(sort=False):
+            net._add_host(topo, name)
+        for (a, b, info) in topo.links(withInfo=True):
+            net._add_link(info, tm_depth)
+        if configure is not None:
+            for name, node in net.switches.items():
+                configure(net, name, node.switch)
+        return net
+
+    def _derive_seed(self, name: str) -> int:
+        # Every random stream is a function of (run seed, component name): adding a node does
+        # not shift the others' streams.
+        return random.Random(f"{self.seed}/{name}").getrandbits(32)
+
+    def _assign_port_macs(self, topo: Any, info: dict) -> None:
+        for end in ("1", "2"):
+            node, port = info["node" + end], info["port" + end]
+            if node in self.switches:
+                self.port_macs[(node, port)] = port_mac(self._index[node], port)
+
+    def _add_host(self, topo: Any, name: str) -> None:
+        opts = topo.nodeInfo(name)
+        ip = opts.get("ip")
+        mac = opts.get("mac")
+        if not ip or not mac:
+            raise ValueError(f"host {name!r} needs ip= and mac= options in the topology "
+                             f"(got ip={ip!r}, mac={mac!r})")
+        attached = [(i["node2"], i["port2"]) if i["node1"] == name else (i["node1"], i["port1"])
+                    for _, _, i in topo.links(withInfo=True) if name in (i["node1"], i["node2"])]
+        if len(attached) != 1 or attached[0] not in self.port_macs:
+            raise ValueError(f"host {name!r} must have exactly one link, to a switch "
+                             f"(has {len(attached)})")
+        self.hosts[name] = HostNode(name, ip=ip.split("/")[0], mac=mac,
+                                    gateway_mac=self.port_macs[attached[0]], events=self.events)
+
+    def _add_link(self, info: dict, tm_depth: Any) -> None:
+        rate = parse_bw(info.get("bw"))
+        delay = parse_delay(info.get("delay"))
+        ends = [(info["node1"], info["port1"]), (info["node2"], info["port2"])]
+        for (src, sport), (dst, dport) in (ends, ends[::-1]):
+            receiver = self.switches.get(dst) or self.hosts[dst]
+            ch = Channel(self.events, delay=delay, rate_bps=rate, deliver=receiver.on_frame,
+                         dst_port=dport, name=f"{src}-{dst}")
+            self.channels[(src, sport)] = ch
+            self.neighbours[(src, sport)] = (dst, dport)
+            if src in self.switches:
+                node = self.switches[src]
+                node.attach(sport, ch, rate)
+                depth = tm_depth(info) if callable(tm_depth) else tm_depth
+                if depth is None:
+                    depth = info.get("max_queue_size")
+                if depth is not None:
+                    node.switch.cli(f"set_queue_depth {int(depth)} {sport}")
+            else:
+                self.hosts[src].nic = Nic(ch)
+
+    # ------------------------------------------------------------------ queries
+    def routes(self, switch: str) -> list[Route]:
+        """For every host: the egress port of ``switch`` on a fewest-hops path, and the MAC of
+        the next node's ingress port (ties broken by the lower port number)."""
+        out = []
+        for host in sorted(self.hosts):
+            dist = self._hops_to(host)
+            if switch not in dist:
+                continue
+            best = min(((dist[n], p, n, np) for (s, p), (n, np) in self.neighbours.items()
+                        if s == switch and n in dist), default=None)
+            if best is None:
+                continue
+            _, port, nxt, nport = best
+            mac = self.hosts[nxt].mac if nxt in self.hosts else self.port_macs[(nxt, nport)]
+            out.append(Route(host, self.hosts[host].ip + "/32", port, mac))
+        return out
+
+    def _hops_to(self, host: str) -> dict[str, int]:
+        dist = {host: 0}
+        todo = deque([host])
+        while todo:
+            n = todo.popleft()
+            for (s, _), (d, _) in self.neighbours.items():
+                if d == n and s not in dist:
+                    dist[s] = dist[n] + 1
+                    todo.append(s)
+        return dist
+
+    def channel(self, src: str, dst: str, *, port: int | None = None) -> Channel:
+        """The channel carrying frames from node ``src`` to node ``dst``."""
+        for (s, p), (d, _) in self.neighbours.items():
+            if s == src and d == dst and (port is None or p == port):
+                return self.channels[(s, p)]
+        raise KeyError(f"no link from {src!r} to {dst!r}")
+
+    # ------------------------------------------------------------------ capture and running
+    def capture(self, node1: str, node2: str, path: str, *, port: int | None = None) -> PcapWriter:
+        """Write every frame crossing the link node1–node2 (both directions) to a pcap file,
+        timestamped when its last bit leaves the sender."""
+        forward = self.channel(node1, node2, port=port)
+        sport = next(p for (s, p), ch in self.channels.items() if ch is forward)
+        reverse = self.channels[self.neighbours[(node1, sport)]]
+        writer = PcapWriter(path)
+        forward.taps.append(writer)
+        reverse.taps.append(writer)
+        self._pcaps.append(writer)
+        return writer
+
+    def run(self, until: float) -> None:
+        self.events.run(until)
+
+    def close(self) -> None:
+        for w in self._pcaps:
+            w.close()
+        self._pcaps.clear()

@@ -1,0 +1,65 @@
+"""A simulated gateway: an embedded-target ``SimpleSwitch`` in library mode, woken by events.
+
+The switch's traffic manager is the queue: ``receive`` runs parser + ingress at arrival time and
+enqueues; the node sleeps until ``next_event_time()`` (the head packet's dequeue time at link
+speed), then ``advance(now)`` runs egress + deparser and hands each departing frame to the
+channel of its egress port. Only one wake-up is pending at a time; a stale one (the queue
+changed and an earlier wake-up was armed) is ignored when it fires.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sim.events import EventQueue
+    from sim.links import Channel
+
+__all__ = ["SwitchNode"]
+
+
+class SwitchNode:
+    """Binds one ``SimpleSwitch`` to the event queue and to its ports' channels."""
+
+    def __init__(self, name: str, switch: Any, events: "EventQueue"):
+        self.name = name
+        self.switch = switch
+        self.events = events
+        self.channels: dict[int, "Channel"] = {}
+        self.unconnected_drops = 0      # frames sent out of a port with no link
+        self._wake: float | None = None
+
+    def attach(self, port: int, channel: "Channel", rate_bps: float | None) -> None:
+        """Port ``port`` sends over ``channel``; its TM queue serialises at ``rate_bps``."""
+        self.channels[port] = channel
+        if rate_bps is not None:
+            self.switch.tm.set_port_rate_bps(port, rate_bps)
+
+    def on_frame(self, port_frame: tuple[int, bytes]) -> None:
+        port, frame = port_frame
+        self.switch.receive(port, frame, now=self.events.now)
+        self.rearm()
+
+    def rearm(self) -> None:
+        """Arm a wake-up at the traffic manager's next dequeue if none earlier is pending."""
+        t = self.switch.next_event_time()
+        if t is None:
+            return
+        if t < self.events.now:
+            t = self.events.now
+        if self._wake is None or t < self._wake:
+            self._wake = t
+            self.events.schedule(t, self._on_wake, t)
+
+    def _on_wake(self, armed_for: float) -> None:
+        if armed_for != self._wake:
+            return                      # superseded by an earlier wake-up
+        self._wake = None
+        channels = self.channels
+        for port, frame, departure in self.switch.advance(now=self.events.now):
+            channel = channels.get(port)
+            if channel is None:
+                self.unconnected_drops += 1
+            else:
+                channel.transmit(frame, departure)
+        self.rearm()

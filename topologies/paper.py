@@ -1,0 +1,61 @@
+"""The dumbbell of RD-TCP's simulations (seeds/003-rd-tcp-epdn.txt §4).
+
+::
+
+        10 Mb/s, 1 ms          5 Mb/s, 50 ms          10 Mb/s, 1 ms
+    a ----------------- r1 ====================== r2 ----------------- b
+    10.0.1.1        port 1   port 2         port 2   port 1        10.0.2.1
+                             (drop-tail 65)
+                         port 3 - - - - - - - - - port 3   (optional alternate path)
+
+Use with Mininet: ``mn --custom topologies/paper.py --topo rdtcp_paper --link tc``.
+"""
+
+from __future__ import annotations
+
+try:  # the real Mininet when installed, so `mn --custom` gets its own class
+    from mininet.topo import Topo
+except ImportError:  # pragma: no cover - depends on the machine
+    from topologies.base import Topo
+
+from topologies.units import parse_delay
+
+__all__ = ["PaperTopo", "topos"]
+
+
+def _mac(i: int) -> str:
+    return "00:00:00:00:00:%02x" % i
+
+
+class PaperTopo(Topo):
+    """Hosts a and b behind gateways r1 and r2; r1's port 2 is the bottleneck.
+
+    Keyword parameters (Mininet style, all with the paper's defaults):
+    ``access_bw``/``access_delay`` for a–r1 and r2–b, ``bottleneck_bw``/``bottleneck_delay`` and
+    ``queue`` (packets, drop-tail) for r1–r2, and ``alt_extra_delay`` (e.g. "20ms"): when set, a
+    second r1–r2 link on port 3 with that much extra propagation delay, the alternate path
+    the gateway's delay-based reordering injection sends packets over.
+    """
+
+    def build(self, access_bw: float = 10, access_delay: str = "1ms",  # noqa: D401
+              bottleneck_bw: float = 5, bottleneck_delay: str = "50ms",
+              queue: int = 65, alt_extra_delay: str | None = None) -> None:
+        a = self.addHost("a", ip="10.0.1.1/24", mac=_mac(0x0A), defaultRoute="via 10.0.1.254")
+        b = self.addHost("b", ip="10.0.2.1/24", mac=_mac(0x0B), defaultRoute="via 10.0.2.254")
+        r1 = self.addSwitch("r1")
+        r2 = self.addSwitch("r2")
+        self.addLink(a, r1, port1=0, port2=1, bw=access_bw, delay=access_delay)
+        self.addLink(r1, r2, port1=2, port2=2, bw=bottleneck_bw, delay=bottleneck_delay,
+                     max_queue_size=queue)
+        self.addLink(r2, b, port1=1, port2=0, bw=access_bw, delay=access_delay)
+        if alt_extra_delay is not None:
+            self.addLink(r1, r2, port1=3, port2=3, bw=bottleneck_bw,
+                         delay=_add_delays(bottleneck_delay, alt_extra_delay),
+                         max_queue_size=queue)
+
+
+def _add_delays(a: str, b: str) -> str:
+    return "%gms" % ((parse_delay(a) + parse_delay(b)) * 1e3)
+
+
+topos = {"rdtcp_paper": PaperTopo}
