@@ -1,0 +1,146 @@
+"""One run of RD-TCP's simulation scenario (seeds/003-rd-tcp-epdn.txt §4) in virtual time.
+
+Scenario, as the paper states it: hosts A and B, gateways R1 and R2 (``topologies.PaperTopo``);
+1500-byte packets (MTU 1500, so MSS 1460); maximum congestion window 500 segments; drop-tail
+buffer of 65 packets at R1's bottleneck port, enforced by the P4 gateway itself (design.md,
+"Drops the program can see") with the traffic-manager queue configured deeper; one bulk
+transfer from A to B; no delayed ACKs (ns-2's default TCP sink). Reordering is either the
+paper's random queue swaps at R1's bottleneck queue (``sim.reorder``) or one of the gateway's
+own P4 injection modes, set through the controller's impairment knobs.
+
+Throughput is what the paper plots: data bytes delivered in order to B's application over the
+whole run, divided by the run's duration.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = ["RunSpec", "run_paper", "PAPER", "BOTTLENECK_BPS", "INJECTIONS", "VARIANTS"]
+
+BOTTLENECK_BPS = 5e6          # §4: R1–R2 at 5 Mb/s
+BUFFER_PACKETS = 65           # §4: "The queue size used was 65 segments", drop-tail
+MAX_CWND_SEGMENTS = 500       # §4: "The maximum congestion window was 500 segments"
+MTU = 1500                    # §4: "1500 byte segments"
+MSS = MTU - 40                # IPv4 + TCP headers without options
+RDTCP_K = 3                   # §6: "we present the results for value of k = 3 (dupthresh = 6)"
+TM_DEPTH = 4 * BUFFER_PACKETS  # traffic-manager queue deeper than the program's own limit
+VARIANTS = ("sack", "dsack", "rdtcp")
+INJECTIONS = ("swap", "altpath", "recirc")
+
+# The paper's numbers (§1, §5, §6), bytes/second of a 10-minute transfer.
+PAPER = {
+    ("none", 0): 607_500,
+    ("sack", 15): 526_000,
+    ("dsack", 15): 600_600,
+    ("rdtcp", 15): 607_440,
+}
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One point of one seed: which sender, which reordering, how long."""
+
+    variant: str
+    swaps: int = 0                # queue swaps per interval (injection "swap")
+    interval: float = 1.0         # seconds
+    seed: int = 1
+    duration: float = 600.0       # seconds of virtual time
+    injection: str = "swap"       # "swap" (the paper's), "altpath" or "recirc" (P4 knobs)
+    level: float = 0.0            # probability of the P4 injection per data packet
+    alt_extra_delay: str = "10ms"  # extra delay of the alternate path ("altpath")
+    k: int = RDTCP_K
+    sample_step: float = 0.0      # > 0: record per-flow time series at this step
+    max_cwnd_segments: int = MAX_CWND_SEGMENTS
+
+    def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown variant {self.variant!r}; choose from {', '.join(VARIANTS)}")
+        if self.injection not in INJECTIONS:
+            raise ValueError(f"unknown injection {self.injection!r}; "
+                             f"choose from {', '.join(INJECTIONS)}")
+        if self.duration <= 0 or self.interval <= 0:
+            raise ValueError("duration and interval must be positive seconds")
+        if self.swaps < 0 or not 0.0 <= self.level <= 1.0:
+            raise ValueError("swaps must be >= 0 and level a probability in [0, 1]")
+
+
+@dataclass
+class RunResult:
+    spec: RunSpec
+    throughput_Bps: float
+    delivered_bytes: int
+    stats: dict = field(default_factory=dict)
+    wall_s: float = 0.0
+    series: list = field(default_factory=list)
+
+    def row(self) -> dict:
+        return {**asdict(self.spec), "throughput_Bps": round(self.throughput_Bps, 3),
+                "delivered_bytes": self.delivered_bytes, "wall_s": round(self.wall_s, 3),
+                **self.stats}
+
+
+def tcp_config(spec: RunSpec) -> Any:
+    """The sender's and receiver's engine configuration for the scenario."""
+    from hosts.tcp import TcpConfig
+    return TcpConfig(variant=spec.variant, mss=MSS, sack=True, timestamps=False,
+                     window_scale=7, rdtcp=spec.variant == "rdtcp", rdtcp_k=spec.k,
+                     delayed_ack=False, max_cwnd_segments=spec.max_cwnd_segments)
+
+
+def build_network(spec: RunSpec, program: Any) -> Any:
+    """The paper's dumbbell, both gateways running the P4 program configured by the controller."""
+    from experiments.gateways import configure_gateway
+    from sim.network import Network
+    from topologies import PaperTopo
+
+    alt = spec.alt_extra_delay if spec.injection == "altpath" else None
+    topo = PaperTopo(queue=BUFFER_PACKETS, alt_extra_delay=alt)
+    return Network.from_topo(
+        topo, program=program, seed=spec.seed, tm_depth=TM_DEPTH,
+        configure=lambda net, name, sw: configure_gateway(net, name, sw, spec=spec))
+
+
+def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None) -> RunResult:
+    """Simulate ``spec`` to completion and return its throughput and counters."""
+    from sim.flows import add_bulk_flow
+    from sim.reorder import QueueSwapper
+    from sim.trace import FlowSampler
+
+    started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
+    net = build_network(spec, program)
+    if pcap:
+        net.capture("r1", "r2", pcap, port=2)
+    flow = add_bulk_flow(net, "a", "b", config=tcp_config(spec))
+    swapper = None
+    if spec.injection == "swap" and spec.swaps:
+        swapper = QueueSwapper(net.switches["r1"], 2, swaps=spec.swaps, interval=spec.interval,
+                               seed=net._derive_seed("swapper"))
+    sampler = FlowSampler(net.events, [flow], step=spec.sample_step) if spec.sample_step else None
+    net.run(until=spec.duration)
+    net.close()
+    stats = _flow_stats(flow)
+    stats["swaps_done"] = swapper.done if swapper else 0
+    stats["swaps_skipped"] = swapper.skipped if swapper else 0
+    stats["events"] = net.events.executed
+    stats.update(_gateway_stats(net))
+    return RunResult(spec, flow.delivered_bytes / spec.duration, flow.delivered_bytes, stats,
+                     time.perf_counter() - started, sampler.rows if sampler else [])
+
+
+def _flow_stats(flow: Any) -> dict:
+    s = flow.sender.stats
+    get = (lambda k: s.get(k, 0)) if isinstance(s, dict) else (lambda k: getattr(s, k, 0))
+    return {k: int(get(k) or 0) for k in ("retransmits", "spurious_retransmits",
+                                          "fast_retransmits", "timeouts")}
+
+
+def _gateway_stats(net: Any) -> dict:
+    from experiments.gateways import gateway_counters
+    out: dict[str, int] = {}
+    for name in ("r1", "r2"):
+        for key, value in gateway_counters(net.switches[name].switch).items():
+            out[f"{name}_{key}"] = value
+    return out

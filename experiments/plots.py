@@ -1,0 +1,82 @@
+"""Figures 1–4 of the paper (throughput against swaps) and the P4 injection series."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display
+import matplotlib.pyplot as plt  # noqa: E402
+
+from experiments.paper import PAPER  # noqa: E402
+from experiments.report import baseline, swap_curve  # noqa: E402
+
+__all__ = ["plot_all"]
+
+LABELS = {"sack": "TCP SACK", "dsack": "TCP DSACK", "rdtcp": "RD-TCP (k=3)"}
+FIGURES = {
+    "fig1_sack.png": ("Fig. 1: TCP SACK", ("sack",)),
+    "fig2_rdtcp.png": ("Fig. 2: RD-TCP", ("rdtcp",)),
+    "fig3_sack_vs_rdtcp.png": ("Fig. 3: TCP SACK and RD-TCP", ("sack", "rdtcp")),
+    "fig4_dsack_vs_rdtcp.png": ("Fig. 4: TCP DSACK and RD-TCP", ("dsack", "rdtcp")),
+}
+
+
+def plot_all(points: dict, out: Path) -> list[str]:
+    written = []
+    intervals = sorted({k[2] for k in points if k[2] is not None})
+    for name, (title, variants) in FIGURES.items():
+        if any(swap_curve(points, v, i) for v in variants for i in intervals):
+            _plot_swaps(points, variants, intervals, title, out / name)
+            written.append(name)
+    if any(k[1] != "swap" for k in points):
+        _plot_injections(points, out / "fig5_injection.png")
+        written.append("fig5_injection.png")
+    return written
+
+
+def _plot_swaps(points, variants, intervals, title, path: Path) -> None:
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    for variant in variants:
+        for interval, style in zip(intervals, ("-o", "--s", ":^")):
+            curve = swap_curve(points, variant, interval)
+            if not curve:
+                continue
+            xs = [s for s, _ in curve]
+            ax.errorbar(xs, [p["mean"] for _, p in curve], yerr=[p["std"] for _, p in curve],
+                        fmt=style, capsize=3, label=f"{LABELS[variant]}, every {interval:g} s")
+        if (variant, 15) in PAPER:
+            ax.plot([15], [PAPER[(variant, 15)]], "k*", ms=10)
+    ax.axhline(PAPER[("none", 0)], color="grey", lw=0.8, ls=":",
+               label="paper, no reordering (607,500 B/s); * paper at 15 swaps/s")
+    ax.set_xlabel("number of random queue swaps per interval")
+    ax.set_ylabel("throughput (data bytes/s)")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def _plot_injections(points, path: Path) -> None:
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    series = sorted({(k[0], k[1]) for k in points if k[1] != "swap"})
+    for variant, injection in series:
+        curve = sorted((k[4], p) for k, p in points.items()
+                       if k[0] == variant and k[1] == injection)
+        base = baseline(points, variant)
+        if base is not None:
+            curve.insert(0, (0.0, base))
+        ax.errorbar([lv * 100 for lv, _ in curve], [p["mean"] for _, p in curve],
+                    yerr=[p["std"] for _, p in curve], fmt="-o" if injection == "altpath" else "--s",
+                    capsize=3, label=f"{LABELS[variant]}, {injection}")
+    ax.set_xlabel("packets diverted by the P4 gateway's reordering injection (%)")
+    ax.set_ylabel("throughput (data bytes/s)")
+    ax.set_title("P4 injection: alternate path and recirculation")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

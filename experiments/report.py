@@ -1,0 +1,139 @@
+"""Aggregate a sweep's runs into points, figures, the paper comparison table and a summary."""
+
+from __future__ import annotations
+
+import csv
+import json
+import statistics
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Iterable
+
+from experiments.paper import BOTTLENECK_BPS, PAPER
+
+__all__ = ["aggregate", "shape_checks", "paper_table", "write_outputs"]
+
+PointKey = tuple  # (variant, injection, interval or None, swaps, level)
+
+
+def aggregate(rows: Iterable[dict]) -> dict[PointKey, dict]:
+    """Mean, standard deviation and count of throughput per point; errored runs left out.
+    Zero swaps is keyed with interval None: it is the same network whatever the interval."""
+    groups: dict[PointKey, list[float]] = {}
+    for r in rows:
+        if "error" in r:
+            continue
+        interval = r["interval"] if (r["injection"] == "swap" and r["swaps"]) else None
+        key = (r["variant"], r["injection"], interval, r["swaps"], r["level"])
+        groups.setdefault(key, []).append(float(r["throughput_Bps"]))
+    return {k: {"mean": statistics.fmean(v), "std": statistics.pstdev(v) if len(v) > 1 else 0.0,
+                "n": len(v)} for k, v in sorted(groups.items(), key=lambda kv: str(kv[0]))}
+
+
+def baseline(points: dict, variant: str) -> dict | None:
+    return points.get((variant, "swap", None, 0, 0.0))
+
+
+def swap_curve(points: dict, variant: str, interval: float) -> list[tuple[int, dict]]:
+    """(swaps, point) in increasing swaps for one variant and interval, zero swaps included."""
+    curve = [(k[3], p) for k, p in points.items()
+             if k[0] == variant and k[1] == "swap" and k[2] == interval]
+    base = baseline(points, variant)
+    if base is not None:
+        curve.append((0, base))
+    return sorted(curve, key=lambda sp: sp[0])
+
+
+def shape_checks(points: dict) -> dict[str, Any]:
+    """The issue's checks on shape: SACK falls as swaps rise (every level at most 0.5% above
+    the previous one, the last below zero swaps); RD-TCP within 1% of its own zero-swap
+    throughput at every level and interval."""
+    out: dict[str, Any] = {}
+    intervals = sorted({k[2] for k in points if k[2] is not None})
+    for interval in intervals:
+        sack = [p["mean"] for _, p in swap_curve(points, "sack", interval)]
+        if len(sack) >= 2:
+            steps_ok = all(b <= a * 1.005 for a, b in zip(sack, sack[1:]))
+            out[f"sack_falls_interval_{interval:g}s"] = bool(steps_ok and sack[-1] < sack[0])
+    base = baseline(points, "rdtcp")
+    if base is not None:
+        worst = max((abs(p["mean"] / base["mean"] - 1.0) for interval in intervals
+                     for s, p in swap_curve(points, "rdtcp", interval) if s), default=0.0)
+        out["rdtcp_max_relative_change"] = worst
+        out["rdtcp_within_1pct"] = worst <= 0.01
+    return out
+
+
+def paper_table(points: dict) -> list[dict]:
+    """The paper's quoted numbers beside ours (no reordering; 15 swaps every second)."""
+    rows = []
+    for variant in ("sack", "dsack", "rdtcp"):
+        base = baseline(points, variant)
+        rows.append(_table_row("no reordering", variant, PAPER[("none", 0)], base, base))
+    for variant in ("sack", "dsack", "rdtcp"):
+        ours = points.get((variant, "swap", 1.0, 15, 0.0))
+        rows.append(_table_row("15 swaps every 1 s", variant, PAPER[(variant, 15)], ours,
+                               baseline(points, variant)))
+    return rows
+
+
+def _table_row(scenario: str, variant: str, paper: float, ours: dict | None,
+               base: dict | None) -> dict:
+    row = {"scenario": scenario, "variant": variant, "paper_Bps": paper,
+           "paper_vs_no_reordering": round(paper / PAPER[("none", 0)], 4),
+           "ours_Bps": None, "ours_std_Bps": None, "ours_n": 0, "ours_vs_no_reordering": None,
+           "ours_vs_link_capacity": None}
+    if ours:
+        row.update(ours_Bps=round(ours["mean"], 1), ours_std_Bps=round(ours["std"], 1),
+                   ours_n=ours["n"], ours_vs_link_capacity=round(ours["mean"] /
+                                                                  (BOTTLENECK_BPS / 8), 4))
+        if base:
+            row["ours_vs_no_reordering"] = round(ours["mean"] / base["mean"], 4)
+    return row
+
+
+def table_markdown(rows: list[dict]) -> str:
+    lines = ["| scenario | variant | paper (B/s) | paper / no reord. | ours (B/s, mean ± sd, n) "
+             "| ours / no reord. |", "|---|---|---:|---:|---:|---:|"]
+    for r in rows:
+        ours = ("not run" if r["ours_Bps"] is None else
+                f"{r['ours_Bps']:,.0f} ± {r['ours_std_Bps']:,.0f} ({r['ours_n']})")
+        rel = "-" if r["ours_vs_no_reordering"] is None else f"{r['ours_vs_no_reordering']:.4f}"
+        lines.append(f"| {r['scenario']} | {r['variant']} | {r['paper_Bps']:,} | "
+                     f"{r['paper_vs_no_reordering']:.4f} | {ours} | {rel} |")
+    return "\n".join(lines)
+
+
+def _write_csv(path: Path, rows: list[dict]) -> None:
+    columns: list[str] = []
+    for r in rows:
+        columns += [k for k in r if k not in columns]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=columns)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str, wall_s: float,
+                  jobs: int) -> dict:
+    """runs.csv, points.csv, figures, paper_table.{md,csv} and summary.json in ``out``."""
+    from experiments.plots import plot_all
+
+    points = aggregate(rows)
+    _write_csv(out / "runs.csv", rows)
+    point_rows = [{"variant": k[0], "injection": k[1], "interval": k[2], "swaps": k[3],
+                   "level": k[4], "throughput_mean_Bps": round(p["mean"], 3),
+                   "throughput_std_Bps": round(p["std"], 3), "n": p["n"]}
+                  for k, p in points.items()]
+    _write_csv(out / "points.csv", point_rows)
+    table = paper_table(points)
+    _write_csv(out / "paper_table.csv", table)
+    markdown = table_markdown(table)
+    (out / "paper_table.md").write_text(markdown + "\n")
+    figures = plot_all(points, out)
+    summary = {"mode": mode, "config": asdict(cfg), "jobs": jobs, "wall_s": wall_s,
+               "runs": len(rows), "failed_runs": sum("error" in r for r in rows),
+               "points": point_rows, "checks": shape_checks(points), "paper_table": table,
+               "table_markdown": markdown, "figures": figures}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
