@@ -1,0 +1,38 @@
+"""Header converter: header types, header instances, header stacks, errors and enums."""
+from __future__ import annotations
+
+from ..midend import ir
+
+
+def header_types(program: ir.Program) -> list:
+    return [
+        {"name": t.name, "id": i, "fields": [[n, w, bool(s)] for n, w, s in t.fields]}
+        for i, t in enumerate(program.header_types)
+    ]
+
+
+def headers(program: ir.Program) -> tuple[list, dict]:
+    """Instances in declaration order; also returns name -> id for the stacks."""
+    out, ids = [], {}
+    for i, h in enumerate(program.headers):
+        ids[h.name] = i
+        out.append({"name": h.name, "id": i, "header_type": h.type_name,
+                    "metadata": h.metadata, "pi_omit": True})
+    return out, ids
+
+
+def header_stacks(program: ir.Program, header_ids: dict) -> list:
+    return [
+        {"name": s.name, "id": i, "header_type": s.type_name, "size": len(s.elements),
+         "header_ids": [header_ids[e] for e in s.elements]}
+        for i, s in enumerate(program.stacks)
+    ]
+
+
+def errors(program: ir.Program) -> list:
+    return [[name, value] for name, value in program.errors]
+
+
+def enums(program: ir.Program) -> list:
+    return [{"name": name, "entries": [[m, v] for m, v in members]}
+            for name, members in program.enums]

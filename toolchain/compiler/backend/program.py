@@ -1,0 +1,40 @@
+"""Assemble the BMv2 JSON document in the key order p4c 1.2.4 writes."""
+from __future__ import annotations
+
+from ..midend import ir
+from . import actions, checksums, controls, deparser, externs, headers, parser
+
+BMV2_JSON_VERSION = [2, 23]    # JSON_format.md "Current bmv2 JSON format version"
+COMPILER_ID = "rdtcp-lab toolchain.compiler"
+
+
+def emit_program(program: ir.Program) -> dict:
+    header_list, header_ids = headers.headers(program)
+    action_list, action_ids = actions.actions(program)
+    return {
+        "header_types": headers.header_types(program),
+        "headers": header_list,
+        "header_stacks": headers.header_stacks(program, header_ids),
+        "header_union_types": [],
+        "header_unions": [],
+        "header_union_stacks": [],
+        "field_lists": externs.field_lists(program),
+        "errors": headers.errors(program),
+        "enums": headers.enums(program),
+        "parsers": parser.parsers(program),
+        "parse_vsets": [],
+        "deparsers": deparser.deparsers(program),
+        "meter_arrays": externs.meter_arrays(program),
+        "counter_arrays": externs.counter_arrays(program),
+        "register_arrays": externs.register_arrays(program),
+        "calculations": externs.calculations(program),
+        "learn_lists": externs.learn_lists(program),
+        "actions": action_list,
+        "pipelines": controls.pipelines(program, action_ids),
+        "checksums": checksums.checksums(program),
+        "force_arith": [],
+        "extern_instances": [],
+        "field_aliases": [[alias, [h, f]] for alias, (h, f) in program.field_aliases],
+        "program": program.program_name,
+        "__meta__": {"version": list(BMV2_JSON_VERSION), "compiler": COMPILER_ID},
+    }

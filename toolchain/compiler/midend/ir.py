@@ -1,0 +1,404 @@
+"""The lowered program: what the mid end produces and the back end serialises.
+
+Every object here corresponds one to one to an object of BMv2's JSON format
+(behavioral-model docs/JSON_format.md): header types and instances, parse states, actions
+as primitive lists, tables and conditionals, extern arrays, calculations and checksums.
+What remains typed is the expression: each node carries its P4 type (`Bits` or `BOOL`), so
+the back end can add the masks, `two_comp_mod`, `d2b`/`b2d` conversions BMv2 needs.
+Names are final BMv2 names (header instance "ipv4", table "MyIngress.ipv4_lpm"); ids are
+assigned by the back end.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field as dc_field
+from typing import Optional, Union
+
+
+# ---------------------------------------------------------------- types
+
+@dataclass(frozen=True)
+class Bits:
+    """bit<width> (signed=False) or int<width> (signed=True)."""
+    width: int
+    signed: bool = False
+
+    @property
+    def mask(self) -> int:
+        return (1 << self.width) - 1
+
+
+@dataclass(frozen=True)
+class BoolType:
+    width: int = 1
+    signed: bool = False
+
+
+BOOL = BoolType()
+Type = Union[Bits, BoolType]
+
+
+# ---------------------------------------------------------------- expressions
+
+class Expr:
+    type: Type
+
+
+@dataclass(frozen=True)
+class Const(Expr):
+    value: int           # the P4 value (negative allowed for int<W>)
+    type: Type
+
+
+@dataclass(frozen=True)
+class FieldRef(Expr):
+    """A field of a header instance; bool-typed fields are stored in 1 bit."""
+    header: str
+    field: str
+    type: Type
+
+
+@dataclass(frozen=True)
+class ValidRef(Expr):
+    """header.isValid()."""
+    header: str
+    type: Type = BOOL
+
+
+@dataclass(frozen=True)
+class StackLastField(Expr):
+    """stack.last.field inside a parser (BMv2 "stack_field")."""
+    stack: str
+    field: str
+    type: Type
+
+
+@dataclass(frozen=True)
+class ParamRef(Expr):
+    """Action parameter number `index` (BMv2 runtime data)."""
+    index: int
+    type: Type
+
+
+@dataclass(frozen=True)
+class Unary(Expr):
+    op: str              # "~", "neg", "!"
+    operand: Expr
+    type: Type
+
+
+@dataclass(frozen=True)
+class Binary(Expr):
+    # arithmetic + - * / % << >> & | ^ |+| |-| ++ ; comparisons == != < <= > >= ; && ||
+    op: str
+    left: Expr
+    right: Expr
+    type: Type
+
+
+@dataclass(frozen=True)
+class Slice(Expr):
+    operand: Expr
+    hi: int
+    lo: int
+    type: Type
+
+
+@dataclass(frozen=True)
+class Cast(Expr):
+    operand: Expr
+    type: Type
+
+
+@dataclass(frozen=True)
+class Mux(Expr):
+    cond: Expr
+    then: Expr
+    other: Expr
+    type: Type
+
+
+@dataclass(frozen=True)
+class Lookahead(Expr):
+    """packet.lookahead<bit<W>>() at bit offset 0 (parser `set` only)."""
+    type: Type
+
+
+# ---------------------------------------------------------------- primitive arguments
+
+@dataclass(frozen=True)
+class HeaderArg:
+    name: str
+
+
+@dataclass(frozen=True)
+class StackArg:
+    name: str
+
+
+@dataclass(frozen=True)
+class NamedArg:
+    """A named object: register_array, counter_array, meter_array, calculation, extern."""
+    kind: str
+    name: str
+
+
+@dataclass(frozen=True)
+class StringArg:
+    value: str
+
+
+@dataclass(frozen=True)
+class VectorArg:
+    items: tuple
+
+
+@dataclass(frozen=True)
+class DataArg:
+    """An integer primitive argument printed as a plain hexstr (field-list id, session)."""
+    value: int
+    width: int = 32
+
+
+Arg = Union[Expr, HeaderArg, StackArg, NamedArg, StringArg, VectorArg, DataArg]
+
+
+@dataclass
+class SourceInfo:
+    filename: str
+    line: int
+    column: int
+    fragment: str
+
+
+@dataclass
+class Primitive:
+    op: str
+    args: list
+    source: Optional[SourceInfo] = None
+
+
+@dataclass
+class Label:
+    """A jump target inside an action body; the back end turns it into an index."""
+    name: str
+
+
+@dataclass
+class Jump:
+    target: Label
+
+
+@dataclass
+class JumpIfFalse:
+    """Jump to target unless cond (a BOOL expression) holds: BMv2 `_jump_if_zero`."""
+    cond: Expr
+    target: Label
+
+
+ActionItem = Union[Primitive, Label, Jump, JumpIfFalse]
+
+
+# ---------------------------------------------------------------- program objects
+
+@dataclass
+class HeaderType:
+    name: str
+    fields: list          # [(name, width, signed)]
+
+
+@dataclass
+class HeaderInstance:
+    name: str
+    type_name: str
+    metadata: bool
+
+
+@dataclass
+class HeaderStack:
+    name: str
+    type_name: str
+    elements: list        # header instance names, [0] first
+
+
+@dataclass
+class Transition:
+    values: Optional[list]     # one int per key field; None = default
+    masks: Optional[list]      # one int per key field, or None (exact)
+    next_state: Optional[str]  # None = accept / end
+
+
+@dataclass
+class ParserOp:
+    op: str               # extract, set, verify, advance, primitive
+    args: list
+
+
+@dataclass
+class ParseState:
+    name: str
+    ops: list = dc_field(default_factory=list)
+    key: list = dc_field(default_factory=list)      # [Expr] fields / stack fields
+    key_widths: list = dc_field(default_factory=list)
+    transitions: list = dc_field(default_factory=list)
+    source: Optional[SourceInfo] = None
+
+
+@dataclass
+class Parser:
+    name: str
+    init_state: str
+    states: list
+
+
+@dataclass
+class Deparser:
+    name: str
+    order: list
+    source: Optional[SourceInfo] = None
+
+
+@dataclass
+class RegisterArray:
+    name: str
+    size: int
+    bitwidth: int
+    source: Optional[SourceInfo] = None
+
+
+@dataclass
+class CounterArray:
+    name: str
+    size: int
+    is_direct: bool
+    binding: Optional[str] = None
+    source: Optional[SourceInfo] = None
+
+
+@dataclass
+class MeterArray:
+    name: str
+    size: int
+    type: str             # "bytes" | "packets"
+    is_direct: bool
+    binding: Optional[str] = None
+    result_target: Optional[FieldRef] = None
+    source: Optional[SourceInfo] = None
+
+
+@dataclass
+class Calculation:
+    name: str
+    algo: str
+    inputs: list          # [Expr] (FieldRef or Const) or the string "payload"
+    source: Optional[SourceInfo] = None
+
+
+@dataclass
+class FieldList:
+    id: int
+    name: str
+    fields: list          # [FieldRef]
+
+
+@dataclass
+class LearnList:
+    id: int
+    name: str
+    fields: list
+
+
+@dataclass
+class Action:
+    name: str
+    params: list          # [(name, width)]
+    body: list            # [ActionItem]
+    source: Optional[SourceInfo] = None
+
+
+@dataclass
+class TableKey:
+    match_type: str       # exact | lpm | ternary | range
+    name: str             # as p4c prints it: "hdr.ipv4.dstAddr"
+    target: Expr          # FieldRef or ValidRef
+    mask: Optional[int] = None
+
+
+@dataclass
+class ActionCall:
+    action: str
+    data: list            # [int] action data
+    widths: list          # [int] widths of the data
+
+
+@dataclass
+class Entry:
+    keys: list            # [dict] already in BMv2 match_key form but with ints
+    action: ActionCall
+    priority: int
+
+
+@dataclass
+class Table:
+    name: str
+    keys: list
+    actions: list         # action names
+    size: int
+    default: Optional[ActionCall]
+    default_const: bool
+    entries: Optional[list] = None
+    next_tables: dict = dc_field(default_factory=dict)   # action name or __HIT__/__MISS__ -> node
+    base_default_next: Optional[str] = None
+    with_counters: bool = False
+    direct_meters: Optional[str] = None
+    source: Optional[SourceInfo] = None
+
+
+@dataclass
+class Conditional:
+    name: str
+    cond: Expr
+    true_next: Optional[str]
+    false_next: Optional[str]
+    source: Optional[SourceInfo] = None
+
+
+@dataclass
+class Pipeline:
+    name: str
+    init: Optional[str]
+    tables: list
+    conditionals: list
+    source: Optional[SourceInfo] = None
+
+
+@dataclass
+class Checksum:
+    name: str
+    target: FieldRef
+    calculation: str
+    verify: bool
+    update: bool
+    cond: Optional[Expr]
+    source: Optional[SourceInfo] = None
+
+
+@dataclass
+class Program:
+    program_name: str
+    header_types: list = dc_field(default_factory=list)
+    headers: list = dc_field(default_factory=list)
+    stacks: list = dc_field(default_factory=list)
+    errors: list = dc_field(default_factory=list)       # [(name, value)]
+    enums: list = dc_field(default_factory=list)        # [(name, [(member, value)])]
+    parsers: list = dc_field(default_factory=list)
+    deparsers: list = dc_field(default_factory=list)
+    meters: list = dc_field(default_factory=list)
+    counters: list = dc_field(default_factory=list)
+    registers: list = dc_field(default_factory=list)
+    calculations: list = dc_field(default_factory=list)
+    field_lists: list = dc_field(default_factory=list)
+    learn_lists: list = dc_field(default_factory=list)
+    actions: list = dc_field(default_factory=list)
+    pipelines: list = dc_field(default_factory=list)
+    checksums: list = dc_field(default_factory=list)
+    field_aliases: list = dc_field(default_factory=list)  # [(alias, (header, field))]
