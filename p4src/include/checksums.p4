@@ -1,0 +1,52 @@
+/*
+ * checksums.p4 -- checksum controls of the RD-TCP gateway (v1model).
+ *
+ * IPv4: the header checksum is recomputed on every IPv4 packet (the TTL changes at each hop and
+ * the total length when an option is inserted or removed). Option words of invalid stack
+ * entries are skipped, so the sum covers exactly ihl * 4 bytes (RFC 791 §3.1).
+ * TCP: recomputed only when the gateway changed the segment (meta.tcp_modified), over the
+ * pseudo-header, the fixed header, the EPDN option and everything after it (RFC 9293 §3.1).
+ * A segment the gateway did not touch keeps its checksum, so end-to-end corruption stays
+ * detectable by the receiver.
+ */
+#ifndef RDTCP_CHECKSUMS_P4
+#define RDTCP_CHECKSUMS_P4
+
+/*************************************************************************
+ ************   C H E C K S U M    V E R I F I C A T I O N   *************
+ *************************************************************************/
+/* Nothing is verified: a router forwards what it receives (checksum errors are the
+ * end hosts' to detect); the gateway only ever rewrites checksums it has to. */
+control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
+    apply { }
+}
+
+/*************************************************************************
+ *************   C H E C K S U M    C O M P U T A T I O N   **************
+ *************************************************************************/
+control MyComputeChecksum(inout headers_t hdr, inout metadata_t meta) {
+    apply {
+        update_checksum(
+            hdr.ipv4.isValid(),
+            { hdr.ipv4.version, hdr.ipv4.ihl, hdr.ipv4.diffserv, hdr.ipv4.total_len,
+              hdr.ipv4.identification, hdr.ipv4.flags, hdr.ipv4.frag_offset, hdr.ipv4.ttl,
+              hdr.ipv4.protocol, hdr.ipv4.src_addr, hdr.ipv4.dst_addr,
+              hdr.ipv4_options[0].word, hdr.ipv4_options[1].word, hdr.ipv4_options[2].word,
+              hdr.ipv4_options[3].word, hdr.ipv4_options[4].word, hdr.ipv4_options[5].word,
+              hdr.ipv4_options[6].word, hdr.ipv4_options[7].word, hdr.ipv4_options[8].word,
+              hdr.ipv4_options[9].word },
+            hdr.ipv4.hdr_checksum,
+            HashAlgorithm.csum16);
+        update_checksum_with_payload(
+            meta.tcp_modified == 1,
+            { hdr.ipv4.src_addr, hdr.ipv4.dst_addr, 8w0, hdr.ipv4.protocol, meta.l4_len,
+              hdr.tcp.src_port, hdr.tcp.dst_port, hdr.tcp.seq_no, hdr.tcp.ack_no,
+              hdr.tcp.data_offset, hdr.tcp.res, hdr.tcp.flags, hdr.tcp.window,
+              hdr.tcp.urgent_ptr,
+              hdr.epdn.kind, hdr.epdn.len, hdr.epdn.exid, hdr.epdn.drop_lo, hdr.epdn.drop_hi },
+            hdr.tcp.checksum,
+            HashAlgorithm.csum16);
+    }
+}
+
+#endif /* RDTCP_CHECKSUMS_P4 */

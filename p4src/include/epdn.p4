@@ -1,0 +1,104 @@
+/*
+ * epdn.p4 -- the per-flow EPDN table of RD-TCP (seeds/003-rd-tcp-epdn.txt §3, §3.1). A fragment
+ * of MyIngress's declarations (included inside the control body: names read MyIngress.epdn_fp).
+ *
+ * Table: three register arrays of EPDN_ENTRIES cells, 12 bytes per entry (the paper's §3.2
+ * estimate is 16 B: flow id, min, max, pointer; an array index replaces the pointer):
+ *   epdn_fp[i]  crc32 of the 5-tuple (the flow's fingerprint); 0 = empty
+ *   epdn_lo[i]  lowest first sequence number of the segments dropped since the last stamp
+ *   epdn_hi[i]  highest end sequence number (seq + payload length) of those segments
+ * Index i = crc32(5-tuple) mod EPDN_ENTRIES.
+ *
+ * Collision policy (newest wins): a drop of flow F landing on a live entry of another flow G
+ * overwrites G's entry and counts EV_COLLISION: G's pending report is lost, and G's receiver
+ * treats that gap as reordering (the paper's fallback, 003 §3: RTO or 3+k dupacks). Keeping the
+ * incumbent instead would let an entry of a finished flow block its slot for ever; evicting keeps
+ * the table self-cleaning without timers. Two flows with the same index and the same 32-bit crc
+ * are indistinguishable (probability 2^-32 per colliding pair).
+ */
+
+    register<bit<32>>(EPDN_ENTRIES) epdn_fp;
+    register<seq_t>(EPDN_ENTRIES)   epdn_lo;
+    register<seq_t>(EPDN_ENTRIES)   epdn_hi;
+
+    counter(EPDN_EVENTS, CounterType.packets_and_bytes) epdn_events;  /* by EV_* event */
+
+    /* The flow's slot and fingerprint, and the entry stored there. Hash of the data direction's
+     * 5-tuple: drops and stamps concern the same direction. */
+    action epdn_lookup() {
+        hash(meta.flow_hash, HashAlgorithm.crc32, 32w0,
+             { hdr.ipv4.src_addr, hdr.ipv4.dst_addr, hdr.ipv4.protocol,
+               hdr.tcp.src_port, hdr.tcp.dst_port },
+             64w4294967296);
+        meta.flow_hash = (meta.flow_hash == 0) ? 32w1 : meta.flow_hash;   /* 0 means empty */
+        meta.flow_idx = meta.flow_hash % EPDN_ENTRIES;
+        epdn_fp.read(meta.entry_fp, meta.flow_idx);
+        epdn_lo.read(meta.entry_lo, meta.flow_idx);
+        epdn_hi.read(meta.entry_hi, meta.flow_idx);
+    }
+
+    /* 003 §3.1 "Recording information about dropped packets": the dropped segment's byte range. */
+    action epdn_range_of_segment() {
+        meta.rec_lo = hdr.tcp.seq_no;
+        meta.rec_hi = hdr.tcp.seq_no + meta.payload_len;
+    }
+
+    /* 003 §3: "If a following gateway drops the data packet carrying the dropped information",
+     * the range it carried is recorded here too, so the report travels on. */
+    action epdn_widen_by_carried_stamp() {
+        meta.rec_lo = SEQ_MIN(meta.rec_lo, hdr.epdn.drop_lo);
+        meta.rec_hi = SEQ_MAX(meta.rec_hi, hdr.epdn.drop_hi);
+    }
+
+    /* An entry is present: min stays the minimum, max grows (003 §3.1). Min/max rather than the
+     * paper's "max = PNO_i" so a dropped retransmission of older data cannot shrink the range. */
+    action epdn_widen_by_entry() {
+        meta.rec_lo = SEQ_MIN(meta.rec_lo, meta.entry_lo);
+        meta.rec_hi = SEQ_MAX(meta.rec_hi, meta.entry_hi);
+    }
+
+    action epdn_store() {
+        epdn_fp.write(meta.flow_idx, meta.flow_hash);
+        epdn_lo.write(meta.flow_idx, meta.rec_lo);
+        epdn_hi.write(meta.flow_idx, meta.rec_hi);
+        epdn_events.count(EV_RECORD);
+    }
+
+    /* "the entry is deleted" (003 §3.1) once its range left in a forwarded segment. */
+    action epdn_clear_entry() {
+        epdn_fp.write(meta.flow_idx, 0);
+        epdn_lo.write(meta.flow_idx, 0);
+        epdn_hi.write(meta.flow_idx, 0);
+    }
+
+    /* 003 §3.1 "Processing the data packets at the gateway", packet without dropped entries:
+     * insert the option as the first option (RFC 9293 §3.1: data offset in 32-bit words). */
+    action epdn_insert_option() {
+        hdr.epdn.setValid();
+        hdr.epdn.kind = TCP_OPT_EPDN;
+        hdr.epdn.len = EPDN_LEN;
+        hdr.epdn.exid = EPDN_EXID;
+        hdr.epdn.drop_lo = meta.entry_lo;
+        hdr.epdn.drop_hi = meta.entry_hi;
+        hdr.tcp.data_offset = hdr.tcp.data_offset + EPDN_WORDS;
+        hdr.ipv4.total_len = hdr.ipv4.total_len + EPDN_BYTES;
+        meta.tcp_modified = 1;
+        epdn_events.count(EV_STAMP);
+    }
+
+    /* Packet already carrying an upstream gateway's range: one option holds the union. */
+    action epdn_merge_option() {
+        hdr.epdn.drop_lo = SEQ_MIN(hdr.epdn.drop_lo, meta.entry_lo);
+        hdr.epdn.drop_hi = SEQ_MAX(hdr.epdn.drop_hi, meta.entry_hi);
+        meta.tcp_modified = 1;
+        epdn_events.count(EV_MERGE);
+    }
+
+    /* Trust boundary (design.md): hosts cannot forge drop reports. */
+    action epdn_strip_option() {
+        hdr.epdn.setInvalid();
+        hdr.tcp.data_offset = hdr.tcp.data_offset - EPDN_WORDS;
+        hdr.ipv4.total_len = hdr.ipv4.total_len - EPDN_BYTES;
+        meta.tcp_modified = 1;
+        epdn_events.count(EV_STRIP);
+    }
