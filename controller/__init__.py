@@ -1,1 +1,16 @@
-"""controller package (see docs/architecture.md)."""
+"""Target-agnostic control plane of the RD-TCP gateway (docs/architecture.md §5).
+
+    from controller import load_config, ConfigError, Controller
+    from controller.drivers import EmbeddedDriver, Bmv2Driver
+    cfg = load_config("controller/examples/r1.toml")
+    ctl = Controller(EmbeddedDriver(sw)); ctl.apply(cfg); ctl.report()
+
+The config schema is in controller/README.md; the P4 names it drives in p4src/README.md.
+"""
+
+from controller.config import ConfigError, GatewayConfig, load_config
+from controller.controller import Controller
+from controller.drivers import Bmv2Driver, DriverError, EmbeddedDriver
+
+__all__ = ["load_config", "ConfigError", "GatewayConfig", "Controller", "DriverError",
+           "EmbeddedDriver", "Bmv2Driver"]

@@ -1,0 +1,43 @@
+"""``python -m controller CONFIG [--thrift-port N] [--cli simple_switch_CLI] [--print] [--report]``
+
+Validates CONFIG (.toml/.json), then either prints its simple_switch_CLI commands (--print: a
+commands.txt for simple_switch_CLI or STF) or applies them to the switch on --thrift-port.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from controller.config import ConfigError, load_config
+from controller.controller import Controller
+from controller.drivers import Bmv2Driver, DriverError
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m controller", description=__doc__.split("\n\n")[1])
+    ap.add_argument("config", help="gateway config, .toml or .json (schema: controller/README.md)")
+    ap.add_argument("--thrift-port", type=int, default=9090)
+    ap.add_argument("--cli", default="simple_switch_CLI",
+                    help="runtime CLI to pipe commands into (rdtcp-switch-cli for the embedded switch)")
+    ap.add_argument("--print", action="store_true", help="print the commands, touch no switch")
+    ap.add_argument("--report", action="store_true", help="after applying, print the report (JSON)")
+    args = ap.parse_args(argv)
+    try:
+        cfg = load_config(args.config)
+        if args.print:
+            print("\n".join(Controller(driver=None).commands(cfg)))  # type: ignore[arg-type]
+            return 0
+        ctl = Controller(Bmv2Driver(args.thrift_port, cli=args.cli))
+        ctl.apply(cfg)
+        if args.report:
+            print(json.dumps(ctl.report(), indent=2))
+    except (ConfigError, DriverError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,299 @@
+"""Gateway configuration: load a TOML/JSON file (or a dict), validate it, return a GatewayConfig.
+
+Every error is a ``ConfigError`` whose message starts with the dotted path of the offending field
+(``ports.2.impair.drop_prob``) and says why. Unknown keys are errors, not ignored: a misspelt knob
+must not silently leave an experiment unimpaired. The schema is documented in controller/README.md.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from controller.names import DEFAULT_MAX_PORTS, IMPAIR_CODES, PATTERN_SLOTS
+
+__all__ = ["ConfigError", "GatewayConfig", "PortConfig", "Impairments", "Route", "L2Link",
+           "load_config"]
+
+MAC_RE = re.compile(r"^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$")
+MIN_MTU = 68          # RFC 791 §3.1: every IPv4 module must handle 68-byte datagrams
+MAX_MTU = 65535
+MAX_LIMIT = 1 << 20   # packets; the register is 32 bits, this catches unit mistakes (bytes)
+U32 = (1 << 32) - 1
+
+
+class ConfigError(ValueError):
+    """A configuration is invalid; ``str(e)`` is ``"<field path>: <reason>"``."""
+
+    def __init__(self, path: str, reason: str):
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}" if path else reason)
+
+
+@dataclass(frozen=True)
+class Route:
+    prefix: str            # "10.0.2.0/24", normalised
+    port: int
+    next_hop_mac: str      # lower case
+
+
+@dataclass(frozen=True)
+class L2Link:
+    in_port: int
+    out_port: int
+
+
+@dataclass(frozen=True)
+class Impairments:
+    drop_prob: float = 0.0
+    recirc_prob: float = 0.0
+    alt_prob: float = 0.0
+    recirc_loops: int = 0
+    alt_port: int | None = None
+    pattern: tuple[int, ...] = ()      # slot values 0 pass, 1 drop, 2 recirc, 3 alt
+
+    @property
+    def active(self) -> bool:
+        return bool(self.drop_prob or self.recirc_prob or self.alt_prob or self.pattern)
+
+
+@dataclass(frozen=True)
+class PortConfig:
+    port: int
+    edge: bool = False
+    mtu: int | None = None             # None: the program's default (1500)
+    buffer_limit: int = 0              # packets; 0 = unlimited
+    tm_depth: int | None = None        # traffic-manager queue depth; None = derived
+    queue_rate_pps: int | None = None  # set_queue_rate; None = unlimited
+    impair: Impairments = field(default_factory=Impairments)
+
+
+@dataclass(frozen=True)
+class GatewayConfig:
+    name: str = "gateway"
+    max_ports: int = DEFAULT_MAX_PORTS
+    routes: tuple[Route, ...] = ()
+    l2: tuple[L2Link, ...] = ()
+    ports: Mapping[int, PortConfig] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ loading
+def load_config(source: str | Path | Mapping[str, Any]) -> GatewayConfig:
+    """Read ``source`` (a .toml or .json path, or an already-parsed mapping) and validate it."""
+    if isinstance(source, Mapping):
+        return _gateway(source)
+    path = Path(source)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise ConfigError("", f"{path}: cannot read config ({e.strerror or e})") from None
+    if path.suffix == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ConfigError("", f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from None
+    elif path.suffix == ".toml":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError("", f"{path}: invalid TOML: {e}") from None
+    else:
+        raise ConfigError("", f"{path}: unknown config format {path.suffix!r} (use .toml or .json)")
+    if not isinstance(data, Mapping):
+        raise ConfigError("", f"{path}: the top level must be a table/object")
+    return _gateway(data)
+
+
+# ------------------------------------------------------------------ field checkers
+def _check_keys(data: Mapping[str, Any], path: str, allowed: tuple[str, ...]) -> None:
+    for key in data:
+        if key not in allowed:
+            where = f"{path}.{key}" if path else str(key)
+            raise ConfigError(where, f"unknown key (allowed: {', '.join(allowed)})")
+
+
+def _table(value: Any, path: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ConfigError(path, f"expected a table, got {type(value).__name__}")
+    return value
+
+
+def _int(value: Any, path: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(path, f"expected an integer, got {value!r}")
+    if not lo <= value <= hi:
+        raise ConfigError(path, f"{value} out of range {lo}..{hi}")
+    return value
+
+
+def _port(value: Any, path: str, max_ports: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(path, f"expected a port number, got {value!r}")
+    if not 0 <= value < max_ports:
+        raise ConfigError(path, f"port {value} out of range 0..{max_ports - 1} "
+                                f"(the program's MAX_PORTS is {max_ports})")
+    return value
+
+
+def _prob(value: Any, path: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(path, f"expected a probability, got {value!r}")
+    if not 0.0 <= float(value) <= 1.0:
+        raise ConfigError(path, f"probability {value} out of range 0..1")
+    return float(value)
+
+
+def _mac(value: Any, path: str) -> str:
+    if not isinstance(value, str) or not MAC_RE.match(value):
+        raise ConfigError(path, f"expected a MAC address like 00:00:00:00:02:02, got {value!r}")
+    return value.lower()
+
+
+def _prefix(value: Any, path: str) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(path, f"expected an IPv4 prefix like 10.0.2.0/24, got {value!r}")
+    try:
+        net = ipaddress.IPv4Network(value if "/" in value else value + "/32", strict=True)
+    except ValueError as e:
+        raise ConfigError(path, f"invalid IPv4 prefix {value!r}: {e}") from None
+    return str(net)
+
+
+# ------------------------------------------------------------------ sections
+def _gateway(data: Mapping[str, Any]) -> GatewayConfig:
+    _check_keys(data, "", ("name", "max_ports", "routes", "l2", "ports"))
+    name = data.get("name", "gateway")
+    if not isinstance(name, str) or not name:
+        raise ConfigError("name", f"expected a non-empty string, got {name!r}")
+    max_ports = _int(data.get("max_ports", DEFAULT_MAX_PORTS), "max_ports", 1, 512)
+    if max_ports & (max_ports - 1):
+        raise ConfigError("max_ports", f"{max_ports} is not a power of two (the program indexes "
+                                       "per-port registers with port & (MAX_PORTS - 1))")
+    routes = tuple(_route(r, f"routes[{i}]", max_ports)
+                   for i, r in enumerate(_list(data.get("routes", []), "routes")))
+    _no_duplicate_prefixes(routes)
+    l2 = tuple(_l2(x, f"l2[{i}]", max_ports) for i, x in enumerate(_list(data.get("l2", []), "l2")))
+    ports = _ports(data.get("ports", {}), max_ports)
+    return GatewayConfig(name=name, max_ports=max_ports, routes=routes, l2=l2, ports=ports)
+
+
+def _list(value: Any, path: str) -> list:
+    if not isinstance(value, list):
+        raise ConfigError(path, f"expected a list, got {type(value).__name__}")
+    return value
+
+
+def _route(value: Any, path: str, max_ports: int) -> Route:
+    t = _table(value, path)
+    _check_keys(t, path, ("prefix", "port", "next_hop_mac"))
+    for key in ("prefix", "port", "next_hop_mac"):
+        if key not in t:
+            raise ConfigError(f"{path}.{key}", "missing")
+    return Route(prefix=_prefix(t["prefix"], f"{path}.prefix"),
+                 port=_port(t["port"], f"{path}.port", max_ports),
+                 next_hop_mac=_mac(t["next_hop_mac"], f"{path}.next_hop_mac"))
+
+
+def _no_duplicate_prefixes(routes: tuple[Route, ...]) -> None:
+    seen: dict[str, int] = {}
+    for i, r in enumerate(routes):
+        if r.prefix in seen:
+            raise ConfigError(f"routes[{i}].prefix",
+                              f"{r.prefix} already routed by routes[{seen[r.prefix]}]")
+        seen[r.prefix] = i
+
+
+def _l2(value: Any, path: str, max_ports: int) -> L2Link:
+    t = _table(value, path)
+    _check_keys(t, path, ("in_port", "out_port"))
+    for key in ("in_port", "out_port"):
+        if key not in t:
+            raise ConfigError(f"{path}.{key}", "missing")
+    return L2Link(in_port=_port(t["in_port"], f"{path}.in_port", max_ports),
+                  out_port=_port(t["out_port"], f"{path}.out_port", max_ports))
+
+
+def _ports(value: Any, max_ports: int) -> dict[int, PortConfig]:
+    t = _table(value, "ports")
+    out: dict[int, PortConfig] = {}
+    for key, body in t.items():
+        path = f"ports.{key}"
+        try:
+            number = int(key)
+        except (TypeError, ValueError):
+            raise ConfigError(path, "port keys must be port numbers") from None
+        number = _port(number, path, max_ports)
+        if number in out:
+            raise ConfigError(path, f"port {number} configured twice")
+        out[number] = _port_config(number, _table(body, path), path, max_ports)
+    return out
+
+
+def _port_config(port: int, t: Mapping[str, Any], path: str, max_ports: int) -> PortConfig:
+    _check_keys(t, path, ("edge", "mtu", "buffer_limit", "tm_depth", "queue_rate_pps", "impair"))
+    edge = t.get("edge", False)
+    if not isinstance(edge, bool):
+        raise ConfigError(f"{path}.edge", f"expected true or false, got {edge!r}")
+    mtu = t.get("mtu")
+    if mtu is not None:
+        mtu = _int(mtu, f"{path}.mtu", MIN_MTU, MAX_MTU)
+    limit = _int(t.get("buffer_limit", 0), f"{path}.buffer_limit", 0, MAX_LIMIT)
+    depth = t.get("tm_depth")
+    if depth is not None:
+        depth = _int(depth, f"{path}.tm_depth", 1, MAX_LIMIT)
+        if limit and depth <= limit:
+            raise ConfigError(f"{path}.tm_depth", f"{depth} must exceed buffer_limit {limit}: the "
+                              "program, not the traffic manager, must make every congestion drop")
+    rate = t.get("queue_rate_pps")
+    if rate is not None:
+        rate = _int(rate, f"{path}.queue_rate_pps", 1, U32)
+    impair = _impairments(t.get("impair", {}), f"{path}.impair", max_ports)
+    return PortConfig(port=port, edge=edge, mtu=mtu, buffer_limit=limit, tm_depth=depth,
+                      queue_rate_pps=rate, impair=impair)
+
+
+def _impairments(value: Any, path: str, max_ports: int) -> Impairments:
+    t = _table(value, path)
+    _check_keys(t, path, ("drop_prob", "recirc_prob", "alt_prob", "recirc_loops", "alt_port",
+                          "pattern"))
+    pattern = _pattern(t.get("pattern", ()), f"{path}.pattern")
+    imp = Impairments(
+        drop_prob=_prob(t.get("drop_prob", 0.0), f"{path}.drop_prob"),
+        recirc_prob=_prob(t.get("recirc_prob", 0.0), f"{path}.recirc_prob"),
+        alt_prob=_prob(t.get("alt_prob", 0.0), f"{path}.alt_prob"),
+        recirc_loops=_int(t.get("recirc_loops", 0), f"{path}.recirc_loops", 0, 255),
+        alt_port=(None if t.get("alt_port") is None
+                  else _port(t["alt_port"], f"{path}.alt_port", max_ports)),
+        pattern=pattern,
+    )
+    if (imp.recirc_prob or IMPAIR_CODES["recirc"] in pattern) and imp.recirc_loops == 0:
+        raise ConfigError(f"{path}.recirc_loops", "must be >= 1 when packets are recirculated")
+    if (imp.alt_prob or IMPAIR_CODES["alt"] in pattern) and imp.alt_port is None:
+        raise ConfigError(f"{path}.alt_port", "missing: alternate-port reordering needs a port")
+    return imp
+
+
+def _pattern(value: Any, path: str) -> tuple[int, ...]:
+    """A list of slot names ("pass", "drop", "recirc", "alt") or a string of ".DRA" codes."""
+    if isinstance(value, str):
+        items: list[Any] = list(value)
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise ConfigError(path, f"expected a list of pass/drop/recirc/alt or a string of "
+                                f"'.DRA' codes, got {value!r}")
+    if len(items) > PATTERN_SLOTS:
+        raise ConfigError(path, f"{len(items)} slots, at most {PATTERN_SLOTS}")
+    codes = []
+    for i, item in enumerate(items):
+        if not isinstance(item, str) or item not in IMPAIR_CODES:
+            raise ConfigError(f"{path}[{i}]", f"unknown slot {item!r} "
+                                              "(pass, drop, recirc, alt or . D R A)")
+        codes.append(IMPAIR_CODES[item])
+    return tuple(codes)

@@ -1,0 +1,68 @@
+"""Names and index constants of the gateway program (p4src/rdtcp.p4, p4src/README.md).
+
+These are the program's API as the control plane sees it: table, action, register and counter
+names, and the meaning of each counter index. They mirror p4src/include/headers.p4; a test
+compiles the program and checks every name here exists in its JSON.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "IPV4_LPM", "IPV4_FORWARD", "L2_FORWARD", "L2_OUTPUT",
+    "REG_BUFFER_LIMIT", "REG_PORT_QLEN", "REG_PORT_MTU", "REG_EDGE_PORT",
+    "REG_DROP_PROB", "REG_RECIRC_PROB", "REG_ALT_PROB", "REG_RECIRC_LOOPS", "REG_ALT_PORT",
+    "REG_PATTERN_LEN", "REG_PATTERN_POS", "REG_IMPAIR_PATTERN",
+    "REG_EPDN_FP", "REG_EPDN_LO", "REG_EPDN_HI", "CONFIG_REGISTERS",
+    "CTR_DROPS", "CTR_PORT_DROPS", "CTR_EPDN_EVENTS", "CTR_REORDERS",
+    "DROP_CAUSES", "EPDN_EVENTS", "REORDER_KINDS", "PATTERN_SLOTS", "IMPAIR_CODES",
+    "DEFAULT_MAX_PORTS", "DEFAULT_MTU", "DROP_PORT",
+]
+
+IPV4_LPM = "MyIngress.ipv4_lpm"
+IPV4_FORWARD = "MyIngress.ipv4_forward"
+L2_FORWARD = "MyIngress.l2_forward"
+L2_OUTPUT = "MyIngress.l2_output"
+
+# buffer.p4 declares these two at the top level (shared by ingress and egress): no prefix.
+REG_BUFFER_LIMIT = "buffer_limit"
+REG_PORT_QLEN = "port_qlen"
+REG_PORT_MTU = "MyIngress.port_mtu"
+REG_EDGE_PORT = "MyIngress.edge_port"
+REG_DROP_PROB = "MyIngress.drop_prob"
+REG_RECIRC_PROB = "MyIngress.recirc_prob"
+REG_ALT_PROB = "MyIngress.alt_prob"
+REG_RECIRC_LOOPS = "MyIngress.recirc_loops"
+REG_ALT_PORT = "MyIngress.alt_port"
+REG_PATTERN_LEN = "MyIngress.pattern_len"
+REG_PATTERN_POS = "MyIngress.pattern_pos"
+REG_IMPAIR_PATTERN = "MyIngress.impair_pattern"
+REG_EPDN_FP = "MyIngress.epdn_fp"
+REG_EPDN_LO = "MyIngress.epdn_lo"
+REG_EPDN_HI = "MyIngress.epdn_hi"
+
+# Every register a config sets: Controller.apply resets them all first, so applying a config
+# leaves the switch exactly as the config says, whatever was there before.
+CONFIG_REGISTERS = (
+    REG_BUFFER_LIMIT, REG_PORT_MTU, REG_EDGE_PORT, REG_DROP_PROB, REG_RECIRC_PROB, REG_ALT_PROB,
+    REG_RECIRC_LOOPS, REG_ALT_PORT, REG_PATTERN_LEN, REG_PATTERN_POS, REG_IMPAIR_PATTERN,
+)
+
+CTR_DROPS = "MyIngress.drops"
+CTR_PORT_DROPS = "MyIngress.port_drops"
+CTR_EPDN_EVENTS = "MyIngress.epdn_events"
+CTR_REORDERS = "MyIngress.reorders"
+
+# Counter index -> report name (headers.p4: DROP_*, EV_*, REORDER_*).
+DROP_CAUSES = {1: "buffer", 2: "random", 3: "pattern", 4: "no_route", 5: "ttl", 6: "malformed"}
+EPDN_EVENTS = {0: "record", 1: "stamp", 2: "merge", 3: "collision", 4: "strip",
+               5: "defer_mtu", 6: "defer_no_room"}
+REORDER_KINDS = {0: "recirculate", 1: "alternate_port"}
+
+PATTERN_SLOTS = 256
+# Pattern slot values (headers.p4 IMPAIR_*), by config name and by one-letter code.
+IMPAIR_CODES = {"pass": 0, "drop": 1, "recirc": 2, "alt": 3,
+                ".": 0, "D": 1, "R": 2, "A": 3}
+
+DEFAULT_MAX_PORTS = 64
+DEFAULT_MTU = 1500
+DROP_PORT = 511

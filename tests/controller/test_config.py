@@ -1,0 +1,171 @@
+"""Config loading and validation: every bad field is named with its reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from controller import ConfigError, load_config
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "controller" / "examples"
+
+
+def _err(data) -> str:
+    with pytest.raises(ConfigError) as e:
+        load_config(data)
+    return str(e.value)
+
+
+def test_examples_load_r1_bottleneck_limit():
+    cfg = load_config(EXAMPLES / "r1.toml")
+    assert cfg.name == "r1"
+    assert cfg.ports[2].buffer_limit == 65
+    assert cfg.ports[1].edge is True
+    assert [r.port for r in cfg.routes] == [2, 1]
+
+
+def test_examples_load_every_file():
+    for path in EXAMPLES.iterdir():
+        assert load_config(path).routes, path
+
+
+def test_unknown_key_names_field_top_level():
+    assert _err({"rutes": []}).startswith("rutes: unknown key")
+
+
+def test_unknown_key_names_nested_field():
+    msg = _err({"ports": {"2": {"impair": {"drop_pro": 0.1}}}})
+    assert msg.startswith("ports.2.impair.drop_pro: unknown key")
+    assert "drop_prob" in msg          # the allowed keys are listed
+
+
+def test_port_out_of_range_in_route():
+    msg = _err({"routes": [{"prefix": "10.0.0.0/8", "port": 70, "next_hop_mac": "00:00:00:00:00:01"}]})
+    assert msg == "routes[0].port: port 70 out of range 0..63 (the program's MAX_PORTS is 64)"
+
+
+def test_port_out_of_range_as_port_key():
+    assert _err({"ports": {"64": {}}}).startswith("ports.64: port 64 out of range")
+
+
+def test_port_range_follows_max_ports():
+    cfg = load_config({"max_ports": 128, "ports": {"100": {"edge": True}}})
+    assert cfg.ports[100].edge
+
+
+def test_max_ports_not_power_of_two():
+    assert _err({"max_ports": 48}).startswith("max_ports: 48 is not a power of two")
+
+
+def test_port_key_not_a_number():
+    assert _err({"ports": {"eth0": {}}}) == "ports.eth0: port keys must be port numbers"
+
+
+def test_bool_is_not_an_integer():
+    assert _err({"ports": {"2": {"buffer_limit": True}}}).startswith(
+        "ports.2.buffer_limit: expected an integer")
+
+
+def test_edge_must_be_bool():
+    assert _err({"ports": {"1": {"edge": 1}}}).startswith("ports.1.edge: expected true or false")
+
+
+def test_probability_out_of_range():
+    assert _err({"ports": {"2": {"impair": {"drop_prob": 1.5}}}}) == \
+        "ports.2.impair.drop_prob: probability 1.5 out of range 0..1"
+
+
+def test_prefix_with_host_bits_refused():
+    msg = _err({"routes": [{"prefix": "10.0.2.1/24", "port": 1, "next_hop_mac": "00:00:00:00:00:01"}]})
+    assert msg.startswith("routes[0].prefix: invalid IPv4 prefix '10.0.2.1/24'")
+
+
+def test_bare_address_is_host_route():
+    cfg = load_config({"routes": [{"prefix": "10.0.2.1", "port": 1, "next_hop_mac": "00:00:00:00:00:01"}]})
+    assert cfg.routes[0].prefix == "10.0.2.1/32"
+
+
+def test_route_missing_field():
+    assert _err({"routes": [{"prefix": "10.0.0.0/8", "port": 1}]}) == "routes[0].next_hop_mac: missing"
+
+
+def test_bad_mac():
+    assert _err({"routes": [{"prefix": "10.0.0.0/8", "port": 1, "next_hop_mac": "0:0:0"}]}).startswith(
+        "routes[0].next_hop_mac: expected a MAC address")
+
+
+def test_duplicate_prefix_refused():
+    r = {"prefix": "10.0.0.0/8", "port": 1, "next_hop_mac": "00:00:00:00:00:01"}
+    assert _err({"routes": [r, dict(r, port=2)]}) == \
+        "routes[1].prefix: 10.0.0.0/8 already routed by routes[0]"
+
+
+def test_tm_depth_must_exceed_limit():
+    assert _err({"ports": {"2": {"buffer_limit": 65, "tm_depth": 65}}}).startswith(
+        "ports.2.tm_depth: 65 must exceed buffer_limit 65")
+
+
+def test_recirculation_needs_loops():
+    assert _err({"ports": {"2": {"impair": {"recirc_prob": 0.1}}}}).startswith(
+        "ports.2.impair.recirc_loops: must be >= 1")
+
+
+def test_alternate_port_needed_by_pattern():
+    assert _err({"ports": {"2": {"impair": {"pattern": "..A"}}}}) == \
+        "ports.2.impair.alt_port: missing: alternate-port reordering needs a port"
+
+
+def test_pattern_names_and_codes_are_equivalent():
+    a = load_config({"ports": {"2": {"impair": {"pattern": ["pass", "drop", "recirc"],
+                                                "recirc_loops": 1}}}})
+    b = load_config({"ports": {"2": {"impair": {"pattern": ".DR", "recirc_loops": 1}}}})
+    assert a.ports[2].impair.pattern == b.ports[2].impair.pattern == (0, 1, 2)
+
+
+def test_pattern_unknown_slot_named():
+    assert _err({"ports": {"2": {"impair": {"pattern": ".X"}}}}).startswith(
+        "ports.2.impair.pattern[1]: unknown slot 'X'")
+
+
+def test_pattern_too_long():
+    assert _err({"ports": {"2": {"impair": {"pattern": "." * 257}}}}) == \
+        "ports.2.impair.pattern: 257 slots, at most 256"
+
+
+def test_mtu_below_ipv4_minimum():
+    assert _err({"ports": {"2": {"mtu": 67}}}) == "ports.2.mtu: 67 out of range 68..65535"
+
+
+def test_json_file_syntax_error_located(tmp_path):
+    p = tmp_path / "bad.json"
+    p.write_text('{"name": "x",\n "ports": }')
+    assert _err(p).startswith(f"{p}:2:")
+
+
+def test_toml_file_unknown_key(tmp_path):
+    p = tmp_path / "g.toml"
+    p.write_text('[ports.2]\nbufer_limit = 3\n')
+    assert _err(p).startswith("ports.2.bufer_limit: unknown key")
+
+
+def test_unknown_suffix_refused(tmp_path):
+    p = tmp_path / "g.yaml"
+    p.write_text("name: x\n")
+    assert "unknown config format '.yaml'" in _err(p)
+
+
+def test_missing_file_is_config_error(tmp_path):
+    assert "cannot read config" in _err(tmp_path / "nope.toml")
+
+
+def test_json_and_toml_load_the_same_config(tmp_path):
+    data = {"routes": [{"prefix": "10.0.2.0/24", "port": 2, "next_hop_mac": "00:00:00:00:02:02"}],
+            "ports": {"2": {"buffer_limit": 65, "impair": {"drop_prob": 0.25}}}}
+    p = tmp_path / "g.json"
+    p.write_text(json.dumps(data))
+    t = tmp_path / "g.toml"
+    t.write_text('[[routes]]\nprefix = "10.0.2.0/24"\nport = 2\nnext_hop_mac = "00:00:00:00:02:02"\n'
+                 '[ports.2]\nbuffer_limit = 65\n[ports.2.impair]\ndrop_prob = 0.25\n')
+    assert load_config(p) == load_config(t) == load_config(data)
