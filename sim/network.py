@@ -11,6 +11,7 @@ and next-hop MAC on a shortest path, which configuration callbacks turn into tab
 
 from __future__ import annotations
 
+import os
 import random
 from collections import deque
 from dataclasses import dataclass
@@ -77,9 +78,10 @@ class Network:
 
         net = cls(seed=seed)
         net.topo = topo
-        loaded = program if not isinstance(program, (str, dict)) else load_program(program)
+        if isinstance(program, (str, dict, os.PathLike)):
+            program = load_program(str(program) if isinstance(program, os.PathLike) else program)
         for i, name in enumerate(topo.switches(sort=False)):
-            sw = SimpleSwitch(loaded, seed=net._derive_seed(name))
+            sw = SimpleSwitch(program, seed=net._derive_seed(name))
             net.switches[name] = SwitchNode(name, sw, net.events)
             net._index[name] = i
         for (a, b, info) in topo.links(withInfo=True):
