@@ -1,0 +1,266 @@
+"""Action compilation (JSON "actions") and the primitives simple_switch registers.
+
+Each action becomes ``_A<id>(F, A, P)``: ``F`` the PHV, ``A`` the action data tuple,
+``P`` the packet (flags for drop/clone/recirculate, payload, timestamps). Primitives are
+emitters registered under their JSON name, like BMv2's ``REGISTER_PRIMITIVE``; a name
+without an emitter is refused at load time. ``_jump``/``_jump_if_zero`` (p4c's lowering
+of ``if`` inside actions) turn the body into a small program-counter loop.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..errors import LoadError
+from .codegen import CodeGen, FunctionBuilder
+from .expressions import ExprCompiler
+from .phv import Layout
+
+__all__ = ["ActionCompiler", "PRIMITIVES"]
+
+Emitter = Callable[["ActionCompiler", list], list]
+PRIMITIVES: dict[str, Emitter] = {}
+
+
+def primitive(*names: str):
+    def register(fn: Emitter) -> Emitter:
+        for n in names:
+            PRIMITIVES[n] = fn
+        return fn
+    return register
+
+
+def _const(e) -> int:
+    if e.get("type") == "hexstr":
+        return int(e["value"], 16)
+    raise LoadError(f"expected a constant, got operand type {e.get('type')!r}")
+
+
+class ActionCompiler:
+    def __init__(self, layout: Layout, gen: CodeGen, expr: ExprCompiler, program):
+        self.layout, self.gen, self.expr, self.program = layout, gen, expr, program
+        self.params = True
+
+    def val(self, e) -> str:
+        return self.expr.value(e, params=self.params)
+
+    def assign(self, dst, src: str) -> str:
+        return self.expr.assign(dst, src, params=self.params)
+
+    def header(self, e) -> tuple[str, int]:
+        """(base slot source, number of fields) of a header operand."""
+        base, tname = self.expr.header_base(e, params=self.params)
+        return base, len(self.expr._type_fields(tname))
+
+    def extern_id(self, e, kind: str) -> int:
+        table = {"register_array": self.program.register_ids, "counter_array": self.program.counter_ids,
+                 "meter_array": self.program.meter_ids}[kind]
+        if e.get("type") != kind or e.get("value") not in table:
+            raise LoadError(f"unknown {kind} {e.get('value')!r}")
+        return table[e["value"]]
+
+    # -- one primitive ----------------------------------------------------------------------------
+    def primitive_lines(self, prim: dict) -> list[str]:
+        op = prim.get("op")
+        emitter = PRIMITIVES.get(op)
+        if emitter is None:
+            raise LoadError(f"unsupported primitive {op!r}")
+        return emitter(self, prim.get("parameters", []))
+
+    # -- whole action -----------------------------------------------------------------------------
+    def compile(self, action: dict, fname: str) -> None:
+        prims = action.get("primitives", [])
+        fb = FunctionBuilder(f"{fname}(F, A, P)")
+        if any(p.get("op") in ("_jump", "_jump_if_zero") for p in prims):
+            self._compile_with_jumps(fb, prims)
+        else:
+            for p in prims:
+                fb.emit_all(self.primitive_lines(p))
+        self.gen.add(fb)
+
+    def _compile_with_jumps(self, fb: FunctionBuilder, prims: list) -> None:
+        n = len(prims)
+        fb.emit("pc = 0")
+        fb.emit(f"while pc < {n}:")
+        fb.indent()
+        for i, p in enumerate(prims):
+            fb.emit(("if" if i == 0 else "elif") + f" pc == {i}:")
+            fb.indent()
+            op = p.get("op")
+            params = p.get("parameters", [])
+            if op == "_jump":
+                fb.emit(f"pc = {_const(params[0])}")
+            elif op == "_jump_if_zero":
+                fb.emit(f"pc = {_const(params[1])} if not ({self.val(params[0])}) else {i + 1}")
+            else:
+                fb.emit_all(self.primitive_lines(p))
+                fb.emit(f"pc = {i + 1}")
+            fb.dedent()
+        fb.dedent()
+
+
+# -- field and header primitives ------------------------------------------------------------------
+@primitive("assign", "modify_field")
+def _assign(c: ActionCompiler, p: list) -> list:
+    return [c.assign(p[0], c.val(p[1]))]
+
+
+@primitive("add_to_field")
+def _add_to_field(c: ActionCompiler, p: list) -> list:
+    return [c.assign(p[0], f"{c.val(p[0])} + {c.val(p[1])}")]
+
+
+@primitive("subtract_from_field")
+def _subtract_from_field(c: ActionCompiler, p: list) -> list:
+    return [c.assign(p[0], f"{c.val(p[0])} - {c.val(p[1])}")]
+
+
+@primitive("assign_header")
+def _assign_header(c: ActionCompiler, p: list) -> list:
+    db, n = c.header(p[0])
+    sb, _ = c.header(p[1])
+    return [f"F[{db}:{db} + {n + 1}] = F[{sb}:{sb} + {n + 1}]"]
+
+
+@primitive("assign_header_stack")
+def _assign_header_stack(c: ActionCompiler, p: list) -> list:
+    d, s = c.layout.stack(p[0]["value"]), c.layout.stack(p[1]["value"])
+    lines = []
+    for dh, sh in zip(d.elements, s.elements):
+        n = len(dh.fields) + 1
+        lines.append(f"F[{dh.base}:{dh.base + n}] = F[{sh.base}:{sh.base + n}]")
+    lines.append(f"F[{d.next_slot}] = F[{s.next_slot}]")
+    return lines
+
+
+@primitive("add_header")
+def _add_header(c: ActionCompiler, p: list) -> list:
+    # setValid(): a header that was invalid comes back zeroed (BMv2 resets it) and the
+    # packet-length register grows by the header's size.
+    base, n = c.header(p[0])
+    nb = (sum(w for _, w, _ in c.expr._type_fields(c.expr.header_base(p[0], params=c.params)[1])) + 7) // 8
+    zeros = c.gen.const((0,) * n, "Z")
+    return [f"if not F[{base} + {n}]:",
+            f"    F[{base}:{base} + {n}] = {zeros}",
+            f"    F[{base} + {n}] = 1",
+            f"    P.length += {nb}"]
+
+
+@primitive("remove_header")
+def _remove_header(c: ActionCompiler, p: list) -> list:
+    base, n = c.header(p[0])
+    nb = (sum(w for _, w, _ in c.expr._type_fields(c.expr.header_base(p[0], params=c.params)[1])) + 7) // 8
+    return [f"if F[{base} + {n}]:", f"    F[{base} + {n}] = 0", f"    P.length -= {nb}"]
+
+
+def _stack_args(c: ActionCompiler, p: list) -> str:
+    st = c.layout.stack(p[0]["value"])
+    bases = c.gen.const(tuple(h.base for h in st.elements), "S")
+    n = len(st.elements[0].fields) + 1 if st.elements else 1
+    return f"F, {bases}, {n}, {st.next_slot}, {c.val(p[1])}"
+
+
+@primitive("push")
+def _push(c: ActionCompiler, p: list) -> list:
+    return [f"_stack_push(P, {_stack_args(c, p)})"]
+
+
+@primitive("pop")
+def _pop(c: ActionCompiler, p: list) -> list:
+    return [f"_stack_pop(P, {_stack_args(c, p)})"]
+
+
+# -- control of the packet ------------------------------------------------------------------------
+@primitive("mark_to_drop", "drop")
+def _mark_to_drop(c: ActionCompiler, p: list) -> list:
+    lines = [f"F[{c.layout.slot('standard_metadata', 'egress_spec')}] = {c.program.drop_port}"]
+    if c.layout.has_field("standard_metadata", "mcast_grp"):
+        lines.append(f"F[{c.layout.slot('standard_metadata', 'mcast_grp')}] = 0")
+    return lines
+
+
+@primitive("exit")
+def _exit(c: ActionCompiler, p: list) -> list:
+    c.program.uses_exit = True
+    return ["P.exit = True", "return"]
+
+
+@primitive("no_op")
+def _no_op(c: ActionCompiler, p: list) -> list:
+    return []
+
+
+@primitive("log_msg")
+def _log_msg(c: ActionCompiler, p: list) -> list:
+    # log_msg only writes to simple_switch's log; nothing observable on the data plane.
+    return []
+
+
+@primitive("assert", "assume")
+def _assert(c: ActionCompiler, p: list) -> list:
+    return [f"if not ({c.val(p[0])}): raise _P4Assert('assert/assume failed')"]
+
+
+@primitive("truncate")
+def _truncate(c: ActionCompiler, p: list) -> list:
+    return [f"P.truncate = {c.val(p[0])}"]
+
+
+@primitive("recirculate")
+def _recirculate(c: ActionCompiler, p: list) -> list:
+    return [f"P.recirculate = {c.val(p[0])}"]
+
+
+@primitive("resubmit")
+def _resubmit(c: ActionCompiler, p: list) -> list:
+    return [f"P.resubmit = {c.val(p[0])}"]
+
+
+@primitive("clone_ingress_pkt_to_egress", "clone_egress_pkt_to_egress")
+def _clone(c: ActionCompiler, p: list) -> list:
+    fl = c.val(p[1]) if len(p) > 1 else "0"
+    return [f"P.clone = ({c.val(p[0])}, {fl})"]
+
+
+# -- externs --------------------------------------------------------------------------------------
+@primitive("modify_field_with_hash_based_offset")
+def _hash(c: ActionCompiler, p: list) -> list:
+    name = p[2].get("value")
+    fn = c.program.calc_funcs.get(name)
+    if fn is None:
+        raise LoadError(f"unknown calculation {name!r}")
+    return [c.assign(p[0], f"{c.val(p[1])} + _mod({fn}(F, P), {c.val(p[3])})")]
+
+
+@primitive("modify_field_rng_uniform")
+def _rng(c: ActionCompiler, p: list) -> list:
+    return [c.assign(p[0], f"_rng_uniform({c.val(p[1])}, {c.val(p[2])})")]
+
+
+@primitive("register_read")
+def _register_read(c: ActionCompiler, p: list) -> list:
+    rid = c.extern_id(p[1], "register_array")
+    idx = c.gen.name("_ix")
+    return [f"{idx} = {c.val(p[2])}",
+            f"if 0 <= {idx} < len(_R{rid}): " + c.assign(p[0], f"_R{rid}[{idx}]")]
+
+
+@primitive("register_write")
+def _register_write(c: ActionCompiler, p: list) -> list:
+    rid = c.extern_id(p[0], "register_array")
+    idx = c.gen.name("_ix")
+    mask = (1 << c.program.register_widths[rid]) - 1
+    return [f"{idx} = {c.val(p[1])}",
+            f"if 0 <= {idx} < len(_R{rid}): _R{rid}[{idx}] = ({c.val(p[2])}) & {mask}"]
+
+
+@primitive("count")
+def _count(c: ActionCompiler, p: list) -> list:
+    cid = c.extern_id(p[0], "counter_array")
+    return [f"_C{cid}.count({c.val(p[1])}, P)"]
+
+
+@primitive("execute_meter")
+def _execute_meter(c: ActionCompiler, p: list) -> list:
+    mid = c.extern_id(p[0], "meter_array")
+    return [c.assign(p[2], f"_M{mid}.execute({c.val(p[1])}, P)")]

@@ -1,0 +1,98 @@
+"""Calculations (JSON "calculations") and checksums (JSON "checksums").
+
+A calculation serialises its inputs into one byte buffer and runs a hash algorithm on it.
+As BMv2's ``BufBuilder`` does, field bits are concatenated without padding between them;
+a buffer that does not end on a byte boundary is padded with zero bits at the end.
+``{"type": "payload"}`` appends the packet's payload: the bytes the parser did not
+extract (this is how ``update_checksum_with_payload`` covers TCP data and options).
+
+Checksums run per simple_switch: ``verify`` ones after the parser (a mismatch sets
+``standard_metadata.checksum_error``), ``update`` ones just before the deparser, in order.
+"""
+
+from __future__ import annotations
+
+from ..errors import LoadError
+from .codegen import CodeGen, FunctionBuilder
+from .expressions import ExprCompiler
+from .hash_algos import KNOWN_ALGORITHMS
+from .phv import Layout
+
+__all__ = ["compile_calculation", "compile_checksums"]
+
+
+def _input_parts(fb: FunctionBuilder, inputs: list, layout: Layout, expr: ExprCompiler):
+    """[(source, width)] for the non-payload inputs, and whether the payload is appended."""
+    parts: list[tuple[str, int]] = []
+    payload = False
+    for i, e in enumerate(inputs):
+        t, v = e.get("type"), e.get("value")
+        if payload:
+            raise LoadError("calculation input after 'payload' is not supported")
+        if t == "field":
+            slot = layout.slot(v[0], v[1])
+            parts.append((f"F[{slot}]", layout.widths[slot]))
+        elif t == "hexstr":
+            width = e.get("bitwidth")
+            if width is None:
+                raise LoadError("calculation input hexstr without 'bitwidth'")
+            parts.append((str(int(v, 16) & ((1 << width) - 1)), int(width)))
+        elif t == "header":
+            h = layout.header(v)
+            for k, (_, width, _) in enumerate(h.fields):
+                parts.append((f"F[{h.base + k}]", width))
+        elif t == "expression":
+            width = e.get("bitwidth")
+            if width is None:
+                raise LoadError("calculation input expression without 'bitwidth'")
+            parts.append((f"(({expr.value(e)}) & {(1 << width) - 1})", int(width)))
+        elif t == "payload":
+            payload = True
+        else:
+            raise LoadError(f"unsupported calculation input type {t!r}")
+    return parts, payload
+
+
+def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompiler, fname: str) -> None:
+    """``fname(F, P) -> int``: the hash of the calculation's inputs (algorithm ``_H<id>``)."""
+    algo = c.get("algo")
+    if algo not in KNOWN_ALGORITHMS:
+        raise LoadError(f"unsupported hash algorithm {algo!r} (calculation {c.get('name')!r})")
+    fb = FunctionBuilder(f"{fname}(F, P)")
+    parts, payload = _input_parts(fb, c.get("input", []), layout, expr)
+    total = sum(w for _, w in parts)
+    pad = (-total) % 8
+    code, shift = [], total + pad
+    for src, width in parts:
+        shift -= width
+        code.append(f"({src} << {shift})" if shift else src)
+    nbytes = (total + pad) // 8
+    buf = f"({' | '.join(code)}).to_bytes({nbytes}, 'big')" if code else "b''"
+    if payload:
+        buf = f"{buf} + P.payload"
+    fb.emit(f"return _H{c['id']}({buf})")
+    gen.add(fb)
+
+
+def compile_checksums(checksums: list, calc_names: dict[str, str], layout: Layout, gen: CodeGen,
+                      expr: ExprCompiler, verify_name: str, update_name: str) -> None:
+    verify = FunctionBuilder(f"{verify_name}(F, P)")
+    update = FunctionBuilder(f"{update_name}(F, P)")
+    err_slot = layout.slot("standard_metadata", "checksum_error") \
+        if layout.has_field("standard_metadata", "checksum_error") else None
+    for ck in checksums:
+        if ck.get("type", "generic") not in ("generic", "ipv4"):
+            raise LoadError(f"unsupported checksum type {ck.get('type')!r}")
+        calc = calc_names.get(ck.get("calculation"))
+        if calc is None:
+            raise LoadError(f"checksum {ck.get('name')!r}: unknown calculation {ck.get('calculation')!r}")
+        tgt = ck["target"]
+        slot = layout.slot(tgt[0], tgt[1])
+        mask = (1 << layout.widths[slot]) - 1
+        cond = expr.value(ck["if_cond"]) if ck.get("if_cond") else "True"
+        if ck.get("verify", True) and err_slot is not None:
+            verify.emit(f"if ({cond}) and ({calc}(F, P) & {mask}) != F[{slot}]: F[{err_slot}] = 1")
+        if ck.get("update", True):
+            update.emit(f"if {cond}: F[{slot}] = {calc}(F, P) & {mask}")
+    gen.add(verify)
+    gen.add(update)

@@ -1,0 +1,217 @@
+"""BMv2 JSON expressions (JSON_format.md, "expressions") compiled to Python source.
+
+BMv2 evaluates expressions on arbitrary-precision integers and truncates only when a value
+is stored into a field; p4c therefore emits explicit masks (``& 0xff``) and the
+``two_comp_mod`` / ``sat_cast`` / ``usat_cast`` ops for P4's wrap-around and saturating
+semantics. Python's unbounded ``int`` has exactly these semantics, including ``&`` on
+negative numbers (two's complement), so most ops map one-to-one onto Python operators.
+Signed fields are sign-extended on read.
+"""
+
+from __future__ import annotations
+
+from ..errors import LoadError
+from .codegen import CodeGen
+from .phv import Layout
+
+__all__ = ["ExprCompiler", "BINARY_OPS", "EXPRESSION_OPS"]
+
+BINARY_OPS = {
+    "+": "+", "-": "-", "*": "*", "<<": "<<", ">>": ">>", "&": "&", "|": "|", "^": "^",
+    "==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">=",
+}
+EXPRESSION_OPS = set(BINARY_OPS) | {
+    "/", "%", "~", "not", "and", "or", "d2b", "b2d", "?", "valid", "valid_union",
+    "two_comp_mod", "sat_cast", "usat_cast", "dereference_header_stack", "access_field",
+    "last_stack_index", "size_stack",
+}
+
+
+def _div(a: int, b: int) -> int:
+    return a // b if b else 0
+
+
+def _mod(a: int, b: int) -> int:
+    return a % b if b else 0
+
+
+class ExprCompiler:
+    """Turns JSON expressions into Python expression strings over ``F`` (and ``A``, params)."""
+
+    RUNTIME_HELPERS = {"_div": _div, "_mod": _mod}
+
+    def __init__(self, layout: Layout, gen: CodeGen):
+        self.layout = layout
+        self.gen = gen
+
+    # -- values --------------------------------------------------------------------------------
+    def value(self, e, *, params: bool = False) -> str:
+        """Python source of the value of JSON operand ``e``."""
+        t = e.get("type") if isinstance(e, dict) else None
+        v = e.get("value") if isinstance(e, dict) else None
+        if t == "field":
+            return self.field_read(v[0], v[1])
+        if t == "hexstr":
+            return str(int(v, 16))
+        if t == "bool":
+            return "True" if v else "False"
+        if t in ("runtime_data", "local"):
+            if not params:
+                raise LoadError(f"expression operand {t!r} outside an action")
+            return f"A[{int(v)}]"
+        if t == "expression":
+            return self.expression(v, params=params)
+        if t == "stack_field":
+            return self._stack_field_read(v[0], v[1])
+        if t == "header":
+            return f"F[{self.layout.header(v).valid_slot}]"
+        if t in ("string",):
+            return repr(v)
+        raise LoadError(f"unsupported expression operand type {t!r}")
+
+    def field_read(self, hname: str, fname: str) -> str:
+        slot = self.layout.slot(hname, fname)
+        return self._signed_read(f"F[{slot}]", slot)
+
+    def _signed_read(self, src: str, slot: int) -> str:
+        if self.layout.signed[slot]:
+            sign = 1 << (self.layout.widths[slot] - 1)
+            return f"(({src} ^ {sign}) - {sign})"
+        return src
+
+    def _stack_field_read(self, sname: str, fname: str) -> str:
+        st = self.layout.stack(sname)
+        off = st.elements[0].field_offset(fname) if st.elements else 0
+        bases = self.gen.const(tuple(h.base for h in st.elements), "S")
+        src = f"F[{bases}[F[{st.next_slot}] - 1] + {off}]"
+        slot = st.elements[0].base + off
+        return self._signed_read(src, slot)
+
+    # -- header expressions (stack dereference) -----------------------------------------------
+    def header_base(self, e, *, params: bool) -> tuple[str, str]:
+        """(Python source of a header's base slot, header type name) for a header operand."""
+        t, v = e.get("type"), e.get("value")
+        if t == "header":
+            h = self.layout.header(v)
+            return str(h.base), h.type_name
+        if t == "expression":
+            op = v.get("op")
+            if op == "dereference_header_stack":
+                st = self.layout.stack(v["left"]["value"])
+                bases = self.gen.const(tuple(h.base for h in st.elements), "S")
+                idx = self.value(v["right"], params=params)
+                return f"{bases}[{idx}]", st.elements[0].type_name
+            raise LoadError(f"unsupported header expression op {op!r}")
+        raise LoadError(f"unsupported header operand type {t!r}")
+
+    def _type_fields(self, type_name: str):
+        for h in self.layout.headers.values():
+            if h.type_name == type_name:
+                return h.fields
+        raise LoadError(f"unknown header type {type_name!r}")
+
+    def field_slot_dynamic(self, e, *, params: bool) -> tuple[str, int, bool]:
+        """(slot source, width, signed) of an ``access_field`` l-value/r-value."""
+        base, tname = self.header_base(e["left"], params=params)
+        off = e["right"]
+        if isinstance(off, dict):
+            off = int(off["value"], 16) if off.get("type") == "hexstr" else int(off["value"])
+        fields = self._type_fields(tname)
+        if off == len(fields):
+            return f"{base} + {off}", 1, False
+        _, width, signed = fields[off]
+        return f"{base} + {off}", width, signed
+
+    # -- operators -----------------------------------------------------------------------------
+    def expression(self, x, *, params: bool = False) -> str:
+        if not isinstance(x, dict):
+            raise LoadError(f"malformed expression {x!r}")
+        if "op" not in x:
+            return self.value(x, params=params)
+        op = x["op"]
+        L, R = x.get("left"), x.get("right")
+        val = lambda e: self.value(e, params=params)  # noqa: E731
+        if op in BINARY_OPS:
+            if op == "-" and L is None:
+                return f"(-{val(R)})"
+            return f"({val(L)} {BINARY_OPS[op]} {val(R)})"
+        if op == "/":
+            return f"_div({val(L)}, {val(R)})"
+        if op == "%":
+            return f"_mod({val(L)}, {val(R)})"
+        if op == "~":
+            return f"(~{val(R)})"
+        if op == "not":
+            return f"(not {val(R)})"
+        if op == "and":
+            return f"({val(L)} and {val(R)})"
+        if op == "or":
+            return f"({val(L)} or {val(R)})"
+        if op == "d2b":
+            return f"({val(R)} != 0)"
+        if op == "b2d":
+            return f"(1 if {val(R)} else 0)"
+        if op == "?":
+            return f"({val(L)} if {val(x['cond'])} else {val(R)})"
+        if op == "valid":
+            return self._valid(R, params)
+        if op == "two_comp_mod":
+            w = self._const_int(R)
+            half, mask = 1 << (w - 1), (1 << w) - 1
+            return f"((({val(L)} + {half}) & {mask}) - {half})"
+        if op == "sat_cast":
+            w = self._const_int(R)
+            half = 1 << (w - 1)
+            return f"min(max({val(L)}, {-half}), {half - 1})"
+        if op == "usat_cast":
+            w = self._const_int(R)
+            return f"min(max({val(L)}, 0), {(1 << w) - 1})"
+        if op == "access_field":
+            slot, width, signed = self.field_slot_dynamic(x, params=params)
+            if signed:
+                sign = 1 << (width - 1)
+                return f"((F[{slot}] ^ {sign}) - {sign})"
+            return f"F[{slot}]"
+        if op == "last_stack_index":
+            st = self.layout.stack(R["value"])
+            return f"(F[{st.next_slot}] - 1)"
+        if op == "size_stack":
+            st = self.layout.stack(R["value"])
+            return f"F[{st.next_slot}]"
+        if op == "dereference_header_stack":
+            base, _ = self.header_base({"type": "expression", "value": x}, params=params)
+            return base
+        raise LoadError(f"unsupported expression op {op!r}")
+
+    def _valid(self, R, params: bool) -> str:
+        if R.get("type") == "header":
+            return f"(F[{self.layout.header(R['value']).valid_slot}] == 1)"
+        base, tname = self.header_base(R, params=params)
+        n = len(self._type_fields(tname))
+        return f"(F[{base} + {n}] == 1)"
+
+    @staticmethod
+    def _const_int(e) -> int:
+        if isinstance(e, dict) and e.get("type") == "hexstr":
+            return int(e["value"], 16)
+        if isinstance(e, int):
+            return e
+        raise LoadError(f"expected a constant width, got {e!r}")
+
+    # -- l-values ------------------------------------------------------------------------------
+    def assign(self, dst, src_code: str, *, params: bool) -> str:
+        """A statement storing ``src_code`` into field operand ``dst`` (truncated to its width)."""
+        t, v = dst.get("type"), dst.get("value")
+        if t == "field":
+            slot = self.layout.slot(v[0], v[1])
+            return f"F[{slot}] = ({src_code}) & {(1 << self.layout.widths[slot]) - 1}"
+        if t == "expression" and isinstance(v, dict) and v.get("op") == "access_field":
+            slot, width, _ = self.field_slot_dynamic(v, params=params)
+            return f"F[{slot}] = ({src_code}) & {(1 << width) - 1}"
+        if t == "stack_field":
+            st = self.layout.stack(v[0])
+            off = st.elements[0].field_offset(v[1])
+            bases = self.gen.const(tuple(h.base for h in st.elements), "S")
+            width = st.elements[0].fields[off][1]
+            return f"F[{bases}[F[{st.next_slot}] - 1] + {off}] = ({src_code}) & {(1 << width) - 1}"
+        raise LoadError(f"unsupported assignment destination type {t!r}")

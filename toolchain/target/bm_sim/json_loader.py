@@ -1,0 +1,200 @@
+"""Load a BMv2 JSON program (format version 2.x, as p4c-bm2-ss writes it) and compile it.
+
+``load_program`` validates the JSON, lays out the PHV and generates one Python module for
+the whole program (parser, checksums, actions, pipelines, deparser). Anything this target
+does not implement is refused here with a ``LoadError`` naming it, never at packet time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import LoadError
+from .actions import ActionCompiler
+from .checksums import compile_calculation, compile_checksums
+from .codegen import CodeGen
+from .deparser import compile_deparser
+from .expressions import ExprCompiler
+from .parser import DEFAULT_ERRORS, ParserCompiler
+from .phv import Layout
+from .pipeline import PipelineCompiler, TableSpec
+
+__all__ = ["Program", "ActionSpec", "load_program"]
+
+SUPPORTED_MAJOR = 2
+# JSON sections that must be empty for this target (name -> what it is)
+REFUSED_SECTIONS = {
+    "header_unions": "header unions",
+    "header_union_stacks": "header union stacks",
+    "extern_instances": "extern instances",
+}
+
+
+@dataclass
+class ActionSpec:
+    name: str
+    id: int
+    params: list[tuple[str, int]]   # (name, bitwidth)
+    func: str                        # generated function name
+
+
+@dataclass
+class Program:
+    """A compiled program; immutable once loaded and shared by any number of switches."""
+
+    json: dict
+    name: str
+    layout: Layout
+    errors: dict[str, int]
+    drop_port: int = 511
+    uses_exit: bool = False
+    actions: dict[str, ActionSpec] = field(default_factory=dict)
+    actions_by_id: dict[int, ActionSpec] = field(default_factory=dict)
+    tables: dict[str, TableSpec] = field(default_factory=dict)
+    register_ids: dict[str, int] = field(default_factory=dict)
+    register_widths: dict[int, int] = field(default_factory=dict)
+    register_sizes: dict[int, int] = field(default_factory=dict)
+    counter_ids: dict[str, int] = field(default_factory=dict)
+    counters: dict[int, dict] = field(default_factory=dict)
+    meter_ids: dict[str, int] = field(default_factory=dict)
+    meters: dict[int, dict] = field(default_factory=dict)
+    calc_funcs: dict[str, str] = field(default_factory=dict)
+    calc_algos: dict[int, str] = field(default_factory=dict)
+    field_lists: dict[int, list[int]] = field(default_factory=dict)
+    vsets: dict[str, int] = field(default_factory=dict)
+    node_names: dict[str, str] = field(default_factory=dict)   # table/conditional -> function
+    source: str = ""
+    constants: dict = field(default_factory=dict)
+    code: object = None
+
+    # -- helpers for the switch -----------------------------------------------------------------
+    def slot(self, hname: str, fname: str) -> int:
+        return self.layout.slot(hname, fname)
+
+
+def _read_json(src) -> tuple[dict, str]:
+    if isinstance(src, dict):
+        return src, str(src.get("program", "<dict>"))
+    path = Path(os.fspath(src))
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise LoadError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        return json.loads(text), path.name
+    except json.JSONDecodeError as e:
+        raise LoadError(f"{path}: not valid JSON: {e}") from None
+
+
+def _check_version(j: dict) -> None:
+    meta = j.get("__meta__", {})
+    version = meta.get("version") if isinstance(meta, dict) else None
+    if version and version[0] != SUPPORTED_MAJOR:
+        raise LoadError(f"unsupported BMv2 JSON format version {version[0]}.{version[1] if len(version) > 1 else 0}"
+                        f" (this target reads {SUPPORTED_MAJOR}.x)")
+
+
+def _check_sections(j: dict) -> None:
+    for key, what in REFUSED_SECTIONS.items():
+        if j.get(key):
+            raise LoadError(f"{what} ({key!r}) are not supported")
+    for p in j.get("parsers", []):
+        for st in p.get("parse_states", []):
+            for op in st.get("parser_ops", []):
+                if op.get("op") == "extract_VL":
+                    raise LoadError("unsupported parser op 'extract_VL' (varbit extract)")
+
+
+def _one_named(items: list, name: str, what: str) -> dict:
+    for it in items:
+        if it.get("name") == name:
+            return it
+    if len(items) == 1:
+        return items[0]
+    raise LoadError(f"no {what} named {name!r} in the JSON")
+
+
+def load_program(src) -> Program:
+    """Load and compile BMv2 JSON from a path or an already-parsed dict."""
+    j, name = _read_json(src)
+    if not isinstance(j, dict):
+        raise LoadError("BMv2 JSON must be an object at top level")
+    try:
+        return _compile(j, name)
+    except LoadError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        raise LoadError(f"malformed BMv2 JSON: {type(e).__name__}: {e}") from None
+
+
+def _compile(j: dict, name: str) -> Program:
+    _check_version(j)
+    _check_sections(j)
+    layout = Layout.from_json(j)
+    for req in ("ingress_port", "egress_spec", "egress_port", "instance_type", "packet_length"):
+        if not layout.has_field("standard_metadata", req):
+            raise LoadError(f"missing required field standard_metadata.{req}")
+    errors = {e[0]: e[1] for e in j.get("errors", [])} or dict(DEFAULT_ERRORS)
+    prog = Program(j, name, layout, errors)
+    gen = CodeGen()
+    expr = ExprCompiler(layout, gen)
+    _externs(j, prog)
+    for fl in j.get("field_lists", []):
+        prog.field_lists[fl["id"]] = [layout.slot(*e["value"]) for e in fl.get("elements", [])
+                                      if e.get("type") == "field"]
+    for c in j.get("calculations", []):
+        fname = f"_calc{c['id']}"
+        prog.calc_funcs[c["name"]] = fname
+        prog.calc_algos[c["id"]] = c.get("algo")
+        compile_calculation(c, layout, gen, expr, fname)
+    acomp = ActionCompiler(layout, gen, expr, prog)
+    for a in j.get("actions", []):
+        spec = ActionSpec(a["name"], a["id"], [(r["name"], r["bitwidth"]) for r in a.get("runtime_data", [])],
+                          f"_A{a['id']}")
+        prog.actions.setdefault(spec.name, spec)
+        prog.actions_by_id[spec.id] = spec
+        acomp.compile(a, spec.func)
+    pcomp = ActionCompiler(layout, gen, expr, prog)
+    pcomp.params = False
+    parser = ParserCompiler(layout, gen, expr, errors, pcomp.primitive_lines)
+    parser.compile(_one_named(j.get("parsers", []), "parser", "parser"), "parse")
+    for vs in j.get("parse_vsets", []):
+        prog.vsets[vs["name"]] = int(vs.get("compressed_bitwidth", 0))
+    pipes = j.get("pipelines", [])
+    PipelineCompiler(layout, gen, expr, prog).compile(_one_named(pipes, "ingress", "pipeline"), "ingress")
+    PipelineCompiler(layout, gen, expr, prog).compile(_one_named(pipes, "egress", "pipeline"), "egress")
+    compile_checksums(j.get("checksums", []), prog.calc_funcs, layout, gen, expr, "verify_checksums",
+                      "update_checksums")
+    compile_deparser(_one_named(j.get("deparsers", []), "deparser", "deparser"), layout, gen, "deparse")
+    prog.source = gen.module_source()
+    prog.constants = dict(gen.constants)
+    prog.code = compile(prog.source, f"<bmv2:{name}>", "exec")
+    _check_tables(prog)
+    return prog
+
+
+def _externs(j: dict, prog: Program) -> None:
+    for r in j.get("register_arrays", []):
+        prog.register_ids[r["name"]] = r["id"]
+        prog.register_widths[r["id"]] = int(r["bitwidth"])
+        prog.register_sizes[r["id"]] = int(r["size"])
+    for c in j.get("counter_arrays", []):
+        prog.counter_ids[c["name"]] = c["id"]
+        prog.counters[c["id"]] = c
+    for m in j.get("meter_arrays", []):
+        if m.get("type", "bytes") not in ("bytes", "packets"):
+            raise LoadError(f"meter {m['name']!r}: unsupported meter type {m.get('type')!r}")
+        prog.meter_ids[m["name"]] = m["id"]
+        prog.meters[m["id"]] = m
+
+
+def _check_tables(prog: Program) -> None:
+    for t in prog.tables.values():
+        for a in t.actions:
+            if a not in prog.actions:
+                raise LoadError(f"table {t.name!r} refers to unknown action {a!r}")
+        if t.direct_meters and t.direct_meters not in prog.meter_ids:
+            raise LoadError(f"table {t.name!r}: unknown direct meter {t.direct_meters!r}")

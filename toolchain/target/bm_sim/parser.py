@@ -1,0 +1,225 @@
+"""Parser compilation (JSON "parsers"): one generated Python function per parse state.
+
+Semantics follow BMv2 (``src/bm_sim/parser.cpp``) as simple_switch runs it:
+
+* ``extract`` past the end of the packet raises ``PacketTooShort``; extracting into a full
+  header stack (``.next``) raises ``StackOutOfBounds``; ``verify`` raises its error.
+* On an error the parser stops. Headers extracted before stay valid, the header being
+  extracted does not, and the packet's payload is everything from the current offset on;
+  the packet still goes through ingress with ``standard_metadata.parser_error`` set.
+* ``select`` keys are built by concatenating each key component padded to whole bytes,
+  which is how p4c writes the transition values and masks (``0x0506`` for ``(ihl, proto)``).
+"""
+
+from __future__ import annotations
+
+from ..errors import LoadError
+from .codegen import CodeGen, FunctionBuilder
+from .expressions import ExprCompiler
+from .phv import HeaderInfo, Layout
+
+__all__ = ["ParserError", "ParserCompiler", "DEFAULT_ERRORS"]
+
+DEFAULT_ERRORS = {"NoError": 0, "PacketTooShort": 1, "NoMatch": 2, "StackOutOfBounds": 3,
+                  "HeaderTooShort": 4, "ParserTimeout": 5, "ParserInvalidArgument": 6}
+
+PARSER_OPS = {"extract", "set", "verify", "shift", "advance", "primitive"}
+
+
+class ParserError(Exception):
+    """Raised by generated parser code; carries the error code and the offset reached."""
+
+    def __init__(self, code: int, off: int):
+        self.code = code
+        self.off = off
+
+
+class ParserCompiler:
+    def __init__(self, layout: Layout, gen: CodeGen, expr: ExprCompiler, errors: dict[str, int],
+                 emit_primitive):
+        self.layout, self.gen, self.expr = layout, gen, expr
+        self.errors = errors
+        self.emit_primitive = emit_primitive   # callable(prim_json) -> list[str] (parser context)
+        self.state_names: dict[str, str] = {}
+        self.vsets: set[str] = set()
+
+    def error_code(self, name: str) -> int:
+        return self.errors.get(name, DEFAULT_ERRORS.get(name, 0))
+
+    # -- whole parser -----------------------------------------------------------------------------
+    def compile(self, p: dict, fname: str) -> None:
+        for st in p["parse_states"]:
+            self.state_names[st["name"]] = self.gen.name("_ps")
+        for st in p["parse_states"]:
+            self._state(st)
+        init = p.get("init_state")
+        fb = FunctionBuilder(f"{fname}(F, data, P)")
+        fb.emit("n = len(data)")
+        fb.emit("off = 0")
+        fb.emit(f"st = {self.state_names[init] if init else 'None'}")
+        fb.emit("try:")
+        fb.emit("    while st is not None:")
+        fb.emit("        st, off = st(F, data, n, off, P)")
+        fb.emit("except _PErr as e:")
+        if self.layout.has_field("standard_metadata", "parser_error"):
+            fb.emit(f"    F[{self.layout.slot('standard_metadata', 'parser_error')}] = e.code")
+        fb.emit("    off = e.off")
+        fb.emit("return off")
+        self.gen.add(fb)
+
+    def _state(self, st: dict) -> None:
+        fb = FunctionBuilder(f"{self.state_names[st['name']]}(F, data, n, off, P)")
+        for op in st.get("parser_ops", []):
+            self._op(fb, op)
+        self._transition(fb, st)
+        self.gen.add(fb)
+
+    # -- parser ops -------------------------------------------------------------------------------
+    def _op(self, fb: FunctionBuilder, op: dict) -> None:
+        name = op.get("op")
+        params = op.get("parameters", [])
+        if name == "extract":
+            self._extract(fb, params[0])
+        elif name == "set":
+            src = params[1]
+            if src.get("type") == "lookahead":
+                code = self._lookahead(fb, src["value"][0], src["value"][1])
+            else:
+                code = self.expr.value(src)
+            fb.emit(self.expr.assign(params[0], code, params=False))
+        elif name == "verify":
+            cond = self.expr.value(params[0])
+            err = self.expr.value(params[1])
+            fb.emit(f"if not ({cond}): raise _PErr({err}, off)")
+        elif name == "shift":
+            nbytes = int(params[0]["value"], 16)
+            self._advance_bytes(fb, str(nbytes))
+        elif name == "advance":
+            bits = fb.tmp("adv")
+            fb.emit(f"{bits} = {self.expr.value(params[0])}")
+            self._advance_bytes(fb, f"({bits} >> 3)")
+        elif name == "primitive":
+            fb.emit_all(self.emit_primitive(params[0]))
+        else:
+            raise LoadError(f"unsupported parser op {name!r}")
+
+    def _advance_bytes(self, fb: FunctionBuilder, nbytes: str) -> None:
+        e = fb.tmp("e")
+        fb.emit(f"{e} = off + {nbytes}")
+        fb.emit(f"if {e} > n: raise _PErr({self.error_code('PacketTooShort')}, off)")
+        fb.emit(f"off = {e}")
+
+    def _extract(self, fb: FunctionBuilder, target: dict) -> None:
+        t, v = target.get("type"), target.get("value")
+        if t == "regular":
+            h = self.layout.header(v)
+            self._check_extractable(h)
+            self._extract_into(fb, h, str(h.base))
+            fb.emit(f"F[{h.valid_slot}] = 1")
+        elif t == "stack":
+            st = self.layout.stack(v)
+            if not st.elements:
+                raise LoadError(f"header stack {v!r} has no elements")
+            h0 = st.elements[0]
+            self._check_extractable(h0)
+            bases = self.gen.const(tuple(h.base for h in st.elements), "S")
+            i, b = fb.tmp("i"), fb.tmp("b")
+            fb.emit(f"{i} = F[{st.next_slot}]")
+            fb.emit(f"if {i} >= {st.size}: raise _PErr({self.error_code('StackOutOfBounds')}, off)")
+            fb.emit(f"{b} = {bases}[{i}]")
+            self._extract_into(fb, h0, b)
+            fb.emit(f"F[{b} + {len(h0.fields)}] = 1")
+            fb.emit(f"F[{st.next_slot}] = {i} + 1")
+        else:
+            raise LoadError(f"unsupported extract target type {t!r}")
+
+    def _check_extractable(self, h: HeaderInfo) -> None:
+        if h.nbits % 8:
+            raise LoadError(f"header {h.name!r} is {h.nbits} bits, not a whole number of bytes (extract)")
+
+    def _extract_into(self, fb: FunctionBuilder, h: HeaderInfo, base: str) -> None:
+        nb = h.nbytes
+        e, v = fb.tmp("e"), fb.tmp("v")
+        fb.emit(f"{e} = off + {nb}")
+        fb.emit(f"if {e} > n: raise _PErr({self.error_code('PacketTooShort')}, off)")
+        fb.emit(f"{v} = int.from_bytes(data[off:{e}], 'big')")
+        shift = h.nbits
+        for k, (_, width, _) in enumerate(h.fields):
+            shift -= width
+            slot = f"{int(base) + k}" if base.isdigit() else f"{base} + {k}"
+            src = f"{v} >> {shift}" if shift else v
+            if k:
+                src = f"({src}) & {(1 << width) - 1}"
+            fb.emit(f"F[{slot}] = {src}")
+        fb.emit(f"off = {e}")
+
+    def _lookahead(self, fb: FunctionBuilder, bit_off: int, width: int) -> str:
+        a, b = bit_off // 8, (bit_off + width + 7) // 8
+        rshift = b * 8 - bit_off - width
+        fb.emit(f"if off + {b} > n: raise _PErr({self.error_code('PacketTooShort')}, off)")
+        src = f"int.from_bytes(data[off + {a}:off + {b}], 'big')"
+        if rshift:
+            src = f"({src} >> {rshift})"
+        return f"({src} & {(1 << width) - 1})"
+
+    # -- transitions ------------------------------------------------------------------------------
+    def _key(self, fb: FunctionBuilder, key: list) -> str:
+        parts: list[tuple[str, int]] = []
+        for k in key:
+            t, v = k.get("type"), k.get("value")
+            if t == "field":
+                slot = self.layout.slot(v[0], v[1])
+                parts.append((f"F[{slot}]", self.layout.widths[slot]))
+            elif t == "stack_field":
+                st = self.layout.stack(v[0])
+                off = st.elements[0].field_offset(v[1])
+                bases = self.gen.const(tuple(h.base for h in st.elements), "S")
+                width = st.elements[0].fields[off][1]
+                idx = fb.tmp("li")
+                fb.emit(f"{idx} = F[{st.next_slot}] - 1")
+                fb.emit(f"if {idx} < 0: raise _PErr({self.error_code('StackOutOfBounds')}, off)")
+                parts.append((f"F[{bases}[{idx}] + {off}]", width))
+            elif t == "lookahead":
+                parts.append((self._lookahead(fb, v[0], v[1]), v[1]))
+            elif t == "expression":
+                # p4c gives no width for expression keys; it uses them for values of <= 32 bits
+                parts.append((self.expr.value(k), int(k.get("bitwidth", 32))))
+            else:
+                raise LoadError(f"unsupported parser transition key type {t!r}")
+        code, total = None, 0
+        for src, width in reversed(parts):
+            nbits = (width + 7) // 8 * 8
+            code = src if code is None else f"({src} << {total}) | {code}"
+            total += nbits
+        return code or "0"
+
+    def _transition(self, fb: FunctionBuilder, st: dict) -> None:
+        trans = st.get("transitions", [])
+        key = st.get("transition_key", [])
+        k = None
+        if key and any(t.get("type") != "default" for t in trans):
+            k = fb.tmp("k")
+            fb.emit(f"{k} = {self._key(fb, key)}")
+        for t in trans:
+            nxt = self.state_names.get(t.get("next_state")) if t.get("next_state") else "None"
+            if nxt is None:
+                raise LoadError(f"parser transition to unknown state {t.get('next_state')!r}")
+            ttype = t.get("type")
+            if ttype == "default":
+                fb.emit(f"return {nxt}, off")
+                return
+            if ttype == "hexstr":
+                val = int(t["value"], 16)
+                mask = t.get("mask")
+                cond = f"({k} & {int(mask, 16)}) == {val & int(mask, 16)}" if mask else f"{k} == {val}"
+            elif ttype == "parse_vset":
+                vs = self.gen.const(t["value"], "vsname")
+                self.vsets.add(t["value"])
+                mask = t.get("mask")
+                kk = f"({k} & {int(mask, 16)})" if mask else k
+                cond = f"{kk} in _VSETS[{vs}]"
+            else:
+                raise LoadError(f"unsupported parser transition type {ttype!r}")
+            fb.emit(f"if {cond}: return {nxt}, off")
+        # no transition matched: NoMatch error (p4c always emits a default; this is a safeguard)
+        fb.emit(f"raise _PErr({self.error_code('NoMatch')}, off)")

@@ -1,0 +1,167 @@
+"""PHV layout: every field of every header lives in one flat Python list, ``F``.
+
+A packet's whole header vector is ``F = layout.template[:]`` (one C-level list copy). Each
+header owns a contiguous run of slots, its fields in declaration order followed by one
+validity slot (``$valid$``); each header stack owns one extra slot holding its ``next``
+index. Generated code indexes ``F`` with constants, which is the fastest field access
+CPython offers. Values are stored unsigned (two's complement for signed fields) and
+sign-extended when read, as BMv2's ``Field`` does for signed fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import LoadError
+
+__all__ = ["HeaderInfo", "StackInfo", "Layout"]
+
+
+@dataclass
+class HeaderInfo:
+    name: str
+    id: int
+    type_name: str
+    fields: list[tuple[str, int, bool]]   # (name, width, signed)
+    base: int                              # slot of the first field
+    metadata: bool
+    stack: str | None = None
+    index: int = 0
+
+    @property
+    def valid_slot(self) -> int:
+        return self.base + len(self.fields)
+
+    @property
+    def nbits(self) -> int:
+        return sum(w for _, w, _ in self.fields)
+
+    @property
+    def nbytes(self) -> int:
+        return (self.nbits + 7) // 8
+
+    def field_offset(self, fname: str) -> int:
+        for i, (n, _, _) in enumerate(self.fields):
+            if n == fname:
+                return i
+        if fname == "$valid$":
+            return len(self.fields)
+        raise KeyError(fname)
+
+
+@dataclass
+class StackInfo:
+    name: str
+    id: int
+    type_name: str
+    elements: list[HeaderInfo]
+    next_slot: int
+
+    @property
+    def size(self) -> int:
+        return len(self.elements)
+
+
+@dataclass
+class Layout:
+    headers: dict[str, HeaderInfo] = field(default_factory=dict)
+    headers_by_id: dict[int, HeaderInfo] = field(default_factory=dict)
+    stacks: dict[str, StackInfo] = field(default_factory=dict)
+    widths: list[int] = field(default_factory=list)
+    signed: list[bool] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    aliases: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, j: dict) -> "Layout":
+        lay = cls()
+        types = {t["name"]: t for t in j.get("header_types", [])}
+        for h in j.get("headers", []):
+            lay._add_header(h, types)
+        for s in j.get("header_stacks", []):
+            lay._add_stack(s)
+        for alias, target in j.get("field_aliases", []):
+            lay.aliases[alias] = (target[0], target[1])
+        return lay
+
+    def _add_header(self, h: dict, types: dict) -> None:
+        ht = types.get(h["header_type"])
+        if ht is None:
+            raise LoadError(f"header {h['name']!r}: unknown header_type {h['header_type']!r}")
+        fields = []
+        for f in ht["fields"]:
+            name, width = f[0], f[1]
+            signed = bool(f[2]) if len(f) > 2 else False
+            if not isinstance(width, int):
+                raise LoadError(f"header type {ht['name']!r}: varbit field {name!r} (varbit fields are not supported)")
+            fields.append((name, width, signed))
+        info = HeaderInfo(h["name"], h["id"], ht["name"], fields, len(self.widths), bool(h.get("metadata")))
+        for name, width, signed in fields:
+            self.widths.append(width)
+            self.signed.append(signed)
+            self.names.append(f"{h['name']}.{name}")
+        self.widths.append(1)      # $valid$
+        self.signed.append(False)
+        self.names.append(f"{h['name']}.$valid$")
+        self.headers[info.name] = info
+        self.headers_by_id[info.id] = info
+
+    def _add_stack(self, s: dict) -> None:
+        elems = []
+        for i, hid in enumerate(s["header_ids"]):
+            h = self.headers_by_id.get(hid)
+            if h is None:
+                raise LoadError(f"header stack {s['name']!r}: unknown header id {hid}")
+            h.stack, h.index = s["name"], i
+            elems.append(h)
+        slot = len(self.widths)
+        self.widths.append(32)
+        self.signed.append(False)
+        self.names.append(f"{s['name']}.$next$")
+        self.stacks[s["name"]] = StackInfo(s["name"], s["id"], s["header_type"], elems, slot)
+
+    # -- lookups ----------------------------------------------------------------------------
+    def header(self, name: str) -> HeaderInfo:
+        h = self.headers.get(name)
+        if h is None:
+            raise LoadError(f"unknown header {name!r}")
+        return h
+
+    def stack(self, name: str) -> StackInfo:
+        s = self.stacks.get(name)
+        if s is None:
+            raise LoadError(f"unknown header stack {name!r}")
+        return s
+
+    def slot(self, hname: str, fname: str) -> int:
+        """The F index of ``hname.fname`` (``$valid$`` is the validity slot)."""
+        if hname not in self.headers and f"{hname}.{fname}" in self.aliases:
+            hname, fname = self.aliases[f"{hname}.{fname}"]
+        h = self.header(hname)
+        try:
+            return h.base + h.field_offset(fname)
+        except KeyError:
+            raise LoadError(f"unknown field {hname}.{fname}") from None
+
+    def has_field(self, hname: str, fname: str) -> bool:
+        h = self.headers.get(hname)
+        return h is not None and any(n == fname for n, _, _ in h.fields)
+
+    def metadata_slots(self) -> list[int]:
+        out = []
+        for h in self.headers.values():
+            if h.metadata:
+                out.extend(range(h.base, h.valid_slot + 1))
+        return out
+
+    @property
+    def nslots(self) -> int:
+        return len(self.widths)
+
+    def template(self) -> list[int]:
+        """A fresh PHV: all fields zero, headers invalid, metadata headers valid (as BMv2)."""
+        t = [0] * self.nslots
+        for h in self.headers.values():
+            if h.metadata:
+                t[h.valid_slot] = 1
+        return t

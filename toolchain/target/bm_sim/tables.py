@@ -1,0 +1,274 @@
+"""Match-action tables at run time: entries, lookups, defaults (BMv2 ``match_units``).
+
+A lookup returns a *result* ``(action function, action data, next node, entry)``. Tables
+whose keys are all exact use one dict; tables with one LPM key and otherwise exact keys use
+one dict per prefix length, longest first; anything with ternary, range or optional keys
+is a priority-ordered list where, as in BMv2, the *lowest* priority value wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .pipeline import KeySpec, TableSpec
+
+__all__ = ["TableOpError", "MatchParam", "Entry", "MatchTable"]
+
+
+class TableOpError(Exception):
+    """A table operation failed; ``code`` is BMv2's TableOperationErrorCode name."""
+
+    def __init__(self, code: str):
+        self.code = code
+        super().__init__(code)
+
+
+@dataclass
+class MatchParam:
+    """One key component of an entry. ``kind`` is the key's match type.
+
+    exact/valid: ``a`` value; lpm: ``a`` value, ``b`` prefix length; ternary: ``a`` value,
+    ``b`` mask; range: ``a`` low, ``b`` high; optional: ``a`` value, ``b`` mask (0 = wildcard).
+    """
+
+    kind: str
+    a: int
+    b: int = 0
+
+
+@dataclass
+class Entry:
+    handle: int
+    match: list[MatchParam]
+    action: str
+    data: tuple
+    priority: int
+    result: tuple = ()
+    packets: int = 0
+    bytes: int = 0
+    meter: object = None
+
+
+def _full(width: int) -> int:
+    return (1 << width) - 1
+
+
+class MatchTable:
+    def __init__(self, spec: TableSpec, bind: dict[str, tuple], noop, node_of):
+        """``bind``: action name -> (function, next node on hit); ``node_of``: node name -> fn."""
+        self.spec = spec
+        self.name = spec.name
+        self.keys: list[KeySpec] = spec.keys
+        self.bind = bind
+        self._node_of = node_of
+        kinds = [k.match_type for k in self.keys]
+        self.single = len(self.keys) == 1
+        if all(k in ("exact", "valid") for k in kinds):
+            self.kind = "exact"
+        elif kinds.count("lpm") == 1 and all(k in ("exact", "valid", "lpm") for k in kinds):
+            self.kind = "lpm"
+            self.lpm_index = kinds.index("lpm")
+        else:
+            self.kind = "ternary"
+        self.hit_next = spec.next_tables.get("__HIT__") if "__HIT__" in spec.next_tables else None
+        self.has_hit_miss = "__HIT__" in spec.next_tables or "__MISS__" in spec.next_tables
+        self.entries: dict[int, Entry] = {}
+        self._next_handle = 0
+        self._noop = noop
+        self.default_const = False
+        self.default_entry_const = False
+        self.default_action: str | None = None
+        self.default_data: tuple = ()
+        self.default: tuple = ()
+        self.default_meter = None
+        self.meter_factory = None
+        self._reset_default_from_json()
+        self._rebuild()
+
+    # -- defaults ---------------------------------------------------------------------------------
+    def _miss_next(self):
+        if self.has_hit_miss:
+            return self._node_of(self.spec.next_tables.get("__MISS__"))
+        return None
+
+    def _reset_default_from_json(self) -> None:
+        d = self.spec.default_entry
+        self.initial_default = None
+        if d is None:
+            self.default = (self._noop, (), self._node_of(self.spec.base_default_next), None)
+            return
+        self.default_const = bool(d.get("action_const"))
+        self.default_entry_const = bool(d.get("action_entry_const"))
+        self.initial_default = (d["action_id"], tuple(int(x, 16) for x in d.get("action_data", [])))
+
+    def set_default(self, action: str, data: tuple, *, force: bool = False) -> None:
+        if not force:
+            if action not in self.bind:
+                raise TableOpError("INVALID_ACTION_NAME")
+            if self.default_entry_const:
+                raise TableOpError("DEFAULT_ENTRY_IS_CONST")
+            if self.default_const and action != self.default_action:
+                raise TableOpError("DEFAULT_ACTION_IS_CONST")
+        fn, hit_next = self.bind[action]
+        nxt = self._miss_next() if self.has_hit_miss else hit_next
+        self.default_action, self.default_data = action, data
+        self.default = (fn, data, nxt, None)
+
+    def reset_default(self) -> None:
+        if self.spec.default_entry is None:
+            self.default_action, self.default_data = None, ()
+            self.default = (self._noop, (), self._node_of(self.spec.base_default_next), None)
+
+    # -- entries ----------------------------------------------------------------------------------
+    def _check_match(self, match: list[MatchParam]) -> list[MatchParam]:
+        if len(match) != len(self.keys):
+            raise TableOpError("BAD_MATCH_KEY")
+        out = []
+        for m, k in zip(match, self.keys):
+            full = _full(k.width)
+            if m.a < 0 or m.a > full:
+                raise TableOpError("BAD_MATCH_KEY")
+            if m.kind == "lpm":
+                if not 0 <= m.b <= k.width:
+                    raise TableOpError("BAD_MATCH_KEY")
+                mask = full ^ _full(k.width - m.b)
+                m = MatchParam("lpm", m.a & mask, m.b)
+            elif m.kind in ("ternary", "optional"):
+                m = MatchParam(m.kind, m.a & m.b & full, m.b & full)
+            elif m.kind == "range":
+                if m.b > full:
+                    raise TableOpError("BAD_MATCH_KEY")
+            out.append(m)
+        return out
+
+    def add(self, match: list[MatchParam], action: str, data: tuple, priority: int = 0) -> int:
+        if action not in self.bind:
+            raise TableOpError("INVALID_ACTION_NAME")
+        match = self._check_match(match)
+        if len(self.entries) >= self.spec.max_size:
+            raise TableOpError("TABLE_FULL")
+        if self.kind != "ternary":
+            priority = 0
+        for e in self.entries.values():
+            if e.match == match and e.priority == priority:
+                raise TableOpError("DUPLICATE_ENTRY")
+        handle = self._next_handle
+        self._next_handle += 1
+        ent = Entry(handle, match, action, tuple(data), priority)
+        if self.meter_factory is not None:
+            ent.meter = self.meter_factory()
+        self._set_result(ent)
+        self.entries[handle] = ent
+        self._rebuild()
+        return handle
+
+    def _set_result(self, ent: Entry) -> None:
+        fn, hit_next = self.bind[ent.action]
+        if self.has_hit_miss:
+            hit_next = self._node_of(self.spec.next_tables.get("__HIT__"))
+        ent.result = (fn, ent.data, hit_next, ent)
+
+    def modify(self, handle: int, action: str, data: tuple) -> None:
+        ent = self._entry(handle)
+        if action not in self.bind:
+            raise TableOpError("INVALID_ACTION_NAME")
+        ent.action, ent.data = action, tuple(data)
+        self._set_result(ent)
+        self._rebuild()
+
+    def delete(self, handle: int) -> None:
+        self._entry(handle)
+        del self.entries[handle]
+        self._rebuild()
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self._rebuild()
+
+    def _entry(self, handle: int) -> Entry:
+        ent = self.entries.get(handle)
+        if ent is None:
+            raise TableOpError("INVALID_HANDLE")
+        return ent
+
+    # -- lookup structures ------------------------------------------------------------------------
+    def _exact_key(self, ent: Entry):
+        vals = tuple(m.a for m in ent.match)
+        return vals[0] if self.single else vals
+
+    def _rebuild(self) -> None:
+        if self.kind == "exact":
+            self._dict = {self._exact_key(e): e.result for e in self.entries.values()}
+        elif self.kind == "lpm":
+            groups: dict[int, dict] = {}
+            for e in self.entries.values():
+                groups.setdefault(e.match[self.lpm_index].b, {})[self._exact_key(e)] = e.result
+            li, w = self.lpm_index, self.keys[self.lpm_index].width
+            self._groups = []
+            for plen in sorted(groups, reverse=True):
+                mask = _full(w) ^ _full(w - plen)
+                if self.single:
+                    self._groups.append((mask, groups[plen]))
+                else:
+                    masks = tuple(mask if i == li else -1 for i in range(len(self.keys)))
+                    self._groups.append((masks, groups[plen]))
+        else:
+            ordered = sorted(self.entries.values(), key=lambda e: (e.priority, e.handle))
+            self._list = [(self._matcher(e), e.result) for e in ordered]
+
+    def _matcher(self, ent: Entry):
+        conds = []
+        for i, (m, k) in enumerate(zip(ent.match, self.keys)):
+            if m.kind == "lpm":
+                mask = _full(k.width) ^ _full(k.width - m.b)
+                conds.append((i, 0, m.a, mask))
+            elif m.kind in ("ternary", "optional"):
+                conds.append((i, 0, m.a, m.b))
+            elif m.kind == "range":
+                conds.append((i, 1, m.a, m.b))
+            else:
+                conds.append((i, 0, m.a, -1))
+        return tuple(conds)
+
+    def lookup(self, key):
+        kind = self.kind
+        if kind == "exact":
+            return self._dict.get(key, self.default)
+        if kind == "lpm":
+            if self.single:
+                for mask, d in self._groups:
+                    r = d.get(key & mask)
+                    if r is not None:
+                        return r
+            else:
+                for masks, d in self._groups:
+                    r = d.get(tuple(k & m for k, m in zip(key, masks)))
+                    if r is not None:
+                        return r
+            return self.default
+        keys = (key,) if self.single else key
+        for conds, result in self._list:
+            for i, rng, a, b in conds:
+                v = keys[i]
+                if rng:
+                    if not a <= v <= b:
+                        break
+                elif v & b != a:
+                    break
+            else:
+                return result
+        return self.default
+
+    def lookup_stateful(self, key, F, P):
+        """Lookup that also updates the hit entry's direct counter and direct meter."""
+        r = self.lookup(key)
+        ent = r[3]
+        if ent is not None:
+            ent.packets += 1
+            ent.bytes += P.ingress_length
+            if ent.meter is not None and self.meter_slot is not None:
+                F[self.meter_slot] = ent.meter.execute_one(P) & self.meter_mask
+        return r
+
+    meter_slot = None
+    meter_mask = 0

@@ -1,0 +1,269 @@
+"""The switch's control-plane API in Python (what simple_switch's Thrift server offers).
+
+Names are the JSON names (``MyIngress.ipv4_lpm``); as simple_switch_CLI does, any unique
+dot-separated suffix (``ipv4_lpm``) is accepted too. Failures raise ``CliError`` whose
+message is simple_switch_CLI's text for that failure, so the CLI layer only formats.
+"""
+
+from __future__ import annotations
+
+from .bm_sim.hash_algos import Crc, CrcParams
+from .bm_sim.tables import MatchParam, MatchTable, TableOpError
+from .errors import CliError
+
+__all__ = ["Runtime", "resolve_name"]
+
+
+def resolve_name(kind: str, name: str, names) -> str:
+    """Full name for ``name`` (exact, or the unique suffix after a '.'); else CliError."""
+    if name in names:
+        return name
+    hits = [n for n in names if n.endswith("." + name)]
+    if len(hits) == 1:
+        return hits[0]
+    raise CliError(f"Error: Invalid {kind} name ({name})")
+
+
+def _table_error(e: TableOpError) -> CliError:
+    return CliError(f"Invalid table operation ({e.code})")
+
+
+class Runtime:
+    def __init__(self, switch):
+        self.sw = switch
+        self.program = switch.program
+
+    # -- resources ----------------------------------------------------------------------------------
+    def table(self, name: str) -> MatchTable:
+        return self.sw.tables[resolve_name("table", name, self.sw.tables)]
+
+    def action_of(self, table: MatchTable, name: str) -> str:
+        if name in table.bind:
+            return name
+        hits = [a for a in table.bind if a.endswith("." + name)]
+        if len(hits) == 1:
+            return hits[0]
+        raise CliError(f"Error: Table {table.name} has no action {name}")
+
+    def action_params(self, action: str) -> list[tuple[str, int]]:
+        return self.program.actions[action].params
+
+    def _register(self, name: str) -> tuple[str, list]:
+        full = resolve_name("register", name, self.sw.registers)
+        return full, self.sw.registers[full]
+
+    def _counter(self, name: str):
+        full = resolve_name("counter", name, self.sw.counters)
+        return self.sw.counters[full]
+
+    def _meter(self, name: str):
+        full = resolve_name("meter", name, self.sw.meters)
+        return self.sw.meters[full]
+
+    # -- tables -------------------------------------------------------------------------------------
+    def table_add(self, table: str, action: str, match: list[MatchParam], data: list[int],
+                  priority: int = 0) -> int:
+        t = self.table(table)
+        action = self.action_of(t, action)
+        self._check_data(action, data)
+        try:
+            return t.add(list(match), action, tuple(data), priority)
+        except TableOpError as e:
+            raise _table_error(e) from None
+
+    def _check_data(self, action: str, data: list[int]) -> None:
+        params = self.action_params(action)
+        if len(data) != len(params):
+            raise CliError(f"Error: Action {action} needs {len(params)} parameters")
+        for v, (_, width) in zip(data, params):
+            if v < 0 or v >> width:
+                raise CliError("Invalid table operation (BAD_ACTION_DATA)")
+
+    def table_set_default(self, table: str, action: str, data: list[int]) -> None:
+        t = self.table(table)
+        action = self.action_of(t, action)
+        self._check_data(action, data)
+        try:
+            t.set_default(action, tuple(data))
+        except TableOpError as e:
+            raise _table_error(e) from None
+
+    def table_modify(self, table: str, action: str, handle: int, data: list[int]) -> None:
+        t = self.table(table)
+        action = self.action_of(t, action)
+        self._check_data(action, data)
+        try:
+            t.modify(handle, action, tuple(data))
+        except TableOpError as e:
+            raise _table_error(e) from None
+
+    def table_delete(self, table: str, handle: int) -> None:
+        try:
+            self.table(table).delete(handle)
+        except TableOpError as e:
+            raise _table_error(e) from None
+
+    def table_clear(self, table: str) -> None:
+        self.table(table).clear()
+
+    def table_num_entries(self, table: str) -> int:
+        return len(self.table(table).entries)
+
+    # -- registers ----------------------------------------------------------------------------------
+    def register_read(self, name: str, index: int) -> int:
+        _, arr = self._register(name)
+        if not 0 <= index < len(arr):
+            raise CliError("Invalid register operation (INVALID_INDEX)")
+        return arr[index]
+
+    def register_read_all(self, name: str) -> list[int]:
+        return list(self._register(name)[1])
+
+    def register_write(self, name: str, index: int, value: int) -> None:
+        full, arr = self._register(name)
+        if not 0 <= index < len(arr):
+            raise CliError("Invalid register operation (INVALID_INDEX)")
+        width = self.program.register_widths[self.program.register_ids[full]]
+        arr[index] = value & ((1 << width) - 1)
+
+    def register_reset(self, name: str) -> None:
+        _, arr = self._register(name)
+        arr[:] = [0] * len(arr)
+
+    # -- counters -----------------------------------------------------------------------------------
+    def counter_read(self, name: str, index: int) -> tuple[int, int]:
+        """(packets, bytes) of an indirect counter cell, or of a direct counter's entry handle."""
+        direct = self._direct_counter_table(name)
+        if direct is not None:
+            ent = direct.entries.get(index)
+            if ent is None:
+                raise CliError("Invalid counter operation (INVALID_ENTRY_HANDLE)")
+            return ent.packets, ent.bytes
+        c = self._counter(name)
+        if not 0 <= index < len(c):
+            raise CliError("Invalid counter operation (INVALID_INDEX)")
+        return c.packets[index], c.bytes[index]
+
+    def _direct_counter_table(self, name: str) -> MatchTable | None:
+        for cid, spec in self.program.counters.items():
+            if spec.get("is_direct") and (spec["name"] == name or spec["name"].endswith("." + name)):
+                return self.sw.tables.get(spec.get("binding"))
+        return None
+
+    def counter_reset(self, name: str) -> None:
+        direct = self._direct_counter_table(name)
+        if direct is not None:
+            for ent in direct.entries.values():
+                ent.packets = ent.bytes = 0
+            return
+        self._counter(name).reset()
+
+    def counter_write(self, name: str, index: int, packets: int, nbytes: int) -> None:
+        c = self._counter(name)
+        if not 0 <= index < len(c):
+            raise CliError("Invalid counter operation (INVALID_INDEX)")
+        c.packets[index], c.bytes[index] = packets, nbytes
+
+    # -- meters -------------------------------------------------------------------------------------
+    def meter_set_rates(self, name: str, index: int, rates: list[tuple[float, int]]) -> None:
+        """Rates in units (bytes or packets) per microsecond, bursts in units; committed first."""
+        m = self._meter(name)
+        if len(rates) != m.rate_count:
+            raise CliError(f"Error: Invalid number of rates, expected {m.rate_count} but got {len(rates)}")
+        if not 0 <= index < len(m):
+            raise CliError("Invalid meter operation (INVALID_INDEX)")
+        if any(rates[i][0] > rates[i + 1][0] for i in range(len(rates) - 1)):
+            raise CliError("Invalid meter operation (INVALID_INFO_RATE_VALUE)")
+        m.meters[index].set_rates(rates)
+
+    def meter_get_rates(self, name: str, index: int) -> list[tuple[float, int]]:
+        m = self._meter(name)
+        if not 0 <= index < len(m):
+            raise CliError("Invalid meter operation (INVALID_INDEX)")
+        rates = m.meters[index].rates or []
+        return [(r[0], int(r[1])) for r in rates]
+
+    # -- traffic manager, mirroring, multicast ------------------------------------------------------
+    def set_queue_depth(self, depth: int, port: int | None = None) -> None:
+        self.sw.tm.set_queue_depth(depth, port)
+
+    def set_queue_rate(self, rate_pps: float, port: int | None = None) -> None:
+        self.sw.tm.set_queue_rate(rate_pps, port)
+
+    def mirroring_add(self, session: int, port: int) -> None:
+        self.sw.mirroring[session] = {"port": port}
+
+    def mirroring_add_mc(self, session: int, mgid: int) -> None:
+        self.sw.mirroring[session] = {"mgid": mgid}
+
+    def mirroring_delete(self, session: int) -> None:
+        if self.sw.mirroring.pop(session, None) is None:
+            raise CliError("Invalid mirroring operation (SESSION_NOT_FOUND)")
+
+    def mirroring_get(self, session: int) -> dict:
+        cfg = self.sw.mirroring.get(session)
+        if cfg is None:
+            raise CliError("Invalid mirroring operation (SESSION_NOT_FOUND)")
+        return dict(cfg)
+
+    def mc_mgrp_create(self, mgid: int) -> None:
+        if mgid in self.sw.mc_assoc:
+            raise CliError("Invalid PRE operation (DUPLICATE_ENTRY)")
+        self.sw.mc_assoc[mgid] = []
+
+    def mc_mgrp_destroy(self, mgid: int) -> None:
+        if self.sw.mc_assoc.pop(mgid, None) is None:
+            raise CliError("Invalid PRE operation (INVALID_MGID)")
+
+    def mc_node_create(self, rid: int, ports: list[int]) -> int:
+        handle = max(self.sw.mc_nodes, default=-1) + 1
+        self.sw.mc_nodes[handle] = (rid, list(ports))
+        return handle
+
+    def mc_node_update(self, handle: int, ports: list[int]) -> None:
+        if handle not in self.sw.mc_nodes:
+            raise CliError("Invalid PRE operation (INVALID_L1_HANDLE)")
+        self.sw.mc_nodes[handle] = (self.sw.mc_nodes[handle][0], list(ports))
+
+    def mc_node_destroy(self, handle: int) -> None:
+        if self.sw.mc_nodes.pop(handle, None) is None:
+            raise CliError("Invalid PRE operation (INVALID_L1_HANDLE)")
+        for nodes in self.sw.mc_assoc.values():
+            if handle in nodes:
+                nodes.remove(handle)
+
+    def mc_node_associate(self, mgid: int, handle: int) -> None:
+        if mgid not in self.sw.mc_assoc:
+            raise CliError("Invalid PRE operation (INVALID_MGID)")
+        if handle not in self.sw.mc_nodes:
+            raise CliError("Invalid PRE operation (INVALID_L1_HANDLE)")
+        self.sw.mc_assoc[mgid].append(handle)
+
+    def mc_node_dissociate(self, mgid: int, handle: int) -> None:
+        nodes = self.sw.mc_assoc.get(mgid)
+        if nodes is None:
+            raise CliError("Invalid PRE operation (INVALID_MGID)")
+        if handle not in nodes:
+            raise CliError("Invalid PRE operation (INVALID_L1_HANDLE)")
+        nodes.remove(handle)
+
+    # -- parser value sets, hash parameters ---------------------------------------------------------
+    def pvs_add(self, name: str, value: int) -> None:
+        self.sw.vsets[resolve_name("parser value set", name, self.sw.vsets)].add(value)
+
+    def pvs_remove(self, name: str, value: int) -> None:
+        self.sw.vsets[resolve_name("parser value set", name, self.sw.vsets)].discard(value)
+
+    def pvs_get(self, name: str) -> list[int]:
+        return sorted(self.sw.vsets[resolve_name("parser value set", name, self.sw.vsets)])
+
+    def pvs_clear(self, name: str) -> None:
+        self.sw.vsets[resolve_name("parser value set", name, self.sw.vsets)].clear()
+
+    def set_crc_parameters(self, width: int, calc_name: str, params: CrcParams) -> None:
+        names = {c["name"]: c for c in self.program.json.get("calculations", [])}
+        full = resolve_name("calculation", calc_name, names)
+        algo = self.sw.hash_algorithms.get(names[full]["id"])
+        if not isinstance(algo, Crc) or names[full].get("algo") != f"crc{width}_custom":
+            raise CliError(f"Error: {full} is not a crc{width}_custom calculation")
+        algo.set_params(params)

@@ -1,0 +1,428 @@
+"""simple_switch's packet flow over a compiled program, in virtual time (library mode).
+
+Per packet, as ``targets/simple_switch/simple_switch.cpp`` does it:
+
+ingress pass: parse -> verify checksums -> ingress pipeline -> ingress clone (the copy is
+the *original* packet re-parsed, metadata reset except the clone field list,
+instance_type 1) -> resubmit (original packet, field list kept, instance_type 6) ->
+multicast -> drop if egress_spec is the drop port (511) -> instance_type 0 -> enqueue.
+
+egress (at dequeue): egress_port, queueing metadata and timestamps set, egress_spec
+preset to a non-drop value -> egress pipeline -> egress clone (current headers, metadata
+reset except the field list, instance_type 2) -> drop if egress_spec is 511 -> compute
+checksums -> deparse -> recirculate (the deparsed packet re-enters ingress with
+instance_type 4 and only the field list preserved) or transmit.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from ..bm_sim.externs import CounterArray, MeterArray
+from ..bm_sim.hash_algos import make_algorithm
+from ..bm_sim.json_loader import Program, load_program
+from ..bm_sim.parser import ParserError
+from ..bm_sim.tables import MatchTable
+from .packet import Packet
+from .traffic_manager import TrafficManager
+
+__all__ = ["SimpleSwitch", "P4AssertionError", "INSTANCE_TYPES", "MAX_PASSES"]
+
+log = logging.getLogger(__name__)
+
+# standard_metadata.instance_type values (simple_switch.md, "instance_type")
+PKT_INSTANCE_TYPE_NORMAL = 0
+PKT_INSTANCE_TYPE_INGRESS_CLONE = 1
+PKT_INSTANCE_TYPE_EGRESS_CLONE = 2
+PKT_INSTANCE_TYPE_COALESCED = 3
+PKT_INSTANCE_TYPE_RECIRC = 4
+PKT_INSTANCE_TYPE_REPLICATION = 5
+PKT_INSTANCE_TYPE_RESUBMIT = 6
+INSTANCE_TYPES = {"normal": 0, "ingress_clone": 1, "egress_clone": 2, "coalesced": 3,
+                  "recirc": 4, "replication": 5, "resubmit": 6}
+
+DROP_PORT = 511
+MIRROR_SESSION_ID_MASK = 0xFFFF
+# A program that resubmits or recirculates forever would hang simple_switch's threads; the
+# library stops such a packet after this many passes and records it in ``sw.errors``.
+MAX_PASSES = 1024
+
+
+class P4AssertionError(Exception):
+    """An assert()/assume() in the program failed (simple_switch would abort)."""
+
+
+def _us(t: float) -> int:
+    return int(t * 1_000_000 + 1e-6)
+
+
+def _noop(F, A, P):
+    return None
+
+
+def _stack_push(P, F, bases, n, next_slot, count):
+    size = len(bases)
+    count = min(max(count, 0), size)
+    for i in range(size - 1, count - 1, -1):
+        d, s = bases[i], bases[i - count]
+        F[d:d + n] = F[s:s + n]
+    for i in range(count):
+        F[bases[i] + n - 1] = 0
+    F[next_slot] = min(F[next_slot] + count, size)
+
+
+def _stack_pop(P, F, bases, n, next_slot, count):
+    size = len(bases)
+    count = min(max(count, 0), size)
+    for i in range(size - count):
+        d, s = bases[i], bases[i + count]
+        F[d:d + n] = F[s:s + n]
+    for i in range(size - count, size):
+        F[bases[i] + n - 1] = 0
+    F[next_slot] = max(F[next_slot] - count, 0)
+
+
+class SimpleSwitch:
+    """One switch instance: its own tables, registers, queues, mirror sessions and RNG."""
+
+    def __init__(self, program: Program | str | dict, *, seed: int = 0):
+        if not isinstance(program, Program):
+            program = load_program(program)
+        self.program = program
+        self.rng = random.Random(seed)
+        self.errors: list[str] = []          # packets stopped by a runtime fault (see MAX_PASSES)
+        self.mirroring: dict[int, dict] = {}  # session id -> {"port": p} or {"mgid": g}
+        self.mc_groups: dict[int, list[tuple[int, int]]] = {}   # mgid -> [(rid, port)]
+        self.mc_nodes: dict[int, tuple[int, list[int]]] = {}    # node handle -> (rid, ports)
+        self.mc_assoc: dict[int, list[int]] = {}                # mgid -> node handles
+        self._layout = program.layout
+        self._bind_namespace()
+        self._cache_slots()
+        self.tm = TrafficManager(self._wire_size)
+        from ..runtime import Runtime
+        self.runtime = Runtime(self)
+        self._cli = None
+
+    @classmethod
+    def from_json(cls, path, *, seed: int = 0) -> "SimpleSwitch":
+        return cls(load_program(path), seed=seed)
+
+    # -- set-up -----------------------------------------------------------------------------------
+    def _bind_namespace(self) -> None:
+        prog = self.program
+        ns: dict = dict(prog.constants)
+        ns.update(_PErr=ParserError, _P4Assert=P4AssertionError, _stack_push=_stack_push,
+                  _stack_pop=_stack_pop, _rng_uniform=self._rng_uniform, _div=_div, _mod=_mod)
+        self.registers = {}
+        for name, rid in prog.register_ids.items():
+            ns[f"_R{rid}"] = self.registers[name] = [0] * prog.register_sizes[rid]
+        self.counters = {}
+        for cid, spec in prog.counters.items():
+            ns[f"_C{cid}"] = self.counters[spec["name"]] = CounterArray(spec["name"], int(spec.get("size", 0)))
+        self.meters = {}
+        for mid, spec in prog.meters.items():
+            ns[f"_M{mid}"] = self.meters[spec["name"]] = MeterArray(spec)
+        self.hash_algorithms = {}
+        for cid, algo in prog.calc_algos.items():
+            ns[f"_H{cid}"] = self.hash_algorithms[cid] = make_algorithm(algo, self.rng)
+        self.vsets = {name: set() for name in prog.vsets}
+        ns["_VSETS"] = self.vsets
+        self._ns = ns
+        self.tables: dict[str, MatchTable] = {}
+        exec(prog.code, ns)
+        for spec in prog.tables.values():
+            ns[f"_T{spec.id}"] = self.tables[spec.name] = self._make_table(spec)
+        self._parse, self._ingress = ns["parse"], ns["ingress"]
+        self._egress, self._deparse = ns["egress"], ns["deparse"]
+        self._verify_ck, self._update_ck = ns["verify_checksums"], ns["update_checksums"]
+
+    def _node_of(self, name):
+        return None if name is None else self._ns[self.program.node_names[name]]
+
+    def _make_table(self, spec) -> MatchTable:
+        ns, prog = self._ns, self.program
+        bind = {a: (ns[prog.actions[a].func], self._node_of(spec.next_tables.get(a, spec.base_default_next)))
+                for a in spec.actions}
+        t = MatchTable(spec, bind, _noop, self._node_of)
+        if t.initial_default is not None:
+            aid, data = t.initial_default
+            t.set_default(prog.actions_by_id[aid].name, data, force=True)
+        if spec.direct_meters:
+            mspec = prog.meters[prog.meter_ids[spec.direct_meters]]
+            by_bytes = mspec.get("type", "bytes") == "bytes"
+            from ..bm_sim.externs import Meter
+            t.meter_factory = lambda: Meter(by_bytes)
+            tgt = mspec.get("result_target")
+            if tgt:
+                t.meter_slot = self._layout.slot(tgt[0], tgt[1])
+                t.meter_mask = (1 << self._layout.widths[t.meter_slot]) - 1
+        for e in spec.entries:
+            self._add_const_entry(t, e)
+        return t
+
+    def _add_const_entry(self, t: MatchTable, e: dict) -> None:
+        from ..bm_sim.tables import MatchParam
+        match = []
+        for mk, ks in zip(e["match_key"], t.keys):
+            mt = mk.get("match_type", ks.match_type)
+            if mt == "lpm":
+                match.append(MatchParam("lpm", int(mk["key"], 16), int(mk["prefix_length"])))
+            elif mt in ("ternary", "optional"):
+                mask = int(mk["mask"], 16) if "mask" in mk else (1 << ks.width) - 1
+                match.append(MatchParam(mt, int(mk["key"], 16), mask))
+            elif mt == "range":
+                match.append(MatchParam("range", int(mk["start"], 16), int(mk["end"], 16)))
+            else:
+                match.append(MatchParam(mt, int(mk["key"], 16)))
+        ae = e["action_entry"]
+        name = self.program.actions_by_id[ae["action_id"]].name
+        t.add(match, name, tuple(int(x, 16) for x in ae.get("action_data", [])), int(e.get("priority", 0)))
+
+    def _cache_slots(self) -> None:
+        lay = self._layout
+        sm = lambda f: lay.slot("standard_metadata", f) if lay.has_field("standard_metadata", f) else None  # noqa
+        self._template = lay.template()
+        self._meta_slots = lay.metadata_slots()
+        self.s_ingress_port = sm("ingress_port")
+        self.s_egress_spec = sm("egress_spec")
+        self.s_egress_port = sm("egress_port")
+        self.s_instance_type = sm("instance_type")
+        self.s_packet_length = sm("packet_length")
+        self.s_enq_timestamp = sm("enq_timestamp")
+        self.s_enq_qdepth = sm("enq_qdepth")
+        self.s_deq_timedelta = sm("deq_timedelta")
+        self.s_deq_qdepth = sm("deq_qdepth")
+        self.s_ig_ts = sm("ingress_global_timestamp")
+        self.s_eg_ts = sm("egress_global_timestamp")
+        self.s_mcast_grp = sm("mcast_grp")
+        self.s_egress_rid = sm("egress_rid")
+        self._hdr_sizes = [(h.valid_slot, h.nbytes) for h in lay.headers.values() if not h.metadata]
+
+    def _wire_size(self, P: Packet) -> int:
+        F = P.F
+        return sum(nb for slot, nb in self._hdr_sizes if F[slot]) + len(P.payload)
+
+    def _rng_uniform(self, lo: int, hi: int) -> int:
+        if lo > hi:
+            lo, hi = hi, lo
+        return self.rng.randint(lo, hi)
+
+    # -- control ----------------------------------------------------------------------------------
+    def cli(self, line: str) -> str:
+        """Run one simple_switch_CLI command; returns its output text (raises CliError)."""
+        return self._runtime_cli().run(line)
+
+    def run_commands(self, path_or_text) -> str:
+        """Run a commands file (path) or text; CliError carries the failing line number."""
+        return self._runtime_cli().run_commands(path_or_text)
+
+    def _runtime_cli(self):
+        if self._cli is None:
+            from ..runtime_cli import RuntimeCLI
+            self._cli = RuntimeCLI(self.runtime)
+        return self._cli
+
+    # -- packets in -------------------------------------------------------------------------------
+    def _new_packet(self, data: bytes, ingress_port: int, instance_type: int) -> Packet:
+        F = self._template[:]
+        P = Packet(F, data)
+        F[self.s_ingress_port] = ingress_port & 0x1FF
+        F[self.s_instance_type] = instance_type
+        F[self.s_packet_length] = len(data)
+        return P
+
+    def receive(self, port: int, frame: bytes, *, now: float = 0.0) -> None:
+        """A frame arrives on ``port`` at ``now``: parser and ingress run, the packet is queued."""
+        self._ingress_pass(self._new_packet(bytes(frame), port, PKT_INSTANCE_TYPE_NORMAL), now)
+
+    def _ingress_pass(self, P: Packet, now: float) -> None:
+        F = P.F
+        data = P.data
+        P.now_us = _us(now)
+        if self.s_ig_ts is not None:
+            F[self.s_ig_ts] = P.now_us & 0xFFFFFFFFFFFF
+        try:
+            off = self._parse(F, data, P)
+            P.payload = data[off:]
+            self._verify_ck(F, P)
+            self._ingress(F, P)
+        except (IndexError, P4AssertionError, ZeroDivisionError) as e:
+            self._fault(f"ingress: {type(e).__name__}: {e}")
+            return
+        P.exit = False
+        if P.clone is not None:
+            self._ingress_clone(P, now)
+        if P.resubmit is not None:
+            self._resubmit(P, now)
+            return
+        if self.s_mcast_grp is not None and F[self.s_mcast_grp]:
+            self._multicast(P, F[self.s_mcast_grp], now)
+            return
+        port = F[self.s_egress_spec]
+        if port == DROP_PORT:
+            return
+        F[self.s_instance_type] = PKT_INSTANCE_TYPE_NORMAL
+        self._enqueue(port, P, now)
+
+    def _fault(self, msg: str) -> None:
+        log.warning("packet dropped: %s", msg)
+        self.errors.append(msg)
+
+    def _copy_metadata_reset(self, F_src: list, F_dst: list, field_list: int, instance_type: int) -> None:
+        """BMv2's copy_field_list_and_set_type: reset metadata, keep the field list."""
+        T = self._template
+        for s in self._meta_slots:
+            F_dst[s] = T[s]
+        for s in self.program.field_lists.get(field_list, ()):
+            F_dst[s] = F_src[s]
+        F_dst[self.s_instance_type] = instance_type
+
+    def _ingress_clone(self, P: Packet, now: float) -> None:
+        session, fl = P.clone
+        P.clone = None
+        cfg = self.mirroring.get(session & MIRROR_SESSION_ID_MASK)
+        if cfg is None:
+            return
+        C = self._new_packet(P.data, P.F[self.s_ingress_port], PKT_INSTANCE_TYPE_INGRESS_CLONE)
+        C.now_us = P.now_us
+        try:
+            C.payload = P.data[self._parse(C.F, P.data, C):]
+        except IndexError as e:
+            self._fault(f"ingress clone: {e}")
+            return
+        self._copy_metadata_reset(P.F, C.F, fl, PKT_INSTANCE_TYPE_INGRESS_CLONE)
+        C.length = C.ingress_length = P.ingress_length
+        self._to_session(cfg, C, now)
+
+    def _to_session(self, cfg: dict, C: Packet, now: float) -> None:
+        if cfg.get("mgid") is not None:
+            self._multicast(C, cfg["mgid"], now)
+        if cfg.get("port") is not None:
+            self._enqueue(cfg["port"], C, now)
+
+    def _resubmit(self, P: Packet, now: float) -> None:
+        if P.passes >= MAX_PASSES:
+            self._fault(f"resubmitted more than {MAX_PASSES} times")
+            return
+        R = self._new_packet(P.data, 0, PKT_INSTANCE_TYPE_RESUBMIT)
+        R.passes = P.passes + 1
+        self._copy_metadata_reset(P.F, R.F, P.resubmit, PKT_INSTANCE_TYPE_RESUBMIT)
+        R.F[self.s_packet_length] = P.ingress_length
+        self._ingress_pass(R, now)
+
+    def _multicast(self, P: Packet, mgid: int, now: float) -> None:
+        P.F[self.s_instance_type] = PKT_INSTANCE_TYPE_REPLICATION
+        for rid, port in self.mc_groups_expanded(mgid):
+            C = Packet(P.F[:], P.data)
+            C.payload, C.length, C.ingress_length, C.now_us = P.payload, P.length, P.ingress_length, P.now_us
+            if self.s_egress_rid is not None:
+                C.F[self.s_egress_rid] = rid
+            self._enqueue(port, C, now)
+
+    def mc_groups_expanded(self, mgid: int) -> list[tuple[int, int]]:
+        out = []
+        for handle in self.mc_assoc.get(mgid, []):
+            rid, ports = self.mc_nodes[handle]
+            out.extend((rid, p) for p in ports)
+        return out
+
+    def _enqueue(self, port: int, P: Packet, now: float) -> None:
+        F = P.F
+        q = self.tm._queue(port)
+        P.enq_us = _us(now)
+        if self.s_enq_timestamp is not None:
+            F[self.s_enq_timestamp] = P.enq_us & 0xFFFFFFFF
+        if self.s_enq_qdepth is not None:
+            F[self.s_enq_qdepth] = len(q.packets) & 0x7FFFF
+        self.tm.enqueue(port, P, now)
+
+    # -- packets out ------------------------------------------------------------------------------
+    def next_event_time(self) -> float | None:
+        """Earliest departure time of any queued packet, or None if all queues are empty."""
+        return self.tm.next_event_time()
+
+    def advance(self, *, now: float) -> list[tuple[int, bytes, float]]:
+        """Dequeue every packet due by ``now``: [(egress port, frame, departure time)]."""
+        out: list = []
+        while True:
+            item = self.tm.pop_due(now)
+            if item is None:
+                return out
+            port, P, dep, depth = item
+            self._egress_pass(port, P, dep, depth, out)
+
+    def process(self, port: int, frame: bytes, now: float = 0.0) -> list[tuple[int, bytes]]:
+        """Receive one frame and drain every queue ignoring rates (STF/PTF semantics)."""
+        self.receive(port, frame, now=now)
+        return self.drain(now=now)
+
+    def drain(self, *, now: float = 0.0) -> list[tuple[int, bytes]]:
+        out: list = []
+        while True:
+            item = self.tm.pop_oldest()
+            if item is None:
+                return [(p, f) for p, f, _ in out]
+            port, P, depth = item
+            self._egress_pass(port, P, now, depth, out)
+
+    def _egress_pass(self, port: int, P: Packet, t: float, depth_after: int, out: list) -> None:
+        F = P.F
+        now_us = _us(t)
+        P.now_us = now_us
+        if self.s_eg_ts is not None:
+            F[self.s_eg_ts] = now_us & 0xFFFFFFFFFFFF
+        if self.s_deq_timedelta is not None:
+            F[self.s_deq_timedelta] = (now_us - P.enq_us) & 0xFFFFFFFF
+        if self.s_deq_qdepth is not None:
+            F[self.s_deq_qdepth] = depth_after & 0x7FFFF
+        F[self.s_egress_port] = port & 0x1FF
+        F[self.s_egress_spec] = (DROP_PORT + 1) & 0x1FF
+        F[self.s_packet_length] = P.length & 0xFFFFFFFF
+        try:
+            self._egress(F, P)
+        except (IndexError, P4AssertionError, ZeroDivisionError) as e:
+            self._fault(f"egress: {type(e).__name__}: {e}")
+            return
+        P.exit = False
+        if P.clone is not None:
+            self._egress_clone(P, t)
+        if F[self.s_egress_spec] == DROP_PORT:
+            return
+        self._update_ck(F, P)
+        frame = self._deparse(F, P)
+        if P.truncate and len(frame) > P.truncate:
+            frame = frame[:P.truncate]
+        if P.recirculate is not None:
+            self._recirculate(P, frame, t)
+            return
+        out.append((port, frame, t))
+
+    def _egress_clone(self, P: Packet, t: float) -> None:
+        session, fl = P.clone
+        P.clone = None
+        cfg = self.mirroring.get(session & MIRROR_SESSION_ID_MASK)
+        if cfg is None:
+            return
+        C = Packet(P.F[:], P.data)
+        C.payload, C.length, C.ingress_length, C.now_us = P.payload, P.length, P.ingress_length, P.now_us
+        self._copy_metadata_reset(P.F, C.F, fl, PKT_INSTANCE_TYPE_EGRESS_CLONE)
+        self._to_session(cfg, C, t)
+
+    def _recirculate(self, P: Packet, frame: bytes, t: float) -> None:
+        if P.passes >= MAX_PASSES:
+            self._fault(f"recirculated more than {MAX_PASSES} times")
+            return
+        R = self._new_packet(frame, 0, PKT_INSTANCE_TYPE_RECIRC)
+        R.passes = P.passes + 1
+        self._copy_metadata_reset(P.F, R.F, P.recirculate, PKT_INSTANCE_TYPE_RECIRC)
+        R.F[self.s_packet_length] = len(frame)
+        self._ingress_pass(R, t)
+
+
+def _div(a: int, b: int) -> int:
+    return a // b if b else 0
+
+
+def _mod(a: int, b: int) -> int:
+    return a % b if b else 0

@@ -1,0 +1,141 @@
+"""The traffic manager between ingress and egress: one FIFO per egress port.
+
+As simple_switch: each queue holds at most ``depth`` packets (default 64; a packet that
+finds its queue full is dropped) and may be rate-limited in packets per second
+(``set_queue_rate``). The library adds ``set_port_rate_bps``: a packet of L bytes then
+takes 8L/bps seconds to leave (link serialisation), so the departure time is the end of
+its transmission. Time is virtual: the caller passes ``now`` and asks for departures.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+__all__ = ["PortQueue", "TrafficManager", "DEFAULT_QUEUE_DEPTH"]
+
+DEFAULT_QUEUE_DEPTH = 64   # simple_switch's default egress queue capacity, in packets
+
+
+class PortQueue:
+    __slots__ = ("packets", "depth", "rate_pps", "rate_bps", "next_start")
+
+    def __init__(self, depth: int, rate_pps: float | None):
+        self.packets: deque = deque()
+        self.depth = depth
+        self.rate_pps = rate_pps
+        self.rate_bps: float | None = None
+        self.next_start = float("-inf")
+
+
+class TrafficManager:
+    def __init__(self, size_of, *, depth: int = DEFAULT_QUEUE_DEPTH):
+        self._size_of = size_of          # packet -> bytes on the wire (for bps serialisation)
+        self.queues: dict[int, PortQueue] = {}
+        self.default_depth = depth
+        self.default_rate_pps: float | None = None
+        self._seq = 0
+        self.dropped = 0
+
+    def _queue(self, port: int) -> PortQueue:
+        q = self.queues.get(port)
+        if q is None:
+            q = self.queues[port] = PortQueue(self.default_depth, self.default_rate_pps)
+        return q
+
+    # -- configuration (CLI: set_queue_depth / set_queue_rate) ----------------------------------
+    def set_queue_depth(self, depth: int, port: int | None = None) -> None:
+        if depth < 0:
+            raise ValueError("queue depth must be >= 0")
+        if port is None:
+            self.default_depth = depth
+            for q in self.queues.values():
+                q.depth = depth
+        else:
+            self._queue(port).depth = depth
+
+    def set_queue_rate(self, rate_pps: float, port: int | None = None) -> None:
+        """Rate in packets per second; 0 or less means unlimited (as simple_switch's default)."""
+        rate = rate_pps if rate_pps > 0 else None
+        if port is None:
+            self.default_rate_pps = rate
+            for q in self.queues.values():
+                q.rate_pps = rate
+        else:
+            self._queue(port).rate_pps = rate
+
+    def set_port_rate_bps(self, port: int, bits_per_second: float | None) -> None:
+        if bits_per_second is not None and bits_per_second <= 0:
+            raise ValueError("bits_per_second must be positive (or None for unlimited)")
+        self._queue(port).rate_bps = bits_per_second
+
+    # -- queue inspection and the paper's "queue swaps" -----------------------------------------
+    def queue_length(self, port: int) -> int:
+        q = self.queues.get(port)
+        return len(q.packets) if q else 0
+
+    def swap(self, port: int, i: int, j: int) -> None:
+        """Swap the i-th and j-th queued packets of ``port`` (0 is the head)."""
+        q = self.queues.get(port)
+        n = len(q.packets) if q else 0
+        if not (0 <= i < n and 0 <= j < n):
+            raise IndexError(f"queue of port {port} holds {n} packets; cannot swap {i} and {j}")
+        q.packets[i], q.packets[j] = q.packets[j], q.packets[i]
+
+    # -- enqueue / dequeue ----------------------------------------------------------------------
+    def enqueue(self, port: int, pkt, now: float) -> int | None:
+        """Queue ``pkt``; returns the queue depth it found, or None if dropped (queue full)."""
+        q = self._queue(port)
+        depth = len(q.packets)
+        if depth >= q.depth:
+            self.dropped += 1
+            return None
+        self._seq += 1
+        pkt.seq = self._seq
+        pkt.enq_time = now
+        q.packets.append(pkt)
+        return depth
+
+    def _departure(self, q: PortQueue, pkt) -> tuple[float, float]:
+        start = pkt.enq_time if pkt.enq_time > q.next_start else q.next_start
+        if q.rate_bps:
+            return start, start + 8.0 * self._size_of(pkt) / q.rate_bps
+        return start, start
+
+    def next_event_time(self) -> float | None:
+        best = None
+        for q in self.queues.values():
+            if q.packets:
+                _, dep = self._departure(q, q.packets[0])
+                if best is None or dep < best:
+                    best = dep
+        return best
+
+    def pop_due(self, now: float):
+        """The next packet to leave by ``now``: (port, packet, departure, depth after) or None."""
+        best = None
+        for port, q in self.queues.items():
+            if q.packets:
+                start, dep = self._departure(q, q.packets[0])
+                if dep <= now and (best is None or (dep, q.packets[0].seq) < (best[2], best[1].seq)):
+                    best = (port, q.packets[0], dep, start, q)
+        if best is None:
+            return None
+        port, pkt, dep, start, q = best
+        q.packets.popleft()
+        q.next_start = dep if not q.rate_pps else max(dep, start + 1.0 / q.rate_pps)
+        return port, pkt, dep, len(q.packets)
+
+    def pop_oldest(self):
+        """The packet enqueued first, regardless of rates (STF/PTF drain): (port, pkt, depth after)."""
+        best = None
+        for port, q in self.queues.items():
+            if q.packets and (best is None or q.packets[0].seq < best[1].seq):
+                best = (port, q.packets[0], q)
+        if best is None:
+            return None
+        port, pkt, q = best
+        q.packets.popleft()
+        return port, pkt, len(q.packets)
+
+    def total_queued(self) -> int:
+        return sum(len(q.packets) for q in self.queues.values())
