@@ -31,6 +31,19 @@ class Controller:
         self.config = cfg
         return cmds
 
+    def reset_state(self) -> list[str]:
+        """Empty the EPDN table, zero the virtual queues, restart patterns, zero every counter.
+
+        For test harnesses and back-to-back experiment runs on one switch process; the traffic
+        manager must be empty (no packet in flight), or port_qlen would under-count.
+        """
+        cmds = [f"register_reset {r}" for r in (n.REG_EPDN_FP, n.REG_EPDN_LO, n.REG_EPDN_HI,
+                                                 n.REG_PORT_QLEN, n.REG_PATTERN_POS)]
+        cmds += [f"counter_reset {c}" for c in (n.CTR_DROPS, n.CTR_PORT_DROPS, n.CTR_EPDN_EVENTS,
+                                                 n.CTR_REORDERS)]
+        self.driver.run(cmds)
+        return cmds
+
     def report(self, *, ports: list[int] | None = None, epdn_table: bool = False) -> dict:
         """Counters and registers by name.
 
@@ -52,8 +65,14 @@ class Controller:
 
     def epdn_entries(self, size: int | None = None) -> list[dict]:
         """Live EPDN entries: ``{"index", "fingerprint", "lo", "hi"}`` for every fp != 0."""
-        size = size if size is not None else self._register_size(n.REG_EPDN_FP)
-        fps = self.driver.read_registers([(n.REG_EPDN_FP, i) for i in range(size)])
+        read_all = getattr(self.driver, "read_register_array", None)
+        if read_all is not None:
+            fps = read_all(n.REG_EPDN_FP)
+        else:
+            if size is None:
+                raise ValueError("pass size= (the program's EPDN_ENTRIES) to read the EPDN table "
+                                 "through this driver")
+            fps = self.driver.read_registers([(n.REG_EPDN_FP, i) for i in range(size)])
         live = [i for i, fp in enumerate(fps) if fp]
         los = self.driver.read_registers([(n.REG_EPDN_LO, i) for i in live])
         his = self.driver.read_registers([(n.REG_EPDN_HI, i) for i in live])
@@ -70,13 +89,6 @@ class Controller:
         drops = self.driver.read_counters([(n.CTR_PORT_DROPS, p) for p in ports])
         return {p: {"qlen": q, "drops": {"packets": d[0], "bytes": d[1]}}
                 for p, q, d in zip(ports, qlens, drops)}
-
-    def _register_size(self, name: str) -> int:
-        sw = getattr(self.driver, "switch", None)
-        size = getattr(getattr(sw, "runtime", None), "register_size", None)
-        if callable(size):
-            return int(size(name))
-        raise ValueError(f"pass size= to epdn_entries: this driver cannot query the size of {name}")
 
 
 def _as_config(cfg: GatewayConfig | dict | str) -> GatewayConfig:

@@ -65,6 +65,9 @@ class EmbeddedDriver:
         rt = self.switch.runtime
         return [int(rt.register_read(name, index)) for name, index in cells]
 
+    def read_register_array(self, name: str) -> list[int]:
+        return self.switch.runtime.register_read_all(name)
+
     def read_counters(self, cells: Sequence[tuple[str, int]]) -> list[tuple[int, int]]:
         rt = self.switch.runtime
         return [tuple(int(v) for v in rt.counter_read(name, index)) for name, index in cells]

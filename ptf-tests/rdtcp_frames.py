@@ -1,0 +1,117 @@
+"""Frame builders and checks shared by the PTF suite and the library-mode pytest suite.
+
+Expected packets are written out, not computed by a model of the gateway: a test builds the
+input with ``tcp_frame(...)`` and the exact output it expects with the same builder (MACs,
+TTL, options as they must appear), as p4lang/tutorials' PTF tests do. Scapy fills in lengths and
+checksums of both, so a byte comparison checks the gateway's checksums too; ``checksums_ok``
+re-verifies any output independently.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from scapy.layers.inet import IP, TCP, UDP
+from scapy.layers.l2 import ARP, Ether
+from scapy.packet import Raw
+
+__all__ = ["EPDN_KIND", "EPDN_EXID", "epdn_option", "tcp_frame", "udp_frame", "arp_frame",
+           "checksums_ok", "epdn_of", "deep_merge", "SWITCH_MAC", "HOST_A_MAC", "R2_MAC", "HOST_A_IP",
+           "HOST_B_IP", "PORT_A", "PORT_R2", "PORT_ALT", "TEST_CONFIG"]
+
+EPDN_KIND = 253          # RFC 6994 experimental option (design.md)
+EPDN_EXID = 0x5244
+
+# The test gateway: host A on port 1 (edge), R2 on port 2 (the bottleneck), an alternate link to
+# R2 on port 3; a host on port 4 reached only by a /32 with a small MTU (the MTU rule).
+PORT_A, PORT_R2, PORT_ALT, PORT_SMALL_MTU = 1, 2, 3, 4
+SWITCH_MAC = "02:00:00:00:01:01"        # the address hosts send to
+HOST_A_MAC = "00:00:00:00:00:0a"
+R2_MAC = "02:00:00:00:02:02"
+HOST_A_IP, HOST_B_IP, HOST_C_IP = "10.0.1.1", "10.0.2.1", "10.0.4.1"
+SMALL_MTU = 576
+
+TEST_CONFIG = {
+    "name": "ptf-gateway",
+    "routes": [
+        {"prefix": "10.0.2.0/24", "port": PORT_R2, "next_hop_mac": R2_MAC},
+        {"prefix": "10.0.1.0/24", "port": PORT_A, "next_hop_mac": HOST_A_MAC},
+        {"prefix": HOST_C_IP + "/32", "port": PORT_SMALL_MTU, "next_hop_mac": "00:00:00:00:00:0c"},
+    ],
+    "l2": [{"in_port": PORT_A, "out_port": PORT_R2}, {"in_port": PORT_R2, "out_port": PORT_A}],
+    "ports": {str(PORT_A): {"edge": True},
+              str(PORT_R2): {"mtu": 1500},
+              str(PORT_SMALL_MTU): {"mtu": SMALL_MTU}},
+}
+
+
+def epdn_option(lo: int, hi: int) -> tuple[int, bytes]:
+    """The EPDN option as a Scapy option tuple: kind 253, len 12, ExID, drop_lo, drop_hi."""
+    return (EPDN_KIND, struct.pack("!HII", EPDN_EXID, lo & 0xFFFFFFFF, hi & 0xFFFFFFFF))
+
+
+def tcp_frame(*, seq: int, payload: bytes = b"", options: list | tuple = (), ttl: int = 64,
+              src_mac: str = HOST_A_MAC, dst_mac: str = SWITCH_MAC,
+              src_ip: str = HOST_A_IP, dst_ip: str = HOST_B_IP, sport: int = 5000,
+              dport: int = 80, flags: str = "A", ack: int = 1, ip_options=None,
+              ip_id: int = 1) -> Ether:
+    ip = IP(src=src_ip, dst=dst_ip, ttl=ttl, id=ip_id)
+    if ip_options is not None:
+        ip.options = ip_options
+    tcp = TCP(sport=sport, dport=dport, seq=seq & 0xFFFFFFFF, ack=ack, flags=flags,
+              window=65535, options=list(options))
+    pkt = Ether(src=src_mac, dst=dst_mac) / ip / tcp
+    if payload:
+        pkt = pkt / Raw(payload)
+    return pkt
+
+
+def udp_frame(*, ttl: int = 64, payload: bytes = b"udp") -> Ether:
+    return (Ether(src=HOST_A_MAC, dst=SWITCH_MAC) / IP(src=HOST_A_IP, dst=HOST_B_IP, ttl=ttl)
+            / UDP(sport=53, dport=53) / Raw(payload))
+
+
+def arp_frame() -> Ether:
+    return Ether(src=HOST_A_MAC, dst="ff:ff:ff:ff:ff:ff") / ARP(psrc=HOST_A_IP, pdst=HOST_B_IP)
+
+
+def checksums_ok(frame: bytes) -> bool:
+    """IPv4 header checksum and (when a whole TCP segment is present) TCP checksum are valid."""
+    pkt = Ether(frame)
+    if IP not in pkt:
+        return True
+    ip = pkt[IP]
+    again = IP(bytes(ip))
+    del again.chksum
+    if IP(bytes(again))[IP].chksum != ip.chksum:
+        return False
+    if TCP in pkt and ip.frag == 0 and not ip.flags.MF:
+        tcp = pkt[TCP]
+        again = Ether(frame)
+        del again[TCP].chksum
+        if Ether(bytes(again))[TCP].chksum != tcp.chksum:
+            return False
+    return True
+
+
+def epdn_of(frame: bytes) -> tuple[int, int] | None:
+    """(drop_lo, drop_hi) of an EPDN option in the first-option position, else None."""
+    pkt = Ether(frame)
+    if TCP not in pkt or not pkt[TCP].options:
+        return None
+    kind, value = pkt[TCP].options[0]
+    if kind != EPDN_KIND or not isinstance(value, bytes) or len(value) != 10:
+        return None
+    exid, lo, hi = struct.unpack("!HII", value)
+    return (lo, hi) if exid == EPDN_EXID else None
+
+
+def deep_merge(base: dict, delta: dict) -> dict:
+    """``base`` with ``delta`` merged in, tables recursively (TEST_CONFIG + a test's knobs)."""
+    out = dict(base)
+    for key, value in delta.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out

@@ -1,0 +1,306 @@
+"""The gateway's behaviours as scenarios, each a sequence of frames sent and frames expected.
+
+One scenario runs under two harnesses: the PTF suite (``rdtcp_test.py``, real PTF over veth
+pairs, against the embedded switch process or real simple_switch) and the library-mode pytest
+suite (``tests/gateway``, ``SimpleSwitch.process``). A harness ``h`` offers:
+
+    h.configure(delta)          apply TEST_CONFIG deep-merged with ``delta`` (the controller)
+    h.send(port, pkt)           inject a frame
+    h.expect(port, pkt)         the next frame out of ``port`` is exactly ``pkt`` (bytes); every
+                                frame received is also checked with ``checksums_ok``
+    h.expect_none()             no other frame came out
+    h.counters()                Controller.report() of the switch
+    h.epdn_entries              the program's EPDN_ENTRIES
+
+Expected frames are written out with the same builder as the inputs (p4lang/tutorials style);
+nothing here computes what the gateway would do. Sequence numbers are byte offsets; an EPDN
+range is [first byte of the lowest dropped segment, end of the highest) (design.md).
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from ipaddress import IPv4Address
+
+from scapy.layers.inet import IP, IPOption_EOL, IPOption_NOP, TCP
+from scapy.layers.l2 import Ether
+
+from rdtcp_frames import (HOST_A_IP, HOST_A_MAC, HOST_B_IP, HOST_C_IP, PORT_A, PORT_ALT, PORT_R2,
+                          PORT_SMALL_MTU, R2_MAC, SMALL_MTU, SWITCH_MAC, arp_frame, epdn_option,
+                          tcp_frame, udp_frame)
+
+PAYLOAD = bytes(range(100))          # 100-byte data segments
+C_MAC = "00:00:00:00:00:0c"
+
+
+def pattern(port: int, slots: str, **impair) -> dict:
+    """A config delta: impairment pattern ``slots`` (".DRA" codes) on ``port``."""
+    return {"ports": {str(port): {"impair": dict(impair, pattern=slots)}}}
+
+
+def a_to_b(seq: int, **kw):
+    """A data segment of the flow A:5000 -> B:80 as host A sends it (into port 1)."""
+    return tcp_frame(seq=seq, payload=kw.pop("payload", PAYLOAD), **kw)
+
+
+def a_to_b_out(seq: int, **kw):
+    """The same segment as it must leave towards R2 (port 2): MACs rewritten, TTL 63."""
+    kw.setdefault("ttl", 63)
+    kw.setdefault("dst_mac", R2_MAC)
+    return tcp_frame(seq=seq, payload=kw.pop("payload", PAYLOAD), src_mac=SWITCH_MAC, **kw)
+
+
+def b_to_a(seq: int, **kw):
+    """A data segment of the flow B:80 -> A:5000 arriving from R2 (port 2, a core port)."""
+    return tcp_frame(seq=seq, payload=kw.pop("payload", PAYLOAD), src_mac=R2_MAC,
+                     dst_mac=SWITCH_MAC, src_ip=HOST_B_IP, dst_ip=HOST_A_IP, sport=80,
+                     dport=5000, **kw)
+
+
+def b_to_a_out(seq: int, **kw):
+    kw.setdefault("ttl", 63)
+    return tcp_frame(seq=seq, payload=kw.pop("payload", PAYLOAD), src_mac=SWITCH_MAC,
+                     dst_mac=HOST_A_MAC, src_ip=HOST_B_IP, dst_ip=HOST_A_IP, sport=80,
+                     dport=5000, **kw)
+
+
+# ---------------------------------------------------------------------------------- forwarding
+def forwarding_ttl(h):
+    """IPv4 LPM: MAC rewrite, TTL - 1, IPv4 checksum recomputed; TCP untouched."""
+    h.configure({})
+    h.send(PORT_A, a_to_b(1000))
+    h.expect(PORT_R2, a_to_b_out(1000))
+    h.send(PORT_R2, b_to_a(7000, ttl=2))
+    h.expect(PORT_A, b_to_a_out(7000, ttl=1))
+    h.expect_none()
+
+
+def ttl_expired_dropped(h):
+    """TTL 1 is not forwarded (RFC 1812 §5.3.1) and counted."""
+    h.configure({})
+    h.send(PORT_A, a_to_b(1000, ttl=1))
+    h.expect_none()
+    assert h.counters()["drops"]["ttl"]["packets"] == 1
+
+
+def lpm_miss_dropped(h):
+    """A destination without a route is dropped and counted as no_route."""
+    h.configure({})
+    h.send(PORT_A, tcp_frame(seq=1, payload=PAYLOAD, dst_ip="192.0.2.1"))
+    h.expect_none()
+    assert h.counters()["drops"]["no_route"]["packets"] == 1
+
+
+def non_tcp_untouched(h):
+    """UDP is routed without any other change; ARP is bridged byte for byte."""
+    h.configure(pattern(PORT_R2, "D"))       # impairments never apply to non-TCP
+    h.send(PORT_A, udp_frame(ttl=9))
+    out = udp_frame(ttl=8)
+    out[Ether].src, out[Ether].dst = SWITCH_MAC, R2_MAC
+    h.expect(PORT_R2, out)
+    h.send(PORT_A, arp_frame())
+    h.expect(PORT_R2, arp_frame())
+    h.expect_none()
+    assert h.counters()["drops"]["pattern"]["packets"] == 0
+
+
+def ip_options_preserved(h):
+    """IPv4 options are re-emitted unchanged and a stamp still lands in the TCP header."""
+    opts = [IPOption_NOP(), IPOption_NOP(), IPOption_NOP(), IPOption_EOL()]
+    h.configure(pattern(PORT_R2, "D" + "." * 7))
+    h.send(PORT_A, a_to_b(1000, ip_options=opts))
+    h.send(PORT_A, a_to_b(1100, ip_options=opts))
+    h.expect(PORT_R2, a_to_b_out(1100, ip_options=opts, options=[epdn_option(1000, 1100)]))
+    h.expect_none()
+
+
+# ---------------------------------------------------------------------------------- EPDN
+def stamp_after_drops(h):
+    """Two drops, then one stamp (lo = first dropped byte, hi = end of the last) and the entry
+    cleared: a pure ACK is not stamped, the next data segment carries it, the one after does not."""
+    h.configure(pattern(PORT_R2, "DD" + "." * 30))
+    h.send(PORT_A, a_to_b(1000))
+    h.send(PORT_A, a_to_b(1100))
+    h.expect_none()
+    h.send(PORT_A, a_to_b(1200, payload=b""))                       # pure ACK: no data
+    h.expect(PORT_R2, a_to_b_out(1200, payload=b""))
+    h.send(PORT_A, a_to_b(1200, options=[("NOP", None), ("NOP", None), ("SAckOK", b"")]))
+    h.expect(PORT_R2, a_to_b_out(1200, options=[epdn_option(1000, 1200), ("NOP", None),
+                                                ("NOP", None), ("SAckOK", b"")]))
+    h.send(PORT_A, a_to_b(1300))
+    h.expect(PORT_R2, a_to_b_out(1300))
+    h.expect_none()
+    c = h.counters()
+    assert c["drops"]["pattern"]["packets"] == 2
+    assert c["epdn_events"]["record"]["packets"] == 2
+    assert c["epdn_events"]["stamp"]["packets"] == 1
+
+
+def stamp_range_wraps(h):
+    """min/max follow sequence order across 2^32: drops at 2^32-100 and 0 give lo=2^32-100, hi=100."""
+    h.configure(pattern(PORT_R2, "DD" + "." * 30))
+    top = (1 << 32) - 100
+    h.send(PORT_A, a_to_b(0))            # the later segment is dropped first
+    h.send(PORT_A, a_to_b(top))
+    h.send(PORT_A, a_to_b(100))
+    h.expect(PORT_R2, a_to_b_out(100, options=[epdn_option(top, 100)]))
+    h.expect_none()
+
+
+def merge_upstream_stamp(h):
+    """A segment carrying an upstream range gets the union, still one option, entry cleared."""
+    h.configure(pattern(PORT_A, "D" + "." * 31))
+    h.send(PORT_R2, b_to_a(7000))
+    h.send(PORT_R2, b_to_a(7200, options=[epdn_option(7100, 7200)]))
+    h.expect(PORT_A, b_to_a_out(7200, options=[epdn_option(7000, 7200)]))
+    h.send(PORT_R2, b_to_a(7300, options=[epdn_option(6000, 6100)]))   # no entry: unchanged
+    h.expect(PORT_A, b_to_a_out(7300, options=[epdn_option(6000, 6100)]))
+    h.expect_none()
+    assert h.counters()["epdn_events"]["merge"]["packets"] == 1
+
+
+def dropped_stamp_carried_on(h):
+    """003 §3: a dropped segment that carried a range leaves that range in this gateway's entry."""
+    h.configure(pattern(PORT_A, "D" + "." * 31))
+    h.send(PORT_R2, b_to_a(7000, options=[epdn_option(6500, 6700)]))   # dropped here
+    h.send(PORT_R2, b_to_a(7100))
+    h.expect(PORT_A, b_to_a_out(7100, options=[epdn_option(6500, 7100)]))
+    h.expect_none()
+
+
+def strip_on_edge_port(h):
+    """An EPDN option from a host (edge port 1) is removed; from a core port it is kept."""
+    h.configure({})
+    h.send(PORT_A, a_to_b(1000, options=[epdn_option(1, 2), ("NOP", None), ("NOP", None),
+                                         ("SAckOK", b"")]))
+    h.expect(PORT_R2, a_to_b_out(1000, options=[("NOP", None), ("NOP", None), ("SAckOK", b"")]))
+    h.send(PORT_R2, b_to_a(7000, options=[epdn_option(1, 2)]))
+    h.expect(PORT_A, b_to_a_out(7000, options=[epdn_option(1, 2)]))
+    h.expect_none()
+    assert h.counters()["epdn_events"]["strip"]["packets"] == 1
+
+
+def forged_stamp_not_recorded(h):
+    """A stripped forged range is not recorded when that segment is dropped."""
+    h.configure(pattern(PORT_R2, "D" + "." * 31))
+    h.send(PORT_A, a_to_b(1000, options=[epdn_option(1, 2)]))
+    h.send(PORT_A, a_to_b(1100))
+    h.expect(PORT_R2, a_to_b_out(1100, options=[epdn_option(1000, 1100)]))
+    h.expect_none()
+
+
+def mtu_rule(h):
+    """No stamp when the segment would exceed the egress MTU; the entry waits for one that fits."""
+    h.configure(pattern(PORT_SMALL_MTU, "D" + "." * 31))
+    full = bytes(SMALL_MTU - 40)                 # a 576-byte datagram: no room for 12 more
+    h.send(PORT_A, a_to_b(1000, dst_ip=HOST_C_IP))
+    h.send(PORT_A, a_to_b(1100, dst_ip=HOST_C_IP, payload=full))
+    h.expect(PORT_SMALL_MTU, a_to_b_out(1100, dst_ip=HOST_C_IP, payload=full, dst_mac=C_MAC))
+    h.send(PORT_A, a_to_b(1636, dst_ip=HOST_C_IP))
+    h.expect(PORT_SMALL_MTU, a_to_b_out(1636, dst_ip=HOST_C_IP, dst_mac=C_MAC,
+                                         options=[epdn_option(1000, 1100)]))
+    h.expect_none()
+    c = h.counters()["epdn_events"]
+    assert c["defer_mtu"]["packets"] == 1 and c["stamp"]["packets"] == 1
+
+
+def collision_policy(h):
+    """Two flows in one slot: the newer drop evicts the older entry (counted); only it is stamped."""
+    h.configure(pattern(PORT_R2, "DD" + "." * 30))
+    f_port, g_port = colliding_source_ports(h.epdn_entries)
+    h.send(PORT_A, a_to_b(1000, sport=f_port))
+    h.send(PORT_A, a_to_b(5000, sport=g_port))
+    h.send(PORT_A, a_to_b(1100, sport=f_port))
+    h.expect(PORT_R2, a_to_b_out(1100, sport=f_port))                  # F's report was evicted
+    h.send(PORT_A, a_to_b(5100, sport=g_port))
+    h.expect(PORT_R2, a_to_b_out(5100, sport=g_port, options=[epdn_option(5000, 5100)]))
+    h.expect_none()
+    assert h.counters()["epdn_events"]["collision"]["packets"] == 1
+
+
+def colliding_source_ports(entries: int) -> tuple[int, int]:
+    """Two source ports of A -> B:80 flows sharing an EPDN slot.
+
+    Input selection only: the slot is crc32(src, dst, proto, sport, dport) mod EPDN_ENTRIES as
+    p4src/README.md documents (BMv2's crc32 is the zlib CRC-32 over the fields' bytes).
+    """
+    def slot(sport: int) -> int:
+        key = (IPv4Address(HOST_A_IP).packed + IPv4Address(HOST_B_IP).packed
+               + struct.pack("!BHH", 6, sport, 80))
+        return (zlib.crc32(key) or 1) % entries
+    seen: dict[int, int] = {}
+    for sport in range(1024, 65536):
+        s = slot(sport)
+        if s in seen:
+            return seen[s], sport
+        seen[s] = sport
+    raise AssertionError("no two source ports collide")
+
+
+def malformed_options_safe(h):
+    """Malformed or truncated TCP headers are never rewritten nor corrupted; the entry survives."""
+    h.configure(pattern(PORT_R2, "D.D" + "." * 29))
+    h.send(PORT_A, a_to_b(1000))                                   # an entry is pending
+    # data offset 4 (< 5): forwarded as plain IP
+    bad = a_to_b(1100)
+    bad[TCP].dataofs = 4
+    out = a_to_b_out(1100)
+    out[TCP].dataofs = 4
+    h.send(PORT_A, bad)
+    h.expect(PORT_R2, out)
+    # the 4-byte RD-TCP-permitted form (kind 253, len 4) first: not an EPDN option
+    h.send(PORT_A, a_to_b(1100, options=[(253, b"RD")]))
+    h.expect(PORT_R2, a_to_b_out(1100, options=[epdn_option(1000, 1100), (253, b"RD")]))
+    # truncated option list: IPv4 says more bytes than the frame holds -> dropped (malformed)
+    h.send(PORT_A, a_to_b(1000))
+    cut = bytes(a_to_b(1200, options=[epdn_option(5, 6)]))[:14 + 20 + 20 + 6]
+    h.send(PORT_A, Ether(cut))
+    h.send(PORT_A, a_to_b(1200))
+    h.expect(PORT_R2, a_to_b_out(1200, options=[epdn_option(1000, 1100)]))
+    h.expect_none()
+    assert h.counters()["drops"]["malformed"]["packets"] == 1
+
+
+# ---------------------------------------------------------------------------------- injection
+def injected_drops_counted(h):
+    """drop_prob 1 drops every data segment (counted, recorded); ACKs are never impaired."""
+    h.configure({"ports": {str(PORT_R2): {"impair": {"drop_prob": 1.0}}}})
+    for i in range(5):
+        h.send(PORT_A, a_to_b(1000 + 100 * i))
+    h.send(PORT_A, a_to_b(1500, payload=b""))
+    h.expect(PORT_R2, a_to_b_out(1500, payload=b""))
+    h.expect_none()
+    c = h.counters()
+    assert c["drops"]["random"]["packets"] == 5
+    assert c["epdn_events"]["record"]["packets"] == 5
+    assert c["ports"][PORT_R2]["drops"]["packets"] == 5
+
+
+def recirculation_counted(h):
+    """A recirculated segment loops and then leaves once, unchanged apart from routing."""
+    h.configure(pattern(PORT_R2, "R" + "." * 31, recirc_loops=3))
+    h.send(PORT_A, a_to_b(1000))
+    h.expect(PORT_R2, a_to_b_out(1000))
+    h.expect_none()
+    assert h.counters()["reorders"]["recirculate"]["packets"] == 1
+
+
+def alternate_port_counted(h):
+    """A segment picked for the alternate path leaves by port 3 instead of 2."""
+    h.configure({"ports": {str(PORT_R2): {"impair": {"pattern": "A" + "." * 31,
+                                                     "alt_port": PORT_ALT}},
+                           str(PORT_ALT): {"mtu": 1500}}})
+    h.send(PORT_A, a_to_b(1000))
+    h.expect(PORT_ALT, a_to_b_out(1000))
+    h.send(PORT_A, a_to_b(1100))
+    h.expect(PORT_R2, a_to_b_out(1100))
+    h.expect_none()
+    assert h.counters()["reorders"]["alternate_port"]["packets"] == 1
+
+
+ALL = [forwarding_ttl, ttl_expired_dropped, lpm_miss_dropped, non_tcp_untouched,
+       ip_options_preserved, stamp_after_drops, stamp_range_wraps, merge_upstream_stamp,
+       dropped_stamp_carried_on, strip_on_edge_port, forged_stamp_not_recorded, mtu_rule,
+       collision_policy, malformed_options_safe, injected_drops_counted, recirculation_counted,
+       alternate_port_counted]
