@@ -2,7 +2,8 @@
 
 A calculation serialises its inputs into one byte buffer and runs a hash algorithm on it.
 As BMv2's ``BufBuilder`` does, field bits are concatenated without padding between them;
-a buffer that does not end on a byte boundary is padded with zero bits at the end.
+a buffer that does not end on a byte boundary is padded with zero bits at the end, and
+fields of packet headers that are not valid are skipped.
 ``{"type": "payload"}`` appends the packet's payload: the bytes the parser did not
 extract (this is how ``update_checksum_with_payload`` covers TCP data and options).
 
@@ -21,31 +22,34 @@ from .phv import Layout
 __all__ = ["compile_calculation", "compile_checksums"]
 
 
-def _input_parts(fb: FunctionBuilder, inputs: list, layout: Layout, expr: ExprCompiler):
-    """[(source, width)] for the non-payload inputs, and whether the payload is appended."""
-    parts: list[tuple[str, int]] = []
+def _input_parts(inputs: list, layout: Layout, expr: ExprCompiler):
+    """[(source, width, validity slot or None)] of the non-payload inputs, and whether the
+    payload is appended. A field of a packet header carries its header's validity slot."""
+    parts: list[tuple[str, int, int | None]] = []
     payload = False
-    for i, e in enumerate(inputs):
+    for e in inputs:
         t, v = e.get("type"), e.get("value")
         if payload:
             raise LoadError("calculation input after 'payload' is not supported")
         if t == "field":
             slot = layout.slot(v[0], v[1])
-            parts.append((f"F[{slot}]", layout.widths[slot]))
+            h = layout.header(v[0]) if v[0] in layout.headers else None
+            valid = h.valid_slot if h is not None and not h.metadata and v[1] != "$valid$" else None
+            parts.append((f"F[{slot}]", layout.widths[slot], valid))
         elif t == "hexstr":
             width = e.get("bitwidth")
             if width is None:
                 raise LoadError("calculation input hexstr without 'bitwidth'")
-            parts.append((str(int(v, 16) & ((1 << width) - 1)), int(width)))
+            parts.append((str(int(v, 16) & ((1 << width) - 1)), int(width), None))
         elif t == "header":
             h = layout.header(v)
             for k, (_, width, _) in enumerate(h.fields):
-                parts.append((f"F[{h.base + k}]", width))
+                parts.append((f"F[{h.base + k}]", width, None if h.metadata else h.valid_slot))
         elif t == "expression":
             width = e.get("bitwidth")
             if width is None:
                 raise LoadError("calculation input expression without 'bitwidth'")
-            parts.append((f"(({expr.value(e)}) & {(1 << width) - 1})", int(width)))
+            parts.append((f"(({expr.value(e)}) & {(1 << width) - 1})", int(width), None))
         elif t == "payload":
             payload = True
         else:
@@ -53,24 +57,41 @@ def _input_parts(fb: FunctionBuilder, inputs: list, layout: Layout, expr: ExprCo
     return parts, payload
 
 
+def _static_buffer(parts) -> str:
+    total = sum(w for _, w, _ in parts)
+    pad = (-total) % 8
+    code, shift = [], total + pad
+    for src, width, _ in parts:
+        shift -= width
+        code.append(f"({src} << {shift})" if shift else src)
+    return f"({' | '.join(code)}).to_bytes({(total + pad) // 8}, 'big')" if code else "b''"
+
+
 def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompiler, fname: str) -> None:
-    """``fname(F, P) -> int``: the hash of the calculation's inputs (algorithm ``_H<id>``)."""
+    """``fname(F, P) -> int``: the hash of the calculation's inputs (algorithm ``_H<id>``).
+
+    As BMv2's BufBuilder, fields of packet headers that are not valid are left out of the
+    buffer (a checksum over an optional header covers it only when it is present). The
+    generated code has a fast path for the common case where every such header is valid.
+    """
     algo = c.get("algo")
     if algo not in KNOWN_ALGORITHMS:
         raise LoadError(f"unsupported hash algorithm {algo!r} (calculation {c.get('name')!r})")
     fb = FunctionBuilder(f"{fname}(F, P)")
-    parts, payload = _input_parts(fb, c.get("input", []), layout, expr)
-    total = sum(w for _, w in parts)
-    pad = (-total) % 8
-    code, shift = [], total + pad
-    for src, width in parts:
-        shift -= width
-        code.append(f"({src} << {shift})" if shift else src)
-    nbytes = (total + pad) // 8
-    buf = f"({' | '.join(code)}).to_bytes({nbytes}, 'big')" if code else "b''"
-    if payload:
-        buf = f"{buf} + P.payload"
-    fb.emit(f"return _H{c['id']}({buf})")
+    parts, payload = _input_parts(c.get("input", []), layout, expr)
+    tail = " + P.payload" if payload else ""
+    valids = sorted({v for _, _, v in parts if v is not None})
+    if valids:
+        fb.emit(f"if {' and '.join(f'F[{v}]' for v in valids)}:")
+        fb.emit(f"    return _H{c['id']}({_static_buffer(parts)}{tail})")
+        fb.emit("b = n = 0")
+        for src, width, valid in parts:
+            stmt = f"b = (b << {width}) | {src}; n += {width}"
+            fb.emit(f"if F[{valid}]: {stmt}" if valid is not None else stmt)
+        fb.emit("pad = -n % 8")
+        fb.emit(f"return _H{c['id']}((b << pad).to_bytes((n + pad) // 8, 'big'){tail})")
+    else:
+        fb.emit(f"return _H{c['id']}({_static_buffer(parts)}{tail})")
     gen.add(fb)
 
 

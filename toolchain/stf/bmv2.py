@@ -1,0 +1,193 @@
+"""Run an STF test on real p4c + simple_switch, the way p4c's ``run-bmv2-test.py`` does.
+
+The program (compiled by ``p4c-bm2-ss`` when given as .p4) runs in ``simple_switch
+--use-files``: each port reads ``<port>_in.pcap`` and writes ``<port>_out.pcap`` in a
+temporary directory. STF table commands are translated to simple_switch_CLI commands and
+sent through ``simple_switch_CLI`` before the switch starts reading packets; the outputs are
+then compared per port exactly as on the embedded target.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from netio.pcap import PcapWriter, read_pcap
+
+from ..target import LoadError, load_program
+from .embedded import compare_packet, _stf_key_name
+from .stf_parser import (Add, CheckCounter, CliCommand, Expect, PacketIn, RegisterCheck, SetDefault,
+                         parse_key_value, parse_stf)
+
+__all__ = ["missing_tools", "run_bmv2", "stf_to_cli"]
+
+USE_FILES_DELAY_S = 5          # simple_switch waits this long before reading the input pcaps
+READY_TIMEOUT_S = 20.0
+QUIET_PERIOD_S = 2.0           # outputs are complete once no pcap grew for this long
+
+
+def missing_tools(program) -> list[str]:
+    need = ["simple_switch", "simple_switch_CLI"]
+    if str(program).endswith(".p4"):
+        need.append("p4c-bm2-ss")
+    return [t for t in need if shutil.which(t) is None]
+
+
+def _compile(program, workdir: Path) -> Path:
+    if not str(program).endswith(".p4"):
+        return Path(program)
+    out = workdir / "prog.json"
+    res = subprocess.run(["p4c-bm2-ss", "--std", "p4-16", str(program), "-o", str(out)],
+                         capture_output=True, text=True)
+    if res.returncode != 0:
+        raise RuntimeError(f"p4c-bm2-ss failed:\n{res.stderr}")
+    return out
+
+
+def _key_text(key, text: str) -> str:
+    if key.match_type == "range" and ".." in text:
+        lo, hi = text.split("..")
+        return f"{int(lo, 0)}->{int(hi, 0)}"
+    value, mask = parse_key_value(text, key.width)
+    if key.match_type == "lpm":
+        return f"{hex(value)}/{bin(mask).count('1')}"
+    if key.match_type == "ternary":
+        return f"{hex(value)}&&&{hex(mask)}"
+    return hex(value)
+
+
+def stf_to_cli(cmds, prog) -> list[str]:
+    """simple_switch_CLI lines for the STF's control-plane commands, in order."""
+    out = []
+    prio = 1
+    for c in cmds:
+        if isinstance(c, Add):
+            t = prog.tables.get(c.table) or next(t for n, t in prog.tables.items() if n.endswith("." + c.table))
+            texts = ["0&&&0" if k.match_type == "ternary" else "0/0" if k.match_type == "lpm" else "0"
+                     for k in t.keys]
+            for name, text in c.keys:
+                want = _stf_key_name(name)
+                i = next(i for i, k in enumerate(t.keys) if want == k.name or k.name.endswith("." + want))
+                texts[i] = _key_text(t.keys[i], text)
+            args = " ".join(hex(int(v, 0)) for _, v in c.args)
+            line = f"table_add {t.name} {c.action} {' '.join(texts)} => {args}"
+            if any(k.match_type in ("ternary", "range", "optional") for k in t.keys):
+                line += f" {c.priority if c.priority is not None else prio}"
+                prio += 1
+            out.append(line)
+        elif isinstance(c, SetDefault):
+            out.append(f"table_set_default {c.table} {c.action} " + " ".join(hex(int(v, 0)) for _, v in c.args))
+        elif isinstance(c, CliCommand):
+            out.append(c.line)
+    return out
+
+
+def _wait_port(port: int, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"simple_switch exited with status {proc.returncode}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"simple_switch did not open its Thrift port {port} within {READY_TIMEOUT_S}s")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_outputs(workdir: Path, deadline_s: float) -> None:
+    last, stable_since = None, time.monotonic()
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        sizes = tuple(sorted((p.name, p.stat().st_size) for p in workdir.glob("*_out.pcap")))
+        if sizes != last:
+            last, stable_since = sizes, time.monotonic()
+        elif time.monotonic() - stable_since >= QUIET_PERIOD_S:
+            return
+        time.sleep(0.2)
+
+
+def run_bmv2(program, stf_path) -> list[str]:
+    cmds = parse_stf(Path(stf_path).read_text())
+    with tempfile.TemporaryDirectory(prefix="rdtcp-stf-") as tmp:
+        workdir = Path(tmp)
+        try:
+            json_path = _compile(program, workdir)
+            prog = load_program(json_path)
+        except (RuntimeError, LoadError) as e:
+            return [str(e)]
+        ports = sorted({c.port for c in cmds if isinstance(c, (PacketIn, Expect))} | {0})
+        writers = {p: PcapWriter(workdir / f"{p}_in.pcap") for p in ports}
+        for i, c in enumerate(c for c in cmds if isinstance(c, PacketIn)):
+            writers[c.port].write(1.0 + i * 0.001, c.data)
+        for w in writers.values():
+            w.close()
+        thrift = _free_port()
+        args = ["simple_switch", "--use-files", str(USE_FILES_DELAY_S), "--thrift-port", str(thrift),
+                "--log-file", str(workdir / "switch")]
+        for p in ports:
+            args += ["-i", f"{p}@{workdir / str(p)}"]
+        proc = subprocess.Popen(args + [str(json_path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            _wait_port(thrift, proc)
+            cli = subprocess.run(["simple_switch_CLI", "--thrift-port", str(thrift)],
+                                 input="\n".join(stf_to_cli(cmds, prog)) + "\n", capture_output=True, text=True)
+            _wait_outputs(workdir, USE_FILES_DELAY_S + 30)
+            failures = _checks(cmds, thrift)
+        except RuntimeError as e:
+            return [str(e)]
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if "Error" in cli.stdout or "Invalid" in cli.stdout:
+            failures.append("simple_switch_CLI reported:\n" + cli.stdout)
+        return failures + _compare(cmds, workdir)
+
+
+def _checks(cmds, thrift: int) -> list[str]:
+    failures = []
+    for c in cmds:
+        if isinstance(c, RegisterCheck):
+            res = subprocess.run(["simple_switch_CLI", "--thrift-port", str(thrift)],
+                                 input=f"register_read {c.register} {c.index}\n", capture_output=True, text=True)
+            if f"= {c.value}\n" not in res.stdout:
+                failures.append(f"line {c.lineno}: register {c.register}[{c.index}]: {res.stdout.strip()}")
+        elif isinstance(c, CheckCounter):
+            failures.append(f"line {c.lineno}: check_counter is not translated for simple_switch yet")
+    return failures
+
+
+def _compare(cmds, workdir: Path) -> list[str]:
+    expected: dict[int, list[Expect]] = {}
+    for c in cmds:
+        if isinstance(c, Expect):
+            expected.setdefault(c.port, []).append(c)
+    received = {}
+    for f in workdir.glob("*_out.pcap"):
+        port = int(f.name.split("_")[0])
+        received[port] = [r.data for r in read_pcap(os.fspath(f))] if f.stat().st_size else []
+    failures = []
+    for port in sorted(set(expected) | set(received)):
+        want, got = expected.get(port, []), received.get(port, [])
+        if len(want) != len(got):
+            failures.append(f"Expected {len(want)} packets on port {port} got {len(got)}")
+            continue
+        for e, g in zip(want, got):
+            diff = compare_packet(e.pattern, e.exact, g)
+            if diff:
+                failures.append(f"line {e.lineno}: port {port}: {diff}")
+    return failures

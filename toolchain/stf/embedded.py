@@ -1,0 +1,161 @@
+"""Run a parsed STF test on the embedded target (toolchain.target.SimpleSwitch)."""
+
+from __future__ import annotations
+
+import re
+
+from ..target import CliError, SimpleSwitch
+from ..target.bm_sim.tables import MatchParam
+from .stf_parser import (Add, CheckCounter, CliCommand, Expect, PacketIn, RegisterCheck, SetDefault,
+                         StfCommand, Wait, parse_key_value)
+
+__all__ = ["EmbeddedRun", "compare_packet", "STF_PACKET_INTERVAL"]
+
+# Virtual time between two STF packets (meters and timestamps see time passing).
+STF_PACKET_INTERVAL = 0.001
+
+
+def compare_packet(pattern: str, exact: bool, received: bytes) -> str | None:
+    """None if ``received`` matches the expected hex pattern, else what differs (p4c's wording)."""
+    got = received.hex().upper()
+    if len(got) < len(pattern):
+        return f"Received packet too short {len(got)} vs {len(pattern)}"
+    for i, ch in enumerate(pattern):
+        if ch != "*" and ch != got[i]:
+            return f"Packet different at position {i}: expected {ch}, received {got[i]}"
+    if exact and len(got) > len(pattern):
+        return f"Received packet too long {len(got)} vs {len(pattern)}"
+    return None
+
+
+def _stf_key_name(name: str) -> str:
+    return re.sub(r"\$(\d+)", r"[\1]", name)
+
+
+class EmbeddedRun:
+    def __init__(self, program, seed: int = 0):
+        self.sw = SimpleSwitch(program, seed=seed)
+        self.failures: list[str] = []
+        self.received: dict[int, list[bytes]] = {}
+        self.expected: dict[int, list[Expect]] = {}
+        self.now = 0.0
+        self._auto_priority: dict[str, int] = {}
+
+    def fail(self, cmd: StfCommand, msg: str) -> None:
+        self.failures.append(f"line {cmd.lineno}: {msg}")
+
+    # -- commands -------------------------------------------------------------------------------
+    def run(self, cmds: list[StfCommand]) -> list[str]:
+        for cmd in cmds:
+            try:
+                self._one(cmd)
+            except CliError as e:
+                self.fail(cmd, str(e))
+        self._check_outputs()
+        return self.failures
+
+    def _one(self, cmd: StfCommand) -> None:
+        if isinstance(cmd, Add):
+            self._add(cmd)
+        elif isinstance(cmd, SetDefault):
+            t = self.sw.runtime.table(cmd.table)
+            action = self.sw.runtime.action_of(t, cmd.action)
+            self.sw.runtime.table_set_default(t.name, action, self._args(action, cmd.args))
+        elif isinstance(cmd, PacketIn):
+            for port, frame in self.sw.process(cmd.port, cmd.data, now=self.now):
+                self.received.setdefault(port, []).append(frame)
+            self.now += STF_PACKET_INTERVAL
+        elif isinstance(cmd, Expect):
+            self.expected.setdefault(cmd.port, []).append(cmd)
+        elif isinstance(cmd, Wait):
+            pass        # the embedded target is synchronous: every packet is already out
+        elif isinstance(cmd, CheckCounter):
+            self._check_counter(cmd)
+        elif isinstance(cmd, RegisterCheck):
+            got = self.sw.runtime.register_read(cmd.register, cmd.index)
+            if got != cmd.value:
+                self.fail(cmd, f"register {cmd.register}[{cmd.index}] is {got}, expected {cmd.value}")
+        elif isinstance(cmd, CliCommand):
+            self.sw.cli(cmd.line)
+
+    def _args(self, action: str, args: list) -> list[int]:
+        params = self.sw.runtime.action_params(action)
+        by_name = {n: v for n, v in args if n is not None}
+        if by_name:
+            missing = [p for p, _ in params if p not in by_name]
+            if missing:
+                raise CliError(f"action {action}: missing parameter(s) {', '.join(missing)}")
+            return [int(by_name[p], 0) for p, _ in params]
+        return [int(v, 0) for _, v in args]
+
+    def _key_index(self, table, name: str) -> int:
+        want = _stf_key_name(name)
+        for i, k in enumerate(table.keys):
+            if want in (k.name, k.cli_name) or k.name.endswith("." + want) or want.endswith("." + k.name):
+                return i
+        raise CliError(f"table {table.name} has no key {name}")
+
+    def _add(self, cmd: Add) -> None:
+        rt = self.sw.runtime
+        t = rt.table(cmd.table)
+        action = rt.action_of(t, cmd.action)
+        match = [self._wildcard(k) for k in t.keys]
+        for name, text in cmd.keys:
+            i = self._key_index(t, name)
+            match[i] = self._match_param(t.keys[i], text)
+        priority = cmd.priority
+        if priority is None:
+            priority = self._auto_priority.get(t.name, 1)
+            self._auto_priority[t.name] = priority + 1
+        rt.table_add(t.name, action, match, self._args(action, cmd.args), priority)
+
+    @staticmethod
+    def _wildcard(key) -> MatchParam:
+        if key.match_type == "lpm":
+            return MatchParam("lpm", 0, 0)
+        if key.match_type == "range":
+            return MatchParam("range", 0, (1 << key.width) - 1)
+        return MatchParam(key.match_type if key.match_type != "exact" else "ternary", 0, 0)
+
+    @staticmethod
+    def _match_param(key, text: str) -> MatchParam:
+        if key.match_type == "range" and ".." in text:
+            lo, hi = text.split("..")
+            return MatchParam("range", int(lo, 0), int(hi, 0))
+        value, mask = parse_key_value(text, key.width)
+        full = (1 << key.width) - 1
+        if key.match_type == "lpm":
+            plen = bin(mask).count("1")
+            if mask != (full ^ ((1 << (key.width - plen)) - 1)):
+                raise CliError(f"LPM key {text} is not a prefix")
+            return MatchParam("lpm", value, plen)
+        if key.match_type in ("ternary", "optional"):
+            return MatchParam(key.match_type, value, mask)
+        if key.match_type == "range":
+            return MatchParam("range", value, value)
+        if mask != full:
+            raise CliError(f"exact key {text} has wildcards")
+        return MatchParam(key.match_type, value)
+
+    def _check_counter(self, cmd: CheckCounter) -> None:
+        packets, nbytes = self.sw.runtime.counter_read(cmd.counter, cmd.index)
+        got = packets if cmd.kind == "packets" else nbytes
+        ok = {"==": got == cmd.value, "!=": got != cmd.value, "<": got < cmd.value,
+              "<=": got <= cmd.value, ">": got > cmd.value, ">=": got >= cmd.value}[cmd.op]
+        if not ok:
+            self.fail(cmd, f"counter {cmd.counter}({cmd.index}) {cmd.kind} is {got}, expected {cmd.op} {cmd.value}")
+
+    # -- outputs --------------------------------------------------------------------------------
+    def _check_outputs(self) -> None:
+        for port in sorted(set(self.received) | set(self.expected)):
+            got = self.received.get(port, [])
+            want = self.expected.get(port, [])
+            if len(got) != len(want):
+                self.failures.append(f"Expected {len(want)} packets on port {port} got {len(got)}"
+                                     + "".join(f"\n  received: {g.hex().upper()}" for g in got))
+                continue
+            for exp, frame in zip(want, got):
+                diff = compare_packet(exp.pattern, exp.exact, frame)
+                if diff:
+                    self.failures.append(f"line {exp.lineno}: port {port}: {diff}\n  expected: {exp.pattern}"
+                                         f"{'$' if exp.exact else ''}\n  received: {frame.hex().upper()}")

@@ -1,0 +1,113 @@
+"""``rdtcp-stf prog.(p4|json) test.stf [--target embedded|bmv2|all]``: run a p4c STF test.
+
+On the embedded target always; on real ``simple_switch`` (with ``p4c`` for .p4 programs)
+when those are on PATH, otherwise saying that they are missing and skipping them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..target import LoadError, load_program
+from .embedded import EmbeddedRun
+from .stf_parser import StfSyntaxError, parse_stf
+
+__all__ = ["StfResult", "StfError", "run_stf", "main"]
+
+TARGETS = ("embedded", "bmv2", "all")
+
+
+class StfError(Exception):
+    """The test could not be run (missing compiler, unreadable files...)."""
+
+
+@dataclass
+class StfResult:
+    ok: bool
+    failures: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)     # targets not run, with the reason
+    targets: list[str] = field(default_factory=list)     # targets that ran
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def _program_json(program) -> dict | object:
+    """A loaded program for a .json path/dict, or the JSON our front end makes from a .p4."""
+    if isinstance(program, dict):
+        return program
+    path = Path(program)
+    if path.suffix == ".p4":
+        try:
+            from toolchain.compiler import compile_file   # imported lazily: a separate part
+        except ImportError as e:
+            raise StfError(f"cannot compile {path}: the P4 front end is not available ({e})") from None
+        try:
+            return compile_file(str(path))
+        except Exception as e:   # CompileError and friends: report, do not crash the runner
+            raise StfError(f"cannot compile {path}: {e}") from None
+    return str(path)
+
+
+def _run_embedded(program, cmds) -> list[str]:
+    try:
+        prog = load_program(_program_json(program))
+    except LoadError as e:
+        raise StfError(f"cannot load program: {e}") from None
+    return EmbeddedRun(prog).run(cmds)
+
+
+def run_stf(program, stf_path, target: str = "embedded") -> StfResult:
+    """Run ``stf_path`` against ``program`` (.json, .p4 or a JSON dict) on ``target``."""
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r} (choose from {', '.join(TARGETS)})")
+    try:
+        cmds = parse_stf(Path(stf_path).read_text())
+    except OSError as e:
+        raise StfError(f"cannot read {stf_path}: {e.strerror}") from None
+    except StfSyntaxError as e:
+        return StfResult(False, [f"{stf_path}: {e}"])
+    result = StfResult(True)
+    if target in ("embedded", "all"):
+        fails = _run_embedded(program, cmds)
+        result.targets.append("embedded")
+        result.failures += [f"[embedded] {f}" if target == "all" else f for f in fails]
+    if target in ("bmv2", "all"):
+        from .bmv2 import run_bmv2, missing_tools
+        missing = missing_tools(program)
+        if missing:
+            result.skipped.append(f"bmv2: {', '.join(missing)} not on PATH")
+        else:
+            fails = run_bmv2(program, stf_path)
+            result.targets.append("bmv2")
+            result.failures += [f"[bmv2] {f}" for f in fails]
+    result.ok = not result.failures
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="rdtcp-stf", description="Run a p4c STF test on the embedded target "
+                                 "and/or real simple_switch.")
+    ap.add_argument("program", help="program: BMv2 JSON, or P4 source compiled with the project's front end")
+    ap.add_argument("stf", help="the .stf test file")
+    ap.add_argument("--target", choices=TARGETS, default="embedded")
+    args = ap.parse_args(argv)
+    try:
+        res = run_stf(args.program, args.stf, target=args.target)
+    except StfError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    for s in res.skipped:
+        print(f"SKIPPED {s}")
+    for f in res.failures:
+        print(f"FAIL {f}")
+    ran = ", ".join(res.targets) or "no target"
+    print(f"{'PASS' if res.ok else 'FAIL'}: {args.stf} on {ran}")
+    return 0 if res.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
