@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Benchmark of the RD-TCP gateway program on the embedded target in library mode.
+
+Figures (issue 6):
+  1. packets/s through p4src/rdtcp.p4 with no EPDN entry active (plain forwarding of TCP data),
+     and with active entries (every forwarded segment finds its flow's entry and is stamped);
+     goal >= 50,000 per core;
+  2. register bytes per EPDN entry, read from the compiled JSON (goal <= 12; paper §3.2: 16);
+  3. the fraction of drop reports lost when N concurrent flows (default 10,000) each have a
+     dropped segment pending: every flow drops one segment, then sends one more; a report is
+     lost when that segment leaves without its flow's range (slot evicted by a collision).
+
+    python bench/bench_gateway.py [--packets 20000] [--flows 10000] [--json build/rdtcp.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import struct
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "ptf-tests"))
+
+from controller import Controller, EmbeddedDriver  # noqa: E402
+from controller import names as n  # noqa: E402
+
+CONFIG = {
+    "routes": [{"prefix": "10.0.0.0/8", "port": 2, "next_hop_mac": "02:00:00:00:02:02"}],
+    "ports": {"1": {"edge": True}, "2": {"mtu": 1500}},
+}
+EPDN_OPTION_PREFIX = b"\xfd\x0c\x52\x44"
+
+
+def load(args) -> tuple[dict, object]:
+    import json
+    from toolchain.target import load_program
+    if args.json:
+        program_json = json.loads(Path(args.json).read_text())
+    else:
+        from toolchain.compiler import compile_file
+        program_json = compile_file(str(ROOT / "p4src" / "rdtcp.p4"))
+    return program_json, load_program(program_json)
+
+
+def segment_factory(payload_len: int):
+    """frame(src_ip, sport, seq) -> bytes: a TCP data segment (template built once by Scapy)."""
+    from scapy.layers.inet import IP, TCP
+    from scapy.layers.l2 import Ether
+    tmpl = bytearray(bytes(Ether(src="00:00:00:00:00:0a", dst="02:00:00:00:01:01")
+                           / IP(src="10.1.0.1", dst="10.2.0.1", ttl=64)
+                           / TCP(sport=1, dport=80, flags="A") / bytes(payload_len)))
+
+    def frame(src_ip: int, sport: int, seq: int) -> bytes:
+        b = bytearray(tmpl)
+        struct.pack_into("!I", b, 26, src_ip)
+        struct.pack_into("!HHI", b, 34, sport, 80, seq)
+        return bytes(b)
+    return frame
+
+
+def new_switch(program, cfg: dict):
+    from toolchain.target import SimpleSwitch
+    sw = SimpleSwitch(program, seed=1)
+    ctl = Controller(EmbeddedDriver(sw))
+    ctl.apply(cfg)
+    return sw, ctl
+
+
+def pps_plain(program, frame, packets: int) -> float:
+    sw, _ = new_switch(program, CONFIG)
+    frames = [frame(0x0A010000 + (i % 256), 1000 + i % 1000, 1 + 1460 * i) for i in range(packets)]
+    t0 = time.perf_counter()
+    for f in frames:
+        sw.process(1, f)
+    return packets / (time.perf_counter() - t0)
+
+
+def pps_stamping(program, frame, packets: int) -> tuple[float, int]:
+    """Every other data segment dropped (pattern "D."), so every forwarded one is stamped."""
+    cfg = dict(CONFIG, ports={"1": {"edge": True}, "2": {"mtu": 1500, "impair": {"pattern": "D."}}})
+    sw, ctl = new_switch(program, cfg)
+    frames = [frame(0x0A010000 + (i // 2) % 256, 1000 + (i // 2) % 1000, 1 + 1460 * i)
+              for i in range(packets)]
+    t0 = time.perf_counter()
+    for f in frames:
+        sw.process(1, f)
+    elapsed = time.perf_counter() - t0
+    return packets / elapsed, ctl.report(ports=[])["epdn_events"]["stamp"]["packets"]
+
+
+def bytes_per_entry(program_json: dict) -> float:
+    widths = {r["name"]: r["bitwidth"] for r in program_json["register_arrays"]}
+    return sum(widths[name] for name in (n.REG_EPDN_FP, n.REG_EPDN_LO, n.REG_EPDN_HI)) / 8
+
+
+def lost_reports(program, frame, flows: int, seed: int) -> tuple[float, dict]:
+    """Each of ``flows`` flows drops one segment, then sends one; count those left unstamped."""
+    rng = random.Random(seed)
+    keys = set()
+    while len(keys) < flows:
+        keys.add((0x0A000000 | rng.getrandbits(24), rng.randrange(1024, 65536)))
+    keys = sorted(keys)
+    sw, ctl = new_switch(program, dict(CONFIG, ports={"2": {"impair": {"drop_prob": 1.0}}}))
+    for src, sport in keys:
+        sw.process(1, frame(src, sport, 1000))
+    ctl.apply(CONFIG)                        # stop dropping; the EPDN table is state, kept
+    stamped = 0
+    for src, sport in keys:
+        for _, out in sw.process(1, frame(src, sport, 1000 + 1460)):
+            stamped += out[54:58] == EPDN_OPTION_PREFIX
+    return 1 - stamped / flows, ctl.report(ports=[])["epdn_events"]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--packets", type=int, default=20000)
+    ap.add_argument("--flows", type=int, default=10000)
+    ap.add_argument("--payload", type=int, default=1460)
+    ap.add_argument("--json", help="BMv2 JSON to run (default: compile p4src/rdtcp.p4)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    print("command: " + " ".join([Path(sys.executable).name] + sys.argv))
+
+    program_json, program = load(args)
+    entries = next(r["size"] for r in program_json["register_arrays"] if r["name"] == n.REG_EPDN_FP)
+    frame = segment_factory(args.payload)
+    plain = pps_plain(program, frame, args.packets)
+    stamping, stamps = pps_stamping(program, frame, args.packets)
+    per_entry = bytes_per_entry(program_json)
+    lost, events = lost_reports(program, frame, args.flows, args.seed)
+
+    print(f"gateway pps, no active EPDN entry      : {plain:10,.0f}  (goal >= 50,000)")
+    print(f"gateway pps, drop+stamp every 2nd pkt   : {stamping:10,.0f}  ({stamps} stamps)")
+    print(f"register bytes per EPDN entry          : {per_entry:10.1f}  (goal <= 12; paper 16)")
+    print(f"EPDN table                              : {entries} entries = "
+          f"{entries * per_entry / 1024:.0f} KiB")
+    print(f"lost drop reports, {args.flows} flows       : {lost:10.2%}  "
+          f"(collisions {events['collision']['packets']}, stamps {events['stamp']['packets']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
