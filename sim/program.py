@@ -39,7 +39,7 @@ def gateway_json(root: Path = REPO_ROOT) -> dict:
     if out.exists() and stamp.exists() and stamp.read_text().strip() == digest:
         return json.loads(out.read_text())
     from toolchain.compiler import compile_file
-    program = compile_file(str(source), include_dirs=[str(root / "p4src" / "include")])
+    program = compile_file(str(source))
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(program))
