@@ -1,0 +1,191 @@
+"""Library-mode tests that need virtual time, many packets or the program itself (not PTF-able)."""
+
+from __future__ import annotations
+
+import copy
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rdtcp_scenarios as sc
+from rdtcp_frames import TEST_CONFIG, checksums_ok, deep_merge, epdn_option
+
+from controller import Controller, DriverError, EmbeddedDriver, load_config
+from controller import names as n
+from netio.checksum import internet_checksum
+
+KIT = Path(__file__).resolve().parents[3] / "shared" / "p4-kit"
+
+
+def new_gateway(program, delta: dict, seed: int = 1):
+    from toolchain.target import SimpleSwitch
+    sw = SimpleSwitch(program, seed=seed)
+    ctl = Controller(EmbeddedDriver(sw))
+    ctl.apply(deep_merge(TEST_CONFIG, delta))
+    return sw, ctl
+
+
+def run_until_idle(sw) -> list[tuple[int, bytes]]:
+    out = []
+    while (t := sw.next_event_time()) is not None:
+        out += [(p, f) for p, f, _ in sw.advance(now=t)]
+    return out
+
+
+def seq_of(frame: bytes) -> int:
+    return struct.unpack_from("!I", frame, 38)[0]
+
+
+# ------------------------------------------------------------------------------ program names
+def test_names_every_controller_name_exists_in_program(gateway_json):
+    registers = {r["name"] for r in gateway_json["register_arrays"]}
+    counters = {c["name"] for c in gateway_json["counter_arrays"]}
+    tables = {t["name"] for p in gateway_json["pipelines"] for t in p["tables"]}
+    actions = {a["name"] for a in gateway_json["actions"]}
+    assert set(n.CONFIG_REGISTERS) | {n.REG_PORT_QLEN, n.REG_EPDN_FP, n.REG_EPDN_LO,
+                                      n.REG_EPDN_HI} <= registers
+    assert {n.CTR_DROPS, n.CTR_PORT_DROPS, n.CTR_EPDN_EVENTS, n.CTR_REORDERS} <= counters
+    assert {n.IPV4_LPM, n.L2_FORWARD} <= tables
+    assert {n.IPV4_FORWARD, n.L2_OUTPUT} <= actions
+
+
+def test_epdn_entry_is_twelve_bytes(gateway_json):
+    widths = {r["name"]: r["bitwidth"] for r in gateway_json["register_arrays"]}
+    assert widths[n.REG_EPDN_FP] + widths[n.REG_EPDN_LO] + widths[n.REG_EPDN_HI] == 96
+
+
+def test_epdn_entries_define_sets_table_size():
+    from conftest import compile_gateway, register_size
+    assert register_size(compile_gateway(EPDN_ENTRIES=1024), n.REG_EPDN_FP) == 1024
+
+
+# ------------------------------------------------------------------------------ buffer limit
+def test_buffer_limit_drops_beyond_limit_are_recorded(gateway_program):
+    """Five arrivals before any departure at limit 2: three drops, one stamp of their range."""
+    sw, ctl = new_gateway(gateway_program, {"ports": {"2": {"buffer_limit": 2}}})
+    for i in range(5):
+        sw.receive(sc.PORT_A, bytes(sc.a_to_b(1000 + 100 * i)), now=0.0)
+    assert sw.runtime.register_read(n.REG_PORT_QLEN, 2) == 2
+    out = run_until_idle(sw)
+    assert [f for _, f in out] == [bytes(sc.a_to_b_out(1000)), bytes(sc.a_to_b_out(1100))]
+    assert sw.runtime.register_read(n.REG_PORT_QLEN, 2) == 0      # every egress left the count
+    sw.receive(sc.PORT_A, bytes(sc.a_to_b(1500)), now=1.0)
+    assert [f for _, f in run_until_idle(sw)] == [
+        bytes(sc.a_to_b_out(1500, options=[epdn_option(1200, 1500)]))]
+    report = ctl.report(ports=[2])
+    assert report["drops"]["buffer"]["packets"] == 3
+    assert report["ports"][2]["drops"]["packets"] == 3
+
+
+def test_buffer_limit_applies_to_non_tcp(gateway_program):
+    sw, ctl = new_gateway(gateway_program, {"ports": {"2": {"buffer_limit": 1}}})
+    for _ in range(3):
+        sw.receive(sc.PORT_A, bytes(sc.udp_frame()), now=0.0)
+    assert len(run_until_idle(sw)) == 1
+    assert ctl.report()["drops"]["buffer"]["packets"] == 2
+    assert ctl.report()["epdn_events"]["record"]["packets"] == 0
+
+
+# ------------------------------------------------------------------------------ reordering
+def test_recirculated_segment_falls_behind_later_ones(gateway_program):
+    """Delay-based reordering (003 §7): the looping segment leaves after the two sent after it."""
+    sw, ctl = new_gateway(gateway_program, sc.pattern(sc.PORT_R2, "R..", recirc_loops=1))
+    sw.tm.set_port_rate_bps(sc.PORT_R2, 1e6)
+    for seq in (1000, 1100, 1200):
+        sw.receive(sc.PORT_A, bytes(sc.a_to_b(seq)), now=0.0)
+    out = run_until_idle(sw)
+    assert [seq_of(f) for _, f in out] == [1100, 1200, 1000]
+    assert out[2][1] == bytes(sc.a_to_b_out(1000))              # intact, TTL decremented once
+    assert sw.runtime.register_read(n.REG_PORT_QLEN, 2) == 0
+    assert ctl.report()["reorders"]["recirculate"]["packets"] == 1
+
+
+def test_random_drops_half_probability_counted(gateway_program):
+    sw, ctl = new_gateway(gateway_program,
+                          {"ports": {"2": {"impair": {"drop_prob": 0.5}}}}, seed=7)
+    forwarded = sum(len(sw.process(sc.PORT_A, bytes(sc.a_to_b(1000 + 100 * i))))
+                    for i in range(200))
+    dropped = ctl.report()["drops"]["random"]["packets"]
+    assert 0 < dropped < 200 and forwarded + dropped == 200
+    assert ctl.report()["epdn_events"]["record"]["packets"] == dropped
+
+
+def test_random_drops_same_seed_same_outcome(gateway_program):
+    def run():
+        sw, ctl = new_gateway(gateway_program, {"ports": {"2": {"impair": {"drop_prob": 0.3}}}},
+                              seed=11)
+        return [len(sw.process(sc.PORT_A, bytes(sc.a_to_b(100 * i)))) for i in range(50)]
+    assert run() == run()
+
+
+# ------------------------------------------------------------------------------ robustness
+def _tcp_bytes(doff: int, options: bytes, payload: bytes, src: bytes, dst: bytes) -> bytes:
+    hdr = struct.pack("!HHIIBBHHH", 5000, 80, 4242, 1, (doff & 0xF) << 4, 0x10, 65535, 0, 0)
+    seg = hdr + options + payload
+    pseudo = src + dst + struct.pack("!BBH", 0, 6, len(seg))
+    csum = internet_checksum(pseudo + seg)
+    return seg[:16] + struct.pack("!H", csum) + seg[18:]
+
+
+@pytest.fixture(scope="module")
+def fuzz_gateway(gateway_program):
+    sw, _ = new_gateway(gateway_program, sc.pattern(sc.PORT_R2, "D" + "." * 3))
+    return sw
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(doff=st.integers(0, 15), options=st.binary(max_size=44), payload=st.binary(max_size=64),
+       cut=st.one_of(st.none(), st.integers(0, 120)), first=st.sampled_from([b"", bytes.fromhex("fd0c5244")]))
+def test_malformed_tcp_never_crashes_nor_corrupts(fuzz_gateway, doff, options, payload, cut, first):
+    """Random option bytes, data offsets and truncations: every output has valid checksums."""
+    from scapy.layers.inet import IP
+    from scapy.layers.l2 import Ether
+    src, dst = bytes([10, 0, 1, 1]), bytes([10, 0, 2, 1])
+    seg = _tcp_bytes(doff, first + options, payload, src, dst)
+    ip = IP(src="10.0.1.1", dst="10.0.2.1", proto=6, ttl=64) / seg
+    frame = bytes(Ether(src=sc.HOST_A_MAC, dst=sc.SWITCH_MAC) / IP(bytes(ip)))
+    if cut is not None:
+        frame = frame[:cut]
+    fuzz_gateway.process(sc.PORT_A, bytes(sc.a_to_b(1)))       # keep entries pending
+    for _, out in fuzz_gateway.process(sc.PORT_A, frame):
+        assert checksums_ok(out), out.hex()
+
+
+# ------------------------------------------------------------------------------ bad input
+def test_controller_on_other_program_names_refused_command():
+    from toolchain.target import SimpleSwitch
+    sw = SimpleSwitch.from_json(str(KIT / "lpm_forward.json"))
+    with pytest.raises(DriverError, match="MyIngress.ipv4_lpm"):
+        Controller(EmbeddedDriver(sw)).apply(load_config({}))
+
+
+def test_port_beyond_program_registers_refused(gateway_program):
+    """A config written for a 128-port build, applied to the 64-port program: named refusal."""
+    from toolchain.target import SimpleSwitch
+    ctl = Controller(EmbeddedDriver(SimpleSwitch(gateway_program)))
+    with pytest.raises(DriverError, match=r"register_write MyIngress.edge_port 100 1"):
+        ctl.apply({"max_ports": 128, "ports": {"100": {"edge": True}}})
+
+
+def test_program_target_refuses_is_named(gateway_json):
+    from toolchain.target import LoadError, load_program
+    bad = copy.deepcopy(gateway_json)
+    bad["actions"][0]["primitives"].append({"op": "no_such_primitive", "parameters": []})
+    with pytest.raises(LoadError, match="no_such_primitive"):
+        load_program(bad)
+
+
+@pytest.mark.skipif(shutil.which("rdtcp-switch") is None, reason="rdtcp-switch not installed")
+def test_switch_process_missing_interface_is_named(tmp_path, gateway_json):
+    import json
+    prog = tmp_path / "rdtcp.json"
+    prog.write_text(json.dumps(gateway_json))
+    proc = subprocess.run(["rdtcp-switch", "-i", "1@rdtcp-no-such-if", str(prog),
+                           "--thrift-port", "19093"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0
+    assert "rdtcp-no-such-if" in proc.stderr + proc.stdout
