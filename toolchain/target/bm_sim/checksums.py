@@ -79,19 +79,24 @@ def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompile
         raise LoadError(f"unsupported hash algorithm {algo!r} (calculation {c.get('name')!r})")
     fb = FunctionBuilder(f"{fname}(F, P)")
     parts, payload = _input_parts(c.get("input", []), layout, expr)
-    tail = " + P.payload" if payload else ""
+
+    def call(buf: str) -> str:
+        if payload and algo == "csum16":
+            return f"_csum16_split({buf}, P.payload)"    # no copy of the payload
+        return f"_H{c['id']}({buf}{' + P.payload' if payload else ''})"
+
     valids = sorted({v for _, _, v in parts if v is not None})
     if valids:
         fb.emit(f"if {' and '.join(f'F[{v}]' for v in valids)}:")
-        fb.emit(f"    return _H{c['id']}({_static_buffer(parts)}{tail})")
+        fb.emit(f"    return {call(_static_buffer(parts))}")
         fb.emit("b = n = 0")
         for src, width, valid in parts:
             stmt = f"b = (b << {width}) | {src}; n += {width}"
             fb.emit(f"if F[{valid}]: {stmt}" if valid is not None else stmt)
         fb.emit("pad = -n % 8")
-        fb.emit(f"return _H{c['id']}((b << pad).to_bytes((n + pad) // 8, 'big'){tail})")
+        fb.emit(f"return {call('(b << pad).to_bytes((n + pad) // 8, ' + chr(39) + 'big' + chr(39) + ')')}")
     else:
-        fb.emit(f"return _H{c['id']}({_static_buffer(parts)}{tail})")
+        fb.emit(f"return {call(_static_buffer(parts))}")
     gen.add(fb)
 
 

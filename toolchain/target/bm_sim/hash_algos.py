@@ -11,8 +11,6 @@ import zlib
 from dataclasses import dataclass
 from typing import Callable
 
-from netio.checksum import internet_checksum
-
 __all__ = ["CrcParams", "Crc", "ALGORITHMS", "make_algorithm", "csum16", "xor16", "identity"]
 
 
@@ -97,9 +95,33 @@ def crc32(data: bytes) -> int:
     return zlib.crc32(data)
 
 
+def ones_sum16(data: bytes) -> int:
+    """RFC 1071 ones'-complement sum of the 16-bit big-endian words of ``data`` (odd length
+    padded with a zero byte), in 0..0xFFFF.
+
+    Because 2^16 == 1 (mod 0xFFFF), the sum of the words is congruent to the whole buffer read
+    as one integer, so one C-level ``%`` replaces the word loop; the end-around-carry sum is
+    never 0 unless every word is 0, which picks 0xFFFF over 0 for non-zero multiples.
+    """
+    if len(data) & 1:
+        data = bytes(data) + b"\x00"
+    n = int.from_bytes(data, "big")
+    s = n % 0xFFFF
+    return 0xFFFF if s == 0 and n else s
+
+
 def csum16(data: bytes) -> int:
     """The Internet checksum (RFC 1071): complement of the ones'-complement sum of 16-bit words."""
-    return internet_checksum(bytes(data))
+    return ~ones_sum16(data) & 0xFFFF
+
+
+def csum16_split(head: bytes, payload: bytes) -> int:
+    """csum16(head + payload) without building the concatenation when ``head`` is even-sized."""
+    if len(head) & 1:
+        return csum16(head + payload)
+    s = ones_sum16(head) + ones_sum16(payload)
+    s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
 
 
 def xor16(data: bytes) -> int:

@@ -66,6 +66,8 @@ class Program:
     field_lists: dict[int, list[int]] = field(default_factory=dict)
     vsets: dict[str, int] = field(default_factory=dict)
     node_names: dict[str, str] = field(default_factory=dict)   # table/conditional -> function
+    has_verify_checksums: bool = False
+    has_update_checksums: bool = False
     source: str = ""
     constants: dict = field(default_factory=dict)
     code: object = None
@@ -166,6 +168,9 @@ def _compile(j: dict, name: str) -> Program:
     pipes = j.get("pipelines", [])
     PipelineCompiler(layout, gen, expr, prog).compile(_one_named(pipes, "ingress", "pipeline"), "ingress")
     PipelineCompiler(layout, gen, expr, prog).compile(_one_named(pipes, "egress", "pipeline"), "egress")
+    cks = j.get("checksums", [])
+    prog.has_verify_checksums = any(c.get("verify", True) for c in cks)
+    prog.has_update_checksums = any(c.get("update", True) for c in cks)
     compile_checksums(j.get("checksums", []), prog.calc_funcs, layout, gen, expr, "verify_checksums",
                       "update_checksums")
     compile_deparser(_one_named(j.get("deparsers", []), "deparser", "deparser"), layout, gen, "deparse")

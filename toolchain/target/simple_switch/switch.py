@@ -20,7 +20,7 @@ import logging
 import random
 
 from ..bm_sim.externs import CounterArray, MeterArray
-from ..bm_sim.hash_algos import make_algorithm
+from ..bm_sim.hash_algos import csum16_split, make_algorithm
 from ..bm_sim.json_loader import Program, load_program
 from ..bm_sim.parser import ParserError
 from ..bm_sim.tables import MatchTable
@@ -113,7 +113,8 @@ class SimpleSwitch:
         prog = self.program
         ns: dict = dict(prog.constants)
         ns.update(_PErr=ParserError, _P4Assert=P4AssertionError, _stack_push=_stack_push,
-                  _stack_pop=_stack_pop, _rng_uniform=self._rng_uniform, _div=_div, _mod=_mod)
+                  _stack_pop=_stack_pop, _rng_uniform=self._rng_uniform, _div=_div, _mod=_mod,
+                  _csum16_split=csum16_split)
         self.registers = {}
         for name, rid in prog.register_ids.items():
             ns[f"_R{rid}"] = self.registers[name] = [0] * prog.register_sizes[rid]
@@ -135,7 +136,9 @@ class SimpleSwitch:
             ns[f"_T{spec.id}"] = self.tables[spec.name] = self._make_table(spec)
         self._parse, self._ingress = ns["parse"], ns["ingress"]
         self._egress, self._deparse = ns["egress"], ns["deparse"]
-        self._verify_ck, self._update_ck = ns["verify_checksums"], ns["update_checksums"]
+        # checksum passes that would do nothing are skipped instead of called
+        self._verify_ck = ns["verify_checksums"] if prog.has_verify_checksums else None
+        self._update_ck = ns["update_checksums"] if prog.has_update_checksums else None
 
     def _node_of(self, name):
         return None if name is None else self._ns[self.program.node_names[name]]
@@ -234,18 +237,23 @@ class SimpleSwitch:
 
     def receive(self, port: int, frame: bytes, *, now: float = 0.0) -> None:
         """A frame arrives on ``port`` at ``now``: parser and ingress run, the packet is queued."""
-        self._ingress_pass(self._new_packet(bytes(frame), port, PKT_INSTANCE_TYPE_NORMAL), now)
+        data = bytes(frame)
+        F = self._template[:]
+        F[self.s_ingress_port] = port & 0x1FF
+        F[self.s_packet_length] = len(data)
+        self._ingress_pass(Packet(F, data), now)
 
     def _ingress_pass(self, P: Packet, now: float) -> None:
         F = P.F
         data = P.data
-        P.now_us = _us(now)
+        P.now_us = now_us = int(now * 1_000_000 + 1e-6)
         if self.s_ig_ts is not None:
-            F[self.s_ig_ts] = P.now_us & 0xFFFFFFFFFFFF
+            F[self.s_ig_ts] = now_us & 0xFFFFFFFFFFFF
         try:
             off = self._parse(F, data, P)
-            P.payload = data[off:]
-            self._verify_ck(F, P)
+            P.payload = data[off:] if off else data
+            if self._verify_ck is not None:
+                self._verify_ck(F, P)
             self._ingress(F, P)
         except (IndexError, P4AssertionError, ZeroDivisionError) as e:
             self._fault(f"ingress: {type(e).__name__}: {e}")
@@ -328,14 +336,14 @@ class SimpleSwitch:
         return out
 
     def _enqueue(self, port: int, P: Packet, now: float) -> None:
+        """Into the egress queue of ``port``, with enq_timestamp and enq_qdepth (if it has room)."""
         F = P.F
-        q = self.tm._queue(port)
-        P.enq_us = _us(now)
+        P.enq_us = enq_us = int(now * 1_000_000 + 1e-6)
         if self.s_enq_timestamp is not None:
-            F[self.s_enq_timestamp] = P.enq_us & 0xFFFFFFFF
-        if self.s_enq_qdepth is not None:
-            F[self.s_enq_qdepth] = len(q.packets) & 0x7FFFF
-        self.tm.enqueue(port, P, now)
+            F[self.s_enq_timestamp] = enq_us & 0xFFFFFFFF
+        depth = self.tm.enqueue(port, P, now)
+        if depth is not None and self.s_enq_qdepth is not None:
+            F[self.s_enq_qdepth] = depth & 0x7FFFF
 
     # -- packets out ------------------------------------------------------------------------------
     def next_event_time(self) -> float | None:
@@ -368,8 +376,7 @@ class SimpleSwitch:
 
     def _egress_pass(self, port: int, P: Packet, t: float, depth_after: int, out: list) -> None:
         F = P.F
-        now_us = _us(t)
-        P.now_us = now_us
+        P.now_us = now_us = int(t * 1_000_000 + 1e-6)
         if self.s_eg_ts is not None:
             F[self.s_eg_ts] = now_us & 0xFFFFFFFFFFFF
         if self.s_deq_timedelta is not None:
@@ -389,7 +396,8 @@ class SimpleSwitch:
             self._egress_clone(P, t)
         if F[self.s_egress_spec] == DROP_PORT:
             return
-        self._update_ck(F, P)
+        if self._update_ck is not None:
+            self._update_ck(F, P)
         frame = self._deparse(F, P)
         if P.truncate and len(frame) > P.truncate:
             frame = frame[:P.truncate]

@@ -84,7 +84,7 @@ class TrafficManager:
     # -- enqueue / dequeue ----------------------------------------------------------------------
     def enqueue(self, port: int, pkt, now: float) -> int | None:
         """Queue ``pkt``; returns the queue depth it found, or None if dropped (queue full)."""
-        q = self._queue(port)
+        q = self.queues.get(port) or self._queue(port)
         depth = len(q.packets)
         if depth >= q.depth:
             self.dropped += 1
