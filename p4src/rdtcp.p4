@@ -185,7 +185,10 @@ control MyIngress(inout headers_t hdr,
                 if (hdr.epdn.isValid()) {
                     epdn_merge_option();
                     epdn_clear_entry();
-                } else if (hdr.tcp.data_offset > TCP_MAX_DOFF_FOR_EPDN) {
+                } else if (hdr.tcp.data_offset > TCP_MAX_DOFF_FOR_EPDN
+                        || (bit<32>)hdr.ipv4.total_len != frame_ip_bytes) {
+                    /* no room for 12 option bytes; or a frame padded to Ethernet's 60-byte
+                     * minimum, whose padding the recomputed TCP checksum would cover */
                     epdn_events.count(EV_DEFER_ROOM);
                 } else if ((bit<32>)hdr.ipv4.total_len + (bit<32>)EPDN_BYTES > meta.port_mtu) {
                     /* MTU rule (design.md): keep the entry for the flow's next segment that fits */

@@ -14,6 +14,7 @@ import struct
 from scapy.layers.inet import IP, TCP, UDP
 from scapy.layers.l2 import ARP, Ether
 from scapy.packet import Raw
+from scapy.utils import checksum
 
 __all__ = ["EPDN_KIND", "EPDN_EXID", "epdn_option", "tcp_frame", "udp_frame", "arp_frame",
            "checksums_ok", "epdn_of", "deep_merge", "SWITCH_MAC", "HOST_A_MAC", "R2_MAC", "HOST_A_IP",
@@ -76,22 +77,26 @@ def arp_frame() -> Ether:
 
 
 def checksums_ok(frame: bytes) -> bool:
-    """IPv4 header checksum and (when a whole TCP segment is present) TCP checksum are valid."""
-    pkt = Ether(frame)
-    if IP not in pkt:
+    """IPv4 header checksum valid and, for a whole unfragmented TCP segment, TCP checksum valid.
+
+    Computed on the raw bytes with Scapy's Internet checksum (a sum over data that includes a
+    correct checksum is 0), so odd option bytes that Scapy would re-serialise differently cannot
+    mask or fake a result.
+    """
+    if len(frame) < 34 or frame[12:14] != b"\x08\x00":
         return True
-    ip = pkt[IP]
-    again = IP(bytes(ip))
-    del again.chksum
-    if IP(bytes(again))[IP].chksum != ip.chksum:
+    ihl = (frame[14] & 0x0F) * 4
+    if ihl < 20 or len(frame) < 14 + ihl:
+        return True
+    if checksum(frame[14:14 + ihl]) != 0:
         return False
-    if TCP in pkt and ip.frag == 0 and not ip.flags.MF:
-        tcp = pkt[TCP]
-        again = Ether(frame)
-        del again[TCP].chksum
-        if Ether(bytes(again))[TCP].chksum != tcp.chksum:
-            return False
-    return True
+    total_len, flags_frag, proto = (int.from_bytes(frame[16:18], "big"),
+                                    int.from_bytes(frame[20:22], "big"), frame[23])
+    if proto != 6 or flags_frag & 0x3FFF or len(frame) < 14 + total_len or total_len < ihl + 20:
+        return True
+    seg = frame[14 + ihl:14 + total_len]
+    pseudo = frame[26:34] + bytes([0, 6]) + len(seg).to_bytes(2, "big")
+    return checksum(pseudo + seg) == 0
 
 
 def epdn_of(frame: bytes) -> tuple[int, int] | None:
