@@ -1,0 +1,31 @@
+"""Shared fixtures for the compiler's tests: where the conformance kit and the toolchain's own
+P4+STF programs live, and a cache of compiled programs (compiling is the slow part)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+PROGRAMS = REPO / "tests" / "toolchain" / "programs"
+KIT = Path(os.environ.get("RDTCP_P4KIT", REPO / ".." / "shared" / "p4-kit")).resolve()
+KIT_PROGRAMS = ["lpm_forward", "epdn_option", "flow_hash_register", "parser_select_verify",
+                "action_arith", "recirculate_clone", "label_stack"]
+
+_compiled: dict = {}
+
+
+def compile_cached(path: Path) -> dict:
+    from toolchain.compiler import compile_file
+    key = str(path)
+    if key not in _compiled:
+        _compiled[key] = compile_file(path)
+    return _compiled[key]
+
+
+@pytest.fixture
+def kit_dir() -> Path:
+    if not KIT.is_dir():
+        pytest.skip(f"conformance kit not found at {KIT} (set RDTCP_P4KIT)")
+    return KIT

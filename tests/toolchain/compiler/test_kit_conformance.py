@@ -1,0 +1,70 @@
+"""The conformance kit (../shared/p4-kit): our JSON for each kit program must run the kit's
+STF (expected packets from real simple_switch) on the embedded target, and name its tables,
+actions, registers and header types as real p4c 1.2.4 does, so that commands files and STF
+work on both toolchains."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .conftest import KIT_PROGRAMS, compile_cached
+
+
+def _api_actions(doc: dict) -> set:
+    """Action names the control plane uses (p4c's synthetic actions have no dot)."""
+    return {a["name"] for a in doc["actions"] if "." in a["name"] or a["name"] == "NoAction"}
+
+
+def _api_tables(doc: dict) -> set:
+    return {t["name"] for p in doc["pipelines"] for t in p["tables"]
+            if not t["name"].startswith("tbl_")}
+
+
+def _user_header_types(doc: dict) -> dict:
+    return {t["name"]: t["fields"] for t in doc["header_types"] if t["name"] != "scalars_0"}
+
+
+def _user_headers(doc: dict) -> dict:
+    return {h["name"]: h["header_type"] for h in doc["headers"] if h["name"] != "scalars"}
+
+
+@pytest.mark.parametrize("name", KIT_PROGRAMS)
+def test_kit_stf_passes_with_our_json(name, kit_dir, tmp_path):
+    from toolchain.stf.runner import run_stf
+    ours = compile_cached(kit_dir / f"{name}.p4")
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(ours))
+    result = run_stf(str(path), str(kit_dir / f"{name}.stf"), target="embedded")
+    assert result.ok, "\n".join(result.failures)
+
+
+@pytest.mark.parametrize("name", KIT_PROGRAMS)
+def test_kit_names_match_p4c(name, kit_dir):
+    ours = compile_cached(kit_dir / f"{name}.p4")
+    ref = json.loads((kit_dir / f"{name}.json").read_text())
+    assert _api_tables(ours) == _api_tables(ref)
+    assert _api_actions(ours) == _api_actions(ref)
+    for kind in ("register_arrays", "counter_arrays", "meter_arrays"):
+        assert {(r["name"], r["size"]) for r in ours[kind]} == \
+            {(r["name"], r["size"]) for r in ref[kind]}
+    ours_keys = {t["name"]: [k["name"] for k in t["key"]]
+                 for p in ours["pipelines"] for t in p["tables"]}
+    for p in ref["pipelines"]:
+        for t in p["tables"]:
+            if not t["name"].startswith("tbl_"):
+                assert ours_keys[t["name"]] == [k["name"] for k in t["key"]]
+
+
+@pytest.mark.parametrize("name", KIT_PROGRAMS)
+def test_kit_headers_match_p4c(name, kit_dir):
+    ours = compile_cached(kit_dir / f"{name}.p4")
+    ref = json.loads((kit_dir / f"{name}.json").read_text())
+    assert _user_header_types(ours) == _user_header_types(ref)
+    assert _user_headers(ours) == _user_headers(ref)
+    assert ours["header_stacks"] == ref["header_stacks"] or \
+        [(s["name"], s["size"]) for s in ours["header_stacks"]] == \
+        [(s["name"], s["size"]) for s in ref["header_stacks"]]
+    assert ours["errors"] == ref["errors"]
+    assert ours["field_aliases"] == ref["field_aliases"]
+    assert ours["__meta__"]["version"] == ref["__meta__"]["version"]
