@@ -407,10 +407,13 @@ class RuntimeCLI:
         args = line.split()
         self._exactly(args, 2)
         name, idx = args[0], _int(args[1], "index")
-        if self.rt._direct_counter_table(name) is None:
-            name = self.rt._counter(name).name
+        name = self.rt._counter(name).name
+        table = self.rt._direct_counter_table(name)
+        prefix = ""
+        if table is not None:
+            prefix = f"this is the direct counter for table {table.name}\n"
         packets, nbytes = self.rt.counter_read(name, idx)
-        return f"{name}[{idx}]=  BmCounterValue(packets={packets}, bytes={nbytes})"
+        return f"{prefix}{name}[{idx}]=  BmCounterValue(packets={packets}, bytes={nbytes})"
 
     def do_counter_reset(self, line: str):
         "Reset counter: counter_reset <name>"

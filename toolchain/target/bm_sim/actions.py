@@ -222,6 +222,13 @@ def _clone(c: ActionCompiler, p: list) -> list:
     return [f"P.clone = ({c.val(p[0])}, {fl})"]
 
 
+@primitive("generate_digest")
+def _generate_digest(c: ActionCompiler, p: list) -> list:
+    # digest(receiver, data): the learn list's fields go to the control plane (sw.digests)
+    lid = c.val(p[1])
+    return [f"_digest({lid}, F)"]
+
+
 # -- externs --------------------------------------------------------------------------------------
 @primitive("modify_field_with_hash_based_offset")
 def _hash(c: ActionCompiler, p: list) -> list:

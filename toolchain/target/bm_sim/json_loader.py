@@ -64,6 +64,7 @@ class Program:
     calc_funcs: dict[str, str] = field(default_factory=dict)
     calc_algos: dict[int, str] = field(default_factory=dict)
     field_lists: dict[int, list[int]] = field(default_factory=dict)
+    learn_lists: dict[int, tuple[str, list[int]]] = field(default_factory=dict)
     vsets: dict[str, int] = field(default_factory=dict)
     node_names: dict[str, str] = field(default_factory=dict)   # table/conditional -> function
     has_verify_checksums: bool = False
@@ -147,6 +148,9 @@ def _compile(j: dict, name: str) -> Program:
     for fl in j.get("field_lists", []):
         prog.field_lists[fl["id"]] = [layout.slot(*e["value"]) for e in fl.get("elements", [])
                                       if e.get("type") == "field"]
+    for ll in j.get("learn_lists", []):
+        prog.learn_lists[ll["id"]] = (ll["name"], [layout.slot(*e["value"]) for e in ll.get("elements", [])
+                                                   if e.get("type") == "field"])
     for c in j.get("calculations", []):
         fname = f"_calc{c['id']}"
         prog.calc_funcs[c["name"]] = fname

@@ -92,6 +92,7 @@ class SimpleSwitch:
         self.program = program
         self.rng = random.Random(seed)
         self.errors: list[str] = []          # packets stopped by a runtime fault (see MAX_PASSES)
+        self.digests: list[tuple[str, tuple]] = []   # (learn list name, field values) from digest()
         self.mirroring: dict[int, dict] = {}  # session id -> {"port": p} or {"mgid": g}
         self.mc_groups: dict[int, list[tuple[int, int]]] = {}   # mgid -> [(rid, port)]
         self.mc_nodes: dict[int, tuple[int, list[int]]] = {}    # node handle -> (rid, ports)
@@ -114,7 +115,7 @@ class SimpleSwitch:
         ns: dict = dict(prog.constants)
         ns.update(_PErr=ParserError, _P4Assert=P4AssertionError, _stack_push=_stack_push,
                   _stack_pop=_stack_pop, _rng_uniform=self._rng_uniform, _div=_div, _mod=_mod,
-                  _csum16_split=csum16_split)
+                  _csum16_split=csum16_split, _digest=self._digest)
         self.registers = {}
         for name, rid in prog.register_ids.items():
             ns[f"_R{rid}"] = self.registers[name] = [0] * prog.register_sizes[rid]
@@ -205,6 +206,10 @@ class SimpleSwitch:
     def _wire_size(self, P: Packet) -> int:
         F = P.F
         return sum(nb for slot, nb in self._hdr_sizes if F[slot]) + len(P.payload)
+
+    def _digest(self, learn_list: int, F: list) -> None:
+        name, slots = self.program.learn_lists.get(learn_list, (str(learn_list), []))
+        self.digests.append((name, tuple(F[s] for s in slots)))
 
     def _rng_uniform(self, lo: int, hi: int) -> int:
         if lo > hi:

@@ -1,0 +1,136 @@
+"""Match tables: exact, LPM (longest prefix wins), ternary/range (lowest priority value wins),
+defaults, const entries, hit/miss next tables, direct counters, and table operations."""
+
+import pytest
+
+from toolchain.target import CliError, SimpleSwitch
+
+from .tables_kit import send, table_prog
+
+
+def test_exact_match_hits_and_misses_to_default():
+    sw = SimpleSwitch(table_prog([("exact", "a")], default=("MyIngress.setr", [9])))
+    sw.cli("table_add MyIngress.t MyIngress.setr 5 => 77")
+    assert send(sw, a=5)["r"] == 77
+    assert send(sw, a=6)["r"] == 9
+
+
+def test_lpm_longest_prefix_wins_regardless_of_insertion_order():
+    sw = SimpleSwitch(table_prog([("lpm", "b")]))
+    sw.cli("table_add t setr 10.0.0.0/8 => 8")
+    sw.cli("table_add t setr 10.0.1.0/24 => 24")
+    sw.cli("table_add t setr 10.0.0.0/16 => 16")
+    sw.cli("table_add t setr 0.0.0.0/0 => 1")
+    assert send(sw, b=0x0A000105)["r"] == 24
+    assert send(sw, b=0x0A000205)["r"] == 16
+    assert send(sw, b=0x0A010101)["r"] == 8
+    assert send(sw, b=0x0B000000)["r"] == 1
+
+
+def test_lpm_with_exact_key_requires_both():
+    sw = SimpleSwitch(table_prog([("exact", "a"), ("lpm", "b")]))
+    sw.cli("table_add t setr 1 10.0.0.0/8 => 5")
+    assert send(sw, a=1, b=0x0A000001)["r"] == 5
+    assert send(sw, a=2, b=0x0A000001)["r"] == 0
+
+
+def test_ternary_lowest_priority_value_wins():
+    sw = SimpleSwitch(table_prog([("ternary", "a")]))
+    sw.cli("table_add t setr 0x00&&&0x00 => 1 20")
+    sw.cli("table_add t setr 0x10&&&0xF0 => 2 10")
+    assert send(sw, a=0x15)["r"] == 2
+    assert send(sw, a=0x25)["r"] == 1
+
+
+def test_range_match_inclusive_bounds():
+    sw = SimpleSwitch(table_prog([("range", "a")]))
+    sw.cli("table_add t setr 10->20 => 3 1")
+    assert [send(sw, a=v)["r"] for v in (9, 10, 20, 21)] == [0, 3, 3, 0]
+
+
+def test_const_entries_from_json_with_priorities():
+    entries = [{"match_key": [{"match_type": "ternary", "key": "0xff", "mask": "0xff"}],
+                "action_entry": {"action_id": 12, "action_data": []}, "priority": 1},
+               {"match_key": [{"match_type": "ternary", "key": "0x00", "mask": "0x00"}],
+                "action_entry": {"action_id": 10, "action_data": ["0x7"]}, "priority": 2}]
+    sw = SimpleSwitch(table_prog([("ternary", "a")], entries=entries))
+    assert send(sw, a=0xFF)["r"] == 0
+    assert send(sw, a=0x01)["r"] == 7
+
+
+def test_mac_and_ipv4_literals_in_action_data():
+    sw = SimpleSwitch(table_prog([("exact", "a")]))
+    sw.cli("table_add t set2 1 => 4 00:11:22:33:44:55")
+    r = send(sw, a=1)
+    assert r["r"] == 4 and r["m"] == 0x001122334455
+
+
+def test_hit_and_miss_select_next_tables():
+    sw = SimpleSwitch(table_prog([("exact", "a")], hit_miss=True))
+    sw.cli("table_add t nop 1 =>")
+    assert send(sw, a=1)["s"] == 1
+    assert send(sw, a=2)["s"] == 2
+
+
+def test_table_modify_delete_and_clear():
+    sw = SimpleSwitch(table_prog([("exact", "a")]))
+    sw.cli("table_add t setr 1 => 5")
+    sw.cli("table_modify t setr 0 6")
+    assert send(sw, a=1)["r"] == 6
+    sw.cli("table_delete t 0")
+    assert send(sw, a=1)["r"] == 0
+    sw.cli("table_add t setr 1 => 5")
+    assert sw.cli("table_num_entries t") == "1"
+    sw.cli("table_clear t")
+    assert sw.cli("table_num_entries t") == "0"
+
+
+def test_set_default_changes_miss_action():
+    sw = SimpleSwitch(table_prog([("exact", "a")]))
+    out = sw.cli("table_set_default t setr 42")
+    assert out.splitlines()[0] == "Setting default action of MyIngress.t"
+    assert send(sw, a=3)["r"] == 42
+
+
+def test_const_default_action_cannot_change():
+    sw = SimpleSwitch(table_prog([("exact", "a")], default=("MyIngress.setr", [1]), const_default=True))
+    with pytest.raises(CliError, match=r"Invalid table operation \(DEFAULT_ENTRY_IS_CONST\)"):
+        sw.cli("table_set_default t setr 2")
+
+
+def test_duplicate_entry_and_full_table_are_refused():
+    sw = SimpleSwitch(table_prog([("exact", "a")], max_size=2))
+    sw.cli("table_add t setr 1 => 5")
+    with pytest.raises(CliError, match=r"Invalid table operation \(DUPLICATE_ENTRY\)"):
+        sw.cli("table_add t setr 1 => 6")
+    sw.cli("table_add t setr 2 => 5")
+    with pytest.raises(CliError, match=r"Invalid table operation \(TABLE_FULL\)"):
+        sw.cli("table_add t setr 3 => 5")
+
+
+def test_direct_counter_counts_hits_per_entry():
+    sw = SimpleSwitch(table_prog([("exact", "a")], with_counters=True))
+    sw.cli("table_add t setr 1 => 5")
+    send(sw, a=1)
+    send(sw, a=1)
+    send(sw, a=2)
+    assert sw.runtime.counter_read("MyIngress.t_counter", 0) == (2, 2 * (14 + 13))
+    assert sw.cli("counter_read t_counter 0").endswith("MyIngress.t_counter[0]=  BmCounterValue(packets=2, bytes=54)")
+
+
+def test_table_dump_lists_entries_and_default():
+    sw = SimpleSwitch(table_prog([("lpm", "b")]))
+    sw.cli("table_add t setr 10.0.0.0/8 => 8")
+    dump = sw.cli("table_dump t")
+    assert "Dumping entry 0x0" in dump and "0a000000/8" in dump
+    assert "Action entry: MyIngress.setr - 8" in dump
+    assert "Dumping default entry" in dump
+
+
+def test_switches_sharing_a_program_have_separate_tables():
+    from toolchain.target import load_program
+    prog = load_program(table_prog([("exact", "a")]))
+    s1, s2 = SimpleSwitch(prog), SimpleSwitch(prog)
+    s1.cli("table_add t setr 1 => 5")
+    assert send(s1, a=1)["r"] == 5
+    assert send(s2, a=1)["r"] == 0
