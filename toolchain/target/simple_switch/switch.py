@@ -249,6 +249,11 @@ class SimpleSwitch:
         self._ingress_pass(Packet(F, data), now)
 
     def _ingress_pass(self, P: Packet, now: float) -> None:
+        """Ingress for P and for every resubmitted copy of it (a loop, not recursion)."""
+        while P is not None:
+            P = self._ingress_once(P, now)
+
+    def _ingress_once(self, P: Packet, now: float) -> Packet | None:
         F = P.F
         data = P.data
         P.now_us = now_us = int(now * 1_000_000 + 1e-6)
@@ -262,19 +267,18 @@ class SimpleSwitch:
             self._ingress(F, P)
         except (IndexError, P4AssertionError, ZeroDivisionError) as e:
             self._fault(f"ingress: {type(e).__name__}: {e}")
-            return
+            return None
         P.exit = False
         if P.clone is not None:
             self._ingress_clone(P, now)
         if P.resubmit is not None:
-            self._resubmit(P, now)
-            return
+            return self._resubmit(P)
         if self.s_mcast_grp is not None and F[self.s_mcast_grp]:
             self._multicast(P, F[self.s_mcast_grp], now)
-            return
+            return None
         port = F[self.s_egress_spec]
         if port == DROP_PORT:
-            return
+            return None
         F[self.s_instance_type] = PKT_INSTANCE_TYPE_NORMAL
         self._enqueue(port, P, now)
 
@@ -314,15 +318,16 @@ class SimpleSwitch:
         if cfg.get("port") is not None:
             self._enqueue(cfg["port"], C, now)
 
-    def _resubmit(self, P: Packet, now: float) -> None:
+    def _resubmit(self, P: Packet) -> Packet | None:
+        """The packet to run through ingress again: original bytes, field list kept."""
         if P.passes >= MAX_PASSES:
             self._fault(f"resubmitted more than {MAX_PASSES} times")
-            return
+            return None
         R = self._new_packet(P.data, 0, PKT_INSTANCE_TYPE_RESUBMIT)
         R.passes = P.passes + 1
         self._copy_metadata_reset(P.F, R.F, P.resubmit, PKT_INSTANCE_TYPE_RESUBMIT)
         R.F[self.s_packet_length] = P.ingress_length
-        self._ingress_pass(R, now)
+        return R
 
     def _multicast(self, P: Packet, mgid: int, now: float) -> None:
         P.F[self.s_instance_type] = PKT_INSTANCE_TYPE_REPLICATION

@@ -1,0 +1,117 @@
+"""Registers, counters, meters (BMv2 two-rate three-color semantics), hash and random."""
+
+import pytest
+
+from toolchain.target import SimpleSwitch
+
+from .jsonkit import E, F, X, assign, frame, pack, prim, program, unpack
+
+H = [["a", 8, False], ["b", 8, False], ["r", 32, False], ["color", 8, False]]
+
+
+def ref(kind, name):
+    return {"type": kind, "value": name}
+
+
+def ext_prog(ingress):
+    p = program(H, ingress)
+    p["register_arrays"] = [{"name": "MyIngress.reg", "id": 0, "size": 8, "bitwidth": 32}]
+    p["counter_arrays"] = [{"name": "MyIngress.cnt", "id": 0, "is_direct": False, "size": 4}]
+    p["meter_arrays"] = [{"name": "MyIngress.pm", "id": 0, "is_direct": False, "size": 2, "rate_count": 2,
+                          "type": "packets"},
+                         {"name": "MyIngress.bm", "id": 1, "is_direct": False, "size": 2, "rate_count": 2,
+                          "type": "bytes"}]
+    p["calculations"] = [{"name": "calc", "id": 0, "algo": "crc16", "input": [F("h", "a"), F("h", "b")]},
+                         {"name": "calc_r", "id": 1, "algo": "random", "input": []}]
+    return p
+
+
+def send(sw, now=0.0, **values):
+    out = sw.process(0, frame(pack(H, values)), now=now)
+    return unpack(H, out[0][1][14:])
+
+
+def test_register_read_modify_write_accumulates_per_index():
+    sw = SimpleSwitch(ext_prog([
+        prim("register_read", F("h", "r"), ref("register_array", "MyIngress.reg"), F("h", "a")),
+        assign("h", "r", E("&", E("+", F("h", "r"), X(1)), X(0xFFFFFFFF))),
+        prim("register_write", ref("register_array", "MyIngress.reg"), F("h", "a"), F("h", "r"))]))
+    assert [send(sw, a=3)["r"] for _ in range(3)] == [1, 2, 3]
+    assert sw.runtime.register_read("MyIngress.reg", 3) == 3
+    assert sw.runtime.register_read("MyIngress.reg", 2) == 0
+
+
+def test_register_index_out_of_range_is_ignored():
+    sw = SimpleSwitch(ext_prog([
+        prim("register_write", ref("register_array", "MyIngress.reg"), X(100), X(7)),
+        prim("register_read", F("h", "r"), ref("register_array", "MyIngress.reg"), X(100))]))
+    assert send(sw, r=5)["r"] == 5
+    assert sw.runtime.register_read_all("reg") == [0] * 8
+
+
+def test_counter_counts_packets_and_bytes():
+    sw = SimpleSwitch(ext_prog([prim("count", ref("counter_array", "MyIngress.cnt"), F("h", "a"))]))
+    send(sw, a=1)
+    send(sw, a=1)
+    assert sw.runtime.counter_read("MyIngress.cnt", 1) == (2, 2 * (14 + 7))
+    sw.cli("counter_reset cnt")
+    assert sw.runtime.counter_read("cnt", 1) == (0, 0)
+
+
+def test_unconfigured_meter_is_green():
+    sw = SimpleSwitch(ext_prog([prim("execute_meter", ref("meter_array", "MyIngress.pm"), X(0), F("h", "color"))]))
+    assert send(sw, color=9)["color"] == 0
+
+
+def test_packet_meter_two_rate_three_color_marking():
+    sw = SimpleSwitch(ext_prog([prim("execute_meter", ref("meter_array", "MyIngress.pm"), X(0), F("h", "color"))]))
+    # committed 1 packet/s with burst 1, peak 2 packets/s with burst 2 (rates per microsecond)
+    sw.cli("meter_set_rates pm 0 0.000001:1 0.000002:2")
+    colors = [send(sw, now=0.0)["color"] for _ in range(3)]
+    assert colors == [0, 1, 2]                # green, yellow (committed empty), red (peak empty)
+    assert send(sw, now=1.0)["color"] == 0    # one second later the committed bucket refilled
+
+
+def test_byte_meter_uses_packet_size():
+    sw = SimpleSwitch(ext_prog([prim("execute_meter", ref("meter_array", "MyIngress.bm"), X(1), F("h", "color"))]))
+    sw.cli("meter_set_rates bm 1 0.000001:30 0.000001:100")   # a 21-byte frame fits 30 once
+    assert [send(sw)["color"] for _ in range(2)] == [0, 1]
+    assert sw.cli("meter_get_rates bm 1").splitlines()[0] == "0: info rate = 1e-06, burst size = 30"
+
+
+def test_hash_based_offset_adds_base_and_takes_modulo():
+    sw = SimpleSwitch(ext_prog([prim("modify_field_with_hash_based_offset", F("h", "r"), X(100),
+                                     ref("calculation", "calc"), X(1000))]))
+    from toolchain.target.bm_sim.hash_algos import make_algorithm
+    want = 100 + make_algorithm("crc16", None)(bytes([1, 2])) % 1000
+    assert send(sw, a=1, b=2)["r"] == want
+
+
+def test_random_is_deterministic_for_a_seed_and_within_bounds():
+    prog = ext_prog([prim("modify_field_rng_uniform", F("h", "r"), X(10), X(20))])
+    a = [send(SimpleSwitch(prog, seed=4))["r"] for _ in range(1)]
+    s1, s2 = SimpleSwitch(prog, seed=4), SimpleSwitch(prog, seed=4)
+    seq1 = [send(s1)["r"] for _ in range(20)]
+    seq2 = [send(s2)["r"] for _ in range(20)]
+    assert seq1 == seq2 and all(10 <= v <= 20 for v in seq1) and a[0] == seq1[0]
+    assert len(set(seq1)) > 1
+
+
+def test_crc16_custom_parameters_set_by_cli():
+    prog = ext_prog([prim("modify_field_with_hash_based_offset", F("h", "r"), X(0), ref("calculation", "calc"), X(65536))])
+    prog["calculations"][0]["algo"] = "crc16_custom"
+    sw = SimpleSwitch(prog)
+    before = send(sw, a=1, b=2)["r"]
+    sw.cli("set_crc16_parameters calc 0x1021 0xffff 0x0 false false")
+    after = send(sw, a=1, b=2)["r"]
+    from toolchain.target.bm_sim.hash_algos import Crc, CrcParams
+    assert after == Crc(CrcParams(16, 0x1021, 0xFFFF, 0, False, False))(bytes([1, 2])) != before
+
+
+@pytest.mark.parametrize("algo", ["crc16", "crc32", "csum16", "xor16", "identity"])
+def test_hash_algorithms_run_from_json(algo):
+    prog = ext_prog([prim("modify_field_with_hash_based_offset", F("h", "r"), X(0), ref("calculation", "calc"),
+                          X(1 << 32))])
+    prog["calculations"][0]["algo"] = algo
+    from toolchain.target.bm_sim.hash_algos import make_algorithm
+    assert send(SimpleSwitch(prog), a=0x12, b=0x34)["r"] == make_algorithm(algo, None)(bytes([0x12, 0x34])) & 0xFFFFFFFF
