@@ -1,0 +1,145 @@
+"""STF format and runner: keys with '*' nibbles, '$' stack keys and '$valid$', expect with
+don't-care nibbles and '$', per-port order, CLI pass-through, register/counter checks."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from toolchain.stf import StfError, run_stf
+from toolchain.stf.embedded import compare_packet
+from toolchain.stf.runner import main
+from toolchain.stf.stf_parser import Add, CliCommand, Expect, StfSyntaxError, parse_key_value, parse_stf
+
+KIT = Path(os.environ.get("RDTCP_P4KIT", Path(__file__).resolve().parents[3] / ".." / "shared" / "p4-kit"))
+needs_kit = pytest.mark.skipif(not KIT.is_dir(), reason="conformance kit not found")
+
+ROUTE = "add KitIngress.ipv4_lpm hdr.ipv4.dst:0x0a0001** KitIngress.forward(port:1, next_hop:0x0000000000b1)\n"
+IN = "0000000000AA00000000000108004500002D00070000400665BF0A0000010A00010504D20050000003E800000000501020002DEE000068656C6C6F"
+OUT = "0000000000B10000000000AA08004500002D000700003F0666BF0A0000010A00010504D20050000003E800000000501020002DEE000068656C6C6F"
+
+
+def lpm(tmp_path, body):
+    stf = tmp_path / "t.stf"
+    stf.write_text(body)
+    return run_stf(KIT / "lpm_forward.json", stf)
+
+
+def test_parse_add_with_priority_keys_and_named_args():
+    [cmd] = parse_stf("add T 5 hdr.a:0x0a** hdr.s$0.x:1 act(p:1, q:0x2)\n")
+    assert isinstance(cmd, Add)
+    assert (cmd.table, cmd.priority, cmd.action) == ("T", 5, "act")
+    assert cmd.keys == [("hdr.a", "0x0a**"), ("hdr.s$0.x", "1")]
+    assert cmd.args == [("p", "1"), ("q", "0x2")]
+
+
+def test_parse_expect_pattern_and_exact_marker():
+    [e] = parse_stf("expect 3 00 ** ab$  # comment\n")
+    assert isinstance(e, Expect) and (e.port, e.pattern, e.exact) == (3, "00**AB", True)
+
+
+def test_unknown_lines_become_cli_commands():
+    [c] = parse_stf("mirroring_add 5 3\n")
+    assert isinstance(c, CliCommand) and c.line == "mirroring_add 5 3"
+
+
+def test_bad_packet_hex_is_a_syntax_error_with_line():
+    with pytest.raises(StfSyntaxError, match="line 2"):
+        parse_stf("# x\npacket 0 zz\n")
+
+
+def test_key_value_wildcard_nibbles_become_a_mask():
+    assert parse_key_value("0x0a0001**", 32) == (0x0A000100, 0xFFFFFF00)
+    assert parse_key_value("0b1*", 2) == (0b10, 0b10)
+    assert parse_key_value("7", 8) == (7, 0xFF)
+    assert parse_key_value("0x5&&&0xf", 8) == (5, 0xF)
+
+
+def test_compare_packet_wildcards_prefix_and_exact():
+    assert compare_packet("AB**", False, bytes.fromhex("ABCDEF")) is None
+    assert compare_packet("AB**", True, bytes.fromhex("ABCDEF")) == "Received packet too long 6 vs 4"
+    assert compare_packet("ABCD", False, bytes.fromhex("AB")) == "Received packet too short 2 vs 4"
+    assert compare_packet("AC", False, bytes.fromhex("AB")) == "Packet different at position 1: expected C, received B"
+
+
+@needs_kit
+def test_matching_expectation_passes(tmp_path):
+    res = lpm(tmp_path, ROUTE + f"packet 0 {IN}\nexpect 1 {OUT}$\n")
+    assert res.ok and res.failures == []
+
+
+@needs_kit
+def test_dont_care_nibbles_match_anything(tmp_path):
+    assert lpm(tmp_path, ROUTE + f"packet 0 {IN}\nexpect 1 ****{OUT[4:]}$\n").ok
+
+
+@needs_kit
+def test_wrong_byte_fails_with_position(tmp_path):
+    bad = OUT[:20] + ("0" if OUT[20] != "0" else "1") + OUT[21:]
+    res = lpm(tmp_path, ROUTE + f"packet 0 {IN}\nexpect 1 {bad}$\n")
+    assert not res.ok and "Packet different at position 20" in res.failures[0]
+
+
+@needs_kit
+def test_missing_and_unexpected_packets_fail(tmp_path):
+    res = lpm(tmp_path, ROUTE + f"packet 0 {IN}\nexpect 2 {OUT}\n")
+    text = "\n".join(res.failures)
+    assert "Expected 0 packets on port 1 got 1" in text and "Expected 1 packets on port 2 got 0" in text
+
+
+@needs_kit
+def test_cli_error_in_stf_is_reported_with_line(tmp_path):
+    res = lpm(tmp_path, "table_add nosuch x 1 =>\n")
+    assert not res.ok and res.failures[0].startswith("line 1:") and "Invalid table name (nosuch)" in res.failures[0]
+
+
+@needs_kit
+def test_setdefault_and_stack_and_valid_keys(tmp_path):
+    stf = tmp_path / "s.stf"
+    stf.write_text("add KitIngress.stamp hdr.tcp.dport:80 hdr.epdn.$valid$:0 KitIngress.insert_option(lo:1, hi:2)\n"
+                   "setdefault KitIngress.stamp NoAction()\n")
+    assert run_stf(KIT / "epdn_option.json", stf).ok
+    stf.write_text("add KitIngress.lfib hdr.labels$0.label:100 KitIngress.pop(port:2)\n")
+    assert run_stf(KIT / "label_stack.json", stf).ok
+
+
+@needs_kit
+def test_register_read_check(tmp_path):
+    stf = tmp_path / "r.stf"
+    stf.write_text("register_write KitIngress.flow_packets 3 7\nregister_read KitIngress.flow_packets 3 7\n"
+                   "register_read KitIngress.flow_packets 3 8\n")
+    res = run_stf(KIT / "flow_hash_register.json", stf)
+    assert res.failures == ["line 3: register KitIngress.flow_packets[3] is 7, expected 8"]
+
+
+@needs_kit
+def test_bmv2_target_is_skipped_when_tools_are_missing(tmp_path):
+    if shutil.which("simple_switch"):
+        pytest.skip("simple_switch is installed")
+    res = lpm_all = run_stf(KIT / "lpm_forward.json", KIT / "lpm_forward.stf", target="all")
+    assert lpm_all.ok and res.targets == ["embedded"]
+    assert res.skipped and "simple_switch" in res.skipped[0]
+
+
+def test_unknown_target_is_refused():
+    with pytest.raises(ValueError, match="unknown target"):
+        run_stf("x.json", "x.stf", target="tofino")
+
+
+def test_missing_p4_program_is_a_clear_error(tmp_path):
+    stf = tmp_path / "t.stf"
+    stf.write_text("")
+    with pytest.raises(StfError, match="cannot compile"):
+        run_stf(tmp_path / "missing.p4", stf)
+
+
+@needs_kit
+def test_command_line_exit_status_and_output(capsys):
+    assert main([str(KIT / "lpm_forward.json"), str(KIT / "lpm_forward.stf")]) == 0
+    assert "PASS" in capsys.readouterr().out
+
+
+def test_command_line_reports_unreadable_stf(capsys, tmp_path):
+    assert main([str(tmp_path / "p.json"), str(tmp_path / "none.stf")]) == 2
+    assert "cannot read" in capsys.readouterr().err
