@@ -49,6 +49,7 @@ class Crc:
         self.params = params
         w = params.width
         self._mask = (1 << w) - 1
+        self._init_reflected = _reflect(params.initial, w)
         if params.reflect_input:
             poly = _reflect(params.polynomial, w)
             self._table = [self._reflected_entry(b, poly) for b in range(256)]
@@ -75,7 +76,7 @@ class Crc:
         w = p.width
         if p.reflect_input:
             # the register is kept reflected; reflect the initial value into that domain
-            crc = _reflect(p.initial, w)
+            crc = self._init_reflected
             for b in data:
                 crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8)
             if not p.reflect_output:

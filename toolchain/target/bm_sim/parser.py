@@ -24,6 +24,9 @@ DEFAULT_ERRORS = {"NoError": 0, "PacketTooShort": 1, "NoMatch": 2, "StackOutOfBo
                   "HeaderTooShort": 4, "ParserTimeout": 5, "ParserInvalidArgument": 6}
 
 PARSER_OPS = {"extract", "set", "verify", "shift", "advance", "primitive"}
+# A parser that loops without consuming bytes (lookahead only) would never stop; after this many
+# state visits the parse ends with ParserTimeout (BMv2 has no such guard; it would hang).
+MAX_PARSER_STATES = 10_000
 
 
 class ParserError(Exception):
@@ -58,8 +61,11 @@ class ParserCompiler:
         fb.emit("off = 0")
         fb.emit(f"st = {self.state_names[init] if init else 'None'}")
         fb.emit("try:")
-        fb.emit("    while st is not None:")
+        fb.emit(f"    for _ in range({MAX_PARSER_STATES}):")
+        fb.emit("        if st is None: break")
         fb.emit("        st, off = st(F, data, n, off, P)")
+        fb.emit("    else:")
+        fb.emit(f"        raise _PErr({self.error_code('ParserTimeout')}, off)")
         fb.emit("except _PErr as e:")
         if self.layout.has_field("standard_metadata", "parser_error"):
             fb.emit(f"    F[{self.layout.slot('standard_metadata', 'parser_error')}] = e.code")
