@@ -185,6 +185,8 @@ class Runtime:
 
     # -- traffic manager, mirroring, multicast ------------------------------------------------------
     def set_queue_depth(self, depth: int, port: int | None = None) -> None:
+        if depth < 0:
+            raise CliError("Error: Invalid queue depth, must be >= 0")
         self.sw.tm.set_queue_depth(depth, port)
 
     def set_queue_rate(self, rate_pps: float, port: int | None = None) -> None:

@@ -5,7 +5,8 @@ import random
 import pytest
 
 from netio.checksum import internet_checksum
-from toolchain.target.bm_sim.hash_algos import Crc, CrcParams, csum16, csum16_split, identity, make_algorithm, xor16
+from toolchain.target.bm_sim.hash_algos import (Crc, CrcParams, csum16, csum16_int, csum16_split, identity,
+                                                make_algorithm, xor16)
 
 CHECK = b"123456789"
 
@@ -72,3 +73,12 @@ def test_random_algorithm_is_deterministic_for_a_seed():
     a = make_algorithm("random", random.Random(5))
     b = make_algorithm("random", random.Random(5))
     assert [a(b"") for _ in range(3)] == [b(b"") for _ in range(3)]
+
+
+def test_csum16_int_equals_checksum_of_serialised_value_and_payload():
+    rng = random.Random(11)
+    for nbytes in (0, 1, 2, 3, 12, 20, 33):
+        value = rng.getrandbits(8 * nbytes) if nbytes else 0
+        for payload in (b"", bytes(rng.getrandbits(8) for _ in range(7)), b"\x00\x00"):
+            want = csum16(value.to_bytes(nbytes, "big") + payload)
+            assert csum16_int(value, nbytes, payload) == want

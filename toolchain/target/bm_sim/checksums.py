@@ -57,14 +57,15 @@ def _input_parts(inputs: list, layout: Layout, expr: ExprCompiler):
     return parts, payload
 
 
-def _static_buffer(parts) -> str:
+def _static_value(parts) -> tuple[str, int]:
+    """(source of the inputs as one integer, padded to whole bytes; its size in bytes)."""
     total = sum(w for _, w, _ in parts)
     pad = (-total) % 8
     code, shift = [], total + pad
     for src, width, _ in parts:
         shift -= width
         code.append(f"({src} << {shift})" if shift else src)
-    return f"({' | '.join(code)}).to_bytes({(total + pad) // 8}, 'big')" if code else "b''"
+    return ("(" + " | ".join(code) + ")" if code else "(0)"), (total + pad) // 8
 
 
 def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompiler, fname: str) -> None:
@@ -73,30 +74,34 @@ def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompile
     As BMv2's BufBuilder, fields of packet headers that are not valid are left out of the
     buffer (a checksum over an optional header covers it only when it is present). The
     generated code has a fast path for the common case where every such header is valid.
+    csum16 is computed straight from the integer, without serialising it.
     """
     algo = c.get("algo")
     if algo not in KNOWN_ALGORITHMS:
         raise LoadError(f"unsupported hash algorithm {algo!r} (calculation {c.get('name')!r})")
     fb = FunctionBuilder(f"{fname}(F, P)")
     parts, payload = _input_parts(c.get("input", []), layout, expr)
+    tail = ", P.payload" if payload else ""
 
-    def call(buf: str) -> str:
-        if payload and algo == "csum16":
-            return f"_csum16_split({buf}, P.payload)"    # no copy of the payload
+    def call(value: str, nbytes: str) -> str:
+        if algo == "csum16":
+            return f"_csum16_int({value}, {nbytes}{tail})"
+        buf = f"{value}.to_bytes({nbytes}, 'big')"
         return f"_H{c['id']}({buf}{' + P.payload' if payload else ''})"
 
     valids = sorted({v for _, _, v in parts if v is not None})
+    value, nbytes = _static_value(parts)
     if valids:
         fb.emit(f"if {' and '.join(f'F[{v}]' for v in valids)}:")
-        fb.emit(f"    return {call(_static_buffer(parts))}")
+        fb.emit(f"    return {call(value, str(nbytes))}")
         fb.emit("b = n = 0")
         for src, width, valid in parts:
             stmt = f"b = (b << {width}) | {src}; n += {width}"
             fb.emit(f"if F[{valid}]: {stmt}" if valid is not None else stmt)
         fb.emit("pad = -n % 8")
-        fb.emit(f"return {call('(b << pad).to_bytes((n + pad) // 8, ' + chr(39) + 'big' + chr(39) + ')')}")
+        fb.emit(f"return {call('(b << pad)', '(n + pad) // 8')}")
     else:
-        fb.emit(f"return {call(_static_buffer(parts))}")
+        fb.emit(f"return {call(value, str(nbytes))}")
     gen.add(fb)
 
 

@@ -24,13 +24,11 @@ def compile_deparser(d: dict, layout: Layout, gen: CodeGen, fname: str) -> None:
         ops = sorted({p.get("op", "?") for p in d["primitives"]})
         raise LoadError(f"deparser primitives are not supported: {', '.join(ops)}")
     fb = FunctionBuilder(f"{fname}(F, P)")
-    fb.emit("out = []")
-    fb.emit("app = out.append")
+    fb.emit("out = b''")
     for name in d.get("order", []):
         h = layout.header(name)
         if h.nbits % 8:
             raise LoadError(f"header {name!r} is {h.nbits} bits, not a whole number of bytes (deparser)")
-        fb.emit(f"if F[{h.valid_slot}]: app(({pack_expression(h)}).to_bytes({h.nbytes}, 'big'))")
-    fb.emit("app(P.payload)")
-    fb.emit("return b''.join(out)")
+        fb.emit(f"if F[{h.valid_slot}]: out += ({pack_expression(h)}).to_bytes({h.nbytes}, 'big')")
+    fb.emit("return out + P.payload")
     gen.add(fb)

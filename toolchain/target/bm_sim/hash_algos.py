@@ -116,6 +116,22 @@ def csum16(data: bytes) -> int:
     return ~ones_sum16(data) & 0xFFFF
 
 
+def csum16_int(value: int, nbytes: int, payload: bytes = b"") -> int:
+    """csum16 of ``value.to_bytes(nbytes) + payload`` without building the bytes: the
+    ones'-complement sum of the words of an integer is that integer modulo 0xFFFF."""
+    if nbytes & 1:
+        if payload:
+            return csum16(value.to_bytes(nbytes, "big") + payload)
+        value <<= 8
+    s = value % 0xFFFF
+    if s == 0 and value:
+        s = 0xFFFF
+    if payload:
+        s += ones_sum16(payload)
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
 def csum16_split(head: bytes, payload: bytes) -> int:
     """csum16(head + payload) without building the concatenation when ``head`` is even-sized."""
     if len(head) & 1:

@@ -43,7 +43,7 @@ class ParserCompiler:
         self.layout, self.gen, self.expr = layout, gen, expr
         self.errors = errors
         self.emit_primitive = emit_primitive   # callable(prim_json) -> list[str] (parser context)
-        self.state_names: dict[str, str] = {}
+        self.state_names: dict[str, str] = {}   # state name -> its number in the dispatch loop
         self.vsets: set[str] = set()
 
     def error_code(self, name: str) -> int:
@@ -51,19 +51,31 @@ class ParserCompiler:
 
     # -- whole parser -----------------------------------------------------------------------------
     def compile(self, p: dict, fname: str) -> None:
-        for st in p["parse_states"]:
-            self.state_names[st["name"]] = self.gen.name("_ps")
-        for st in p["parse_states"]:
-            self._state(st)
+        """``fname(F, data, P) -> payload offset``: one function, states dispatched by number
+        (a loop over ``if st == k`` blocks costs less than a Python call per state)."""
+        states = p["parse_states"]
+        for k, st in enumerate(states):
+            self.state_names[st["name"]] = str(k)
         init = p.get("init_state")
         fb = FunctionBuilder(f"{fname}(F, data, P)")
         fb.emit("n = len(data)")
         fb.emit("off = 0")
-        fb.emit(f"st = {self.state_names[init] if init else 'None'}")
+        if init is None:
+            fb.emit("return 0")
+            self.gen.add(fb)
+            return
+        fb.emit(f"st = {self.state_names[init]}")
         fb.emit("try:")
         fb.emit(f"    for _ in range({MAX_PARSER_STATES}):")
-        fb.emit("        if st is None: break")
-        fb.emit("        st, off = st(F, data, n, off, P)")
+        fb.depth += 2
+        for k, st in enumerate(states):
+            fb.emit(("if" if k == 0 else "elif") + f" st == {k}:")
+            fb.indent()
+            for op in st.get("parser_ops", []):
+                self._op(fb, op)
+            self._transition(fb, st)
+            fb.dedent()
+        fb.depth -= 2
         fb.emit("    else:")
         fb.emit(f"        raise _PErr({self.error_code('ParserTimeout')}, off)")
         fb.emit("except _PErr as e:")
@@ -73,12 +85,13 @@ class ParserCompiler:
         fb.emit("return off")
         self.gen.add(fb)
 
-    def _state(self, st: dict) -> None:
-        fb = FunctionBuilder(f"{self.state_names[st['name']]}(F, data, n, off, P)")
-        for op in st.get("parser_ops", []):
-            self._op(fb, op)
-        self._transition(fb, st)
-        self.gen.add(fb)
+    def _goto(self, next_state: str | None) -> str:
+        if not next_state:
+            return "break"
+        k = self.state_names.get(next_state)
+        if k is None:
+            raise LoadError(f"parser transition to unknown state {next_state!r}")
+        return f"st = {k}; continue"
 
     # -- parser ops -------------------------------------------------------------------------------
     def _op(self, fb: FunctionBuilder, op: dict) -> None:
@@ -207,12 +220,10 @@ class ParserCompiler:
             k = fb.tmp("k")
             fb.emit(f"{k} = {self._key(fb, key)}")
         for t in trans:
-            nxt = self.state_names.get(t.get("next_state")) if t.get("next_state") else "None"
-            if nxt is None:
-                raise LoadError(f"parser transition to unknown state {t.get('next_state')!r}")
+            nxt = self._goto(t.get("next_state"))
             ttype = t.get("type")
             if ttype == "default":
-                fb.emit(f"return {nxt}, off")
+                fb.emit(nxt)
                 return
             if ttype == "hexstr":
                 val = int(t["value"], 16)
@@ -226,6 +237,6 @@ class ParserCompiler:
                 cond = f"{kk} in _VSETS[{vs}]"
             else:
                 raise LoadError(f"unsupported parser transition type {ttype!r}")
-            fb.emit(f"if {cond}: return {nxt}, off")
+            fb.emit(f"if {cond}: {nxt}")
         # no transition matched: NoMatch error (p4c always emits a default; this is a safeguard)
         fb.emit(f"raise _PErr({self.error_code('NoMatch')}, off)")

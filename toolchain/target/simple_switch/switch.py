@@ -20,12 +20,13 @@ import logging
 import random
 
 from ..bm_sim.externs import CounterArray, MeterArray
-from ..bm_sim.hash_algos import csum16_split, make_algorithm
+from ..bm_sim.hash_algos import csum16_int, make_algorithm
 from ..bm_sim.json_loader import Program, load_program
 from ..bm_sim.parser import ParserError
 from ..bm_sim.tables import MatchTable
 from .packet import Packet
 from .traffic_manager import TrafficManager
+from .v1model_metadata import metadata_setters
 
 __all__ = ["SimpleSwitch", "P4AssertionError", "INSTANCE_TYPES", "MAX_PASSES"]
 
@@ -98,6 +99,7 @@ class SimpleSwitch:
         self.mc_nodes: dict[int, tuple[int, list[int]]] = {}    # node handle -> (rid, ports)
         self.mc_assoc: dict[int, list[int]] = {}                # mgid -> node handles
         self._layout = program.layout
+        self._on_arrival, self._on_enqueue, self._on_dequeue = metadata_setters(program)
         self._bind_namespace()
         self._cache_slots()
         self.tm = TrafficManager(self._wire_size)
@@ -115,7 +117,7 @@ class SimpleSwitch:
         ns: dict = dict(prog.constants)
         ns.update(_PErr=ParserError, _P4Assert=P4AssertionError, _stack_push=_stack_push,
                   _stack_pop=_stack_pop, _rng_uniform=self._rng_uniform, _div=_div, _mod=_mod,
-                  _csum16_split=csum16_split, _digest=self._digest)
+                  _csum16_int=csum16_int, _digest=self._digest)
         self.registers = {}
         for name, rid in prog.register_ids.items():
             ns[f"_R{rid}"] = self.registers[name] = [0] * prog.register_sizes[rid]
@@ -244,8 +246,7 @@ class SimpleSwitch:
         """A frame arrives on ``port`` at ``now``: parser and ingress run, the packet is queued."""
         data = bytes(frame)
         F = self._template[:]
-        F[self.s_ingress_port] = port & 0x1FF
-        F[self.s_packet_length] = len(data)
+        self._on_arrival(F, port, len(data), 0)
         self._ingress_pass(Packet(F, data), now)
 
     def _ingress_pass(self, P: Packet, now: float) -> None:
@@ -347,13 +348,10 @@ class SimpleSwitch:
 
     def _enqueue(self, port: int, P: Packet, now: float) -> None:
         """Into the egress queue of ``port``, with enq_timestamp and enq_qdepth (if it has room)."""
-        F = P.F
         P.enq_us = enq_us = int(now * 1_000_000 + 1e-6)
-        if self.s_enq_timestamp is not None:
-            F[self.s_enq_timestamp] = enq_us & 0xFFFFFFFF
         depth = self.tm.enqueue(port, P, now)
-        if depth is not None and self.s_enq_qdepth is not None:
-            F[self.s_enq_qdepth] = depth & 0x7FFFF
+        if depth is not None:
+            self._on_enqueue(P.F, enq_us, depth)
 
     # -- packets out ------------------------------------------------------------------------------
     def next_event_time(self) -> float | None:
@@ -387,15 +385,7 @@ class SimpleSwitch:
     def _egress_pass(self, port: int, P: Packet, t: float, depth_after: int, out: list) -> None:
         F = P.F
         P.now_us = now_us = int(t * 1_000_000 + 1e-6)
-        if self.s_eg_ts is not None:
-            F[self.s_eg_ts] = now_us & 0xFFFFFFFFFFFF
-        if self.s_deq_timedelta is not None:
-            F[self.s_deq_timedelta] = (now_us - P.enq_us) & 0xFFFFFFFF
-        if self.s_deq_qdepth is not None:
-            F[self.s_deq_qdepth] = depth_after & 0x7FFFF
-        F[self.s_egress_port] = port & 0x1FF
-        F[self.s_egress_spec] = (DROP_PORT + 1) & 0x1FF
-        F[self.s_packet_length] = P.length & 0xFFFFFFFF
+        self._on_dequeue(F, P, port, now_us, depth_after)
         try:
             self._egress(F, P)
         except (IndexError, P4AssertionError, ZeroDivisionError) as e:

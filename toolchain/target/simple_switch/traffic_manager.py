@@ -31,6 +31,7 @@ class TrafficManager:
     def __init__(self, size_of, *, depth: int = DEFAULT_QUEUE_DEPTH):
         self._size_of = size_of          # packet -> bytes on the wire (for bps serialisation)
         self.queues: dict[int, PortQueue] = {}
+        self._busy: dict[int, PortQueue] = {}    # the non-empty queues (scanned at dequeue)
         self.default_depth = depth
         self.default_rate_pps: float | None = None
         self._seq = 0
@@ -93,6 +94,7 @@ class TrafficManager:
         pkt.seq = self._seq
         pkt.enq_time = now
         q.packets.append(pkt)
+        self._busy[port] = q
         return depth
 
     def _departure(self, q: PortQueue, pkt) -> tuple[float, float]:
@@ -103,39 +105,41 @@ class TrafficManager:
 
     def next_event_time(self) -> float | None:
         best = None
-        for q in self.queues.values():
-            if q.packets:
-                _, dep = self._departure(q, q.packets[0])
-                if best is None or dep < best:
-                    best = dep
+        for q in self._busy.values():
+            _, dep = self._departure(q, q.packets[0])
+            if best is None or dep < best:
+                best = dep
         return best
 
     def pop_due(self, now: float):
         """The next packet to leave by ``now``: (port, packet, departure, depth after) or None."""
         best = None
-        for port, q in self.queues.items():
-            if q.packets:
-                start, dep = self._departure(q, q.packets[0])
-                if dep <= now and (best is None or (dep, q.packets[0].seq) < (best[2], best[1].seq)):
-                    best = (port, q.packets[0], dep, start, q)
+        for port, q in self._busy.items():
+            start, dep = self._departure(q, q.packets[0])
+            if dep <= now and (best is None or (dep, q.packets[0].seq) < (best[2], best[1].seq)):
+                best = (port, q.packets[0], dep, start, q)
         if best is None:
             return None
         port, pkt, dep, start, q = best
         q.packets.popleft()
+        if not q.packets:
+            del self._busy[port]
         q.next_start = dep if not q.rate_pps else max(dep, start + 1.0 / q.rate_pps)
         return port, pkt, dep, len(q.packets)
 
     def pop_oldest(self):
         """The packet enqueued first, regardless of rates (STF/PTF drain): (port, pkt, depth after)."""
         best = None
-        for port, q in self.queues.items():
-            if q.packets and (best is None or q.packets[0].seq < best[1].seq):
+        for port, q in self._busy.items():
+            if best is None or q.packets[0].seq < best[1].seq:
                 best = (port, q.packets[0], q)
         if best is None:
             return None
         port, pkt, q = best
         q.packets.popleft()
+        if not q.packets:
+            del self._busy[port]
         return port, pkt, len(q.packets)
 
     def total_queued(self) -> int:
-        return sum(len(q.packets) for q in self.queues.values())
+        return sum(len(q.packets) for q in self._busy.values())
