@@ -1,0 +1,189 @@
+"""P4_16 lexer (spec section 6.3 "Lexical constructs").
+
+Input is preprocessed text with cpp line markers (`# 12 "file.p4" 1`); each token carries the
+file and line the marker says, so errors name the original file. cpp collapses runs of blanks
+inside a line, so the column is recovered by finding the token's text in the original source
+line (left to right); only tokens that come from a macro expansion keep an approximate column.
+
+Integer literals (spec 6.3.3): decimal, 0x/0X hex, 0o/0O octal, 0b/0B binary, 0d decimal,
+underscores anywhere after the first digit, and an optional width prefix `8w` (bit<8>) or
+`8s` (int<8>): `8w5`, `16s0xff`, `32w0b1010_0000`. `>>` is never one token: the parser joins
+two adjacent `>` so that `register<bit<32>>` closes two type argument lists.
+"""
+from __future__ import annotations
+
+import re
+
+from ..diagnostics import Diagnostics, Pos
+
+KEYWORDS = frozenset("""
+abstract action apply bit bool const control default else enum error exit extern false header
+header_union if in inout int match_kind out package parser return select state string struct
+switch table transition true tuple type typedef varbit void value_set list
+""".split())
+
+# longest operators first
+_OPS = ["&&&", "|+|", "|-|", "...", "..", "<<", "<=", ">=", "==", "!=", "&&", "||", "++",
+        "+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "<", ">", "=", "?", ":", ";", ",",
+        ".", "(", ")", "{", "}", "[", "]", "@"]
+
+_TOKEN_RE = re.compile(r"""
+    (?P<ws>[ \t\r\f\v]+)
+  | (?P<comment>//[^\n]*)
+  | (?P<bcomment>/\*)
+  | (?P<int>(?:\d+[ws])?(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|0[dD][0-9_]+|\d[0-9_]*))
+  | (?P<id>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<str>"(?:[^"\\\n]|\\.)*")
+  | (?P<op>""" + "|".join(re.escape(o) for o in _OPS) + r""")
+""", re.VERBOSE)
+
+_LINE_MARKER = re.compile(r'#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)"')
+_INT_BODY = re.compile(r"(?:(\d+)([ws]))?(.*)", re.S)
+
+
+class Token:
+    __slots__ = ("kind", "value", "pos", "text")
+
+    def __init__(self, kind: str, value, pos: Pos, text: str):
+        self.kind = kind        # "id", "kw", "int", "str", "op", "eof"
+        self.value = value      # identifier/keyword/op text, str value, or (value, width, signed)
+        self.pos = pos
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"Token({self.kind}, {self.text!r}, {self.pos})"
+
+
+def parse_int_literal(text: str):
+    """'8w0x1F' -> (31, 8, False); '5' -> (5, None, False); raises ValueError if malformed."""
+    m = _INT_BODY.fullmatch(text)
+    width = int(m.group(1)) if m.group(1) else None
+    signed = m.group(2) == "s"
+    body = m.group(3).replace("_", "")
+    base = 10
+    if len(body) > 1 and body[0] == "0" and body[1] in "xXbBoOdD":
+        base = {"x": 16, "b": 2, "o": 8, "d": 10}[body[1].lower()]
+        body = body[2:]
+    if not body:
+        raise ValueError(f"malformed integer literal {text!r}")
+    return int(body, base), width, signed
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'", "0": "\0"}
+
+
+def _unescape(s: str) -> str:
+    if "\\" not in s:
+        return s
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), s)
+
+
+class _SourceCache:
+    """Original source lines, for column recovery."""
+
+    def __init__(self):
+        self._files: dict = {}
+
+    def line(self, file: str, line: int):
+        lines = self._files.get(file)
+        if lines is None:
+            try:
+                with open(file, encoding="utf-8", errors="replace") as f:
+                    lines = f.read().split("\n")
+            except OSError:
+                lines = []
+            self._files[file] = lines
+        if 0 < line <= len(lines):
+            return lines[line - 1]
+        return None
+
+
+def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: bool = True):
+    """Tokens of `text` (ending with an "eof" token). Lexical errors go to `diags`."""
+    tokens: list = []
+    append = tokens.append
+    cache = _SourceCache() if recover_columns else None
+    file = filename
+    line_no = 0
+    in_comment = False
+    comment_pos = None
+    for raw in text.split("\n"):
+        line_no += 1
+        if not in_comment and raw.lstrip().startswith("#"):
+            m = _LINE_MARKER.match(raw.lstrip())
+            if m:
+                line_no = int(m.group(1)) - 1
+                file = m.group(2)
+                continue
+            diags.error(Pos(file, line_no, 1), f"unexpected preprocessor directive: {raw.strip()}")
+            continue
+        orig = cache.line(file, line_no) if cache is not None else None
+        if orig == raw:
+            orig = None                # columns already exact
+        cursor = 0                     # search position in the original line
+        i = 0
+        n = len(raw)
+        if in_comment:
+            end = raw.find("*/")
+            if end < 0:
+                continue
+            in_comment = False
+            i = end + 2
+        while i < n:
+            m = _TOKEN_RE.match(raw, i)
+            if m is None:
+                diags.error(Pos(file, line_no, i + 1), f"unexpected character {raw[i]!r}")
+                i += 1
+                continue
+            kind = m.lastgroup
+            tok_text = m.group()
+            start = i
+            i = m.end()
+            if kind == "ws" or kind == "comment":
+                continue
+            if kind == "bcomment":
+                end = raw.find("*/", i)
+                if end < 0:
+                    in_comment = True
+                    comment_pos = Pos(file, line_no, start + 1)
+                    break
+                i = end + 2
+                continue
+            col = start + 1
+            if orig is not None:
+                found = orig.find(tok_text, cursor)
+                if found >= 0:
+                    col = found + 1
+                    cursor = found + len(tok_text)
+                else:
+                    col = cursor + 1
+            pos = Pos(file, line_no, col)
+            if kind == "id":
+                if tok_text in KEYWORDS:
+                    append(Token("kw", tok_text, pos, tok_text))
+                else:
+                    append(Token("id", tok_text, pos, tok_text))
+            elif kind == "op":
+                append(Token("op", tok_text, pos, tok_text))
+            elif kind == "int":
+                # an identifier glued to a number (`8wx`) is malformed
+                if i < n and (raw[i].isalnum() or raw[i] == "_"):
+                    diags.error(pos, f"malformed integer literal {raw[start:i + 1]!r}")
+                    while i < n and (raw[i].isalnum() or raw[i] == "_"):
+                        i += 1
+                    continue
+                try:
+                    value = parse_int_literal(tok_text)
+                except ValueError as e:
+                    diags.error(pos, str(e))
+                    continue
+                if value[1] is not None and value[1] == 0:
+                    diags.error(pos, f"integer literal {tok_text!r}: width must be positive")
+                    continue
+                append(Token("int", value, pos, tok_text))
+            else:  # str
+                append(Token("str", _unescape(tok_text[1:-1]), pos, tok_text))
+    if in_comment:
+        diags.error(comment_pos, "unterminated comment")
+    append(Token("eof", "<end of file>", Pos(file, line_no, 1), "<end of file>"))
+    return tokens
