@@ -19,7 +19,7 @@ written ``hdr.labels$0.label`` and header validity ``hdr.h.$valid$``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 __all__ = ["StfSyntaxError", "StfCommand", "Add", "SetDefault", "PacketIn", "Expect", "Wait",
            "CheckCounter", "RegisterCheck", "CliCommand", "parse_stf", "parse_key_value"]

@@ -170,17 +170,25 @@ class Runtime:
         m = self._meter(name)
         if len(rates) != m.rate_count:
             raise CliError(f"Error: Invalid number of rates, expected {m.rate_count} but got {len(rates)}")
-        if not 0 <= index < len(m):
-            raise CliError("Invalid meter operation (INVALID_INDEX)")
         if any(rates[i][0] > rates[i + 1][0] for i in range(len(rates) - 1)):
             raise CliError("Invalid meter operation (INVALID_INFO_RATE_VALUE)")
-        m.meters[index].set_rates(rates)
+        self._meter_cell(m, index).set_rates(rates)
 
-    def meter_get_rates(self, name: str, index: int) -> list[tuple[float, int]]:
-        m = self._meter(name)
+    def _meter_cell(self, m, index: int):
+        """The meter at ``index``; for a direct meter ``index`` is the bound table's entry handle."""
+        spec = self.program.meters[self.program.meter_ids[m.name]]
+        if spec.get("is_direct"):
+            table = self.sw.tables.get(spec.get("binding"))
+            ent = table.entries.get(index) if table else None
+            if ent is None or ent.meter is None:
+                raise CliError("Invalid meter operation (INVALID_INDEX)")
+            return ent.meter
         if not 0 <= index < len(m):
             raise CliError("Invalid meter operation (INVALID_INDEX)")
-        rates = m.meters[index].rates or []
+        return m.meters[index]
+
+    def meter_get_rates(self, name: str, index: int) -> list[tuple[float, int]]:
+        rates = self._meter_cell(self._meter(name), index).rates or []
         return [(r[0], int(r[1])) for r in rates]
 
     # -- traffic manager, mirroring, multicast ------------------------------------------------------

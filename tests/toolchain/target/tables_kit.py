@@ -1,6 +1,6 @@
 """A test program with one match table ``MyIngress.t`` over header fields of ``h``."""
 
-from .jsonkit import E, F, P, X, action, assign, frame, pack, program, unpack
+from .jsonkit import P, X, action, assign, frame, pack, program, unpack
 
 FIELDS = [["a", 8, False], ["b", 32, False], ["m", 48, False], ["r", 8, False], ["s", 8, False]]
 

@@ -4,7 +4,7 @@ import pytest
 
 from toolchain.target import SimpleSwitch
 
-from .jsonkit import E, F, P, X, assign, frame, pack, program, unpack
+from .jsonkit import E, F, X, assign, frame, pack, program, unpack
 
 WIDTHS = [1, 8, 16, 32, 48, 64, 128]
 

@@ -8,7 +8,7 @@ is a priority-ordered list where, as in BMv2, the *lowest* priority value wins.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .pipeline import KeySpec, TableSpec
 

@@ -54,10 +54,6 @@ class P4AssertionError(Exception):
     """An assert()/assume() in the program failed (simple_switch would abort)."""
 
 
-def _us(t: float) -> int:
-    return int(t * 1_000_000 + 1e-6)
-
-
 def _noop(F, A, P):
     return None
 
@@ -192,15 +188,9 @@ class SimpleSwitch:
         self._meta_slots = lay.metadata_slots()
         self.s_ingress_port = sm("ingress_port")
         self.s_egress_spec = sm("egress_spec")
-        self.s_egress_port = sm("egress_port")
         self.s_instance_type = sm("instance_type")
         self.s_packet_length = sm("packet_length")
-        self.s_enq_timestamp = sm("enq_timestamp")
-        self.s_enq_qdepth = sm("enq_qdepth")
-        self.s_deq_timedelta = sm("deq_timedelta")
-        self.s_deq_qdepth = sm("deq_qdepth")
         self.s_ig_ts = sm("ingress_global_timestamp")
-        self.s_eg_ts = sm("egress_global_timestamp")
         self.s_mcast_grp = sm("mcast_grp")
         self.s_egress_rid = sm("egress_rid")
         self._hdr_sizes = [(h.valid_slot, h.nbytes) for h in lay.headers.values() if not h.metadata]

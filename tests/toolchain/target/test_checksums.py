@@ -1,0 +1,61 @@
+"""verify_checksum / update_checksum(_with_payload) and direct meters on table entries."""
+
+import struct
+
+from netio.checksum import internet_checksum
+from toolchain.target import SimpleSwitch
+
+from .jsonkit import E, F, assign, frame, pack, program, unpack
+from .tables_kit import table_prog
+
+H = [["a", 16, False], ["b", 16, False], ["ck", 16, False], ["flag", 8, False], ["pad", 8, False]]
+
+
+def ck_prog(*, verify=False, update=True, payload=False, opt=False):
+    extra = [("opt", [["o", 16, False]])] if opt else []
+    p = program(H, [assign("h", "flag", F("standard_metadata", "checksum_error"))], extra_headers=extra)
+    inputs = [F("h", "a"), F("h", "b")] + ([F("opt", "o")] if opt else []) + ([{"type": "payload", "value": None}] if payload else [])
+    p["calculations"] = [{"name": "calc", "id": 0, "algo": "csum16", "input": inputs}]
+    p["checksums"] = [{"name": "ck", "id": 0, "type": "generic", "calculation": "calc", "target": ["h", "ck"],
+                       "verify": verify, "update": update,
+                       "if_cond": E("d2b", None, F("h", "$valid$"))}]
+    return p
+
+
+def test_update_checksum_over_fields():
+    sw = SimpleSwitch(ck_prog())
+    out = unpack(H, sw.process(0, frame(pack(H, {"a": 0x1234, "b": 0x5678})))[0][1][14:])
+    assert out["ck"] == internet_checksum(struct.pack("!HH", 0x1234, 0x5678))
+
+
+def test_update_checksum_with_payload_covers_the_unparsed_bytes():
+    sw = SimpleSwitch(ck_prog(payload=True))
+    data = sw.process(0, frame(pack(H, {"a": 1, "b": 2}) + b"payload!"))[0][1]
+    assert unpack(H, data[14:])["ck"] == internet_checksum(struct.pack("!HH", 1, 2) + b"payload!")
+
+
+def test_verify_checksum_mismatch_sets_checksum_error():
+    sw = SimpleSwitch(ck_prog(verify=True, update=False))
+    good = internet_checksum(struct.pack("!HH", 7, 9))
+    assert unpack(H, sw.process(0, frame(pack(H, {"a": 7, "b": 9, "ck": good})))[0][1][14:])["flag"] == 0
+    assert unpack(H, sw.process(0, frame(pack(H, {"a": 7, "b": 9, "ck": good ^ 1})))[0][1][14:])["flag"] == 1
+
+
+def test_fields_of_invalid_headers_are_left_out_of_the_checksum():
+    sw = SimpleSwitch(ck_prog(opt=True))      # h.opt is never parsed, so it is invalid
+    out = unpack(H, sw.process(0, frame(pack(H, {"a": 3, "b": 4})))[0][1][14:])
+    assert out["ck"] == internet_checksum(struct.pack("!HH", 3, 4))
+
+
+def test_direct_meter_colors_per_entry_into_result_field():
+    prog = table_prog([("exact", "a")])
+    prog["meter_arrays"] = [{"name": "MyIngress.dm", "id": 0, "is_direct": True, "binding": "MyIngress.t",
+                             "size": 64, "rate_count": 2, "type": "packets", "result_target": ["h", "s"]}]
+    t = prog["pipelines"][0]["tables"][-1]
+    t["direct_meters"] = "MyIngress.dm"
+    sw = SimpleSwitch(prog)
+    sw.cli("table_add t nop 1 =>")
+    sw.cli("meter_set_rates dm 0 0.000001:1 0.000001:1")
+    from .tables_kit import send
+    assert [send(sw, a=1)["s"] for _ in range(2)] == [0, 2]
+    assert send(sw, a=2)["s"] == 0             # a miss does not run the meter
