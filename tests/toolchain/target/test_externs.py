@@ -58,6 +58,18 @@ def test_counter_counts_packets_and_bytes():
     assert sw.runtime.counter_read("cnt", 1) == (0, 0)
 
 
+def test_meter_index_out_of_range_leaves_destination_unchanged():
+    sw = SimpleSwitch(ext_prog([prim("execute_meter", ref("meter_array", "MyIngress.pm"), X(9), F("h", "color"))]))
+    assert send(sw, color=7)["color"] == 7
+
+
+@pytest.mark.parametrize("op, want", [("add", 12), ("subtract", 8), ("bit_and", 2), ("bit_or", 10), ("bit_xor", 8),
+                                      ("shift_left", 40), ("shift_right", 2)])
+def test_legacy_binary_primitives(op, want):
+    sw = SimpleSwitch(ext_prog([prim(op, F("h", "r"), F("h", "a"), F("h", "b"))]))
+    assert send(sw, a=10, b=2)["r"] == want
+
+
 def test_unconfigured_meter_is_green():
     sw = SimpleSwitch(ext_prog([prim("execute_meter", ref("meter_array", "MyIngress.pm"), X(0), F("h", "color"))]))
     assert send(sw, color=9)["color"] == 0

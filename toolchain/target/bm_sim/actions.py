@@ -115,7 +115,28 @@ def _subtract_from_field(c: ActionCompiler, p: list) -> list:
     return [c.assign(p[0], f"{c.val(p[0])} - {c.val(p[1])}")]
 
 
-@primitive("assign_header")
+# P4_14-era arithmetic primitives simple_switch still registers: dst = op(src1, src2)
+_BINARY_PRIMITIVES = {"add": "+", "subtract": "-", "bit_xor": "^", "bit_or": "|", "bit_and": "&",
+                      "shift_left": "<<", "shift_right": ">>"}
+
+
+def _binary_primitive(op: str) -> Emitter:
+    def emit(c: ActionCompiler, p: list) -> list:
+        return [c.assign(p[0], f"{c.val(p[1])} {op} {c.val(p[2])}")]
+    return emit
+
+
+for _name, _op in _BINARY_PRIMITIVES.items():
+    PRIMITIVES[_name] = _binary_primitive(_op)
+
+
+@primitive("add_header_fast")
+def _add_header_fast(c: ActionCompiler, p: list) -> list:
+    base, n = c.header(p[0])
+    return [f"F[{base} + {n}] = 1"]
+
+
+@primitive("assign_header", "copy_header")
 def _assign_header(c: ActionCompiler, p: list) -> list:
     db, n = c.header(p[0])
     sb, _ = c.header(p[1])
@@ -269,5 +290,8 @@ def _count(c: ActionCompiler, p: list) -> list:
 
 @primitive("execute_meter")
 def _execute_meter(c: ActionCompiler, p: list) -> list:
+    # out-of-range index: no meter runs and the destination keeps its value (as BMv2)
     mid = c.extern_id(p[0], "meter_array")
-    return [c.assign(p[2], f"_M{mid}.execute({c.val(p[1])}, P)")]
+    idx = c.gen.name("_ix")
+    return [f"{idx} = {c.val(p[1])}",
+            f"if 0 <= {idx} < len(_M{mid}): " + c.assign(p[2], f"_M{mid}.meters[{idx}].execute_one(P)")]
