@@ -82,3 +82,9 @@ def test_csum16_int_equals_checksum_of_serialised_value_and_payload():
         for payload in (b"", bytes(rng.getrandbits(8) for _ in range(7)), b"\x00\x00"):
             want = csum16(value.to_bytes(nbytes, "big") + payload)
             assert csum16_int(value, nbytes, payload) == want
+
+
+def test_bmv2_extra_algorithms_crc_ccitt_and_xor32():
+    assert make_algorithm("crcCCITT", None)(CHECK) == 0x29B1
+    assert make_algorithm("xor32", None)(bytes.fromhex("0102030405")) == 0x01020304 ^ 0x05000000
+    assert make_algorithm("crc8_custom", None)(CHECK) == 0xF4        # CRC-8/SMBUS check value

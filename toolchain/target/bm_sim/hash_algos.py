@@ -156,14 +156,31 @@ def identity(data: bytes) -> int:
     return int.from_bytes(bytes(data[:8]), "big")
 
 
+def xor32(data: bytes) -> int:
+    """XOR of the buffer's 32-bit big-endian words (a short tail is padded with zeros)."""
+    data = bytes(data) + b"\x00" * (-len(data) % 4)
+    out = 0
+    for i in range(0, len(data), 4):
+        out ^= int.from_bytes(data[i:i + 4], "big")
+    return out
+
+
+# CRCs whose parameters simple_switch_CLI can change (set_crc16_parameters...), with the
+# defaults BMv2 starts them with; crcCCITT is BMv2's fixed CRC-16/CCITT-FALSE.
+CUSTOM_CRC_DEFAULTS = {
+    "crc8_custom": CrcParams(8, 0x07, 0x00, 0x00, False, False),
+    "crc16_custom": CRC16_ARC,
+    "crc32_custom": CRC32_IEEE,
+    "crc64_custom": CrcParams(64, 0x1B, 0, 0, True, True),
+    "crc16": CRC16_ARC,
+    "crcCCITT": CrcParams(16, 0x1021, 0xFFFF, 0x0000, False, False),
+}
+
+
 def make_algorithm(name: str, rng) -> Callable[[bytes], int] | None:
     """A fresh instance of algorithm ``name`` (custom CRCs carry per-switch parameters)."""
-    if name == "crc16":
-        return Crc(CRC16_ARC)
-    if name == "crc16_custom":
-        return Crc(CRC16_ARC)
-    if name == "crc32_custom":
-        return Crc(CRC32_IEEE)
+    if name in CUSTOM_CRC_DEFAULTS:
+        return Crc(CUSTOM_CRC_DEFAULTS[name])
     if name == "random":
         return lambda data: rng.getrandbits(64)
     return ALGORITHMS.get(name)
@@ -175,7 +192,8 @@ ALGORITHMS: dict[str, Callable[[bytes], int]] = {
     "csum16": csum16,
     "cksum16": csum16,
     "xor16": xor16,
+    "xor32": xor32,
     "identity": identity,
 }
 
-KNOWN_ALGORITHMS = frozenset(ALGORITHMS) | {"crc16", "crc16_custom", "crc32_custom", "random"}
+KNOWN_ALGORITHMS = frozenset(ALGORITHMS) | frozenset(CUSTOM_CRC_DEFAULTS) | {"random"}
