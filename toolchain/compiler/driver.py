@@ -1,0 +1,74 @@
+"""The compiler's command line, shaped like p4c-bm2-ss:
+
+    python -m toolchain.compiler.driver prog.p4 -o prog.json [-I dir] [-D NAME[=V]]
+
+Phases run in a straight line (front end, mid end, back end), each stopping the compilation
+when it reported errors; errors are printed `file:line:col: error: message` and the exit
+status is 1 (2 for bad command-line usage).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .diagnostics import CompileError, Diagnostics
+
+
+def compile_program(path, include_dirs=(), defines=None, warnings=None) -> dict:
+    """Front end -> mid end -> back end; returns the BMv2 JSON document."""
+    from .backend import emit_program
+    from .frontend import parse_and_check
+    from .midend import run_midend
+
+    path = Path(path)
+    if not path.is_file():
+        raise CompileError.at(None, f"{path}: no such file")
+    program, front_warnings = parse_and_check(str(path), include_dirs=tuple(include_dirs),
+                                              defines=dict(defines or {}))
+    diags = Diagnostics()
+    lowered = run_midend(program, diags, path.name)
+    if warnings is not None:
+        warnings.extend(front_warnings)
+        warnings.extend(diags.warnings)
+    return emit_program(lowered)
+
+
+def _define(text: str) -> tuple[str, str]:
+    name, _, value = text.partition("=")
+    return name, value if value else "1"
+
+
+def build_arg_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="rdtcp-p4c",
+                                 description="Compile a P4_16 v1model program to BMv2 JSON.")
+    ap.add_argument("source", help="the P4 program")
+    ap.add_argument("-o", "--output", help="where to write the JSON (default: <source>.json)")
+    ap.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                    help="add DIR to the #include search path")
+    ap.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=V]",
+                    help="define a preprocessor macro")
+    return ap
+
+
+def main(argv=None) -> int:
+    args = build_arg_parser().parse_args(argv)
+    output = Path(args.output) if args.output else Path(args.source).with_suffix(".json")
+    warnings: list = []
+    try:
+        doc = compile_program(args.source, include_dirs=args.include_dirs,
+                              defines=dict(_define(d) for d in args.defines), warnings=warnings)
+    except CompileError as e:
+        for w in warnings:
+            print(w, file=sys.stderr)
+        print(e, file=sys.stderr)
+        return 1
+    for w in warnings:
+        print(w, file=sys.stderr)
+    output.write_text(json.dumps(doc, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

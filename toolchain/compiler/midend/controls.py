@@ -1,0 +1,385 @@
+"""Control lowering (ingress, egress): extern instances, actions used by tables, tables with
+their keys, defaults and const entries, and the apply block as a graph of tables and
+conditionals (cfg.py). Names follow p4c: `<Control>.<name>`, `@name` honoured."""
+from __future__ import annotations
+
+from ..frontend import ast, types as T
+from . import cfg, ir
+from .context import Context, Unsupported, ir_type, source_info
+from .expressions import Env, ExprLowering, describe
+from .statements import StmtLowering, enum_member_name
+from .storage import STANDARD_METADATA, StructPlace
+
+DEFAULT_TABLE_SIZE = 1024          # p4c's default when a table has no `size`
+SUPPORTED_MATCH_KINDS = {"exact", "lpm", "ternary", "range"}
+
+
+def qualified_name(decl, control_name: str) -> str:
+    """p4c's control-plane name of a declaration inside a control."""
+    given = ast.name_annotation(decl)
+    if given is not None:
+        if given.startswith("."):
+            return given[1:]
+        return f"{control_name}.{given}" if control_name else given
+    return f"{control_name}.{decl.name}" if control_name else decl.name
+
+
+def block_env(ctx: Context, params: list) -> Env:
+    """Bind a block's parameters to the headers, metadata or standard-metadata places."""
+    env = Env()
+    st = ctx.storage
+    for p in params:
+        t = p.p4type
+        if isinstance(t, T.Struct) and st.headers_type is not None and t.decl is st.headers_type.decl:
+            env.bind(p, StructPlace("headers", "", t))
+        elif isinstance(t, T.Struct) and st.meta_type is not None and t.decl is st.meta_type.decl:
+            env.bind(p, StructPlace("meta", t.name, t))
+        elif isinstance(t, T.Struct) and t.name == "standard_metadata_t":
+            env.bind(p, StructPlace("std", STANDARD_METADATA, t))
+    return env
+
+
+def control_name(decl: ast.ControlDecl) -> str:
+    return ast.name_annotation(decl) or decl.name
+
+
+def _fold(e, what: str) -> int:
+    v = getattr(e, "folded", None)
+    if isinstance(v, bool):
+        return int(v)
+    if not isinstance(v, int):
+        raise Unsupported(e.pos, f"{what} must be a compile-time constant")
+    return v
+
+
+class ControlLowering:
+    def __init__(self, ctx: Context, decl: ast.ControlDecl, pipeline_name: str):
+        self.ctx = ctx
+        self.decl = decl
+        self.name = control_name(decl)
+        self.pipeline_name = pipeline_name
+        self.env = block_env(ctx, decl.params)
+        self.stmts = StmtLowering(ctx, self.env, control_name=self.name)
+        self.tables: dict = {}          # json name -> ir.Table
+        self.table_decls: dict = {}     # id(TableDecl) -> json name
+        self.key_setup: dict = {}       # json name -> [Primitive] computing key temporaries
+
+    # ------------------------------------------------------------ entry
+    def run(self) -> None:
+        init_code = []
+        for local in self.decl.locals:
+            if isinstance(local, ast.Instantiation):
+                self._instance(local)
+            elif isinstance(local, ast.VarDecl):
+                init_code.extend(self.stmts.declare(local))
+        for local in self.decl.locals:
+            if isinstance(local, ast.TableDecl):
+                self._table(local)
+        body = self._structured(self.decl.body.stmts)
+        if init_code:
+            body.insert(0, cfg.Code(init_code, source_info(self.decl), self._label(self.decl)))
+        builder = cfg.CfgBuilder(self.tables, self.ctx.out.actions, self.ctx.action_names,
+                                 self.ctx.node_counter)
+        try:
+            init = builder.build(body, None)
+        except cfg.CfgError as e:
+            pos = None
+            raise Unsupported(pos, str(e)) from e
+        self.ctx.out.pipelines.append(ir.Pipeline(
+            self.pipeline_name, init, list(reversed(builder.out_tables)),
+            list(reversed(builder.conditionals)), source_info(self.decl, self.decl.name)))
+
+    def _label(self, node) -> str:
+        return f"{self.ctx.program_base}{node.pos.line}"
+
+    # ------------------------------------------------------------ extern instances
+    def _instance(self, inst: ast.Instantiation) -> None:
+        decl_type = inst.decl_type
+        kind = getattr(decl_type, "name", "")
+        name = qualified_name(inst, self.name)
+        src = source_info(inst, inst.name)
+        out = self.ctx.out
+        if kind == "register":
+            width = ir_type(inst.p4type.args[0], inst.pos).width
+            out.registers.append(ir.RegisterArray(name, _fold(inst.args[0], "a register size"),
+                                                  width, src))
+        elif kind == "counter":
+            out.counters.append(ir.CounterArray(name, _fold(inst.args[0], "a counter size"),
+                                                False, None, src))
+        elif kind == "direct_counter":
+            out.counters.append(ir.CounterArray(name, 0, True, None, src))
+        elif kind == "meter":
+            mtype = enum_member_name(inst.args[1])
+            out.meters.append(ir.MeterArray(name, _fold(inst.args[0], "a meter size"), mtype,
+                                            False, None, None, src))
+        elif kind == "direct_meter":
+            meter = ir.MeterArray(name, 0, enum_member_name(inst.args[0]), True, None, None, src)
+            out.meters.append(meter)
+            self.ctx.direct_meters[name] = meter
+        else:
+            raise Unsupported(inst.pos, f"extern {kind} is not supported by the BMv2 back end")
+        self.ctx.extern_instances[id(inst)] = (kind, name)
+
+    # ------------------------------------------------------------ actions
+    def action_name(self, action: ast.ActionDecl) -> str:
+        """Lower an action used by a table (once) and return its JSON name."""
+        known = self.ctx.action_json_names.get(id(action))
+        if known is not None:
+            return known
+        owner = self.name if action.control is not None else ""
+        name = qualified_name(action, owner)
+        env = self.env.child()
+        params = []
+        for i, p in enumerate(action.params):
+            if p.direction:
+                raise Unsupported(p.pos, f"action {action.name} has a directional parameter "
+                                         f"{p.name}; only directionless parameters can be "
+                                         "supplied by table entries")
+            t = ir_type(p.p4type, p.pos)
+            env.bind(p, ir.ParamRef(i, t))
+            params.append((p.name, t.width))
+        body = StmtLowering(self.ctx, env, control_name=self.name).action_body(action.body.stmts)
+        self.ctx.action_names.reserve(name)
+        self.ctx.out.actions.append(ir.Action(name, params, body, source_info(action, name)))
+        self.ctx.action_json_names[id(action)] = name
+        return name
+
+    def _action_call(self, ref: ast.ActionRef) -> ir.ActionCall:
+        name = self.action_name(ref.action)
+        widths = [ir_type(p.p4type, p.pos).width for p in ref.action.params]
+        data = [_fold(a, "an action argument in a table property") & ((1 << w) - 1)
+                for a, w in zip(ref.args, widths)]
+        return ir.ActionCall(name, data, widths)
+
+    # ------------------------------------------------------------ tables
+    def _table(self, t: ast.TableDecl) -> None:
+        name = qualified_name(t, self.name)
+        actions = []
+        for ref in t.actions:
+            if ref.args:
+                raise Unsupported(ref.pos, "actions with arguments bound in the actions list "
+                                           "are not supported")
+            actions.append(self.action_name(ref.action))
+        keys = [self._key(k, name) for k in t.key]
+        table = ir.Table(name=name, keys=keys, actions=actions, size=DEFAULT_TABLE_SIZE,
+                         default=None, default_const=False, source=source_info(t, t.name))
+        self._properties(t, table)
+        self.tables[name] = table
+        self.table_decls[id(t)] = name
+
+    def _properties(self, t: ast.TableDecl, table: ir.Table) -> None:
+        for prop in t.properties:
+            if isinstance(prop, ast.DefaultActionProperty):
+                table.default = self._action_call(prop.action)
+                table.default_const = prop.is_const
+            elif isinstance(prop, ast.EntriesProperty):
+                table.entries = [self._entry(e, i, table) for i, e in enumerate(prop.entries)]
+            elif isinstance(prop, ast.ExprProperty):
+                self._expr_property(prop, table)
+        if table.default is None and "NoAction" in table.actions:
+            table.default = ir.ActionCall("NoAction", [], [])
+        for c in self.ctx.out.counters:
+            if c.binding == table.name:
+                c.size = table.size
+        for m in self.ctx.out.meters:
+            if m.binding == table.name:
+                m.size = table.size
+
+    def _expr_property(self, prop: ast.ExprProperty, table: ir.Table) -> None:
+        if prop.name == "size":
+            table.size = _fold(prop.value, "a table size")
+        elif prop.name in ("counters", "meters"):
+            info = self.ctx.extern_instances.get(id(getattr(prop.value, "decl", None)))
+            wanted = "direct_counter" if prop.name == "counters" else "direct_meter"
+            if info is None or info[0] != wanted:
+                raise Unsupported(prop.pos, f"{prop.name} must name a {wanted} instance")
+            arrays = self.ctx.out.counters if prop.name == "counters" else self.ctx.out.meters
+            for a in arrays:
+                if a.name == info[1]:
+                    a.binding = table.name
+            if prop.name == "counters":
+                table.with_counters = True
+            else:
+                table.direct_meters = info[1]
+        elif prop.name == "implementation":
+            raise Unsupported(prop.pos, "table implementations (action_profile, "
+                                        "action_selector) are not supported")
+        elif prop.name == "support_timeout":
+            if getattr(prop.value, "folded", False):
+                raise Unsupported(prop.pos, "support_timeout = true is not supported")
+
+    def _key(self, k: ast.KeyElement, table_name: str) -> ir.TableKey:
+        if k.match_kind not in SUPPORTED_MATCH_KINDS:
+            raise Unsupported(k.match_kind_pos or k.pos,
+                              f"match kind {k.match_kind} is not supported")
+        name = ast.name_annotation(k) or describe(k.expr)
+        e = k.expr
+        lower = self.stmts.exprs
+        if isinstance(e, ast.MethodCallExpr) and e.builtin == "isValid":
+            return ir.TableKey(k.match_kind, name, lower.lower(e))
+        if isinstance(e, ast.BinaryExpr) and e.op == "&" and e.right.folded is not None:
+            target = lower.place(e.left)
+            if isinstance(target, ir.FieldRef):
+                return ir.TableKey(k.match_kind, name, target, _fold(e.right, "a key mask"))
+        target = lower.place(e)
+        if isinstance(target, ir.FieldRef) and not isinstance(target.type, ir.BoolType):
+            return ir.TableKey(k.match_kind, name, target)
+        value = lower.lower(e)
+        t = value.type if not isinstance(value.type, ir.BoolType) else ir.Bits(1)
+        tmp = self.ctx.scalars.temp("key", t)
+        self.key_setup.setdefault(table_name, []).append(
+            ir.Primitive("assign", [tmp, value], source_info(k, name)))
+        return ir.TableKey(k.match_kind, name, tmp)
+
+    def _entry(self, entry: ast.Entry, index: int, table: ir.Table) -> ir.Entry:
+        if len(entry.keyset) != len(table.keys):
+            raise Unsupported(entry.pos, f"entry has {len(entry.keyset)} keys, the table "
+                                         f"{len(table.keys)}")
+        matches = [self._match(ks, k, entry) for ks, k in zip(entry.keyset, table.keys)]
+        priority = _fold(entry.priority, "a priority") if entry.priority is not None else index + 1
+        return ir.Entry(matches, self._action_call(entry.action), priority)
+
+    def _match(self, ks, key: ir.TableKey, entry) -> dict:
+        width = 1 if isinstance(key.target, ir.ValidRef) else key.target.type.width
+        full = (1 << width) - 1
+        kind = key.match_type
+        if isinstance(ks, (ast.DefaultExpr, ast.DontCareExpr)):
+            if kind == "exact":
+                raise Unsupported(ks.pos, "an exact key needs a value in a const entry")
+            return {"match_type": kind, "key": 0, "mask": 0, "prefix_length": 0,
+                    "start": 0, "end": full}
+        if isinstance(ks, ast.MaskExpr):
+            value, mask = _fold(ks.value, "a key") & full, _fold(ks.mask, "a mask") & full
+            if kind == "ternary":
+                return {"match_type": kind, "key": value & mask, "mask": mask}
+            if kind == "lpm":
+                plen = bin(mask).count("1")
+                if mask != (full >> (width - plen)) << (width - plen):
+                    raise Unsupported(ks.pos, "an lpm mask must be a prefix")
+                return {"match_type": kind, "key": value & mask, "prefix_length": plen}
+            raise Unsupported(ks.pos, f"a mask is not allowed for a {kind} key")
+        if isinstance(ks, ast.RangeExpr):
+            if kind != "range":
+                raise Unsupported(ks.pos, f"a range is not allowed for a {kind} key")
+            return {"match_type": kind, "start": _fold(ks.lo, "a range bound") & full,
+                    "end": _fold(ks.hi, "a range bound") & full}
+        value = _fold(ks, "a key") & full
+        return {"match_type": kind, "key": value, "mask": full, "prefix_length": width,
+                "start": value, "end": value}
+
+    # ------------------------------------------------------------ apply block
+    def _structured(self, stmts: list) -> list:
+        out = []
+        for s in stmts:
+            out.extend(self._stmt(s))
+        return out
+
+    def _stmt(self, s) -> list:
+        if isinstance(s, ast.BlockStmt):
+            return self._structured(s.stmts)
+        if isinstance(s, ast.IfStmt):
+            return self._if(s)
+        if isinstance(s, ast.SwitchStmt):
+            return self._switch(s)
+        if isinstance(s, ast.ExitStmt):
+            return [cfg.Stop(True, source_info(s, "exit"))]
+        if isinstance(s, ast.ReturnStmt):
+            return [cfg.Stop(False, source_info(s, "return"))]
+        if isinstance(s, ast.CallStmt) and s.call.kind == "table_apply":
+            return self._apply(s.call)
+        items = self.stmts.simple(s)
+        return [cfg.Code(items, source_info(s), self._label(s))] if items else []
+
+    def _table_of(self, call: ast.MethodCallExpr) -> str:
+        name = self.table_decls.get(id(getattr(call.receiver, "decl", None)))
+        if name is None:
+            raise Unsupported(call.pos, f"{describe(call.receiver)} is not a table of "
+                                        f"{self.name}")
+        return name
+
+    def _apply(self, call, **arms) -> list:
+        name = self._table_of(call)
+        pre = self.key_setup.pop(name, [])
+        out = [cfg.Code(pre, source_info(call), self._label(call))] if pre else []
+        out.append(cfg.Apply(name, source=source_info(call, name), **arms))
+        return out
+
+    def _hit_test(self, cond):
+        """(apply call, wants_hit) for `t.apply().hit`, `.miss` and their negations."""
+        negate = False
+        while isinstance(cond, ast.UnaryExpr) and cond.op == "!":
+            negate = not negate
+            cond = cond.operand
+        if (isinstance(cond, ast.MemberExpr) and cond.member in ("hit", "miss")
+                and isinstance(cond.expr, ast.MethodCallExpr)
+                and cond.expr.kind == "table_apply"):
+            return cond.expr, (cond.member == "hit") != negate
+        return None, None
+
+    def _if(self, s: ast.IfStmt) -> list:
+        then = self._stmt(s.then)
+        other = self._stmt(s.other) if s.other is not None else []
+        call, wants_hit = self._hit_test(s.cond)
+        if call is not None:
+            hit, miss = (then, other) if wants_hit else (other, then)
+            return self._apply(call, hit=hit, miss=miss)
+        cond = self.stmts.exprs.lower(s.cond)
+        return [cfg.If(cond, then, other, source_info(s, describe(s.cond)))]
+
+    def _switch(self, s: ast.SwitchStmt) -> list:
+        if not s.on_action_run:
+            return self._value_switch(s)
+        call = s.expr.expr if isinstance(s.expr, ast.MemberExpr) else None
+        if call is None or getattr(call, "kind", None) != "table_apply":
+            raise Unsupported(s.pos, "switch must be on t.apply().action_run")
+        cases, pending = [], []
+        for case in s.cases:
+            for label in case.labels:
+                if isinstance(label, ast.DefaultExpr):
+                    pending.append(None)
+                else:
+                    pending.append(self.action_name(label.decl))
+            if case.body is not None:
+                body = self._structured(case.body.stmts)
+                named = [p for p in pending if p is not None]
+                if named:
+                    cases.append((named, body))
+                if None in pending:
+                    cases.append((None, body))
+                pending = []
+        return self._apply(call, cases=cases)
+
+    def _value_switch(self, s: ast.SwitchStmt) -> list:
+        """switch (x) { 1: {...} default: {...} } as an if/else chain."""
+        subject = self.stmts.exprs.lower(s.expr)
+        chain: list = []
+        default_body: list = []
+        pending = []
+        arms = []
+        for case in s.cases:
+            pending.extend(case.labels)
+            if case.body is None:
+                continue
+            body = self._structured(case.body.stmts)
+            if any(isinstance(l, ast.DefaultExpr) for l in pending):
+                default_body = body
+            else:
+                arms.append(([self.stmts.exprs.lower(l) for l in pending], body))
+            pending = []
+        chain = default_body
+        for values, body in reversed(arms):
+            cond = None
+            for v in values:
+                test = ir.Binary("==", subject, v, ir.BOOL)
+                cond = test if cond is None else ir.Binary("||", cond, test, ir.BOOL)
+            chain = [cfg.If(cond, body, chain, source_info(s))]
+        return chain
+
+
+class LowerControls:
+    """Pass: ingress and egress pipelines."""
+    name = "LowerControls"
+
+    def run(self, ctx: Context) -> None:
+        ControlLowering(ctx, ctx.blocks.ingress, "ingress").run()
+        ControlLowering(ctx, ctx.blocks.egress, "egress").run()

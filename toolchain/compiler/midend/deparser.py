@@ -1,0 +1,47 @@
+"""Deparser lowering: the emit() calls, in order, as the BMv2 deparser's header order.
+
+BMv2 emits every valid header of `order` (JSON_format.md "deparsers"), which is what a
+sequence of unconditional `emit` calls means; a stack emits all its elements, a struct its
+members in declaration order.
+"""
+from __future__ import annotations
+
+from ..frontend import ast
+from . import ir
+from .context import Context, Unsupported, source_info
+from .controls import block_env
+from .expressions import ExprLowering, describe
+from .storage import HeaderPlace, StackPlace, StructPlace
+
+
+class LowerDeparser:
+    name = "LowerDeparser"
+
+    def run(self, ctx: Context) -> None:
+        decl = ctx.blocks.deparser
+        exprs = ExprLowering(ctx, block_env(ctx, decl.params))
+        order: list = []
+        for s in self._flatten(decl.body.stmts):
+            if not (isinstance(s, ast.CallStmt) and s.call.builtin == "emit"):
+                raise Unsupported(s.pos, "the deparser may only contain emit() calls "
+                                         f"({type(s).__name__} found)")
+            self._emit(ctx, exprs.place(s.call.args[0]), order, s.call.args[0])
+        ctx.out.deparsers.append(ir.Deparser("deparser", order, source_info(decl, decl.name)))
+
+    def _flatten(self, stmts):
+        for s in stmts:
+            if isinstance(s, ast.BlockStmt):
+                yield from self._flatten(s.stmts)
+            elif not isinstance(s, ast.EmptyStmt):
+                yield s
+
+    def _emit(self, ctx, place, order: list, arg) -> None:
+        if isinstance(place, HeaderPlace):
+            order.append(place.instance)
+        elif isinstance(place, StackPlace):
+            order.extend(place.elements)
+        elif isinstance(place, StructPlace) and place.kind == "headers":
+            for name in place.type.fields:
+                self._emit(ctx, ctx.storage.member(place, name, arg.pos), order, arg)
+        else:
+            raise Unsupported(arg.pos, f"cannot emit {describe(arg)}")

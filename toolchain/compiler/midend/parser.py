@@ -1,0 +1,180 @@
+"""Parser lowering: parser states -> BMv2 parse states.
+
+Statements become parser ops (extract, set, verify, advance, primitive); `select` keys must be
+fields in BMv2, so other key expressions (lookahead, slices, ...) are first `set` into a
+`scalars` temporary, as p4c does; ranges are expanded into value/mask pairs (ranges.py)
+because BMv2 transitions only match value/mask.
+"""
+from __future__ import annotations
+
+from itertools import product
+
+from ..frontend import ast, types as T
+from . import ir
+from .context import Context, Unsupported, ir_type, source_info
+from .controls import block_env
+from .expressions import StackLast, StackNext, describe
+from .ranges import range_to_masks
+from .statements import StmtLowering, _folded_int
+from .storage import HeaderPlace
+
+ACCEPT, REJECT = "accept", "reject"
+
+
+class ParserLowering:
+    def __init__(self, ctx: Context, decl: ast.ParserDecl):
+        self.ctx = ctx
+        self.decl = decl
+        self.env = block_env(ctx, decl.params)
+        self.stmts = StmtLowering(ctx, self.env, in_parser=True)
+        self.exprs = self.stmts.exprs
+
+    def run(self) -> None:
+        for local in self.decl.locals:
+            if isinstance(local, ast.VarDecl):
+                if local.init is not None:
+                    raise Unsupported(local.pos, "parser-level variables with initialisers are "
+                                                 "not supported; initialise them in a state")
+                self.stmts.declare(local)
+            elif isinstance(local, ast.ValueSetDecl):
+                raise Unsupported(local.pos, "parser value sets are not supported")
+            elif isinstance(local, ast.Instantiation):
+                raise Unsupported(local.pos, "instantiations inside a parser are not supported")
+        states = [self._state(s) for s in self.decl.states if not s.builtin]
+        self.ctx.out.parsers.append(ir.Parser("parser", "start", states))
+
+    def _state(self, s: ast.ParserState) -> ir.ParseState:
+        state = ir.ParseState(s.name, source=source_info(s, s.name))
+        for stmt in s.stmts:
+            state.ops.extend(self._op(stmt))
+        self._transition(s.transition, state)
+        return state
+
+    # ------------------------------------------------------------ statements
+    def _op(self, s) -> list:
+        if isinstance(s, ast.CallStmt):
+            return self._call(s.call)
+        if isinstance(s, ast.AssignStmt):
+            return [ir.ParserOp("set", [self.exprs.lvalue(s.lhs), self.exprs.lower(s.rhs)])]
+        if isinstance(s, ast.VarDecl):
+            return [self._set_from(p) for p in self.stmts.declare(s)]
+        if isinstance(s, (ast.ConstDecl, ast.EmptyStmt)):
+            return []
+        if isinstance(s, ast.BlockStmt):
+            return [op for x in s.stmts for op in self._op(x)]
+        if isinstance(s, ast.IfStmt):
+            raise Unsupported(s.pos, "if statements inside parser states are not supported")
+        raise Unsupported(s.pos, f"{type(s).__name__} is not supported in a parser state")
+
+    def _set_from(self, prim: ir.Primitive) -> ir.ParserOp:
+        if prim.op == "assign":
+            return ir.ParserOp("set", prim.args)
+        return ir.ParserOp("primitive", [prim])
+
+    def _call(self, c: ast.MethodCallExpr) -> list:
+        if c.builtin == "extract":
+            if len(c.args) != 1:
+                raise Unsupported(c.pos, "extract with a variable-size field is not supported")
+            target = self.exprs.place(c.args[0])
+            if isinstance(target, HeaderPlace):
+                return [ir.ParserOp("extract", [ir.HeaderArg(target.instance)])]
+            if isinstance(target, StackNext):
+                return [ir.ParserOp("extract", [ir.StackArg(target.stack.name)])]
+            raise Unsupported(c.pos, f"cannot extract into {describe(c.args[0])}")
+        if c.builtin == "advance":
+            amount = self.exprs.lower(c.args[0])
+            if isinstance(amount, ir.Const) and amount.value % 8:
+                raise Unsupported(c.pos, "advance() by a number of bits that is not a "
+                                         "multiple of 8 is not supported by BMv2")
+            return [ir.ParserOp("advance", [amount])]
+        if c.builtin == "verify" or (c.kind == "extern_function" and c.method.name == "verify"):
+            cond = self.exprs.lower(c.args[0])
+            err = self.exprs.lower(c.args[1])
+            if not isinstance(err, ir.Const):
+                raise Unsupported(c.pos, "verify() needs a constant error")
+            return [ir.ParserOp("verify", [cond, err.value])]
+        if c.builtin == "lookahead":
+            return []
+        return [ir.ParserOp("primitive", [p]) for p in self.stmts.call(c)
+                if isinstance(p, ir.Primitive)]
+
+    # ------------------------------------------------------------ transitions
+    def _next(self, path: ast.PathExpr):
+        name = path.name if isinstance(path, ast.PathExpr) else None
+        if name in (ACCEPT, REJECT):
+            return None      # v1model: a rejected packet continues to ingress as well
+        return name
+
+    def _transition(self, t, state: ir.ParseState) -> None:
+        if t is None:
+            state.transitions.append(ir.Transition(None, None, None))
+            return
+        if isinstance(t, ast.PathExpr):
+            state.transitions.append(ir.Transition(None, None, self._next(t)))
+            return
+        if not isinstance(t, ast.SelectExpr):
+            raise Unsupported(t.pos, "unsupported transition")
+        widths = []
+        for e in t.exprs:
+            key = self._key(e, state)
+            state.key.append(key)
+            widths.append(key.type.width)
+        state.key_widths = widths
+        for case in t.cases:
+            self._case(case, widths, state)
+
+    def _key(self, e: ast.Expr, state: ir.ParseState) -> ir.Expr:
+        p = self.exprs.place(e)
+        if isinstance(p, (ir.FieldRef, ir.StackLastField)) and not isinstance(p.type, ir.BoolType):
+            return p
+        value = self.exprs.lower(e) if not isinstance(p, ir.Expr) else p
+        t = value.type if not isinstance(value.type, ir.BoolType) else ir.Bits(1)
+        tmp = self.ctx.scalars.temp("tmp", t)
+        state.ops.append(ir.ParserOp("set", [tmp, value]))
+        return tmp
+
+    def _case(self, case: ast.SelectCase, widths: list, state: ir.ParseState) -> None:
+        nxt = self._next(case.state)
+        ks = case.keyset
+        if len(ks) == 1 and isinstance(ks[0], ast.DefaultExpr) or (
+                len(ks) == 1 and isinstance(ks[0], ast.DontCareExpr) and len(widths) > 1):
+            state.transitions.append(ir.Transition(None, None, nxt))
+            return
+        if len(ks) != len(widths):
+            raise Unsupported(case.pos, f"select case has {len(ks)} values for "
+                                        f"{len(widths)} keys")
+        per_key = [self._keyset(k, w) for k, w in zip(ks, widths)]
+        for combo in product(*per_key):
+            values = [v for v, _ in combo]
+            masks = [m for _, m in combo]
+            exact = all(m == (1 << w) - 1 for m, w in zip(masks, widths))
+            if all(m == 0 for m in masks):
+                state.transitions.append(ir.Transition(None, None, nxt))
+                return
+            state.transitions.append(ir.Transition(values, None if exact else masks, nxt))
+
+    def _keyset(self, k, width: int) -> list:
+        full = (1 << width) - 1
+        if isinstance(k, (ast.DefaultExpr, ast.DontCareExpr)):
+            return [(0, 0)]
+        if isinstance(k, ast.MaskExpr):
+            v, m = _folded_int(k.value, "a select value") & full, _folded_int(k.mask, "a mask") & full
+            return [(v & m, m)]
+        if isinstance(k, ast.RangeExpr):
+            lo, hi = _folded_int(k.lo, "a range bound"), _folded_int(k.hi, "a range bound")
+            return range_to_masks(lo & full, hi & full, width)
+        if isinstance(k, ast.PathExpr) and isinstance(getattr(k, "decl", None), ast.ValueSetDecl):
+            raise Unsupported(k.pos, "parser value sets are not supported")
+        v = getattr(k, "folded", None)
+        if isinstance(v, bool):
+            v = int(v)
+        if not isinstance(v, int):
+            raise Unsupported(k.pos, "select case values must be compile-time constants")
+        return [(v & full, full)]
+
+
+class LowerParser:
+    name = "LowerParser"
+
+    def run(self, ctx: Context) -> None:
+        ParserLowering(ctx, ctx.blocks.parser).run()

@@ -1,0 +1,329 @@
+"""Statement lowering shared by actions, apply blocks and parser states: assignments, extern
+calls and builtin methods -> BMv2 primitives; inside actions, if/else and return -> labels and
+jumps (BMv2 `_jump` / `_jump_if_zero`, JSON_format.md "actions")."""
+from __future__ import annotations
+
+from itertools import count
+
+from ..frontend import ast, types as T
+from . import externs, ir
+from .context import Context, Unsupported, ir_type, source_info
+from .expressions import Env, ExprLowering, describe
+from .storage import HeaderPlace, StackPlace, StructPlace
+
+_labels = count()
+
+
+def _fresh_label(base: str) -> ir.Label:
+    return ir.Label(f"{base}_{next(_labels)}")
+
+
+def _folded_int(e: ast.Expr, what: str) -> int:
+    v = getattr(e, "folded", None)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise Unsupported(e.pos, f"{what} must be a compile-time constant")
+    return v
+
+
+def enum_member_name(e: ast.Expr) -> str:
+    if isinstance(e, ast.MemberExpr) and e.kind == "enum":
+        return e.member
+    raise Unsupported(e.pos, f"expected an enum constant, got {describe(e)}")
+
+
+class StmtLowering:
+    """Lowers statements into a list of action items (primitives, labels, jumps)."""
+
+    def __init__(self, ctx: Context, env: Env, *, in_parser: bool = False,
+                 control_name: str = ""):
+        self.ctx = ctx
+        self.env = env
+        self.exprs = ExprLowering(ctx, env, in_parser=in_parser)
+        self.control_name = control_name
+        self.in_parser = in_parser
+
+    # ------------------------------------------------------------ action bodies
+    def action_body(self, stmts: list) -> list:
+        end = _fresh_label("end")
+        items: list = []
+        self._block(stmts, items, end)
+        items.append(end)
+        return items
+
+    def _block(self, stmts: list, items: list, end: ir.Label) -> None:
+        for s in stmts:
+            self._stmt(s, items, end)
+
+    def _stmt(self, s, items: list, end: ir.Label) -> None:
+        if isinstance(s, ast.BlockStmt):
+            self._block(s.stmts, items, end)
+        elif isinstance(s, ast.IfStmt):
+            self._if(s, items, end)
+        elif isinstance(s, ast.ReturnStmt):
+            items.append(ir.Jump(end))
+        elif isinstance(s, ast.ExitStmt):
+            items.append(externs.exit_(source_info(s, "exit")))
+            items.append(ir.Jump(end))
+        elif isinstance(s, ast.SwitchStmt):
+            raise Unsupported(s.pos, "switch statements are not allowed inside actions")
+        else:
+            items.extend(self.simple(s))
+
+    def _if(self, s: ast.IfStmt, items: list, end: ir.Label) -> None:
+        cond = self.exprs.lower(s.cond)
+        branches = [s.then] + ([s.other] if s.other is not None else [])
+        if isinstance(cond, ir.Const):             # decided at compile time
+            chosen = s.then if cond.value else s.other
+            if chosen is not None:
+                self._stmt(chosen, items, end)
+            return
+        else_label, done = _fresh_label("else"), _fresh_label("endif")
+        items.append(ir.JumpIfFalse(cond, else_label if s.other is not None else done))
+        self._stmt(s.then, items, end)
+        if s.other is not None:
+            items.append(ir.Jump(done))
+            items.append(else_label)
+            self._stmt(s.other, items, end)
+        items.append(done)
+        del branches
+
+    # ------------------------------------------------------------ straight-line statements
+    def simple(self, s) -> list:
+        """Primitives for an assignment, call, or declaration (no control flow)."""
+        if isinstance(s, ast.AssignStmt):
+            return self.assign(s.lhs, s.rhs, source_info(s, describe(s.lhs) + " = ..."))
+        if isinstance(s, ast.CallStmt):
+            return self.call(s.call)
+        if isinstance(s, ast.VarDecl):
+            return self.declare(s)
+        if isinstance(s, ast.ConstDecl):
+            return []                              # uses are folded by the checker
+        if isinstance(s, ast.EmptyStmt):
+            return []
+        if isinstance(s, ast.BlockStmt):
+            out = []
+            for x in s.stmts:
+                out.extend(self.simple(x))
+            return out
+        raise Unsupported(s.pos, f"{type(s).__name__} is not supported here")
+
+    def declare(self, d: ast.VarDecl) -> list:
+        t = d.p4type
+        if isinstance(t, T.Header):
+            from .storage import header_type_fields
+            if t.name not in self.ctx.storage.header_types:
+                ht = ir.HeaderType(t.name, header_type_fields(t, d.pos))
+                self.ctx.storage.header_types[t.name] = ht
+                self.ctx.out.header_types.append(ht)
+            name = self.ctx.action_names.fresh(d.name)
+            self.ctx.out.headers.append(ir.HeaderInstance(name, t.name, False))
+            self.env.bind(d, HeaderPlace(name, t))
+            return []
+        if isinstance(t, (T.Struct, T.Stack, T.HeaderUnion, T.Tuple)):
+            raise Unsupported(d.pos, f"local variables of type {t} are not supported")
+        ref = self.ctx.scalars.temp(d.name, ir_type(t, d.pos))
+        self.env.bind(d, ref)
+        if d.init is not None:
+            return [ir.Primitive("assign", [ref, self.exprs.lower(d.init)],
+                                 source_info(d, d.name))]
+        return []
+
+    def assign(self, lhs: ast.Expr, rhs: ast.Expr, src) -> list:
+        target = self.exprs.place(lhs)
+        if isinstance(target, ir.FieldRef):
+            return [ir.Primitive("assign", [target, self.exprs.lower(rhs)], src)]
+        if isinstance(target, HeaderPlace):
+            value = self.exprs.place(rhs)
+            if isinstance(value, HeaderPlace):
+                return [ir.Primitive("assign_header", [ir.HeaderArg(target.instance),
+                                                       ir.HeaderArg(value.instance)], src)]
+        if isinstance(target, StackPlace):
+            value = self.exprs.place(rhs)
+            if isinstance(value, StackPlace):
+                return [ir.Primitive("assign_header_stack", [ir.StackArg(target.name),
+                                                             ir.StackArg(value.name)], src)]
+        if isinstance(target, StructPlace):
+            value = self.exprs.place(rhs)
+            if isinstance(value, StructPlace):
+                return self._assign_struct(target, value, lhs.pos, src)
+        raise Unsupported(lhs.pos, f"assignment to {describe(lhs)} from {describe(rhs)} "
+                                   "is not supported")
+
+    def _assign_struct(self, dst: StructPlace, src_place: StructPlace, pos, src) -> list:
+        out = []
+        storage = self.ctx.storage
+        for name in dst.type.fields:
+            d = storage.member(dst, name, pos)
+            s = storage.member(src_place, name, pos)
+            if isinstance(d, ir.FieldRef):
+                out.append(ir.Primitive("assign", [d, s], src))
+            elif isinstance(d, HeaderPlace):
+                out.append(ir.Primitive("assign_header", [ir.HeaderArg(d.instance),
+                                                          ir.HeaderArg(s.instance)], src))
+            elif isinstance(d, StructPlace):
+                out.extend(self._assign_struct(d, s, pos, src))
+            else:
+                raise Unsupported(pos, "struct assignment with header stacks is not supported")
+        return out
+
+    # ------------------------------------------------------------ calls
+    def call(self, c: ast.MethodCallExpr) -> list:
+        src = source_info(c, describe(c.callee))
+        if c.builtin in ("setValid", "setInvalid"):
+            p = self.exprs.place(c.receiver)
+            if not isinstance(p, HeaderPlace):
+                raise Unsupported(c.pos, f"{c.builtin}() is only supported on headers")
+            return [externs.set_valid(p.instance, c.builtin == "setValid", src)]
+        if c.builtin in ("push_front", "pop_front"):
+            p = self.exprs.place(c.receiver)
+            if not isinstance(p, StackPlace):
+                raise Unsupported(c.pos, f"{c.builtin}() is only supported on header stacks")
+            n = _folded_int(c.args[0], f"the argument of {c.builtin}")
+            return [externs.stack_shift(p.name, n, c.builtin == "push_front", src)]
+        if c.builtin == "isValid":
+            return []
+        if c.kind == "action":
+            return self.inline_action(c)
+        if c.kind == "extern_function":
+            return self.extern_function(c, src)
+        if c.kind == "extern_method":
+            return self.extern_method(c, src)
+        if c.kind == "table_apply":
+            raise Unsupported(c.pos, "tables can only be applied in a control's apply block")
+        if c.kind == "apply":
+            raise Unsupported(c.pos, "applying a sub-parser or sub-control is not supported")
+        raise Unsupported(c.pos, f"call of {describe(c.callee)} is not supported")
+
+    def inline_action(self, c: ast.MethodCallExpr) -> list:
+        """A direct action call: the action's body with its parameters bound to the
+        arguments (in/inout/out parameters to the argument's place)."""
+        action: ast.ActionDecl = c.method
+        env = self.env.child()
+        for param, arg in zip(action.params, c.args):
+            if param.direction in ("out", "inout"):
+                env.bind(param, self.exprs.place(arg))
+            elif isinstance(param.p4type, (T.Header, T.Struct, T.Stack)):
+                env.bind(param, self.exprs.place(arg))
+            else:
+                env.bind(param, self.exprs.lower(arg))
+        inner = StmtLowering(self.ctx, env, in_parser=self.in_parser,
+                             control_name=self.control_name)
+        return inner.action_body(action.body.stmts)
+
+    # -- v1model extern functions
+    def extern_function(self, c: ast.MethodCallExpr, src) -> list:
+        name = c.method.name
+        handler = getattr(self, "_fn_" + name, None)
+        if handler is None:
+            raise Unsupported(c.pos, f"extern function {name} is not supported")
+        return handler(c, src)
+
+    def _fn_mark_to_drop(self, c, src):
+        return [externs.mark_to_drop(src)]
+
+    def _fn_hash(self, c, src):
+        dst, algo, base, data, max_ = c.args
+        algo_name = enum_member_name(algo)
+        pre, inputs = self.calc_inputs(data)
+        calc = self.ctx.calc_names.fresh("calc")
+        self.ctx.out.calculations.append(ir.Calculation(calc, algo_name, inputs, src))
+        return pre + [externs.hash_call(self.exprs.lvalue(dst), self.exprs.lower(base), calc,
+                                        self.exprs.lower(max_), src)]
+
+    def _fn_random(self, c, src):
+        dst, lo, hi = c.args
+        return [externs.random_call(self.exprs.lvalue(dst), self.exprs.lower(lo),
+                                    self.exprs.lower(hi), src)]
+
+    def _fn_resubmit_preserving_field_list(self, c, src):
+        return [externs.resubmit(self.field_list(c.args[0]), src)]
+
+    def _fn_recirculate_preserving_field_list(self, c, src):
+        return [externs.recirculate(self.field_list(c.args[0]), src)]
+
+    def _fn_clone(self, c, src):
+        kind = enum_member_name(c.args[0])
+        return [externs.clone(kind, self.exprs.lower(c.args[1]), self.ctx.empty_field_list_id(),
+                              src)]
+
+    def _fn_clone_preserving_field_list(self, c, src):
+        kind = enum_member_name(c.args[0])
+        return [externs.clone(kind, self.exprs.lower(c.args[1]), self.field_list(c.args[2]),
+                              src)]
+
+    def _fn_truncate(self, c, src):
+        return [externs.truncate(self.exprs.lower(c.args[0]), src)]
+
+    def _fn_assert(self, c, src):
+        return [externs.assertion("assert", self.exprs.lower(c.args[0]), src)]
+
+    def _fn_assume(self, c, src):
+        return [externs.assertion("assume", self.exprs.lower(c.args[0]), src)]
+
+    def _fn_log_msg(self, c, src):
+        msg = c.args[0]
+        if not isinstance(msg, ast.StringLit):
+            raise Unsupported(c.pos, "log_msg needs a string literal")
+        values = []
+        if len(c.args) > 1:
+            data = c.args[1]
+            items = data.items if isinstance(data, ast.ListExpr) else [data]
+            values = [self.exprs.lower(x) for x in items]
+        return [externs.log_msg(msg.value, values, src)]
+
+    def field_list(self, arg: ast.Expr) -> int:
+        index = _folded_int(arg, "a field list index")
+        if index not in self.ctx.field_list_ids:
+            fl = ir.FieldList(index, f"field_list{index}", [])
+            self.ctx.field_list_ids[index] = fl
+            self.ctx.out.field_lists.append(fl)
+        return index
+
+    def calc_inputs(self, data: ast.Expr) -> tuple[list, list]:
+        """Inputs of a hash/checksum calculation: fields and constants as they are (BMv2
+        calculations take fields, hexstr with bitwidth, headers or payload)."""
+        items = data.items if isinstance(data, ast.ListExpr) else [data]
+        pre, inputs = [], []
+        for item in items:
+            p = self.exprs.place(item)
+            if isinstance(p, HeaderPlace):
+                inputs.extend(ir.FieldRef(p.instance, n, ir_type(t, item.pos))
+                              for n, t in p.type.fields.items())
+            elif isinstance(p, (ir.FieldRef, ir.Const)) and not isinstance(p.type, ir.BoolType):
+                inputs.append(p)
+            elif isinstance(p, ir.Expr):
+                tmp = self.ctx.scalars.temp("tmp", p.type if not isinstance(p.type, ir.BoolType)
+                                            else ir.Bits(1))
+                pre.append(ir.Primitive("assign", [tmp, p]))
+                inputs.append(tmp)
+            else:
+                raise Unsupported(item.pos, f"{describe(item)} cannot be hashed")
+        return pre, inputs
+
+    # -- extern object methods
+    def extern_method(self, c: ast.MethodCallExpr, src) -> list:
+        recv = c.receiver
+        decl = getattr(recv, "decl", None)
+        info = self.ctx.extern_instances.get(id(decl))
+        if info is None:
+            raise Unsupported(c.pos, f"method {describe(c.callee)} is not supported here")
+        kind, name = info
+        method = c.method.name
+        if kind == "register" and method == "read":
+            return [externs.register_read(self.exprs.lvalue(c.args[0]), name,
+                                          self.exprs.lower(c.args[1]), src)]
+        if kind == "register" and method == "write":
+            return [externs.register_write(name, self.exprs.lower(c.args[0]),
+                                           self.exprs.lower(c.args[1]), src)]
+        if kind == "counter" and method == "count":
+            return [externs.counter_count(name, self.exprs.lower(c.args[0]), src)]
+        if kind == "direct_counter" and method == "count":
+            return []                       # BMv2 counts direct counters on every hit
+        if kind == "meter" and method == "execute_meter":
+            return [externs.meter_execute(name, self.exprs.lower(c.args[0]),
+                                          self.exprs.lvalue(c.args[1]), src)]
+        if kind == "direct_meter" and method == "read":
+            meter = self.ctx.direct_meters[name]
+            meter.result_target = self.exprs.lvalue(c.args[0])
+            return []                       # BMv2 writes the colour when the table hits
+        raise Unsupported(c.pos, f"{kind}.{method} is not supported")

@@ -1,0 +1,187 @@
+"""Storage allocation: where every P4 value lives in BMv2 (header instances and `scalars`).
+
+* The parser's `out H hdr` struct: each header field becomes a header instance named after the
+  field ("ipv4"), each stack `h[N]` N instances "h[0]".."h[N-1]" plus a header stack; nested
+  structs are flattened with dotted names.
+* The user metadata struct: each scalar field becomes a field of `scalars` named
+  "<struct type>.<field>" (p4c: "meta_t.tcp_len"); `@field_list(N)` fields go to field list N.
+* `standard_metadata_t` is the "standard_metadata" instance; its `@alias` fields give the
+  JSON `field_aliases`.
+Places (`HeaderPlace`, `StackPlace`, `StructPlace`) are what a P4 l-value path denotes before
+it reaches a scalar field.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..frontend import ast, types as T
+from . import ir
+from .context import Context, Unsupported, ir_type, is_library_node
+from .scalars import SCALARS, SCALARS_TYPE
+
+STANDARD_METADATA = "standard_metadata"
+
+
+@dataclass(frozen=True)
+class HeaderPlace:
+    instance: str
+    type: T.Header
+
+
+@dataclass(frozen=True)
+class StackPlace:
+    name: str
+    type: T.Stack
+    elements: tuple
+
+
+@dataclass(frozen=True)
+class StructPlace:
+    """A struct value: `kind` "headers" (members are instances), "meta" (members are scalars
+    fields), or "std" (the standard metadata instance)."""
+    kind: str
+    prefix: str
+    type: T.Struct
+
+
+@dataclass
+class Storage:
+    headers_type: Optional[T.Struct] = None
+    meta_type: Optional[T.Struct] = None
+    header_types: dict = field(default_factory=dict)      # type name -> ir.HeaderType
+
+    def member(self, place: StructPlace, name: str, pos):
+        """The place or field a struct member denotes."""
+        ftype = place.type.fields[name]
+        if place.kind == "std":
+            return ir.FieldRef(STANDARD_METADATA, name, ir_type(ftype, pos))
+        path = f"{place.prefix}.{name}" if place.prefix else name
+        if place.kind == "headers":
+            if isinstance(ftype, T.Header):
+                return HeaderPlace(path, ftype)
+            if isinstance(ftype, T.Stack):
+                return StackPlace(path, ftype, tuple(f"{path}[{i}]" for i in range(ftype.size)))
+            if isinstance(ftype, T.Struct):
+                return StructPlace("headers", path, ftype)
+            raise Unsupported(pos, f"field {name} of the headers struct is a {ftype}; "
+                                   "only headers, header stacks and structs are supported there")
+        if isinstance(ftype, T.Struct):
+            return StructPlace("meta", path, ftype)
+        if isinstance(ftype, (T.Header, T.Stack, T.HeaderUnion)):
+            raise Unsupported(pos, "headers inside the metadata struct are not supported")
+        return ir.FieldRef(SCALARS, path, ir_type(ftype, pos))
+
+
+def header_type_fields(t: T.Header, pos) -> list:
+    out = []
+    for name, ftype in t.fields.items():
+        if isinstance(ftype, T.Varbit):
+            raise Unsupported(pos, f"varbit field {t.name}.{name} is not supported")
+        it = ir_type(ftype, pos)
+        out.append((name, it.width, bool(it.signed)))
+    return out
+
+
+class AllocateStorage:
+    """Pass: header types and instances, stacks, scalars for metadata, standard metadata."""
+    name = "AllocateStorage"
+
+    def run(self, ctx: Context) -> None:
+        parser = ctx.blocks.parser
+        params = parser.params
+        if len(params) != 4:
+            raise Unsupported(parser.pos, "the V1Switch parser must have 4 parameters")
+        st = Storage(headers_type=params[1].p4type, meta_type=params[2].p4type)
+        ctx.storage = st
+        std_type = params[3].p4type
+        self._standard_metadata(ctx, std_type, parser.pos)
+        self._headers(ctx, st, parser.pos)
+        self._metadata(ctx, st.meta_type, st.meta_type.name, parser.pos)
+
+    def _add_type(self, ctx: Context, t: T.Header, pos) -> None:
+        if t.name not in ctx.storage.header_types:
+            ht = ir.HeaderType(t.name, header_type_fields(t, pos))
+            ctx.storage.header_types[t.name] = ht
+            ctx.out.header_types.append(ht)
+
+    def _standard_metadata(self, ctx: Context, t: T.Struct, pos) -> None:
+        # the scalars header type comes first, as p4c writes it; its fields are final later
+        ctx.out.header_types.append(ir.HeaderType(SCALARS_TYPE, []))
+        ctx.out.headers.append(ir.HeaderInstance(SCALARS, SCALARS_TYPE, True))
+        fields = [(n, ir_type(ft, pos).width, False) for n, ft in t.fields.items()]
+        total = sum(w for _, w, _ in fields)
+        if total % 8:
+            fields.append(("_padding", 8 - total % 8, False))
+        ctx.out.header_types.append(ir.HeaderType(STANDARD_METADATA, fields))
+        ctx.out.headers.append(ir.HeaderInstance(STANDARD_METADATA, STANDARD_METADATA, True))
+        for fdecl in t.decl.fields:
+            alias = ast.annotation(fdecl, "alias")
+            if alias is not None and alias.args and isinstance(alias.args[0], ast.StringLit):
+                ctx.out.field_aliases.append((alias.args[0].value, (STANDARD_METADATA, fdecl.name)))
+
+    def _headers(self, ctx: Context, st: Storage, pos) -> None:
+        if not isinstance(st.headers_type, T.Struct):
+            raise Unsupported(pos, "the parser's headers parameter must be a struct")
+        plain, stacks = [], []
+        self._collect(st.headers_type, "", plain, stacks, pos)
+        for path, t in plain:
+            self._add_type(ctx, t, pos)
+            ctx.out.headers.append(ir.HeaderInstance(path, t.name, False))
+        for path, t in stacks:
+            self._add_type(ctx, t.element, pos)
+            elements = [f"{path}[{i}]" for i in range(t.size)]
+            for e in elements:
+                ctx.out.headers.append(ir.HeaderInstance(e, t.element.name, False))
+            ctx.out.stacks.append(ir.HeaderStack(path, t.element.name, elements))
+
+    def _collect(self, t: T.Struct, prefix: str, plain: list, stacks: list, pos) -> None:
+        for name, ftype in t.fields.items():
+            path = f"{prefix}.{name}" if prefix else name
+            if isinstance(ftype, T.Header):
+                plain.append((path, ftype))
+            elif isinstance(ftype, T.Stack) and isinstance(ftype.element, T.Header):
+                stacks.append((path, ftype))
+            elif isinstance(ftype, T.Struct):
+                self._collect(ftype, path, plain, stacks, pos)
+            elif isinstance(ftype, (T.HeaderUnion,)) or (
+                    isinstance(ftype, T.Stack) and isinstance(ftype.element, T.HeaderUnion)):
+                raise Unsupported(ftype.decl.pos if hasattr(ftype, "decl") else pos,
+                                  "header unions are not supported")
+            else:
+                raise Unsupported(pos, f"field {path} of the headers struct has type {ftype}; "
+                                       "only headers, header stacks and structs may appear there")
+
+    def _metadata(self, ctx: Context, t, prefix: str, pos) -> None:
+        if not isinstance(t, T.Struct):
+            raise Unsupported(pos, "the user metadata parameter must be a struct")
+        for fdecl in t.decl.fields:
+            ftype = t.fields[fdecl.name]
+            path = f"{prefix}.{fdecl.name}"
+            if isinstance(ftype, T.Struct):
+                self._metadata(ctx, ftype, path, pos)
+                continue
+            if isinstance(ftype, (T.Header, T.Stack, T.HeaderUnion)):
+                raise Unsupported(fdecl.pos, "headers inside the metadata struct are not supported")
+            ref = ctx.scalars.add(path, ir_type(ftype, fdecl.pos))
+            for ann in fdecl.annotations:
+                if ann.name == "field_list":
+                    for arg in ann.args:
+                        self._add_to_field_list(ctx, arg, ref, fdecl.pos)
+
+    def _add_to_field_list(self, ctx: Context, arg, ref: ir.FieldRef, pos) -> None:
+        index = getattr(arg, "folded", None)
+        if index is None and isinstance(arg, ast.IntLit):
+            index = arg.value
+        if not isinstance(index, int):
+            raise Unsupported(pos, "@field_list takes integer constants")
+        fl = ctx.field_list_ids.get(index)
+        if fl is None:
+            fl = ir.FieldList(index, f"field_list{index}", [])
+            ctx.field_list_ids[index] = fl
+            ctx.out.field_lists.append(fl)
+        fl.fields.append(ref)
+
+
+def user_declared(node) -> bool:
+    return not is_library_node(node)
