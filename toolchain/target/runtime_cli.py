@@ -508,21 +508,47 @@ class RuntimeCLI:
         self.rt.mc_mgrp_destroy(mgid)
         return f"Destroying multicast group {mgid}"
 
+    @staticmethod
+    def _port_map(ports: list[str], what: str = "port") -> tuple[list[int], str]:
+        """The ports and runtime_CLI's bitmap string for them (port 0 is the last character)."""
+        nums = []
+        for text in ports:
+            try:
+                n = int(text)
+            except ValueError:
+                raise CliError(f"Error: '{text}' is not a valid {what} number") from None
+            if n < 0:
+                raise CliError(f"Error: '{text}' is not a valid {what} number")
+            nums.append(n)
+        nums.sort()
+        if len(set(nums)) != len(nums):
+            dup = next(n for n in nums if nums.count(n) > 1)
+            raise CliError(f"Error: Found duplicate {what} number '{dup}'")
+        bitmap = "".join("1" if n in nums else "0" for n in range(max(nums) + 1)) if nums else ""
+        return nums, bitmap[::-1]
+
     def do_mc_node_create(self, line: str):
         "Create multicast node: mc_node_create <rid> <space-separated port list> [ | <space-separated lag list> ]"
-        args = line.split()
+        port_part, _, lag_part = line.partition("|")
+        args = port_part.split()
         self._at_least(args, 1)
-        rid = _int(args[0], "rid")
-        ports = [_int(p, "port") for p in args[1:] if p != "|"]
+        try:
+            rid = int(args[0])
+        except ValueError:
+            raise CliError("Error: Bad format for rid") from None
+        ports, port_map = self._port_map(args[1:])
+        _, lag_map = self._port_map(lag_part.split(), "lag")
         handle = self.rt.mc_node_create(rid, ports)
-        return f"Creating node with rid {rid} , port map {ports} and lag map []\nnode was created with handle {handle}"
+        return (f"Creating node with rid {rid} , port map {port_map} and lag map {lag_map}\n"
+                f"node was created with handle {handle}")
 
     def do_mc_node_update(self, line: str):
         "Update multicast node: mc_node_update <node handle> <space-separated port list>"
-        args = line.split()
+        args = line.partition("|")[0].split()
         self._at_least(args, 1)
         handle = _int(args[0], "node handle")
-        self.rt.mc_node_update(handle, [_int(p, "port") for p in args[1:] if p != "|"])
+        ports, _ = self._port_map(args[1:])
+        self.rt.mc_node_update(handle, ports)
         return f"Updating node {handle}"
 
     def do_mc_node_destroy(self, line: str):

@@ -102,8 +102,9 @@ def test_drop_port_511_in_ingress_drops():
 
 def test_multicast_replicates_to_group_ports_with_rid():
     sw = SimpleSwitch(flow_prog([assign("standard_metadata", "mcast_grp", X(1))]))
-    sw.cli("mc_mgrp_create 1")
-    sw.cli("mc_node_create 0 2 3")
+    assert sw.cli("mc_mgrp_create 1") == "Creating multicast group 1"
+    assert sw.cli("mc_node_create 0 2 3").splitlines() == [
+        "Creating node with rid 0 , port map 1100 and lag map ", "node was created with handle 0"]
     sw.cli("mc_node_associate 1 0")
     out = send(sw)
     assert sorted(p for p, _ in out) == [2, 3]
