@@ -63,6 +63,7 @@ class ControlLowering:
         self.tables: dict = {}          # json name -> ir.Table
         self.table_decls: dict = {}     # id(TableDecl) -> json name
         self.key_setup: dict = {}       # json name -> [Primitive] computing key temporaries
+        self.applied: set = set()
 
     # ------------------------------------------------------------ entry
     def run(self) -> None:
@@ -299,6 +300,10 @@ class ControlLowering:
 
     def _apply(self, call, **arms) -> list:
         name = self._table_of(call)
+        if name in self.applied:
+            raise Unsupported(call.pos, f"table {name} is applied more than once; BMv2 can "
+                                        "place a table only once in a pipeline")
+        self.applied.add(name)
         pre = self.key_setup.pop(name, [])
         out = [cfg.Code(pre, source_info(call), self._label(call))] if pre else []
         out.append(cfg.Apply(name, source=source_info(call, name), **arms))
@@ -381,5 +386,13 @@ class LowerControls:
     name = "LowerControls"
 
     def run(self, ctx: Context) -> None:
+        # externs instantiated at the top level are shared by both pipelines; p4c names them
+        # without a control prefix
+        top = ControlLowering(ctx, ctx.blocks.ingress, "ingress")
+        for d in ctx.program.decls:
+            if isinstance(d, ast.Instantiation) and isinstance(d.decl_type, ast.ExternDecl):
+                saved, top.name = top.name, ""
+                top._instance(d)
+                top.name = saved
         ControlLowering(ctx, ctx.blocks.ingress, "ingress").run()
         ControlLowering(ctx, ctx.blocks.egress, "egress").run()
