@@ -1,0 +1,60 @@
+"""Compile time of the project's P4 compiler (front end + mid end + back end) on the
+conformance kit's programs and the RD-TCP gateway; prints one line per program and the
+command that produced the figures.
+
+    python bench/bench_compiler.py [--repeat N]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from toolchain.compiler import CompileError, compile_file  # noqa: E402
+
+KIT = Path(os.environ.get("RDTCP_P4KIT", REPO / ".." / "shared" / "p4-kit")).resolve()
+
+
+def programs() -> list[Path]:
+    found = sorted(KIT.glob("*.p4")) if KIT.is_dir() else []
+    found = [p for p in found if p.name != "common.p4"]
+    gateway = REPO / "p4src" / "rdtcp.p4"
+    if gateway.exists():
+        found.append(gateway)
+    return found
+
+
+def time_compile(path: Path, repeat: int) -> tuple[float, float, int]:
+    """Median and best wall time in ms, and the JSON's action count (a sanity figure)."""
+    samples, doc = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()            # benchmark harness: wall clock is the measurement
+        doc = compile_file(path)
+        samples.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(samples), min(samples), len(doc["actions"])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args(argv)
+    print(f"# command: python bench/bench_compiler.py --repeat {args.repeat}")
+    print(f"{'program':28s} {'median ms':>10s} {'best ms':>10s} {'actions':>8s}")
+    for path in programs():
+        try:
+            med, best, n = time_compile(path, args.repeat)
+        except CompileError as e:
+            print(f"{path.name:28s} compile error: {str(e).splitlines()[0]}")
+            continue
+        print(f"{path.name:28s} {med:10.1f} {best:10.1f} {n:8d}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
