@@ -14,11 +14,17 @@ from ..errors import LoadError
 from .codegen import CodeGen
 from .phv import Layout
 
-__all__ = ["ExprCompiler", "BINARY_OPS", "EXPRESSION_OPS"]
+__all__ = ["ExprCompiler", "BINARY_OPS", "SIMPLE_OPS", "EXPRESSION_OPS"]
 
 BINARY_OPS = {
     "+": "+", "-": "-", "*": "*", "<<": "<<", ">>": ">>", "&": "&", "|": "|", "^": "^",
     "==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">=",
+}
+# ops that are one Python expression of their operands (L left, R right, C condition)
+SIMPLE_OPS = {
+    "/": "_div({L}, {R})", "%": "_mod({L}, {R})", "~": "(~{R})", "not": "(not {R})",
+    "and": "({L} and {R})", "or": "({L} or {R})", "d2b": "({R} != 0)", "b2d": "(1 if {R} else 0)",
+    "?": "({L} if {C} else {R})",
 }
 EXPRESSION_OPS = set(BINARY_OPS) | {
     "/", "%", "~", "not", "and", "or", "d2b", "b2d", "?", "valid", "valid_union",
@@ -135,53 +141,48 @@ class ExprCompiler:
             if op == "-" and L is None:
                 return f"(-{val(R)})"
             return f"({val(L)} {BINARY_OPS[op]} {val(R)})"
-        if op == "/":
-            return f"_div({val(L)}, {val(R)})"
-        if op == "%":
-            return f"_mod({val(L)}, {val(R)})"
-        if op == "~":
-            return f"(~{val(R)})"
-        if op == "not":
-            return f"(not {val(R)})"
-        if op == "and":
-            return f"({val(L)} and {val(R)})"
-        if op == "or":
-            return f"({val(L)} or {val(R)})"
-        if op == "d2b":
-            return f"({val(R)} != 0)"
-        if op == "b2d":
-            return f"(1 if {val(R)} else 0)"
-        if op == "?":
-            return f"({val(L)} if {val(x['cond'])} else {val(R)})"
-        if op == "valid":
-            return self._valid(R, params)
-        if op == "two_comp_mod":
-            w = self._const_int(R)
-            half, mask = 1 << (w - 1), (1 << w) - 1
-            return f"((({val(L)} + {half}) & {mask}) - {half})"
-        if op == "sat_cast":
-            w = self._const_int(R)
-            half = 1 << (w - 1)
-            return f"min(max({val(L)}, {-half}), {half - 1})"
-        if op == "usat_cast":
-            w = self._const_int(R)
-            return f"min(max({val(L)}, 0), {(1 << w) - 1})"
-        if op == "access_field":
-            slot, width, signed = self.field_slot_dynamic(x, params=params)
-            if signed:
-                sign = 1 << (width - 1)
-                return f"((F[{slot}] ^ {sign}) - {sign})"
-            return f"F[{slot}]"
-        if op == "last_stack_index":
-            st = self.layout.stack(R["value"])
-            return f"(F[{st.next_slot}] - 1)"
-        if op == "size_stack":
-            st = self.layout.stack(R["value"])
-            return f"F[{st.next_slot}]"
-        if op == "dereference_header_stack":
-            base, _ = self.header_base({"type": "expression", "value": x}, params=params)
-            return base
-        raise LoadError(f"unsupported expression op {op!r}")
+        simple = SIMPLE_OPS.get(op)
+        if simple is not None:
+            return simple.format(L=val(L) if L is not None else "", R=val(R) if R is not None else "",
+                                 C=val(x["cond"]) if op == "?" else "")
+        method = getattr(self, "_op_" + op, None)
+        if method is None:
+            raise LoadError(f"unsupported expression op {op!r}")
+        return method(x, L, R, params)
+
+    def _op_valid(self, x, L, R, params: bool) -> str:
+        return self._valid(R, params)
+
+    def _op_two_comp_mod(self, x, L, R, params: bool) -> str:
+        # the value modulo 2^w, read back as a w-bit two's complement number (P4 casts to int<w>)
+        w = self._const_int(R)
+        half, mask = 1 << (w - 1), (1 << w) - 1
+        return f"((({self.value(L, params=params)} + {half}) & {mask}) - {half})"
+
+    def _op_sat_cast(self, x, L, R, params: bool) -> str:
+        # signed saturating arithmetic (P4 |+| |-| on int<w>): clamp to [-2^(w-1), 2^(w-1)-1]
+        half = 1 << (self._const_int(R) - 1)
+        return f"min(max({self.value(L, params=params)}, {-half}), {half - 1})"
+
+    def _op_usat_cast(self, x, L, R, params: bool) -> str:
+        # unsigned saturating arithmetic (P4 |+| |-| on bit<w>): clamp to [0, 2^w-1]
+        return f"min(max({self.value(L, params=params)}, 0), {(1 << self._const_int(R)) - 1})"
+
+    def _op_access_field(self, x, L, R, params: bool) -> str:
+        slot, width, signed = self.field_slot_dynamic(x, params=params)
+        if signed:
+            sign = 1 << (width - 1)
+            return f"((F[{slot}] ^ {sign}) - {sign})"
+        return f"F[{slot}]"
+
+    def _op_last_stack_index(self, x, L, R, params: bool) -> str:
+        return f"(F[{self.layout.stack(R['value']).next_slot}] - 1)"
+
+    def _op_size_stack(self, x, L, R, params: bool) -> str:
+        return f"F[{self.layout.stack(R['value']).next_slot}]"
+
+    def _op_dereference_header_stack(self, x, L, R, params: bool) -> str:
+        return self.header_base({"type": "expression", "value": x}, params=params)[0]
 
     def _valid(self, R, params: bool) -> str:
         if R.get("type") == "header":

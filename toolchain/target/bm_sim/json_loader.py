@@ -134,55 +134,79 @@ def load_program(src) -> Program:
 
 
 def _compile(j: dict, name: str) -> Program:
+    """The compilation phases, in BMv2's order of the program: layout, lists, calculations,
+    actions, parser, pipelines, checksums, deparser; then one Python module for all."""
     _check_version(j)
     _check_sections(j)
     layout = Layout.from_json(j)
-    for req in ("ingress_port", "egress_spec", "egress_port", "instance_type", "packet_length"):
-        if not layout.has_field("standard_metadata", req):
-            raise LoadError(f"missing required field standard_metadata.{req}")
+    _check_standard_metadata(layout)
     errors = {e[0]: e[1] for e in j.get("errors", [])} or dict(DEFAULT_ERRORS)
     prog = Program(j, name, layout, errors)
     gen = CodeGen()
     expr = ExprCompiler(layout, gen)
     _externs(j, prog)
-    for fl in j.get("field_lists", []):
-        prog.field_lists[fl["id"]] = [layout.slot(*e["value"]) for e in fl.get("elements", [])
-                                      if e.get("type") == "field"]
-    for ll in j.get("learn_lists", []):
-        prog.learn_lists[ll["id"]] = (ll["name"], [layout.slot(*e["value"]) for e in ll.get("elements", [])
-                                                   if e.get("type") == "field"])
-    for c in j.get("calculations", []):
-        fname = f"_calc{c['id']}"
-        prog.calc_funcs[c["name"]] = fname
-        prog.calc_algos[c["id"]] = c.get("algo")
-        compile_calculation(c, layout, gen, expr, fname)
-    acomp = ActionCompiler(layout, gen, expr, prog)
-    for a in j.get("actions", []):
-        spec = ActionSpec(a["name"], a["id"], [(r["name"], r["bitwidth"]) for r in a.get("runtime_data", [])],
-                          f"_A{a['id']}")
-        prog.actions.setdefault(spec.name, spec)
-        prog.actions_by_id[spec.id] = spec
-        acomp.compile(a, spec.func)
-    pcomp = ActionCompiler(layout, gen, expr, prog)
-    pcomp.params = False
-    parser = ParserCompiler(layout, gen, expr, errors, pcomp.primitive_lines)
-    parser.compile(_one_named(j.get("parsers", []), "parser", "parser"), "parse")
-    for vs in j.get("parse_vsets", []):
-        prog.vsets[vs["name"]] = int(vs.get("compressed_bitwidth", 0))
+    _lists(j, prog)
+    _calculations(j, prog, gen, expr)
+    _actions(j, prog, gen, expr)
+    _parser(j, prog, gen, expr)
     pipes = j.get("pipelines", [])
     PipelineCompiler(layout, gen, expr, prog).compile(_one_named(pipes, "ingress", "pipeline"), "ingress")
     PipelineCompiler(layout, gen, expr, prog).compile(_one_named(pipes, "egress", "pipeline"), "egress")
     cks = j.get("checksums", [])
     prog.has_verify_checksums = any(c.get("verify", True) for c in cks)
     prog.has_update_checksums = any(c.get("update", True) for c in cks)
-    compile_checksums(j.get("checksums", []), prog.calc_funcs, layout, gen, expr, "verify_checksums",
-                      "update_checksums")
+    compile_checksums(cks, prog.calc_funcs, layout, gen, expr, "verify_checksums", "update_checksums")
     compile_deparser(_one_named(j.get("deparsers", []), "deparser", "deparser"), layout, gen, "deparse")
     prog.source = gen.module_source()
     prog.constants = dict(gen.constants)
     prog.code = compile(prog.source, f"<bmv2:{name}>", "exec")
     _check_tables(prog)
     return prog
+
+
+def _check_standard_metadata(layout: Layout) -> None:
+    # the fields simple_switch itself requires (add_required_field in simple_switch.cpp)
+    for req in ("ingress_port", "egress_spec", "egress_port", "instance_type", "packet_length"):
+        if not layout.has_field("standard_metadata", req):
+            raise LoadError(f"missing required field standard_metadata.{req}")
+
+
+def _field_slots(layout: Layout, elements: list) -> list[int]:
+    return [layout.slot(*e["value"]) for e in elements if e.get("type") == "field"]
+
+
+def _lists(j: dict, prog: Program) -> None:
+    for fl in j.get("field_lists", []):
+        prog.field_lists[fl["id"]] = _field_slots(prog.layout, fl.get("elements", []))
+    for ll in j.get("learn_lists", []):
+        prog.learn_lists[ll["id"]] = (ll["name"], _field_slots(prog.layout, ll.get("elements", [])))
+
+
+def _calculations(j: dict, prog: Program, gen: CodeGen, expr: ExprCompiler) -> None:
+    for c in j.get("calculations", []):
+        fname = f"_calc{c['id']}"
+        prog.calc_funcs[c["name"]] = fname
+        prog.calc_algos[c["id"]] = c.get("algo")
+        compile_calculation(c, prog.layout, gen, expr, fname)
+
+
+def _actions(j: dict, prog: Program, gen: CodeGen, expr: ExprCompiler) -> None:
+    acomp = ActionCompiler(prog.layout, gen, expr, prog)
+    for a in j.get("actions", []):
+        spec = ActionSpec(a["name"], a["id"], [(r["name"], r["bitwidth"]) for r in a.get("runtime_data", [])],
+                          f"_A{a['id']}")
+        prog.actions.setdefault(spec.name, spec)
+        prog.actions_by_id[spec.id] = spec
+        acomp.compile(a, spec.func)
+
+
+def _parser(j: dict, prog: Program, gen: CodeGen, expr: ExprCompiler) -> None:
+    pcomp = ActionCompiler(prog.layout, gen, expr, prog)
+    pcomp.params = False       # primitives inside parser states have no action data
+    parser = ParserCompiler(prog.layout, gen, expr, prog.errors, pcomp.primitive_lines)
+    parser.compile(_one_named(j.get("parsers", []), "parser", "parser"), "parse")
+    for vs in j.get("parse_vsets", []):
+        prog.vsets[vs["name"]] = int(vs.get("compressed_bitwidth", 0))
 
 
 def _externs(j: dict, prog: Program) -> None:
