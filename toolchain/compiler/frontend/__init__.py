@@ -36,3 +36,16 @@ def parse_and_check(path, *, include_dirs=(), defines=None):
     program = parse_text(text, str(path), diags)
     check_program(program, diags)
     return program, diags.warnings
+
+
+def check_source(text: str, filename: str = "test.p4", *, require_main: bool = False):
+    """Parse and check text that needs no preprocessing (tests, tools); returns
+    (Program, warnings) or raises CompileError."""
+    from .parser import parse_text
+    from .checker import check_program
+    from ..diagnostics import Diagnostics
+
+    diags = Diagnostics()
+    program = parse_text(text, filename, diags, recover_columns=False)
+    check_program(program, diags, require_main=require_main)
+    return program, diags.warnings

@@ -707,3 +707,45 @@ class Program(Node):
     def find(self, kind, name: Optional[str] = None):
         """The declarations of a node class (optionally with a given name), in order."""
         return [d for d in self.decls if isinstance(d, kind) and (name is None or d.name == name)]
+
+
+# ================================================================ traversal
+
+_CHECKER_FIELDS = frozenset({"type", "folded", "decl", "kind", "builtin", "receiver", "method",
+                             "params", "type_args", "bindings", "resolved", "p4type", "signature",
+                             "extern", "action", "control", "table", "enum", "scope", "main",
+                             "errors", "match_kinds", "decl_type", "value", "code", "index",
+                             "folded_index", "hi_value", "lo_value", "on_action_run"})
+
+
+def children(node):
+    """The syntax children of a node (nodes written in the source, in field order); values the
+    checker filled in (`.decl`, `.type`, ...) are not children."""
+    from dataclasses import fields as dc_fields
+    for f in dc_fields(node):
+        if f.kw_only and f.name in _CHECKER_FIELDS:
+            continue
+        v = getattr(node, f.name)
+        if isinstance(v, Node):
+            yield v
+        elif isinstance(v, list):
+            for x in v:
+                if isinstance(x, Node):
+                    yield x
+                elif isinstance(x, tuple):          # StructInitExpr fields (name, expr)
+                    for y in x:
+                        if isinstance(y, Node):
+                            yield y
+        elif isinstance(v, dict):
+            for x in v.values():
+                if isinstance(x, Node):
+                    yield x
+
+
+def walk(node):
+    """All nodes of a subtree, parents before children (iterative: deep trees are fine)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(list(children(n))))

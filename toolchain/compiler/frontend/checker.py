@@ -1,0 +1,1600 @@
+"""Name resolution, type checking and constant folding (P4_16 spec sections 6-14).
+
+One pass over the declarations in order -- P4 requires declaration before use (spec 6.4),
+except that parser states may name states declared later in the same parser. The pass sets
+the fields documented in `ast.py` (`.type`, `.folded`, `.decl`, call `.kind`...).
+
+Typing rules that matter for the back end (spec 8):
+ * the only implicit conversion is an `int` (literal or `int`-typed constant) becoming the
+   bit<W>/int<W> type its context requires (spec 8.9.2); the converted expression gets that
+   type and its `.folded` value is reduced into range. Two fixed-width operands must have
+   exactly the same type; a mismatch is an error naming both types.
+ * shifts: the right operand is unsigned or a non-negative `int`; the result has the left type.
+ * `++` needs fixed-width operands; the result is bit<W1+W2> (int<...> if the left is signed).
+ * casts: bit<W> <-> int<W>, between widths of the same signedness, bool <-> bit<1>,
+   `int` -> any fixed width, serializable enum <-> its underlying type (spec 8.10).
+
+Constructs outside the compiler's subset are refused here with the construct's name:
+"<construct> is not supported". The list is in `tests/toolchain/compiler/frontend`.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from . import ast as A
+from . import constfold as F
+from . import types as T
+from ..diagnostics import Diagnostics, Pos
+
+TABLE_PROPERTIES = {"key", "actions", "default_action", "entries", "size", "counters", "meters",
+                    "support_timeout", "implementation", "idle_timeout_with_auto_delete"}
+HEADER_METHODS = {"isValid", "setValid", "setInvalid", "minSizeInBits", "minSizeInBytes"}
+PACKET_BUILTINS = {"extract", "lookahead", "advance", "length", "emit"}
+
+
+class _Stop(Exception):
+    """Abandon checking of the current expression/statement after an error was reported."""
+
+
+class Scope:
+    __slots__ = ("names", "parent")
+
+    def __init__(self, parent: Optional["Scope"] = None):
+        self.names: dict = {}
+        self.parent = parent
+
+    def lookup(self, name: str):
+        s = self
+        while s is not None:
+            d = s.names.get(name)
+            if d is not None:
+                return d
+            s = s.parent
+        return None
+
+    def local(self, name: str):
+        return self.names.get(name)
+
+
+class Ctx:
+    """Where we are: kind is "top", "parser", "state", "control", "action", "apply"."""
+    __slots__ = ("kind", "scope", "control", "parser", "action")
+
+    def __init__(self, kind, scope, control=None, parser=None, action=None):
+        self.kind = kind
+        self.scope = scope
+        self.control = control
+        self.parser = parser
+        self.action = action
+
+    def child(self, kind=None, scope=None, **kw):
+        c = Ctx(kind or self.kind, scope or Scope(self.scope), self.control, self.parser,
+                self.action)
+        for k, v in kw.items():
+            setattr(c, k, v)
+        return c
+
+
+def check_program(program: A.Program, diags: Diagnostics, *, require_main: bool = True) -> None:
+    Checker(program, diags).run(require_main)
+    diags.raise_if_errors()
+
+
+class Checker:
+    def __init__(self, program: A.Program, diags: Diagnostics):
+        self.program = program
+        self.diags = diags
+        self.top = Scope()
+        self.errors: list = []            # names in order
+        self.error_members: dict = {}
+        self.error_decl: Optional[A.ErrorDecl] = None
+        self.match_kinds: dict = {}
+        self.match_kind_decl: Optional[A.MatchKindDecl] = None
+        self.type_vars: list = []         # stack of {name: TypeVar}
+        self.accept_state = A.ParserState(Pos("<builtin>", 0, 0), "accept", [], None, True)
+        self.reject_state = A.ParserState(Pos("<builtin>", 0, 0), "reject", [], None, True)
+
+    # ------------------------------------------------------------ reporting
+    def err(self, pos, msg: str):
+        self.diags.error(pos, msg)
+        raise _Stop()
+
+    def refuse(self, pos, construct: str):
+        self.err(pos, f"{construct} is not supported")
+
+    def warn(self, pos, msg: str):
+        self.diags.warning(pos, msg)
+
+    def guarded(self, fn, *args):
+        try:
+            return fn(*args)
+        except _Stop:
+            return None
+
+    # ------------------------------------------------------------ program
+    def run(self, require_main: bool) -> None:
+        ctx = Ctx("top", self.top)
+        for d in self.program.decls:
+            self.guarded(self.declare_top, d, ctx)
+        self.type_annotation_literals(ctx)
+        self.program.errors = list(self.errors)
+        self.program.match_kinds = set(self.match_kinds)
+        self.program.scope = self.top.names
+        main = self.top.local("main")
+        if isinstance(main, A.Instantiation):
+            self.program.main = main
+        elif require_main:
+            self.diags.error(self.program.pos, "the program has no 'main' package instantiation "
+                                               "(e.g. V1Switch(...) main;)")
+
+    def type_annotation_literals(self, ctx: Ctx) -> None:
+        """Literal annotation arguments (@name("x"), @field_list(1), @priority(10)) get their
+        types too, so every Expr in the tree is typed; names in annotations stay unresolved."""
+        for n in A.walk(self.program):
+            if isinstance(n, A.Annotation):
+                for a in list(n.args) + list(n.kv.values()):
+                    if isinstance(a, (A.IntLit, A.StringLit, A.BoolLit)) or (
+                            isinstance(a, A.UnaryExpr) and isinstance(a.operand, A.IntLit)):
+                        self.guarded(self.check_expr, a, ctx)
+
+    def define(self, scope: Scope, name: str, decl, pos) -> None:
+        prev = scope.local(name)
+        if prev is not None:
+            if isinstance(decl, A.MethodDecl) and decl.is_function and isinstance(prev, list):
+                prev.append(decl)
+                return
+            self.err(pos, f"'{name}' is already declared (at {prev_pos(prev)})")
+        scope.names[name] = [decl] if isinstance(decl, A.MethodDecl) and decl.is_function else decl
+
+    def declare_top(self, d, ctx: Ctx) -> None:
+        if isinstance(d, A.ErrorDecl):
+            return self.declare_errors(d)
+        if isinstance(d, A.MatchKindDecl):
+            return self.declare_match_kinds(d)
+        if isinstance(d, A.ConstDecl):
+            self.check_const(d, ctx)
+        elif isinstance(d, A.TypedefDecl):
+            d.p4type = self.resolve_type(d.type_ref, ctx)
+        elif isinstance(d, (A.HeaderDecl, A.StructDecl, A.HeaderUnionDecl)):
+            self.define(self.top, d.name, d, d.pos)
+            self.check_struct_like(d, ctx)
+            return
+        elif isinstance(d, A.EnumDecl):
+            self.define(self.top, d.name, d, d.pos)
+            self.check_enum(d, ctx)
+            return
+        elif isinstance(d, A.ExternDecl):
+            self.define(self.top, d.name, d, d.pos)
+            self.check_extern(d, ctx)
+            return
+        elif isinstance(d, A.MethodDecl):
+            self.check_extern_function(d, ctx)
+        elif isinstance(d, (A.ParserTypeDecl, A.ControlTypeDecl, A.PackageTypeDecl)):
+            self.check_block_type(d, ctx)
+        elif isinstance(d, A.ParserDecl):
+            self.define(self.top, d.name, d, d.pos)
+            self.check_parser(d, ctx)
+            return
+        elif isinstance(d, A.ControlDecl):
+            self.define(self.top, d.name, d, d.pos)
+            self.check_control(d, ctx)
+            return
+        elif isinstance(d, A.ActionDecl):
+            self.check_action(d, ctx)
+        elif isinstance(d, A.Instantiation):
+            self.check_instantiation(d, ctx)
+        elif isinstance(d, A.FunctionDecl):
+            self.refuse(d.pos, f"function '{d.name}'")
+        elif isinstance(d, A.VarDecl):
+            return           # the parser already reported it
+        else:
+            self.refuse(d.pos, f"top-level declaration '{type(d).__name__}'")
+        self.define(self.top, d.name, d, d.pos)
+
+    def declare_errors(self, d: A.ErrorDecl) -> None:
+        if self.error_decl is None:
+            self.error_decl = d
+            self.top.names["error"] = d
+        for m in d.members:
+            if m.name in self.error_members:
+                self.diags.error(m.pos, f"error.{m.name} is already declared")
+                continue
+            m.code = len(self.errors)
+            self.errors.append(m.name)
+            self.error_members[m.name] = m
+
+    def declare_match_kinds(self, d: A.MatchKindDecl) -> None:
+        if self.match_kind_decl is None:
+            self.match_kind_decl = d
+            self.top.names["match_kind"] = d
+        for m in d.members:
+            if m.name in self.match_kinds:
+                self.diags.error(m.pos, f"match_kind {m.name} is already declared")
+                continue
+            self.match_kinds[m.name] = m
+            # match kinds are also plain names (`exact` in a key)
+            self.top.names.setdefault(m.name, m)
+
+    # ------------------------------------------------------------ types
+    def lookup_type_var(self, name: str):
+        for frame in reversed(self.type_vars):
+            if name in frame:
+                return frame[name]
+        return None
+
+    def resolve_type(self, r: A.TypeRef, ctx: Ctx) -> T.P4Type:
+        t = self._resolve_type(r, ctx)
+        r.resolved = t
+        return t
+
+    def _resolve_type(self, r: A.TypeRef, ctx: Ctx) -> T.P4Type:
+        if isinstance(r, A.BitsTypeRef):
+            w = self.const_int(r.width, ctx, "a width")
+            if w < 1 or (r.signed and w < 1):
+                self.err(r.pos, f"width {w} of {'int' if r.signed else 'bit'}<> must be positive")
+            return T.Bits(w, r.signed)
+        if isinstance(r, A.BaseTypeRef):
+            return {"bool": T.BOOL, "error": T.ERROR, "match_kind": T.MATCH_KIND,
+                    "string": T.STRING, "void": T.VOID, "int": T.INT, "_": T.DONTCARE}[r.name]
+        if isinstance(r, A.VarbitTypeRef):
+            w = self.const_int(r.width, ctx, "a width")
+            return T.Varbit(w)
+        if isinstance(r, A.StackTypeRef):
+            elem = self.resolve_type(r.element, ctx)
+            size = self.const_int(r.size, ctx, "a header stack size")
+            if not isinstance(elem, (T.Header, T.HeaderUnion)):
+                self.err(r.pos, f"header stack elements must be headers, not {elem}")
+            if size < 1:
+                self.err(r.pos, f"header stack size must be positive, not {size}")
+            return T.Stack(elem, size)
+        if isinstance(r, A.TupleTypeRef):
+            return T.Tuple(self.resolve_type(e, ctx) for e in r.elements)
+        if isinstance(r, A.NamedTypeRef):
+            return self.resolve_named_type(r, ctx)
+        self.err(r.pos, "unknown type syntax")
+
+    def resolve_named_type(self, r: A.NamedTypeRef, ctx: Ctx) -> T.P4Type:
+        tv = None if r.is_global else self.lookup_type_var(r.name)
+        if tv is not None:
+            return tv
+        d = (self.top if r.is_global else ctx.scope).lookup(r.name)
+        if d is None:
+            self.err(r.pos, f"unknown type '{r.name}'")
+        if isinstance(d, A.TypedefDecl):
+            base = d.p4type
+            if r.args:
+                self.err(r.pos, f"type '{r.name}' takes no type arguments")
+            return base if base is not None else T.UNKNOWN
+        base = getattr(d, "p4type", None)
+        if base is None or not isinstance(base, T.P4Type):
+            if isinstance(d, A.ErrorDecl):
+                return T.ERROR
+            if isinstance(d, A.MatchKindDecl):
+                return T.MATCH_KIND
+            self.err(r.pos, f"'{r.name}' is not a type")
+        params = getattr(base, "type_params", ())
+        if r.args:
+            if len(r.args) != len(params):
+                self.err(r.pos, f"type '{r.name}' takes {len(params)} type arguments, "
+                                f"{len(r.args)} given")
+            return T.Specialized(base, [self.resolve_type(a, ctx) for a in r.args])
+        return base
+
+    def const_int(self, e: A.Expr, ctx: Ctx, what: str) -> int:
+        self.check_expr(e, ctx)
+        if not isinstance(e.folded, int) or isinstance(e.folded, bool):
+            self.err(e.pos, f"{what} must be a compile-time integer constant")
+        return e.folded
+
+    # ------------------------------------------------------------ type declarations
+    def check_struct_like(self, d, ctx: Ctx) -> None:
+        cls = {A.HeaderDecl: T.Header, A.StructDecl: T.Struct,
+               A.HeaderUnionDecl: T.HeaderUnion}[type(d)]
+        t = cls(d.name, d)
+        d.p4type = t
+        kind = t.kind
+        if d.type_params:
+            self.refuse(d.pos, f"generic {kind} '{d.name}'")
+        if isinstance(d, A.HeaderUnionDecl):
+            self.refuse(d.pos, f"header_union '{d.name}'")
+        for f in d.fields:
+            ft = self.guarded(self.resolve_type, f.type_ref, ctx)
+            if ft is None:
+                continue
+            f.p4type = ft
+            if f.name in t.fields:
+                self.diags.error(f.pos, f"duplicate field '{f.name}' in {kind} '{d.name}'")
+                continue
+            if kind == "header":
+                if isinstance(ft, T.Varbit):
+                    self.diags.error(f.pos, f"varbit field '{f.name}' is not supported")
+                elif not (isinstance(ft, T.Bits) or ft == T.BOOL or
+                          (isinstance(ft, T.Enum) and ft.underlying is not None)):
+                    self.diags.error(f.pos, f"header field '{f.name}' has type {ft}; header "
+                                            f"fields must be bit<W>, int<W>, bool or a "
+                                            f"serializable enum")
+            else:
+                if isinstance(ft, (T.Extern, T.Specialized, T.ParserType, T.Varbit)) or \
+                        ft in (T.STRING, T.VOID, T.INT, T.MATCH_KIND):
+                    self.diags.error(f.pos, f"struct field '{f.name}' cannot have type {ft}")
+            t.fields[f.name] = ft
+
+    def check_enum(self, d: A.EnumDecl, ctx: Ctx) -> None:
+        underlying = None
+        if d.underlying is not None:
+            underlying = self.resolve_type(d.underlying, ctx)
+            if not isinstance(underlying, T.Bits):
+                self.err(d.underlying.pos, f"enum '{d.name}': underlying type must be bit<W> "
+                                           f"or int<W>, not {underlying}")
+        t = T.Enum(d.name, d, underlying)
+        d.p4type = t
+        for i, m in enumerate(d.members):
+            m.enum = d
+            if m.name in t.members:
+                self.diags.error(m.pos, f"duplicate member '{m.name}' in enum '{d.name}'")
+                continue
+            if underlying is None:
+                if m.init is not None:
+                    self.diags.error(m.pos, f"enum '{d.name}' has no underlying type; its "
+                                            f"members cannot have values")
+                m.value = i
+            else:
+                if m.init is None:
+                    self.diags.error(m.pos, f"member '{m.name}' of serializable enum "
+                                            f"'{d.name}' needs a value")
+                    m.value = 0
+                else:
+                    v = self.guarded(self.const_int, m.init, ctx, "an enum value")
+                    if v is None:
+                        continue
+                    self.coerce(m.init, underlying, ctx, "enum value")
+                    m.value = m.init.folded
+            t.members[m.name] = m.value
+
+    def check_const(self, d: A.ConstDecl, ctx: Ctx) -> None:
+        t = self.resolve_type(d.type_ref, ctx)
+        d.p4type = t
+        self.check_expr(d.value, ctx, expected=t)
+        self.coerce(d.value, t, ctx, f"constant '{d.name}'")
+        if d.value.folded is None and not self.is_constant_member(d.value):
+            self.err(d.value.pos, f"the value of constant '{d.name}' is not a compile-time "
+                                  f"constant")
+        d.folded = d.value.folded
+
+    @staticmethod
+    def is_constant_member(e) -> bool:
+        return isinstance(e, A.MemberExpr) and e.kind in ("enum", "error")
+
+    # ------------------------------------------------------------ externs and block types
+    def with_type_params(self, names, owner):
+        frame = {n: T.TypeVar(n, owner) for n in names}
+        self.type_vars.append(frame)
+        return frame
+
+    def method_signature(self, m: A.MethodDecl, ctx: Ctx, extern_tps=()) -> T.Method:
+        frame = self.with_type_params(m.type_params, m)
+        try:
+            params = self.param_list(m.params, ctx)
+            ret = self.resolve_type(m.return_type, ctx) if m.return_type is not None else T.VOID
+            sig = T.Method(m.name, [frame[n] for n in m.type_params], params, ret, m)
+        finally:
+            self.type_vars.pop()
+        m.signature = sig
+        return sig
+
+    def param_list(self, params, ctx: Ctx) -> list:
+        out = []
+        for i, p in enumerate(params):
+            t = self.resolve_type(p.type_ref, ctx)
+            p.p4type = t
+            p.index = i
+            if p.default is not None:
+                self.check_expr(p.default, ctx, expected=t)
+                self.coerce(p.default, t, ctx, f"default of parameter '{p.name}'")
+            out.append(T.Param(p.name, p.direction, t, p, p.default is not None))
+        return out
+
+    def check_extern(self, d: A.ExternDecl, ctx: Ctx) -> None:
+        t = T.Extern(d.name, d)
+        d.p4type = t
+        frame = self.with_type_params(d.type_params, d)
+        t.type_params = tuple(frame[n] for n in d.type_params)
+        try:
+            for m in d.methods:
+                m.extern = d
+                sig = self.guarded(self.method_signature, m, ctx)
+                if sig is None:
+                    continue
+                if m.return_type is None:
+                    t.constructors.append(sig)
+                else:
+                    t.methods.setdefault(m.name, []).append(sig)
+        finally:
+            self.type_vars.pop()
+
+    def check_extern_function(self, d: A.MethodDecl, ctx: Ctx) -> None:
+        self.method_signature(d, ctx)
+
+    def check_block_type(self, d, ctx: Ctx) -> None:
+        cls = {A.ParserTypeDecl: T.ParserType, A.ControlTypeDecl: T.ControlType,
+               A.PackageTypeDecl: T.PackageType}[type(d)]
+        t = cls(d.name, d)
+        frame = self.with_type_params(d.type_params, d)
+        try:
+            t.type_params = tuple(frame[n] for n in d.type_params)
+            t.params = self.param_list(d.params, ctx)
+        finally:
+            self.type_vars.pop()
+        d.p4type = t
+
+    # ------------------------------------------------------------ instantiations
+    def check_instantiation(self, d: A.Instantiation, ctx: Ctx) -> None:
+        t = self.resolve_type(d.type_ref, ctx)
+        d.p4type = t
+        base = T.strip_specialization(t)
+        d.decl_type = getattr(base, "decl", None)
+        if isinstance(base, T.Extern):
+            self.check_extern_ctor(d, base, t, ctx)
+            return
+        if isinstance(base, T.PackageType):
+            if ctx.kind != "top":
+                self.err(d.pos, "packages can only be instantiated at top level")
+            self.check_package_args(d, base, ctx)
+            return
+        if isinstance(base, (T.ParserType, T.ControlType)):
+            self.refuse(d.pos, f"instantiation of {'parser' if isinstance(base, T.ParserType) and not isinstance(base, T.ControlType) else 'control'} '{base.name}' inside a block (sub-parsers/sub-controls)")
+        self.err(d.pos, f"cannot instantiate type {t}")
+
+    def check_extern_ctor(self, d: A.Instantiation, base: T.Extern, t, ctx: Ctx) -> None:
+        ctors = [c for c in base.constructors if self.arity_ok(c.params, len(d.args))]
+        if not ctors:
+            self.err(d.pos, f"extern {base.name} has no constructor taking {len(d.args)} "
+                            f"arguments")
+        if base.type_params and not isinstance(t, T.Specialized):
+            self.err(d.pos, f"extern {base.name} needs type arguments: "
+                            f"{base.name}<{', '.join(tp.name for tp in base.type_params)}>")
+        bindings = t.bindings if isinstance(t, T.Specialized) else {}
+        sig = ctors[0]
+        for a, p in zip(d.args, sig.params):
+            pt = T.substitute(p.type, bindings)
+            self.check_expr(a, ctx, expected=pt)
+            self.coerce(a, pt, ctx, f"argument '{p.name}' of {base.name}")
+            if a.folded is None and not self.is_constant_member(a):
+                self.err(a.pos, f"constructor argument '{p.name}' of {base.name} must be a "
+                                f"compile-time constant")
+
+    def check_package_args(self, d: A.Instantiation, pkg: T.PackageType, ctx: Ctx) -> None:
+        if len(d.args) != len(pkg.params):
+            self.err(d.pos, f"package {pkg.name} takes {len(pkg.params)} arguments, "
+                            f"{len(d.args)} given")
+        bindings: dict = {}
+        for a, p in zip(d.args, pkg.params):
+            if not (isinstance(a, A.MethodCallExpr) and isinstance(a.callee, A.PathExpr)):
+                self.err(a.pos, f"argument '{p.name}' of package {pkg.name} must be a "
+                                f"parser or control instantiation like MyParser()")
+            block = ctx.scope.lookup(a.callee.name)
+            if not isinstance(block, (A.ParserDecl, A.ControlDecl)):
+                self.err(a.pos, f"'{a.callee.name}' is not a parser or control")
+            if a.args:
+                self.refuse(a.pos, "constructor arguments of parsers and controls")
+            a.kind = "constructor"
+            a.method = block
+            a.callee.decl = block
+            a.type = block.p4type
+            a.callee.type = block.p4type
+            self.match_block(a, block, p, bindings)
+
+    def match_block(self, a, block, p: T.Param, bindings: dict) -> None:
+        want = T.strip_specialization(p.type)
+        have = block.p4type
+        kind_ok = (isinstance(want, T.ControlType) and isinstance(have, T.ControlType)) or \
+                  (type(want) is T.ParserType and type(have) is T.ParserType)
+        if not kind_ok:
+            self.err(a.pos, f"'{block.name}' is a {'control' if isinstance(have, T.ControlType) else 'parser'}"
+                            f" but parameter '{p.name}' needs a "
+                            f"{'control' if isinstance(want, T.ControlType) else 'parser'} "
+                            f"of type {want.name}")
+        if len(want.params) != len(have.params):
+            self.err(a.pos, f"'{block.name}' has {len(have.params)} parameters but "
+                            f"{want.name} has {len(want.params)}")
+        spec_bindings = p.type.bindings if isinstance(p.type, T.Specialized) else {}
+        for wp, hp in zip(want.params, have.params):
+            wt = T.substitute(wp.type, spec_bindings)
+            if wp.direction != hp.direction:
+                self.err(hp.decl.pos, f"parameter '{hp.name}' of '{block.name}' must be "
+                                      f"'{wp.direction or 'directionless'}' as in {want.name}")
+            self.unify(wt, hp.type, bindings, hp.decl.pos, f"parameter '{hp.name}' of "
+                                                          f"'{block.name}'")
+
+    def unify(self, want: T.P4Type, have: T.P4Type, bindings: dict, pos, what: str) -> None:
+        if isinstance(want, T.TypeVar):
+            bound = bindings.get(want)
+            if bound is None:
+                bindings[want] = have
+                return
+            want = bound
+        if want != have and not (want is T.UNKNOWN or have is T.UNKNOWN):
+            self.err(pos, f"{what} has type {have}, expected {want}")
+
+    # ------------------------------------------------------------ parsers
+    def block_params(self, d, ctx: Ctx, scope: Scope) -> list:
+        params = self.param_list(d.params, ctx)
+        for p in d.params:
+            self.define(scope, p.name, p, p.pos)
+        return params
+
+    def check_parser(self, d: A.ParserDecl, ctx: Ctx) -> None:
+        t = T.ParserType(d.name, d)
+        d.p4type = t
+        if d.type_params:
+            self.refuse(d.pos, f"generic parser '{d.name}'")
+        if d.ctor_params:
+            self.refuse(d.pos, f"constructor parameters of parser '{d.name}'")
+        pctx = ctx.child("parser", parser=d)
+        t.params = self.block_params(d, pctx, pctx.scope)
+        for p in d.params:
+            if p.direction == "" and not self.is_packet_type(p.p4type):
+                self.diags.error(p.pos, f"parser parameter '{p.name}' needs a direction")
+        for loc in d.locals:
+            self.guarded(self.check_local, loc, pctx)
+        states = {}
+        for s in d.states:
+            if s.name in ("accept", "reject"):
+                self.diags.error(s.pos, f"state '{s.name}' is predefined and cannot be declared")
+                continue
+            if s.name in states:
+                self.diags.error(s.pos, f"state '{s.name}' is already declared")
+                continue
+            states[s.name] = s
+            if pctx.scope.local(s.name) is not None:
+                self.diags.error(s.pos, f"'{s.name}' is already declared")
+        if "start" not in states:
+            self.diags.error(d.pos, f"parser '{d.name}' has no 'start' state")
+        sscope = Scope(pctx.scope)
+        sscope.names.update(states)
+        sscope.names["accept"] = self.accept_state
+        sscope.names["reject"] = self.reject_state
+        for s in d.states:
+            sctx = pctx.child("state", Scope(sscope))
+            for st in s.stmts:
+                self.guarded(self.check_stmt, st, sctx)
+            self.guarded(self.check_transition, s, sctx)
+
+    @staticmethod
+    def is_packet_type(t) -> bool:
+        return isinstance(t, T.Extern) and t.name in ("packet_in", "packet_out")
+
+    def check_transition(self, s: A.ParserState, ctx: Ctx) -> None:
+        tr = s.transition
+        if isinstance(tr, A.PathExpr):
+            self.resolve_state(tr, ctx)
+            return
+        sel: A.SelectExpr = tr
+        types = []
+        for e in sel.exprs:
+            self.check_expr(e, ctx)
+            if e.type == T.INT:
+                self.err(e.pos, "select expression has no fixed width (cast the constant)")
+            if not self.is_matchable(e.type):
+                self.err(e.pos, f"cannot select on a value of type {e.type}")
+            types.append(e.type)
+        sel.type = T.STATE
+        for case in sel.cases:
+            self.guarded(self.check_keyset, case.keyset, sel.exprs, ctx, case.pos,
+                         "select expression")
+            self.guarded(self.resolve_state, case.state, ctx)
+
+    def resolve_state(self, p: A.PathExpr, ctx: Ctx) -> None:
+        d = ctx.scope.lookup(p.name)
+        if not isinstance(d, A.ParserState):
+            self.err(p.pos, f"unknown parser state '{p.name}'")
+        p.decl = d
+        p.type = T.STATE
+
+    @staticmethod
+    def is_matchable(t) -> bool:
+        return isinstance(t, T.Bits) or t in (T.BOOL, T.ERROR) or isinstance(t, T.Enum)
+
+    def check_keyset(self, keyset: list, exprs: list, ctx: Ctx, pos, what: str) -> None:
+        """One keyset element per expression; `default`/`_` alone cover everything."""
+        if len(keyset) == 1 and isinstance(keyset[0], (A.DefaultExpr, A.DontCareExpr)):
+            keyset[0].type = T.DONTCARE
+            return
+        if len(keyset) != len(exprs):
+            self.err(pos, f"keyset has {len(keyset)} elements but the {what} has {len(exprs)}")
+        for k, e in zip(keyset, exprs):
+            self.check_keyset_element(k, e.type, ctx)
+
+    def check_keyset_element(self, k: A.Expr, t: T.P4Type, ctx: Ctx) -> None:
+        if isinstance(k, (A.DefaultExpr, A.DontCareExpr)):
+            k.type = T.DONTCARE
+            return
+        if isinstance(k, A.MaskExpr):
+            for part in (k.value, k.mask):
+                self.check_expr(part, ctx, expected=t)
+                self.coerce(part, t, ctx, "keyset mask")
+                self.require_constant(part, "a mask keyset")
+            k.type = T.SetType(t)
+            return
+        if isinstance(k, A.RangeExpr):
+            for part in (k.lo, k.hi):
+                self.check_expr(part, ctx, expected=t)
+                self.coerce(part, t, ctx, "keyset range")
+                self.require_constant(part, "a range keyset")
+            k.type = T.SetType(t)
+            return
+        if isinstance(k, A.PathExpr):
+            d = ctx.scope.lookup(k.name)
+            if isinstance(d, A.ValueSetDecl):
+                k.decl = d
+                k.type = d.p4type
+                if d.p4type.element != t:
+                    self.err(k.pos, f"value_set '{d.name}' has elements of type "
+                                    f"{d.p4type.element}, the select expression is {t}")
+                return
+        self.check_expr(k, ctx, expected=t)
+        self.coerce(k, t, ctx, "keyset value")
+        self.require_constant(k, "a keyset")
+
+    def require_constant(self, e: A.Expr, where: str) -> None:
+        if e.folded is None and not self.is_constant_member(e):
+            self.err(e.pos, f"{where} must be a compile-time constant")
+
+    # ------------------------------------------------------------ controls
+    def check_control(self, d: A.ControlDecl, ctx: Ctx) -> None:
+        t = T.ControlType(d.name, d)
+        d.p4type = t
+        if d.type_params:
+            self.refuse(d.pos, f"generic control '{d.name}'")
+        if d.ctor_params:
+            self.refuse(d.pos, f"constructor parameters of control '{d.name}'")
+        cctx = ctx.child("control", control=d)
+        t.params = self.block_params(d, cctx, cctx.scope)
+        for p in d.params:
+            if p.direction == "" and not self.is_packet_type(p.p4type):
+                self.diags.error(p.pos, f"control parameter '{p.name}' needs a direction")
+        for loc in d.locals:
+            self.guarded(self.check_local, loc, cctx)
+        actx = cctx.child("apply", Scope(cctx.scope))
+        for st in d.body.stmts:
+            self.guarded(self.check_stmt, st, actx)
+
+    def check_local(self, loc, ctx: Ctx) -> None:
+        if isinstance(loc, A.ActionDecl):
+            self.check_action(loc, ctx)
+        elif isinstance(loc, A.TableDecl):
+            self.check_table(loc, ctx)
+        elif isinstance(loc, A.VarDecl):
+            self.check_var(loc, ctx)
+            return
+        elif isinstance(loc, A.ConstDecl):
+            self.check_const(loc, ctx)
+        elif isinstance(loc, A.Instantiation):
+            self.check_instantiation(loc, ctx)
+        elif isinstance(loc, A.ValueSetDecl):
+            et = self.resolve_type(loc.element, ctx)
+            if not self.is_matchable(et) and not isinstance(et, T.Struct):
+                self.err(loc.pos, f"value_set element type {et} is not a bit<W> type")
+            loc.p4type = T.SetType(et)
+            self.const_int(loc.size, ctx, "a value_set size")
+            if ctx.kind != "parser":
+                self.err(loc.pos, "value_set can only be declared in a parser")
+        else:
+            self.refuse(loc.pos, f"local declaration '{type(loc).__name__}'")
+        self.define(ctx.scope, loc.name, loc, loc.pos)
+
+    def check_var(self, d: A.VarDecl, ctx: Ctx) -> None:
+        t = self.resolve_type(d.type_ref, ctx)
+        d.p4type = t
+        if t in (T.VOID, T.STRING, T.INT, T.MATCH_KIND) or isinstance(
+                t, (T.Extern, T.Specialized, T.ParserType, T.Varbit)):
+            self.err(d.pos, f"variable '{d.name}' cannot have type {t}")
+        if d.init is not None:
+            try:
+                self.check_expr(d.init, ctx, expected=t)
+                self.coerce(d.init, t, ctx, f"initializer of '{d.name}'")
+            finally:
+                self.define(ctx.scope, d.name, d, d.pos)
+        else:
+            self.define(ctx.scope, d.name, d, d.pos)
+
+    def check_action(self, d: A.ActionDecl, ctx: Ctx) -> None:
+        d.control = ctx.control
+        actx = ctx.child("action", action=d)
+        params = self.param_list(d.params, actx)
+        seen_data = False
+        for p in d.params:
+            self.define(actx.scope, p.name, p, p.pos)
+            if p.direction == "":
+                seen_data = True
+            elif seen_data:
+                self.diags.error(p.pos, f"action '{d.name}': directional parameter '{p.name}' "
+                                        f"must come before the action data parameters")
+            if p.direction and ctx.kind == "top":
+                pass
+        d.signature = T.Method(d.name, [], params, T.VOID, d)
+        for st in d.body.stmts:
+            self.guarded(self.check_stmt, st, actx)
+
+    # ---- tables
+    def check_table(self, d: A.TableDecl, ctx: Ctx) -> None:
+        d.control = ctx.control
+        d.p4type = T.Table(d.name, d)
+        seen = set()
+        for p in d.properties:
+            if p.name in seen:
+                self.diags.error(p.pos, f"table '{d.name}': property '{p.name}' appears twice")
+            seen.add(p.name)
+            if p.name not in TABLE_PROPERTIES:
+                self.diags.error(p.pos, f"table '{d.name}': unknown table property '{p.name}'")
+                continue
+        actions_prop = d.prop("actions")
+        if actions_prop is None:
+            self.diags.error(d.pos, f"table '{d.name}' has no 'actions' property")
+        listed = {}
+        if actions_prop is not None:
+            for ar in actions_prop.actions:
+                a = self.guarded(self.resolve_action_ref, ar, ctx, d)
+                if a is None:
+                    continue
+                if ar.args:
+                    self.diags.error(ar.pos, f"table '{d.name}': binding arguments of action "
+                                             f"'{a.name}' in the actions list is not supported")
+                for p in a.params:
+                    if p.direction:
+                        self.diags.error(ar.pos, f"table '{d.name}': action '{a.name}' has "
+                                                 f"directional parameter '{p.name}', which a "
+                                                 f"table cannot supply")
+                if a.name in listed:
+                    self.diags.error(ar.pos, f"table '{d.name}': action '{a.name}' is listed "
+                                             f"twice")
+                listed[a.name] = a
+        for p in d.properties:
+            if p.name == "key":
+                self.guarded(self.check_key, d, p, ctx)
+            elif p.name == "default_action":
+                self.guarded(self.check_default_action, d, p, listed, ctx)
+            elif p.name == "entries":
+                self.guarded(self.check_entries, d, p, listed, ctx)
+            elif p.name in ("size",):
+                self.guarded(self.const_int, p.value, ctx, f"table '{d.name}': size")
+                if p.value.folded is not None and p.value.folded < 0:
+                    self.diags.error(p.pos, f"table '{d.name}': size must not be negative")
+            elif p.name == "implementation":
+                self.diags.error(p.pos, f"table '{d.name}': table property 'implementation' "
+                                        f"(action profiles and selectors) is not supported")
+            elif p.name in ("counters", "meters"):
+                self.guarded(self.check_direct_resource, d, p, ctx)
+            elif p.name in ("support_timeout", "idle_timeout_with_auto_delete"):
+                self.guarded(self.check_bool_property, d, p, ctx)
+
+    def resolve_action_ref(self, ar: A.ActionRef, ctx: Ctx, table) -> A.ActionDecl:
+        scope = self.top if ar.name.is_global else ctx.scope
+        a = scope.lookup(ar.name.name)
+        if not isinstance(a, A.ActionDecl):
+            self.err(ar.name.pos, f"table '{table.name}': '{ar.name.name}' is not an action")
+        ar.action = a
+        ar.name.decl = a
+        ar.name.type = a.signature
+        return a
+
+    def check_key(self, d: A.TableDecl, p: A.KeyProperty, ctx: Ctx) -> None:
+        lpm = 0
+        for k in p.elements:
+            try:
+                self.check_expr(k.expr, ctx)
+                if not self.is_matchable(k.expr.type):
+                    self.err(k.expr.pos, f"table '{d.name}': key of type {k.expr.type} cannot "
+                                         f"be matched")
+                if k.expr.type == T.INT:
+                    self.err(k.expr.pos, f"table '{d.name}': key has no fixed width")
+                if k.match_kind not in self.match_kinds:
+                    self.err(k.match_kind_pos or k.pos, f"unknown match kind '{k.match_kind}'")
+                if k.match_kind == "selector":
+                    self.refuse(k.match_kind_pos or k.pos, "match kind 'selector' "
+                                                           "(action selectors)")
+                if k.match_kind == "lpm":
+                    lpm += 1
+                    if lpm > 1:
+                        self.err(k.pos, f"table '{d.name}' has more than one lpm key")
+            except _Stop:
+                pass
+
+    def check_action_args(self, ar: A.ActionRef, a: A.ActionDecl, table, ctx, what: str,
+                          constant: bool) -> None:
+        data = [p for p in a.params if p.direction == ""]
+        if not ar.has_parens and data:
+            self.err(ar.pos, f"table '{table.name}': {what} '{a.name}' needs arguments for "
+                             f"its parameters ({', '.join(p.name for p in data)})")
+        if len(ar.args) != len(data):
+            self.err(ar.pos, f"table '{table.name}': {what} '{a.name}' takes {len(data)} "
+                             f"arguments, {len(ar.args)} given")
+        for arg, p in zip(ar.args, data):
+            self.check_expr(arg, ctx, expected=p.p4type)
+            self.coerce(arg, p.p4type, ctx, f"argument '{p.name}' of action '{a.name}'")
+            if constant:
+                self.require_constant(arg, f"argument '{p.name}' of {what} '{a.name}'")
+
+    def check_default_action(self, d: A.TableDecl, p: A.DefaultActionProperty, listed,
+                             ctx: Ctx) -> None:
+        ar = p.action
+        a = self.resolve_action_ref(ar, ctx, d)
+        if listed and a.name not in listed:
+            self.err(ar.pos, f"table '{d.name}': default action '{a.name}' is not in the "
+                             f"table's actions list")
+        self.check_action_args(ar, a, d, ctx, "default action", constant=False)
+
+    def check_entries(self, d: A.TableDecl, p: A.EntriesProperty, listed, ctx: Ctx) -> None:
+        if not p.is_const:
+            self.refuse(p.pos, f"table '{d.name}': non-const 'entries'")
+        keys = d.key
+        if not keys:
+            self.err(p.pos, f"table '{d.name}' has entries but no key")
+        for e in p.entries:
+            try:
+                self.check_keyset(e.keyset, [k.expr for k in keys], ctx, e.pos, "table key")
+                a = self.resolve_action_ref(e.action, ctx, d)
+                if a.name not in listed:
+                    self.err(e.action.pos, f"table '{d.name}': entry action '{a.name}' is not "
+                                           f"in the table's actions list")
+                self.check_action_args(e.action, a, d, ctx, "entry action", constant=True)
+                if e.priority is not None:
+                    self.const_int(e.priority, ctx, "an entry priority")
+            except _Stop:
+                pass
+
+    def check_direct_resource(self, d: A.TableDecl, p: A.ExprProperty, ctx: Ctx) -> None:
+        self.check_expr(p.value, ctx)
+        want = "direct_counter" if p.name == "counters" else "direct_meter"
+        inst = p.value.decl if isinstance(p.value, A.PathExpr) else None
+        if not isinstance(inst, A.Instantiation) or \
+                T.strip_specialization(inst.p4type).name != want:
+            self.err(p.value.pos, f"table '{d.name}': '{p.name}' must name a {want} instance")
+
+    def check_bool_property(self, d, p, ctx: Ctx) -> None:
+        self.check_expr(p.value, ctx)
+        if p.value.type != T.BOOL or p.value.folded is None:
+            self.err(p.value.pos, f"table '{d.name}': '{p.name}' must be true or false")
+
+    # ------------------------------------------------------------ statements
+    def check_stmt(self, s: A.Stmt, ctx: Ctx) -> None:
+        if isinstance(s, A.AssignStmt):
+            self.check_expr(s.lhs, ctx)
+            self.check_writable(s.lhs, ctx)
+            self.check_expr(s.rhs, ctx, expected=s.lhs.type)
+            self.coerce(s.rhs, s.lhs.type, ctx, "assignment")
+        elif isinstance(s, A.CallStmt):
+            self.check_expr(s.call, ctx)
+        elif isinstance(s, A.IfStmt):
+            if ctx.kind == "state":
+                self.refuse(s.pos, "if statement in a parser state (use select)")
+            self.check_expr(s.cond, ctx)
+            if s.cond.type != T.BOOL:
+                self.err(s.cond.pos, f"if condition has type {s.cond.type}, expected bool")
+            self.guarded(self.check_stmt, s.then, ctx.child())
+            if s.other is not None:
+                self.guarded(self.check_stmt, s.other, ctx.child())
+        elif isinstance(s, A.BlockStmt):
+            bctx = ctx.child()
+            for st in s.stmts:
+                self.guarded(self.check_stmt, st, bctx)
+        elif isinstance(s, A.VarDecl):
+            self.check_var(s, ctx)
+        elif isinstance(s, A.ConstDecl):
+            self.check_const(s, ctx)
+            self.define(ctx.scope, s.name, s, s.pos)
+        elif isinstance(s, A.SwitchStmt):
+            self.check_switch(s, ctx)
+        elif isinstance(s, A.ReturnStmt):
+            if ctx.kind == "state":
+                self.err(s.pos, "return is not allowed in a parser state")
+            if s.value is not None:
+                self.err(s.pos, "return with a value is only allowed in functions")
+        elif isinstance(s, A.ExitStmt):
+            if ctx.kind == "state":
+                self.err(s.pos, "exit is not allowed in a parser state")
+        elif isinstance(s, A.EmptyStmt):
+            pass
+        else:
+            self.refuse(s.pos, f"statement '{type(s).__name__}'")
+
+    def check_switch(self, s: A.SwitchStmt, ctx: Ctx) -> None:
+        if ctx.kind in ("state", "action"):
+            self.err(s.pos, f"switch is not allowed in {'a parser state' if ctx.kind == 'state' else 'an action'}")
+        self.check_expr(s.expr, ctx)
+        t = s.expr.type
+        seen = set()
+        if isinstance(t, T.ActionEnum):
+            s.on_action_run = True
+            s.table = t.table.decl
+            names = {ar.action.name: ar.action for ar in s.table.actions if ar.action is not None}
+            for c in s.cases:
+                for lab in c.labels:
+                    if isinstance(lab, A.DefaultExpr):
+                        lab.type = T.DONTCARE
+                        key = "default"
+                    elif isinstance(lab, A.PathExpr) and lab.name in names:
+                        lab.decl = names[lab.name]
+                        lab.type = t
+                        key = lab.name
+                    else:
+                        self.diags.error(lab.pos, f"switch label is not an action of table "
+                                                  f"'{s.table.name}'")
+                        continue
+                    if key in seen:
+                        self.diags.error(lab.pos, f"duplicate switch label '{key}'")
+                    seen.add(key)
+        else:
+            if not (isinstance(t, T.Bits) or isinstance(t, T.Enum) or t == T.ERROR):
+                self.err(s.expr.pos, f"cannot switch on a value of type {t}")
+            for c in s.cases:
+                for lab in c.labels:
+                    if isinstance(lab, A.DefaultExpr):
+                        lab.type = T.DONTCARE
+                        continue
+                    try:
+                        self.check_expr(lab, ctx, expected=t)
+                        self.coerce(lab, t, ctx, "switch label")
+                        self.require_constant(lab, "a switch label")
+                        key = lab.folded if lab.folded is not None else id(lab.decl)
+                        if key in seen:
+                            self.diags.error(lab.pos, "duplicate switch label")
+                        seen.add(key)
+                    except _Stop:
+                        pass
+        for c in s.cases:
+            if c.body is not None:
+                self.guarded(self.check_stmt, c.body, ctx.child())
+
+    def check_writable(self, e: A.Expr, ctx: Ctx) -> None:
+        if isinstance(e, A.PathExpr):
+            d = e.decl
+            if isinstance(d, A.VarDecl):
+                return
+            if isinstance(d, A.Param):
+                if d.direction in ("out", "inout"):
+                    return
+                if d.direction == "in":
+                    self.err(e.pos, f"cannot write to '{e.name}': it is an 'in' parameter")
+                self.err(e.pos, f"cannot write to '{e.name}': action data parameters are "
+                                f"read-only")
+            if isinstance(d, A.ConstDecl):
+                self.err(e.pos, f"cannot assign to constant '{e.name}'")
+            self.err(e.pos, f"'{e.name}' cannot be assigned to")
+        if isinstance(e, A.MemberExpr) and e.kind in ("field", "stack"):
+            if e.kind == "stack" and e.member == "last":
+                self.err(e.pos, "cannot write to '.last' of a header stack")
+            return self.check_writable(e.expr, ctx)
+        if isinstance(e, (A.IndexExpr, A.SliceExpr)):
+            return self.check_writable(e.expr, ctx)
+        self.err(e.pos, "this expression cannot be assigned to")
+
+    # ------------------------------------------------------------ expressions
+    def check_expr(self, e: A.Expr, ctx: Ctx, expected: Optional[T.P4Type] = None) -> T.P4Type:
+        if e.type is not None:
+            return e.type
+        m = getattr(self, "expr_" + type(e).__name__, None)
+        if m is None:
+            self.refuse(e.pos, f"expression '{type(e).__name__}'")
+        t = m(e, ctx, expected)
+        e.type = t
+        return t
+
+    def expr_IntLit(self, e: A.IntLit, ctx, expected):
+        if e.width is None:
+            e.folded = e.value
+            return T.INT
+        t = T.Bits(e.width, e.signed)
+        if not F.fits(e.value, t) or (not e.signed and e.value >= 1 << e.width):
+            self.err(e.pos, f"{e.text}: value does not fit in {t}")
+        if e.signed and e.value >= 1 << (e.width - 1):
+            self.err(e.pos, f"{e.text}: value does not fit in {t}")
+        e.value = F.wrap(e.value, t)
+        e.folded = e.value
+        return t
+
+    def expr_BoolLit(self, e, ctx, expected):
+        e.folded = e.value
+        return T.BOOL
+
+    def expr_StringLit(self, e, ctx, expected):
+        return T.STRING
+
+    def expr_DontCareExpr(self, e, ctx, expected):
+        return expected if expected is not None else T.DONTCARE
+
+    def expr_DefaultExpr(self, e, ctx, expected):
+        self.err(e.pos, "'default' is only allowed in select cases, entries and switch labels")
+
+    def expr_MaskExpr(self, e, ctx, expected):
+        self.err(e.pos, "'&&&' is only allowed in keysets")
+
+    def expr_RangeExpr(self, e, ctx, expected):
+        self.err(e.pos, "'..' is only allowed in keysets")
+
+    def expr_Argument(self, e, ctx, expected):
+        self.refuse(e.pos, f"named argument '{e.name}'")
+
+    def expr_TypeNameExpr(self, e, ctx, expected):
+        self.err(e.pos, "a type is not a value here")
+
+    def expr_PathExpr(self, e: A.PathExpr, ctx, expected):
+        d = (self.top if e.is_global else ctx.scope).lookup(e.name)
+        if d is None:
+            self.err(e.pos, f"'{e.name}' is not declared")
+        e.decl = d
+        if isinstance(d, list):            # overloaded extern functions
+            return T.Method(e.name, [], [], T.VOID, d)
+        if isinstance(d, A.ConstDecl):
+            e.folded = d.folded
+            if isinstance(d.value, A.MemberExpr) and d.value.kind in ("enum", "error"):
+                e.decl = d
+            return d.p4type
+        if isinstance(d, (A.VarDecl, A.Param)):
+            return d.p4type
+        if isinstance(d, A.Instantiation):
+            return d.p4type
+        if isinstance(d, A.TableDecl):
+            return d.p4type
+        if isinstance(d, A.ActionDecl):
+            return d.signature
+        if isinstance(d, A.MatchKindMember):
+            return T.MATCH_KIND
+        if isinstance(d, (A.ErrorDecl, A.MatchKindDecl, A.EnumDecl, A.HeaderDecl, A.StructDecl,
+                          A.ExternDecl, A.ParserDecl, A.ControlDecl, A.TypedefDecl,
+                          A.PackageTypeDecl, A.ParserTypeDecl, A.ControlTypeDecl)):
+            return T.VOID if isinstance(d, (A.ErrorDecl, A.MatchKindDecl)) else \
+                (getattr(d, "p4type", None) or T.VOID)
+        if isinstance(d, A.ParserState):
+            self.err(e.pos, f"parser state '{e.name}' is not a value")
+        if isinstance(d, A.ValueSetDecl):
+            self.err(e.pos, f"value_set '{e.name}' can only be used as a select keyset")
+        self.err(e.pos, f"'{e.name}' is not a value")
+
+    def expr_MemberExpr(self, e: A.MemberExpr, ctx, expected):
+        base = e.expr
+        # type-level members: error.X, Enum.X
+        if isinstance(base, A.PathExpr):
+            d = (self.top if base.is_global else ctx.scope).lookup(base.name)
+            if isinstance(d, A.ErrorDecl):
+                base.decl, base.type = d, T.ERROR
+                m = self.error_members.get(e.member)
+                if m is None:
+                    self.err(e.pos, f"error.{e.member} is not declared")
+                e.decl, e.kind = m, "error"
+                return T.ERROR
+            if isinstance(d, A.TypedefDecl) and isinstance(d.p4type, T.Enum):
+                d = d.p4type.decl
+            if isinstance(d, A.EnumDecl):
+                base.decl, base.type = d, d.p4type
+                m = next((m for m in d.members if m.name == e.member), None)
+                if m is None:
+                    self.err(e.pos, f"enum '{d.name}' has no member '{e.member}'")
+                e.decl, e.kind = m, "enum"
+                if d.p4type.underlying is not None:
+                    e.folded = m.value
+                return d.p4type
+        bt = self.check_expr(base, ctx)
+        if isinstance(bt, T.StructLike):
+            ft = bt.fields.get(e.member)
+            if ft is None:
+                if isinstance(bt, T.Header) and e.member in HEADER_METHODS:
+                    self.err(e.pos, f"'{e.member}' is a method: call it as {e.member}()")
+                self.err(e.pos, f"{bt.kind} {bt.name} has no field '{e.member}'")
+            e.decl = next(f for f in bt.decl.fields if f.name == e.member)
+            e.kind = "field"
+            return ft
+        if isinstance(bt, T.Stack):
+            e.kind = "stack"
+            if e.member in ("next", "last"):
+                if ctx.kind != "state":
+                    self.refuse(e.pos, f"header stack '.{e.member}' outside a parser")
+                return bt.element
+            if e.member in ("lastIndex",):
+                if ctx.kind != "state":
+                    self.refuse(e.pos, "header stack '.lastIndex' outside a parser")
+                return T.Bits(32)
+            if e.member == "size":
+                e.folded = bt.size
+                return T.Bits(32)
+            self.err(e.pos, f"header stack has no member '{e.member}'")
+        if isinstance(bt, T.ApplyResult):
+            e.kind = "apply_result"
+            if e.member in ("hit", "miss"):
+                return T.BOOL
+            if e.member == "action_run":
+                return T.ActionEnum(bt.table)
+            self.err(e.pos, f"table apply result has no member '{e.member}' (hit, miss, "
+                            f"action_run)")
+        self.err(e.pos, f"a value of type {bt} has no member '{e.member}'")
+
+    def expr_IndexExpr(self, e: A.IndexExpr, ctx, expected):
+        bt = self.check_expr(e.expr, ctx)
+        if not isinstance(bt, T.Stack):
+            self.err(e.pos, f"cannot index a value of type {bt}")
+        self.check_expr(e.index, ctx)
+        if e.index.folded is None:
+            self.refuse(e.index.pos, "non-constant header stack index")
+        i = e.index.folded
+        if not 0 <= i < bt.size:
+            self.err(e.index.pos, f"header stack index {i} out of range 0..{bt.size - 1}")
+        e.folded_index = i
+        if e.index.type == T.INT:
+            e.index.type = T.Bits(32)
+        return bt.element
+
+    def expr_SliceExpr(self, e: A.SliceExpr, ctx, expected):
+        bt = self.check_expr(e.expr, ctx)
+        if not isinstance(bt, T.Bits):
+            if bt == T.INT:
+                self.err(e.pos, "cannot slice a value without a fixed width (cast it first)")
+            self.err(e.pos, f"cannot slice a value of type {bt}")
+        hi = self.const_int(e.hi, ctx, "a slice bound")
+        lo = self.const_int(e.lo, ctx, "a slice bound")
+        if not 0 <= lo <= hi < bt.width:
+            self.err(e.pos, f"slice [{hi}:{lo}] out of range for {bt}")
+        e.hi_value, e.lo_value = hi, lo
+        if e.expr.folded is not None:
+            e.folded = F.slice_(e.expr.folded, hi, lo)
+        return T.Bits(hi - lo + 1)
+
+    def expr_UnaryExpr(self, e: A.UnaryExpr, ctx, expected):
+        t = self.check_expr(e.operand, ctx, expected)
+        if e.op == "!":
+            if t != T.BOOL:
+                self.err(e.pos, f"'!' needs a bool operand, not {t}")
+        elif e.op == "~":
+            if not isinstance(t, T.Bits):
+                self.err(e.pos, f"'~' needs a bit<W> or int<W> operand, not {t}")
+        else:
+            if not (isinstance(t, T.Bits) or t == T.INT):
+                self.err(e.pos, f"unary '{e.op}' needs a numeric operand, not {t}")
+        if e.operand.folded is not None:
+            e.folded = F.unary(e.op, e.operand.folded, t)
+        return t
+
+    def expr_BinaryExpr(self, e: A.BinaryExpr, ctx, expected):
+        op = e.op
+        lt = self.check_expr(e.left, ctx)
+        rt = self.check_expr(e.right, ctx)
+        if op in ("&&", "||"):
+            for side, st in ((e.left, lt), (e.right, rt)):
+                if st != T.BOOL:
+                    self.err(side.pos, f"'{op}' needs bool operands, not {st}")
+            self.fold_binary(e, T.BOOL, T.BOOL)
+            return T.BOOL
+        if op in ("<<", ">>"):
+            return self.check_shift(e, lt, rt)
+        if op == "++":
+            for side, st in ((e.left, lt), (e.right, rt)):
+                if not isinstance(st, T.Bits):
+                    self.err(side.pos, f"'++' needs bit<W> or int<W> operands, not {st}"
+                             + (" (give the constant a width, e.g. 8w1)" if st == T.INT else ""))
+            t = T.Bits(lt.width + rt.width, lt.signed)
+            self.fold_binary(e, t, lt)
+            return t
+        t = self.unify_operands(e, lt, rt, ctx)
+        if op in ("==", "!="):
+            if isinstance(t, (T.StructLike, T.Stack, T.Tuple)):
+                self.refuse(e.pos, f"'{op}' on {t}")
+            if not (isinstance(t, (T.Bits, T.Enum)) or t in (T.INT, T.BOOL, T.ERROR)):
+                self.err(e.pos, f"cannot compare values of type {t}")
+            self.fold_binary(e, T.BOOL, t)
+            return T.BOOL
+        if op in ("<", "<=", ">", ">="):
+            if not (isinstance(t, T.Bits) or t == T.INT):
+                self.err(e.pos, f"'{op}' needs numeric operands, not {t}")
+            self.fold_binary(e, T.BOOL, t)
+            return T.BOOL
+        if not (isinstance(t, T.Bits) or t == T.INT):
+            self.err(e.pos, f"'{op}' needs bit<W> or int<W> operands, not {t}")
+        if op in ("/", "%") and isinstance(t, T.Bits) and t.signed:
+            self.refuse(e.pos, f"'{op}' on signed values")
+        if op in ("/", "%") and e.right.folded == 0:
+            self.err(e.right.pos, "division by zero")
+        if op in ("|+|", "|-|") and t == T.INT:
+            self.err(e.pos, f"'{op}' needs operands with a fixed width")
+        self.fold_binary(e, t, t)
+        return t
+
+    def fold_binary(self, e: A.BinaryExpr, t, operand_type) -> None:
+        a, b = e.left.folded, e.right.folded
+        if a is None or b is None:
+            return
+        try:
+            e.folded = F.binary(e.op, a, b, t, operand_type)
+        except F.FoldError as ex:
+            self.err(e.pos, str(ex))
+
+    def unify_operands(self, e, lt, rt, ctx) -> T.P4Type:
+        """Same type on both sides; an `int` side takes the other side's fixed width."""
+        if lt == T.INT and rt != T.INT:
+            self.coerce(e.left, rt, ctx, f"left operand of '{e.op}'")
+            return rt
+        if rt == T.INT and lt != T.INT:
+            self.coerce(e.right, lt, ctx, f"right operand of '{e.op}'")
+            return lt
+        if lt != rt:
+            self.err(e.pos, f"'{e.op}': operands have different types {lt} and {rt}"
+                     + (" (cast one of them)" if isinstance(lt, T.Bits) and
+                        isinstance(rt, T.Bits) else ""))
+        return lt
+
+    def check_shift(self, e: A.BinaryExpr, lt, rt) -> T.P4Type:
+        if not (isinstance(lt, T.Bits) or lt == T.INT):
+            self.err(e.left.pos, f"cannot shift a value of type {lt}")
+        if isinstance(rt, T.Bits):
+            if rt.signed:
+                self.err(e.right.pos, f"shift amount must be unsigned, not {rt}")
+        elif rt == T.INT:
+            if e.right.folded < 0:
+                self.err(e.right.pos, "shift amount must not be negative")
+        else:
+            self.err(e.right.pos, f"shift amount has type {rt}, expected bit<W>")
+        if lt == T.INT and e.right.folded is None:
+            self.err(e.pos, "shift of a constant without a width by a variable amount")
+        if rt == T.INT:
+            e.right.type = T.Bits(max(8, e.right.folded.bit_length()))
+        self.fold_binary(e, lt, lt)
+        return lt
+
+    def expr_TernaryExpr(self, e: A.TernaryExpr, ctx, expected):
+        ct = self.check_expr(e.cond, ctx)
+        if ct != T.BOOL:
+            self.err(e.cond.pos, f"condition of '?:' has type {ct}, expected bool")
+        tt = self.check_expr(e.then, ctx, expected)
+        ot = self.check_expr(e.other, ctx, expected)
+        if tt == T.INT and ot == T.INT:
+            if e.cond.folded is None:
+                if isinstance(expected, T.Bits):
+                    self.coerce(e.then, expected, ctx, "'?:' branch")
+                    self.coerce(e.other, expected, ctx, "'?:' branch")
+                    return expected
+                self.err(e.pos, "'?:' with constants on both sides needs a width (cast one)")
+            e.folded = e.then.folded if e.cond.folded else e.other.folded
+            return T.INT
+        if tt == T.INT:
+            self.coerce(e.then, ot, ctx, "'?:' branch")
+            tt = ot
+        elif ot == T.INT:
+            self.coerce(e.other, tt, ctx, "'?:' branch")
+        elif tt != ot:
+            self.err(e.pos, f"'?:' branches have different types {tt} and {ot}")
+        if e.cond.folded is not None:
+            chosen = e.then if e.cond.folded else e.other
+            e.folded = chosen.folded
+        return tt
+
+    def expr_CastExpr(self, e: A.CastExpr, ctx, expected):
+        dst = self.resolve_type(e.type_ref, ctx)
+        src = self.check_expr(e.expr, ctx, dst)
+        if not self.cast_allowed(src, dst):
+            hint = ""
+            if isinstance(src, T.Bits) and isinstance(dst, T.Bits):
+                hint = " (change the width and the signedness in two casts)"
+            self.err(e.pos, f"illegal cast from {src} to {dst}{hint}")
+        if src == T.INT and isinstance(dst, T.Bits):
+            self.check_literal_fits(e.expr, dst, warn_only=True)
+        if e.expr.folded is not None and not isinstance(dst, T.Enum):
+            e.folded = F.cast(e.expr.folded, src, dst)
+        elif isinstance(dst, T.Enum) and e.expr.folded is not None:
+            e.folded = F.wrap(e.expr.folded, dst.underlying)
+        return dst
+
+    @staticmethod
+    def cast_allowed(src, dst) -> bool:
+        if src == dst:
+            return True
+        if isinstance(dst, T.Bits):
+            if src == T.INT:
+                return True
+            if isinstance(src, T.Bits):
+                return src.width == dst.width or src.signed == dst.signed
+            if src == T.BOOL:
+                return dst.width == 1 and not dst.signed
+            if isinstance(src, T.Enum) and src.underlying is not None:
+                return Checker.cast_allowed(src.underlying, dst)
+            return False
+        if dst == T.BOOL:
+            return (isinstance(src, T.Bits) and src.width == 1 and not src.signed) or src == T.INT
+        if isinstance(dst, T.Enum) and dst.underlying is not None:
+            return src == T.INT or (isinstance(src, T.Bits) and
+                                     Checker.cast_allowed(src, dst.underlying))
+        return False
+
+    def expr_ListExpr(self, e: A.ListExpr, ctx, expected):
+        elems = []
+        exp_elems = expected.elements if isinstance(expected, T.Tuple) else None
+        exp_fields = list(expected.fields.values()) if isinstance(expected, T.StructLike) else None
+        for i, it in enumerate(e.items):
+            want = None
+            if exp_elems is not None and i < len(exp_elems):
+                want = exp_elems[i]
+            elif exp_fields is not None and i < len(exp_fields):
+                want = exp_fields[i]
+            elems.append(self.check_expr(it, ctx, want))
+        return T.Tuple(elems)
+
+    def expr_StructInitExpr(self, e: A.StructInitExpr, ctx, expected):
+        if not isinstance(expected, T.StructLike):
+            self.err(e.pos, "a structure initializer {f = v, ...} needs a struct or header "
+                            "type from its context")
+        names = [n for n, _ in e.fields]
+        if sorted(names) != sorted(expected.fields):
+            self.err(e.pos, f"initializer fields {', '.join(names)} do not match "
+                            f"{expected.kind} {expected.name}")
+        for n, v in e.fields:
+            ft = expected.fields[n]
+            self.check_expr(v, ctx, ft)
+            self.coerce(v, ft, ctx, f"field '{n}'")
+        return expected
+
+    def expr_SelectExpr(self, e, ctx, expected):
+        self.err(e.pos, "select is only allowed as a parser transition")
+
+    # ---- calls
+    def expr_MethodCallExpr(self, e: A.MethodCallExpr, ctx, expected):
+        e.type_args = [self.resolve_type(r, ctx) for r in e.type_arg_refs]
+        callee = e.callee
+        if isinstance(callee, A.MemberExpr):
+            return self.check_member_call(e, callee, ctx, expected)
+        if isinstance(callee, A.PathExpr):
+            d = (self.top if callee.is_global else ctx.scope).lookup(callee.name)
+            if d is None:
+                self.err(callee.pos, f"'{callee.name}' is not declared")
+            callee.decl = d
+            if isinstance(d, list):
+                callee.type = T.VOID
+                return self.check_function_call(e, d, ctx, expected)
+            if isinstance(d, A.ActionDecl):
+                return self.check_action_call(e, d, ctx)
+            if isinstance(d, (A.ParserDecl, A.ControlDecl, A.ExternDecl)):
+                self.refuse(e.pos, f"constructor call '{callee.name}(...)' here")
+            if isinstance(d, A.FunctionDecl):
+                self.refuse(e.pos, f"function call '{callee.name}'")
+            self.err(callee.pos, f"'{callee.name}' is not a function or action")
+        self.err(e.pos, "this expression cannot be called")
+
+    def check_member_call(self, e, callee: A.MemberExpr, ctx, expected):
+        recv = callee.expr
+        name = callee.member
+        # tables, parser/control instances: t.apply()
+        if isinstance(recv, A.PathExpr):
+            d = (self.top if recv.is_global else ctx.scope).lookup(recv.name)
+            if isinstance(d, A.TableDecl):
+                recv.decl, recv.type = d, d.p4type
+                if name != "apply":
+                    self.err(callee.pos, f"table '{d.name}' has no method '{name}'")
+                if ctx.kind != "apply":
+                    self.err(e.pos, f"table '{d.name}' can only be applied in a control's "
+                                    f"apply block" + (" (not in an action)" if ctx.kind == "action" else ""))
+                if e.args:
+                    self.err(e.pos, "table apply() takes no arguments")
+                e.kind, e.receiver, e.method = "table_apply", recv, d
+                callee.kind, callee.decl = "method", d
+                callee.type = T.VOID
+                return T.ApplyResult(d.p4type)
+        rt = self.check_expr(recv, ctx)
+        e.receiver = recv
+        callee.kind = "builtin"
+        if isinstance(rt, T.Header) and name in HEADER_METHODS:
+            return self.check_header_method(e, callee, rt, ctx)
+        if isinstance(rt, T.Stack) and name in ("push_front", "pop_front"):
+            if ctx.kind == "state":
+                self.refuse(e.pos, f"header stack {name} in a parser")
+            self.check_writable(recv, ctx)
+            if len(e.args) != 1:
+                self.err(e.pos, f"{name} takes one argument (the count)")
+            n = self.const_int(e.args[0], ctx, f"the count of {name}")
+            if n < 1:
+                self.err(e.args[0].pos, f"the count of {name} must be positive")
+            if e.args[0].type == T.INT:
+                e.args[0].type = T.Bits(32)
+            e.kind, e.builtin = "builtin", name
+            callee.type = T.VOID
+            return T.VOID
+        base = T.strip_specialization(rt)
+        if isinstance(base, T.Extern):
+            overloads = base.methods.get(name)
+            if not overloads:
+                self.err(callee.pos, f"extern {base.name} has no method '{name}'")
+            bindings = dict(rt.bindings) if isinstance(rt, T.Specialized) else {}
+            sig = self.pick_overload(e, overloads, f"method {base.name}.{name}")
+            e.kind = "extern_method"
+            e.method = sig.decl
+            callee.kind, callee.decl = "method", sig.decl
+            callee.type = sig
+            if base.name in ("packet_in", "packet_out") and name in PACKET_BUILTINS:
+                e.builtin = name
+                self.check_packet_method(e, base, name, ctx)
+            return self.bind_call(e, sig, bindings, ctx, expected)
+        if isinstance(rt, (T.ParserType, T.ControlType)) and name == "apply":
+            self.refuse(e.pos, "applying a sub-parser or sub-control")
+        self.err(callee.pos, f"a value of type {rt} has no method '{name}'")
+
+    def check_header_method(self, e, callee, rt: T.Header, ctx):
+        name = callee.member
+        if e.args:
+            self.err(e.pos, f"{name}() takes no arguments")
+        e.kind, e.builtin = "builtin", name
+        callee.type = T.VOID
+        if name == "isValid":
+            return T.BOOL
+        if name in ("minSizeInBits", "minSizeInBytes"):
+            bits = rt.width_bits
+            e.folded = bits if name == "minSizeInBits" else (bits + 7) // 8
+            return T.INT
+        if ctx.kind == "state":
+            pass
+        self.check_writable(e.receiver, ctx)
+        return T.VOID
+
+    def check_packet_method(self, e, base, name, ctx) -> None:
+        if name in ("extract", "lookahead", "advance") and ctx.kind != "state":
+            self.err(e.pos, f"{base.name}.{name} can only be called in a parser state")
+        if name == "length":
+            self.refuse(e.pos, "packet_in.length()")
+        if name == "extract" and len(e.args) == 2:
+            self.refuse(e.pos, "extract of a variable-size header (varbit)")
+        if name == "emit" and ctx.kind not in ("apply",):
+            self.err(e.pos, "packet_out.emit can only be called in a deparser's apply block")
+
+    def check_function_call(self, e, overloads: list, ctx, expected):
+        sigs = [m.signature for m in overloads if m.signature is not None]
+        name = overloads[0].name
+        sig = self.pick_overload(e, sigs, f"function {name}")
+        e.kind = "extern_function"
+        e.method = sig.decl
+        e.callee.decl = sig.decl
+        e.callee.type = sig
+        if name == "verify":
+            e.builtin = "verify"
+            if ctx.kind != "state":
+                self.err(e.pos, "verify can only be called in a parser state")
+        return self.bind_call(e, sig, {}, ctx, expected)
+
+    def pick_overload(self, e, sigs: list, what: str) -> T.Method:
+        fits = [s for s in sigs if self.arity_ok(s.params, len(e.args))]
+        if not fits:
+            counts = sorted({len(s.params) for s in sigs})
+            self.err(e.pos, f"{what} takes {' or '.join(map(str, counts))} arguments, "
+                            f"{len(e.args)} given")
+        if len(fits) > 1:
+            exact = [s for s in fits if len(s.params) == len(e.args)]
+            fits = exact or fits
+        return fits[0]
+
+    @staticmethod
+    def arity_ok(params, n: int) -> bool:
+        required = sum(1 for p in params if not p.has_default)
+        return required <= n <= len(params)
+
+    def bind_call(self, e, sig: T.Method, bindings: dict, ctx, expected) -> T.P4Type:
+        """Infer type arguments, check each argument against its parameter."""
+        if e.type_args:
+            if len(e.type_args) != len(sig.type_params):
+                self.err(e.pos, f"{sig.name} takes {len(sig.type_params)} type arguments, "
+                                f"{len(e.type_args)} given")
+            bindings.update(zip(sig.type_params, e.type_args))
+        params = sig.params[:len(e.args)]
+        # pass 1: arguments with a type of their own bind the type variables
+        for a, p in zip(e.args, params):
+            pt = T.substitute(p.type, bindings)
+            at = self.check_expr(a, ctx, None if isinstance(pt, T.TypeVar) else pt)
+            if isinstance(pt, T.TypeVar) and at not in (T.INT, T.DONTCARE) and \
+                    not isinstance(a, A.ListExpr):
+                bindings[pt] = at
+        # pass 2: check and convert
+        for a, p in zip(e.args, params):
+            pt = T.substitute(p.type, bindings)
+            what = f"argument '{p.name}' of {sig.name}"
+            if isinstance(pt, T.TypeVar):
+                if isinstance(a, A.ListExpr):
+                    bindings[pt] = a.type
+                    pt = a.type
+                elif a.type == T.INT:
+                    bindings[pt] = T.INT          # stays `int` (see types.py)
+                    pt = T.INT
+                else:
+                    bindings[pt] = a.type
+                    pt = a.type
+            if p.direction in ("out", "inout"):
+                if isinstance(a, A.DontCareExpr) and p.direction == "out":
+                    a.type = pt
+                    continue
+                self.check_writable(a, ctx)
+                if a.type != pt:
+                    self.err(a.pos, f"{what} has type {a.type}, expected {pt}")
+            else:
+                self.coerce(a, pt, ctx, what)
+        e.params = params
+        e.bindings = bindings
+        e.type_args = [bindings.get(tp, tp) for tp in sig.type_params]
+        ret = T.substitute(sig.return_type, bindings)
+        if isinstance(ret, T.TypeVar):
+            self.err(e.pos, f"cannot infer the result type of {sig.name} (give it type "
+                            f"arguments, e.g. lookahead<bit<32>>())")
+        return ret
+
+    def check_action_call(self, e, d: A.ActionDecl, ctx):
+        if ctx.kind == "state":
+            self.err(e.pos, f"action '{d.name}' cannot be called from a parser")
+        if len(e.args) != len(d.params):
+            self.err(e.pos, f"action '{d.name}' takes {len(d.params)} arguments, "
+                            f"{len(e.args)} given")
+        if ctx.action is d:
+            self.err(e.pos, f"action '{d.name}' calls itself")
+        e.kind, e.method = "action", d
+        e.callee.type = d.signature
+        for a, p in zip(e.args, d.params):
+            self.check_expr(a, ctx, p.p4type)
+            if p.direction in ("out", "inout"):
+                self.check_writable(a, ctx)
+                if a.type != p.p4type:
+                    self.err(a.pos, f"argument '{p.name}' of action '{d.name}' has type "
+                                    f"{a.type}, expected {p.p4type}")
+            else:
+                self.coerce(a, p.p4type, ctx, f"argument '{p.name}' of action '{d.name}'")
+        e.params = d.signature.params
+        return T.VOID
+
+    # ------------------------------------------------------------ conversions
+    def coerce(self, e: A.Expr, target: T.P4Type, ctx, what: str) -> None:
+        """Make `e` have type `target` where the spec allows it implicitly, else error."""
+        t = e.type
+        if t == target or target is T.UNKNOWN or t is T.UNKNOWN:
+            return
+        if t == T.INT and isinstance(target, T.Bits):
+            self.check_literal_fits(e, target)
+            self.retype_int(e, target)
+            return
+        if isinstance(e, A.ListExpr) and isinstance(target, (T.StructLike, T.Tuple)):
+            members = list(target.fields.values()) if isinstance(target, T.StructLike) \
+                else list(target.elements)
+            if len(members) != len(e.items):
+                self.err(e.pos, f"{what}: list has {len(e.items)} elements, {target} has "
+                                f"{len(members)}")
+            for it, mt in zip(e.items, members):
+                self.coerce(it, mt, ctx, what)
+            e.type = target
+            return
+        if isinstance(target, T.TypeVar) or t == T.DONTCARE:
+            return
+        self.err(e.pos, f"{what}: type {t} does not match {target}"
+                 + (" (cast it)" if isinstance(t, T.Bits) and isinstance(target, T.Bits) else ""))
+
+    def check_literal_fits(self, e: A.Expr, target: T.Bits, warn_only: bool = False) -> None:
+        v = e.folded
+        if v is None or F.fits(v, target):
+            return
+        msg = f"value {v} does not fit in {target}"
+        if warn_only:
+            self.warn(e.pos, msg + f"; it is truncated to {F.wrap(v, target)}")
+        else:
+            self.err(e.pos, msg)
+
+    def retype_int(self, e: A.Expr, target: T.Bits) -> None:
+        """An `int` subtree becomes `target`: literals get the width (spec 8.9.2); the whole
+        subtree is constant, so `.folded` is reduced into range."""
+        e.type = target
+        if e.folded is not None:
+            e.folded = F.wrap(e.folded, target)
+        if isinstance(e, A.IntLit):
+            e.value = e.folded
+            e.width, e.signed = target.width, target.signed
+        elif isinstance(e, A.BinaryExpr) and e.op not in ("<<", ">>"):
+            self.retype_int(e.left, target)
+            self.retype_int(e.right, target)
+        elif isinstance(e, (A.BinaryExpr,)):
+            self.retype_int(e.left, target)
+        elif isinstance(e, A.UnaryExpr):
+            self.retype_int(e.operand, target)
+        elif isinstance(e, A.TernaryExpr):
+            self.retype_int(e.then, target)
+            self.retype_int(e.other, target)
+
+
+def prev_pos(prev) -> str:
+    if isinstance(prev, list):
+        prev = prev[0]
+    return str(getattr(prev, "pos", "?"))
