@@ -40,8 +40,9 @@ CASES = [
     ("unknown register_array 'r'", lambda: with_ingress(prim("register_write", {"type": "register_array", "value": "r"}, X(0), X(1)))),
     ("unknown calculation 'c'", lambda: with_ingress(prim("modify_field_with_hash_based_offset", F("h", "a"), X(0),
                                                          {"type": "calculation", "value": "c"}, X(16)))),
-    ("unsupported parser op 'extract_VL'", lambda: mutate(lambda p: p["parsers"][0]["parse_states"][0]["parser_ops"].append(
-        {"op": "extract_VL", "parameters": []}))),
+    ("extract_VL of header 'eth', which has no varbit field", lambda: mutate(
+        lambda p: p["parsers"][0]["parse_states"][0]["parser_ops"].append(
+            {"op": "extract_VL", "parameters": [{"type": "regular", "value": "eth"}, X(8)]}))),
     ("unsupported parser op 'teleport'", lambda: mutate(lambda p: p["parsers"][0]["parse_states"][0]["parser_ops"].append(
         {"op": "teleport", "parameters": []}))),
     ("unsupported parser transition type 'range'", lambda: mutate(lambda p: p["parsers"][0]["parse_states"][0]["transitions"].insert(
@@ -55,7 +56,9 @@ CASES = [
         action_profiles=[{"name": "ap", "id": 0}]))),
     ("header unions ('header_unions') are not supported", lambda: mutate(lambda p: p.update(header_unions=[{"name": "u"}]))),
     ("extern instances ('extern_instances') are not supported", lambda: mutate(lambda p: p.update(extern_instances=[{"name": "x"}]))),
-    ("varbit field 'opts'", lambda: mutate(lambda p: p["header_types"][3]["fields"].append(["opts", "*"]))),
+    ("varbit field without 'max_length'", lambda: mutate(lambda p: p["header_types"][3]["fields"].append(["opts", "*"]))),
+    ("header 'h' has a varbit field: extract it with 'extract_VL'", lambda: mutate(
+        lambda p: (p["header_types"][3]["fields"].append(["opts", "*"]), p["header_types"][3].update(max_length=10)))),
     ("unsupported BMv2 JSON format version 3.0", lambda: mutate(lambda p: p.update(__meta__={"version": [3, 0]}))),
     ("missing required field standard_metadata.egress_spec", lambda: mutate(lambda p: p["header_types"][1]["fields"].pop(1))),
     ("unsupported hash algorithm 'sha1'", lambda: mutate(lambda p: p["calculations"].append(

@@ -105,6 +105,16 @@ def _assign(c: ActionCompiler, p: list) -> list:
     return [c.assign(p[0], c.val(p[1]))]
 
 
+@primitive("assign_VL")
+def _assign_vl(c: ActionCompiler, p: list) -> list:
+    # a varbit assignment copies the value and its current length
+    (dh, df), (sh, sf) = p[0]["value"], p[1]["value"]
+    d, s = c.layout.header(dh), c.layout.header(sh)
+    if d.varbit is None or s.varbit is None:
+        raise LoadError("assign_VL between fields that are not varbit")
+    return [f"F[{c.layout.slot(dh, df)}] = F[{c.layout.slot(sh, sf)}]", f"F[{d.len_slot}] = F[{s.len_slot}]"]
+
+
 @primitive("add_to_field")
 def _add_to_field(c: ActionCompiler, p: list) -> list:
     return [c.assign(p[0], f"{c.val(p[0])} + {c.val(p[1])}")]
@@ -154,12 +164,19 @@ def _assign_header_stack(c: ActionCompiler, p: list) -> list:
     return lines
 
 
+def _header_bytes(c: ActionCompiler, e) -> int:
+    """Bytes on the wire of the header operand's type (fixed-width fields only)."""
+    tname = c.expr.header_base(e, params=c.params)[1]
+    h = next(h for h in c.layout.headers.values() if h.type_name == tname)
+    return h.nbytes
+
+
 @primitive("add_header")
 def _add_header(c: ActionCompiler, p: list) -> list:
     # setValid(): a header that was invalid comes back zeroed (BMv2 resets it) and the
     # packet-length register grows by the header's size.
     base, n = c.header(p[0])
-    nb = (sum(w for _, w, _ in c.expr._type_fields(c.expr.header_base(p[0], params=c.params)[1])) + 7) // 8
+    nb = _header_bytes(c, p[0])
     zeros = c.gen.const((0,) * n, "Z")
     return [f"if not F[{base} + {n}]:",
             f"    F[{base}:{base} + {n}] = {zeros}",
@@ -170,7 +187,7 @@ def _add_header(c: ActionCompiler, p: list) -> list:
 @primitive("remove_header")
 def _remove_header(c: ActionCompiler, p: list) -> list:
     base, n = c.header(p[0])
-    nb = (sum(w for _, w, _ in c.expr._type_fields(c.expr.header_base(p[0], params=c.params)[1])) + 7) // 8
+    nb = _header_bytes(c, p[0])
     return [f"if F[{base} + {n}]:", f"    F[{base} + {n}] = 0", f"    P.length -= {nb}"]
 
 

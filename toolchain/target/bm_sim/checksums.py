@@ -35,7 +35,10 @@ def _input_parts(inputs: list, layout: Layout, expr: ExprCompiler):
             slot = layout.slot(v[0], v[1])
             h = layout.header(v[0]) if v[0] in layout.headers else None
             valid = h.valid_slot if h is not None and not h.metadata and v[1] != "$valid$" else None
-            parts.append((f"F[{slot}]", layout.widths[slot], valid))
+            width = layout.widths[slot]
+            if h is not None and h.varbit is not None and slot == h.base + h.varbit:
+                width = f"F[{h.len_slot}]"          # a varbit field counts with its current length
+            parts.append((f"F[{slot}]", width, valid))
         elif t == "hexstr":
             width = e.get("bitwidth")
             if width is None:
@@ -43,7 +46,8 @@ def _input_parts(inputs: list, layout: Layout, expr: ExprCompiler):
             parts.append((str(int(v, 16) & ((1 << width) - 1)), int(width), None))
         elif t == "header":
             h = layout.header(v)
-            for k, (_, width, _) in enumerate(h.fields):
+            for k, _, width, _ in h.packet_fields:
+                width = f"F[{h.len_slot}]" if k == h.varbit else width
                 parts.append((f"F[{h.base + k}]", width, None if h.metadata else h.valid_slot))
         elif t == "expression":
             width = e.get("bitwidth")
@@ -68,6 +72,17 @@ def _static_value(parts) -> tuple[str, int]:
     return ("(" + " | ".join(code) + ")" if code else "(0)"), (total + pad) // 8
 
 
+def _emit_general(fb: FunctionBuilder, parts, call) -> None:
+    """Build the buffer field by field, skipping invalid headers (widths may be dynamic)."""
+    fb.emit("b = n = 0")
+    for src, width, valid in parts:
+        stmt = f"w = {width}; b = (b << w) | ({src} & ((1 << w) - 1)); n += w" if isinstance(width, str) \
+            else f"b = (b << {width}) | {src}; n += {width}"
+        fb.emit(f"if F[{valid}]: {stmt}" if valid is not None else stmt)
+    fb.emit("pad = -n % 8")
+    fb.emit(f"return {call('(b << pad)', '(n + pad) // 8')}")
+
+
 def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompiler, fname: str) -> None:
     """``fname(F, P) -> int``: the hash of the calculation's inputs (algorithm ``_H<id>``).
 
@@ -90,16 +105,15 @@ def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompile
         return f"_H{c['id']}({buf}{' + P.payload' if payload else ''})"
 
     valids = sorted({v for _, _, v in parts if v is not None})
+    if any(isinstance(w, str) for _, w, _ in parts):
+        _emit_general(fb, parts, call)       # a varbit's width is known only per packet
+        gen.add(fb)
+        return
     value, nbytes = _static_value(parts)
     if valids:
         fb.emit(f"if {' and '.join(f'F[{v}]' for v in valids)}:")
         fb.emit(f"    return {call(value, str(nbytes))}")
-        fb.emit("b = n = 0")
-        for src, width, valid in parts:
-            stmt = f"b = (b << {width}) | {src}; n += {width}"
-            fb.emit(f"if F[{valid}]: {stmt}" if valid is not None else stmt)
-        fb.emit("pad = -n % 8")
-        fb.emit(f"return {call('(b << pad)', '(n + pad) // 8')}")
+        _emit_general(fb, parts, call)
     else:
         fb.emit(f"return {call(value, str(nbytes))}")
     gen.add(fb)

@@ -104,11 +104,6 @@ def _check_sections(j: dict) -> None:
     for key, what in REFUSED_SECTIONS.items():
         if j.get(key):
             raise LoadError(f"{what} ({key!r}) are not supported")
-    for p in j.get("parsers", []):
-        for st in p.get("parse_states", []):
-            for op in st.get("parser_ops", []):
-                if op.get("op") == "extract_VL":
-                    raise LoadError("unsupported parser op 'extract_VL' (varbit extract)")
 
 
 def _one_named(items: list, name: str, what: str) -> dict:

@@ -18,7 +18,7 @@ from .codegen import CodeGen, FunctionBuilder
 from .expressions import ExprCompiler
 from .phv import HeaderInfo, Layout
 
-__all__ = ["ParserError", "ParserCompiler", "DEFAULT_ERRORS"]
+__all__ = ["ParserError", "ParserCompiler", "DEFAULT_ERRORS", "varbit_layout"]
 
 DEFAULT_ERRORS = {"NoError": 0, "PacketTooShort": 1, "NoMatch": 2, "StackOutOfBounds": 3,
                   "HeaderTooShort": 4, "ParserTimeout": 5, "ParserInvalidArgument": 6}
@@ -35,6 +35,20 @@ class ParserError(Exception):
     def __init__(self, code: int, off: int):
         self.code = code
         self.off = off
+
+
+def varbit_layout(h: HeaderInfo, length: str) -> list[tuple[int, str, str]]:
+    """(field index, shift source, mask source) of each wire field of a header with a varbit
+    field whose current length in bits is the Python expression ``length``."""
+    out, after = [], 0
+    for k, _, width, _ in reversed(h.packet_fields):
+        if k == h.varbit:
+            out.append((k, str(after), f"((1 << {length}) - 1)"))
+            after = f"{after} + {length}"
+        else:
+            out.append((k, str(after), str((1 << width) - 1)))
+            after = f"{after} + {width}" if isinstance(after, str) else after + width
+    return list(reversed(out))
 
 
 class ParserCompiler:
@@ -99,6 +113,8 @@ class ParserCompiler:
         params = op.get("parameters", [])
         if name == "extract":
             self._extract(fb, params[0])
+        elif name == "extract_VL":
+            self._extract_vl(fb, params[0], params[1])
         elif name == "set":
             src = params[1]
             if src.get("type") == "lookahead":
@@ -153,6 +169,8 @@ class ParserCompiler:
             raise LoadError(f"unsupported extract target type {t!r}")
 
     def _check_extractable(self, h: HeaderInfo) -> None:
+        if h.varbit is not None:
+            raise LoadError(f"header {h.name!r} has a varbit field: extract it with 'extract_VL'")
         if h.nbits % 8:
             raise LoadError(f"header {h.name!r} is {h.nbits} bits, not a whole number of bytes (extract)")
 
@@ -163,13 +181,35 @@ class ParserCompiler:
         fb.emit(f"if {e} > n: raise _PErr({self.error_code('PacketTooShort')}, off)")
         fb.emit(f"{v} = int.from_bytes(data[off:{e}], 'big')")
         shift = h.nbits
-        for k, (_, width, _) in enumerate(h.fields):
+        for k, _, width, _ in h.packet_fields:
             shift -= width
             slot = f"{int(base) + k}" if base.isdigit() else f"{base} + {k}"
             src = f"{v} >> {shift}" if shift else v
             if k:
                 src = f"({src}) & {(1 << width) - 1}"
             fb.emit(f"F[{slot}] = {src}")
+        fb.emit(f"off = {e}")
+
+    def _extract_vl(self, fb: FunctionBuilder, target: dict, length) -> None:
+        """extract(hdr, bits): the varbit field takes ``bits`` bits (at most its maximum,
+        else HeaderTooShort; a total that is not whole bytes is ParserInvalidArgument)."""
+        if target.get("type") != "regular":
+            raise LoadError(f"unsupported extract_VL target type {target.get('type')!r}")
+        h = self.layout.header(target["value"])
+        if h.varbit is None:
+            raise LoadError(f"extract_VL of header {h.name!r}, which has no varbit field")
+        vmax = h.fields[h.varbit][1]
+        L, e, v = fb.tmp("L"), fb.tmp("e"), fb.tmp("v")
+        fb.emit(f"{L} = {self.expr.value(length)}")
+        fb.emit(f"if {L} < 0 or {L} > {vmax}: raise _PErr({self.error_code('HeaderTooShort')}, off)")
+        fb.emit(f"if ({L} + {h.nbits}) % 8: raise _PErr({self.error_code('ParserInvalidArgument')}, off)")
+        fb.emit(f"{e} = off + ({L} + {h.nbits}) // 8")
+        fb.emit(f"if {e} > n: raise _PErr({self.error_code('PacketTooShort')}, off)")
+        fb.emit(f"{v} = int.from_bytes(data[off:{e}], 'big')")
+        for k, shift, width in varbit_layout(h, L):
+            fb.emit(f"F[{h.base + k}] = ({v} >> ({shift})) & {width}")
+        fb.emit(f"F[{h.len_slot}] = {L}")
+        fb.emit(f"F[{h.valid_slot}] = 1")
         fb.emit(f"off = {e}")
 
     def _lookahead(self, fb: FunctionBuilder, bit_off: int, width: int) -> str:

@@ -27,14 +27,27 @@ class HeaderInfo:
     metadata: bool
     stack: str | None = None
     index: int = 0
+    varbit: int | None = None     # index of the varbit field; its length (bits) is the last field
 
     @property
     def valid_slot(self) -> int:
         return self.base + len(self.fields)
 
     @property
+    def len_slot(self) -> int | None:
+        """Slot holding the current length in bits of the varbit field (None without one)."""
+        return None if self.varbit is None else self.base + len(self.fields) - 1
+
+    @property
+    def packet_fields(self) -> list[tuple[int, str, int, bool]]:
+        """(index, name, width, signed) of the fields on the wire (the varbit's width is its max)."""
+        n = len(self.fields) - (1 if self.varbit is not None else 0)
+        return [(k, *self.fields[k]) for k in range(n)]
+
+    @property
     def nbits(self) -> int:
-        return sum(w for _, w, _ in self.fields)
+        """Bits of the fixed-width fields (a varbit field adds its current length on the wire)."""
+        return sum(w for k, _, w, _ in self.packet_fields if k != self.varbit)
 
     @property
     def nbytes(self) -> int:
@@ -88,14 +101,9 @@ class Layout:
         ht = types.get(h["header_type"])
         if ht is None:
             raise LoadError(f"header {h['name']!r}: unknown header_type {h['header_type']!r}")
-        fields = []
-        for f in ht["fields"]:
-            name, width = f[0], f[1]
-            signed = bool(f[2]) if len(f) > 2 else False
-            if not isinstance(width, int):
-                raise LoadError(f"header type {ht['name']!r}: varbit field {name!r} (varbit fields are not supported)")
-            fields.append((name, width, signed))
-        info = HeaderInfo(h["name"], h["id"], ht["name"], fields, len(self.widths), bool(h.get("metadata")))
+        fields, varbit = self._fields(ht)
+        info = HeaderInfo(h["name"], h["id"], ht["name"], fields, len(self.widths), bool(h.get("metadata")),
+                          varbit=varbit)
         for name, width, signed in fields:
             self.widths.append(width)
             self.signed.append(signed)
@@ -105,6 +113,31 @@ class Layout:
         self.names.append(f"{h['name']}.$valid$")
         self.headers[info.name] = info
         self.headers_by_id[info.id] = info
+
+    @staticmethod
+    def _fields(ht: dict) -> tuple[list[tuple[str, int, bool]], int | None]:
+        """The header type's fields; a varbit field ("*") gets the width left by the type's
+        max_length, and a hidden last field ``$varbit_len$`` holds its current length."""
+        fields, varbit = [], None
+        for f in ht["fields"]:
+            name, width = f[0], f[1]
+            signed = bool(f[2]) if len(f) > 2 else False
+            if width == "*":
+                if varbit is not None:
+                    raise LoadError(f"header type {ht['name']!r}: more than one varbit field")
+                varbit = len(fields)
+                width = 0
+            elif not isinstance(width, int):
+                raise LoadError(f"header type {ht['name']!r}: field {name!r} has width {width!r}")
+            fields.append((name, width, signed))
+        if varbit is not None:
+            if not isinstance(ht.get("max_length"), int):
+                raise LoadError(f"header type {ht['name']!r}: varbit field without 'max_length'")
+            fixed = sum(w for _, w, _ in fields)
+            name, _, signed = fields[varbit]
+            fields[varbit] = (name, ht["max_length"] * 8 - fixed, signed)
+            fields.append(("$varbit_len$", 32, False))
+        return fields, varbit
 
     def _add_stack(self, s: dict) -> None:
         elems = []
