@@ -327,7 +327,7 @@ class RuntimeCLI:
     def _entry_lines(self, t, ent) -> list[str]:
         lines = [f"Dumping entry {hex(ent.handle)}", "Match key:"]
         for m, k in zip(ent.match, t.keys):
-            hexw = (k.width + 3) // 4 * 0 + ((k.width + 7) // 8) * 2
+            hexw = (k.width + 7) // 8 * 2      # whole bytes, as BMv2 prints keys
             val = f"{m.a:0{hexw}x}"
             if m.kind == "lpm":
                 val += f"/{m.b}"

@@ -107,3 +107,11 @@ def test_load_refuses_non_object_top_level(tmp_path):
 def test_switch_constructor_propagates_load_error():
     with pytest.raises(LoadError):
         SimpleSwitch(with_ingress(prim("frobnicate")))
+
+
+def test_bad_const_entry_is_refused_when_the_switch_is_built():
+    from .tables_kit import table_prog
+    entries = [{"match_key": [{"match_type": "exact", "key": "0x1ff"}],      # 9 bits into an 8-bit key
+                "action_entry": {"action_id": 12, "action_data": []}, "priority": 1}]
+    with pytest.raises(LoadError, match="table 'MyIngress.t': const entry 0 refused: BAD_MATCH_KEY"):
+        SimpleSwitch(table_prog([("exact", "a")], entries=entries))

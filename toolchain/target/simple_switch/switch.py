@@ -19,11 +19,14 @@ from __future__ import annotations
 import logging
 import random
 
-from ..bm_sim.externs import CounterArray, MeterArray
+from ..bm_sim.externs import CounterArray, Meter, MeterArray
 from ..bm_sim.hash_algos import csum16_int, make_algorithm
 from ..bm_sim.json_loader import Program, load_program
 from ..bm_sim.parser import ParserError
-from ..bm_sim.tables import MatchTable
+from ..bm_sim.tables import MatchParam, MatchTable, TableOpError
+from ..errors import LoadError
+from ..runtime import Runtime
+from ..runtime_cli import RuntimeCLI
 from .packet import Packet
 from .traffic_manager import TrafficManager
 from .v1model_metadata import metadata_setters
@@ -91,7 +94,6 @@ class SimpleSwitch:
         self.errors: list[str] = []          # packets stopped by a runtime fault (see MAX_PASSES)
         self.digests: list[tuple[str, tuple]] = []   # (learn list name, field values) from digest()
         self.mirroring: dict[int, dict] = {}  # session id -> {"port": p} or {"mgid": g}
-        self.mc_groups: dict[int, list[tuple[int, int]]] = {}   # mgid -> [(rid, port)]
         self.mc_nodes: dict[int, tuple[int, list[int]]] = {}    # node handle -> (rid, ports)
         self.mc_assoc: dict[int, list[int]] = {}                # mgid -> node handles
         self._layout = program.layout
@@ -99,7 +101,6 @@ class SimpleSwitch:
         self._bind_namespace()
         self._cache_slots()
         self.tm = TrafficManager(self._wire_size)
-        from ..runtime import Runtime
         self.runtime = Runtime(self)
         self._cli = None
 
@@ -153,18 +154,19 @@ class SimpleSwitch:
         if spec.direct_meters:
             mspec = prog.meters[prog.meter_ids[spec.direct_meters]]
             by_bytes = mspec.get("type", "bytes") == "bytes"
-            from ..bm_sim.externs import Meter
             t.meter_factory = lambda: Meter(by_bytes)
             tgt = mspec.get("result_target")
             if tgt:
                 t.meter_slot = self._layout.slot(tgt[0], tgt[1])
                 t.meter_mask = (1 << self._layout.widths[t.meter_slot]) - 1
-        for e in spec.entries:
-            self._add_const_entry(t, e)
+        for i, e in enumerate(spec.entries):
+            try:
+                self._add_const_entry(t, e)
+            except (TableOpError, KeyError, ValueError) as err:
+                raise LoadError(f"table {spec.name!r}: const entry {i} refused: {err}") from None
         return t
 
     def _add_const_entry(self, t: MatchTable, e: dict) -> None:
-        from ..bm_sim.tables import MatchParam
         match = []
         for mk, ks in zip(e["match_key"], t.keys):
             mt = mk.get("match_type", ks.match_type)
@@ -222,7 +224,6 @@ class SimpleSwitch:
 
     def _runtime_cli(self):
         if self._cli is None:
-            from ..runtime_cli import RuntimeCLI
             self._cli = RuntimeCLI(self.runtime)
         return self._cli
 
