@@ -213,6 +213,14 @@ def parse_key_value(text: str, width: int) -> tuple[int, int]:
     """(value, mask) of an STF key value; mask bits are 0 where the text had '*' digits."""
     full = (1 << width) - 1
     t = text.strip()
+    if "/" in t:                                    # value/prefix-length (LPM)
+        v, plen = t.split("/", 1)
+        value, _ = parse_key_value(v, width)
+        n = int(plen, 0)
+        mask = full ^ ((1 << max(width - n, 0)) - 1)
+        return value & mask, mask
+    if t.count(".") == 3 and all(p.isdigit() for p in t.split(".")):   # dotted IPv4
+        return int.from_bytes(bytes(int(p) for p in t.split(".")), "big") & full, full
     if "&&&" in t:
         v, m = t.split("&&&")
         return int(v, 0) & full, int(m, 0) & full

@@ -54,6 +54,8 @@ def test_key_value_wildcard_nibbles_become_a_mask():
     assert parse_key_value("0b1*", 2) == (0b10, 0b10)
     assert parse_key_value("7", 8) == (7, 0xFF)
     assert parse_key_value("0x5&&&0xf", 8) == (5, 0xF)
+    assert parse_key_value("10.0.1.0/24", 32) == (0x0A000100, 0xFFFFFF00)
+    assert parse_key_value("10.0.1.7", 32) == (0x0A000107, 0xFFFFFFFF)
 
 
 def test_compare_packet_wildcards_prefix_and_exact():
