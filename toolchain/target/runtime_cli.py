@@ -87,7 +87,7 @@ def _int(text: str, what: str) -> int:
     try:
         return int(text, 0)
     except ValueError:
-        raise CliError(f"Error: Bad format for {what}, expected integer") from None
+        raise CliError(f"Error: Bad format for {what}") from None
 
 
 class RuntimeCLI:
@@ -262,7 +262,7 @@ class RuntimeCLI:
         handle = _int(args[2], "entry handle")
         data = self._runtime_data(action, args[3:])
         self.rt.table_modify(table.name, action, handle, data)
-        return "\n".join([f"Modifying entry {handle} for {table.spec.match_type} match table {table.name}",
+        return "\n".join([f"Modifying entry {handle} for {table.spec.match_type} match table {args[0]}",
                           f"{'action:':20} {action}", f"{'runtime data:':20} {self._data_str(action, data)}"])
 
     def do_table_delete(self, line: str):
@@ -272,7 +272,7 @@ class RuntimeCLI:
         table = self.rt.table(args[0])
         handle = _int(args[1], "entry handle")
         self.rt.table_delete(table.name, handle)
-        return f"Deleting entry {handle} from {table.name}"
+        return f"Deleting entry {handle} from {args[0]}"
 
     def do_table_clear(self, line: str):
         "Clear all entries in a match table (direct or indirect), but not the default entry: table_clear <table name>"
@@ -383,11 +383,13 @@ class RuntimeCLI:
         "Read register value: register_read <name> [index]"
         args = line.split()
         self._at_least(args, 1)
+        # simple_switch_CLI echoes the name as typed
         full, _ = self.rt._register(args[0])
         if len(args) > 1:
+            self._exactly(args, 2)
             idx = _int(args[1], "index")
-            return f"{full}[{idx}]= {self.rt.register_read(full, idx)}"
-        return f"{full}= " + ", ".join(str(v) for v in self.rt.register_read_all(full))
+            return f"{args[0]}[{idx}]= {self.rt.register_read(full, idx)}"
+        return f"{args[0]}= " + ", ".join(str(v) for v in self.rt.register_read_all(full))
 
     def do_register_write(self, line: str):
         "Write register value: register_write <name> <index> <value>"
@@ -406,14 +408,15 @@ class RuntimeCLI:
         "Read counter value: counter_read <name> <index>"
         args = line.split()
         self._exactly(args, 2)
-        name, idx = args[0], _int(args[1], "index")
-        name = self.rt._counter(name).name
+        typed, idx = args[0], _int(args[1], "index")
+        name = self.rt._counter(typed).name
         table = self.rt._direct_counter_table(name)
         prefix = ""
         if table is not None:
             prefix = f"this is the direct counter for table {table.name}\n"
         packets, nbytes = self.rt.counter_read(name, idx)
-        return f"{prefix}{name}[{idx}]=  BmCounterValue(packets={packets}, bytes={nbytes})"
+        # the value is printed as the Thrift struct BmCounterValue (bytes is its field 1)
+        return f"{prefix}{typed}[{idx}]=  BmCounterValue(bytes={nbytes}, packets={packets})"
 
     def do_counter_reset(self, line: str):
         "Reset counter: counter_reset <name>"

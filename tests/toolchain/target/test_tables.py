@@ -115,7 +115,7 @@ def test_direct_counter_counts_hits_per_entry():
     send(sw, a=1)
     send(sw, a=2)
     assert sw.runtime.counter_read("MyIngress.t_counter", 0) == (2, 2 * (14 + 13))
-    assert sw.cli("counter_read t_counter 0").endswith("MyIngress.t_counter[0]=  BmCounterValue(packets=2, bytes=54)")
+    assert sw.cli("counter_read t_counter 0").endswith("t_counter[0]=  BmCounterValue(bytes=54, packets=2)")
 
 
 def test_table_dump_lists_entries_and_default():
