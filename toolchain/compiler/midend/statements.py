@@ -129,6 +129,8 @@ class StmtLowering:
         return []
 
     def assign(self, lhs: ast.Expr, rhs: ast.Expr, src) -> list:
+        if isinstance(lhs, ast.SliceExpr):
+            return [self._assign_slice(lhs, rhs, src)]
         target = self.exprs.place(lhs)
         if isinstance(target, ir.FieldRef):
             return [ir.Primitive("assign", [target, self.exprs.lower(rhs)], src)]
@@ -148,6 +150,23 @@ class StmtLowering:
                 return self._assign_struct(target, value, lhs.pos, src)
         raise Unsupported(lhs.pos, f"assignment to {describe(lhs)} from {describe(rhs)} "
                                    "is not supported")
+
+    def _assign_slice(self, lhs: ast.SliceExpr, rhs: ast.Expr, src) -> ir.Primitive:
+        """f[hi:lo] = v  ->  f = (f & ~(m << lo)) | ((v & m) << lo), computed at f's width."""
+        field = self.exprs.lvalue(lhs.expr)
+        t = field.type
+        if not isinstance(t, ir.Bits):
+            raise Unsupported(lhs.pos, "slices of bool values cannot be assigned")
+        hi, lo = lhs.hi_value, lhs.lo_value
+        part = ir.Bits(hi - lo + 1)
+        ut = ir.Bits(t.width)
+        keep = ir.Const(t.mask & ~(part.mask << lo), ut)
+        bits = ir.Cast(field, ut) if t.signed else field
+        value = ir.Cast(self.exprs.lower(rhs), ut)
+        placed = ir.Binary("<<", value, ir.Const(lo, ir.Bits(8)), ut) if lo else value
+        combined = ir.Binary("|", ir.Binary("&", bits, keep, ut), placed, ut)
+        return ir.Primitive("assign", [field, ir.Cast(combined, t) if t.signed else combined],
+                            src)
 
     def _assign_struct(self, dst: StructPlace, src_place: StructPlace, pos, src) -> list:
         out = []
