@@ -185,11 +185,13 @@ class PathExpr(Expr):
 
 @dataclass(slots=True)
 class MemberExpr(Expr):
-    """expr.member. checker: `.decl` (member declaration) and `.kind` (see module doc)."""
+    """expr.member; `pos` is where the whole expression starts, `member_pos` where the member
+    name is. checker: `.decl` (member declaration) and `.kind` (see module doc)."""
     expr: Expr
     member: str
     decl: Any = _checker()
     kind: Optional[str] = _checker()
+    member_pos: Optional[Pos] = field(default=None, kw_only=True, compare=False, repr=False)
 
 
 @dataclass(slots=True)

@@ -771,6 +771,9 @@ class Checker:
     def resolve_action_ref(self, ar: A.ActionRef, ctx: Ctx, table) -> A.ActionDecl:
         scope = self.top if ar.name.is_global else ctx.scope
         a = scope.lookup(ar.name.name)
+        if a is None:
+            self.err(ar.name.pos, f"table '{table.name}': action '{ar.name.name}' is not "
+                                  f"declared")
         if not isinstance(a, A.ActionDecl):
             self.err(ar.name.pos, f"table '{table.name}': '{ar.name.name}' is not an action")
         ar.action = a
@@ -1060,7 +1063,7 @@ class Checker:
                 base.decl, base.type = d, T.ERROR
                 m = self.error_members.get(e.member)
                 if m is None:
-                    self.err(e.pos, f"error.{e.member} is not declared")
+                    self.err(e.member_pos or e.pos, f"error.{e.member} is not declared")
                 e.decl, e.kind = m, "error"
                 return T.ERROR
             if isinstance(d, A.TypedefDecl) and isinstance(d.p4type, T.Enum):
@@ -1069,7 +1072,7 @@ class Checker:
                 base.decl, base.type = d, d.p4type
                 m = next((m for m in d.members if m.name == e.member), None)
                 if m is None:
-                    self.err(e.pos, f"enum '{d.name}' has no member '{e.member}'")
+                    self.err(e.member_pos or e.pos, f"enum '{d.name}' has no member '{e.member}'")
                 e.decl, e.kind = m, "enum"
                 if d.p4type.underlying is not None:
                     e.folded = m.value
@@ -1079,8 +1082,8 @@ class Checker:
             ft = bt.fields.get(e.member)
             if ft is None:
                 if isinstance(bt, T.Header) and e.member in HEADER_METHODS:
-                    self.err(e.pos, f"'{e.member}' is a method: call it as {e.member}()")
-                self.err(e.pos, f"{bt.kind} {bt.name} has no field '{e.member}'")
+                    self.err(e.member_pos or e.pos, f"'{e.member}' is a method: call it as {e.member}()")
+                self.err(e.member_pos or e.pos, f"{bt.kind} {bt.name} has no field '{e.member}'")
             e.decl = next(f for f in bt.decl.fields if f.name == e.member)
             e.kind = "field"
             return ft
@@ -1097,16 +1100,16 @@ class Checker:
             if e.member == "size":
                 e.folded = bt.size
                 return T.Bits(32)
-            self.err(e.pos, f"header stack has no member '{e.member}'")
+            self.err(e.member_pos or e.pos, f"header stack has no member '{e.member}'")
         if isinstance(bt, T.ApplyResult):
             e.kind = "apply_result"
             if e.member in ("hit", "miss"):
                 return T.BOOL
             if e.member == "action_run":
                 return T.ActionEnum(bt.table)
-            self.err(e.pos, f"table apply result has no member '{e.member}' (hit, miss, "
+            self.err(e.member_pos or e.pos, f"table apply result has no member '{e.member}' (hit, miss, "
                             f"action_run)")
-        self.err(e.pos, f"a value of type {bt} has no member '{e.member}'")
+        self.err(e.member_pos or e.pos, f"a value of type {bt} has no member '{e.member}'")
 
     def expr_IndexExpr(self, e: A.IndexExpr, ctx, expected):
         bt = self.check_expr(e.expr, ctx)
@@ -1213,6 +1216,10 @@ class Checker:
             return rt
         if rt == T.INT and lt != T.INT:
             self.coerce(e.right, lt, ctx, f"right operand of '{e.op}'")
+            return lt
+        if isinstance(lt, T.Enum) and lt.underlying is not None and lt.underlying == rt:
+            return rt                     # spec 8.3: serializable enum -> underlying type
+        if isinstance(rt, T.Enum) and rt.underlying is not None and rt.underlying == lt:
             return lt
         if lt != rt:
             self.err(e.pos, f"'{e.op}': operands have different types {lt} and {rt}"
@@ -1364,7 +1371,7 @@ class Checker:
             if isinstance(d, A.TableDecl):
                 recv.decl, recv.type = d, d.p4type
                 if name != "apply":
-                    self.err(callee.pos, f"table '{d.name}' has no method '{name}'")
+                    self.err(callee.member_pos or callee.pos, f"table '{d.name}' has no method '{name}'")
                 if ctx.kind != "apply":
                     self.err(e.pos, f"table '{d.name}' can only be applied in a control's "
                                     f"apply block" + (" (not in an action)" if ctx.kind == "action" else ""))
@@ -1397,7 +1404,7 @@ class Checker:
         if isinstance(base, T.Extern):
             overloads = base.methods.get(name)
             if not overloads:
-                self.err(callee.pos, f"extern {base.name} has no method '{name}'")
+                self.err(callee.member_pos or callee.pos, f"extern {base.name} has no method '{name}'")
             bindings = dict(rt.bindings) if isinstance(rt, T.Specialized) else {}
             sig = self.pick_overload(e, overloads, f"method {base.name}.{name}")
             e.kind = "extern_method"
@@ -1410,7 +1417,7 @@ class Checker:
             return self.bind_call(e, sig, bindings, ctx, expected)
         if isinstance(rt, (T.ParserType, T.ControlType)) and name == "apply":
             self.refuse(e.pos, "applying a sub-parser or sub-control")
-        self.err(callee.pos, f"a value of type {rt} has no method '{name}'")
+        self.err(callee.member_pos or callee.pos, f"a value of type {rt} has no method '{name}'")
 
     def check_header_method(self, e, callee, rt: T.Header, ctx):
         name = callee.member
@@ -1558,9 +1565,11 @@ class Checker:
                 self.coerce(it, mt, ctx, what)
             e.type = target
             return
+        if isinstance(t, T.Enum) and t.underlying is not None and t.underlying == target:
+            return                        # spec 8.3: serializable enum -> underlying type
         if isinstance(target, T.TypeVar) or t == T.DONTCARE:
             return
-        self.err(e.pos, f"{what}: type {t} does not match {target}"
+        self.err(start_pos(e), f"{what}: type {t} does not match {target}"
                  + (" (cast it)" if isinstance(t, T.Bits) and isinstance(target, T.Bits) else ""))
 
     def check_literal_fits(self, e: A.Expr, target: T.Bits, warn_only: bool = False) -> None:
@@ -1571,7 +1580,7 @@ class Checker:
         if warn_only:
             self.warn(e.pos, msg + f"; it is truncated to {F.wrap(v, target)}")
         else:
-            self.err(e.pos, msg)
+            self.err(start_pos(e), msg)
 
     def retype_int(self, e: A.Expr, target: T.Bits) -> None:
         """An `int` subtree becomes `target`: literals get the width (spec 8.9.2); the whole
@@ -1598,3 +1607,18 @@ def prev_pos(prev) -> str:
     if isinstance(prev, list):
         prev = prev[0]
     return str(getattr(prev, "pos", "?"))
+
+
+def start_pos(e) -> Pos:
+    """Where an expression starts in the source (its leftmost token)."""
+    while True:
+        if isinstance(e, (A.MemberExpr, A.IndexExpr, A.SliceExpr)):
+            e = e.expr
+        elif isinstance(e, A.BinaryExpr):
+            e = e.left
+        elif isinstance(e, A.TernaryExpr):
+            e = e.cond
+        elif isinstance(e, A.MethodCallExpr):
+            e = e.callee
+        else:
+            return e.pos

@@ -107,6 +107,7 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
     line_no = 0
     in_comment = False
     comment_pos = None
+    raw = ""
     for raw in text.split("\n"):
         line_no += 1
         if not in_comment and raw.lstrip().startswith("#"):
@@ -168,9 +169,9 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
             elif kind == "int":
                 # an identifier glued to a number (`8wx`) is malformed
                 if i < n and (raw[i].isalnum() or raw[i] == "_"):
-                    diags.error(pos, f"malformed integer literal {raw[start:i + 1]!r}")
                     while i < n and (raw[i].isalnum() or raw[i] == "_"):
                         i += 1
+                    diags.error(pos, f"malformed integer literal {raw[start:i]!r}")
                     continue
                 try:
                     value = parse_int_literal(tok_text)
@@ -185,5 +186,6 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
                 append(Token("str", _unescape(tok_text[1:-1]), pos, tok_text))
     if in_comment:
         diags.error(comment_pos, "unterminated comment")
-    append(Token("eof", "<end of file>", Pos(file, line_no, 1), "<end of file>"))
+    append(Token("eof", "<end of file>", Pos(file, max(line_no, 1), len(raw) + 1),
+                 "<end of file>"))
     return tokens

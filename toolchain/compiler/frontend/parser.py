@@ -731,6 +731,8 @@ class Parser:
             self.expect(";")
             return A.Instantiation(pos, nm.text, tr, args, annotations=annos)
         nm = self.name("a variable name")
+        if top_level and (self.at("(") or self.at("<")):
+            return self.function_decl(annos, pos, tr, nm.text)
         init = None
         if self.accept("="):
             init = self.expression()
@@ -739,6 +741,14 @@ class Parser:
             self.diags.error(pos, "variable declarations are not allowed at top level "
                                   "(use const)")
         return A.VarDecl(pos, nm.text, tr, init, annotations=annos)
+
+    def function_decl(self, annos, pos, ret, name) -> A.FunctionDecl:
+        """`T f<...>(params) { body }` (spec 10.3): parsed so the checker can refuse it."""
+        tps = self.opt_type_params()
+        with self._type_params(tps):
+            ps = self.params()
+            body = self.block(self.tok.pos)
+        return A.FunctionDecl(pos, name, ret, tps, ps, body, annotations=annos)
 
     # ------------------------------------------------------------ tables
     def table_decl(self, annos) -> A.TableDecl:
@@ -1064,17 +1074,17 @@ class Parser:
             if t.text == ".":
                 self.advance()
                 nm = self.name("a member name")
-                e = A.MemberExpr(nm.pos, e, nm.text)
+                e = A.MemberExpr(e.pos, e, nm.text, member_pos=nm.pos)
             elif t.text == "[":
                 self.advance()
                 first = self.expression()
                 if self.accept(":"):
                     lo = self.expression()
                     self.expect("]")
-                    e = A.SliceExpr(t.pos, e, first, lo)
+                    e = A.SliceExpr(e.pos, e, first, lo)
                 else:
                     self.expect("]")
-                    e = A.IndexExpr(t.pos, e, first)
+                    e = A.IndexExpr(e.pos, e, first)
             elif t.text == "(":
                 args = self.arguments()
                 e = A.MethodCallExpr(e.pos, e, [], args)

@@ -1,0 +1,268 @@
+"""Type checking (P4_16 spec 8): implicit int-literal conversion, width and sign rules,
+directions, name resolution, and what the checker records on the AST for the back end."""
+from __future__ import annotations
+
+import pytest
+
+from toolchain.compiler.frontend import ast as A
+from toolchain.compiler.frontend import types as T
+
+
+def user_nodes(program, cls):
+    return [n for n in A.walk(program) if isinstance(n, cls) and n.pos.file.endswith("prog.p4")]
+
+
+def assigns(program):
+    return user_nodes(program, A.AssignStmt)
+
+
+def test_every_expression_is_typed_and_every_name_resolved(check_ingress):
+    prog = check_ingress("""
+        register<bit<32>>(16) r;
+        action fwd(bit<9> port) { sm.egress_spec = port; r.write(0, 32w1); }
+        table t { key = { hdr.ipv4.dstAddr: lpm; } actions = { fwd; NoAction; }
+                  default_action = NoAction(); }
+        apply {
+            if (hdr.ipv4.isValid() && t.apply().hit) { meta.a = meta.a + 1; }
+            switch (t.apply().action_run) { fwd: { meta.c = 8w1; } default: {} }
+        }""")
+    for n in A.walk(prog):
+        if isinstance(n, A.Expr) and not isinstance(n, A.SelectExpr):
+            assert n.type is not None, (n.pos, type(n).__name__)
+        if isinstance(n, A.PathExpr):
+            assert n.decl is not None, (n.pos, n.name)
+        if isinstance(n, A.MethodCallExpr):
+            assert n.kind is not None, n.pos
+
+
+def test_int_literal_takes_the_width_of_the_other_operand(check_ingress):
+    prog = check_ingress("apply { meta.a = meta.a + 1; meta.c = 255; meta.s = -1; }")
+    a1, a2, a3 = assigns(prog)
+    lit = a1.rhs.right
+    assert isinstance(lit, A.IntLit) and lit.type == T.Bits(32) and lit.width == 32
+    assert a2.rhs.type == T.Bits(8) and a2.rhs.folded == 255
+    assert a3.rhs.type == T.Bits(8, True) and a3.rhs.folded == -1
+
+
+def test_negative_literal_to_unsigned_is_twos_complement(check_ingress):
+    prog = check_ingress("apply { meta.c = -1; }")
+    (a,) = assigns(prog)
+    assert a.rhs.folded == 255 and a.rhs.value == 255
+
+
+def test_constants_are_folded_with_wraparound_and_saturation(check_ingress):
+    prog = check_ingress("""
+        const bit<8> K = 250;
+        apply {
+            meta.c = K + 10;
+            meta.c = K |+| 10;
+            meta.s = 8s100 |+| 8s100;
+            meta.s = -8s100 |-| 8s100;
+            meta.c = (bit<8>)(16w0x1234);
+            meta.a = (bit<16>)K ++ 16w1;
+            meta.c = 8w0xF0[7:4] ++ 4w3;
+            meta.c = 8w1 << 9;
+            meta.s = (int<8>)8w128 >> 1;
+        }""")
+    assert [a.rhs.folded for a in assigns(prog)] == [4, 255, 127, -128, 0x34,
+                                                     (250 << 16) | 1, 0xF3, 0, -64]
+
+
+def test_enum_error_and_match_kind_members_resolve(check_ingress):
+    prog = check_ingress("""
+        apply {
+            if (sm.parser_error == error.PacketTooShort) { meta.c = 1; }
+            if (hdr.ethernet.etherType == ET.IPV4) { meta.c = 2; }
+        }""", body="enum bit<16> ET { IPV4 = 0x0800, ARP = 0x0806 }\n")
+    members = user_nodes(prog, A.MemberExpr)
+    err = next(m for m in members if m.member == "PacketTooShort")
+    assert err.kind == "error" and err.decl.code == prog.errors.index("PacketTooShort")
+    et = next(m for m in members if m.member == "IPV4")
+    assert et.kind == "enum" and et.folded == 0x0800
+    assert "lpm" in prog.match_kinds and "range" in prog.match_kinds
+
+
+def test_serializable_enum_converts_to_its_underlying_type_only(check_ingress, ingress_errors):
+    body = "enum bit<16> ET { IPV4 = 0x0800 }\n"
+    check_ingress("apply { hdr.ethernet.etherType = ET.IPV4; }", body=body)
+    assert ingress_errors("apply { meta.a = ET.IPV4; }", body=body) == [
+        "prog.p4:16:18: assignment: type ET does not match bit<32>"]
+
+
+def test_calls_record_their_kind_and_binding(check_ingress):
+    prog = check_ingress("""
+        register<bit<32>>(16) r;
+        counter(8, CounterType.packets) c;
+        action a() { mark_to_drop(sm); }
+        apply {
+            r.read(meta.b, 3);
+            c.count(2);
+            hash(meta.a, HashAlgorithm.crc32, 32w0, { hdr.ipv4.srcAddr, hdr.ipv4.dstAddr }, 32w16);
+            hdr.ipv4.setInvalid();
+            a();
+        }""")
+    calls = {c.callee.member if isinstance(c.callee, A.MemberExpr) else c.callee.name: c
+             for c in user_nodes(prog, A.MethodCallExpr)}
+    assert calls["read"].kind == "extern_method" and calls["read"].receiver.decl.name == "r"
+    assert calls["read"].method.name == "read"
+    assert calls["count"].kind == "extern_method"
+    h = calls["hash"]
+    assert h.kind == "extern_function" and h.method.name == "hash"
+    assert [str(t) for t in h.type_args] == ["bit<32>", "bit<32>",
+                                            "tuple<bit<32>, bit<32>>", "bit<32>"]
+    assert calls["mark_to_drop"].kind == "extern_function"
+    assert len(calls["mark_to_drop"].params) == 1          # the one-argument overload
+    assert calls["setInvalid"].kind == "builtin" and calls["setInvalid"].builtin == "setInvalid"
+    assert calls["a"].kind == "action"
+
+
+def test_register_instantiation_is_specialized(check_ingress):
+    prog = check_ingress("register<bit<48>>(1024) r; apply { }")
+    (inst,) = [i for i in user_nodes(prog, A.Instantiation) if i.name == "r"]
+    assert isinstance(inst.p4type, T.Specialized) and inst.p4type.args == (T.Bits(48),)
+    assert inst.decl_type.name == "register" and inst.args[0].folded == 1024
+
+
+def test_parser_features_type_check(compile_p4):
+    from .conftest import HEADERS
+    text = "#include <core.p4>\n#include <v1model.p4>\n" + HEADERS + """
+error { BadVersion }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    value_set<bit<16>>(4) special;
+    state start {
+        pkt.extract(hdr.ethernet);
+        transition select(hdr.ethernet.etherType, pkt.lookahead<bit<8>>()) {
+            (0x0800, 0x40 &&& 0xF0): parse_ipv4;
+            (0x8847, _): parse_label;
+            (0x9000 .. 0x9FFF, default): reject;
+            (special, _): accept;
+            default: accept;
+        }
+    }
+    state parse_ipv4 {
+        pkt.extract(hdr.ipv4);
+        verify(hdr.ipv4.version == 4, error.BadVersion);
+        pkt.advance(32);
+        transition accept;
+    }
+    state parse_label {
+        pkt.extract(hdr.labels.next);
+        transition select(hdr.labels.last.bos) { 1: accept; default: parse_label; }
+    }
+}
+control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control CC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+    prog = compile_p4(text)
+    parser = prog.find(A.ParserDecl, "P")[0]
+    start = parser.states[0]
+    sel = start.transition
+    assert [str(e.type) for e in sel.exprs] == ["bit<16>", "bit<8>"]
+    la = sel.exprs[1]
+    assert la.builtin == "lookahead" and la.type == T.Bits(8)
+    mask = sel.cases[0].keyset[1]
+    assert isinstance(mask, A.MaskExpr) and mask.value.folded == 0x40 and mask.mask.folded == 0xF0
+    assert sel.cases[3].keyset[0].decl.name == "special"
+    assert sel.cases[0].state.decl is parser.states[1]
+    assert sel.cases[2].state.decl.builtin and sel.cases[2].state.decl.name == "reject"
+    assert prog.errors[-1] == "BadVersion"
+    assert prog.main.name == "main" and prog.main.args[0].method is parser
+
+
+def test_table_entries_and_default_action_are_checked(check_ingress):
+    prog = check_ingress("""
+        action set(bit<8> v) { meta.c = v; }
+        table t {
+            key = { hdr.ipv4.dstAddr: ternary; hdr.ipv4.protocol: exact; }
+            actions = { set; NoAction; }
+            const default_action = set(3);
+            const entries = {
+                (0x0a000000 &&& 0xff000000, 6): set(1);
+                priority = 5: (_, 17): set(2);
+            }
+        }
+        apply { t.apply(); }""")
+    (t,) = user_nodes(prog, A.TableDecl)
+    assert t.default_action.action.action.name == "set"
+    assert t.default_action.action.args[0].type == T.Bits(8)
+    e1, e2 = t.entries.entries
+    assert e1.keyset[0].value.type == T.Bits(32) and e1.keyset[1].folded == 6
+    assert e2.priority.folded == 5 and e2.action.args[0].folded == 2
+
+
+def test_warnings_do_not_stop_compilation(tmp_path):
+    from .conftest import program_text
+    from toolchain.compiler.frontend import parse_and_check
+    p = tmp_path / "prog.p4"
+    p.write_text(program_text("", ingress="apply { meta.c = (bit<8>)300; }"))
+    prog, warnings = parse_and_check(p)
+    assert [str(w).split(": ", 1)[1] for w in warnings] == [
+        "warning: value 300 does not fit in bit<8>; it is truncated to 44"]
+
+
+@pytest.mark.parametrize("ingress,body,message", [
+    ("apply { meta.a = meta.c; }", "",
+     "prog.p4:15:18: assignment: type bit<8> does not match bit<32> (cast it)"),
+    ("apply { meta.c = 256; }", "", "prog.p4:15:18: value 256 does not fit in bit<8>"),
+    ("apply { meta.c = meta.c + meta.a; }", "",
+     "prog.p4:15:25: '+': operands have different types bit<8> and bit<32> (cast one of them)"),
+    ("apply { meta.s = (int<8>)meta.a; }", "",
+     "prog.p4:15:18: illegal cast from bit<32> to int<8> (change the width and the signedness "
+     "in two casts)"),
+    ("apply { meta.flag = meta.c; }", "",
+     "prog.p4:15:21: assignment: type bit<8> does not match bool"),
+    ("apply { if (meta.c) { } }", "", "prog.p4:15:13: if condition has type bit<8>, expected bool"),
+    ("action a(in bit<8> x) { x = 1; } apply { a(meta.c); }", "",
+     "prog.p4:15:25: cannot write to 'x': it is an 'in' parameter"),
+    ("action a(bit<8> x) { x = 1; } apply { }", "",
+     "prog.p4:15:22: cannot write to 'x': action data parameters are read-only"),
+    ("apply { undefined_x = 1; }", "", "prog.p4:15:9: 'undefined_x' is not declared"),
+    ("apply { meta.zz = 1; }", "", "prog.p4:15:14: struct meta_t has no field 'zz'"),
+    ("apply { meta.c = hdr.ipv4.ttl[8:0]; }", "",
+     "prog.p4:15:18: slice [8:0] out of range for bit<8>"),
+    ("apply { meta.a = 1 ++ meta.a; }", "",
+     "prog.p4:15:18: '++' needs bit<W> or int<W> operands, not int (give the constant a width, "
+     "e.g. 8w1)"),
+    ("apply { hdr.labels[4].label = 1; }", "",
+     "prog.p4:15:20: header stack index 4 out of range 0..3"),
+    ("table t { key = {meta.a: fuzzy;} actions = {NoAction;} } apply { t.apply(); }", "",
+     "prog.p4:15:26: unknown match kind 'fuzzy'"),
+    ("table t { key = {meta.a: lpm; meta.b: lpm;} actions = {NoAction;} } apply { t.apply(); }",
+     "", "prog.p4:15:31: table 't' has more than one lpm key"),
+    ("table t { key = {meta.a: exact;} actions = {NoAction;} } action a() { t.apply(); } "
+     "apply { }", "",
+     "prog.p4:15:71: table 't' can only be applied in a control's apply block (not in an "
+     "action)"),
+    ("apply { random(meta.c, 0, 300); }", "", "prog.p4:15:27: value 300 does not fit in bit<8>"),
+    ("apply { mark_to_drop(sm, 1); }", "",
+     "prog.p4:15:9: function mark_to_drop takes 0 or 1 arguments, 2 given"),
+    ("register<bit<32>>(1024) r; apply { r.read(meta.c, 0); }", "",
+     "prog.p4:15:43: argument 'result' of read has type bit<8>, expected bit<32>"),
+    ("register(1024) r; apply { }", "",
+     "prog.p4:15:1: extern register needs type arguments: register<T>"),
+    ("apply { meta.a = error.Nope; }", "", "prog.p4:15:24: error.Nope is not declared"),
+    ("apply { meta.c = 2 |+| 3; }", "",
+     "prog.p4:15:20: '|+|' needs operands with a fixed width"),
+    ("apply { meta.a = meta.a << -1; }", "",
+     "prog.p4:15:28: shift amount must not be negative"),
+    ("apply { meta.a = 1 / 0; }", "", "prog.p4:15:22: division by zero"),
+    ("const bit<8> K = 2; apply { K = 3; }", "",
+     "prog.p4:15:29: cannot assign to constant 'K'"),
+    ("apply { meta.a = meta.b >> meta.s; }", "",
+     "prog.p4:15:28: shift amount must be unsigned, not int<8>"),
+    ("apply { meta.b = meta.a == hdr.ipv4 ? 1 : 2; }", "",
+     "prog.p4:15:25: '==': operands have different types bit<32> and ipv4_t"),
+    ("apply { bit<8> x; bit<8> x; }", "", "prog.p4:15:19: 'x' is already declared (at "),
+    ("table t { key = {meta.a: exact;} actions = {NoAction;} default_action = a; } apply { }",
+     "", "prog.p4:15:73: table 't': action 'a' is not declared"),
+])
+def test_type_errors_have_exact_messages(ingress_errors, ingress, body, message):
+    errs = ingress_errors(ingress, body)
+    if message.endswith("(at ") or message.endswith("... "):
+        assert errs[0].startswith(message.split(" ... ")[0].split(" (at ")[0]), errs
+    else:
+        assert errs == [message]
