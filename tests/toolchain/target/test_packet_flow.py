@@ -128,3 +128,15 @@ def test_digest_records_learn_list_values():
     sw = SimpleSwitch(p)
     send(sw, port=6)
     assert sw.digests == [("learn", (4, 6))]
+
+
+def test_recirculated_pass_has_reset_ingress_timestamp():
+    # ingress: keep = 1 if (instance_type == 4 and ingress_global_timestamp == 0), else keep as is
+    ingress = [assign("h", "keep", E("?", X(1), F("h", "keep"),
+                                     E("and", E("==", SM("instance_type"), X(4)),
+                                       E("==", SM("ingress_global_timestamp"), X(0)))))]
+    once = [prim("_jump_if_zero", E("==", F("scalars", "count"), X(0)), X(3)),
+            assign("scalars", "count", X(1)), prim("recirculate", X(1))]
+    sw = SimpleSwitch(flow_prog(ingress, once))
+    out = sw.process(0, frame(pack(H, {})), now=5.0)
+    assert rec(out[0][1])["keep"] == 1

@@ -192,7 +192,6 @@ class SimpleSwitch:
         self.s_egress_spec = sm("egress_spec")
         self.s_instance_type = sm("instance_type")
         self.s_packet_length = sm("packet_length")
-        self.s_ig_ts = sm("ingress_global_timestamp")
         self.s_mcast_grp = sm("mcast_grp")
         self.s_egress_rid = sm("egress_rid")
         self._hdr_sizes = [(h.valid_slot, h.nbytes) for h in lay.headers.values() if not h.metadata]
@@ -240,7 +239,9 @@ class SimpleSwitch:
         """A frame arrives on ``port`` at ``now``: parser and ingress run, the packet is queued."""
         data = bytes(frame)
         F = self._template[:]
-        self._on_arrival(F, port, len(data), 0)
+        # ingress_global_timestamp is set on arrival only: resubmitted and recirculated packets
+        # get reset metadata, as in simple_switch (keep it in the field list to carry it)
+        self._on_arrival(F, port, len(data), int(now * 1_000_000 + 1e-6))
         self._ingress_pass(Packet(F, data), now)
 
     def _ingress_pass(self, P: Packet, now: float) -> None:
@@ -251,9 +252,7 @@ class SimpleSwitch:
     def _ingress_once(self, P: Packet, now: float) -> Packet | None:
         F = P.F
         data = P.data
-        P.now_us = now_us = int(now * 1_000_000 + 1e-6)
-        if self.s_ig_ts is not None:
-            F[self.s_ig_ts] = now_us & 0xFFFFFFFFFFFF
+        P.now_us = int(now * 1_000_000 + 1e-6)
         try:
             off = self._parse(F, data, P)
             P.payload = data[off:] if off else data
