@@ -61,6 +61,15 @@ def _key_text(key, text: str) -> str:
     return hex(value)
 
 
+def _ordered_args(prog, action: str, args) -> list[int]:
+    """STF's named action arguments in the order of the action's parameters."""
+    spec = prog.actions.get(action) or next((a for n, a in prog.actions.items() if n.endswith("." + action)), None)
+    named = {n: int(v, 0) for n, v in args if n is not None}
+    if spec is None or not named:
+        return [int(v, 0) for _, v in args]
+    return [named[p] for p, _ in spec.params if p in named]
+
+
 def stf_to_cli(cmds, prog) -> list[str]:
     """simple_switch_CLI lines for the STF's control-plane commands, in order."""
     out = []
@@ -74,14 +83,15 @@ def stf_to_cli(cmds, prog) -> list[str]:
                 want = _stf_key_name(name)
                 i = next(i for i, k in enumerate(t.keys) if want == k.name or k.name.endswith("." + want))
                 texts[i] = _key_text(t.keys[i], text)
-            args = " ".join(hex(int(v, 0)) for _, v in c.args)
+            args = " ".join(hex(v) for v in _ordered_args(prog, c.action, c.args))
             line = f"table_add {t.name} {c.action} {' '.join(texts)} => {args}"
             if any(k.match_type in ("ternary", "range", "optional") for k in t.keys):
                 line += f" {c.priority if c.priority is not None else prio}"
                 prio += 1
             out.append(line)
         elif isinstance(c, SetDefault):
-            out.append(f"table_set_default {c.table} {c.action} " + " ".join(hex(int(v, 0)) for _, v in c.args))
+            out.append(f"table_set_default {c.table} {c.action} "
+                       + " ".join(hex(v) for v in _ordered_args(prog, c.action, c.args)))
         elif isinstance(c, CliCommand):
             out.append(c.line)
     return out

@@ -145,3 +145,27 @@ def test_command_line_exit_status_and_output(capsys):
 def test_command_line_reports_unreadable_stf(capsys, tmp_path):
     assert main([str(tmp_path / "p.json"), str(tmp_path / "none.stf")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+@needs_kit
+def test_stf_translates_to_simple_switch_cli_for_real_bmv2():
+    from toolchain.stf.bmv2 import stf_to_cli
+    from toolchain.target import load_program
+    prog = load_program(KIT / "lpm_forward.json")
+    cmds = parse_stf("add KitIngress.ipv4_lpm hdr.ipv4.dst:0x0a0001** KitIngress.forward(next_hop:0xb1, port:1)\n"
+                     "setdefault KitIngress.ipv4_lpm KitIngress.forward(port:2, next_hop:0x3)\nmirroring_add 5 3\n")
+    assert stf_to_cli(cmds, prog) == [
+        "table_add KitIngress.ipv4_lpm KitIngress.forward 0xa000100/24 => 0x1 0xb1",
+        "table_set_default KitIngress.ipv4_lpm KitIngress.forward 0x2 0x3",
+        "mirroring_add 5 3"]
+
+
+@needs_kit
+def test_stf_translation_runs_on_the_embedded_cli():
+    # the commands meant for simple_switch_CLI are accepted by the embedded target's CLI too
+    from toolchain.stf.bmv2 import stf_to_cli
+    from toolchain.target import SimpleSwitch, load_program
+    for name in ("lpm_forward", "epdn_option", "label_stack", "recirculate_clone"):
+        prog = load_program(KIT / f"{name}.json")
+        sw = SimpleSwitch(prog)
+        sw.run_commands("\n".join(stf_to_cli(parse_stf((KIT / f"{name}.stf").read_text()), prog)))
