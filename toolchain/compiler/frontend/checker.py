@@ -182,7 +182,9 @@ class Checker:
         elif isinstance(d, A.ActionDecl):
             self.check_action(d, ctx)
         elif isinstance(d, A.Instantiation):
+            self.define(self.top, d.name, d, d.pos)
             self.check_instantiation(d, ctx)
+            return
         elif isinstance(d, A.FunctionDecl):
             self.refuse(d.pos, f"function '{d.name}'")
         elif isinstance(d, A.VarDecl):
@@ -442,7 +444,9 @@ class Checker:
             self.check_package_args(d, base, ctx)
             return
         if isinstance(base, (T.ParserType, T.ControlType)):
-            self.refuse(d.pos, f"instantiation of {'parser' if isinstance(base, T.ParserType) and not isinstance(base, T.ControlType) else 'control'} '{base.name}' inside a block (sub-parsers/sub-controls)")
+            kind = "control" if isinstance(base, T.ControlType) else "parser"
+            self.refuse(d.pos, f"instantiating {kind} '{base.name}' inside a block "
+                               f"(sub-parsers and sub-controls)")
         self.err(d.pos, f"cannot instantiate type {t}")
 
     def check_extern_ctor(self, d: A.Instantiation, base: T.Extern, t, ctx: Ctx) -> None:
@@ -527,9 +531,10 @@ class Checker:
         t = T.ParserType(d.name, d)
         d.p4type = t
         if d.type_params:
-            self.refuse(d.pos, f"generic parser '{d.name}'")
+            self.diags.error(d.pos, f"generic parser '{d.name}' is not supported")
         if d.ctor_params:
-            self.refuse(d.pos, f"constructor parameters of parser '{d.name}'")
+            self.diags.error(d.ctor_params[0].pos, f"parser '{d.name}' with constructor "
+                                                   f"parameters is not supported")
         pctx = ctx.child("parser", parser=d)
         t.params = self.block_params(d, pctx, pctx.scope)
         for p in d.params:
@@ -645,9 +650,10 @@ class Checker:
         t = T.ControlType(d.name, d)
         d.p4type = t
         if d.type_params:
-            self.refuse(d.pos, f"generic control '{d.name}'")
+            self.diags.error(d.pos, f"generic control '{d.name}' is not supported")
         if d.ctor_params:
-            self.refuse(d.pos, f"constructor parameters of control '{d.name}'")
+            self.diags.error(d.ctor_params[0].pos, f"control '{d.name}' with constructor "
+                                                   f"parameters is not supported")
         cctx = ctx.child("control", control=d)
         t.params = self.block_params(d, cctx, cctx.scope)
         for p in d.params:

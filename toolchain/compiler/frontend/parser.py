@@ -40,10 +40,10 @@ DIRECTIONS = {"in", "out", "inout"}
 def parse_text(text: str, filename: str, diags: Optional[Diagnostics] = None, *,
                recover_columns: bool = True) -> A.Program:
     """Parse preprocessed text; raises CompileError if there were syntax errors."""
-    own = diags is None
     diags = diags or Diagnostics()
     tokens = tokenize(text, filename, diags, recover_columns=recover_columns)
     program = Parser(tokens, diags).parse_program()
+    program.pos = Pos(filename, 1, 1)
     diags.raise_if_errors()
     return program
 

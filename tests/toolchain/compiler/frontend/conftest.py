@@ -88,3 +88,13 @@ def check_ingress(compile_p4):
     def run(ingress: str, body: str = ""):
         return compile_p4(program_text(body, ingress=ingress))
     return run
+
+
+def parser_program(states: str, locals_: str = "", body: str = "") -> str:
+    """A whole v1model program whose parser P has the given locals and states."""
+    rest = PIPELINE.split("control VC", 1)[1]
+    return ("#include <core.p4>\n#include <v1model.p4>\n" + HEADERS + body +
+            "parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, "
+            "inout standard_metadata_t sm) {\n" + locals_ + "\n" + states + "\n}\n" +
+            "control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) "
+            "{ apply { } }\ncontrol VC" + rest + "V1Switch(P(), VC(), I(), E(), CC(), D()) main;\n")

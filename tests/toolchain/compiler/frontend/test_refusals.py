@@ -1,0 +1,115 @@
+"""Every construct outside the compiler's subset is refused with file:line:col and the
+construct's name -- never silently mistranslated (issue 7, "Must include" 1).
+
+Line numbers: the helper programs put the user's declarations on line 13 and the ingress
+control's body on line 15 (see conftest.program_text); parser bodies start on line 14."""
+from __future__ import annotations
+
+import pytest
+
+from .conftest import parser_program, program_text
+
+INGRESS_REFUSALS = [
+    ("header_union", "apply { }", "header_union U { ethernet_t e; ipv4_t i; }\n",
+     "prog.p4:13:1: header_union 'U' is not supported"),
+    ("generic_struct", "apply { }", "struct G<T> { T f; }\n",
+     "prog.p4:13:1: generic struct 'G' is not supported"),
+    ("varbit_field", "apply { }", "header opt_t { varbit<320> data; }\n",
+     "prog.p4:13:16: varbit field 'data' is not supported"),
+    ("function", "apply { }", "bit<8> f(in bit<8> x) { return x; }\n",
+     "prog.p4:13:1: function 'f' is not supported"),
+    ("table_implementation",
+     "table t { key = { meta.a: exact; } actions = { NoAction; } "
+     "implementation = action_profile(32w128); } apply { t.apply(); }", "",
+     "prog.p4:15:60: table 't': table property 'implementation' (action profiles and "
+     "selectors) is not supported"),
+    ("non_const_entries",
+     "table t { key = { meta.a: exact; } actions = { NoAction; } entries = { 1: NoAction(); } }"
+     " apply { t.apply(); }", "",
+     "prog.p4:15:60: table 't': non-const 'entries' is not supported"),
+    ("selector_match_kind",
+     "table t { key = { meta.a: selector; } actions = { NoAction; } } apply { t.apply(); }", "",
+     "prog.p4:15:27: match kind 'selector' (action selectors) is not supported"),
+    ("bound_action_arguments",
+     "action a(inout bit<8> x) { x = 1; } "
+     "table t { key = { meta.a: exact; } actions = { a(meta.c); } } apply { t.apply(); }", "",
+     "prog.p4:15:84: table 't': binding arguments of action 'a' in the actions list is not "
+     "supported"),
+    ("runtime_stack_index", "apply { hdr.labels[meta.c].label = 1; }", "",
+     "prog.p4:15:20: non-constant header stack index is not supported"),
+    ("stack_next_outside_parser", "apply { hdr.labels.next.label = 1; }", "",
+     "prog.p4:15:9: header stack '.next' outside a parser is not supported"),
+    ("signed_division", "apply { meta.s = meta.s / 8s2; }", "",
+     "prog.p4:15:25: '/' on signed values is not supported"),
+    ("signed_modulo", "apply { meta.s = meta.s % 8s2; }", "",
+     "prog.p4:15:25: '%' on signed values is not supported"),
+    ("header_equality", "apply { if (hdr.ethernet == hdr.ethernet) { } }", "",
+     "prog.p4:15:26: '==' on ethernet_t is not supported"),
+    ("named_arguments", "register<bit<32>>(8) r; apply { r.read(result = meta.a, index = 0); }",
+     "", "prog.p4:15:40: named argument 'result' is not supported"),
+    ("constructor_call_in_apply", "apply { I(); }", "",
+     "prog.p4:15:9: constructor call 'I(...)' here is not supported"),
+]
+
+
+@pytest.mark.parametrize("name,ingress,body,message", INGRESS_REFUSALS,
+                         ids=[c[0] for c in INGRESS_REFUSALS])
+def test_refusal_in_control_names_construct_and_position(ingress_errors, name, ingress, body,
+                                                         message):
+    errs = ingress_errors(ingress, body)
+    assert errs[0] == message
+    assert "is not supported" in message
+
+
+def test_refusal_sub_control_instantiation(errors_of):
+    text = program_text("control Sub(inout meta_t m) { apply { } }\n", ingress="apply { }")
+    text = text.replace("inout standard_metadata_t sm) {\napply",
+                        "inout standard_metadata_t sm) {\n    Sub() sub;\napply")
+    assert errors_of(text) == [
+        "prog.p4:16:5: instantiating control 'Sub' inside a block (sub-parsers and "
+        "sub-controls) is not supported"]
+
+
+def test_refusal_control_constructor_parameters(errors_of):
+    text = program_text("", ingress="apply { }").replace(
+        "inout standard_metadata_t sm) {\napply", "inout standard_metadata_t sm)(bit<8> k) {\napply")
+    assert errors_of(text) == [
+        "prog.p4:14:81: control 'I' with constructor parameters is not supported"]
+
+
+PARSER_REFUSALS = [
+    ("if_in_state",
+     "state start { if (meta.c == 1) { meta.a = 1; } transition accept; }",
+     "prog.p4:15:15: if statement in a parser state (use select) is not supported"),
+    ("push_front_in_parser",
+     "state start { hdr.labels.push_front(1); transition accept; }",
+     "prog.p4:15:15: header stack push_front in a parser is not supported"),
+    ("packet_length",
+     "state start { meta.a = pkt.length(); transition accept; }",
+     "prog.p4:15:24: packet_in.length() is not supported"),
+    ("varbit_extract",
+     "state start { pkt.extract(hdr.ipv4, 32w0); transition accept; }",
+     "prog.p4:15:15: extract of a variable-size header (varbit) is not supported"),
+]
+
+
+@pytest.mark.parametrize("name,states,message", PARSER_REFUSALS,
+                         ids=[c[0] for c in PARSER_REFUSALS])
+def test_refusal_in_parser_names_construct_and_position(errors_of, name, states, message):
+    assert errors_of(parser_program(states)) == [message]
+
+
+def test_refusal_sub_parser(errors_of):
+    body = ("parser Sub(packet_in pkt, out headers_t hdr) { state start { transition accept; } }"
+            "\n")
+    text = parser_program("Sub() sub;\nstate start { transition accept; }", body=body)
+    assert errors_of(text) == [
+        "prog.p4:16:1: instantiating parser 'Sub' inside a block (sub-parsers and "
+        "sub-controls) is not supported"]
+
+
+def test_several_refusals_are_reported_together(ingress_errors):
+    errs = ingress_errors("apply { meta.s = meta.s / 8s2; hdr.labels[meta.c].label = 1; }",
+                          body="header_union U { ethernet_t e; ipv4_t i; }\n")
+    assert len(errs) == 3
+    assert all("is not supported" in e for e in errs)
