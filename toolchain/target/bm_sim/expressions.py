@@ -55,6 +55,8 @@ class ExprCompiler:
         """Python source of the value of JSON operand ``e``."""
         t = e.get("type") if isinstance(e, dict) else None
         v = e.get("value") if isinstance(e, dict) else None
+        if t is None and isinstance(e, dict) and "op" in e:
+            return self.expression(e, params=params)       # an op object not wrapped in "expression"
         if t == "field":
             return self.field_read(v[0], v[1])
         if t == "hexstr":
