@@ -25,6 +25,12 @@ class Code:
     source: Optional[ir.SourceInfo] = None
     label: str = ""          # p4c-style base name for the synthetic action ("prog34")
 
+    @property
+    def has_exit(self) -> bool:
+        """An `exit` inside (an inlined action): nothing may follow it in the same BMv2
+        action, because BMv2 only checks the exit flag between tables."""
+        return any(isinstance(i, ir.Primitive) and i.op == "exit" for i in self.items)
+
 
 @dataclass
 class If:
@@ -75,7 +81,7 @@ class CfgBuilder:
             stmt = stmts[i - 1]
             if isinstance(stmt, Code):
                 j = i - 1
-                while j > 0 and isinstance(stmts[j - 1], Code):
+                while j > 0 and isinstance(stmts[j - 1], Code) and not stmts[j - 1].has_exit:
                     j -= 1
                 node = self._code(stmts[j:i], node)
                 i = j

@@ -208,6 +208,9 @@ class ControlLowering:
         elif prop.name == "support_timeout":
             if getattr(prop.value, "folded", False):
                 raise Unsupported(prop.pos, "support_timeout = true is not supported")
+        else:
+            self.ctx.diags.warning(prop.pos, f"table {table.name}: property {prop.name} is "
+                                             "ignored by the BMv2 back end")
 
     def _key(self, k: ast.KeyElement, table_name: str) -> ir.TableKey:
         if k.match_kind not in SUPPORTED_MATCH_KINDS:

@@ -117,8 +117,16 @@ class StmtLowering:
                 self.ctx.out.header_types.append(ht)
             name = self.ctx.action_names.fresh(d.name)
             self.ctx.out.headers.append(ir.HeaderInstance(name, t.name, False))
-            self.env.bind(d, HeaderPlace(name, t))
-            return []
+            place = HeaderPlace(name, t)
+            self.env.bind(d, place)
+            if d.init is None:
+                return []
+            value = self.exprs.place(d.init)
+            if not isinstance(value, HeaderPlace):
+                raise Unsupported(d.init.pos, f"cannot initialise header {d.name} from "
+                                              f"{describe(d.init)}")
+            return [ir.Primitive("assign_header", [ir.HeaderArg(name), ir.HeaderArg(value.instance)],
+                                 source_info(d, d.name))]
         if isinstance(t, (T.Struct, T.Stack, T.HeaderUnion, T.Tuple)):
             raise Unsupported(d.pos, f"local variables of type {t} are not supported")
         ref = self.ctx.scalars.temp(d.name, ir_type(t, d.pos))
