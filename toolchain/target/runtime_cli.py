@@ -321,22 +321,29 @@ class RuntimeCLI:
         return "\n".join(self._entry_lines(t, ent))
 
     def _action_data_hex(self, action: str, data: tuple) -> str:
+        # runtime_CLI prints action data as the hex of its bytes (whole bytes of the param width)
         params = self.rt.action_params(action)
-        return ", ".join(f"{v:0{max((bw + 3) // 4, 1)}x}".lstrip("0") or "0" for v, (_, bw) in zip(data, params))
+        return ", ".join(f"{v:0{(bw + 7) // 8 * 2}x}" for v, (_, bw) in zip(data, params))
+
+    @staticmethod
+    def _key_hex(m, width: int) -> str:
+        w = (width + 7) // 8 * 2
+        if m.kind == "lpm":
+            return f"{m.a:0{w}x}/{m.b}"
+        if m.kind in ("ternary", "optional"):
+            return f"{m.a:0{w}x} &&& {m.b:0{w}x}"
+        if m.kind == "range":
+            return f"{m.a:0{w}x} -> {m.b:0{w}x}"
+        if m.kind == "valid":
+            return "01" if m.a else "00"
+        return f"{m.a:0{w}x}"
 
     def _entry_lines(self, t, ent) -> list[str]:
+        name_w = max([20] + [len(k.cli_name) for k in t.keys])
         lines = [f"Dumping entry {hex(ent.handle)}", "Match key:"]
         for m, k in zip(ent.match, t.keys):
-            hexw = (k.width + 7) // 8 * 2      # whole bytes, as BMv2 prints keys
-            val = f"{m.a:0{hexw}x}"
-            if m.kind == "lpm":
-                val += f"/{m.b}"
-            elif m.kind in ("ternary", "optional"):
-                val += f" &&& {m.b:0{hexw}x}"
-            elif m.kind == "range":
-                val = f"{m.a:0{hexw}x} -> {m.b:0{hexw}x}"
-            lines.append(f"* {k.cli_name:<20}: {m.kind.upper():<10}{val}")
-        if ent.priority and t.kind == "ternary":
+            lines.append(f"* {k.cli_name:<{name_w}}: {m.kind.upper():<10}{self._key_hex(m, k.width)}")
+        if t.kind == "ternary":
             lines.append(f"Priority: {ent.priority}")
         lines.append(f"Action entry: {ent.action} - {self._action_data_hex(ent.action, ent.data)}")
         return lines

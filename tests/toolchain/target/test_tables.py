@@ -121,10 +121,11 @@ def test_direct_counter_counts_hits_per_entry():
 def test_table_dump_lists_entries_and_default():
     sw = SimpleSwitch(table_prog([("lpm", "b")]))
     sw.cli("table_add t setr 10.0.0.0/8 => 8")
-    dump = sw.cli("table_dump t")
-    assert "Dumping entry 0x0" in dump and "0a000000/8" in dump
-    assert "Action entry: MyIngress.setr - 8" in dump
-    assert "Dumping default entry" in dump
+    dump = sw.cli("table_dump t").splitlines()
+    assert dump[:6] == ["==========", "TABLE ENTRIES", "**********", "Dumping entry 0x0", "Match key:",
+                        "* h.b                 : LPM       0a000000/8"]
+    assert dump[6] == "Action entry: MyIngress.setr - 08"
+    assert dump[-3:] == ["Dumping default entry", "Action entry: MyIngress.nop - ", "=========="]
 
 
 def test_switches_sharing_a_program_have_separate_tables():
