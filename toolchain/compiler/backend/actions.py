@@ -25,10 +25,8 @@ def primitive_argument(a) -> dict:
     if isinstance(a, ir.DataArg):
         return ex.hex_node(a.value, a.width if a.width else None)
     if isinstance(a, ir.Expr):
-        if isinstance(a.type, ir.BoolType) and a.__class__ not in (ir.FieldRef, ir.ValidRef,
-                                                                  ir.ParamRef, ir.Const):
-            # a bool argument (assert, assume): the boolean expression itself
-            return {"type": "expression", "value": ex.condition(a)}
+        # primitives take data (BMv2 ActionPrimitive<const Data &>): a bool argument
+        # (assert, assume) is passed as b2d(cond), like _jump_if_zero's condition
         return ex.argument(a)
     raise TypeError(f"unknown primitive argument {a!r}")
 

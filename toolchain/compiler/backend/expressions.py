@@ -105,7 +105,9 @@ class ExpressionConverter:
         return field_node(e.header, e.field)
 
     def _data_ParamRef(self, e: ir.ParamRef) -> dict:
-        return {"type": "local", "value": e.index}
+        node = {"type": "local", "value": e.index}
+        # runtime data is unsigned in BMv2; an int<W> parameter is reinterpreted
+        return op_node("two_comp_mod", node, hex_node(e.type.width)) if e.type.signed else node
 
     def _data_StackLastField(self, e: ir.StackLastField) -> dict:
         return {"type": "stack_field", "value": [e.stack, e.field]}
@@ -208,7 +210,7 @@ CONVERTER = ExpressionConverter()
 def argument(e: ir.Expr) -> dict:
     """A primitive / parser-op argument: plain leaves stay leaves, trees are wrapped once more
     ({"type": "expression", "value": <tree>}) as BMv2 expects for primitive parameters."""
-    if isinstance(e, ir.ParamRef):
+    if isinstance(e, ir.ParamRef) and not getattr(e.type, "signed", False):
         return {"type": "runtime_data", "value": e.index}
     node = CONVERTER.data(e)
     if node["type"] == "expression":
