@@ -174,3 +174,12 @@ def test_stack_overflow_is_stack_out_of_bounds_and_parsed_elements_stay():
     assert r["err"] == 3 and r["path"] == 3
     assert data[14:26] == labels((1, 0), (2, 0), (3, 0))
     assert data[26:30] == labels((4, 1))           # the fourth label is left as payload
+
+
+def test_transitions_without_type_as_older_p4c_writes_them():
+    # p4c before JSON format 2.23 wrote {"value": "default"} and {"value": "0x.."} without "type"
+    sts = eth_then_h([{"value": "0x03", "mask": None, "next_state": "p2"},
+                      {"value": "default", "mask": None, "next_state": None}])
+    sw = SimpleSwitch(report_prog(sts + [path_state("p2", 2)]))
+    assert report(sw, frame(pack(FIELDS, {"a": 3})))[1]["path"] == 2
+    assert report(sw, frame(pack(FIELDS, {"a": 4})))[1]["path"] == 0

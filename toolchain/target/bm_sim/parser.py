@@ -262,6 +262,9 @@ class ParserCompiler:
         for t in trans:
             nxt = self._goto(t.get("next_state"))
             ttype = t.get("type")
+            if ttype is None:
+                # JSON written by p4c before format 2.23 omits "type": "default" is the value
+                ttype = "default" if t.get("value") == "default" else "hexstr"
             if ttype == "default":
                 fb.emit(nxt)
                 return
