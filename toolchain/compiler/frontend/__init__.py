@@ -7,6 +7,7 @@ Public entry (used by the driver and the mid end):
                                         defines={"N": "1"})
 
 `parse_and_check(path, *, include_dirs=(), defines=None) -> (ast.Program, list[Diagnostic])`
+(`require_main=False` accepts a program without `... main;`, for libraries and tests)
 returns the typed AST (see `ast.py` for exactly what is set on each node after checking, and
 `types.py` for the types) and the warnings; it raises `diagnostics.CompileError` carrying every
 error found in the failing phase, each formatted `file:line:col: error: message`.
@@ -24,7 +25,7 @@ from ..diagnostics import CompileError, Diagnostic, Pos  # noqa: F401  (re-expor
 P4INCLUDE = Path(__file__).resolve().parent.parent / "p4include"
 
 
-def parse_and_check(path, *, include_dirs=(), defines=None):
+def parse_and_check(path, *, include_dirs=(), defines=None, require_main=True):
     from .preprocess import preprocess
     from .parser import parse_text
     from .checker import check_program
@@ -34,7 +35,7 @@ def parse_and_check(path, *, include_dirs=(), defines=None):
     text = preprocess(str(path), include_dirs=list(include_dirs) + [str(P4INCLUDE)],
                       defines=defines or {})
     program = parse_text(text, str(path), diags)
-    check_program(program, diags)
+    check_program(program, diags, require_main=require_main)
     return program, diags.warnings
 
 

@@ -705,6 +705,8 @@ class Program(Node):
     match_kinds: Any = _checker(None)      # set of names
     main: Optional[Instantiation] = _checker()
     scope: Any = _checker()                # top-level name -> decl (for the mid end)
+    all_annotations: list = field(default_factory=list, kw_only=True, compare=False,
+                                  repr=False)  # every Annotation node, in source order
 
     def find(self, kind, name: Optional[str] = None):
         """The declarations of a node class (optionally with a given name), in order."""
@@ -717,7 +719,8 @@ _CHECKER_FIELDS = frozenset({"type", "folded", "decl", "kind", "builtin", "recei
                              "params", "type_args", "bindings", "resolved", "p4type", "signature",
                              "extern", "action", "control", "table", "enum", "scope", "main",
                              "errors", "match_kinds", "decl_type", "value", "code", "index",
-                             "folded_index", "hi_value", "lo_value", "on_action_run"})
+                             "folded_index", "hi_value", "lo_value", "on_action_run",
+                             "all_annotations", "member_pos"})
 
 
 def children(node):

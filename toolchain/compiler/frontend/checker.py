@@ -130,7 +130,7 @@ class Checker:
     def type_annotation_literals(self, ctx: Ctx) -> None:
         """Literal annotation arguments (@name("x"), @field_list(1), @priority(10)) get their
         types too, so every Expr in the tree is typed; names in annotations stay unresolved."""
-        for n in A.walk(self.program):
+        for n in self.program.all_annotations:
             if isinstance(n, A.Annotation):
                 for a in list(n.args) + list(n.kv.values()):
                     if isinstance(a, (A.IntLit, A.StringLit, A.BoolLit)) or (

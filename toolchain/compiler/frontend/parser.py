@@ -60,6 +60,7 @@ class Parser:
         self.diags = diags
         self.type_names: set = set()
         self.scoped_type_params: list = []
+        self.all_annotations: list = []
 
     # ------------------------------------------------------------ token helpers
     @property
@@ -152,7 +153,7 @@ class Parser:
                 if self.i == before:
                     self.advance()
                 self.skip_to_recovery()
-        return A.Program(start, decls)
+        return A.Program(start, decls, all_annotations=self.all_annotations)
 
     def annotations(self) -> list:
         out = []
@@ -169,6 +170,7 @@ class Parser:
                 ann.body = " ".join(t.text for t in body_toks)
                 self._annotation_args(ann, body_toks)
             out.append(ann)
+            self.all_annotations.append(ann)
         return out
 
     def _balanced(self, open_: str, close: str) -> list:
