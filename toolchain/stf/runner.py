@@ -30,6 +30,7 @@ class StfResult:
     failures: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)     # targets not run, with the reason
     targets: list[str] = field(default_factory=list)     # targets that ran
+    received: dict[int, list[bytes]] = field(default_factory=dict)   # embedded target's output, by port
 
     def __bool__(self) -> bool:
         return self.ok
@@ -52,12 +53,14 @@ def _program_json(program) -> dict | object:
     return str(path)
 
 
-def _run_embedded(program, cmds) -> list[str]:
+def _run_embedded(program, cmds) -> EmbeddedRun:
     try:
         prog = load_program(_program_json(program))
     except LoadError as e:
         raise StfError(f"cannot load program: {e}") from None
-    return EmbeddedRun(prog).run(cmds)
+    run = EmbeddedRun(prog)
+    run.run(cmds)
+    return run
 
 
 def run_stf(program, stf_path, target: str = "embedded") -> StfResult:
@@ -72,9 +75,10 @@ def run_stf(program, stf_path, target: str = "embedded") -> StfResult:
         return StfResult(False, [f"{stf_path}: {e}"])
     result = StfResult(True)
     if target in ("embedded", "all"):
-        fails = _run_embedded(program, cmds)
+        run = _run_embedded(program, cmds)
         result.targets.append("embedded")
-        result.failures += [f"[embedded] {f}" if target == "all" else f for f in fails]
+        result.received = run.received
+        result.failures += [f"[embedded] {f}" if target == "all" else f for f in run.failures]
     if target in ("bmv2", "all"):
         from .bmv2 import run_bmv2, missing_tools
         missing = missing_tools(program)
@@ -94,12 +98,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("program", help="program: BMv2 JSON, or P4 source compiled with the project's front end")
     ap.add_argument("stf", help="the .stf test file")
     ap.add_argument("--target", choices=TARGETS, default="embedded")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every packet the embedded target sent")
     args = ap.parse_args(argv)
     try:
         res = run_stf(args.program, args.stf, target=args.target)
     except StfError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    if args.verbose:
+        for port in sorted(res.received):
+            for frame in res.received[port]:
+                print(f"out {port} {frame.hex().upper()}")
     for s in res.skipped:
         print(f"SKIPPED {s}")
     for f in res.failures:

@@ -138,8 +138,9 @@ def test_missing_p4_program_is_a_clear_error(tmp_path):
 
 @needs_kit
 def test_command_line_exit_status_and_output(capsys):
-    assert main([str(KIT / "lpm_forward.json"), str(KIT / "lpm_forward.stf")]) == 0
-    assert "PASS" in capsys.readouterr().out
+    assert main([str(KIT / "lpm_forward.json"), str(KIT / "lpm_forward.stf"), "-v"]) == 0
+    out = capsys.readouterr().out
+    assert "PASS" in out and f"out 1 {OUT}" in out
 
 
 def test_command_line_reports_unreadable_stf(capsys, tmp_path):
