@@ -60,7 +60,7 @@ def table(t: ir.Table, table_id: int, action_ids: dict) -> dict:
         "type": "simple",
         "max_size": t.size,
         "with_counters": t.with_counters,
-        "support_timeout": False,
+        "support_timeout": t.support_timeout,
         "direct_meters": t.direct_meters,
         "action_ids": [action_ids[a] for a in t.actions],
         "actions": list(t.actions),

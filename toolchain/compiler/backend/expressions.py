@@ -113,7 +113,7 @@ class ExpressionConverter:
         return {"type": "stack_field", "value": [e.stack, e.field]}
 
     def _data_Lookahead(self, e: ir.Lookahead) -> dict:
-        return {"type": "lookahead", "value": [0, e.type.width]}
+        return {"type": "lookahead", "value": [e.offset, e.type.width]}
 
     # -- data operators
     def _data_Unary(self, e: ir.Unary) -> dict:

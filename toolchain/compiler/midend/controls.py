@@ -206,8 +206,8 @@ class ControlLowering:
             raise Unsupported(prop.pos, "table implementations (action_profile, "
                                         "action_selector) are not supported")
         elif prop.name == "support_timeout":
-            if getattr(prop.value, "folded", False):
-                raise Unsupported(prop.pos, "support_timeout = true is not supported")
+            # entry ageing is driven by the control plane; the JSON only enables it
+            table.support_timeout = bool(getattr(prop.value, "folded", False))
         else:
             self.ctx.diags.warning(prop.pos, f"table {table.name}: property {prop.name} is "
                                              "ignored by the BMv2 back end")

@@ -108,6 +108,10 @@ class ExprLowering:
     def _member_place(self, e: ast.MemberExpr):
         if e.kind in ("enum", "error"):
             return self.lower(e)
+        inner = e.expr
+        if (self.in_parser and isinstance(inner, ast.MethodCallExpr)
+                and inner.builtin == "lookahead" and isinstance(inner.type, T.Header)):
+            return self._lookahead_field(inner.type, e)
         base = self.place(e.expr)
         if isinstance(base, StructPlace):
             if e.member not in base.type.fields:
@@ -124,6 +128,15 @@ class ExprLowering:
             ftype = base.stack.type.element.fields.get(e.member)
             return ir.StackLastField(base.stack.name, e.member, ir_type(ftype, e.pos))
         raise Unsupported(e.pos, f"member {e.member} of {describe(e.expr)} is not supported")
+
+    def _lookahead_field(self, header: T.Header, e: ast.MemberExpr) -> ir.Lookahead:
+        """lookahead<H>().f: the bits of f, at f's offset inside H, without consuming them."""
+        offset = 0
+        for name, ftype in header.fields.items():
+            if name == e.member:
+                return ir.Lookahead(ir_type(ftype, e.pos), offset)
+            offset += ftype.width_bits
+        raise Unsupported(e.pos, f"no field {e.member} in {header.name}")
 
     def _stack_member(self, base: StackPlace, e: ast.MemberExpr):
         if e.member == "size":

@@ -119,8 +119,10 @@ class Mux(Expr):
 
 @dataclass(frozen=True)
 class Lookahead(Expr):
-    """packet.lookahead<bit<W>>() at bit offset 0 (parser `set` only)."""
+    """W bits of the packet at `offset` bits past the parser's position, not consumed:
+    lookahead<bit<W>>(), or a field of lookahead<H>() (parser `set` and keys only)."""
     type: Type
+    offset: int = 0
 
 
 # ---------------------------------------------------------------- primitive arguments
@@ -349,6 +351,7 @@ class Table:
     next_tables: dict = dc_field(default_factory=dict)   # action name or __HIT__/__MISS__ -> node
     base_default_next: Optional[str] = None
     with_counters: bool = False
+    support_timeout: bool = False
     direct_meters: Optional[str] = None
     source: Optional[SourceInfo] = None
 

@@ -173,6 +173,10 @@ class AllocateStorage:
         index = getattr(arg, "folded", None)
         if index is None and isinstance(arg, ast.IntLit):
             index = arg.value
+        if index is None and isinstance(arg, ast.PathExpr):
+            # annotation bodies are not type-checked: resolve a constant's name ourselves
+            decl = (ctx.program.scope or {}).get(arg.name)
+            index = getattr(decl, "folded", None)
         if not isinstance(index, int):
             raise Unsupported(pos, "@field_list takes integer constants")
         fl = ctx.field_list_ids.get(index)

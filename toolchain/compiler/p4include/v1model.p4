@@ -32,14 +32,14 @@ match_kind {
 
 const bit<32> __v1model_version = V1MODEL_VERSION;
 
-typedef bit<9> PortId_t;       /* simple_switch port numbers; 511 is the drop port */
-
 /* simple_switch.md "Standard metadata"; order = simple_switch's standard_metadata layout. */
 @metadata @name("standard_metadata")
 struct standard_metadata_t {
-    PortId_t ingress_port;     /* port the packet arrived on (read-only) */
-    PortId_t egress_spec;      /* set in ingress: output port, or 511 to drop */
-    PortId_t egress_port;      /* in egress: the port the packet leaves by (read-only) */
+    /* simple_switch port numbers are 9 bits; 511 is the drop port. (No PortId_t typedef:
+     * in V1MODEL_VERSION 20180101 programs declare it themselves.) */
+    bit<9>   ingress_port;     /* port the packet arrived on (read-only) */
+    bit<9>   egress_spec;      /* set in ingress: output port, or 511 to drop */
+    bit<9>   egress_port;      /* in egress: the port the packet leaves by (read-only) */
     bit<32>  instance_type;    /* 0 normal, 1 ingress clone, 2 egress clone, 4 recirc, 6 resubmit, ... */
     bit<32>  packet_length;    /* bytes, set when the packet arrives */
     @alias("queueing_metadata.enq_timestamp")
