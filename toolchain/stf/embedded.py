@@ -99,10 +99,13 @@ class EmbeddedRun:
         rt = self.sw.runtime
         t = rt.table(cmd.table)
         action = rt.action_of(t, cmd.action)
-        match = [self._wildcard(k) for k in t.keys]
+        match = [None] * len(t.keys)
         for name, text in cmd.keys:
             i = self._key_index(t, name)
             match[i] = self._match_param(t.keys[i], text)
+        for i, k in enumerate(t.keys):
+            if match[i] is None:
+                match[i] = self._wildcard(k, t.name)
         priority = cmd.priority
         if priority is None:
             priority = self._auto_priority.get(t.name, 1)
@@ -110,12 +113,15 @@ class EmbeddedRun:
         rt.table_add(t.name, action, match, self._args(action, cmd.args), priority)
 
     @staticmethod
-    def _wildcard(key) -> MatchParam:
+    def _wildcard(key, table: str) -> MatchParam:
+        """A key the STF line leaves out matches anything; an exact key cannot be left out."""
         if key.match_type == "lpm":
             return MatchParam("lpm", 0, 0)
         if key.match_type == "range":
             return MatchParam("range", 0, (1 << key.width) - 1)
-        return MatchParam(key.match_type if key.match_type != "exact" else "ternary", 0, 0)
+        if key.match_type in ("ternary", "optional"):
+            return MatchParam(key.match_type, 0, 0)
+        raise CliError(f"table {table}: no value for key {key.name}")
 
     @staticmethod
     def _match_param(key, text: str) -> MatchParam:

@@ -170,3 +170,11 @@ def test_stf_translation_runs_on_the_embedded_cli():
         prog = load_program(KIT / f"{name}.json")
         sw = SimpleSwitch(prog)
         sw.run_commands("\n".join(stf_to_cli(parse_stf((KIT / f"{name}.stf").read_text()), prog)))
+
+
+@needs_kit
+def test_add_without_an_exact_key_is_reported(tmp_path):
+    stf = tmp_path / "k.stf"
+    stf.write_text("add KitIngress.stamp hdr.tcp.dport:80 KitIngress.insert_option(lo:1, hi:2)\n")
+    res = run_stf(KIT / "epdn_option.json", stf)
+    assert res.failures == ["line 1: table KitIngress.stamp: no value for key hdr.epdn.$valid$"]
