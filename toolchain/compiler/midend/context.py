@@ -94,6 +94,8 @@ class Context:
         if self.empty_field_list is None:
             used = {fl.id for fl in self.out.field_lists} | set(self.field_list_ids)
             fid = max(used, default=0) + 1
-            self.out.field_lists.append(ir.FieldList(fid, "fl", []))
+            fl = ir.FieldList(fid, "fl", [])
+            self.out.field_lists.append(fl)
+            self.field_list_ids[fid] = fl       # an index with no fields may share it
             self.empty_field_list = fid
         return self.empty_field_list

@@ -30,17 +30,19 @@ class ParserLowering:
         self.exprs = self.stmts.exprs
 
     def run(self) -> None:
+        init_ops = []
         for local in self.decl.locals:
             if isinstance(local, ast.VarDecl):
-                if local.init is not None:
-                    raise Unsupported(local.pos, "parser-level variables with initialisers are "
-                                                 "not supported; initialise them in a state")
-                self.stmts.declare(local)
+                # parser-level variables are initialised when parsing starts
+                init_ops.extend(self._set_from(p) for p in self.stmts.declare(local))
             elif isinstance(local, ast.ValueSetDecl):
                 raise Unsupported(local.pos, "parser value sets are not supported")
             elif isinstance(local, ast.Instantiation):
                 raise Unsupported(local.pos, "instantiations inside a parser are not supported")
         states = [self._state(s) for s in self.decl.states if not s.builtin]
+        for state in states:
+            if state.name == "start":
+                state.ops[:0] = init_ops
         self.ctx.out.parsers.append(ir.Parser("parser", "start", states))
 
     def _state(self, s: ast.ParserState) -> ir.ParseState:

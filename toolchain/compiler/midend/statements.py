@@ -278,6 +278,65 @@ class StmtLowering:
         return [externs.clone(kind, self.exprs.lower(c.args[1]), self.field_list(c.args[2]),
                               src)]
 
+    def _fn_resubmit(self, c, src):
+        return [externs.resubmit(self.data_field_list(c.args[0]), src)]
+
+    def _fn_recirculate(self, c, src):
+        return [externs.recirculate(self.data_field_list(c.args[0]), src)]
+
+    def _fn_clone3(self, c, src):
+        kind = enum_member_name(c.args[0])
+        return [externs.clone(kind, self.exprs.lower(c.args[1]),
+                              self.data_field_list(c.args[2]), src)]
+
+    def _fn_digest(self, c, src):
+        fields = self.field_refs(c.args[1], "digest data")
+        lid = len(self.ctx.out.learn_lists) + 1
+        dtype = c.args[1].type
+        name = dtype.name if isinstance(dtype, T.Struct) else f"digest_{lid}"
+        self.ctx.out.learn_lists.append(ir.LearnList(lid, name, fields))
+        return [externs.digest(self.exprs.lower(c.args[0]), lid, src)]
+
+    def field_refs(self, data: ast.Expr, what: str) -> list:
+        """The metadata/header fields named by a list or struct expression."""
+        items = data.items if isinstance(data, ast.ListExpr) else [data]
+        out = []
+        for item in items:
+            p = self.exprs.place(item)
+            if isinstance(p, ir.FieldRef):
+                out.append(p)
+            elif isinstance(p, StructPlace):
+                out.extend(self._struct_fields(p, item.pos))
+            elif isinstance(p, HeaderPlace):
+                out.extend(ir.FieldRef(p.instance, n, ir_type(t, item.pos))
+                           for n, t in p.type.fields.items())
+            else:
+                raise Unsupported(item.pos, f"{what} must name fields; "
+                                            f"{describe(item)} is not a field")
+        return out
+
+    def _struct_fields(self, place: StructPlace, pos) -> list:
+        out = []
+        for name in place.type.fields:
+            m = self.ctx.storage.member(place, name, pos)
+            if isinstance(m, ir.FieldRef):
+                out.append(m)
+            elif isinstance(m, StructPlace):
+                out.extend(self._struct_fields(m, pos))
+            else:
+                raise Unsupported(pos, "field lists of headers inside structs are not supported")
+        return out
+
+    def data_field_list(self, data: ast.Expr) -> int:
+        """A field list for the deprecated resubmit/recirculate/clone3 data argument."""
+        fields = self.field_refs(data, "the preserved data")
+        used = {fl.id for fl in self.ctx.out.field_lists}
+        fid = max(used, default=0) + 1
+        fl = ir.FieldList(fid, f"field_list{fid}", fields)
+        self.ctx.field_list_ids[fid] = fl
+        self.ctx.out.field_lists.append(fl)
+        return fid
+
     def _fn_truncate(self, c, src):
         return [externs.truncate(self.exprs.lower(c.args[0]), src)]
 

@@ -157,6 +157,14 @@ extern void update_checksum<T, O>(in bool condition, in T data, inout O checksum
 extern void verify_checksum_with_payload<T, O>(in bool condition, in T data, in O checksum, HashAlgorithm algo);
 extern void update_checksum_with_payload<T, O>(in bool condition, in T data, inout O checksum, HashAlgorithm algo);
 
+/* Older forms that name the preserved fields by a list; p4c still accepts them. */
+@deprecated("Please use resubmit_preserving_field_list instead.")
+extern void resubmit<T>(in T data);
+@deprecated("Please use recirculate_preserving_field_list instead.")
+extern void recirculate<T>(in T data);
+@deprecated("Please use clone_preserving_field_list instead.")
+extern void clone3<T>(in CloneType type, in bit<32> session, in T data);
+
 /* Send the packet through ingress again; the fields tagged @field_list(index) keep their values. */
 extern void resubmit_preserving_field_list(bit<8> index);
 
