@@ -356,6 +356,8 @@ class Checker:
     def check_const(self, d: A.ConstDecl, ctx: Ctx) -> None:
         t = self.resolve_type(d.type_ref, ctx)
         d.p4type = t
+        if isinstance(t, (T.StructLike, T.Tuple, T.Stack)):
+            self.refuse(d.pos, f"constant '{d.name}' of type {t} (only scalar constants)")
         self.check_expr(d.value, ctx, expected=t)
         self.coerce(d.value, t, ctx, f"constant '{d.name}'")
         if d.value.folded is None and not self.is_constant_member(d.value):

@@ -116,6 +116,10 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
                 line_no = int(m.group(1)) - 1
                 file = m.group(2)
                 continue
+            if raw.lstrip()[1:].lstrip().startswith("pragma"):
+                # cpp passes #pragma through; p4c gives P4 meaning to none we support
+                diags.warning(Pos(file, line_no, 1), f"ignoring {raw.strip()}")
+                continue
             diags.error(Pos(file, line_no, 1), f"unexpected preprocessor directive: {raw.strip()}")
             continue
         orig = cache.line(file, line_no) if cache is not None else None

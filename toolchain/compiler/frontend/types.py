@@ -18,7 +18,18 @@ Identity rules the back end may rely on:
 Literal typing: an integer literal without a width prefix has type `INT` (the spec's
 arbitrary-precision `int`); the checker gives it the width of the other operand where the
 spec allows the implicit cast (spec 8.9.2 / 8.11) and then its `.type` is that `Bits`.
-A compile-time-known expression also has `.folded` (an int or bool) set.
+A compile-time-known expression also has `.folded` (an int or bool) set, and the back end
+should emit such an expression as the constant `.folded` of type `.type`.
+
+Generic extern functions: a type variable bound only by `int` arguments stays `INT` (e.g.
+`hash(..., 0, data, 1024)` gives the base and max arguments type `int` with `.folded` set);
+v1model's primitives take such arguments as plain numbers.
+
+Serializable enums (`enum bit<16> E {...}`): expressions of that enum type have `.type` =
+the `Enum` (its `.underlying` is the bit type) and, for members, `.folded` = the member's value;
+they convert implicitly to the underlying type (spec 8.3), so the back end can treat an
+`Enum` with an underlying type exactly as that `Bits`. Plain enums have no value: the member
+is `MemberExpr.decl` (an `EnumMember` whose `.value` is its index).
 """
 from __future__ import annotations
 
@@ -62,8 +73,7 @@ class _Singleton(P4Type):
 
 
 class Bits(P4Type):
-    """bit<W> (signed=False) or int<W> (signed=True); bool-free, width >= 1 (int<W> >= 2? no:
-    the spec allows int<1>)."""
+    """bit<W> (signed=False) or int<W> (signed=True), W >= 1."""
     __slots__ = ("width", "signed")
 
     def __init__(self, width: int, signed: bool = False):
