@@ -54,7 +54,10 @@ CASES = [
         key=[{"match_type": "fuzzy", "name": "h.a", "target": ["h", "a"], "mask": None}]))),
     ("action profiles / selectors are not supported", lambda: mutate(lambda p: p["pipelines"][0].update(
         action_profiles=[{"name": "ap", "id": 0}]))),
-    ("header unions ('header_unions') are not supported", lambda: mutate(lambda p: p.update(header_unions=[{"name": "u"}]))),
+    ("header union stacks ('header_union_stacks') are not supported",
+     lambda: mutate(lambda p: p.update(header_union_stacks=[{"name": "us"}]))),
+    ("header union 'u': unknown header id 99", lambda: mutate(lambda p: p.update(
+        header_unions=[{"name": "u", "id": 0, "union_type": "U", "header_ids": [99]}]))),
     ("extern instances ('extern_instances') are not supported", lambda: mutate(lambda p: p.update(extern_instances=[{"name": "x"}]))),
     ("varbit field without 'max_length'", lambda: mutate(lambda p: p["header_types"][3]["fields"].append(["opts", "*"]))),
     ("header 'h' has a varbit field: extract it with 'extract_VL'", lambda: mutate(

@@ -226,16 +226,23 @@ class StmtLowering:
         arguments (in/inout/out parameters to the argument's place)."""
         action: ast.ActionDecl = c.method
         env = self.env.child()
+        copy_in = []
         for param, arg in zip(action.params, c.args):
             if param.direction in ("out", "inout"):
                 env.bind(param, self.exprs.place(arg))
             elif isinstance(param.p4type, (T.Header, T.Struct, T.Stack)):
                 env.bind(param, self.exprs.place(arg))
             else:
-                env.bind(param, self.exprs.lower(arg))
+                value = self.exprs.lower(arg)
+                if not isinstance(value, ir.Const):
+                    # copy-in (spec 6.7): the body may change what the argument reads
+                    tmp = self.ctx.scalars.temp(param.name, value.type)
+                    copy_in.append(ir.Primitive("assign", [tmp, value], source_info(arg)))
+                    value = tmp
+                env.bind(param, value)
         inner = StmtLowering(self.ctx, env, in_parser=self.in_parser,
                              control_name=self.control_name)
-        return inner.action_body(action.body.stmts)
+        return copy_in + inner.action_body(action.body.stmts)
 
     # -- v1model extern functions
     def extern_function(self, c: ast.MethodCallExpr, src) -> list:

@@ -199,3 +199,9 @@ def test_several_syntax_errors_are_reported_in_one_run():
         parse_source("header h { bit<8> a }\nconst bit<8> = 1;\nstruct s { bit<8> b; }")
     assert len(e.value.errors) == 2
     assert [d.pos.line for d in e.value.errors] == [1, 2]
+
+
+def test_missing_semicolon_is_reported_after_the_previous_token():
+    with pytest.raises(CompileError) as e:
+        parse_source("const bit<8> a = 1\nconst bit<8> b = 2;")
+    assert str(e.value) == "test.p4:1:19: error: expected ';', found 'const'"
