@@ -150,7 +150,17 @@ def _add_header_fast(c: ActionCompiler, p: list) -> list:
 def _assign_header(c: ActionCompiler, p: list) -> list:
     db, n = c.header(p[0])
     sb, _ = c.header(p[1])
-    return [f"F[{db}:{db} + {n + 1}] = F[{sb}:{sb} + {n + 1}]"]
+    lines = [f"F[{db}:{db} + {n + 1}] = F[{sb}:{sb} + {n + 1}]"]
+    sibs = _siblings(c, p[0])
+    if sibs:
+        lines.append(f"if F[{db} + {n}]: " + "; ".join(f"F[{v}] = 0" for v in sibs))
+    return lines
+
+
+@primitive("assign_union")
+def _assign_union(c: ActionCompiler, p: list) -> list:
+    dst, src = c.layout.union(p[0]["value"]), c.layout.union(p[1]["value"])
+    return [f"F[{d.base}:{d.valid_slot + 1}] = F[{s.base}:{s.valid_slot + 1}]" for d, s in zip(dst, src)]
 
 
 @primitive("assign_header_stack")
@@ -181,7 +191,15 @@ def _add_header(c: ActionCompiler, p: list) -> list:
     return [f"if not F[{base} + {n}]:",
             f"    F[{base}:{base} + {n}] = {zeros}",
             f"    F[{base} + {n}] = 1",
-            f"    P.length += {nb}"]
+            f"    P.length += {nb}"] + [f"F[{v}] = 0" for v in _siblings(c, p[0])]
+
+
+def _siblings(c: ActionCompiler, e) -> tuple[int, ...]:
+    """Valid slots of the other members when ``e`` is a header-union member: making one member
+    valid makes the others invalid (BMv2's header union semantics)."""
+    if e.get("type") == "header":
+        return c.layout.header(e["value"]).union_siblings
+    return ()
 
 
 @primitive("remove_header")

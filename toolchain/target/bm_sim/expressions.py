@@ -29,7 +29,7 @@ SIMPLE_OPS = {
 EXPRESSION_OPS = set(BINARY_OPS) | {
     "/", "%", "~", "not", "and", "or", "d2b", "b2d", "?", "valid", "valid_union",
     "two_comp_mod", "sat_cast", "usat_cast", "dereference_header_stack", "access_field",
-    "last_stack_index", "size_stack",
+    "last_stack_index", "size_stack", "access_union_header",
 }
 
 
@@ -109,6 +109,9 @@ class ExprCompiler:
                 bases = self.gen.const(tuple(h.base for h in st.elements), "S")
                 idx = self.value(v["right"], params=params)
                 return f"{bases}[{idx}]", st.elements[0].type_name
+            if op == "access_union_header":
+                h = self._union_member(v)
+                return str(h.base), h.type_name
             raise LoadError(f"unsupported header expression op {op!r}")
         raise LoadError(f"unsupported header operand type {t!r}")
 
@@ -185,6 +188,24 @@ class ExprCompiler:
 
     def _op_dereference_header_stack(self, x, L, R, params: bool) -> str:
         return self.header_base({"type": "expression", "value": x}, params=params)[0]
+
+    def _union_member(self, x: dict):
+        union = x["left"]
+        if union.get("type") != "header_union":
+            raise LoadError(f"unsupported header union operand type {union.get('type')!r}")
+        idx = x["right"]
+        idx = self._const_int(idx) if isinstance(idx, dict) else int(idx)
+        return self.layout.union(union["value"])[idx]
+
+    def _op_valid_union(self, x, L, R, params: bool) -> str:
+        # a union is valid when any of its members is
+        if R.get("type") != "header_union":
+            raise LoadError(f"unsupported valid_union operand type {R.get('type')!r}")
+        slots = [f"F[{h.valid_slot}] == 1" for h in self.layout.union(R["value"])]
+        return "(" + " or ".join(slots) + ")" if slots else "False"
+
+    def _op_access_union_header(self, x, L, R, params: bool) -> str:
+        return str(self._union_member(x).base)
 
     def _valid(self, R, params: bool) -> str:
         if R.get("type") == "header":

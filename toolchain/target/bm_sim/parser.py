@@ -151,6 +151,8 @@ class ParserCompiler:
             self._check_extractable(h)
             self._extract_into(fb, h, str(h.base))
             fb.emit(f"F[{h.valid_slot}] = 1")
+            for v in h.union_siblings:      # a union holds at most one valid member
+                fb.emit(f"F[{v}] = 0")
         elif t == "stack":
             st = self.layout.stack(v)
             if not st.elements:

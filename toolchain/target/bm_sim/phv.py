@@ -28,6 +28,7 @@ class HeaderInfo:
     stack: str | None = None
     index: int = 0
     varbit: int | None = None     # index of the varbit field; its length (bits) is the last field
+    union_siblings: tuple[int, ...] = ()   # valid slots of the other members of its header union
 
     @property
     def valid_slot(self) -> int:
@@ -84,6 +85,7 @@ class Layout:
     signed: list[bool] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     aliases: dict[str, tuple[str, str]] = field(default_factory=dict)
+    unions: dict[str, list[HeaderInfo]] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, j: dict) -> "Layout":
@@ -93,6 +95,8 @@ class Layout:
             lay._add_header(h, types)
         for s in j.get("header_stacks", []):
             lay._add_stack(s)
+        for u in j.get("header_unions", []):
+            lay._add_union(u)
         for alias, target in j.get("field_aliases", []):
             lay.aliases[alias] = (target[0], target[1])
         return lay
@@ -152,6 +156,24 @@ class Layout:
         self.signed.append(False)
         self.names.append(f"{s['name']}.$next$")
         self.stacks[s["name"]] = StackInfo(s["name"], s["id"], s["header_type"], elems, slot)
+
+    def _add_union(self, u: dict) -> None:
+        """A header union: its members are ordinary headers, at most one of them valid."""
+        members = []
+        for hid in u["header_ids"]:
+            h = self.headers_by_id.get(hid)
+            if h is None:
+                raise LoadError(f"header union {u['name']!r}: unknown header id {hid}")
+            members.append(h)
+        for h in members:
+            h.union_siblings = tuple(o.valid_slot for o in members if o is not h)
+        self.unions[u["name"]] = members
+
+    def union(self, name: str) -> list[HeaderInfo]:
+        members = self.unions.get(name)
+        if members is None:
+            raise LoadError(f"unknown header union {name!r}")
+        return members
 
     # -- lookups ----------------------------------------------------------------------------
     def header(self, name: str) -> HeaderInfo:
