@@ -93,8 +93,14 @@ class Parser:
     def expect(self, text: str, what: str = "") -> Token:
         if self.at(text):
             return self.advance()
-        self.error(self.tok.pos, f"expected '{text}'{' ' + what if what else ''}, found "
-                                 f"{self._describe(self.tok)}")
+        pos = self.tok.pos
+        if text == ";" and self.i > 0:
+            # like gcc: a missing ';' is reported right after the token it should follow
+            prev = self.toks[self.i - 1]
+            if prev.pos.line != pos.line or prev.pos.file != pos.file:
+                pos = Pos(prev.pos.file, prev.pos.line, prev.pos.col + len(prev.text))
+        self.error(pos, f"expected '{text}'{' ' + what if what else ''}, found "
+                        f"{self._describe(self.tok)}")
 
     def _describe(self, t: Token) -> str:
         return "end of file" if t.kind == "eof" else f"'{t.text}'"

@@ -136,3 +136,14 @@ def test_program_without_main_is_an_error(tmp_path):
         parse_and_check(prog)
     assert str(e.value) == (f"{prog}:1:1: error: the program has no 'main' package "
                             f"instantiation (e.g. V1Switch(...) main;)")
+
+
+def test_columns_survive_the_preprocessor_collapsing_blanks_and_comments(tmp_path):
+    from toolchain.compiler.diagnostics import CompileError
+    prog = tmp_path / "cols.p4"
+    prog.write_text("#define W 8\n"
+                    "const   bit<W>    x /* a comment */  =    undefined_y;\n")
+    with pytest.raises(CompileError) as e:
+        parse_and_check(prog, require_main=False)
+    (d,) = e.value.errors
+    assert (d.pos.line, d.pos.col, d.message) == (2, 43, "'undefined_y' is not declared")
