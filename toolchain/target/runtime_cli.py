@@ -130,13 +130,18 @@ class RuntimeCLI:
                 raise CliError(e.message, line=n, command=line.strip()) from None
         return "\n".join(o for o in outputs if o)
 
-    @staticmethod
-    def _commands_text(path_or_text) -> str:
-        if isinstance(path_or_text, os.PathLike):
+    def _commands_text(self, path_or_text) -> str:
+        """The commands: the file's text for a path, else the text itself. A single word that
+        is not a command is taken for a commands file (and its absence reported as such)."""
+        word = "" if isinstance(path_or_text, os.PathLike) else path_or_text.strip()
+        is_path = isinstance(path_or_text, os.PathLike) or (
+            word and "\n" not in word and " " not in word and not hasattr(self, "do_" + word))
+        if not is_path:
+            return path_or_text
+        try:
             return Path(path_or_text).read_text()
-        if "\n" not in path_or_text and os.path.isfile(path_or_text):
-            return Path(path_or_text).read_text()
-        return path_or_text
+        except OSError as e:
+            raise CliError(f"cannot read commands file {str(path_or_text)!r}: {e.strerror}") from None
 
     # -- argument helpers ---------------------------------------------------------------------------
     @staticmethod

@@ -164,3 +164,8 @@ def test_suffix_names_resolve_like_simple_switch_cli():
     sw.cli("table_add t setr 1 => 2")
     sw.cli("table_add MyIngress.t MyIngress.setr 2 => 3")
     assert sw.cli("table_num_entries MyIngress.t") == "2"
+
+
+def test_run_commands_with_a_missing_file_says_so(tmp_path):
+    with pytest.raises(CliError, match="cannot read commands file"):
+        make_switch().run_commands(str(tmp_path / "nope.txt"))
