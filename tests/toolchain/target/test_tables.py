@@ -135,3 +135,12 @@ def test_switches_sharing_a_program_have_separate_tables():
     s1.cli("table_add t setr 1 => 5")
     assert send(s1, a=1)["r"] == 5
     assert send(s2, a=1)["r"] == 0
+
+
+def test_keyless_table_runs_its_entry_if_it_has_one_else_the_default():
+    sw = SimpleSwitch(table_prog([], default=("MyIngress.setr", [9])))
+    assert send(sw, a=1)["r"] == 9
+    sw.cli("table_add t setr => 4")
+    assert send(sw, a=1)["r"] == 4
+    sw.cli("table_delete t 0")
+    assert send(sw, a=1)["r"] == 9

@@ -122,7 +122,7 @@ class PipelineCompiler:
         fb = FunctionBuilder(f"{spec.node}(F, P)")
         obj = f"_T{spec.id}"
         if not keys:
-            fb.emit(f"e = {obj}.default")
+            fb.emit(f"e = {obj}.keyless")
         else:
             key = keys[0].source if len(keys) == 1 else "(" + ", ".join(k.source for k in keys) + ",)"
             if spec.with_counters or dm:

@@ -82,6 +82,7 @@ class MatchTable:
         self.default: tuple = ()
         self.default_meter = None
         self.meter_factory = None
+        self.keyless = self.default
         self._reset_default_from_json()
         self._rebuild()
 
@@ -113,11 +114,18 @@ class MatchTable:
         nxt = self._miss_next() if self.has_hit_miss else hit_next
         self.default_action, self.default_data = action, data
         self.default = (fn, data, nxt, None)
+        self._update_keyless()
 
     def reset_default(self) -> None:
         if self.spec.default_entry is None:
             self.default_action, self.default_data = None, ()
             self.default = (self._noop, (), self._node_of(self.spec.base_default_next), None)
+            self._update_keyless()
+
+    def _update_keyless(self) -> None:
+        # a table without key fields matches its (single, empty-key) entry if it has one
+        if not self.keys:
+            self.keyless = next(iter(self.entries.values())).result if self.entries else self.default
 
     # -- entries ----------------------------------------------------------------------------------
     def _check_match(self, match: list[MatchParam]) -> list[MatchParam]:
@@ -197,6 +205,7 @@ class MatchTable:
         return vals[0] if self.single else vals
 
     def _rebuild(self) -> None:
+        self._update_keyless()
         if self.kind == "exact":
             self._dict = {self._exact_key(e): e.result for e in self.entries.values()}
         elif self.kind == "lpm":
