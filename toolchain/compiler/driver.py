@@ -49,6 +49,14 @@ def build_arg_parser() -> argparse.ArgumentParser:
                     help="add DIR to the #include search path")
     ap.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=V]",
                     help="define a preprocessor macro")
+    # accepted so that p4c-bm2-ss command lines (tutorial Makefiles) work unchanged
+    ap.add_argument("--std", choices=["p4-16"], default="p4-16", help="language (P4_16 only)")
+    ap.add_argument("--p4v", choices=["16"], default="16", help="same as --std p4-16")
+    ap.add_argument("--arch", choices=["v1model"], default="v1model",
+                    help="architecture (v1model only)")
+    ap.add_argument("--target", choices=["bmv2"], default="bmv2", help="target (bmv2 only)")
+    ap.add_argument("--p4runtime-files", metavar="FILES",
+                    help="not supported: no P4Runtime info is written (a warning says so)")
     return ap
 
 
@@ -66,6 +74,9 @@ def main(argv=None) -> int:
         return 1
     for w in warnings:
         print(w, file=sys.stderr)
+    if args.p4runtime_files:
+        print(f"warning: --p4runtime-files {args.p4runtime_files}: P4Runtime info files are "
+              "not produced by this compiler", file=sys.stderr)
     output.write_text(json.dumps(doc, indent=2) + "\n")
     return 0
 

@@ -42,3 +42,18 @@ def test_driver_include_dir_and_define(tmp_path):
 def test_driver_missing_file_is_an_error(tmp_path, capsys):
     assert main([str(tmp_path / "nope.p4")]) == 1
     assert "no such file" in capsys.readouterr().err
+
+
+def test_driver_accepts_p4c_bm2_ss_options(tmp_path, capsys):
+    out = tmp_path / "t.json"
+    assert main(["--p4v", "16", "--p4runtime-files", str(tmp_path / "t.p4info.txt"),
+                 "-o", str(out), str(PROGRAMS / "tables.p4")]) == 0
+    assert out.exists()
+    assert "P4Runtime" in capsys.readouterr().err
+
+
+def test_driver_refuses_other_architectures():
+    import pytest
+    with pytest.raises(SystemExit) as info:
+        main(["--arch", "psa", str(PROGRAMS / "tables.p4")])
+    assert info.value.code == 2

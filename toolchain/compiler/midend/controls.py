@@ -226,7 +226,7 @@ class ControlLowering:
             if isinstance(target, ir.FieldRef):
                 return ir.TableKey(k.match_kind, name, target, _fold(e.right, "a key mask"))
         target = lower.place(e)
-        if isinstance(target, ir.FieldRef) and not isinstance(target.type, ir.BoolType):
+        if isinstance(target, ir.FieldRef):      # a bool field is a 1-bit field in BMv2
             return ir.TableKey(k.match_kind, name, target)
         value = lower.lower(e)
         t = value.type if not isinstance(value.type, ir.BoolType) else ir.Bits(1)
