@@ -33,13 +33,14 @@ WHAT THE BACK END MAY RELY ON after a successful `parse_and_check`:
      "action"          a direct action call a(...); `.method` = ActionDecl
      "function"        a P4 function (refused by the checker for now)
      "table_apply"     t.apply(); `.receiver` = PathExpr of the table
-     "apply"           p.apply(...) / c.apply(...) on a parser/control instance
+     ("apply"           p.apply(...) on a sub-parser/sub-control: refused by the checker)
      "builtin"         `.builtin` in {"isValid","setValid","setInvalid","push_front",
                        "pop_front","extract","emit","lookahead","advance","verify",
                        "minSizeInBits","minSizeInBytes"}; isValid/setValid/... have `.receiver`
                        = the header expression. packet_in/packet_out methods are
                        "extern_method" on the core externs AND have `.builtin` set.
      "constructor"     X(...) in an instantiation argument (package main's parser/control args)
+   A compile-time-known call (`h.minSizeInBytes()`) has `.folded` like any expression.
    `.type_args` holds the resolved P4Types of explicit or inferred type arguments
    (`.bindings`: TypeVar -> P4Type). Arguments are `.args` (Expr list) in declaration order
    of the chosen overload; `.params` = that overload's `types.Param` list.
@@ -47,7 +48,12 @@ WHAT THE BACK END MAY RELY ON after a successful `parse_and_check`:
    VarDecl/ConstDecl/Param/Instantiation have `.p4type`. ConstDecl has `.folded`.
    TableDecl has typed properties (KeyProperty, ActionsProperty, DefaultActionProperty,
    EntriesProperty, ExprProperty) and convenience accessors.
- * Program.main is the `Instantiation` named `main` (the package), if any.
+ * Program.main is the `Instantiation` named `main` (the package); its args are
+   MethodCallExpr with kind "constructor" whose `.method` is the ParserDecl/ControlDecl.
+ * Parser states: `SelectCase.state.decl` / `ParserState.transition.decl` is the target
+   ParserState; accept/reject are ParserState nodes with `.builtin` True.
+ * Statements in a control's apply block, actions and parser states are checked where they
+   are; `ast.walk(node)` iterates a subtree (syntax children only).
  * Program.errors: list of error names in declaration order (their codes are their indices).
  * Program.match_kinds: set of match kind names.
  * Annotations: `.annotations` (list of Annotation) on declarations and fields; use

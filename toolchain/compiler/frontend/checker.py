@@ -395,7 +395,8 @@ class Checker:
             if p.default is not None:
                 self.check_expr(p.default, ctx, expected=t)
                 self.coerce(p.default, t, ctx, f"default of parameter '{p.name}'")
-            out.append(T.Param(p.name, p.direction, t, p, p.default is not None))
+            optional = p.default is not None or A.annotation(p, "optional") is not None
+            out.append(T.Param(p.name, p.direction, t, p, optional))
         return out
 
     def check_extern(self, d: A.ExternDecl, ctx: Ctx) -> None:
@@ -1135,7 +1136,7 @@ class Checker:
         return bt.element
 
     def expr_SliceExpr(self, e: A.SliceExpr, ctx, expected):
-        bt = self.check_expr(e.expr, ctx)
+        bt = self.value_type(self.check_expr(e.expr, ctx))
         if not isinstance(bt, T.Bits):
             if bt == T.INT:
                 self.err(e.pos, "cannot slice a value without a fixed width (cast it first)")
@@ -1149,8 +1150,16 @@ class Checker:
             e.folded = F.slice_(e.expr.folded, hi, lo)
         return T.Bits(hi - lo + 1)
 
+    @staticmethod
+    def value_type(t):
+        """Spec 8.11.2: a serializable enum converts implicitly to its underlying type in
+        arithmetic, shifts, concatenation and comparisons."""
+        if isinstance(t, T.Enum) and t.underlying is not None:
+            return t.underlying
+        return t
+
     def expr_UnaryExpr(self, e: A.UnaryExpr, ctx, expected):
-        t = self.check_expr(e.operand, ctx, expected)
+        t = self.value_type(self.check_expr(e.operand, ctx, expected))
         if e.op == "!":
             if t != T.BOOL:
                 self.err(e.pos, f"'!' needs a bool operand, not {t}")
@@ -1166,8 +1175,8 @@ class Checker:
 
     def expr_BinaryExpr(self, e: A.BinaryExpr, ctx, expected):
         op = e.op
-        lt = self.check_expr(e.left, ctx)
-        rt = self.check_expr(e.right, ctx)
+        lt = self.value_type(self.check_expr(e.left, ctx))
+        rt = self.value_type(self.check_expr(e.right, ctx))
         if op in ("&&", "||"):
             for side, st in ((e.left, lt), (e.right, rt)):
                 if st != T.BOOL:
@@ -1199,6 +1208,9 @@ class Checker:
             return T.BOOL
         if not (isinstance(t, T.Bits) or t == T.INT):
             self.err(e.pos, f"'{op}' needs bit<W> or int<W> operands, not {t}")
+        if op in ("&", "|", "^") and t == T.INT and (e.left.folded < 0 or e.right.folded < 0):
+            self.err(e.pos, f"'{op}' on a negative int constant (give it a width, e.g. "
+                            f"32w5 & -3)")
         if op in ("/", "%") and isinstance(t, T.Bits) and t.signed:
             self.refuse(e.pos, f"'{op}' on signed values")
         if op in ("/", "%") and e.right.folded == 0:
@@ -1283,13 +1295,15 @@ class Checker:
     def expr_CastExpr(self, e: A.CastExpr, ctx, expected):
         dst = self.resolve_type(e.type_ref, ctx)
         src = self.check_expr(e.expr, ctx, dst)
+        if src == T.INT and dst == T.BOOL and e.expr.folded not in (0, 1):
+            self.err(e.pos, f"illegal cast of {e.expr.folded} to bool (only 0 and 1)")
         if not self.cast_allowed(src, dst):
             hint = ""
             if isinstance(src, T.Bits) and isinstance(dst, T.Bits):
                 hint = " (change the width and the signedness in two casts)"
             self.err(e.pos, f"illegal cast from {src} to {dst}{hint}")
         if src == T.INT and isinstance(dst, T.Bits):
-            self.check_literal_fits(e.expr, dst, warn_only=True)
+            self.check_literal_fits(e.expr, dst)
         if e.expr.folded is not None and not isinstance(dst, T.Enum):
             e.folded = F.cast(e.expr.folded, src, dst)
         elif isinstance(dst, T.Enum) and e.expr.folded is not None:
@@ -1311,7 +1325,8 @@ class Checker:
                 return Checker.cast_allowed(src.underlying, dst)
             return False
         if dst == T.BOOL:
-            return (isinstance(src, T.Bits) and src.width == 1 and not src.signed) or src == T.INT
+            return (isinstance(src, T.Bits) and src.width == 1 and not src.signed) or \
+                src == T.INT
         if isinstance(dst, T.Enum) and dst.underlying is not None:
             return src == T.INT or (isinstance(src, T.Bits) and
                                      Checker.cast_allowed(src, dst.underlying))
@@ -1580,15 +1595,15 @@ class Checker:
         self.err(start_pos(e), f"{what}: type {t} does not match {target}"
                  + (" (cast it)" if isinstance(t, T.Bits) and isinstance(target, T.Bits) else ""))
 
-    def check_literal_fits(self, e: A.Expr, target: T.Bits, warn_only: bool = False) -> None:
+    def check_literal_fits(self, e: A.Expr, target: T.Bits, warn_only: bool = True) -> None:
+        """Spec 8.11: an `int` converted to bit<W>/int<W> is truncated; the compiler warns
+        on overflow (`x | 0xFFF` for bit<8> x). Negative values into bit<W> are the usual
+        two's complement idiom (`bit<8> x = -1`) and do not warn."""
         v = e.folded
         if v is None or F.fits(v, target):
             return
-        msg = f"value {v} does not fit in {target}"
-        if warn_only:
-            self.warn(e.pos, msg + f"; it is truncated to {F.wrap(v, target)}")
-        else:
-            self.err(start_pos(e), msg)
+        self.warn(start_pos(e), f"value {v} does not fit in {target}; it is truncated to "
+                                f"{F.wrap(v, target)}")
 
     def retype_int(self, e: A.Expr, target: T.Bits) -> None:
         """An `int` subtree becomes `target`: literals get the width (spec 8.9.2); the whole

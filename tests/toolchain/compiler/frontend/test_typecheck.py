@@ -194,6 +194,33 @@ def test_table_entries_and_default_action_are_checked(check_ingress):
     assert e2.priority.folded == 5 and e2.action.args[0].folded == 2
 
 
+@pytest.mark.parametrize("ingress,value,warning", [
+    # spec 8.11.2: an int converted implicitly is truncated, with a warning
+    ("apply { meta.c = 256; }", 0, "prog.p4:15:18: warning: value 256 does not fit in bit<8>; "
+                                   "it is truncated to 0"),
+    ("apply { meta.c = meta.c | 0xFFF; }", 0xFF,
+     "prog.p4:15:27: warning: value 4095 does not fit in bit<8>; it is truncated to 255"),
+    ("apply { meta.c = -1; }", 255, None),
+])
+def test_int_overflow_on_implicit_conversion_warns_and_truncates(tmp_path, ingress, value,
+                                                                 warning):
+    from .conftest import program_text
+    from toolchain.compiler.frontend import parse_and_check
+    p = tmp_path / "prog.p4"
+    p.write_text(program_text("", ingress=ingress))
+    prog, warnings = parse_and_check(p)
+    (a,) = assigns(prog)
+    lit = a.rhs.right if isinstance(a.rhs, A.BinaryExpr) else a.rhs
+    assert lit.folded == value and lit.type == T.Bits(8)
+    assert [str(w).split("/")[-1] for w in warnings] == ([warning] if warning else [])
+
+
+def test_serializable_enum_is_its_underlying_type_in_arithmetic(check_ingress):
+    prog = check_ingress("apply { meta.c = EE.a + 1; meta.a = EE.a ++ 24w0; meta.c = 8w1 << EE.a; }",
+                         body="enum bit<8> EE { a = 5 }\n")
+    assert [a.rhs.folded for a in assigns(prog)] == [6, 5 << 24, 32]
+
+
 def test_warnings_do_not_stop_compilation(tmp_path):
     from .conftest import program_text
     from toolchain.compiler.frontend import parse_and_check
@@ -207,7 +234,11 @@ def test_warnings_do_not_stop_compilation(tmp_path):
 @pytest.mark.parametrize("ingress,body,message", [
     ("apply { meta.a = meta.c; }", "",
      "prog.p4:15:18: assignment: type bit<8> does not match bit<32> (cast it)"),
-    ("apply { meta.c = 256; }", "", "prog.p4:15:18: value 256 does not fit in bit<8>"),
+    ("apply { meta.c = 8w256; }", "", "prog.p4:15:18: 8w256: value does not fit in bit<8>"),
+    ("apply { meta.c = 5 & -3; }", "",
+     "prog.p4:15:20: '&' on a negative int constant (give it a width, e.g. 32w5 & -3)"),
+    ("apply { meta.flag = (bool)2; }", "", "prog.p4:15:21: illegal cast of 2 to bool (only 0 "
+                                           "and 1)"),
     ("apply { meta.c = meta.c + meta.a; }", "",
      "prog.p4:15:25: '+': operands have different types bit<8> and bit<32> (cast one of them)"),
     ("apply { meta.s = (int<8>)meta.a; }", "",
@@ -237,7 +268,6 @@ def test_warnings_do_not_stop_compilation(tmp_path):
      "apply { }", "",
      "prog.p4:15:71: table 't' can only be applied in a control's apply block (not in an "
      "action)"),
-    ("apply { random(meta.c, 0, 300); }", "", "prog.p4:15:27: value 300 does not fit in bit<8>"),
     ("apply { mark_to_drop(sm, 1); }", "",
      "prog.p4:15:9: function mark_to_drop takes 0 or 1 arguments, 2 given"),
     ("register<bit<32>>(1024) r; apply { r.read(meta.c, 0); }", "",
