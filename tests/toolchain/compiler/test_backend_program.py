@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from toolchain.compiler.backend import emit_program
 from toolchain.compiler.midend import ir
 
@@ -110,3 +112,38 @@ def test_jumps_select_the_branch_inside_an_action():
     assert port == 1 and out[15] == 0xAA
     (port, out), = sw.process(0, eth + ip(5))
     assert out[15] == 0xBB
+
+
+@pytest.mark.xfail(strict=True, reason="embedded target: an access_field l-value wrapped as "
+                   "JSON_format.md's example shows ({type: expression, value: {type: expression, "
+                   "...}}) is refused at load time (reported to the target)")
+def test_dynamic_stack_index_reads_and_writes_the_chosen_element():
+    """stack[i].f with i from the packet, and stack.last.f outside a parser (access_field of
+    dereference_header_stack, JSON_format.md); the front end refuses both for now."""
+    from toolchain.target import SimpleSwitch, load_program
+    p = base_program()
+    p.header_types.append(ir.HeaderType("lab_t", [("v", 8, False), ("w", 8, False)]))
+    elements = [f"labs[{i}]" for i in range(3)]
+    p.headers += [ir.HeaderInstance(e, "lab_t", False) for e in elements]
+    p.stacks = [ir.HeaderStack("labs", "lab_t", elements)]
+    p.parsers[0].states[0].transitions = [ir.Transition(None, None, "more")]
+    more = ir.ParseState("more", [ir.ParserOp("extract", [ir.StackArg("labs")])],
+                         [ir.StackLastField("labs", "w", B8)], [8],
+                         [ir.Transition([0], None, None), ir.Transition(None, None, "more")])
+    p.parsers[0].states[1:] = [more]
+    p.deparsers = [ir.Deparser("deparser", ["ethernet"] + elements)]
+    index = ir.Slice(f("ethernet", "src", B48), 7, 0, B8)      # last byte of the source MAC
+    picked = ir.StackElementField("labs", index, "v", 0, B8)
+    last = ir.StackElementField("labs", None, "v", 0, B8)
+    body = [ir.Primitive("assign", [f("standard_metadata", "egress_spec", B9), ir.Const(1, B9)]),
+            ir.Primitive("assign", [ir.StackElementField("labs", index, "w", 1, B8), picked]),
+            ir.Primitive("assign", [f("ethernet", "ether_type", B16), ir.Cast(last, B16)])]
+    p.actions = [ir.Action("act", [], body)]
+    t = ir.Table("tbl_act", [], ["act"], 1024, ir.ActionCall("act", [], []), True,
+                 next_tables={"act": None})
+    p.pipelines = [ir.Pipeline("ingress", "tbl_act", [t], []), ir.Pipeline("egress", None, [], [])]
+    sw = SimpleSwitch(load_program(emit_program(p)), seed=1)
+    eth = bytes(11) + b"\x01" + b"\x88\xb5"
+    (port, out), = sw.process(0, eth + bytes([0x11, 1, 0x22, 1, 0x33, 0]))
+    assert out[14:] == bytes([0x11, 1, 0x22, 0x22, 0x33, 0])   # labs[1].w = labs[1].v
+    assert out[12:14] == b"\x00\x33"                           # labs.last.v

@@ -112,6 +112,13 @@ class ExpressionConverter:
     def _data_StackLastField(self, e: ir.StackLastField) -> dict:
         return {"type": "stack_field", "value": [e.stack, e.field]}
 
+    def _data_StackElementField(self, e: ir.StackElementField) -> dict:
+        stack = {"type": "header_stack", "value": e.stack}
+        index = (op_node("last_stack_index", None, stack) if e.index is None
+                 else self.data(e.index))
+        element = op_node("dereference_header_stack", stack, index)
+        return op_node("access_field", element, e.offset)
+
     def _data_Lookahead(self, e: ir.Lookahead) -> dict:
         return {"type": "lookahead", "value": [e.offset, e.type.width]}
 

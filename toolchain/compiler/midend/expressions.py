@@ -98,7 +98,7 @@ class ExprLowering:
                 raise Unsupported(e.pos, "indexing is only supported on header stacks")
             index = e.folded_index if e.folded_index is not None else e.index.folded
             if not isinstance(index, int):
-                raise Unsupported(e.pos, "header stack indices must be compile-time constants")
+                return DynamicElement(base, self.lower(e.index))
             if not 0 <= index < len(base.elements):
                 raise Unsupported(e.pos, f"index {index} is outside the stack {base.name}"
                                          f"[{len(base.elements)}]")
@@ -127,6 +127,13 @@ class ExprLowering:
         if isinstance(base, StackLast):
             ftype = base.stack.type.element.fields.get(e.member)
             return ir.StackLastField(base.stack.name, e.member, ir_type(ftype, e.pos))
+        if isinstance(base, DynamicElement):
+            fields = list(base.stack.type.element.fields.items())
+            for offset, (name, ftype) in enumerate(fields):
+                if name == e.member:
+                    return ir.StackElementField(base.stack.name, base.index, name, offset,
+                                                ir_type(ftype, e.pos))
+            raise Unsupported(e.pos, f"no field {e.member} in {base.stack.type.element.name}")
         raise Unsupported(e.pos, f"member {e.member} of {describe(e.expr)} is not supported")
 
     def _lookahead_field(self, header: T.Header, e: ast.MemberExpr) -> ir.Lookahead:
@@ -141,15 +148,16 @@ class ExprLowering:
     def _stack_member(self, base: StackPlace, e: ast.MemberExpr):
         if e.member == "size":
             return ir.Const(len(base.elements), ir.Bits(32))
-        if e.member == "last" and self.in_parser:
-            return StackLast(base)
+        if e.member == "last":
+            # parser: BMv2 stack_field; elsewhere the element at last_stack_index
+            return StackLast(base) if self.in_parser else DynamicElement(base, None)
         if e.member == "next" and self.in_parser:
             return StackNext(base)
         raise Unsupported(e.pos, f"header stack member .{e.member} is not supported here")
 
     def lvalue(self, e: ast.Expr) -> ir.FieldRef:
         p = self.place(e)
-        if not isinstance(p, ir.FieldRef):
+        if not isinstance(p, (ir.FieldRef, ir.StackElementField)):
             raise Unsupported(e.pos, f"cannot assign to {describe(e)}")
         return p
 
@@ -233,6 +241,14 @@ class ExprLowering:
             raise Unsupported(e.pos, "a table's apply() result may only be used as "
                                      "`if (t.apply().hit)` / `.miss` or in a switch")
         raise Unsupported(e.pos, f"call of {describe(e.callee)} is not supported in an expression")
+
+
+class DynamicElement:
+    """stack[i] with i known at run time (index None: stack.last outside a parser)."""
+
+    def __init__(self, stack: StackPlace, index):
+        self.stack = stack
+        self.index = index
 
 
 class StackLast:

@@ -73,6 +73,17 @@ class StackLastField(Expr):
 
 
 @dataclass(frozen=True)
+class StackElementField(Expr):
+    """stack[index].field with an index known only at run time, or stack.last.field outside a
+    parser (index None): BMv2 access_field(dereference_header_stack(...), offset)."""
+    stack: str
+    index: Optional[Expr]
+    field: str
+    offset: int           # position of the field in the header type
+    type: Type
+
+
+@dataclass(frozen=True)
 class ParamRef(Expr):
     """Action parameter number `index` (BMv2 runtime data)."""
     index: int
