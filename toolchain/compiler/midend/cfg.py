@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import ir
+from .context import Unsupported
 from .names import Counter, NameGenerator
 
 
@@ -57,9 +58,12 @@ class Stop:
     source: Optional[ir.SourceInfo] = None
 
 
-class CfgError(ValueError):
+class CfgError(Unsupported):
+    """A graph BMv2 cannot represent (the control lowering reports it with a position first;
+    this is the builder's own guard)."""
+
     def __init__(self, message: str, source: Optional[ir.SourceInfo]):
-        super().__init__(message)
+        super().__init__(None, message)
         self.source = source
 
 

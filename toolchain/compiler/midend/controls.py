@@ -52,6 +52,34 @@ def _fold(e, what: str) -> int:
     return v
 
 
+def lower_instance(ctx: Context, inst: ast.Instantiation, owner: str) -> None:
+    """One v1model extern object -> its BMv2 array (registers, counters, meters)."""
+    kind = getattr(inst.decl_type, "name", "")
+    name = qualified_name(inst, owner)
+    src = source_info(inst, inst.name)
+    out = ctx.out
+    if kind == "register":
+        width = ir_type(inst.p4type.args[0], inst.pos).width
+        out.registers.append(ir.RegisterArray(name, _fold(inst.args[0], "a register size"),
+                                              width, src))
+    elif kind == "counter":
+        out.counters.append(ir.CounterArray(name, _fold(inst.args[0], "a counter size"),
+                                            False, None, src))
+    elif kind == "direct_counter":
+        out.counters.append(ir.CounterArray(name, 0, True, None, src))
+    elif kind == "meter":
+        mtype = enum_member_name(inst.args[1])
+        out.meters.append(ir.MeterArray(name, _fold(inst.args[0], "a meter size"), mtype,
+                                        False, None, None, src))
+    elif kind == "direct_meter":
+        meter = ir.MeterArray(name, 0, enum_member_name(inst.args[0]), True, None, None, src)
+        out.meters.append(meter)
+        ctx.direct_meters[name] = meter
+    else:
+        raise Unsupported(inst.pos, f"extern {kind} is not supported by the BMv2 back end")
+    ctx.extern_instances[id(inst)] = (kind, name)
+
+
 class ControlLowering:
     def __init__(self, ctx: Context, decl: ast.ControlDecl, pipeline_name: str):
         self.ctx = ctx
@@ -81,11 +109,7 @@ class ControlLowering:
             body.insert(0, cfg.Code(init_code, source_info(self.decl), self._label(self.decl)))
         builder = cfg.CfgBuilder(self.tables, self.ctx.out.actions, self.ctx.action_names,
                                  self.ctx.node_counter)
-        try:
-            init = builder.build(body, None)
-        except cfg.CfgError as e:
-            pos = None
-            raise Unsupported(pos, str(e)) from e
+        init = builder.build(body, None)
         self.ctx.out.pipelines.append(ir.Pipeline(
             self.pipeline_name, init, list(reversed(builder.out_tables)),
             list(reversed(builder.conditionals)), source_info(self.decl, self.decl.name)))
@@ -95,33 +119,10 @@ class ControlLowering:
 
     # ------------------------------------------------------------ extern instances
     def _instance(self, inst: ast.Instantiation) -> None:
-        decl_type = inst.decl_type
-        kind = getattr(decl_type, "name", "")
-        name = qualified_name(inst, self.name)
-        src = source_info(inst, inst.name)
-        out = self.ctx.out
-        if kind == "register":
-            width = ir_type(inst.p4type.args[0], inst.pos).width
-            out.registers.append(ir.RegisterArray(name, _fold(inst.args[0], "a register size"),
-                                                  width, src))
-        elif kind == "counter":
-            out.counters.append(ir.CounterArray(name, _fold(inst.args[0], "a counter size"),
-                                                False, None, src))
-        elif kind == "direct_counter":
-            out.counters.append(ir.CounterArray(name, 0, True, None, src))
-        elif kind == "meter":
-            mtype = enum_member_name(inst.args[1])
-            out.meters.append(ir.MeterArray(name, _fold(inst.args[0], "a meter size"), mtype,
-                                            False, None, None, src))
-        elif kind == "direct_meter":
-            meter = ir.MeterArray(name, 0, enum_member_name(inst.args[0]), True, None, None, src)
-            out.meters.append(meter)
-            self.ctx.direct_meters[name] = meter
-        else:
-            raise Unsupported(inst.pos, f"extern {kind} is not supported by the BMv2 back end")
-        self.ctx.extern_instances[id(inst)] = (kind, name)
+        lower_instance(self.ctx, inst, self.name)
 
     # ------------------------------------------------------------ actions
+
     def action_name(self, action: ast.ActionDecl) -> str:
         """Lower an action used by a table (once) and return its JSON name."""
         known = self.ctx.action_json_names.get(id(action))
@@ -360,7 +361,6 @@ class ControlLowering:
     def _value_switch(self, s: ast.SwitchStmt) -> list:
         """switch (x) { 1: {...} default: {...} } as an if/else chain."""
         subject = self.stmts.exprs.lower(s.expr)
-        chain: list = []
         default_body: list = []
         pending = []
         arms = []
@@ -391,11 +391,8 @@ class LowerControls:
     def run(self, ctx: Context) -> None:
         # externs instantiated at the top level are shared by both pipelines; p4c names them
         # without a control prefix
-        top = ControlLowering(ctx, ctx.blocks.ingress, "ingress")
         for d in ctx.program.decls:
             if isinstance(d, ast.Instantiation) and isinstance(d.decl_type, ast.ExternDecl):
-                saved, top.name = top.name, ""
-                top._instance(d)
-                top.name = saved
+                lower_instance(ctx, d, "")
         ControlLowering(ctx, ctx.blocks.ingress, "ingress").run()
         ControlLowering(ctx, ctx.blocks.egress, "egress").run()

@@ -71,7 +71,6 @@ class StmtLowering:
 
     def _if(self, s: ast.IfStmt, items: list, end: ir.Label) -> None:
         cond = self.exprs.lower(s.cond)
-        branches = [s.then] + ([s.other] if s.other is not None else [])
         if isinstance(cond, ir.Const):             # decided at compile time
             chosen = s.then if cond.value else s.other
             if chosen is not None:
@@ -85,7 +84,6 @@ class StmtLowering:
             items.append(else_label)
             self._stmt(s.other, items, end)
         items.append(done)
-        del branches
 
     # ------------------------------------------------------------ straight-line statements
     def simple(self, s) -> list:
