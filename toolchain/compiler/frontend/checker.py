@@ -186,6 +186,7 @@ class Checker:
             self.check_instantiation(d, ctx)
             return
         elif isinstance(d, A.FunctionDecl):
+            self.define(self.top, d.name, d, d.pos)     # so calls are refused by name too
             self.refuse(d.pos, f"function '{d.name}'")
         elif isinstance(d, A.VarDecl):
             return           # the parser already reported it
@@ -534,7 +535,7 @@ class Checker:
         t = T.ParserType(d.name, d)
         d.p4type = t
         if d.type_params:
-            self.diags.error(d.pos, f"generic parser '{d.name}' is not supported")
+            self.refuse(d.pos, f"generic parser '{d.name}'")
         if d.ctor_params:
             self.diags.error(d.ctor_params[0].pos, f"parser '{d.name}' with constructor "
                                                    f"parameters is not supported")
@@ -653,7 +654,7 @@ class Checker:
         t = T.ControlType(d.name, d)
         d.p4type = t
         if d.type_params:
-            self.diags.error(d.pos, f"generic control '{d.name}' is not supported")
+            self.refuse(d.pos, f"generic control '{d.name}'")
         if d.ctor_params:
             self.diags.error(d.ctor_params[0].pos, f"control '{d.name}' with constructor "
                                                    f"parameters is not supported")

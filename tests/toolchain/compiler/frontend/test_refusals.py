@@ -47,6 +47,10 @@ INGRESS_REFUSALS = [
      "prog.p4:15:26: '==' on ethernet_t is not supported"),
     ("named_arguments", "register<bit<32>>(8) r; apply { r.read(result = meta.a, index = 0); }",
      "", "prog.p4:15:40: named argument 'result' is not supported"),
+    ("struct_constant", "apply { }", "const meta_t M = { 1, 2, 3, 4, true };\n",
+     "prog.p4:13:1: constant 'M' of type meta_t (only scalar constants) is not supported"),
+    ("function_call", "apply { meta.c = f(meta.c); }", "bit<8> f(in bit<8> x) { return x; }\n",
+     "prog.p4:13:1: function 'f' is not supported"),
     ("constructor_call_in_apply", "apply { I(); }", "",
      "prog.p4:15:9: constructor call 'I(...)' here is not supported"),
 ]
@@ -113,3 +117,21 @@ def test_several_refusals_are_reported_together(ingress_errors):
                           body="header_union U { ethernet_t e; ipv4_t i; }\n")
     assert len(errs) == 3
     assert all("is not supported" in e for e in errs)
+
+
+def test_refusal_generic_control(errors_of):
+    text = program_text("control G<T>(inout T x) { apply { } }\n", ingress="apply { }")
+    assert errors_of(text) == ["prog.p4:13:1: generic control 'G' is not supported"]
+
+
+def test_refusal_generic_parser(errors_of):
+    text = program_text("parser G<T>(packet_in p, out T x) { state start { transition accept; } }"
+                        "\n", ingress="apply { }")
+    assert errors_of(text) == ["prog.p4:13:1: generic parser 'G' is not supported"]
+
+
+def test_calls_of_a_refused_function_are_refused_by_name(ingress_errors):
+    errs = ingress_errors("apply { meta.c = f(meta.c); }",
+                          body="bit<8> f(in bit<8> x) { return x; }\n")
+    assert errs == ["prog.p4:13:1: function 'f' is not supported",
+                    "prog.p4:16:18: function call 'f' is not supported"]
