@@ -13,12 +13,14 @@ Semantics follow BMv2 (``src/bm_sim/parser.cpp``) as simple_switch runs it:
 
 from __future__ import annotations
 
+import struct
+
 from ..errors import LoadError
 from .codegen import CodeGen, FunctionBuilder
 from .expressions import ExprCompiler
 from .phv import HeaderInfo, Layout
 
-__all__ = ["ParserError", "ParserCompiler", "DEFAULT_ERRORS", "varbit_layout"]
+__all__ = ["ParserError", "ParserCompiler", "DEFAULT_ERRORS", "varbit_layout", "byte_chunks", "struct_codes"]
 
 DEFAULT_ERRORS = {"NoError": 0, "PacketTooShort": 1, "NoMatch": 2, "StackOutOfBounds": 3,
                   "HeaderTooShort": 4, "ParserTimeout": 5, "ParserInvalidArgument": 6}
@@ -35,6 +37,40 @@ class ParserError(Exception):
     def __init__(self, code: int, off: int):
         self.code = code
         self.off = off
+
+
+def byte_chunks(h: HeaderInfo) -> list[list[tuple[int, int]]]:
+    """The header's fields grouped into runs that end on byte boundaries: [[(index, width)]]."""
+    chunks, cur, bits = [], [], 0
+    for k, _, w, _ in h.packet_fields:
+        cur.append((k, w))
+        bits += w
+        if bits % 8 == 0:
+            chunks.append(cur)
+            cur, bits = [], 0
+    return chunks
+
+
+def _split_chunk(chunk, value: str, width: int, slot) -> list[str]:
+    """Statements storing each field of a chunk whose bits are in ``value`` (``width`` bits)."""
+    out, shift = [], width
+    for k, w in chunk:
+        shift -= w
+        src = f"{value} >> {shift}" if shift else value
+        if shift + w < width:                  # not the topmost field: mask the high bits off
+            src = f"({src}) & {(1 << w) - 1}"
+        out.append(f"F[{slot(k)}] = {src}")
+    return out
+
+
+def struct_codes(nbytes: int) -> list[tuple[str, int]]:
+    """struct codes covering ``nbytes`` bytes, widest first: 6 -> I H, 3 -> H B, 16 -> Q Q."""
+    out = []
+    for code, size in (("Q", 8), ("I", 4), ("H", 2), ("B", 1)):
+        while nbytes >= size:
+            out.append((code, size))
+            nbytes -= size
+    return out
 
 
 def varbit_layout(h: HeaderInfo, length: str) -> list[tuple[int, str, str]]:
@@ -181,6 +217,10 @@ class ParserCompiler:
         e, v = fb.tmp("e"), fb.tmp("v")
         fb.emit(f"{e} = off + {nb}")
         fb.emit(f"if {e} > n: raise _PErr({self.error_code('PacketTooShort')}, off)")
+        if nb <= 256:
+            self._extract_struct(fb, h, base)
+            fb.emit(f"off = {e}")
+            return
         fb.emit(f"{v} = int.from_bytes(data[off:{e}], 'big')")
         shift = h.nbits
         for k, _, width, _ in h.packet_fields:
@@ -191,6 +231,39 @@ class ParserCompiler:
                 src = f"({src}) & {(1 << width) - 1}"
             fb.emit(f"F[{slot}] = {src}")
         fb.emit(f"off = {e}")
+
+    def _extract_struct(self, fb: FunctionBuilder, h: HeaderInfo, base: str) -> None:
+        """Unpack the header with one precompiled ``struct`` call straight into its F slots.
+
+        Fields are grouped into chunks that end on byte boundaries; a chunk that is one field
+        of 1, 2, 4 or 8 bytes lands in its slot directly, other chunks are unpacked into
+        temporaries and split with shifts (several times faster than shifting one big int).
+        """
+        slot = (lambda k: str(int(base) + k)) if base.isdigit() else (lambda k: f"{base} + {k}")
+        fmt, targets, post = "!", [], []
+        for chunk in byte_chunks(h):
+            nbytes = sum(w for _, w in chunk) // 8
+            codes = struct_codes(nbytes)
+            fmt += "".join(c for c, _ in codes)
+            if len(chunk) == 1 and len(codes) == 1:
+                targets.append(f"F[{slot(chunk[0][0])}]")
+                continue
+            temps = [fb.tmp("c") for _ in codes]
+            targets += temps
+            value, width = temps[0], codes[0][1] * 8
+            for t, (_, size) in zip(temps[1:], codes[1:]):
+                value, width = f"({value} << {size * 8}) | {t}", width + size * 8
+            if len(temps) > 1:
+                if len(chunk) == 1:
+                    post.append(f"F[{slot(chunk[0][0])}] = {value}")
+                    continue
+                post.append(f"{temps[0]} = {value}")
+                value = temps[0]
+            post += _split_chunk(chunk, value, width, slot)
+        unpack = self.gen.const(struct.Struct(fmt).unpack_from, "U")
+        target = targets[0] + "," if len(targets) == 1 else ", ".join(targets)
+        fb.emit(f"{target} = {unpack}(data, off)")
+        fb.emit_all(post)
 
     def _extract_vl(self, fb: FunctionBuilder, target: dict, length) -> None:
         """extract(hdr, bits): the varbit field takes ``bits`` bits (at most its maximum,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import random
+import struct
 
 from ..bm_sim.externs import CounterArray, Meter, MeterArray
 from ..bm_sim.hash_algos import csum16_int, make_algorithm
@@ -242,7 +243,9 @@ class SimpleSwitch:
         # ingress_global_timestamp is set on arrival only: resubmitted and recirculated packets
         # get reset metadata, as in simple_switch (keep it in the field list to carry it)
         self._on_arrival(F, port, len(data), int(now * 1_000_000 + 1e-6))
-        self._ingress_pass(Packet(F, data), now)
+        R = self._ingress_once(Packet(F, data), now)
+        if R is not None:
+            self._ingress_pass(R, now)
 
     def _ingress_pass(self, P: Packet, now: float) -> None:
         """Ingress for P and for every resubmitted copy of it (a loop, not recursion)."""
@@ -354,12 +357,14 @@ class SimpleSwitch:
     def advance(self, *, now: float) -> list[tuple[int, bytes, float]]:
         """Dequeue every packet due by ``now``: [(egress port, frame, departure time)]."""
         out: list = []
-        while True:
-            item = self.tm.pop_due(now)
+        tm = self.tm
+        while tm.busy:
+            item = tm.pop_due(now)
             if item is None:
                 return out
             port, P, dep, depth = item
             self._egress_pass(port, P, dep, depth, out)
+        return out
 
     def process(self, port: int, frame: bytes, now: float = 0.0) -> list[tuple[int, bytes]]:
         """Receive one frame and drain every queue ignoring rates (STF/PTF semantics)."""
@@ -389,9 +394,13 @@ class SimpleSwitch:
             self._egress_clone(P, t)
         if F[self.s_egress_spec] == DROP_PORT:
             return
-        if self._update_ck is not None:
-            self._update_ck(F, P)
-        frame = self._deparse(F, P)
+        try:
+            if self._update_ck is not None:
+                self._update_ck(F, P)
+            frame = self._deparse(F, P)
+        except (IndexError, struct.error) as e:      # a value out of its field's range: a bug
+            self._fault(f"deparser: {type(e).__name__}: {e}")
+            return
         if P.truncate and len(frame) > P.truncate:
             frame = frame[:P.truncate]
         if P.recirculate is not None:

@@ -31,7 +31,7 @@ class TrafficManager:
     def __init__(self, size_of, *, depth: int = DEFAULT_QUEUE_DEPTH):
         self._size_of = size_of          # packet -> bytes on the wire (for bps serialisation)
         self.queues: dict[int, PortQueue] = {}
-        self._busy: dict[int, PortQueue] = {}    # the non-empty queues (scanned at dequeue)
+        self.busy: dict[int, PortQueue] = {}    # the non-empty queues (scanned at dequeue; read-only)
         self.default_depth = depth
         self.default_rate_pps: float | None = None
         self._seq = 0
@@ -94,7 +94,7 @@ class TrafficManager:
         pkt.seq = self._seq
         pkt.enq_time = now
         q.packets.append(pkt)
-        self._busy[port] = q
+        self.busy[port] = q
         return depth
 
     def _departure(self, q: PortQueue, pkt) -> tuple[float, float]:
@@ -105,7 +105,7 @@ class TrafficManager:
 
     def next_event_time(self) -> float | None:
         best = None
-        for q in self._busy.values():
+        for q in self.busy.values():
             _, dep = self._departure(q, q.packets[0])
             if best is None or dep < best:
                 best = dep
@@ -114,23 +114,25 @@ class TrafficManager:
     def pop_due(self, now: float):
         """The next packet to leave by ``now``: (port, packet, departure, depth after) or None."""
         best = None
-        for port, q in self._busy.items():
-            start, dep = self._departure(q, q.packets[0])
-            if dep <= now and (best is None or (dep, q.packets[0].seq) < (best[2], best[1].seq)):
-                best = (port, q.packets[0], dep, start, q)
+        for port, q in self.busy.items():
+            pkt = q.packets[0]
+            start = pkt.enq_time if pkt.enq_time > q.next_start else q.next_start
+            dep = start + 8.0 * self._size_of(pkt) / q.rate_bps if q.rate_bps else start
+            if dep <= now and (best is None or dep < best[2] or (dep == best[2] and pkt.seq < best[1].seq)):
+                best = (port, pkt, dep, start, q)
         if best is None:
             return None
         port, pkt, dep, start, q = best
         q.packets.popleft()
         if not q.packets:
-            del self._busy[port]
+            del self.busy[port]
         q.next_start = dep if not q.rate_pps else max(dep, start + 1.0 / q.rate_pps)
         return port, pkt, dep, len(q.packets)
 
     def pop_oldest(self):
         """The packet enqueued first, regardless of rates (STF/PTF drain): (port, pkt, depth after)."""
         best = None
-        for port, q in self._busy.items():
+        for port, q in self.busy.items():
             if best is None or q.packets[0].seq < best[1].seq:
                 best = (port, q.packets[0], q)
         if best is None:
@@ -138,8 +140,8 @@ class TrafficManager:
         port, pkt, q = best
         q.packets.popleft()
         if not q.packets:
-            del self._busy[port]
+            del self.busy[port]
         return port, pkt, len(q.packets)
 
     def total_queued(self) -> int:
-        return sum(len(q.packets) for q in self._busy.values())
+        return sum(len(q.packets) for q in self.busy.values())
