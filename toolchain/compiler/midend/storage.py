@@ -125,6 +125,10 @@ class AllocateStorage:
             raise Unsupported(pos, "the parser's headers parameter must be a struct")
         plain, stacks = [], []
         self._collect(st.headers_type, "", plain, stacks, pos)
+        for path, _ in plain + stacks:
+            if path in (SCALARS, STANDARD_METADATA):
+                raise Unsupported(pos, f"a header named {path} would clash with the BMv2 "
+                                       "instance of the same name; rename the field")
         for path, t in plain:
             self._add_type(ctx, t, pos)
             ctx.out.headers.append(ir.HeaderInstance(path, t.name, False))
