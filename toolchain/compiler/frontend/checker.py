@@ -376,7 +376,7 @@ class Checker:
         self.type_vars.append(frame)
         return frame
 
-    def method_signature(self, m: A.MethodDecl, ctx: Ctx, extern_tps=()) -> T.Method:
+    def method_signature(self, m: A.MethodDecl, ctx: Ctx) -> T.Method:
         frame = self.with_type_params(m.type_params, m)
         try:
             params = self.param_list(m.params, ctx)
@@ -498,10 +498,10 @@ class Checker:
         kind_ok = (isinstance(want, T.ControlType) and isinstance(have, T.ControlType)) or \
                   (type(want) is T.ParserType and type(have) is T.ParserType)
         if not kind_ok:
-            self.err(a.pos, f"'{block.name}' is a {'control' if isinstance(have, T.ControlType) else 'parser'}"
-                            f" but parameter '{p.name}' needs a "
-                            f"{'control' if isinstance(want, T.ControlType) else 'parser'} "
-                            f"of type {want.name}")
+            have_kind = "control" if isinstance(have, T.ControlType) else "parser"
+            want_kind = "control" if isinstance(want, T.ControlType) else "parser"
+            self.err(a.pos, f"'{block.name}' is a {have_kind} but parameter '{p.name}' needs a "
+                            f"{want_kind} of type {want.name}")
         if len(want.params) != len(have.params):
             self.err(a.pos, f"'{block.name}' has {len(have.params)} parameters but "
                             f"{want.name} has {len(want.params)}")
@@ -720,8 +720,6 @@ class Checker:
             elif seen_data:
                 self.diags.error(p.pos, f"action '{d.name}': directional parameter '{p.name}' "
                                         f"must come before the action data parameters")
-            if p.direction and ctx.kind == "top":
-                pass
         d.signature = T.Method(d.name, [], params, T.VOID, d)
         for st in d.body.stmts:
             self.guarded(self.check_stmt, st, actx)
@@ -913,7 +911,8 @@ class Checker:
 
     def check_switch(self, s: A.SwitchStmt, ctx: Ctx) -> None:
         if ctx.kind in ("state", "action"):
-            self.err(s.pos, f"switch is not allowed in {'a parser state' if ctx.kind == 'state' else 'an action'}")
+            where = "a parser state" if ctx.kind == "state" else "an action"
+            self.err(s.pos, f"switch is not allowed in {where}")
         self.check_expr(s.expr, ctx)
         t = s.expr.type
         seen = set()
@@ -1092,7 +1091,8 @@ class Checker:
             ft = bt.fields.get(e.member)
             if ft is None:
                 if isinstance(bt, T.Header) and e.member in HEADER_METHODS:
-                    self.err(e.member_pos or e.pos, f"'{e.member}' is a method: call it as {e.member}()")
+                    self.err(e.member_pos or e.pos,
+                             f"'{e.member}' is a method: call it as {e.member}()")
                 self.err(e.member_pos or e.pos, f"{bt.kind} {bt.name} has no field '{e.member}'")
             e.decl = next(f for f in bt.decl.fields if f.name == e.member)
             e.kind = "field"
@@ -1117,7 +1117,8 @@ class Checker:
                 return T.BOOL
             if e.member == "action_run":
                 return T.ActionEnum(bt.table)
-            self.err(e.member_pos or e.pos, f"table apply result has no member '{e.member}' (hit, miss, "
+            self.err(e.member_pos or e.pos, f"table apply result has no member '{e.member}' "
+                                            f"(hit, miss, "
                             f"action_run)")
         self.err(e.member_pos or e.pos, f"a value of type {bt} has no member '{e.member}'")
 
@@ -1395,10 +1396,12 @@ class Checker:
             if isinstance(d, A.TableDecl):
                 recv.decl, recv.type = d, d.p4type
                 if name != "apply":
-                    self.err(callee.member_pos or callee.pos, f"table '{d.name}' has no method '{name}'")
+                    self.err(callee.member_pos or callee.pos,
+                             f"table '{d.name}' has no method '{name}'")
                 if ctx.kind != "apply":
                     self.err(e.pos, f"table '{d.name}' can only be applied in a control's "
-                                    f"apply block" + (" (not in an action)" if ctx.kind == "action" else ""))
+                                    f"apply block"
+                                    + (" (not in an action)" if ctx.kind == "action" else ""))
                 if e.args:
                     self.err(e.pos, "table apply() takes no arguments")
                 e.kind, e.receiver, e.method = "table_apply", recv, d
@@ -1428,7 +1431,8 @@ class Checker:
         if isinstance(base, T.Extern):
             overloads = base.methods.get(name)
             if not overloads:
-                self.err(callee.member_pos or callee.pos, f"extern {base.name} has no method '{name}'")
+                self.err(callee.member_pos or callee.pos,
+                         f"extern {base.name} has no method '{name}'")
             bindings = dict(rt.bindings) if isinstance(rt, T.Specialized) else {}
             sig = self.pick_overload(e, overloads, f"method {base.name}.{name}")
             e.kind = "extern_method"
@@ -1455,8 +1459,6 @@ class Checker:
             bits = rt.width_bits
             e.folded = bits if name == "minSizeInBits" else (bits + 7) // 8
             return T.INT
-        if ctx.kind == "state":
-            pass
         self.check_writable(e.receiver, ctx)
         return T.VOID
 

@@ -26,10 +26,7 @@ def find_cpp() -> str:
 
 
 def cpp_command(path: str, include_dirs, defines) -> list:
-    exe = find_cpp()
-    cmd = [exe] + CPP_FLAGS
-    if os.path.basename(exe) != "cpp":
-        pass  # gcc/cc/clang accept -E the same way
+    cmd = [find_cpp()] + CPP_FLAGS          # gcc/cc/clang accept -E the same way as cpp
     for d in include_dirs:
         cmd.append(f"-I{d}")
     for name, value in (defines or {}).items():
