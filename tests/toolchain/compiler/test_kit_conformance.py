@@ -68,3 +68,14 @@ def test_kit_headers_match_p4c(name, kit_dir):
     assert ours["errors"] == ref["errors"]
     assert ours["field_aliases"] == ref["field_aliases"]
     assert ours["__meta__"]["version"] == ref["__meta__"]["version"]
+
+
+def test_gateway_program_compiles_and_loads():
+    """The project's own RD-TCP gateway (p4src/rdtcp.p4) is the compiler's main user."""
+    from toolchain.target import load_program
+    from .conftest import REPO
+    doc = compile_cached(REPO / "p4src" / "rdtcp.p4")
+    tables = _api_tables(doc)
+    assert {"MyIngress.ipv4_lpm", "MyIngress.l2_forward"} <= tables
+    assert "port_qlen" in {r["name"] for r in doc["register_arrays"]}   # top-level: no prefix
+    load_program(doc)

@@ -2,8 +2,7 @@
 enums, the scalars header type)."""
 from __future__ import annotations
 
-from ..frontend import ast, types as T
-from . import ir
+from ..frontend import ast
 from .context import Blocks, Context, Unsupported, is_library_node
 from .scalars import SCALARS_TYPE
 

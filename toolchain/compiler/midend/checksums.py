@@ -11,7 +11,6 @@ from ..frontend import ast
 from . import ir
 from .context import Context, Unsupported, source_info
 from .controls import block_env
-from .expressions import ExprLowering
 from .statements import StmtLowering, enum_member_name
 from .externs import CHECKSUM_ALGORITHMS
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..frontend import ast, types as T
 from . import cfg, ir
 from .context import Context, Unsupported, ir_type, source_info
-from .expressions import Env, ExprLowering, describe
+from .expressions import Env, describe
 from .statements import StmtLowering, enum_member_name
 from .storage import STANDARD_METADATA, StructPlace
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from itertools import product
 
-from ..frontend import ast, types as T
+from ..frontend import ast
 from . import ir
-from .context import Context, Unsupported, ir_type, source_info
+from .context import Context, Unsupported, source_info
 from .controls import block_env
-from .expressions import StackLast, StackNext, describe
+from .expressions import StackNext, describe
 from .ranges import range_to_masks
 from .statements import StmtLowering, _folded_int
 from .storage import HeaderPlace

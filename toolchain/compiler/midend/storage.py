@@ -17,7 +17,7 @@ from typing import Optional
 
 from ..frontend import ast, types as T
 from . import ir
-from .context import Context, Unsupported, ir_type, is_library_node
+from .context import Context, Unsupported, ir_type
 from .scalars import SCALARS, SCALARS_TYPE
 
 STANDARD_METADATA = "standard_metadata"
@@ -190,6 +190,3 @@ class AllocateStorage:
             ctx.out.field_lists.append(fl)
         fl.fields.append(ref)
 
-
-def user_declared(node) -> bool:
-    return not is_library_node(node)
