@@ -2,6 +2,8 @@
 
 import struct
 
+import pytest
+
 from netio.checksum import internet_checksum
 from toolchain.target import SimpleSwitch
 
@@ -59,3 +61,21 @@ def test_direct_meter_colors_per_entry_into_result_field():
     from .tables_kit import send
     assert [send(sw, a=1)["s"] for _ in range(2)] == [0, 2]
     assert send(sw, a=2)["s"] == 0             # a miss does not run the meter
+
+
+@pytest.mark.parametrize("fields, values", [
+    ([["x", 48, False], ["y", 8, False]], {"x": 0xFFFF_FFFF_FFFF, "y": 0x80}),        # odd: 7 bytes
+    ([["x", 4, False], ["y", 12, False], ["z", 8, False]], {"x": 0xF, "y": 0xABC, "z": 1}),
+    ([["x", 32, False]], {"x": 0}),                                                 # all zero
+])
+def test_csum16_over_fields_of_any_layout_matches_rfc1071(fields, values):
+    hdr = fields + [["ck", 16, False]]
+    p = program(hdr)
+    p["calculations"] = [{"name": "c", "id": 0, "algo": "csum16", "input": [F("h", f[0]) for f in fields]}]
+    p["checksums"] = [{"name": "ck", "id": 0, "type": "generic", "calculation": "c", "target": ["h", "ck"],
+                       "verify": False, "update": True, "if_cond": None}]
+    sw = SimpleSwitch(p)
+    out = unpack(hdr, sw.process(0, frame(pack(hdr, values)))[0][1][14:])
+    nbits = sum(f[1] for f in fields)
+    raw = pack(fields, values) if nbits % 8 == 0 else None
+    assert out["ck"] == internet_checksum(raw)
