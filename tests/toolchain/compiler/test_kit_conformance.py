@@ -79,3 +79,34 @@ def test_gateway_program_compiles_and_loads():
     assert {"MyIngress.ipv4_lpm", "MyIngress.l2_forward"} <= tables
     assert "port_qlen" in {r["name"] for r in doc["register_arrays"]}   # top-level: no prefix
     load_program(doc)
+
+
+def _table_shapes(doc: dict) -> dict:
+    """What the control plane sees of each table: sizes, match, actions, default, entries."""
+    actions = {a["id"]: a["name"] for a in doc["actions"]}
+    shapes = {}
+    for p in doc["pipelines"]:
+        for t in p["tables"]:
+            if t["name"].startswith("tbl_"):
+                continue
+            default = t.get("default_entry")
+            shapes[t["name"]] = {
+                "max_size": t["max_size"], "match_type": t["match_type"],
+                "keys": [(k["match_type"], k["name"], k["mask"]) for k in t["key"]],
+                "actions": sorted(t["actions"]),
+                "with_counters": t["with_counters"],
+                "default": None if default is None else (actions[default["action_id"]],
+                                                         default["action_const"],
+                                                         default["action_data"]),
+                "entries": [(e["match_key"], actions[e["action_entry"]["action_id"]],
+                             e["action_entry"]["action_data"], e["priority"])
+                            for e in t.get("entries", [])],
+            }
+    return shapes
+
+
+@pytest.mark.parametrize("name", KIT_PROGRAMS)
+def test_kit_tables_match_p4c(name, kit_dir):
+    ours = compile_cached(kit_dir / f"{name}.p4")
+    ref = json.loads((kit_dir / f"{name}.json").read_text())
+    assert _table_shapes(ours) == _table_shapes(ref)

@@ -33,7 +33,8 @@ def _key(k: ir.TableKey) -> dict:
 
 def _action_entry(call: ir.ActionCall, action_ids: dict) -> dict:
     return {"action_id": action_ids[call.action],
-            "action_data": [ex.hexstr(v, w) for v, w in zip(call.data, call.widths)]}
+            # p4c writes action data unpadded ("0x7"), unlike match keys
+            "action_data": [ex.hexstr(v) for v in call.data]}
 
 
 def _match_key(k: ir.TableKey, m: dict) -> dict:

@@ -170,6 +170,9 @@ class ControlLowering:
         self.table_decls[id(t)] = name
 
     def _properties(self, t: ast.TableDecl, table: ir.Table) -> None:
+        if t.prop("size") is None and t.prop("entries") is not None:
+            # p4c sizes a table with const entries and no `size` to exactly those entries
+            table.size = len(t.prop("entries").entries)
         for prop in t.properties:
             if isinstance(prop, ast.DefaultActionProperty):
                 table.default = self._action_call(prop.action)
