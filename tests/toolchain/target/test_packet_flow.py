@@ -140,3 +140,13 @@ def test_recirculated_pass_has_reset_ingress_timestamp():
     sw = SimpleSwitch(flow_prog(ingress, once))
     out = sw.process(0, frame(pack(H, {})), now=5.0)
     assert rec(out[0][1])["keep"] == 1
+
+
+def test_clone_to_a_multicast_session_keeps_clone_instance_type():
+    sw = SimpleSwitch(flow_prog([prim("clone_ingress_pkt_to_egress", X(6), X(2))]))
+    sw.cli("mc_mgrp_create 9")
+    sw.cli("mc_node_create 0 4 5")
+    sw.cli("mc_node_associate 9 0")
+    sw.cli("mirroring_add_mc 6 9")
+    out = send(sw)
+    assert sorted((p, r["it"]) for p, r in out) == [(1, 0), (4, 1), (5, 1)]

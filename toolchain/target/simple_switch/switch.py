@@ -271,6 +271,7 @@ class SimpleSwitch:
         if P.resubmit is not None:
             return self._resubmit(P)
         if self.s_mcast_grp is not None and F[self.s_mcast_grp]:
+            F[self.s_instance_type] = PKT_INSTANCE_TYPE_REPLICATION
             self._multicast(P, F[self.s_mcast_grp], now)
             return None
         port = F[self.s_egress_spec]
@@ -327,7 +328,8 @@ class SimpleSwitch:
         return R
 
     def _multicast(self, P: Packet, mgid: int, now: float) -> None:
-        P.F[self.s_instance_type] = PKT_INSTANCE_TYPE_REPLICATION
+        """One copy per (rid, port) of the group; the copies keep P's metadata (a clone sent
+        to a multicast session keeps its clone instance_type, as in simple_switch)."""
         for rid, port in self.mc_groups_expanded(mgid):
             C = Packet(P.F[:], P.data)
             C.payload, C.length, C.ingress_length, C.now_us = P.payload, P.length, P.ingress_length, P.now_us
