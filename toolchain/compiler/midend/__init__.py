@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..diagnostics import Diagnostics
+from ..diagnostics import CompileError, Diagnostics
 from . import ir
 from .architecture import FinishProgram, ResolveArchitecture
 from .checksums import LowerChecksums
@@ -37,6 +37,11 @@ def run_midend(program, diags: Diagnostics, program_name: str) -> ir.Program:
             p.run(ctx)
         except Unsupported as e:
             diags.error(e.pos, str(e))
+        except CompileError:
+            raise
+        except Exception as e:      # a mid-end bug: say so instead of a traceback
+            diags.error(None, f"internal compiler error in {p.name}: "
+                              f"{type(e).__name__}: {e} (please report it with the program)")
         diags.raise_if_errors()
     return ctx.out
 
