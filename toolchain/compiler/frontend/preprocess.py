@@ -2,8 +2,9 @@
 
 p4c hands every program to the system C preprocessor: `#include`, `#define`, `#ifdef` in P4
 programs mean exactly what they mean in C. We do the same with `cpp` (installable with
-`apt-get install cpp`), keeping the line markers (`# 12 "file.p4"`) so that the lexer reports
-positions in the file the text came from. `-x assembler-with-cpp` keeps cpp from complaining
+`apt-get install cpp`) when it is on PATH, and otherwise fall back to the built-in
+`minicpp` (the subset of C preprocessing P4 programs use), keeping the line markers
+(`# 12 "file.p4"`) so that the lexer reports positions in the file the text came from. `-x assembler-with-cpp` keeps cpp from complaining
 about apostrophes in comments and P4 tokens C does not know.
 """
 from __future__ import annotations
@@ -17,16 +18,24 @@ from ..diagnostics import CompileError, Diagnostic, Pos
 CPP_FLAGS = ["-E", "-undef", "-nostdinc", "-x", "assembler-with-cpp"]
 
 
-def find_cpp() -> str:
-    for name in (os.environ.get("RDTCP_CPP"), "cpp", "gcc", "cc", "clang"):
-        if name and shutil.which(name):
+def find_cpp():
+    """The system preprocessor to run, or None to use the built-in one (`minicpp`).
+    RDTCP_CPP names a program to use instead, or `builtin` to force the built-in one."""
+    choice = os.environ.get("RDTCP_CPP")
+    if choice == "builtin":
+        return None
+    if choice:
+        if not shutil.which(choice):
+            raise CompileError.at(None, f"RDTCP_CPP={choice}: no such program")
+        return choice
+    for name in ("cpp", "gcc", "cc", "clang"):
+        if shutil.which(name):
             return name
-    raise CompileError.at(None, "no C preprocessor found (install cpp: apt-get install cpp, "
-                                "or set RDTCP_CPP)")
+    return None
 
 
 def cpp_command(path: str, include_dirs, defines) -> list:
-    cmd = [find_cpp()] + CPP_FLAGS          # gcc/cc/clang accept -E the same way as cpp
+    cmd = [find_cpp() or "cpp"] + CPP_FLAGS     # gcc/cc/clang accept -E the same way as cpp
     for d in include_dirs:
         cmd.append(f"-I{d}")
     for name, value in (defines or {}).items():
@@ -39,6 +48,9 @@ def preprocess(path: str, *, include_dirs=(), defines=None) -> str:
     """Return the preprocessed text with line markers; errors become CompileError."""
     if not os.path.isfile(path):
         raise CompileError.at(None, f"{path}: no such file")
+    if find_cpp() is None:
+        from .minicpp import preprocess_builtin
+        return preprocess_builtin(path, include_dirs=include_dirs, defines=defines)
     cmd = cpp_command(path, include_dirs, defines)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
