@@ -115,14 +115,18 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _wait_outputs(workdir: Path, deadline_s: float) -> None:
+def _wait_outputs(workdir: Path, started: float, deadline_s: float) -> None:
+    """Wait until the switch has read its inputs (after the --use-files delay) and its output
+    pcaps have stopped growing for QUIET_PERIOD_S, or until the deadline."""
+    earliest = started + USE_FILES_DELAY_S + 1.0
     last, stable_since = None, time.monotonic()
     end = time.monotonic() + deadline_s
     while time.monotonic() < end:
         sizes = tuple(sorted((p.name, p.stat().st_size) for p in workdir.glob("*_out.pcap")))
+        now = time.monotonic()
         if sizes != last:
-            last, stable_since = sizes, time.monotonic()
-        elif time.monotonic() - stable_since >= QUIET_PERIOD_S:
+            last, stable_since = sizes, now
+        elif now >= earliest and now - stable_since >= QUIET_PERIOD_S:
             return
         time.sleep(0.2)
 
@@ -147,12 +151,13 @@ def run_bmv2(program, stf_path) -> list[str]:
                 "--log-file", str(workdir / "switch")]
         for p in ports:
             args += ["-i", f"{p}@{workdir / str(p)}"]
-        proc = subprocess.Popen(args + [str(json_path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        started = time.monotonic()
+        proc = subprocess.Popen(args + [str(json_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             _wait_port(thrift, proc)
             cli = subprocess.run(["simple_switch_CLI", "--thrift-port", str(thrift)],
                                  input="\n".join(stf_to_cli(cmds, prog)) + "\n", capture_output=True, text=True)
-            _wait_outputs(workdir, USE_FILES_DELAY_S + 30)
+            _wait_outputs(workdir, started, USE_FILES_DELAY_S + 30)
             failures = _checks(cmds, thrift)
         except RuntimeError as e:
             return [str(e)]
