@@ -131,7 +131,36 @@ def _wait_outputs(workdir: Path, started: float, deadline_s: float) -> None:
         time.sleep(0.2)
 
 
+def _write_inputs(cmds, workdir: Path) -> list[int]:
+    """One <port>_in.pcap per port the test uses; returns the ports."""
+    ports = sorted({c.port for c in cmds if isinstance(c, (PacketIn, Expect))} | {0})
+    writers = {p: PcapWriter(workdir / f"{p}_in.pcap") for p in ports}
+    for i, c in enumerate(c for c in cmds if isinstance(c, PacketIn)):
+        writers[c.port].write(1.0 + i * 0.001, c.data)
+    for w in writers.values():
+        w.close()
+    return ports
+
+
+def _start_switch(json_path: Path, ports: list[int], workdir: Path, thrift: int) -> subprocess.Popen:
+    args = ["simple_switch", "--use-files", str(USE_FILES_DELAY_S), "--thrift-port", str(thrift),
+            "--log-file", str(workdir / "switch")]
+    for p in ports:
+        args += ["-i", f"{p}@{workdir / str(p)}"]
+    return subprocess.Popen(args + [str(json_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def run_bmv2(program, stf_path) -> list[str]:
+    """Failures of the STF on real simple_switch (empty when it passes)."""
     cmds = parse_stf(Path(stf_path).read_text())
     with tempfile.TemporaryDirectory(prefix="rdtcp-stf-") as tmp:
         workdir = Path(tmp)
@@ -140,19 +169,10 @@ def run_bmv2(program, stf_path) -> list[str]:
             prog = load_program(json_path)
         except (RuntimeError, LoadError) as e:
             return [str(e)]
-        ports = sorted({c.port for c in cmds if isinstance(c, (PacketIn, Expect))} | {0})
-        writers = {p: PcapWriter(workdir / f"{p}_in.pcap") for p in ports}
-        for i, c in enumerate(c for c in cmds if isinstance(c, PacketIn)):
-            writers[c.port].write(1.0 + i * 0.001, c.data)
-        for w in writers.values():
-            w.close()
+        ports = _write_inputs(cmds, workdir)
         thrift = _free_port()
-        args = ["simple_switch", "--use-files", str(USE_FILES_DELAY_S), "--thrift-port", str(thrift),
-                "--log-file", str(workdir / "switch")]
-        for p in ports:
-            args += ["-i", f"{p}@{workdir / str(p)}"]
         started = time.monotonic()
-        proc = subprocess.Popen(args + [str(json_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = _start_switch(json_path, ports, workdir, thrift)
         try:
             _wait_port(thrift, proc)
             cli = subprocess.run(["simple_switch_CLI", "--thrift-port", str(thrift)],
@@ -162,12 +182,7 @@ def run_bmv2(program, stf_path) -> list[str]:
         except RuntimeError as e:
             return [str(e)]
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            _stop(proc)
         if "Error" in cli.stdout or "Invalid" in cli.stdout:
             failures.append("simple_switch_CLI reported:\n" + cli.stdout)
         return failures + _compare(cmds, workdir)
