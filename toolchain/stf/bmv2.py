@@ -10,6 +10,7 @@ then compared per port exactly as on the embedded target.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -197,8 +198,20 @@ def _checks(cmds, thrift: int) -> list[str]:
             if f"= {c.value}\n" not in res.stdout:
                 failures.append(f"line {c.lineno}: register {c.register}[{c.index}]: {res.stdout.strip()}")
         elif isinstance(c, CheckCounter):
-            failures.append(f"line {c.lineno}: check_counter is not translated for simple_switch yet")
+            res = subprocess.run(["simple_switch_CLI", "--thrift-port", str(thrift)],
+                                 input=f"counter_read {c.counter} {c.index}\n", capture_output=True, text=True)
+            m = re.search(rf"{c.kind}=(\d+)", res.stdout)
+            if m is None:
+                failures.append(f"line {c.lineno}: counter {c.counter}({c.index}): {res.stdout.strip()}")
+            elif not _compare_op(int(m.group(1)), c.op, c.value):
+                failures.append(f"line {c.lineno}: counter {c.counter}({c.index}) {c.kind} is {m.group(1)}, "
+                                f"expected {c.op} {c.value}")
     return failures
+
+
+def _compare_op(got: int, op: str, want: int) -> bool:
+    return {"==": got == want, "!=": got != want, "<": got < want, "<=": got <= want,
+            ">": got > want, ">=": got >= want}[op]
 
 
 def _compare(cmds, workdir: Path) -> list[str]:
