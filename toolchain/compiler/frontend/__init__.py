@@ -25,6 +25,30 @@ from ..diagnostics import CompileError, Diagnostic, Pos  # noqa: F401  (re-expor
 P4INCLUDE = Path(__file__).resolve().parent.parent / "p4include"
 
 
+class _DeepRecursion:
+    """Deeply nested programs (thousands of parentheses, very long operator chains) would hit
+    Python's recursion limit in the recursive-descent parser and checker. Allow more depth
+    while the front end runs, and turn an overflow into a compile error instead of a crash."""
+
+    LIMIT = 20000
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __enter__(self):
+        import sys
+        self.saved = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(self.saved, self.LIMIT))
+
+    def __exit__(self, exc_type, exc, tb):
+        import sys
+        sys.setrecursionlimit(self.saved)
+        if exc_type is RecursionError:
+            raise CompileError.at(Pos(self.path, 1, 1), "the program is nested too deeply "
+                                                        "(expressions or blocks)") from None
+        return False
+
+
 def parse_and_check(path, *, include_dirs=(), defines=None, require_main=True):
     from .preprocess import preprocess
     from .parser import parse_text
@@ -34,8 +58,9 @@ def parse_and_check(path, *, include_dirs=(), defines=None, require_main=True):
     diags = Diagnostics()
     text = preprocess(str(path), include_dirs=list(include_dirs) + [str(P4INCLUDE)],
                       defines=defines or {})
-    program = parse_text(text, str(path), diags)
-    check_program(program, diags, require_main=require_main)
+    with _DeepRecursion(path):
+        program = parse_text(text, str(path), diags)
+        check_program(program, diags, require_main=require_main)
     return program, diags.warnings
 
 
@@ -47,6 +72,7 @@ def check_source(text: str, filename: str = "test.p4", *, require_main: bool = F
     from ..diagnostics import Diagnostics
 
     diags = Diagnostics()
-    program = parse_text(text, filename, diags, recover_columns=False)
-    check_program(program, diags, require_main=require_main)
+    with _DeepRecursion(filename):
+        program = parse_text(text, filename, diags, recover_columns=False)
+        check_program(program, diags, require_main=require_main)
     return program, diags.warnings

@@ -68,3 +68,15 @@ def test_error_flood_stops_after_max_errors():
         check_program(program, diags, require_main=False)
     assert len(e.value.errors) == 5
     assert str(e.value).endswith("note: too many errors, stopping")
+
+
+def test_deep_nesting_is_checked_or_reported_never_a_crash():
+    from toolchain.compiler.frontend import check_source
+    program, _ = check_source("const bit<8> x = " + "(" * 2000 + "1" + ")" * 2000 + ";")
+    assert program.decls[0].folded == 1
+    program, _ = check_source("const bit<8> y = " + "1 + " * 3000 + "1;")
+    assert program.decls[0].folded == 3001 % 256
+    with pytest.raises(CompileError) as e:
+        check_source("const bit<8> z = " + "(" * 50000 + "1" + ")" * 50000 + ";")
+    assert str(e.value) == ("test.p4:1:1: error: the program is nested too deeply "
+                            "(expressions or blocks)")
