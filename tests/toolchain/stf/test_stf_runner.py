@@ -178,3 +178,18 @@ def test_add_without_an_exact_key_is_reported(tmp_path):
     stf.write_text("add KitIngress.stamp hdr.tcp.dport:80 KitIngress.insert_option(lo:1, hi:2)\n")
     res = run_stf(KIT / "epdn_option.json", stf)
     assert res.failures == ["line 1: table KitIngress.stamp: no value for key hdr.epdn.$valid$"]
+
+
+@needs_kit
+def test_check_counter_compares_packets_and_bytes(tmp_path):
+    import json
+    prog = json.loads((KIT / "lpm_forward.json").read_text())
+    prog["counter_arrays"] = [{"name": "KitIngress.fwd", "id": 0, "is_direct": False, "size": 4}]
+    fwd = next(a for a in prog["actions"] if a["name"] == "KitIngress.forward")
+    fwd["primitives"].append({"op": "count", "parameters": [{"type": "counter_array", "value": "KitIngress.fwd"},
+                                                            {"type": "hexstr", "value": "0x1"}]})
+    stf = tmp_path / "c.stf"
+    stf.write_text(ROUTE + f"packet 0 {IN}\nexpect 1 {OUT}$\ncheck_counter KitIngress.fwd(1) packets == 1\n"
+                   f"check_counter KitIngress.fwd(1) bytes == {len(IN) // 2}\ncheck_counter KitIngress.fwd(1) > 1\n")
+    res = run_stf(prog, stf)
+    assert res.failures == ["line 6: counter KitIngress.fwd(1) packets is 1, expected > 1"]
