@@ -71,6 +71,26 @@ def measure(sw: SimpleSwitch, frames: list[bytes], n: int) -> tuple[float, float
     return best_a, best_p
 
 
+def epdn_with_register() -> dict:
+    """epdn_option.json with a per-port packet counter kept in a register by insert_option
+    (register_read, add, register_write: what a stateful gateway does per packet)."""
+    import json
+    prog = json.loads((KIT / "epdn_option.json").read_text())
+    prog["register_arrays"] = [{"name": "KitIngress.pkts", "id": 0, "size": 1024, "bitwidth": 32}]
+    prog["header_types"][0]["fields"].append(["bench_cnt", 32, False])
+    reg = {"type": "register_array", "value": "KitIngress.pkts"}
+    idx = {"type": "expression", "value": {"op": "&", "left": {"type": "field", "value": ["tcp", "sport"]},
+                                           "right": {"type": "hexstr", "value": "0x3ff"}}}
+    cnt = {"type": "field", "value": ["scalars", "bench_cnt"]}
+    inc = {"type": "expression", "value": {"op": "&", "left": {"type": "expression", "value": {
+        "op": "+", "left": cnt, "right": {"type": "hexstr", "value": "0x1"}}}, "right": {"type": "hexstr", "value": "0xffffffff"}}}
+    act = next(a for a in prog["actions"] if a["name"] == "KitIngress.insert_option")
+    act["primitives"] += [{"op": "register_read", "parameters": [cnt, reg, idx]},
+                          {"op": "assign", "parameters": [cnt, inc]},
+                          {"op": "register_write", "parameters": [reg, idx, cnt]}]
+    return prog
+
+
 def load_time(path: Path, reps: int = 5) -> float:
     t0 = time.perf_counter()
     for _ in range(reps):
@@ -104,7 +124,13 @@ def main() -> None:
     sw.cli("table_add stamp insert_option 80 0 => 1000 2448")
     b2 = measure(sw, [tcp_frame(1500)], n)
     print(f"(b2) TCP option insert + IPv4 and TCP checksum over a 1500-byte frame (epdn_option): "
-          f"{b2[0]:,.0f} pkt/s receive+advance, {b2[1]:,.0f} pkt/s process  [goal >= 50,000]")
+          f"{b2[0]:,.0f} pkt/s receive+advance, {b2[1]:,.0f} pkt/s process")
+
+    sw = SimpleSwitch(load_program(epdn_with_register()))
+    sw.cli("table_add stamp insert_option 80 0 => 1000 2448")
+    b3 = measure(sw, [tcp_frame(1500)], n)
+    print(f"(b) (b2) plus a register read-modify-write per packet: "
+          f"{b3[0]:,.0f} pkt/s receive+advance, {b3[1]:,.0f} pkt/s process  [goal >= 50,000]")
 
     for name in ("lpm_forward", "epdn_option", "flow_hash_register", "parser_select_verify"):
         print(f"load {name}.json: {load_time(KIT / f'{name}.json') * 1e3:.1f} ms")
