@@ -296,3 +296,30 @@ def test_type_errors_have_exact_messages(ingress_errors, ingress, body, message)
         assert errs[0].startswith(message.split(" ... ")[0].split(" (at ")[0]), errs
     else:
         assert errs == [message]
+
+
+def test_deprecated_declarations_warn_when_called(tmp_path):
+    from .conftest import program_text
+    from toolchain.compiler.frontend import parse_and_check
+    p = tmp_path / "prog.p4"
+    p.write_text(program_text("", ingress="apply { mark_to_drop(); }"))
+    _, warnings = parse_and_check(p)
+    assert [str(w).split("/")[-1] for w in warnings] == [
+        "prog.p4:15:9: warning: mark_to_drop is deprecated: Please use "
+        "mark_to_drop(standard_metadata) instead."]
+
+
+@pytest.mark.parametrize("states,message", [
+    ("state start { pkt.extract(meta); transition accept; }",
+     "prog.p4:15:27: extract needs a header, not meta_t"),
+    ("state start { meta.flag = pkt.lookahead<meta_t>(); transition accept; }",
+     "prog.p4:15:27: lookahead needs a fixed-width type, not meta_t"),
+    ("state start { meta.a = 1; }",
+     None),
+])
+def test_packet_in_methods_check_their_types(errors_of, compile_p4, states, message):
+    from .conftest import parser_program
+    if message is None:
+        compile_p4(parser_program(states))        # no transition: a warning, not an error
+    else:
+        assert errors_of(parser_program(states)) == [message]
