@@ -1439,9 +1439,13 @@ class Checker:
             e.method = sig.decl
             callee.kind, callee.decl = "method", sig.decl
             callee.type = sig
+            self.warn_deprecated(e, sig)
             if base.name in ("packet_in", "packet_out") and name in PACKET_BUILTINS:
                 e.builtin = name
                 self.check_packet_method(e, base, name, ctx)
+                result = self.bind_call(e, sig, bindings, ctx, expected)
+                self.check_packet_types(e, name, result)
+                return result
             return self.bind_call(e, sig, bindings, ctx, expected)
         if isinstance(rt, (T.ParserType, T.ControlType)) and name == "apply":
             self.refuse(e.pos, "applying a sub-parser or sub-control")
@@ -1472,6 +1476,26 @@ class Checker:
         if name == "emit" and ctx.kind not in ("apply",):
             self.err(e.pos, "packet_out.emit can only be called in a deparser's apply block")
 
+    def check_packet_types(self, e, name, result) -> None:
+        """extract() fills a header; emit() takes headers (or a stack or struct of them);
+        lookahead<T>() reads a fixed-width type (spec 12.8, 15)."""
+        if name == "extract" and e.args and not isinstance(e.args[0].type, T.Header):
+            self.err(start_pos(e.args[0]), f"extract needs a header, not {e.args[0].type}")
+        if name == "emit" and e.args and not isinstance(
+                e.args[0].type, (T.Header, T.Stack, T.Struct, T.HeaderUnion)):
+            self.err(start_pos(e.args[0]), f"emit needs a header, a header stack or a struct "
+                                           f"of headers, not {e.args[0].type}")
+        if name == "lookahead" and not (isinstance(result, (T.Bits, T.Header)) or
+                                        result == T.BOOL):
+            self.err(e.pos, f"lookahead needs a fixed-width type, not {result}")
+
+    def warn_deprecated(self, e, sig: T.Method) -> None:
+        """Calls of declarations marked @deprecated("why") warn, as p4c does."""
+        ann = A.annotation(sig.decl, "deprecated") if sig.decl is not None else None
+        if ann is not None:
+            why = ann.args[0].value if ann.args and isinstance(ann.args[0], A.StringLit) else ""
+            self.warn(e.pos, f"{sig.name} is deprecated" + (f": {why}" if why else ""))
+
     def check_function_call(self, e, overloads: list, ctx, expected):
         sigs = [m.signature for m in overloads if m.signature is not None]
         name = overloads[0].name
@@ -1480,6 +1504,7 @@ class Checker:
         e.method = sig.decl
         e.callee.decl = sig.decl
         e.callee.type = sig
+        self.warn_deprecated(e, sig)
         if name == "verify":
             e.builtin = "verify"
             if ctx.kind != "state":
