@@ -323,3 +323,28 @@ def test_packet_in_methods_check_their_types(errors_of, compile_p4, states, mess
         compile_p4(parser_program(states))        # no transition: a warning, not an error
     else:
         assert errors_of(parser_program(states)) == [message]
+
+
+MAIN = "V1Switch(P(), VC(), I(), E(), CC(), D()) main;"
+
+
+@pytest.mark.parametrize("old,new,message", [
+    (MAIN, "V1Switch(P(), VC(), I(), E(), CC()) main;",
+     "prog.p4:26:1: package V1Switch takes 6 arguments, 5 given"),
+    (MAIN, "V1Switch(P(), VC(), P(), E(), CC(), D()) main;",
+     "prog.p4:26:21: 'P' is a parser but parameter 'ig' needs a control of type Ingress"),
+    (MAIN, "V1Switch(P(), VC(), VC(), E(), CC(), D()) main;",
+     "prog.p4:26:21: 'VC' has 2 parameters but Ingress has 3"),
+    ("control E(inout headers_t hdr", "control E(inout meta_t hdr",
+     "prog.p4:23:11: parameter 'hdr' of 'E' has type meta_t, expected headers_t"),
+    ("control CC(inout headers_t hdr", "control CC(in headers_t hdr",
+     "prog.p4:24:12: parameter 'hdr' of 'CC' must be 'inout' as in ComputeChecksum"),
+    (MAIN, "V1Switch(P(), VC(), I(), E(), CC(), x) main;",
+     "prog.p4:26:37: argument 'dep' of package V1Switch must be a parser or control "
+     "instantiation like MyParser()"),
+])
+def test_package_arguments_must_match_the_architecture(errors_of, old, new, message):
+    from .conftest import program_text
+    text = program_text("", ingress="apply { }")
+    assert old in text
+    assert errors_of(text.replace(old, new)) == [message]
