@@ -16,7 +16,7 @@ class ResolveArchitecture:
     def run(self, ctx: Context) -> None:
         main = ctx.program.main
         if main is None:
-            raise Unsupported(None, "the program has no `main` package instance")
+            raise Unsupported(ctx.program.pos, "the program has no `main` package instance")
         package = getattr(main.decl_type, "name", None)
         if package != "V1Switch":
             raise Unsupported(main.pos, f"package {package} is not supported; the BMv2 back end "

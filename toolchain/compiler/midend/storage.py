@@ -73,12 +73,21 @@ class Storage:
         return ir.FieldRef(SCALARS, path, ir_type(ftype, pos))
 
 
+def field_pos(t, name: str, default):
+    """Where field `name` of struct/header type t is declared (for error messages)."""
+    for fdecl in getattr(t.decl, "fields", ()) or ():
+        if fdecl.name == name:
+            return fdecl.pos
+    return default
+
+
 def header_type_fields(t: T.Header, pos) -> list:
     out = []
     for name, ftype in t.fields.items():
+        where = field_pos(t, name, pos)
         if isinstance(ftype, T.Varbit):
-            raise Unsupported(pos, f"varbit field {t.name}.{name} is not supported")
-        it = ir_type(ftype, pos)
+            raise Unsupported(where, f"varbit field {t.name}.{name} is not supported")
+        it = ir_type(ftype, where)
         out.append((name, it.width, bool(it.signed)))
     return out
 
@@ -122,12 +131,13 @@ class AllocateStorage:
 
     def _headers(self, ctx: Context, st: Storage, pos) -> None:
         if not isinstance(st.headers_type, T.Struct):
-            raise Unsupported(pos, "the parser's headers parameter must be a struct")
+            raise Unsupported(ctx.blocks.parser.params[1].pos,
+                              "the parser's headers parameter must be a struct")
         plain, stacks = [], []
         self._collect(st.headers_type, "", plain, stacks, pos)
         for path, _ in plain + stacks:
             if path in (SCALARS, STANDARD_METADATA):
-                raise Unsupported(pos, f"a header named {path} would clash with the BMv2 "
+                raise Unsupported(field_pos(st.headers_type, path, pos), f"a header named {path} would clash with the BMv2 "
                                        "instance of the same name; rename the field")
         for path, t in plain:
             self._add_type(ctx, t, pos)
@@ -142,6 +152,7 @@ class AllocateStorage:
     def _collect(self, t: T.Struct, prefix: str, plain: list, stacks: list, pos) -> None:
         for name, ftype in t.fields.items():
             path = f"{prefix}.{name}" if prefix else name
+            pos = field_pos(t, name, pos)
             if isinstance(ftype, T.Header):
                 plain.append((path, ftype))
             elif isinstance(ftype, T.Stack) and isinstance(ftype.element, T.Header):
@@ -150,15 +161,15 @@ class AllocateStorage:
                 self._collect(ftype, path, plain, stacks, pos)
             elif isinstance(ftype, (T.HeaderUnion,)) or (
                     isinstance(ftype, T.Stack) and isinstance(ftype.element, T.HeaderUnion)):
-                raise Unsupported(ftype.decl.pos if hasattr(ftype, "decl") else pos,
-                                  "header unions are not supported")
+                raise Unsupported(pos, "header unions are not supported")
             else:
                 raise Unsupported(pos, f"field {path} of the headers struct has type {ftype}; "
                                        "only headers, header stacks and structs may appear there")
 
     def _metadata(self, ctx: Context, t, prefix: str, pos) -> None:
         if not isinstance(t, T.Struct):
-            raise Unsupported(pos, "the user metadata parameter must be a struct")
+            raise Unsupported(ctx.blocks.parser.params[2].pos,
+                              "the user metadata parameter must be a struct")
         for fdecl in t.decl.fields:
             ftype = t.fields[fdecl.name]
             path = f"{prefix}.{fdecl.name}"
