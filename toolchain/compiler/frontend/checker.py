@@ -1134,7 +1134,7 @@ class Checker:
             self.err(e.index.pos, f"header stack index {i} out of range 0..{bt.size - 1}")
         e.folded_index = i
         if e.index.type == T.INT:
-            e.index.type = T.Bits(32)
+            self.retype_int(e.index, T.Bits(32))
         return bt.element
 
     def expr_SliceExpr(self, e: A.SliceExpr, ctx, expected):
@@ -1263,7 +1263,8 @@ class Checker:
         if lt == T.INT and e.right.folded is None:
             self.err(e.pos, "shift of a constant without a width by a variable amount")
         if rt == T.INT:
-            e.right.type = T.Bits(max(8, e.right.folded.bit_length()))
+            # a constant shift amount keeps its value; give it a width that holds it
+            self.retype_int(e.right, T.Bits(max(8, e.right.folded.bit_length())))
         self.fold_binary(e, lt, lt)
         return lt
 
@@ -1423,7 +1424,7 @@ class Checker:
             if n < 1:
                 self.err(e.args[0].pos, f"the count of {name} must be positive")
             if e.args[0].type == T.INT:
-                e.args[0].type = T.Bits(32)
+                self.retype_int(e.args[0], T.Bits(32))
             e.kind, e.builtin = "builtin", name
             callee.type = T.VOID
             return T.VOID

@@ -35,6 +35,10 @@ def assert_fully_checked(program: A.Program) -> None:
                               "builtin", "constructor"), (n.pos, n.kind)
         if isinstance(n, A.TypeRef):
             assert n.resolved is not None, n.pos
+        if isinstance(n, A.IntLit) and isinstance(n.type, T.Bits):
+            # a literal given a width by its context says so itself, with its value in range
+            assert (n.width, n.signed) == (n.type.width, n.type.signed), n.pos
+            assert n.value == n.folded and -(1 << n.width) < n.value < (1 << n.width), n.pos
     assert program.main is not None
 
 
