@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from itertools import product
 
-from ..frontend import ast
+from ..frontend import ast, types as T
 from . import ir
-from .context import Context, Unsupported, source_info
+from .context import Context, Unsupported, ir_type, source_info
 from .controls import block_env
 from .expressions import StackNext, describe
 from .ranges import range_to_masks
@@ -57,8 +57,12 @@ class ParserLowering:
         if isinstance(s, ast.CallStmt):
             return self._call(s.call)
         if isinstance(s, ast.AssignStmt):
+            if _is_header_lookahead(s.rhs):
+                return self._lookahead_header(self.exprs.place(s.lhs), s.rhs)
             return [ir.ParserOp("set", [self.exprs.lvalue(s.lhs), self.exprs.lower(s.rhs)])]
         if isinstance(s, ast.VarDecl):
+            if isinstance(s.p4type, T.Header) and _is_header_lookahead(s.init):
+                return self._lookahead_header(self.stmts.declare_header(s), s.init)
             return [self._set_from(p) for p in self.stmts.declare(s)]
         if isinstance(s, (ast.ConstDecl, ast.EmptyStmt)):
             return []
@@ -67,6 +71,20 @@ class ParserLowering:
         if isinstance(s, ast.IfStmt):
             raise Unsupported(s.pos, "if statements inside parser states are not supported")
         raise Unsupported(s.pos, f"{type(s).__name__} is not supported in a parser state")
+
+    def _lookahead_header(self, place, call: ast.MethodCallExpr) -> list:
+        """h = pkt.lookahead<H>(): every field from the bits ahead, and h becomes valid."""
+        if not isinstance(place, HeaderPlace):
+            raise Unsupported(call.pos, "lookahead of a header must be assigned to a header")
+        # valid first: BMv2's add_header zeroes the fields of a header it makes valid
+        ops, offset = [ir.ParserOp("primitive", [ir.Primitive(
+            "add_header", [ir.HeaderArg(place.instance)])])], 0
+        for name, ftype in place.type.fields.items():
+            t = ir_type(ftype, call.pos)
+            ops.append(ir.ParserOp("set", [ir.FieldRef(place.instance, name, t),
+                                           ir.Lookahead(t, offset)]))
+            offset += t.width
+        return ops
 
     def _set_from(self, prim: ir.Primitive) -> ir.ParserOp:
         if prim.op == "assign":
@@ -173,6 +191,11 @@ class ParserLowering:
         if not isinstance(v, int):
             raise Unsupported(k.pos, "select case values must be compile-time constants")
         return [(v & full, full)]
+
+
+def _is_header_lookahead(e) -> bool:
+    return (isinstance(e, ast.MethodCallExpr) and e.builtin == "lookahead"
+            and isinstance(e.type, T.Header))
 
 
 class LowerParser:

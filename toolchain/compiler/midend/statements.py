@@ -108,15 +108,8 @@ class StmtLowering:
     def declare(self, d: ast.VarDecl) -> list:
         t = d.p4type
         if isinstance(t, T.Header):
-            from .storage import header_type_fields
-            if t.name not in self.ctx.storage.header_types:
-                ht = ir.HeaderType(t.name, header_type_fields(t, d.pos))
-                self.ctx.storage.header_types[t.name] = ht
-                self.ctx.out.header_types.append(ht)
-            name = self.ctx.action_names.fresh(d.name)
-            self.ctx.out.headers.append(ir.HeaderInstance(name, t.name, False))
-            place = HeaderPlace(name, t)
-            self.env.bind(d, place)
+            place = self.declare_header(d)
+            name = place.instance
             if d.init is None:
                 return []
             value = self.exprs.place(d.init)
@@ -133,6 +126,20 @@ class StmtLowering:
             return [ir.Primitive("assign", [ref, self.exprs.lower(d.init)],
                                  source_info(d, d.name))]
         return []
+
+    def declare_header(self, d: ast.VarDecl) -> HeaderPlace:
+        """A header-typed local variable: its own (metadata=false) header instance."""
+        from .storage import header_type_fields
+        t = d.p4type
+        if t.name not in self.ctx.storage.header_types:
+            ht = ir.HeaderType(t.name, header_type_fields(t, d.pos))
+            self.ctx.storage.header_types[t.name] = ht
+            self.ctx.out.header_types.append(ht)
+        name = self.ctx.action_names.fresh(d.name)
+        self.ctx.out.headers.append(ir.HeaderInstance(name, t.name, False))
+        place = HeaderPlace(name, t)
+        self.env.bind(d, place)
+        return place
 
     def assign(self, lhs: ast.Expr, rhs: ast.Expr, src) -> list:
         if isinstance(lhs, ast.SliceExpr):
