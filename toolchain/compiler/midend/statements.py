@@ -147,6 +147,8 @@ class StmtLowering:
         target = self.exprs.place(lhs)
         if isinstance(target, ir.FieldRef):
             return [ir.Primitive("assign", [target, self.exprs.lower(rhs)], src)]
+        if isinstance(rhs, (ast.ListExpr, ast.StructInitExpr)):
+            return self._assign_members(target, rhs, src)
         if isinstance(target, HeaderPlace):
             value = self.exprs.place(rhs)
             if isinstance(value, HeaderPlace):
@@ -163,6 +165,44 @@ class StmtLowering:
                 return self._assign_struct(target, value, lhs.pos, src)
         raise Unsupported(lhs.pos, f"assignment to {describe(lhs)} from {describe(rhs)} "
                                    "is not supported")
+
+    def _assign_members(self, target, rhs, src) -> list:
+        """h = {a, b} / s = {f = a, g = b}: member by member; a header also becomes valid
+        (spec 8.12: a header assigned from a list is valid), valid first because BMv2's
+        add_header zeroes the fields."""
+        if isinstance(target, HeaderPlace):
+            names, out = list(target.type.fields), [externs.set_valid(target.instance, True,
+                                                                      src)]
+            member = lambda n: ir.FieldRef(target.instance, n,            # noqa: E731
+                                           ir_type(target.type.fields[n], rhs.pos))
+        elif isinstance(target, StructPlace):
+            names, out = list(target.type.fields), []
+            member = lambda n: self.ctx.storage.member(target, n, rhs.pos)  # noqa: E731
+        else:
+            raise Unsupported(rhs.pos, "a list or struct expression can only be assigned to a "
+                                       "header or struct")
+        values = (list(zip(names, rhs.items)) if isinstance(rhs, ast.ListExpr)
+                  else list(rhs.fields))
+        if len(values) != len(names):
+            raise Unsupported(rhs.pos, f"{len(values)} values for {len(names)} fields")
+        for name, value in values:
+            m = member(name)
+            if isinstance(m, ir.FieldRef):
+                out.append(ir.Primitive("assign", [m, self.exprs.lower(value)], src))
+            elif isinstance(value, (ast.ListExpr, ast.StructInitExpr)):
+                out.extend(self._assign_members(m, value, src))
+            else:
+                out.extend(self.assign_place(m, value, src))
+        return out
+
+    def assign_place(self, target, rhs, src) -> list:
+        value = self.exprs.place(rhs)
+        if isinstance(target, HeaderPlace) and isinstance(value, HeaderPlace):
+            return [ir.Primitive("assign_header", [ir.HeaderArg(target.instance),
+                                                   ir.HeaderArg(value.instance)], src)]
+        if isinstance(target, StructPlace) and isinstance(value, StructPlace):
+            return self._assign_struct(target, value, rhs.pos, src)
+        raise Unsupported(rhs.pos, f"cannot assign {describe(rhs)} here")
 
     def _assign_slice(self, lhs: ast.SliceExpr, rhs: ast.Expr, src) -> ir.Primitive:
         """f[hi:lo] = v  ->  f = (f & ~(m << lo)) | ((v & m) << lo), computed at f's width."""
