@@ -77,7 +77,11 @@ def main(argv=None) -> int:
     if args.p4runtime_files:
         print(f"warning: --p4runtime-files {args.p4runtime_files}: P4Runtime info files are "
               "not produced by this compiler", file=sys.stderr)
-    output.write_text(json.dumps(doc, indent=2) + "\n")
+    try:
+        output.write_text(json.dumps(doc, indent=2) + "\n")
+    except OSError as e:
+        print(f"error: cannot write {output}: {e.strerror}", file=sys.stderr)
+        return 1
     return 0
 
 

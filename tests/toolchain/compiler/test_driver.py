@@ -57,3 +57,8 @@ def test_driver_refuses_other_architectures():
     with pytest.raises(SystemExit) as info:
         main(["--arch", "psa", str(PROGRAMS / "tables.p4")])
     assert info.value.code == 2
+
+
+def test_driver_unwritable_output_is_an_error(tmp_path, capsys):
+    assert main([str(PROGRAMS / "tables.p4"), "-o", str(tmp_path / "no" / "such" / "x.json")]) == 1
+    assert "cannot write" in capsys.readouterr().err
