@@ -71,8 +71,8 @@ def actions(program: ir.Program) -> tuple[list, dict]:
     out, ids = [], {}
     for i, a in enumerate(program.actions):
         ids[a.name] = i
-        obj = {"name": a.name, "id": i,
-               "runtime_data": [{"name": n, "bitwidth": w} for n, w in a.params],
-               "primitives": action_body(a.body)}
-        out.append(attach(obj, a.source))
+        # p4c puts source_info on the primitives, not on the action object
+        out.append({"name": a.name, "id": i,
+                    "runtime_data": [{"name": n, "bitwidth": w} for n, w in a.params],
+                    "primitives": action_body(a.body)})
     return out, ids

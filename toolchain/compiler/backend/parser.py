@@ -8,7 +8,6 @@ from __future__ import annotations
 from ..midend import ir
 from . import expressions as ex
 from .actions import primitive_argument
-from .source_info import attach
 
 
 def _padded(values: list, widths: list) -> str:
@@ -48,8 +47,7 @@ def parser_op(op: ir.ParserOp) -> dict:
 
 
 def parse_state(state: ir.ParseState, state_id: int) -> dict:
-    obj = {"name": state.name, "id": state_id}
-    attach(obj, state.source)
+    obj = {"name": state.name, "id": state_id}      # no source_info here, as p4c
     obj["parser_ops"] = [parser_op(op) for op in state.ops]
     obj["transitions"] = [transition(t, state.key_widths) for t in state.transitions]
     obj["transition_key"] = [ex.data(k) for k in state.key]
