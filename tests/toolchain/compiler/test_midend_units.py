@@ -83,3 +83,12 @@ def test_cfg_if_with_constant_condition_keeps_one_branch():
     b = _builder({"t1": t1, "t2": t2})
     init = b.build([cfg.If(ir.Const(0, ir.BOOL), [cfg.Apply("t1")], [cfg.Apply("t2")])], None)
     assert init == "t2" and not b.conditionals
+
+
+def test_cfg_switch_labels_sharing_a_body_build_it_once():
+    t1, t2 = ir.Table("t1", [], ["a", "b", "c"], 16, None, False), _table("t2")
+    b = _builder({"t1": t1, "t2": t2})
+    shared = [cfg.Apply("t2")]
+    b.build([cfg.Apply("t1", cases=[(["a"], shared), (None, shared)])], None)
+    assert t1.next_tables == {"a": "t2", "b": "t2", "c": "t2"}
+    assert [t.name for t in b.out_tables].count("t2") == 1

@@ -149,9 +149,11 @@ class CfgBuilder:
         return table.name
 
     def _switch(self, table: ir.Table, cases: list, next_node) -> dict:
-        targets, default = {}, next_node
+        targets, default, built = {}, next_node, {}
         for labels, body in cases:
-            entry = self.build(body, next_node)
+            if id(body) not in built:          # labels sharing one body share its nodes
+                built[id(body)] = self.build(body, next_node)
+            entry = built[id(body)]
             if labels is None:
                 default = entry
             else:
