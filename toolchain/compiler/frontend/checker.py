@@ -151,9 +151,15 @@ class Checker:
             return self.declare_errors(d)
         if isinstance(d, A.MatchKindDecl):
             return self.declare_match_kinds(d)
+        if isinstance(d, (A.ConstDecl, A.TypedefDecl, A.ActionDecl, A.MethodDecl,
+                          A.ParserTypeDecl, A.ControlTypeDecl, A.PackageTypeDecl)):
+            # declared even when its check fails: uses then stop quietly (UNKNOWN type)
+            # instead of cascading into "'x' is not declared" errors
+            self.define(self.top, d.name, d, d.pos)
         if isinstance(d, A.ConstDecl):
             self.check_const(d, ctx)
         elif isinstance(d, A.TypedefDecl):
+            d.p4type = T.UNKNOWN
             d.p4type = self.resolve_type(d.type_ref, ctx)
         elif isinstance(d, (A.HeaderDecl, A.StructDecl, A.HeaderUnionDecl)):
             self.define(self.top, d.name, d, d.pos)
@@ -192,7 +198,6 @@ class Checker:
             return           # the parser already reported it
         else:
             self.refuse(d.pos, f"top-level declaration '{type(d).__name__}'")
-        self.define(self.top, d.name, d, d.pos)
 
     def declare_errors(self, d: A.ErrorDecl) -> None:
         if self.error_decl is None:
@@ -355,8 +360,8 @@ class Checker:
             t.members[m.name] = m.value
 
     def check_const(self, d: A.ConstDecl, ctx: Ctx) -> None:
+        d.p4type = T.UNKNOWN
         t = self.resolve_type(d.type_ref, ctx)
-        d.p4type = t
         if isinstance(t, (T.StructLike, T.Tuple, T.Stack)):
             self.refuse(d.pos, f"constant '{d.name}' of type {t} (only scalar constants)")
         self.check_expr(d.value, ctx, expected=t)
@@ -365,6 +370,7 @@ class Checker:
             self.err(d.value.pos, f"the value of constant '{d.name}' is not a compile-time "
                                   f"constant")
         d.folded = d.value.folded
+        d.p4type = t
 
     @staticmethod
     def is_constant_member(e) -> bool:
@@ -670,6 +676,8 @@ class Checker:
             self.guarded(self.check_stmt, st, actx)
 
     def check_local(self, loc, ctx: Ctx) -> None:
+        if not isinstance(loc, A.VarDecl):
+            self.define(ctx.scope, loc.name, loc, loc.pos)
         if isinstance(loc, A.ActionDecl):
             self.check_action(loc, ctx)
         elif isinstance(loc, A.TableDecl):
@@ -691,21 +699,21 @@ class Checker:
                 self.err(loc.pos, "value_set can only be declared in a parser")
         else:
             self.refuse(loc.pos, f"local declaration '{type(loc).__name__}'")
-        self.define(ctx.scope, loc.name, loc, loc.pos)
 
     def check_var(self, d: A.VarDecl, ctx: Ctx) -> None:
-        t = self.resolve_type(d.type_ref, ctx)
-        d.p4type = t
-        if t in (T.VOID, T.STRING, T.INT, T.MATCH_KIND) or isinstance(
-                t, (T.Extern, T.Specialized, T.ParserType, T.Varbit)):
-            self.err(d.pos, f"variable '{d.name}' cannot have type {t}")
-        if d.init is not None:
-            try:
+        d.p4type = T.UNKNOWN
+        try:
+            t = self.resolve_type(d.type_ref, ctx)
+            d.p4type = t
+            if t in (T.VOID, T.STRING, T.INT, T.MATCH_KIND) or isinstance(
+                    t, (T.Extern, T.Specialized, T.ParserType, T.Varbit)):
+                d.p4type = T.UNKNOWN
+                self.err(d.pos, f"variable '{d.name}' cannot have type {t}")
+            if d.init is not None:
                 self.check_expr(d.init, ctx, expected=t)
                 self.coerce(d.init, t, ctx, f"initializer of '{d.name}'")
-            finally:
-                self.define(ctx.scope, d.name, d, d.pos)
-        else:
+        finally:
+            # the initializer cannot see the variable itself (spec 6.7)
             self.define(ctx.scope, d.name, d, d.pos)
 
     def check_action(self, d: A.ActionDecl, ctx: Ctx) -> None:
@@ -784,6 +792,8 @@ class Checker:
                                   f"declared")
         if not isinstance(a, A.ActionDecl):
             self.err(ar.name.pos, f"table '{table.name}': '{ar.name.name}' is not an action")
+        if a.signature is None:
+            raise _Stop()          # the action itself failed to check: already reported
         ar.action = a
         ar.name.decl = a
         ar.name.type = a.signature
@@ -892,8 +902,8 @@ class Checker:
         elif isinstance(s, A.VarDecl):
             self.check_var(s, ctx)
         elif isinstance(s, A.ConstDecl):
-            self.check_const(s, ctx)
             self.define(ctx.scope, s.name, s, s.pos)
+            self.check_const(s, ctx)
         elif isinstance(s, A.SwitchStmt):
             self.check_switch(s, ctx)
         elif isinstance(s, A.ReturnStmt):
@@ -989,6 +999,8 @@ class Checker:
         if m is None:
             self.refuse(e.pos, f"expression '{type(e).__name__}'")
         t = m(e, ctx, expected)
+        if t is None or t is T.UNKNOWN:
+            raise _Stop()          # depends on a declaration that failed: already reported
         e.type = t
         return t
 
@@ -1576,6 +1588,8 @@ class Checker:
         return ret
 
     def check_action_call(self, e, d: A.ActionDecl, ctx):
+        if d.signature is None:
+            raise _Stop()          # the action itself failed to check: already reported
         if ctx.kind == "state":
             self.err(e.pos, f"action '{d.name}' cannot be called from a parser")
         if len(e.args) != len(d.params):

@@ -348,3 +348,16 @@ def test_package_arguments_must_match_the_architecture(errors_of, old, new, mess
     text = program_text("", ingress="apply { }")
     assert old in text
     assert errors_of(text.replace(old, new)) == [message]
+
+
+@pytest.mark.parametrize("ingress,body,message", [
+    ("apply { meta.c = K; meta.c = K + 1; }", "const bit<8> K = undefined_v;\n",
+     "prog.p4:13:18: 'undefined_v' is not declared"),
+    ("apply { bit<8> x = undefined_v; meta.c = x; meta.c = x + 1; }", "",
+     "prog.p4:15:20: 'undefined_v' is not declared"),
+    ("action a(nope_t p) { } table t { key = { meta.a: exact; } actions = { a; } } "
+     "apply { a(1); t.apply(); }", "",
+     "prog.p4:15:10: unknown type 'nope_t'"),
+])
+def test_a_failed_declaration_is_reported_once(ingress_errors, ingress, body, message):
+    assert ingress_errors(ingress, body) == [message]
