@@ -2,6 +2,7 @@
 P4+STF programs live, and a cache of compiled programs (compiling is the slow part)."""
 from __future__ import annotations
 
+import copy
 import os
 from pathlib import Path
 
@@ -17,11 +18,12 @@ _compiled: dict = {}
 
 
 def compile_cached(path: Path) -> dict:
+    """Compile once per session; every caller gets its own copy (consumers may mutate it)."""
     from toolchain.compiler import compile_file
     key = str(path)
     if key not in _compiled:
         _compiled[key] = compile_file(path)
-    return _compiled[key]
+    return copy.deepcopy(_compiled[key])
 
 
 @pytest.fixture
