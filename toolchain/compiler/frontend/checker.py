@@ -137,6 +137,14 @@ class Checker:
                             isinstance(a, A.UnaryExpr) and isinstance(a.operand, A.IntLit)):
                         self.guarded(self.check_expr, a, ctx)
 
+    @staticmethod
+    def visible_names(scope: Scope) -> set:
+        names = set()
+        while scope is not None:
+            names.update(scope.names)
+            scope = scope.parent
+        return names
+
     def define(self, scope: Scope, name: str, decl, pos) -> None:
         prev = scope.local(name)
         if prev is not None:
@@ -742,7 +750,8 @@ class Checker:
                 self.diags.error(p.pos, f"table '{d.name}': property '{p.name}' appears twice")
             seen.add(p.name)
             if p.name not in TABLE_PROPERTIES:
-                self.diags.error(p.pos, f"table '{d.name}': unknown table property '{p.name}'")
+                self.diags.error(p.pos, f"table '{d.name}': unknown table property '{p.name}'"
+                                        + did_you_mean(p.name, TABLE_PROPERTIES))
                 continue
         actions_prop = d.prop("actions")
         if actions_prop is None:
@@ -810,7 +819,8 @@ class Checker:
                 if k.expr.type == T.INT:
                     self.err(k.expr.pos, f"table '{d.name}': key has no fixed width")
                 if k.match_kind not in self.match_kinds:
-                    self.err(k.match_kind_pos or k.pos, f"unknown match kind '{k.match_kind}'")
+                    self.err(k.match_kind_pos or k.pos, f"unknown match kind '{k.match_kind}'"
+                             + did_you_mean(k.match_kind, self.match_kinds))
                 if k.match_kind == "selector":
                     self.refuse(k.match_kind_pos or k.pos, "match kind 'selector' "
                                                            "(action selectors)")
@@ -1045,7 +1055,8 @@ class Checker:
     def expr_PathExpr(self, e: A.PathExpr, ctx, expected):
         d = (self.top if e.is_global else ctx.scope).lookup(e.name)
         if d is None:
-            self.err(e.pos, f"'{e.name}' is not declared")
+            self.err(e.pos, f"'{e.name}' is not declared"
+                     + did_you_mean(e.name, self.visible_names(ctx.scope)))
         e.decl = d
         if isinstance(d, list):            # overloaded extern functions
             return T.Method(e.name, [], [], T.VOID, d)
@@ -1084,7 +1095,8 @@ class Checker:
                 base.decl, base.type = d, T.ERROR
                 m = self.error_members.get(e.member)
                 if m is None:
-                    self.err(e.member_pos or e.pos, f"error.{e.member} is not declared")
+                    self.err(e.member_pos or e.pos, f"error.{e.member} is not declared"
+                             + did_you_mean(e.member, self.error_members))
                 e.decl, e.kind = m, "error"
                 return T.ERROR
             if isinstance(d, A.TypedefDecl) and isinstance(d.p4type, T.Enum):
@@ -1093,7 +1105,9 @@ class Checker:
                 base.decl, base.type = d, d.p4type
                 m = next((m for m in d.members if m.name == e.member), None)
                 if m is None:
-                    self.err(e.member_pos or e.pos, f"enum '{d.name}' has no member '{e.member}'")
+                    self.err(e.member_pos or e.pos, f"enum '{d.name}' has no member "
+                                                    f"'{e.member}'"
+                             + did_you_mean(e.member, [x.name for x in d.members]))
                 e.decl, e.kind = m, "enum"
                 if d.p4type.underlying is not None:
                     e.folded = m.value
@@ -1105,7 +1119,9 @@ class Checker:
                 if isinstance(bt, T.Header) and e.member in HEADER_METHODS:
                     self.err(e.member_pos or e.pos,
                              f"'{e.member}' is a method: call it as {e.member}()")
-                self.err(e.member_pos or e.pos, f"{bt.kind} {bt.name} has no field '{e.member}'")
+                self.err(e.member_pos or e.pos, f"{bt.kind} {bt.name} has no field "
+                                                f"'{e.member}'" + did_you_mean(e.member,
+                                                                              bt.fields))
             e.decl = next(f for f in bt.decl.fields if f.name == e.member)
             e.kind = "field"
             return ft
@@ -1386,7 +1402,8 @@ class Checker:
         if isinstance(callee, A.PathExpr):
             d = (self.top if callee.is_global else ctx.scope).lookup(callee.name)
             if d is None:
-                self.err(callee.pos, f"'{callee.name}' is not declared")
+                self.err(callee.pos, f"'{callee.name}' is not declared"
+                         + did_you_mean(callee.name, self.visible_names(ctx.scope)))
             callee.decl = d
             if isinstance(d, list):
                 callee.type = T.VOID
@@ -1445,7 +1462,8 @@ class Checker:
             overloads = base.methods.get(name)
             if not overloads:
                 self.err(callee.member_pos or callee.pos,
-                         f"extern {base.name} has no method '{name}'")
+                         f"extern {base.name} has no method '{name}'"
+                         + did_you_mean(name, base.methods))
             bindings = dict(rt.bindings) if isinstance(rt, T.Specialized) else {}
             sig = self.pick_overload(e, overloads, f"method {base.name}.{name}")
             e.kind = "extern_method"
@@ -1667,6 +1685,13 @@ class Checker:
         elif isinstance(e, A.TernaryExpr):
             self.retype_int(e.then, target)
             self.retype_int(e.other, target)
+
+
+def did_you_mean(name: str, candidates) -> str:
+    """' (did you mean 'x'?)' for a close match among candidates, else ''."""
+    import difflib
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def prev_pos(prev) -> str:

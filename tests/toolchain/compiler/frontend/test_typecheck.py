@@ -361,3 +361,18 @@ def test_package_arguments_must_match_the_architecture(errors_of, old, new, mess
 ])
 def test_a_failed_declaration_is_reported_once(ingress_errors, ingress, body, message):
     assert ingress_errors(ingress, body) == [message]
+
+
+@pytest.mark.parametrize("ingress,message", [
+    ("apply { hdr.ipv4.ttll = 1; }",
+     "prog.p4:15:18: header ipv4_t has no field 'ttll' (did you mean 'ttl'?)"),
+    ("apply { meta.c = metaa.c; }", "prog.p4:15:18: 'metaa' is not declared (did you mean 'meta'?)"),
+    ("apply { mark_to_dro(sm); }",
+     "prog.p4:15:9: 'mark_to_dro' is not declared (did you mean 'mark_to_drop'?)"),
+    ("table t { key = { meta.a: exatc; } actions = { NoAction; } } apply { t.apply(); }",
+     "prog.p4:15:27: unknown match kind 'exatc' (did you mean 'exact'?)"),
+    ("register<bit<32>>(4) r; apply { r.wirte(0, 1); }",
+     "prog.p4:15:35: extern register has no method 'wirte' (did you mean 'write'?)"),
+])
+def test_misspelled_names_get_a_suggestion(ingress_errors, ingress, message):
+    assert ingress_errors(ingress) == [message]
