@@ -7,6 +7,7 @@ because BMv2 transitions only match value/mask.
 """
 from __future__ import annotations
 
+import dataclasses
 from itertools import product
 
 from ..frontend import ast, types as T
@@ -34,7 +35,7 @@ class ParserLowering:
         for local in self.decl.locals:
             if isinstance(local, ast.VarDecl):
                 # parser-level variables are initialised when parsing starts
-                init_ops.extend(self._set_from(p) for p in self.stmts.declare(local))
+                init_ops.extend(op for p in self.stmts.declare(local) for op in self._set_from(p))
             elif isinstance(local, ast.ValueSetDecl):
                 raise Unsupported(local.pos, "parser value sets are not supported")
             elif isinstance(local, ast.Instantiation):
@@ -59,11 +60,13 @@ class ParserLowering:
         if isinstance(s, ast.AssignStmt):
             if _is_header_lookahead(s.rhs):
                 return self._lookahead_header(self.exprs.place(s.lhs), s.rhs)
-            return [ir.ParserOp("set", [self.exprs.lvalue(s.lhs), self.exprs.lower(s.rhs)])]
+            pre: list = []
+            value = self._hoist(self.exprs.lower(s.rhs), pre, top=True)
+            return pre + [ir.ParserOp("set", [self.exprs.lvalue(s.lhs), value])]
         if isinstance(s, ast.VarDecl):
             if isinstance(s.p4type, T.Header) and _is_header_lookahead(s.init):
                 return self._lookahead_header(self.stmts.declare_header(s), s.init)
-            return [self._set_from(p) for p in self.stmts.declare(s)]
+            return [op for p in self.stmts.declare(s) for op in self._set_from(p)]
         if isinstance(s, (ast.ConstDecl, ast.EmptyStmt)):
             return []
         if isinstance(s, ast.BlockStmt):
@@ -86,10 +89,28 @@ class ParserLowering:
             offset += t.width
         return ops
 
-    def _set_from(self, prim: ir.Primitive) -> ir.ParserOp:
+    def _set_from(self, prim: ir.Primitive) -> list:
         if prim.op == "assign":
-            return ir.ParserOp("set", prim.args)
-        return ir.ParserOp("primitive", [prim])
+            pre: list = []
+            dst, value = prim.args
+            value = self._hoist(value, pre, top=True)
+            return pre + [ir.ParserOp("set", [dst, value])]
+        return [ir.ParserOp("primitive", [prim])]
+
+    def _hoist(self, e, pre: list, top: bool = False):
+        """BMv2 accepts a lookahead only as a whole `set` source or a select key, not inside
+        an expression: nested lookaheads are first `set` into temporaries."""
+        if isinstance(e, ir.Lookahead):
+            if top:
+                return e
+            tmp = self.ctx.scalars.temp("tmp", e.type)
+            pre.append(ir.ParserOp("set", [tmp, e]))
+            return tmp
+        if not isinstance(e, ir.Expr) or not dataclasses.is_dataclass(e):
+            return e
+        changes = {f.name: self._hoist(getattr(e, f.name), pre)
+                   for f in dataclasses.fields(e) if isinstance(getattr(e, f.name), ir.Expr)}
+        return dataclasses.replace(e, **changes) if changes else e
 
     def _call(self, c: ast.MethodCallExpr) -> list:
         if c.builtin == "extract":
@@ -102,17 +123,19 @@ class ParserLowering:
                 return [ir.ParserOp("extract", [ir.StackArg(target.stack.name)])]
             raise Unsupported(c.pos, f"cannot extract into {describe(c.args[0])}")
         if c.builtin == "advance":
-            amount = self.exprs.lower(c.args[0])
+            pre: list = []
+            amount = self._hoist(self.exprs.lower(c.args[0]), pre)
             if isinstance(amount, ir.Const) and amount.value % 8:
                 raise Unsupported(c.pos, "advance() by a number of bits that is not a "
                                          "multiple of 8 is not supported by BMv2")
-            return [ir.ParserOp("advance", [amount])]
+            return pre + [ir.ParserOp("advance", [amount])]
         if c.builtin == "verify" or (c.kind == "extern_function" and c.method.name == "verify"):
-            cond = self.exprs.lower(c.args[0])
+            pre = []
+            cond = self._hoist(self.exprs.lower(c.args[0]), pre)
             err = self.exprs.lower(c.args[1])
             if not isinstance(err, ir.Const):
                 raise Unsupported(c.pos, "verify() needs a constant error")
-            return [ir.ParserOp("verify", [cond, err.value])]
+            return pre + [ir.ParserOp("verify", [cond, err.value])]
         if c.builtin == "lookahead":
             return []
         return [ir.ParserOp("primitive", [p]) for p in self.stmts.call(c)
@@ -148,6 +171,7 @@ class ParserLowering:
         if isinstance(p, (ir.FieldRef, ir.StackLastField)) and not isinstance(p.type, ir.BoolType):
             return p
         value = self.exprs.lower(e) if not isinstance(p, ir.Expr) else p
+        value = self._hoist(value, state.ops, top=True)
         t = value.type if not isinstance(value.type, ir.BoolType) else ir.Bits(1)
         tmp = self.ctx.scalars.temp("tmp", t)
         state.ops.append(ir.ParserOp("set", [tmp, value]))
