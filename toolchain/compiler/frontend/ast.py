@@ -729,14 +729,25 @@ _CHECKER_FIELDS = frozenset({"type", "folded", "decl", "kind", "builtin", "recei
                              "all_annotations", "member_pos"})
 
 
+_CHILD_FIELDS: dict = {}
+
+
+def _child_fields(cls) -> tuple:
+    names = _CHILD_FIELDS.get(cls)
+    if names is None:
+        from dataclasses import fields as dc_fields
+        names = tuple(f.name for f in dc_fields(cls)
+                      if not (f.kw_only and f.name in _CHECKER_FIELDS)
+                      and f.name not in ("pos", "match_kind_pos"))
+        _CHILD_FIELDS[cls] = names
+    return names
+
+
 def children(node):
     """The syntax children of a node (nodes written in the source, in field order); values the
     checker filled in (`.decl`, `.type`, ...) are not children."""
-    from dataclasses import fields as dc_fields
-    for f in dc_fields(node):
-        if f.kw_only and f.name in _CHECKER_FIELDS:
-            continue
-        v = getattr(node, f.name)
+    for name in _child_fields(type(node)):
+        v = getattr(node, name)
         if isinstance(v, Node):
             yield v
         elif isinstance(v, list):
