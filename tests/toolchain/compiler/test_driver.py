@@ -62,3 +62,11 @@ def test_driver_refuses_other_architectures():
 def test_driver_unwritable_output_is_an_error(tmp_path, capsys):
     assert main([str(PROGRAMS / "tables.p4"), "-o", str(tmp_path / "no" / "such" / "x.json")]) == 1
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_driver_warns_that_reject_ends_parsing_like_accept(tmp_path, capsys):
+    src = tmp_path / "rj.p4"
+    src.write_text((PROGRAMS / "resubmit.p4").read_text()
+                   .replace("default: accept; }", "default: reject; }"))
+    assert main([str(src), "-o", str(tmp_path / "rj.json")]) == 0
+    assert "warning: explicit transition to reject" in capsys.readouterr().err

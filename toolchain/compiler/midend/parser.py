@@ -144,8 +144,14 @@ class ParserLowering:
     # ------------------------------------------------------------ transitions
     def _next(self, path: ast.PathExpr):
         name = path.name if isinstance(path, ast.PathExpr) else None
-        if name in (ACCEPT, REJECT):
-            return None      # v1model: a rejected packet continues to ingress as well
+        if name == REJECT:
+            # as p4c: BMv2 has no reject state; the packet goes on to ingress, parser_error
+            # unchanged (use verify(false, error.X) to record an error)
+            self.ctx.diags.warning(path.pos, "explicit transition to reject is not supported "
+                                             "by BMv2; it ends parsing like accept")
+            return None
+        if name == ACCEPT:
+            return None
         return name
 
     def _transition(self, t, state: ir.ParseState) -> None:

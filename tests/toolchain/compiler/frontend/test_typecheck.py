@@ -376,3 +376,28 @@ def test_a_failed_declaration_is_reported_once(ingress_errors, ingress, body, me
 ])
 def test_misspelled_names_get_a_suggestion(ingress_errors, ingress, message):
     assert ingress_errors(ingress) == [message]
+
+
+ENTRY_TABLE = ("action set(bit<8> v) {{ meta.c = v; }} table t {{ key = {{ {keys} }} "
+               "actions = {{ set; }} const entries = {{ {entry}: set(1); }} }} apply {{ t.apply(); }}")
+
+
+@pytest.mark.parametrize("keys,entry,message", [
+    ("meta.a: exact;", "_", "prog.p4:15:98: table 't': '_' is not allowed for the exact key meta.a"),
+    ("meta.a: exact;", "1 &&& 3",
+     "prog.p4:15:100: table 't': a mask is not allowed for the exact key meta.a"),
+    ("meta.a: ternary;", "1 .. 3",
+     "prog.p4:15:102: table 't': a range is not allowed for the ternary key meta.a"),
+    ("hdr.ipv4.dstAddr: lpm;", "0x0a000000 &&& 0xff00ff00",
+     "prog.p4:15:125: table 't': mask 0xff00ff00 of the lpm key hdr.ipv4.dstAddr is not a "
+     "prefix"),
+])
+def test_entry_keysets_fit_their_match_kinds(ingress_errors, keys, entry, message):
+    assert ingress_errors(ENTRY_TABLE.format(keys=keys, entry=entry)) == [message]
+
+
+def test_entry_keysets_accepted_for_each_match_kind(check_ingress):
+    check_ingress(ENTRY_TABLE.format(
+        keys="hdr.ipv4.dstAddr: lpm; meta.a: ternary; meta.b: range; meta.c: optional; "
+             "meta.s: exact;",
+        entry="(0x0a000000 &&& 0xff000000, 5 &&& 0x0f, 1 .. 9, _, -1)"))
