@@ -864,6 +864,9 @@ class Checker:
         for e in p.entries:
             try:
                 self.check_keyset(e.keyset, [k.expr for k in keys], ctx, e.pos, "table key")
+                if len(e.keyset) == len(keys):
+                    for k, ks in zip(keys, e.keyset):
+                        self.check_entry_key(d, k, ks)
                 a = self.resolve_action_ref(e.action, ctx, d)
                 if a.name not in listed:
                     self.err(e.action.pos, f"table '{d.name}': entry action '{a.name}' is not "
@@ -873,6 +876,30 @@ class Checker:
                     self.const_int(e.priority, ctx, "an entry priority")
             except _Stop:
                 pass
+
+    def check_entry_key(self, d: A.TableDecl, k: A.KeyElement, ks: A.Expr) -> None:
+        """What an entry may say for each match kind (spec 14.2.1.4 and BMv2's match types):
+        exact and optional take values (optional also `_`), lpm a value, a prefix mask or
+        `_`, ternary a value, any mask or `_`, range a value, a range or `_`."""
+        mk = k.match_kind
+        key = expr_text(k.expr)
+        if isinstance(ks, (A.DontCareExpr, A.DefaultExpr)):
+            if mk == "exact":
+                self.err(ks.pos, f"table '{d.name}': '_' is not allowed for the exact key {key}")
+            return
+        if isinstance(ks, A.MaskExpr):
+            if mk not in ("ternary", "lpm"):
+                self.err(ks.pos, f"table '{d.name}': a mask is not allowed for the {mk} key "
+                                 f"{key}")
+            if mk == "lpm" and isinstance(ks.mask.folded, int):
+                width = k.expr.type.width_bits or 0
+                m = ks.mask.folded & ((1 << width) - 1)
+                ones = bin(m).count("1")
+                if m != ((1 << width) - 1) ^ ((1 << (width - ones)) - 1):
+                    self.err(ks.mask.pos, f"table '{d.name}': mask {ks.mask.folded:#x} of the "
+                                          f"lpm key {key} is not a prefix")
+        elif isinstance(ks, A.RangeExpr) and mk != "range":
+            self.err(ks.pos, f"table '{d.name}': a range is not allowed for the {mk} key {key}")
 
     def check_direct_resource(self, d: A.TableDecl, p: A.ExprProperty, ctx: Ctx) -> None:
         self.check_expr(p.value, ctx)
@@ -1685,6 +1712,21 @@ class Checker:
         elif isinstance(e, A.TernaryExpr):
             self.retype_int(e.then, target)
             self.retype_int(e.other, target)
+
+
+def expr_text(e) -> str:
+    """Source-like text of a key expression, for messages."""
+    if isinstance(e, A.PathExpr):
+        return e.name
+    if isinstance(e, A.MemberExpr):
+        return f"{expr_text(e.expr)}.{e.member}"
+    if isinstance(e, A.IndexExpr):
+        return f"{expr_text(e.expr)}[{e.folded_index}]"
+    if isinstance(e, A.SliceExpr):
+        return f"{expr_text(e.expr)}[{e.hi_value}:{e.lo_value}]"
+    if isinstance(e, A.MethodCallExpr):
+        return f"{expr_text(e.callee)}()"
+    return "(expression)"
 
 
 def did_you_mean(name: str, candidates) -> str:

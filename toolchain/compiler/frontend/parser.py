@@ -646,11 +646,11 @@ class Parser:
             return A.DontCareExpr(t.pos)
         e = self.expression()
         if self.at("&&&"):
-            p = self.advance().pos
-            return A.MaskExpr(p, e, self.expression())
+            self.advance()
+            return A.MaskExpr(t.pos, e, self.expression())
         if self.at(".."):
-            p = self.advance().pos
-            return A.RangeExpr(p, e, self.expression())
+            self.advance()
+            return A.RangeExpr(t.pos, e, self.expression())
         return e
 
     def control_decl(self, annos):

@@ -383,13 +383,13 @@ ENTRY_TABLE = ("action set(bit<8> v) {{ meta.c = v; }} table t {{ key = {{ {keys
 
 
 @pytest.mark.parametrize("keys,entry,message", [
-    ("meta.a: exact;", "_", "prog.p4:15:98: table 't': '_' is not allowed for the exact key meta.a"),
+    ("meta.a: exact;", "_", "prog.p4:15:110: table 't': '_' is not allowed for the exact key meta.a"),
     ("meta.a: exact;", "1 &&& 3",
-     "prog.p4:15:100: table 't': a mask is not allowed for the exact key meta.a"),
+     "prog.p4:15:110: table 't': a mask is not allowed for the exact key meta.a"),
     ("meta.a: ternary;", "1 .. 3",
-     "prog.p4:15:102: table 't': a range is not allowed for the ternary key meta.a"),
+     "prog.p4:15:112: table 't': a range is not allowed for the ternary key meta.a"),
     ("hdr.ipv4.dstAddr: lpm;", "0x0a000000 &&& 0xff00ff00",
-     "prog.p4:15:125: table 't': mask 0xff00ff00 of the lpm key hdr.ipv4.dstAddr is not a "
+     "prog.p4:15:133: table 't': mask 0xff00ff00 of the lpm key hdr.ipv4.dstAddr is not a "
      "prefix"),
 ])
 def test_entry_keysets_fit_their_match_kinds(ingress_errors, keys, entry, message):
