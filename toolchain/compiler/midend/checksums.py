@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..frontend import ast
 from . import ir
-from .context import Context, Unsupported, source_info
+from .context import Context, Unsupported, construct_name, source_info
 from .controls import block_env
 from .statements import StmtLowering, enum_member_name
 from .externs import CHECKSUM_ALGORITHMS
@@ -34,8 +34,9 @@ class ChecksumLowering:
             call = s.call if isinstance(s, ast.CallStmt) else None
             name = call.method.name if call is not None and call.kind == "extern_function" else None
             if name not in CALLS:
-                raise Unsupported(s.pos, f"only {' / '.join(CALLS)} calls are supported in "
-                                         f"{self.decl.name}")
+                raise Unsupported(s.pos, f"{construct_name(s)} in {self.decl.name}: only "
+                                         f"{' / '.join(CALLS)} calls are supported in the "
+                                         "checksum controls")
             is_verify, payload = CALLS[name]
             if is_verify != self.verify:
                 where = "verify" if self.verify else "compute"

@@ -37,6 +37,24 @@ def ir_type(t, pos: Optional[Pos] = None) -> ir.Type:
     raise Unsupported(pos, f"values of type {t} are not supported by the BMv2 back end")
 
 
+STATEMENT_NAMES = {"IfStmt": "an if statement", "AssignStmt": "an assignment",
+                   "SwitchStmt": "a switch statement", "VarDecl": "a variable declaration",
+                   "ConstDecl": "a constant declaration", "ExitStmt": "exit",
+                   "ReturnStmt": "return", "CallStmt": "a call"}
+
+
+def construct_name(stmt) -> str:
+    """How an error message names a statement ("an if statement", "a call of f")."""
+    name = type(stmt).__name__
+    call = getattr(stmt, "call", None)
+    if call is not None:
+        callee = getattr(call, "callee", None)
+        member = getattr(callee, "member", None) or getattr(callee, "name", None)
+        if member:
+            return f"a call of {member}"
+    return STATEMENT_NAMES.get(name, name)
+
+
 def source_info(node, fragment: str = "") -> Optional[ir.SourceInfo]:
     pos = getattr(node, "pos", None)
     if pos is None or pos.line == 0:

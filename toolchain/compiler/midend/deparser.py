@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..frontend import ast
 from . import ir
-from .context import Context, Unsupported, source_info
+from .context import Context, Unsupported, construct_name, source_info
 from .controls import block_env
 from .expressions import ExprLowering, describe
 from .storage import HeaderPlace, StackPlace, StructPlace
@@ -23,8 +23,8 @@ class LowerDeparser:
         order: list = []
         for s in self._flatten(decl.body.stmts):
             if not (isinstance(s, ast.CallStmt) and s.call.builtin == "emit"):
-                raise Unsupported(s.pos, "the deparser may only contain emit() calls "
-                                         f"({type(s).__name__} found)")
+                raise Unsupported(s.pos, "the deparser may only contain emit() calls, not "
+                                         f"{construct_name(s)}")
             self._emit(ctx, exprs.place(s.call.args[0]), order, s.call.args[0])
         ctx.out.deparsers.append(ir.Deparser("deparser", order, source_info(decl, decl.name)))
 

@@ -12,7 +12,7 @@ from itertools import product
 
 from ..frontend import ast, types as T
 from . import ir
-from .context import Context, Unsupported, ir_type, source_info
+from .context import Context, Unsupported, construct_name, ir_type, source_info
 from .controls import block_env
 from .expressions import StackNext, describe
 from .ranges import range_to_masks
@@ -73,7 +73,7 @@ class ParserLowering:
             return [op for x in s.stmts for op in self._op(x)]
         if isinstance(s, ast.IfStmt):
             raise Unsupported(s.pos, "if statements inside parser states are not supported")
-        raise Unsupported(s.pos, f"{type(s).__name__} is not supported in a parser state")
+        raise Unsupported(s.pos, f"{construct_name(s)} is not supported in a parser state")
 
     def _lookahead_header(self, place, call: ast.MethodCallExpr) -> list:
         """h = pkt.lookahead<H>(): every field from the bits ahead, and h becomes valid."""

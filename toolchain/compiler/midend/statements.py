@@ -7,7 +7,7 @@ from itertools import count
 
 from ..frontend import ast, types as T
 from . import externs, ir
-from .context import Context, Unsupported, ir_type, source_info
+from .context import Context, Unsupported, construct_name, ir_type, source_info
 from .expressions import Env, ExprLowering, describe
 from .storage import HeaderPlace, StackPlace, StructPlace
 
@@ -103,7 +103,7 @@ class StmtLowering:
             for x in s.stmts:
                 out.extend(self.simple(x))
             return out
-        raise Unsupported(s.pos, f"{type(s).__name__} is not supported here")
+        raise Unsupported(s.pos, f"{construct_name(s)} is not supported here")
 
     def declare(self, d: ast.VarDecl) -> list:
         t = d.p4type

@@ -1,0 +1,17 @@
+// Refusal: see refuse_emit_in_if.stderr for the expected message.
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; }
+struct headers_t { h_t h; }
+struct meta_t { bit<8> m; }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
+    state start { pkt.extract(hdr.h); transition accept; }
+}
+control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) { apply { } }
+control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) { apply { } }
+control CC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control D(packet_out pkt, in headers_t hdr) {
+    apply { if (hdr.h.a == 1) { pkt.emit(hdr.h); } }
+}
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;

@@ -1,0 +1,14 @@
+// Refusal: see refuse_header_in_metadata.stderr for the expected message.
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; }
+struct headers_t { h_t h; }
+struct meta_t { h_t inmeta; }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
+    state start { transition accept; } }
+control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) { apply { } }
+control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) { apply { } }
+control CC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
