@@ -1,11 +1,36 @@
-"""P4_16 compiler for v1model programs -> BMv2 JSON (p4c's frontend / midend / backend split).
+"""P4_16 compiler for v1model programs -> BMv2 JSON, after p4c's frontend / midend / backend.
 
     from toolchain.compiler import compile_file, CompileError
     doc = compile_file("prog.p4", include_dirs=["p4src/include"], defines={"N": "1"})
 
-`compile_file` returns the BMv2 JSON document as a dict (format version 2.23, names as p4c
-gives them); it raises `CompileError` whose str() is the compiler output, one
-`file:line:col: error: message` per line. The command line is `driver.py`.
+    python -m toolchain.compiler.driver prog.p4 -o prog.json [-I dir] [-D NAME=V]   (rdtcp-p4c)
+
+`compile_file` returns the BMv2 JSON document as a dict (format version 2.23, what
+p4c-bm2-ss 1.2.4 writes; table, action, register, counter and meter names as p4c gives them:
+`MyIngress.ipv4_lpm`, `NoAction`, `@name` honoured; top-level externs unprefixed). It raises
+`CompileError`, whose str() is the compiler output, one `file:line:col: error: message` per
+line. `#include <core.p4>` / `<v1model.p4>` are the project's own declarations
+(p4include/, V1MODEL_VERSION 20180101 API).
+
+Phases: frontend/ (preprocess, parse, type check) -> midend/ (PASSES in midend/__init__.py:
+the typed AST lowered to midend/ir.py) -> backend/ (one converter per JSON section).
+
+Supported: headers, structs (nested), header stacks (.next/.last in parsers, push/pop,
+constant indices), bit<W>/int<W>/bool, enums (plain and serializable), errors; parsers with
+extract, lookahead (bits, header fields, whole headers), advance, verify, select with values,
+masks, ranges (expanded to masks as p4c does) and default; actions with if/else, return and
+exit (BMv2 `_jump_if_zero` / `_jump`), direct action calls (inlined, copy-in), locals;
+tables with exact/lpm/ternary/range keys (expressions and masks in keys), default actions,
+const default actions, const entries with priorities, size, direct counters and meters,
+support_timeout; apply blocks with if/else, .hit/.miss, switch on action_run or on values,
+exit/return; every v1model extern the issue lists (register, counter, direct_counter, meter,
+direct_meter, hash, random, mark_to_drop, resubmit/recirculate/clone(+_preserving_field_list,
+clone3), truncate, assert/assume, log_msg, digest, verify/update_checksum(+_with_payload)).
+Refused with a position and the construct's name: header unions, varbit fields, parser value
+sets, sub-parser/sub-control instances, action profiles/selectors, `optional`/`selector` match
+kinds, if statements in parsers, conditional emits, run-time stack indices (the mid end and
+back end support them; the front end still refuses them), anything else the back end cannot
+represent. `transition reject` is accepted with a warning: BMv2 ends parsing as for accept.
 """
 from .diagnostics import CompileError
 
@@ -13,5 +38,6 @@ __all__ = ["compile_file", "CompileError"]
 
 
 def compile_file(path, include_dirs=(), defines=None) -> dict:
+    """Compile the P4 program at `path` and return its BMv2 JSON document (a dict)."""
     from .driver import compile_program
     return compile_program(path, include_dirs=include_dirs, defines=defines)
