@@ -109,6 +109,9 @@ class AllocateStorage:
         self._metadata(ctx, st.meta_type, st.meta_type.name, parser.pos)
 
     def _add_type(self, ctx: Context, t: T.Header, pos) -> None:
+        if t.name in (SCALARS_TYPE, STANDARD_METADATA):
+            raise Unsupported(getattr(t.decl, "pos", pos), f"a header type named {t.name} "
+                                                           "would clash with BMv2's own type")
         if t.name not in ctx.storage.header_types:
             ht = ir.HeaderType(t.name, header_type_fields(t, pos))
             ctx.storage.header_types[t.name] = ht
