@@ -770,6 +770,11 @@ class Checker:
                         self.diags.error(ar.pos, f"table '{d.name}': action '{a.name}' has "
                                                  f"directional parameter '{p.name}', which a "
                                                  f"table cannot supply")
+                    elif not (isinstance(self.value_type(p.p4type), T.Bits)
+                              or p.p4type == T.BOOL):
+                        self.diags.error(p.pos, f"action data parameter '{p.name}' of "
+                                                f"'{a.name}' has type {p.p4type}; the control "
+                                                f"plane supplies only bit<W>, int<W> and bool")
                 if a.name in listed:
                     self.diags.error(ar.pos, f"table '{d.name}': action '{a.name}' is listed "
                                              f"twice")
@@ -824,6 +829,11 @@ class Checker:
                 if k.match_kind == "selector":
                     self.refuse(k.match_kind_pos or k.pos, "match kind 'selector' "
                                                            "(action selectors)")
+                if k.match_kind in ("lpm", "range") and not isinstance(
+                        self.value_type(k.expr.type), T.Bits):
+                    article = "an" if k.match_kind == "lpm" else "a"
+                    self.err(k.expr.pos, f"table '{d.name}': {article} {k.match_kind} key must "
+                                         f"be bit<W>, not {k.expr.type}")
                 if k.match_kind == "lpm":
                     lpm += 1
                     if lpm > 1:

@@ -401,3 +401,15 @@ def test_entry_keysets_accepted_for_each_match_kind(check_ingress):
         keys="hdr.ipv4.dstAddr: lpm; meta.a: ternary; meta.b: range; meta.c: optional; "
              "meta.s: exact;",
         entry="(0x0a000000 &&& 0xff000000, 5 &&& 0x0f, 1 .. 9, _, -1)"))
+
+
+@pytest.mark.parametrize("ingress,message", [
+    ("action a(meta_t m) { } table t { key = { meta.a: exact; } actions = { a; } } "
+     "apply { t.apply(); }",
+     "prog.p4:15:10: action data parameter 'm' of 'a' has type meta_t; the control plane "
+     "supplies only bit<W>, int<W> and bool"),
+    ("table t { key = { meta.flag: lpm; } actions = { NoAction; } } apply { t.apply(); }",
+     "prog.p4:15:19: table 't': an lpm key must be bit<W>, not bool"),
+])
+def test_table_actions_and_keys_fit_the_control_plane(ingress_errors, ingress, message):
+    assert ingress_errors(ingress) == [message]
