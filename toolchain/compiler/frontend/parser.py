@@ -254,7 +254,7 @@ class Parser:
             if k == "action":
                 return self.action_decl(annos)
         if self.is_type_name(t) or (t.kind == "kw" and t.text in ("bit", "int", "varbit", "bool",
-                                                                    "tuple")):
+                                                                    "tuple", "void")):
             return self.type_led_declaration(annos, top_level=True)
         if t.kind == "id" and self.peek().kind == "id":
             # `Foo x ...` with an undeclared type name: report it clearly
