@@ -129,3 +129,10 @@ def test_kit_parser_deparser_and_lists_match_p4c(name, kit_dir):
     assert [c["algo"] for c in ours["calculations"]] == [c["algo"] for c in ref["calculations"]]
     assert [(c["target"], c["verify"], c["update"]) for c in ours["checksums"]] == \
         [(c["target"], c["verify"], c["update"]) for c in ref["checksums"]]
+
+
+def test_compilation_is_deterministic(kit_dir):
+    """Same program, same JSON, byte for byte (names and ids do not depend on run order)."""
+    from toolchain.compiler import compile_file
+    src = kit_dir / "epdn_option.p4"
+    assert json.dumps(compile_file(src)) == json.dumps(compile_file(src))
