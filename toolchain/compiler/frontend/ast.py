@@ -15,18 +15,25 @@ WHAT THE BACK END MAY RELY ON after a successful `parse_and_check`:
    spec's value of the cast, stored as a Python int in [-(2^(W-1)), 2^(W-1)) for signed and
    [0, 2^W) for unsigned). A compile-time-known expression has `.folded` = its value
    (int, or bool for bool type) -- e.g. `const` references, `8w3 + 1`, enum members with a
-   serializable underlying type. Implicit casts the spec allows are made explicit: where an
-   `int` literal meets bit<W> the literal gets type bit<W>; nothing else is converted
-   implicitly (width mismatches are errors).
+   serializable underlying type. An expression with `.folded` set should be emitted as that
+   constant (of its `.type`). Implicit casts the spec allows (8.11.2) are made explicit:
+   where an `int` meets bit<W>/int<W> the `int` subtree gets that type (truncated, with a
+   warning, if it does not fit); a serializable enum is usable as its underlying type (its
+   `.type` stays the `Enum`; treat `Enum` with `.underlying` as that `Bits`). Nothing else is
+   converted implicitly (width mismatches are errors). An `int` stays `types.INT` only where
+   a generic extern parameter was bound by nothing else (e.g. `hash(..., 0, data, 1024)`);
+   it is always `.folded` then.
  * Names: every `PathExpr` has `.decl` = the declaration node it names (ConstDecl, VarDecl,
    Param, ActionDecl, TableDecl, Instantiation, ParserState, ValueSetDecl, MethodDecl for extern
    functions, HeaderDecl/StructDecl/EnumDecl/ExternDecl... for type names used as values such as
    `error`, `MeterType`). `error` and `match_kind` paths have `.decl` = the Program's
    `ErrorDecl`/`MatchKindDecl` (the first one; members of all such declarations are merged).
    `MemberExpr.decl` is the member's declaration: FieldDecl (header/struct field),
-   EnumMember, ErrorMember (for `error.X`), MethodDecl (extern method), or a `Builtin` (below);
-   `MemberExpr.kind` says which: "field", "enum", "error", "method", "builtin", "stack",
-   "apply_result".
+   EnumMember, ErrorMember (for `error.X`), MethodDecl (extern method) or TableDecl (for
+   the callee of `t.apply()`), and None for built-in members; `MemberExpr.kind` says which:
+   "field", "enum", "error", "method", "builtin" (callee of isValid()/push_front()/...),
+   "stack" (.next/.last/.lastIndex/.size of a header stack), "apply_result" (.hit/.miss/
+   .action_run of `t.apply()`).
  * Calls: every `MethodCallExpr` has `.kind`:
      "extern_method"   obj.m(...) on an extern instance; `.receiver` = obj expr, `.method` = MethodDecl
      "extern_function" f(...) for a top-level extern function; `.method` = MethodDecl
@@ -54,6 +61,8 @@ WHAT THE BACK END MAY RELY ON after a successful `parse_and_check`:
    ParserState; accept/reject are ParserState nodes with `.builtin` True.
  * Statements in a control's apply block, actions and parser states are checked where they
    are; `ast.walk(node)` iterates a subtree (syntax children only).
+ * Program.scope: top-level name -> declaration; overloaded extern functions (e.g.
+   `mark_to_drop`, `log_msg`) map to a list of MethodDecl.
  * Program.errors: list of error names in declaration order (their codes are their indices).
  * Program.match_kinds: set of match kind names.
  * Annotations: `.annotations` (list of Annotation) on declarations and fields; use
