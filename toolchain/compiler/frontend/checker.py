@@ -1056,10 +1056,11 @@ class Checker:
             e.folded = e.value
             return T.INT
         t = T.Bits(e.width, e.signed)
-        if not F.fits(e.value, t) or (not e.signed and e.value >= 1 << e.width):
-            self.err(e.pos, f"{e.text}: value does not fit in {t}")
-        if e.signed and e.value >= 1 << (e.width - 1):
-            self.err(e.pos, f"{e.text}: value does not fit in {t}")
+        limit = 1 << (e.width - 1 if e.signed else e.width)
+        if e.value >= limit:
+            # like p4c (IR::Constant::handleOverflow): warn and keep the low W bits
+            self.warn(e.pos, f"{e.text}: value does not fit in {t}; it is truncated to "
+                             f"{F.wrap(e.value, t)}")
         e.value = F.wrap(e.value, t)
         e.folded = e.value
         return t
