@@ -114,9 +114,6 @@ def test_jumps_select_the_branch_inside_an_action():
     assert out[15] == 0xBB
 
 
-@pytest.mark.xfail(strict=True, reason="embedded target: an access_field l-value wrapped as "
-                   "JSON_format.md's example shows ({type: expression, value: {type: expression, "
-                   "...}}) is refused at load time (reported to the target)")
 def test_dynamic_stack_index_reads_and_writes_the_chosen_element():
     """stack[i].f with i from the packet, and stack.last.f outside a parser (access_field of
     dereference_header_stack, JSON_format.md); the front end refuses both for now."""

@@ -226,6 +226,10 @@ class ExprCompiler:
     def assign(self, dst, src_code: str, *, params: bool) -> str:
         """A statement storing ``src_code`` into field operand ``dst`` (truncated to its width)."""
         t, v = dst.get("type"), dst.get("value")
+        # JSON_format.md's l-value example wraps the access_field op twice:
+        # {"type": "expression", "value": {"type": "expression", "value": {"op": ...}}}
+        while t == "expression" and isinstance(v, dict) and v.get("type") == "expression":
+            t, v = v.get("type"), v.get("value")
         if t == "field":
             slot = self.layout.slot(v[0], v[1])
             return f"F[{slot}] = ({src_code}) & {(1 << self.layout.widths[slot]) - 1}"
