@@ -55,6 +55,9 @@ WHAT THE BACK END MAY RELY ON after a successful `parse_and_check`:
    VarDecl/ConstDecl/Param/Instantiation have `.p4type`. ConstDecl has `.folded`.
    TableDecl has typed properties (KeyProperty, ActionsProperty, DefaultActionProperty,
    EntriesProperty, ExprProperty) and convenience accessors.
+ * Lowered by the front end (lowering.py): `pkt.lookahead<H>().f` is replaced by
+   `pkt.lookahead<bit<N>>()[w-1:0]` (N = offset of f in H + its width w), cast back to the
+   field's type if that is not bit<w>. The mid end never sees a field of a header lookahead.
  * Program.main is the `Instantiation` named `main` (the package); its args are
    MethodCallExpr with kind "constructor" whose `.method` is the ParserDecl/ControlDecl.
  * Parser states: `SelectCase.state.decl` / `ParserState.transition.decl` is the target

@@ -91,6 +91,7 @@ class Checker:
         self.match_kinds: dict = {}
         self.match_kind_decl: Optional[A.MatchKindDecl] = None
         self.type_vars: list = []         # stack of {name: TypeVar}
+        self.lookahead_fields: list = []  # `pkt.lookahead<H>().f` nodes, lowered at the end
         self.accept_state = A.ParserState(Pos("<builtin>", 0, 0), "accept", [], None, True)
         self.reject_state = A.ParserState(Pos("<builtin>", 0, 0), "reject", [], None, True)
 
@@ -117,6 +118,9 @@ class Checker:
         for d in self.program.decls:
             self.guarded(self.declare_top, d, ctx)
         self.type_annotation_literals(ctx)
+        if self.lookahead_fields:
+            from .lowering import lower_lookahead_fields
+            lower_lookahead_fields(self.program, self.lookahead_fields)
         self.program.errors = list(self.errors)
         self.program.match_kinds = set(self.match_kinds)
         self.program.scope = self.top.names
@@ -1161,6 +1165,8 @@ class Checker:
                                                 f"'{e.member}'" + did_you_mean(e.member,
                                                                               bt.fields))
             e.decl = next(f for f in bt.decl.fields if f.name == e.member)
+            if isinstance(base, A.MethodCallExpr) and base.builtin == "lookahead":
+                self.lookahead_fields.append(e)
             e.kind = "field"
             return ft
         if isinstance(bt, T.Stack):

@@ -1,0 +1,49 @@
+"""Front-end rewrites: `pkt.lookahead<H>().f` becomes a slice of a bit lookahead."""
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+from toolchain.compiler.frontend import ast as A
+from toolchain.compiler.frontend import types as T
+
+from .conftest import parser_program
+
+HERE = Path(__file__).resolve().parent
+
+
+def test_lookahead_header_field_becomes_a_slice_of_a_bit_lookahead(compile_p4):
+    prog = compile_p4(parser_program(
+        "state start { transition select(pkt.lookahead<ipv4_t>().ttl, "
+        "pkt.lookahead<ipv4_t>().version, pkt.lookahead<label_t>().bos) "
+        "{ (1, 4, 1): accept; default: reject; } }"))
+    sel = prog.find(A.ParserDecl, "P")[0].states[0].transition
+    ttl, version, bos = sel.exprs
+    # ttl follows 64 bits of the IPv4 header: the low 8 of the first 72 bits
+    assert isinstance(ttl, A.SliceExpr) and (ttl.hi_value, ttl.lo_value) == (7, 0)
+    assert ttl.expr.builtin == "lookahead" and ttl.expr.type == T.Bits(72)
+    assert ttl.expr.type_args == [T.Bits(72)] and ttl.type == T.Bits(8)
+    assert version.expr.type == T.Bits(4) and version.type == T.Bits(4)
+    assert bos.expr.type == T.Bits(24) and (bos.hi_value, bos.lo_value) == (0, 0)
+
+
+def test_lookahead_bool_field_is_cast_back_to_bool(compile_p4):
+    body = "header flag_t { bool f; bit<7> pad; }\n"
+    prog = compile_p4(parser_program(
+        "state start { meta.flag = pkt.lookahead<flag_t>().f; transition accept; }", body=body))
+    (assign,) = [s for s in prog.find(A.ParserDecl, "P")[0].states[0].stmts
+                 if isinstance(s, A.AssignStmt)]
+    assert isinstance(assign.rhs, A.CastExpr) and assign.rhs.type == T.BOOL
+    assert assign.rhs.expr.type == T.Bits(1) and assign.rhs.expr.expr.type == T.Bits(1)
+
+
+def test_calculator_program_runs_on_the_embedded_target():
+    from toolchain.compiler import compile_file
+    from toolchain.target import SimpleSwitch, load_program
+    sw = SimpleSwitch(load_program(compile_file(HERE / "programs" / "calc.p4")), seed=1)
+    eth = bytes.fromhex("000000000002" "000000000001") + b"\x12\x34"
+    request = eth + b"P4\x01+" + struct.pack("!III", 3, 4, 0)
+    ((port, frame),) = sw.process(5, request)
+    assert port == 5 and frame[:12] == bytes.fromhex("000000000001" "000000000002")
+    assert struct.unpack("!III", frame[18:30]) == (3, 4, 7)
+    assert sw.process(5, eth + b"P4\x02+" + struct.pack("!III", 3, 4, 0)) == []   # bad version
