@@ -92,6 +92,7 @@ class Checker:
         self.match_kind_decl: Optional[A.MatchKindDecl] = None
         self.type_vars: list = []         # stack of {name: TypeVar}
         self.lookahead_fields: list = []  # `pkt.lookahead<H>().f` nodes, lowered at the end
+        self.parser_ifs = False           # an if statement in a parser state, lowered at the end
         self.accept_state = A.ParserState(Pos("<builtin>", 0, 0), "accept", [], None, True)
         self.reject_state = A.ParserState(Pos("<builtin>", 0, 0), "reject", [], None, True)
 
@@ -121,6 +122,9 @@ class Checker:
         if self.lookahead_fields:
             from .lowering import lower_lookahead_fields
             lower_lookahead_fields(self.program, self.lookahead_fields)
+        if self.parser_ifs and not self.diags.error_count:
+            from .lowering import lower_parser_ifs
+            lower_parser_ifs(self.program)
         self.program.errors = list(self.errors)
         self.program.match_kinds = set(self.match_kinds)
         self.program.scope = self.top.names
@@ -939,7 +943,7 @@ class Checker:
             self.check_expr(s.call, ctx)
         elif isinstance(s, A.IfStmt):
             if ctx.kind == "state":
-                self.refuse(s.pos, "if statement in a parser state (use select)")
+                self.parser_ifs = True     # split into states after checking (lowering.py)
             self.check_expr(s.cond, ctx)
             if s.cond.type != T.BOOL:
                 self.err(s.cond.pos, f"if condition has type {s.cond.type}, expected bool")

@@ -80,3 +80,82 @@ def lower_lookahead_fields(program: A.Program, nodes: list) -> None:
                 replace_child(parent, child, lowered_field(child))
             else:
                 stack.append(child)
+
+
+# ---------------------------------------------------------------- if statements in parsers
+
+def _flatten(stmts: list) -> list:
+    """Blocks inside a parser state run in order; their declarations are resolved already,
+    so the statements can be spliced into the state."""
+    out = []
+    for s in stmts:
+        if isinstance(s, A.BlockStmt):
+            out.extend(_flatten(s.stmts))
+        else:
+            out.append(s)
+    return out
+
+
+def _state_ref(pos, state: A.ParserState) -> A.PathExpr:
+    p = A.PathExpr(pos, state.name)
+    p.decl, p.type = state, T.STATE
+    return p
+
+
+class _ParserIfLowering:
+    """`state s { A; if (c) B else C; D; transition t; }` becomes
+    `s { A; transition select(c) { true: s_true; default: s_false; } }`,
+    `s_true { B; transition s_join; }`, `s_false { C; transition s_join; }` and
+    `s_join { D; transition t; }` -- the rewrite p4c's front end makes (RemoveParserIfs)."""
+
+    def __init__(self, parser: A.ParserDecl):
+        self.parser = parser
+        self.names = {s.name for s in parser.states}
+
+    def fresh(self, base: str) -> str:
+        name, n = base, 1
+        while name in self.names:
+            n += 1
+            name = f"{base}_{n}"
+        self.names.add(name)
+        return name
+
+    def run(self) -> None:
+        out = []
+        for s in self.parser.states:
+            out.extend(self.split(s))
+        self.parser.states = out
+
+    def split(self, state: A.ParserState) -> list:
+        stmts = _flatten(state.stmts)
+        k = next((i for i, s in enumerate(stmts) if isinstance(s, A.IfStmt)), None)
+        if k is None:
+            state.stmts = stmts
+            return [state]
+        if_stmt = stmts[k]
+        pos = if_stmt.pos
+        join = A.ParserState(pos, self.fresh(f"{state.name}_join"), stmts[k + 1:],
+                             state.transition)
+        yes = A.ParserState(pos, self.fresh(f"{state.name}_true"), [if_stmt.then],
+                            _state_ref(pos, join))
+        no = A.ParserState(pos, self.fresh(f"{state.name}_false"),
+                           [if_stmt.other] if if_stmt.other is not None else [],
+                           _state_ref(pos, join))
+        true = A.BoolLit(pos, True)
+        true.type, true.folded = T.BOOL, True
+        default = A.DefaultExpr(pos)
+        default.type = T.DONTCARE
+        select = A.SelectExpr(pos, [if_stmt.cond],
+                              [A.SelectCase(pos, [true], _state_ref(pos, yes)),
+                               A.SelectCase(pos, [default], _state_ref(pos, no))])
+        select.type = T.STATE
+        state.stmts = stmts[:k]
+        state.transition = select
+        return [state] + self.split(yes) + self.split(no) + self.split(join)
+
+
+def lower_parser_ifs(program: A.Program) -> None:
+    for d in program.decls:
+        if isinstance(d, A.ParserDecl) and any(
+                isinstance(n, A.IfStmt) for s in d.states for n in A.walk(s)):
+            _ParserIfLowering(d).run()

@@ -47,3 +47,52 @@ def test_calculator_program_runs_on_the_embedded_target():
     assert port == 5 and frame[:12] == bytes.fromhex("000000000001" "000000000002")
     assert struct.unpack("!III", frame[18:30]) == (3, 4, 7)
     assert sw.process(5, eth + b"P4\x02+" + struct.pack("!III", 3, 4, 0)) == []   # bad version
+
+
+IF_PARSER = """state start {
+    pkt.extract(hdr.ethernet);
+    bit<8> k = 1;
+    if (hdr.ethernet.etherType == 0x0800) {
+        meta.c = k;
+        if (hdr.ethernet.dst == 0) { meta.a = 5; }
+    } else {
+        meta.c = 2;
+    }
+    meta.b = (bit<32>)meta.c + 10;
+    transition accept;
+}"""
+
+
+def test_if_in_a_parser_state_becomes_a_select_and_states(compile_p4):
+    prog = compile_p4(parser_program(IF_PARSER))
+    parser = prog.find(A.ParserDecl, "P")[0]
+    assert [s.name for s in parser.states] == [
+        "start", "start_true", "start_true_true", "start_true_false", "start_true_join",
+        "start_false", "start_join"]
+    start = parser.states[0]
+    assert [type(s).__name__ for s in start.stmts] == ["CallStmt", "VarDecl"]
+    sel = start.transition
+    assert isinstance(sel, A.SelectExpr) and sel.exprs[0].type == T.BOOL
+    assert [c.state.decl.name for c in sel.cases] == ["start_true", "start_false"]
+    join = parser.states[-1]
+    assert join.transition.decl.builtin and join.transition.decl.name == "accept"
+    for s in parser.states:
+        assert not any(isinstance(n, (A.IfStmt, A.BlockStmt)) for n in s.stmts)
+
+
+def test_if_in_a_parser_state_runs_on_the_embedded_target(tmp_path):
+    from toolchain.compiler import compile_file
+    from toolchain.target import SimpleSwitch, load_program
+    text = parser_program(IF_PARSER).replace(
+        "control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) "
+        "{ apply { } }",
+        "control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) "
+        "{ apply { sm.egress_spec = 1; hdr.ethernet.src = meta.b ++ 8w0 ++ meta.a[7:0]; } }")
+    path = tmp_path / "pif.p4"
+    path.write_text(text)
+    sw = SimpleSwitch(load_program(compile_file(path)), seed=1)
+    for ether_type, dst, src in ((b"\x08\x00", bytes(6), "0000000b0005"),
+                                 (b"\x08\x00", b"\x01" * 6, "0000000b0000"),
+                                 (b"\x86\xdd", bytes(6), "0000000c0000")):
+        ((_, frame),) = sw.process(0, dst + bytes(6) + ether_type + bytes(20))
+        assert frame[6:12].hex() == src

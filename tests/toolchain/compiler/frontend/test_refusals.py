@@ -82,9 +82,6 @@ def test_refusal_control_constructor_parameters(errors_of):
 
 
 PARSER_REFUSALS = [
-    ("if_in_state",
-     "state start { if (meta.c == 1) { meta.a = 1; } transition accept; }",
-     "prog.p4:15:15: if statement in a parser state (use select) is not supported"),
     ("push_front_in_parser",
      "state start { hdr.labels.push_front(1); transition accept; }",
      "prog.p4:15:15: header stack push_front in a parser is not supported"),
