@@ -1175,13 +1175,13 @@ class Checker:
             return ft
         if isinstance(bt, T.Stack):
             e.kind = "stack"
+            if e.member in ("next", "last", "lastIndex") and ctx.kind != "state":
+                # spec 8.18, as p4c's type checker: parser-only members
+                self.err(e.pos, f"'.{e.member}' of a header stack can only be used in a "
+                                f"parser")
             if e.member in ("next", "last"):
-                if ctx.kind != "state":
-                    self.refuse(e.pos, f"header stack '.{e.member}' outside a parser")
                 return bt.element
-            if e.member in ("lastIndex",):
-                if ctx.kind != "state":
-                    self.refuse(e.pos, "header stack '.lastIndex' outside a parser")
+            if e.member == "lastIndex":
                 return T.Bits(32)
             if e.member == "size":
                 e.folded = bt.size

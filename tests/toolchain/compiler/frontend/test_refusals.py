@@ -37,8 +37,6 @@ INGRESS_REFUSALS = [
      "supported"),
     ("runtime_stack_index", "apply { hdr.labels[meta.c].label = 1; }", "",
      "prog.p4:15:20: non-constant header stack index is not supported"),
-    ("stack_next_outside_parser", "apply { hdr.labels.next.label = 1; }", "",
-     "prog.p4:15:9: header stack '.next' outside a parser is not supported"),
     ("signed_division", "apply { meta.s = meta.s / 8s2; }", "",
      "prog.p4:15:25: '/' on signed values is not supported"),
     ("signed_modulo", "apply { meta.s = meta.s % 8s2; }", "",
