@@ -1093,7 +1093,8 @@ class Checker:
         self.err(e.pos, "'..' is only allowed in keysets")
 
     def expr_Argument(self, e, ctx, expected):
-        self.refuse(e.pos, f"named argument '{e.name}'")
+        # calls reorder named arguments before checking them; anywhere else they are refused
+        self.refuse(e.pos, f"named argument '{e.name}' here")
 
     def expr_TypeNameExpr(self, e, ctx, expected):
         self.err(e.pos, "a type is not a value here")
@@ -1590,7 +1591,41 @@ class Checker:
                 self.err(e.pos, "verify can only be called in a parser state")
         return self.bind_call(e, sig, {}, ctx, expected)
 
+    @staticmethod
+    def named_order(args: list, params: list):
+        """Arguments given by name (`f(x = 1, y = 2)`, spec 8.20) in parameter order, or None
+        if they do not fit `params`. Omitted parameters must have defaults and come last."""
+        given = {a.name: a.expr for a in args}
+        if len(given) != len(args) or not set(given) <= {p.name for p in params}:
+            return None
+        out = []
+        for i, p in enumerate(params):
+            if p.name in given:
+                out.append(given[p.name])
+            elif p.has_default and not any(q.name in given for q in params[i + 1:]):
+                break
+            else:
+                return None
+        return out
+
+    def reorder_named(self, e, sigs: list, what: str):
+        """Named arguments: the first signature they fit; `e.args` becomes positional."""
+        if not all(isinstance(a, A.Argument) and a.name for a in e.args):
+            self.err(e.pos, f"{what}: arguments must be all named or all positional")
+        for sig in sigs:
+            order = self.named_order(e.args, sig.params)
+            if order is not None:
+                e.args = order
+                return sig
+        names = ", ".join(a.name for a in e.args)
+        known = {p.name for s in sigs for p in s.params}
+        unknown = [a.name for a in e.args if a.name not in known]
+        self.err(e.pos, f"{what} has no parameters matching the arguments {names}"
+                 + (did_you_mean(unknown[0], known) if unknown else ""))
+
     def pick_overload(self, e, sigs: list, what: str) -> T.Method:
+        if any(isinstance(a, A.Argument) for a in e.args):
+            return self.reorder_named(e, sigs, what)
         fits = [s for s in sigs if self.arity_ok(s.params, len(e.args))]
         if not fits:
             counts = sorted({len(s.params) for s in sigs})
@@ -1658,6 +1693,8 @@ class Checker:
             raise _Stop()          # the action itself failed to check: already reported
         if ctx.kind == "state":
             self.err(e.pos, f"action '{d.name}' cannot be called from a parser")
+        if any(isinstance(a, A.Argument) for a in e.args):
+            self.reorder_named(e, [d.signature], f"action '{d.name}'")
         if len(e.args) != len(d.params):
             self.err(e.pos, f"action '{d.name}' takes {len(d.params)} arguments, "
                             f"{len(e.args)} given")

@@ -420,3 +420,28 @@ def test_entry_keysets_accepted_for_each_match_kind(check_ingress):
 ])
 def test_table_actions_and_keys_fit_the_control_plane(ingress_errors, ingress, message):
     assert ingress_errors(ingress) == [message]
+
+
+def test_named_arguments_are_put_in_parameter_order(check_ingress):
+    prog = check_ingress("""
+        register<bit<32>>(8) r;
+        action a(bit<8> x, bit<32> y) { meta.c = x; meta.a = y; }
+        apply { r.read(index = 3, result = meta.a); a(y = 7, x = 1); }""")
+    calls = {c.callee.member if isinstance(c.callee, A.MemberExpr) else c.callee.name: c
+             for c in user_nodes(prog, A.MethodCallExpr)}
+    read = calls["read"]
+    assert isinstance(read.args[0], A.MemberExpr) and read.args[1].folded == 3
+    assert read.args[1].type == T.Bits(32)
+    assert [x.folded for x in calls["a"].args] == [1, 7]
+    assert [x.type for x in calls["a"].args] == [T.Bits(8), T.Bits(32)]
+
+
+@pytest.mark.parametrize("ingress,message", [
+    ("register<bit<32>>(8) r; apply { r.read(meta.a, index = 3); }",
+     "prog.p4:15:33: method register.read: arguments must be all named or all positional"),
+    ("register<bit<32>>(8) r; apply { r.read(result = meta.a, indx = 3); }",
+     "prog.p4:15:33: method register.read has no parameters matching the arguments result, "
+     "indx (did you mean 'index'?)"),
+])
+def test_named_argument_errors(ingress_errors, ingress, message):
+    assert ingress_errors(ingress) == [message]
