@@ -658,11 +658,13 @@ class DefaultActionProperty(TableProperty):
 
 @dataclass(slots=True)
 class Entry(Node):
-    """A (const) entry: keyset (one Expr per key element), action, optional priority."""
+    """A (const) entry: keyset (one Expr per key element), action, optional priority (from
+    `priority = N :` or an `@priority(N)` annotation); `is_const` for a `const` entry."""
     keyset: list
     action: ActionRef
     priority: Optional[Expr] = None
     annotations: list = field(default_factory=list)
+    is_const: bool = field(default=False, kw_only=True)
 
 
 @dataclass(slots=True)

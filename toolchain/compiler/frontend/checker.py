@@ -254,8 +254,11 @@ class Checker:
     def _resolve_type(self, r: A.TypeRef, ctx: Ctx) -> T.P4Type:
         if isinstance(r, A.BitsTypeRef):
             w = self.const_int(r.width, ctx, "a width")
-            if w < 1 or (r.signed and w < 1):
-                self.err(r.pos, f"width {w} of {'int' if r.signed else 'bit'}<> must be positive")
+            kind = "int" if r.signed else "bit"
+            if w == 0:
+                self.refuse(r.pos, f"{kind}<0>")
+            if w < 0:
+                self.err(r.pos, f"width {w} of {kind}<> must be positive")
             return T.Bits(w, r.signed)
         if isinstance(r, A.BaseTypeRef):
             return {"bool": T.BOOL, "error": T.ERROR, "match_kind": T.MATCH_KIND,
@@ -332,6 +335,11 @@ class Checker:
             if kind == "header":
                 if isinstance(ft, T.Varbit):
                     self.diags.error(f.pos, f"varbit field '{f.name}' is not supported")
+                elif isinstance(ft, T.Struct):
+                    # allowed by spec 7.2.2 (structs of bit types); the mid end lays out flat
+                    # headers only
+                    self.diags.error(f.pos, f"header field '{f.name}' of struct type {ft} is "
+                                            f"not supported")
                 elif not (isinstance(ft, T.Bits) or ft == T.BOOL or
                           (isinstance(ft, T.Enum) and ft.underlying is not None)):
                     self.diags.error(f.pos, f"header field '{f.name}' has type {ft}; header "
@@ -627,10 +635,21 @@ class Checker:
         return isinstance(t, T.Bits) or t in (T.BOOL, T.ERROR) or isinstance(t, T.Enum)
 
     def check_keyset(self, keyset: list, exprs: list, ctx: Ctx, pos, what: str) -> None:
-        """One keyset element per expression; `default`/`_` alone cover everything."""
+        """One keyset element per expression; `default`/`_` alone cover everything, and a
+        value_set of a struct covers a tuple of expressions field by field (spec 12.11)."""
         if len(keyset) == 1 and isinstance(keyset[0], (A.DefaultExpr, A.DontCareExpr)):
             keyset[0].type = T.DONTCARE
             return
+        if len(keyset) == 1 and len(exprs) > 1 and isinstance(keyset[0], A.PathExpr):
+            vs = ctx.scope.lookup(keyset[0].name)
+            if isinstance(vs, A.ValueSetDecl) and isinstance(vs.p4type.element, T.Struct):
+                have = list(vs.p4type.element.fields.values())
+                if have != [e.type for e in exprs]:
+                    self.err(keyset[0].pos, f"value_set '{vs.name}' has fields of types "
+                                            f"{', '.join(map(str, have))}; the {what} has "
+                                            f"{', '.join(str(e.type) for e in exprs)}")
+                keyset[0].decl, keyset[0].type = vs, vs.p4type
+                return
         if len(keyset) != len(exprs):
             self.err(pos, f"keyset has {len(keyset)} elements but the {what} has {len(exprs)}")
         for k, e in zip(keyset, exprs):
@@ -643,7 +662,11 @@ class Checker:
         if isinstance(k, A.MaskExpr):
             for part in (k.value, k.mask):
                 self.check_expr(part, ctx, expected=t)
-                self.coerce(part, t, ctx, "keyset mask")
+                # an int mask (or value) of a serializable enum is a value of its
+                # underlying type (p4c accepts `E.A &&& 0xF`)
+                want = t.underlying if (isinstance(t, T.Enum) and t.underlying is not None
+                                        and part.type == T.INT) else t
+                self.coerce(part, want, ctx, "keyset mask")
                 self.require_constant(part, "a mask keyset")
             k.type = T.SetType(t)
             return
@@ -758,8 +781,9 @@ class Checker:
                 self.diags.error(p.pos, f"table '{d.name}': property '{p.name}' appears twice")
             seen.add(p.name)
             if p.name not in TABLE_PROPERTIES:
-                self.diags.error(p.pos, f"table '{d.name}': unknown table property '{p.name}'"
-                                        + did_you_mean(p.name, TABLE_PROPERTIES))
+                # p4c warns and ignores it (testdata junk-prop-bmv2.p4)
+                self.warn(p.pos, f"table '{d.name}': unknown table property '{p.name}' is "
+                                 f"ignored" + did_you_mean(p.name, TABLE_PROPERTIES))
                 continue
         actions_prop = d.prop("actions")
         if actions_prop is None:
@@ -1566,7 +1590,9 @@ class Checker:
             self.err(start_pos(e.args[0]), f"emit needs a header, a header stack or a struct "
                                            f"of headers, not {e.args[0].type}")
         if name == "lookahead" and not (isinstance(result, (T.Bits, T.Header)) or
-                                        result == T.BOOL):
+                                        result == T.BOOL or
+                                        (isinstance(result, T.Struct) and
+                                         result.width_bits is not None)):
             self.err(e.pos, f"lookahead needs a fixed-width type, not {result}")
 
     def warn_deprecated(self, e, sig: T.Method) -> None:
@@ -1641,8 +1667,20 @@ class Checker:
         required = sum(1 for p in params if not p.has_default)
         return required <= n <= len(params)
 
+    def fill_defaults(self, e, params: list, ctx) -> None:
+        """Omitted trailing parameters with a default value get a copy of it as argument, so
+        that the mid end sees every argument (parameters that are only @optional stay
+        absent)."""
+        import copy
+        for p in params[len(e.args):]:
+            default = p.decl.default if p.decl is not None else None
+            if default is None:
+                return
+            e.args.append(copy.deepcopy(default))
+
     def bind_call(self, e, sig: T.Method, bindings: dict, ctx, expected) -> T.P4Type:
         """Infer type arguments, check each argument against its parameter."""
+        self.fill_defaults(e, sig.params, ctx)
         if e.type_args:
             if len(e.type_args) != len(sig.type_params):
                 self.err(e.pos, f"{sig.name} takes {len(sig.type_params)} type arguments, "
@@ -1695,6 +1733,8 @@ class Checker:
             self.err(e.pos, f"action '{d.name}' cannot be called from a parser")
         if any(isinstance(a, A.Argument) for a in e.args):
             self.reorder_named(e, [d.signature], f"action '{d.name}'")
+        if self.arity_ok(d.signature.params, len(e.args)):
+            self.fill_defaults(e, d.signature.params, ctx)
         if len(e.args) != len(d.params):
             self.err(e.pos, f"action '{d.name}' takes {len(d.params)} arguments, "
                             f"{len(e.args)} given")

@@ -8,7 +8,8 @@ line (left to right); only tokens that come from a macro expansion keep an appro
 Integer literals (spec 6.3.3): decimal, 0x/0X hex, 0o/0O octal, 0b/0B binary, 0d decimal,
 underscores anywhere after the first digit, and an optional width prefix `8w` (bit<8>) or
 `8s` (int<8>): `8w5`, `16s0xff`, `32w0b1010_0000`. `>>` is never one token: the parser joins
-two adjacent `>` so that `register<bit<32>>` closes two type argument lists.
+two adjacent `>` so that `register<bit<32>>` closes two type argument lists (and `>>=` is
+`>` followed by `>=`). Compound assignments (`+=`, `|+|=`, ..., P4 1.2.4) are single tokens.
 """
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ switch table transition true tuple type typedef varbit void value_set list
 """.split())
 
 # longest operators first
-_OPS = ["&&&", "|+|", "|-|", "...", "..", "<<", "<=", ">=", "==", "!=", "&&", "||", "++",
+_OPS = ["|+|=", "|-|=", "<<=", "++=", "&&&", "|+|", "|-|", "...", "..", "+=", "-=", "*=", "/=",
+        "%=", "&=", "|=", "^=", "<<", "<=", ">=", "==", "!=", "&&", "||", "++",
         "+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "<", ">", "=", "?", ":", ";", ",",
         ".", "(", ")", "{", "}", "[", "]", "@"]
 

@@ -588,7 +588,7 @@ class Parser:
     def select_expr(self) -> A.SelectExpr:
         pos = self.expect("select").pos
         self.expect("(")
-        exprs = [self.expression()]
+        exprs = [] if self.at(")") else [self.expression()]
         while self.accept(","):
             exprs.append(self.expression())
         self.expect(")")
@@ -811,6 +811,7 @@ class Parser:
             while not self.at("}"):
                 ea = self.annotations()
                 epos = self.tok.pos
+                entry_const = bool(self.accept("const"))     # P4 1.2.4 per-entry const
                 priority = None
                 if self.at_id("priority") or self.at("priority"):
                     self.advance()
@@ -820,8 +821,14 @@ class Parser:
                 keyset = self.keyset_expression()
                 self.expect(":")
                 act = self.action_ref([])
+                ea = ea + self.annotations()       # `k : a() @priority(3);` (p4c's grammar)
                 self.expect(";")
-                entries.append(A.Entry(epos, keyset, act, priority, ea))
+                if priority is None:
+                    prio = next((x for x in ea if x.name == "priority" and x.args), None)
+                    priority = prio.args[0] if prio is not None else None
+                entry = A.Entry(epos, keyset, act, priority, ea)
+                entry.is_const = entry_const
+                entries.append(entry)
             self.expect("}")
             return A.EntriesProperty(pos, name, is_const, entries, annotations=annos)
         self.expect("=")
@@ -899,6 +906,10 @@ class Parser:
         if self.is_type_name(t) and self.peek().text not in (".", "(") or (
                 self.is_type_name(t) and self.peek().text == "(" and self._instantiation_ahead()):
             return self.type_led_declaration(annos, top_level=False)
+        if t.kind == "id" and t.text == "for" and self.peek().text == "(":
+            self.skip_for_loop()
+            self.diags.error(pos, "for loop is not supported")
+            return A.EmptyStmt(pos)
         # assignment or call
         lhs = self.expression()
         if self.at("="):
@@ -906,11 +917,47 @@ class Parser:
             rhs = self.expression()
             self.expect(";")
             return A.AssignStmt(pos, lhs, rhs)
+        op = self.compound_assignment()
+        if op is not None:
+            # `x op= e` means `x = x op e` (P4 1.2.4); the target is a side-effect-free
+            # l-value, so evaluating it twice is the same as once
+            import copy
+            rhs = self.expression()
+            self.expect(";")
+            return A.AssignStmt(pos, lhs, A.BinaryExpr(t.pos, op, copy.deepcopy(lhs), rhs))
         self.expect(";")
         if not isinstance(lhs, A.MethodCallExpr):
             self.diags.error(pos, "expression statement must be a call or an assignment")
             return A.EmptyStmt(pos)
         return A.CallStmt(pos, lhs)
+
+    COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|",
+                "^=": "^", "<<=": "<<", "|+|=": "|+|", "|-|=": "|-|", "++=": "++"}
+
+    def compound_assignment(self) -> Optional[str]:
+        """The operator of a compound assignment at the current token, consumed; or None."""
+        t = self.tok
+        if t.kind == "op" and t.text in self.COMPOUND:
+            self.advance()
+            return self.COMPOUND[t.text]
+        nxt = self.peek()
+        if t.text == ">" and nxt.text == ">=" and nxt.pos.line == t.pos.line and \
+                nxt.pos.col == t.pos.col + 1:
+            self.advance()
+            self.advance()
+            return ">>"
+        return None
+
+    def skip_for_loop(self) -> None:
+        """`for (...) stmt` (P4 1.2.5): skipped so the rest of the program is still checked."""
+        self.advance()
+        self._balanced("(", ")")
+        if self.at("{"):
+            self._balanced("{", "}")
+        else:
+            while not self.at(";") and self.tok.kind != "eof":
+                self.advance()
+            self.accept(";")
 
     def _instantiation_ahead(self) -> bool:
         """`T(args) name;` (instantiation) vs `T(args);` (call of a constructor: invalid)."""
@@ -969,6 +1016,9 @@ class Parser:
                 continue
             if op == ">" and self._is_shift_right():
                 op = ">>"
+            elif op == ">" and self.peek().text == ">=" and \
+                    self.peek().pos.col == t.pos.col + 1:
+                break                      # `x >>= e`: a compound assignment follows
             prec = BINARY_PREC.get(op)
             if prec is None or prec < min_prec:
                 break

@@ -49,6 +49,13 @@ INGRESS_REFUSALS = [
      "prog.p4:13:1: constant 'M' of type meta_t (only scalar constants) is not supported"),
     ("function_call", "apply { meta.c = f(meta.c); }", "bit<8> f(in bit<8> x) { return x; }\n",
      "prog.p4:13:1: function 'f' is not supported"),
+    ("bit_zero", "apply { }", "header z_t { bit<0> nothing; }\n",
+     "prog.p4:13:14: bit<0> is not supported"),
+    ("struct_in_header", "apply { }", "struct pair_t { bit<8> a; bit<8> b; }\n"
+                                      "header p_t { pair_t p; }\n",
+     "prog.p4:14:14: header field 'p' of struct type pair_t is not supported"),
+    ("for_loop", "apply { for (bit<8> i = 0; i < 4; i = i + 1) { meta.c = i; } }", "",
+     "prog.p4:15:9: for loop is not supported"),
     ("constructor_call_in_apply", "apply { I(); }", "",
      "prog.p4:15:9: constructor call 'I(...)' here is not supported"),
 ]

@@ -319,8 +319,8 @@ def test_deprecated_declarations_warn_when_called(tmp_path):
 @pytest.mark.parametrize("states,message", [
     ("state start { pkt.extract(meta); transition accept; }",
      "prog.p4:15:27: extract needs a header, not meta_t"),
-    ("state start { meta.flag = pkt.lookahead<meta_t>(); transition accept; }",
-     "prog.p4:15:27: lookahead needs a fixed-width type, not meta_t"),
+    ("state start { pkt.lookahead<headers_t>(); transition accept; }",
+     "prog.p4:15:15: lookahead needs a fixed-width type, not headers_t"),
     ("state start { meta.a = 1; }",
      None),
 ])
@@ -445,3 +445,66 @@ def test_named_arguments_are_put_in_parameter_order(check_ingress):
 ])
 def test_named_argument_errors(ingress_errors, ingress, message):
     assert ingress_errors(ingress) == [message]
+
+
+def test_compound_assignment_means_assign_the_operation(check_ingress):
+    prog = check_ingress("apply { meta.a += 1; meta.c >>= 2; meta.c |+|= 8w3; meta.a ++= 0; }"
+                         .replace("meta.a ++= 0;", ""))
+    ops = [(a.rhs.op, a.rhs.left is not a.lhs, a.rhs.type) for a in assigns(prog)]
+    assert ops == [("+", True, T.Bits(32)), (">>", True, T.Bits(8)), ("|+|", True, T.Bits(8))]
+
+
+def test_entries_take_per_entry_const_and_priority_annotations(check_ingress):
+    prog = check_ingress("""
+        action set(bit<8> v) { meta.c = v; }
+        table t {
+            key = { meta.a: ternary; }
+            actions = { set; }
+            const entries = {
+                const priority = 10: 1 &&& 0xF: set(1);
+                2 &&& 0xF: set(2) @priority(3);
+            }
+        }
+        apply { t.apply(); }""")
+    (t,) = user_nodes(prog, A.TableDecl)
+    e1, e2 = t.entries.entries
+    assert e1.is_const and e1.priority.folded == 10
+    assert not e2.is_const and e2.priority.folded == 3
+
+
+def test_action_parameters_with_defaults_may_be_omitted(check_ingress):
+    prog = check_ingress("action a(out bit<8> x, in bit<8> y = 5) { x = y; } "
+                         "apply { a(meta.c); a(meta.c, 7); }")
+    calls = [c for c in user_nodes(prog, A.MethodCallExpr) if c.kind == "action"]
+    assert [[x.folded for x in c.args[1:]] for c in calls] == [[5], [7]]
+    assert calls[0].args[1] is not calls[1].args[1]
+
+
+def test_unknown_table_property_warns_like_p4c(tmp_path):
+    from .conftest import program_text
+    from toolchain.compiler.frontend import parse_and_check
+    p = tmp_path / "prog.p4"
+    p.write_text(program_text("", ingress="table t { key = { meta.a: exact; } actions = "
+                                          "{ NoAction; } sizes = 4; } apply { t.apply(); }"))
+    _, warnings = parse_and_check(p)
+    assert [str(w).split("/")[-1] for w in warnings] == [
+        "prog.p4:15:60: warning: table 't': unknown table property 'sizes' is ignored "
+        "(did you mean 'size'?)"]
+
+
+def test_value_set_of_a_struct_matches_a_tuple_select(compile_p4):
+    from .conftest import parser_program
+    body = "struct pair_t { bit<16> t; bit<8> v; }\n"
+    prog = compile_p4(parser_program(
+        "state start { pkt.extract(hdr.ethernet); transition select(hdr.ethernet.etherType, "
+        "hdr.ethernet.dst[7:0]) { pvs: accept; default: reject; } }",
+        locals_="value_set<pair_t>(4) pvs;", body=body))
+    sel = prog.find(A.ParserDecl, "P")[0].states[0].transition
+    assert sel.cases[0].keyset[0].decl.name == "pvs"
+
+
+def test_empty_select_has_only_a_default(compile_p4):
+    from .conftest import parser_program
+    prog = compile_p4(parser_program("state start { transition select() { default: accept; } }"))
+    sel = prog.find(A.ParserDecl, "P")[0].states[0].transition
+    assert sel.exprs == [] and sel.cases[0].state.decl.name == "accept"
