@@ -14,8 +14,8 @@ WHAT THE BACK END MAY RELY ON after a successful `parse_and_check`:
    literal's `.value` is already reduced into range (two's complement for int<W>, i.e. the
    spec's value of the cast, stored as a Python int in [-(2^(W-1)), 2^(W-1)) for signed and
    [0, 2^W) for unsigned). A compile-time-known expression has `.folded` = its value
-   (int, or bool for bool type) -- e.g. `const` references, `8w3 + 1`, enum members with a
-   serializable underlying type. An expression with `.folded` set should be emitted as that
+   (int, or bool for bool type) -- e.g. `const` references, `8w3 + 1`, enum members (the
+   underlying value, or for a plain enum its index) and error members (their code). An expression with `.folded` set should be emitted as that
    constant (of its `.type`). Implicit casts the spec allows (8.11.2) are made explicit:
    where an `int` meets bit<W>/int<W> the `int` subtree gets that type (truncated, with a
    warning, if it does not fit); a serializable enum is usable as its underlying type (its

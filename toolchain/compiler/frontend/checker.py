@@ -1169,6 +1169,7 @@ class Checker:
                     self.err(e.member_pos or e.pos, f"error.{e.member} is not declared"
                              + did_you_mean(e.member, self.error_members))
                 e.decl, e.kind = m, "error"
+                e.folded = m.code          # errors are numbered in declaration order
                 return T.ERROR
             if isinstance(d, A.TypedefDecl) and isinstance(d.p4type, T.Enum):
                 d = d.p4type.decl
@@ -1180,8 +1181,7 @@ class Checker:
                                                     f"'{e.member}'"
                              + did_you_mean(e.member, [x.name for x in d.members]))
                 e.decl, e.kind = m, "enum"
-                if d.p4type.underlying is not None:
-                    e.folded = m.value
+                e.folded = m.value         # the underlying value, or the index (plain enum)
                 return d.p4type
         bt = self.check_expr(base, ctx)
         if isinstance(bt, T.StructLike):

@@ -28,8 +28,8 @@ v1model's primitives take such arguments as plain numbers.
 Serializable enums (`enum bit<16> E {...}`): expressions of that enum type have `.type` =
 the `Enum` (its `.underlying` is the bit type) and, for members, `.folded` = the member's value;
 they convert implicitly to the underlying type (spec 8.3), so the back end can treat an
-`Enum` with an underlying type exactly as that `Bits`. Plain enums have no value: the member
-is `MemberExpr.decl` (an `EnumMember` whose `.value` is its index).
+`Enum` with an underlying type exactly as that `Bits`. Members of plain enums have `.folded` =
+their index (also `MemberExpr.decl.value`); error members `.folded` = their code.
 """
 from __future__ import annotations
 

@@ -508,3 +508,14 @@ def test_empty_select_has_only_a_default(compile_p4):
     prog = compile_p4(parser_program("state start { transition select() { default: accept; } }"))
     sel = prog.find(A.ParserDecl, "P")[0].states[0].transition
     assert sel.exprs == [] and sel.cases[0].state.decl.name == "accept"
+
+
+def test_error_and_enum_members_are_folded_constants(check_ingress):
+    prog = check_ingress("""
+        action set(bit<8> v) { meta.c = v; }
+        table t { key = { sm.parser_error: exact; } actions = { set; }
+                  const entries = { error.NoMatch: set(1); } }
+        apply { t.apply(); }""")
+    (t,) = user_nodes(prog, A.TableDecl)
+    key = t.entries.entries[0].keyset[0]
+    assert key.type == T.ERROR and key.folded == prog.errors.index("NoMatch")
