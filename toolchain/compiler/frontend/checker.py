@@ -346,7 +346,9 @@ class Checker:
                                             f"fields must be bit<W>, int<W>, bool or a "
                                             f"serializable enum")
             else:
-                if isinstance(ft, (T.Extern, T.Specialized, T.ParserType, T.Varbit)) or \
+                if isinstance(ft, T.Varbit):
+                    self.diags.error(f.pos, f"varbit field '{f.name}' is not supported")
+                elif isinstance(ft, (T.Extern, T.Specialized, T.ParserType)) or \
                         ft in (T.STRING, T.VOID, T.INT, T.MATCH_KIND):
                     self.diags.error(f.pos, f"struct field '{f.name}' cannot have type {ft}")
             t.fields[f.name] = ft
@@ -502,6 +504,12 @@ class Checker:
                                 f"compile-time constant")
 
     def check_package_args(self, d: A.Instantiation, pkg: T.PackageType, ctx: Ctx) -> None:
+        if d.args and all(isinstance(a, A.Argument) and a.name for a in d.args):
+            order = self.named_order(d.args, pkg.params)      # V1Switch(p = P(), ...)
+            if order is None:
+                self.err(d.pos, f"package {pkg.name}: the argument names do not match its "
+                                f"parameters ({', '.join(p.name for p in pkg.params)})")
+            d.args = order
         if len(d.args) != len(pkg.params):
             self.err(d.pos, f"package {pkg.name} takes {len(pkg.params)} arguments, "
                             f"{len(d.args)} given")
@@ -682,7 +690,10 @@ class Checker:
             if isinstance(d, A.ValueSetDecl):
                 k.decl = d
                 k.type = d.p4type
-                if d.p4type.element != t:
+                elem = d.p4type.element
+                if isinstance(elem, T.Struct) and list(elem.fields.values()) == [t]:
+                    return                 # a one-field struct matches one expression
+                if elem != t:
                     self.err(k.pos, f"value_set '{d.name}' has elements of type "
                                     f"{d.p4type.element}, the select expression is {t}")
                 return

@@ -224,6 +224,11 @@ class Stack(P4Type):
     def name(self) -> str:
         return f"{self.element.name}[{self.size}]"
 
+    @property
+    def width_bits(self) -> Optional[int]:
+        w = self.element.width_bits
+        return None if w is None else w * self.size
+
     def __eq__(self, other) -> bool:
         return isinstance(other, Stack) and other.element == self.element and other.size == self.size
 

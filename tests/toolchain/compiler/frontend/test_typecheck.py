@@ -319,8 +319,8 @@ def test_deprecated_declarations_warn_when_called(tmp_path):
 @pytest.mark.parametrize("states,message", [
     ("state start { pkt.extract(meta); transition accept; }",
      "prog.p4:15:27: extract needs a header, not meta_t"),
-    ("state start { pkt.lookahead<headers_t>(); transition accept; }",
-     "prog.p4:15:15: lookahead needs a fixed-width type, not headers_t"),
+    ("state start { pkt.lookahead<error>(); transition accept; }",
+     "prog.p4:15:15: lookahead needs a fixed-width type, not error"),
     ("state start { meta.a = 1; }",
      None),
 ])
@@ -519,3 +519,11 @@ def test_error_and_enum_members_are_folded_constants(check_ingress):
     (t,) = user_nodes(prog, A.TableDecl)
     key = t.entries.entries[0].keyset[0]
     assert key.type == T.ERROR and key.folded == prog.errors.index("NoMatch")
+
+
+def test_package_arguments_may_be_named(compile_p4):
+    from .conftest import program_text
+    text = program_text("", ingress="apply { }").replace(
+        MAIN, "V1Switch(vr = VC(), p = P(), ig = I(), eg = E(), ck = CC(), dep = D()) main;")
+    prog = compile_p4(text)
+    assert [a.method.name for a in prog.main.args] == ["P", "VC", "I", "E", "CC", "D"]
