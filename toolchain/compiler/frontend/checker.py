@@ -26,6 +26,8 @@ from . import constfold as F
 from . import types as T
 from ..diagnostics import Diagnostics, Pos
 
+MAX_WIDTH = 1 << 16          # bits; far beyond any header, small enough to fold quickly
+MAX_STACK = 4096             # header stack elements (each becomes a BMv2 header instance)
 TABLE_PROPERTIES = {"key", "actions", "default_action", "entries", "size", "counters", "meters",
                     "support_timeout", "implementation", "idle_timeout_with_auto_delete"}
 HEADER_METHODS = {"isValid", "setValid", "setInvalid", "minSizeInBits", "minSizeInBytes"}
@@ -259,6 +261,8 @@ class Checker:
                 self.refuse(r.pos, f"{kind}<0>")
             if w < 0:
                 self.err(r.pos, f"width {w} of {kind}<> must be positive")
+            if w > MAX_WIDTH:
+                self.err(r.pos, f"width {w} of {kind}<> is too large (at most {MAX_WIDTH})")
             return T.Bits(w, r.signed)
         if isinstance(r, A.BaseTypeRef):
             return {"bool": T.BOOL, "error": T.ERROR, "match_kind": T.MATCH_KIND,
@@ -273,6 +277,8 @@ class Checker:
                 self.err(r.pos, f"header stack elements must be headers, not {elem}")
             if size < 1:
                 self.err(r.pos, f"header stack size must be positive, not {size}")
+            if size > MAX_STACK:
+                self.err(r.pos, f"header stack size {size} is too large (at most {MAX_STACK})")
             return T.Stack(elem, size)
         if isinstance(r, A.TupleTypeRef):
             return T.Tuple(self.resolve_type(e, ctx) for e in r.elements)

@@ -9,6 +9,9 @@ from __future__ import annotations
 from .types import BOOL, INT, Bits, P4Type
 
 
+MAX_INT_SHIFT = 1 << 16      # keeps `1 << 99999999999` from exhausting memory
+
+
 class FoldError(ValueError):
     """A constant expression that has no value (division by zero, negative shift...)."""
 
@@ -88,6 +91,8 @@ def binary(op: str, a, b, t: P4Type, left_type: P4Type):
     if op == "<<":
         if b < 0:
             raise FoldError("negative shift amount")
+        if not isinstance(t, Bits) and b > MAX_INT_SHIFT:
+            raise FoldError(f"shift of a compile-time integer by {b} bits is too large")
         if isinstance(t, Bits) and b >= t.width:
             return 0
         return wrap(a << b, t)

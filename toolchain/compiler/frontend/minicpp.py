@@ -393,6 +393,8 @@ class _CondParser:
 
     @staticmethod
     def apply(op, a, b):
+        if op in ("<<", ">>") and not 0 <= b < 64:
+            raise ValueError(f"shift count {b} out of range")    # C: undefined for intmax_t
         if op in ("/", "%"):
             if b == 0:
                 raise ZeroDivisionError("division by zero")

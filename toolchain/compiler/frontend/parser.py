@@ -314,10 +314,10 @@ class Parser:
 
     def stack_suffix(self, r: A.TypeRef) -> A.TypeRef:
         while self.at("["):
-            pos = self.advance().pos
+            self.advance()
             size = self.expression()
             self.expect("]")
-            r = A.StackTypeRef(pos, r, size)
+            r = A.StackTypeRef(r.pos, r, size)
         return r
 
     def type_width(self) -> A.Expr:

@@ -80,3 +80,18 @@ def test_deep_nesting_is_checked_or_reported_never_a_crash():
         check_source("const bit<8> z = " + "(" * 50000 + "1" + ")" * 50000 + ";")
     assert str(e.value) == ("test.p4:1:1: error: the program is nested too deeply "
                             "(expressions or blocks)")
+
+
+@pytest.mark.parametrize("text,message", [
+    ("const int X = 1 << 99999999999;",
+     "test.p4:1:17: error: shift of a compile-time integer by 99999999999 bits is too large"),
+    ("header h { bit<99999999999> f; }",
+     "test.p4:1:12: error: width 99999999999 of bit<> is too large (at most 65536)"),
+    ("header h { bit<8> f; } struct s { h[99999999] hs; }",
+     "test.p4:1:35: error: header stack size 99999999 is too large (at most 4096)"),
+])
+def test_huge_constants_are_errors_not_memory_exhaustion(text, message):
+    from toolchain.compiler.frontend import check_source
+    with pytest.raises(CompileError) as e:
+        check_source(text)
+    assert str(e.value) == message
