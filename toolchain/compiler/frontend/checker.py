@@ -1080,8 +1080,8 @@ class Checker:
                 self.err(e.pos, f"cannot assign to constant '{e.name}'")
             self.err(e.pos, f"'{e.name}' cannot be assigned to")
         if isinstance(e, A.MemberExpr) and e.kind in ("field", "stack"):
-            if e.kind == "stack" and e.member == "last":
-                self.err(e.pos, "cannot write to '.last' of a header stack")
+            if e.kind == "stack" and e.member != "next":
+                self.err(e.pos, f"cannot write to '.{e.member}' of a header stack")
             return self.check_writable(e.expr, ctx)
         if isinstance(e, (A.IndexExpr, A.SliceExpr)):
             return self.check_writable(e.expr, ctx)

@@ -527,3 +527,14 @@ def test_package_arguments_may_be_named(compile_p4):
         MAIN, "V1Switch(vr = VC(), p = P(), ig = I(), eg = E(), ck = CC(), dep = D()) main;")
     prog = compile_p4(text)
     assert [a.method.name for a in prog.main.args] == ["P", "VC", "I", "E", "CC", "D"]
+
+
+@pytest.mark.parametrize("states,message", [
+    ("state start { pkt.extract(hdr.labels.last); transition accept; }",
+     "prog.p4:15:27: cannot write to '.last' of a header stack"),
+    ("state start { meta.a = hdr.labels.size; hdr.labels.size = 2; transition accept; }",
+     "prog.p4:15:41: cannot write to '.size' of a header stack"),
+])
+def test_read_only_stack_members(errors_of, states, message):
+    from .conftest import parser_program
+    assert errors_of(parser_program(states)) == [message]
