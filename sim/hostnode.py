@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hosts import wire
-
 if TYPE_CHECKING:  # pragma: no cover
     from sim.events import EventQueue
     from sim.links import Nic
@@ -76,26 +74,33 @@ class HostNode:
         self.nic: "Nic | None" = None
         self.endpoints: dict[tuple[int, str, int], Endpoint] = {}
         self.malformed = 0              # frames hosts.wire refused
-        self.unmatched = 0              # segments for no endpoint (no RST model)
+        self.unmatched = 0              # frames for no endpoint (no RST model)
+        self._wire = None               # hosts.wire, imported with the first endpoint
 
     def add_endpoint(self, conn: Any, *, local_port: int, remote_ip: str, remote_port: int,
                      app: Any) -> Endpoint:
         key = (local_port, remote_ip, remote_port)
         if key in self.endpoints:
             raise ValueError(f"{self.name}: endpoint {key} exists already")
+        if self._wire is None:
+            from hosts import wire      # here, so frame-level simulations need no TCP stack
+            self._wire = wire
         ep = Endpoint(self, conn, remote_ip=remote_ip, app=app)
         self.endpoints[key] = ep
         return ep
 
     def encode(self, seg: Any, remote_ip: str) -> bytes:
-        return wire.encode_frame(seg, src_ip=self.ip, dst_ip=remote_ip,
+        return self._wire.encode_frame(seg, src_ip=self.ip, dst_ip=remote_ip,
                                  src_mac=self.mac, dst_mac=self.gateway_mac)
 
     def on_frame(self, port_frame: tuple[int, bytes]) -> None:
         _, frame = port_frame
+        if not self.endpoints:
+            self.unmatched += 1         # nothing listens here: no need to decode
+            return
         try:
-            src_ip, _dst_ip, seg = wire.decode_frame(frame)
-        except wire.MalformedPacket:
+            src_ip, _dst_ip, seg = self._wire.decode_frame(frame)
+        except self._wire.MalformedPacket:
             self.malformed += 1
             return
         ep = self.endpoints.get((seg.dst_port, src_ip, seg.src_port))
