@@ -110,7 +110,7 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
     in_comment = False
     comment_pos = None
     raw = ""
-    for raw in text.split("\n"):
+    for raw in text.replace("\ufeff", " ").split("\n"):     # a BOM is a blank
         line_no += 1
         if not in_comment and raw.lstrip().startswith("#"):
             m = _LINE_MARKER.match(raw.lstrip())

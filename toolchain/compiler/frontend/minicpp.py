@@ -97,6 +97,7 @@ class MiniCpp:
                 raw = f.read()
         except OSError as e:
             raise CompileError.at(None, f"{path}: {e.strerror}")
+        raw = raw.lstrip("\ufeff").replace("\r\n", "\n")      # BOM, DOS line ends
         text = _strip_comments(raw, path)
         self.out.append(f'# 1 "{path}"')
         lines = text.split("\n")

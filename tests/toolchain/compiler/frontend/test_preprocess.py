@@ -129,3 +129,16 @@ def test_system_cpp_error_is_a_compile_error_with_position(tmp_path):
         preprocess(str(src))
     (d,) = e.value.errors
     assert d.pos.line == 2 and "stop" in d.message
+
+
+@pytest.mark.parametrize("cpp", ["system", "builtin"])
+def test_byte_order_mark_and_dos_line_ends_are_accepted(tmp_path, monkeypatch, cpp):
+    if cpp == "builtin":
+        monkeypatch.setenv("RDTCP_CPP", "builtin")
+    elif not HAS_CPP:
+        pytest.skip("no system cpp")
+    src = tmp_path / "crlf.p4"
+    src.write_bytes(b"\xef\xbb\xbf#include <core.p4>\r\nconst bit<8> X = 1; \\\r\n\r\n"
+                    b"const bit<8> Y = X + 1;\r\n")
+    program, _ = parse_and_check(src, require_main=False)
+    assert program.scope["Y"].folded == 2 and program.scope["Y"].pos.line == 4
