@@ -82,7 +82,11 @@ def _init_worker(program_path: str) -> None:
 def _run_one(spec: RunSpec) -> dict:
     from experiments.paper import run_paper
     try:
-        return run_paper(spec, _PROGRAM).row()
+        result = run_paper(spec, _PROGRAM)
+        row = result.row()
+        if result.series:
+            row["_series"] = result.series
+        return row
     except Exception as exc:  # one failed run must not lose the sweep; it is reported
         return {**spec.__dict__, "error": f"{type(exc).__name__}: {exc}"}
 
@@ -153,6 +157,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="extra P4 injection series: altpath,recirc")
     p.add_argument("--no-injections", action="store_true", help="skip the P4 injection series")
     p.add_argument("--levels", type=_csv_list(float), help="injection probabilities per packet")
+    p.add_argument("--series", type=float, metavar="STEP",
+                   help="also write per-flow time series (cwnd, ssthresh, dupthresh, "
+                        "retransmissions, goodput) sampled every STEP s into OUT/series/")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     if args.jobs < 1:
@@ -165,6 +172,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         p.error("--swaps must be >= 0")
     if args.interval and min(args.interval) <= 0:
         p.error("--interval must be > 0 seconds")
+    if args.series is not None and args.series <= 0:
+        p.error("--series must be > 0 seconds")
     if args.levels and not all(0 <= v <= 1 for v in args.levels):
         p.error("--levels are probabilities in [0, 1]")
     return args
@@ -181,22 +190,59 @@ def sweep_config(args: argparse.Namespace) -> SweepConfig:
     return cfg
 
 
+def _missing_parts() -> str | None:
+    """A sentence naming a part of the project the runs need and cannot import, else None."""
+    try:
+        from hosts.tcp import TcpConfig, TcpConnection  # noqa: F401
+        from hosts.wire import decode_frame, encode_frame  # noqa: F401
+    except ImportError as exc:
+        return f"the host TCP stack is not importable ({exc})"
+    try:
+        from controller import Controller  # noqa: F401
+        from toolchain.target import SimpleSwitch  # noqa: F401
+    except ImportError as exc:
+        return f"the P4 target or the controller is not importable ({exc})"
+    return None
+
+
+def write_series(rows: list[dict], folder: Path) -> None:
+    """One CSV per run that recorded a time series (rows keep everything else)."""
+    from sim.trace import SERIES_COLUMNS
+    for row in rows:
+        series = row.pop("_series", None)
+        if not series:
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        name = (f"{row['variant']}_{row['injection']}_swaps{row['swaps']}_"
+                f"every{row['interval']:g}s_level{row['level']:g}_seed{row['seed']}.csv")
+        with open(folder / name, "w") as f:
+            f.write(",".join(SERIES_COLUMNS) + "\n")
+            f.writelines(",".join(map(str, r)) + "\n" for r in series)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from experiments.report import write_outputs
     from sim.program import REPO_ROOT, gateway_json
 
     args = parse_args(argv)
     cfg = sweep_config(args)
+    missing = _missing_parts()
+    if missing:
+        print(f"error: cannot run the sweep: {missing}", file=sys.stderr)
+        return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     gateway_json()                      # compile (or reuse the cache) once, before forking
     program_path = os.environ.get("RDTCP_PROGRAM") or str(REPO_ROOT / "build" / "rdtcp.json")
     specs = build_specs(cfg)
+    if args.series:
+        specs = [replace(s, sample_step=args.series) for s in specs]
     print(f"{len(specs)} runs ({args.mode} mode, {cfg.duration:g} s each) on {args.jobs} "
           f"process(es) -> {out}/", file=sys.stderr)
     rows = run_specs(specs, jobs=args.jobs, program_path=program_path,
                      progress=not args.no_progress)
+    write_series(rows, out / "series")
     summary = write_outputs(rows, cfg, out, mode=args.mode,
                             wall_s=time.perf_counter() - started, jobs=args.jobs)
     failed = [r for r in rows if "error" in r]
