@@ -58,6 +58,9 @@ WHAT THE BACK END MAY RELY ON after a successful `parse_and_check`:
  * Lowered by the front end (lowering.py): `pkt.lookahead<H>().f` is replaced by
    `pkt.lookahead<bit<N>>()[w-1:0]` (N = offset of f in H + its width w), cast back to the
    field's type if that is not bit<w>. The mid end never sees a field of a header lookahead.
+   `a == b` / `a != b` on headers, structs or header stacks is rewritten in place (the
+   BinaryExpr keeps its identity) into bool expressions over isValid() and the fields, so
+   `==`/`!=` operands are always scalars.
    An `if` in a parser state is split into states (`s` ends with `select(cond) { true:
    s_true; default: s_false; }`, both continue in `s_join`), so parser states never contain
    IfStmt or BlockStmt.

@@ -1315,7 +1315,14 @@ class Checker:
             return t
         t = self.unify_operands(e, lt, rt, ctx)
         if op in ("==", "!="):
-            if isinstance(t, (T.StructLike, T.Stack, T.Tuple)):
+            if isinstance(t, (T.Header, T.Struct, T.Stack)):
+                from .lowering import lower_aggregate_equality, NotAPath
+                try:
+                    lower_aggregate_equality(e, t)
+                except NotAPath:
+                    self.refuse(e.pos, f"'{op}' on {t} values that are not variables or fields")
+                return T.BOOL
+            if isinstance(t, (T.StructLike, T.Tuple)):
                 self.refuse(e.pos, f"'{op}' on {t}")
             if not (isinstance(t, (T.Bits, T.Enum)) or t in (T.INT, T.BOOL, T.ERROR)):
                 self.err(e.pos, f"cannot compare values of type {t}")

@@ -159,3 +159,112 @@ def lower_parser_ifs(program: A.Program) -> None:
         if isinstance(d, A.ParserDecl) and any(
                 isinstance(n, A.IfStmt) for s in d.states for n in A.walk(s)):
             _ParserIfLowering(d).run()
+
+
+# ---------------------------------------------------------------- == on headers and structs
+
+class NotAPath(ValueError):
+    """An operand of aggregate == that is not a variable, field or stack element."""
+
+
+def _clone_path(e: A.Expr) -> A.Expr:
+    """A fresh copy of a checked l-value path (x, x.f, x[2]) sharing its declarations."""
+    if isinstance(e, A.PathExpr):
+        c = A.PathExpr(e.pos, e.name, e.is_global)
+        c.decl = e.decl
+    elif isinstance(e, A.MemberExpr) and e.kind in ("field", "stack"):
+        c = A.MemberExpr(e.pos, _clone_path(e.expr), e.member, member_pos=e.member_pos)
+        c.decl, c.kind = e.decl, e.kind
+    elif isinstance(e, A.IndexExpr) and e.folded_index is not None:
+        c = A.IndexExpr(e.pos, _clone_path(e.expr), _int(e.index.pos, e.folded_index))
+        c.index.type = e.index.type
+        c.folded_index = e.folded_index
+    else:
+        raise NotAPath(e.pos)
+    c.type = e.type
+    return c
+
+
+def _bool_op(pos, op, left, right) -> A.BinaryExpr:
+    b = A.BinaryExpr(pos, op, left, right)
+    b.type = T.BOOL
+    return b
+
+
+def _not(pos, e) -> A.UnaryExpr:
+    u = A.UnaryExpr(pos, "!", e)
+    u.type = T.BOOL
+    return u
+
+
+def _is_valid(pos, h: A.Expr) -> A.MethodCallExpr:
+    callee = A.MemberExpr(pos, h, "isValid")
+    callee.kind, callee.type = "builtin", T.VOID
+    call = A.MethodCallExpr(pos, callee, [], [])
+    call.kind, call.builtin, call.receiver, call.type = "builtin", "isValid", h, T.BOOL
+    call.params, call.type_args, call.bindings = [], [], {}
+    return call
+
+
+def _member(pos, base: A.Expr, name: str, ftype, decl) -> A.MemberExpr:
+    m = A.MemberExpr(pos, base, name, member_pos=pos)
+    m.kind, m.decl, m.type = "field", decl, ftype
+    return m
+
+
+def _all(pos, terms: list) -> A.Expr:
+    if not terms:
+        t = A.BoolLit(pos, True)
+        t.type, t.folded = T.BOOL, True
+        return t
+    out = terms[0]
+    for t in terms[1:]:
+        out = _bool_op(pos, "&&", out, t)
+    return out
+
+
+def _equal(pos, a: A.Expr, b: A.Expr, t) -> A.Expr:
+    """a == b for values of type t (spec 8.16-8.18): headers are equal when both are invalid
+    or both valid with equal fields; structs and stacks when all members are equal."""
+    if isinstance(t, T.Stack):
+        terms = []
+        for i in range(t.size):
+            ea = A.IndexExpr(pos, _clone_path(a), _int(pos, i))
+            eb = A.IndexExpr(pos, _clone_path(b), _int(pos, i))
+            for x in (ea, eb):
+                x.type, x.folded_index = t.element, i
+                x.index.type = T.Bits(32)
+            terms.append(_equal(pos, ea, eb, t.element))
+        return _all(pos, terms)
+    if isinstance(t, (T.Header, T.Struct)):
+        fields = _all(pos, [
+            _equal(pos, _member(pos, _clone_path(a), f.name, ft, f),
+                   _member(pos, _clone_path(b), f.name, ft, f), ft)
+            for f, ft in zip(t.decl.fields, t.fields.values())])
+        if isinstance(t, T.Struct):
+            return fields
+        va, vb = _is_valid(pos, _clone_path(a)), _is_valid(pos, _clone_path(b))
+        both_invalid = _bool_op(pos, "&&", _not(pos, va),
+                                _not(pos, _is_valid(pos, _clone_path(b))))
+        both_valid = _bool_op(pos, "&&", _bool_op(pos, "&&", _is_valid(pos, _clone_path(a)),
+                                                  vb), fields)
+        return _bool_op(pos, "||", both_invalid, both_valid)
+    return _bool_op(pos, "==", a, b)
+
+
+def lower_aggregate_equality(e: A.BinaryExpr, t) -> None:
+    """Rewrite `a == b` / `a != b` on headers, structs or stacks in place into a bool
+    expression over their scalar members (what p4c's front end does before BMv2)."""
+    _clone_path(e.left), _clone_path(e.right)          # both must be paths
+    tree = _equal(e.pos, e.left, e.right, t)
+    if e.op == "!=":
+        false = A.BoolLit(e.pos, False)
+        false.type, false.folded = T.BOOL, False
+        e.op, e.left, e.right = "==", tree, false        # !(tree) as tree == false
+    elif isinstance(tree, A.BinaryExpr):
+        e.op, e.left, e.right = tree.op, tree.left, tree.right
+    else:
+        true = A.BoolLit(e.pos, True)
+        true.type, true.folded = T.BOOL, True
+        e.op, e.left, e.right = "&&", tree, true
+    e.type = T.BOOL

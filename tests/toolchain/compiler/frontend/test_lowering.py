@@ -96,3 +96,51 @@ def test_if_in_a_parser_state_runs_on_the_embedded_target(tmp_path):
                                  (b"\x86\xdd", bytes(6), "0000000c0000")):
         ((_, frame),) = sw.process(0, dst + bytes(6) + ether_type + bytes(20))
         assert frame[6:12].hex() == src
+
+
+def test_header_equality_compares_validity_and_fields(check_ingress):
+    prog = check_ingress("apply { meta.flag = hdr.ethernet == hdr.ethernet; "
+                         "meta.flag = hdr.labels != hdr.labels; }")
+    eq, ne = [n for n in A.walk(prog) if isinstance(n, A.AssignStmt)
+              and n.pos.file.endswith("prog.p4")]
+    # (!a.isValid() && !b.isValid()) || (a.isValid() && b.isValid() && fields...)
+    assert eq.rhs.op == "||" and eq.rhs.type == T.BOOL
+    leaves = [n for n in A.walk(eq.rhs) if isinstance(n, A.BinaryExpr) and n.op == "=="]
+    assert sorted(l.left.member for l in leaves) == ["dst", "etherType", "src"]
+    assert all(l.left is not l.right and l.left.type == l.right.type for l in leaves)
+    assert ne.rhs.op == "==" and ne.rhs.right.folded is False       # !(...) as (...) == false
+    stack_leaves = [n for n in A.walk(ne.rhs) if isinstance(n, A.BinaryExpr) and n.op == "=="
+                    and isinstance(n.left, A.MemberExpr)]
+    assert len(stack_leaves) == 4 * 4                                 # 4 elements x 4 fields
+    for n in A.walk(prog):
+        if isinstance(n, A.Expr):
+            assert n.type is not None
+
+
+def test_header_equality_runs_on_the_embedded_target(tmp_path):
+    from toolchain.compiler import compile_file
+    from toolchain.target import SimpleSwitch, load_program
+    from .conftest import program_text
+    text = program_text("header pair_t { bit<8> a; bit<8> b; }\n", ingress="""
+        apply {
+            sm.egress_spec = 1;
+            meta.c = 0;
+            if (hdr.ethernet == hdr.ethernet) { meta.c = meta.c | 1; }
+            ethernet_t e = hdr.ethernet;
+            e.etherType = 1;
+            if (e != hdr.ethernet) { meta.c = meta.c | 2; }
+            pair_t p; pair_t q;
+            if (p == q) { meta.c = meta.c | 4; }
+            q.setValid(); q.a = 1; q.b = 7;
+            if (p != q) { meta.c = meta.c | 8; }
+            p.setValid(); p.a = 1; p.b = 7;
+            if (p == q) { meta.c = meta.c | 16; }
+            p.b = 8;
+            if (p == q) { meta.c = meta.c | 32; }
+            hdr.ethernet.src = 40w0 ++ meta.c;
+        }""")
+    path = tmp_path / "eq.p4"
+    path.write_text(text)
+    sw = SimpleSwitch(load_program(compile_file(path)), seed=1)
+    ((_, frame),) = sw.process(0, bytes(12) + b"\x08\x00" + bytes(20))
+    assert frame[11] == 1 | 2 | 4 | 8 | 16

@@ -41,8 +41,10 @@ INGRESS_REFUSALS = [
      "prog.p4:15:25: '/' on signed values is not supported"),
     ("signed_modulo", "apply { meta.s = meta.s % 8s2; }", "",
      "prog.p4:15:25: '%' on signed values is not supported"),
-    ("header_equality", "apply { if (hdr.ethernet == hdr.ethernet) { } }", "",
-     "prog.p4:15:26: '==' on ethernet_t is not supported"),
+    ("header_equality_of_expressions",
+     "apply { if ((meta.flag ? hdr.ethernet : hdr.ethernet) == hdr.ethernet) { } }", "",
+     "prog.p4:15:55: '==' on ethernet_t values that are not variables or fields is not "
+     "supported"),
     ("named_constructor_arguments", "register<bit<32>>(size = 8) r; apply { }",
      "", "prog.p4:15:19: named argument 'size' here is not supported"),
     ("struct_constant", "apply { }", "const meta_t M = { 1, 2, 3, 4, true };\n",
