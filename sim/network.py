@@ -64,13 +64,16 @@ class Network:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def from_topo(cls, topo: Any, *, program: Any, seed: int = 1,
+    def from_topo(cls, topo: Any, *, program: Any = None, seed: int = 1,
                   configure: Configure | None = None,
                   tm_depth: int | Callable[[dict], int] | None = None) -> "Network":
-        """Build the twin of ``topo``; ``program`` is a loaded BMv2 program or a JSON path/dict.
+        """Build the twin of ``topo``; ``program`` is a loaded BMv2 program or a JSON path/dict
+        (default: the RD-TCP gateway, ``sim.program.gateway_json()``).
 
         ``configure(net, switch_name, simple_switch)`` programs each switch (tables, registers,
-        impairment knobs) once every port is attached. ``tm_depth`` sets each switch egress
+        impairment knobs) once every port is attached; the default, with the default program,
+        is ``sim.gateway.configure_gateway`` (the controller: routes, edge ports, the P4 buffer
+        limit of every link with ``max_queue_size``). ``tm_depth`` sets each switch egress
         queue's depth in packets: an int, a function of the link's options, or None for the
         link's ``max_queue_size`` (plain drop-tail in the traffic manager).
         """
@@ -78,6 +81,11 @@ class Network:
 
         net = cls(seed=seed)
         net.topo = topo
+        if program is None:
+            from sim.gateway import configure_gateway
+            from sim.program import gateway_json
+            program = gateway_json()
+            configure = configure if configure is not None else configure_gateway
         if isinstance(program, (str, dict, os.PathLike)):
             program = load_program(str(program) if isinstance(program, os.PathLike) else program)
         for i, name in enumerate(topo.switches(sort=False)):
@@ -170,6 +178,14 @@ class Network:
                     dist[s] = dist[n] + 1
                     todo.append(s)
         return dist
+
+    def link_info(self, node: str, port: int) -> dict:
+        """The Topo's options of the link on ``node``'s ``port``."""
+        for _, _, info in self.topo.links(withInfo=True):
+            if (info["node1"], info["port1"]) == (node, port) or \
+               (info["node2"], info["port2"]) == (node, port):
+                return info
+        raise KeyError(f"no link on {node!r} port {port}")
 
     def channel(self, src: str, dst: str, *, port: int | None = None) -> Channel:
         """The channel carrying frames from node ``src`` to node ``dst``."""

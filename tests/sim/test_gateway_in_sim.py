@@ -58,3 +58,13 @@ def test_recirculation_injection_is_counted_and_loses_nothing(program):
     c = gateway_counters(net.switches["r1"].switch)
     assert c["reorders_recirculate"] > 0 and c["drops_buffer"] == 0
     assert net.channel("r2", "b").frames == 200
+
+
+def test_from_topo_defaults_to_the_gateway_configured_by_the_controller():
+    from sim.network import Network
+    from topologies import PaperTopo
+    net = Network.from_topo(PaperTopo())
+    _overload(net, 3, every=0.01)
+    net.run(until=1.0)
+    assert net.channel("r2", "b").frames == 3
+    assert net.switches["r1"].switch.runtime.register_read("buffer_limit", 2) == BUFFER_PACKETS

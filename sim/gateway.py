@@ -1,0 +1,59 @@
+"""Default configuration of simulated switches: the RD-TCP gateway, set up by the controller.
+
+The config is the controller's schema (controller/README.md) as a dict: routes from the
+network's fewest-hop paths, edge ports where hosts attach (the EPDN trust boundary), and the
+drop-tail buffer limit that the P4 program enforces itself on every link with a
+``max_queue_size`` (design.md, "Drops the program can see"), with the traffic-manager queue
+configured deeper than that limit. Impairments (``ports.<N>.impair``) are passed in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["gateway_config", "configure_gateway", "gateway_counters", "DEFAULT_TM_DEPTH"]
+
+DEFAULT_TM_DEPTH = 1024   # packets; far deeper than any buffer limit, so the program drops first
+
+
+def gateway_config(net: Any, name: str, *, tm_depth: int = DEFAULT_TM_DEPTH,
+                   impair: dict[int, dict] | None = None) -> dict:
+    """The controller config of switch ``name``; ``impair`` maps a port to its knobs."""
+    ports: dict[str, dict] = {}
+    for (node, port), (peer, _) in sorted(net.neighbours.items()):
+        if node != name:
+            continue
+        entry: dict[str, Any] = {"mtu": 1500}
+        if peer in net.hosts:
+            entry["edge"] = True
+        limit = net.link_info(node, port).get("max_queue_size")
+        if limit:
+            entry["buffer_limit"] = int(limit)
+            entry["tm_depth"] = max(int(tm_depth), int(limit) + 1)
+        ports[str(port)] = entry
+    for port, knobs in (impair or {}).items():
+        ports.setdefault(str(port), {})["impair"] = dict(knobs)
+    routes = [{"prefix": r.prefix, "port": r.port, "next_hop_mac": r.next_hop_mac}
+              for r in net.routes(name)]
+    return {"name": name, "routes": routes, "ports": ports}
+
+
+def configure_gateway(net: Any, name: str, switch: Any, *, tm_depth: int = DEFAULT_TM_DEPTH,
+                      impair: dict[int, dict] | None = None) -> list[str]:
+    """Apply ``gateway_config`` through the controller; returns the CLI commands it ran."""
+    from controller import Controller
+    from controller.drivers import EmbeddedDriver
+
+    cfg = gateway_config(net, name, tm_depth=tm_depth, impair=impair)
+    return Controller(EmbeddedDriver(switch)).apply(cfg)
+
+
+def gateway_counters(switch: Any) -> dict[str, int]:
+    """Packet counts of the gateway's drop, EPDN and reordering counters, flat."""
+    from controller import Controller
+    from controller.drivers import EmbeddedDriver
+
+    report = Controller(EmbeddedDriver(switch)).report(ports=[])
+    return {f"{group}_{label}": int(value["packets"])
+            for group in ("drops", "epdn_events", "reorders")
+            for label, value in report[group].items()}
