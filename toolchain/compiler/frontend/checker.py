@@ -1244,10 +1244,14 @@ class Checker:
         bt = self.check_expr(e.expr, ctx)
         if not isinstance(bt, T.Stack):
             self.err(e.pos, f"cannot index a value of type {bt}")
-        self.check_expr(e.index, ctx)
-        if e.index.folded is None:
-            self.refuse(e.index.pos, "non-constant header stack index")
+        itype = self.value_type(self.check_expr(e.index, ctx))
         i = e.index.folded
+        if i is None:
+            # a run-time index (P4_16 spec 8.18): lowered to BMv2's dereference_header_stack;
+            # an index past the end is a run-time error of the target, not of the compiler
+            if not isinstance(itype, T.Bits):
+                self.err(e.index.pos, f"a header stack index must be bit<W> or int, not {itype}")
+            return bt.element
         if not 0 <= i < bt.size:
             self.err(e.index.pos, f"header stack index {i} out of range 0..{bt.size - 1}")
         e.folded_index = i

@@ -145,7 +145,8 @@ class StmtLowering:
         if isinstance(lhs, ast.SliceExpr):
             return [self._assign_slice(lhs, rhs, src)]
         target = self.exprs.place(lhs)
-        if isinstance(target, ir.FieldRef):
+        if isinstance(target, (ir.FieldRef, ir.StackElementField)):
+            # a field, or a field of stack[i] with i known at run time (access_field l-value)
             return [ir.Primitive("assign", [target, self.exprs.lower(rhs)], src)]
         if isinstance(rhs, (ast.ListExpr, ast.StructInitExpr)):
             return self._assign_members(target, rhs, src)
