@@ -1,1 +1,7 @@
-"""tcp package (see docs/architecture.md)."""
+"""The host TCP engine: a sans-IO connection plus variant policies (docs/architecture.md §4)."""
+
+from hosts.tcp.config import TcpConfig
+from hosts.tcp.connection import TcpConnection
+from hosts.tcp.segment import Segment
+
+__all__ = ["TcpConfig", "TcpConnection", "Segment"]

@@ -1,1 +1,77 @@
-"""variants package (see docs/architecture.md)."""
+"""TCP variants as small policies over the one engine (hosts/tcp/connection.py).
+
+A variant overrides only the hooks it changes; the engine calls every hook at the documented
+point and never asks which variant runs. Register a variant with :func:`register`.
+
+Sender hooks (positions are unwrapped offsets, see hosts/tcp/ranges.py):
+- ``dupthresh``: attribute, the duplicate-ACK threshold now in force (RFC 6675 §2 DupThresh).
+- ``on_dupack(conn, seg, dupacks)``: a duplicate ACK arrived; may change ``dupthresh``.
+- ``on_new_ack(conn)``: the cumulative ACK advanced (a dupack episode ended).
+- ``on_enter_recovery(conn, prior_cwnd, prior_ssthresh)``: fast retransmit is about to happen.
+- ``on_retransmit(conn, start, end)``: [start, end) is being sent again.
+- ``on_dsack(conn, start, end, retransmitted)``: the peer reported [start, end) twice (RFC 2883).
+- ``on_timeout(conn)``: the retransmission timer expired.
+Receiver hooks:
+- ``on_data(rcv, start, end, stamp)``: a data segment arrived, before reassembly, with the
+  EPDN stamp (lo, hi) it carried or None (stamps reach here only on RD-TCP flows).
+- ``ack_reorder_bit(rcv) -> bool``: whether the ACK about to be sent carries the reorder bit.
+"""
+
+from __future__ import annotations
+
+__all__ = ["LossRecoveryPolicy", "VARIANTS", "register", "get_variant", "DUPTHRESH"]
+
+DUPTHRESH = 3   # RFC 5681 §3.2, RFC 6675 §2: DupThresh
+
+
+class LossRecoveryPolicy:
+    name = "base"
+
+    def __init__(self, config):
+        self.config = config
+        self.dupthresh = DUPTHRESH
+
+    # sender
+    def on_dupack(self, conn, seg, dupacks: int) -> None:
+        pass
+
+    def on_new_ack(self, conn) -> None:
+        pass
+
+    def on_enter_recovery(self, conn, prior_cwnd: int, prior_ssthresh: int) -> None:
+        pass
+
+    def on_retransmit(self, conn, start: int, end: int) -> None:
+        pass
+
+    def on_dsack(self, conn, start: int, end: int, retransmitted: bool) -> None:
+        pass
+
+    def on_timeout(self, conn) -> None:
+        pass
+
+    # receiver
+    def on_data(self, rcv, start: int, end: int, stamp) -> None:
+        pass
+
+    def ack_reorder_bit(self, rcv) -> bool:
+        return False
+
+
+VARIANTS: dict[str, type[LossRecoveryPolicy]] = {}
+
+
+def register(cls: type[LossRecoveryPolicy]) -> type[LossRecoveryPolicy]:
+    VARIANTS[cls.name] = cls
+    return cls
+
+
+def get_variant(name: str) -> type[LossRecoveryPolicy]:
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise ValueError(f"unknown TCP variant {name!r}; choose from "
+                         f"{', '.join(sorted(VARIANTS))}") from None
+
+
+from hosts.tcp.variants import sack, dsack, rdtcp  # noqa: E402,F401  (registration)

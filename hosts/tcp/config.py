@@ -1,0 +1,44 @@
+"""Engine configuration. Defaults follow the RFCs; the paper's ns-2 setup is in experiments/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["TcpConfig", "DEFAULT_MSS", "RDTCP_MSS_REDUCTION"]
+
+DEFAULT_MSS = 1460            # Ethernet MTU 1500 - 20 (IPv4) - 20 (TCP)
+RDTCP_MSS_REDUCTION = 12      # design.md: negotiated RD-TCP endpoints leave room for a 12-byte EPDN stamp
+
+
+@dataclass(frozen=True)
+class TcpConfig:
+    variant: str = "sack"           # hosts.tcp.variants.VARIANTS
+    mss: int = DEFAULT_MSS          # MSS we announce and use at most
+    sack: bool = True               # offer SACK-permitted (RFC 2018)
+    timestamps: bool = False        # offer timestamps (RFC 7323 §3)
+    window_scale: int | None = 7    # offer window scale (RFC 7323 §2); None: do not
+    rdtcp: bool = False             # offer RD-TCP-permitted (design.md)
+    rdtcp_k: int = 3                # 003 §6: k = 3, i.e. dupthresh 6 on reordering
+    delayed_ack: bool = False       # RFC 5681 §4.2; off as in the paper's ns-2 runs
+    delayed_ack_timeout: float = 0.2    # RFC 5681 §4.2: < 500 ms
+    max_cwnd_segments: int = 500    # 003 §4: maximum congestion window of 500 segments
+    initial_window_segments: int | None = None  # None: RFC 5681 §3.1 (2-4 segments by MSS)
+    rcv_buffer: int = 4 << 20       # receive buffer (bytes): the advertised window's bound
+    snd_buffer: int = 1 << 20       # send buffer (bytes): how much the application may queue
+    min_rto: float = 1.0            # RFC 6298 (2.4)
+    max_rto: float = 60.0           # RFC 6298 (2.5)
+    initial_rto: float = 1.0        # RFC 6298 (2.1)
+    time_wait: float = 1.0          # 2*MSL, shortened for simulation (RFC 9293 §3.4.2 allows a local choice)
+    max_retries: int = 15           # give up after this many RTOs of one segment (RFC 9293 §3.8.3 R2)
+
+    def __post_init__(self):
+        from hosts.tcp.variants import VARIANTS
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown TCP variant {self.variant!r}; choose from "
+                             f"{', '.join(sorted(VARIANTS))}")
+        if not 64 <= self.mss <= 65495:
+            raise ValueError(f"mss must be in 64..65495, got {self.mss}")
+        if self.window_scale is not None and not 0 <= self.window_scale <= 14:
+            raise ValueError("window_scale must be in 0..14 (RFC 7323 §2.3)")
+        if self.rdtcp_k < 0 or self.max_cwnd_segments < 1:
+            raise ValueError("rdtcp_k must be >= 0 and max_cwnd_segments >= 1")

@@ -1,0 +1,817 @@
+"""One TCP connection as a sans-IO engine: segments in, segments out, time passed in.
+
+    segs = conn.connect(now=0.0)           # or conn.listen()
+    segs = conn.on_segment(seg, now=t)     # every call returns the segments to send
+    segs = conn.on_timer(now=t)            # when now >= conn.next_timer()
+
+Nothing here reads a clock or does I/O. Internally every sequence number is an *unwrapped*
+offset from the initial sequence number (ISS for what we send, IRS for what we receive), so
+plain integer order is sequence order; wire numbers are converted at the edges with the
+mod-2^32 helpers of seq.py, which makes a transfer across 2^32 behave like any other.
+
+Loss recovery is RFC 6675 (SACK) with a per-segment scoreboard, or RFC 6582 (NewReno) when the
+peer did not negotiate SACK; congestion control RFC 5681; the timer RFC 6298. What a variant
+changes is a hook of its policy (hosts/tcp/variants/__init__.py).
+"""
+
+from __future__ import annotations
+
+from hosts.tcp.config import RDTCP_MSS_REDUCTION, TcpConfig
+from hosts.tcp.receiver import MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TS, Receiver
+from hosts.tcp.rtt import RttEstimator
+from hosts.tcp.segment import ACK, FIN, REORDER_BIT, RST, SYN, Segment
+from hosts.tcp.seq import SEQ_MOD, seq_add, seq_sub
+from hosts.tcp.variants import get_variant
+
+__all__ = ["TcpConnection", "CLOSED", "LISTEN", "SYN_SENT", "SYN_RCVD", "ESTABLISHED",
+           "FIN_WAIT_1", "FIN_WAIT_2", "CLOSING", "TIME_WAIT", "CLOSE_WAIT", "LAST_ACK"]
+
+CLOSED, LISTEN, SYN_SENT, SYN_RCVD, ESTABLISHED = "CLOSED", "LISTEN", "SYN-SENT", "SYN-RECEIVED", "ESTABLISHED"
+FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT = "FIN-WAIT-1", "FIN-WAIT-2", "CLOSING", "TIME-WAIT"
+CLOSE_WAIT, LAST_ACK = "CLOSE-WAIT", "LAST-ACK"
+_SYNCHRONIZED = {ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT, CLOSE_WAIT, LAST_ACK}
+
+DEFAULT_PEER_MSS = 536              # RFC 9293 §3.7.1: when the peer sends no MSS option
+MAX_WINDOW_UNSCALED = 65535         # RFC 9293 §3.1: the 16-bit window field
+
+# scoreboard record fields (a list per sent segment, for speed)
+_S, _E, _SACKED, _LOST, _RETRANS, _SENT_AT, _TX = range(7)
+
+
+def _initial_window(mss: int) -> int:
+    """RFC 5681 §3.1 equation (1): IW by SMSS."""
+    if mss > 2190:
+        return 2 * mss
+    if mss > 1095:
+        return 3 * mss
+    return 4 * mss
+
+
+class TcpConnection:
+    def __init__(self, config: TcpConfig, *, local_port: int, remote_port: int, iss: int = 0,
+                 tracer=None):
+        self.cfg = config
+        self.local_port, self.remote_port = local_port, remote_port
+        self.iss = iss % SEQ_MOD
+        self.tracer = tracer
+        self.policy = get_variant(config.variant)(config)
+        self.state = CLOSED
+        self.stats = {k: 0 for k in (
+            "segments_sent", "segments_received", "retransmits", "fast_retransmits", "timeouts",
+            "spurious_retransmits", "dsack_undos", "bytes_acked", "epdn_stamps", "epdn_ignored",
+            "reorder_acks_sent", "reorder_dupacks_received", "bad_segments", "challenge_acks")}
+        # negotiated
+        self.mss = config.mss
+        self.sack_ok = self.ts_ok = self.rdtcp_ok = False
+        self.snd_wscale = self.rcv_wscale = 0
+        # sender (unwrapped offsets from ISS; the SYN is offset 0, data starts at 1)
+        self.snd_una = self.snd_nxt = self.snd_max = 0
+        self.snd_wnd = MAX_WINDOW_UNSCALED
+        self._buf = bytearray()
+        self._buf_base = 1
+        self._app_end = 1
+        self._fin_pending = False
+        self._fin_at: int | None = None
+        self._segs: list[list] = []
+        self._head = 0
+        self._sacked_out = self._lost_out = self._retrans_out = 0
+        self._lost_hint = 0
+        self._reno_dupacks = 0
+        self._retx_history: list[tuple[int, int]] = []
+        self.cwnd = 0
+        self.ssthresh = 1 << 30                     # RFC 5681 §3.1: arbitrarily high
+        self.dupacks = 0
+        self.in_recovery = False                    # fast recovery (RFC 6675 §5)
+        self.in_loss = False                        # after an RTO, until RecoveryPoint is acked
+        self.recovery_point = 0
+        self._high_sacked = 0
+        self.rtt = RttEstimator(initial_rto=config.initial_rto, min_rto=config.min_rto,
+                                max_rto=config.max_rto)
+        self._rto_at: float | None = None
+        self._retries = 0
+        # receiver (unwrapped offsets from IRS)
+        self.irs = 0
+        self.rcv: Receiver | None = None
+        self._ack_due: float | None = None
+        self._unacked_segments = 0
+        self._ts_recent = 0
+        self._time_wait_until: float | None = None
+        self.error: str | None = None
+        self._now = 0.0
+
+    # ------------------------------------------------------------------ public state
+    @property
+    def dupthresh(self) -> int:
+        return self.policy.dupthresh
+
+    @property
+    def flight_size(self) -> int:
+        return self.snd_max - self.snd_una
+
+    def send_buffer_space(self) -> int:
+        if self._fin_pending or self._fin_at is not None or self.state in (CLOSED, LISTEN):
+            return 0
+        return max(0, self.cfg.snd_buffer - (self._app_end - self.snd_una))
+
+    def next_timer(self) -> float | None:
+        times = [t for t in (self._rto_at, self._ack_due, self._time_wait_until) if t is not None]
+        return min(times) if times else None
+
+    def _trace(self, event: str, **fields) -> None:
+        if self.tracer is not None:
+            self.tracer(event, self, fields)
+
+    # ------------------------------------------------------------------ application calls
+    def listen(self) -> None:
+        self.state = LISTEN
+
+    def connect(self, *, now: float) -> list[Segment]:
+        self._now = now
+        self.state = SYN_SENT
+        self.snd_nxt = self.snd_max = 1
+        self._syn_sent_at = now
+        self._arm_rto(now)
+        return [self._syn(ack=False)]
+
+    def send(self, data: bytes) -> None:
+        if self._fin_pending or self._fin_at is not None:
+            raise ValueError("send() after close()")
+        if self.state in (CLOSED, LISTEN) and self.state != SYN_SENT:
+            if self.state == CLOSED and self.error:
+                raise ConnectionError(f"connection {self.error}")
+        self._buf += data
+        self._app_end += len(data)
+
+    def close(self) -> None:
+        """Send FIN after the queued data (RFC 9293 §3.10.4)."""
+        if self._fin_pending or self._fin_at is not None:
+            return
+        self._fin_pending = True
+
+    def receive(self) -> bytes:
+        return self.rcv.read() if self.rcv is not None else b""
+
+    def poll(self, *, now: float) -> list[Segment]:
+        """Segments the engine can send now (after send()/close() or a window change)."""
+        self._now = now
+        if self.state not in _SYNCHRONIZED:
+            return []
+        return self._transmit(now)
+
+    def undo_reduction(self, *, cwnd: int, ssthresh: int) -> None:
+        """Variant hook target (DSACK undo, RFC 2883 §5): restore the pre-reduction window."""
+        self.cwnd = max(self.cwnd, min(cwnd, self._max_cwnd()))
+        self.ssthresh = max(self.ssthresh, ssthresh)
+        self.stats["dsack_undos"] += 1
+        self._trace("undo", cwnd=self.cwnd, ssthresh=self.ssthresh)
+
+    # ------------------------------------------------------------------ segment building
+    def _wire_seq(self, off: int) -> int:
+        return (self.iss + off) % SEQ_MOD
+
+    def _wire_ack(self) -> int:
+        return (self.irs + self.rcv.rcv_nxt) % SEQ_MOD if self.rcv else 0
+
+    def _window_field(self) -> int:
+        win = self.rcv.window if self.rcv else self.cfg.rcv_buffer
+        return min(MAX_WINDOW_UNSCALED, win >> self.rcv_wscale)
+
+    def _ts_opts(self) -> tuple:
+        if not self.ts_ok:
+            return ()
+        return (("NOP", None), ("NOP", None),
+                ("Timestamp", (int(self._now * 1000) % SEQ_MOD, self._ts_recent)))
+
+    def _syn(self, *, ack: bool) -> Segment:
+        cfg = self.cfg
+        opts = [("MSS", cfg.mss)]
+        # a SYN-ACK answers only what the SYN offered (RFC 2018 §2, RFC 7323 §1.3)
+        if cfg.sack and (not ack or self.sack_ok):
+            opts += [("NOP", None), ("NOP", None), ("SAckOK", b"")]
+        if cfg.window_scale is not None and (not ack or self._peer_wscale is not None):
+            opts += [("NOP", None), ("WScale", cfg.window_scale)]
+        if cfg.timestamps and (not ack or self.ts_ok):
+            opts += [("NOP", None), ("NOP", None), ("Timestamp", (int(self._now * 1000) % SEQ_MOD,
+                                                                  self._ts_recent))]
+        if cfg.rdtcp and (not ack or self.rdtcp_ok):
+            opts.append(("RDTCPOK", None))
+        flags = SYN | (ACK if ack else 0)
+        self.stats["segments_sent"] += 1
+        return Segment(self.local_port, self.remote_port, self.iss, self._wire_ack() if ack else 0,
+                       flags, min(MAX_WINDOW_UNSCALED, self.cfg.rcv_buffer), tuple(opts))
+
+    _peer_wscale: int | None = None
+
+    def _make(self, off: int, payload: bytes, flags: int) -> Segment:
+        self.stats["segments_sent"] += 1
+        return Segment(self.local_port, self.remote_port, self._wire_seq(off), self._wire_ack(),
+                       flags | ACK, self._window_field(), self._ts_opts(), payload)
+
+    def _ack_segment(self) -> Segment:
+        """A pure ACK with SACK/DSACK blocks and, on RD-TCP flows, the reorder bit."""
+        self._ack_due = None
+        self._unacked_segments = 0
+        opts = self._ts_opts()
+        if self.sack_ok and self.rcv is not None and (self.rcv.ooo or self.rcv.dsack):
+            limit = MAX_SACK_BLOCKS_WITH_TS if self.ts_ok else MAX_SACK_BLOCKS
+            blocks = self.rcv.sack_blocks(limit)
+            if blocks:
+                irs = self.irs
+                wire = tuple(((irs + s) % SEQ_MOD, (irs + e) % SEQ_MOD) for s, e in blocks)
+                opts = opts + (("NOP", None), ("NOP", None), ("SAck", wire))
+        reserved = 0
+        if self.rdtcp_ok and self.policy.ack_reorder_bit(self.rcv):
+            reserved = REORDER_BIT
+            self.stats["reorder_acks_sent"] += 1
+        self.stats["segments_sent"] += 1
+        return Segment(self.local_port, self.remote_port, self._wire_seq(self.snd_nxt),
+                       self._wire_ack(), ACK, self._window_field(), opts, b"", reserved)
+
+    # ------------------------------------------------------------------ input
+    def on_segment(self, seg: Segment, *, now: float) -> list[Segment]:
+        self._now = now
+        self.stats["segments_received"] += 1
+        if self.state == CLOSED:
+            return []
+        if self.state == LISTEN:
+            return self._on_listen(seg, now)
+        if self.state == SYN_SENT:
+            return self._on_syn_sent(seg, now)
+        return self._on_synchronized(seg, now)
+
+    def _negotiate(self, seg: Segment) -> None:
+        """Options of the peer's SYN or SYN-ACK (RFC 9293 §3.7.1, RFC 2018 §2, RFC 7323)."""
+        peer_mss = DEFAULT_PEER_MSS
+        peer_ws = None
+        for name, value in seg.options:
+            if name == "MSS":
+                peer_mss = value
+            elif name == "SAckOK":
+                self.sack_ok = self.cfg.sack
+            elif name == "WScale":
+                peer_ws = min(value, 14)        # RFC 7323 §2.3: larger values are 14
+            elif name == "Timestamp":
+                self.ts_ok = self.cfg.timestamps
+                self._ts_recent = value[0]
+            elif name == "RDTCPOK":
+                self.rdtcp_ok = self.cfg.rdtcp
+        self._peer_wscale = peer_ws
+        if peer_ws is not None and self.cfg.window_scale is not None:
+            self.snd_wscale, self.rcv_wscale = peer_ws, self.cfg.window_scale
+        self.mss = max(64, min(self.cfg.mss, peer_mss))
+        if self.rdtcp_ok:
+            self.mss -= RDTCP_MSS_REDUCTION     # design.md: room for a 12-byte EPDN stamp
+        iw = self.cfg.initial_window_segments
+        self.cwnd = min(iw * self.mss if iw else _initial_window(self.mss), self._max_cwnd())
+
+    def _max_cwnd(self) -> int:
+        return self.cfg.max_cwnd_segments * self.mss
+
+    def _on_listen(self, seg: Segment, now: float) -> list[Segment]:
+        if seg.flags & RST:
+            return []
+        if seg.flags & ACK:
+            # RFC 9293 §3.10.7.2: an ACK to a listener is answered with a reset
+            return [Segment(self.local_port, self.remote_port, seg.ack, 0, RST)]
+        if not seg.flags & SYN:
+            return []
+        self.irs = seg.seq
+        self.rcv = Receiver(1, self.cfg.rcv_buffer)
+        self._negotiate(seg)
+        self.snd_wnd = seg.window        # RFC 7323 §2.2: a SYN's window is never scaled
+        self.state = SYN_RCVD
+        self.snd_nxt = self.snd_max = 1
+        self._syn_sent_at = now
+        self._arm_rto(now)
+        return [self._syn(ack=True)]
+
+    def _on_syn_sent(self, seg: Segment, now: float) -> list[Segment]:
+        if seg.flags & ACK and seq_sub(seg.ack, self._wire_seq(1)) != 0:
+            if seg.flags & RST:
+                return []
+            return [Segment(self.local_port, self.remote_port, seg.ack, 0, RST)]
+        if seg.flags & RST:
+            if seg.flags & ACK:
+                return self._abort("reset by peer")
+            return []
+        if not seg.flags & SYN:
+            return []
+        self.irs = seg.seq
+        self.rcv = Receiver(1, self.cfg.rcv_buffer)
+        self._negotiate(seg)
+        if not seg.flags & ACK:
+            return []                           # simultaneous open: not modelled
+        self.snd_una = 1
+        self.snd_wnd = seg.window
+        self._rto_sample_syn(now)
+        self.state = ESTABLISHED
+        self._trace("established", mss=self.mss, sack=self.sack_ok, rdtcp=self.rdtcp_ok)
+        return [self._ack_segment()] + self._transmit(now)
+
+    def _rto_sample_syn(self, now: float) -> None:
+        if self._retries == 0 and self._syn_sent_at is not None:
+            self.rtt.sample(now - self._syn_sent_at)
+        self._retries = 0
+        self._rto_at = None
+
+    _syn_sent_at: float | None = None
+
+    def _abort(self, why: str) -> list[Segment]:
+        self.state = CLOSED
+        self.error = why
+        self._rto_at = self._ack_due = self._time_wait_until = None
+        self._trace("abort", reason=why)
+        return []
+
+    def _acceptable(self, seg: Segment, start: int) -> bool:
+        """RFC 9293 §3.10.7.4 segment acceptability test (window of the receiver)."""
+        rcv = self.rcv
+        wnd = max(rcv.window, 1)
+        end = start + max(seg.seg_len, 1)
+        return start < rcv.rcv_nxt + wnd and end > rcv.rcv_nxt
+
+    def _on_synchronized(self, seg: Segment, now: float) -> list[Segment]:
+        rcv = self.rcv
+        start = rcv.rcv_nxt + seq_sub(seg.seq, self._wire_ack())
+        if seg.flags & RST:
+            return self._on_rst(start)
+        if seg.flags & SYN:
+            if self.state == SYN_RCVD and start == 0:
+                return [self._syn(ack=True)]    # our SYN-ACK was lost: the peer repeats its SYN
+            self.stats["challenge_acks"] += 1   # RFC 9293 §3.10.7.4 (RFC 5961 §4)
+            return [self._ack_segment()]
+        if not seg.flags & ACK:
+            return []
+        if not self._acceptable(seg, start):
+            if seg.seg_len and start + seg.seg_len <= rcv.rcv_nxt:
+                rcv.dsack = (max(start, 1), start + len(seg.payload)) if seg.payload else None
+            return [self._ack_segment()]        # RFC 9293 §3.10.7.4: ACK and drop
+        out: list[Segment] = []
+        if self.state == SYN_RCVD:
+            if seq_sub(seg.ack, self._wire_seq(1)) != 0:
+                return [Segment(self.local_port, self.remote_port, seg.ack, 0, RST)]
+            self.snd_una = 1
+            self._rto_sample_syn(now)
+            self.state = ESTABLISHED
+            self._trace("established", mss=self.mss, sack=self.sack_ok, rdtcp=self.rdtcp_ok)
+        if self.ts_ok:
+            ts = seg.option("Timestamp")
+            if ts is not None and start <= rcv.rcv_nxt:
+                self._ts_recent = ts[0]         # RFC 7323 §4.3
+        ack_out = self._on_ack(seg, now)
+        if ack_out is None:
+            return [self._ack_segment()]        # ACK of unsent data (RFC 9293 §3.10.7.4)
+        if seg.payload or seg.flags & FIN:
+            out += self._on_data(seg, start, now)
+        out += ack_out
+        out += self._transmit(now)
+        return out
+
+    def _on_rst(self, start: int) -> list[Segment]:
+        """RFC 9293 §3.10.7.4 / RFC 5961 §3: reset only on an exact match, challenge if in window."""
+        rcv = self.rcv
+        if start == rcv.rcv_nxt:
+            return self._abort("reset by peer")
+        if rcv.rcv_nxt <= start < rcv.rcv_nxt + max(rcv.window, 1):
+            self.stats["challenge_acks"] += 1
+            return [self._ack_segment()]
+        return []
+
+    # ------------------------------------------------------------------ receiving data
+    def _on_data(self, seg: Segment, start: int, now: float) -> list[Segment]:
+        rcv = self.rcv
+        payload = seg.payload
+        end = start + len(payload)
+        if payload and start < 1:                  # bytes before the first data byte: trim
+            payload = payload[1 - start:]
+            start = 1
+        stamp = self._epdn_of(seg, start, end) if payload else None
+        if payload:
+            self.policy.on_data(rcv, start, end, stamp)
+            how = rcv.on_data(start, payload)
+        else:
+            how = "in-order"
+        if seg.flags & FIN and end == rcv.rcv_nxt:
+            rcv.rcv_nxt += 1                        # the FIN takes one sequence number
+            self._on_fin(now)
+            return [self._ack_segment()]
+        if not payload:
+            return []
+        # RFC 5681 §4.2: ACK out-of-order, duplicate and hole-filling data at once; otherwise
+        # every segment (delayed ACKs off, as in the paper's ns-2 runs) or every second one
+        self._unacked_segments += 1
+        if (not self.cfg.delayed_ack or how != "in-order" or self._unacked_segments >= 2):
+            return [self._ack_segment()]
+        if self._ack_due is None:
+            self._ack_due = now + self.cfg.delayed_ack_timeout
+        return []
+
+    def _epdn_of(self, seg: Segment, start: int, end: int):
+        """The EPDN stamp of ``seg`` as unwrapped offsets, or None (logged when ignored)."""
+        stamp = seg.option("EPDN")
+        if stamp is None:
+            return None
+        if not self.rdtcp_ok:
+            self.stats["epdn_ignored"] += 1
+            self._trace("epdn-ignored", reason="flow did not negotiate RD-TCP", stamp=stamp)
+            return None
+        base = self._wire_ack()
+        lo = self.rcv.rcv_nxt + seq_sub(stamp[0], base)
+        hi = self.rcv.rcv_nxt + seq_sub(stamp[1], base)
+        limit = self.rcv.rcv_nxt + self.cfg.rcv_buffer + len(seg.payload)
+        if lo > hi or lo < 1 or hi > limit:
+            self.stats["epdn_ignored"] += 1
+            self._trace("epdn-ignored", reason="range reversed or outside the window", stamp=stamp)
+            return None
+        self.stats["epdn_stamps"] += 1
+        return (lo, hi)
+
+    def _on_fin(self, now: float) -> None:
+        if self.state == ESTABLISHED:
+            self.state = CLOSE_WAIT
+        elif self.state == FIN_WAIT_1:
+            self.state = CLOSING
+        elif self.state == FIN_WAIT_2:
+            self._enter_time_wait(now)
+
+    def _enter_time_wait(self, now: float) -> None:
+        self.state = TIME_WAIT
+        self._rto_at = None
+        self._time_wait_until = now + self.cfg.time_wait
+
+    # ------------------------------------------------------------------ ACK processing
+    def _on_ack(self, seg: Segment, now: float) -> list[Segment] | None:
+        """Cumulative ACK, SACK/DSACK blocks, window; None when it acknowledges unsent data."""
+        ack = self.snd_una + seq_sub(seg.ack, self._wire_seq(self.snd_una))
+        if ack > self.snd_max:
+            return None
+        if ack < self.snd_una:
+            return []                               # old ACK: nothing new (RFC 9293 §3.10.7.4)
+        self.snd_wnd = seg.window << self.snd_wscale
+        new_sack = self._on_sack_blocks(seg) if self.sack_ok else False
+        if ack > self.snd_una:
+            self._on_new_ack(ack, now)
+        elif self._is_dupack(seg):
+            self._on_dupack(seg)
+        if (self.in_recovery or self.in_loss) and new_sack:
+            self._mark_lost()
+        if self.state in (FIN_WAIT_1, CLOSING, LAST_ACK) and self._fin_at is not None \
+                and self.snd_una > self._fin_at:
+            self._on_fin_acked(now)
+        return []
+
+    def _is_dupack(self, seg: Segment) -> bool:
+        """RFC 5681 §2 "duplicate acknowledgment" (with RFC 6675 §2's SACK reading)."""
+        return (not seg.payload and not seg.flags & (SYN | FIN)
+                and self.snd_max > self.snd_una)
+
+    def _on_new_ack(self, ack: int, now: float) -> None:
+        acked = ack - self.snd_una
+        self._rtt_sample(ack, now)
+        self._trim_acked(ack)
+        self.snd_una = ack
+        self.stats["bytes_acked"] += acked
+        self.dupacks = 0
+        self._reno_dupacks = 0
+        self._retries = 0
+        self.policy.on_new_ack(self)
+        if self.in_recovery or self.in_loss:
+            if ack >= self.recovery_point:
+                self._exit_recovery()
+            elif self.in_recovery and not self.sack_ok:
+                self._mark_head_lost()              # RFC 6582 §3.2 step 5: partial ACK
+        if not self.in_recovery:
+            self._grow_cwnd(acked)
+        # RFC 6298 (5.2)/(5.3): stop the timer when all is acked, else restart it
+        self._rto_at = None
+        if self.snd_max > self.snd_una:
+            self._arm_rto(now)
+
+    def _grow_cwnd(self, acked: int) -> None:
+        if self.cwnd < self.ssthresh:
+            self.cwnd += min(acked, self.mss)       # RFC 5681 §3.1 equation (2)
+        else:
+            self.cwnd += max(1, self.mss * self.mss // self.cwnd)   # RFC 5681 §3.1 equation (3)
+        self.cwnd = min(self.cwnd, self._max_cwnd())
+
+    def _exit_recovery(self) -> None:
+        if self.in_recovery:
+            self.cwnd = min(self.ssthresh, self._max_cwnd())    # RFC 6582 §3.2 step 4 / RFC 6675
+        self.in_recovery = self.in_loss = False
+        self._trace("recovery-exit", cwnd=self.cwnd)
+
+    def _on_dupack(self, seg: Segment) -> None:
+        self.dupacks += 1
+        if seg.reorder and self.rdtcp_ok:
+            self.stats["reorder_dupacks_received"] += 1
+        if not self.sack_ok:
+            self._reno_dupacks += 1                 # each dupack: a segment left the network
+        self.policy.on_dupack(self, seg, self.dupacks)
+        if not self.in_recovery and not self.in_loss and self.dupacks >= self.policy.dupthresh:
+            self._enter_recovery()
+
+    def _enter_recovery(self) -> None:
+        """Fast retransmit and fast recovery: RFC 6675 §5 steps (4.1)-(4.3), RFC 5681 eq. (4)."""
+        prior_cwnd, prior_ssthresh = self.cwnd, self.ssthresh
+        self.policy.on_enter_recovery(self, prior_cwnd, prior_ssthresh)
+        self.recovery_point = self.snd_max
+        self.ssthresh = max(self.flight_size // 2, 2 * self.mss)
+        self.cwnd = self.ssthresh
+        self.in_recovery = True
+        self.stats["fast_retransmits"] += 1
+        self._trace("fast-retransmit", snd_una=self.snd_una, dupacks=self.dupacks,
+                    dupthresh=self.policy.dupthresh)
+        self._mark_head_lost()
+        self._mark_lost()
+        self._force_head = True
+
+    _force_head = False
+
+    # ------------------------------------------------------------------ the scoreboard
+    def _live(self):
+        return self._segs[self._head:]
+
+    def _trim_acked(self, ack: int) -> None:
+        segs, i = self._segs, self._head
+        while i < len(segs) and segs[i][_E] <= ack:
+            r = segs[i]
+            self._uncount(r)
+            i += 1
+        if i < len(segs) and segs[i][_S] < ack:     # partly acked (peer's window edge)
+            r = segs[i]
+            self._uncount(r)
+            r[_S] = ack
+            r[_SACKED] = r[_LOST] = r[_RETRANS] = False
+        self._head = i
+        if i > 1024 and i * 2 > len(segs):
+            del segs[:i]
+            self._head = 0
+            self._lost_hint = 0
+        self._high_sacked = max(self._high_sacked, ack)
+        # drop acknowledged bytes from the send buffer
+        cut = ack - self._buf_base
+        if cut > (1 << 16) or cut >= len(self._buf):
+            cut = min(cut, len(self._buf))
+            del self._buf[:cut]
+            self._buf_base += cut
+
+    def _uncount(self, r: list) -> None:
+        n = r[_E] - r[_S]
+        if r[_SACKED]:
+            self._sacked_out -= n
+        else:
+            if r[_LOST]:
+                self._lost_out -= n
+            if r[_RETRANS]:
+                self._retrans_out -= n
+
+    def _on_sack_blocks(self, seg: Segment) -> bool:
+        blocks = seg.option("SAck")
+        if not blocks:
+            return False
+        base = self._wire_seq(self.snd_una)
+        parsed = [(self.snd_una + seq_sub(l, base), self.snd_una + seq_sub(r, base))
+                  for l, r in blocks]
+        first = parsed[0]
+        # RFC 2883 §4: the first block is a DSACK when it lies below the cumulative ACK or
+        # inside the second block
+        ack = self.snd_una + seq_sub(seg.ack, base)
+        if first[0] < ack or (len(parsed) > 1 and parsed[1][0] <= first[0] and first[1] <= parsed[1][1]):
+            self._on_dsack(*first)
+            parsed = parsed[1:]
+        news = False
+        for left, right in parsed:
+            if left >= right or left < self.snd_una or right > self.snd_max:
+                continue                            # a block we cannot use (RFC 2018 §8)
+            news |= self._mark_sacked(left, right)
+        return news
+
+    def _mark_sacked(self, left: int, right: int) -> bool:
+        segs = self._segs
+        lo, hi = self._head, len(segs)
+        while lo < hi:                              # first segment ending after `left`
+            mid = (lo + hi) // 2
+            if segs[mid][_E] <= left:
+                lo = mid + 1
+            else:
+                hi = mid
+        news = False
+        for i in range(lo, len(segs)):
+            r = segs[i]
+            if r[_S] >= right:
+                break
+            if r[_SACKED] or r[_S] < left or r[_E] > right:
+                continue
+            n = r[_E] - r[_S]
+            if r[_LOST]:
+                self._lost_out -= n
+            if r[_RETRANS]:
+                self._retrans_out -= n
+            r[_SACKED] = True
+            self._sacked_out += n
+            news = True
+            if r[_E] > self._high_sacked:
+                self._high_sacked = r[_E]
+        return news
+
+    def _on_dsack(self, start: int, end: int) -> None:
+        retransmitted = self._was_retransmitted(start, end)
+        if retransmitted:
+            self.stats["spurious_retransmits"] += 1
+        self._trace("dsack", start=start, end=end, retransmitted=retransmitted)
+        self.policy.on_dsack(self, start, end, retransmitted)
+
+    def _was_retransmitted(self, start: int, end: int) -> bool:
+        """Whether [start, end) overlaps a range we sent more than once (recent history)."""
+        return any(s < end and e > start for s, e in reversed(self._retx_history))
+
+    def _remember_retransmission(self, start: int, end: int) -> None:
+        self._retx_history.append((start, end))
+        if len(self._retx_history) > 4096:
+            del self._retx_history[:2048]
+
+    def _mark_head_lost(self) -> None:
+        if self._head < len(self._segs):
+            r = self._segs[self._head]
+            if not r[_SACKED] and not r[_LOST]:
+                r[_LOST] = True
+                if r[_RETRANS]:
+                    r[_RETRANS] = False
+                    self._retrans_out -= r[_E] - r[_S]
+                self._lost_out += r[_E] - r[_S]
+                self._lost_hint = self._head
+
+    def _mark_lost(self) -> None:
+        """RFC 6675 §4 IsLost: an unSACKed segment with DupThresh SACKed segments above it."""
+        thresh = self.policy.dupthresh
+        above = 0
+        segs = self._segs
+        for i in range(len(segs) - 1, self._head - 1, -1):
+            r = segs[i]
+            if r[_SACKED]:
+                above += 1
+            elif above >= thresh and not r[_LOST] and not r[_RETRANS]:
+                r[_LOST] = True
+                self._lost_out += r[_E] - r[_S]
+        self._lost_hint = self._head
+
+    def _pipe(self) -> int:
+        """RFC 6675 §4 SetPipe: bytes believed in the network (NewReno: dupacks as SACKs)."""
+        pipe = self.flight_size - self._sacked_out - self._lost_out + self._retrans_out
+        if not self.sack_ok:
+            pipe -= self._reno_dupacks * self.mss
+        return max(pipe, 0)
+
+    # ------------------------------------------------------------------ RTT, RTO
+    def _rtt_sample(self, ack: int, now: float) -> None:
+        """RFC 6298 §3: time the newest fully acked segment that was sent once (Karn)."""
+        segs = self._segs
+        i = self._head
+        newest = None
+        while i < len(segs) and segs[i][_E] <= ack:
+            if segs[i][_TX] == 1 and not segs[i][_SACKED]:
+                newest = segs[i]
+            i += 1
+        if newest is not None:
+            self.rtt.sample(now - newest[_SENT_AT])
+
+    def _arm_rto(self, now: float) -> None:
+        if self._rto_at is None:
+            self._rto_at = now + self.rtt.rto
+
+    def on_timer(self, *, now: float) -> list[Segment]:
+        self._now = now
+        out: list[Segment] = []
+        if self._time_wait_until is not None and now >= self._time_wait_until:
+            self._time_wait_until = None
+            self.state = CLOSED
+            return []
+        if self._ack_due is not None and now >= self._ack_due:
+            out.append(self._ack_segment())         # RFC 5681 §4.2 delayed-ACK timer
+        if self._rto_at is not None and now >= self._rto_at:
+            out += self._on_rto(now)
+        return out
+
+    def _on_rto(self, now: float) -> list[Segment]:
+        self._rto_at = None
+        self._retries += 1
+        if self._retries > self.cfg.max_retries:
+            return self._abort("timed out")
+        self.rtt.on_timeout()                                   # RFC 6298 (5.5)
+        self.stats["timeouts"] += 1
+        if self.state in (SYN_SENT, SYN_RCVD):
+            self._arm_rto(now)
+            return [self._syn(ack=self.state == SYN_RCVD)]
+        if self.snd_max <= self.snd_una:
+            return []
+        self.policy.on_timeout(self)
+        if not self.in_loss:
+            self.ssthresh = max(self.flight_size // 2, 2 * self.mss)   # RFC 5681 eq. (4)
+        self.cwnd = self.mss                                    # RFC 5681 §3.1: loss window
+        self.in_recovery = False
+        self.in_loss = True
+        self.recovery_point = self.snd_max
+        self.dupacks = self._reno_dupacks = 0
+        self._mark_all_lost()
+        self._trace("timeout", snd_una=self.snd_una, rto=self.rtt.rto)
+        self._force_head = True
+        return self._transmit(now)
+
+    def _mark_all_lost(self) -> None:
+        """After an RTO every unSACKed segment is retransmitted in slow start (RFC 6675 §5.1)."""
+        for r in self._live():
+            if r[_SACKED]:
+                continue
+            n = r[_E] - r[_S]
+            if r[_RETRANS]:
+                r[_RETRANS] = False
+                self._retrans_out -= n
+            if not r[_LOST]:
+                r[_LOST] = True
+                self._lost_out += n
+        self._lost_hint = self._head
+
+    # ------------------------------------------------------------------ output
+    def _transmit(self, now: float) -> list[Segment]:
+        """Send what cwnd, the peer's window and the scoreboard allow (RFC 6675 §5 NextSeg)."""
+        out: list[Segment] = []
+        if self._force_head:
+            # RFC 6675 (4.3) / RFC 6298 (5.4): the first lost segment goes out regardless of pipe
+            self._force_head = False
+            r = self._next_lost()
+            if r is not None:
+                out.append(self._retransmit(r, now))
+        while True:
+            room = self.cwnd - self._pipe()
+            if room < self.mss and not (room > 0 and self._app_end - self.snd_nxt < self.mss):
+                break
+            r = self._next_lost() if (self.in_recovery or self.in_loss) else None
+            if r is not None:
+                out.append(self._retransmit(r, now))
+                continue
+            seg = self._new_data(now)
+            if seg is None:
+                break
+            out.append(seg)
+        if self._fin_pending and self.snd_nxt == self._app_end and self.state in (ESTABLISHED, CLOSE_WAIT):
+            out.append(self._send_fin(now))
+        if out:
+            self._arm_rto(now)
+        return out
+
+    def _next_lost(self):
+        segs = self._segs
+        for i in range(max(self._head, self._lost_hint), len(segs)):
+            r = segs[i]
+            if r[_LOST] and not r[_RETRANS] and not r[_SACKED]:
+                self._lost_hint = i
+                return r
+        self._lost_hint = len(segs)
+        return None
+
+    def _retransmit(self, r: list, now: float) -> Segment:
+        n = r[_E] - r[_S]
+        r[_RETRANS] = True
+        self._retrans_out += n
+        r[_TX] += 1
+        r[_SENT_AT] = now
+        self.stats["retransmits"] += 1
+        self._remember_retransmission(r[_S], r[_E])
+        self.policy.on_retransmit(self, r[_S], r[_E])
+        self._trace("retransmit", start=r[_S], end=r[_E])
+        if self._fin_at is not None and r[_S] == self._fin_at:
+            return self._make(r[_S], b"", FIN)
+        return self._make(r[_S], self._payload(r[_S], r[_E]), 0)
+
+    def _payload(self, start: int, end: int) -> bytes:
+        i = start - self._buf_base
+        return bytes(self._buf[i:i + end - start])
+
+    def _new_data(self, now: float) -> Segment | None:
+        if self.snd_nxt >= self._app_end:
+            return None
+        wnd_edge = self.snd_una + self.snd_wnd
+        n = min(self.mss, self._app_end - self.snd_nxt, wnd_edge - self.snd_nxt)
+        if n <= 0:
+            return None
+        start = self.snd_nxt
+        self._segs.append([start, start + n, False, False, False, now, 1])
+        self.snd_nxt = self.snd_max = start + n
+        return self._make(start, self._payload(start, start + n), 0)
+
+    def _send_fin(self, now: float) -> Segment:
+        self._fin_pending = False
+        self._fin_at = self.snd_nxt
+        self._segs.append([self._fin_at, self._fin_at + 1, False, False, False, now, 1])
+        self.snd_nxt = self.snd_max = self._fin_at + 1
+        self.state = FIN_WAIT_1 if self.state == ESTABLISHED else LAST_ACK
+        return self._make(self._fin_at, b"", FIN)
+
+    def _on_fin_acked(self, now: float) -> None:
+        if self.state == FIN_WAIT_1:
+            self.state = FIN_WAIT_2
+        elif self.state == CLOSING:
+            self._enter_time_wait(now)
+        elif self.state == LAST_ACK:
+            self.state = CLOSED
+            self._rto_at = None

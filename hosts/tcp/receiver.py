@@ -1,0 +1,108 @@
+"""The receiving half of a connection: reassembly, cumulative ACK, SACK and DSACK blocks.
+
+Positions are unwrapped offsets from the peer's initial sequence number (see ranges.py); the
+connection converts wire sequence numbers at its edge.
+"""
+
+from __future__ import annotations
+
+from hosts.tcp.ranges import RangeSet
+
+__all__ = ["Receiver", "MAX_SACK_BLOCKS", "MAX_SACK_BLOCKS_WITH_TS"]
+
+MAX_SACK_BLOCKS = 4             # RFC 2018 §3: 40 option bytes hold at most 4 blocks
+MAX_SACK_BLOCKS_WITH_TS = 3     # RFC 2018 §3: 3 when the timestamp option is present
+
+
+class Receiver:
+    def __init__(self, rcv_nxt: int, buffer: int):
+        self.rcv_nxt = rcv_nxt          # next in-order byte expected (RFC 9293 RCV.NXT)
+        self.highest = rcv_nxt          # end of the highest byte received (003 §3.1's PNO_k)
+        self.buffer = buffer
+        self.ooo = RangeSet()           # out-of-order bytes held
+        self._ooo_data: dict[int, bytes] = {}
+        self._delivered = bytearray()   # in-order bytes the application has not read
+        self._recent: list[int] = []    # SACK anchors, most recent first (RFC 2018 §4)
+        self.dsack: tuple[int, int] | None = None   # duplicate range to report once (RFC 2883 §4)
+
+    # -- data -----------------------------------------------------------------------------
+    def on_data(self, start: int, payload: bytes) -> str:
+        """Accept bytes at ``start``. Returns 'in-order', 'filled' (in order after a hole),
+        'out-of-order' or 'duplicate'."""
+        end = start + len(payload)
+        if end <= self.rcv_nxt or self.ooo.covers(start, end):
+            self.dsack = (start, end)                       # RFC 2883 §4 (1)
+            return "duplicate"
+        was_hole = bool(self.ooo)
+        if start > self.rcv_nxt:
+            self._store(start, payload)
+            self.highest = max(self.highest, end)
+            return "out-of-order"
+        self._delivered += payload[self.rcv_nxt - start:]
+        self.rcv_nxt = end
+        self.highest = max(self.highest, end)
+        if was_hole:
+            self._pull()
+            return "filled"
+        return "in-order"
+
+    def _store(self, start: int, payload: bytes) -> None:
+        end = start + len(payload)
+        if self.ooo.contains(start) and self.ooo.contains(end - 1):
+            # partly new, partly duplicate: RFC 2883 §4 reports the duplicate part
+            self.dsack = (start, end)
+        old = self._ooo_data.get(start)
+        if old is None or len(old) < len(payload):
+            self._ooo_data[start] = payload
+        self.ooo.add(start, end)
+        if start in self._recent:
+            self._recent.remove(start)
+        self._recent.insert(0, start)
+        del self._recent[8:]
+
+    def _pull(self) -> None:
+        """Move out-of-order data that became contiguous into the delivered stream."""
+        first = self.ooo.first()
+        if first is None or first[0] > self.rcv_nxt:
+            return
+        block_end = first[1]
+        for s in sorted(k for k in self._ooo_data if k < block_end):
+            data = self._ooo_data.pop(s)
+            e = s + len(data)
+            if e > self.rcv_nxt:
+                self._delivered += data[self.rcv_nxt - s:]
+                self.rcv_nxt = e
+        self.ooo.drop_below(self.rcv_nxt)
+
+    def read(self) -> bytes:
+        data = bytes(self._delivered)
+        self._delivered.clear()
+        return data
+
+    @property
+    def window(self) -> int:
+        """Free receive buffer (bytes): RFC 9293 RCV.WND."""
+        return max(0, self.buffer - len(self._delivered) - self.ooo.total())
+
+    # -- SACK -----------------------------------------------------------------------------
+    def sack_blocks(self, limit: int) -> list[tuple[int, int]]:
+        """DSACK block first (RFC 2883 §4), then the block holding the most recently received
+        segment and the other recent blocks (RFC 2018 §4)."""
+        blocks: list[tuple[int, int]] = []
+        if self.dsack is not None:
+            blocks.append(self.dsack)
+            self.dsack = None
+        seen = set()
+        for anchor in self._recent:
+            if len(blocks) >= limit:
+                break
+            if anchor < self.rcv_nxt:
+                continue
+            for s, e in self.ooo:
+                if s <= anchor < e:
+                    if s not in seen:
+                        seen.add(s)
+                        blocks.append((s, e))
+                    break
+        self._recent = [a for a in self._recent if a >= self.rcv_nxt]
+        return blocks[:limit]

@@ -1,0 +1,93 @@
+"""RD-TCP (seeds/003-rd-tcp-epdn.txt §3, §3.1): EPDN stamps tell the receiver which gaps are
+drops; the receiver marks ACKs whose hole it believes reordered; the sender waits 3+k
+duplicate ACKs for those.
+
+The paper numbers packets; EPDN stamps carry byte ranges (design.md), so the reordered list
+and the drop list are byte ranges: [drop_lo, drop_hi) is the stamp, "PNO_k" the end of the
+highest byte received (Receiver.highest) and "PNO_i" the arriving segment [start, end).
+"""
+
+from hosts.tcp.ranges import RangeSet
+from hosts.tcp.variants import DUPTHRESH, LossRecoveryPolicy, register
+
+
+@register
+class RdTcp(LossRecoveryPolicy):
+    name = "rdtcp"
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.k = config.rdtcp_k
+        self.waiting = False          # sender: waiting for 3+k dupacks on a reordered hole
+        self.drops_until = None       # sender: after a timeout, the rest of the gap is dropped
+        self.reordered = RangeSet()   # receiver: 003 §3.1 "reordered list"
+        self.dropped = RangeSet()     # receiver: 003 §3.1 "drop list"
+
+    # ------------------------------------------------------------------------ sender, 003 §3.1
+    # "TCP Sender: Processing the acknowledgements"
+    def on_dupack(self, conn, seg, dupacks):
+        if self.drops_until is not None and conn.snd_una < self.drops_until:
+            self.dupthresh = DUPTHRESH          # timeout while waiting: the gap is dropped
+            return
+        if dupacks == DUPTHRESH and conn.rdtcp_ok and seg.reorder:
+            # the ACK making the third dupack has the reorder bit: wait for k more
+            self.dupthresh = DUPTHRESH + self.k
+            self.waiting = True
+        elif self.waiting and not seg.reorder:
+            # a later dupack lacks the bit: the packet could have been dropped, retransmit now
+            self.dupthresh = DUPTHRESH
+            self.waiting = False
+
+    def on_new_ack(self, conn):
+        self.dupthresh = DUPTHRESH
+        self.waiting = False
+        if self.drops_until is not None and conn.snd_una >= self.drops_until:
+            self.drops_until = None
+
+    def on_timeout(self, conn):
+        # "If the timer runs out while waiting for 3+k dupacks ... the sender assumes that all
+        # packets following the dropped packet in that particular gap ... are dropped and
+        # retransmits them after receiving 3 dupacks."
+        if self.waiting:
+            self.drops_until = conn.snd_max
+        self.waiting = False
+        self.dupthresh = DUPTHRESH
+
+    # ---------------------------------------------------------------------- receiver, 003 §3.1
+    # "TCP receiver: Processing data packets"
+    def on_data(self, rcv, start, end, stamp):
+        high = rcv.highest                                  # PNO_k before this segment
+        self.reordered.remove(start, end)                   # it arrived: not missing any more
+        if stamp is not None:
+            lo, hi = stamp
+            self.reordered.remove(lo, hi)                   # reported dropped, not reordered
+            # the part of the dropped range not yet reached goes to the drop list "for future
+            # references" (beyond PNO_i, or beyond PNO_k when the segment fills a hole)
+            self.dropped.add(max(lo, end, high), hi)
+        if start > high:
+            # PNO_i > PNO_k: the new hole [PNO_k, PNO_i) is reordering unless it is in the drop
+            # list or the stamp reports it dropped
+            self._mark_reordered(rcv, high, start, stamp)
+        elif stamp is not None:
+            lo, hi = stamp
+            if lo > high:       # gap between PNO_k and min:PNO_i
+                self._mark_reordered(rcv, high, lo, stamp)
+            if hi < start:      # gap between max:PNO_i and PNO_i
+                self._mark_reordered(rcv, hi, start, stamp)
+        floor = min(rcv.rcv_nxt, start)
+        self.dropped.drop_below(floor)
+
+    def _mark_reordered(self, rcv, start, end, stamp):
+        excluded = [self.dropped, rcv.ooo]
+        if stamp is not None:
+            rs = RangeSet()
+            rs.add(*stamp)
+            excluded.append(rs)
+        for s, e in self.reordered.minus(max(start, rcv.rcv_nxt), end, *excluded):
+            self.reordered.add(s, e)
+
+    # "TCP receiver: Sending acknowledgements": the reorder bit is set when the data the ACK
+    # asks for next (the byte after the last in-order one) is in the reordered list.
+    def ack_reorder_bit(self, rcv):
+        self.reordered.drop_below(rcv.rcv_nxt)
+        return self.reordered.contains(rcv.rcv_nxt)

@@ -1,0 +1,10 @@
+"""TCP SACK (RFC 2018, RFC 6675): fast retransmit after DupThresh = 3 duplicate ACKs.
+
+The engine's defaults are exactly this variant; it exists so that "sack" is a name."""
+
+from hosts.tcp.variants import LossRecoveryPolicy, register
+
+
+@register
+class Sack(LossRecoveryPolicy):
+    name = "sack"

@@ -1,0 +1,190 @@
+"""Ethernet + IPv4 + TCP frames to and from :class:`hosts.tcp.segment.Segment`, fast.
+
+struct-based (Scapy is ~50x slower; hosts/scapy_epdn.py converts for display and I/O). A frame
+decoded and re-encoded gives the same TCP header and options byte for byte. Malformed input
+raises :class:`MalformedPacket` with a message saying what is wrong; a malformed TCP *option*
+list is not fatal (RFC 9293 §3.1: options are parsed forgivingly): the unparseable tail is kept
+as ``("Malformed", raw)`` and ignored by the engine.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+from functools import lru_cache
+
+from netio.checksum import internet_checksum, ones_complement_sum
+from hosts.tcp.segment import Segment
+
+__all__ = ["MalformedPacket", "encode_frame", "decode_frame", "encode_options", "decode_options",
+           "ETHERTYPE_IPV4", "IPPROTO_TCP", "EPDN_KIND", "EPDN_EXID", "EPDN_LEN", "RDTCPOK_LEN"]
+
+ETHERTYPE_IPV4 = 0x0800
+IPPROTO_TCP = 6
+# RD-TCP options (design.md): RFC 6994 experimental kind 253 with ExID 0x5244 ("RD")
+EPDN_KIND = 253
+EPDN_EXID = 0x5244
+EPDN_LEN = 12       # kind, len, ExID(2), drop_lo(4), drop_hi(4)
+RDTCPOK_LEN = 4     # kind, len, ExID(2): RD-TCP permitted, on SYN and SYN-ACK
+
+_ETH = struct.Struct("!6s6sH")
+_IP = struct.Struct("!BBHHHBBH4s4s")
+_TCP = struct.Struct("!HHIIBBHHH")
+_HII = struct.Struct("!HII")
+_II = struct.Struct("!II")
+
+
+class MalformedPacket(ValueError):
+    """A frame that is not Ethernet/IPv4/TCP, or is truncated or corrupt."""
+
+
+@lru_cache(maxsize=4096)
+def _ip_bytes(ip: str) -> bytes:
+    try:
+        return socket.inet_aton(ip)
+    except OSError:
+        raise ValueError(f"not an IPv4 address: {ip!r}") from None
+
+
+@lru_cache(maxsize=4096)
+def _mac_bytes(mac: str) -> bytes:
+    b = bytes.fromhex(mac.replace(":", "").replace("-", ""))
+    if len(b) != 6:
+        raise ValueError(f"not a MAC address: {mac!r}")
+    return b
+
+
+def _mac_str(b: bytes) -> str:
+    return ":".join(f"{x:02x}" for x in b)
+
+
+# ---------------------------------------------------------------------------------- options
+def encode_options(options) -> bytes:
+    out = bytearray()
+    for name, value in options:
+        if name == "NOP":
+            out.append(1)
+        elif name == "EOL":
+            out.append(0)
+            out += value or b""
+        elif name == "MSS":
+            out += struct.pack("!BBH", 2, 4, value)
+        elif name == "WScale":
+            out += struct.pack("!BBB", 3, 3, value)
+        elif name == "SAckOK":
+            out += b"\x04\x02"
+        elif name == "SAck":
+            out += bytes((5, 2 + 8 * len(value)))
+            for left, right in value:
+                out += _II.pack(left, right)
+        elif name == "Timestamp":
+            out += b"\x08\x0a" + _II.pack(*value)
+        elif name == "EPDN":
+            out += bytes((EPDN_KIND, EPDN_LEN)) + _HII.pack(EPDN_EXID, value[0], value[1])
+        elif name == "RDTCPOK":
+            out += bytes((EPDN_KIND, RDTCPOK_LEN)) + EPDN_EXID.to_bytes(2, "big")
+        elif name == "Malformed":
+            out += value
+        elif isinstance(name, int):
+            out += bytes((name, 2 + len(value))) + value
+        else:
+            raise ValueError(f"unknown TCP option {name!r}")
+    if len(out) % 4:
+        out += bytes(4 - len(out) % 4)   # EOL padding to the 32-bit boundary (RFC 9293 §3.1)
+    if len(out) > 40:
+        raise ValueError(f"TCP options take {len(out)} bytes, more than the 40 the header allows")
+    return bytes(out)
+
+
+def _decode_one(kind: int, body: bytes):
+    """(name, value) of a well-formed option ``kind`` with ``body`` (bytes after kind+len)."""
+    n = len(body)
+    if kind == 2 and n == 2:
+        return "MSS", int.from_bytes(body, "big")
+    if kind == 3 and n == 1:
+        return "WScale", body[0]
+    if kind == 4 and n == 0:
+        return "SAckOK", b""
+    if kind == 5 and n % 8 == 0 and n:
+        return "SAck", tuple(_II.unpack_from(body, i) for i in range(0, n, 8))
+    if kind == 8 and n == 8:
+        return "Timestamp", _II.unpack(body)
+    if kind == EPDN_KIND and n >= 2 and int.from_bytes(body[:2], "big") == EPDN_EXID:
+        if n == EPDN_LEN - 2:
+            return "EPDN", _II.unpack_from(body, 2)
+        if n == RDTCPOK_LEN - 2:
+            return "RDTCPOK", None
+    return kind, bytes(body)
+
+
+def decode_options(raw: bytes) -> tuple:
+    opts = []
+    i, n = 0, len(raw)
+    while i < n:
+        kind = raw[i]
+        if kind == 0:
+            opts.append(("EOL", bytes(raw[i + 1:])))
+            break
+        if kind == 1:
+            opts.append(("NOP", None))
+            i += 1
+            continue
+        if i + 1 >= n or raw[i + 1] < 2 or i + raw[i + 1] > n:
+            opts.append(("Malformed", bytes(raw[i:])))   # bad length: stop, keep the bytes
+            break
+        length = raw[i + 1]
+        opts.append(_decode_one(kind, raw[i + 2:i + length]))
+        i += length
+    return tuple(opts)
+
+
+# ----------------------------------------------------------------------------------- frames
+def encode_frame(seg: Segment, *, src_ip: str, dst_ip: str, src_mac: str = "00:00:00:00:00:01",
+                 dst_mac: str = "00:00:00:00:00:02", ttl: int = 64, ip_id: int = 0) -> bytes:
+    """An Ethernet II frame carrying ``seg`` in IPv4, with valid IPv4 and TCP checksums."""
+    opts = encode_options(seg.options) if seg.options else b""
+    doff = 5 + len(opts) // 4
+    tcp_len = doff * 4 + len(seg.payload)
+    s, d = _ip_bytes(src_ip), _ip_bytes(dst_ip)
+    hdr = _TCP.pack(seg.src_port, seg.dst_port, seg.seq, seg.ack, (doff << 4) | (seg.reserved & 0xF),
+                    seg.flags, seg.window, 0, seg.urgent) + opts
+    pseudo = ones_complement_sum(s + d + struct.pack("!HH", IPPROTO_TCP, tcp_len))
+    csum = internet_checksum(hdr + seg.payload, pseudo)
+    hdr = hdr[:16] + csum.to_bytes(2, "big") + hdr[18:]
+    ip = _IP.pack(0x45, 0, 20 + tcp_len, ip_id, 0x4000, ttl, IPPROTO_TCP, 0, s, d)
+    ip = ip[:10] + internet_checksum(ip).to_bytes(2, "big") + ip[12:]
+    return _ETH.pack(_mac_bytes(dst_mac), _mac_bytes(src_mac), ETHERTYPE_IPV4) + ip + hdr + seg.payload
+
+
+def decode_frame(frame: bytes, *, verify_checksum: bool = True) -> tuple[str, str, Segment]:
+    """(src_ip, dst_ip, segment) of an Ethernet/IPv4/TCP frame; MalformedPacket otherwise."""
+    if len(frame) < 14:
+        raise MalformedPacket(f"frame of {len(frame)} bytes is shorter than an Ethernet header")
+    _dst, _src, etype = _ETH.unpack_from(frame)
+    if etype != ETHERTYPE_IPV4:
+        raise MalformedPacket(f"EtherType 0x{etype:04x} is not IPv4")
+    if len(frame) < 34:
+        raise MalformedPacket("truncated IPv4 header")
+    vihl, _tos, total, _id, _frag, _ttl, proto, _c, s, d = _IP.unpack_from(frame, 14)
+    ihl = (vihl & 0xF) * 4
+    if vihl >> 4 != 4 or ihl < 20:
+        raise MalformedPacket(f"bad IPv4 version/IHL byte 0x{vihl:02x}")
+    if total < ihl + 20 or 14 + total > len(frame):
+        raise MalformedPacket(f"IPv4 total length {total} does not fit the {len(frame) - 14}-byte packet")
+    if proto != IPPROTO_TCP:
+        raise MalformedPacket(f"IPv4 protocol {proto} is not TCP")
+    t = 14 + ihl
+    sport, dport, seq, ack, off, flags, win, _csum, urg = _TCP.unpack_from(frame, t)
+    doff = (off >> 4) * 4
+    tcp_len = total - ihl
+    if doff < 20 or doff > tcp_len:
+        raise MalformedPacket(f"TCP data offset {doff // 4} is outside the {tcp_len}-byte segment")
+    segbytes = frame[t:t + tcp_len]
+    if verify_checksum:
+        pseudo = ones_complement_sum(s + d + struct.pack("!HH", IPPROTO_TCP, tcp_len))
+        if internet_checksum(segbytes, pseudo) != 0:
+            raise MalformedPacket("bad TCP checksum")
+    options = decode_options(segbytes[20:doff]) if doff > 20 else ()
+    seg = Segment(sport, dport, seq, ack, flags, win, options, bytes(segbytes[doff:]),
+                  off & 0xF, urg)
+    return socket.inet_ntoa(s), socket.inet_ntoa(d), seg
