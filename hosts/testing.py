@@ -1,0 +1,203 @@
+"""A tiny in-memory network for testing engines: one path each way, fixed delay, and rules
+that drop, hold back (reorder), duplicate or EPDN-stamp the sender's data segments.
+
+Data segments from A to B are numbered 1, 2, 3, ... in the order A sends them (first
+transmissions and retransmissions alike), so a test says "drop segment 5" or "hold segment 2
+back by 4 positions" exactly. Every segment goes through ``hosts.wire`` (encode + decode),
+so tests exercise the real wire format. Time is virtual; nothing sleeps.
+
+    net = TestNetwork(TcpConfig(variant="rdtcp", rdtcp=True), data=bytes(20000))
+    net.drop(3); net.hold(5, positions=4); net.stamp(6, drop_lo_of=3, drop_hi_of=3)
+    net.run()
+    assert net.delivered == net.data
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field, replace
+
+from hosts.tcp import TcpConfig, TcpConnection
+from hosts.tcp.segment import Segment
+from hosts.wire import decode_frame, encode_frame
+
+__all__ = ["TestNetwork", "Sent"]
+
+A_IP, B_IP = "10.0.0.1", "10.0.0.2"
+
+
+@dataclass
+class Sent:
+    """One data segment A sent: its number, time, sequence range (wire) and fate."""
+    number: int
+    time: float
+    seq: int
+    end: int
+    fate: str = "delivered"
+
+
+@dataclass
+class TestNetwork:
+    config: TcpConfig
+    data: bytes
+    receiver_config: TcpConfig | None = None
+    delay: float = 0.01                   # one-way delay, seconds
+    iss_a: int = 1000
+    iss_b: int = 900_000
+    close_after: bool = True
+    sent: list[Sent] = field(default_factory=list)
+    acks: list[Segment] = field(default_factory=list)   # every segment B sent, in order
+    events: list[tuple] = field(default_factory=list)    # (time, event, fields) from A's tracer
+
+    def __post_init__(self):
+        self.__test__ = False
+        self.a = TcpConnection(self.config, local_port=40000, remote_port=80, iss=self.iss_a,
+                               tracer=self._trace)
+        self.b = TcpConnection(self.receiver_config or self.config, local_port=80,
+                               remote_port=40000, iss=self.iss_b)
+        self.b.listen()
+        self._drops: set[int] = set()
+        self._holds: dict[int, int] = {}
+        self._dups: set[int] = set()
+        self._stamps: dict[int, tuple] = {}
+        self._held: list[list] = []       # [remaining positions, segment]
+        self._queue: list[tuple] = []
+        self._order = 0
+        self._offset = 0
+        self.delivered = b""
+        self.now = 0.0
+
+    __test__ = False     # not a pytest test class
+
+    # ------------------------------------------------------------------ rules
+    def drop(self, *numbers: int) -> None:
+        self._drops.update(numbers)
+
+    def hold(self, number: int, *, positions: int) -> None:
+        """Deliver segment ``number`` after the next ``positions`` data segments."""
+        self._holds[number] = positions
+
+    def duplicate(self, *numbers: int) -> None:
+        self._dups.update(numbers)
+
+    def stamp(self, number: int, *, drop_lo_of: int, drop_hi_of: int) -> None:
+        """Insert an EPDN option into segment ``number`` reporting that the segments from
+        ``drop_lo_of`` to ``drop_hi_of`` were dropped (first byte of one to end of the other)."""
+        self._stamps[number] = (drop_lo_of, drop_hi_of)
+
+    # ------------------------------------------------------------------ running
+    def _trace(self, event, conn, fields) -> None:
+        self.events.append((self.now, event, fields))
+
+    def _push(self, t: float, dst: str, seg: Segment) -> None:
+        self._order += 1
+        heapq.heappush(self._queue, (t, self._order, dst, seg))
+
+    def _wire(self, seg: Segment, src: str, dst: str) -> Segment:
+        return decode_frame(encode_frame(seg, src_ip=src, dst_ip=dst))[2]
+
+    def _from_a(self, segs: list[Segment]) -> None:
+        for seg in segs:
+            seg = self._wire(seg, A_IP, B_IP)
+            if not seg.payload:
+                self._push(self.now + self.delay, "b", seg)
+                continue
+            n = len(self.sent) + 1
+            self.sent.append(Sent(n, self.now, seg.seq, (seg.seq + len(seg.payload)) % (1 << 32)))
+            if n in self._stamps:
+                lo_n, hi_n = self._stamps[n]
+                stamp = (self.sent[lo_n - 1].seq, self.sent[hi_n - 1].end)
+                seg = replace(seg, options=(("EPDN", stamp),) + seg.options)
+                seg = self._wire(seg, A_IP, B_IP)
+            if n in self._drops:
+                self.sent[-1].fate = "dropped"
+                continue
+            if n in self._holds:
+                self.sent[-1].fate = "held"
+                self._held.append([self._holds[n], seg])
+                continue
+            self._deliver_data(seg)
+            if n in self._dups:
+                self._deliver_data(seg)
+
+    def _deliver_data(self, seg: Segment) -> None:
+        self._push(self.now + self.delay, "b", seg)
+        still = []
+        for entry in self._held:
+            entry[0] -= 1
+            if entry[0] <= 0:
+                self._push(self.now + self.delay, "b", entry[1])
+            else:
+                still.append(entry)
+        self._held = still
+
+    def _pump_app(self) -> None:
+        a = self.a
+        while self._offset < len(self.data):
+            n = min(a.send_buffer_space(), len(self.data) - self._offset)
+            if n <= 0:
+                break
+            a.send(self.data[self._offset:self._offset + n])
+            self._offset += n
+        if self._offset >= len(self.data) and self.close_after:
+            a.close()
+        self._from_a(a.poll(now=self.now))
+
+    def run(self, *, until: float = 600.0, max_events: int = 1_000_000) -> "TestNetwork":
+        self._from_a(self.a.connect(now=0.0))
+        for _ in range(max_events):
+            nxt = self._queue[0][0] if self._queue else None
+            timers = [(t, c) for c, t in (("a", self.a.next_timer()), ("b", self.b.next_timer()))
+                      if t is not None]
+            t_timer, who = min(timers) if timers else (None, None)
+            if nxt is None and t_timer is None:
+                if self._held:          # nothing else moves: release what is held
+                    for _, seg in self._held:
+                        self._push(self.now + self.delay, "b", seg)
+                    self._held = []
+                    continue
+                break
+            if nxt is None or (t_timer is not None and t_timer < nxt):
+                self.now = t_timer
+                if self.now > until:
+                    break
+                if who == "a":
+                    self._from_a(self.a.on_timer(now=self.now))
+                else:
+                    for s in self.b.on_timer(now=self.now):
+                        self._to_a(s)
+                continue
+            t, _, dst, seg = heapq.heappop(self._queue)
+            self.now = t
+            if self.now > until:
+                break
+            if dst == "b":
+                for s in self.b.on_segment(seg, now=self.now):
+                    self._to_a(s)
+                self.delivered += self.b.receive()
+                if self.b.state == "CLOSE-WAIT" and self.close_after:
+                    self.b.close()                  # B's application closes after A's FIN
+                    for s in self.b.poll(now=self.now):
+                        self._to_a(s)
+            else:
+                self._from_a(self.a.on_segment(seg, now=self.now))
+                self._pump_app()
+        return self
+
+    def _to_a(self, seg: Segment) -> None:
+        seg = self._wire(seg, B_IP, A_IP)
+        self.acks.append(seg)
+        self._push(self.now + self.delay, "a", seg)
+
+    # ------------------------------------------------------------------ what happened
+    def retransmissions(self) -> list[Sent]:
+        """Data segments A sent again (a sequence range seen before)."""
+        seen, out = set(), []
+        for s in self.sent:
+            if s.seq in seen:
+                out.append(s)
+            seen.add(s.seq)
+        return out
+
+    def events_named(self, name: str) -> list[tuple]:
+        return [e for e in self.events if e[1] == name]

@@ -1,0 +1,106 @@
+"""Bad input to the engine (issue 2 §6): handled per RFC 9293, never a crash, never corrupted
+delivery."""
+
+from dataclasses import replace
+
+import pytest
+
+from hosts.tcp import TcpConfig, TcpConnection
+from hosts.tcp.segment import ACK, RST, Segment
+from hosts.testing import TestNetwork
+
+
+def established_pair(variant="rdtcp", rdtcp=True, rdtcp_b=None):
+    a = TcpConnection(TcpConfig(variant=variant, rdtcp=rdtcp), local_port=1, remote_port=2, iss=100)
+    b = TcpConnection(TcpConfig(variant=variant, rdtcp=rdtcp if rdtcp_b is None else rdtcp_b),
+                      local_port=2, remote_port=1, iss=5000)
+    b.listen()
+    (syn,) = a.connect(now=0.0)
+    (synack,) = b.on_segment(syn, now=0.01)
+    for s in a.on_segment(synack, now=0.02):
+        b.on_segment(s, now=0.03)
+    assert a.state == b.state == "ESTABLISHED"
+    return a, b
+
+
+def data_from(a, data=b"x" * 100):
+    a.send(data)
+    return a.poll(now=0.1)
+
+
+def test_rst_with_exact_sequence_aborts():
+    a, b = established_pair()
+    rst = Segment(1, 2, 101, 0, RST)
+    assert b.on_segment(rst, now=1.0) == []
+    assert b.state == "CLOSED" and b.error == "reset by peer"
+    assert b.next_timer() is None
+
+
+def test_rst_in_window_but_not_exact_gets_a_challenge_ack():
+    a, b = established_pair()
+    out = b.on_segment(Segment(1, 2, 101 + 500, 0, RST), now=1.0)
+    assert b.state == "ESTABLISHED"
+    assert len(out) == 1 and out[0].flags == ACK and b.stats["challenge_acks"] == 1
+
+
+def test_rst_out_of_window_is_ignored():
+    a, b = established_pair()
+    assert b.on_segment(Segment(1, 2, 101 + (1 << 30), 0, RST), now=1.0) == []
+    assert b.state == "ESTABLISHED"
+
+
+def test_out_of_window_data_is_acked_and_not_delivered():
+    a, b = established_pair()
+    (seg,) = data_from(a)
+    far = replace(seg, seq=(seg.seq + (1 << 30)) % (1 << 32))
+    out = b.on_segment(far, now=0.2)
+    assert [s.flags for s in out] == [ACK] and b.receive() == b""
+    b.on_segment(seg, now=0.3)
+    assert b.receive() == b"x" * 100
+
+
+def test_ack_of_unsent_data_is_answered_and_ignored():
+    a, b = established_pair()
+    out = a.on_segment(Segment(2, 1, 5001, 101 + 10_000, ACK, 1000), now=0.5)
+    assert len(out) == 1 and a.snd_una == 1
+
+
+def test_reversed_epdn_stamp_is_ignored_and_logged():
+    a, b = established_pair()
+    events = []
+    b.tracer = lambda e, c, f: events.append((e, f))
+    (seg,) = data_from(a)
+    bad = replace(seg, options=(("EPDN", (seg.seq + 50, seg.seq)),) + seg.options)
+    b.on_segment(bad, now=0.2)
+    assert b.receive() == b"x" * 100
+    assert b.stats["epdn_ignored"] == 1 and events[0][0] == "epdn-ignored"
+
+
+def test_stamp_on_a_flow_that_did_not_negotiate_rdtcp_is_ignored():
+    a, b = established_pair(variant="sack", rdtcp=True, rdtcp_b=False)
+    assert not a.rdtcp_ok and not b.rdtcp_ok
+    (seg,) = data_from(a)
+    stamped = replace(seg, options=(("EPDN", (seg.seq, seg.seq + 10)),) + seg.options)
+    out = b.on_segment(stamped, now=0.2)
+    assert b.stats["epdn_ignored"] == 1 and not any(s.reorder for s in out)
+    assert b.receive() == b"x" * 100
+
+
+def test_malformed_option_list_does_not_disturb_delivery():
+    a, b = established_pair()
+    (seg,) = data_from(a)
+    odd = replace(seg, options=(("Malformed", bytes.fromhex("fd0c5244")),))
+    b.on_segment(odd, now=0.2)
+    assert b.receive() == b"x" * 100
+
+
+def test_unknown_variant_is_named():
+    with pytest.raises(ValueError, match="unknown TCP variant 'bogus'; choose from dsack, rdtcp, sack"):
+        TcpConfig(variant="bogus")
+
+
+def test_rdtcp_negotiation_lowers_mss_by_twelve():
+    a, b = established_pair()
+    assert a.rdtcp_ok and a.mss == 1460 - 12
+    a2, _ = established_pair(variant="sack", rdtcp=False)
+    assert a2.mss == 1460

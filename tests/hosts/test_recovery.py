@@ -1,0 +1,158 @@
+"""Loss recovery of the three variants of 003 (sack, dsack, rdtcp) through the public engine
+API and the in-memory network of hosts/testing.py. Each case checks the exact byte stream and
+what the sender did: which segment it retransmitted, after how many dupacks, and cwnd."""
+
+import pytest
+
+from hosts.tcp import TcpConfig
+from hosts.testing import TestNetwork
+
+MSS = 1000
+DATA = bytes((i * 7 + i // 256) % 256 for i in range(40_000))
+
+
+def config(variant: str, **kw) -> TcpConfig:
+    return TcpConfig(variant=variant, rdtcp=variant == "rdtcp", mss=MSS + (12 if variant == "rdtcp" else 0),
+                     initial_window_segments=10, **kw)
+
+
+def run(variant: str, setup=lambda net: None, data=DATA, **kw) -> TestNetwork:
+    net = TestNetwork(config(variant), data, **kw)
+    setup(net)
+    net.run()
+    assert net.delivered == data, "the receiver must deliver the exact byte stream"
+    assert net.a.state in ("TIME-WAIT", "CLOSED") and net.b.state == "CLOSED"
+    return net
+
+
+def first_fast_retransmit(net):
+    ev = net.events_named("fast-retransmit")
+    assert ev, "expected a fast retransmit"
+    return ev[0][2]
+
+
+@pytest.mark.parametrize("variant", ["sack", "dsack", "rdtcp"])
+def test_no_loss_transfer_sends_no_retransmission(variant):
+    net = run(variant)
+    assert net.retransmissions() == []
+    assert net.a.stats["timeouts"] == 0 and net.a.stats["fast_retransmits"] == 0
+    assert len(net.sent) == len(DATA) // MSS
+
+
+# an unreported drop looks like reordering to RD-TCP (no stamp, 003 §3): it waits 3+k = 6
+@pytest.mark.parametrize("variant,dupacks", [("sack", 3), ("dsack", 3), ("rdtcp", 6)])
+def test_one_drop_is_fast_retransmitted_after_dupthresh_dupacks(variant, dupacks):
+    net = run(variant, lambda n: n.drop(5))
+    fr = first_fast_retransmit(net)
+    assert fr["dupacks"] == dupacks and fr["dupthresh"] == dupacks
+    (rtx,) = net.retransmissions()
+    assert rtx.seq == net.sent[4].seq                      # segment 5 again, only it
+    assert net.a.stats["timeouts"] == 0
+    # RFC 5681 eq. (4): ssthresh = FlightSize / 2, and cwnd = ssthresh on entering recovery
+    assert net.a.ssthresh < 10 * MSS
+
+
+def test_reordering_by_four_makes_sack_retransmit_spuriously():
+    net = run("sack", lambda n: n.hold(3, positions=4))
+    assert first_fast_retransmit(net)["dupacks"] == 3
+    (rtx,) = net.retransmissions()
+    assert rtx.seq == net.sent[2].seq
+    assert net.a.stats["spurious_retransmits"] == 1        # the DSACK showed it
+    assert net.a.stats["dsack_undos"] == 0                 # plain SACK keeps the reduction
+
+
+def test_reordering_by_four_dsack_undoes_the_reduction():
+    sack, dsack = run("sack", lambda n: n.hold(3, positions=4)), run("dsack", lambda n: n.hold(3, positions=4))
+    assert len(dsack.retransmissions()) == 1
+    undo = dsack.events_named("undo")
+    assert undo and dsack.a.stats["dsack_undos"] == 1
+    fr_time = dsack.events_named("fast-retransmit")[0][0]
+    assert undo[0][0] > fr_time
+    assert dsack.a.ssthresh > sack.a.ssthresh              # restored to its pre-reduction value
+
+
+def test_reordering_by_four_rdtcp_waits_and_does_not_retransmit():
+    net = run("rdtcp", lambda n: n.hold(3, positions=4))
+    assert net.retransmissions() == []
+    assert net.a.stats["fast_retransmits"] == 0
+    marked = [s for s in net.acks if s.reorder]
+    assert len(marked) == 4                                # the four dupacks carry the bit
+    assert net.a.stats["reorder_dupacks_received"] == 4
+
+
+def test_epdn_reported_drop_rdtcp_retransmits_after_three():
+    net = run("rdtcp", lambda n: (n.drop(5), n.stamp(6, drop_lo_of=5, drop_hi_of=5)))
+    fr = first_fast_retransmit(net)
+    assert fr["dupacks"] == 3 and fr["dupthresh"] == 3
+    assert [s.seq for s in net.retransmissions()] == [net.sent[4].seq]
+    assert not any(s.reorder for s in net.acks)            # a drop, not reordering
+    assert net.b.stats["epdn_stamps"] == 1
+
+
+def test_paper_example_p2_p3_dropped_no_reorder_bit():
+    """003 §3: R1 drops P2 and P3; P4 carries min P2, max P3; no reorder bit; retransmit after 3."""
+    net = run("rdtcp", lambda n: (n.drop(2, 3), n.stamp(4, drop_lo_of=2, drop_hi_of=3)))
+    assert first_fast_retransmit(net)["dupacks"] == 3
+    assert not any(s.reorder for s in net.acks)
+    assert sorted(s.seq for s in net.retransmissions()) == sorted([net.sent[1].seq, net.sent[2].seq])
+
+
+def test_paper_example_p2_reordered_p3_dropped():
+    """003 §3: P2 reordered, P3 dropped (P4 carries P3's range): the dupacks for P2 carry the
+    reorder bit and P2 is not retransmitted; P3 is retransmitted after 3 plain dupacks."""
+    net = run("rdtcp", lambda n: (n.hold(2, positions=4), n.drop(3),
+                                  n.stamp(4, drop_lo_of=3, drop_hi_of=3)))
+    retransmitted = [s.seq for s in net.retransmissions()]
+    assert net.sent[1].seq not in retransmitted             # P2 was only reordered
+    assert retransmitted == [net.sent[2].seq]               # P3 was dropped
+    assert any(s.reorder for s in net.acks)
+
+
+def test_timeout_while_waiting_three_plus_k():
+    """003 §3.1: the reorder bit made the sender wait for 3+k dupacks, but the segment was lost
+    and too few dupacks come: the RTO retransmits it, then the gap counts as dropped."""
+    # segment 2 of 7 is lost and unreported: 5 dupacks follow, fewer than 3+k = 6
+    net = run("rdtcp", lambda n: n.drop(2), data=DATA[:7 * MSS])
+    assert net.a.stats["timeouts"] == 1
+    assert net.a.stats["fast_retransmits"] == 0
+    assert [s.seq for s in net.retransmissions()] == [net.sent[1].seq]
+    assert any(s.reorder for s in net.acks)                 # no stamp: the hole looked reordered
+
+
+def test_rdtcp_retransmits_at_once_when_a_later_dupack_lacks_the_bit():
+    """003 §3.1: waiting for 3+k, a dupack without the bit means drop: retransmit now."""
+    net = run("rdtcp", lambda n: (n.drop(2), n.stamp(7, drop_lo_of=2, drop_hi_of=2)))
+    fr = first_fast_retransmit(net)
+    assert fr["dupthresh"] == 3 and fr["dupacks"] == 5     # bit on dupacks 1-4, not on the 5th
+    assert [s.seq for s in net.retransmissions()] == [net.sent[1].seq]
+
+
+@pytest.mark.parametrize("variant", ["sack", "dsack", "rdtcp"])
+def test_sequence_wraparound_transfer(variant):
+    net = run(variant, lambda n: (n.drop(7), n.hold(12, positions=2)),
+              iss_a=(1 << 32) - 15_000, iss_b=(1 << 32) - 1)
+    assert any(s.end < s.seq for s in net.sent) or any(s.seq < net.sent[0].seq for s in net.sent)
+
+
+def test_newreno_without_sack_recovers_a_drop():
+    cfg = TcpConfig(variant="sack", sack=False, mss=MSS, initial_window_segments=10)
+    net = TestNetwork(cfg, DATA)
+    net.drop(4, 6)
+    net.run()
+    assert net.delivered == DATA
+    assert net.a.sack_ok is False
+    assert net.a.stats["fast_retransmits"] == 1            # one episode: partial ACK continues it
+    assert {s.seq for s in net.retransmissions()} >= {net.sent[3].seq, net.sent[5].seq}
+
+
+def test_duplicated_segment_is_reported_by_dsack():
+    net = run("dsack", lambda n: n.duplicate(4))
+    assert any(s.option("SAck") for s in net.acks)
+    assert net.retransmissions() == []
+
+
+def test_max_cwnd_caps_the_window():
+    cfg = TcpConfig(variant="sack", mss=MSS, max_cwnd_segments=8)
+    net = TestNetwork(cfg, DATA)
+    net.run()
+    assert net.delivered == DATA and net.a.cwnd <= 8 * MSS

@@ -1,0 +1,97 @@
+"""hosts.wire and hosts.scapy_epdn: lossless, byte-exact, forgiving with options, clear errors."""
+
+import pytest
+from scapy.layers.inet import IP, TCP
+from scapy.layers.l2 import Ether
+
+from hosts.scapy_epdn import (decode_rdtcp_option, register, reorder_bit_of, scapy_to_segment,
+                              segment_to_scapy)
+from hosts.tcp.segment import ACK, PSH, REORDER_BIT, SYN, Segment
+from hosts.wire import MalformedPacket, decode_frame, decode_options, encode_frame, encode_options
+
+KW = dict(src_ip="10.0.0.1", dst_ip="10.0.0.2")
+SYN_OPTS = (("MSS", 1460), ("NOP", None), ("NOP", None), ("SAckOK", b""), ("NOP", None),
+            ("WScale", 7), ("RDTCPOK", None))
+DATA_OPTS = (("EPDN", (0xFFFFFF00, 0x00000100)), ("NOP", None), ("NOP", None),
+             ("Timestamp", (5, 6)), ("NOP", None), ("NOP", None), ("SAck", ((10, 20),)))
+
+
+@pytest.mark.parametrize("seg", [
+    Segment(1234, 80, 0xFFFFFFFF, 0, SYN, 65535, SYN_OPTS),
+    Segment(1234, 80, 7, 9, ACK | PSH, 500, DATA_OPTS, b"payload" * 100),
+    Segment(80, 1234, 9, 7, ACK, 500, (), b"", REORDER_BIT),
+])
+def test_segment_round_trips_through_bytes(seg):
+    frame = encode_frame(seg, **KW)
+    src, dst, back = decode_frame(frame)
+    assert (src, dst, back) == ("10.0.0.1", "10.0.0.2", seg)
+    assert encode_frame(back, **KW) == frame
+
+
+def test_epdn_option_bytes_are_the_design_format():
+    raw = encode_options((("EPDN", (0x01020304, 0x0A0B0C0D)),))
+    assert raw == bytes.fromhex("fd0c5244" "01020304" "0a0b0c0d")
+    assert encode_options((("RDTCPOK", None),)) == bytes.fromhex("fd045244")
+    assert decode_options(raw) == (("EPDN", (0x01020304, 0x0A0B0C0D)),)
+
+
+def test_other_experimental_option_is_not_mistaken_for_epdn():
+    raw = bytes.fromhex("fd0c1234" + "00" * 8)      # kind 253 with another ExID
+    assert decode_options(raw) == ((253, bytes.fromhex("1234") + bytes(8)),)
+
+
+@pytest.mark.parametrize("raw,kept", [
+    (bytes.fromhex("02"), "02"),                     # kind without a length
+    (bytes.fromhex("0201"), "0201"),                 # length < 2
+    (bytes.fromhex("fd0c5244000000"), "fd0c5244000000"),   # EPDN truncated
+])
+def test_malformed_options_are_kept_not_raised(raw, kept):
+    opts = decode_options(raw)
+    assert opts[-1] == ("Malformed", bytes.fromhex(kept))
+
+
+@pytest.mark.parametrize("frame,message", [
+    (b"\x00" * 10, "shorter than an Ethernet header"),
+    (bytes(12) + b"\x86\xdd" + bytes(40), "is not IPv4"),
+    (bytes(12) + b"\x08\x00" + bytes.fromhex("4500"), "truncated IPv4 header"),
+])
+def test_malformed_frames_raise_a_clear_error(frame, message):
+    with pytest.raises(MalformedPacket, match=message):
+        decode_frame(frame)
+
+
+def test_corrupt_tcp_checksum_is_refused():
+    frame = bytearray(encode_frame(Segment(1, 2, 3, 4, ACK, 5, (), b"abc"), **KW))
+    frame[-1] ^= 0xFF
+    with pytest.raises(MalformedPacket, match="bad TCP checksum"):
+        decode_frame(bytes(frame))
+
+
+def test_data_offset_beyond_segment_is_refused():
+    frame = bytearray(encode_frame(Segment(1, 2, 3, 4, ACK, 5), **KW))
+    frame[14 + 20 + 12] = 0xF0                      # data offset 15 words in a 20-byte segment
+    with pytest.raises(MalformedPacket, match="data offset"):
+        decode_frame(bytes(frame), verify_checksum=False)
+
+
+def test_scapy_names_and_decodes_both_rd_tcp_options():
+    register()
+    seg = Segment(1, 2, 3, 4, ACK, 100, (("EPDN", (100, 200)), ("RDTCPOK", None)), b"x",
+                  REORDER_BIT)
+    pkt = segment_to_scapy(seg, **KW)
+    names = [n for n, _ in pkt[TCP].options]
+    assert names[0] == "EPDN"
+    assert [decode_rdtcp_option(v) for _, v in pkt[TCP].options[:2]] == [
+        ("EPDN", (100, 200)), ("RDTCPOK", None)]
+    assert reorder_bit_of(pkt) and pkt[TCP].reserved == 1
+    assert "EPDN" in pkt.show(dump=True)
+    assert scapy_to_segment(pkt)[2] == seg
+
+
+def test_scapy_built_epdn_is_byte_identical_to_ours():
+    register()
+    ours = encode_frame(Segment(5, 6, 7, 8, ACK, 9, (("EPDN", (1, 2)),)), **KW)
+    pkt = Ether(ours)
+    theirs = Ether(dst=pkt.dst, src=pkt.src) / IP(src="10.0.0.1", dst="10.0.0.2", flags="DF", id=0) / \
+        TCP(sport=5, dport=6, seq=7, ack=8, flags="A", window=9, options=[("EPDN", (0x5244, 1, 2))])
+    assert bytes(theirs) == ours
