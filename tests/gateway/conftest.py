@@ -21,11 +21,8 @@ from rdtcp_frames import TEST_CONFIG, checksums_ok, deep_merge  # noqa: E402
 
 from controller import Controller, EmbeddedDriver  # noqa: E402
 
-
-def compile_gateway(**defines) -> dict:
-    from toolchain.compiler import compile_file
-    return compile_file(str(ROOT / "p4src" / "rdtcp.p4"),
-                        defines={k: str(v) for k, v in defines.items()})
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gateway_build import compile_gateway, register_size  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -40,13 +37,6 @@ def gateway_json() -> dict:
 def gateway_program(gateway_json):
     from toolchain.target import load_program
     return load_program(gateway_json)
-
-
-def register_size(program_json: dict, name: str) -> int:
-    for r in program_json["register_arrays"]:
-        if r["name"] == name:
-            return r["size"]
-    raise KeyError(name)
 
 
 class LibraryHarness:

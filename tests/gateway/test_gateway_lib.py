@@ -60,7 +60,7 @@ def test_epdn_entry_is_twelve_bytes(gateway_json):
 
 
 def test_epdn_entries_define_sets_table_size():
-    from conftest import compile_gateway, register_size
+    from gateway_build import compile_gateway, register_size
     assert register_size(compile_gateway(EPDN_ENTRIES=1024), n.REG_EPDN_FP) == 1024
 
 
