@@ -208,34 +208,40 @@ def mtu_rule(h):
 def collision_policy(h):
     """Two flows in one slot: the newer drop evicts the older entry (counted); only it is stamped."""
     h.configure(pattern(PORT_R2, "DD" + "." * 30))
-    f_port, g_port = colliding_source_ports(h.epdn_entries)
-    h.send(PORT_A, a_to_b(1000, sport=f_port))
-    h.send(PORT_A, a_to_b(5000, sport=g_port))
-    h.send(PORT_A, a_to_b(1100, sport=f_port))
-    h.expect(PORT_R2, a_to_b_out(1100, sport=f_port))                  # F's report was evicted
-    h.send(PORT_A, a_to_b(5100, sport=g_port))
-    h.expect(PORT_R2, a_to_b_out(5100, sport=g_port, options=[epdn_option(5000, 5100)]))
+    (f_sport, f_dport), (g_sport, g_dport) = colliding_flows(h.epdn_entries)
+    f = dict(sport=f_sport, dport=f_dport)
+    g = dict(sport=g_sport, dport=g_dport)
+    h.send(PORT_A, a_to_b(1000, **f))
+    h.send(PORT_A, a_to_b(5000, **g))
+    h.send(PORT_A, a_to_b(1100, **f))
+    h.expect(PORT_R2, a_to_b_out(1100, **f))                           # F's report was evicted
+    h.send(PORT_A, a_to_b(5100, **g))
+    h.expect(PORT_R2, a_to_b_out(5100, options=[epdn_option(5000, 5100)], **g))
     h.expect_none()
     assert h.counters()["epdn_events"]["collision"]["packets"] == 1
 
 
-def colliding_source_ports(entries: int) -> tuple[int, int]:
-    """Two source ports of A -> B:80 flows sharing an EPDN slot.
+def colliding_flows(entries: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(sport, dport) of two A -> B flows sharing an EPDN slot.
 
     Input selection only: the slot is crc32(src, dst, proto, sport, dport) mod EPDN_ENTRIES as
-    p4src/README.md documents (BMv2's crc32 is the zlib CRC-32 over the fields' bytes).
+    p4src/README.md documents (BMv2's crc32 is the zlib CRC-32 over the fields' bytes). CRC-32
+    is linear over GF(2), so flows that differ only in their 16-bit source port map one-to-one
+    onto the low 16 bits of the CRC: with 65536 entries they never collide. Varying both ports
+    (32 bits into 16) must collide, and quickly (birthday bound).
     """
-    def slot(sport: int) -> int:
+    def slot(sport: int, dport: int) -> int:
         key = (IPv4Address(HOST_A_IP).packed + IPv4Address(HOST_B_IP).packed
-               + struct.pack("!BHH", 6, sport, 80))
+               + struct.pack("!BHH", 6, sport, dport))
         return (zlib.crc32(key) or 1) % entries
-    seen: dict[int, int] = {}
-    for sport in range(1024, 65536):
-        s = slot(sport)
-        if s in seen:
-            return seen[s], sport
-        seen[s] = sport
-    raise AssertionError("no two source ports collide")
+    seen: dict[int, tuple[int, int]] = {}
+    for dport in range(80, 80 + 256):
+        for sport in range(5000, 5000 + 256):
+            s = slot(sport, dport)
+            if s in seen:
+                return seen[s], (sport, dport)
+            seen[s] = (sport, dport)
+    raise AssertionError("no two flows collide")
 
 
 def malformed_options_safe(h):
