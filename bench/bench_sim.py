@@ -29,7 +29,7 @@ from sim.program import gateway_json  # noqa: E402
 
 # Where a function lives decides whose time it is.
 PARTS = (("toolchain/target", "P4 target"), ("<bmv2:", "P4 target (generated code)"), ("toolchain", "P4 toolchain (other)"),
-         ("hosts/wire", "wire encode/decode"), ("hosts/", "TCP engine"),
+         ("hosts/wire", "wire encode/decode"), ("netio/checksum", "wire: Internet checksum (netio)"), ("hosts/", "TCP engine"),
          ("controller/", "controller"), ("sim/events", "event loop"), ("sim/", "simulator nodes"),
          ("experiments/", "experiment"), ("heapq", "event loop"))
 
