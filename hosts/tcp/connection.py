@@ -98,6 +98,9 @@ class TcpConnection:
         self._time_wait_until: float | None = None
         self.error: str | None = None
         self._now = 0.0
+        self._peer_wscale: int | None = None    # the peer's WScale, None if it sent none
+        self._syn_sent_at: float | None = None  # for the handshake's RTT sample (Karn: once)
+        self._force_head = False                # send the first lost segment regardless of pipe
 
     # ------------------------------------------------------------------ public state
     @property
@@ -136,9 +139,8 @@ class TcpConnection:
     def send(self, data: bytes) -> None:
         if self._fin_pending or self._fin_at is not None:
             raise ValueError("send() after close()")
-        if self.state in (CLOSED, LISTEN) and self.state != SYN_SENT:
-            if self.state == CLOSED and self.error:
-                raise ConnectionError(f"connection {self.error}")
+        if self.state == CLOSED and self.error:
+            raise ConnectionError(f"connection {self.error}")
         self._buf += data
         self._app_end += len(data)
 
@@ -199,8 +201,6 @@ class TcpConnection:
         self.stats["segments_sent"] += 1
         return Segment(self.local_port, self.remote_port, self.iss, self._wire_ack() if ack else 0,
                        flags, min(MAX_WINDOW_UNSCALED, self.cfg.rcv_buffer), tuple(opts))
-
-    _peer_wscale: int | None = None
 
     def _make(self, off: int, payload: bytes, flags: int) -> Segment:
         self.stats["segments_sent"] += 1
@@ -313,8 +313,6 @@ class TcpConnection:
             self.rtt.sample(now - self._syn_sent_at)
         self._retries = 0
         self._rto_at = None
-
-    _syn_sent_at: float | None = None
 
     def _abort(self, why: str) -> list[Segment]:
         self.state = CLOSED
@@ -524,8 +522,6 @@ class TcpConnection:
         self._mark_head_lost()
         self._mark_lost()
         self._force_head = True
-
-    _force_head = False
 
     # ------------------------------------------------------------------ the scoreboard
     def _live(self):
