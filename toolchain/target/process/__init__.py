@@ -1,0 +1,1 @@
+"""rdtcp-switch and rdtcp-switch-cli: the embedded target as a switch process (see README.md)."""

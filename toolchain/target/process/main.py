@@ -1,0 +1,371 @@
+"""``rdtcp-switch``: the embedded target as a switch process on Linux interfaces.
+
+    rdtcp-switch [options] prog.json          (also: python -m toolchain.target.process.main)
+    rdtcp-switch -i 1@veth1 -i 2@veth2 --thrift-port 9090 --pcap pcaps/ prog.json
+
+The command line is simple_switch's (behavioral-model ``src/bm_sim/options_parse.cpp``), with
+the same option names. ``--thrift-port`` is the TCP port of our control channel on 127.0.0.1,
+which speaks a line protocol, not Thrift (see control.py); ``rdtcp-switch-cli`` attaches to it.
+
+Start-up prints, like simple_switch, one ``Adding interface <name> as port <n>`` line per port
+and then, once every port is bound and the control port listens, the readiness line
+
+    Control server was started on 127.0.0.1:<port>
+
+(``READY_LINE_PREFIX``; with ``--thrift-port 0`` the system picks the port and this line tells
+it). Failures before that (missing interface, JSON the target refuses, port in use) print
+``error: ...`` on stderr and exit with status 1. SIGINT/SIGTERM stop the switch cleanly
+(pcap files flushed and closed, exit status 0).
+
+The wall clock is read here only: a frame received at monotonic time m enters the library as
+``sw.receive(port, frame, now=m - t0)``; pcap records carry wall-clock times as libpcap's do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import selectors
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+
+from netio.pcap import PcapWriter
+
+from ..bm_sim.json_loader import load_program
+from ..errors import CliError, LoadError
+from ..runtime_cli import RuntimeCLI
+from ..simple_switch.switch import SimpleSwitch
+from .control import ControlError, ControlServer
+from .ports import PortError, RawPort, parse_interface_spec
+
+__all__ = ["main", "SwitchProcess", "READY_LINE_PREFIX", "build_parser"]
+
+log = logging.getLogger("rdtcp-switch")
+
+READY_LINE_PREFIX = "Control server was started on "
+DEFAULT_THRIFT_PORT = 9090            # simple_switch's default
+DEFAULT_MAX_PORT_COUNT = 512          # bm::OptionsParser::default_max_port_count
+LOG_LEVELS = {"trace": 5, "debug": logging.DEBUG, "info": logging.INFO,
+              "warn": logging.WARNING, "error": logging.ERROR, "off": logging.CRITICAL + 10}
+# simple_switch options this process does not implement: refused by name rather than ignored
+UNSUPPORTED = {"--use-files": 1, "--packet-in": 1, "--nanolog": 1, "--notifications-addr": 1,
+               "--debugger": 0, "--debugger-addr": 1, "--restore-state": 1, "--trace-dir": 1}
+
+
+class StartupError(Exception):
+    """Anything that stops the switch from starting; the message is printed as ``error: ...``."""
+
+
+class PcapSet:
+    """``<dir>/<interface>_in.pcap`` and ``_out.pcap`` per port, named as simple_switch names them."""
+
+    def __init__(self, directory: Path, ports: dict[int, RawPort]):
+        self.writers: dict[tuple[int, str], PcapWriter] = {}
+        self.dirty: set[PcapWriter] = set()
+        try:
+            for num, p in ports.items():
+                for direction in ("in", "out"):
+                    self.writers[num, direction] = PcapWriter(directory / f"{p.ifname}_{direction}.pcap")
+        except OSError as e:
+            self.close()
+            raise StartupError(f"cannot write pcap files in {str(directory)!r}: {e.strerror or e}") from None
+
+    def write(self, port: int, direction: str, wall: float, frame: bytes) -> None:
+        w = self.writers.get((port, direction))
+        if w is not None:
+            w.write(wall, frame)
+            self.dirty.add(w)
+
+    def flush(self) -> None:
+        """Once per loop turn: the files are complete whenever the switch is idle."""
+        for w in self.dirty:
+            w.flush()
+        self.dirty.clear()
+
+    def close(self) -> None:
+        for w in self.writers.values():
+            w.close()
+
+
+class SwitchProcess:
+    """The event loop: ports, control channel and the library switch in one thread."""
+
+    def __init__(self, sw: SimpleSwitch, ports: dict[int, RawPort], control: ControlServer,
+                 pcap: PcapSet | None = None):
+        self.sw = sw
+        self.ports = ports
+        self.control = control
+        self.pcap = pcap
+        self.unbound_tx = 0                # frames for egress ports with no interface
+        self._stop = False
+        self.t0 = time.monotonic()
+        self.wall0 = time.time()
+        self.sel = selectors.DefaultSelector()
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
+
+    # -- clock: read here, never in the library ---------------------------------------------------
+    def now(self) -> float:
+        return time.monotonic() - self.t0
+
+    def wall(self, now: float) -> float:
+        return self.wall0 + now
+
+    # -- signals ----------------------------------------------------------------------------------
+    def install_signal_handlers(self) -> None:
+        """SIGINT/SIGTERM set a flag; the wakeup fd makes select() return at once."""
+        signal.set_wakeup_fd(self._wake_w.fileno(), warn_on_full_buffer=False)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, self._on_signal)
+
+    def _on_signal(self, signum, frame) -> None:
+        log.info("signal %d: stopping", signum)
+        self._stop = True
+
+    def stop(self) -> None:
+        self._stop = True
+        try:
+            self._wake_w.send(b"\0")
+        except OSError:
+            pass
+
+    # -- loop -------------------------------------------------------------------------------------
+    def run(self) -> None:
+        sel = self.sel
+        for num, p in self.ports.items():
+            sel.register(p.sock, selectors.EVENT_READ, ("port", num))
+        sel.register(self.control.listener, selectors.EVENT_READ, ("accept", None))
+        sel.register(self._wake_r, selectors.EVENT_READ, ("wake", None))
+        try:
+            while not self._stop:
+                for key, events in sel.select(self._timeout()):
+                    self._dispatch(key, events)
+                self._transmit(self.sw.advance(now=self.now()))
+                if self.pcap is not None:
+                    self.pcap.flush()
+        finally:
+            sel.close()
+
+    def _timeout(self) -> float | None:
+        """Sleep until the earliest queued departure at most (None: until something arrives)."""
+        t = self.sw.next_event_time()
+        return None if t is None else max(0.0, t - self.now())
+
+    def _dispatch(self, key, events) -> None:
+        kind, arg = key.data
+        if kind == "port":
+            self._receive(arg)
+        elif kind == "accept":
+            sock = self.control.accept()
+            if sock is not None:
+                self.sel.register(sock, selectors.EVENT_READ, ("client", sock.fileno()))
+        elif kind == "client":
+            self._serve_client(arg, events)
+        else:
+            try:
+                while self._wake_r.recv(4096):
+                    pass
+            except (BlockingIOError, InterruptedError):
+                pass
+
+    def _receive(self, num: int) -> None:
+        port = self.ports[num]
+        frames = port.recv_frames()
+        sw, pcap = self.sw, self.pcap
+        for frame in frames:
+            now = self.now()
+            if pcap is not None:
+                pcap.write(num, "in", self.wall(now), frame)
+            log.debug("port %d: received %d bytes", num, len(frame))
+            sw.receive(num, frame, now=now)
+
+    def _transmit(self, out) -> None:
+        for num, frame, departure in out:
+            port = self.ports.get(num)
+            if port is None:
+                self.unbound_tx += 1
+                log.debug("port %d: no interface bound, %d-byte frame dropped", num, len(frame))
+                continue
+            if port.send(frame) and self.pcap is not None:
+                self.pcap.write(num, "out", self.wall(departure), frame)
+            log.debug("port %d: sent %d bytes", num, len(frame))
+
+    def _serve_client(self, fd: int, events) -> None:
+        ctl = self.control
+        alive = True
+        if events & selectors.EVENT_READ:
+            alive = ctl.on_readable(fd)
+        elif events & selectors.EVENT_WRITE:
+            alive = ctl.flush(fd)
+        sock_key = self.sel.get_map().get(fd)
+        if not alive:
+            if sock_key is not None:
+                self.sel.unregister(sock_key.fileobj)
+            return
+        # a slow reader: wait until its socket can take the rest of the answer
+        want = selectors.EVENT_READ | (selectors.EVENT_WRITE if ctl.wants_write(fd) else 0)
+        if sock_key is not None and sock_key.events != want:
+            self.sel.modify(sock_key.fileobj, want, sock_key.data)
+
+    def close(self) -> None:
+        self.control.close()
+        for p in self.ports.values():
+            p.close()
+        if self.pcap is not None:
+            self.pcap.close()
+        self._wake_r.close()
+        self._wake_w.close()
+
+
+# -- command line ---------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="rdtcp-switch",
+        usage="rdtcp-switch [options] <path to JSON config file>",
+        description="The embedded target (toolchain.target) as a switch process bound to Linux "
+                    "interfaces, with simple_switch's command line.",
+        epilog=f"Ready when it prints '{READY_LINE_PREFIX}127.0.0.1:<port>'. The control channel "
+               "is a line protocol, not Thrift: use rdtcp-switch-cli. Needs root (AF_PACKET).")
+    ap.add_argument("config", nargs="?", metavar="JSON", help="BMv2 JSON (p4c-bm2-ss or rdtcp-p4c)")
+    ap.add_argument("-i", "--interface", action="append", default=[], metavar="<port-num>@<interface-name>",
+                    help="attach network interface <interface-name> as port <port-num>; repeatable")
+    ap.add_argument("--pcap", nargs="?", const=".", default=None, metavar="DIR",
+                    help="write <interface>_in.pcap and <interface>_out.pcap per port into DIR "
+                         "(default: the current directory)")
+    ap.add_argument("--thrift-port", type=int, default=DEFAULT_THRIFT_PORT, metavar="PORT",
+                    help="TCP port of the control channel on 127.0.0.1 (a line protocol, NOT Thrift; "
+                         "0 = any free port; default 9090)")
+    ap.add_argument("--device-id", type=int, default=0, help="device id (default 0)")
+    ap.add_argument("--log-console", action="store_true", help="log on stdout")
+    ap.add_argument("--log-file", metavar="PATH", help="log to this file")
+    ap.add_argument("-L", "--log-level", choices=list(LOG_LEVELS), default=None,
+                    help="trace, debug, info, warn, error, off (default: trace when logging is on, "
+                         "as simple_switch)")
+    ap.add_argument("--max-port-count", type=int, default=DEFAULT_MAX_PORT_COUNT,
+                    help="maximum number of interfaces (default 512)")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="seed of the target's random numbers (random extern, hash 'random'); "
+                         "not a simple_switch option")
+    ap.add_argument("--no-p4", action="store_true", help="refused: this switch needs a JSON at start")
+    ap.add_argument("-v", "--version", action="store_true", help="print the version and exit")
+    return ap
+
+
+def _refuse_unsupported(argv: list[str]) -> None:
+    for a in argv:
+        if a == "--":
+            raise StartupError("target-specific options after '--' (simple_switch's --drop-port, "
+                               "--priority-queues, ...) are not supported by rdtcp-switch")
+        name = a.split("=", 1)[0]
+        if name in UNSUPPORTED:
+            raise StartupError(f"simple_switch option {name} is not supported by rdtcp-switch")
+
+
+def setup_logging(args) -> None:
+    if not (args.log_console or args.log_file):
+        logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                            format="rdtcp-switch: %(levelname)s: %(message)s")
+        return
+    logging.addLevelName(5, "TRACE")
+    level = LOG_LEVELS[args.log_level or "trace"]
+    handler = (logging.FileHandler(args.log_file) if args.log_file
+               else logging.StreamHandler(sys.stdout))
+    handler.setFormatter(logging.Formatter("[%(asctime)s.%(msecs)03d] [rdtcp-switch] [%(levelname).1s] %(message)s",
+                                           "%H:%M:%S"))
+    logging.basicConfig(level=level, handlers=[handler])
+
+
+def open_ports(specs: list[str], max_ports: int) -> dict[int, RawPort]:
+    if len(specs) > max_ports:
+        raise StartupError(f"{len(specs)} interfaces but --max-port-count is {max_ports}")
+    wanted: dict[int, str] = {}
+    for spec in specs:
+        num, name = parse_interface_spec(spec)
+        if num in wanted:
+            raise StartupError(f"port {num} given twice (-i {num}@{wanted[num]} and -i {spec})")
+        if name in wanted.values():
+            raise StartupError(f"interface {name!r} given twice")
+        wanted[num] = name
+    ports: dict[int, RawPort] = {}
+    try:
+        for num, name in wanted.items():
+            ports[num] = RawPort(num, name)
+            print(f"Adding interface {name} as port {num}", flush=True)
+    except PortError:
+        for p in ports.values():
+            p.close()
+        raise
+    return ports
+
+
+def start(args) -> SwitchProcess:
+    """Everything up to the readiness line; raises StartupError/LoadError/PortError/ControlError."""
+    if args.no_p4:
+        raise StartupError("--no-p4 is not supported: give the BMv2 JSON to run")
+    if not args.config:
+        raise StartupError("please specify an input JSON configuration file")
+    if args.max_port_count < 0:
+        raise StartupError("Invalid --max-port-count argument, cannot be negative")
+    pcap_dir = None
+    if args.pcap is not None:
+        pcap_dir = Path(args.pcap)
+        if not pcap_dir.is_dir():
+            raise StartupError(f"Directory '{args.pcap}' specified with '--pcap' does not exist.")
+    if not Path(args.config).is_file():
+        raise StartupError(f"cannot read JSON configuration file {args.config!r}: no such file")
+    program = load_program(args.config)
+    sw = SimpleSwitch(program, seed=args.seed)
+    ports = open_ports(args.interface, args.max_port_count)
+    try:
+        control = ControlServer(args.thrift_port, RuntimeCLI(sw.runtime))
+    except ControlError:
+        for p in ports.values():
+            p.close()
+        raise
+    pcap = None
+    if pcap_dir is not None:
+        try:
+            pcap = PcapSet(pcap_dir, ports)
+        except StartupError:
+            control.close()
+            for p in ports.values():
+                p.close()
+            raise
+    return SwitchProcess(sw, ports, control, pcap)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser().parse_args(argv)
+    if args.version:
+        print("rdtcp-switch (toolchain.target), simple_switch-compatible BMv2 JSON 2.x")
+        return 0
+    setup_logging(args)
+    try:
+        _refuse_unsupported(argv)
+        proc = start(args)
+    except (StartupError, LoadError, PortError, ControlError, CliError) as e:
+        print(f"error: {e}", file=sys.stderr, flush=True)
+        return 1
+    except OSError as e:                   # the JSON file unreadable, etc.
+        print(f"error: {e.strerror or e}: {getattr(e, 'filename', '') or ''}", file=sys.stderr, flush=True)
+        return 1
+    proc.install_signal_handlers()
+    print(f"{READY_LINE_PREFIX}{proc.control.host}:{proc.control.port}", flush=True)
+    try:
+        proc.run()
+    finally:
+        proc.close()
+    for num, p in sorted(proc.ports.items()):
+        log.info("port %d (%s): %d in, %d out, %d send errors", num, p.ifname, p.rx_packets,
+                 p.tx_packets, p.tx_errors)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

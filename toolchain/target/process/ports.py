@@ -1,0 +1,154 @@
+"""Switch ports on Linux interfaces through AF_PACKET raw sockets (packet(7)).
+
+Each port is one ``SOCK_RAW`` socket bound to one interface for every protocol (ETH_P_ALL), in
+promiscuous mode, as behavioral-model's BMI port manager opens them through libpcap. Frames
+the switch itself transmits come back to a packet socket as ``PACKET_OUTGOING`` copies; they
+are dropped (``PACKET_IGNORE_OUTGOING`` where the kernel has it, and by ``sll_pkttype``
+always), otherwise every transmitted frame would re-enter the pipeline.
+
+The kernel strips a VLAN tag the NIC (or veth) accelerated into the skb; libpcap puts it back
+from ``PACKET_AUXDATA`` and so do we, so a P4 parser sees the frame as it was on the wire.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import socket
+import struct
+
+__all__ = ["PortError", "RawPort", "parse_interface_spec"]
+
+log = logging.getLogger(__name__)
+
+ETH_P_ALL = 0x0003
+SOL_PACKET = 263
+PACKET_ADD_MEMBERSHIP = 1
+PACKET_MR_PROMISC = 1
+PACKET_AUXDATA = 8
+PACKET_IGNORE_OUTGOING = 23          # Linux >= 4.20
+PACKET_OUTGOING = 4                  # sll_pkttype of a frame this host sent
+TP_STATUS_CSUMNOTREADY = 0x8         # checksum left to the (offloading) NIC: partial in the frame
+TP_STATUS_VLAN_VALID = 0x10
+TP_STATUS_VLAN_TPID_VALID = 0x40
+_AUXDATA = struct.Struct("=IIIHHHH")  # struct tpacket_auxdata
+_MAX_FRAME = 65536 + 4 + 14          # largest veth MTU plus a reinserted tag and the MAC header
+_RCVBUF = 4 << 20
+SO_RCVBUFFORCE = 33
+MAX_PORT = 510                        # 9-bit v1model ports; 511 is simple_switch's drop port
+
+
+class PortError(Exception):
+    """A port cannot be opened or a ``-i`` spec is malformed; the message names the interface."""
+
+
+def parse_interface_spec(spec: str) -> tuple[int, str]:
+    """``<port-num>@<interface-name>`` (simple_switch's ``-i``) -> (port, name)."""
+    num, sep, name = spec.partition("@")
+    if not sep or not name:
+        raise PortError(f"bad interface {spec!r}: expected <port-num>@<interface-name>, e.g. 1@veth1")
+    try:
+        port = int(num, 10)
+    except ValueError:
+        raise PortError(f"bad interface {spec!r}: port number {num!r} is not an integer") from None
+    if not 0 <= port <= MAX_PORT:
+        raise PortError(f"bad interface {spec!r}: port number must be 0..{MAX_PORT} "
+                        "(9-bit v1model ports; 511 is the drop port)")
+    if len(name) >= 16 or "/" in name or name.strip() != name:
+        raise PortError(f"bad interface {spec!r}: {name!r} is not a valid Linux interface name")
+    return port, name
+
+
+class RawPort:
+    """One switch port: ``recv_frames()`` drains what arrived, ``send(frame)`` transmits."""
+
+    def __init__(self, port: int, ifname: str):
+        self.port = port
+        self.ifname = ifname
+        self.rx_packets = self.tx_packets = self.tx_errors = 0
+        self._warned_csum = False
+        self._buf = bytearray(_MAX_FRAME)
+        self.sock = self._open()
+
+    def _open(self) -> socket.socket:
+        try:
+            s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+        except PermissionError:
+            raise PortError(f"cannot open a raw socket for interface {self.ifname!r}: "
+                            "AF_PACKET needs root or CAP_NET_RAW") from None
+        try:
+            s.bind((self.ifname, ETH_P_ALL))
+            ifindex = socket.if_nametoindex(self.ifname)
+            # struct packet_mreq { int ifindex; u16 type; u16 alen; u8 address[8]; }
+            mreq = struct.pack("=iHH8s", ifindex, PACKET_MR_PROMISC, 0, b"")
+            s.setsockopt(SOL_PACKET, PACKET_ADD_MEMBERSHIP, mreq)
+            s.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
+        except OSError as e:
+            s.close()
+            if e.errno in (errno.ENODEV, errno.ENXIO) or "no interface" in str(e).lower():
+                raise PortError(f"interface {self.ifname!r} (port {self.port}) does not exist") from None
+            raise PortError(f"cannot bind interface {self.ifname!r} (port {self.port}): {e.strerror or e}") from None
+        try:
+            s.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
+        except OSError:
+            pass                      # older kernel: the sll_pkttype check below does it
+        for opt in (SO_RCVBUFFORCE, socket.SO_RCVBUF):
+            try:
+                s.setsockopt(socket.SOL_SOCKET, opt, _RCVBUF)
+                break
+            except OSError:
+                continue
+        s.setblocking(False)
+        return s
+
+    def fileno(self) -> int:
+        return self.sock.fileno()
+
+    def recv_frames(self, limit: int = 256) -> list[bytes]:
+        """Frames received since the last call (at most ``limit``, so no port starves others)."""
+        out = []
+        buf = self._buf
+        anc = socket.CMSG_SPACE(_AUXDATA.size)
+        for _ in range(limit):
+            try:
+                n, ancdata, _flags, addr = self.sock.recvmsg_into([buf], anc)
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError as e:          # e.g. ENETDOWN when the interface went down
+                log.warning("port %d (%s): receive failed: %s", self.port, self.ifname, e.strerror or e)
+                break
+            if addr[2] == PACKET_OUTGOING:
+                continue
+            frame = bytes(buf[:n])
+            for level, kind, data in ancdata:
+                if level == SOL_PACKET and kind == PACKET_AUXDATA and len(data) >= _AUXDATA.size:
+                    frame = self._apply_auxdata(frame, _AUXDATA.unpack_from(data))
+            out.append(frame)
+        self.rx_packets += len(out)
+        return out
+
+    def _apply_auxdata(self, frame: bytes, aux: tuple) -> bytes:
+        status, _len, _snap, _mac, _net, tci, tpid = aux
+        if status & TP_STATUS_CSUMNOTREADY and not self._warned_csum:
+            self._warned_csum = True
+            log.warning("port %d (%s): frames arrive with checksums left to offloading; "
+                        "disable it on the sending side (ethtool -K <peer> tx off)", self.port, self.ifname)
+        if status & TP_STATUS_VLAN_VALID and len(frame) >= 12:
+            if not status & TP_STATUS_VLAN_TPID_VALID:
+                tpid = 0x8100
+            frame = frame[:12] + struct.pack("!HH", tpid, tci) + frame[12:]
+        return frame
+
+    def send(self, frame: bytes) -> bool:
+        try:
+            self.sock.send(frame)
+        except OSError as e:              # too short/long for the link, interface down, no buffers
+            self.tx_errors += 1
+            log.warning("port %d (%s): %d-byte frame not sent: %s", self.port, self.ifname,
+                        len(frame), e.strerror or e)
+            return False
+        self.tx_packets += 1
+        return True
+
+    def close(self) -> None:
+        self.sock.close()
