@@ -324,9 +324,10 @@ class TcpConnection:
     def _acceptable(self, seg: Segment, start: int) -> bool:
         """RFC 9293 §3.10.7.4 segment acceptability test (window of the receiver)."""
         rcv = self.rcv
-        wnd = max(rcv.window, 1)
-        end = start + max(seg.seg_len, 1)
-        return start < rcv.rcv_nxt + wnd and end > rcv.rcv_nxt
+        nxt = rcv.rcv_nxt
+        wnd = rcv.window or 1           # a zero window still accepts the segment at RCV.NXT's edge
+        length = seg.seg_len or 1
+        return start < nxt + wnd and start + length > nxt
 
     def _on_synchronized(self, seg: Segment, now: float) -> list[Segment]:
         rcv = self.rcv
@@ -656,7 +657,7 @@ class TcpConnection:
         pipe = self.flight_size - self._sacked_out - self._lost_out + self._retrans_out
         if not self.sack_ok:
             pipe -= self._reno_dupacks * self.mss
-        return max(pipe, 0)
+        return pipe if pipe > 0 else 0
 
     # ------------------------------------------------------------------ RTT, RTO
     def _rtt_sample(self, ack: int, now: float) -> None:

@@ -14,11 +14,12 @@ __all__ = ["RangeSet"]
 
 
 class RangeSet:
-    __slots__ = ("starts", "ends")
+    __slots__ = ("starts", "ends", "_total")
 
     def __init__(self):
         self.starts: list[int] = []
         self.ends: list[int] = []
+        self._total = 0             # bytes covered, kept up to date (the receive window reads it per segment)
 
     def __bool__(self) -> bool:
         return bool(self.starts)
@@ -30,7 +31,11 @@ class RangeSet:
         return len(self.starts)
 
     def total(self) -> int:
-        return sum(e - s for s, e in zip(self.starts, self.ends))
+        return self._total
+
+    def _span(self, i: int, j: int) -> int:
+        starts, ends = self.starts, self.ends
+        return sum(ends[k] - starts[k] for k in range(i, j))
 
     def add(self, start: int, end: int) -> None:
         if start >= end:
@@ -40,6 +45,7 @@ class RangeSet:
         if i < j:
             start = min(start, self.starts[i])
             end = max(end, self.ends[j - 1])
+        self._total += (end - start) - self._span(i, j)
         self.starts[i:j] = [start]
         self.ends[i:j] = [end]
 
@@ -55,6 +61,7 @@ class RangeSet:
             keep_s.append(self.starts[i]); keep_e.append(start)
         if self.ends[j - 1] > end:
             keep_s.append(end); keep_e.append(self.ends[j - 1])
+        self._total += sum(e - s for s, e in zip(keep_s, keep_e)) - self._span(i, j)
         self.starts[i:j] = keep_s
         self.ends[i:j] = keep_e
 

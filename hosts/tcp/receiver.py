@@ -82,7 +82,8 @@ class Receiver:
     @property
     def window(self) -> int:
         """Free receive buffer (bytes): RFC 9293 RCV.WND."""
-        return max(0, self.buffer - len(self._delivered) - self.ooo.total())
+        free = self.buffer - len(self._delivered) - self.ooo._total   # hot path: no calls
+        return free if free > 0 else 0
 
     # -- SACK -----------------------------------------------------------------------------
     def sack_blocks(self, limit: int) -> list[tuple[int, int]]:

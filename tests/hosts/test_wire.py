@@ -1,12 +1,15 @@
 """hosts.wire and hosts.scapy_epdn: lossless, byte-exact, forgiving with options, clear errors."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scapy.layers.inet import IP, TCP
 from scapy.layers.l2 import Ether
 
 from hosts.scapy_epdn import (decode_rdtcp_option, register, reorder_bit_of, scapy_to_segment,
                               segment_to_scapy)
 from hosts.tcp.segment import ACK, PSH, REORDER_BIT, SYN, Segment
+from netio.checksum import internet_checksum
 from hosts.wire import MalformedPacket, decode_frame, decode_options, encode_frame, encode_options
 
 KW = dict(src_ip="10.0.0.1", dst_ip="10.0.0.2")
@@ -95,3 +98,28 @@ def test_scapy_built_epdn_is_byte_identical_to_ours():
     theirs = Ether(dst=pkt.dst, src=pkt.src) / IP(src="10.0.0.1", dst="10.0.0.2", flags="DF", id=0) / \
         TCP(sport=5, dport=6, seq=7, ack=8, flags="A", window=9, options=[("EPDN", (0x5244, 1, 2))])
     assert bytes(theirs) == ours
+
+
+def test_scapy_built_rdtcp_permitted_syn_is_byte_identical_to_ours():
+    register()
+    seg = Segment(5, 6, 7, 0, SYN, 9, (("MSS", 1448), ("RDTCPOK", None)))
+    ours = encode_frame(seg, **KW)
+    pkt = Ether(ours)
+    theirs = Ether(dst=pkt.dst, src=pkt.src) / IP(src="10.0.0.1", dst="10.0.0.2", flags="DF", id=0) / \
+        TCP(sport=5, dport=6, seq=7, ack=0, flags="S", window=9,
+            options=[("MSS", 1448), (253, b"\x52\x44")])
+    assert bytes(theirs) == ours
+    assert decode_rdtcp_option(Ether(ours)[TCP].options[1][1]) == ("RDTCPOK", None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(payload=st.binary(max_size=1600), seq=st.integers(0, 2**32 - 1),
+       ports=st.tuples(st.integers(0, 65535), st.integers(0, 65535)))
+def test_tcp_checksum_matches_the_rfc1071_reference(payload, seq, ports):
+    """hosts.wire's fast checksum (one bignum %) gives netio.checksum's RFC 1071 value."""
+    frame = encode_frame(Segment(ports[0], ports[1], seq, 0, ACK, 0, (), payload), **KW)
+    tcp = frame[34:]
+    pseudo = bytes([10, 0, 0, 1, 10, 0, 0, 2, 0, 6]) + len(tcp).to_bytes(2, "big")
+    assert internet_checksum(pseudo + tcp) == 0         # the stored checksum verifies
+    assert internet_checksum(frame[14:34]) == 0         # and so does the IPv4 header's
+    assert decode_frame(frame)[2].payload == payload
