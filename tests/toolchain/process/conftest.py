@@ -1,0 +1,185 @@
+"""Fixtures for the switch process: a network namespace holding the switch ends of veth pairs
+(``swN``), the test ends (``<prefix>hN``) in this namespace, and the switch process itself.
+
+Everything created is removed afterwards. Without root or ``ip`` the tests are skipped with
+the reason shown (pytest -ra).
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+KIT = Path(os.environ.get("RDTCP_P4KIT", ROOT / ".." / "shared" / "p4-kit"))
+LPM_JSON = KIT / "lpm_forward.json"
+READY = "Control server was started on "
+START_TIMEOUT = 20.0
+ETH_P_ALL = 0x0003
+PACKET_OUTGOING = 4
+
+
+def _need_root_and_ip() -> str | None:
+    if os.geteuid() != 0:
+        return "switch process tests need root (AF_PACKET sockets, ip netns)"
+    if shutil.which("ip") is None:
+        return "the `ip` command (iproute2) is not installed"
+    return None
+
+
+def _run(*cmd: str) -> None:
+    subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=30)
+
+
+class Bed:
+    """A namespace ``ns`` with ``n`` veth pairs: ``swI`` inside, ``host_if(I)`` outside."""
+
+    def __init__(self, n: int):
+        tag = f"{os.getpid() % 100000:05d}{int(time.monotonic() * 1000) % 1000:03d}"
+        self.ns = f"rdtcp-proc-{tag}"
+        self.prefix = f"rp{tag}h"              # <= 15 characters with the port number
+        self.n = n
+        self.procs: list[subprocess.Popen] = []
+        self.host_ports: list[HostPort] = []
+        _run("ip", "netns", "add", self.ns)
+        try:
+            _run("ip", "-n", self.ns, "link", "set", "lo", "up")
+            for i in range(n):
+                _run("ip", "link", "add", self.host_if(i), "type", "veth", "peer", "name", f"sw{i}",
+                     "netns", self.ns)
+                # no IPv6 on either end: the kernel would send router solicitations and MLD
+                # reports that the switch would (correctly) receive and forward
+                for args in (["sysctl", "-qw", f"net.ipv6.conf.{self.host_if(i)}.disable_ipv6=1"],
+                             ["ip", "netns", "exec", self.ns, "sysctl", "-qw",
+                              f"net.ipv6.conf.sw{i}.disable_ipv6=1"]):
+                    subprocess.run(args, capture_output=True, timeout=30)
+                _run("ip", "link", "set", self.host_if(i), "up")
+                _run("ip", "-n", self.ns, "link", "set", f"sw{i}", "up")
+        except Exception:
+            self.close()
+            raise
+
+    def host_if(self, i: int) -> str:
+        return f"{self.prefix}{i}"
+
+    def open_host_ports(self) -> list["HostPort"]:
+        """Raw sockets on every test-side end (open them before sending anything)."""
+        if not self.host_ports:
+            self.host_ports = [HostPort(self.host_if(i)) for i in range(self.n)]
+        return self.host_ports
+
+    def exec_argv(self, *cmd: str) -> list[str]:
+        return ["ip", "netns", "exec", self.ns, *cmd]
+
+    def start_switch(self, *args: str, json_path: Path = LPM_JSON) -> "Switch":
+        argv = self.exec_argv(sys.executable, "-m", "toolchain.target.process.main",
+                              *[f"-i{i}@sw{i}" for i in range(self.n)], "--thrift-port", "0",
+                              *args, str(json_path))
+        proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+        self.procs.append(proc)
+        return Switch(self, proc)
+
+    def cli(self, port: int, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run(self.exec_argv(sys.executable, "-m", "toolchain.target.process.cli",
+                                             "--thrift-port", str(port), *args),
+                              cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=30)
+
+    def close(self) -> None:
+        for hp in self.host_ports:
+            hp.close()
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait(timeout=10)
+        for i in range(self.n):
+            subprocess.run(["ip", "link", "del", self.host_if(i)], capture_output=True, timeout=30)
+        subprocess.run(["ip", "netns", "del", self.ns], capture_output=True, timeout=30)
+
+
+class Switch:
+    def __init__(self, bed: Bed, proc: subprocess.Popen):
+        self.bed, self.proc = bed, proc
+        self.stdout_lines: list[str] = []
+        self.port = self._wait_ready()
+
+    def _wait_ready(self) -> int:
+        deadline = time.monotonic() + START_TIMEOUT
+        sel = selectors.DefaultSelector()
+        fd = self.proc.stdout.fileno()
+        sel.register(fd, selectors.EVENT_READ)
+        buf = b""
+        try:
+            while time.monotonic() < deadline:
+                if not sel.select(deadline - time.monotonic()):
+                    break
+                data = os.read(fd, 65536)      # unbuffered: select() sees every byte
+                if not data:                   # exited before it was ready
+                    raise AssertionError(f"switch exited ({self.proc.wait(timeout=10)}): "
+                                         f"{self.proc.stderr.read().decode()}")
+                buf += data
+                *lines, buf = buf.split(b"\n")
+                for raw in lines:
+                    line = raw.decode() + "\n"
+                    self.stdout_lines.append(line)
+                    if line.startswith(READY):
+                        return int(line.rsplit(":", 1)[1])
+        finally:
+            sel.close()
+        raise AssertionError(f"switch not ready within {START_TIMEOUT} s: {self.stdout_lines}")
+
+    def stop(self, sig=signal.SIGTERM) -> tuple[int, str, str]:
+        self.proc.send_signal(sig)
+        out, err = self.proc.communicate(timeout=15)
+        return self.proc.returncode, out.decode(), err.decode()
+
+
+class HostPort:
+    """A raw socket on a test-side veth end: send frames in, collect the switch's frames."""
+
+    def __init__(self, ifname: str):
+        self.ifname = ifname
+        self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+        self.sock.bind((ifname, ETH_P_ALL))
+
+    def send(self, frame: bytes) -> None:
+        self.sock.send(frame)
+
+    def recv(self, timeout: float = 5.0) -> bytes | None:
+        """The next frame the switch sent on this link, or None after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            self.sock.settimeout(left)
+            try:
+                data, addr = self.sock.recvfrom(65536)
+            except socket.timeout:
+                return None
+            if addr[2] != PACKET_OUTGOING:
+                return data
+        return None
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def bed(request):
+    reason = _need_root_and_ip()
+    if reason:
+        pytest.skip(reason)
+    if not LPM_JSON.is_file():
+        pytest.skip(f"P4 kit not found at {KIT} (set RDTCP_P4KIT)")
+    n = getattr(request, "param", 4)
+    b = Bed(n)
+    try:
+        yield b
+    finally:
+        b.close()
