@@ -223,8 +223,14 @@ class SwitchProcess:
 
 
 # -- command line ---------------------------------------------------------------------------------
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):              # simple_switch exits 1 on a bad command line
+        self.print_usage(sys.stderr)
+        self.exit(1, f"error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = _Parser(
         prog="rdtcp-switch",
         usage="rdtcp-switch [options] <path to JSON config file>",
         description="The embedded target (toolchain.target) as a switch process bound to Linux "
@@ -341,13 +347,17 @@ def start(args) -> SwitchProcess:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    try:
+        _refuse_unsupported(argv)
+    except StartupError as e:
+        print(f"error: {e}", file=sys.stderr, flush=True)
+        return 1
     args = build_parser().parse_args(argv)
     if args.version:
         print("rdtcp-switch (toolchain.target), simple_switch-compatible BMv2 JSON 2.x")
         return 0
     setup_logging(args)
     try:
-        _refuse_unsupported(argv)
         proc = start(args)
     except (StartupError, LoadError, PortError, ControlError, CliError) as e:
         print(f"error: {e}", file=sys.stderr, flush=True)
