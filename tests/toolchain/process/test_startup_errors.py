@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import os
 import socket
 import subprocess
@@ -124,3 +125,52 @@ def test_switch_without_ports_serves_control_channel_and_stops_on_sigint(tmp_pat
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+class _FakeClient:
+    """Answers like a switch running lpm_forward (the texts come from the library CLI)."""
+
+    def __init__(self):
+        from toolchain.target import SimpleSwitch
+        self.sw = SimpleSwitch.from_json(LPM_JSON)
+        self.sent = []
+
+    def command(self, line):
+        self.sent.append(line)
+        return self.sw.cli(line), True
+
+
+def test_completion_offers_commands_tables_and_the_tables_actions():
+    from toolchain.target.process.cli import _Completer
+    c = _Completer(_FakeClient())
+    assert c.candidates("table_a") == ["table_add"]
+    assert "register_read" in c.candidates("reg")
+    assert c.candidates("table_add Kit") == ["KitIngress.ipv4_lpm"]
+    assert c.candidates("table_add KitIngress.ipv4_lpm ") == ["KitIngress.drop", "KitIngress.forward"]
+    assert c.candidates("table_add KitIngress.ipv4_lpm KitIngress.f") == ["KitIngress.forward"]
+    assert c.candidates("register_read x ") == []
+    n = len(c.client.sent)
+    c.candidates("table_dump K")                 # names are fetched once per session
+    assert len(c.client.sent) == n
+
+
+@pytest.mark.skipif(shutil.which("rdtcp-switch-cli") is None, reason="rdtcp-switch-cli not installed")
+def test_controller_bmv2_driver_drives_the_process_through_rdtcp_switch_cli():
+    """controller.drivers.Bmv2Driver pipes commands into the CLI and splits on its prompts."""
+    from controller.drivers import Bmv2Driver, DriverError
+    from .conftest import READY
+    proc = subprocess.Popen([sys.executable, "-m", "toolchain.target.process.main", "--thrift-port", "0",
+                             str(LPM_JSON)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith(READY), line + proc.stderr.read()
+        drv = Bmv2Driver(int(line.rsplit(":", 1)[1]), cli="rdtcp-switch-cli")
+        outs = drv.run(["table_add KitIngress.ipv4_lpm KitIngress.forward 10.0.1.0/24 => 1 00:00:00:00:00:b1",
+                        "table_num_entries KitIngress.ipv4_lpm"])
+        assert "Entry has been added with handle 0" in outs[0]
+        assert outs[1].strip().endswith("1")
+        with pytest.raises(DriverError, match="nope"):
+            drv.run(["table_add nope x 1 => 2"])
+    finally:
+        proc.kill()
+        proc.wait()

@@ -160,7 +160,6 @@ def test_vlan_tag_reinserted_frame_forwarded_unchanged(bed, tmp_path):
 
 
 def test_control_channel_serves_several_clients_and_switch_survives_bad_lines(bed):
-    import socket as s
     sw = bed.start_switch()
     # a raw client in the namespace speaking the line protocol: NUL-terminated answers
     script = ("import socket,sys\n"
@@ -173,8 +172,8 @@ def test_control_channel_serves_several_clients_and_switch_survives_bad_lines(be
     assert r.returncode == 0, r.stderr
     first, second = r.stdout.split("\x00")[:2]
     assert first.startswith("*** Unknown syntax")
+    # the first answer's status ("error"), then the second answer's output
     assert second.startswith("error\nKitIngress.ipv4_lpm")
     assert bed.cli(sw.port, stdin="show_tables\n").returncode == 0
     assert sw.proc.poll() is None
     assert sw.stop()[0] == 0
-    del s

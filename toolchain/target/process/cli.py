@@ -104,7 +104,8 @@ class _Completer:
         self._cache: dict[str, list[str]] = {}
         self._matches: list[str] = []
 
-    def _names(self, command: str, column_only: bool = True) -> list[str]:
+    def _names(self, command: str) -> list[str]:
+        """First words of a listing command's lines (help, show_tables, table_show_actions)."""
         if command not in self._cache:
             text, ok = self.client.command(command)
             self._cache[command] = sorted({ln.split()[0] for ln in text.splitlines() if ln.split()}) if ok else []
