@@ -83,6 +83,11 @@ def _mac_bytes(mac: str) -> bytes:
     return b
 
 
+@lru_cache(maxsize=4096)
+def _ip_str(b: bytes) -> str:
+    return socket.inet_ntoa(b)
+
+
 def _mac_str(b: bytes) -> str:
     return ":".join(f"{x:02x}" for x in b)
 
@@ -207,11 +212,12 @@ def decode_frame(frame: bytes, *, verify_checksum: bool = True) -> tuple[str, st
     tcp_len = total - ihl
     if doff < 20 or doff > tcp_len:
         raise MalformedPacket(f"TCP data offset {doff // 4} is outside the {tcp_len}-byte segment")
-    segbytes = frame[t:t + tcp_len]
+    end = t + tcp_len
     if verify_checksum:
+        segbytes = frame[t:end] if end != len(frame) or tcp_len & 1 else memoryview(frame)[t:]
         if _tcp_checksum(_pseudo_sum(s, d, tcp_len), segbytes) != 0:
             raise MalformedPacket("bad TCP checksum")
-    options = decode_options(segbytes[20:doff]) if doff > 20 else ()
-    seg = Segment(sport, dport, seq, ack, flags, win, options, bytes(segbytes[doff:]),
+    options = decode_options(frame[t + 20:t + doff]) if doff > 20 else ()
+    seg = Segment(sport, dport, seq, ack, flags, win, options, bytes(frame[t + doff:end]),
                   off & 0xF, urg)
-    return socket.inet_ntoa(s), socket.inet_ntoa(d), seg
+    return _ip_str(s), _ip_str(d), seg

@@ -10,7 +10,7 @@ the parser does not know stays ``(kind, raw_bytes)``; unparseable trailing bytes
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 __all__ = ["Segment", "FIN", "SYN", "RST", "PSH", "ACK", "URG", "ECE", "CWR",
            "REORDER_BIT", "flag_names"]
@@ -41,7 +41,6 @@ class Segment:
     payload: bytes = b""
     reserved: int = 0            # low nibble of header byte 12 (reserved bits + AE)
     urgent: int = 0
-    extra: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def reorder(self) -> bool:
