@@ -57,7 +57,6 @@ class RdTcp(LossRecoveryPolicy):
     # "TCP receiver: Processing data packets"
     def on_data(self, rcv, start, end, stamp):
         high = rcv.highest                                  # PNO_k before this segment
-        self.reordered.remove(start, end)                   # it arrived: not missing any more
         if stamp is not None:
             lo, hi = stamp
             self.reordered.remove(lo, hi)                   # reported dropped, not reordered
@@ -74,6 +73,9 @@ class RdTcp(LossRecoveryPolicy):
                 self._mark_reordered(rcv, high, lo, stamp)
             if hi < start:      # gap between max:PNO_i and PNO_i
                 self._mark_reordered(rcv, hi, start, stamp)
+        # "PNO_i is in the reordered list: delete it"; done last, so that the gaps marked above
+        # never include PNO_i itself (003 §3.1 note: PNO_i and PNO_k are not inserted)
+        self.reordered.remove(start, end)
         floor = min(rcv.rcv_nxt, start)
         self.dropped.drop_below(floor)
 
