@@ -177,3 +177,21 @@ def test_control_channel_serves_several_clients_and_switch_survives_bad_lines(be
     assert bed.cli(sw.port, stdin="show_tables\n").returncode == 0
     assert sw.proc.poll() is None
     assert sw.stop()[0] == 0
+
+
+def test_burst_faster_than_the_loop_is_not_dropped_by_the_default_queue_depth(bed, tmp_path):
+    """200 back-to-back frames with unlimited queue rate: every one is forwarded (the loop
+    dequeues between arrivals, as simple_switch's egress threads do) and recorded."""
+    sw = bed.start_switch("--pcap", str(tmp_path))
+    configure(bed, sw, tmp_path)
+    hosts = bed.open_host_ports()
+    in_port, frame, out_port, expected = stf_vectors()[0]
+    for _ in range(200):
+        hosts[in_port].send(frame)
+    got = 0
+    while got < 200 and hosts[out_port].recv(timeout=3.0) == expected:
+        got += 1
+    assert got == 200
+    assert sw.stop()[0] == 0
+    assert len(pcap_frames(tmp_path / "sw0_in.pcap")) == 200
+    assert len(pcap_frames(tmp_path / "sw1_out.pcap")) == 200

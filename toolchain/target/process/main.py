@@ -179,6 +179,10 @@ class SwitchProcess:
         sw, pcap = self.sw, self.pcap
         for frame in frames:
             now = self.now()
+            # departures due before this arrival first: simple_switch's egress threads drain
+            # the queues while frames keep arriving, so a burst read in one go must not fill
+            # a queue (default depth 64) that would have been emptied meanwhile
+            self._transmit(sw.advance(now=now))
             if pcap is not None:
                 pcap.write(num, "in", self.wall(now), frame)
             log.debug("port %d: received %d bytes", num, len(frame))

@@ -1,0 +1,139 @@
+"""Benchmark of the switch process (rdtcp-switch) on veth pairs: start-up time to the readiness
+line, one-frame round-trip latency through the switch, and forwarding rate of a burst.
+
+    sudo python bench/bench_switch_process.py [--frames 20000] [--json ../shared/p4-kit/lpm_forward.json]
+
+Program: the kit's lpm_forward (LPM table, MAC rewrite, TTL, IPv4 checksum). Frames enter port 0
+and leave port 1. Needs root and iproute2; creates and removes its own namespace and veths.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import selectors
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+READY = "Control server was started on "
+FRAME = bytes.fromhex("0000000000AA00000000000108004500002D00070000400665BF0A0000010A00010504D20050"
+                      "000003E800000000501020002DEE000068656C6C6F")
+WINDOW = 32
+COMMANDS = "table_add KitIngress.ipv4_lpm KitIngress.forward 10.0.1.0/24 => 1 00:00:00:00:00:b1\n"
+
+
+def sh(*cmd: str) -> None:
+    subprocess.run(cmd, check=True, capture_output=True, timeout=30)
+
+
+def raw(ifname: str) -> socket.socket:
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    s.bind((ifname, 3))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+    return s
+
+
+def wait_ready(proc: subprocess.Popen, timeout: float = 30.0) -> int:
+    sel = selectors.DefaultSelector()
+    fd = proc.stdout.fileno()
+    sel.register(fd, selectors.EVENT_READ)
+    buf = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and sel.select(deadline - time.monotonic()):
+        data = os.read(fd, 4096)
+        if not data:
+            break
+        buf += data
+        for line in buf.decode().splitlines():
+            if line.startswith(READY):
+                return int(line.rsplit(":", 1)[1])
+    raise SystemExit(f"switch not ready: {buf.decode()} {proc.stderr.read().decode()}")
+
+
+def recv_forwarded(s: socket.socket, timeout: float) -> bytes | None:
+    s.settimeout(timeout)
+    while True:
+        try:
+            data, addr = s.recvfrom(65536)
+        except socket.timeout:
+            return None
+        if addr[2] != 4:          # not our own outgoing copy
+            return data
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--frames", type=int, default=20000)
+    ap.add_argument("--pings", type=int, default=500)
+    ap.add_argument("--json", default=str(ROOT / ".." / "shared" / "p4-kit" / "lpm_forward.json"))
+    args = ap.parse_args()
+    if os.geteuid() != 0:
+        print("needs root (AF_PACKET, ip netns)")
+        return 77
+    ns, h0, h1 = f"rdtcp-bench-{os.getpid()}", f"rb{os.getpid() % 100000}h0", f"rb{os.getpid() % 100000}h1"
+    proc = None
+    try:
+        sh("ip", "netns", "add", ns)
+        sh("ip", "-n", ns, "link", "set", "lo", "up")
+        for i, h in enumerate((h0, h1)):
+            sh("ip", "link", "add", h, "type", "veth", "peer", "name", f"sw{i}", "netns", ns)
+            subprocess.run(["sysctl", "-qw", f"net.ipv6.conf.{h}.disable_ipv6=1"], capture_output=True)
+            subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw", f"net.ipv6.conf.sw{i}.disable_ipv6=1"],
+                           capture_output=True)
+            sh("ip", "link", "set", h, "up")
+            sh("ip", "-n", ns, "link", "set", f"sw{i}", "up")
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-m", "toolchain.target.process.main",
+                                 "-i", "0@sw0", "-i", "1@sw1", "--thrift-port", "0", args.json],
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+        port = wait_ready(proc)
+        startup = time.perf_counter() - t0
+        cli = subprocess.run(["ip", "netns", "exec", ns, sys.executable, "-m", "toolchain.target.process.cli",
+                              "--thrift-port", str(port)], cwd=ROOT, input=COMMANDS, capture_output=True, text=True)
+        assert cli.returncode == 0, cli.stdout + cli.stderr
+        tx, rx = raw(h0), raw(h1)
+        rtts = []
+        for _ in range(args.pings):
+            t = time.perf_counter()
+            tx.send(FRAME)
+            if recv_forwarded(rx, 2.0) is None:
+                raise SystemExit("a ping frame was not forwarded")
+            rtts.append(time.perf_counter() - t)
+        # sustained rate: at most WINDOW frames in flight, so no socket buffer overflows
+        got = sent = lost = 0
+        start = time.perf_counter()
+        while got + lost < args.frames:
+            while sent < args.frames and sent - got - lost < WINDOW:
+                tx.send(FRAME)
+                sent += 1
+            if recv_forwarded(rx, 0.5) is None:
+                lost = sent - got        # the switch is idle: whatever is missing was dropped
+            else:
+                got += 1
+        elapsed = time.perf_counter() - start
+        rate = got / elapsed
+    finally:
+        if proc is not None and proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=15)
+        subprocess.run(["ip", "link", "del", h0], capture_output=True)
+        subprocess.run(["ip", "link", "del", h1], capture_output=True)
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    print(f"command: sudo {sys.executable} bench/bench_switch_process.py --frames {args.frames} "
+          f"--pings {args.pings} --json {args.json}")
+    print(f"start-up to readiness line: {startup * 1000:.0f} ms")
+    print(f"round trip through the switch (send on h0 -> receive on h1), {args.pings} frames: "
+          f"median {statistics.median(rtts) * 1e6:.0f} us, p99 {sorted(rtts)[int(len(rtts) * 0.99) - 1] * 1e6:.0f} us")
+    print(f"{args.frames} {len(FRAME)}-byte frames, {WINDOW} in flight: {got} forwarded ({lost} lost), "
+          f"{rate:,.0f} frames/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
