@@ -506,7 +506,7 @@ class TcpConnection:
         if not self.sack_ok:
             self._reno_dupacks += 1                 # each dupack: a segment left the network
         self.policy.on_dupack(self, seg, self.dupacks)
-        if not self.in_recovery and not self.in_loss and self.dupacks >= self.policy.dupthresh:
+        if not self.in_recovery and not self.in_loss and self.policy.should_fast_retransmit(self, self.dupacks):
             self._enter_recovery()
 
     def _enter_recovery(self) -> None:
@@ -514,12 +514,14 @@ class TcpConnection:
         prior_cwnd, prior_ssthresh = self.cwnd, self.ssthresh
         self.policy.on_enter_recovery(self, prior_cwnd, prior_ssthresh)
         self.recovery_point = self.snd_max
-        self.ssthresh = max(self.flight_size // 2, 2 * self.mss)
+        flight = self.flight_size
+        self.ssthresh = self.policy.ssthresh_after_loss(self)   # RFC 5681 eq. (4) by default
         self.cwnd = self.ssthresh
         self.in_recovery = True
         self.stats["fast_retransmits"] += 1
         self._trace("fast-retransmit", snd_una=self.snd_una, dupacks=self.dupacks,
-                    dupthresh=self.policy.dupthresh)
+                    dupthresh=self.policy.dupthresh, flight=flight, ssthresh=self.ssthresh,
+                    prior_cwnd=prior_cwnd)
         self._mark_head_lost()
         self._mark_lost()
         self._force_head = True
@@ -703,7 +705,7 @@ class TcpConnection:
             return []
         self.policy.on_timeout(self)
         if not self.in_loss:
-            self.ssthresh = max(self.flight_size // 2, 2 * self.mss)   # RFC 5681 eq. (4)
+            self.ssthresh = self.policy.ssthresh_after_loss(self)   # RFC 5681 eq. (4) by default
         self.cwnd = self.mss                                    # RFC 5681 §3.1: loss window
         self.in_recovery = False
         self.in_loss = True

@@ -4,8 +4,13 @@ A variant overrides only the hooks it changes; the engine calls every hook at th
 point and never asks which variant runs. Register a variant with :func:`register`.
 
 Sender hooks (positions are unwrapped offsets, see hosts/tcp/ranges.py):
-- ``dupthresh``: attribute, the duplicate-ACK threshold now in force (RFC 6675 §2 DupThresh).
+- ``dupthresh``: attribute, the duplicate-ACK threshold now in force (RFC 6675 §2 DupThresh);
+  the engine's IsLost (RFC 6675 §4) counts SACKed segments against it.
 - ``on_dupack(conn, seg, dupacks)``: a duplicate ACK arrived; may change ``dupthresh``.
+- ``should_fast_retransmit(conn, dupacks) -> bool``: enter fast retransmit now (called after
+  ``on_dupack``, outside recovery). Default: ``dupacks >= dupthresh`` (RFC 5681 §3.2 step 2).
+- ``ssthresh_after_loss(conn) -> int``: ssthresh on a fast retransmit or an RTO. Default
+  RFC 5681 eq. (4), max(FlightSize / 2, 2 * SMSS).
 - ``on_new_ack(conn)``: the cumulative ACK advanced (a dupack episode ended).
 - ``on_enter_recovery(conn, prior_cwnd, prior_ssthresh)``: fast retransmit is about to happen.
 - ``on_retransmit(conn, start, end)``: [start, end) is being sent again.
@@ -15,6 +20,19 @@ Receiver hooks:
 - ``on_data(rcv, start, end, stamp)``: a data segment arrived, before reassembly, with the
   EPDN stamp (lo, hi) it carried or None (stamps reach here only on RD-TCP flows).
 - ``ack_reorder_bit(rcv) -> bool``: whether the ACK about to be sent carries the reorder bit.
+
+How the planned variants map onto these hooks (engine state they read is public on ``conn``:
+``cwnd``, ``ssthresh``, ``snd_una``, ``snd_max``, ``flight_size``, ``mss``, ``stats``):
+- RR-TCP (000): ``on_dsack`` raises ``dupthresh`` from the reordering length it measures;
+  ``on_timeout`` lowers it; undo through ``conn.undo_reduction`` as ``dsack`` does.
+- Eifel detection (RFC 3522) / DSACK undo: ``on_enter_recovery`` keeps the prior window,
+  ``on_dsack`` (or a timestamp check) calls ``conn.undo_reduction``.
+- Net Reno (002): ``ssthresh_after_loss`` and ``on_new_ack`` change the reduction.
+- Limited Transmit (RFC 3042) and F-RTO (RFC 5682) need the engine to send *new* data at a
+  point where it would not: not yet a hook; add ``new_data_allowance(conn, dupacks)`` to the
+  engine's ``_transmit`` when the first of them is written.
+- RACK-TLP (RFC 8985): time-based loss marking needs a per-segment send time (the scoreboard
+  keeps one) and a timer hook; not yet a hook.
 """
 
 from __future__ import annotations
@@ -34,6 +52,12 @@ class LossRecoveryPolicy:
     # sender
     def on_dupack(self, conn, seg, dupacks: int) -> None:
         pass
+
+    def should_fast_retransmit(self, conn, dupacks: int) -> bool:
+        return dupacks >= self.dupthresh            # RFC 5681 §3.2 step 2, RFC 6675 §5 (4)
+
+    def ssthresh_after_loss(self, conn) -> int:
+        return max(conn.flight_size // 2, 2 * conn.mss)     # RFC 5681 §3.1 equation (4)
 
     def on_new_ack(self, conn) -> None:
         pass
