@@ -156,3 +156,24 @@ def test_max_cwnd_caps_the_window():
     net = TestNetwork(cfg, DATA)
     net.run()
     assert net.delivered == DATA and net.a.cwnd <= 8 * MSS
+
+
+def test_delayed_acks_ack_every_second_segment_and_out_of_order_at_once():
+    base = TestNetwork(config("sack"), DATA)
+    base.run()
+    delayed = TestNetwork(config("sack", delayed_ack=True), DATA)
+    delayed.run()
+    assert delayed.delivered == DATA
+
+    def pure(n):
+        return [s for s in n.acks if not s.payload]
+
+    # RFC 5681 §4.2: at least every second full-sized segment is ACKed
+    assert len(pure(delayed)) <= len(pure(base)) // 2 + 3
+    lossy = TestNetwork(config("sack", delayed_ack=True), DATA)
+    lossy.drop(5)
+    lossy.run()
+    assert lossy.delivered == DATA
+    # out-of-order data is ACKed at once (RFC 5681 §4.2), so the fast retransmit still sees 3 dupacks
+    assert first_fast_retransmit(lossy)["dupacks"] == 3
+    assert lossy.a.stats["timeouts"] == 0
