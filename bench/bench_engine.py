@@ -70,13 +70,22 @@ def main(argv=None) -> int:
     p.add_argument("--bytes", type=int, default=30_000_000, help="bytes to transfer (default 30 MB)")
     p.add_argument("--loss-every", type=int, default=200, help="drop one data segment in N (0: none)")
     p.add_argument("--frames", type=int, default=50_000, help="frames for the wire benchmark")
+    p.add_argument("--profile", action="store_true",
+                   help="also print the 15 costliest functions (cProfile) of an rdtcp transfer")
     args = p.parse_args(argv)
     print(f"command: python {' '.join([sys.argv[0]] + (argv or sys.argv[1:]))}")
+    if args.profile:
+        import cProfile
+        import pstats
+        prof = cProfile.Profile()
+        prof.runcall(engine_transfer, "rdtcp", args.bytes, args.loss_every)
+        pstats.Stats(prof).sort_stats("tottime").print_stats(15)
     for variant in ("sack", "dsack", "rdtcp"):
         count, secs = engine_transfer(variant, args.bytes, args.loss_every)
         print(f"engine {variant:6s}: {count:8d} segments in {secs:6.2f} s = {count / secs:9.0f} segments/s "
               f"(goal >= 50,000)")
-    print(f"wire encode+decode, 1500-byte frames: {wire_rate(args.frames):9.0f} frames/s")
+    print(f"wire encode+decode, 1500-byte frames: {wire_rate(args.frames):9.0f} frames/s "
+          f"(goal >= 200,000; two RFC 1071 checksums of 1.5 kB cost ~6 us of the ~14 us)")
     return 0
 
 
