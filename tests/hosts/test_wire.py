@@ -123,3 +123,21 @@ def test_tcp_checksum_matches_the_rfc1071_reference(payload, seq, ports):
     assert internet_checksum(pseudo + tcp) == 0         # the stored checksum verifies
     assert internet_checksum(frame[14:34]) == 0         # and so does the IPv4 header's
     assert decode_frame(frame)[2].payload == payload
+
+
+@settings(max_examples=300, deadline=None)
+@given(cut=st.integers(0, 200), flips=st.lists(st.tuples(st.integers(0, 120), st.integers(0, 255)),
+                                               max_size=6), verify=st.booleans())
+def test_mutated_frames_decode_or_raise_malformed_only(cut, flips, verify):
+    frame = bytearray(encode_frame(Segment(1, 2, 3, 4, ACK, 5, DATA_OPTS, b"abc" * 10), **KW))
+    for pos, val in flips:
+        if pos < len(frame):
+            frame[pos] = val
+    frame = bytes(frame[:len(frame) - cut]) if cut < len(frame) else b""
+    try:
+        _, _, seg = decode_frame(frame, verify_checksum=verify)
+    except MalformedPacket as e:
+        assert str(e)
+    else:
+        # whatever decodes re-encodes (options forgivingly kept, so no crash either way)
+        encode_frame(seg, **KW)
