@@ -195,3 +195,16 @@ def test_burst_faster_than_the_loop_is_not_dropped_by_the_default_queue_depth(be
     assert sw.stop()[0] == 0
     assert len(pcap_frames(tmp_path / "sw0_in.pcap")) == 200
     assert len(pcap_frames(tmp_path / "sw1_out.pcap")) == 200
+
+
+def test_log_console_dumps_packet_data(bed, tmp_path):
+    sw = bed.start_switch("--log-console", "-L", "info", "--dump-packet-data", "16")
+    configure(bed, sw, tmp_path)
+    hosts = bed.open_host_ports()
+    in_port, frame, out_port, expected = stf_vectors()[0]
+    hosts[in_port].send(frame)
+    assert hosts[out_port].recv() == expected
+    rc, out, err = sw.stop()
+    assert rc == 0, err
+    assert f"packet received on port 0, {len(frame)} bytes: {frame[:16].hex()}" in out
+    assert f"packet sent on port 1, {len(expected)} bytes: {expected[:16].hex()}" in out

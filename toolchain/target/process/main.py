@@ -95,8 +95,9 @@ class SwitchProcess:
     """The event loop: ports, control channel and the library switch in one thread."""
 
     def __init__(self, sw: SimpleSwitch, ports: dict[int, RawPort], control: ControlServer,
-                 pcap: PcapSet | None = None):
+                 pcap: PcapSet | None = None, dump_packet_data: int = 0):
         self.sw = sw
+        self.dump_packet_data = dump_packet_data   # bytes of each frame logged at info level
         self.ports = ports
         self.control = control
         self.pcap = pcap
@@ -185,7 +186,7 @@ class SwitchProcess:
             self._transmit(sw.advance(now=now))
             if pcap is not None:
                 pcap.write(num, "in", self.wall(now), frame)
-            log.debug("port %d: received %d bytes", num, len(frame))
+            self._log_frame("received on", num, frame)
             sw.receive(num, frame, now=now)
 
     def _transmit(self, out) -> None:
@@ -197,7 +198,14 @@ class SwitchProcess:
                 continue
             if port.send(frame) and self.pcap is not None:
                 self.pcap.write(num, "out", self.wall(departure), frame)
-            log.debug("port %d: sent %d bytes", num, len(frame))
+            self._log_frame("sent on", num, frame)
+
+    def _log_frame(self, what: str, num: int, frame: bytes) -> None:
+        if self.dump_packet_data and log.isEnabledFor(logging.INFO):
+            log.info("packet %s port %d, %d bytes: %s", what, num, len(frame),
+                     frame[:self.dump_packet_data].hex())
+        elif log.isEnabledFor(logging.DEBUG):
+            log.debug("packet %s port %d, %d bytes", what, num, len(frame))
 
     def _serve_client(self, fd: int, events) -> None:
         ctl = self.control
@@ -258,6 +266,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "as simple_switch)")
     ap.add_argument("--max-port-count", type=int, default=DEFAULT_MAX_PORT_COUNT,
                     help="maximum number of interfaces (default 512)")
+    ap.add_argument("--dump-packet-data", type=int, default=0, metavar="N",
+                    help="log the first N bytes of every packet received and sent (level info)")
     ap.add_argument("--seed", type=int, default=0,
                     help="seed of the target's random numbers (random extern, hash 'random'); "
                          "not a simple_switch option")
@@ -346,7 +356,7 @@ def start(args) -> SwitchProcess:
             for p in ports.values():
                 p.close()
             raise
-    return SwitchProcess(sw, ports, control, pcap)
+    return SwitchProcess(sw, ports, control, pcap, dump_packet_data=max(args.dump_packet_data, 0))
 
 
 def main(argv: list[str] | None = None) -> int:
