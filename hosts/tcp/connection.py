@@ -161,7 +161,7 @@ class TcpConnection:
         return self._transmit(now)
 
     def undo_reduction(self, *, cwnd: int, ssthresh: int) -> None:
-        """Variant hook target (DSACK undo, RFC 2883 §5): restore the pre-reduction window."""
+        """Variant hook target (DSACK undo, 000 §2-3): restore the pre-reduction window."""
         self.cwnd = max(self.cwnd, min(cwnd, self._max_cwnd()))
         self.ssthresh = max(self.ssthresh, ssthresh)
         self.stats["dsack_undos"] += 1

@@ -1,6 +1,10 @@
-"""TCP SACK with DSACK undo (RFC 2883 §5; 000 §3; 003 §2): when DSACKs show that every
-retransmission of a recovery episode was spurious, restore cwnd and ssthresh to their values
-before the reduction (the comparison of 003 Fig. 4)."""
+"""TCP SACK with DSACK undo: when DSACKs show that every retransmission of a recovery episode
+was spurious, restore cwnd and ssthresh to their values before the reduction.
+
+Detection: a DSACK block (RFC 2883 §4) covering data we retransmitted means the original
+arrived too, i.e. the retransmission was unnecessary (RFC 3708). Response: the window
+restoration of 000 §2 (Figure 1: "the sender restores its old window") as in Blanton and Allman
+(000 §3 [7]), which is the DSACK sender 003 §2 and Fig. 4 compare RD-TCP against."""
 
 from hosts.tcp.variants import LossRecoveryPolicy, register
 
