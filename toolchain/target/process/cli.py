@@ -15,7 +15,6 @@ In a terminal, readline gives history and completion of command, table and actio
 from __future__ import annotations
 
 import argparse
-import os
 import socket
 import sys
 from pathlib import Path

@@ -111,13 +111,17 @@ class RawPort:
         anc = socket.CMSG_SPACE(_AUXDATA.size)
         for _ in range(limit):
             try:
-                n, ancdata, _flags, addr = self.sock.recvmsg_into([buf], anc)
+                n, ancdata, flags, addr = self.sock.recvmsg_into([buf], anc)
             except (BlockingIOError, InterruptedError):
                 break
             except OSError as e:          # e.g. ENETDOWN when the interface went down
                 log.warning("port %d (%s): receive failed: %s", self.port, self.ifname, e.strerror or e)
                 break
             if addr[2] == PACKET_OUTGOING:
+                continue
+            if flags & socket.MSG_TRUNC:     # larger than any MTU we accept: never cut a frame
+                log.warning("port %d (%s): frame longer than %d bytes dropped", self.port,
+                            self.ifname, len(buf))
                 continue
             frame = bytes(buf[:n])
             for level, kind, data in ancdata:
