@@ -101,6 +101,7 @@ class SwitchProcess:
         self.control = control
         self.pcap = pcap
         self.unbound_tx = 0                # frames for egress ports with no interface
+        self.faults = 0                    # frames the target raised on (logged with a traceback)
         self._stop = False
         self.t0 = time.monotonic()
         self.wall0 = time.time()
@@ -145,7 +146,7 @@ class SwitchProcess:
             while not self._stop:
                 for key, events in sel.select(self._timeout()):
                     self._dispatch(key, events)
-                self._transmit(self.sw.advance(now=self.now()))
+                self._advance(self.now())
                 if self.pcap is not None:
                     self.pcap.flush()
         finally:
@@ -182,11 +183,26 @@ class SwitchProcess:
             # departures due before this arrival first: simple_switch's egress threads drain
             # the queues while frames keep arriving, so a burst read in one go must not fill
             # a queue (default depth 64) that would have been emptied meanwhile
-            self._transmit(sw.advance(now=now))
+            self._advance(now)
             if pcap is not None:
                 pcap.write(num, "in", self.wall(now), frame)
             self._log_frame("received on", num, frame)
-            sw.receive(num, frame, now=now)
+            try:
+                sw.receive(num, frame, now=now)
+            except Exception:  # noqa: BLE001 -- a target bug loses this frame, not the switch
+                self.faults += 1
+                log.exception("port %d: the target failed on a %d-byte frame (dropped): %s",
+                              num, len(frame), frame[:64].hex())
+
+    def _advance(self, now: float) -> None:
+        """Run egress for every departure due by ``now`` and put the frames on the wire."""
+        try:
+            out = self.sw.advance(now=now)
+        except Exception:  # noqa: BLE001 -- as in _receive: log the target's bug, keep switching
+            self.faults += 1
+            log.exception("the target failed in its egress pipeline (packet lost)")
+            return
+        self._transmit(out)
 
     def _transmit(self, out) -> None:
         for num, frame, departure in out:
