@@ -1,0 +1,98 @@
+"""The switch process's event loop without root: ports are datagram socket pairs standing in
+for AF_PACKET sockets, the switch runs in a thread of this process."""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+import pytest
+
+from toolchain.target import RuntimeCLI, SimpleSwitch
+from toolchain.target.process.control import ControlServer
+from toolchain.target.process.main import SwitchProcess
+
+from .conftest import LPM_JSON
+from .test_switch_process import COMMANDS, stf_vectors
+
+
+class FakePort:
+    """The RawPort interface over one end of a socketpair; the test holds the other end."""
+
+    def __init__(self, port: int):
+        self.port, self.ifname = port, f"fake{port}"
+        self.sock, self.peer = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.setblocking(False)
+        self.peer.settimeout(5.0)
+        self.rx_packets = self.tx_packets = self.tx_errors = 0
+
+    def recv_frames(self, limit: int = 256) -> list[bytes]:
+        out = []
+        while len(out) < limit:
+            try:
+                out.append(self.sock.recv(65536))
+            except BlockingIOError:
+                break
+        return out
+
+    def send(self, frame: bytes) -> bool:
+        self.sock.send(frame)
+        return True
+
+    def close(self) -> None:
+        self.sock.close()
+        self.peer.close()
+
+
+@pytest.fixture
+def loop():
+    if not LPM_JSON.is_file():
+        pytest.skip("P4 kit not found")
+    sw = SimpleSwitch.from_json(LPM_JSON)
+    sw.run_commands(COMMANDS)
+    ports = {i: FakePort(i) for i in range(4)}
+    proc = SwitchProcess(sw, ports, ControlServer(0, RuntimeCLI(sw.runtime)))
+    th = threading.Thread(target=proc.run, daemon=True)
+    th.start()
+    yield proc
+    proc.stop()
+    th.join(timeout=10)
+    assert not th.is_alive()
+    proc.close()
+
+
+def test_loop_forwards_like_the_library(loop):
+    for in_port, frame, out_port, expected in stf_vectors():
+        loop.ports[in_port].peer.send(frame)
+        if out_port is not None:
+            assert loop.ports[out_port].peer.recv(65536) == expected
+
+
+def test_target_exception_drops_the_frame_and_the_loop_goes_on(loop, monkeypatch, caplog):
+    in_port, frame, out_port, expected = stf_vectors()[0]
+    real = loop.sw.receive
+
+    def flaky(port, data, *, now):
+        if data == b"boom":
+            raise RuntimeError("simulated target bug")
+        return real(port, data, now=now)
+    monkeypatch.setattr(loop.sw, "receive", flaky)
+    loop.ports[in_port].peer.send(b"boom")
+    loop.ports[in_port].peer.send(frame)
+    assert loop.ports[out_port].peer.recv(65536) == expected
+    assert loop.faults == 1
+    assert "simulated target bug" in caplog.text
+
+
+def test_queue_rate_paces_departures_in_wall_time(loop):
+    import time
+    loop.control.cli.run("set_queue_rate 50 1")
+    in_port, frame, out_port, expected = stf_vectors()[0]
+    for _ in range(3):
+        loop.ports[in_port].peer.send(frame)
+    stamps = []
+    for _ in range(3):
+        assert loop.ports[out_port].peer.recv(65536) == expected
+        stamps.append(time.monotonic())
+    gaps = [b - a for a, b in zip(stamps, stamps[1:])]
+    assert all(0.015 <= g <= 0.2 for g in gaps), gaps     # 50 packets/s: 20 ms apart
