@@ -10,7 +10,7 @@ Figures (issue 6):
      dropped segment pending: every flow drops one segment, then sends one more; a report is
      lost when that segment leaves without its flow's range (slot evicted by a collision).
 
-    python bench/bench_gateway.py [--packets 20000] [--flows 10000] [--json build/rdtcp.json]
+    python bench/bench_gateway.py [--packets 20000] [--flows 10000] [--payload 1448] [--json build/rdtcp.json]
 """
 
 from __future__ import annotations
@@ -120,7 +120,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--packets", type=int, default=20000)
     ap.add_argument("--flows", type=int, default=10000)
-    ap.add_argument("--payload", type=int, default=1460)
+    # 1448 = the MSS of RD-TCP endpoints (1460 - 12, design.md): a 1460-byte segment fills the
+    # 1500-byte MTU, so the MTU rule defers every stamp and the figures would measure nothing
+    ap.add_argument("--payload", type=int, default=1448,
+                    help="TCP payload bytes per segment (default 1448, RD-TCP's MSS)")
     ap.add_argument("--json", help="BMv2 JSON to run (default: compile p4src/rdtcp.p4)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
