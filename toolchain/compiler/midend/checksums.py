@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..frontend import ast
 from . import ir
 from .context import Context, Unsupported, construct_name, source_info
-from .controls import block_env
+from .controls import block_env, flat_statements
 from .statements import StmtLowering, enum_member_name
 from .externs import CHECKSUM_ALGORITHMS
 
@@ -30,7 +30,7 @@ class ChecksumLowering:
         self.stmts = StmtLowering(ctx, block_env(ctx, decl.params))
 
     def run(self) -> None:
-        for s in self._flatten(self.decl.body.stmts):
+        for s in flat_statements(self.decl.body.stmts):
             call = s.call if isinstance(s, ast.CallStmt) else None
             name = call.method.name if call is not None and call.kind == "extern_function" else None
             if name not in CALLS:
@@ -42,13 +42,6 @@ class ChecksumLowering:
                 where = "verify" if self.verify else "compute"
                 raise Unsupported(s.pos, f"{name} cannot be used in the {where}-checksum control")
             self._checksum(call, payload)
-
-    def _flatten(self, stmts):
-        for s in stmts:
-            if isinstance(s, ast.BlockStmt):
-                yield from self._flatten(s.stmts)
-            elif not isinstance(s, ast.EmptyStmt):
-                yield s
 
     def _checksum(self, call: ast.MethodCallExpr, payload: bool) -> None:
         cond_e, data, target_e, algo_e = call.args

@@ -399,3 +399,14 @@ class LowerControls:
                 lower_instance(ctx, d, "")
         ControlLowering(ctx, ctx.blocks.ingress, "ingress").run()
         ControlLowering(ctx, ctx.blocks.egress, "egress").run()
+
+
+def flat_statements(stmts):
+    """The statements of a block with nested blocks opened and empty statements left out
+    (the straight-line bodies of checksum controls and deparsers)."""
+    for s in stmts:
+        if isinstance(s, ast.BlockStmt):
+            yield from flat_statements(s.stmts)
+        elif not isinstance(s, ast.EmptyStmt):
+            yield s
+

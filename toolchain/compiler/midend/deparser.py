@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..frontend import ast
 from . import ir
 from .context import Context, Unsupported, construct_name, source_info
-from .controls import block_env
+from .controls import block_env, flat_statements
 from .expressions import ExprLowering, describe
 from .storage import HeaderPlace, StackPlace, StructPlace
 
@@ -21,19 +21,12 @@ class LowerDeparser:
         decl = ctx.blocks.deparser
         exprs = ExprLowering(ctx, block_env(ctx, decl.params))
         order: list = []
-        for s in self._flatten(decl.body.stmts):
+        for s in flat_statements(decl.body.stmts):
             if not (isinstance(s, ast.CallStmt) and s.call.builtin == "emit"):
                 raise Unsupported(s.pos, "the deparser may only contain emit() calls, not "
                                          f"{construct_name(s)}")
             self._emit(ctx, exprs.place(s.call.args[0]), order, s.call.args[0])
         ctx.out.deparsers.append(ir.Deparser("deparser", order, source_info(decl, decl.name)))
-
-    def _flatten(self, stmts):
-        for s in stmts:
-            if isinstance(s, ast.BlockStmt):
-                yield from self._flatten(s.stmts)
-            elif not isinstance(s, ast.EmptyStmt):
-                yield s
 
     def _emit(self, ctx, place, order: list, arg) -> None:
         if isinstance(place, HeaderPlace):
