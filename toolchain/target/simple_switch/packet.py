@@ -7,7 +7,7 @@ __all__ = ["Packet"]
 
 class Packet:
     __slots__ = ("F", "payload", "length", "ingress_length", "exit", "clone", "recirculate",
-                 "resubmit", "truncate", "now_us", "enq_us", "enq_time", "seq", "data", "passes")
+                 "resubmit", "truncate", "now_us", "enq_us", "enq_time", "seq", "data", "passes", "wire_size")
 
     def __init__(self, F: list, data: bytes):
         self.F = F
@@ -25,3 +25,4 @@ class Packet:
         self.enq_time = 0.0
         self.seq = 0
         self.passes = 0                  # resubmit/recirculation passes so far
+        self.wire_size = 0               # bytes on the wire while queued (set at enqueue for bps rates)

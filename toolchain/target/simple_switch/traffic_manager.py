@@ -93,6 +93,10 @@ class TrafficManager:
         self._seq += 1
         pkt.seq = self._seq
         pkt.enq_time = now
+        if q.rate_bps:
+            # the PHV does not change while the packet waits (egress runs after dequeue), so its
+            # size is computed once here instead of at every next_event_time/pop_due scan
+            pkt.wire_size = self._size_of(pkt)
         q.packets.append(pkt)
         self.busy[port] = q
         return depth
@@ -100,7 +104,7 @@ class TrafficManager:
     def _departure(self, q: PortQueue, pkt) -> tuple[float, float]:
         start = pkt.enq_time if pkt.enq_time > q.next_start else q.next_start
         if q.rate_bps:
-            return start, start + 8.0 * self._size_of(pkt) / q.rate_bps
+            return start, start + 8.0 * (pkt.wire_size or self._size_of(pkt)) / q.rate_bps
         return start, start
 
     def next_event_time(self) -> float | None:
@@ -117,7 +121,7 @@ class TrafficManager:
         for port, q in self.busy.items():
             pkt = q.packets[0]
             start = pkt.enq_time if pkt.enq_time > q.next_start else q.next_start
-            dep = start + 8.0 * self._size_of(pkt) / q.rate_bps if q.rate_bps else start
+            dep = start + 8.0 * (pkt.wire_size or self._size_of(pkt)) / q.rate_bps if q.rate_bps else start
             if dep <= now and (best is None or dep < best[2] or (dep == best[2] and pkt.seq < best[1].seq)):
                 best = (port, pkt, dep, start, q)
         if best is None:
