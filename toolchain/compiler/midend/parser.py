@@ -137,9 +137,19 @@ class ParserLowering:
                 raise Unsupported(c.pos, "verify() needs a constant error")
             return pre + [ir.ParserOp("verify", [cond, err.value])]
         if c.builtin == "lookahead":
-            return []
+            return self._bare_lookahead(c)
         return [ir.ParserOp("primitive", [p]) for p in self.stmts.call(c)
                 if isinstance(p, ir.Primitive)]
+
+    def _bare_lookahead(self, c: ast.MethodCallExpr) -> list:
+        """`pkt.lookahead<T>();` with the result unused still checks that T's bits are in the
+        packet: BMv2 raises PacketTooShort on a short lookahead (as p4c's JSON does it, via
+        a `set` of the bits into a temporary)."""
+        width = getattr(c.type, "width_bits", None)
+        if not width:
+            raise Unsupported(c.pos, "lookahead of a type without a fixed width is not supported")
+        t = ir_type(T.Bits(width), c.pos)
+        return [ir.ParserOp("set", [self.ctx.scalars.temp("tmp", t), ir.Lookahead(t)])]
 
     # ------------------------------------------------------------ transitions
     def _next(self, path: ast.PathExpr):
