@@ -272,10 +272,20 @@ class StmtLowering:
         arguments (in/inout/out parameters to the argument's place)."""
         action: ast.ActionDecl = c.method
         env = self.env.child()
-        copy_in = []
+        copy_in, copy_out = [], []
         for param, arg in zip(action.params, c.args):
             if param.direction in ("out", "inout"):
-                env.bind(param, self.exprs.place(arg))
+                place = self.exprs.place(arg)
+                if isinstance(place, (ir.FieldRef, ir.StackElementField)):
+                    # copy-in/copy-out (P4_16 spec 6.8): the body works on a copy, so a write
+                    # to the argument's own location inside the body is overwritten on return
+                    tmp = self.ctx.scalars.temp(param.name, place.type)
+                    if param.direction == "inout":
+                        copy_in.append(ir.Primitive("assign", [tmp, place], source_info(arg)))
+                    copy_out.append(ir.Primitive("assign", [place, tmp], source_info(arg)))
+                    env.bind(param, tmp)
+                else:
+                    env.bind(param, place)
             elif isinstance(param.p4type, (T.Header, T.Struct, T.Stack)):
                 env.bind(param, self.exprs.place(arg))
             else:
@@ -288,7 +298,8 @@ class StmtLowering:
                 env.bind(param, value)
         inner = StmtLowering(self.ctx, env, in_parser=self.in_parser,
                              control_name=self.control_name)
-        return copy_in + inner.action_body(action.body.stmts)
+        # the body ends with its own end label, which return and exit jump to: copy-out after it
+        return copy_in + inner.action_body(action.body.stmts) + copy_out
 
     # -- v1model extern functions
     def extern_function(self, c: ast.MethodCallExpr, src) -> list:
