@@ -8,7 +8,19 @@ from __future__ import annotations
 
 from ..midend import ir
 from . import expressions as ex
+from .bmv2_schema import FIELD, LVALUE, PRIMITIVES
 from .source_info import attach
+
+DESTINATIONS = {LVALUE, FIELD}
+
+
+def primitive_arguments(op: str, args: list) -> list:
+    """Arguments of one primitive call; those the primitive writes (its C++ `Data &` /
+    `Field &` parameters, bmv2_schema.PRIMITIVES) are converted as destinations."""
+    signature = PRIMITIVES.get(op, ())
+    return [ex.lvalue(a) if isinstance(a, ir.Expr) and k < len(signature)
+            and signature[k] in DESTINATIONS else primitive_argument(a)
+            for k, a in enumerate(args)]
 
 
 def primitive_argument(a) -> dict:
@@ -31,6 +43,21 @@ def primitive_argument(a) -> dict:
     raise TypeError(f"unknown primitive argument {a!r}")
 
 
+# Primitives taking a field list id, and its argument position (simple_switch primitives.cpp)
+FIELD_LIST_ARGUMENT = {"clone_ingress_pkt_to_egress": 1, "clone_egress_pkt_to_egress": 1,
+                       "resubmit": 0, "recirculate": 0}
+
+
+def _field_list_renumbered(prim: ir.Primitive, field_list_ids: dict) -> list:
+    """The primitive's arguments with its field list id replaced by the BMv2 one."""
+    args = list(prim.args)
+    pos = FIELD_LIST_ARGUMENT.get(prim.op)
+    if pos is not None and isinstance(args[pos], ir.DataArg) and args[pos].value in field_list_ids:
+        old = args[pos]
+        args[pos] = ir.DataArg(field_list_ids[old.value], old.width)
+    return args
+
+
 def _label_positions(body: list) -> dict:
     positions, index = {}, 0
     for item in body:
@@ -47,7 +74,7 @@ def _jump_condition(cond: ir.Expr) -> dict:
     return {"type": "expression", "value": node} if node["type"] == "expression" else node
 
 
-def action_body(body: list) -> list:
+def action_body(body: list, field_list_ids: dict | None = None) -> list:
     positions = _label_positions(body)
     out = []
     for item in body:
@@ -61,18 +88,20 @@ def action_body(body: list) -> list:
                         "parameters": [_jump_condition(item.cond),
                                        ex.hex_node(positions[item.target.name], 32)]})
         else:
-            prim = {"op": item.op, "parameters": [primitive_argument(a) for a in item.args]}
+            args = _field_list_renumbered(item, field_list_ids or {})
+            prim = {"op": item.op, "parameters": primitive_arguments(item.op, args)}
             out.append(attach(prim, item.source))
     return out
 
 
-def actions(program: ir.Program) -> tuple[list, dict]:
-    """All actions, and name -> id for tables."""
+def actions(program: ir.Program, field_list_ids: dict | None = None) -> tuple[list, dict]:
+    """All actions, and name -> id for tables; field_list_ids maps mid-end field list ids
+    to the emitted ones (externs.field_list_ids)."""
     out, ids = [], {}
     for i, a in enumerate(program.actions):
         ids[a.name] = i
         # p4c puts source_info on the primitives, not on the action object
         out.append({"name": a.name, "id": i,
                     "runtime_data": [{"name": n, "bitwidth": w} for n, w in a.params],
-                    "primitives": action_body(a.body)})
+                    "primitives": action_body(a.body, field_list_ids)})
     return out, ids

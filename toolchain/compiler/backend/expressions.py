@@ -59,6 +59,14 @@ def _as_unsigned(node: dict, t: ir.Bits) -> dict:
     return op_node("&", node, hex_node(t.mask, t.width)) if t.signed else node
 
 
+def _signed_one_bit(node: dict, t) -> dict:
+    """An int<1> field is stored unsigned (headers.py: BMv2 asserts signed fields have two
+    bits or more), so its value 1 is read back as -1 here."""
+    if getattr(t, "signed", False) and t.width == 1:
+        return op_node("two_comp_mod", node, hex_node(1))
+    return node
+
+
 class ExpressionConverter:
     """Converts one expression; `data` gives an integer-valued node, `boolean` a bool one."""
 
@@ -102,7 +110,7 @@ class ExpressionConverter:
         return hex_node(e.value, e.type.width)
 
     def _data_FieldRef(self, e: ir.FieldRef) -> dict:
-        return field_node(e.header, e.field)
+        return _signed_one_bit(field_node(e.header, e.field), e.type)
 
     def _data_ParamRef(self, e: ir.ParamRef) -> dict:
         node = {"type": "local", "value": e.index}
@@ -110,9 +118,13 @@ class ExpressionConverter:
         return op_node("two_comp_mod", node, hex_node(e.type.width)) if e.type.signed else node
 
     def _data_StackLastField(self, e: ir.StackLastField) -> dict:
-        return {"type": "stack_field", "value": [e.stack, e.field]}
+        return _signed_one_bit({"type": "stack_field", "value": [e.stack, e.field]}, e.type)
 
     def _data_StackElementField(self, e: ir.StackElementField) -> dict:
+        return _signed_one_bit(self.stack_element_field(e), e.type)
+
+    def stack_element_field(self, e: ir.StackElementField) -> dict:
+        """stack[index].field as an access_field node (also usable as a destination)."""
         stack = {"type": "header_stack", "value": e.stack}
         index = (op_node("last_stack_index", None, stack) if e.index is None
                  else self.data(e.index))
@@ -222,7 +234,24 @@ def argument(e: ir.Expr) -> dict:
     node = CONVERTER.data(e)
     if node["type"] == "expression":
         return {"type": "expression", "value": node}
+    if node["type"] == "local":
+        # "local" exists only inside expressions (JSON_format.md); as a primitive parameter
+        # the loader wants "runtime_data" (P4Objects::process_single_param). A cast that
+        # needs no masking (bit<8> param used as bit<32>) reaches here as a bare local.
+        return {"type": "runtime_data", "value": node["value"]}
     return node
+
+
+def lvalue(e: ir.Expr) -> dict:
+    """A destination (a primitive's `Data &` / `Field &` argument, a parser set target):
+    the storage itself, never a computed value such as the int<1> sign extension."""
+    if isinstance(e, ir.FieldRef):
+        return field_node(e.header, e.field)
+    if isinstance(e, ir.StackLastField):
+        return {"type": "stack_field", "value": [e.stack, e.field]}
+    if isinstance(e, ir.StackElementField):
+        return {"type": "expression", "value": CONVERTER.stack_element_field(e)}
+    return argument(e)
 
 
 def condition(e: ir.Expr) -> dict:

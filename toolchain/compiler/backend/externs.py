@@ -16,9 +16,16 @@ def register_arrays(program: ir.Program) -> list:
             for i, r in enumerate(program.registers)]
 
 
+def _attached(obj) -> bool:
+    """A direct counter/meter no table lists (`counters =` / `meters =`) can never count
+    or be programmed; p4c drops it (its converter returns early when the direct meter has
+    no table) and BMv2 would fail to resolve a direct meter's missing result_target."""
+    return not obj.is_direct or obj.binding is not None
+
+
 def counter_arrays(program: ir.Program) -> list:
     out = []
-    for i, c in enumerate(program.counters):
+    for i, c in enumerate(c for c in program.counters if _attached(c)):
         obj = attach({"name": c.name, "id": i}, c.source)
         obj.update({"size": c.size, "is_direct": c.is_direct})
         if c.is_direct:
@@ -29,7 +36,7 @@ def counter_arrays(program: ir.Program) -> list:
 
 def meter_arrays(program: ir.Program) -> list:
     out = []
-    for i, m in enumerate(program.meters):
+    for i, m in enumerate(m for m in program.meters if _attached(m)):
         obj = attach({"name": m.name, "id": i}, m.source)
         obj.update({"is_direct": m.is_direct, "rate_count": 2, "type": m.type, "size": m.size})
         if m.is_direct:
@@ -60,8 +67,21 @@ def calculations(program: ir.Program) -> list:
     return out
 
 
-def field_lists(program: ir.Program) -> list:
-    return [{"id": fl.id, "name": fl.name,
+def field_list_ids(program: ir.Program) -> dict:
+    """The BMv2 id of each field list (mid-end id -> 1, 2, ... in program order).
+
+    The mid end identifies a list by its @field_list index, which may be 0. In BMv2 the id
+    doubles as a flag: simple_switch resubmits / recirculates only when the id stored by
+    the primitive is non-zero (simple_switch.cpp, ingress_thread / egress_thread), so a
+    list numbered 0 would silently never be used. p4c numbers field lists from 1 for this
+    reason (backends/bmv2/simple_switch: nextId("field_lists") is drawn once up front) and
+    names them "field_list<index>"; the name keeps the index, the id is only a handle.
+    """
+    return {fl.id: i for i, fl in enumerate(program.field_lists, start=1)}
+
+
+def field_lists(program: ir.Program, ids: dict) -> list:
+    return [{"id": ids[fl.id], "name": fl.name,
              "elements": [{"type": "field", "value": [f.header, f.field]} for f in fl.fields]}
             for fl in program.field_lists]
 

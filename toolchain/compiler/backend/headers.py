@@ -5,8 +5,11 @@ from ..midend import ir
 
 
 def header_types(program: ir.Program) -> list:
+    """An int<1> field is declared unsigned: BMv2's Field constructor asserts that a signed
+    field has more than one bit (fields.cpp; JSON_format.md "header_types"). Reads of such
+    a field are sign-extended by the expression converter instead (expressions.py)."""
     return [
-        {"name": t.name, "id": i, "fields": [[n, w, bool(s)] for n, w, s in t.fields]}
+        {"name": t.name, "id": i, "fields": [[n, w, bool(s) and w > 1] for n, w, s in t.fields]}
         for i, t in enumerate(program.header_types)
     ]
 

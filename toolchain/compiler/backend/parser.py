@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..midend import ir
 from . import expressions as ex
-from .actions import primitive_argument
+from .actions import primitive_arguments
 
 
 def _padded(values: list, widths: list) -> str:
@@ -24,6 +24,30 @@ def transition(t: ir.Transition, widths: list) -> dict:
     return {"type": "hexstr", "value": value, "mask": mask, "next_state": t.next_state}
 
 
+# The operand kinds BMv2's loader takes for a parser `set` source and an `advance` amount
+# (P4Objects::init_parsers); any other value (a last-element stack field, a header-stack
+# expression...) must be wrapped as an expression, which build_expression evaluates.
+SET_SOURCES = {"field", "hexstr", "lookahead", "expression"}
+ADVANCE_OPERANDS = {"field", "hexstr", "expression"}
+
+
+def _as_operand(node: dict, accepted: set) -> dict:
+    return node if node["type"] in accepted else {"type": "expression", "value": node}
+
+
+def _set(dst: dict, src: dict) -> dict:
+    """A parser assignment. BMv2's `set` op only writes a plain field (init_parsers rejects
+    any other destination type); a stack element (`hs.last.f`, `hs[i].f`) is written by the
+    core `assign` primitive run as a parser op, as p4c does."""
+    if dst["type"] == "field":
+        return {"parameters": [dst, _as_operand(src, SET_SOURCES)], "op": "set"}
+    if src["type"] == "lookahead":
+        # lookahead is a parser `set` source only (not an expression or primitive operand)
+        raise ex.ExpressionError("lookahead assigned to a non-field destination: the mid end "
+                                 "must set a temporary field first")
+    return {"parameters": [{"op": "assign", "parameters": [dst, src]}], "op": "primitive"}
+
+
 def parser_op(op: ir.ParserOp) -> dict:
     if op.op == "extract":
         (target,) = op.args
@@ -31,17 +55,18 @@ def parser_op(op: ir.ParserOp) -> dict:
         return {"parameters": [{"type": kind, "value": target.name}], "op": "extract"}
     if op.op == "set":
         dst, src = op.args
-        return {"parameters": [ex.argument(dst), ex.argument(src)], "op": "set"}
+        return _set(ex.lvalue(dst), ex.argument(src))
     if op.op == "verify":
         cond, err = op.args
         return {"parameters": [ex.condition(cond), ex.hex_node(err)], "op": "verify"}
     if op.op == "advance":
         (amount,) = op.args
-        return {"parameters": [ex.argument(amount)], "op": "advance"}
+        return {"parameters": [_as_operand(ex.argument(amount), ADVANCE_OPERANDS)],
+                "op": "advance"}
     if op.op == "primitive":
         (prim,) = op.args
         return {"parameters": [{"op": prim.op,
-                                "parameters": [primitive_argument(a) for a in prim.args]}],
+                                "parameters": primitive_arguments(prim.op, prim.args)}],
                 "op": "primitive"}
     raise ValueError(f"unknown parser op {op.op}")
 

@@ -10,7 +10,8 @@ COMPILER_ID = "rdtcp-lab toolchain.compiler"
 
 def emit_program(program: ir.Program) -> dict:
     header_list, header_ids = headers.headers(program)
-    action_list, action_ids = actions.actions(program)
+    list_ids = externs.field_list_ids(program)
+    action_list, action_ids = actions.actions(program, list_ids)
     return {
         "header_types": headers.header_types(program),
         "headers": header_list,
@@ -18,7 +19,7 @@ def emit_program(program: ir.Program) -> dict:
         "header_union_types": [],
         "header_unions": [],
         "header_union_stacks": [],
-        "field_lists": externs.field_lists(program),
+        "field_lists": externs.field_lists(program, list_ids),
         "errors": headers.errors(program),
         "enums": headers.enums(program),
         "parsers": parser.parsers(program),
