@@ -79,3 +79,29 @@ def test_csum16_over_fields_of_any_layout_matches_rfc1071(fields, values):
     nbits = sum(f[1] for f in fields)
     raw = pack(fields, values) if nbits % 8 == 0 else None
     assert out["ck"] == internet_checksum(raw)
+
+
+@pytest.mark.parametrize("opt_width", [16, 32, 8])
+@pytest.mark.parametrize("opt_valid", [True, False])
+def test_optional_header_between_fields_counts_only_when_valid(opt_width, opt_valid):
+    # csum16 over h.a (16), opt.o (optional), meta.m (8): an odd-length buffer, so every field's
+    # position modulo 16 matters; an optional run of 16/32 bits takes the folded path
+    # (checksums.py), an 8-bit one the general path; both must match RFC 1071 over the bytes
+    # BufBuilder builds
+    from .jsonkit import X, prim
+    opt = {"type": "header", "value": "opt"}
+    value = 0xA5C3 & ((1 << opt_width) - 1)
+    # an invalid header keeps its field values (setInvalid does not clear them): they must
+    # still be left out, not just happen to be zero
+    ingress = [prim("add_header", opt), assign("opt", "o", X(value)), assign("scalars", "m", X(0x9F))]
+    if not opt_valid:
+        ingress.append(prim("remove_header", opt))
+    p = program(H, ingress, extra_headers=[("opt", [["o", opt_width, False]])], metadata=[["m", 8, False]])
+    p["calculations"] = [{"name": "c", "id": 0, "algo": "csum16",
+                          "input": [F("h", "a"), F("opt", "o"), F("scalars", "m")]}]
+    p["checksums"] = [{"name": "ck", "id": 0, "type": "generic", "calculation": "c", "target": ["h", "ck"],
+                       "verify": False, "update": True, "if_cond": None}]
+    sw = SimpleSwitch(p)
+    out = unpack(H, sw.process(0, frame(pack(H, {"a": 0x1234})))[0][1][14:])
+    opt_bytes = value.to_bytes(opt_width // 8, "big") if opt_valid else b""
+    assert out["ck"] == internet_checksum(struct.pack("!H", 0x1234) + opt_bytes + b"\x9f")

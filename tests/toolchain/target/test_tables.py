@@ -144,3 +144,21 @@ def test_keyless_table_runs_its_entry_if_it_has_one_else_the_default():
     assert send(sw, a=1)["r"] == 4
     sw.cli("table_delete t 0")
     assert send(sw, a=1)["r"] == 9
+
+
+def test_keyless_table_with_const_default_still_runs_an_entry_added_at_run_time():
+    # the const default's body is inlined into the pipeline (bm_sim/pipeline.py); an entry
+    # added through the CLI must still take over, as in simple_switch
+    sw = SimpleSwitch(table_prog([], default=("MyIngress.setr", [9]), const_default=True))
+    assert send(sw, a=1)["r"] == 9
+    sw.cli("table_add t setr => 4")
+    assert send(sw, a=1)["r"] == 4
+    sw.cli("table_delete t 0")
+    assert send(sw, a=1)["r"] == 9
+
+
+def test_hit_miss_next_tables_dispatch_at_run_time_after_inlining():
+    sw = SimpleSwitch(table_prog([("exact", "a")], hit_miss=True))
+    sw.cli("table_add t setr 1 => 5")
+    assert send(sw, a=1)["s"] == 1
+    assert send(sw, a=2)["s"] == 2

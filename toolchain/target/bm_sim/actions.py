@@ -77,6 +77,11 @@ class ActionCompiler:
             for p in prims:
                 fb.emit_all(self.primitive_lines(p))
         self.gen.add(fb)
+        # the body, for the pipeline compiler to inline where the action is a table's
+        # constant default (pipeline.py); "exit" makes it a function that must stay one
+        self.program.action_bodies[fname] = [line[4:] for line in fb.lines]
+        if any(p.get("op") == "exit" for p in prims):
+            self.program.exiting_actions.add(fname)
 
     def _compile_with_jumps(self, fb: FunctionBuilder, prims: list) -> None:
         n = len(prims)
@@ -304,8 +309,9 @@ def _rng(c: ActionCompiler, p: list) -> list:
 def _register_read(c: ActionCompiler, p: list) -> list:
     rid = c.extern_id(p[1], "register_array")
     idx = c.gen.name("_ix")
+    size = c.program.register_sizes[rid]          # fixed at load time: no resize in simple_switch
     return [f"{idx} = {c.val(p[2])}",
-            f"if 0 <= {idx} < len(_R{rid}): " + c.assign(p[0], f"_R{rid}[{idx}]")]
+            f"if 0 <= {idx} < {size}: " + c.assign(p[0], f"_R{rid}[{idx}]")]
 
 
 @primitive("register_write")
@@ -313,8 +319,9 @@ def _register_write(c: ActionCompiler, p: list) -> list:
     rid = c.extern_id(p[0], "register_array")
     idx = c.gen.name("_ix")
     mask = (1 << c.program.register_widths[rid]) - 1
+    size = c.program.register_sizes[rid]
     return [f"{idx} = {c.val(p[1])}",
-            f"if 0 <= {idx} < len(_R{rid}): _R{rid}[{idx}] = ({c.val(p[2])}) & {mask}"]
+            f"if 0 <= {idx} < {size}: _R{rid}[{idx}] = ({c.val(p[2])}) & {mask}"]
 
 
 @primitive("count")

@@ -83,16 +83,45 @@ def _emit_general(fb: FunctionBuilder, parts, call) -> None:
     fb.emit(f"return {call('(b << pad)', '(n + pad) // 8')}")
 
 
-def _folded_sum(parts, nbytes: int) -> str:
+def _folded_sum(parts, nbytes: int, *, conditional: bool = False) -> str:
     """A small integer congruent (mod 0xFFFF) to the inputs serialised on ``nbytes`` bytes
-    (an odd buffer padded with one zero byte), zero exactly when the buffer is all zeros."""
+    (an odd buffer padded with one zero byte), zero exactly when the buffer is all zeros.
+
+    ``conditional``: each run of fields of one optional header counts only while the header
+    is valid (BufBuilder leaves invalid headers out); correct when every such run is a whole
+    number of 16-bit words (``_runs_keep_word_alignment``), so that leaving it out moves no
+    other field off its position modulo 16."""
     shift = nbytes * 8 + (8 if nbytes & 1 else 0)
-    terms = []
-    for src, width, _ in parts:
+    terms: list[str] = []
+    run_valid, run_terms = None, []
+
+    def close_run() -> None:
+        if run_terms:
+            body = " + ".join(run_terms)
+            terms.append(f"(({body}) if F[{run_valid}] else 0)" if conditional and run_valid is not None
+                         else body)
+
+    for src, width, valid in parts:
+        if valid != run_valid:
+            close_run()
+            run_valid, run_terms = valid, []
         shift -= width
         r = shift % 16
-        terms.append(f"({src} << {r})" if r else src)
+        run_terms.append(f"({src} << {r})" if r else src)
+    close_run()
     return "(" + " + ".join(terms) + ")" if terms else "0"
+
+
+def _runs_keep_word_alignment(parts) -> bool:
+    """Whether every run of consecutive fields of one optional header is a multiple of 16 bits."""
+    run_valid, run_width = None, 0
+    for _, width, valid in parts + [(None, 0, None)]:
+        if valid != run_valid:
+            if run_valid is not None and run_width % 16:
+                return False
+            run_valid, run_width = valid, 0
+        run_width += width
+    return True
 
 
 def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompiler, fname: str) -> None:
@@ -127,7 +156,10 @@ def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompile
         # 2^16 == 1 (mod 0xFFFF): each field only needs its shift modulo 16, and the small
         # sum is congruent to the whole buffer (the odd-length pad byte included)
         fast = f"_csum16_int({_folded_sum(parts, nbytes)}, 2{tail})"
-    if valids:
+    if valids and algo == "csum16" and not payload and _runs_keep_word_alignment(parts):
+        # optional headers (e.g. IPv4 options) drop out of the sum without a slow path
+        fb.emit(f"return _csum16_int({_folded_sum(parts, nbytes, conditional=True)}, 2)")
+    elif valids:
         fb.emit(f"if {' and '.join(f'F[{v}]' for v in valids)}:")
         fb.emit(f"    return {fast}")
         _emit_general(fb, parts, call)

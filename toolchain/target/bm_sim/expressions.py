@@ -10,6 +10,8 @@ Signed fields are sign-extended on read.
 
 from __future__ import annotations
 
+import ast
+
 from ..errors import LoadError
 from .codegen import CodeGen
 from .phv import Layout
@@ -31,6 +33,21 @@ EXPRESSION_OPS = set(BINARY_OPS) | {
     "two_comp_mod", "sat_cast", "usat_cast", "dereference_header_stack", "access_field",
     "last_stack_index", "size_stack", "access_union_header",
 }
+
+
+def _fits(node: ast.expr, mask: int, widths: list[int]) -> bool:
+    """Whether the generated expression ``node`` is always an int in [0, mask]."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) is int and 0 <= node.value <= mask
+    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "F"
+            and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int):
+        # F[k] as the expression compiler writes an unsigned field read (signed reads differ)
+        return (1 << widths[node.slice.value]) - 1 <= mask
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+        return _fits(node.right, mask, widths) or _fits(node.left, mask, widths)
+    if isinstance(node, ast.IfExp):
+        return _fits(node.body, mask, widths) and _fits(node.orelse, mask, widths)
+    return False
 
 
 def _div(a: int, b: int) -> int:
@@ -146,6 +163,11 @@ class ExprCompiler:
             if op == "-" and L is None:
                 return f"(-{val(R)})"
             return f"({val(L)} {BINARY_OPS[op]} {val(R)})"
+        if op in ("/", "%") and R is not None:
+            divisor = val(R)
+            if divisor.isdigit() and int(divisor):
+                # a constant non-zero divisor needs no division-by-zero guard (p4c's usual case)
+                return f"({val(L)} {'//' if op == '/' else '%'} {divisor})"
         simple = SIMPLE_OPS.get(op)
         if simple is not None:
             return simple.format(L=val(L) if L is not None else "", R=val(R) if R is not None else "",
@@ -223,6 +245,23 @@ class ExprCompiler:
         raise LoadError(f"expected a constant width, got {e!r}")
 
     # -- l-values ------------------------------------------------------------------------------
+    def truncated(self, src_code: str, width: int) -> str:
+        """``src_code`` truncated to ``width`` bits (BMv2 truncates on every store into a field).
+
+        The mask is left out where the value provably fits already: a constant (folded here),
+        an unsigned field no wider than the destination, a value already masked as narrowly,
+        or a choice between two such constants. Everything else is masked."""
+        mask = (1 << width) - 1
+        try:
+            tree = ast.parse(src_code, mode="eval").body
+        except SyntaxError:                     # pragma: no cover - generated code always parses
+            return f"({src_code}) & {mask}"
+        if _fits(tree, mask, self.layout.widths):
+            return src_code
+        if isinstance(tree, ast.Constant) and type(tree.value) is int:
+            return str(tree.value & mask)
+        return f"({src_code}) & {mask}"
+
     def assign(self, dst, src_code: str, *, params: bool) -> str:
         """A statement storing ``src_code`` into field operand ``dst`` (truncated to its width)."""
         t, v = dst.get("type"), dst.get("value")
@@ -232,10 +271,10 @@ class ExprCompiler:
             t, v = v.get("type"), v.get("value")
         if t == "field":
             slot = self.layout.slot(v[0], v[1])
-            return f"F[{slot}] = ({src_code}) & {(1 << self.layout.widths[slot]) - 1}"
+            return f"F[{slot}] = {self.truncated(src_code, self.layout.widths[slot])}"
         if t == "expression" and isinstance(v, dict) and v.get("op") == "access_field":
             slot, width, _ = self.field_slot_dynamic(v, params=params)
-            return f"F[{slot}] = ({src_code}) & {(1 << width) - 1}"
+            return f"F[{slot}] = {self.truncated(src_code, width)}"
         if t == "stack_field":
             st = self.layout.stack(v[0])
             off = st.elements[0].field_offset(v[1])

@@ -66,6 +66,9 @@ class Program:
     learn_lists: dict[int, tuple[str, list[int]]] = field(default_factory=dict)
     vsets: dict[str, int] = field(default_factory=dict)
     node_names: dict[str, str] = field(default_factory=dict)   # table/conditional -> function
+    action_bodies: dict[str, list[str]] = field(default_factory=dict)   # action function -> lines
+    exiting_actions: set[str] = field(default_factory=set)     # action functions that may exit
+    inlined_defaults: dict[int, str] = field(default_factory=dict)  # table id -> name, default inlined
     has_verify_checksums: bool = False
     has_update_checksums: bool = False
     source: str = ""

@@ -1,13 +1,24 @@
-"""Control-flow compilation (JSON "pipelines"): tables and conditionals become node functions.
+"""Control-flow compilation (JSON "pipelines"): tables and conditionals become Python code.
 
-Every node is ``_N<k>(F, P) -> next node | None``; a pipeline is a loop over nodes, which
-costs one Python call per node and no tree walking. A table node computes its key from
-constant PHV slots, asks the per-switch table object ``_T<id>`` for an entry
-``(action function, action data, next node)`` and runs it.
+The pipeline graph is cut into *regions*. A region starts at a node that control can reach in
+more than one way: the pipeline's first node, a node with several predecessors (the join after
+an ``if``), or a node a table chooses at run time (different next nodes per action, or
+``__HIT__``/``__MISS__``). Every other node has exactly one predecessor and is inlined into its
+predecessor's region, so a chain of tables and nested conditionals runs as straight-line code
+with ``if``/``else``. Each region is ``_N<k>(F, P) -> next region | None`` and a pipeline is a
+loop over regions (a trampoline: no recursion, however long the pipeline).
+
+A table computes its key from constant PHV slots and asks the per-switch table object
+``_T<id>`` for an entry ``(action function, action data, next node)``. A table without key
+fields whose default action and data are both ``const`` (p4c's ``tbl_*`` wrappers of plain
+statements) has its action body inlined, guarded by a per-switch flag ``_I<id>`` that the table
+clears when an entry is added at run time (simple_switch allows one in a keyless table), so
+that such an entry still takes the table's own path.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..errors import LoadError
@@ -49,6 +60,11 @@ class TableSpec:
     base_default_next: str | None = None
 
 
+# nested ``if`` levels inlined into one region before a node becomes a region of its own (the
+# Python parser refuses code nested about 100 levels deep)
+MAX_INLINE_DEPTH = 40
+
+
 class PipelineCompiler:
     def __init__(self, layout: Layout, gen: CodeGen, expr: ExprCompiler, program):
         self.layout, self.gen, self.expr, self.program = layout, gen, expr, program
@@ -57,16 +73,30 @@ class PipelineCompiler:
     def compile(self, pipe: dict, fname: str) -> None:
         if pipe.get("action_profiles"):
             raise LoadError(f"action profiles / selectors are not supported (pipeline {pipe['name']!r})")
-        for t in pipe.get("tables", []):
-            self.node_names[t["name"]] = self.gen.name("_N")
-        for cnd in pipe.get("conditionals", []):
-            self.node_names[cnd["name"]] = self.gen.name("_N")
-        for t in pipe.get("tables", []):
-            self._table(t)
-        for cnd in pipe.get("conditionals", []):
-            self._conditional(cnd)
-        fb = FunctionBuilder(f"{fname}(F, P)")
+        tables, conds = pipe.get("tables", []), pipe.get("conditionals", [])
+        order = [t["name"] for t in tables] + [c["name"] for c in conds]
+        for name in order:
+            self.node_names[name] = self.gen.name("_N")
+        self.specs = {t["name"]: self._table_spec(t) for t in tables}
+        self.conds = {c["name"]: c for c in conds}
+        for c in conds:
+            self.node(c.get("true_next"))
+            self.node(c.get("false_next"))
         init = pipe.get("init_table")
+        self.node(init)
+        self.starts = self._region_starts(order, init)
+        self.joins = self._absorb_joins(order)
+        self.pending = [n for n in order if n in self.starts]
+        done: set[str] = set()
+        while self.pending:
+            name = self.pending.pop(0)
+            if name in done:
+                continue
+            done.add(name)
+            fb = FunctionBuilder(f"{self.node_names[name]}(F, P)")
+            self._emit_inline(fb, name, 0)
+            self.gen.add(fb)
+        fb = FunctionBuilder(f"{fname}(F, P)")
         fb.emit(f"n = {self.node(init)}")
         if self.program.uses_exit:
             fb.emit("while n is not None and not P.exit:")
@@ -82,12 +112,198 @@ class PipelineCompiler:
             raise LoadError(f"pipeline refers to unknown table or conditional {name!r}")
         return self.node_names[name]
 
-    def _conditional(self, cnd: dict) -> None:
-        fb = FunctionBuilder(f"{self.node_names[cnd['name']]}(F, P)")
-        cond = self.expr.value(cnd["expression"])
-        fb.emit(f"return {self.node(cnd.get('true_next'))} if {cond} else {self.node(cnd.get('false_next'))}")
-        self.gen.add(fb)
+    # -- the graph ----------------------------------------------------------------------------------
+    @staticmethod
+    def possible_nexts(spec: "TableSpec") -> set[str | None]:
+        """Every node the table can continue with, whatever its entries and default (tables.py)."""
+        nt = spec.next_tables
+        if "__HIT__" in nt or "__MISS__" in nt:
+            out = {nt.get("__HIT__"), nt.get("__MISS__")}
+        else:
+            out = {nt.get(a, spec.base_default_next) for a in spec.actions}
+        if spec.default_entry is None:
+            out.add(spec.base_default_next)
+        return out
 
+    def _successors(self, name: str) -> list[str | None] | None:
+        """Static successors of a node, or None when a table picks its next node at run time."""
+        if name in self.conds:
+            c = self.conds[name]
+            return [c.get("true_next"), c.get("false_next")]
+        nexts = self.possible_nexts(self.specs[name])
+        return list(nexts) if len(nexts) == 1 else None
+
+    def _region_starts(self, order: list[str], init: str | None) -> set[str]:
+        indegree: dict[str, int] = dict.fromkeys(order, 0)
+        runtime_targets: set[str] = set()
+        for name in order:
+            succ = self._successors(name)
+            if succ is None:
+                runtime_targets |= {n for n in self.possible_nexts(self.specs[name]) if n is not None}
+                continue
+            for n in succ:
+                if n is not None:
+                    indegree[n] += 1
+        starts = {n for n in order if indegree[n] != 1} | runtime_targets
+        if init is not None:
+            starts.add(init)
+        return starts
+
+    def _absorb_joins(self, order: list[str]) -> dict[str, str]:
+        """``{conditional: join}`` for every ``if`` that is a single-entry, single-exit region:
+        its branches reach nothing but each other before its join (the nearest node every path
+        from it passes), and contain no region start and no run-time table dispatch. Such a
+        join is not a region: the generated code runs the ``if``/``else`` and falls through
+        to it, as the P4 source read. Inner ``if``s are looked at first, so that an outer one
+        can absorb code whose inner joins are already absorbed."""
+        succ = {n: self._successors(n) for n in order}
+        every = {n: succ[n] if succ[n] is not None else sorted(self.possible_nexts(self.specs[n]), key=str)
+                 for n in order}
+        preds: dict[str, set] = {n: set() for n in order}
+        for n in order:
+            for m in every[n]:
+                if m is not None:
+                    preds[m].add(n)
+        topo = _topological(order, every)
+        end = frozenset([None])
+        pdom: dict[str, frozenset] = {}
+        for n in reversed(topo):
+            sets = [pdom[m] if m is not None else end for m in every[n]]
+            pdom[n] = (frozenset.intersection(*sets) if sets else end) | {n}
+        joins: dict[str, str] = {}
+        for c in reversed(topo):
+            if c not in self.conds:
+                continue
+            # the nearest strict post-dominator is post-dominated by all the others
+            j = max(pdom[c] - {c}, key=lambda d: 0 if d is None else len(pdom[d]))
+            if j is None:
+                continue
+            interior: set[str] = set()
+            stack = [m for m in every[c] if m != j]
+            while stack:
+                x = stack.pop()
+                if x not in interior:
+                    interior.add(x)
+                    stack.extend(m for m in every[x] if m != j)
+            inside = interior | {c}
+            if (all(preds[x] <= inside for x in interior) and preds[j] <= inside
+                    and not interior & self.starts and all(succ[x] is not None for x in interior)):
+                joins[c] = j
+                self.starts.discard(j)
+        return joins
+
+    # -- code ---------------------------------------------------------------------------------------
+    def _goto(self, fb: FunctionBuilder, name: str | None, depth: int, stop: str | None = None) -> None:
+        if name is not None and name == stop:
+            fb.emit("pass")                     # falls through to the join after the ``if``
+        elif name is None:
+            fb.emit("return None")
+        elif name in self.starts:
+            fb.emit(f"return {self.node_names[name]}")
+        elif depth >= MAX_INLINE_DEPTH and stop is not None:
+            self._emit_segment_call(fb, name, stop)
+        elif depth >= MAX_INLINE_DEPTH:
+            self.starts.add(name)
+            self.pending.append(name)
+            fb.emit(f"return {self.node_names[name]}")
+        else:
+            self._emit_inline(fb, name, depth, stop)
+
+    def _emit_segment_call(self, fb: FunctionBuilder, name: str, stop: str) -> None:
+        """Too deep to nest further inside an ``if`` whose join is absorbed: the code from
+        ``name`` up to the join becomes a function of its own (it can only fall through or
+        exit, see _absorb_joins), called in place."""
+        seg = FunctionBuilder(f"{self.gen.name('_G')}(F, P)")
+        self._emit_inline(seg, name, 0, stop)
+        self.gen.add(seg)
+        fb.emit(f"{seg.signature.split('(')[0]}(F, P)")
+        if self.program.uses_exit:
+            fb.emit("if P.exit:")
+            fb.emit("    return None")
+
+    def _emit_inline(self, fb: FunctionBuilder, name: str, depth: int, stop: str | None = None) -> None:
+        """Code for ``name`` and the chain of single-predecessor nodes after it, up to
+        ``stop`` (the join of an enclosing ``if``, where the code falls through)."""
+        while True:
+            if name in self.conds:
+                c = self.conds[name]
+                join = self.joins.get(name)
+                fb.emit(f"if {self.expr.value(c['expression'])}:")
+                fb.indent()
+                self._goto(fb, c.get("true_next"), depth + 1, join or stop)
+                fb.dedent()
+                fb.emit("else:")
+                fb.indent()
+                self._goto(fb, c.get("false_next"), depth + 1, join or stop)
+                fb.dedent()
+                if join is None or join == stop:
+                    return
+                name = join
+                continue
+            self._emit_table(fb, self.specs[name])
+            succ = self._successors(name)
+            if succ is None:
+                fb.emit("return e[2]")
+                return
+            nxt = succ[0]
+            if nxt is None or nxt in self.starts or nxt == stop:
+                self._goto(fb, nxt, depth, stop)
+                return
+            name = nxt
+
+    def _emit_table(self, fb: FunctionBuilder, spec: "TableSpec") -> None:
+        obj = f"_T{spec.id}"
+        inlined = self._const_default(spec)
+        if inlined is not None:
+            func, data = inlined
+            fb.emit(f"if _I{spec.id}:")
+            fb.indent()
+            body = self.program.action_bodies[func]
+            if any(_uses_action_data(line) for line in body):
+                fb.emit(f"A = {self.gen.const(data, 'AD')}")
+            fb.emit_all(body or ["pass"])
+            fb.dedent()
+            fb.emit("else:")
+            fb.indent()
+            fb.emit(f"e = {obj}.keyless")
+            fb.emit("e[0](F, e[1], P)")
+            fb.dedent()
+            self.program.inlined_defaults[spec.id] = spec.name
+        else:
+            if not spec.keys:
+                fb.emit(f"e = {obj}.keyless")
+            else:
+                keys = spec.keys
+                key = keys[0].source if len(keys) == 1 else "(" + ", ".join(k.source for k in keys) + ",)"
+                if spec.with_counters or spec.direct_meters:
+                    fb.emit(f"e = {obj}.lookup_stateful({key}, F, P)")
+                else:
+                    fb.emit(f"e = {obj}.lookup({key})")
+            fb.emit("e[0](F, e[1], P)")
+        if self._may_exit(spec):
+            fb.emit("if P.exit:")
+            fb.emit("    return None")
+
+    def _const_default(self, spec: "TableSpec") -> tuple[str, tuple] | None:
+        """(action function, data) when a keyless table's default can never change."""
+        d = spec.default_entry
+        if spec.keys or d is None or spec.with_counters or spec.direct_meters:
+            return None
+        if not (d.get("action_const") and d.get("action_entry_const")):
+            return None
+        action = self.program.actions_by_id.get(d.get("action_id"))
+        if action is None or action.func in self.program.exiting_actions:
+            return None
+        return action.func, tuple(int(x, 16) for x in d.get("action_data", []))
+
+    def _may_exit(self, spec: "TableSpec") -> bool:
+        funcs = {self.program.actions[a].func for a in spec.actions if a in self.program.actions}
+        d = spec.default_entry
+        if d is not None and d.get("action_id") in self.program.actions_by_id:
+            funcs.add(self.program.actions_by_id[d["action_id"]].func)
+        return bool(funcs & self.program.exiting_actions)
+
+    # -- JSON -> specs ------------------------------------------------------------------------------
     def _key(self, k: dict) -> KeySpec:
         mt = k.get("match_type")
         if mt not in MATCH_TYPES:
@@ -104,7 +320,7 @@ class PipelineCompiler:
         src = f"(F[{slot}] & {mask})" if mask is not None else f"F[{slot}]"
         return KeySpec(k.get("name") or ".".join(target), mt, width, mask, src, cli)
 
-    def _table(self, t: dict) -> None:
+    def _table_spec(self, t: dict) -> TableSpec:
         if t.get("type", "simple") not in TABLE_TYPES:
             raise LoadError(f"unsupported table type {t.get('type')!r} (table {t['name']!r}); "
                             "action profiles / selectors are not supported")
@@ -119,16 +335,34 @@ class PipelineCompiler:
         for nxt in spec.next_tables.values():
             self.node(nxt)
         self.program.tables[spec.name] = spec
-        fb = FunctionBuilder(f"{spec.node}(F, P)")
-        obj = f"_T{spec.id}"
-        if not keys:
-            fb.emit(f"e = {obj}.keyless")
-        else:
-            key = keys[0].source if len(keys) == 1 else "(" + ", ".join(k.source for k in keys) + ",)"
-            if spec.with_counters or dm:
-                fb.emit(f"e = {obj}.lookup_stateful({key}, F, P)")
+        return spec
+
+
+def _topological(order: list[str], succ: dict[str, list]) -> list[str]:
+    """The nodes with every node before its successors (a pipeline is acyclic in BMv2)."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for root in order:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(succ[root]))]
+        while stack:
+            node, it = stack[-1]
+            for m in it:
+                if m is not None and m not in seen:
+                    seen.add(m)
+                    stack.append((m, iter(succ[m])))
+                    break
             else:
-                fb.emit(f"e = {obj}.lookup({key})")
-        fb.emit("e[0](F, e[1], P)")
-        fb.emit("return e[2]")
-        self.gen.add(fb)
+                stack.pop()
+                out.append(node)
+    out.reverse()
+    return out
+
+
+_ACTION_DATA = re.compile(r"(?<![\w.])A\[")
+
+
+def _uses_action_data(line: str) -> bool:
+    return _ACTION_DATA.search(line) is not None

@@ -78,6 +78,7 @@ class MatchTable:
         self.default_const = False
         self.default_entry_const = False
         self.default_action: str | None = None
+        self.on_keyless_change = None      # set by a switch that inlined this table's default
         self.default_data: tuple = ()
         self.default: tuple = ()
         self.default_meter = None
@@ -126,6 +127,8 @@ class MatchTable:
         # a table without key fields matches its (single, empty-key) entry if it has one
         if not self.keys:
             self.keyless = next(iter(self.entries.values())).result if self.entries else self.default
+            if self.on_keyless_change is not None:
+                self.on_keyless_change(self)
 
     # -- entries ----------------------------------------------------------------------------------
     def _check_match(self, match: list[MatchParam]) -> list[MatchParam]:
@@ -206,6 +209,12 @@ class MatchTable:
 
     def _rebuild(self) -> None:
         self._update_keyless()
+        # the generated pipeline calls ``lookup``; the most common kinds get it bound straight
+        # to their matcher (an instance attribute shadows the method)
+        if self.kind == "exact" and self.keys:
+            self.lookup = self._dict_lookup
+        elif self.kind == "lpm" and self.single:
+            self.lookup = self._lookup_lpm_single
         if self.kind == "exact":
             self._dict = {self._exact_key(e): e.result for e in self.entries.values()}
         elif self.kind == "lpm":
@@ -245,15 +254,11 @@ class MatchTable:
             return self._dict.get(key, self.default)
         if kind == "lpm":
             if self.single:
-                for mask, d in self._groups:
-                    r = d.get(key & mask)
-                    if r is not None:
-                        return r
-            else:
-                for masks, d in self._groups:
-                    r = d.get(tuple(k & m for k, m in zip(key, masks)))
-                    if r is not None:
-                        return r
+                return self._lookup_lpm_single(key)
+            for masks, d in self._groups:
+                r = d.get(tuple(k & m for k, m in zip(key, masks)))
+                if r is not None:
+                    return r
             return self.default
         keys = (key,) if self.single else key
         for conds, result in self._list:
@@ -266,6 +271,16 @@ class MatchTable:
                     break
             else:
                 return result
+        return self.default
+
+    def _dict_lookup(self, key):
+        return self._dict.get(key, self.default)
+
+    def _lookup_lpm_single(self, key):
+        for mask, d in self._groups:
+            r = d.get(key & mask)
+            if r is not None:
+                return r
         return self.default
 
     def lookup_stateful(self, key, F, P):

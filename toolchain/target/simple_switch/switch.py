@@ -58,6 +58,10 @@ class P4AssertionError(Exception):
     """An assert()/assume() in the program failed (simple_switch would abort)."""
 
 
+def _inlined_node(F, P):
+    raise AssertionError("internal error: a table handed back a node that was inlined")
+
+
 def _noop(F, A, P):
     return None
 
@@ -135,6 +139,17 @@ class SimpleSwitch:
         exec(prog.code, ns)
         for spec in prog.tables.values():
             ns[f"_T{spec.id}"] = self.tables[spec.name] = self._make_table(spec)
+        for tid, tname in prog.inlined_defaults.items():
+            # the inlined body of a const default runs while the table still holds exactly that
+            # default (bm_sim/pipeline.py): flag _I<id>, kept up to date by the table; an entry
+            # added at run time makes the pipeline take the table's own path
+            t = self.tables[tname]
+            initial = t.keyless
+
+            def on_change(table, flag=f"_I{tid}", initial=initial):
+                ns[flag] = table.keyless is initial
+            t.on_keyless_change = on_change
+            on_change(t)
         self._parse, self._ingress = ns["parse"], ns["ingress"]
         self._egress, self._deparse = ns["egress"], ns["deparse"]
         # checksum passes that would do nothing are skipped instead of called
@@ -142,7 +157,12 @@ class SimpleSwitch:
         self._update_ck = ns["update_checksums"] if prog.has_update_checksums else None
 
     def _node_of(self, name):
-        return None if name is None else self._ns[self.program.node_names[name]]
+        """The region function a table continues with; a node inlined into its only predecessor
+        has none, and a table only hands back its next node when that is a region
+        (bm_sim/pipeline.py), so its results carry a function that says so if ever called."""
+        if name is None:
+            return None
+        return self._ns.get(self.program.node_names[name], _inlined_node)
 
     def _make_table(self, spec) -> MatchTable:
         ns, prog = self._ns, self.program
@@ -238,7 +258,7 @@ class SimpleSwitch:
 
     def receive(self, port: int, frame: bytes, *, now: float = 0.0) -> None:
         """A frame arrives on ``port`` at ``now``: parser and ingress run, the packet is queued."""
-        data = bytes(frame)
+        data = frame if type(frame) is bytes else bytes(frame)
         F = self._template[:]
         # ingress_global_timestamp is set on arrival only: resubmitted and recirculated packets
         # get reset metadata, as in simple_switch (keep it in the field list to carry it)
@@ -278,7 +298,11 @@ class SimpleSwitch:
         if port == DROP_PORT:
             return None
         F[self.s_instance_type] = PKT_INSTANCE_TYPE_NORMAL
-        self._enqueue(port, P, now)
+        # _enqueue, inlined: this is every forwarded packet's path
+        P.enq_us = P.now_us
+        depth = self.tm.enqueue(port, P, now)
+        if depth is not None:
+            self._on_enqueue(F, P.now_us, depth)
 
     def _fault(self, msg: str) -> None:
         log.warning("packet dropped: %s", msg)
@@ -375,12 +399,11 @@ class SimpleSwitch:
 
     def drain(self, *, now: float = 0.0) -> list[tuple[int, bytes]]:
         out: list = []
-        while True:
-            item = self.tm.pop_oldest()
-            if item is None:
-                return [(p, f) for p, f, _ in out]
-            port, P, depth = item
-            self._egress_pass(port, P, now, depth, out)
+        pop, egress_pass = self.tm.pop_oldest, self._egress_pass
+        while self.tm.busy:
+            port, P, depth = pop()
+            egress_pass(port, P, now, depth, out)
+        return [(p, f) for p, f, _ in out]
 
     def _egress_pass(self, port: int, P: Packet, t: float, depth_after: int, out: list) -> None:
         F = P.F
