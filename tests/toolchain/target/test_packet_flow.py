@@ -111,9 +111,19 @@ def test_multicast_replicates_to_group_ports_with_rid():
     assert all(r["it"] == 5 for _, r in out)
 
 
-def test_exit_stops_the_rest_of_the_action_and_pipeline():
+def test_exit_marks_the_packet_and_the_action_runs_to_its_end_as_in_bmv2():
+    # BMv2's exit primitive only marks the packet (core/primitives.cpp); ActionFnEntry::execute
+    # runs the action's remaining primitives and Pipeline::apply stops before the next node.
+    # p4c never emits primitives after an exit (it ends the action or jumps to its end), so the
+    # difference shows only on JSON from elsewhere, which must behave as on simple_switch.
     sw = SimpleSwitch(flow_prog([prim("exit"), assign("h", "keep", X(1))]))
-    assert send(sw)[0][1]["keep"] == 0
+    assert send(sw)[0][1]["keep"] == 1
+
+
+def test_exit_stops_the_pipeline_before_its_next_node():
+    # ingress: set_port (exit) -> egress still runs (exit ends only the current control)
+    sw = SimpleSwitch(flow_prog([prim("exit")], egress=[assign("h", "keep", X(3))]))
+    assert send(sw)[0][1]["keep"] == 3
 
 
 def test_truncate_shortens_the_output_frame():

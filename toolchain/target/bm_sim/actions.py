@@ -242,8 +242,10 @@ def _mark_to_drop(c: ActionCompiler, p: list) -> list:
 
 @primitive("exit")
 def _exit(c: ActionCompiler, p: list) -> list:
+    # as BMv2: the packet is marked and the action goes on (ActionFnEntry::execute has no exit
+    # check); the pipeline stops before its next node (Pipeline::apply)
     c.program.uses_exit = True
-    return ["P.exit = True", "return"]
+    return ["P.exit = True"]
 
 
 @primitive("no_op")

@@ -292,7 +292,7 @@ class PipelineCompiler:
         if not (d.get("action_const") and d.get("action_entry_const")):
             return None
         action = self.program.actions_by_id.get(d.get("action_id"))
-        if action is None or action.func in self.program.exiting_actions:
+        if action is None:
             return None
         return action.func, tuple(int(x, 16) for x in d.get("action_data", []))
 
