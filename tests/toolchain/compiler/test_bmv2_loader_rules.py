@@ -396,3 +396,9 @@ def test_cli_reports_problems_and_exit_status(tmp_path):
     assert f"{good}: ok" in run.stdout
     assert "unknown primitive action: 'frobnicate'" in run.stdout
     assert "cannot read JSON" in run.stdout
+
+
+def test_register_size_beyond_32_bits_rejected():
+    """jsoncpp's asUInt() throws Json::LogicError (simple_switch aborts) past 32 bits."""
+    probs = problems_after("externs", lambda d: d["register_arrays"][0].update(size=2**33))
+    assert reported(probs, "register_arrays[0].size", "32-bit unsigned")

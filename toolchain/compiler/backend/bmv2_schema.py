@@ -160,6 +160,8 @@ QUEUEING_FIELDS = ("enq_timestamp", "enq_qdepth", "deq_timedelta", "deq_qdepth")
 REQUIRED_BLOCKS = {"parsers": ["parser"], "deparsers": ["deparser"],
                    "pipelines": ["ingress", "egress"]}
 
+INT32_MAX, UINT32_MAX = 2**31 - 1, 2**32 - 1
+
 _HEX = re.compile(r"^-?(0x)?[0-9a-fA-F]+$")
 _UNSIGNED_HEX = re.compile(r"^(0x)?[0-9a-fA-F]+$")
 
@@ -249,13 +251,21 @@ class Checker:
             return None
         return value
 
-    def integer(self, obj: dict, key: str, path: str, minimum: int | None = None):
+    def integer(self, obj: dict, key: str, path: str, minimum: int | None = None,
+                unsigned: bool = False):
+        """An integer attribute read with jsoncpp's asInt() (asUInt() if unsigned), which
+        throws Json::LogicError -- not a json_exception, so simple_switch aborts -- when
+        the value does not fit 32 bits."""
         value = obj.get(key)
         if isinstance(value, bool) or not isinstance(value, int):
             self.bad(f"{path}.{key}", f"must be an integer, got {value!r}")
             return None
         if minimum is not None and value < minimum:
             self.bad(f"{path}.{key}", f"must be >= {minimum}, got {value}")
+        limit = UINT32_MAX if unsigned else INT32_MAX
+        if value > limit:
+            self.bad(f"{path}.{key}", f"{value} does not fit the loader's 32-bit "
+                                      f"{'unsigned ' if unsigned else ''}integer")
         return value
 
     def boolean(self, obj: dict, key: str, path: str, required: bool = False) -> None:
@@ -883,7 +893,7 @@ class Checker:
 
     def counters(self) -> None:
         for path, c in self.named_objects("counter_arrays", "counter"):
-            self.integer(c, "size", path, minimum=0)
+            self.integer(c, "size", path, minimum=0, unsigned=True)
             self.boolean(c, "is_direct", path)
             if not c.get("is_direct"):     # direct counters are not counter arrays
                 self.ctx.counters.add(c.get("name"))
@@ -892,8 +902,8 @@ class Checker:
         for path, m in self.named_objects("meter_arrays", "meter"):
             if m.get("type") not in ("packets", "bytes"):
                 self.bad(path, f"invalid meter type {m.get('type')!r}")
-            self.integer(m, "rate_count", path, minimum=1)
-            self.integer(m, "size", path, minimum=0)
+            self.integer(m, "rate_count", path, minimum=1, unsigned=True)
+            self.integer(m, "size", path, minimum=0, unsigned=True)
             self.boolean(m, "is_direct", path)
             if m.get("is_direct"):
                 self.field_ref(m.get("result_target"), f"{path}.result_target")
@@ -901,7 +911,7 @@ class Checker:
 
     def registers(self) -> None:
         for path, r in self.named_objects("register_arrays", "register"):
-            self.integer(r, "size", path, minimum=0)
+            self.integer(r, "size", path, minimum=0, unsigned=True)
             self.integer(r, "bitwidth", path, minimum=1)
             self.ctx.registers.add(r.get("name"))
 
