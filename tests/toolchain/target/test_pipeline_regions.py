@@ -135,3 +135,21 @@ def test_switch_on_action_run_inside_an_if_continues_at_the_right_case_then_the_
     assert send(a=1, b=9) == {"a": 1, "b": 9, "n": 2, "m": 4}
     assert send(a=1, b=0) == {"a": 1, "b": 0, "n": 1, "m": 4}
     assert send(a=0, b=9) == {"a": 0, "b": 9, "n": 0, "m": 4}
+
+
+def test_action_calls_run_their_action_then_their_next_node():
+    # JSON_format.md "action_calls": a direct call of a parameterless action from the control
+    acts = [setter("s1", 50, "n", 4), setter("s2", 51, "m", 6)]
+    prog = with_ingress([cond("c", "a", 1, "call1", "j")], [keyless_table("j", 51, "s2", 51)], acts, "c")
+    prog["pipelines"][0]["action_calls"] = [{"name": "call1", "id": 0, "action_id": 50, "next_node": "j"}]
+    assert run(prog, a=1) == {"a": 1, "b": 0, "n": 4, "m": 6}
+    assert run(prog, a=0) == {"a": 0, "b": 0, "n": 0, "m": 6}
+
+
+def test_action_call_of_an_action_with_parameters_is_refused_as_bmv2_does():
+    from toolchain.target import LoadError, load_program
+    acts = [action("needs", 50, [assign("h", "n", {"type": "runtime_data", "value": 0})], params=[("v", 8)])]
+    prog = with_ingress([], [], acts, "call1")
+    prog["pipelines"][0]["action_calls"] = [{"name": "call1", "id": 0, "action_id": 50, "next_node": None}]
+    with pytest.raises(LoadError, match="Cannot call action 'needs' directly from control"):
+        load_program(prog)

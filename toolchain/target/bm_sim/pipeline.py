@@ -74,11 +74,14 @@ class PipelineCompiler:
         if pipe.get("action_profiles"):
             raise LoadError(f"action profiles / selectors are not supported (pipeline {pipe['name']!r})")
         tables, conds = pipe.get("tables", []), pipe.get("conditionals", [])
-        order = [t["name"] for t in tables] + [c["name"] for c in conds]
+        # direct action calls (JSON_format.md: p4c never emits them, BMv2 runs them)
+        calls = pipe.get("action_calls", []) or []
+        order = [t["name"] for t in tables] + [c["name"] for c in conds] + [a["name"] for a in calls]
         for name in order:
             self.node_names[name] = self.gen.name("_N")
         self.specs = {t["name"]: self._table_spec(t) for t in tables}
         self.conds = {c["name"]: c for c in conds}
+        self.calls = {a["name"]: self._action_call(a) for a in calls}
         for c in conds:
             self.node(c.get("true_next"))
             self.node(c.get("false_next"))
@@ -130,6 +133,8 @@ class PipelineCompiler:
         if name in self.conds:
             c = self.conds[name]
             return [c.get("true_next"), c.get("false_next")]
+        if name in self.calls:
+            return [self.calls[name][1]]
         nexts = self.possible_nexts(self.specs[name])
         return list(nexts) if len(nexts) == 1 else None
 
@@ -240,7 +245,14 @@ class PipelineCompiler:
                     return
                 name = join
                 continue
-            self._emit_table(fb, self.specs[name])
+            if name in self.calls:
+                func = self.calls[name][0]
+                fb.emit_all(self.program.action_bodies[func] or ["pass"])
+                if func in self.program.exiting_actions:
+                    fb.emit("if P.exit:")
+                    fb.emit("    return None")
+            else:
+                self._emit_table(fb, self.specs[name])
             succ = self._successors(name)
             if succ is None:
                 fb.emit("return e[2]")
@@ -304,6 +316,17 @@ class PipelineCompiler:
         return bool(funcs & self.program.exiting_actions)
 
     # -- JSON -> specs ------------------------------------------------------------------------------
+    def _action_call(self, a: dict) -> tuple[str, str | None]:
+        """(action function, next node) of an ``action_calls`` item; as BMv2, only an action
+        without parameters can be called from the control directly."""
+        action = self.program.actions_by_id.get(a.get("action_id"))
+        if action is None:
+            raise LoadError(f"action call {a.get('name')!r}: unknown action id {a.get('action_id')!r}")
+        if action.params:
+            raise LoadError(f"Cannot call action '{action.name}' directly from control as it expects parameters")
+        self.node(a.get("next_node"))
+        return action.func, a.get("next_node")
+
     def _key(self, k: dict) -> KeySpec:
         mt = k.get("match_type")
         if mt not in MATCH_TYPES:
