@@ -402,3 +402,23 @@ def test_register_size_beyond_32_bits_rejected():
     """jsoncpp's asUInt() throws Json::LogicError (simple_switch aborts) past 32 bits."""
     probs = problems_after("externs", lambda d: d["register_arrays"][0].update(size=2**33))
     assert reported(probs, "register_arrays[0].size", "32-bit unsigned")
+
+
+def test_table_two_actions_with_one_name_rejected():
+    """add_action_to_table: a table cannot hold two actions of the same name."""
+    def twin(d):
+        t = table(d, "TablesIngress.lpm_t")
+        set2 = next(a for a in d["actions"] if a["name"] == "TablesIngress.set2")
+        d["actions"].append(dict(set2, id=99))
+        t["action_ids"][1], t["actions"][1] = 99, "TablesIngress.set2"
+        t["next_tables"] = {"__HIT__": None, "__MISS__": None}
+        t["default_entry"]["action_id"] = 99
+        t["default_entry"]["action_data"] = ["0x01"]
+    assert reported(problems_after("tables", twin), "duplicate actions with name 'TablesIngress.set2'")
+
+
+def test_checksum_names_may_repeat():
+    """init_checksums keeps checksums in a list: only ids must be unique."""
+    def same_name(d):
+        d["checksums"][1]["name"] = d["checksums"][0]["name"]
+    assert problems_after("checksums", same_name) == []

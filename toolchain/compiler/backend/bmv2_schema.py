@@ -282,9 +282,12 @@ class Checker:
             return False
         return True
 
-    def named_objects(self, key: str, what: str, dense: bool = False) -> list:
+    def named_objects(self, key: str, what: str, dense: bool = False,
+                      unique_name=lambda obj: True) -> list:
         """name/id pairs: `DupIdChecker` rejects a repeated id, `add_new_object` a repeated
-        name; PHV::push_back_header(_stack/_union) assert id == position (dense from 0)."""
+        name (for the objects `unique_name` selects: not checksums, which are kept in a
+        list, nor direct counters, which are not registered); PHV::push_back_header
+        (_stack/_union) assert id == position (dense from 0)."""
         objs = self.items(self.doc, key, "$")
         seen_ids, seen_names = set(), set()
         for i, obj in enumerate(objs):
@@ -301,7 +304,7 @@ class Checker:
                 if dense and ident != i:
                     self.bad(path, f"{what} ids must be 0, 1, 2, ... in order (the PHV asserts "
                                    f"id == position); got id {ident} at position {i}")
-            if name is not None:
+            if name is not None and unique_name(obj):
                 if name in seen_names:
                     self.bad(path, f"duplicate objects of type '{what}' with name '{name}'")
                 seen_names.add(name)
@@ -892,7 +895,8 @@ class Checker:
             self.ctx.calculations.add(c.get("name"))
 
     def counters(self) -> None:
-        for path, c in self.named_objects("counter_arrays", "counter"):
+        for path, c in self.named_objects("counter_arrays", "counter",
+                                          unique_name=lambda c: not c.get("is_direct")):
             self.integer(c, "size", path, minimum=0, unsigned=True)
             self.boolean(c, "is_direct", path)
             if not c.get("is_direct"):     # direct counters are not counter arrays
@@ -1228,6 +1232,10 @@ class Checker:
         for ident in action_ids:
             if ident not in self.ctx.actions:
                 self.bad(path, f"action id {ident!r} does not exist (actions_map.at throws)")
+        by_name = [self.ctx.actions[i][0] for i in action_ids if i in self.ctx.actions]
+        for n in sorted({n for n in by_name if by_name.count(n) > 1}):
+            # add_action_to_table: one (table, action name) pair each
+            self.bad(path, f"duplicate actions with name '{n}' in the table")
         if "action_ids" in t and "actions" in t:
             by_id = [self.ctx.actions.get(i, (None,))[0] for i in action_ids]
             if by_id != names:
@@ -1350,7 +1358,8 @@ class Checker:
     # ------------------------------------------------------------------ the rest
     def checksums(self) -> None:
         """init_checksums: target field, type ipv4|generic (assert), calculation, if_cond."""
-        for path, c in self.named_objects("checksums", "checksum"):
+        for path, c in self.named_objects("checksums", "checksum",
+                                          unique_name=lambda c: False):
             self.field_ref(c.get("target"), f"{path}.target")
             kind = c.get("type")
             if kind not in ("ipv4", "generic"):
