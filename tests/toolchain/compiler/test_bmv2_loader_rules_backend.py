@@ -139,7 +139,7 @@ STACK_PARSER = """
     header e_t { bit<8> f; }
     header out_t { bit<8> last; bit<8> first; }
     struct headers_t { ethernet_t ethernet; e_t[2] hs; out_t o; }
-    struct meta_t { bit<8> v; }
+    struct meta_t { bit<8> v; bit<8> i; }
     parser P(packet_in pkt, out headers_t hdr, inout meta_t meta,
              inout standard_metadata_t std) {
         state start {
@@ -148,6 +148,8 @@ STACK_PARSER = """
             pkt.extract(hdr.hs.next);
             meta.v = hdr.hs.last.f;
             hdr.hs[0].f = hdr.hs[0].f + 1;
+            meta.i = hdr.hs[0].f - 5;
+            hdr.hs[meta.i].f = meta.v + 1;
             pkt.extract(hdr.o);
             transition accept;
         }
@@ -168,8 +170,11 @@ def test_parser_set_from_and_into_stack_elements_loads(tmp_path):
     assert all(op["parameters"][0]["type"] == "field" for op in sets)
     assert all(op["parameters"][1]["type"] in ("field", "hexstr", "lookahead", "expression")
                for op in sets)
+    (assign,) = [op for op in ops if op["op"] == "primitive"]      # hs[meta.i].f = ...
+    assert assign["parameters"][0]["op"] == "assign"
+    assert assign["parameters"][0]["parameters"][0]["type"] == "expression"
     (port, out), = switch(doc).process(0, ETH + bytes([5, 9, 0, 0]))
-    assert out == ETH + bytes([6, 9, 9, 6])
+    assert out == ETH + bytes([6, 10, 9, 6])
 
 
 def test_field_list_zero_gets_a_nonzero_id(tmp_path):
