@@ -422,3 +422,26 @@ def test_checksum_names_may_repeat():
     def same_name(d):
         d["checksums"][1]["name"] = d["checksums"][0]["name"]
     assert problems_after("checksums", same_name) == []
+
+
+def test_control_flow_cycle_rejected():
+    """Pipeline::apply follows next nodes until null: a cycle never ends."""
+    def loop(d):
+        last = table(d, "TablesIngress.const_t")
+        last["base_default_next"] = "TablesIngress.exact_multi"
+        last["next_tables"] = {"TablesIngress.set4": "TablesIngress.exact_multi"}
+    assert reported(problems_after("tables", loop), "control flow cycle")
+
+
+def test_control_flow_into_other_pipeline_rejected():
+    """Control node names are global to the loader: ingress could run an egress table."""
+    def cross(d):
+        d["pipelines"][0]["init_table"] = d["pipelines"][1]["tables"][0]["name"]
+    assert reported(problems_after("clone_field_list", cross), "belongs to another pipeline")
+
+
+def test_resubmit_in_egress_rejected():
+    """simple_switch reads the resubmit flag after ingress only; p4c rejects it in egress."""
+    def swap(d):
+        d["pipelines"][0]["name"], d["pipelines"][1]["name"] = "egress", "ingress"
+    assert reported(problems_after("resubmit", swap), "calls resubmit in egress")

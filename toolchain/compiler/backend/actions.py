@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..midend import ir
 from . import expressions as ex
-from .bmv2_schema import FIELD, LVALUE, PRIMITIVES
+from .bmv2_primitives import FIELD, FIELD_LIST_ARGUMENT, LVALUE, PRIMITIVES
 from .source_info import attach
 
 DESTINATIONS = {LVALUE, FIELD}
@@ -41,11 +41,6 @@ def primitive_argument(a) -> dict:
         # (assert, assume) is passed as b2d(cond), like _jump_if_zero's condition
         return ex.argument(a)
     raise TypeError(f"unknown primitive argument {a!r}")
-
-
-# Primitives taking a field list id, and its argument position (simple_switch primitives.cpp)
-FIELD_LIST_ARGUMENT = {"clone_ingress_pkt_to_egress": 1, "clone_egress_pkt_to_egress": 1,
-                       "resubmit": 0, "recirculate": 0}
 
 
 def _field_list_renumbered(prim: ir.Primitive, field_list_ids: dict) -> list:

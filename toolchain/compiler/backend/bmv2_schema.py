@@ -29,6 +29,9 @@ import re
 import sys
 from dataclasses import dataclass, field as dc_field
 
+from .bmv2_primitives import (ACCEPTED_PARAMS, FIELD, FIELD_LIST_ARGUMENT, LVALUE, PRIMITIVES,
+                              RVALUE)
+
 # The loader's major version and the newest minor it reads (P4Objects.cpp, namespace
 # constants `required_major_version`, `max_minor_version`; `check_json_version`).
 REQUIRED_MAJOR_VERSION = 2
@@ -62,71 +65,6 @@ EXPRESSION_OPS = {
     # "access_union_header"; "==h"/"!=h"/... are internal opcodes chosen by the loader
 }
 SPECIAL_OPS = {"==", "!=", "?", "access_field", "access_union_header"}
-
-# Parameter kinds per C++ argument type (actions.h, the `ActionParam::to<T>` specialisations;
-# any other tag hits `_BM_UNREACHABLE` or an assert at packet time).
-LVALUE = "Data &"            # field, register, lvalue expression, last-stack field
-RVALUE = "const Data &"      # + hexstr, runtime_data
-FIELD = "Field &"            # field only
-HDR = "Header &"
-HSTACK = "HeaderStack &"
-ANYSTACK = "StackIface &"
-HUNION = "HeaderUnion &"
-HUSTACK = "HeaderUnionStack &"
-CALC, METER, COUNTER, REGISTER = ("NamedCalculation", "MeterArray", "CounterArray",
-                                  "RegisterArray")
-STRING, DATA_VECTOR, FIELD_VECTOR = "string", "std::vector<Data>", "std::vector<Field>"
-
-ACCEPTED_PARAMS = {
-    LVALUE: {"field", "register", "expression:data", "stack_field"},
-    RVALUE: {"hexstr", "field", "runtime_data", "register", "expression:data", "stack_field"},
-    FIELD: {"field"},
-    HDR: {"header", "expression:header"},
-    HSTACK: {"header_stack", "expression:header_stack"},
-    ANYSTACK: {"header_stack", "expression:header_stack", "header_union_stack",
-               "expression:header_union_stack"},
-    HUNION: {"header_union", "expression:header_union"},
-    HUSTACK: {"header_union_stack", "expression:header_union_stack"},
-    CALC: {"calculation"}, METER: {"meter_array"}, COUNTER: {"counter_array"},
-    REGISTER: {"register_array"}, STRING: {"string"},
-    DATA_VECTOR: {"parameters_vector"}, FIELD_VECTOR: {"field_list"},
-}
-
-# Primitive name -> C++ argument types: src/bm_sim/core/primitives.cpp and
-# include/bm/bm_sim/core/primitives.h (core), src/bm_sim/actions.cpp (_jump, _jump_if_zero),
-# targets/simple_switch/primitives.cpp (REGISTER_PRIMITIVE / REGISTER_PRIMITIVE_W_NAME).
-# `add_primitive_to_action` rejects an unknown name and a wrong number of parameters.
-PRIMITIVES = {
-    # core
-    "assign": (LVALUE, RVALUE), "assign_VL": (FIELD, FIELD), "assign_header": (HDR, HDR),
-    "assign_union": (HUNION, HUNION), "assign_header_stack": (HSTACK, HSTACK),
-    "assign_union_stack": (HUSTACK, HUSTACK), "push": (ANYSTACK, RVALUE),
-    "pop": (ANYSTACK, RVALUE), "assert": (RVALUE,), "assume": (RVALUE,), "exit": (),
-    "log_msg": (STRING, DATA_VECTOR), "_jump": (RVALUE,), "_jump_if_zero": (RVALUE, RVALUE),
-    # simple_switch
-    "modify_field": (LVALUE, RVALUE), "modify_field_rng_uniform": (LVALUE, RVALUE, RVALUE),
-    "add_to_field": (FIELD, RVALUE), "subtract_from_field": (FIELD, RVALUE),
-    "add": (LVALUE, RVALUE, RVALUE), "subtract": (LVALUE, RVALUE, RVALUE),
-    "bit_xor": (LVALUE, RVALUE, RVALUE), "bit_or": (LVALUE, RVALUE, RVALUE),
-    "bit_and": (LVALUE, RVALUE, RVALUE), "shift_left": (LVALUE, RVALUE, RVALUE),
-    "shift_right": (LVALUE, RVALUE, RVALUE), "drop": (), "mark_to_drop": (HDR,),
-    "generate_digest": (RVALUE, RVALUE), "add_header": (HDR,), "add_header_fast": (HDR,),
-    "remove_header": (HDR,), "copy_header": (HDR, HDR),
-    "clone_ingress_pkt_to_egress": (RVALUE, RVALUE),
-    "clone_egress_pkt_to_egress": (RVALUE, RVALUE), "resubmit": (RVALUE,),
-    "recirculate": (RVALUE,),
-    "modify_field_with_hash_based_offset": (LVALUE, RVALUE, CALC, RVALUE), "no_op": (),
-    "execute_meter": (METER, RVALUE, FIELD), "count": (COUNTER, RVALUE),
-    "register_read": (FIELD, REGISTER, RVALUE), "register_write": (REGISTER, RVALUE, RVALUE),
-    "truncate": (RVALUE,),
-}
-
-# Which argument of these primitives is a field list id that simple_switch later looks up
-# with `get_field_list(id)` (P4Objects.h: `field_lists.at(id)`, std::out_of_range if absent):
-# simple_switch.cpp ingress/egress cloning, resubmit, recirculate. Id 0 means "no
-# resubmit/recirculate" (the flag register is tested for non-zero), so p4c numbers from 1.
-FIELD_LIST_ARGUMENT = {"clone_ingress_pkt_to_egress": 1, "clone_egress_pkt_to_egress": 1,
-                       "resubmit": 0, "recirculate": 0}
 
 # Hash algorithms: calculations.cpp REGISTER_HASH, simple_switch.cpp REGISTER_HASH, and the
 # named CRCs of crc_map.cpp; `check_hash` also accepts custom "poly_0x..." strings.
@@ -215,6 +153,7 @@ class _Context:
     registers: set = dc_field(default_factory=set)
     externs: set = dc_field(default_factory=set)
     actions: dict = dc_field(default_factory=dict)          # id -> (name, n params)
+    action_ops: dict = dc_field(default_factory=dict)       # id -> {primitive op}
     field_list_ids: set = dc_field(default_factory=set)
     learn_list_ids: set = dc_field(default_factory=set)
     field_list_uses: list = dc_field(default_factory=list)  # (path, id)
@@ -499,6 +438,7 @@ class Checker:
         self.learn_lists()
         self.actions()
         self.pipelines()
+        self.control_graphs()
         self.checksums()
         self.force_arith()
         self.required_fields()
@@ -975,6 +915,7 @@ class Checker:
             for k, prim in enumerate(prims):
                 self.primitive(prim, f"{path}.primitives[{k}]", len(params), len(prims))
             self.ctx.actions[ident] = (name, len(params))
+            self.ctx.action_ops[ident] = {p.get("op") for p in prims if isinstance(p, dict)}
 
     def primitive(self, prim, path: str, n_params: int, n_primitives: int | None) -> None:
         """add_primitive_to_action + process_single_param, and the argument kinds the
@@ -1112,6 +1053,45 @@ class Checker:
                     self.ctx.control_nodes.add(name)
         for path, p in pipes:
             self.pipeline(p, path)
+
+    def control_graphs(self) -> None:
+        """Each pipeline's graph stays inside the pipeline (the node map is global, so the
+        loader would let ingress continue into an egress table) and has no cycle
+        (Pipeline::apply follows next nodes until null: a cycle never ends); primitives
+        simple_switch honours in one pipeline only are used there."""
+        for i, pipe in enumerate(self.items(self.doc, "pipelines", "$")):
+            if not isinstance(pipe, dict):
+                continue
+            path, edges = f"pipelines[{i}]", _graph_edges(pipe)
+            for node, nexts in edges.items():
+                for n in nexts:
+                    if n in self.ctx.control_nodes and n not in edges:
+                        self.bad(path, f"node {node!r} continues with {n!r} of another pipeline")
+            init = pipe.get("init_table")
+            if init is not None and init in self.ctx.control_nodes and init not in edges:
+                self.bad(path, f"init_table {init!r} belongs to another pipeline")
+            cycle = _find_cycle(edges)
+            if cycle:
+                self.bad(path, f"control flow cycle {' -> '.join(cycle)}: the pipeline would "
+                               "never end")
+            self.primitive_placement(pipe, path)
+
+    def primitive_placement(self, pipe: dict, path: str) -> None:
+        ids = set()
+        for t in pipe.get("tables") or []:
+            ids.update(i for i in t.get("action_ids") or [] if isinstance(i, int))
+            default = t.get("default_entry")
+            if isinstance(default, dict):
+                ids.add(default.get("action_id"))
+        ids.update(a.get("action_id") for a in pipe.get("action_calls") or [])
+        for ident in sorted(i for i in ids if i in self.ctx.action_ops):
+            for op in sorted(self.ctx.action_ops[ident]):
+                where = PIPELINE_ONLY.get(op)
+                if where is not None and pipe.get("name") in ("ingress", "egress") \
+                        and pipe.get("name") != where:
+                    self.bad(path, f"action '{self.ctx.actions[ident][0]}' calls {op} in "
+                                   f"{pipe.get('name')}; simple_switch only honours it in "
+                                   f"{where} (p4c rejects it)")
 
     def next_node(self, value, path: str) -> None:
         if value is not None and value not in self.ctx.control_nodes:
@@ -1413,6 +1393,55 @@ class Checker:
             elif ident not in ids:
                 self.bad(path, f"{'learn' if learn else 'field'} list id {ident} does not "
                                "exist (simple_switch: field_lists.at throws)")
+
+
+# simple_switch reads each flag in one place only (simple_switch.cpp): resubmit and the
+# ingress clone after the ingress pipeline, the egress clone after egress (it shares the
+# clone register with the ingress clone, so an E2E clone in ingress acts as I2E). p4c
+# rejects the misplaced calls ("not invoked in ingress/egress", backends/bmv2/simple_switch);
+# recirculate is accepted by p4c in egress only.
+PIPELINE_ONLY = {"resubmit": "ingress", "clone_ingress_pkt_to_egress": "ingress",
+                 "clone_egress_pkt_to_egress": "egress", "recirculate": "egress"}
+
+
+def _graph_edges(pipe: dict) -> dict:
+    """Control node -> the nodes it may continue with (tables and conditionals)."""
+    edges = {}
+    for t in pipe.get("tables") or []:
+        nxt = t.get("next_tables") if isinstance(t.get("next_tables"), dict) else {}
+        edges[t.get("name")] = [v for v in [*nxt.values(), t.get("base_default_next")]
+                                if v is not None]
+    for c in pipe.get("conditionals") or []:
+        edges[c.get("name")] = [v for v in (c.get("true_next"), c.get("false_next"))
+                                if v is not None]
+    for a in pipe.get("action_calls") or []:
+        edges[a.get("name")] = [a["next_node"]] if a.get("next_node") is not None else []
+    return edges
+
+
+def _find_cycle(edges: dict) -> list | None:
+    """A cycle among the control nodes (iterative DFS), or None."""
+    state = {}                                   # name -> 1 on stack, 2 done
+    for root in edges:
+        if state.get(root):
+            continue
+        stack = [(root, iter(edges.get(root, [])))]
+        state[root] = 1
+        path = [root]
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[node] = 2
+                stack.pop()
+                path.pop()
+            elif state.get(child) == 1:
+                return path[path.index(child):] + [child]
+            elif child in edges and not state.get(child):
+                state[child] = 1
+                stack.append((child, iter(edges[child])))
+                path.append(child)
+    return None
 
 
 def derived_match_type(key_types: list) -> str:
