@@ -445,3 +445,10 @@ def test_resubmit_in_egress_rejected():
     def swap(d):
         d["pipelines"][0]["name"], d["pipelines"][1]["name"] = "egress", "ingress"
     assert reported(problems_after("resubmit", swap), "calls resubmit in egress")
+
+
+def test_table_ids_unique_across_pipelines():
+    """JSON_format.md: table ids are unique in the whole file."""
+    def reuse(d):
+        d["pipelines"][1]["tables"][0]["id"] = d["pipelines"][0]["tables"][0]["id"]
+    assert reported(problems_after("clone_field_list", reuse), "is already used by tables")

@@ -1053,6 +1053,21 @@ class Checker:
                     self.ctx.control_nodes.add(name)
         for path, p in pipes:
             self.pipeline(p, path)
+        self.file_wide_ids(pipes)
+
+    def file_wide_ids(self, pipes: list) -> None:
+        """JSON_format.md "pipelines": table, condition, action call and action profile ids
+        are unique in the whole file, not only in their pipeline (the loader's DupIdChecker
+        is per pipeline, but ids identify these objects to the runtime)."""
+        for kind in ("tables", "conditionals", "action_calls", "action_profiles"):
+            seen = {}
+            for path, p in pipes:
+                for k, obj in enumerate(self.items(p, kind, path)):
+                    ident = obj.get("id") if isinstance(obj, dict) else None
+                    if ident in seen and seen[ident] != path:
+                        self.bad(f"{path}.{kind}[{k}]", f"id {ident} is already used by "
+                                                        f"{kind} of {seen[ident]}")
+                    seen.setdefault(ident, path)
 
     def control_graphs(self) -> None:
         """Each pipeline's graph stays inside the pipeline (the node map is global, so the
