@@ -109,6 +109,82 @@ class Runtime:
     def table_num_entries(self, table: str) -> int:
         return len(self.table(table).entries)
 
+    # -- action profiles and selectors (bm_sim/action_profiles.py) -----------------------------------
+    def act_prof(self, name: str):
+        return self.sw.action_profiles[resolve_name("action profile", name, self.sw.action_profiles)]
+
+    def act_prof_action(self, prof, name: str) -> str:
+        if name in prof.actions:
+            return name
+        hits = [a for a in prof.actions if a.endswith("." + name)]
+        if len(hits) == 1:
+            return hits[0]
+        raise CliError(f"Error: Action profile '{prof.name}' has no action '{name}'")
+
+    def _profile_op(self, fn, *args):
+        try:
+            return fn(*args)
+        except TableOpError as e:
+            raise _table_error(e) from None
+
+    def act_prof_create_member(self, prof: str, action: str, data: list[int]) -> int:
+        p = self.act_prof(prof)
+        action = self.act_prof_action(p, action)
+        self._check_data(action, data)
+        return self._profile_op(p.add_member, action, tuple(data))
+
+    def act_prof_modify_member(self, prof: str, action: str, handle: int, data: list[int]) -> None:
+        p = self.act_prof(prof)
+        action = self.act_prof_action(p, action)
+        self._check_data(action, data)
+        self._profile_op(p.modify_member, handle, action, tuple(data))
+
+    def act_prof_delete_member(self, prof: str, handle: int) -> None:
+        p = self.act_prof(prof)
+        self._profile_op(p.delete_member, handle)
+
+    def act_prof_create_group(self, prof: str) -> int:
+        return self._profile_op(self._selector(prof).create_group)
+
+    def act_prof_delete_group(self, prof: str, handle: int) -> None:
+        self._profile_op(self._selector(prof).delete_group, handle)
+
+    def act_prof_add_member_to_group(self, prof: str, mbr: int, grp: int) -> None:
+        self._profile_op(self._selector(prof).add_member_to_group, mbr, grp)
+
+    def act_prof_remove_member_from_group(self, prof: str, mbr: int, grp: int) -> None:
+        self._profile_op(self._selector(prof).remove_member_from_group, mbr, grp)
+
+    def _selector(self, prof: str):
+        p = self.act_prof(prof)
+        if not p.with_selection:
+            raise CliError("Error: Cannot run this command on an action profile without selector")
+        return p
+
+    def indirect_table(self, name: str, *, with_selector: bool = False) -> MatchTable:
+        t = self.table(name)
+        if with_selector and t.spec.type != "indirect_ws":
+            raise CliError("Error: Cannot run this command on non-indirect table, or on indirect table with no selector")
+        if t.profile is None:
+            raise CliError("Error: Cannot run this command on non-indirect table")
+        return t
+
+    def table_indirect_add(self, table: str, match: list[MatchParam], handle: int, priority: int = 0,
+                           *, group: bool = False) -> int:
+        t = self.indirect_table(table, with_selector=group)
+        return self._profile_op(t.add_indirect, list(match), "grp" if group else "mbr", handle, priority)
+
+    def table_indirect_modify(self, table: str, entry: int, handle: int, *, group: bool = False) -> None:
+        t = self.indirect_table(table, with_selector=group)
+        self._profile_op(t.modify_indirect, entry, "grp" if group else "mbr", handle)
+
+    def table_indirect_set_default(self, table: str, handle: int, *, group: bool = False) -> None:
+        t = self.indirect_table(table, with_selector=group)
+        self._profile_op(t.set_default_indirect, "grp" if group else "mbr", handle)
+
+    def table_indirect_reset_default(self, table: str) -> None:
+        self._profile_op(self.indirect_table(table).reset_default_indirect)
+
     # -- registers ----------------------------------------------------------------------------------
     def register_read(self, name: str, index: int) -> int:
         _, arr = self._register(name)

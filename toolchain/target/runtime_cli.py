@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from .bm_sim.hash_algos import CrcParams
-from .bm_sim.tables import MatchParam
+from .bm_sim.tables import MatchParam, TableOpError
 from .errors import CliError
 from .runtime import Runtime
 
@@ -306,9 +306,13 @@ class RuntimeCLI:
         for ent in sorted(t.entries.values(), key=lambda e: e.handle):
             out.append("**********")
             out.extend(self._entry_lines(t, ent))
+        if t.profile is not None:
+            out.extend(self._profile_lines(t.profile))
         out.append("==========")
         out.append("Dumping default entry")
-        if t.default_action is None:
+        if t.profile is not None:
+            out.append(self._index_line(t.indirect_default.index) if t.indirect_default is not None else "EMPTY")
+        elif t.default_action is None:
             out.append("EMPTY")
         else:
             out.append(f"Action entry: {t.default_action} - {self._action_data_hex(t.default_action, t.default_data)}")
@@ -325,10 +329,34 @@ class RuntimeCLI:
             raise CliError("Invalid table operation (INVALID_HANDLE)")
         return "\n".join(self._entry_lines(t, ent))
 
-    def _action_data_hex(self, action: str, data: tuple) -> str:
-        # runtime_CLI prints action data as the hex of its bytes (whole bytes of the param width)
-        params = self.rt.action_params(action)
-        return ", ".join(f"{v:0{(bw + 7) // 8 * 2}x}" for v, (_, bw) in zip(data, params))
+    def do_table_dump_entry_from_key(self, line: str):
+        "Display some information about a table entry: table_dump_entry_from_key <table name> <match fields> [priority]"
+        args = line.split()
+        self._at_least(args, 1)
+        t = self.rt.table(args[0])
+        priority = 0
+        if t.spec.match_type in ("ternary", "range"):
+            try:
+                priority = int(args.pop(-1))
+            except ValueError:
+                raise CliError("Error: Table is ternary, but could not extract a valid priority from args") from None
+        keys = args[1:]
+        if len(keys) != len(t.keys):
+            raise CliError(f"Error: Table {args[0]} needs {len(t.keys)} key fields")
+        try:
+            wanted = t._check_match(self._match_key(t, keys))
+        except TableOpError as e:
+            raise CliError(f"Invalid table operation ({e.code})") from None
+        for ent in sorted(t.entries.values(), key=lambda e: e.handle):
+            if t.same_key(ent.match, wanted) and (t.kind != "ternary" or ent.priority == priority):
+                return "\n".join(self._entry_lines(t, ent))
+        raise CliError("Invalid table operation (BAD_MATCH_KEY)")
+
+    @staticmethod
+    def _action_data_hex(action: str, data: tuple) -> str:
+        # dumps print the action data the switch returns: each value in as few bytes as hold it,
+        # at least one (bm_sim Data::get_string, bignum export_size_in_bytes), e.g. a 9-bit 1 as 01
+        return ", ".join(v.to_bytes(max(1, (v.bit_length() + 7) // 8), "big").hex() for v in data)
 
     @staticmethod
     def _key_hex(m, width: int) -> str:
@@ -350,8 +378,34 @@ class RuntimeCLI:
             lines.append(f"* {k.cli_name:<{name_w}}: {m.kind.upper():<10}{self._key_hex(m, k.width)}")
         if t.kind == "ternary":
             lines.append(f"Priority: {ent.priority}")
-        lines.append(f"Action entry: {ent.action} - {self._action_data_hex(ent.action, ent.data)}")
+        if ent.index is not None:
+            lines.append(self._index_line(ent.index))
+        else:
+            lines.append(f"Action entry: {ent.action} - {self._action_data_hex(ent.action, ent.data)}")
         return lines
+
+    @staticmethod
+    def _index_line(index: tuple) -> str:
+        kind, handle = index
+        return f"Index: {'member' if kind == 'mbr' else 'group'}({handle})"
+
+    def _profile_lines(self, prof) -> list[str]:
+        out = ["==========", "MEMBERS"]
+        for h in sorted(prof.members):
+            out += ["**********"] + self._member_lines(prof, h)
+        if prof.with_selection:
+            out += ["==========", "GROUPS"]
+            for h in sorted(prof.groups):
+                out += ["**********"] + self._group_lines(prof, h)
+        return out
+
+    def _member_lines(self, prof, handle: int) -> list[str]:
+        action, data = prof.members[handle]
+        return [f"Dumping member {handle}", f"Action entry: {action} - {self._action_data_hex(action, data)}"]
+
+    @staticmethod
+    def _group_lines(prof, handle: int) -> list[str]:
+        return [f"Dumping group {handle}", "Members: [" + ", ".join(str(m) for m in prof.groups[handle]) + "]"]
 
     def do_show_tables(self, line: str):
         "List tables defined in the P4 program: show_tables"
@@ -359,7 +413,8 @@ class RuntimeCLI:
         for name in sorted(self.rt.sw.tables):
             t = self.rt.sw.tables[name]
             mk = ",\t".join(f"{k.cli_name}({k.match_type}, {k.width})" for k in t.keys)
-            out.append(f"{name:<30} [implementation=None, mk={mk}]")
+            impl = t.profile.name if t.profile is not None else None
+            out.append(f"{name:<30} [implementation={impl}, mk={mk}]")
         return "\n".join(out)
 
     def do_show_actions(self, line: str):
@@ -376,7 +431,8 @@ class RuntimeCLI:
         self._exactly(args, 1)
         t = self.rt.table(args[0])
         mk = ",\t".join(f"{k.cli_name}({k.match_type}, {k.width})" for k in t.keys)
-        out = [f"{t.name:<30} [implementation=None, mk={mk}]", "*" * 80]
+        impl = t.profile.name if t.profile is not None else None
+        out = [f"{t.name:<30} [implementation={impl}, mk={mk}]", "*" * 80]
         for a in t.spec.actions:
             params = ",\t".join(f"{p}({bw})" for p, bw in self.rt.program.actions[a].params)
             out.append(f"{a:<30} [{params}]")
@@ -389,6 +445,203 @@ class RuntimeCLI:
         t = self.rt.table(args[0])
         return "\n".join(f"{a:<30} [" + ",\t".join(f"{p}({bw})" for p, bw in self.rt.program.actions[a].params) + "]"
                          for a in t.spec.actions)
+
+    # -- action profiles and selectors ---------------------------------------------------------------
+    def do_act_prof_create_member(self, line: str):
+        "Add a member to an action profile: act_prof_create_member <action profile name> <action_name> [action parameters]"
+        args = line.split()
+        self._at_least(args, 2)
+        prof = self.rt.act_prof(args[0])
+        action = self.rt.act_prof_action(prof, args[1])
+        data = self._runtime_data(action, args[2:])
+        return f"Member has been created with handle {self.rt.act_prof_create_member(prof.name, action, data)}"
+
+    def do_act_prof_delete_member(self, line: str):
+        "Delete a member in an action profile: act_prof_delete_member <action profile name> <member handle>"
+        args = line.split()
+        self._exactly(args, 2)
+        self.rt.act_prof_delete_member(self.rt.act_prof(args[0]).name, _int(args[1], "member handle"))
+
+    def do_act_prof_modify_member(self, line: str):
+        "Modify member in an action profile: act_prof_modify_member <action profile name> <action_name> <member_handle> [action parameters]"
+        args = line.split()
+        self._at_least(args, 3)
+        prof = self.rt.act_prof(args[0])
+        action = self.rt.act_prof_action(prof, args[1])
+        handle = _int(args[2], "member handle")
+        params = args[4:] if args[3:4] == ["=>"] else args[3:]      # "be more tolerant", as the real CLI
+        self.rt.act_prof_modify_member(prof.name, action, handle, self._runtime_data(action, params))
+
+    def do_act_prof_create_group(self, line: str):
+        "Add a group to an action pofile: act_prof_create_group <action profile name>"
+        args = line.split()
+        self._exactly(args, 1)
+        return f"Group has been created with handle {self.rt.act_prof_create_group(args[0])}"
+
+    def do_act_prof_delete_group(self, line: str):
+        "Delete a group from an action profile: act_prof_delete_group <action profile name> <group handle>"
+        args = line.split()
+        self._exactly(args, 2)
+        self.rt._selector(args[0])
+        self.rt.act_prof_delete_group(args[0], _int(args[1], "group handle"))
+
+    def do_act_prof_add_member_to_group(self, line: str):
+        "Add member to group in an action profile: act_prof_add_member_to_group <action profile name> <member handle> <group handle>"
+        args = line.split()
+        self._exactly(args, 3)
+        self.rt._selector(args[0])
+        self.rt.act_prof_add_member_to_group(args[0], _int(args[1], "member handle"), _int(args[2], "group handle"))
+
+    def do_act_prof_remove_member_from_group(self, line: str):
+        "Remove member from group in action profile: act_prof_remove_member_from_group <action profile name> <member handle> <group handle>"
+        args = line.split()
+        self._exactly(args, 3)
+        self.rt._selector(args[0])
+        self.rt.act_prof_remove_member_from_group(args[0], _int(args[1], "member handle"),
+                                                  _int(args[2], "group handle"))
+
+    def do_act_prof_dump_member(self, line: str):
+        "Display some information about a member: act_prof_dump_member <action profile name> <member handle>"
+        args = line.split()
+        self._exactly(args, 2)
+        prof = self.rt.act_prof(args[0])
+        handle = _int(args[1], "member handle")
+        if handle not in prof.members:
+            raise CliError("Invalid table operation (INVALID_MBR_HANDLE)")
+        return "\n".join(self._member_lines(prof, handle))
+
+    def do_act_prof_dump_group(self, line: str):
+        "Display some information about a group: table_dump_group <action profile name> <group handle>"
+        args = line.split()
+        self._exactly(args, 2)
+        prof = self.rt.act_prof(args[0])
+        handle = _int(args[1], "group handle")
+        if handle not in prof.groups:
+            raise CliError("Invalid table operation (INVALID_GRP_HANDLE)")
+        return "\n".join(self._group_lines(prof, handle))
+
+    def do_act_prof_dump(self, line: str):
+        "Display entries in an action profile: act_prof_dump <action profile name>"
+        args = line.split()
+        self._exactly(args, 1)
+        return "\n".join(self._profile_lines(self.rt.act_prof(args[0])))
+
+    def _indirect_add_args(self, line: str, *, group: bool):
+        args = line.split()
+        self._at_least(args, 2)
+        table = self.rt.indirect_table(args[0], with_selector=group)
+        priority = 0
+        if table.spec.match_type in ("ternary", "range"):
+            try:
+                priority = int(args.pop(-1))
+            except ValueError:
+                raise CliError("Error: Table is ternary, but could not extract a valid priority from args") from None
+        rest = args[1:]
+        idx = rest.index("=>") if "=>" in rest else len(rest)
+        if len(rest) != idx + 2:
+            raise CliError("Error: Invalid arguments, could not find handle")
+        handle = _int(rest[idx + 1], "handle")
+        if idx != len(table.keys):
+            raise CliError(f"Error: Table {table.name} needs {len(table.keys)} key fields")
+        return table, self._match_key(table, rest[:idx]), handle, priority
+
+    def do_table_indirect_add(self, line: str):
+        "Add entry to an indirect match table: table_indirect_add <table name> <match fields> => <member handle> [priority]"
+        table, match, handle, priority = self._indirect_add_args(line, group=False)
+        entry = self.rt.table_indirect_add(table.name, match, handle, priority)
+        return f"Adding entry to indirect match table {table.name}\nEntry has been added with handle {entry}"
+
+    def do_table_indirect_add_with_group(self, line: str):
+        "Add entry to an indirect match table: table_indirect_add <table name> <match fields> => <group handle> [priority]"
+        table, match, handle, priority = self._indirect_add_args(line, group=True)
+        entry = self.rt.table_indirect_add(table.name, match, handle, priority, group=True)
+        return f"Adding entry to indirect match table {table.name}\nEntry has been added with handle {entry}"
+
+    def do_table_indirect_delete(self, line: str):
+        "Delete entry from an indirect match table: table_indirect_delete <table name> <entry handle>"
+        args = line.split()
+        self._exactly(args, 2)
+        table = self.rt.indirect_table(args[0])
+        handle = _int(args[1], "entry handle")
+        self.rt.table_delete(table.name, handle)
+        return f"Deleting entry {handle} from {args[0]}"
+
+    def do_table_indirect_modify(self, line: str):
+        "Modify entry in an indirect match table: table_indirect_modify <table name> <entry handle> <member handle>"
+        args = line.split()
+        self._exactly(args, 3)
+        self.rt.table_indirect_modify(args[0], _int(args[1], "entry handle"), _int(args[2], "member handle"))
+
+    def do_table_indirect_modify_with_group(self, line: str):
+        "Modify entry in an indirect match table: table_indirect_modify_with_group <table name> <entry handle> <group handle>"
+        args = line.split()
+        self._exactly(args, 3)
+        self.rt.table_indirect_modify(args[0], _int(args[1], "entry handle"), _int(args[2], "group handle"),
+                                      group=True)
+
+    def do_table_indirect_set_default(self, line: str):
+        "Set default member for indirect match table: table_indirect_set_default <table name> <member handle>"
+        args = line.split()
+        self._exactly(args, 2)
+        self.rt.table_indirect_set_default(args[0], _int(args[1], "handle"))
+
+    def do_table_indirect_set_default_with_group(self, line: str):
+        "Set default group for indirect match table: table_indirect_set_default <table name> <group handle>"
+        args = line.split()
+        self._exactly(args, 2)
+        self.rt.table_indirect_set_default(args[0], _int(args[1], "handle"), group=True)
+
+    def do_table_indirect_reset_default(self, line: str):
+        "Reset default entry for indirect match table: table_indirect_reset_default <table name>"
+        args = line.split()
+        self._exactly(args, 1)
+        self.rt.table_indirect_reset_default(args[0])
+
+    # the legacy table_indirect_* spellings of the act_prof_* commands: the table's own profile
+    def _legacy(self, substitute: str, line: str, *, with_selector: bool = False) -> str | None:
+        args = line.split()
+        self._at_least(args, 1)
+        table = self.rt.indirect_table(args[0], with_selector=with_selector)
+        users = [t for t in self.rt.sw.tables.values() if t.profile is table.profile]
+        if substitute not in ("act_prof_dump_member", "act_prof_dump_group") and len(users) > 1:
+            raise CliError("Error: Legacy command does not work with shared action profiles")
+        return getattr(self, "do_" + substitute)(" ".join([table.profile.name] + args[1:]))
+
+    def do_table_indirect_create_member(self, line: str):
+        "[DEPRECATED!] Add a member to an indirect match table: table_indirect_create_member <table name> <action_name> [action parameters]\nUse 'act_prof_create_member' instead"
+        return self._legacy("act_prof_create_member", line)
+
+    def do_table_indirect_delete_member(self, line: str):
+        "[DEPRECATED!] Delete a member in an indirect match table: table_indirect_delete_member <table name> <member handle>\nUse 'act_prof_delete_member' instead"
+        return self._legacy("act_prof_delete_member", line)
+
+    def do_table_indirect_modify_member(self, line: str):
+        "[DEPRECATED!] Modify member in an indirect match table: table_indirect_modify_member <table name> <action_name> <member_handle> [action parameters]\nUse 'act_prof_modify_member' instead"
+        return self._legacy("act_prof_modify_member", line)
+
+    def do_table_indirect_create_group(self, line: str):
+        "[DEPRECATED!] Add a group to an indirect match table: table_indirect_create_group <table name>\nUse 'act_prof_create_group' instead"
+        return self._legacy("act_prof_create_group", line, with_selector=True)
+
+    def do_table_indirect_delete_group(self, line: str):
+        "[DEPRECATED!] Delete a group: table_indirect_delete_group <table name> <group handle>\nUse 'act_prof_delete_group' instead"
+        return self._legacy("act_prof_delete_group", line, with_selector=True)
+
+    def do_table_indirect_add_member_to_group(self, line: str):
+        "[DEPRECATED!] Add member to group: table_indirect_add_member_to_group <table name> <member handle> <group handle>\nUse 'act_prof_add_member_to_group' instead"
+        return self._legacy("act_prof_add_member_to_group", line, with_selector=True)
+
+    def do_table_indirect_remove_member_from_group(self, line: str):
+        "[DEPRECATED!] Remove member from group: table_indirect_remove_member_from_group <table name> <member handle> <group handle>\nUse 'act_prof_remove_member_from_group' instead"
+        return self._legacy("act_prof_remove_member_from_group", line, with_selector=True)
+
+    def do_table_dump_member(self, line: str):
+        "Display some information about a member: table_dump_member <table name> <member handle>"
+        return self._legacy("act_prof_dump_member", line)
+
+    def do_table_dump_group(self, line: str):
+        "Display some information about a group: table_dump_group <table name> <group handle>"
+        return self._legacy("act_prof_dump_group", line)
 
     # -- registers, counters, meters ----------------------------------------------------------------
     def do_register_read(self, line: str):
@@ -427,8 +680,8 @@ class RuntimeCLI:
         if table is not None:
             prefix = f"this is the direct counter for table {table.name}\n"
         packets, nbytes = self.rt.counter_read(name, idx)
-        # the value is printed as the Thrift struct BmCounterValue (bytes is its field 1)
-        return f"{prefix}{typed}[{idx}]=  BmCounterValue(bytes={nbytes}, packets={packets})"
+        # runtime_CLI.py (since 2020, so every simple_switch 1.15): "%s[%d]= (%d bytes, %d packets)"
+        return f"{prefix}{typed}[{idx}]= ({nbytes} bytes, {packets} packets)"
 
     def do_counter_reset(self, line: str):
         "Reset counter: counter_reset <name>"

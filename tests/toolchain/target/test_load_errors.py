@@ -49,11 +49,18 @@ CASES = [
         0, {"type": "range", "value": "0x1", "mask": None, "next_state": None}))),
     ("parser transition to unknown state 'nowhere'", lambda: mutate(lambda p: p["parsers"][0]["parse_states"][0]["transitions"].insert(
         0, {"type": "hexstr", "value": "0x1", "mask": None, "next_state": "nowhere"}))),
-    ("unsupported table type 'indirect_ws'", lambda: mutate(lambda p: _first_table(p).update(type="indirect_ws"))),
+    ("unsupported table type 'hashed'", lambda: mutate(lambda p: _first_table(p).update(type="hashed"))),
+    ("indirect tables need to have attribute 'action_profile'",
+     lambda: mutate(lambda p: _first_table(p).update(type="indirect_ws"))),
+    ("unknown action profile 'nope'",
+     lambda: mutate(lambda p: _first_table(p).update(type="indirect", action_profile="nope"))),
+    ("is indirect_ws but action profile 'ap' has no selector", lambda: mutate(lambda p: (
+        p["pipelines"][0].update(action_profiles=[{"name": "ap", "id": 0, "max_size": 4}]),
+        _first_table(p).update(type="indirect_ws", action_profile="ap")))),
+    ("action selector 'ap': unsupported hash algorithm 'md5'", lambda: mutate(lambda p: p["pipelines"][0].update(
+        action_profiles=[{"name": "ap", "id": 0, "max_size": 4, "selector": {"algo": "md5", "input": []}}]))),
     ("unsupported match type 'fuzzy'", lambda: mutate(lambda p: _first_table(p).update(
         key=[{"match_type": "fuzzy", "name": "h.a", "target": ["h", "a"], "mask": None}]))),
-    ("action profiles / selectors are not supported", lambda: mutate(lambda p: p["pipelines"][0].update(
-        action_profiles=[{"name": "ap", "id": 0}]))),
     ("header union stacks ('header_union_stacks') are not supported",
      lambda: mutate(lambda p: p.update(header_union_stacks=[{"name": "us"}]))),
     ("header union 'u': unknown header id 99", lambda: mutate(lambda p: p.update(

@@ -115,7 +115,7 @@ def test_direct_counter_counts_hits_per_entry():
     send(sw, a=1)
     send(sw, a=2)
     assert sw.runtime.counter_read("MyIngress.t_counter", 0) == (2, 2 * (14 + 13))
-    assert sw.cli("counter_read t_counter 0").endswith("t_counter[0]=  BmCounterValue(bytes=54, packets=2)")
+    assert sw.cli("counter_read t_counter 0").endswith("t_counter[0]= (54 bytes, 2 packets)")
 
 
 def test_table_dump_lists_entries_and_default():
@@ -162,3 +162,14 @@ def test_hit_miss_next_tables_dispatch_at_run_time_after_inlining():
     sw.cli("table_add t setr 1 => 5")
     assert send(sw, a=1)["s"] == 1
     assert send(sw, a=2)["s"] == 2
+
+
+def test_lpm_key_is_kept_as_given_and_matched_on_its_prefix():
+    # simple_switch dumps the key as it was added (0a000001/12) and matches its /12 prefix;
+    # the same prefix given with other host bits is a duplicate
+    sw = SimpleSwitch(table_prog([("lpm", "b")]))
+    sw.cli("table_add t setr 10.0.0.1/12 => 12")
+    assert "LPM       0a000001/12" in sw.cli("table_dump_entry t 0")
+    assert send(sw, b=0x0A0F0000)["r"] == 12
+    with pytest.raises(CliError, match="DUPLICATE_ENTRY"):
+        sw.cli("table_add t setr 10.0.0.0/12 => 1")

@@ -68,6 +68,7 @@ class Program:
     node_names: dict[str, str] = field(default_factory=dict)   # table/conditional -> function
     action_bodies: dict[str, list[str]] = field(default_factory=dict)   # action function -> lines
     exiting_actions: set[str] = field(default_factory=set)     # action functions that may exit
+    action_profiles: dict[str, object] = field(default_factory=dict)   # name -> ActionProfileSpec
     inlined_defaults: dict[int, str] = field(default_factory=dict)  # table id -> name, default inlined
     has_verify_checksums: bool = False
     has_update_checksums: bool = False

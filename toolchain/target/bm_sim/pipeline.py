@@ -22,14 +22,16 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import LoadError
+from .checksums import compile_calculation
 from .codegen import CodeGen, FunctionBuilder
 from .expressions import ExprCompiler
+from .hash_algos import KNOWN_ALGORITHMS
 from .phv import Layout
 
-__all__ = ["KeySpec", "TableSpec", "PipelineCompiler", "MATCH_TYPES"]
+__all__ = ["KeySpec", "TableSpec", "ActionProfileSpec", "PipelineCompiler", "MATCH_TYPES"]
 
 MATCH_TYPES = {"exact", "lpm", "ternary", "range", "valid", "optional"}
-TABLE_TYPES = {"simple"}
+TABLE_TYPES = {"simple", "indirect", "indirect_ws"}
 
 
 @dataclass
@@ -58,6 +60,17 @@ class TableSpec:
     support_timeout: bool = False
     node: str = ""                        # generated node function name
     base_default_next: str | None = None
+    type: str = "simple"                  # "simple", or "indirect"/"indirect_ws" (action profile)
+    action_profile: str | None = None
+
+
+@dataclass
+class ActionProfileSpec:
+    name: str
+    id: int
+    max_size: int
+    selector: dict | None           # {"algo": ..., "input": [...]} or None
+    select_func: str | None = None  # generated hash function of the selector's input fields
 
 
 # nested ``if`` levels inlined into one region before a node becomes a region of its own (the
@@ -71,8 +84,8 @@ class PipelineCompiler:
         self.node_names: dict[str, str] = program.node_names
 
     def compile(self, pipe: dict, fname: str) -> None:
-        if pipe.get("action_profiles"):
-            raise LoadError(f"action profiles / selectors are not supported (pipeline {pipe['name']!r})")
+        for ap in pipe.get("action_profiles", []) or []:
+            self._action_profile(ap)
         tables, conds = pipe.get("tables", []), pipe.get("conditionals", [])
         # direct action calls (JSON_format.md: p4c never emits them, BMv2 runs them)
         calls = pipe.get("action_calls", []) or []
@@ -282,7 +295,11 @@ class PipelineCompiler:
             fb.dedent()
             self.program.inlined_defaults[spec.id] = spec.name
         else:
-            if not spec.keys:
+            if spec.type != "simple":
+                key = "()" if not spec.keys else (spec.keys[0].source if len(spec.keys) == 1 else
+                                                  "(" + ", ".join(k.source for k in spec.keys) + ",)")
+                fb.emit(f"e = {obj}.lookup_indirect({key}, F, P)")
+            elif not spec.keys:
                 fb.emit(f"e = {obj}.keyless")
             else:
                 keys = spec.keys
@@ -299,7 +316,7 @@ class PipelineCompiler:
     def _const_default(self, spec: "TableSpec") -> tuple[str, tuple] | None:
         """(action function, data) when a keyless table's default can never change."""
         d = spec.default_entry
-        if spec.keys or d is None or spec.with_counters or spec.direct_meters:
+        if spec.keys or d is None or spec.with_counters or spec.direct_meters or spec.type != "simple":
             return None
         if not (d.get("action_const") and d.get("action_entry_const")):
             return None
@@ -343,10 +360,46 @@ class PipelineCompiler:
         src = f"(F[{slot}] & {mask})" if mask is not None else f"F[{slot}]"
         return KeySpec(k.get("name") or ".".join(target), mt, width, mask, src, cli)
 
+    def _action_profile(self, ap: dict) -> None:
+        name = ap.get("name")
+        sel = ap.get("selector")
+        spec = ActionProfileSpec(name, ap.get("id", 0), int(ap.get("max_size", 1024) or 1024), sel)
+        if sel is not None:
+            algo = sel.get("algo")
+            if algo not in KNOWN_ALGORITHMS:
+                raise LoadError(f"action selector {name!r}: unsupported hash algorithm {algo!r}")
+            # the selector hashes its input fields as a calculation does (BMv2 builds it as one)
+            cid = f"sel{spec.id}"
+            spec.select_func = f"_select{spec.id}"
+            self.program.calc_algos[cid] = algo
+            compile_calculation({"name": name, "id": cid, "algo": algo, "input": sel.get("input", [])},
+                                self.layout, self.gen, self.expr, spec.select_func)
+        self.program.action_profiles[name] = spec
+
     def _table_spec(self, t: dict) -> TableSpec:
-        if t.get("type", "simple") not in TABLE_TYPES:
-            raise LoadError(f"unsupported table type {t.get('type')!r} (table {t['name']!r}); "
-                            "action profiles / selectors are not supported")
+        ttype = t.get("type", "simple")
+        if ttype not in TABLE_TYPES:
+            raise LoadError(f"unsupported table type {ttype!r} (table {t['name']!r})")
+        profile = None
+        if ttype != "simple":
+            if "action_profile" in t:
+                profile = t["action_profile"]
+            elif "act_prof_name" in t:
+                # the old JSON format (P4Objects.cpp still reads it): the table names its own
+                # profile and carries the selector itself
+                profile = t["act_prof_name"]
+                if profile not in self.program.action_profiles:
+                    sel = t.get("selector") if ttype == "indirect_ws" else None
+                    self._action_profile({"name": profile, "id": t.get("id", 0), "max_size": t.get("max_size"),
+                                          **({"selector": sel} if sel is not None else {})})
+            else:
+                raise LoadError(f"table {t['name']!r}: indirect tables need to have attribute 'action_profile' "
+                                "(new JSON format) or 'act_prof_name' (old JSON format)")
+            ap = self.program.action_profiles.get(profile)
+            if ap is None:
+                raise LoadError(f"table {t['name']!r}: unknown action profile {profile!r}")
+            if ttype == "indirect_ws" and ap.selector is None:
+                raise LoadError(f"table {t['name']!r} is indirect_ws but action profile {profile!r} has no selector")
         keys = [self._key(k) for k in t.get("key", [])]
         dm = t.get("direct_meters")
         spec = TableSpec(t["name"], t["id"], t.get("match_type", "exact"), keys, list(t.get("actions", [])),
@@ -354,6 +407,7 @@ class PipelineCompiler:
                          bool(t.get("with_counters")), dm, list(t.get("entries", []) or []),
                          bool(t.get("support_timeout")), self.node_names[t["name"]])
         spec.base_default_next = t.get("base_default_next")
+        spec.type, spec.action_profile = ttype, profile
         self.node(spec.base_default_next)
         for nxt in spec.next_tables.values():
             self.node(nxt)

@@ -47,6 +47,7 @@ class Entry:
     packets: int = 0
     bytes: int = 0
     meter: object = None
+    index: tuple | None = None       # indirect tables: ("mbr" | "grp", handle) in the action profile
 
 
 def _full(width: int) -> int:
@@ -104,6 +105,8 @@ class MatchTable:
         self.initial_default = (d["action_id"], tuple(int(x, 16) for x in d.get("action_data", [])))
 
     def set_default(self, action: str, data: tuple, *, force: bool = False) -> None:
+        if self.profile is not None:
+            raise TableOpError("WRONG_TABLE_TYPE")
         if not force:
             if action not in self.bind:
                 raise TableOpError("INVALID_ACTION_NAME")
@@ -140,10 +143,10 @@ class MatchTable:
             if m.a < 0 or m.a > full:
                 raise TableOpError("BAD_MATCH_KEY")
             if m.kind == "lpm":
+                # the key is kept as given (simple_switch dumps it so, e.g. 0a000001/12) and
+                # masked to its prefix where it is matched (_key_value)
                 if not 0 <= m.b <= k.width:
                     raise TableOpError("BAD_MATCH_KEY")
-                mask = full ^ _full(k.width - m.b)
-                m = MatchParam("lpm", m.a & mask, m.b)
             elif m.kind in ("ternary", "optional"):
                 m = MatchParam(m.kind, m.a & m.b & full, m.b & full)
             elif m.kind == "range":
@@ -153,19 +156,24 @@ class MatchTable:
         return out
 
     def add(self, match: list[MatchParam], action: str, data: tuple, priority: int = 0) -> int:
+        if self.profile is not None:
+            raise TableOpError("WRONG_TABLE_TYPE")
         if action not in self.bind:
             raise TableOpError("INVALID_ACTION_NAME")
+        return self._insert(match, action, tuple(data), priority, None)
+
+    def _insert(self, match, action, data: tuple, priority: int, index: tuple | None) -> int:
         match = self._check_match(match)
         if len(self.entries) >= self.spec.max_size:
             raise TableOpError("TABLE_FULL")
         if self.kind != "ternary":
             priority = 0
         for e in self.entries.values():
-            if e.match == match and e.priority == priority:
+            if self.same_key(e.match, match) and e.priority == priority:
                 raise TableOpError("DUPLICATE_ENTRY")
         handle = self._next_handle
         self._next_handle += 1
-        ent = Entry(handle, match, action, tuple(data), priority)
+        ent = Entry(handle, match, action, data, priority, index=index)
         if self.meter_factory is not None:
             ent.meter = self.meter_factory()
         self._set_result(ent)
@@ -173,7 +181,77 @@ class MatchTable:
         self._rebuild()
         return handle
 
+    # -- indirect tables (action profiles, bm_sim/action_profiles.py) ------------------------------
+    profile = None                      # the ActionProfile of an indirect table
+    indirect_default = None             # Entry-like default member/group, when one is set
+
+    def _index(self, kind: str, handle: int) -> tuple:
+        if self.profile is None:
+            raise TableOpError("WRONG_TABLE_TYPE")
+        if kind == "grp" and self.spec.type != "indirect_ws":
+            raise TableOpError("WRONG_TABLE_TYPE")
+        self.profile.check(kind, handle)
+        return (kind, handle)
+
+    def add_indirect(self, match: list[MatchParam], kind: str, handle: int, priority: int = 0) -> int:
+        """An entry pointing at member or group ``handle`` (``kind`` "mbr" or "grp")."""
+        index = self._index(kind, handle)
+        h = self._insert(match, None, (), priority, index)
+        self.profile.ref(*index)
+        return h
+
+    def modify_indirect(self, entry: int, kind: str, handle: int) -> None:
+        ent = self._entry(entry)
+        index = self._index(kind, handle)
+        self.profile.unref(*ent.index)
+        ent.index = index
+        self.profile.ref(*index)
+
+    def set_default_indirect(self, kind: str, handle: int) -> None:
+        index = self._index(kind, handle)
+        if self.indirect_default is not None:
+            self.profile.unref(*self.indirect_default.index)
+        self.indirect_default = Entry(-1, [], None, (), 0, index=index)
+        self.profile.ref(*index)
+        self.default = self.indirect_default
+        self._rebuild()
+
+    def reset_default_indirect(self) -> None:
+        if self.profile is None:
+            raise TableOpError("WRONG_TABLE_TYPE")
+        if self.indirect_default is not None:
+            self.profile.unref(*self.indirect_default.index)
+            self.indirect_default = None
+        self.default = (self._noop, (), self._node_of(self.spec.base_default_next), None)
+        self._rebuild()
+
+    def lookup_indirect(self, key, F, P):
+        """Match, then resolve the member (choosing one of a group by the selector's hash)."""
+        r = (self.lookup(key) if self.keys else self.keyless) if self.entries else self.default
+        if type(r) is tuple:            # no default member set: BMv2's empty default entry
+            return r
+        hit = r is not self.indirect_default
+        kind, handle = r.index
+        mbr = handle if kind == "mbr" else self.profile.choose(handle, F, P)
+        if mbr is None:
+            # an empty group: BMv2 logs an error and runs no action (match_tables.cpp,
+            # MatchTableIndirect::lookup); the pipeline goes on as after a miss
+            return (self._noop, (), self._node_of(self.spec.base_default_next), None)
+        action, data = self.profile.members[mbr]
+        fn, hit_next = self.bind[action]
+        if self.has_hit_miss:
+            nxt = self._node_of(self.spec.next_tables.get("__HIT__" if hit else "__MISS__"))
+        else:
+            nxt = hit_next
+        if hit and self.spec.with_counters:
+            r.packets += 1
+            r.bytes += P.ingress_length
+        return (fn, data, nxt, r if hit else None)
+
     def _set_result(self, ent: Entry) -> None:
+        if ent.index is not None:       # indirect: resolved per packet by lookup_indirect
+            ent.result = ent
+            return
         fn, hit_next = self.bind[ent.action]
         if self.has_hit_miss:
             hit_next = self._node_of(self.spec.next_tables.get("__HIT__"))
@@ -181,6 +259,8 @@ class MatchTable:
 
     def modify(self, handle: int, action: str, data: tuple) -> None:
         ent = self._entry(handle)
+        if self.profile is not None:
+            raise TableOpError("WRONG_TABLE_TYPE")
         if action not in self.bind:
             raise TableOpError("INVALID_ACTION_NAME")
         ent.action, ent.data = action, tuple(data)
@@ -188,11 +268,16 @@ class MatchTable:
         self._rebuild()
 
     def delete(self, handle: int) -> None:
-        self._entry(handle)
+        ent = self._entry(handle)
+        if ent.index is not None:
+            self.profile.unref(*ent.index)
         del self.entries[handle]
         self._rebuild()
 
     def clear(self) -> None:
+        for ent in self.entries.values():
+            if ent.index is not None:
+                self.profile.unref(*ent.index)
         self.entries.clear()
         self._rebuild()
 
@@ -203,8 +288,18 @@ class MatchTable:
         return ent
 
     # -- lookup structures ------------------------------------------------------------------------
+    def _key_values(self, match: list[MatchParam]) -> tuple:
+        """The values an entry matches on: an LPM key masked to its prefix length."""
+        return tuple(m.a & (_full(k.width) ^ _full(k.width - m.b)) if m.kind == "lpm" else m.a
+                     for m, k in zip(match, self.keys))
+
+    def same_key(self, m1: list[MatchParam], m2: list[MatchParam]) -> bool:
+        """Whether two match keys select the same packets (LPM: same masked prefix and length)."""
+        return (self._key_values(m1) == self._key_values(m2)
+                and [m.b for m in m1 if m.kind != "exact"] == [m.b for m in m2 if m.kind != "exact"])
+
     def _exact_key(self, ent: Entry):
-        vals = tuple(m.a for m in ent.match)
+        vals = self._key_values(ent.match)
         return vals[0] if self.single else vals
 
     def _rebuild(self) -> None:
@@ -239,7 +334,7 @@ class MatchTable:
         for i, (m, k) in enumerate(zip(ent.match, self.keys)):
             if m.kind == "lpm":
                 mask = _full(k.width) ^ _full(k.width - m.b)
-                conds.append((i, 0, m.a, mask))
+                conds.append((i, 0, m.a & mask, mask))
             elif m.kind in ("ternary", "optional"):
                 conds.append((i, 0, m.a, m.b))
             elif m.kind == "range":

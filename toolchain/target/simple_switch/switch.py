@@ -20,6 +20,7 @@ import logging
 import random
 import struct
 
+from ..bm_sim.action_profiles import ActionProfile
 from ..bm_sim.externs import CounterArray, Meter, MeterArray
 from ..bm_sim.hash_algos import csum16_int, make_algorithm
 from ..bm_sim.json_loader import Program, load_program
@@ -137,8 +138,11 @@ class SimpleSwitch:
         self._ns = ns
         self.tables: dict[str, MatchTable] = {}
         exec(prog.code, ns)
+        self.action_profiles = self._make_action_profiles(ns)
         for spec in prog.tables.values():
             ns[f"_T{spec.id}"] = self.tables[spec.name] = self._make_table(spec)
+            if spec.action_profile is not None:
+                self.tables[spec.name].profile = self.action_profiles[spec.action_profile]
         for tid, tname in prog.inlined_defaults.items():
             # the inlined body of a const default runs while the table still holds exactly that
             # default (bm_sim/pipeline.py): flag _I<id>, kept up to date by the table; an entry
@@ -155,6 +159,17 @@ class SimpleSwitch:
         # checksum passes that would do nothing are skipped instead of called
         self._verify_ck = ns["verify_checksums"] if prog.has_verify_checksums else None
         self._update_ck = ns["update_checksums"] if prog.has_update_checksums else None
+
+    def _make_action_profiles(self, ns: dict) -> dict:
+        """One ActionProfile per JSON action profile, shared by the tables that name it; its
+        actions are those of those tables (as simple_switch_CLI collects them)."""
+        profiles = {}
+        for name, spec in self.program.action_profiles.items():
+            users = [t for t in self.program.tables.values() if t.action_profile == name]
+            actions = set().union(*(t.actions for t in users))
+            select = ns[spec.select_func] if spec.select_func else None
+            profiles[name] = ActionProfile(spec, actions, select)
+        return profiles
 
     def _node_of(self, name):
         """The region function a table continues with; a node inlined into its only predecessor
