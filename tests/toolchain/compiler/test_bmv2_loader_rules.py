@@ -452,3 +452,21 @@ def test_table_ids_unique_across_pipelines():
     def reuse(d):
         d["pipelines"][1]["tables"][0]["id"] = d["pipelines"][0]["tables"][0]["id"]
     assert reported(problems_after("clone_field_list", reuse), "is already used by tables")
+
+
+def test_old_format_tables_by_action_name_accepted():
+    """Without "action_ids" the loader reads "actions" by name (older compilers)."""
+    def old_format(d):
+        for p in d["pipelines"]:
+            for t in p["tables"]:
+                del t["action_ids"]
+    assert problems_after("tables", old_format) == []
+
+
+def test_header_metadata_flag_may_be_absent():
+    """init_headers reads it with asBool(): absent is false."""
+    def no_flag(d):
+        for h in d["headers"]:
+            if not h["metadata"]:
+                del h["metadata"]
+    assert problems_after("tables", no_flag) == []

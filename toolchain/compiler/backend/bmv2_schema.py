@@ -292,6 +292,21 @@ class Checker:
         # HeaderType::get_field_offset returns -1 here (no exception): field -1 is read
         return self.type_field_width(self.ctx.stacks[stack], field, path)
 
+    def union_stack_field_ref(self, value, path: str):
+        """[union stack, member, field] (a parse key only): its width, via the union type."""
+        if not isinstance(value, list) or len(value) != 3:
+            self.bad(path, f"union_stack_field value is [stack, member, field], got {value!r}")
+            return None
+        stack, member, field = value
+        if stack not in self.ctx.union_stacks:
+            self.bad(path, f"invalid reference to header union stack {stack!r}")
+            return None
+        members = dict(self.ctx.union_types.get(self.ctx.union_stacks[stack], []))
+        if member not in members:
+            self.bad(path, f"unknown field name {member!r} in the union type")
+            return None
+        return self.type_field_width(members[member], field, path)
+
     def header_ref(self, name, path: str) -> None:
         if name not in self.ctx.headers:
             self.bad(path, f"invalid reference to header {name!r}")
@@ -526,7 +541,7 @@ class Checker:
             type_name = self.string(h, "header_type", path)
             if type_name is not None and type_name not in self.ctx.header_types:
                 self.bad(path, f"invalid reference to header type {type_name!r}")
-            self.boolean(h, "metadata", path, required=True)
+            self.boolean(h, "metadata", path)      # asBool(): absent means false
             if h.get("name") is not None:
                 self.ctx.headers[h["name"]] = (type_name, bool(h.get("metadata")))
                 self.ctx.header_ids[h.get("id")] = h["name"]
@@ -666,8 +681,7 @@ class Checker:
             else:
                 width = value[1]
         elif kind == "union_stack_field":
-            if not isinstance(value, list) or len(value) != 3:
-                self.bad(path, "union_stack_field value is [stack, member, field]")
+            width = self.union_stack_field_ref(value, path)
         else:
             self.bad(path, f"invalid entry in parse state key: type {kind!r}")
         return (width + 7) // 8 if isinstance(width, int) else 0
@@ -837,7 +851,8 @@ class Checker:
     def counters(self) -> None:
         for path, c in self.named_objects("counter_arrays", "counter",
                                           unique_name=lambda c: not c.get("is_direct")):
-            self.integer(c, "size", path, minimum=0, unsigned=True)
+            if not c.get("is_direct") or "size" in c:   # a direct counter's size is unused
+                self.integer(c, "size", path, minimum=0, unsigned=True)
             self.boolean(c, "is_direct", path)
             if not c.get("is_direct"):     # direct counters are not counter arrays
                 self.ctx.counters.add(c.get("name"))
@@ -1093,8 +1108,11 @@ class Checker:
 
     def primitive_placement(self, pipe: dict, path: str) -> None:
         ids = set()
+        by_name = {n: i for i, (n, _) in self.ctx.actions.items()}
         for t in pipe.get("tables") or []:
             ids.update(i for i in t.get("action_ids") or [] if isinstance(i, int))
+            if "action_ids" not in t:
+                ids.update(by_name[n] for n in t.get("actions") or [] if n in by_name)
             default = t.get("default_entry")
             if isinstance(default, dict):
                 ids.add(default.get("action_id"))
@@ -1236,10 +1254,14 @@ class Checker:
             if by_id != names:
                 self.bad(path, f"'actions' {names} do not name 'action_ids' {action_ids}")
         if "action_ids" not in t:
-            known = {n for n, _ in self.ctx.actions.values()}
+            # old format: get_one_action_with_name, the first action of that name
+            first = {}
+            for ident, (n, _) in sorted(self.ctx.actions.items(), key=lambda kv: str(kv[0])):
+                first.setdefault(n, ident)
             for n in names:
-                if n not in known:
+                if n not in first:
                     self.bad(path, f"action {n!r} does not exist")
+            return [first[n] for n in names if n in first]
         return action_ids
 
     def table_next(self, t: dict, path: str, action_ids: list) -> None:
@@ -1253,9 +1275,11 @@ class Checker:
                 self.bad(f"{path}.next_tables", "has one of '__HIT__'/'__MISS__' but not both, "
                                                 "or other keys besides")
         else:
-            names = [self.ctx.actions.get(i, (None,))[0] for i in action_ids]
-            if len(nxt) != len(action_ids):
-                self.bad(f"{path}.next_tables", f"should have exactly {len(action_ids)} keys, "
+            # the loader counts the list it reads: "action_ids", else "actions" (old format)
+            names = ([self.ctx.actions.get(i, (None,))[0] for i in action_ids]
+                     if "action_ids" in t else list(self.items(t, "actions", path)))
+            if len(nxt) != len(names):
+                self.bad(f"{path}.next_tables", f"should have exactly {len(names)} keys, "
                                                 f"one per action, found {len(nxt)}")
             for n in names:
                 if n not in nxt:
