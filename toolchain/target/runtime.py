@@ -301,10 +301,18 @@ class Runtime:
         if self.sw.mc_assoc.pop(mgid, None) is None:
             raise CliError("Invalid PRE operation (INVALID_MGID)")
 
-    def mc_node_create(self, rid: int, ports: list[int]) -> int:
+    def mc_node_create(self, rid: int, ports: list[int], lags: list[int] = ()) -> int:
+        """A node; its LAG list is kept for mc_dump (LAG replication itself is not modelled:
+        a packet is replicated to the node's ports only)."""
         handle = max(self.sw.mc_nodes, default=-1) + 1
         self.sw.mc_nodes[handle] = (rid, list(ports))
+        self.sw.mc_node_lags[handle] = sorted(lags)
         return handle
+
+    def mc_entries(self) -> list[tuple[int, list[tuple[int, int, list[int], list[int]]]]]:
+        """[(mgid, [(node handle, rid, ports, lags)])] in group order, nodes in association order."""
+        return [(mgid, [(h, *self.sw.mc_nodes[h], self.sw.mc_node_lags.get(h, [])) for h in nodes])
+                for mgid, nodes in sorted(self.sw.mc_assoc.items())]
 
     def mc_node_update(self, handle: int, ports: list[int]) -> None:
         if handle not in self.sw.mc_nodes:
@@ -314,6 +322,7 @@ class Runtime:
     def mc_node_destroy(self, handle: int) -> None:
         if self.sw.mc_nodes.pop(handle, None) is None:
             raise CliError("Invalid PRE operation (INVALID_L1_HANDLE)")
+        self.sw.mc_node_lags.pop(handle, None)
         for nodes in self.sw.mc_assoc.values():
             if handle in nodes:
                 nodes.remove(handle)

@@ -805,8 +805,8 @@ class RuntimeCLI:
         except ValueError:
             raise CliError("Error: Bad format for rid") from None
         ports, port_map = self._port_map(args[1:])
-        _, lag_map = self._port_map(lag_part.split(), "lag")
-        handle = self.rt.mc_node_create(rid, ports)
+        lags, lag_map = self._port_map(lag_part.split(), "lag")
+        handle = self.rt.mc_node_create(rid, ports, lags)
         return (f"Creating node with rid {rid} , port map {port_map} and lag map {lag_map}\n"
                 f"node was created with handle {handle}")
 
@@ -842,6 +842,18 @@ class RuntimeCLI:
         mgid, handle = _int(args[0], "group handle"), _int(args[1], "node handle")
         self.rt.mc_node_dissociate(mgid, handle)
         return f"Dissociating node {handle} from multicast group {mgid}"
+
+    def do_mc_dump(self, line: str):
+        "Dump entries in multicast engine"
+        out = ["==========", "MC ENTRIES"]
+        for mgid, nodes in self.rt.mc_entries():
+            out += ["**********", f"mgrp({mgid})"]
+            for handle, rid, ports, lags in nodes:
+                out.append(f"  -> (L1h={handle}, rid={rid}) -> (ports=[{', '.join(map(str, ports))}], "
+                           f"lags=[{', '.join(map(str, lags))}])")
+        # simple_switch's PRE is SimplePreLAG, whose dump has a LAGS section (no LAG is set here)
+        out += ["==========", "LAGS", "=========="]
+        return "\n".join(out)
 
     # -- parser value sets, hash parameters ---------------------------------------------------------
     def do_pvs_add(self, line: str):

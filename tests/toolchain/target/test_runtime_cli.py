@@ -169,3 +169,18 @@ def test_suffix_names_resolve_like_simple_switch_cli():
 def test_run_commands_with_a_missing_file_says_so(tmp_path):
     with pytest.raises(CliError, match="cannot read commands file"):
         make_switch().run_commands(str(tmp_path / "nope.txt"))
+
+
+def test_mc_dump_lists_groups_nodes_ports_and_lags_as_simple_switch_cli():
+    from .jsonkit import program
+    sw = SimpleSwitch(program([["a", 8, False]]))
+    sw.cli("mc_mgrp_create 1")
+    sw.cli("mc_node_create 2 1 5 8 | 1 3")
+    sw.cli("mc_node_associate 1 0")
+    sw.cli("mc_node_create 4 5 8")
+    sw.cli("mc_node_associate 1 1")
+    assert sw.cli("mc_dump").splitlines() == [
+        "==========", "MC ENTRIES", "**********", "mgrp(1)",
+        "  -> (L1h=0, rid=2) -> (ports=[1, 5, 8], lags=[1, 3])",
+        "  -> (L1h=1, rid=4) -> (ports=[5, 8], lags=[])",
+        "==========", "LAGS", "=========="]

@@ -102,6 +102,7 @@ class SimpleSwitch:
         self.mirroring: dict[int, dict] = {}  # session id -> {"port": p} or {"mgid": g}
         self.mc_nodes: dict[int, tuple[int, list[int]]] = {}    # node handle -> (rid, ports)
         self.mc_assoc: dict[int, list[int]] = {}                # mgid -> node handles
+        self.mc_node_lags: dict[int, list[int]] = {}            # node handle -> LAG ids (mc_dump)
         self._layout = program.layout
         self._on_arrival, self._on_enqueue, self._on_dequeue = metadata_setters(program)
         self._bind_namespace()
