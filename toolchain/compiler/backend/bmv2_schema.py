@@ -1439,8 +1439,11 @@ class Checker:
 # clone register with the ingress clone, so an E2E clone in ingress acts as I2E). p4c
 # rejects the misplaced calls ("not invoked in ingress/egress", backends/bmv2/simple_switch);
 # recirculate is accepted by p4c in egress only.
+# generate_digest likewise: the learn id is read after ingress (v1model.p4: "Calling digest
+# is only supported in the ingress control").
 PIPELINE_ONLY = {"resubmit": "ingress", "clone_ingress_pkt_to_egress": "ingress",
-                 "clone_egress_pkt_to_egress": "egress", "recirculate": "egress"}
+                 "clone_egress_pkt_to_egress": "egress", "recirculate": "egress",
+                 "generate_digest": "ingress"}
 
 
 def _graph_edges(pipe: dict) -> dict:
