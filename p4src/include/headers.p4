@@ -46,12 +46,16 @@ const bit<4>  TCP_MAX_DOFF_FOR_EPDN = 12;
 
 const bit<32> DEFAULT_MTU = 1500;   /* used when port_mtu[p] == 0 (Ethernet, RFC 894) */
 
-/* v1model instance types as simple_switch sets them. */
-const bit<32> PKT_INSTANCE_TYPE_NORMAL = 0;
+/* v1model instance type of a recirculated packet, as simple_switch sets it (simple_switch.md).
+ * Only the values the program tests are declared: p4c warns about every unused constant
+ * (frontends/p4/unusedDeclarations.cpp, "'X' is unused"). */
 const bit<32> PKT_INSTANCE_TYPE_RECIRC = 4;
 
-/* Field list preserved across a reordering loop (recirculate_preserving_field_list). */
-#define FL_RECIRC 1   /* a literal: @field_list takes a constant, not a name */
+/* Field list preserved across a reordering loop: the index given to
+ * recirculate_preserving_field_list and to @field_list on the preserved metadata fields. A macro,
+ * not a const: p4c's back end needs an integer literal in @field_list (simpleSwitch.cpp,
+ * "Annotation must be a constant integer"), and the preprocessor puts one there. */
+#define FL_RECIRC 1
 
 /* Drop causes: index into the counter MyIngress.drops (0 = not dropped, never counted). */
 const bit<8> DROP_NONE      = 0;
@@ -170,9 +174,9 @@ struct metadata_t {
     port_t  out_port;
     bit<32> out_idx;            /* out_port & PORT_INDEX_MASK: index of the per-port knobs */
     /* Kept across a reordering loop (see MyEgress). */
-    @field_list(1)
+    @field_list(FL_RECIRC)
     bit<8>  loops_left;
-    @field_list(1)
+    @field_list(FL_RECIRC)
     port_t  recirc_port;
 }
 
