@@ -1,8 +1,9 @@
 """BMv2 loader rules: would real simple_switch accept this JSON, and run it as intended?
 
 p4c and BMv2 are not installable here, so our JSON has never met the real loader. This
-module encodes the rules that loader applies, as read in p4lang/behavioral-model (read at
-commit 9674187, 2026-08): `src/bm_sim/P4Objects.cpp` (`P4Objects::init_objects` and the
+module encodes the rules that loader applies, as read in p4lang/behavioral-model (VERSION
+1.15.5, the simple_switch the conformance kit was run on; commit 9674187):
+`src/bm_sim/P4Objects.cpp` (`P4Objects::init_objects` and the
 `init_*` helpers it calls, in that order), `src/bm_sim/expressions.cpp` (operator names and
 result kinds), `include/bm/bm_sim/actions.h` (`ActionParam::to<T>`: which parameter kinds a
 primitive argument of C++ type T accepts), `src/bm_sim/core/primitives.cpp`,
@@ -10,14 +11,17 @@ primitive argument of C++ type T accepts), `src/bm_sim/core/primitives.cpp`,
 and `targets/simple_switch/simple_switch.cpp` (required fields, block names, field lists),
 and `docs/JSON_format.md`.
 
-Three kinds of problem are reported, all of them errors for our compiler:
+Four kinds of problem are reported, all of them errors for our compiler:
 - the loader rejects the file (a `json_exception`: bmv2 prints it and refuses the program);
 - the loader or the switch crashes on it (`std::map::at`, `assert`, `_BM_UNREACHABLE`);
 - the loader accepts it silently but the program does something else (an unknown operator
   name becomes opcode 0, an unknown next parse state becomes "accept", a duplicated field
-  name shadows the second one, ...).
+  name shadows the second one, ...);
+- simple_switch ignores or misplaces what the JSON asks (a resubmit in egress, a control
+  flow cycle), where p4c would have refused the program.
 
-Real p4c's JSON (the kit in ../shared/p4-kit) is the positive control: it passes.
+Positive controls: real p4c's JSON in the kit (../shared/p4-kit) passes, and so does every
+simple_switch JSON in behavioral-model's own test data (checked by hand; not vendored).
 
 Usage: `check_bmv2_json(doc) -> list[Problem]`, `assert_loadable(doc)` raising
 `Bmv2JsonError`, or `python -m toolchain.compiler.backend.bmv2_schema prog.json ...`.
@@ -61,10 +65,10 @@ EXPRESSION_OPS = {
     "dereference_header_stack": (STACK, DATA, HEADER),
     "dereference_union_stack": (UNION_STACK, DATA, UNION),
     "last_stack_index": (None, STACK, DATA), "size_stack": (None, STACK, DATA),
-    # handled specially in build_expression: "==", "!=", "?", "access_field",
-    # "access_union_header"; "==h"/"!=h"/... are internal opcodes chosen by the loader
+    # "==", "!=", "?", "access_field" and "access_union_header" are handled specially in
+    # build_expression (Checker.operation); "==h"/"!=h"/... are internal opcodes the
+    # loader picks from the operand kinds
 }
-SPECIAL_OPS = {"==", "!=", "?", "access_field", "access_union_header"}
 
 # Hash algorithms: calculations.cpp REGISTER_HASH, simple_switch.cpp REGISTER_HASH, and the
 # named CRCs of crc_map.cpp; `check_hash` also accepts custom "poly_0x..." strings.
@@ -748,8 +752,10 @@ class Checker:
             if value not in self.ctx.stacks:
                 self.bad(path, f"invalid reference to header stack {value!r}")
         elif kind == "union_stack":
-            if not isinstance(value, list) or value[:1] and value[0] not in self.ctx.union_stacks:
-                self.bad(path, f"invalid union stack extract {value!r}")
+            if not isinstance(value, list) or len(value) != 2:
+                self.bad(path, f"a union stack extract is [stack, member], got {value!r}")
+            elif value[0] not in self.ctx.union_stacks:
+                self.bad(path, f"invalid reference to header union stack {value[0]!r}")
         else:
             self.bad(path, f"extract type {kind!r} not supported")
 
