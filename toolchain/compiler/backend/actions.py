@@ -16,7 +16,7 @@ DESTINATIONS = {LVALUE, FIELD}
 
 def primitive_arguments(op: str, args: list) -> list:
     """Arguments of one primitive call; those the primitive writes (its C++ `Data &` /
-    `Field &` parameters, bmv2_schema.PRIMITIVES) are converted as destinations."""
+    `Field &` parameters, bmv2_primitives.PRIMITIVES) are converted as destinations."""
     signature = PRIMITIVES.get(op, ())
     return [ex.lvalue(a) if isinstance(a, ir.Expr) and k < len(signature)
             and signature[k] in DESTINATIONS else primitive_argument(a)
