@@ -470,3 +470,14 @@ def test_header_metadata_flag_may_be_absent():
             if not h["metadata"]:
                 del h["metadata"]
     assert problems_after("tables", no_flag) == []
+
+
+def test_cli_required_table_key_missing_rejected():
+    """simple_switch_CLI indexes "support_timeout" though the switch defaults it."""
+    probs = problems_after("tables", lambda d: table(d, "TablesIngress.lpm_t").pop("support_timeout"))
+    assert reported(probs, "simple_switch_CLI needs 'support_timeout'")
+
+
+def test_cli_counter_without_is_direct_rejected():
+    probs = problems_after("externs", lambda d: d["counter_arrays"][0].pop("is_direct"))
+    assert reported(probs, "simple_switch_CLI needs 'is_direct'")

@@ -462,6 +462,7 @@ class Checker:
         self.force_arith()
         self.required_fields()
         self.required_blocks()
+        self.runtime_cli_keys()
         self.field_list_uses()
         return self.problems
 
@@ -1412,6 +1413,29 @@ class Checker:
         if present and len(present) != len(QUEUEING_FIELDS):
             # check_queueing_metadata: warns and disables all queueing metadata
             self.bad("field_aliases", "defines some but not all queueing metadata fields")
+
+    def runtime_cli_keys(self) -> None:
+        """simple_switch_CLI reads the same JSON (tools/runtime_CLI.py, load_json_str) and
+        indexes some keys the switch itself treats as optional; a missing one is a KeyError
+        that leaves the CLI unable to program anything."""
+        for i, a in enumerate(self.items(self.doc, "actions", "$")):
+            if isinstance(a, dict) and "runtime_data" not in a:
+                self.bad(f"actions[{i}]", "simple_switch_CLI needs 'runtime_data'")
+        for i, p in enumerate(self.items(self.doc, "pipelines", "$")):
+            for k, t in enumerate(self.items(p, "tables", f"pipelines[{i}]")):
+                for key in ("support_timeout", "actions", "match_type", "type", "key"):
+                    if isinstance(t, dict) and key not in t:
+                        self.bad(f"pipelines[{i}].tables[{k}]", f"simple_switch_CLI needs {key!r}")
+        needs = {"counter_arrays": lambda o: ["is_direct", "binding" if o.get("is_direct")
+                                              else "size"],
+                 "meter_arrays": lambda o: ["type", "rate_count", "binding" if o.get("is_direct")
+                                            else "size"],
+                 "register_arrays": lambda o: ["size", "bitwidth"]}
+        for kind, keys in needs.items():
+            for i, o in enumerate(self.items(self.doc, kind, "$")):
+                for key in keys(o) if isinstance(o, dict) else []:
+                    if key not in o:
+                        self.bad(f"{kind}[{i}]", f"simple_switch_CLI needs {key!r}")
 
     def required_blocks(self) -> None:
         for key, names in REQUIRED_BLOCKS.items():
