@@ -76,12 +76,20 @@ class Diagnostics:
         return sum(1 for d in self.items if d.severity == "error")
 
     def error(self, pos: Optional[Pos], message: str) -> None:
-        self.items.append(Diagnostic("error", pos, message))
+        d = Diagnostic("error", pos, message)
+        if pos is not None and any(x.severity == "error" and x.pos == pos for x in self.items):
+            # one error per source position: code checked twice (an inlined function's body
+            # is checked at its declaration and at every call) reports once, and a second
+            # error at the same place is a consequence of the first
+            return
+        self.items.append(d)
         if self.error_count >= self.max_errors:
             raise CompileError(self.items + [Diagnostic("note", None, "too many errors, stopping")])
 
     def warning(self, pos: Optional[Pos], message: str) -> None:
-        self.items.append(Diagnostic("warning", pos, message))
+        d = Diagnostic("warning", pos, message)
+        if d not in self.items:
+            self.items.append(d)
 
     def fatal(self, pos: Optional[Pos], message: str):
         """Record an error and stop the phase now."""

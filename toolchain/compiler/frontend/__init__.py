@@ -53,6 +53,7 @@ def parse_and_check(path, *, include_dirs=(), defines=None, require_main=True):
     from .preprocess import preprocess
     from .parser import parse_text
     from .checker import check_program
+    from .inline_functions import inline_functions
     from ..diagnostics import Diagnostics
 
     diags = Diagnostics()
@@ -60,6 +61,8 @@ def parse_and_check(path, *, include_dirs=(), defines=None, require_main=True):
                       defines=defines or {})
     with _DeepRecursion(path):
         program = parse_text(text, str(path), diags)
+        inline_functions(program, diags)
+        diags.raise_if_errors()
         check_program(program, diags, require_main=require_main)
     return program, diags.warnings
 
@@ -69,10 +72,13 @@ def check_source(text: str, filename: str = "test.p4", *, require_main: bool = F
     (Program, warnings) or raises CompileError."""
     from .parser import parse_text
     from .checker import check_program
+    from .inline_functions import inline_functions
     from ..diagnostics import Diagnostics
 
     diags = Diagnostics()
     with _DeepRecursion(filename):
         program = parse_text(text, filename, diags, recover_columns=False)
+        inline_functions(program, diags)
+        diags.raise_if_errors()
         check_program(program, diags, require_main=require_main)
     return program, diags.warnings

@@ -38,7 +38,8 @@ WHAT THE BACK END MAY RELY ON after a successful `parse_and_check`:
      "extern_method"   obj.m(...) on an extern instance; `.receiver` = obj expr, `.method` = MethodDecl
      "extern_function" f(...) for a top-level extern function; `.method` = MethodDecl
      "action"          a direct action call a(...); `.method` = ActionDecl
-     "function"        a P4 function (refused by the checker for now)
+     "function"        a call of a P4 function; only inside the (never lowered) bodies
+                       of FunctionDecls: every other call was inlined before checking
      "table_apply"     t.apply(); `.receiver` = PathExpr of the table
      ("apply"           p.apply(...) on a sub-parser/sub-control: refused by the checker)
      "builtin"         `.builtin` in {"isValid","setValid","setInvalid","push_front",
@@ -522,11 +523,16 @@ class ExternDecl(Decl):
 
 @dataclass(slots=True)
 class FunctionDecl(Decl):
-    """A P4 function with a body (spec 10.x); parsed, refused by the checker."""
+    """A P4 function with a body (spec 10.x). Non-generic functions are inlined at their
+    calls before checking (inline_functions.py) and marked `.inlined`; the mid end never
+    sees a call. Generic ones are refused by the checker."""
     return_type: TypeRef
     type_params: list
     params: list
     body: BlockStmt
+    inlined: bool = field(default=False, kw_only=True, compare=False, repr=False)
+    # set by inline_functions.py when every call was inlined before checking
+    signature: Any = _checker()       # types.Method, for calls inside function bodies
 
 
 @dataclass(slots=True)

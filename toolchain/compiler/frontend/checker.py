@@ -60,18 +60,19 @@ class Scope:
 
 class Ctx:
     """Where we are: kind is "top", "parser", "state", "control", "action", "apply"."""
-    __slots__ = ("kind", "scope", "control", "parser", "action")
+    __slots__ = ("kind", "scope", "control", "parser", "action", "function")
 
-    def __init__(self, kind, scope, control=None, parser=None, action=None):
+    def __init__(self, kind, scope, control=None, parser=None, action=None, function=None):
         self.kind = kind
         self.scope = scope
         self.control = control
         self.parser = parser
         self.action = action
+        self.function = function       # (FunctionDecl, return P4Type) inside a function body
 
     def child(self, kind=None, scope=None, **kw):
         c = Ctx(kind or self.kind, scope or Scope(self.scope), self.control, self.parser,
-                self.action)
+                self.action, self.function)
         for k, v in kw.items():
             setattr(c, k, v)
         return c
@@ -211,7 +212,10 @@ class Checker:
             return
         elif isinstance(d, A.FunctionDecl):
             self.define(self.top, d.name, d, d.pos)     # so calls are refused by name too
-            self.refuse(d.pos, f"function '{d.name}'")
+            if not d.inlined:
+                self.refuse(d.pos, f"generic function '{d.name}'")
+            else:
+                self.check_function(d, ctx)
         elif isinstance(d, A.VarDecl):
             return           # the parser already reported it
         else:
@@ -788,6 +792,29 @@ class Checker:
         for st in d.body.stmts:
             self.guarded(self.check_stmt, st, actx)
 
+    def check_function(self, d: A.FunctionDecl, ctx: Ctx) -> None:
+        """The declaration of an inlined function (spec 10.x): its calls were inlined and are
+        checked where they are; checking the body here too reports its errors even when it
+        is never called (as p4c does) and types the declaration for the mid end's readers."""
+        rt = self.resolve_type(d.return_type, ctx)
+        fctx = ctx.child("function", function=(d, rt))
+        d.signature = T.Method(d.name, [], self.param_list(d.params, fctx), rt, d)
+        for p in d.params:
+            self.define(fctx.scope, p.name, p, p.pos)
+        for st in d.body.stmts:
+            self.guarded(self.check_stmt, st, fctx)
+
+    def check_function_return(self, s: A.ReturnStmt, ctx: Ctx) -> None:
+        d, rt = ctx.function
+        if rt is T.VOID:
+            if s.value is not None:
+                self.err(s.pos, f"function '{d.name}' returns void; return takes no value")
+            return
+        if s.value is None:
+            self.err(s.pos, f"function '{d.name}' must return a value of type {rt}")
+        self.check_expr(s.value, ctx, expected=rt)
+        self.coerce(s.value, rt, ctx, f"return value of function '{d.name}'")
+
     # ---- tables
     def check_table(self, d: A.TableDecl, ctx: Ctx) -> None:
         d.control = ctx.control
@@ -1002,6 +1029,8 @@ class Checker:
             self.check_const(s, ctx)
         elif isinstance(s, A.SwitchStmt):
             self.check_switch(s, ctx)
+        elif isinstance(s, A.ReturnStmt) and ctx.function is not None:
+            self.check_function_return(s, ctx)
         elif isinstance(s, A.ReturnStmt):
             if ctx.kind == "state":
                 self.err(s.pos, "return is not allowed in a parser state")
@@ -1513,6 +1542,8 @@ class Checker:
                 return self.check_action_call(e, d, ctx)
             if isinstance(d, (A.ParserDecl, A.ControlDecl, A.ExternDecl)):
                 self.refuse(e.pos, f"constructor call '{callee.name}(...)' here")
+            if isinstance(d, A.FunctionDecl) and d.signature is not None:
+                return self.check_inlined_function_call(e, d, ctx)
             if isinstance(d, A.FunctionDecl):
                 self.refuse(e.pos, f"function call '{callee.name}'")
             self.err(callee.pos, f"'{callee.name}' is not a function or action")
@@ -1781,6 +1812,31 @@ class Checker:
                 self.coerce(a, p.p4type, ctx, f"argument '{p.name}' of action '{d.name}'")
         e.params = d.signature.params
         return T.VOID
+
+    def check_inlined_function_call(self, e, d: A.FunctionDecl, ctx):
+        """A call left in a function's own body (its copies at the call sites are inlined):
+        arguments checked against the parameters as for an action call (spec 6.8)."""
+        sig = d.signature
+        if any(isinstance(a, A.Argument) for a in e.args):
+            self.reorder_named(e, [sig], f"function '{d.name}'")
+        if self.arity_ok(sig.params, len(e.args)):
+            self.fill_defaults(e, sig.params, ctx)
+        if len(e.args) != len(d.params):
+            self.err(e.pos, f"function '{d.name}' takes {len(d.params)} arguments, "
+                            f"{len(e.args)} given")
+        e.kind, e.method = "function", d
+        e.callee.type = sig
+        for a, p in zip(e.args, d.params):
+            self.check_expr(a, ctx, p.p4type)
+            if p.direction in ("out", "inout"):
+                self.check_writable(a, ctx)
+                if a.type != p.p4type:
+                    self.err(a.pos, f"argument '{p.name}' of function '{d.name}' has type "
+                                    f"{a.type}, expected {p.p4type}")
+            else:
+                self.coerce(a, p.p4type, ctx, f"argument '{p.name}' of function '{d.name}'")
+        e.params = sig.params
+        return sig.return_type
 
     # ------------------------------------------------------------ conversions
     def coerce(self, e: A.Expr, target: T.P4Type, ctx, what: str) -> None:

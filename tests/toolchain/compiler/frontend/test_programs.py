@@ -31,7 +31,7 @@ def assert_fully_checked(program: A.Program) -> None:
         if isinstance(n, A.PathExpr):
             assert n.decl is not None, (n.pos, n.name)
         if isinstance(n, A.MethodCallExpr):
-            assert n.kind in ("extern_method", "extern_function", "action", "table_apply",
+            assert n.kind in ("extern_method", "extern_function", "action", "table_apply", "function",
                               "builtin", "constructor"), (n.pos, n.kind)
         if isinstance(n, A.TypeRef):
             assert n.resolved is not None, n.pos

@@ -1,0 +1,430 @@
+"""Inline P4 functions (spec 10.x "Functions") before type checking, as p4c's
+`InlineFunctions` + `RemoveReturns` do, so that no function call reaches the checker or the
+mid end.
+
+Each call `f(a, b)` becomes, at the point where it is evaluated (spec 8.x: left to right,
+calls in an expression are hoisted in evaluation order in front of the statement that
+contains them; the right operand of `&&` / `||` only when it is evaluated, spec 8.5):
+
+    R f_retval_N;                      // only for a non-void function
+    {
+        T1 f_x_N = a;                  // copy-in: in, inout and directionless (spec 6.8)
+        T2 f_y_N;                      // out: uninitialised
+        bool f_returned_N = false;     // only when a `return` is not the last statement
+        <body, params renamed, `return e;` -> `f_retval_N = e; f_returned_N = true;`,
+         statements after a possible return guarded by `if (!f_returned_N)`>
+        a = f_x_N;  b = f_y_N;         // copy-out: inout and out, also after a return
+    }
+
+and the call expression is replaced by `f_retval_N`. Parameters of struct, header stack and
+header union type are not copied (our mid end keeps no local variables of those types): the
+argument, which must be an l-value then, is substituted for the parameter, which gives the
+same result unless the same storage is also passed as another argument.
+
+The pass works on the parsed tree before checking, so the checker types, casts and checks the
+inlined code like any other. Generic functions (`T max<T>(...)`) are left in place; the
+checker refuses them by name. A function whose body names something that a parser, control
+or action also declares locally is refused (inlined there, the name would resolve to the
+local)."""
+from __future__ import annotations
+
+import copy
+from itertools import count
+
+from ..diagnostics import CompileError, Diagnostics, Pos
+from . import ast as A
+
+MAX_DEPTH = 64          # nested calls; P4 forbids recursion, this catches it cleanly
+
+
+class FunctionInliner:
+    def __init__(self, program: A.Program, diags: Diagnostics):
+        self.program = program
+        self.diags = diags
+        self.functions: dict = {}
+        for d in program.decls:
+            if isinstance(d, A.FunctionDecl) and not d.type_params:
+                self.functions.setdefault(d.name, []).append(d)
+        self.aggregate_types = self._aggregate_type_names(program)
+        self.used_names = {n.name for n in A.walk(program)
+                           if isinstance(n, (A.PathExpr, A.Decl))}
+        self.counter = count()
+        self.depth = 0
+
+    # ------------------------------------------------------------ entry
+    def run(self) -> None:
+        if not self.functions:
+            return
+        if not self._check_captures():
+            return
+        for d in self.program.decls:
+            if isinstance(d, A.ActionDecl):
+                self._action(d)
+            elif isinstance(d, A.ControlDecl):
+                for local in d.locals:
+                    if isinstance(local, A.ActionDecl):
+                        self._action(local)
+                d.body.stmts = self.block(d.body.stmts)
+            elif isinstance(d, A.ParserDecl):
+                for state in d.states:
+                    self._state(state)
+        for fs in self.functions.values():
+            for f in fs:
+                f.inlined = True
+
+    def _action(self, a: A.ActionDecl) -> None:
+        a.body.stmts = self.block(a.body.stmts)
+
+    def _state(self, state: A.ParserState) -> None:
+        stmts = self.block(state.stmts)
+        if isinstance(state.transition, A.SelectExpr):
+            pre: list = []
+            state.transition.exprs = [self.hoist(e, pre) for e in state.transition.exprs]
+            stmts.extend(pre)
+        state.stmts = stmts
+
+    # ------------------------------------------------------------ refusals
+    @staticmethod
+    def _aggregate_type_names(program) -> set:
+        """Type names whose values are structs, header stacks or unions (not copied)."""
+        names = {d.name for d in program.decls
+                 if isinstance(d, (A.StructDecl, A.HeaderUnionDecl))}
+        changed = True
+        while changed:         # typedefs of those, to any depth
+            changed = False
+            for d in program.decls:
+                if (isinstance(d, A.TypedefDecl) and d.name not in names
+                        and _is_aggregate_ref(d.type_ref, names)):
+                    names.add(d.name)
+                    changed = True
+        return names
+
+    def _check_captures(self) -> bool:
+        """Inlined code is checked in the caller's scope: a global name the body uses must not
+        be redeclared by any block, or it would silently mean the block's own declaration."""
+        local_names = set()
+        for d in self.program.decls:
+            if isinstance(d, (A.ControlDecl, A.ParserDecl, A.ActionDecl)):
+                for n in A.walk(d):
+                    if n is not d and isinstance(n, A.Decl):
+                        local_names.add(n.name)
+        ok = True
+        for fs in self.functions.values():
+            for f in fs:
+                own = {p.name for p in f.params} | {n.name for n in A.walk(f.body)
+                                                     if isinstance(n, A.Decl)}
+                for n in A.walk(f.body):
+                    if (isinstance(n, A.PathExpr) and not n.is_global and n.name not in own
+                            and n.name in local_names):
+                        self.diags.error(n.pos, f"function '{f.name}' uses '{n.name}', which a "
+                                                "parser, control or action redeclares; inlining "
+                                                "it there is not supported (rename one)")
+                        ok = False
+        return ok
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts: list) -> list:
+        out: list = []
+        for s in stmts:
+            out.extend(self.stmt(s))
+        return out
+
+    def stmt(self, s) -> list:
+        """The statements replacing `s`: hoisted function bodies, then `s` rewritten."""
+        pre: list = []
+        if isinstance(s, A.BlockStmt):
+            s.stmts = self.block(s.stmts)
+        elif isinstance(s, A.IfStmt):
+            s.cond = self.hoist(s.cond, pre)
+            s.then = self._sub(s.then)
+            if s.other is not None:
+                s.other = self._sub(s.other)
+        elif isinstance(s, A.AssignStmt):
+            # `x op= e` was parsed as `x = x op e` with a copy of x; a call inside x runs once
+            compound = isinstance(s.rhs, A.BinaryExpr) and s.rhs.left == s.lhs
+            s.lhs = self.hoist(s.lhs, pre)
+            if compound:
+                s.rhs.left = copy.deepcopy(s.lhs)
+            s.rhs = self.hoist(s.rhs, pre)
+        elif isinstance(s, A.CallStmt):
+            f = self._function_of(s.call)
+            if f is not None:
+                self._inline(s.call, f, pre, want_value=False)
+                return pre
+            self._hoist_children(s.call, pre)
+        elif isinstance(s, A.VarDecl):
+            if s.init is not None:
+                s.init = self.hoist(s.init, pre)
+        elif isinstance(s, A.ReturnStmt):
+            if s.value is not None:
+                s.value = self.hoist(s.value, pre)
+        elif isinstance(s, A.SwitchStmt):
+            s.expr = self.hoist(s.expr, pre)
+            for case in s.cases:
+                if case.body is not None:
+                    case.body.stmts = self.block(case.body.stmts)
+        return pre + [s]
+
+    def _sub(self, s):
+        """A sub-statement (if branch): one statement, a block when hoisting added some."""
+        out = self.stmt(s)
+        return out[0] if len(out) == 1 else A.BlockStmt(s.pos, out)
+
+    # ------------------------------------------------------------ expressions
+    def _function_of(self, call) -> A.FunctionDecl | None:
+        if not (isinstance(call, A.MethodCallExpr) and isinstance(call.callee, A.PathExpr)):
+            return None
+        candidates = self.functions.get(call.callee.name)
+        if not candidates:
+            return None
+        fits = [f for f in candidates if len(f.params) == len(call.args)
+                or len([p for p in f.params if p.default is None]) <= len(call.args)
+                <= len(f.params)]
+        if len(fits) != 1:
+            raise CompileError.at(call.pos, f"no unique function '{call.callee.name}' takes "
+                                            f"{len(call.args)} arguments")
+        return fits[0]
+
+    def hoist(self, e, pre: list):
+        """`e` with every function call replaced by its result variable; the calls' code is
+        appended to `pre` in evaluation order."""
+        if not isinstance(e, A.Expr) or not _contains_call(e, self.functions):
+            return e
+        if isinstance(e, A.MethodCallExpr):
+            f = self._function_of(e)
+            if f is not None:
+                return self._inline(e, f, pre, want_value=True)
+        if isinstance(e, A.BinaryExpr) and e.op in ("&&", "||") \
+                and _contains_call(e.right, self.functions):
+            return self._short_circuit(e, pre)
+        if isinstance(e, A.TernaryExpr) and (_contains_call(e.then, self.functions)
+                                             or _contains_call(e.other, self.functions)):
+            raise CompileError.at(e.pos, "a function call in a branch of `?:` is not supported; "
+                                         "use an if statement")
+        self._hoist_children(e, pre)
+        return e
+
+    def _hoist_children(self, e, pre: list) -> None:
+        for name in A._child_fields(type(e)):
+            v = getattr(e, name)
+            if isinstance(v, A.Expr):
+                setattr(e, name, self.hoist(v, pre))
+            elif isinstance(v, list):
+                new = []
+                for x in v:
+                    if isinstance(x, A.Expr):
+                        new.append(self.hoist(x, pre))
+                    elif isinstance(x, tuple):
+                        new.append(tuple(self.hoist(y, pre) if isinstance(y, A.Expr) else y
+                                         for y in x))
+                    else:
+                        new.append(x)
+                setattr(e, name, new)
+
+    def _short_circuit(self, e: A.BinaryExpr, pre: list):
+        """`a && f()` -> `bool t = a; if (t) { t = f(); }` (the call runs only when the
+        spec evaluates it); `||` tests `!t`."""
+        pos = e.pos
+        left = self.hoist(e.left, pre)
+        tmp = self.fresh("tmp")
+        pre.append(A.VarDecl(pos, tmp, A.BaseTypeRef(pos, "bool"), left))
+        inner: list = []
+        right = self.hoist(e.right, inner)
+        inner.append(A.AssignStmt(pos, A.PathExpr(pos, tmp), right))
+        cond = A.PathExpr(pos, tmp) if e.op == "&&" else A.UnaryExpr(pos, "!", A.PathExpr(pos, tmp))
+        pre.append(A.IfStmt(pos, cond, A.BlockStmt(pos, inner)))
+        return A.PathExpr(pos, tmp)
+
+    # ------------------------------------------------------------ inlining one call
+    def fresh(self, base: str) -> str:
+        while True:
+            name = f"{base}_{next(self.counter)}"
+            if name not in self.used_names:
+                self.used_names.add(name)
+                return name
+
+    def _inline(self, call: A.MethodCallExpr, f: A.FunctionDecl, pre: list, *, want_value):
+        if self.depth >= MAX_DEPTH:
+            raise CompileError.at(call.pos, f"function '{f.name}' calls itself (directly or "
+                                            "not); recursion is not allowed (spec 10.x)")
+        pos = call.pos
+        args = self._bind_args(call, f)
+        args = [(p, self.hoist(a, pre) if a is not None else None) for p, a in args]
+        void = isinstance(f.return_type, A.BaseTypeRef) and f.return_type.name == "void"
+        if want_value and void:
+            raise CompileError.at(pos, f"function '{f.name}' returns void; it has no value")
+        retval = None
+        if not void:
+            retval = self.fresh(f"{f.name}_retval")
+            pre.append(A.VarDecl(pos, retval, copy.deepcopy(f.return_type)))
+        body = copy.deepcopy(f.body)
+        copy_in, copy_out, renames = [], [], {}
+        for p, a in args:
+            if self._is_aggregate(p):
+                if a is None or not _is_lvalue(a):
+                    raise CompileError.at(a.pos if a is not None else pos,
+                                          f"argument for {p.name} of '{f.name}' must be a "
+                                          "variable or field (it is a struct, stack or union)")
+                renames[p.name] = a
+                continue
+            name = self.fresh(f"{f.name}_{p.name}")
+            renames[p.name] = A.PathExpr(pos, name)
+            init = a if p.direction in ("", "in", "inout") else None
+            copy_in.append(A.VarDecl(p.pos, name, copy.deepcopy(p.type_ref), init))
+            if p.direction in ("out", "inout"):
+                copy_out.append(A.AssignStmt(pos, copy.deepcopy(a), A.PathExpr(pos, name)))
+        body = _substitute(body, renames)
+        stmts = self._remove_returns(body.stmts, retval, f, pos)
+        block = A.BlockStmt(pos, copy_in + stmts + copy_out)
+        self.depth += 1
+        try:
+            pre.extend(self.stmt(block))      # calls inside the inlined body
+        finally:
+            self.depth -= 1
+        return A.PathExpr(pos, retval) if retval is not None else None
+
+    def _bind_args(self, call, f) -> list:
+        """(param, argument expr or None) in parameter order; named arguments by name,
+        missing ones from the parameter's default value."""
+        named = any(isinstance(a, A.Argument) and a.name for a in call.args)
+        if named:
+            by_name = {a.name: a.expr for a in call.args if isinstance(a, A.Argument)}
+            unknown = set(by_name) - {p.name for p in f.params}
+            if unknown:
+                raise CompileError.at(call.pos, f"function '{f.name}' has no parameter "
+                                                f"'{sorted(unknown)[0]}'")
+            values = [by_name.get(p.name) for p in f.params]
+        else:
+            values = [a.expr if isinstance(a, A.Argument) else a for a in call.args]
+            values += [None] * (len(f.params) - len(values))
+        out = []
+        for p, v in zip(f.params, values):
+            if v is None and p.default is not None:
+                v = copy.deepcopy(p.default)
+            if v is None and p.direction != "out":
+                raise CompileError.at(call.pos, f"no argument for parameter '{p.name}' of "
+                                                f"function '{f.name}'")
+            if v is None:
+                raise CompileError.at(call.pos, f"no argument for out parameter '{p.name}' of "
+                                                f"function '{f.name}'")
+            out.append((p, v))
+        return out
+
+    def _is_aggregate(self, p: A.Param) -> bool:
+        return _is_aggregate_ref(p.type_ref, self.aggregate_types)
+
+    def _remove_returns(self, stmts: list, retval, f, pos) -> list:
+        """`return e;` -> assignments; a flag guards what follows a return that may run
+        (p4c's RemoveReturns). No flag when the only return ends the body."""
+        returns = [n for n in A.walk(A.BlockStmt(pos, stmts)) if isinstance(n, A.ReturnStmt)]
+        if retval is not None and not returns:
+            raise CompileError.at(f.pos, f"function '{f.name}' must return a value")
+        if not returns:
+            return stmts
+        if len(returns) == 1 and stmts and stmts[-1] is returns[0]:
+            return stmts[:-1] + self._return_assign(stmts[-1], retval, None)
+        flag = self.fresh(f"{f.name}_returned")
+        decl = A.VarDecl(pos, flag, A.BaseTypeRef(pos, "bool"), A.BoolLit(pos, False))
+        out, _ = self._rr_list(stmts, retval, flag)
+        return [decl] + out
+
+    def _return_assign(self, r: A.ReturnStmt, retval, flag) -> list:
+        out = []
+        if r.value is not None:
+            if retval is None:
+                raise CompileError.at(r.pos, "a void function cannot return a value")
+            out.append(A.AssignStmt(r.pos, A.PathExpr(r.pos, retval), r.value))
+        if flag is not None:
+            out.append(A.AssignStmt(r.pos, A.PathExpr(r.pos, flag), A.BoolLit(r.pos, True)))
+        return out
+
+    def _rr_list(self, stmts: list, retval, flag):
+        out: list = []
+        for i, s in enumerate(stmts):
+            if isinstance(s, A.ReturnStmt):
+                return out + self._return_assign(s, retval, flag), True   # rest unreachable
+            s2, may_return = self._rr_stmt(s, retval, flag)
+            out.append(s2)
+            if may_return:
+                rest, _ = self._rr_list(stmts[i + 1:], retval, flag)
+                if rest:
+                    p = s.pos
+                    out.append(A.IfStmt(p, A.UnaryExpr(p, "!", A.PathExpr(p, flag)),
+                                        A.BlockStmt(p, rest)))
+                return out, True
+        return out, False
+
+    def _rr_stmt(self, s, retval, flag):
+        if isinstance(s, A.ReturnStmt):
+            return A.BlockStmt(s.pos, self._return_assign(s, retval, flag)), True
+        if isinstance(s, A.BlockStmt):
+            s.stmts, r = self._rr_list(s.stmts, retval, flag)
+            return s, r
+        if isinstance(s, A.IfStmt):
+            s.then, r1 = self._rr_stmt(s.then, retval, flag)
+            r2 = False
+            if s.other is not None:
+                s.other, r2 = self._rr_stmt(s.other, retval, flag)
+            return s, r1 or r2
+        if isinstance(s, A.SwitchStmt):
+            r = False
+            for case in s.cases:
+                if case.body is not None:
+                    case.body.stmts, rc = self._rr_list(case.body.stmts, retval, flag)
+                    r = r or rc
+            return s, r
+        return s, False
+
+
+# ---------------------------------------------------------------- helpers
+
+def _is_aggregate_ref(r, aggregate_names: set) -> bool:
+    if isinstance(r, A.StackTypeRef):
+        return True
+    return isinstance(r, A.NamedTypeRef) and r.name in aggregate_names
+
+
+def _is_lvalue(e) -> bool:
+    if isinstance(e, A.PathExpr):
+        return True
+    if isinstance(e, A.MemberExpr):
+        return _is_lvalue(e.expr)
+    if isinstance(e, A.IndexExpr):
+        return _is_lvalue(e.expr) and isinstance(e.index, A.IntLit)
+    return False
+
+
+def _contains_call(e, functions: dict) -> bool:
+    for n in A.walk(e):
+        if (isinstance(n, A.MethodCallExpr) and isinstance(n.callee, A.PathExpr)
+                and n.callee.name in functions):
+            return True
+    return False
+
+
+def _substitute(node, renames: dict):
+    """Replace parameter references (PathExpr by name) with copies of their replacement.
+    Names declared inside the body shadow parameters only in P4 code that p4c rejects
+    (a local cannot redeclare a parameter in the same function), so names suffice."""
+    if isinstance(node, A.PathExpr) and not node.is_global and node.name in renames:
+        new = copy.deepcopy(renames[node.name])
+        return new
+    for name in A._child_fields(type(node)):
+        v = getattr(node, name)
+        if isinstance(v, A.Node):
+            setattr(node, name, _substitute(v, renames))
+        elif isinstance(v, list):
+            setattr(node, name, [
+                _substitute(x, renames) if isinstance(x, A.Node)
+                else tuple(_substitute(y, renames) if isinstance(y, A.Node) else y for y in x)
+                if isinstance(x, tuple) else x
+                for x in v])
+    return node
+
+
+def inline_functions(program: A.Program, diags: Diagnostics) -> None:
+    """Pass entry: inline every call of a non-generic function (see the module doc)."""
+    FunctionInliner(program, diags).run()
+
+
+__all__ = ["inline_functions", "Pos"]
