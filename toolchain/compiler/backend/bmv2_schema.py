@@ -20,8 +20,12 @@ Four kinds of problem are reported, all of them errors for our compiler:
 - simple_switch ignores or misplaces what the JSON asks (a resubmit in egress, a control
   flow cycle), where p4c would have refused the program.
 
+A fifth, smaller group: keys simple_switch_CLI (tools/runtime_CLI.py) and p4c's STF runner
+(backends/bmv2/bmv2stf.py) index when they read the same JSON.
+
 Positive controls: real p4c's JSON in the kit (../shared/p4-kit) passes, and so does every
-simple_switch JSON in behavioral-model's own test data (checked by hand; not vendored).
+p4c-made simple_switch JSON in behavioral-model's own test data (checked by hand, not
+vendored; its older p4c-bm files lack "action_ids", which only the STF runner needs).
 
 Usage: `check_bmv2_json(doc) -> list[Problem]`, `assert_loadable(doc)` raising
 `Bmv2JsonError`, or `python -m toolchain.compiler.backend.bmv2_schema prog.json ...`.
@@ -463,6 +467,7 @@ class Checker:
         self.required_fields()
         self.required_blocks()
         self.runtime_cli_keys()
+        self.stf_runner_shape()
         self.field_list_uses()
         return self.problems
 
@@ -1436,6 +1441,24 @@ class Checker:
                 for key in keys(o) if isinstance(o, dict) else []:
                     if key not in o:
                         self.bad(f"{kind}[{i}]", f"simple_switch_CLI needs {key!r}")
+
+    def stf_runner_shape(self) -> None:
+        """p4c's STF runner (backends/bmv2/bmv2stf.py, RunBMV2.readJson) -- the one the
+        conformance kit's expectations come from -- reads the tables of pipelines[0] and
+        pipelines[1] and pairs "actions" with "action_ids" by position."""
+        pipes = self.items(self.doc, "pipelines", "$")
+        if len(pipes) < 2:
+            self.bad("pipelines", "p4c's STF runner reads pipelines[0] and pipelines[1]")
+        for i, p in enumerate(pipes[:2]):
+            for k, t in enumerate(self.items(p, "tables", f"pipelines[{i}]")):
+                if not isinstance(t, dict):
+                    continue
+                if "action_ids" not in t or "actions" not in t:
+                    self.bad(f"pipelines[{i}].tables[{k}]", "p4c's STF runner needs both "
+                                                           "'actions' and 'action_ids'")
+                elif len(t["actions"]) != len(t["action_ids"]):
+                    self.bad(f"pipelines[{i}].tables[{k}]", "'actions' and 'action_ids' "
+                                                           "differ in length")
 
     def required_blocks(self) -> None:
         for key, names in REQUIRED_BLOCKS.items():
