@@ -23,7 +23,7 @@ from netio.pcap import PcapWriter, read_pcap
 from ..target import LoadError, load_program
 from .embedded import compare_packet, _stf_key_name
 from .stf_parser import (Add, CheckCounter, CliCommand, Expect, PacketIn, RegisterCheck, SetDefault,
-                         parse_key_value, parse_stf)
+                         bmv2_priority, parse_key_value, parse_stf)
 
 __all__ = ["missing_tools", "run_bmv2", "stf_to_cli"]
 
@@ -87,7 +87,7 @@ def stf_to_cli(cmds, prog) -> list[str]:
             args = " ".join(hex(v) for v in _ordered_args(prog, c.action, c.args))
             line = f"table_add {t.name} {c.action} {' '.join(texts)} => {args}"
             if any(k.match_type in ("ternary", "range", "optional") for k in t.keys):
-                line += f" {c.priority if c.priority is not None else prio}"
+                line += f" {bmv2_priority(c.priority) if c.priority is not None else prio}"
                 prio += 1
             out.append(line)
         elif isinstance(c, SetDefault):

@@ -7,7 +7,7 @@ import re
 from ..target import CliError, SimpleSwitch
 from ..target.bm_sim.tables import MatchParam
 from .stf_parser import (Add, CheckCounter, CliCommand, Expect, PacketIn, RegisterCheck, SetDefault,
-                         StfCommand, Wait, parse_key_value)
+                         StfCommand, Wait, bmv2_priority, parse_key_value)
 
 __all__ = ["EmbeddedRun", "compare_packet", "STF_PACKET_INTERVAL"]
 
@@ -106,7 +106,7 @@ class EmbeddedRun:
         for i, k in enumerate(t.keys):
             if match[i] is None:
                 match[i] = self._wildcard(k, t.name)
-        priority = cmd.priority
+        priority = bmv2_priority(cmd.priority) if cmd.priority is not None else None
         if priority is None:
             priority = self._auto_priority.get(t.name, 1)
             self._auto_priority[t.name] = priority + 1

@@ -178,6 +178,13 @@ def _parse_check_counter(rest: str, lineno: int) -> CheckCounter:
                         _parse_int(words[2], lineno))
 
 
+def bmv2_priority(stf_priority: int) -> int:
+    """The simple_switch priority of an STF ``add`` priority: p4c's runner (backends/bmv2/
+    bmv2stf.py, parse_table_add) passes 10000 - priority, because in an STF a larger priority
+    wins while in BMv2 the smaller value does."""
+    return 10000 - stf_priority
+
+
 def parse_stf(text: str) -> list[StfCommand]:
     cmds: list[StfCommand] = []
     for lineno, raw in enumerate(text.splitlines(), start=1):

@@ -193,3 +193,26 @@ def test_check_counter_compares_packets_and_bytes(tmp_path):
                    f"check_counter KitIngress.fwd(1) bytes == {len(IN) // 2}\ncheck_counter KitIngress.fwd(1) > 1\n")
     res = run_stf(prog, stf)
     assert res.failures == ["line 6: counter KitIngress.fwd(1) packets is 1, expected > 1"]
+
+
+def test_larger_stf_priority_wins_as_in_p4c_runner(tmp_path):
+    # p4c's bmv2stf.py gives simple_switch 10000 - priority (a larger STF priority wins; in
+    # BMv2 the smaller value does): of two matching ternary entries, the one added with 110
+    # beats the one added with 100, whatever the order (p4c's ternary2-bmv2 relies on it)
+    import json
+    from tests.toolchain.target.jsonkit import frame, pack
+    from tests.toolchain.target.tables_kit import FIELDS, table_prog
+    from toolchain.stf.bmv2 import stf_to_cli
+    from toolchain.target import load_program
+    prog_json = tmp_path / "p.json"
+    prog_json.write_text(json.dumps(table_prog([("ternary", "a")])))
+    pkt = frame(pack(FIELDS, {"a": 0x25})).hex()
+    out = frame(pack(FIELDS, {"a": 0x25, "r": 0x27})).hex()
+    stf = tmp_path / "t.stf"
+    stf.write_text("add MyIngress.t 110 h.a:0x25 MyIngress.setr(v:0x27)\n"
+                   "add MyIngress.t 100 h.a:0x2* MyIngress.setr(v:0x25)\n"
+                   f"packet 0 {pkt}\nexpect 1 {out}$\n")
+    res = run_stf(prog_json, stf)
+    assert res.ok, res.failures
+    lines = stf_to_cli(parse_stf(stf.read_text()), load_program(prog_json))
+    assert [line.rsplit(" ", 1)[1] for line in lines] == ["9890", "9900"]
