@@ -114,14 +114,16 @@ class EmbeddedRun:
 
     @staticmethod
     def _wildcard(key, table: str) -> MatchParam:
-        """A key the STF line leaves out matches anything; an exact key cannot be left out."""
+        """The value of a key the STF line leaves out, as p4c's runner fills it in (bmv2stf.py,
+        TableKeyInstance): ternary 0&&&0 and lpm 0/0 match anything; exact and valid keys
+        become 0 (they match the value 0, not anything)."""
         if key.match_type == "lpm":
             return MatchParam("lpm", 0, 0)
         if key.match_type == "range":
             return MatchParam("range", 0, (1 << key.width) - 1)
         if key.match_type in ("ternary", "optional"):
             return MatchParam(key.match_type, 0, 0)
-        raise CliError(f"table {table}: no value for key {key.name}")
+        return MatchParam(key.match_type, 0)
 
     @staticmethod
     def _match_param(key, text: str) -> MatchParam:
