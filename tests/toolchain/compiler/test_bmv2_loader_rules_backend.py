@@ -265,3 +265,28 @@ def test_int1_field_is_unsigned_in_json_and_reads_as_minus_one(tmp_path):
     assert out == ETH + bytes([0x80, 0xFF, 0x80])
     (port, out), = switch(doc).process(0, ETH + bytes([0x00, 0x00, 0x00]))
     assert out == ETH + bytes([0x00, 0x00, 0x80])
+
+
+def test_header_not_whole_bytes_refused(tmp_path):
+    """p4c's BMv2 back end refuses a header whose fields do not total whole bytes
+    (header.cpp); simple_switch would misparse it (p4c's issue3225 sample)."""
+    from toolchain.compiler import CompileError
+    path = tmp_path / "odd.p4"
+    path.write_text(textwrap.dedent("""
+        #include <core.p4>
+        #include <v1model.p4>
+        header ethernet_t { bit<48> dst; bit<48> src; bit<16> ether_type; }
+        header odd_t { bool a; bit<1> b; int<1> c; }
+        struct headers_t { ethernet_t ethernet; odd_t odd; }
+        struct meta_t { bit<3> small; }
+        parser P(packet_in pkt, out headers_t hdr, inout meta_t meta,
+                 inout standard_metadata_t std) {
+            state start { pkt.extract(hdr.ethernet); pkt.extract(hdr.odd); transition accept; }
+        }
+        control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
+            apply { std.egress_spec = 1; }
+        }
+    """) + V1_TAIL)
+    with pytest.raises(CompileError) as info:
+        compile_file(path)
+    assert "header type 'odd_t': its fields total 3 bits" in str(info.value)

@@ -1,6 +1,7 @@
 """Header converter: header types, header instances, header stacks, errors and enums."""
 from __future__ import annotations
 
+from ..diagnostics import CompileError
 from ..midend import ir
 
 
@@ -39,3 +40,19 @@ def errors(program: ir.Program) -> list:
 def enums(program: ir.Program) -> list:
     return [{"name": name, "entries": [[m, v] for m, v in members]}
             for name, members in program.enums]
+
+
+def check_byte_aligned(program: ir.Program) -> None:
+    """Refuse a packet header type whose fields do not fill whole bytes, as p4c's BMv2 back
+    end does (backends/bmv2/common/header.cpp: "BMv2 target only supports headers with
+    fields totaling a multiple of 8 bits"). simple_switch's loader does not check it, but
+    it extracts and emits headers in whole bytes, so such a header would be misparsed.
+    Metadata types are padded by the mid end and are not affected."""
+    packet_types = {h.type_name for h in program.headers if not h.metadata}
+    packet_types |= {s.type_name for s in program.stacks}
+    for t in program.header_types:
+        bits = sum(w for _, w, _ in t.fields)
+        if t.name in packet_types and bits % 8:
+            raise CompileError.at(None, f"header type '{t.name}': its fields total {bits} bits; "
+                                        "BMv2 (simple_switch) only supports headers whose "
+                                        "fields total a multiple of 8 bits")

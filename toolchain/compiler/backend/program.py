@@ -9,6 +9,7 @@ COMPILER_ID = "rdtcp-lab toolchain.compiler"
 
 
 def emit_program(program: ir.Program) -> dict:
+    headers.check_byte_aligned(program)
     header_list, header_ids = headers.headers(program)
     list_ids = externs.field_list_ids(program)
     action_list, action_ids = actions.actions(program, list_ids)
