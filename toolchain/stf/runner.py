@@ -29,6 +29,7 @@ class StfResult:
     ok: bool
     failures: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)     # targets not run, with the reason
+    warnings: list[str] = field(default_factory=list)    # not failures for p4c's runner either
     targets: list[str] = field(default_factory=list)     # targets that ran
     received: dict[int, list[bytes]] = field(default_factory=dict)   # embedded target's output, by port
 
@@ -79,6 +80,7 @@ def run_stf(program, stf_path, target: str = "embedded") -> StfResult:
         result.targets.append("embedded")
         result.received = run.received
         result.failures += [f"[embedded] {f}" if target == "all" else f for f in run.failures]
+        result.warnings += run.warnings
     if target in ("bmv2", "all"):
         from .bmv2 import run_bmv2, missing_tools
         missing = missing_tools(program)
@@ -111,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"out {port} {frame.hex().upper()}")
     for s in res.skipped:
         print(f"SKIPPED {s}")
+    for w in res.warnings:
+        print(f"warning: {w}", file=sys.stderr)
     for f in res.failures:
         print(f"FAIL {f}")
     ran = ", ".join(res.targets) or "no target"

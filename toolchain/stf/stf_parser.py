@@ -22,7 +22,8 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["StfSyntaxError", "StfCommand", "Add", "SetDefault", "PacketIn", "Expect", "Wait",
-           "CheckCounter", "RegisterCheck", "CliCommand", "parse_stf", "parse_key_value"]
+           "CheckCounter", "RegisterCheck", "CliCommand", "IgnoredCommand", "CLI_PASSTHROUGH", "parse_stf",
+           "parse_key_value"]
 
 
 class StfSyntaxError(Exception):
@@ -89,6 +90,20 @@ class RegisterCheck(StfCommand):
 @dataclass
 class CliCommand(StfCommand):
     line: str
+
+
+@dataclass
+class IgnoredCommand(StfCommand):
+    """A line p4c's runner neither understands nor passes to the switch: it is skipped there."""
+    line: str
+
+
+# the simple_switch_CLI commands p4c's runner passes through as they are (bmv2stf.py,
+# execute_stf_command); it ignores any other word it does not know
+CLI_PASSTHROUGH = frozenset({
+    "mirroring_add", "mirroring_add_mc", "mirroring_delete", "mirroring_get", "mc_mgrp_create",
+    "mc_node_create", "mc_node_associate", "counter_read", "counter_write", "register_read",
+    "register_write", "register_reset", "meter_get_rates", "meter_set_rates", "meter_array_set_rates"})
 
 
 _ACTION_RE = re.compile(r"^(?P<name>[^\s(]+)\((?P<args>.*)\)$")
@@ -211,8 +226,10 @@ def parse_stf(text: str) -> list[StfCommand]:
         elif word == "register_read" and len(rest.split()) == 3:
             name, idx, value = rest.split()
             cmds.append(RegisterCheck(lineno, name, _parse_int(idx, lineno), _parse_int(value, lineno)))
-        else:
+        elif word in CLI_PASSTHROUGH:
             cmds.append(CliCommand(lineno, line))
+        else:
+            cmds.append(IgnoredCommand(lineno, line))
     return cmds
 
 
