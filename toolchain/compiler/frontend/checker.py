@@ -490,9 +490,12 @@ class Checker:
             self.check_package_args(d, base, ctx)
             return
         if isinstance(base, (T.ParserType, T.ControlType)):
-            kind = "control" if isinstance(base, T.ControlType) else "parser"
-            self.refuse(d.pos, f"instantiating {kind} '{base.name}' inside a block "
-                               f"(sub-parsers and sub-controls)")
+            if isinstance(base, T.ControlType):
+                # the others were inlined before checking (inline_controls.py)
+                self.refuse(d.pos, f"instance '{d.name}' of control '{base.name}' applied "
+                                   "more than once while it has tables or extern instances")
+            self.refuse(d.pos, f"instantiating parser '{base.name}' inside a block "
+                               f"(sub-parsers)")
         self.err(d.pos, f"cannot instantiate type {t}")
 
     def check_extern_ctor(self, d: A.Instantiation, base: T.Extern, t, ctx: Ctx) -> None:

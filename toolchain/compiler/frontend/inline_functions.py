@@ -273,7 +273,7 @@ class FunctionInliner:
             copy_in.append(A.VarDecl(p.pos, name, copy.deepcopy(p.type_ref), init))
             if p.direction in ("out", "inout"):
                 copy_out.append(A.AssignStmt(pos, copy.deepcopy(a), A.PathExpr(pos, name)))
-        body = _substitute(body, renames)
+        body = substitute(body, renames)
         stmts = self._remove_returns(body.stmts, retval, f, pos)
         block = A.BlockStmt(pos, copy_in + stmts + copy_out)
         self.depth += 1
@@ -402,29 +402,47 @@ def _contains_call(e, functions: dict) -> bool:
     return False
 
 
-def _substitute(node, renames: dict):
-    """Replace parameter references (PathExpr by name) with copies of their replacement.
-    Names declared inside the body shadow parameters only in P4 code that p4c rejects
-    (a local cannot redeclare a parameter in the same function), so names suffice."""
+def substitute(node, renames: dict):
+    """Replace references (PathExpr by name) to the keys of `renames` with copies of their
+    values, respecting scopes: an action's parameters and a block's local declarations
+    shadow a renamed name from their declaration on."""
+    if not renames:
+        return node
     if isinstance(node, A.PathExpr) and not node.is_global and node.name in renames:
-        new = copy.deepcopy(renames[node.name])
-        return new
+        return copy.deepcopy(renames[node.name])
+    if isinstance(node, (A.ActionDecl, A.FunctionDecl)):
+        shadowed = {p.name for p in node.params}
+        renames = {k: v for k, v in renames.items() if k not in shadowed}
+    if isinstance(node, A.BlockStmt):
+        out = []
+        for st in node.stmts:
+            out.append(substitute(st, renames))
+            if isinstance(st, A.Decl) and st.name in renames:
+                renames = {k: v for k, v in renames.items() if k != st.name}
+        node.stmts = out
+        return node
     for name in A._child_fields(type(node)):
         v = getattr(node, name)
         if isinstance(v, A.Node):
-            setattr(node, name, _substitute(v, renames))
+            setattr(node, name, substitute(v, renames))
         elif isinstance(v, list):
             setattr(node, name, [
-                _substitute(x, renames) if isinstance(x, A.Node)
-                else tuple(_substitute(y, renames) if isinstance(y, A.Node) else y for y in x)
+                substitute(x, renames) if isinstance(x, A.Node)
+                else tuple(substitute(y, renames) if isinstance(y, A.Node) else y for y in x)
                 if isinstance(x, tuple) else x
                 for x in v])
     return node
 
 
 def inline_functions(program: A.Program, diags: Diagnostics) -> None:
-    """Pass entry: inline every call of a non-generic function (see the module doc)."""
-    FunctionInliner(program, diags).run()
+    """Pass entry: inline every call of a non-generic function (see the module doc), then
+    sub-control instances (inline_controls.py), which may contain the former."""
+    from .inline_controls import inline_controls
+    inliner = FunctionInliner(program, diags)
+    inliner.run()
+    inline_controls(program, diags, inliner)
+    # copied declarations carry copies of their annotations: list them all again
+    program.all_annotations = [n for n in A.walk(program) if isinstance(n, A.Annotation)]
 
 
 __all__ = ["inline_functions", "Pos"]

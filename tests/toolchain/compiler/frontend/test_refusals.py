@@ -70,13 +70,15 @@ def test_refusal_in_control_names_construct_and_position(ingress_errors, name, i
     assert "is not supported" in message
 
 
-def test_refusal_sub_control_instantiation(errors_of):
-    text = program_text("control Sub(inout meta_t m) { apply { } }\n", ingress="apply { }")
+def test_refusal_sub_control_with_table_applied_twice(errors_of):
+    text = program_text("control Sub(inout meta_t m) { table t { key = { m.c: exact; } "
+                        "actions = { NoAction; } } apply { t.apply(); } }\n",
+                        ingress="apply { sub.apply(meta); sub.apply(meta); }")
     text = text.replace("inout standard_metadata_t sm) {\napply",
                         "inout standard_metadata_t sm) {\n    Sub() sub;\napply")
-    assert errors_of(text) == [
-        "prog.p4:16:5: instantiating control 'Sub' inside a block (sub-parsers and "
-        "sub-controls) is not supported"]
+    assert errors_of(text)[0] == (
+        "prog.p4:16:5: instance 'sub' of control 'Sub' applied more than once while it has "
+        "tables or extern instances is not supported")
 
 
 def test_refusal_control_constructor_parameters(errors_of):
@@ -110,8 +112,8 @@ def test_refusal_sub_parser(errors_of):
             "\n")
     text = parser_program("Sub() sub;\nstate start { transition accept; }", body=body)
     assert errors_of(text) == [
-        "prog.p4:16:1: instantiating parser 'Sub' inside a block (sub-parsers and "
-        "sub-controls) is not supported"]
+        "prog.p4:16:1: instantiating parser 'Sub' inside a block (sub-parsers) is not "
+        "supported"]
 
 
 def test_several_refusals_are_reported_together(ingress_errors):

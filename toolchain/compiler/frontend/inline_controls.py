@@ -1,0 +1,199 @@
+"""Inline sub-controls (spec 15.x "Control blocks", 16 "Control block instantiation") into
+the control that instantiates them, before type checking, as p4c's `InlineControls`
+does for BMv2 (which has one pipeline per control block and no calls between them).
+
+    control Sub(inout headers_t h, inout bit<8> x) { table t {...} apply { t.apply(); } }
+    control Outer(...) {
+        Sub() s;
+        apply { s.apply(hdr, meta.v); }
+    }
+
+becomes, in Outer:
+
+    bit<8> s_x_N;                                   // a copy for a scalar parameter
+    @name("s.t") table s_t_N {...h -> hdr, x -> s_x_N...}
+    apply { { s_x_N = meta.v; t-body...; meta.v = s_x_N; } }
+
+Names: every table, action and extern instance of the sub-control keeps its control-plane
+name under the instance's name, as p4c gives it (`Outer.s.t`, from `@name("s.t")`; an
+`@name` it already had is prefixed the same way, a global `@name(".x")` is kept).
+Parameters: a header, struct, stack or union argument (an l-value) is substituted for the
+parameter; a scalar is copied in (in, inout, directionless) and out (out, inout) through a
+control-local variable (spec 6.8). A `return` in the sub-control's apply block ends only the
+inlined block (a flag, as for functions); `exit` keeps its meaning (spec 12.x).
+
+Inlined: instances without constructor arguments, applied once or never (dropped), or applied
+several times
+when they have no tables and no extern instances (each apply its own copy). Anything else
+(constructor parameters, a table applied from two places, instances in parsers) is left to
+the checker, which refuses it by name."""
+from __future__ import annotations
+
+import copy
+
+from ..diagnostics import Diagnostics
+from . import ast as A
+from .inline_functions import FunctionInliner, substitute, _is_lvalue, _is_aggregate_ref
+
+CONTROL_PLANE_LOCALS = (A.TableDecl, A.ActionDecl, A.Instantiation)
+
+
+class ControlInliner:
+    def __init__(self, program: A.Program, diags: Diagnostics, names: FunctionInliner):
+        self.program = program
+        self.diags = diags
+        self.names = names          # fresh names and return removal, shared with functions
+        self.controls = {d.name: d for d in program.decls
+                         if isinstance(d, A.ControlDecl) and not d.type_params}
+        self.by_reference = names.aggregate_types | {
+            d.name for d in program.decls if isinstance(d, A.HeaderDecl)}
+
+    def run(self) -> None:
+        # callees are declared before their callers (spec 7.x: declare before use), so each
+        # control is already free of sub-controls when it is inlined into the next
+        for d in self.program.decls:
+            if isinstance(d, A.ControlDecl):
+                self.inline_into(d)
+
+    # ------------------------------------------------------------ one caller
+    def inline_into(self, caller: A.ControlDecl) -> None:
+        for inst in [l for l in caller.locals if self._inlinable_instance(l)]:
+            calls = [s for s in A.walk(caller.body)
+                     if isinstance(s, A.CallStmt) and _applies(s.call, inst.name)]
+            if not calls:
+                caller.locals.remove(inst)      # never applied: nothing to inline (as p4c)
+                continue
+            callee = self.controls[inst.type_ref.name]
+            stateful = any(isinstance(l, (A.TableDecl, A.Instantiation)) for l in callee.locals)
+            if len(calls) > 1 and stateful:
+                continue            # one table or extern applied from two places: refused
+            ok = all(self._inline_instance(caller, inst, c, named=len(calls) == 1)
+                     for c in calls)
+            if ok:
+                caller.locals.remove(inst)
+
+    def _inlinable_instance(self, local) -> bool:
+        if not isinstance(local, A.Instantiation) or local.args:
+            return False
+        r = local.type_ref
+        callee = self.controls.get(r.name) if isinstance(r, A.NamedTypeRef) else None
+        return callee is not None and not callee.ctor_params and not r.args
+
+    def _inline_instance(self, caller, inst: A.Instantiation, call_stmt: A.CallStmt, *,
+                         named: bool) -> bool:
+        """Inline one apply of `inst`; False (nothing changed) when it cannot be.
+        `named`: give the copies control-plane names under the instance's name (the only
+        apply of the instance); an instance applied several times (no tables or externs)
+        gets a fresh copy of its actions and variables per apply, as p4c does."""
+        callee = self.controls[inst.type_ref.name]
+        call = call_stmt.call
+        if len(call.args) != len(callee.params) or any(
+                isinstance(a, A.Argument) and a.name for a in call.args):
+            return False            # the checker reports the mismatch
+        pos = call.pos
+        renames: dict = {}
+        new_locals: list = []
+        # the callee's locals, renamed into the caller's namespace
+        local_copies = []
+        for local in callee.locals:
+            new = copy.deepcopy(local)
+            if isinstance(new, A.TableDecl):
+                _name_keys(new)
+            new.name = self.names.fresh(f"{inst.name}_{local.name}")
+            if named and isinstance(local, CONTROL_PLANE_LOCALS):
+                _prefix_name(new, inst.name, local.name)
+            renames[local.name] = A.PathExpr(local.pos, new.name)
+            local_copies.append(new)
+        # parameters: by reference for aggregates and headers, else through a copy
+        copy_in, copy_out = [], []
+        for p, a in zip(callee.params, call.args):
+            a = a.expr if isinstance(a, A.Argument) else a
+            if _is_aggregate_ref(p.type_ref, self.by_reference):
+                if not _is_lvalue(a):
+                    return False    # refused by the checker
+                renames[p.name] = a
+                continue
+            tmp = self.names.fresh(f"{inst.name}_{p.name}")
+            new_locals.append(A.VarDecl(p.pos, tmp, copy.deepcopy(p.type_ref)))
+            renames[p.name] = A.PathExpr(pos, tmp)
+            if p.direction in ("", "in", "inout"):
+                copy_in.append(A.AssignStmt(pos, A.PathExpr(pos, tmp), a))
+            if p.direction in ("out", "inout"):
+                copy_out.append(A.AssignStmt(pos, copy.deepcopy(a), A.PathExpr(pos, tmp)))
+        new_locals += [substitute(l, renames) for l in local_copies]
+        body = substitute(copy.deepcopy(callee.body), renames)
+        stmts = self.names._remove_returns(body.stmts, None, callee, pos)
+        block = A.BlockStmt(pos, copy_in + stmts + copy_out)
+        _replace_stmt(caller.body, call_stmt, block)
+        i = caller.locals.index(inst)
+        caller.locals[i:i] = new_locals
+        return True
+
+
+def _applies(call, instance_name: str) -> bool:
+    c = call.callee
+    return (isinstance(c, A.MemberExpr) and c.member == "apply"
+            and isinstance(c.expr, A.PathExpr) and c.expr.name == instance_name)
+
+
+def _prefix_name(decl, instance: str, original: str) -> None:
+    """`@name("inst.x")` as p4c names an inlined control's table, action or instance."""
+    given = A.name_annotation(decl)
+    if given is not None and given.startswith("."):
+        return
+    full = f"{instance}.{given if given is not None else original}"
+    decl.annotations = [a for a in decl.annotations if a.name != "name"]
+    decl.annotations.append(A.Annotation(decl.pos, "name", [A.StringLit(decl.pos, full)],
+                                         f'"{full}"'))
+
+
+def _name_keys(table: A.TableDecl) -> None:
+    """Keys keep the names of the expressions written in the sub-control (p4c names a key
+    after its source text before inlining: `eth.dst`, not the caller's `hdr.ethernet.dst`)."""
+    for prop in table.properties:
+        for k in getattr(prop, "elements", None) or getattr(prop, "keys", None) or ():
+            if isinstance(k, A.KeyElement) and A.name_annotation(k) is None:
+                text = _source_text(k.expr)
+                if text is not None:
+                    k.annotations.append(A.Annotation(k.pos, "name", [A.StringLit(k.pos, text)],
+                                                      f'"{text}"'))
+
+
+def _source_text(e):
+    """The text p4c gives a key expression, for the shapes keys have; None otherwise."""
+    if isinstance(e, A.PathExpr):
+        return e.name
+    if isinstance(e, A.MemberExpr):
+        inner = _source_text(e.expr)
+        return None if inner is None else f"{inner}.{e.member}"
+    if isinstance(e, A.IndexExpr) and isinstance(e.index, A.IntLit):
+        inner = _source_text(e.expr)
+        return None if inner is None else f"{inner}[{e.index.value}]"
+    if (isinstance(e, A.MethodCallExpr) and isinstance(e.callee, A.MemberExpr)
+            and e.callee.member == "isValid" and not e.args):
+        inner = _source_text(e.callee.expr)
+        return None if inner is None else f"{inner}.$valid$"
+    if isinstance(e, A.SliceExpr) and isinstance(e.hi, A.IntLit) and isinstance(e.lo, A.IntLit):
+        inner = _source_text(e.expr)
+        return None if inner is None else f"{inner}[{e.hi.value}:{e.lo.value}]"
+    return None
+
+
+def _replace_stmt(root, old, new) -> None:
+    """Put `new` where the statement `old` is, anywhere under `root`."""
+    for n in A.walk(root):
+        for name in A._child_fields(type(n)):
+            v = getattr(n, name)
+            if v is old:
+                setattr(n, name, new)
+                return
+            if isinstance(v, list):
+                for i, x in enumerate(v):
+                    if x is old:
+                        v[i] = new
+                        return
+    raise AssertionError("statement to replace not found")   # callers found it by walking
+
+
+def inline_controls(program: A.Program, diags: Diagnostics, names: FunctionInliner) -> None:
+    ControlInliner(program, diags, names).run()
