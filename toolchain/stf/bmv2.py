@@ -21,9 +21,10 @@ from pathlib import Path
 from netio.pcap import PcapWriter, read_pcap
 
 from ..target import LoadError, load_program
-from .embedded import compare_packet, _stf_key_name
+from .embedded import compare_packet
 from .stf_parser import (Add, CheckCounter, CliCommand, Expect, PacketIn, RegisterCheck, SetDefault,
-                         bmv2_priority, parse_key_value, parse_stf)
+                         bmv2_priority, parse_key_value, parse_stf, stf_key_index,
+                         stf_name)
 
 __all__ = ["missing_tools", "run_bmv2", "stf_to_cli"]
 
@@ -77,12 +78,13 @@ def stf_to_cli(cmds, prog) -> list[str]:
     prio = 1
     for c in cmds:
         if isinstance(c, Add):
-            t = prog.tables.get(c.table) or next(t for n, t in prog.tables.items() if n.endswith("." + c.table))
+            t = prog.tables[stf_name("table", prog.tables, c.table)]
             texts = ["0&&&0" if k.match_type == "ternary" else "0/0" if k.match_type == "lpm" else "0"
                      for k in t.keys]
             for name, text in c.keys:
-                want = _stf_key_name(name)
-                i = next(i for i, k in enumerate(t.keys) if want == k.name or k.name.endswith("." + want))
+                i = stf_key_index([k.name for k in t.keys], name)
+                if i is None:
+                    raise KeyError(f"table {t.name} has no key {name}")
                 texts[i] = _key_text(t.keys[i], text)
             args = " ".join(hex(v) for v in _ordered_args(prog, c.action, c.args))
             line = f"table_add {t.name} {c.action} {' '.join(texts)} => {args}"

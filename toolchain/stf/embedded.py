@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 
 from ..target import CliError, SimpleSwitch
 from ..target.bm_sim.tables import MatchParam
 from .stf_parser import (Add, CheckCounter, CliCommand, Expect, IgnoredCommand, PacketIn, RegisterCheck, SetDefault,
-                         StfCommand, Wait, bmv2_priority, parse_key_value)
+                         StfCommand, Wait, bmv2_priority, parse_key_value, stf_key_index, stf_name)
 
 __all__ = ["EmbeddedRun", "compare_packet", "STF_PACKET_INTERVAL"]
 
@@ -26,10 +25,6 @@ def compare_packet(pattern: str, exact: bool, received: bytes) -> str | None:
     if exact and len(got) > len(pattern):
         return f"Received packet too long {len(got)} vs {len(pattern)}"
     return None
-
-
-def _stf_key_name(name: str) -> str:
-    return re.sub(r"\$(\d+)", r"[\1]", name)
 
 
 class EmbeddedRun:
@@ -66,8 +61,7 @@ class EmbeddedRun:
         if isinstance(cmd, Add):
             self._add(cmd)
         elif isinstance(cmd, SetDefault):
-            t = self.sw.runtime.table(cmd.table)
-            action = self.sw.runtime.action_of(t, cmd.action)
+            t, action = self._table_and_action(cmd.table, cmd.action)
             self.sw.runtime.table_set_default(t.name, action, self._args(action, cmd.args))
         elif isinstance(cmd, PacketIn):
             for port, frame in self.sw.process(cmd.port, cmd.data, now=self.now):
@@ -99,16 +93,24 @@ class EmbeddedRun:
         return [int(v, 0) for _, v in args]
 
     def _key_index(self, table, name: str) -> int:
-        want = _stf_key_name(name)
-        for i, k in enumerate(table.keys):
-            if want in (k.name, k.cli_name) or k.name.endswith("." + want) or want.endswith("." + k.name):
-                return i
-        raise CliError(f"table {table.name} has no key {name}")
+        i = stf_key_index([k.name for k in table.keys], name)
+        if i is None:
+            i = stf_key_index([k.cli_name for k in table.keys], name)     # runtime_CLI's spelling
+        if i is None:
+            raise CliError(f"table {table.name} has no key {name}")
+        return i
+
+    def _table_and_action(self, table: str, action: str):
+        rt = self.sw.runtime
+        try:
+            t = rt.table(stf_name("table", rt.sw.tables, table))
+            return t, stf_name("action", t.bind, action)
+        except KeyError as e:
+            raise CliError(str(e).strip('"')) from None
 
     def _add(self, cmd: Add) -> None:
         rt = self.sw.runtime
-        t = rt.table(cmd.table)
-        action = rt.action_of(t, cmd.action)
+        t, action = self._table_and_action(cmd.table, cmd.action)
         match = [None] * len(t.keys)
         for name, text in cmd.keys:
             i = self._key_index(t, name)

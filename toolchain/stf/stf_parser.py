@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 __all__ = ["StfSyntaxError", "StfCommand", "Add", "SetDefault", "PacketIn", "Expect", "Wait",
            "CheckCounter", "RegisterCheck", "CliCommand", "IgnoredCommand", "CLI_PASSTHROUGH", "parse_stf",
+           "stf_key_index", "stf_name", "bmv2_priority",
            "parse_key_value"]
 
 
@@ -191,6 +192,37 @@ def _parse_check_counter(rest: str, lineno: int) -> CheckCounter:
         raise StfSyntaxError(lineno, "check_counter <counter>(<index>) [packets|bytes] <op> <value>")
     return CheckCounter(lineno, m.group("name"), _parse_int(m.group("index"), lineno), kind, words[1],
                         _parse_int(words[2], lineno))
+
+
+def stf_key_index(key_names: list[str], name: str) -> int | None:
+    """Which of a table's keys (JSON key names) an STF key name sets, by the rules of p4c's
+    runner (bmv2stf.py, TableKeyInstance.set): ``$N`` is a stack index; exact name, then with a
+    trailing ``$``, then ``.$valid$`` for a header, ``x.valid`` for ``x.$valid$``; then any
+    key ending in ``.name`` (the last such key, as its loop keeps going), and ``valid``."""
+    key = re.sub(r"\$(\d+)", r"[\1]", name)
+    for cand in (key, key + "$", key + ".$valid$"):
+        if cand in key_names:
+            return key_names.index(cand)
+    if key.endswith(".valid") and key[:-5] + "$valid$" in key_names:
+        return key_names.index(key[:-5] + "$valid$")
+    found = None
+    for i, k in enumerate(key_names):
+        if k.endswith("." + key) or k.endswith("." + key + "$") or (key == "valid" and k.endswith(".$valid$")):
+            found = i
+    if found is None and key == "valid" and "$valid$" in key_names:
+        found = key_names.index("$valid$")
+    return found
+
+
+def stf_name(kind: str, names, name: str) -> str:
+    """A table or action name as p4c's runner finds it: exact, else the one name ending with it."""
+    names = list(names)
+    if name in names:
+        return name
+    hits = [n for n in names if n.endswith(name)]
+    if len(hits) == 1:
+        return hits[0]
+    raise KeyError(f"{'ambiguous' if hits else 'no'} {kind} {name!r}" + (f" ({', '.join(hits)})" if hits else ""))
 
 
 def bmv2_priority(stf_priority: int) -> int:

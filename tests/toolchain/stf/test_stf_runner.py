@@ -241,3 +241,21 @@ def test_larger_stf_priority_wins_as_in_p4c_runner(tmp_path):
     assert res.ok, res.failures
     lines = stf_to_cli(parse_stf(stf.read_text()), load_program(prog_json))
     assert [line.rsplit(" ", 1)[1] for line in lines] == ["9890", "9900"]
+
+
+@pytest.mark.parametrize("stf_name, index", [
+    ("hdr.ipv4.dstAddr", 0), ("ipv4.dstAddr", 0), ("dstAddr", 0),        # exact, then ".name" suffix
+    ("hdr.labels$0.label", 1),                                           # $N is a stack index
+    ("hdr.epdn", 2), ("hdr.epdn.valid", 2),                              # header validity spellings
+    ("nosuch", None)])
+def test_stf_key_names_resolve_as_p4c_runner(stf_name, index):
+    from toolchain.stf.stf_parser import stf_key_index
+    keys = ["hdr.ipv4.dstAddr", "hdr.labels[0].label", "hdr.epdn.$valid$"]
+    assert stf_key_index(keys, stf_name) == index
+
+
+def test_stf_table_and_action_names_resolve_by_suffix_and_refuse_ambiguity():
+    from toolchain.stf.stf_parser import stf_name
+    assert stf_name("table", ["MyIngress.ipv4_lpm", "MyEgress.t"], "ipv4_lpm") == "MyIngress.ipv4_lpm"
+    with pytest.raises(KeyError, match="ambiguous table 't'"):
+        stf_name("table", ["MyIngress.t", "MyEgress.t"], "t")
