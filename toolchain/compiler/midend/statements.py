@@ -41,13 +41,24 @@ class StmtLowering:
         self.exprs = ExprLowering(ctx, env, in_parser=in_parser)
         self.control_name = control_name
         self.in_parser = in_parser
+        # exit inside an action body (P4_16 spec 12.x; p4c's RemoveActionParameters puts the
+        # copy-out before every exit, its BMv2 back end then jumps to the end of the action):
+        self.own_postamble: list = []     # this action's copy-out
+        self.enclosing_exit: list = []    # copy-outs of the actions this one is inlined into
+        self.exit_label = None            # end of the outermost action body
 
     # ------------------------------------------------------------ action bodies
-    def action_body(self, stmts: list) -> list:
+    def action_body(self, stmts: list, postamble: list = ()) -> list:
+        """The body's items, then `postamble` (a directly called action's copy-out), which a
+        `return` reaches through the end label and an `exit` runs before exiting."""
         end = _fresh_label("end")
+        if self.exit_label is None:
+            self.exit_label = end
+        self.own_postamble = list(postamble)
         items: list = []
         self._block(stmts, items, end)
         items.append(end)
+        items.extend(postamble)
         return items
 
     def _block(self, stmts: list, items: list, end: ir.Label) -> None:
@@ -62,8 +73,11 @@ class StmtLowering:
         elif isinstance(s, ast.ReturnStmt):
             items.append(ir.Jump(end))
         elif isinstance(s, ast.ExitStmt):
+            # copy-out of this action and of every action it is inlined into first: BMv2's
+            # exit only marks the packet, and the jump skips the rest of the whole action
+            items.extend(self.own_postamble + self.enclosing_exit)
             items.append(externs.exit_(source_info(s, "exit")))
-            items.append(ir.Jump(end))
+            items.append(ir.Jump(self.exit_label or end))
         elif isinstance(s, ast.SwitchStmt):
             raise Unsupported(s.pos, "switch statements are not allowed inside actions")
         else:
@@ -298,8 +312,10 @@ class StmtLowering:
                 env.bind(param, value)
         inner = StmtLowering(self.ctx, env, in_parser=self.in_parser,
                              control_name=self.control_name)
-        # the body ends with its own end label, which return and exit jump to: copy-out after it
-        return copy_in + inner.action_body(action.body.stmts) + copy_out
+        inner.enclosing_exit = self.own_postamble + self.enclosing_exit
+        inner.exit_label = self.exit_label
+        # return jumps to the body's end label, followed by the copy-out; exit runs it first
+        return copy_in + inner.action_body(action.body.stmts, copy_out)
 
     # -- v1model extern functions
     def extern_function(self, c: ast.MethodCallExpr, src) -> list:
