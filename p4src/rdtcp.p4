@@ -18,6 +18,11 @@
 #include "include/buffer.p4"
 #include "include/checksums.p4"
 
+/* v1model instance type of a recirculated packet, as simple_switch sets it (simple_switch.md).
+ * Only the values the program tests are declared: p4c warns about every unused constant
+ * (frontends/p4/unusedDeclarations.cpp, "'X' is unused"). */
+const bit<32> PKT_INSTANCE_TYPE_RECIRC = 4;
+
 /*************************************************************************
  **************  I N G R E S S   P R O C E S S I N G   *******************
  *************************************************************************/

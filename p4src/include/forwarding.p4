@@ -1,11 +1,10 @@
 /*
- * forwarding.p4 -- routing and per-port properties. A fragment of MyIngress's declarations:
- * rdtcp.p4 includes it inside the control body, so names read MyIngress.ipv4_lpm etc.
+ * forwarding.p4 -- routing and per-port properties (v1model). A fragment of MyIngress's
+ * declarations: rdtcp.p4 includes it inside the control body, so names read MyIngress.ipv4_lpm etc.
  *
- * IPv4 is routed by longest-prefix match with MAC rewrite (the tutorials' basic.p4 semantics:
- * the new source is the address the frame was sent to, the new destination the next hop) and
- * a TTL decrement. Frames that are not IPv4 (ARP, IPv6, ...) are bridged unchanged, byte for
- * byte, by l2_forward: ingress port -> egress port, a patch panel the controller fills in.
+ * The tables and their actions are architecture-neutral and live in routing.p4 (the TNA port
+ * includes it too); this file adds the v1model externs: the per-port registers and the drop
+ * counters.
  */
 
     /* Port properties, index port & PORT_INDEX_MASK. */
@@ -15,55 +14,5 @@
     counter(DROP_CAUSES, CounterType.packets_and_bytes) drops;   /* by DROP_* cause */
     counter(MAX_PORTS, CounterType.packets_and_bytes) port_drops; /* every drop after routing, by port */
 
-    /* No forwarding entry: the packet goes nowhere (counted as DROP_NO_ROUTE). */
-    action drop() {
-        meta.drop_cause = DROP_NO_ROUTE;
-    }
-
-    action ipv4_forward(macAddr_t dst_addr, port_t port) {
-        hdr.ethernet.src_addr = hdr.ethernet.dst_addr;
-        hdr.ethernet.dst_addr = dst_addr;
-        hdr.ipv4.ttl = hdr.ipv4.ttl - 1;
-        meta.out_port = port;
-    }
-
-    table ipv4_lpm {
-        key = {
-            hdr.ipv4.dst_addr: lpm;
-        }
-        actions = {
-            ipv4_forward;
-            drop;
-            NoAction;
-        }
-        size = 1024;
-        default_action = drop();
-    }
-
-    action l2_output(port_t port) {
-        meta.out_port = port;
-    }
-
-    table l2_forward {
-        key = {
-            standard_metadata.ingress_port: exact;
-        }
-        actions = {
-            l2_output;
-            drop;
-            NoAction;
-        }
-        size = MAX_PORTS;
-        default_action = drop();
-    }
-
-    /* IPv4 the router must not forward: version != 4, ihl < 5 or a total length that does not
-     * cover the header (RFC 1812 §5.2.2). */
-    action drop_malformed() {
-        meta.drop_cause = DROP_MALFORMED;
-    }
-
-    /* TTL would reach 0 here (RFC 1812 §5.3.1); no ICMP time-exceeded is generated. */
-    action drop_ttl() {
-        meta.drop_cause = DROP_TTL;
-    }
+#define RDTCP_INGRESS_PORT standard_metadata.ingress_port
+#include "routing.p4"

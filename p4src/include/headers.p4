@@ -1,7 +1,8 @@
 /*
  * headers.p4 -- types, constants, headers and metadata of the RD-TCP gateway.
  *
- * Architecture-neutral: a TNA port includes this file unchanged. Names are API (commands files,
+ * Architecture-neutral: the TNA port (p4src/tna/) includes this file unchanged; the two
+ * architecture hooks (RDTCP_LOOP_STATE, RDTCP_ARCH_METADATA) default to v1model's needs. Names are API (commands files,
  * STF, PTF, the controller and the simulator use them); see p4src/README.md.
  */
 #ifndef RDTCP_HEADERS_P4
@@ -46,16 +47,23 @@ const bit<4>  TCP_MAX_DOFF_FOR_EPDN = 12;
 
 const bit<32> DEFAULT_MTU = 1500;   /* used when port_mtu[p] == 0 (Ethernet, RFC 894) */
 
-/* v1model instance type of a recirculated packet, as simple_switch sets it (simple_switch.md).
- * Only the values the program tests are declared: p4c warns about every unused constant
- * (frontends/p4/unusedDeclarations.cpp, "'X' is unused"). */
-const bit<32> PKT_INSTANCE_TYPE_RECIRC = 4;
-
 /* Field list preserved across a reordering loop: the index given to
  * recirculate_preserving_field_list and to @field_list on the preserved metadata fields. A macro,
  * not a const: p4c's back end needs an integer literal in @field_list (simpleSwitch.cpp,
  * "Annotation must be a constant integer"), and the preprocessor puts one there. */
 #define FL_RECIRC 1
+
+/* The annotation on the metadata a reordering loop keeps: v1model's @field_list. An architecture
+ * that carries that state otherwise (TNA: in a bridged header) defines RDTCP_LOOP_STATE empty
+ * before including this file. */
+#ifndef RDTCP_LOOP_STATE
+#define RDTCP_LOOP_STATE @field_list(FL_RECIRC)
+#endif
+
+/* Extra metadata fields an architecture needs (TNA: the TCP checksum residual); none for v1model. */
+#ifndef RDTCP_ARCH_METADATA
+#define RDTCP_ARCH_METADATA
+#endif
 
 /* Drop causes: index into the counter MyIngress.drops (0 = not dropped, never counted). */
 const bit<8> DROP_NONE      = 0;
@@ -154,7 +162,6 @@ struct headers_t {
 }
 
 struct metadata_t {
-    bit<4>  ip_option_words;    /* parser: IPv4 option words still to extract */
     bit<1>  tcp_ok;             /* TCP header parsed and every length consistent */
     bit<1>  is_data;            /* tcp_ok and the segment carries payload */
     bit<1>  tcp_modified;       /* recompute the TCP checksum (option inserted/merged/stripped) */
@@ -174,10 +181,11 @@ struct metadata_t {
     port_t  out_port;
     bit<32> out_idx;            /* out_port & PORT_INDEX_MASK: index of the per-port knobs */
     /* Kept across a reordering loop (see MyEgress). */
-    @field_list(FL_RECIRC)
+    RDTCP_LOOP_STATE
     bit<8>  loops_left;
-    @field_list(FL_RECIRC)
+    RDTCP_LOOP_STATE
     port_t  recirc_port;
+    RDTCP_ARCH_METADATA
 }
 
 #endif /* RDTCP_HEADERS_P4 */

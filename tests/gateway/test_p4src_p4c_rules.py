@@ -27,6 +27,9 @@ GATEWAY = P4SRC / "rdtcp.p4"
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 TYPE = r"(?:bit<\d+>|int<\d+>|bool|" + IDENT + r")"
+# An extern instance, v1model's or TNA's (test_p4src_tna.py applies the same rules to the port).
+INSTANCE = (r"\b(?:register|counter|meter|direct_counter|Register|RegisterAction|Counter|Hash|"
+            r"Random|Checksum)\b[^;{}]*?\)\s*(" + IDENT + r")\s*[;=]")
 
 # v1model.p4 (p4c main) marks these @deprecated; p4c warns on every use (frontends/p4/deprecated.cpp).
 DEPRECATED_CALLS = {
@@ -105,7 +108,7 @@ def unused_declarations(text: str) -> list[str]:
         "typedef": r"\btypedef\s+" + TYPE + r"\s+(" + IDENT + r")\s*;",
         "action": r"\baction\s+(" + IDENT + r")\s*\(",
         "table": r"\btable\s+(" + IDENT + r")\s*\{",
-        "instance": r"\b(?:register|counter|meter|direct_counter)\b[^;{}]*?\)\s*(" + IDENT + r")\s*;",
+        "instance": INSTANCE,
         "local": r"(?:^|[;{}])\s*" + TYPE + r"\s+(" + IDENT + r")\s*=",
     }
     problems = []
@@ -229,7 +232,7 @@ def shadowing(text: str) -> list[str]:
     'y'"; a local named like a parameter is an error)."""
     outer = set(re.findall(r"\b(?:const\s+" + TYPE + r"|typedef\s+" + TYPE + r"|header|struct|"
                            r"control|parser|action|table)\s+(" + IDENT + r")", text))
-    outer |= set(re.findall(r"\b(?:register|counter)\b[^;{}]*?\)\s*(" + IDENT + r")\s*;", text))
+    outer |= set(re.findall(INSTANCE, text))
     outer |= {"hdr", "meta", "standard_metadata", "packet"}
     problems = []
     for m in re.finditer(r"\baction\s+(" + IDENT + r")\s*\(([^)]*)\)", text):
