@@ -13,8 +13,9 @@
  *
  * Hooks: an architecture that must see the TCP header or the EPDN option as they are extracted
  * (TNA feeds its parser Checksum to get the TCP payload's checksum residual) defines
- * PARSE_TCP_HOOK / PARSE_EPDN_HOOK as statements before including this file; by default they are
- * empty.
+ * PARSE_TCP_HOOK / PARSE_EPDN_HOOK as statements, and PARSE_TCP_DONE as the state every TCP
+ * path ends in, before including this file; by default the hooks are empty and the TCP paths
+ * end in accept.
  */
 #ifndef RDTCP_PARSER_STATES_P4
 #define RDTCP_PARSER_STATES_P4
@@ -24,6 +25,9 @@
 #endif
 #ifndef PARSE_EPDN_HOOK
 #define PARSE_EPDN_HOOK
+#endif
+#ifndef PARSE_TCP_DONE
+#define PARSE_TCP_DONE accept
 #endif
 
     state parse_ethernet {
@@ -82,21 +86,21 @@
         PARSE_TCP_HOOK
         transition select(hdr.tcp.data_offset) {
             8 .. 15: parse_first_option;
-            default: accept;
+            default: PARSE_TCP_DONE;
         }
     }
 
     state parse_first_option {
         transition select(packet.lookahead<bit<32>>()) {
             EPDN_FIRST_WORD: parse_epdn;
-            default: accept;
+            default: PARSE_TCP_DONE;
         }
     }
 
     state parse_epdn {
         packet.extract(hdr.epdn);
         PARSE_EPDN_HOOK
-        transition accept;
+        transition PARSE_TCP_DONE;
     }
 
 #endif /* RDTCP_PARSER_STATES_P4 */

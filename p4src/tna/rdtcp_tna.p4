@@ -25,7 +25,6 @@
     bit<16> tcp_residual;   /* parser: TCP checksum over everything but the header fields */ \
     bit<16> len_delta;      /* pseudo-header length change, one's complement (+12 / -12) */ \
     bit<1>  has_entry;      /* the flow's fingerprint was in its EPDN slot */            \
-    bit<1>  can_stamp;      /* a forwarded data segment that may carry the stamp now */  \
     bit<32> pattern_len;    /* pattern_len[out port] */
 #ifndef MAX_PORTS
 #define MAX_PORTS 512       /* every Tofino port number (9 bits): no aliasing across pipes */
@@ -76,19 +75,18 @@ struct eg_metadata_t { }
  *************************************************************************/
 /* The TCP checksum residual (the TNA way to fix a checksum that covers the payload, which the
  * deparser cannot read): the parser's Checksum starts from the segment's checksum and subtracts
- * the header fields it extracts (and the EPDN option, if any); what is left is the sum of the
- * pseudo-header and of every byte the gateway never changes. The deparser adds the new fields
- * back. RFC 1624 (incremental update) is the arithmetic behind it. */
+ * the header fields it extracts (and the EPDN option, if any); what is left, read once in
+ * parse_tcp_done, is the sum of the pseudo-header and of every byte the gateway never changes.
+ * The deparser adds the new fields back. RFC 1624 (incremental update) is the arithmetic. */
 #define PARSE_TCP_HOOK                                                                    \
         tcp_csum.subtract({hdr.tcp.checksum});                                            \
         tcp_csum.subtract({hdr.tcp.src_port, hdr.tcp.dst_port, hdr.tcp.seq_no,            \
                            hdr.tcp.ack_no, hdr.tcp.data_offset, hdr.tcp.res,              \
-                           hdr.tcp.flags, hdr.tcp.window, hdr.tcp.urgent_ptr});           \
-        meta.tcp_residual = tcp_csum.get();
+                           hdr.tcp.flags, hdr.tcp.window, hdr.tcp.urgent_ptr});
 #define PARSE_EPDN_HOOK                                                                   \
         tcp_csum.subtract({hdr.epdn.kind, hdr.epdn.len, hdr.epdn.exid,                    \
-                           hdr.epdn.drop_lo, hdr.epdn.drop_hi});                          \
-        meta.tcp_residual = tcp_csum.get();
+                           hdr.epdn.drop_lo, hdr.epdn.drop_hi});
+#define PARSE_TCP_DONE parse_tcp_done
 
 parser IngressParser(packet_in packet,
                      out ig_headers_t hdr,
@@ -102,7 +100,17 @@ parser IngressParser(packet_in packet,
     state start {
         packet.extract(ig_intr_md);
         packet.advance(PORT_METADATA_SIZE);
-        meta.tcp_residual = 0;
+        /* The metadata is the parser's `out` parameter: every field is written here, or p4c's
+         * front end warns "out parameter 'meta' may be uninitialized" (simplifyDefUse.cpp).
+         * A struct initializer must name every field: a field added to metadata_t without
+         * adding it here is a type error (tests/gateway/test_p4src_tna.py), not a warning. */
+        meta = {
+            tcp_ok = 0, is_data = 0, tcp_modified = 0, ip_hdr_bytes = 0, l4_len = 0,
+            payload_len = 0, flow_hash = 0, flow_idx = 0, entry_fp = 0, entry_lo = 0,
+            entry_hi = 0, rec_lo = 0, rec_hi = 0, port_mtu = 0, drop_cause = DROP_NONE,
+            impair = IMPAIR_PASS, out_port = 0, out_idx = 0, loops_left = 0, recirc_port = 0,
+            tcp_residual = 0, len_delta = 0, has_entry = 0, pattern_len = 0
+        };
         transition select(ig_intr_md.ingress_port) {
             internal_ports: parse_bridge;
             default: parse_ethernet;
@@ -115,6 +123,11 @@ parser IngressParser(packet_in packet,
     }
 
 #include "../include/parser_states.p4"
+
+    state parse_tcp_done {
+        meta.tcp_residual = tcp_csum.get();
+        transition accept;
+    }
 }
 
 /*************************************************************************
@@ -305,13 +318,6 @@ control MyIngress(inout ig_headers_t hdr,
         port_t loop = (port_t)loop_port_read.execute(0);
         bit<32> event = EPDN_EVENTS;          /* the one epdn_events cell this packet counts */
         bit<32> reordered = REORDER_KINDS;    /* the one reorders cell this packet counts */
-        meta.drop_cause = DROP_NONE;
-        meta.impair = IMPAIR_PASS;
-        meta.tcp_modified = 0;
-        meta.tcp_ok = 0;
-        meta.is_data = 0;
-        meta.len_delta = 0;
-        meta.has_entry = 0;
 
         /* ---- 1. classify (as v1model) -------------------------------------------------- */
         if (hdr.ipv4.isValid()) {

@@ -191,3 +191,12 @@ def test_tna_epdn_table_is_12_bytes_per_entry(api_dir):
         r"Register<\s*(?:bit<(\d+)>|seq_t)[^>]*>\s*\([^)]*\)\s*(epdn_\w+)\s*;",
         text.replace("seq_t", "bit<32>"))}
     assert widths == {"epdn_fp": 32, "epdn_lo": 32, "epdn_hi": 32}
+
+
+def test_tna_metadata_initializer_reports_missing_field(api_dir):
+    # the parser writes every metadata field (p4c: "out parameter may be uninitialized");
+    # the struct initializer makes a forgotten field a type error
+    text = rewrite_for_front_end(preprocessed(TNA, [api_dir]))
+    broken = text.replace(", pattern_len = 0", "")
+    assert broken != text
+    assert any("do not match" in d for d in front_end_diagnostics(broken))
