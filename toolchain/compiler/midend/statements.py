@@ -9,7 +9,8 @@ from ..frontend import ast, types as T
 from . import externs, ir
 from .context import Context, Unsupported, construct_name, ir_type, source_info
 from .expressions import Env, ExprLowering, describe
-from .storage import HeaderPlace, StackPlace, StructPlace
+from .storage import (HeaderPlace, StackPlace, StructPlace, allocate_local_header,
+                      allocate_local_struct)
 
 _labels = count()
 
@@ -132,7 +133,16 @@ class StmtLowering:
                                               f"{describe(d.init)}")
             return [ir.Primitive("assign_header", [ir.HeaderArg(name), ir.HeaderArg(value.instance)],
                                  source_info(d, d.name))]
-        if isinstance(t, (T.Struct, T.Stack, T.HeaderUnion, T.Tuple)):
+        if isinstance(t, T.Struct):
+            place = allocate_local_struct(self.ctx, d.name, t, d.pos)
+            self.env.bind(d, place)
+            if d.init is None:
+                return []
+            src = source_info(d, d.name)
+            if isinstance(d.init, (ast.ListExpr, ast.StructInitExpr)):
+                return self._assign_members(place, d.init, src)
+            return self.assign_place(place, d.init, src)
+        if isinstance(t, (T.Stack, T.HeaderUnion, T.Tuple)):
             raise Unsupported(d.pos, f"local variables of type {t} are not supported")
         ref = self.ctx.scalars.temp(d.name, ir_type(t, d.pos))
         self.env.bind(d, ref)
@@ -143,15 +153,7 @@ class StmtLowering:
 
     def declare_header(self, d: ast.VarDecl) -> HeaderPlace:
         """A header-typed local variable: its own (metadata=false) header instance."""
-        from .storage import header_type_fields
-        t = d.p4type
-        if t.name not in self.ctx.storage.header_types:
-            ht = ir.HeaderType(t.name, header_type_fields(t, d.pos))
-            self.ctx.storage.header_types[t.name] = ht
-            self.ctx.out.header_types.append(ht)
-        name = self.ctx.action_names.fresh(d.name)
-        self.ctx.out.headers.append(ir.HeaderInstance(name, t.name, False))
-        place = HeaderPlace(name, t)
+        place = allocate_local_header(self.ctx, d.name, d.p4type)
         self.env.bind(d, place)
         return place
 
@@ -249,8 +251,11 @@ class StmtLowering:
                                                           ir.HeaderArg(s.instance)], src))
             elif isinstance(d, StructPlace):
                 out.extend(self._assign_struct(d, s, pos, src))
+            elif isinstance(d, StackPlace):
+                out.append(ir.Primitive("assign_header_stack", [ir.StackArg(d.name),
+                                                                ir.StackArg(s.name)], src))
             else:
-                raise Unsupported(pos, "struct assignment with header stacks is not supported")
+                raise Unsupported(pos, f"struct assignment of member {name} is not supported")
         return out
 
     # ------------------------------------------------------------ calls
@@ -282,32 +287,54 @@ class StmtLowering:
         raise Unsupported(c.pos, f"call of {describe(c.callee)} is not supported")
 
     def inline_action(self, c: ast.MethodCallExpr) -> list:
-        """A direct action call: the action's body with its parameters bound to the
-        arguments (in/inout/out parameters to the argument's place)."""
+        """A direct action call: the action's body with its parameters bound to copies of
+        the arguments (P4_16 spec 6.8: copy-in for in/inout, copy-out for out/inout, also
+        on return and exit). A header or struct argument is bound to the argument itself
+        when no copy can be told apart from it: the body (or an action it calls) never
+        names the argument's variable and no other argument shares it."""
         action: ast.ActionDecl = c.method
         env = self.env.child()
         copy_in, copy_out = [], []
         for param, arg in zip(action.params, c.args):
+            src = source_info(arg)
             if param.direction in ("out", "inout"):
                 place = self.exprs.place(arg)
                 if isinstance(place, (ir.FieldRef, ir.StackElementField)):
-                    # copy-in/copy-out (P4_16 spec 6.8): the body works on a copy, so a write
-                    # to the argument's own location inside the body is overwritten on return
+                    # the body works on a copy, so a write to the argument's own location
+                    # inside the body is overwritten on return
                     tmp = self.ctx.scalars.temp(param.name, place.type)
                     if param.direction == "inout":
-                        copy_in.append(ir.Primitive("assign", [tmp, place], source_info(arg)))
-                    copy_out.append(ir.Primitive("assign", [place, tmp], source_info(arg)))
+                        copy_in.append(ir.Primitive("assign", [tmp, place], src))
+                    copy_out.append(ir.Primitive("assign", [place, tmp], src))
+                    env.bind(param, tmp)
+                elif (isinstance(place, (HeaderPlace, StructPlace))
+                      and _needs_copy(action, arg, c.args)):
+                    tmp = self._aggregate_copy(param, place)
+                    if param.direction == "inout":
+                        copy_in.extend(self._copy(tmp, place, arg.pos, src))
+                    elif isinstance(tmp, HeaderPlace):      # an out header starts invalid
+                        copy_in.append(externs.set_valid(tmp.instance, False, src))
+                    copy_out.extend(self._copy(place, tmp, arg.pos, src))
                     env.bind(param, tmp)
                 else:
+                    if param.direction == "out" and isinstance(place, HeaderPlace):
+                        # bound to the argument itself: it starts invalid, as the copy would
+                        copy_in.append(externs.set_valid(place.instance, False, src))
                     env.bind(param, place)
             elif isinstance(param.p4type, (T.Header, T.Struct, T.Stack)):
-                env.bind(param, self.exprs.place(arg))
+                place = self.exprs.place(arg)
+                if (isinstance(place, (HeaderPlace, StructPlace))
+                        and _needs_copy(action, arg, c.args)):
+                    tmp = self._aggregate_copy(param, place)
+                    copy_in.extend(self._copy(tmp, place, arg.pos, src))
+                    place = tmp
+                env.bind(param, place)
             else:
                 value = self.exprs.lower(arg)
                 if not isinstance(value, ir.Const):
                     # copy-in (spec 6.7): the body may change what the argument reads
                     tmp = self.ctx.scalars.temp(param.name, value.type)
-                    copy_in.append(ir.Primitive("assign", [tmp, value], source_info(arg)))
+                    copy_in.append(ir.Primitive("assign", [tmp, value], src))
                     value = tmp
                 env.bind(param, value)
         inner = StmtLowering(self.ctx, env, in_parser=self.in_parser,
@@ -316,6 +343,17 @@ class StmtLowering:
         inner.exit_label = self.exit_label
         # return jumps to the body's end label, followed by the copy-out; exit runs it first
         return copy_in + inner.action_body(action.body.stmts, copy_out)
+
+    def _aggregate_copy(self, param: ast.Param, place):
+        if isinstance(place, HeaderPlace):
+            return allocate_local_header(self.ctx, param.name, place.type)
+        return allocate_local_struct(self.ctx, param.name, place.type, param.pos)
+
+    def _copy(self, dst, src_place, pos, src) -> list:
+        if isinstance(dst, HeaderPlace):
+            return [ir.Primitive("assign_header", [ir.HeaderArg(dst.instance),
+                                                   ir.HeaderArg(src_place.instance)], src)]
+        return self._assign_struct(dst, src_place, pos, src)
 
     # -- v1model extern functions
     def extern_function(self, c: ast.MethodCallExpr, src) -> list:
@@ -493,3 +531,36 @@ class StmtLowering:
             meter.result_target = self.exprs.lvalue(c.args[0])
             return []                       # BMv2 writes the colour when the table hits
         raise Unsupported(c.pos, f"{kind}.{method} is not supported")
+
+
+def _root_decl(e):
+    """The variable or parameter an l-value path starts from (h for h.eth.src)."""
+    while isinstance(e, (ast.MemberExpr, ast.IndexExpr, ast.SliceExpr)):
+        e = e.expr
+    return e.decl if isinstance(e, ast.PathExpr) else None
+
+
+def _names_decl(action: ast.ActionDecl, decl, seen=None) -> bool:
+    """Does the action's body, or an action it calls directly, name `decl`?"""
+    seen = set() if seen is None else seen
+    if id(action) in seen:
+        return False
+    seen.add(id(action))
+    for n in ast.walk(action.body):
+        if isinstance(n, ast.PathExpr) and n.decl is decl:
+            return True
+        if (isinstance(n, ast.MethodCallExpr) and n.kind == "action"
+                and _names_decl(n.method, decl, seen)):
+            return True
+    return False
+
+
+def _needs_copy(action: ast.ActionDecl, arg, args) -> bool:
+    """Whether binding a header/struct parameter to its argument could differ from the
+    copy the spec prescribes: only when the same storage is reachable another way."""
+    root = _root_decl(arg)
+    if root is None:
+        return True
+    if any(a is not arg and _root_decl(a) is root for a in args):
+        return True
+    return _names_decl(action, root)

@@ -39,7 +39,9 @@ class StackPlace:
 @dataclass(frozen=True)
 class StructPlace:
     """A struct value: `kind` "headers" (members are instances), "meta" (members are scalars
-    fields), or "std" (the standard metadata instance)."""
+    fields), "std" (the standard metadata instance), or "local" (a struct-typed local
+    variable or argument copy: header members are instances, scalar members `scalars`
+    fields, both named "<prefix>.<member>"; see allocate_local_struct)."""
     kind: str
     prefix: str
     type: T.Struct
@@ -57,6 +59,8 @@ class Storage:
         if place.kind == "std":
             return ir.FieldRef(STANDARD_METADATA, name, ir_type(ftype, pos))
         path = f"{place.prefix}.{name}" if place.prefix else name
+        if place.kind == "local":
+            return self._local_member(path, ftype, pos)
         if place.kind == "headers":
             if isinstance(ftype, T.Header):
                 return HeaderPlace(path, ftype)
@@ -71,6 +75,74 @@ class Storage:
         if isinstance(ftype, (T.Header, T.Stack, T.HeaderUnion)):
             raise Unsupported(pos, "headers inside the metadata struct are not supported")
         return ir.FieldRef(SCALARS, path, ir_type(ftype, pos))
+
+
+    @staticmethod
+    def _local_member(path: str, ftype, pos):
+        if isinstance(ftype, T.Header):
+            return HeaderPlace(path, ftype)
+        if isinstance(ftype, T.Stack):
+            return StackPlace(path, ftype, tuple(f"{path}[{i}]" for i in range(ftype.size)))
+        if isinstance(ftype, T.Struct):
+            return StructPlace("local", path, ftype)
+        return ir.FieldRef(SCALARS, path, ir_type(ftype, pos))
+
+
+def allocate_local_struct(ctx: Context, base: str, t: T.Struct, pos) -> StructPlace:
+    """Storage for a struct-typed local variable (or a copy of a struct argument): p4c
+    flattens such a struct into one variable per member (its midend's NestedStructs /
+    FlattenHeaders); here headers become header instances, stacks header stacks and
+    scalars `scalars` fields, all under a fresh prefix."""
+    prefix = _fresh_storage_name(ctx, base)
+    _allocate_members(ctx, prefix, t, pos)
+    return StructPlace("local", prefix, t)
+
+
+def allocate_local_header(ctx: Context, base: str, t: T.Header) -> HeaderPlace:
+    """A header-typed local variable or argument copy: its own (metadata=false) instance."""
+    name = _fresh_storage_name(ctx, base)
+    _add_header_type(ctx, t)
+    ctx.out.headers.append(ir.HeaderInstance(name, t.name, False))
+    return HeaderPlace(name, t)
+
+
+def _fresh_storage_name(ctx: Context, base: str) -> str:
+    """A name no header instance, stack or `scalars` field (or prefix of one) uses yet."""
+    taken = {h.name for h in ctx.out.headers} | {s.name for s in ctx.out.stacks}
+    scalar_names = [f[0] for f in ctx.scalars.fields]
+    while True:
+        name = ctx.action_names.fresh(base)
+        if name not in taken and not any(n == name or n.startswith(name + ".")
+                                         for n in scalar_names):
+            return name
+
+
+def _add_header_type(ctx: Context, t: T.Header) -> None:
+    if t.name not in ctx.storage.header_types:
+        ht = ir.HeaderType(t.name, header_type_fields(t, getattr(t.decl, "pos", None)))
+        ctx.storage.header_types[t.name] = ht
+        ctx.out.header_types.append(ht)
+
+
+def _allocate_members(ctx: Context, prefix: str, t: T.Struct, pos) -> None:
+    for name, ftype in t.fields.items():
+        path = f"{prefix}.{name}"
+        where = field_pos(t, name, pos)
+        if isinstance(ftype, T.Header):
+            _add_header_type(ctx, ftype)
+            ctx.out.headers.append(ir.HeaderInstance(path, ftype.name, False))
+        elif isinstance(ftype, T.Stack) and isinstance(ftype.element, T.Header):
+            _add_header_type(ctx, ftype.element)
+            elements = [f"{path}[{i}]" for i in range(ftype.size)]
+            for e in elements:
+                ctx.out.headers.append(ir.HeaderInstance(e, ftype.element.name, False))
+            ctx.out.stacks.append(ir.HeaderStack(path, ftype.element.name, elements))
+        elif isinstance(ftype, T.Struct):
+            _allocate_members(ctx, path, ftype, where)
+        elif isinstance(ftype, (T.HeaderUnion, T.Stack)):
+            raise Unsupported(where, f"local variables with a {ftype} member are not supported")
+        else:
+            ctx.scalars.add(path, ir_type(ftype, where))
 
 
 def field_pos(t, name: str, default):
