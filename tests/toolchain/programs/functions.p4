@@ -1,6 +1,6 @@
 // P4 functions (spec 10.x) are inlined at their calls as p4c's InlineFunctions does:
 // arguments copied in and out (spec 6.8), `return` from inside an if, calls inside
-// expressions evaluated in order, the right operand of && only when it is evaluated
+// expressions evaluated in order, a header argument sharing its variable with another copied, the right operand of && only when it is evaluated
 // (spec 8.5), a function calling a function, a struct argument, and a call in an action,
 // in a parser state and in a select key.
 #include <core.p4>
@@ -33,6 +33,12 @@ void split(in bit<8> x, out bit<8> hi, out bit<8> lo) {
     lo = x & 0xf;
 }
 
+// the same header passed twice: e is a copy, written back after t (parameter order)
+void mix(inout bit<16> t, inout ethernet_t e) {
+    t = 0x4242;
+    e.ether_type = e.ether_type + 1;
+}
+
 parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
     state start {
         pkt.extract(hdr.ethernet);
@@ -51,7 +57,7 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std)
     }
     apply {
         std.egress_spec = 1;
-        if (!hdr.v.isValid()) { return; }
+        if (!hdr.v.isValid()) { mix(hdr.ethernet.ether_type, hdr.ethernet); return; }
         hdr.v.a = sat_add(hdr.v.a, hdr.v.b);
         // && short-circuits: bump runs only while the left operand is true
         if (hdr.v.c == 0 && bump(meta, hdr.v.c)) {
@@ -62,6 +68,7 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std)
         hdr.v.f = meta.calls;
         in_action();
         split(hdr.v.e, hdr.v.e, hdr.v.f);    // copy-out in parameter order: lo lands in f
+        mix(hdr.ethernet.ether_type, hdr.ethernet);
     }
 }
 control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) { apply { } }

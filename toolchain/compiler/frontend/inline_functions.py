@@ -16,10 +16,11 @@ contains them; the right operand of `&&` / `||` only when it is evaluated, spec 
         a = f_x_N;  b = f_y_N;         // copy-out: inout and out, also after a return
     }
 
-and the call expression is replaced by `f_retval_N`. Parameters of struct, header stack and
-header union type are not copied (our mid end keeps no local variables of those types): the
-argument, which must be an l-value then, is substituted for the parameter, which gives the
-same result unless the same storage is also passed as another argument.
+and the call expression is replaced by `f_retval_N`. A struct or header argument that is a
+variable or field is substituted for its parameter instead of copied (a function sees only
+its parameters, so nothing can tell the two apart) unless another argument shares its
+variable. Header stacks and unions are always passed that way (the mid end keeps no local
+copies of them), so their arguments must be variables or fields.
 
 The pass works on the parsed tree before checking, so the checker types, casts and checks the
 inlined code like any other. Generic functions (`T max<T>(...)`) are left in place; the
@@ -46,6 +47,10 @@ class FunctionInliner:
             if isinstance(d, A.FunctionDecl) and not d.type_params:
                 self.functions.setdefault(d.name, []).append(d)
         self.aggregate_types = self._aggregate_type_names(program)
+        # values our mid end keeps no local copies of: passed by reference always
+        self.uncopyable = _type_names_of(program, (A.HeaderUnionDecl,))
+        # values passed by reference unless another argument shares their variable
+        self.shareable = _type_names_of(program, (A.StructDecl, A.HeaderDecl))
         self.used_names = {n.name for n in A.walk(program)
                            if isinstance(n, (A.PathExpr, A.Decl))}
         self.counter = count()
@@ -260,11 +265,18 @@ class FunctionInliner:
         body = copy.deepcopy(f.body)
         copy_in, copy_out, renames = [], [], {}
         for p, a in args:
-            if self._is_aggregate(p):
-                if a is None or not _is_lvalue(a):
-                    raise CompileError.at(a.pos if a is not None else pos,
-                                          f"argument for {p.name} of '{f.name}' must be a "
-                                          "variable or field (it is a struct, stack or union)")
+            if _is_aggregate_ref(p.type_ref, self.uncopyable):
+                if not _is_lvalue(a):
+                    raise CompileError.at(a.pos, f"argument for {p.name} of '{f.name}' must "
+                                                 "be a variable or field (it is a header "
+                                                 "stack or union)")
+                renames[p.name] = a
+                continue
+            if (_is_aggregate_ref(p.type_ref, self.shareable) and _is_lvalue(a)
+                    and not any(o is not a and _root_name(o) == _root_name(a)
+                                for _, o in args)):
+                # a function sees only its parameters: with no other argument sharing the
+                # variable, the argument itself behaves exactly as its copy would
                 renames[p.name] = a
                 continue
             name = self.fresh(f"{f.name}_{p.name}")
@@ -309,9 +321,6 @@ class FunctionInliner:
                                                 f"function '{f.name}'")
             out.append((p, v))
         return out
-
-    def _is_aggregate(self, p: A.Param) -> bool:
-        return _is_aggregate_ref(p.type_ref, self.aggregate_types)
 
     def _remove_returns(self, stmts: list, retval, f, pos) -> list:
         """`return e;` -> assignments; a flag guards what follows a return that may run
@@ -379,9 +388,30 @@ class FunctionInliner:
 # ---------------------------------------------------------------- helpers
 
 def _is_aggregate_ref(r, aggregate_names: set) -> bool:
+    """A stack type, or a name in `aggregate_names`."""
     if isinstance(r, A.StackTypeRef):
         return True
     return isinstance(r, A.NamedTypeRef) and r.name in aggregate_names
+
+
+def _type_names_of(program, kinds) -> set:
+    """Names of the declarations of `kinds` and of typedefs of them, to any depth."""
+    names = {d.name for d in program.decls if isinstance(d, kinds)}
+    changed = True
+    while changed:
+        changed = False
+        for d in program.decls:
+            if (isinstance(d, A.TypedefDecl) and d.name not in names
+                    and isinstance(d.type_ref, A.NamedTypeRef) and d.type_ref.name in names):
+                names.add(d.name)
+                changed = True
+    return names
+
+
+def _root_name(e):
+    while isinstance(e, (A.MemberExpr, A.IndexExpr, A.SliceExpr)):
+        e = e.expr
+    return e.name if isinstance(e, A.PathExpr) else None
 
 
 def _is_lvalue(e) -> bool:
