@@ -18,7 +18,7 @@ def test_driver_writes_bmv2_json(tmp_path):
 
 
 def test_driver_reports_refusal_with_position_and_exit_1(tmp_path, capsys):
-    src = ERRORS / "refuse_optional_match.p4"
+    src = ERRORS / "refuse_value_set.p4"
     assert main([str(src), "-o", str(tmp_path / "x.json")]) == 1
     err = capsys.readouterr().err
     assert f"{src}:" in err and ": error: " in err

@@ -11,7 +11,13 @@ from .statements import StmtLowering, enum_member_name
 from .storage import STANDARD_METADATA, StructPlace
 
 DEFAULT_TABLE_SIZE = 1024          # p4c's default when a table has no `size`
-SUPPORTED_MATCH_KINDS = {"exact", "lpm", "ternary", "range"}
+SUPPORTED_MATCH_KINDS = {"exact", "lpm", "ternary", "range", "optional"}
+
+
+def bmv2_match_type(kind: str) -> str:
+    """BMv2 has no `optional` match type: p4c writes such a key as a ternary one (its
+    backends/bmv2 control converter), matched with a full mask or, for `_`, a zero mask."""
+    return "ternary" if kind == "optional" else kind
 
 
 def qualified_name(decl, control_name: str) -> str:
@@ -221,23 +227,24 @@ class ControlLowering:
             raise Unsupported(k.match_kind_pos or k.pos,
                               f"match kind {k.match_kind} is not supported")
         name = ast.name_annotation(k) or describe(k.expr)
+        kind = bmv2_match_type(k.match_kind)
         e = k.expr
         lower = self.stmts.exprs
         if isinstance(e, ast.MethodCallExpr) and e.builtin == "isValid":
-            return ir.TableKey(k.match_kind, name, lower.lower(e))
+            return ir.TableKey(kind, name, lower.lower(e))
         if isinstance(e, ast.BinaryExpr) and e.op == "&" and e.right.folded is not None:
             target = lower.place(e.left)
             if isinstance(target, ir.FieldRef):
-                return ir.TableKey(k.match_kind, name, target, _fold(e.right, "a key mask"))
+                return ir.TableKey(kind, name, target, _fold(e.right, "a key mask"))
         target = lower.place(e)
         if isinstance(target, ir.FieldRef):      # a bool field is a 1-bit field in BMv2
-            return ir.TableKey(k.match_kind, name, target)
+            return ir.TableKey(kind, name, target)
         value = lower.lower(e)
         t = value.type if not isinstance(value.type, ir.BoolType) else ir.Bits(1)
         tmp = self.ctx.scalars.temp("key", t)
         self.key_setup.setdefault(table_name, []).append(
             ir.Primitive("assign", [tmp, value], source_info(k, name)))
-        return ir.TableKey(k.match_kind, name, tmp)
+        return ir.TableKey(kind, name, tmp)
 
     def _entry(self, entry: ast.Entry, index: int, table: ir.Table) -> ir.Entry:
         if len(entry.keyset) != len(table.keys):
