@@ -1,6 +1,7 @@
 // Header- and struct-typed action arguments are copied in and out (P4_16 spec 6.8), which
 // shows when the body also changes the argument's own storage; struct-typed local
-// variables (initialised from a struct, a struct expression, or not at all).
+// variables (initialised from a struct, a struct expression, or not at all); list
+// expressions as header initialisers and arguments.
 #include <core.p4>
 #include <v1model.p4>
 header ethernet_t { bit<48> dst; bit<48> src; bit<16> ether_type; }
@@ -25,6 +26,8 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std)
     }
     // out: starts invalid, so the copy-out of an untouched out header invalidates it
     action out_header(out v_t val) { }
+    // a list expression as a header argument: a copy built from the list
+    action from_list(in v_t val) { hdr.w.a = val.a + val.b; }
     // a struct argument, aliased with a second argument
     action structs(inout headers_t h, inout v_t w) {
         h.w.a = 0x77;
@@ -34,6 +37,8 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std)
         std.egress_spec = 1;
         read_in(hdr.v);
         inout_undo(hdr.w);
+        v_t lv = { 0x20, 0x01 };           // a header local initialised from a list: valid
+        from_list({ 0x30, lv.b });         // w.a = 0x31
         if (hdr.ethernet.ether_type == 0x88B6) {
             out_header(hdr.w);
         }

@@ -127,6 +127,8 @@ class StmtLowering:
             name = place.instance
             if d.init is None:
                 return []
+            if isinstance(d.init, (ast.ListExpr, ast.StructInitExpr)):
+                return self._assign_members(place, d.init, source_info(d, d.name))
             value = self.exprs.place(d.init)
             if not isinstance(value, HeaderPlace):
                 raise Unsupported(d.init.pos, f"cannot initialise header {d.name} from "
@@ -321,6 +323,12 @@ class StmtLowering:
                         # bound to the argument itself: it starts invalid, as the copy would
                         copy_in.append(externs.set_valid(place.instance, False, src))
                     env.bind(param, place)
+            elif isinstance(param.p4type, (T.Header, T.Struct)) and isinstance(
+                    arg, (ast.ListExpr, ast.StructInitExpr)):
+                # a list or struct expression argument: a copy built member by member
+                tmp = self._aggregate_copy(param, _TypedPlace(param.p4type))
+                copy_in.extend(self._assign_members(tmp, arg, src))
+                env.bind(param, tmp)
             elif isinstance(param.p4type, (T.Header, T.Struct, T.Stack)):
                 place = self.exprs.place(arg)
                 if (isinstance(place, (HeaderPlace, StructPlace))
@@ -345,7 +353,7 @@ class StmtLowering:
         return copy_in + inner.action_body(action.body.stmts, copy_out)
 
     def _aggregate_copy(self, param: ast.Param, place):
-        if isinstance(place, HeaderPlace):
+        if isinstance(place.type, T.Header):
             return allocate_local_header(self.ctx, param.name, place.type)
         return allocate_local_struct(self.ctx, param.name, place.type, param.pos)
 
@@ -531,6 +539,12 @@ class StmtLowering:
             meter.result_target = self.exprs.lvalue(c.args[0])
             return []                       # BMv2 writes the colour when the table hits
         raise Unsupported(c.pos, f"{kind}.{method} is not supported")
+
+
+class _TypedPlace:
+    """Only a type: what _aggregate_copy needs to allocate a copy of a value with no place."""
+    def __init__(self, t):
+        self.type = t
 
 
 def _root_decl(e):
