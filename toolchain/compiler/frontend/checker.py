@@ -332,8 +332,6 @@ class Checker:
         kind = t.kind
         if d.type_params:
             self.refuse(d.pos, f"generic {kind} '{d.name}'")
-        if isinstance(d, A.HeaderUnionDecl):
-            self.refuse(d.pos, f"header_union '{d.name}'")
         for f in d.fields:
             ft = self.guarded(self.resolve_type, f.type_ref, ctx)
             if ft is None:
@@ -355,6 +353,10 @@ class Checker:
                     self.diags.error(f.pos, f"header field '{f.name}' has type {ft}; header "
                                             f"fields must be bit<W>, int<W>, bool or a "
                                             f"serializable enum")
+            elif isinstance(d, A.HeaderUnionDecl):
+                if not isinstance(ft, T.Header):        # spec 7.2.4
+                    self.diags.error(f.pos, f"header_union '{d.name}': member '{f.name}' has "
+                                            f"type {ft}; union members must be headers")
             else:
                 if isinstance(ft, T.Varbit):
                     self.diags.error(f.pos, f"varbit field '{f.name}' is not supported")
@@ -1576,7 +1578,7 @@ class Checker:
         rt = self.check_expr(recv, ctx)
         e.receiver = recv
         callee.kind = "builtin"
-        if isinstance(rt, T.Header) and name in HEADER_METHODS:
+        if isinstance(rt, (T.Header, T.HeaderUnion)) and name in HEADER_METHODS:
             return self.check_header_method(e, callee, rt, ctx)
         if isinstance(rt, T.Stack) and name in ("push_front", "pop_front"):
             if ctx.kind == "state":
@@ -1625,6 +1627,9 @@ class Checker:
         callee.type = T.VOID
         if name == "isValid":
             return T.BOOL
+        if isinstance(rt, T.HeaderUnion) and name != "isValid":
+            # spec 8.20: a union has isValid(); its members are made valid one by one
+            self.err(callee.member_pos or callee.pos, f"a header_union has no method '{name}'")
         if name in ("minSizeInBits", "minSizeInBytes"):
             bits = rt.width_bits
             e.folded = bits if name == "minSizeInBits" else (bits + 7) // 8

@@ -231,7 +231,10 @@ class ControlLowering:
         e = k.expr
         lower = self.stmts.exprs
         if isinstance(e, ast.MethodCallExpr) and e.builtin == "isValid":
-            return ir.TableKey(kind, name, lower.lower(e))
+            valid = lower.lower(e)
+            if isinstance(valid, ir.ValidRef):
+                return ir.TableKey(kind, name, valid)
+            # a union's validity is an expression: computed into a key temporary below
         if isinstance(e, ast.BinaryExpr) and e.op == "&" and e.right.folded is not None:
             target = lower.place(e.left)
             if isinstance(target, ir.FieldRef):

@@ -11,7 +11,7 @@ from . import ir
 from .context import Context, Unsupported, construct_name, source_info
 from .controls import block_env, flat_statements
 from .expressions import ExprLowering, describe
-from .storage import HeaderPlace, StackPlace, StructPlace
+from .storage import HeaderPlace, StackPlace, StructPlace, UnionPlace
 
 
 class LowerDeparser:
@@ -33,6 +33,10 @@ class LowerDeparser:
             order.append(place.instance)
         elif isinstance(place, StackPlace):
             order.extend(place.elements)
+        elif isinstance(place, UnionPlace):
+            # the members in declaration order; at most one is valid, so at most one is
+            # emitted (spec 8.20; p4c's deparser does the same)
+            order.extend(m.instance for m in place.members())
         elif isinstance(place, StructPlace) and place.kind == "headers":
             for name in place.type.fields:
                 self._emit(ctx, ctx.storage.member(place, name, arg.pos), order, arg)

@@ -12,7 +12,7 @@ from typing import Optional
 from ..frontend import ast, types as T
 from . import ir
 from .context import Context, Unsupported, ir_type
-from .storage import HeaderPlace, StackPlace, StructPlace
+from .storage import HeaderPlace, StackPlace, StructPlace, UnionPlace
 
 BINARY_OPS = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "|+|", "|-|", "++",
               "==", "!=", "<", "<=", ">", ">=", "&&", "||"}
@@ -122,6 +122,10 @@ class ExprLowering:
             if ftype is None:
                 raise Unsupported(e.pos, f"no field {e.member} in {base.type.name}")
             return ir.FieldRef(base.instance, e.member, ir_type(ftype, e.pos))
+        if isinstance(base, UnionPlace):
+            if e.member not in base.type.fields:
+                raise Unsupported(e.pos, f"no member {e.member} in {base.type.name}")
+            return base.member(e.member)
         if isinstance(base, StackPlace):
             return self._stack_member(base, e)
         if isinstance(base, StackLast):
@@ -229,6 +233,13 @@ class ExprLowering:
     def _MethodCallExpr(self, e: ast.MethodCallExpr) -> ir.Expr:
         if e.builtin == "isValid":
             p = self.place(e.receiver)
+            if isinstance(p, UnionPlace):
+                # spec 8.20: a union is valid when one of its members is
+                cond = None
+                for m in p.members():
+                    v = ir.ValidRef(m.instance)
+                    cond = v if cond is None else ir.Binary("||", cond, v, ir.BOOL)
+                return cond
             if not isinstance(p, HeaderPlace):
                 raise Unsupported(e.pos, "isValid() is only supported on headers")
             return ir.ValidRef(p.instance)

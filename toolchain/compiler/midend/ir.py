@@ -227,6 +227,22 @@ class HeaderInstance:
 
 
 @dataclass
+class HeaderUnion:
+    """A header_union instance (JSON_format.md "header_unions"): its members are ordinary
+    header instances ("u.h1", "u.h2"); at most one of them is valid at a time."""
+    name: str
+    type_name: str
+    members: list         # [(member name, header instance name)] in declaration order
+
+
+@dataclass
+class HeaderUnionType:
+    """JSON_format.md "header_union_types": member name -> header type name."""
+    name: str
+    members: list         # [(member name, header type name)]
+
+
+@dataclass
 class HeaderStack:
     name: str
     type_name: str
@@ -402,6 +418,10 @@ class Program:
     header_types: list = dc_field(default_factory=list)
     headers: list = dc_field(default_factory=list)
     stacks: list = dc_field(default_factory=list)
+    # header unions: recorded for the back end's "header_union_types"/"header_unions"; the
+    # mid end already keeps the one-valid-member rule with explicit setInvalid primitives
+    header_union_types: list = dc_field(default_factory=list)
+    header_unions: list = dc_field(default_factory=list)
     errors: list = dc_field(default_factory=list)       # [(name, value)]
     enums: list = dc_field(default_factory=list)        # [(name, [(member, value)])]
     parsers: list = dc_field(default_factory=list)

@@ -11,7 +11,7 @@ import dataclasses
 from itertools import product
 
 from ..frontend import ast, types as T
-from . import ir
+from . import externs, ir
 from .context import Context, Unsupported, construct_name, ir_type, source_info
 from .controls import block_env
 from .expressions import StackNext, describe
@@ -118,7 +118,10 @@ class ParserLowering:
                 raise Unsupported(c.pos, "extract with a variable-size field is not supported")
             target = self.exprs.place(c.args[0])
             if isinstance(target, HeaderPlace):
-                return [ir.ParserOp("extract", [ir.HeaderArg(target.instance)])]
+                # a union member: extracting it makes the other members invalid (spec 8.20)
+                return [ir.ParserOp("extract", [ir.HeaderArg(target.instance)])] + [
+                    ir.ParserOp("primitive", [externs.set_valid(other, False, source_info(c))])
+                    for other in self.ctx.storage.union_siblings.get(target.instance, ())]
             if isinstance(target, StackNext):
                 return [ir.ParserOp("extract", [ir.StackArg(target.stack.name)])]
             raise Unsupported(c.pos, f"cannot extract into {describe(c.args[0])}")

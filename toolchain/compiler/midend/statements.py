@@ -9,7 +9,7 @@ from ..frontend import ast, types as T
 from . import externs, ir
 from .context import Context, Unsupported, construct_name, ir_type, source_info
 from .expressions import Env, ExprLowering, describe
-from .storage import (HeaderPlace, StackPlace, StructPlace, allocate_local_header,
+from .storage import (HeaderPlace, StackPlace, StructPlace, UnionPlace, allocate_local_header,
                       allocate_local_struct)
 
 _labels = count()
@@ -171,8 +171,14 @@ class StmtLowering:
         if isinstance(target, HeaderPlace):
             value = self.exprs.place(rhs)
             if isinstance(value, HeaderPlace):
-                return [ir.Primitive("assign_header", [ir.HeaderArg(target.instance),
-                                                       ir.HeaderArg(value.instance)], src)]
+                return self.assign_header(target, value, src, lhs.pos)
+        if isinstance(target, UnionPlace):
+            value = self.exprs.place(rhs)
+            if isinstance(value, UnionPlace) and value.type == target.type:
+                # member by member: validity copied exactly, so the union rule holds
+                return [ir.Primitive("assign_header", [ir.HeaderArg(d.instance),
+                                                       ir.HeaderArg(v.instance)], src)
+                        for d, v in zip(target.members(), value.members())]
         if isinstance(target, StackPlace):
             value = self.exprs.place(rhs)
             if isinstance(value, StackPlace):
@@ -190,8 +196,7 @@ class StmtLowering:
         (spec 8.12: a header assigned from a list is valid), valid first because BMv2's
         add_header zeroes the fields."""
         if isinstance(target, HeaderPlace):
-            names, out = list(target.type.fields), [externs.set_valid(target.instance, True,
-                                                                      src)]
+            names, out = list(target.type.fields), self.set_valid(target, True, src)
             member = lambda n: ir.FieldRef(target.instance, n,            # noqa: E731
                                            ir_type(target.type.fields[n], rhs.pos))
         elif isinstance(target, StructPlace):
@@ -217,11 +222,36 @@ class StmtLowering:
     def assign_place(self, target, rhs, src) -> list:
         value = self.exprs.place(rhs)
         if isinstance(target, HeaderPlace) and isinstance(value, HeaderPlace):
-            return [ir.Primitive("assign_header", [ir.HeaderArg(target.instance),
-                                                   ir.HeaderArg(value.instance)], src)]
+            return self.assign_header(target, value, src, rhs.pos)
         if isinstance(target, StructPlace) and isinstance(value, StructPlace):
             return self._assign_struct(target, value, rhs.pos, src)
         raise Unsupported(rhs.pos, f"cannot assign {describe(rhs)} here")
+
+    # ------------------------------------------------------------ header validity
+    def set_valid(self, h: HeaderPlace, valid: bool, src) -> list:
+        """setValid/setInvalid; a union member made valid invalidates the other members
+        (spec 8.20, as BMv2 does for the members of a JSON header_union)."""
+        out = [externs.set_valid(h.instance, valid, src)]
+        if valid:
+            out += [externs.set_valid(o, False, src)
+                    for o in self.ctx.storage.union_siblings.get(h.instance, ())]
+        return out
+
+    def assign_header(self, dst: HeaderPlace, value: HeaderPlace, src, pos) -> list:
+        """dst = value (validity included); into a union member, the other members become
+        invalid when the copy made it valid."""
+        out = [ir.Primitive("assign_header", [ir.HeaderArg(dst.instance),
+                                              ir.HeaderArg(value.instance)], src)]
+        siblings = self.ctx.storage.union_siblings.get(dst.instance, ())
+        if siblings:
+            if self.in_parser:
+                raise Unsupported(pos, "assigning a header to a header_union member in a "
+                                       "parser is not supported")
+            skip = _fresh_label("union")
+            out.append(ir.JumpIfFalse(ir.ValidRef(dst.instance), skip))
+            out += [externs.set_valid(o, False, src) for o in siblings]
+            out.append(skip)
+        return out
 
     def _assign_slice(self, lhs: ast.SliceExpr, rhs: ast.Expr, src) -> ir.Primitive:
         """f[hi:lo] = v  ->  f = (f & ~(m << lo)) | ((v & m) << lo), computed at f's width."""
@@ -251,6 +281,10 @@ class StmtLowering:
             elif isinstance(d, HeaderPlace):
                 out.append(ir.Primitive("assign_header", [ir.HeaderArg(d.instance),
                                                           ir.HeaderArg(s.instance)], src))
+            elif isinstance(d, UnionPlace):       # every member: validity copied exactly
+                out += [ir.Primitive("assign_header", [ir.HeaderArg(dm.instance),
+                                                       ir.HeaderArg(sm.instance)], src)
+                        for dm, sm in zip(d.members(), s.members())]
             elif isinstance(d, StructPlace):
                 out.extend(self._assign_struct(d, s, pos, src))
             elif isinstance(d, StackPlace):
@@ -267,7 +301,7 @@ class StmtLowering:
             p = self.exprs.place(c.receiver)
             if not isinstance(p, HeaderPlace):
                 raise Unsupported(c.pos, f"{c.builtin}() is only supported on headers")
-            return [externs.set_valid(p.instance, c.builtin == "setValid", src)]
+            return self.set_valid(p, c.builtin == "setValid", src)
         if c.builtin in ("push_front", "pop_front"):
             p = self.exprs.place(c.receiver)
             if not isinstance(p, StackPlace):
@@ -359,8 +393,7 @@ class StmtLowering:
 
     def _copy(self, dst, src_place, pos, src) -> list:
         if isinstance(dst, HeaderPlace):
-            return [ir.Primitive("assign_header", [ir.HeaderArg(dst.instance),
-                                                   ir.HeaderArg(src_place.instance)], src)]
+            return self.assign_header(dst, src_place, src, pos)
         return self._assign_struct(dst, src_place, pos, src)
 
     # -- v1model extern functions

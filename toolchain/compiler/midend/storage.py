@@ -37,6 +37,19 @@ class StackPlace:
 
 
 @dataclass(frozen=True)
+class UnionPlace:
+    """A header_union value: member m is the header instance "<path>.<m>"."""
+    path: str
+    type: T.HeaderUnion
+
+    def member(self, name: str) -> "HeaderPlace":
+        return HeaderPlace(f"{self.path}.{name}", self.type.fields[name])
+
+    def members(self) -> list:
+        return [self.member(n) for n in self.type.fields]
+
+
+@dataclass(frozen=True)
 class StructPlace:
     """A struct value: `kind` "headers" (members are instances), "meta" (members are scalars
     fields), "std" (the standard metadata instance), or "local" (a struct-typed local
@@ -52,6 +65,9 @@ class Storage:
     headers_type: Optional[T.Struct] = None
     meta_type: Optional[T.Struct] = None
     header_types: dict = field(default_factory=dict)      # type name -> ir.HeaderType
+    # header instance of a union member -> the instances of the other members (spec 8.20:
+    # making one member valid makes the others invalid)
+    union_siblings: dict = field(default_factory=dict)
 
     def member(self, place: StructPlace, name: str, pos):
         """The place or field a struct member denotes."""
@@ -68,6 +84,8 @@ class Storage:
                 return StackPlace(path, ftype, tuple(f"{path}[{i}]" for i in range(ftype.size)))
             if isinstance(ftype, T.Struct):
                 return StructPlace("headers", path, ftype)
+            if isinstance(ftype, T.HeaderUnion):
+                return UnionPlace(path, ftype)
             raise Unsupported(pos, f"field {name} of the headers struct is a {ftype}; "
                                    "only headers, header stacks and structs are supported there")
         if isinstance(ftype, T.Struct):
@@ -208,8 +226,8 @@ class AllocateStorage:
         if not isinstance(st.headers_type, T.Struct):
             raise Unsupported(ctx.blocks.parser.params[1].pos,
                               "the parser's headers parameter must be a struct")
-        plain, stacks = [], []
-        self._collect(st.headers_type, "", plain, stacks, pos)
+        plain, stacks, unions = [], [], []
+        self._collect(st.headers_type, "", plain, stacks, pos, unions)
         for path, _ in plain + stacks:
             if path in (SCALARS, STANDARD_METADATA):
                 raise Unsupported(field_pos(st.headers_type, path, pos), f"a header named {path} would clash with the BMv2 "
@@ -223,8 +241,21 @@ class AllocateStorage:
             for e in elements:
                 ctx.out.headers.append(ir.HeaderInstance(e, t.element.name, False))
             ctx.out.stacks.append(ir.HeaderStack(path, t.element.name, elements))
+        for path, t in unions:
+            self._union(ctx, st, path, t)
 
-    def _collect(self, t: T.Struct, prefix: str, plain: list, stacks: list, pos) -> None:
+    @staticmethod
+    def _union(ctx: Context, st: Storage, path: str, t: T.HeaderUnion) -> None:
+        if not any(u.name == t.name for u in ctx.out.header_union_types):
+            ctx.out.header_union_types.append(ir.HeaderUnionType(
+                t.name, [(m, mt.name) for m, mt in t.fields.items()]))
+        members = [(m, f"{path}.{m}") for m in t.fields]
+        ctx.out.header_unions.append(ir.HeaderUnion(path, t.name, members))
+        for _, inst in members:
+            st.union_siblings[inst] = [i for _, i in members if i != inst]
+
+    def _collect(self, t: T.Struct, prefix: str, plain: list, stacks: list, pos,
+                 unions: list) -> None:
         for name, ftype in t.fields.items():
             path = f"{prefix}.{name}" if prefix else name
             pos = field_pos(t, name, pos)
@@ -233,10 +264,14 @@ class AllocateStorage:
             elif isinstance(ftype, T.Stack) and isinstance(ftype.element, T.Header):
                 stacks.append((path, ftype))
             elif isinstance(ftype, T.Struct):
-                self._collect(ftype, path, plain, stacks, pos)
-            elif isinstance(ftype, (T.HeaderUnion,)) or (
-                    isinstance(ftype, T.Stack) and isinstance(ftype.element, T.HeaderUnion)):
-                raise Unsupported(pos, "header unions are not supported")
+                self._collect(ftype, path, plain, stacks, pos, unions)
+            elif isinstance(ftype, T.HeaderUnion):
+                # each member an ordinary header instance "u.h1", as p4c names them
+                for m, mt in ftype.fields.items():
+                    plain.append((f"{path}.{m}", mt))
+                unions.append((path, ftype))
+            elif isinstance(ftype, T.Stack) and isinstance(ftype.element, T.HeaderUnion):
+                raise Unsupported(pos, "header union stacks are not supported")
             else:
                 raise Unsupported(pos, f"field {path} of the headers struct has type {ftype}; "
                                        "only headers, header stacks and structs may appear there")

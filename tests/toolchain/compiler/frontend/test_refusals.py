@@ -10,8 +10,6 @@ import pytest
 from .conftest import parser_program, program_text
 
 INGRESS_REFUSALS = [
-    ("header_union", "apply { }", "header_union U { ethernet_t e; ipv4_t i; }\n",
-     "prog.p4:13:1: header_union 'U' is not supported"),
     ("generic_struct", "apply { }", "struct G<T> { T f; }\n",
      "prog.p4:13:1: generic struct 'G' is not supported"),
     ("varbit_field", "apply { }", "header opt_t { varbit<320> data; }\n",
@@ -116,9 +114,23 @@ def test_refusal_sub_parser(errors_of):
         "supported"]
 
 
+def test_header_union_has_only_is_valid(ingress_errors):
+    # spec 8.20: members are made valid one by one; the union itself only has isValid()
+    errs = ingress_errors("apply { }", body="header_union U { ethernet_t e; ipv4_t i; }\n"
+                                            "struct S { U u; }\n"
+                                            "action a(inout S s) { s.u.setValid(); }\n")
+    assert errs == ["prog.p4:15:27: a header_union has no method 'setValid'"]
+
+
+def test_header_union_members_must_be_headers(ingress_errors):
+    errs = ingress_errors("apply { }", body="header_union U { ethernet_t e; bit<8> x; }\n")
+    assert errs == ["prog.p4:13:32: header_union 'U': member 'x' has type bit<8>; union "
+                    "members must be headers"]
+
+
 def test_several_refusals_are_reported_together(ingress_errors):
     errs = ingress_errors("apply { meta.s = meta.s / 8s2; meta.s = meta.s % 8s3; }",
-                          body="header_union U { ethernet_t e; ipv4_t i; }\n")
+                          body="struct G<T> { T f; }\n")
     assert len(errs) == 3
     assert all("is not supported" in e for e in errs)
 
