@@ -19,6 +19,8 @@ Constructs outside the compiler's subset are refused here with the construct's n
 """
 from __future__ import annotations
 
+import copy
+
 from typing import Optional
 
 from . import ast as A
@@ -843,14 +845,12 @@ class Checker:
                 a = self.guarded(self.resolve_action_ref, ar, ctx, d)
                 if a is None:
                     continue
-                if ar.args:
-                    self.diags.error(ar.pos, f"table '{d.name}': binding arguments of action "
-                                             f"'{a.name}' in the actions list is not supported")
+                directional = [p for p in a.params if p.direction]
+                if ar.args or directional:
+                    self.guarded(self.check_bound_args, ar, a, d, ctx)
                 for p in a.params:
                     if p.direction:
-                        self.diags.error(ar.pos, f"table '{d.name}': action '{a.name}' has "
-                                                 f"directional parameter '{p.name}', which a "
-                                                 f"table cannot supply")
+                        continue
                     elif not (isinstance(self.value_type(p.p4type), T.Bits)
                               or p.p4type == T.BOOL):
                         self.diags.error(p.pos, f"action data parameter '{p.name}' of "
@@ -922,9 +922,37 @@ class Checker:
             except _Stop:
                 pass
 
+    def check_bound_args(self, ar: A.ActionRef, a: A.ActionDecl, table, ctx) -> None:
+        """`actions = { a(hdr.x); }` (spec 14.2.1.2): the actions list binds the action's
+        directional parameters, in order; the control plane supplies the rest."""
+        directional = [p for p in a.params if p.direction]
+        if len(ar.args) != len(directional):
+            self.err(ar.pos, f"table '{table.name}': action '{a.name}' has "
+                             f"{len(directional)} directional parameter(s) "
+                             f"({', '.join(p.name for p in directional) or 'none'}), which the "
+                             f"actions list must bind; {len(ar.args)} argument(s) given")
+        self.check_directional_args(ar.args, directional, a, ctx)
+
+    def check_directional_args(self, args, params, a: A.ActionDecl, ctx) -> None:
+        for arg, p in zip(args, params):
+            self.check_expr(arg, ctx, expected=p.p4type)
+            if p.direction in ("out", "inout"):
+                self.check_writable(arg, ctx)
+                if arg.type != p.p4type:
+                    self.err(arg.pos, f"argument '{p.name}' of action '{a.name}' has type "
+                                      f"{arg.type}, expected {p.p4type}")
+            else:
+                self.coerce(arg, p.p4type, ctx, f"argument '{p.name}' of action '{a.name}'")
+
     def check_action_args(self, ar: A.ActionRef, a: A.ActionDecl, table, ctx, what: str,
                           constant: bool) -> None:
         data = [p for p in a.params if p.direction == ""]
+        directional = [p for p in a.params if p.direction]
+        if directional and ar.has_parens and len(ar.args) == len(a.params):
+            # spec 14.2.1.3: a default or entry action repeats the bound arguments first
+            self.check_directional_args(ar.args[:len(directional)], directional, a, ctx)
+            ar = copy.copy(ar)
+            ar.args = ar.args[len(directional):]
         if not ar.has_parens and data:
             self.err(ar.pos, f"table '{table.name}': {what} '{a.name}' needs arguments for "
                              f"its parameters ({', '.join(p.name for p in data)})")

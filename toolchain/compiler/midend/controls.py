@@ -98,6 +98,8 @@ class ControlLowering:
         self.table_decls: dict = {}     # id(TableDecl) -> json name
         self.key_setup: dict = {}       # json name -> [Primitive] computing key temporaries
         self.applied: set = set()
+        self._bound_names: dict = {}    # id(ActionDecl) -> JSON name in the table being built
+        self.table_actions: dict = {}   # table JSON name -> that dict, for action_run switches
 
     # ------------------------------------------------------------ entry
     def run(self) -> None:
@@ -129,45 +131,82 @@ class ControlLowering:
 
     # ------------------------------------------------------------ actions
 
-    def action_name(self, action: ast.ActionDecl) -> str:
-        """Lower an action used by a table (once) and return its JSON name."""
-        known = self.ctx.action_json_names.get(id(action))
+    def action_name(self, action: ast.ActionDecl, bound: list = ()) -> str:
+        """Lower an action used by a table (once per binding) and return its JSON name.
+        `bound`: the arguments the actions list gives its directional parameters (spec
+        14.2.1.2); as p4c's RemoveActionParameters, the body works on copies of scalar ones
+        (copied in, and out also on return and exit) and on header/struct ones in place."""
+        key = (id(action),) + tuple(describe(a) for a in bound)
+        known = self.ctx.action_json_names.get(key)
         if known is not None:
             return known
         owner = self.name if action.control is not None else ""
         name = qualified_name(action, owner)
         env = self.env.child()
-        params = []
-        for i, p in enumerate(action.params):
+        params, copy_in, copy_out = [], [], []
+        directional = [p for p in action.params if p.direction]
+        if len(bound) != len(directional):
+            p = directional[len(bound)] if len(bound) < len(directional) else action
+            raise Unsupported(p.pos, f"action {action.name} has a directional parameter "
+                                     f"{p.name} that the table's actions list does not bind")
+        for p, arg in zip(directional, bound):
+            self._bind_directional(env, p, arg, copy_in, copy_out)
+        for p in action.params:
             if p.direction:
-                raise Unsupported(p.pos, f"action {action.name} has a directional parameter "
-                                         f"{p.name}; only directionless parameters can be "
-                                         "supplied by table entries")
+                continue
             t = ir_type(p.p4type, p.pos)
-            env.bind(p, ir.ParamRef(i, t))
+            env.bind(p, ir.ParamRef(len(params), t))
             params.append((p.name, t.width))
-        body = StmtLowering(self.ctx, env, control_name=self.name).action_body(action.body.stmts)
+        lowering = StmtLowering(self.ctx, env, control_name=self.name)
+        body = copy_in + lowering.action_body(action.body.stmts, copy_out)
         self.ctx.action_names.reserve(name)
         self.ctx.out.actions.append(ir.Action(name, params, body, source_info(action, name)))
-        self.ctx.action_json_names[id(action)] = name
+        self.ctx.action_json_names[key] = name
         return name
 
+    def _bind_directional(self, env, p: ast.Param, arg, copy_in: list, copy_out: list) -> None:
+        src = source_info(arg)
+        exprs = self.stmts.exprs
+        if p.direction in ("out", "inout"):
+            place = exprs.place(arg)
+            if isinstance(place, (ir.FieldRef, ir.StackElementField)):
+                tmp = self.ctx.scalars.temp(p.name, place.type)
+                if p.direction == "inout":
+                    copy_in.append(ir.Primitive("assign", [tmp, place], src))
+                copy_out.append(ir.Primitive("assign", [place, tmp], src))
+                env.bind(p, tmp)
+            else:
+                env.bind(p, place)
+        elif isinstance(p.p4type, (T.Header, T.Struct, T.Stack)):
+            env.bind(p, exprs.place(arg))
+        else:
+            value = exprs.lower(arg)
+            if not isinstance(value, ir.Const):
+                tmp = self.ctx.scalars.temp(p.name, value.type)
+                copy_in.append(ir.Primitive("assign", [tmp, value], src))
+                value = tmp
+            env.bind(p, value)
+
     def _action_call(self, ref: ast.ActionRef) -> ir.ActionCall:
-        name = self.action_name(ref.action)
-        widths = [ir_type(p.p4type, p.pos).width for p in ref.action.params]
+        """A default or entry action: its data arguments (after any repeated bound ones)."""
+        data_params = [p for p in ref.action.params if not p.direction]
+        args = ref.args[len(ref.args) - len(data_params):] if data_params else []
+        name = self._bound_names.get(id(ref.action)) or self.action_name(ref.action)
+        widths = [ir_type(p.p4type, p.pos).width for p in data_params]
         data = [_fold(a, "an action argument in a table property") & ((1 << w) - 1)
-                for a, w in zip(ref.args, widths)]
+                for a, w in zip(args, widths)]
         return ir.ActionCall(name, data, widths)
 
     # ------------------------------------------------------------ tables
     def _table(self, t: ast.TableDecl) -> None:
         name = qualified_name(t, self.name)
         actions = []
+        self._bound_names = {}
         for ref in t.actions:
-            if ref.args:
-                raise Unsupported(ref.pos, "actions with arguments bound in the actions list "
-                                           "are not supported")
-            actions.append(self.action_name(ref.action))
+            bound = list(ref.args)
+            actions.append(self.action_name(ref.action, bound))
+            self._bound_names[id(ref.action)] = actions[-1]
+        self.table_actions[name] = self._bound_names
         keys = [self._key(k, name) for k in t.key]
         table = ir.Table(name=name, keys=keys, actions=actions, size=DEFAULT_TABLE_SIZE,
                          default=None, default_const=False, source=source_info(t, t.name))
@@ -355,12 +394,13 @@ class ControlLowering:
         if call is None or getattr(call, "kind", None) != "table_apply":
             raise Unsupported(s.pos, "switch must be on t.apply().action_run")
         cases, pending = [], []
+        listed = self.table_actions.get(self._table_of(call), {})
         for case in s.cases:
             for label in case.labels:
                 if isinstance(label, ast.DefaultExpr):
                     pending.append(None)
                 else:
-                    pending.append(self.action_name(label.decl))
+                    pending.append(listed.get(id(label.decl)) or self.action_name(label.decl))
             if case.body is not None:
                 body = self._structured(case.body.stmts)
                 named = [p for p in pending if p is not None]

@@ -28,11 +28,6 @@ INGRESS_REFUSALS = [
     ("selector_match_kind",
      "table t { key = { meta.a: selector; } actions = { NoAction; } } apply { t.apply(); }", "",
      "prog.p4:15:27: match kind 'selector' (action selectors) is not supported"),
-    ("bound_action_arguments",
-     "action a(inout bit<8> x) { x = 1; } "
-     "table t { key = { meta.a: exact; } actions = { a(meta.c); } } apply { t.apply(); }", "",
-     "prog.p4:15:84: table 't': binding arguments of action 'a' in the actions list is not "
-     "supported"),
     ("signed_division", "apply { meta.s = meta.s / 8s2; }", "",
      "prog.p4:15:25: '/' on signed values is not supported"),
     ("signed_modulo", "apply { meta.s = meta.s % 8s2; }", "",

@@ -1,4 +1,5 @@
-// Refusal: see refuse_directional_action_param.stderr for the expected message.
+// Error: see refuse_directional_action_param.stderr for the expected message. A table's
+// actions list must bind an action's directional parameters (spec 14.2.1.2).
 #include <core.p4>
 #include <v1model.p4>
 header h_t { bit<8> a; bit<8> b; }
@@ -9,7 +10,7 @@ parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_met
 }
 control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
     action a(in bit<8> x) { hdr.h.b = x; }
-    table t { key = { hdr.h.a: exact; } actions = { a(hdr.h.a); } }
+    table t { key = { hdr.h.a: exact; } actions = { a; } }
     apply { t.apply(); }
 }
 control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
