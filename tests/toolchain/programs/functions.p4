@@ -33,6 +33,12 @@ void split(in bit<8> x, out bit<8> hi, out bit<8> lo) {
     lo = x & 0xf;
 }
 
+// changes its argument: a caller's operand read before the call keeps its old value
+bit<8> clobber(inout bit<8> x) {
+    x = 0;
+    return 1;
+}
+
 // the same header passed twice: e is a copy, written back after t (parameter order)
 void mix(inout bit<16> t, inout ethernet_t e) {
     t = 0x4242;
@@ -69,6 +75,7 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std)
         in_action();
         split(hdr.v.e, hdr.v.e, hdr.v.f);    // copy-out in parameter order: lo lands in f
         mix(hdr.ethernet.ether_type, hdr.ethernet);
+        hdr.v.b = hdr.v.b + clobber(hdr.v.b);   // old b + 1 (spec 8.x: left to right)
     }
 }
 control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) { apply { } }

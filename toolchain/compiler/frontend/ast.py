@@ -162,6 +162,12 @@ class NamedTypeRef(TypeRef):
 
 
 @dataclass(slots=True)
+class InferredTypeRef(TypeRef):
+    """Never written in P4: the type of a variable made by the front end itself
+    (inline_functions.py), taken from its initialiser by the checker (`.resolved`)."""
+
+
+@dataclass(slots=True)
 class StackTypeRef(TypeRef):
     element: TypeRef
     size: "Expr"

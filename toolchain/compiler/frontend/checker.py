@@ -260,6 +260,8 @@ class Checker:
         return t
 
     def _resolve_type(self, r: A.TypeRef, ctx: Ctx) -> T.P4Type:
+        if isinstance(r, A.InferredTypeRef):
+            return r.resolved if r.resolved is not None else T.UNKNOWN
         if isinstance(r, A.BitsTypeRef):
             w = self.const_int(r.width, ctx, "a width")
             kind = "int" if r.signed else "bit"
@@ -770,6 +772,9 @@ class Checker:
     def check_var(self, d: A.VarDecl, ctx: Ctx) -> None:
         d.p4type = T.UNKNOWN
         try:
+            if isinstance(d.type_ref, A.InferredTypeRef):
+                # a temporary of the front end: typed by its initialiser
+                d.type_ref.resolved = self.check_expr(d.init, ctx)
             t = self.resolve_type(d.type_ref, ctx)
             d.p4type = t
             if t in (T.VOID, T.STRING, T.INT, T.MATCH_KIND) or isinstance(

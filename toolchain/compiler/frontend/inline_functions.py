@@ -55,6 +55,11 @@ class FunctionInliner:
                            if isinstance(n, (A.PathExpr, A.Decl))}
         self.counter = count()
         self.depth = 0
+        # names of constants anywhere (reading one needs no temporary) and of enum/error
+        # types, whose members are written as paths too
+        self.const_names = {n.name for n in A.walk(program)
+                            if isinstance(n, (A.ConstDecl, A.EnumDecl, A.ErrorDecl))} | {
+                                "error"}
 
     # ------------------------------------------------------------ entry
     def run(self) -> None:
@@ -202,6 +207,15 @@ class FunctionInliner:
         if isinstance(e, A.BinaryExpr) and e.op in ("&&", "||") \
                 and _contains_call(e.right, self.functions):
             return self._short_circuit(e, pre)
+        if (isinstance(e, A.BinaryExpr) and _contains_call(e.right, self.functions)
+                and not _contains_call(e.left, self.functions) and self._reads_state(e.left)):
+            # the left operand is evaluated first (spec 8.x): keep its value before the
+            # call can change it (p4c's SideEffectOrdering)
+            tmp = self.fresh("tmp")
+            pre.append(A.VarDecl(e.pos, tmp, A.InferredTypeRef(e.pos), e.left))
+            e.left = A.PathExpr(e.left.pos, tmp)
+            e.right = self.hoist(e.right, pre)
+            return e
         if isinstance(e, A.TernaryExpr) and (_contains_call(e.then, self.functions)
                                              or _contains_call(e.other, self.functions)):
             raise CompileError.at(e.pos, "a function call in a branch of `?:` is not supported; "
@@ -225,6 +239,11 @@ class FunctionInliner:
                     else:
                         new.append(x)
                 setattr(e, name, new)
+
+    def _reads_state(self, e) -> bool:
+        """Whether `e` may read a variable (a name that is not a constant, or a call)."""
+        return any((isinstance(n, A.PathExpr) and n.name not in self.const_names)
+                   or isinstance(n, A.MethodCallExpr) for n in A.walk(e))
 
     def _short_circuit(self, e: A.BinaryExpr, pre: list):
         """`a && f()` -> `bool t = a; if (t) { t = f(); }` (the call runs only when the
