@@ -76,6 +76,7 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std)
         split(hdr.v.e, hdr.v.e, hdr.v.f);    // copy-out in parameter order: lo lands in f
         mix(hdr.ethernet.ether_type, hdr.ethernet);
         hdr.v.b = hdr.v.b + clobber(hdr.v.b);   // old b + 1 (spec 8.x: left to right)
+        hdr.v.c = hdr.v.a == 0x30 ? twice(hdr.v.c) : hdr.v.c;   // only the chosen branch
     }
 }
 control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) { apply { } }

@@ -218,8 +218,7 @@ class FunctionInliner:
             return e
         if isinstance(e, A.TernaryExpr) and (_contains_call(e.then, self.functions)
                                              or _contains_call(e.other, self.functions)):
-            raise CompileError.at(e.pos, "a function call in a branch of `?:` is not supported; "
-                                         "use an if statement")
+            return self._conditional(e, pre)
         self._hoist_children(e, pre)
         return e
 
@@ -239,6 +238,27 @@ class FunctionInliner:
                     else:
                         new.append(x)
                 setattr(e, name, new)
+
+    def _conditional(self, e: A.TernaryExpr, pre: list):
+        """`c ? f(x) : y` -> `T t; if (c) { t = f(x); } else { t = y; }`: only the chosen
+        branch runs (spec 8.x). T is the return type of a branch that is a direct call."""
+        pos = e.pos
+        typed = next((self._function_of(b) for b in (e.then, e.other)
+                      if self._function_of(b) is not None), None)
+        if typed is None:
+            raise CompileError.at(pos, "a function call nested inside a branch of `?:` is not "
+                                       "supported; use an if statement")
+        cond = self.hoist(e.cond, pre)
+        tmp = self.fresh("tmp")
+        pre.append(A.VarDecl(pos, tmp, copy.deepcopy(typed.return_type)))
+        branches = []
+        for b in (e.then, e.other):
+            inner: list = []
+            value = self.hoist(b, inner)
+            inner.append(A.AssignStmt(pos, A.PathExpr(pos, tmp), value))
+            branches.append(A.BlockStmt(pos, inner))
+        pre.append(A.IfStmt(pos, cond, branches[0], branches[1]))
+        return A.PathExpr(pos, tmp)
 
     def _reads_state(self, e) -> bool:
         """Whether `e` may read a variable (a name that is not a constant, or a call)."""
