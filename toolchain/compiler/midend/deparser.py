@@ -11,7 +11,7 @@ from . import ir
 from .context import Context, Unsupported, construct_name, source_info
 from .controls import block_env, flat_statements
 from .expressions import ExprLowering, describe
-from .storage import HeaderPlace, StackPlace, StructPlace, UnionPlace
+from .storage import HeaderPlace, StackPlace, StructPlace, UnionPlace, UnionStackPlace
 
 
 class LowerDeparser:
@@ -33,6 +33,9 @@ class LowerDeparser:
             order.append(place.instance)
         elif isinstance(place, StackPlace):
             order.extend(place.elements)
+        elif isinstance(place, UnionStackPlace):
+            for u in place.elements():
+                order.extend(m.instance for m in u.members())
         elif isinstance(place, UnionPlace):
             # the members in declaration order; at most one is valid, so at most one is
             # emitted (spec 8.20; p4c's deparser does the same)

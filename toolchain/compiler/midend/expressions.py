@@ -12,7 +12,7 @@ from typing import Optional
 from ..frontend import ast, types as T
 from . import ir
 from .context import Context, Unsupported, ir_type
-from .storage import HeaderPlace, StackPlace, StructPlace, UnionPlace
+from .storage import HeaderPlace, StackPlace, StructPlace, UnionPlace, UnionStackPlace
 
 BINARY_OPS = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "|+|", "|-|", "++",
               "==", "!=", "<", "<=", ">", ">=", "&&", "||"}
@@ -94,6 +94,12 @@ class ExprLowering:
             return self._member_place(e)
         if isinstance(e, ast.IndexExpr):
             base = self.place(e.expr)
+            if isinstance(base, UnionStackPlace):
+                index = e.folded_index if e.folded_index is not None else e.index.folded
+                if not isinstance(index, int) or not 0 <= index < base.type.size:
+                    raise Unsupported(e.pos, "a header union stack can only be indexed by a "
+                                             "constant inside its bounds")
+                return base.element(index)
             if not isinstance(base, StackPlace):
                 raise Unsupported(e.pos, "indexing is only supported on header stacks")
             index = e.folded_index if e.folded_index is not None else e.index.folded
@@ -128,6 +134,8 @@ class ExprLowering:
             return base.member(e.member)
         if isinstance(base, StackPlace):
             return self._stack_member(base, e)
+        if isinstance(base, UnionStackPlace):
+            raise Unsupported(e.pos, f"header union stack member .{e.member} is not supported")
         if isinstance(base, StackLast):
             ftype = base.stack.type.element.fields.get(e.member)
             return ir.StackLastField(base.stack.name, e.member, ir_type(ftype, e.pos))

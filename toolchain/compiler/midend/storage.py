@@ -50,6 +50,20 @@ class UnionPlace:
 
 
 @dataclass(frozen=True)
+class UnionStackPlace:
+    """A stack of header_unions `U[n] u`: element i is the union "u[i]" (constant indices
+    only: the members are plain header instances, "u[0].h1")."""
+    path: str
+    type: T.Stack
+
+    def element(self, i: int) -> UnionPlace:
+        return UnionPlace(f"{self.path}[{i}]", self.type.element)
+
+    def elements(self) -> list:
+        return [self.element(i) for i in range(self.type.size)]
+
+
+@dataclass(frozen=True)
 class StructPlace:
     """A struct value: `kind` "headers" (members are instances), "meta" (members are scalars
     fields), "std" (the standard metadata instance), or "local" (a struct-typed local
@@ -80,6 +94,8 @@ class Storage:
         if place.kind == "headers":
             if isinstance(ftype, T.Header):
                 return HeaderPlace(path, ftype)
+            if isinstance(ftype, T.Stack) and isinstance(ftype.element, T.HeaderUnion):
+                return UnionStackPlace(path, ftype)
             if isinstance(ftype, T.Stack):
                 return StackPlace(path, ftype, tuple(f"{path}[{i}]" for i in range(ftype.size)))
             if isinstance(ftype, T.Struct):
@@ -271,7 +287,11 @@ class AllocateStorage:
                     plain.append((f"{path}.{m}", mt))
                 unions.append((path, ftype))
             elif isinstance(ftype, T.Stack) and isinstance(ftype.element, T.HeaderUnion):
-                raise Unsupported(pos, "header union stacks are not supported")
+                # a union per element ("u[0]"); indexed by constants only (UnionStackPlace)
+                for i in range(ftype.size):
+                    for m, mt in ftype.element.fields.items():
+                        plain.append((f"{path}[{i}].{m}", mt))
+                    unions.append((f"{path}[{i}]", ftype.element))
             else:
                 raise Unsupported(pos, f"field {path} of the headers struct has type {ftype}; "
                                        "only headers, header stacks and structs may appear there")

@@ -1,5 +1,5 @@
-// Refusal: see refuse_header_union_stack.stderr for the expected message. Header unions are
-// supported; stacks of them are not.
+// Refusal: see refuse_header_union_stack.stderr for the expected message. Stacks of header
+// unions are supported with constant indices; .next (and other stack operations) are not.
 #include <core.p4>
 #include <v1model.p4>
 header h_t { bit<8> a; bit<8> b; }
@@ -8,7 +8,7 @@ header_union u_t { h_t h; g_t g; }
 struct headers_t { h_t h; u_t[2] u; }
 struct meta_t { bit<8> m; }
 parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
-    state start { pkt.extract(hdr.h); transition accept; }
+    state start { pkt.extract(hdr.h); pkt.extract(hdr.u.next.h); transition accept; }
 }
 control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
     apply { }
