@@ -60,6 +60,12 @@ class ParserLowering:
         if isinstance(s, ast.AssignStmt):
             if _is_header_lookahead(s.rhs):
                 return self._lookahead_header(self.exprs.place(s.lhs), s.rhs)
+            if isinstance(s.lhs.type, (T.Header, T.Stack, T.Struct, T.HeaderUnion)):
+                # headers, stacks, structs: the assignment primitives of actions, run as
+                # parser ops (assign_header, assign_header_stack, member-wise sets)
+                items = self.stmts.assign(s.lhs, s.rhs, source_info(s))
+                return [op for p in items if isinstance(p, ir.Primitive)
+                        for op in self._set_from(p)]
             pre: list = []
             value = self._hoist(self.exprs.lower(s.rhs), pre, top=True)
             return pre + [ir.ParserOp("set", [self.exprs.lvalue(s.lhs), value])]

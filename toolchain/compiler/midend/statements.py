@@ -254,17 +254,25 @@ class StmtLowering:
         return out
 
     def _assign_slice(self, lhs: ast.SliceExpr, rhs: ast.Expr, src) -> ir.Primitive:
-        """f[hi:lo] = v  ->  f = (f & ~(m << lo)) | ((v & m) << lo), computed at f's width."""
-        field = self.exprs.lvalue(lhs.expr)
+        return self.assign_slice_value(lhs, self.exprs.lower(rhs), src)
+
+    def assign_slice_value(self, lhs: ast.SliceExpr, rhs: ir.Expr, src) -> ir.Primitive:
+        """f[hi:lo] = v  ->  f = (f & ~(m << lo)) | ((v & m) << lo), computed at f's width.
+        A slice of a slice (`n[7:4][3:0]`) is the slice of n at the combined offsets."""
+        hi, lo = lhs.hi_value, lhs.lo_value
+        base = lhs.expr
+        while isinstance(base, ast.SliceExpr):
+            hi, lo = base.lo_value + hi, base.lo_value + lo
+            base = base.expr
+        field = self.exprs.lvalue(base)
         t = field.type
         if not isinstance(t, ir.Bits):
             raise Unsupported(lhs.pos, "slices of bool values cannot be assigned")
-        hi, lo = lhs.hi_value, lhs.lo_value
         part = ir.Bits(hi - lo + 1)
         ut = ir.Bits(t.width)
         keep = ir.Const(t.mask & ~(part.mask << lo), ut)
         bits = ir.Cast(field, ut) if t.signed else field
-        value = ir.Cast(self.exprs.lower(rhs), ut)
+        value = ir.Cast(rhs, ut)
         placed = ir.Binary("<<", value, ir.Const(lo, ir.Bits(8)), ut) if lo else value
         combined = ir.Binary("|", ir.Binary("&", bits, keep, ut), placed, ut)
         return ir.Primitive("assign", [field, ir.Cast(combined, t) if t.signed else combined],
@@ -333,6 +341,14 @@ class StmtLowering:
         copy_in, copy_out = [], []
         for param, arg in zip(action.params, c.args):
             src = source_info(arg)
+            if param.direction in ("out", "inout") and isinstance(arg, ast.SliceExpr):
+                # a slice argument: a copy of its bits, written back into the slice
+                tmp = self.ctx.scalars.temp(param.name, ir_type(param.p4type, param.pos))
+                if param.direction == "inout":
+                    copy_in.append(ir.Primitive("assign", [tmp, self.exprs.lower(arg)], src))
+                copy_out.append(self.assign_slice_value(arg, tmp, src))
+                env.bind(param, tmp)
+                continue
             if param.direction in ("out", "inout"):
                 place = self.exprs.place(arg)
                 if isinstance(place, (ir.FieldRef, ir.StackElementField)):
