@@ -1,6 +1,6 @@
 // Slices as l-values in more places: a slice of a slice (`n[7:4][1:0]` is n[5:4]) and a
 // slice passed as an inout action argument (copied in, written back into the slice, spec
-// 6.8); header and header stack assignments inside a parser state.
+// 6.8); header and header stack assignments inside a parser state; a header stack local.
 #include <core.p4>
 #include <v1model.p4>
 header ethernet_t { bit<48> dst; bit<48> src; bit<16> ether_type; }
@@ -24,6 +24,9 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std)
         std.egress_spec = 1;
         hdr.in_s[0].v[7:4][1:0] = 2w3;     // bits 5:4
         bump(hdr.in_s[1].v[1:0]);          // the low two bits + 1, wrapping in 2 bits
+        b_t[2] tmp = hdr.out_s;            // a header stack local: a copy
+        tmp[0].v = 0x77;
+        hdr.first.v = tmp[0].v + tmp[1].v;
     }
 }
 control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) { apply { } }

@@ -10,7 +10,7 @@ from . import externs, ir
 from .context import Context, Unsupported, construct_name, ir_type, source_info
 from .expressions import Env, ExprLowering, describe
 from .storage import (HeaderPlace, StackPlace, StructPlace, UnionPlace, allocate_local_header,
-                      allocate_local_struct)
+                      allocate_local_stack, allocate_local_struct)
 
 _labels = count()
 
@@ -144,6 +144,12 @@ class StmtLowering:
             if isinstance(d.init, (ast.ListExpr, ast.StructInitExpr)):
                 return self._assign_members(place, d.init, src)
             return self.assign_place(place, d.init, src)
+        if isinstance(t, T.Stack) and isinstance(t.element, T.Header):
+            place = allocate_local_stack(self.ctx, d.name, t)
+            self.env.bind(d, place)
+            if d.init is None:
+                return []
+            return self.assign_place(place, d.init, source_info(d, d.name))
         if isinstance(t, (T.Stack, T.HeaderUnion, T.Tuple)):
             raise Unsupported(d.pos, f"local variables of type {t} are not supported")
         ref = self.ctx.scalars.temp(d.name, ir_type(t, d.pos))
@@ -225,6 +231,9 @@ class StmtLowering:
             return self.assign_header(target, value, src, rhs.pos)
         if isinstance(target, StructPlace) and isinstance(value, StructPlace):
             return self._assign_struct(target, value, rhs.pos, src)
+        if isinstance(target, StackPlace) and isinstance(value, StackPlace):
+            return [ir.Primitive("assign_header_stack", [ir.StackArg(target.name),
+                                                         ir.StackArg(value.name)], src)]
         raise Unsupported(rhs.pos, f"cannot assign {describe(rhs)} here")
 
     # ------------------------------------------------------------ header validity

@@ -151,6 +151,19 @@ def _fresh_storage_name(ctx: Context, base: str) -> str:
             return name
 
 
+def allocate_local_stack(ctx: Context, base: str, t: T.Stack) -> StackPlace:
+    """A header-stack-typed local variable: its own instances and header stack."""
+    if not isinstance(t.element, T.Header):
+        raise Unsupported(None, f"local variables of type {t} are not supported")
+    name = _fresh_storage_name(ctx, base)
+    _add_header_type(ctx, t.element)
+    elements = [f"{name}[{i}]" for i in range(t.size)]
+    for e in elements:
+        ctx.out.headers.append(ir.HeaderInstance(e, t.element.name, False))
+    ctx.out.stacks.append(ir.HeaderStack(name, t.element.name, elements))
+    return StackPlace(name, t, tuple(elements))
+
+
 def _add_header_type(ctx: Context, t: T.Header) -> None:
     if t.name not in ctx.storage.header_types:
         ht = ir.HeaderType(t.name, header_type_fields(t, getattr(t.decl, "pos", None)))
