@@ -164,7 +164,9 @@ class NamedTypeRef(TypeRef):
 @dataclass(slots=True)
 class InferredTypeRef(TypeRef):
     """Never written in P4: the type of a variable made by the front end itself
-    (inline_functions.py), taken from its initialiser by the checker (`.resolved`)."""
+    (inline_functions.py), taken by the checker (`.resolved`) from its initialiser, or
+    when it has none from `like`, an expression that is type-checked but never evaluated."""
+    like: Optional["Expr"] = None
 
 
 @dataclass(slots=True)

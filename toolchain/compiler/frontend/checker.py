@@ -773,8 +773,9 @@ class Checker:
         d.p4type = T.UNKNOWN
         try:
             if isinstance(d.type_ref, A.InferredTypeRef):
-                # a temporary of the front end: typed by its initialiser
-                d.type_ref.resolved = self.check_expr(d.init, ctx)
+                # a temporary of the front end: typed by its initialiser (or a model)
+                model = d.init if d.init is not None else d.type_ref.like
+                d.type_ref.resolved = self.check_expr(model, ctx)
             t = self.resolve_type(d.type_ref, ctx)
             d.p4type = t
             if t in (T.VOID, T.STRING, T.INT, T.MATCH_KIND) or isinstance(

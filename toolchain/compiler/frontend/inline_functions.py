@@ -63,9 +63,8 @@ class FunctionInliner:
 
     # ------------------------------------------------------------ entry
     def run(self) -> None:
-        if not self.functions:
-            return
-        if not self._check_captures():
+        # also without functions: `t.apply().hit` inside a larger expression is hoisted too
+        if self.functions and not self._check_captures():
             return
         for d in self.program.decls:
             if isinstance(d, A.ActionDecl):
@@ -145,7 +144,8 @@ class FunctionInliner:
         if isinstance(s, A.BlockStmt):
             s.stmts = self.block(s.stmts)
         elif isinstance(s, A.IfStmt):
-            s.cond = self.hoist(s.cond, pre)
+            if not _is_hit_condition(s.cond):     # `if (t.apply().hit)`: the mid end's form
+                s.cond = self.hoist(s.cond, pre)
             s.then = self._sub(s.then)
             if s.other is not None:
                 s.other = self._sub(s.other)
@@ -204,6 +204,8 @@ class FunctionInliner:
             f = self._function_of(e)
             if f is not None:
                 return self._inline(e, f, pre, want_value=True)
+        if _is_hit_test(e):
+            return self._hoist_hit(e, pre)
         if isinstance(e, A.BinaryExpr) and e.op in ("&&", "||") \
                 and _contains_call(e.right, self.functions):
             return self._short_circuit(e, pre)
@@ -239,18 +241,39 @@ class FunctionInliner:
                         new.append(x)
                 setattr(e, name, new)
 
+    def _hoist_hit(self, e: A.MemberExpr, pre: list):
+        """`t.apply().hit` inside a larger expression (spec 14.2.2): the table is applied
+        where the expression is evaluated, `bool r; if (t.apply().hit) { r = true; } else
+        { r = false; }` (the form the mid end turns into a table's hit/miss branches)."""
+        pos = e.pos
+        tmp = self.fresh("hit")
+        pre.append(A.VarDecl(pos, tmp, A.BaseTypeRef(pos, "bool")))
+        pre.append(A.IfStmt(pos, e,
+                            A.AssignStmt(pos, A.PathExpr(pos, tmp), A.BoolLit(pos, True)),
+                            A.AssignStmt(pos, A.PathExpr(pos, tmp), A.BoolLit(pos, False))))
+        return A.PathExpr(pos, tmp)
+
     def _conditional(self, e: A.TernaryExpr, pre: list):
         """`c ? f(x) : y` -> `T t; if (c) { t = f(x); } else { t = y; }`: only the chosen
         branch runs (spec 8.x). T is the return type of a branch that is a direct call."""
         pos = e.pos
         typed = next((self._function_of(b) for b in (e.then, e.other)
                       if self._function_of(b) is not None), None)
-        if typed is None:
+        if typed is not None:
+            type_ref = copy.deepcopy(typed.return_type)
+        elif _is_hit_test(e.then) or _is_hit_test(e.other):
+            type_ref = A.BaseTypeRef(pos, "bool")
+        elif not (_contains_call(e.then, self.functions)
+                  and _contains_call(e.other, self.functions)):
+            # the type of the branch without calls (checked, never evaluated)
+            plain = e.other if _contains_call(e.then, self.functions) else e.then
+            type_ref = A.InferredTypeRef(pos, like=copy.deepcopy(plain))
+        else:
             raise CompileError.at(pos, "a function call nested inside a branch of `?:` is not "
                                        "supported; use an if statement")
         cond = self.hoist(e.cond, pre)
         tmp = self.fresh("tmp")
-        pre.append(A.VarDecl(pos, tmp, copy.deepcopy(typed.return_type)))
+        pre.append(A.VarDecl(pos, tmp, type_ref))
         branches = []
         for b in (e.then, e.other):
             inner: list = []
@@ -464,11 +487,26 @@ def _is_lvalue(e) -> bool:
 
 
 def _contains_call(e, functions: dict) -> bool:
+    """A call of one of `functions`, or a table's `apply().hit`/`.miss`, inside `e`."""
     for n in A.walk(e):
         if (isinstance(n, A.MethodCallExpr) and isinstance(n.callee, A.PathExpr)
-                and n.callee.name in functions):
+                and n.callee.name in functions) or _is_hit_test(n):
             return True
     return False
+
+
+def _is_hit_test(e) -> bool:
+    """`x.apply().hit` / `.miss` (only a table's apply result has those members)."""
+    return (isinstance(e, A.MemberExpr) and e.member in ("hit", "miss")
+            and isinstance(e.expr, A.MethodCallExpr) and not e.expr.args
+            and isinstance(e.expr.callee, A.MemberExpr) and e.expr.callee.member == "apply")
+
+
+def _is_hit_condition(e) -> bool:
+    """An if condition the mid end applies the table for directly: `[!]t.apply().hit`."""
+    while isinstance(e, A.UnaryExpr) and e.op == "!":
+        e = e.operand
+    return _is_hit_test(e)
 
 
 def substitute(node, renames: dict):

@@ -18,7 +18,7 @@ def test_function_recursion_refused_with_position(ingress_errors):
 
 def test_function_call_nested_in_conditional_branch_refused(ingress_errors):
     # a branch that is the call itself is supported (tests/toolchain/programs/functions.p4)
-    errs = ingress_errors("apply { meta.c = meta.flag ? f(meta.c) + 1 : 8w0; }",
+    errs = ingress_errors("apply { meta.c = meta.flag ? f(meta.c) + 1 : f(meta.c) + 2; }",
                           body="bit<8> f(in bit<8> x) { return x; }\n")
     assert errs == ["prog.p4:16:28: a function call nested inside a branch of `?:` is not "
                     "supported; use an if statement"]
