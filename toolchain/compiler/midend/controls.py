@@ -226,14 +226,31 @@ class ControlLowering:
                 table.entries = [self._entry(e, i, table) for i, e in enumerate(prop.entries)]
             elif isinstance(prop, ast.ExprProperty):
                 self._expr_property(prop, table)
-        if table.default is None and "NoAction" in table.actions:
-            table.default = ir.ActionCall("NoAction", [], [])
+        if table.default is None:
+            self._default_no_action(table)
         for c in self.ctx.out.counters:
             if c.binding == table.name:
                 c.size = table.size
         for m in self.ctx.out.meters:
             if m.binding == table.name:
                 m.size = table.size
+
+    def _default_no_action(self, table: ir.Table) -> None:
+        """A table without default_action gets core.p4's NoAction in its actions (p4c marks
+        it @defaultonly) and as its default, not const (p4c's CreateBuiltins, spec
+        14.2.1.3): the control plane may change the default, and on a miss action_run is
+        NoAction, so a `switch` on it takes its `default:` branch."""
+        decl = (self.ctx.program.scope or {}).get("NoAction")
+        if isinstance(decl, ast.ActionDecl):
+            name = self.action_name(decl)
+        elif "NoAction" in table.actions:
+            name = "NoAction"
+        else:
+            return                       # a program without core.p4's NoAction
+        if name not in table.actions:
+            table.actions.append(name)
+        table.default = ir.ActionCall(name, [], [])
+        table.default_const = False
 
     def _expr_property(self, prop: ast.ExprProperty, table: ir.Table) -> None:
         if prop.name == "size":

@@ -474,12 +474,21 @@ class StmtLowering:
                               self.data_field_list(c.args[2]), src)]
 
     def _fn_digest(self, c, src):
+        """digest(receiver, data): the digest carries the values at the call (v1model.p4),
+        but simple_switch reads a learn list's fields only at the end of ingress; so, as
+        p4c does, the data is copied into scalar temporaries at the call and the learn
+        list names those."""
         fields = self.field_refs(c.args[1], "digest data")
+        copies, temps = [], []
+        for f in fields:
+            tmp = self.ctx.scalars.temp("tmp", f.type)
+            copies.append(ir.Primitive("assign", [tmp, f], src))
+            temps.append(tmp)
         lid = len(self.ctx.out.learn_lists) + 1
         dtype = c.args[1].type
         name = dtype.name if isinstance(dtype, T.Struct) else f"digest_{lid}"
-        self.ctx.out.learn_lists.append(ir.LearnList(lid, name, fields))
-        return [externs.digest(self.exprs.lower(c.args[0]), lid, src)]
+        self.ctx.out.learn_lists.append(ir.LearnList(lid, name, temps))
+        return copies + [externs.digest(self.exprs.lower(c.args[0]), lid, src)]
 
     def field_refs(self, data: ast.Expr, what: str) -> list:
         """The metadata/header fields named by a list or struct expression."""
