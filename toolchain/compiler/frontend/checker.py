@@ -500,8 +500,9 @@ class Checker:
                 # the others were inlined before checking (inline_controls.py)
                 self.refuse(d.pos, f"instance '{d.name}' of control '{base.name}' applied "
                                    "more than once while it has tables or extern instances")
-            self.refuse(d.pos, f"instantiating parser '{base.name}' inside a block "
-                               f"(sub-parsers)")
+            # the others were inlined before checking (inline_parsers.py)
+            self.refuse(d.pos, f"instance '{d.name}' of parser '{base.name}' with constructor "
+                               "arguments or non-variable header arguments")
         self.err(d.pos, f"cannot instantiate type {t}")
 
     def check_extern_ctor(self, d: A.Instantiation, base: T.Extern, t, ctx: Ctx) -> None:

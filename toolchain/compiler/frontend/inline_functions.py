@@ -543,11 +543,13 @@ def substitute(node, renames: dict):
 
 def inline_functions(program: A.Program, diags: Diagnostics) -> None:
     """Pass entry: inline every call of a non-generic function (see the module doc), then
-    sub-control instances (inline_controls.py), which may contain the former."""
+    sub-control and sub-parser instances (inline_controls.py, inline_parsers.py)."""
     from .inline_controls import inline_controls
+    from .inline_parsers import inline_parsers
     inliner = FunctionInliner(program, diags)
     inliner.run()
     inline_controls(program, diags, inliner)
+    inline_parsers(program, diags, inliner)
     # copied declarations carry copies of their annotations: list them all again
     program.all_annotations = [n for n in A.walk(program) if isinstance(n, A.Annotation)]
 

@@ -100,13 +100,15 @@ def test_refusal_in_parser_names_construct_and_position(errors_of, name, states,
     assert errors_of(parser_program(states)) == [message]
 
 
-def test_refusal_sub_parser(errors_of):
-    body = ("parser Sub(packet_in pkt, out headers_t hdr) { state start { transition accept; } }"
-            "\n")
-    text = parser_program("Sub() sub;\nstate start { transition accept; }", body=body)
-    assert errors_of(text) == [
-        "prog.p4:16:1: instantiating parser 'Sub' inside a block (sub-parsers) is not "
-        "supported"]
+def test_refusal_sub_parser_with_constructor_arguments(errors_of):
+    body = ("parser Sub(packet_in pkt, out headers_t hdr)(bit<8> k) { state start { "
+            "transition accept; } }\n")
+    text = parser_program("Sub(8w1) sub;\nstate start { sub.apply(pkt, hdr); "
+                          "transition accept; }", body=body)
+    errs = errors_of(text)
+    assert errs[0] == "prog.p4:13:46: parser 'Sub' with constructor parameters is not supported"
+    assert ("prog.p4:16:1: instance 'sub' of parser 'Sub' with constructor arguments or "
+            "non-variable header arguments is not supported") in errs
 
 
 def test_header_union_has_only_is_valid(ingress_errors):

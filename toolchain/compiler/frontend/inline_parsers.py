@@ -1,0 +1,136 @@
+"""Inline sub-parsers (spec 13.x "Parser invocation" / "Sub-parsers") into the parser that
+instantiates them, before type checking, as p4c's `InlineParsers` does (BMv2 has one parse
+graph and no calls between parsers).
+
+A state `s { a; sub.apply(pkt, hdr, x); b; transition T; }` becomes
+
+    s       { a; copy-in; transition sub_start_N; }
+    sub_<state>_N ...   the sub-parser's states, renamed; `accept` -> s_after_N,
+                        `reject` stays the parser's reject
+    s_after_N { copy-out; b; transition T; }
+
+and each apply gets its own copy of the sub-parser's states (p4c inlines every invocation
+separately). Parameters as for sub-controls (inline_controls.py): the packet, headers and
+structs by reference, scalars copied in and out through parser-local variables. The
+sub-parser's own local variables become locals of the caller, renamed."""
+from __future__ import annotations
+
+import copy
+
+from ..diagnostics import Diagnostics
+from . import ast as A
+from .inline_functions import FunctionInliner, _is_aggregate_ref, _is_lvalue, substitute
+
+BUILTIN_STATES = ("accept", "reject")
+
+
+class ParserInliner:
+    def __init__(self, program: A.Program, diags: Diagnostics, names: FunctionInliner):
+        self.program = program
+        self.diags = diags
+        self.names = names
+        self.parsers = {d.name: d for d in program.decls
+                        if isinstance(d, A.ParserDecl) and not d.type_params}
+        self.by_reference = names.aggregate_types | {
+            d.name for d in program.decls if isinstance(d, A.HeaderDecl)} | {"packet_in"}
+
+    def run(self) -> None:
+        # callees are declared first: each is free of sub-parsers when inlined into the next
+        for d in self.program.decls:
+            if isinstance(d, A.ParserDecl):
+                self.inline_into(d)
+
+    def inline_into(self, caller: A.ParserDecl) -> None:
+        instances = {l.name: l for l in caller.locals if self._inlinable_instance(l)}
+        if not instances:
+            return
+        pending = list(caller.states)
+        while pending:
+            state = pending.pop(0)
+            for k, st in enumerate(state.stmts):
+                inst = _applied_instance(st, instances)
+                if inst is None:
+                    continue
+                new_states = self._split(caller, state, k, inst)
+                if new_states is None:
+                    break                   # left for the checker to refuse
+                i = caller.states.index(state)
+                caller.states[i + 1:i + 1] = new_states
+                pending = [new_states[-1]] + pending    # the rest of the split state
+                break
+        applied = {n for n in instances if any(_applied_instance(st, {n: instances[n]})
+                                               for s in caller.states for st in s.stmts)}
+        # inlined, or never applied (dropped, as p4c does); an apply left behind (one that
+        # could not be inlined) keeps its instance for the checker to refuse
+        caller.locals = [l for l in caller.locals
+                         if not (isinstance(l, A.Instantiation) and l.name in instances
+                                 and l.name not in applied)]
+
+    def _inlinable_instance(self, local) -> bool:
+        if not isinstance(local, A.Instantiation) or local.args:
+            return False
+        r = local.type_ref
+        callee = self.parsers.get(r.name) if isinstance(r, A.NamedTypeRef) else None
+        return callee is not None and not callee.ctor_params and not r.args
+
+    def _split(self, caller, state: A.ParserState, k: int, inst: A.Instantiation):
+        callee = self.parsers[inst.type_ref.name]
+        call = state.stmts[k].call
+        if len(call.args) != len(callee.params) or any(
+                isinstance(a, A.Argument) and a.name for a in call.args):
+            return None
+        pos = call.pos
+        after = self.names.fresh(f"{state.name}_after_{inst.name}")
+        renames: dict = {"accept": A.PathExpr(pos, after)}
+        for st in callee.states:
+            renames[st.name] = A.PathExpr(st.pos, self.names.fresh(f"{inst.name}_{st.name}"))
+        new_locals = []
+        for local in callee.locals:
+            new = copy.deepcopy(local)
+            new.name = self.names.fresh(f"{inst.name}_{local.name}")
+            renames[local.name] = A.PathExpr(local.pos, new.name)
+            new_locals.append(new)
+        copy_in, copy_out = [], []
+        for p, a in zip(callee.params, call.args):
+            a = a.expr if isinstance(a, A.Argument) else a
+            if _is_aggregate_ref(p.type_ref, self.by_reference):
+                if not _is_lvalue(a):
+                    return None
+                renames[p.name] = a
+                continue
+            tmp = self.names.fresh(f"{inst.name}_{p.name}")
+            caller.locals.append(A.VarDecl(p.pos, tmp, copy.deepcopy(p.type_ref)))
+            renames[p.name] = A.PathExpr(pos, tmp)
+            if p.direction in ("", "in", "inout"):
+                copy_in.append(A.AssignStmt(pos, A.PathExpr(pos, tmp), a))
+            if p.direction in ("out", "inout"):
+                copy_out.append(A.AssignStmt(pos, copy.deepcopy(a), A.PathExpr(pos, tmp)))
+        caller.locals.extend(substitute(l, renames) for l in new_locals)
+        copies = []
+        for st in callee.states:
+            new = copy.deepcopy(st)
+            new.name = renames[st.name].name
+            new.stmts = [substitute(x, renames) for x in new.stmts]
+            new.transition = substitute(new.transition, renames) \
+                if new.transition is not None else None
+            copies.append(new)
+        rest = A.ParserState(pos, after, copy_out + state.stmts[k + 1:], state.transition)
+        state.stmts = state.stmts[:k] + copy_in
+        state.transition = A.PathExpr(pos, renames["start"].name) if "start" in renames \
+            else A.PathExpr(pos, "reject")
+        return copies + [rest]
+
+
+def _applied_instance(st, instances: dict):
+    """The instance `st` applies (`sub.apply(...);`), if it is one of `instances`."""
+    if not isinstance(st, A.CallStmt):
+        return None
+    c = st.call.callee
+    if (isinstance(c, A.MemberExpr) and c.member == "apply" and isinstance(c.expr, A.PathExpr)
+            and c.expr.name in instances):
+        return instances[c.expr.name]
+    return None
+
+
+def inline_parsers(program: A.Program, diags: Diagnostics, names: FunctionInliner) -> None:
+    ParserInliner(program, diags, names).run()
