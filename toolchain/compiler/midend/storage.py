@@ -106,8 +106,11 @@ class Storage:
                                    "only headers, header stacks and structs are supported there")
         if isinstance(ftype, T.Struct):
             return StructPlace("meta", path, ftype)
-        if isinstance(ftype, (T.Header, T.Stack, T.HeaderUnion)):
-            raise Unsupported(pos, "headers inside the metadata struct are not supported")
+        if isinstance(ftype, T.Header):       # its own instance (AllocateStorage._metadata)
+            return HeaderPlace(path, ftype)
+        if isinstance(ftype, (T.Stack, T.HeaderUnion)):
+            raise Unsupported(pos, "header stacks and unions inside the metadata struct are "
+                                   "not supported")
         return ir.FieldRef(SCALARS, path, ir_type(ftype, pos))
 
 
@@ -319,8 +322,15 @@ class AllocateStorage:
             if isinstance(ftype, T.Struct):
                 self._metadata(ctx, ftype, path, pos)
                 continue
-            if isinstance(ftype, (T.Header, T.Stack, T.HeaderUnion)):
-                raise Unsupported(fdecl.pos, "headers inside the metadata struct are not supported")
+            if isinstance(ftype, T.Header):
+                # a header kept in metadata: an ordinary (metadata=false) instance, so it
+                # has a validity bit; never emitted unless the deparser names it
+                self._add_type(ctx, ftype, fdecl.pos)
+                ctx.out.headers.append(ir.HeaderInstance(path, ftype.name, False))
+                continue
+            if isinstance(ftype, (T.Stack, T.HeaderUnion)):
+                raise Unsupported(fdecl.pos, "header stacks and unions inside the metadata "
+                                             "struct are not supported")
             ref = ctx.scalars.add(path, ir_type(ftype, fdecl.pos))
             for ann in fdecl.annotations:
                 if ann.name == "field_list":
