@@ -51,15 +51,29 @@ class FunctionInliner:
         self.uncopyable = _type_names_of(program, (A.HeaderUnionDecl,))
         # values passed by reference unless another argument shares their variable
         self.shareable = _type_names_of(program, (A.StructDecl, A.HeaderDecl))
-        self.used_names = {n.name for n in A.walk(program)
-                           if isinstance(n, (A.PathExpr, A.Decl))}
         self.counter = count()
         self.depth = 0
-        # names of constants anywhere (reading one needs no temporary) and of enum/error
-        # types, whose members are written as paths too
-        self.const_names = {n.name for n in A.walk(program)
-                            if isinstance(n, (A.ConstDecl, A.EnumDecl, A.ErrorDecl))} | {
-                                "error"}
+        self._used_names = None       # computed on first use: most programs need none
+        self._const_names = None
+        self.changed = False          # whether anything was inlined or hoisted
+
+    @property
+    def used_names(self) -> set:
+        """Every name declared or referenced: fresh names avoid them."""
+        if self._used_names is None:
+            self._used_names = {n.name for n in A.walk(self.program)
+                                if isinstance(n, (A.PathExpr, A.Decl))}
+        return self._used_names
+
+    @property
+    def const_names(self) -> set:
+        """Names of constants anywhere (reading one needs no temporary) and of enum/error
+        types, whose members are written as paths too."""
+        if self._const_names is None:
+            self._const_names = {n.name for n in A.walk(self.program)
+                                 if isinstance(n, (A.ConstDecl, A.EnumDecl, A.ErrorDecl))
+                                 } | {"error"}
+        return self._const_names
 
     # ------------------------------------------------------------ entry
     def run(self) -> None:
@@ -304,6 +318,7 @@ class FunctionInliner:
 
     # ------------------------------------------------------------ inlining one call
     def fresh(self, base: str) -> str:
+        self.changed = True
         while True:
             name = f"{base}_{next(self.counter)}"
             if name not in self.used_names:
@@ -315,6 +330,7 @@ class FunctionInliner:
             raise CompileError.at(call.pos, f"function '{f.name}' calls itself (directly or "
                                             "not); recursion is not allowed (spec 10.x)")
         pos = call.pos
+        self.changed = True
         args = self._bind_args(call, f)
         args = [(p, self.hoist(a, pre) if a is not None else None) for p, a in args]
         void = isinstance(f.return_type, A.BaseTypeRef) and f.return_type.name == "void"
@@ -550,8 +566,9 @@ def inline_functions(program: A.Program, diags: Diagnostics) -> None:
     inliner.run()
     inline_controls(program, diags, inliner)
     inline_parsers(program, diags, inliner)
-    # copied declarations carry copies of their annotations: list them all again
-    program.all_annotations = [n for n in A.walk(program) if isinstance(n, A.Annotation)]
+    if inliner.changed:
+        # copied declarations carry copies of their annotations: list them all again
+        program.all_annotations = [n for n in A.walk(program) if isinstance(n, A.Annotation)]
 
 
 __all__ = ["inline_functions", "Pos"]
