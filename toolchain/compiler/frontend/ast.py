@@ -734,6 +734,9 @@ class ControlDecl(Decl):
     locals: list           # VarDecl, ConstDecl, Instantiation, ActionDecl, TableDecl
     body: BlockStmt
     p4type: Any = _checker()
+    inlined_only: bool = field(default=False, kw_only=True, compare=False, repr=False)
+    # set by inline_controls.py: a control with constructor parameters whose every
+    # instance was inlined (with its arguments substituted); checked as a template only
 
 
 # ================================================================ program

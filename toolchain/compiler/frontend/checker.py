@@ -731,10 +731,16 @@ class Checker:
         d.p4type = t
         if d.type_params:
             self.refuse(d.pos, f"generic control '{d.name}'")
-        if d.ctor_params:
+        if d.ctor_params and not d.inlined_only:
             self.diags.error(d.ctor_params[0].pos, f"control '{d.name}' with constructor "
                                                    f"parameters is not supported")
         cctx = ctx.child("control", control=d)
+        if d.ctor_params and d.inlined_only:
+            # its instances were inlined with their arguments; the declaration itself is
+            # checked with the parameters as values of their types
+            self.param_list(d.ctor_params, cctx)
+            for p in d.ctor_params:
+                self.define(cctx.scope, p.name, p, p.pos)
         t.params = self.block_params(d, cctx, cctx.scope)
         for p in d.params:
             if p.direction == "" and not self.is_packet_type(p.p4type):

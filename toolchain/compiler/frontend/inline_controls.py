@@ -47,13 +47,25 @@ class ControlInliner:
                          if isinstance(d, A.ControlDecl) and not d.type_params}
         self.by_reference = names.aggregate_types | {
             d.name for d in program.decls if isinstance(d, A.HeaderDecl)}
+        # named types a constructor argument may have: typedefs and enums
+        self.value_types = {d.name for d in program.decls
+                            if isinstance(d, (A.TypedefDecl, A.EnumDecl))}
 
     def run(self) -> None:
         # callees are declared before their callers (spec 7.x: declare before use), so each
         # control is already free of sub-controls when it is inlined into the next
+        self.inlined_with_args: set = set()
+        self.not_inlined: set = set()
         for d in self.program.decls:
             if isinstance(d, A.ControlDecl):
                 self.inline_into(d)
+        # a control also given to the package (main) is not only a template
+        for d in self.program.decls:
+            if isinstance(d, A.Instantiation):
+                self.not_inlined.update(n.name for a in d.args for n in A.walk(a)
+                                        if isinstance(n, A.PathExpr))
+        for name in self.inlined_with_args - self.not_inlined:
+            self.controls[name].inlined_only = True
 
     # ------------------------------------------------------------ one caller
     def inline_into(self, caller: A.ControlDecl) -> None:
@@ -71,13 +83,27 @@ class ControlInliner:
                      for c in calls)
             if ok:
                 caller.locals.remove(inst)
+                if callee.ctor_params:
+                    self.inlined_with_args.add(callee.name)
+            elif callee.ctor_params:
+                self.not_inlined.add(callee.name)
 
     def _inlinable_instance(self, local) -> bool:
-        if not isinstance(local, A.Instantiation) or local.args:
+        """An instance of a user control: without constructor parameters, or with value
+        parameters (bit<W>, int<W>, bool, ...) given positionally, which are substituted."""
+        if not isinstance(local, A.Instantiation):
             return False
         r = local.type_ref
         callee = self.controls.get(r.name) if isinstance(r, A.NamedTypeRef) else None
-        return callee is not None and not callee.ctor_params and not r.args
+        if callee is None or r.args or len(local.args) != len(callee.ctor_params):
+            return False
+        return all(self._value_type(p.type_ref) for p in callee.ctor_params) and not any(
+            isinstance(a, A.Argument) and a.name for a in local.args)
+
+    def _value_type(self, r) -> bool:
+        if isinstance(r, (A.BitsTypeRef, A.BaseTypeRef)):
+            return True
+        return isinstance(r, A.NamedTypeRef) and not r.args and r.name in self.value_types
 
     def _inline_instance(self, caller, inst: A.Instantiation, call_stmt: A.CallStmt, *,
                          named: bool) -> bool:
@@ -91,7 +117,9 @@ class ControlInliner:
                 isinstance(a, A.Argument) and a.name for a in call.args):
             return False            # the checker reports the mismatch
         pos = call.pos
-        renames: dict = {}
+        # constructor arguments (compile-time values) replace their parameters
+        renames: dict = {p.name: (a.expr if isinstance(a, A.Argument) else a)
+                         for p, a in zip(callee.ctor_params, inst.args)}
         new_locals: list = []
         # the callee's locals, renamed into the caller's namespace
         local_copies = []
