@@ -38,6 +38,10 @@ from . import ast as A
 MAX_DEPTH = 64          # nested calls; P4 forbids recursion, this catches it cleanly
 
 
+class _Captured(Exception):
+    """A capture was reported: stop inlining in this block."""
+
+
 class FunctionInliner:
     def __init__(self, program: A.Program, diags: Diagnostics):
         self.program = program
@@ -56,6 +60,7 @@ class FunctionInliner:
         self._used_names = None       # computed on first use: most programs need none
         self._const_names = None
         self.changed = False          # whether anything was inlined or hoisted
+        self.block_names: set = set()  # names declared in the block being rewritten
 
     @property
     def used_names(self) -> set:
@@ -78,22 +83,32 @@ class FunctionInliner:
     # ------------------------------------------------------------ entry
     def run(self) -> None:
         # also without functions: `t.apply().hit` inside a larger expression is hoisted too
-        if self.functions and not self._check_captures():
-            return
         for d in self.program.decls:
-            if isinstance(d, A.ActionDecl):
-                self._action(d)
-            elif isinstance(d, A.ControlDecl):
-                for local in d.locals:
-                    if isinstance(local, A.ActionDecl):
-                        self._action(local)
-                d.body.stmts = self.block(d.body.stmts)
-            elif isinstance(d, A.ParserDecl):
-                for state in d.states:
-                    self._state(state)
+            if not isinstance(d, (A.ActionDecl, A.ControlDecl, A.ParserDecl)):
+                continue
+            # names the block declares (its parameters, locals, actions' parameters...)
+            self.block_names = {n.name for n in A.walk(d)
+                                if n is not d and isinstance(n, A.Decl)} \
+                if self.functions else set()
+            try:
+                self._inline_in(d)
+            except _Captured:
+                pass                  # reported; the rest of this block is left as it is
         for fs in self.functions.values():
             for f in fs:
                 f.inlined = True
+
+    def _inline_in(self, d) -> None:
+        if isinstance(d, A.ActionDecl):
+            self._action(d)
+        elif isinstance(d, A.ControlDecl):
+            for local in d.locals:
+                if isinstance(local, A.ActionDecl):
+                    self._action(local)
+            d.body.stmts = self.block(d.body.stmts)
+        else:
+            for state in d.states:
+                self._state(state)
 
     def _action(self, a: A.ActionDecl) -> None:
         a.body.stmts = self.block(a.body.stmts)
@@ -122,28 +137,26 @@ class FunctionInliner:
                     changed = True
         return names
 
-    def _check_captures(self) -> bool:
+    def _free_names(self, f: A.FunctionDecl) -> dict:
+        """Names the body of `f` uses that it does not declare: name -> first use."""
+        own = {p.name for p in f.params} | {n.name for n in A.walk(f.body)
+                                             if isinstance(n, A.Decl)}
+        out: dict = {}
+        for n in A.walk(f.body):
+            if isinstance(n, A.PathExpr) and not n.is_global and n.name not in own:
+                out.setdefault(n.name, n)
+        return out
+
+    def _check_capture(self, f: A.FunctionDecl, call) -> None:
         """Inlined code is checked in the caller's scope: a global name the body uses must not
-        be redeclared by any block, or it would silently mean the block's own declaration."""
-        local_names = set()
-        for d in self.program.decls:
-            if isinstance(d, (A.ControlDecl, A.ParserDecl, A.ActionDecl)):
-                for n in A.walk(d):
-                    if n is not d and isinstance(n, A.Decl):
-                        local_names.add(n.name)
-        ok = True
-        for fs in self.functions.values():
-            for f in fs:
-                own = {p.name for p in f.params} | {n.name for n in A.walk(f.body)
-                                                     if isinstance(n, A.Decl)}
-                for n in A.walk(f.body):
-                    if (isinstance(n, A.PathExpr) and not n.is_global and n.name not in own
-                            and n.name in local_names):
-                        self.diags.error(n.pos, f"function '{f.name}' uses '{n.name}', which a "
-                                                "parser, control or action redeclares; inlining "
-                                                "it there is not supported (rename one)")
-                        ok = False
-        return ok
+        be redeclared by the block the call is in, or it would silently mean the block's
+        own declaration there."""
+        for name, use in self._free_names(f).items():
+            if name in self.block_names:
+                self.diags.error(use.pos, f"function '{f.name}' uses '{name}', which the block "
+                                          f"calling it on line {call.pos.line} redeclares; inlining it "
+                                          "there is not supported (rename one)")
+                raise _Captured()
 
     # ------------------------------------------------------------ statements
     def block(self, stmts: list) -> list:
@@ -331,6 +344,7 @@ class FunctionInliner:
                                             "not); recursion is not allowed (spec 10.x)")
         pos = call.pos
         self.changed = True
+        self._check_capture(f, call)
         args = self._bind_args(call, f)
         args = [(p, self.hoist(a, pre) if a is not None else None) for p, a in args]
         void = isinstance(f.return_type, A.BaseTypeRef) and f.return_type.name == "void"

@@ -28,8 +28,20 @@ def test_function_name_captured_by_block_local_refused(errors_of):
     text = program_text("const bit<8> K = 1;\nbit<8> f(in bit<8> x) { return x + K; }\n",
                         ingress="bit<8> K = 2; apply { meta.c = f(meta.c); }")
     assert errors_of(text) == [
-        "prog.p4:14:36: function 'f' uses 'K', which a parser, control or action redeclares; "
-        "inlining it there is not supported (rename one)"]
+        "prog.p4:14:36: function 'f' uses 'K', which the block calling it on line 17 "
+        "redeclares; inlining it there is not supported (rename one)"]
+
+
+def test_function_name_declared_in_another_block_is_fine(compile_p4):
+    # only the block a call is inlined into matters: E declares its own K
+    text = program_text("const bit<8> K = 1;\nbit<8> f(in bit<8> x) { return x + K; }\n",
+                        ingress="apply { meta.c = f(meta.c); }")
+    text = text.replace("control E(inout headers_t hdr, inout meta_t meta, "
+                        "inout standard_metadata_t sm) { apply { } }",
+                        "control E(inout headers_t hdr, inout meta_t meta, "
+                        "inout standard_metadata_t sm) { bit<8> K = 2; apply { } }")
+    assert "bit<8> K = 2" in text
+    compile_p4(text)
 
 
 def test_function_return_type_checked_once(ingress_errors):
