@@ -50,3 +50,12 @@ def test_sub_control_with_control_constructor_parameter_is_refused(tmp_path):
                         ingress="C(Inner()) c; apply { c.apply(meta.c); }")
     with pytest.raises(CompileError, match="constructor parameters is not supported"):
         _compile(tmp_path, text)
+
+
+def test_nested_sub_controls_names_accumulate_instance_names(tmp_path):
+    inner = ("control Inner(inout headers_t h) { table t { key = { h.ethernet.src: exact; } "
+             "actions = { NoAction; } } apply { t.apply(); } }\n"
+             "control Mid(inout headers_t h) { Inner() in1; apply { in1.apply(h); } }\n")
+    doc = _compile(tmp_path, program_text(inner, ingress="Mid() m; apply { m.apply(hdr); }"))
+    tables = [t["name"] for p in doc["pipelines"] for t in p["tables"]]
+    assert "I.m.in1.t" in tables
