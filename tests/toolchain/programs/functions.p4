@@ -58,11 +58,14 @@ parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_met
 }
 control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
 control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
+    bit<8> seven = twice(8w3) + 1;    // a control-local initialiser with a call
+    bit<8> copy_of_seven = seven;     // initialised after it, in declaration order
     action in_action() {
         hdr.v.d = twice(hdr.v.d);
     }
     apply {
         std.egress_spec = 1;
+        hdr.ethernet.src[7:0] = copy_of_seven;
         if (!hdr.v.isValid()) { mix(hdr.ethernet.ether_type, hdr.ethernet); return; }
         hdr.v.a = sat_add(hdr.v.a, hdr.v.b);
         // && short-circuits: bump runs only while the left operand is true

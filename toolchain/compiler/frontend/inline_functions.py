@@ -105,10 +105,26 @@ class FunctionInliner:
             for local in d.locals:
                 if isinstance(local, A.ActionDecl):
                     self._action(local)
-            d.body.stmts = self.block(d.body.stmts)
+            d.body.stmts = self._local_initialisers(d) + self.block(d.body.stmts)
         else:
             for state in d.states:
                 self._state(state)
+
+    def _local_initialisers(self, d: A.ControlDecl) -> list:
+        """Control-local variables initialised with a function call: the initialisers run
+        when the control is applied (spec 15.x), so from the first one with a call on they
+        become assignments at the start of the apply block, in declaration order."""
+        prologue: list = []
+        for local in d.locals:
+            if not (isinstance(local, A.VarDecl) and local.init is not None):
+                continue
+            if not prologue and not _contains_call(local.init, self.functions):
+                continue
+            pre: list = []
+            init = self.hoist(local.init, pre)
+            local.init = None
+            prologue += pre + [A.AssignStmt(local.pos, A.PathExpr(local.pos, local.name), init)]
+        return prologue
 
     def _action(self, a: A.ActionDecl) -> None:
         a.body.stmts = self.block(a.body.stmts)
