@@ -105,10 +105,22 @@ class FunctionInliner:
             for local in d.locals:
                 if isinstance(local, A.ActionDecl):
                     self._action(local)
+                elif isinstance(local, A.TableDecl):
+                    self._refuse_calls_in_keys(local)
             d.body.stmts = self._local_initialisers(d) + self.block(d.body.stmts)
         else:
             for state in d.states:
                 self._state(state)
+
+    def _refuse_calls_in_keys(self, t: A.TableDecl) -> None:
+        for k in t.key:
+            for n in A.walk(k.expr):
+                if (isinstance(n, A.MethodCallExpr) and isinstance(n.callee, A.PathExpr)
+                        and n.callee.name in self.functions):
+                    self.diags.error(n.pos, f"table '{t.name}': a function call in a key "
+                                            "is not supported; compute the key into a "
+                                            "variable before applying the table")
+                    return
 
     def _local_initialisers(self, d: A.ControlDecl) -> list:
         """Control-local variables initialised with a function call: the initialisers run

@@ -67,3 +67,11 @@ def test_function_calls_leave_no_call_in_the_checked_program(compile_p4):
     assert calls == []
     fn = program.find(A.FunctionDecl, "f")[0]
     assert fn.inlined and fn.signature is not None
+
+
+def test_function_call_in_table_key_refused_with_position(ingress_errors):
+    errs = ingress_errors("table t { key = { f(meta.c): exact; } actions = { NoAction; } } "
+                          "apply { t.apply(); }",
+                          body="bit<8> f(in bit<8> x) { return x; }\n")
+    assert errs == ["prog.p4:16:19: table 't': a function call in a key is not supported; "
+                    "compute the key into a variable before applying the table"]
