@@ -358,6 +358,12 @@ class StmtLowering:
                 copy_out.append(self.assign_slice_value(arg, tmp, src))
                 env.bind(param, tmp)
                 continue
+            if param.direction == "inout" and not _names_decl(action, param) and (
+                    _root_decl(arg) is not None and not _names_decl(action, _root_decl(arg))):
+                # neither the parameter nor the argument's variable is used by the body:
+                # the copy-in/copy-out would write back the value just read (p4c removes
+                # it too, so e.g. an out-of-range h[i] argument is never accessed)
+                continue
             if param.direction in ("out", "inout"):
                 place = self.exprs.place(arg)
                 if isinstance(place, (ir.FieldRef, ir.StackElementField)):
