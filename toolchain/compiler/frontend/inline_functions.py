@@ -22,11 +22,15 @@ its parameters, so nothing can tell the two apart) unless another argument share
 variable. Header stacks and unions are always passed that way (the mid end keeps no local
 copies of them), so their arguments must be variables or fields.
 
+The same hoisting serves two more cases p4c handles in its SideEffectOrdering: a left operand
+read before a call on its right is kept in a temporary (typed by the checker from its
+initialiser, `InferredTypeRef`), and `t.apply().hit`/`.miss` inside a larger expression
+becomes `bool r; if (t.apply().hit) r = true; else r = false;` where it is evaluated.
+
 The pass works on the parsed tree before checking, so the checker types, casts and checks the
 inlined code like any other. Generic functions (`T max<T>(...)`) are left in place; the
-checker refuses them by name. A function whose body names something that a parser, control
-or action also declares locally is refused (inlined there, the name would resolve to the
-local)."""
+checker refuses them by name. A call is refused when the block it is inlined into declares
+a name the function's body uses as a global (there it would resolve to the block's own)."""
 from __future__ import annotations
 
 import copy
