@@ -216,6 +216,7 @@ class FunctionInliner:
                 s.rhs.left = copy.deepcopy(s.lhs)
             s.rhs = self.hoist(s.rhs, pre)
         elif isinstance(s, A.CallStmt):
+            self._dont_care_extract(s.call, pre)
             f = self._function_of(s.call)
             if f is not None:
                 self._inline(s.call, f, pre, want_value=False)
@@ -233,6 +234,16 @@ class FunctionInliner:
                 if case.body is not None:
                     case.body.stmts = self.block(case.body.stmts)
         return pre + [s]
+
+    def _dont_care_extract(self, call, pre: list) -> None:
+        """`pkt.extract<H>(_)` (spec 6.7 don't-care out argument): the header goes into a
+        fresh local of type H that nothing reads, so its bytes are only consumed."""
+        c = call.callee
+        if (isinstance(c, A.MemberExpr) and c.member == "extract" and call.type_arg_refs
+                and len(call.args) == 1 and isinstance(call.args[0], A.DontCareExpr)):
+            tmp = self.fresh("unused")
+            pre.append(A.VarDecl(call.pos, tmp, copy.deepcopy(call.type_arg_refs[0])))
+            call.args[0] = A.PathExpr(call.args[0].pos, tmp)
 
     def _sub(self, s):
         """A sub-statement (if branch): one statement, a block when hoisting added some."""
