@@ -27,7 +27,11 @@ control Forward(in ethernet_t eth, inout standard_metadata_t std, inout bit<8> h
 
 // adds `by` to x unless x is already large; applied twice below
 control AddSmall(inout bit<8> x, in bit<8> by) {
+    bit<8> start = x;            // initialised at each apply, after the copy-in
     apply {
+        if (start != x) {
+            x = 0xEE;            // never: start is this apply's x
+        }
         if (x > 0x80) {
             return;             // ends AddSmall only: the caller goes on
         }

@@ -148,10 +148,18 @@ class ControlInliner:
                 copy_in.append(A.AssignStmt(pos, A.PathExpr(pos, tmp), a))
             if p.direction in ("out", "inout"):
                 copy_out.append(A.AssignStmt(pos, copy.deepcopy(a), A.PathExpr(pos, tmp)))
-        new_locals += [substitute(l, renames) for l in local_copies]
+        # the sub-control's variables are initialised when it is applied (spec 15.x), after
+        # the copy-in: their initialisers may read its parameters
+        inits = []
+        for local in (substitute(l, renames) for l in local_copies):
+            if isinstance(local, A.VarDecl) and local.init is not None:
+                inits.append(A.AssignStmt(local.pos, A.PathExpr(local.pos, local.name),
+                                          local.init))
+                local.init = None
+            new_locals.append(local)
         body = substitute(copy.deepcopy(callee.body), renames)
         stmts = self.names._remove_returns(body.stmts, None, callee, pos)
-        block = A.BlockStmt(pos, copy_in + stmts + copy_out)
+        block = A.BlockStmt(pos, copy_in + inits + stmts + copy_out)
         _replace_stmt(caller.body, call_stmt, block)
         i = caller.locals.index(inst)
         caller.locals[i:i] = new_locals
