@@ -9,12 +9,13 @@ header tag_t { bit<8> kind; bit<8> value; }
 struct headers_t { ethernet_t ethernet; tag_t[3] tags; }
 struct meta_t { bit<8> last_kind; bit<8> count; }
 
-// one tag; `kind` 0xFF is invalid and rejects the packet
-parser TagParser(packet_in pkt, inout headers_t hdr, out bit<8> kind) {
+// one tag; `kind` (copied out raised by `bias`) 0xFF is invalid and rejects the packet
+parser TagParser(packet_in pkt, inout headers_t hdr, out bit<8> kind, in bit<8> bias) {
+    bit<8> b = bias;             // initialised at each apply, after the copy-in
     state start {
         pkt.extract(hdr.tags.next);
-        kind = hdr.tags.last.kind;
-        transition select(kind) {
+        kind = hdr.tags.last.kind + b;
+        transition select(hdr.tags.last.kind) {
             0xFF: reject_it;
             default: accept;
         }
@@ -36,9 +37,9 @@ parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_met
         }
     }
     state two_tags {
-        tag.apply(pkt, hdr, meta.last_kind);
+        tag.apply(pkt, hdr, meta.last_kind, 1);
         meta.count = meta.count + 1;
-        tag.apply(pkt, hdr, meta.last_kind);     // a second copy of the sub-parser
+        tag.apply(pkt, hdr, meta.last_kind, 2);  // a second copy of the sub-parser
         meta.count = meta.count + 1;
         transition accept;
     }

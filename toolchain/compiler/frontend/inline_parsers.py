@@ -105,12 +105,21 @@ class ParserInliner:
                 copy_in.append(A.AssignStmt(pos, A.PathExpr(pos, tmp), a))
             if p.direction in ("out", "inout"):
                 copy_out.append(A.AssignStmt(pos, copy.deepcopy(a), A.PathExpr(pos, tmp)))
-        caller.locals.extend(substitute(l, renames) for l in new_locals)
+        # the sub-parser's variables are initialised when it is applied, after the copy-in
+        inits = []
+        for local in (substitute(l, renames) for l in new_locals):
+            if isinstance(local, A.VarDecl) and local.init is not None:
+                inits.append(A.AssignStmt(local.pos, A.PathExpr(local.pos, local.name),
+                                          local.init))
+                local.init = None
+            caller.locals.append(local)
         copies = []
         for st in callee.states:
             new = copy.deepcopy(st)
             new.name = renames[st.name].name
             new.stmts = [substitute(x, renames) for x in new.stmts]
+            if st.name == "start":
+                new.stmts = inits + new.stmts
             new.transition = substitute(new.transition, renames) \
                 if new.transition is not None else None
             copies.append(new)
