@@ -53,13 +53,18 @@ class StmtLowering:
         """The body's items, then `postamble` (a directly called action's copy-out), which a
         `return` reaches through the end label and an `exit` runs before exiting."""
         end = _fresh_label("end")
-        if self.exit_label is None:
-            self.exit_label = end
+        outermost = self.exit_label is None
+        if outermost:
+            # past this body's own copy-out, which an exit has already run: nothing runs
+            # after an exit (BMv2's exit primitive only marks the packet)
+            self.exit_label = _fresh_label("exit")
         self.own_postamble = list(postamble)
         items: list = []
         self._block(stmts, items, end)
         items.append(end)
         items.extend(postamble)
+        if outermost:
+            items.append(self.exit_label)
         return items
 
     def _block(self, stmts: list, items: list, end: ir.Label) -> None:
@@ -78,7 +83,7 @@ class StmtLowering:
             # exit only marks the packet, and the jump skips the rest of the whole action
             items.extend(self.own_postamble + self.enclosing_exit)
             items.append(externs.exit_(source_info(s, "exit")))
-            items.append(ir.Jump(self.exit_label or end))
+            items.append(ir.Jump(self.exit_label))
         elif isinstance(s, ast.SwitchStmt):
             raise Unsupported(s.pos, "switch statements are not allowed inside actions")
         else:
