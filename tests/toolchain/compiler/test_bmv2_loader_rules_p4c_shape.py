@@ -147,9 +147,6 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
 """
 
 
-@pytest.mark.xfail(strict=True, reason="mid end (controls.py): a table without default_action "
-                   "must get NoAction in its action list and as its non-const default, as "
-                   "p4c's CreateBuiltins does (P4_16 spec 14.2.1.3); not in the back end's reach")
 def test_table_without_default_action_gets_noaction_like_p4c(tmp_path):
     """p4c adds NoAction (@defaultonly) to such a table and makes it the default: the control
     plane can `table_set_default t NoAction`, and on a miss `action_run` is NoAction, so a
@@ -190,9 +187,6 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
 """
 
 
-@pytest.mark.xfail(strict=True, reason="mid end (statements.py _fn_digest): digest data must be "
-                   "copied into temporaries at the call, as p4c does; simple_switch samples the "
-                   "learn list only after ingress")
 def test_digest_data_is_copied_at_the_call_like_p4c(tmp_path):
     """v1model.p4: the digest carries the values the fields have when digest() is called,
     even if ingress changes them later. simple_switch reads the learn list's fields at the
