@@ -10,7 +10,6 @@ from __future__ import annotations
 import ipaddress
 import json
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -99,6 +98,11 @@ def load_config(source: str | Path | Mapping[str, Any]) -> GatewayConfig:
         except json.JSONDecodeError as e:
             raise ConfigError("", f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from None
     elif path.suffix == ".toml":
+        try:
+            import tomllib          # Python 3.11+; imported here so that the simulator's workers
+        except ImportError:         # also run on older interpreters (PyPy 3.9) with dict configs
+            raise ConfigError("", f"{path}: reading TOML needs Python 3.11 or later (tomllib); "
+                                  "use a .json config with this interpreter") from None
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:

@@ -10,6 +10,7 @@ the parser does not know stays ``(kind, raw_bytes)``; unparseable trailing bytes
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 __all__ = ["Segment", "FIN", "SYN", "RST", "PSH", "ACK", "URG", "ECE", "CWR",
@@ -21,6 +22,9 @@ FIN, SYN, RST, PSH, ACK, URG, ECE, CWR = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x4
 # in Segment.reserved (the low nibble of byte 12: three reserved bits and AE).
 REORDER_BIT = 0x02
 
+# slots where the interpreter has them (3.10+); the simulator's workers may run on PyPy 3.9
+_SLOTS = {"slots": True} if sys.version_info >= (3, 10) else {}
+
 _FLAG_NAMES = ((SYN, "S"), (ACK, "A"), (FIN, "F"), (RST, "R"), (PSH, "P"), (URG, "U"),
                (ECE, "E"), (CWR, "C"))
 
@@ -29,7 +33,7 @@ def flag_names(flags: int) -> str:
     return "".join(n for bit, n in _FLAG_NAMES if flags & bit) or "."
 
 
-@dataclass(slots=True)
+@dataclass(**_SLOTS)
 class Segment:
     src_port: int
     dst_port: int
