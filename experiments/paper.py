@@ -52,6 +52,7 @@ class RunSpec:
     level: float = 0.0            # probability of the P4 injection per data packet
     alt_extra_delay: str = "10ms"  # extra delay of the alternate path ("altpath")
     k: int = RDTCP_K
+    swap_span: int = 0            # max places between swapped packets (0: anywhere, sim.reorder)
     sample_step: float = 0.0      # > 0: record per-flow time series at this step
     max_cwnd_segments: int = MAX_CWND_SEGMENTS
 
@@ -65,6 +66,8 @@ class RunSpec:
             raise ValueError("duration and interval must be positive seconds")
         if self.swaps < 0 or not 0.0 <= self.level <= 1.0:
             raise ValueError("swaps must be >= 0 and level a probability in [0, 1]")
+        if self.k < 0 or self.swap_span < 0:
+            raise ValueError("k and swap_span must be >= 0")
 
 
 @dataclass
@@ -117,13 +120,14 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None) -> RunRes
     swapper = None
     if spec.injection == "swap" and spec.swaps:
         swapper = QueueSwapper(net.switches["r1"], 2, swaps=spec.swaps, interval=spec.interval,
-                               seed=net._derive_seed("swapper"))
+                               seed=net._derive_seed("swapper"), span=spec.swap_span)
     sampler = FlowSampler(net.events, [flow], step=spec.sample_step) if spec.sample_step else None
     net.run(until=spec.duration)
     net.close()
     stats = _flow_stats(flow)
     stats["swaps_done"] = swapper.done if swapper else 0
     stats["swaps_skipped"] = swapper.skipped if swapper else 0
+    stats.update(_displacement_stats(swapper.displacements if swapper else {}, spec))
     stats["events"] = net.events.executed
     stats.update(_gateway_stats(net))
     return RunResult(spec, flow.delivered_bytes / spec.duration, flow.delivered_bytes, stats,
@@ -135,6 +139,18 @@ def _flow_stats(flow: Any) -> dict:
     get = (lambda k: s.get(k, 0)) if isinstance(s, dict) else (lambda k: getattr(s, k, 0))
     return {k: int(get(k) or 0) for k in ("retransmits", "spurious_retransmits",
                                           "fast_retransmits", "timeouts")}
+
+
+def _displacement_stats(displacements: dict[int, int], spec: RunSpec) -> dict:
+    """How far the swaps moved packets back: a packet moved back d places draws d duplicate
+    ACKs, so swaps with d >= 3 can trigger SACK's fast retransmit and d >= 3 + k RD-TCP's."""
+    n = sum(displacements.values())
+    return {"swap_displacement_mean": round(sum(d * c for d, c in displacements.items()) / n, 3)
+            if n else 0.0,
+            "swap_displacement_max": max(displacements, default=0),
+            "swaps_reaching_3_dupacks": sum(c for d, c in displacements.items() if d >= 3),
+            "swaps_reaching_3k_dupacks": sum(c for d, c in displacements.items()
+                                             if d >= 3 + spec.k)}
 
 
 def _gateway_stats(net: Any) -> dict:

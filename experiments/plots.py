@@ -1,4 +1,4 @@
-"""Figures 1–4 of the paper (throughput against swaps) and the P4 injection series."""
+"""Figures 1–4 of the paper (throughput against swaps), the P4 injection series and the k study."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ FIGURES = {
 }
 
 
-def plot_all(points: dict, out: Path) -> list[str]:
+def plot_all(points: dict, out: Path, *, k_study: dict | None = None) -> list[str]:
+    """Write every figure the points support into ``out``; returns the file names."""
     written = []
     intervals = sorted({k[2] for k in points if k[2] is not None})
     for name, (title, variants) in FIGURES.items():
@@ -33,7 +34,35 @@ def plot_all(points: dict, out: Path) -> list[str]:
     if any(k[1] != "swap" for k in points):
         _plot_injections(points, out / "fig5_injection.png")
         written.append("fig5_injection.png")
+    if k_study:
+        _plot_k_study(k_study, out / "fig6_k_study.png")
+        written.append("fig6_k_study.png")
     return written
+
+
+def _plot_k_study(study: dict, path: Path) -> None:
+    """RD-TCP at 15 swaps/s relative to no reordering against k, one line per swap span."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    for (span, points), style in zip(sorted(study.items()), ("-o", "--s", ":^", "-.d")):
+        points = [p for p in points if p["vs_no_reordering"] is not None]
+        if not points:
+            continue
+        label = ("swaps anywhere in the queue" if span == 0
+                 else f"swapped packets at most {span} places apart")
+        ax.errorbar([p["k"] for p in points], [p["vs_no_reordering"] for p in points],
+                    yerr=[p["std"] / (p["mean"] / p["vs_no_reordering"]) for p in points],
+                    fmt=style, capsize=3, label=label)
+    ax.plot([3], [PAPER[("rdtcp", 15)] / PAPER[("none", 0)]], "k*", ms=10,
+            label="paper, k = 3 (607,440 / 607,500 B/s)")
+    ax.axhline(0.99, color="grey", lw=0.8, ls=":", label="1 % below no reordering")
+    ax.set_xlabel("k (RD-TCP waits 3 + k duplicate ACKs on a reordered hole)")
+    ax.set_ylabel("throughput / throughput without reordering")
+    ax.set_title("RD-TCP at 15 swaps every 1 s against k")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="best", framealpha=0.8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
 
 
 def _plot_swaps(points, variants, intervals, title, path: Path) -> None:

@@ -10,8 +10,10 @@ series use the gateway's own P4 reordering injections (alternate path, recircula
 
 Outputs in --out: runs.csv (one row per run), points.csv (mean/std per point),
 fig1_sack.png, fig2_rdtcp.png, fig3_sack_vs_rdtcp.png, fig4_dsack_vs_rdtcp.png,
-fig5_injection.png (when injection series ran), paper_table.md/.csv (the paper's numbers
-beside ours), summary.json (configuration, points, shape checks, timings).
+fig5_injection.png (when injection series ran), fig6_k_study.png (RD-TCP at the paper's 15 swaps
+every second against k, for unbounded and bounded swap distances: the paper's §6 statements on k),
+paper_table.md/.csv (the paper's numbers beside ours), summary.json (configuration, points, shape
+checks, k study, timings).
 """
 
 from __future__ import annotations
@@ -28,7 +30,11 @@ from typing import Iterable, Sequence
 
 from experiments.paper import INJECTIONS, VARIANTS, RunSpec
 
-__all__ = ["MODES", "SweepConfig", "build_specs", "main"]
+__all__ = ["MODES", "SweepConfig", "build_specs", "main", "K_STUDY_SWAPS", "K_STUDY_INTERVAL"]
+
+# The k study runs at the one reordering level the paper quotes numbers for (003 §5-6).
+K_STUDY_SWAPS = 15
+K_STUDY_INTERVAL = 1.0
 
 
 @dataclass(frozen=True)
@@ -40,25 +46,32 @@ class SweepConfig:
     variants: tuple[str, ...]
     injections: tuple[str, ...]       # P4 injection series besides the paper's swaps
     levels: tuple[float, ...]         # their per-packet probabilities
+    swap_span: int = 0                # figures' swap model: max places apart (0: anywhere)
+    k_values: tuple[int, ...] = ()    # k study: RD-TCP's k at 15 swaps every 1 s ...
+    k_spans: tuple[int, ...] = ()     # ... for each of these swap spans
 
 
 MODES = {
     # The paper's 10-minute transfers; swap counts around its quoted 15 per second.
     "full": SweepConfig(duration=600.0, seeds=3, swaps=(0, 5, 10, 15, 20, 25, 30),
                         intervals=(1.0, 8.0), variants=VARIANTS,
-                        injections=("altpath", "recirc"), levels=(0.0, 0.01, 0.02, 0.05)),
+                        injections=("altpath", "recirc"), levels=(0.0, 0.01, 0.02, 0.05),
+                        k_values=(0, 1, 2, 3, 4, 5, 6, 8), k_spans=(0, 5)),
     # Minutes on two cores: shorter transfers, fewer points, no injection series.
     "quick": SweepConfig(duration=60.0, seeds=2, swaps=(0, 5, 15, 30), intervals=(1.0, 8.0),
-                         variants=VARIANTS, injections=(), levels=(0.0, 0.02)),
+                         variants=VARIANTS, injections=(), levels=(0.0, 0.02),
+                         k_values=(0, 1, 3, 6), k_spans=(0, 5)),
 }
 
 
 def build_specs(cfg: SweepConfig) -> list[RunSpec]:
-    """Every run of the sweep. Zero swaps is one point shared by both intervals."""
-    specs = []
+    """Every run of the sweep, each once. Zero swaps is one point shared by both intervals;
+    the k study reuses the figures' RD-TCP run where they coincide."""
+    specs: list[RunSpec] = []
     for variant in cfg.variants:
         for seed in range(1, cfg.seeds + 1):
-            base = RunSpec(variant=variant, seed=seed, duration=cfg.duration)
+            base = RunSpec(variant=variant, seed=seed, duration=cfg.duration,
+                           swap_span=cfg.swap_span)
             for swaps in cfg.swaps:
                 for interval in (cfg.intervals if swaps else cfg.intervals[:1]):
                     specs.append(replace(base, swaps=swaps, interval=interval))
@@ -66,7 +79,14 @@ def build_specs(cfg: SweepConfig) -> list[RunSpec]:
                 for level in cfg.levels:
                     if level > 0:
                         specs.append(replace(base, injection=injection, level=level))
-    return specs
+    if "rdtcp" in cfg.variants:
+        for seed in range(1, cfg.seeds + 1):
+            for span in cfg.k_spans:
+                for k in cfg.k_values:
+                    specs.append(RunSpec(variant="rdtcp", seed=seed, duration=cfg.duration,
+                                         swaps=K_STUDY_SWAPS, interval=K_STUDY_INTERVAL, k=k,
+                                         swap_span=span))
+    return list(dict.fromkeys(specs))
 
 
 # --------------------------------------------------------------------------- running
@@ -117,7 +137,7 @@ def run_specs(specs: Sequence[RunSpec], *, jobs: int, program_path: str,
 
 def _row_key(row: dict) -> tuple:
     return (row["variant"], row["injection"], row["interval"], row["swaps"], row["level"],
-            row["seed"])
+            row.get("k", 0), row.get("swap_span", 0), row["seed"])
 
 
 # --------------------------------------------------------------------------- CLI
@@ -157,6 +177,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="extra P4 injection series: altpath,recirc")
     p.add_argument("--no-injections", action="store_true", help="skip the P4 injection series")
     p.add_argument("--levels", type=_csv_list(float), help="injection probabilities per packet")
+    p.add_argument("--swap-span", type=int, metavar="N",
+                   help="figures' swap model: swapped packets at most N places apart "
+                        "(default 0: anywhere in the queue, the paper's unqualified 'random swaps')")
+    p.add_argument("--k-values", type=_csv_list(int),
+                   help=f"k study: RD-TCP's k values at {K_STUDY_SWAPS} swaps every "
+                        f"{K_STUDY_INTERVAL:g} s, e.g. 0,1,3,6")
+    p.add_argument("--k-spans", type=_csv_list(int),
+                   help="k study: swap spans to run it for (0: anywhere), e.g. 0,5")
+    p.add_argument("--no-k-study", action="store_true", help="skip the k study")
     p.add_argument("--series", type=float, metavar="STEP",
                    help="also write per-flow time series (cwnd, ssthresh, dupthresh, "
                         "retransmissions, goodput) sampled every STEP s into OUT/series/")
@@ -172,6 +201,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         p.error("--swaps must be >= 0")
     if args.interval and min(args.interval) <= 0:
         p.error("--interval must be > 0 seconds")
+    if args.swap_span is not None and args.swap_span < 0:
+        p.error("--swap-span must be >= 0 (0: anywhere in the queue)")
+    if args.k_values and min(args.k_values) < 0:
+        p.error("--k-values must be >= 0")
+    if args.k_spans and min(args.k_spans) < 0:
+        p.error("--k-spans must be >= 0 (0: anywhere in the queue)")
     if args.series is not None and args.series <= 0:
         p.error("--series must be > 0 seconds")
     if args.levels and not all(0 <= v <= 1 for v in args.levels):
@@ -183,10 +218,14 @@ def sweep_config(args: argparse.Namespace) -> SweepConfig:
     cfg = MODES[args.mode]
     overrides = {"seeds": args.seeds, "duration": args.duration, "swaps": args.swaps,
                  "intervals": args.interval, "variants": args.variants,
-                 "injections": args.injections, "levels": args.levels}
+                 "injections": args.injections, "levels": args.levels,
+                 "swap_span": args.swap_span, "k_values": args.k_values,
+                 "k_spans": args.k_spans}
     cfg = replace(cfg, **{k: v for k, v in overrides.items() if v is not None})
     if args.no_injections:
         cfg = replace(cfg, injections=())
+    if args.no_k_study:
+        cfg = replace(cfg, k_values=(), k_spans=())
     return cfg
 
 
@@ -213,8 +252,9 @@ def write_series(rows: list[dict], folder: Path) -> None:
         if not series:
             continue
         folder.mkdir(parents=True, exist_ok=True)
-        name = (f"{row['variant']}_{row['injection']}_swaps{row['swaps']}_"
-                f"every{row['interval']:g}s_level{row['level']:g}_seed{row['seed']}.csv")
+        name = (f"{row['variant']}_k{row['k']}_{row['injection']}_swaps{row['swaps']}_"
+                f"span{row['swap_span']}_every{row['interval']:g}s_level{row['level']:g}_"
+                f"seed{row['seed']}.csv")
         with open(folder / name, "w") as f:
             f.write(",".join(SERIES_COLUMNS) + "\n")
             f.writelines(",".join(map(str, r)) + "\n" for r in series)

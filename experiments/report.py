@@ -9,25 +9,59 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Iterable
 
-from experiments.paper import BOTTLENECK_BPS, PAPER
+from experiments.paper import BOTTLENECK_BPS, PAPER, RDTCP_K
 
-__all__ = ["aggregate", "shape_checks", "paper_table", "write_outputs"]
+__all__ = ["aggregate", "aggregate_all", "figure_points", "k_study", "shape_checks", "paper_table",
+           "write_outputs"]
 
-PointKey = tuple  # (variant, injection, interval or None, swaps, level)
+# aggregate_all(): (variant, injection, interval or None, swaps, level, k, swap span)
+# aggregate(), figure_points(): the first five, for the figures' k and span
+PointKey = tuple
 
 
-def aggregate(rows: Iterable[dict]) -> dict[PointKey, dict]:
+def aggregate(rows: Iterable[dict], *, swap_span: int = 0, k: int = RDTCP_K) -> dict:
+    """The figures' points (keyed (variant, injection, interval, swaps, level)): RD-TCP at
+    ``k``, swaps drawn with ``swap_span``."""
+    return figure_points(aggregate_all(rows), swap_span=swap_span, k=k)
+
+
+def aggregate_all(rows: Iterable[dict]) -> dict[PointKey, dict]:
     """Mean, standard deviation and count of throughput per point; errored runs left out.
-    Zero swaps is keyed with interval None: it is the same network whatever the interval."""
+    Zero swaps is keyed with interval None and span 0: it is the same network whatever the
+    interval or span. k only matters to RD-TCP; SACK and DSACK points carry the default."""
     groups: dict[PointKey, list[float]] = {}
     for r in rows:
         if "error" in r:
             continue
-        interval = r["interval"] if (r["injection"] == "swap" and r["swaps"]) else None
-        key = (r["variant"], r["injection"], interval, r["swaps"], r["level"])
+        swapping = r["injection"] == "swap" and r["swaps"]
+        interval = r["interval"] if swapping else None
+        span = r.get("swap_span", 0) if swapping else 0
+        k = r.get("k", RDTCP_K) if r["variant"] == "rdtcp" else RDTCP_K
+        key = (r["variant"], r["injection"], interval, r["swaps"], r["level"], k, span)
         groups.setdefault(key, []).append(float(r["throughput_Bps"]))
     return {k: {"mean": statistics.fmean(v), "std": statistics.pstdev(v) if len(v) > 1 else 0.0,
                 "n": len(v)} for k, v in sorted(groups.items(), key=lambda kv: str(kv[0]))}
+
+
+def figure_points(points: dict, *, swap_span: int = 0, k: int = RDTCP_K) -> dict:
+    """The points of Figures 1-5: RD-TCP at the figures' k, swaps drawn with ``swap_span``;
+    keyed (variant, injection, interval, swaps, level)."""
+    return {key[:5]: p for key, p in points.items()
+            if key[5] == k and (key[6] == swap_span or not key[3] or key[1] != "swap")}
+
+
+def k_study(points: dict, *, swaps: int, interval: float) -> dict[int, list[dict]]:
+    """RD-TCP at ``swaps`` per ``interval`` against k, per swap span: {span: [{k, mean, std,
+    n, vs_no_reordering}]}, relative to RD-TCP without reordering (where k plays no part)."""
+    base = points.get(("rdtcp", "swap", None, 0, 0.0, RDTCP_K, 0))
+    out: dict[int, list[dict]] = {}
+    for key, p in sorted(points.items(), key=lambda kv: (kv[0][6], kv[0][5])):
+        variant, injection, ivl, n_swaps, _level, k, span = key
+        if variant == "rdtcp" and injection == "swap" and ivl == interval and n_swaps == swaps:
+            out.setdefault(span, []).append(
+                {"k": k, "mean": p["mean"], "std": p["std"], "n": p["n"],
+                 "vs_no_reordering": round(p["mean"] / base["mean"], 4) if base else None})
+    return out
 
 
 def baseline(points: dict, variant: str) -> dict | None:
@@ -119,21 +153,28 @@ def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str, wall_s: f
     """runs.csv, points.csv, figures, paper_table.{md,csv} and summary.json in ``out``."""
     from experiments.plots import plot_all
 
-    points = aggregate(rows)
+    from experiments.rdtcp_figures import K_STUDY_INTERVAL, K_STUDY_SWAPS
+
+    all_points = aggregate_all(rows)
+    points = figure_points(all_points, swap_span=getattr(cfg, "swap_span", 0))
+    study = k_study(all_points, swaps=K_STUDY_SWAPS, interval=K_STUDY_INTERVAL) \
+        if getattr(cfg, "k_values", ()) else {}
     _write_csv(out / "runs.csv", rows)
     point_rows = [{"variant": k[0], "injection": k[1], "interval": k[2], "swaps": k[3],
-                   "level": k[4], "throughput_mean_Bps": round(p["mean"], 3),
+                   "level": k[4], "k": k[5], "swap_span": k[6],
+                   "throughput_mean_Bps": round(p["mean"], 3),
                    "throughput_std_Bps": round(p["std"], 3), "n": p["n"]}
-                  for k, p in points.items()]
+                  for k, p in all_points.items()]
     _write_csv(out / "points.csv", point_rows)
     table = paper_table(points)
     _write_csv(out / "paper_table.csv", table)
     markdown = table_markdown(table)
     (out / "paper_table.md").write_text(markdown + "\n")
-    figures = plot_all(points, out)
+    figures = plot_all(points, out, k_study=study)
     summary = {"mode": mode, "config": asdict(cfg), "jobs": jobs, "wall_s": wall_s,
                "runs": len(rows), "failed_runs": sum("error" in r for r in rows),
                "points": point_rows, "checks": shape_checks(points), "paper_table": table,
-               "table_markdown": markdown, "figures": figures}
+               "table_markdown": markdown, "figures": figures,
+               "k_study": {str(span): ks for span, ks in study.items()}}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary

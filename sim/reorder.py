@@ -10,6 +10,11 @@ seconds" at R1's drop-tail queue in ns-2. Here, exactly:
   packet being transmitted outside its queue), so only the waiting packets 1..L-1 take part:
   two distinct positions i < j are drawn uniformly (``rng.sample``) and swapped with
   ``tm.swap(port, i, j)``. With fewer than two waiting packets the swap is skipped and counted.
+* ``span`` (optional, the paper does not say how far apart its pairs were) bounds the distance:
+  the pair is drawn uniformly among the pairs with ``j - i <= span``. A packet moved back by
+  ``d = j - i`` places is overtaken by ``d`` packets, so the receiver sends ``d`` duplicate ACKs
+  for it: with ``span <= 2 + k`` RD-TCP's 3+k threshold is never reached by one swap alone.
+  ``span = 0`` (the default) is unbounded: the exact draw above.
 * The RNG is ``random.Random`` seeded from the run seed, so a seed fixes every swap.
 """
 
@@ -28,15 +33,19 @@ class QueueSwapper:
     """Performs ``swaps`` random pair swaps per ``interval`` seconds on one egress queue."""
 
     def __init__(self, node: "SwitchNode", port: int, *, swaps: int, interval: float,
-                 seed: int, start: float = 0.0):
+                 seed: int, start: float = 0.0, span: int = 0):
         if swaps < 0:
             raise ValueError(f"swaps must be >= 0, got {swaps}")
         if interval <= 0:
             raise ValueError(f"interval must be > 0 seconds, got {interval}")
+        if span < 0:
+            raise ValueError(f"span must be >= 0 places (0: unbounded), got {span}")
         self.node = node
         self.port = port
         self.swaps = swaps
         self.interval = interval
+        self.span = span
+        self.displacements: dict[int, int] = {}   # j - i of every swap done -> how many
         self.rng = random.Random(seed)
         self.done = 0
         self.skipped = 0
@@ -56,7 +65,21 @@ class QueueSwapper:
         if waiting < 2:
             self.skipped += 1
             return
-        i, j = sorted(self.rng.sample(range(1, waiting + 1), 2))
+        if self.span and self.span < waiting - 1:
+            i, j = self._bounded_pair(waiting)
+        else:
+            i, j = sorted(self.rng.sample(range(1, waiting + 1), 2))
         tm.swap(self.port, i, j)
         self.done += 1
+        self.displacements[j - i] = self.displacements.get(j - i, 0) + 1
         self.node.rearm()
+
+    def _bounded_pair(self, waiting: int) -> tuple[int, int]:
+        """A pair 1 <= i < j <= waiting with j - i <= span, uniform over such pairs: there are
+        ``waiting - d`` pairs at distance d, so one index into their concatenation picks one."""
+        r = self.rng.randrange(sum(waiting - d for d in range(1, self.span + 1)))
+        for d in range(1, self.span + 1):
+            if r < waiting - d:
+                return 1 + r, 1 + r + d
+            r -= waiting - d
+        raise AssertionError("unreachable: r is below the number of pairs")

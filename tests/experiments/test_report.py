@@ -5,7 +5,8 @@ import json
 import pytest
 
 from experiments.rdtcp_figures import MODES, build_specs, parse_args, sweep_config
-from experiments.report import aggregate, paper_table, shape_checks, write_outputs
+from experiments.report import (aggregate, aggregate_all, k_study, paper_table, shape_checks,
+                                write_outputs)
 
 
 def _row(variant, swaps, interval, seed, tput, **extra):
@@ -100,8 +101,55 @@ def test_cli_overrides_replace_mode_defaults():
     (["--swaps", "a,b"], "comma-separated list"),
     (["--variants", "reno"], "unknown reno"),
     (["--duration", "-5"], "--duration must be > 0"),
+    (["--swap-span", "-1"], "--swap-span must be >= 0"),
+    (["--k-values", "0,-2"], "--k-values must be >= 0"),
 ])
 def test_cli_rejects_bad_arguments_with_a_message(argv, message, capsys):
     with pytest.raises(SystemExit):
         parse_args(argv)
     assert message in capsys.readouterr().err
+
+
+def _k_rows():
+    """RD-TCP at 15 swaps/s for k in 0, 3, 6 under two swap spans, plus the figures' runs."""
+    rows = _rows(GOOD_SACK, FLAT_RDTCP)
+    for r in rows:
+        r.update(k=3, swap_span=0)
+    rel = {(0, 0): 0.80, (3, 0): 0.85, (6, 0): 0.90, (0, 5): 0.82, (3, 5): 0.995, (6, 5): 0.999}
+    for (k, span), f in rel.items():
+        if (k, span) != (3, 0):
+            rows.append(_row("rdtcp", 15, 1.0, 1, 600_000 * f, k=k, swap_span=span))
+    return rows
+
+
+def test_k_study_rows_stay_out_of_the_figures():
+    rows = _k_rows()
+    assert aggregate(rows) == aggregate(_rows(GOOD_SACK, FLAT_RDTCP))
+    assert len(aggregate_all(rows)) == len(aggregate(rows)) + 5
+
+
+def test_k_study_gives_throughput_against_k_per_span_relative_to_no_reordering():
+    study = k_study(aggregate_all(_k_rows()), swaps=15, interval=1.0)
+    assert sorted(study) == [0, 5]
+    assert [p["k"] for p in study[5]] == [0, 3, 6]
+    rel = {(span, p["k"]): p["vs_no_reordering"] for span, ps in study.items() for p in ps}
+    assert rel[(5, 3)] == pytest.approx(0.995, abs=1e-4)
+    assert rel[(0, 3)] == pytest.approx(598_500 / 600_000, abs=1e-4)   # the figures' run
+
+
+def test_write_outputs_plots_the_k_study_when_configured(tmp_path):
+    summary = write_outputs(_k_rows(), MODES["quick"], tmp_path, mode="quick", wall_s=1.0, jobs=1)
+    assert "fig6_k_study.png" in summary["figures"]
+    assert (tmp_path / "fig6_k_study.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [p["k"] for p in summary["k_study"]["5"]] == [0, 3, 6]
+
+
+def test_build_specs_k_study_reuses_the_figures_run_and_repeats_none():
+    cfg = sweep_config(parse_args(["--mode", "quick", "--seeds", "1", "--variants", "rdtcp",
+                                   "--k-values", "0,3", "--k-spans", "0,5"]))
+    specs = build_specs(cfg)
+    assert len(specs) == len(set(specs))
+    study = [s for s in specs if s.swaps == 15 and s.interval == 1.0]
+    assert sorted((s.k, s.swap_span) for s in study) == [(0, 0), (0, 5), (3, 0), (3, 5)]
+    plain = build_specs(sweep_config(parse_args(["--mode", "quick", "--no-k-study"])))
+    assert all(s.k == 3 and s.swap_span == 0 for s in plain)
