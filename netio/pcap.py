@@ -8,6 +8,7 @@ by default, and read both byte orders and the nanosecond variant.
 from __future__ import annotations
 
 import struct
+import sys
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
@@ -23,7 +24,8 @@ class PcapFormatError(ValueError):
     """The file is not a libpcap capture, or a record is truncated."""
 
 
-@dataclass(frozen=True, slots=True)
+# slots where dataclass has them (3.10+): the simulator's workers may run on PyPy 3.9
+@dataclass(frozen=True, **({"slots": True} if sys.version_info >= (3, 10) else {}))
 class PcapRecord:
     time: float  # seconds since the epoch of the capture (virtual time in the simulator)
     data: bytes
