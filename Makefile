@@ -1,6 +1,6 @@
 # RD-TCP lab. `make run` sets up and reproduces RD-TCP's Figures 1-4; `make test` runs the tests.
 PYTHON ?= python3
-APT_PACKAGES := iproute2 tshark
+APT_PACKAGES := iproute2 tshark pypy3
 MODE ?= full
 JOBS ?= $(shell nproc)
 P4C ?= $(PYTHON) -m toolchain.compiler.driver

@@ -112,15 +112,19 @@ def _run_one(spec: RunSpec) -> dict:
 
 
 def run_specs(specs: Sequence[RunSpec], *, jobs: int, program_path: str,
-              progress: bool = True) -> list[dict]:
-    """Run every spec on ``jobs`` processes (1: in this process), with a progress bar."""
+              progress: bool = True, python: str | None = None) -> list[dict]:
+    """Run every spec on ``jobs`` processes (1 and no ``python``: in this process), with a
+    progress bar. ``python``: an interpreter to run the workers in (``experiments.worker``)."""
     from tqdm import tqdm
     bar = tqdm(total=len(specs), unit="run", disable=not progress, file=sys.stderr,
                desc="RD-TCP figures")
     rows = []
     # longest first packs the pool better: the P4-injection runs carry recirculation work
     ordered = sorted(specs, key=lambda s: (s.duration, s.injection != "swap"), reverse=True)
-    if jobs <= 1:
+    if python:
+        rows = _run_in_interpreter(ordered, jobs=jobs, python=python,
+                                   program_path=program_path, done=bar.update)
+    elif jobs <= 1:
         _init_worker(program_path)
         for spec in ordered:
             rows.append(_run_one(spec))
@@ -133,6 +137,93 @@ def run_specs(specs: Sequence[RunSpec], *, jobs: int, program_path: str,
                 bar.update()
     bar.close()
     return sorted(rows, key=_row_key)
+
+
+def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
+                        program_path: str, done) -> list[dict]:
+    """``jobs`` worker processes of ``python -m experiments.worker``, fed one spec at a time.
+    A worker that dies fails its run (with the end of its stderr) and is replaced."""
+    import subprocess
+    import tempfile
+    import threading
+    from dataclasses import asdict
+
+    from sim.program import REPO_ROOT
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    pending = list(reversed(specs))
+    rows: list[dict] = []
+    lock = threading.Lock()
+
+    def start(errlog):
+        return subprocess.Popen([python, "-m", "experiments.worker", program_path],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errlog,
+                                text=True, cwd=REPO_ROOT, env=env)
+
+    def serve() -> None:
+        with tempfile.TemporaryFile("w+") as errlog:
+            proc = start(errlog)
+            try:
+                while True:
+                    with lock:
+                        if not pending:
+                            return
+                        spec = pending.pop()
+                    proc.stdin.write(json.dumps(asdict(spec)) + "\n")
+                    proc.stdin.flush()
+                    line = proc.stdout.readline()
+                    if line:
+                        row = json.loads(line)
+                    else:
+                        proc.wait()
+                        errlog.seek(0)
+                        tail = errlog.read()[-400:].strip()
+                        row = {**asdict(spec), "error": f"worker {python} exited with status "
+                                                        f"{proc.returncode}: {tail}"}
+                        errlog.seek(0)
+                        errlog.truncate()
+                        proc = start(errlog)
+                    with lock:
+                        rows.append(row)
+                        done()
+            finally:
+                proc.stdin.close()
+                proc.wait()
+
+    threads = [threading.Thread(target=serve, daemon=True) for _ in range(max(1, jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return rows
+
+
+def worker_python(choice: str) -> tuple[str | None, str]:
+    """The interpreter for the workers and a sentence saying why: ``auto`` takes PyPy
+    (``pypy3`` on PATH) when it can import the simulator, else this process's interpreter
+    (forked workers); any other value is an interpreter to use, checked the same way."""
+    import shutil
+    import subprocess
+
+    from sim.program import REPO_ROOT
+
+    if choice == "self":
+        return None, f"workers: this interpreter ({sys.implementation.name})"
+    path = shutil.which("pypy3") if choice == "auto" else shutil.which(choice)
+    if path is None:
+        if choice == "auto":
+            return None, "workers: this interpreter (no pypy3 on PATH; installing it speeds runs up)"
+        raise SystemExit(f"error: --worker-python {choice}: no such interpreter on PATH")
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    probe = subprocess.run([path, "-m", "experiments.worker", "--probe"], capture_output=True,
+                           text=True, cwd=REPO_ROOT, env=env)
+    if probe.returncode != 0 or not probe.stdout.startswith("ok"):
+        why = (probe.stderr.strip().splitlines() or ["no output"])[-1]
+        if choice == "auto":
+            return None, f"workers: this interpreter ({path} cannot run the simulator: {why})"
+        raise SystemExit(f"error: --worker-python {choice}: cannot run the simulator: {why}")
+    return path, f"workers: {path} ({probe.stdout.strip()[3:]})"
 
 
 def _row_key(row: dict) -> tuple:
@@ -189,6 +280,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--series", type=float, metavar="STEP",
                    help="also write per-flow time series (cwnd, ssthresh, dupthresh, "
                         "retransmissions, goodput) sampled every STEP s into OUT/series/")
+    p.add_argument("--worker-python", default="auto", metavar="PYTHON",
+                   help="interpreter the runs execute in: 'auto' (default: pypy3 when it is on "
+                        "PATH and can run the simulator, ~2-3x faster; else this one), 'self' "
+                        "(this one), or a command/path such as pypy3; results are identical")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     if args.jobs < 1:
@@ -278,13 +373,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     specs = build_specs(cfg)
     if args.series:
         specs = [replace(s, sample_step=args.series) for s in specs]
+    python, why = worker_python(args.worker_python)
     print(f"{len(specs)} runs ({args.mode} mode, {cfg.duration:g} s each) on {args.jobs} "
-          f"process(es) -> {out}/", file=sys.stderr)
+          f"process(es) -> {out}/; {why}", file=sys.stderr)
     rows = run_specs(specs, jobs=args.jobs, program_path=program_path,
-                     progress=not args.no_progress)
+                     progress=not args.no_progress, python=python)
     write_series(rows, out / "series")
     summary = write_outputs(rows, cfg, out, mode=args.mode,
-                            wall_s=time.perf_counter() - started, jobs=args.jobs)
+                            wall_s=time.perf_counter() - started, jobs=args.jobs, workers=why)
     failed = [r for r in rows if "error" in r]
     for r in failed[:5]:
         print(f"run failed: {r['variant']} swaps={r['swaps']} seed={r['seed']}: {r['error']}",

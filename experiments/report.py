@@ -149,7 +149,7 @@ def _write_csv(path: Path, rows: list[dict]) -> None:
 
 
 def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str, wall_s: float,
-                  jobs: int) -> dict:
+                  jobs: int, workers: str = "") -> dict:
     """runs.csv, points.csv, figures, paper_table.{md,csv} and summary.json in ``out``."""
     from experiments.plots import plot_all
 
@@ -171,7 +171,8 @@ def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str, wall_s: f
     markdown = table_markdown(table)
     (out / "paper_table.md").write_text(markdown + "\n")
     figures = plot_all(points, out, k_study=study)
-    summary = {"mode": mode, "config": asdict(cfg), "jobs": jobs, "wall_s": wall_s,
+    summary = {"mode": mode, "config": asdict(cfg), "jobs": jobs, "workers": workers,
+               "wall_s": wall_s,
                "runs": len(rows), "failed_runs": sum("error" in r for r in rows),
                "points": point_rows, "checks": shape_checks(points), "paper_table": table,
                "table_markdown": markdown, "figures": figures,
