@@ -18,7 +18,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["RunSpec", "run_paper", "PAPER", "BOTTLENECK_BPS", "INJECTIONS", "VARIANTS"]
+__all__ = ["RunSpec", "run_paper", "PAPER", "BOTTLENECK_BPS", "INJECTIONS", "VARIANTS",
+           "PAPER_VARIANTS"]
 
 BOTTLENECK_BPS = 5e6          # §4: R1–R2 at 5 Mb/s
 BUFFER_PACKETS = 65           # §4: "The queue size used was 65 segments", drop-tail
@@ -27,7 +28,10 @@ MTU = 1500                    # §4: "1500 byte segments"
 MSS = MTU - 40                # IPv4 + TCP headers without options
 RDTCP_K = 3                   # §6: "we present the results for value of k = 3 (dupthresh = 6)"
 TM_DEPTH = 4 * BUFFER_PACKETS  # traffic-manager queue deeper than the program's own limit
-VARIANTS = ("sack", "dsack", "rdtcp")
+# the paper's three senders, then Blanton and Allman's DSACK schemes that adapt dupthresh (003 §2
+# cites them as [10]; Fig. 4's "TCP using DSACK" may be one of them: hosts/tcp/variants/dsack.py)
+PAPER_VARIANTS = ("sack", "dsack", "rdtcp")
+VARIANTS = PAPER_VARIANTS + ("dsack-inc", "dsack-avg")
 INJECTIONS = ("swap", "altpath", "recirc")
 
 # The paper's numbers (§1, §5, §6), bytes/second of a 10-minute transfer.
@@ -37,6 +41,7 @@ PAPER = {
     ("dsack", 15): 600_600,
     ("rdtcp", 15): 607_440,
 }
+PAPER[("dsack-inc", 15)] = PAPER[("dsack-avg", 15)] = PAPER[("dsack", 15)]   # "TCP using DSACK"
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from experiments.paper import INJECTIONS, VARIANTS, RunSpec
+from experiments.paper import INJECTIONS, PAPER_VARIANTS, VARIANTS, RunSpec
 
 __all__ = ["MODES", "SweepConfig", "build_specs", "main", "K_STUDY_SWAPS", "K_STUDY_INTERVAL"]
 
@@ -75,7 +75,7 @@ def build_specs(cfg: SweepConfig) -> list[RunSpec]:
             for swaps in cfg.swaps:
                 for interval in (cfg.intervals if swaps else cfg.intervals[:1]):
                     specs.append(replace(base, swaps=swaps, interval=interval))
-            for injection in cfg.injections:
+            for injection in (cfg.injections if variant in PAPER_VARIANTS else ()):
                 for level in cfg.levels:
                     if level > 0:
                         specs.append(replace(base, injection=injection, level=level))

@@ -153,3 +153,12 @@ def test_build_specs_k_study_reuses_the_figures_run_and_repeats_none():
     assert sorted((s.k, s.swap_span) for s in study) == [(0, 0), (0, 5), (3, 0), (3, 5)]
     plain = build_specs(sweep_config(parse_args(["--mode", "quick", "--no-k-study"])))
     assert all(s.k == 3 and s.swap_span == 0 for s in plain)
+
+
+def test_paper_table_adds_the_dsack_schemes_that_ran_beside_the_papers_dsack():
+    rows = _rows(GOOD_SACK, FLAT_RDTCP) + [
+        _row("dsack-inc", 0, 1.0, 1, 600_000.0), _row("dsack-inc", 15, 1.0, 1, 597_000.0)]
+    by = {(r["scenario"], r["variant"]): r for r in paper_table(aggregate(rows))}
+    inc = by[("15 swaps every 1 s", "dsack-inc")]
+    assert inc["paper_Bps"] == 600_600 and inc["ours_vs_no_reordering"] == pytest.approx(0.995)
+    assert ("15 swaps every 1 s", "dsack-avg") not in by          # not run: not listed

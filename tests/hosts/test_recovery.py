@@ -177,3 +177,45 @@ def test_delayed_acks_ack_every_second_segment_and_out_of_order_at_once():
     # out-of-order data is ACKed at once (RFC 5681 §4.2), so the fast retransmit still sees 3 dupacks
     assert first_fast_retransmit(lossy)["dupacks"] == 3
     assert lossy.a.stats["timeouts"] == 0
+
+
+# Blanton and Allman's DSACK schemes (000 §5.1): a segment held back 6 places makes a false
+# fast retransmit (undone by DSACK); a later one held back 4 places shows the new dupthresh
+def _two_reorderings(net):
+    net.hold(3, positions=6)
+    net.hold(25, positions=4)
+
+
+def test_dsack_inc_raises_dupthresh_by_one_per_false_fast_retransmit():
+    net = run("dsack-inc", _two_reorderings)
+    frs = [f for _, _, f in net.events_named("fast-retransmit")]
+    assert [(f["dupacks"], f["dupthresh"]) for f in frs] == [(3, 3), (4, 4)]
+    assert net.a.stats["dsack_undos"] == 2 and net.a.dupthresh == 5
+
+
+def test_dsack_avg_sets_dupthresh_to_the_mean_of_itself_and_the_episodes_dupacks():
+    net = run("dsack-avg", _two_reorderings)
+    frs = [f for _, _, f in net.events_named("fast-retransmit")]
+    assert [(f["dupacks"], f["dupthresh"]) for f in frs] == [(3, 3)]
+    assert net.a.dupthresh == (3 + 6 + 1) // 2               # 6 dupacks in the first episode
+    assert net.a.stats["dsack_undos"] == 1                   # the second one waited it out
+
+
+def test_dsack_undo_alone_keeps_dupthresh_at_three():
+    net = run("dsack", _two_reorderings)
+    assert len(net.events_named("fast-retransmit")) == 2 and net.a.dupthresh == 3
+
+
+@pytest.mark.parametrize("variant", ["dsack-inc", "dsack-avg"])
+def test_dsack_dupthresh_capped_at_90pct_of_cwnd_and_reset_by_a_timeout(variant):
+    from hosts.tcp.variants import get_variant
+
+    class Conn:
+        mss, cwnd, dupacks = 1000, 5000, 40
+    policy = get_variant(variant)(config(variant))
+    policy.dupthresh = 10
+    policy.on_false_fast_retransmit(Conn, 40)
+    assert policy.dupthresh == 4                             # int(0.9 * 5 segments)
+    policy.dupthresh = 9
+    policy.on_timeout(Conn)
+    assert policy.dupthresh == 3

@@ -1,12 +1,25 @@
-"""TCP SACK with DSACK undo: when DSACKs show that every retransmission of a recovery episode
-was spurious, restore cwnd and ssthresh to their values before the reduction.
+"""TCP SACK with DSACK undo, and Blanton and Allman's DSACK-based dupthresh increases.
 
 Detection: a DSACK block (RFC 2883 §4) covering data we retransmitted means the original
-arrived too, i.e. the retransmission was unnecessary (RFC 3708). Response: the window
-restoration of 000 §2 (Figure 1: "the sender restores its old window") as in Blanton and Allman
-(000 §3 [7]), which is the DSACK sender 003 §2 and Fig. 4 compare RD-TCP against."""
+arrived too, i.e. the retransmission was unnecessary (RFC 3708). When DSACKs show that every
+retransmission of a fast-recovery episode was unnecessary, the fast retransmit was false.
 
-from hosts.tcp.variants import LossRecoveryPolicy, register
+- ``dsack`` (Blanton and Allman's BL-R, 000 §5.1): restore cwnd and ssthresh to their values
+  before the reduction (000 §2, Figure 1: "the sender restores its old window"); dupthresh stays 3.
+- ``dsack-inc`` (BL-INC with K = 1, 000 §5.1): BL-R, and each false fast retransmit raises
+  dupthresh by one.
+- ``dsack-avg`` (BL-AVG, 000 §5.1): BL-R, and each false fast retransmit sets dupthresh to the
+  mean of itself and the number of duplicate ACKs that episode saw (how far the segment was
+  displaced).
+
+For the last two, as in Blanton and Allman's code that 000 compares against: dupthresh never
+exceeds 90 % of cwnd (in segments) and a retransmission timeout resets it to 3. 003 §2 cites these
+schemes ([10]) as "TCP using DSACK"; its Fig. 4 does not say which of them it ran.
+"""
+
+from hosts.tcp.variants import DUPTHRESH, LossRecoveryPolicy, register
+
+CWND_FRACTION_CAP = 0.9     # 000 §5.1: BL variants bound dupthresh by 0.9 * cwnd
 
 
 @register
@@ -17,10 +30,16 @@ class DsackUndo(LossRecoveryPolicy):
         super().__init__(config)
         self.prior: tuple[int, int] | None = None   # (cwnd, ssthresh) before the reduction
         self.undo_retrans = 0                       # retransmissions not yet shown spurious
+        self.episode_dupacks = 0                    # most dupacks seen since recovery began
+
+    def on_dupack(self, conn, seg, dupacks):
+        if dupacks > self.episode_dupacks:
+            self.episode_dupacks = dupacks
 
     def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
         self.prior = (prior_cwnd, prior_ssthresh)
         self.undo_retrans = 0
+        self.episode_dupacks = conn.dupacks
 
     def on_timeout(self, conn):
         # a timeout's retransmissions are not undone (only the fast-retransmit reduction is)
@@ -38,3 +57,34 @@ class DsackUndo(LossRecoveryPolicy):
             cwnd, ssthresh = self.prior
             conn.undo_reduction(cwnd=cwnd, ssthresh=ssthresh)
             self.prior = None
+            self.on_false_fast_retransmit(conn, self.episode_dupacks)
+
+    def on_false_fast_retransmit(self, conn, dupacks: int) -> None:
+        """Every retransmission of the last recovery was spurious; the episode saw ``dupacks``
+        duplicate ACKs. BL-R keeps dupthresh at 3."""
+
+
+class _DupthreshAdapting(DsackUndo):
+    def _set_dupthresh(self, conn, value: int) -> None:
+        cap = int(CWND_FRACTION_CAP * conn.cwnd / conn.mss)
+        self.dupthresh = max(DUPTHRESH, min(value, cap))
+
+    def on_timeout(self, conn):
+        super().on_timeout(conn)
+        self.dupthresh = DUPTHRESH          # 000 §5.1: a timeout resets dupthresh to 3
+
+
+@register
+class DsackInc(_DupthreshAdapting):
+    name = "dsack-inc"
+
+    def on_false_fast_retransmit(self, conn, dupacks):
+        self._set_dupthresh(conn, self.dupthresh + 1)
+
+
+@register
+class DsackAvg(_DupthreshAdapting):
+    name = "dsack-avg"
+
+    def on_false_fast_retransmit(self, conn, dupacks):
+        self._set_dupthresh(conn, (self.dupthresh + dupacks + 1) // 2)
