@@ -70,14 +70,15 @@ def _plot_k_study(study: dict, path: Path) -> None:
 
 def _plot_swaps(points, variants, intervals, title, path: Path) -> None:
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    for variant in variants:
+    for n, variant in enumerate(variants):       # one colour per sender, one style per interval
         for interval, style in zip(intervals, ("-o", "--s", ":^")):
             curve = swap_curve(points, variant, interval)
             if not curve:
                 continue
             xs = [s for s, _ in curve]
             ax.errorbar(xs, [p["mean"] for _, p in curve], yerr=[p["std"] for _, p in curve],
-                        fmt=style, capsize=3, label=f"{LABELS[variant]}, every {interval:g} s")
+                        fmt=style, color=f"C{n}", capsize=3,
+                        label=f"{LABELS[variant]}, every {interval:g} s")
         if (variant, 15) in PAPER:
             ax.plot([15], [PAPER[(variant, 15)]], "k*", ms=10)
     ax.axhline(PAPER[("none", 0)], color="grey", lw=0.8, ls=":",
