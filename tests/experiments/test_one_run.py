@@ -1,0 +1,41 @@
+"""experiments.one_run: one scenario run with its counters, time series, plot and pcap."""
+
+import csv
+import json
+
+import pytest
+
+from experiments.one_run import main
+from netio.pcap import read_pcap
+
+
+def test_one_run_writes_counters_series_plot_and_a_readable_pcap(tmp_path, capsys):
+    assert main(["--variant", "sack", "--swaps", "15", "--duration", "3", "--series", "0.1",
+                 "--pcap", "--out", str(tmp_path)]) == 0
+    row = json.loads((tmp_path / "run.json").read_text())
+    assert row["variant"] == "sack" and row["throughput_Bps"] > 0 and row["swaps_done"] > 0
+    with open(tmp_path / "series.csv") as f:
+        series = list(csv.DictReader(f))
+    assert len(series) >= 30 and float(series[-1]["time"]) >= 2.9
+    assert 0 < int(series[-1]["delivered_bytes"]) <= row["delivered_bytes"]
+    assert (tmp_path / "series.png").read_bytes()[:4] == b"\x89PNG"
+    records = list(read_pcap(str(tmp_path / "bottleneck.pcap")))
+    # both directions of R1-R2: data one way, ACKs the other; more than 3 s at 5 Mb/s can carry
+    assert 1000 < len(records) and sum(len(r.data) for r in records) < 3 * 5e6 / 8 * 2.1
+    assert "sack, 15 swaps every 1 s, seed 1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--duration", "0"], "--duration and --interval must be > 0"),
+    (["--variant", "reno"], "invalid choice: 'reno'"),
+    (["--series", "-1"], "--series must be > 0"),
+])
+def test_one_run_rejects_bad_arguments_with_a_message(argv, message, capsys):
+    with pytest.raises(SystemExit):
+        main(argv)
+    assert message in capsys.readouterr().err
+
+
+def test_one_run_names_a_bad_spec_value(tmp_path, capsys):
+    assert main(["--level", "2", "--injection", "recirc", "--out", str(tmp_path)]) == 2
+    assert "level a probability" in capsys.readouterr().err
