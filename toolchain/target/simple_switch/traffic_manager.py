@@ -17,7 +17,13 @@ DEFAULT_QUEUE_DEPTH = 64   # simple_switch's default egress queue capacity, in p
 
 
 class PortQueue:
-    __slots__ = ("packets", "depth", "rate_pps", "rate_bps", "next_start")
+    """One egress FIFO. ``head_start``/``head_dep`` cache when its head packet starts and
+    finishes leaving: they depend only on the head (its enqueue time and size), on
+    ``next_start`` (moved only by a dequeue) and on ``rate_bps``, so they are recomputed
+    exactly when one of those changes, instead of at every scan for the next departure."""
+
+    __slots__ = ("packets", "depth", "rate_pps", "rate_bps", "next_start", "head_start",
+                 "head_dep")
 
     def __init__(self, depth: int, rate_pps: float | None):
         self.packets: deque = deque()
@@ -25,6 +31,8 @@ class PortQueue:
         self.rate_pps = rate_pps
         self.rate_bps: float | None = None
         self.next_start = float("-inf")
+        self.head_start = 0.0
+        self.head_dep = 0.0
 
 
 class TrafficManager:
@@ -67,7 +75,10 @@ class TrafficManager:
     def set_port_rate_bps(self, port: int, bits_per_second: float | None) -> None:
         if bits_per_second is not None and bits_per_second <= 0:
             raise ValueError("bits_per_second must be positive (or None for unlimited)")
-        self._queue(port).rate_bps = bits_per_second
+        q = self._queue(port)
+        q.rate_bps = bits_per_second
+        if q.packets:
+            self._set_head(q)
 
     # -- queue inspection and the paper's "queue swaps" -----------------------------------------
     def queue_length(self, port: int) -> int:
@@ -81,6 +92,8 @@ class TrafficManager:
         if not (0 <= i < n and 0 <= j < n):
             raise IndexError(f"queue of port {port} holds {n} packets; cannot swap {i} and {j}")
         q.packets[i], q.packets[j] = q.packets[j], q.packets[i]
+        if i == 0 or j == 0:
+            self._set_head(q)                   # a new head: its own size and enqueue time
 
     # -- enqueue / dequeue ----------------------------------------------------------------------
     def enqueue(self, port: int, pkt, now: float) -> int | None:
@@ -95,43 +108,56 @@ class TrafficManager:
         pkt.enq_time = now
         if q.rate_bps:
             # the PHV does not change while the packet waits (egress runs after dequeue), so its
-            # size is computed once here instead of at every next_event_time/pop_due scan
+            # size is computed once here instead of at every departure computation
             pkt.wire_size = self._size_of(pkt)
         q.packets.append(pkt)
-        self.busy[port] = q
+        if not depth:
+            self._set_head(q)
+            self.busy[port] = q
         return depth
 
-    def _departure(self, q: PortQueue, pkt) -> tuple[float, float]:
+    def _set_head(self, q: PortQueue) -> None:
+        """Cache when the head packet of (non-empty) ``q`` starts and ends leaving: it starts
+        when it was enqueued or when the previous packet's slot ends, whichever is later, and
+        with a bit rate it takes 8L/bps seconds."""
+        pkt = q.packets[0]
         start = pkt.enq_time if pkt.enq_time > q.next_start else q.next_start
+        q.head_start = start
         if q.rate_bps:
-            return start, start + 8.0 * (pkt.wire_size or self._size_of(pkt)) / q.rate_bps
-        return start, start
+            if not pkt.wire_size:               # the rate was set while the packet waited
+                pkt.wire_size = self._size_of(pkt)
+            q.head_dep = start + 8.0 * pkt.wire_size / q.rate_bps
+        else:
+            q.head_dep = start
 
     def next_event_time(self) -> float | None:
         best = None
         for q in self.busy.values():
-            _, dep = self._departure(q, q.packets[0])
+            dep = q.head_dep
             if best is None or dep < best:
                 best = dep
         return best
 
     def pop_due(self, now: float):
-        """The next packet to leave by ``now``: (port, packet, departure, depth after) or None."""
+        """The next packet to leave by ``now``: (port, packet, departure, depth after) or None.
+        Among queues whose heads are due, the earliest departure leaves first, ties going to
+        the packet enqueued first."""
         best = None
         for port, q in self.busy.items():
-            pkt = q.packets[0]
-            start = pkt.enq_time if pkt.enq_time > q.next_start else q.next_start
-            dep = start + 8.0 * (pkt.wire_size or self._size_of(pkt)) / q.rate_bps if q.rate_bps else start
-            if dep <= now and (best is None or dep < best[2] or (dep == best[2] and pkt.seq < best[1].seq)):
-                best = (port, pkt, dep, start, q)
+            dep = q.head_dep
+            if dep <= now and (best is None or dep < best.head_dep or
+                               (dep == best.head_dep and q.packets[0].seq < best.packets[0].seq)):
+                best, best_port = q, port
         if best is None:
             return None
-        port, pkt, dep, start, q = best
-        q.packets.popleft()
-        if not q.packets:
-            del self.busy[port]
-        q.next_start = dep if not q.rate_pps else max(dep, start + 1.0 / q.rate_pps)
-        return port, pkt, dep, len(q.packets)
+        q, dep = best, best.head_dep
+        pkt = q.packets.popleft()
+        q.next_start = dep if not q.rate_pps else max(dep, q.head_start + 1.0 / q.rate_pps)
+        if q.packets:
+            self._set_head(q)
+        else:
+            del self.busy[best_port]
+        return best_port, pkt, dep, len(q.packets)
 
     def pop_oldest(self):
         """The packet enqueued first, regardless of rates (STF/PTF drain): (port, pkt, depth after)."""
@@ -143,7 +169,9 @@ class TrafficManager:
             return None
         port, pkt, q = best
         q.packets.popleft()
-        if not q.packets:
+        if q.packets:
+            self._set_head(q)
+        else:
             del self.busy[port]
         return port, pkt, len(q.packets)
 
