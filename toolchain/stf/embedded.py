@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from ..target import CliError, SimpleSwitch
 from ..target.bm_sim.tables import MatchParam
 from .stf_parser import (Add, CheckCounter, CliCommand, Expect, IgnoredCommand, PacketIn, RegisterCheck, SetDefault,
@@ -62,7 +61,7 @@ class EmbeddedRun:
             self._add(cmd)
         elif isinstance(cmd, SetDefault):
             t, action = self._table_and_action(cmd.table, cmd.action)
-            self.sw.runtime.table_set_default(t.name, action, self._args(action, cmd.args))
+            self.sw.runtime.table_set_default(t.name, action, self._args(action, cmd.args, t))
         elif isinstance(cmd, PacketIn):
             for port, frame in self.sw.process(cmd.port, cmd.data, now=self.now):
                 self.received.setdefault(port, []).append(frame)
@@ -82,8 +81,8 @@ class EmbeddedRun:
         elif isinstance(cmd, IgnoredCommand):
             self.warnings.append(f"line {cmd.lineno}: ignored, as p4c's runner ignores it: {cmd.line}")
 
-    def _args(self, action: str, args: list) -> list[int]:
-        params = self.sw.runtime.action_params(action)
+    def _args(self, action: str, args: list, table=None) -> list[int]:
+        params = self.sw.runtime.action_params(action, table)
         by_name = {n: v for n, v in args if n is not None}
         if by_name:
             missing = [p for p, _ in params if p not in by_name]
@@ -122,7 +121,7 @@ class EmbeddedRun:
         if priority is None:
             priority = self._auto_priority.get(t.name, 1)
             self._auto_priority[t.name] = priority + 1
-        rt.table_add(t.name, action, match, self._args(action, cmd.args), priority)
+        rt.table_add(t.name, action, match, self._args(action, cmd.args, t), priority)
 
     @staticmethod
     def _wildcard(key, table: str) -> MatchParam:

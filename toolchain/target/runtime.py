@@ -45,7 +45,11 @@ class Runtime:
             return hits[0]
         raise CliError(f"Error: Table {table.name} has no action {name}")
 
-    def action_params(self, action: str) -> list[tuple[str, int]]:
+    def action_params(self, action: str, table: MatchTable | None = None) -> list[tuple[str, int]]:
+        """The (name, bitwidth) parameters of ``action``; with ``table``, of that table's action of
+        that name (a program may have several actions of one name, bmv2/pipeline.py)."""
+        if table is not None and action in table.spec.action_specs:
+            return table.spec.action_specs[action].params
         return self.program.actions[action].params
 
     def _register(self, name: str) -> tuple[str, list]:
@@ -65,14 +69,14 @@ class Runtime:
                   priority: int = 0) -> int:
         t = self.table(table)
         action = self.action_of(t, action)
-        self._check_data(action, data)
+        self._check_data(action, data, t)
         try:
             return t.add(list(match), action, tuple(data), priority)
         except TableOpError as e:
             raise _table_error(e) from None
 
-    def _check_data(self, action: str, data: list[int]) -> None:
-        params = self.action_params(action)
+    def _check_data(self, action: str, data: list[int], table: MatchTable | None = None) -> None:
+        params = self.action_params(action, table)
         if len(data) != len(params):
             raise CliError(f"Error: Action {action} needs {len(params)} parameters")
         for v, (_, width) in zip(data, params):
@@ -82,7 +86,7 @@ class Runtime:
     def table_set_default(self, table: str, action: str, data: list[int]) -> None:
         t = self.table(table)
         action = self.action_of(t, action)
-        self._check_data(action, data)
+        self._check_data(action, data, t)
         try:
             t.set_default(action, tuple(data))
         except TableOpError as e:
@@ -91,7 +95,7 @@ class Runtime:
     def table_modify(self, table: str, action: str, handle: int, data: list[int]) -> None:
         t = self.table(table)
         action = self.action_of(t, action)
-        self._check_data(action, data)
+        self._check_data(action, data, t)
         try:
             t.modify(handle, action, tuple(data))
         except TableOpError as e:

@@ -154,8 +154,8 @@ class RuntimeCLI:
         if len(args) != n:
             raise CliError(f"Error: Wrong number of args, expected {n} but got {len(args)}")
 
-    def _runtime_data(self, action: str, params: list[str]) -> list[int]:
-        specs = self.rt.action_params(action)
+    def _runtime_data(self, action: str, params: list[str], table=None) -> list[int]:
+        specs = self.rt.action_params(action, table)
         if len(params) != len(specs):
             raise CliError(f"Error: Action {action} needs {len(specs)} parameters")
         out = []
@@ -216,8 +216,8 @@ class RuntimeCLI:
             return f"OPTIONAL-{_byte_str(m.a, bw)}"
         return f"EXACT-{_byte_str(m.a, bw)}"
 
-    def _data_str(self, action: str, data: list[int]) -> str:
-        return "\t".join(_byte_str(v, bw) for v, (_, bw) in zip(data, self.rt.action_params(action)))
+    def _data_str(self, action: str, data: list[int], table=None) -> str:
+        return "\t".join(_byte_str(v, bw) for v, (_, bw) in zip(data, self.rt.action_params(action, table)))
 
     # -- tables -------------------------------------------------------------------------------------
     def do_table_add(self, line: str):
@@ -237,14 +237,14 @@ class RuntimeCLI:
         keys, params = rest[:idx], rest[idx + 1:]
         if len(keys) != len(table.keys):
             raise CliError(f"Error: Table {table.name} needs {len(table.keys)} key fields")
-        data = self._runtime_data(action, params)
+        data = self._runtime_data(action, params, table)
         match = self._match_key(table, keys)
         handle = self.rt.table_add(table.name, action, match, data, priority)
         mt = MATCH_TYPE_STR.get(table.spec.match_type, table.spec.match_type)
         return "\n".join([f"Adding entry to {mt} match table {table.name}",
                           f"{'match key:':20} " + "\t".join(self._key_str(m, k.width) for m, k in zip(match, table.keys)),
                           f"{'action:':20} {action}",
-                          f"{'runtime data:':20} {self._data_str(action, data)}",
+                          f"{'runtime data:':20} {self._data_str(action, data, table)}",
                           f"Entry has been added with handle {handle}"])
 
     def do_table_set_default(self, line: str):
@@ -253,10 +253,10 @@ class RuntimeCLI:
         self._at_least(args, 2)
         table = self.rt.table(args[0])
         action = self.rt.action_of(table, args[1])
-        data = self._runtime_data(action, args[2:])
+        data = self._runtime_data(action, args[2:], table)
         self.rt.table_set_default(table.name, action, data)
         return "\n".join([f"Setting default action of {table.name}", f"{'action:':20} {action}",
-                          f"{'runtime data:':20} {self._data_str(action, data)}"])
+                          f"{'runtime data:':20} {self._data_str(action, data, table)}"])
 
     def do_table_modify(self, line: str):
         "Modify entry in a match table: table_modify <table name> <action name> <entry handle> [action parameters]"
@@ -265,10 +265,10 @@ class RuntimeCLI:
         table = self.rt.table(args[0])
         action = self.rt.action_of(table, args[1])
         handle = _int(args[2], "entry handle")
-        data = self._runtime_data(action, args[3:])
+        data = self._runtime_data(action, args[3:], table)
         self.rt.table_modify(table.name, action, handle, data)
         return "\n".join([f"Modifying entry {handle} for {table.spec.match_type} match table {args[0]}",
-                          f"{'action:':20} {action}", f"{'runtime data:':20} {self._data_str(action, data)}"])
+                          f"{'action:':20} {action}", f"{'runtime data:':20} {self._data_str(action, data, table)}"])
 
     def do_table_delete(self, line: str):
         "Delete entry from a match table: table_delete <table name> <entry handle>"
@@ -434,7 +434,7 @@ class RuntimeCLI:
         impl = t.profile.name if t.profile is not None else None
         out = [f"{t.name:<30} [implementation={impl}, mk={mk}]", "*" * 80]
         for a in t.spec.actions:
-            params = ",\t".join(f"{p}({bw})" for p, bw in self.rt.program.actions[a].params)
+            params = ",\t".join(f"{p}({bw})" for p, bw in t.spec.action_specs[a].params)
             out.append(f"{a:<30} [{params}]")
         return "\n".join(out)
 
@@ -443,7 +443,7 @@ class RuntimeCLI:
         args = line.split()
         self._exactly(args, 1)
         t = self.rt.table(args[0])
-        return "\n".join(f"{a:<30} [" + ",\t".join(f"{p}({bw})" for p, bw in self.rt.program.actions[a].params) + "]"
+        return "\n".join(f"{a:<30} [" + ",\t".join(f"{p}({bw})" for p, bw in t.spec.action_specs[a].params) + "]"
                          for a in t.spec.actions)
 
     # -- action profiles and selectors ---------------------------------------------------------------

@@ -62,6 +62,7 @@ class TableSpec:
     base_default_next: str | None = None
     type: str = "simple"                  # "simple", or "indirect"/"indirect_ws" (action profile)
     action_profile: str | None = None
+    action_specs: dict = field(default_factory=dict)   # name -> this table's ActionSpec
 
 
 @dataclass
@@ -325,8 +326,28 @@ class PipelineCompiler:
             return None
         return action.func, tuple(int(x, 16) for x in d.get("action_data", []))
 
+    def _table_actions(self, t: dict) -> dict:
+        """A table's actions by name, as simple_switch binds them (P4Objects::init_pipelines):
+        its "action_ids" when present, else its "actions" names. p4c may emit several actions of
+        one name (e.g. one per table that binds an argument differently), so a name on the
+        control plane means the table's own copy; within a table names must be distinct."""
+        out: dict = {}
+        by_id = "action_ids" in t
+        for name in t.get("actions", []) if by_id else ():
+            if name not in self.program.actions:     # simple_switch_CLI looks these names up
+                raise LoadError(f"table {t['name']!r} refers to unknown action {name!r}")
+        for ref in t.get("action_ids" if by_id else "actions", []):
+            action = (self.program.actions_by_id if by_id else self.program.actions).get(ref)
+            if action is None:
+                what = f"action id {ref}" if by_id else f"action {ref!r}"
+                raise LoadError(f"table {t['name']!r} refers to unknown {what}")
+            if action.name in out:
+                raise LoadError(f"Duplicate actions with name {action.name!r} in table {t['name']!r}")
+            out[action.name] = action
+        return out
+
     def _may_exit(self, spec: "TableSpec") -> bool:
-        funcs = {self.program.actions[a].func for a in spec.actions if a in self.program.actions}
+        funcs = {a.func for a in spec.action_specs.values()}
         d = spec.default_entry
         if d is not None and d.get("action_id") in self.program.actions_by_id:
             funcs.add(self.program.actions_by_id[d["action_id"]].func)
@@ -408,6 +429,8 @@ class PipelineCompiler:
                          bool(t.get("support_timeout")), self.node_names[t["name"]])
         spec.base_default_next = t.get("base_default_next")
         spec.type, spec.action_profile = ttype, profile
+        spec.action_specs = self._table_actions(t)
+        spec.actions = list(spec.action_specs)
         self.node(spec.base_default_next)
         for nxt in spec.next_tables.values():
             self.node(nxt)

@@ -182,7 +182,7 @@ class SimpleSwitch:
 
     def _make_table(self, spec) -> MatchTable:
         ns, prog = self._ns, self.program
-        bind = {a: (ns[prog.actions[a].func], self._node_of(spec.next_tables.get(a, spec.base_default_next)))
+        bind = {a: (ns[spec.action_specs[a].func], self._node_of(spec.next_tables.get(a, spec.base_default_next)))
                 for a in spec.actions}
         t = MatchTable(spec, bind, _noop, self._node_of)
         if t.initial_default is not None:
