@@ -22,7 +22,7 @@ deps:
 	$(PYTHON) -m pip install -q -e '.[test]'
 
 build: build/rdtcp.json
-build/rdtcp.json: p4src/rdtcp.p4 $(wildcard p4src/include/*.p4)
+build/rdtcp.json: p4src/rdtcp.p4 $(wildcard p4src/include/*.p4) $(shell find toolchain/compiler -name "*.py")
 	@mkdir -p build
 	$(P4C) p4src/rdtcp.p4 -o $@
 

@@ -1,7 +1,8 @@
 """The gateway program for simulated switches: p4src/rdtcp.p4 compiled to BMv2 JSON, cached.
 
-The JSON is cached in ``build/rdtcp.json`` with the SHA-256 of every ``p4src`` source beside it
-(``build/rdtcp.json.sha256``); a changed source recompiles. ``RDTCP_PROGRAM=/path/x.json`` uses
+The JSON is cached in ``build/rdtcp.json`` with the SHA-256 of every ``p4src`` source and of the
+compiler's own code beside it (``build/rdtcp.json.sha256``); a changed source or a changed
+compiler recompiles. ``RDTCP_PROGRAM=/path/x.json`` uses
 a JSON from elsewhere (e.g. real ``p4c-bm2-ss`` output) instead.
 """
 
@@ -17,11 +18,14 @@ __all__ = ["REPO_ROOT", "gateway_json", "sources_digest"]
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
-def sources_digest(p4src: Path) -> str:
-    """SHA-256 over the relative names and contents of every .p4 file under ``p4src``."""
+def sources_digest(p4src: Path, compiler: Path | None = None) -> str:
+    """SHA-256 over the relative names and contents of every .p4 file under ``p4src`` and, when
+    given, every .py and .p4 file of the compiler (its output depends on both)."""
     h = hashlib.sha256()
-    for path in sorted(p4src.rglob("*.p4")):
-        h.update(str(path.relative_to(p4src)).encode() + b"\0" + path.read_bytes() + b"\0")
+    trees = [(p4src, ("*.p4",))] + ([(compiler, ("*.py", "*.p4"))] if compiler else [])
+    for root, patterns in trees:
+        for path in sorted(p for pattern in patterns for p in root.rglob(pattern)):
+            h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
 
@@ -35,7 +39,7 @@ def gateway_json(root: Path = REPO_ROOT) -> dict:
         raise FileNotFoundError(f"{source}: the gateway program is missing")
     out = root / "build" / "rdtcp.json"
     stamp = out.with_suffix(".json.sha256")
-    digest = sources_digest(root / "p4src")
+    digest = sources_digest(root / "p4src", REPO_ROOT / "toolchain" / "compiler")
     if out.exists() and stamp.exists() and stamp.read_text().strip() == digest:
         return json.loads(out.read_text())
     from toolchain.compiler import compile_file

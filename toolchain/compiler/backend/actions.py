@@ -96,7 +96,7 @@ def actions(program: ir.Program, field_list_ids: dict | None = None) -> tuple[li
     for i, a in enumerate(program.actions):
         ids[a.name] = i
         # p4c puts source_info on the primitives, not on the action object
-        out.append({"name": a.name, "id": i,
+        out.append({"name": ir.json_action_name(a.name), "id": i,
                     "runtime_data": [{"name": n, "bitwidth": w} for n, w in a.params],
                     "primitives": action_body(a.body, field_list_ids)})
     return out, ids

@@ -64,9 +64,9 @@ def table(t: ir.Table, table_id: int, action_ids: dict) -> dict:
         "support_timeout": t.support_timeout,
         "direct_meters": t.direct_meters,
         "action_ids": [action_ids[a] for a in t.actions],
-        "actions": list(t.actions),
+        "actions": [ir.json_action_name(a) for a in t.actions],
         "base_default_next": t.base_default_next,
-        "next_tables": dict(t.next_tables),
+        "next_tables": {ir.json_action_name(a): n for a, n in t.next_tables.items()},
     })
     if t.default is not None:
         entry = _action_entry(t.default, action_ids)

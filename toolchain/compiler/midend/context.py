@@ -92,6 +92,7 @@ class Context:
     calc_names: NameGenerator = field(default_factory=NameGenerator)
     # ActionDecl (by id) -> JSON action name, for actions used by tables
     action_json_names: dict = field(default_factory=dict)
+    action_copies: dict = field(default_factory=dict)    # JSON action name -> copies made
     # extern Instantiation (by id) -> (kind, JSON name)
     extern_instances: dict = field(default_factory=dict)
     # direct meter JSON name -> MeterArray (result_target is filled by action lowering)

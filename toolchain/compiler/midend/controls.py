@@ -141,7 +141,10 @@ class ControlLowering:
         if known is not None:
             return known
         owner = self.name if action.control is not None else ""
-        name = qualified_name(action, owner)
+        json_name = qualified_name(action, owner)
+        copies = self.ctx.action_copies.get(json_name, 0)
+        self.ctx.action_copies[json_name] = copies + 1
+        name = f"{json_name}{ir.ACTION_COPY_SEP}{copies}" if copies else json_name
         env = self.env.child()
         params, copy_in, copy_out = [], [], []
         directional = [p for p in action.params if p.direction]
@@ -160,7 +163,7 @@ class ControlLowering:
         lowering = StmtLowering(self.ctx, env, control_name=self.name)
         body = copy_in + lowering.action_body(action.body.stmts, copy_out)
         self.ctx.action_names.reserve(name)
-        self.ctx.out.actions.append(ir.Action(name, params, body, source_info(action, name)))
+        self.ctx.out.actions.append(ir.Action(name, params, body, source_info(action, json_name)))
         self.ctx.action_json_names[key] = name
         return name
 

@@ -336,9 +336,20 @@ class LearnList:
     fields: list
 
 
+# Several actions may share one JSON name (as in p4c's output: one copy per table binding its
+# directional arguments differently, spec 14.2.1.2); inside the IR each copy is named
+# "<json name>#<n>" so that tables, defaults and entries keep referring to their own copy.
+ACTION_COPY_SEP = "#"
+
+
+def json_action_name(name: str) -> str:
+    """The JSON name of an IR action name (a copy's "#<n>" suffix removed)."""
+    return name.partition(ACTION_COPY_SEP)[0]
+
+
 @dataclass
 class Action:
-    name: str
+    name: str             # unique in the program; json_action_name() gives the JSON one
     params: list          # [(name, width)]
     body: list            # [ActionItem]
     source: Optional[SourceInfo] = None
