@@ -231,14 +231,21 @@ class SimpleSwitch:
         self.s_packet_length = sm("packet_length")
         self.s_mcast_grp = sm("mcast_grp")
         self.s_egress_rid = sm("egress_rid")
-        self._hdr_sizes = [(h.valid_slot, h.nbytes) for h in lay.headers.values() if not h.metadata]
-        self._varbit_lens = [(h.valid_slot, h.len_slot) for h in lay.headers.values()
-                             if not h.metadata and h.varbit is not None]
+        self._hdr_sizes = tuple((h.valid_slot, h.nbytes) for h in lay.headers.values() if not h.metadata)
+        self._varbit_lens = tuple((h.valid_slot, h.len_slot) for h in lay.headers.values()
+                                  if not h.metadata and h.varbit is not None)
 
     def _wire_size(self, P: Packet) -> int:
+        # plain loops: faster than sum() over generators on CPython, and what PyPy's JIT unrolls
         F = P.F
-        size = sum(nb for slot, nb in self._hdr_sizes if F[slot]) + len(P.payload)
-        return size + sum(F[ls] // 8 for vs, ls in self._varbit_lens if F[vs])
+        size = len(P.payload)
+        for slot, nb in self._hdr_sizes:
+            if F[slot]:
+                size += nb
+        for vs, ls in self._varbit_lens:
+            if F[vs]:
+                size += F[ls] // 8
+        return size
 
     def _digest(self, learn_list: int, F: list) -> None:
         name, slots = self.program.learn_lists.get(learn_list, (str(learn_list), []))
