@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import socket
 import struct
-from functools import lru_cache
+import sys
 
 from netio.checksum import internet_checksum  # noqa: F401  (reference implementation, see _sum16)
 from hosts.tcp.segment import Segment
@@ -34,17 +34,34 @@ _HII = struct.Struct("!HII")
 _II = struct.Struct("!II")
 
 
-def _sum16(data: bytes) -> int:
+def _sum16_bigint(data: bytes) -> int:
     """RFC 1071 ones'-complement sum of ``data`` (even length), as an integer in [0, 0xFFFF].
 
-    Same value as netio.checksum.ones_complement_sum, faster for full-size frames: because
-    2^16 == 1 (mod 0xFFFF), the sum of the 16-bit words of a buffer is congruent to the buffer
-    read as one big integer, so one C-level ``%`` replaces the folding loop (RFC 1071 §2(C)).
-    The ones'-complement sum is 0 only for all-zero input; a multiple of 0xFFFF is 0xFFFF.
+    Same value as netio.checksum.ones_complement_sum, faster for full-size frames on CPython:
+    because 2^16 == 1 (mod 0xFFFF), the sum of the 16-bit words of a buffer is congruent to the
+    buffer read as one big integer, so one C-level ``%`` replaces the folding loop (RFC 1071
+    §2(C)). The ones'-complement sum is 0 only for all-zero input; a multiple of 0xFFFF is 0xFFFF.
     """
     n = int.from_bytes(data, "big")
     r = n % 0xFFFF
     return r if r or not n else 0xFFFF
+
+
+def _sum16_loop(data) -> int:
+    """The same sum as ``_sum16_bigint``, word by word: PyPy's JIT turns this loop into machine
+    code, while its big integers are slow; on CPython it is the other way round (figures in
+    ``python bench/bench_sim.py --checksum``)."""
+    s = 0
+    for i in range(0, len(data) - 1, 2):
+        s += (data[i] << 8) | data[i + 1]
+    if not s:
+        return 0
+    r = s % 0xFFFF
+    return r if r else 0xFFFF
+
+
+# each interpreter gets the variant that is fast on it; both give the same value (tests)
+_sum16 = _sum16_loop if sys.implementation.name == "pypy" else _sum16_bigint
 
 
 def _pseudo_sum(s: bytes, d: bytes, tcp_len: int) -> int:
@@ -67,25 +84,49 @@ class MalformedPacket(ValueError):
     """A frame that is not Ethernet/IPv4/TCP, or is truncated or corrupt."""
 
 
-@lru_cache(maxsize=4096)
+# Address conversions are memoised in plain dicts, bounded by clearing: functools.lru_cache
+# is pure Python on PyPy and cost ~4% of a simulation there (vmprof), for three addresses.
+_MEMO_LIMIT = 4096
+_IP_BYTES: dict = {}
+_MAC_BYTES: dict = {}
+_IP_STR: dict = {}
+
+
+def _memo(memo: dict, key, value):
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
 def _ip_bytes(ip: str) -> bytes:
+    b = _IP_BYTES.get(ip)
+    if b is not None:
+        return b
     try:
-        return socket.inet_aton(ip)
-    except OSError:
+        return _memo(_IP_BYTES, ip, socket.inet_aton(ip))
+    except (OSError, TypeError):
         raise ValueError(f"not an IPv4 address: {ip!r}") from None
 
 
-@lru_cache(maxsize=4096)
 def _mac_bytes(mac: str) -> bytes:
-    b = bytes.fromhex(mac.replace(":", "").replace("-", ""))
+    b = _MAC_BYTES.get(mac)
+    if b is not None:
+        return b
+    try:
+        b = bytes.fromhex(mac.replace(":", "").replace("-", ""))
+    except (ValueError, AttributeError, TypeError):
+        b = b""
     if len(b) != 6:
         raise ValueError(f"not a MAC address: {mac!r}")
-    return b
+    return _memo(_MAC_BYTES, mac, b)
 
 
-@lru_cache(maxsize=4096)
 def _ip_str(b: bytes) -> str:
-    return socket.inet_ntoa(b)
+    s = _IP_STR.get(b)
+    if s is not None:
+        return s
+    return _memo(_IP_STR, bytes(b), socket.inet_ntoa(b))
 
 
 def _mac_str(b: bytes) -> str:

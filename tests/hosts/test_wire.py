@@ -141,3 +141,30 @@ def test_mutated_frames_decode_or_raise_malformed_only(cut, flips, verify):
     else:
         # whatever decodes re-encodes (options forgivingly kept, so no crash either way)
         encode_frame(seg, **KW)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.binary(max_size=1600).map(lambda b: b[:len(b) & ~1])
+       | st.integers(0, 800).map(lambda n: bytes(2 * n))
+       | st.integers(1, 800).map(lambda n: b"\xff" * (2 * n)))
+def test_sum16_variants_both_match_the_rfc1071_reference(data):
+    """Both ones'-complement sums (big integer for CPython, word loop for PyPy) equal netio's
+    RFC 1071 sum on any even-length input, including all-zero and all-ones buffers."""
+    from hosts import wire
+    from netio.checksum import ones_complement_sum
+    want = ones_complement_sum(data)
+    assert wire._sum16_bigint(data) == want
+    assert wire._sum16_loop(data) == want
+
+
+@pytest.mark.parametrize("kw, message", [
+    (dict(src_ip="10.0.0.300"), "not an IPv4 address: '10.0.0.300'"),
+    (dict(dst_ip=None), "not an IPv4 address: None"),
+    (dict(src_mac="00:11:22"), "not a MAC address: '00:11:22'"),
+    (dict(dst_mac="zz:11:22:33:44:55"), "not a MAC address: 'zz:11:22:33:44:55'"),
+])
+def test_bad_addresses_are_refused_every_time_with_a_clear_error(kw, message):
+    seg = Segment(1, 2, 3, 0, ACK, 0, (), b"x")
+    for _ in range(2):                      # a refused address is not memoised
+        with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(".", r"\.")):
+            encode_frame(seg, **{**KW, **kw})
