@@ -112,35 +112,74 @@ def _run_one(spec: RunSpec) -> dict:
 
 
 def run_specs(specs: Sequence[RunSpec], *, jobs: int, program_path: str,
-              progress: bool = True, python: str | None = None) -> list[dict]:
+              progress: bool = True, python: str | None = None,
+              journal: Path | None = None) -> list[dict]:
     """Run every spec on ``jobs`` processes (1 and no ``python``: in this process), with a
-    progress bar. ``python``: an interpreter to run the workers in (``experiments.worker``)."""
+    progress bar. ``python``: an interpreter to run the workers in (``experiments.worker``).
+    ``journal``: a JSON-lines file each row is appended to the moment its run ends, so an
+    interrupted sweep keeps what it did (``--resume`` reads it back)."""
     from tqdm import tqdm
     bar = tqdm(total=len(specs), unit="run", disable=not progress, file=sys.stderr,
                desc="RD-TCP figures")
-    rows = []
+    rows: list[dict] = []
+    log = open(journal, "a") if journal is not None else None
+
+    def record(row: dict) -> None:
+        rows.append(row)
+        if log is not None:
+            log.write(json.dumps(row) + "\n")
+            log.flush()
+        bar.update()
+
     # longest first packs the pool better: the P4-injection runs carry recirculation work
     ordered = sorted(specs, key=lambda s: (s.duration, s.injection != "swap"), reverse=True)
-    if python:
-        rows = _run_in_interpreter(ordered, jobs=jobs, python=python,
-                                   program_path=program_path, done=bar.update)
-    elif jobs <= 1:
-        _init_worker(program_path)
-        for spec in ordered:
-            rows.append(_run_one(spec))
-            bar.update()
-    else:
-        ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-        with ctx.Pool(jobs, initializer=_init_worker, initargs=(program_path,)) as pool:
-            for row in pool.imap_unordered(_run_one, ordered, chunksize=1):
-                rows.append(row)
-                bar.update()
-    bar.close()
+    try:
+        if python:
+            _run_in_interpreter(ordered, jobs=jobs, python=python, program_path=program_path,
+                                done=record)
+        elif jobs <= 1:
+            _init_worker(program_path)
+            for spec in ordered:
+                record(_run_one(spec))
+        else:
+            ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+            with ctx.Pool(jobs, initializer=_init_worker, initargs=(program_path,)) as pool:
+                for row in pool.imap_unordered(_run_one, ordered, chunksize=1):
+                    record(row)
+    finally:
+        bar.close()
+        if log is not None:
+            log.close()
     return sorted(rows, key=_row_key)
 
 
+def read_journal(path: Path) -> list[dict]:
+    """The rows of an earlier sweep's journal that ran to completion without error (a line cut
+    short by an interruption, or a failed run, is left for this sweep to run again)."""
+    rows = []
+    if not path.exists():
+        return rows
+    with open(path) as f:
+        for line in f:
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(row, dict) and "error" not in row and "throughput_Bps" in row:
+                rows.append(row)
+    return rows
+
+
+def spec_key(spec_or_row) -> tuple:
+    """What identifies a run: every RunSpec field, from a spec or from its row."""
+    from dataclasses import fields
+    get = spec_or_row.get if isinstance(spec_or_row, dict) else \
+        (lambda name: getattr(spec_or_row, name))
+    return tuple(get(f.name) for f in fields(RunSpec))
+
+
 def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
-                        program_path: str, done) -> list[dict]:
+                        program_path: str, done) -> None:
     """``jobs`` worker processes of ``python -m experiments.worker``, fed one spec at a time.
     A worker that dies fails its run (with the end of its stderr) and is replaced."""
     import subprocess
@@ -153,7 +192,6 @@ def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p)}
     pending = list(reversed(specs))
-    rows: list[dict] = []
     lock = threading.Lock()
 
     def start(errlog):
@@ -185,8 +223,7 @@ def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
                         errlog.truncate()
                         proc = start(errlog)
                     with lock:
-                        rows.append(row)
-                        done()
+                        done(row)
             finally:
                 proc.stdin.close()
                 proc.wait()
@@ -196,7 +233,6 @@ def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
         t.start()
     for t in threads:
         t.join()
-    return rows
 
 
 def worker_python(choice: str) -> tuple[str | None, str]:
@@ -284,6 +320,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="interpreter the runs execute in: 'auto' (default: pypy3 when it is on "
                         "PATH and can run the simulator, ~2-3x faster; else this one), 'self' "
                         "(this one), or a command/path such as pypy3; results are identical")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the runs an earlier sweep into the same --out finished (its "
+                        "runs.jsonl) and run only the others")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     if args.jobs < 1:
@@ -355,6 +394,23 @@ def write_series(rows: list[dict], folder: Path) -> None:
             f.writelines(",".join(map(str, r)) + "\n" for r in series)
 
 
+def _previous_rows(journal: Path, specs: Sequence[RunSpec], *, resume: bool) -> list[dict]:
+    """With ``resume``, the finished rows of the journal that this sweep asks for (the journal is
+    rewritten with just those); without, an old journal is kept aside as runs.jsonl.prev."""
+    if not resume:
+        if journal.exists():
+            journal.replace(journal.with_suffix(".jsonl.prev"))
+        return []
+    wanted = {spec_key(s) for s in specs}
+    kept: dict[tuple, dict] = {}
+    for row in read_journal(journal):
+        if spec_key(row) in wanted:
+            kept[spec_key(row)] = row
+    with open(journal, "w") as f:
+        f.writelines(json.dumps(r) + "\n" for r in kept.values())
+    return list(kept.values())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from experiments.report import write_outputs
     from sim.program import REPO_ROOT, gateway_json
@@ -374,10 +430,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.series:
         specs = [replace(s, sample_step=args.series) for s in specs]
     python, why = worker_python(args.worker_python)
+    journal = out / "runs.jsonl"
+    kept = _previous_rows(journal, specs, resume=args.resume)
+    todo = [s for s in specs if spec_key(s) not in {spec_key(r) for r in kept}]
     print(f"{len(specs)} runs ({args.mode} mode, {cfg.duration:g} s each) on {args.jobs} "
-          f"process(es) -> {out}/; {why}", file=sys.stderr)
-    rows = run_specs(specs, jobs=args.jobs, program_path=program_path,
-                     progress=not args.no_progress, python=python)
+          f"process(es) -> {out}/; {why}" +
+          (f"; {len(specs) - len(todo)} kept from {journal}" if args.resume else ""),
+          file=sys.stderr)
+    rows = sorted(kept + run_specs(todo, jobs=args.jobs, program_path=program_path,
+                                   progress=not args.no_progress, python=python,
+                                   journal=journal), key=_row_key)
     write_series(rows, out / "series")
     summary = write_outputs(rows, cfg, out, mode=args.mode,
                             wall_s=time.perf_counter() - started, jobs=args.jobs, workers=why)

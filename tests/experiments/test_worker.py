@@ -73,3 +73,27 @@ def test_worker_without_a_program_prints_its_usage():
     done = subprocess.run([sys.executable, "-m", "experiments.worker"], capture_output=True,
                           text=True, cwd=REPO_ROOT)
     assert done.returncode == 2 and "usage: python -m experiments.worker" in done.stderr
+
+
+def test_resume_keeps_finished_runs_and_reruns_the_rest(tmp_path, capsys):
+    argv = ARGS + ["--out", str(tmp_path), "--worker-python", "self"]
+    assert main(argv) == 0
+    journal = tmp_path / "runs.jsonl"
+    first, second = journal.read_text().splitlines()
+    # as if the sweep had been killed while writing its second row
+    journal.write_text(first + "\n" + second[: len(second) // 2])
+    capsys.readouterr()
+    assert main(argv + ["--resume"]) == 0
+    assert "1 kept from" in capsys.readouterr().err
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert len(rows) == 2 and json.loads(first) in rows      # kept as it was (same wall_s)
+    with open(tmp_path / "runs.csv") as f:
+        assert len(list(csv.DictReader(f))) == 2
+
+
+def test_a_new_sweep_sets_the_old_journal_aside(tmp_path):
+    argv = ARGS + ["--out", str(tmp_path), "--worker-python", "self", "--swaps", "0"]
+    assert main(argv) == 0
+    old = (tmp_path / "runs.jsonl").read_text()
+    assert main(argv) == 0
+    assert (tmp_path / "runs.jsonl.prev").read_text() == old
