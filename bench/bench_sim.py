@@ -7,6 +7,9 @@ for the full Figure 1–4 sweep, and a cProfile split of where the time goes.
     python bench/bench_sim.py --frames           # network part only: the scenario's packet load
                                                  # (data at the bottleneck rate + one ACK each)
                                                  # through both P4 gateways, no TCP engines
+    python bench/bench_sim.py --python /usr/bin/pypy3   # also time the scenario under another
+                                                 # interpreter (a subprocess), both figures printed
+    python bench/bench_sim.py --checksum         # the two ones'-complement sums of hosts.wire
 
 Goals (issue 4): <= 10 s for the 10-minute scenario, <= 5 min for the full sweep on 2 cores.
 """
@@ -15,16 +18,18 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import os
 import pstats
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from experiments.paper import RunSpec, run_paper  # noqa: E402
-from experiments.rdtcp_figures import MODES, build_specs  # noqa: E402
+from experiments.paper import BOTTLENECK_BPS, RunSpec, run_paper  # noqa: E402
 from sim.program import gateway_json  # noqa: E402
 
 # Where a function lives decides whose time it is.
@@ -63,7 +68,7 @@ def frame_load(program, duration: float):
     from scapy.layers.inet import IP, TCP
     from scapy.layers.l2 import Ether
 
-    from experiments.paper import BOTTLENECK_BPS, build_network
+    from experiments.paper import build_network
     net = build_network(RunSpec(variant="sack", duration=duration), program)
     a, b = net.hosts["a"], net.hosts["b"]
     data = Ether(src=a.mac, dst=a.gateway_mac) / IP(src=a.ip, dst=b.ip) / TCP(flags="A")
@@ -78,6 +83,56 @@ def frame_load(program, duration: float):
     return net, n
 
 
+def scenario_figures(program, duration: float) -> dict:
+    """Wall time of the paper scenario (RD-TCP, 15 swaps/s, seed 1) in this interpreter."""
+    spec = RunSpec(variant="rdtcp", swaps=15, interval=1.0, seed=1, duration=duration)
+    t0 = time.perf_counter()
+    result = run_paper(spec, program)
+    wall = time.perf_counter() - t0
+    return {"python": f"{sys.implementation.name} {sys.version.split()[0]} ({sys.executable})",
+            "wall_s": wall, "events": result.stats.get("events", 0),
+            "throughput_Bps": result.throughput_Bps, "delivered_bytes": result.delivered_bytes}
+
+
+def print_scenario(fig: dict, duration: float) -> None:
+    wall, events = fig["wall_s"], fig["events"]
+    packets = duration * BOTTLENECK_BPS / (8 * 1514)   # full-size data frames the bottleneck carries
+    print(f"paper scenario, RD-TCP, 15 swaps/s, {duration:g} s virtual, {fig['python']}: "
+          f"{wall:.2f} s wall (goal <= 10 s for 600 s), {events:,} events "
+          f"({events / wall:,.0f}/s, {events / packets:.1f} per bottleneck data packet), "
+          f"throughput {fig['throughput_Bps']:,.0f} B/s")
+
+
+def scenario_in(python: str, duration: float) -> dict:
+    """Run the scenario under interpreter ``python`` (a subprocess of this script) and return
+    its figures; the program JSON is the one this process compiled (RDTCP_PROGRAM)."""
+    env = dict(os.environ, RDTCP_PROGRAM=str(ROOT / "build" / "rdtcp.json"))
+    proc = subprocess.run([python, str(Path(__file__).resolve()), "--scenario-json",
+                           "--duration", repr(duration)], env=env, cwd=str(ROOT),
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
+        raise SystemExit(f"bench_sim: the scenario failed under {python} "
+                         f"(exit {proc.returncode}):\n  " + "\n  ".join(tail))
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def bench_checksum(python: str | None) -> int:
+    """Microseconds per ones'-complement sum of a 1480-byte segment, both variants."""
+    code = ("import os, sys, time; sys.path.insert(0, %r); from hosts import wire; "
+            "data = [os.urandom(1480) for _ in range(64)]; r = {}\n"
+            "for name in ('_sum16_bigint', '_sum16_loop'):\n"
+            "    f = getattr(wire, name); [f(d) for d in data * 50]; t0 = time.perf_counter()\n"
+            "    for i in range(20000): f(data[i & 63])\n"
+            "    r[name] = (time.perf_counter() - t0) / 20000 * 1e6\n"
+            "print(sys.implementation.name, ' '.join('%%s %%.2f us' %% kv for kv in r.items()), "
+            "'(in use: %%s)' %% wire._sum16.__name__)") % str(ROOT)
+    for py in [sys.executable] + ([python] if python else []):
+        out = subprocess.run([py, "-c", code], capture_output=True, text=True)
+        print("  " + (out.stdout.strip() or out.stderr.strip().splitlines()[-1]))
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--duration", type=float, default=600.0)
@@ -86,36 +141,59 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--frames", action="store_true",
                     help="network part only (no TCP engines): the scenario's packet load")
+    ap.add_argument("--python", metavar="PATH",
+                    help="also run the measured scenario under this interpreter (e.g. /usr/bin/pypy3)")
+    ap.add_argument("--no-profile", action="store_true", help="skip the cProfile split")
+    ap.add_argument("--checksum", action="store_true",
+                    help="time hosts.wire's two ones'-complement sums (and under --python)")
+    ap.add_argument("--scenario-json", action="store_true", help=argparse.SUPPRESS)  # child mode
     args = ap.parse_args(argv)
-    print("command: python bench/bench_sim.py " + " ".join(sys.argv[1:]))
+    if args.duration <= 0 or args.profile_duration <= 0:
+        ap.error("--duration and --profile-duration must be positive seconds")
+    if args.python and not os.access(args.python, os.X_OK):
+        ap.error(f"--python {args.python}: not an executable file")
     from toolchain.target import load_program
+    if args.scenario_json:
+        print(json.dumps(scenario_figures(load_program(gateway_json()), args.duration)))
+        return 0
+    print("command: python bench/bench_sim.py " + " ".join(sys.argv[1:]))
+    print("goals (issue 4): <= 10 s wall for the 600 s scenario, <= 5 min for the full sweep "
+          "on this 2-core machine")
+    if args.checksum:
+        return bench_checksum(args.python)
     program = load_program(gateway_json())
     if args.frames:
         return bench_frames(program, args)
 
-    spec = RunSpec(variant="rdtcp", swaps=15, interval=1.0, seed=1, duration=args.duration)
-    t0 = time.perf_counter()
-    result = run_paper(spec, program)
-    wall = time.perf_counter() - t0
-    events = result.stats.get("events", 0)
-    print(f"paper scenario, RD-TCP, 15 swaps/s, {args.duration:g} s virtual: {wall:.2f} s wall "
-          f"(goal <= 10 s for 600 s), {events:,} events ({events / wall:,.0f}/s), "
-          f"throughput {result.throughput_Bps:,.0f} B/s")
+    fig = scenario_figures(program, args.duration)
+    print_scenario(fig, args.duration)
+    figures = [fig]
+    if args.python:
+        other = scenario_in(args.python, args.duration)
+        print_scenario(other, args.duration)
+        if other["delivered_bytes"] != fig["delivered_bytes"] or other["events"] != fig["events"]:
+            print(f"  WARNING: the two interpreters disagree ({fig['delivered_bytes']} vs "
+                  f"{other['delivered_bytes']} bytes delivered): results must be identical")
+        figures.append(other)
 
+    from experiments.rdtcp_figures import MODES, build_specs
     specs = build_specs(MODES["full"])
-    per_run = wall * MODES["full"].duration / args.duration
-    print(f"full sweep: {len(specs)} runs x ~{per_run:.1f} s / {args.jobs} cores = "
-          f"~{len(specs) * per_run / args.jobs / 60:.1f} min estimated (goal <= 5 min)")
+    for f in figures:
+        per_run = f["wall_s"] * MODES["full"].duration / args.duration
+        print(f"full sweep at {f['python'].split()[0]} speed: {len(specs)} runs x ~{per_run:.1f} s "
+              f"/ {args.jobs} cores = ~{len(specs) * per_run / args.jobs / 60:.1f} min estimated "
+              f"(goal <= 5 min)")
 
-    parts, top = profile_split(RunSpec(variant="rdtcp", swaps=15, interval=1.0, seed=1,
-                                       duration=args.profile_duration), program)
-    total = sum(parts.values())
-    print(f"cProfile of a {args.profile_duration:g} s run ({total:.2f} s of own time):")
-    for part, secs in sorted(parts.items(), key=lambda kv: -kv[1]):
-        print(f"  {part:24s} {secs:7.2f} s  {100 * secs / total:5.1f} %")
-    print("  top functions by own time:")
-    for secs, name in top:
-        print(f"    {secs:6.2f} s  {name}")
+    if not args.no_profile:
+        parts, top = profile_split(RunSpec(variant="rdtcp", swaps=15, interval=1.0, seed=1,
+                                           duration=args.profile_duration), program)
+        total = sum(parts.values())
+        print(f"cProfile of a {args.profile_duration:g} s run ({total:.2f} s of own time):")
+        for part, secs in sorted(parts.items(), key=lambda kv: -kv[1]):
+            print(f"  {part:24s} {secs:7.2f} s  {100 * secs / total:5.1f} %")
+        print("  top functions by own time:")
+        for secs, name in top:
+            print(f"    {secs:6.2f} s  {name}")
 
     if args.sweep:
         from experiments.rdtcp_figures import main as figures_main
