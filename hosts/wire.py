@@ -216,18 +216,39 @@ def decode_options(raw: bytes) -> tuple:
 # ----------------------------------------------------------------------------------- frames
 def encode_frame(seg: Segment, *, src_ip: str, dst_ip: str, src_mac: str = "00:00:00:00:00:01",
                  dst_mac: str = "00:00:00:00:00:02", ttl: int = 64, ip_id: int = 0) -> bytes:
-    """An Ethernet II frame carrying ``seg`` in IPv4, with valid IPv4 and TCP checksums."""
+    """An Ethernet II frame carrying ``seg`` in IPv4, with valid IPv4 and TCP checksums.
+
+    The headers are packed once, with their checksums already in place: each checksum is the
+    ones' complement of a sum computed from the header fields as 16-bit words, plus (TCP) the
+    options and the payload read as big integers. The grouping of a ones'-complement sum
+    does not change its value (RFC 1071 §2(A)), so this equals the checksum over the packed
+    bytes, without concatenating header and payload first.
+    """
     opts = encode_options(seg.options) if seg.options else b""
+    payload = seg.payload
     doff = 5 + len(opts) // 4
-    tcp_len = doff * 4 + len(seg.payload)
+    tcp_len = doff * 4 + len(payload)
     s, d = _ip_bytes(src_ip), _ip_bytes(dst_ip)
-    hdr = _TCP.pack(seg.src_port, seg.dst_port, seg.seq, seg.ack, (doff << 4) | (seg.reserved & 0xF),
-                    seg.flags, seg.window, 0, seg.urgent) + opts
-    csum = _tcp_checksum(_pseudo_sum(s, d, tcp_len), hdr + seg.payload)
-    hdr = hdr[:16] + csum.to_bytes(2, "big") + hdr[18:]
-    ip = _IP.pack(0x45, 0, 20 + tcp_len, ip_id, 0x4000, ttl, IPPROTO_TCP, 0, s, d)
-    ip = ip[:10] + ((~_sum16(ip)) & 0xFFFF).to_bytes(2, "big") + ip[12:]
-    return _ETH.pack(_mac_bytes(dst_mac), _mac_bytes(src_mac), ETHERTYPE_IPV4) + ip + hdr + seg.payload
+    sport, dport, sq, ak = seg.src_port, seg.dst_port, seg.seq, seg.ack
+    off = (doff << 4) | (seg.reserved & 0xF)
+    flags, window, urgent = seg.flags, seg.window, seg.urgent
+    addr = _pseudo_sum(s, d, tcp_len)          # includes the protocol and the TCP length
+    total = (addr + sport + dport + (sq >> 16) + (sq & 0xFFFF) + (ak >> 16) + (ak & 0xFFFF)
+             + ((off << 8) | flags) + window + urgent)
+    if opts:
+        total += _sum16(opts)
+    if payload:
+        # the payload starts at an even offset; an odd one is padded with a zero (RFC 9293 §3.1)
+        total += _sum16(payload if not len(payload) & 1 else payload + b"\x00")
+    tcp_csum = (~(total % 0xFFFF or 0xFFFF)) & 0xFFFF   # total > 0: the protocol is in it
+    ip_len = 20 + tcp_len
+    ip_total = (0x4500 + ip_len + ip_id + 0x4000 + ((ttl << 8) | IPPROTO_TCP)
+                + addr - IPPROTO_TCP - tcp_len)       # the addresses' words, from the pseudo sum
+    ip_csum = (~(ip_total % 0xFFFF or 0xFFFF)) & 0xFFFF
+    return b"".join((_ETH.pack(_mac_bytes(dst_mac), _mac_bytes(src_mac), ETHERTYPE_IPV4),
+                     _IP.pack(0x45, 0, ip_len, ip_id, 0x4000, ttl, IPPROTO_TCP, ip_csum, s, d),
+                     _TCP.pack(sport, dport, sq, ak, off, flags, window, tcp_csum, urgent),
+                     opts, payload))
 
 
 def decode_frame(frame: bytes, *, verify_checksum: bool = True) -> tuple[str, str, Segment]:

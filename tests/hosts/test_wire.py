@@ -168,3 +168,29 @@ def test_bad_addresses_are_refused_every_time_with_a_clear_error(kw, message):
     for _ in range(2):                      # a refused address is not memoised
         with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(".", r"\.")):
             encode_frame(seg, **{**KW, **kw})
+
+
+@settings(max_examples=200, deadline=None)
+@given(fields=st.tuples(st.integers(0, 65535), st.integers(0, 65535), st.integers(0, 2**32 - 1),
+                        st.integers(0, 2**32 - 1), st.integers(0, 255), st.integers(0, 65535),
+                        st.integers(0, 15), st.integers(0, 65535)),
+       options=st.sampled_from([(), (("MSS", 1460), ("NOP", None), ("NOP", None), ("SAckOK", b"")),
+                                (("NOP", None), ("NOP", None), ("SAck", ((1, 2**32 - 1),))),
+                                (("EPDN", (0xFFFFFFFF, 7)),), (("RDTCPOK", None),)]),
+       payload=st.binary(max_size=64) | st.integers(0, 1461).map(bytes),
+       addrs=st.tuples(*[st.integers(0, 2**32 - 1)] * 2), ttl=st.integers(0, 255),
+       ip_id=st.integers(0, 65535))
+def test_encoded_checksums_verify_for_any_header_fields(fields, options, payload, addrs, ttl, ip_id):
+    """encode_frame sums the header fields arithmetically; the packed headers must still verify
+    with the RFC 1071 reference for every field value, option list and payload length."""
+    import socket
+    sport, dport, seq, ack, flags, window, reserved, urgent = fields
+    seg = Segment(sport, dport, seq, ack, flags, window, options, payload, reserved, urgent)
+    src, dst = (socket.inet_ntoa(a.to_bytes(4, "big")) for a in addrs)
+    frame = encode_frame(seg, src_ip=src, dst_ip=dst, ttl=ttl, ip_id=ip_id)
+    ihl_end = 34
+    tcp = frame[ihl_end:]
+    pseudo = frame[26:34] + bytes([0, 6]) + len(tcp).to_bytes(2, "big")
+    assert internet_checksum(frame[14:ihl_end]) == 0
+    assert internet_checksum(pseudo + tcp) == 0
+    assert decode_frame(frame)[2] == seg
