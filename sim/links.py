@@ -44,8 +44,9 @@ class Channel:
         """The frame's last bit left the sender at ``departure``; schedule its arrival."""
         self.frames += 1
         self.bytes += len(frame)
-        for tap in self.taps:
-            tap.write(departure, frame)
+        if self.taps:
+            for tap in self.taps:
+                tap.write(departure, frame)
         self.events.schedule(departure + self.delay, self.deliver, (self.dst_port, frame))
 
 

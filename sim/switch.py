@@ -28,6 +28,10 @@ class SwitchNode:
         self.channels: dict[int, "Channel"] = {}
         self.unconnected_drops = 0      # frames sent out of a port with no link
         self._wake: float | None = None
+        # bound once: these run for every frame (a switch object's methods do not change)
+        self._receive = switch.receive
+        self._next_event_time = switch.next_event_time
+        self._advance = switch.advance
 
     def attach(self, port: int, channel: "Channel", rate_bps: float | None) -> None:
         """Port ``port`` sends over ``channel``; its TM queue serialises at ``rate_bps``."""
@@ -37,16 +41,17 @@ class SwitchNode:
 
     def on_frame(self, port_frame: tuple[int, bytes]) -> None:
         port, frame = port_frame
-        self.switch.receive(port, frame, now=self.events.now)
+        self._receive(port, frame, now=self.events.now)
         self.rearm()
 
     def rearm(self) -> None:
         """Arm a wake-up at the traffic manager's next dequeue if none earlier is pending."""
-        t = self.switch.next_event_time()
+        t = self._next_event_time()
         if t is None:
             return
-        if t < self.events.now:
-            t = self.events.now
+        now = self.events.now
+        if t < now:
+            t = now
         if self._wake is None or t < self._wake:
             self._wake = t
             self.events.schedule(t, self._on_wake, t)
@@ -56,7 +61,7 @@ class SwitchNode:
             return                      # superseded by an earlier wake-up
         self._wake = None
         channels = self.channels
-        for port, frame, departure in self.switch.advance(now=self.events.now):
+        for port, frame, departure in self._advance(now=self.events.now):
             channel = channels.get(port)
             if channel is None:
                 self.unconnected_drops += 1
