@@ -34,26 +34,37 @@ _HII = struct.Struct("!HII")
 _II = struct.Struct("!II")
 
 
-def _sum16_bigint(data: bytes) -> int:
-    """RFC 1071 ones'-complement sum of ``data`` (even length), as an integer in [0, 0xFFFF].
+def _sum16_bigint(data, start: int = 0, end: int | None = None) -> int:
+    """RFC 1071 ones'-complement sum of ``data[start:end]`` (an odd length padded with a zero
+    byte, RFC 9293 §3.1), as an integer in [0, 0xFFFF].
 
     Same value as netio.checksum.ones_complement_sum, faster for full-size frames on CPython:
     because 2^16 == 1 (mod 0xFFFF), the sum of the 16-bit words of a buffer is congruent to the
     buffer read as one big integer, so one C-level ``%`` replaces the folding loop (RFC 1071
     §2(C)). The ones'-complement sum is 0 only for all-zero input; a multiple of 0xFFFF is 0xFFFF.
+    A range is read through a memoryview (no copy); the padding byte is a shift.
     """
-    n = int.from_bytes(data, "big")
+    if end is None:
+        end = len(data)
+    n = int.from_bytes(memoryview(data)[start:end] if start or end != len(data) else data, "big")
+    if (end - start) & 1:
+        n <<= 8
     r = n % 0xFFFF
     return r if r or not n else 0xFFFF
 
 
-def _sum16_loop(data) -> int:
+def _sum16_loop(data, start: int = 0, end: int | None = None) -> int:
     """The same sum as ``_sum16_bigint``, word by word: PyPy's JIT turns this loop into machine
     code, while its big integers are slow; on CPython it is the other way round (figures in
-    ``python bench/bench_sim.py --checksum``)."""
+    ``python bench/bench_sim.py --checksum``). Indexing ``data`` in place avoids a slice, which
+    on PyPy costs more than the sum."""
+    if end is None:
+        end = len(data)
     s = 0
-    for i in range(0, len(data) - 1, 2):
+    for i in range(start, end - 1, 2):
         s += (data[i] << 8) | data[i + 1]
+    if (end - start) & 1:
+        s += data[end - 1] << 8
     if not s:
         return 0
     r = s % 0xFFFF
@@ -68,16 +79,6 @@ def _pseudo_sum(s: bytes, d: bytes, tcp_len: int) -> int:
     """Sum of the TCP pseudo-header (RFC 9293 §3.1): addresses, protocol, TCP length."""
     a = int.from_bytes(s, "big") + int.from_bytes(d, "big")
     return (a >> 16) + (a & 0xFFFF) + IPPROTO_TCP + tcp_len
-
-
-def _tcp_checksum(pseudo: int, segment: bytes) -> int:
-    """The TCP checksum field for ``segment`` (checksum field zero) after ``pseudo``."""
-    if len(segment) & 1:
-        segment = segment + b"\x00"             # RFC 9293 §3.1: pad an odd segment with a zero byte
-    total = pseudo + _sum16(segment)
-    total = (total & 0xFFFF) + (total >> 16)
-    total = (total & 0xFFFF) + (total >> 16)
-    return (~total) & 0xFFFF
 
 
 class MalformedPacket(ValueError):
@@ -238,8 +239,7 @@ def encode_frame(seg: Segment, *, src_ip: str, dst_ip: str, src_mac: str = "00:0
     if opts:
         total += _sum16(opts)
     if payload:
-        # the payload starts at an even offset; an odd one is padded with a zero (RFC 9293 §3.1)
-        total += _sum16(payload if not len(payload) & 1 else payload + b"\x00")
+        total += _sum16(payload)    # it starts at an even offset: its own padding is the segment's
     tcp_csum = (~(total % 0xFFFF or 0xFFFF)) & 0xFFFF   # total > 0: the protocol is in it
     ip_len = 20 + tcp_len
     ip_total = (0x4500 + ip_len + ip_id + 0x4000 + ((ttl << 8) | IPPROTO_TCP)
@@ -275,10 +275,10 @@ def decode_frame(frame: bytes, *, verify_checksum: bool = True) -> tuple[str, st
     if doff < 20 or doff > tcp_len:
         raise MalformedPacket(f"TCP data offset {doff // 4} is outside the {tcp_len}-byte segment")
     end = t + tcp_len
-    if verify_checksum:
-        segbytes = frame[t:end] if end != len(frame) or tcp_len & 1 else memoryview(frame)[t:]
-        if _tcp_checksum(_pseudo_sum(s, d, tcp_len), segbytes) != 0:
-            raise MalformedPacket("bad TCP checksum")
+    # a segment verifies when its ones'-complement sum with the pseudo-header is 0xFFFF
+    # (RFC 1071 §1), i.e. when their (positive) total is a multiple of 0xFFFF
+    if verify_checksum and (_pseudo_sum(s, d, tcp_len) + _sum16(frame, t, end)) % 0xFFFF:
+        raise MalformedPacket("bad TCP checksum")
     options = decode_options(frame[t + 20:t + doff]) if doff > 20 else ()
     seg = Segment(sport, dport, seq, ack, flags, win, options, bytes(frame[t + doff:end]),
                   off & 0xF, urg)

@@ -149,12 +149,18 @@ def test_mutated_frames_decode_or_raise_malformed_only(cut, flips, verify):
        | st.integers(1, 800).map(lambda n: b"\xff" * (2 * n)))
 def test_sum16_variants_both_match_the_rfc1071_reference(data):
     """Both ones'-complement sums (big integer for CPython, word loop for PyPy) equal netio's
-    RFC 1071 sum on any even-length input, including all-zero and all-ones buffers."""
+    RFC 1071 sum on any input and any range of it, including all-zero and all-ones buffers."""
     from hosts import wire
     from netio.checksum import ones_complement_sum
     want = ones_complement_sum(data)
     assert wire._sum16_bigint(data) == want
     assert wire._sum16_loop(data) == want
+    # and any range of a larger buffer, odd lengths padded with a zero byte
+    buf = b"\xa5" * 3 + data + b"\x5a" * 3
+    for start, end in ((3, 3 + len(data)), (2, 4 + len(data)), (3, 4 + len(data)), (1, 2)):
+        want = ones_complement_sum(buf[start:end])
+        assert wire._sum16_bigint(buf, start, end) == want
+        assert wire._sum16_loop(buf, start, end) == want
 
 
 @pytest.mark.parametrize("kw, message", [
