@@ -16,8 +16,10 @@ Phases: frontend/ (preprocess, parse, type check) -> midend/ (PASSES in midend/_
 the typed AST lowered to midend/ir.py) -> backend/ (one converter per JSON section).
 
 Supported: headers, structs (nested), header stacks (.next/.last in parsers, push/pop,
-constant indices), bit<W>/int<W>/bool, enums (plain and serializable), errors; parsers with
-extract, lookahead (bits, header fields, whole headers), advance, verify, select with values,
+constant indices), header unions, bit<W>/int<W>/bool, enums (plain and serializable), errors,
+varbit<W> header fields and locals (one per header; copied with assign_VL, compared with
+== / !=; a local lives in a "$varbit<W>" metadata instance, as p4c does); parsers with
+extract, two-argument extract of a varbit header (BMv2 extract_VL), lookahead (bits, header fields, whole headers), advance, verify, select with values,
 masks, ranges (expanded to masks as p4c does) and default; actions with if/else, return and
 exit (BMv2 `_jump_if_zero` / `_jump`), direct action calls (inlined, copy-in), locals;
 tables with exact/lpm/ternary/range keys (expressions and masks in keys), default actions,
@@ -26,8 +28,9 @@ support_timeout; apply blocks with if/else, .hit/.miss, switch on action_run or 
 exit/return; every v1model extern the issue lists (register, counter, direct_counter, meter,
 direct_meter, hash, random, mark_to_drop, resubmit/recirculate/clone(+_preserving_field_list,
 clone3), truncate, assert/assume, log_msg, digest, verify/update_checksum(+_with_payload)).
-Refused with a position and the construct's name: header unions, varbit fields, parser value
-sets, sub-parser/sub-control instances, action profiles/selectors, `optional`/`selector` match
+Refused with a position and the construct's name: varbit fields of structs, action
+parameters and function arguments of varbit type, a second varbit field in a header, parser
+value sets, sub-parser/sub-control instances, action profiles/selectors, `optional`/`selector` match
 kinds, if statements in parsers, conditional emits, run-time stack indices (the mid end and
 back end support them; the front end still refuses them), anything else the back end cannot
 represent. `transition reject` is accepted with a warning: BMv2 ends parsing as for accept.

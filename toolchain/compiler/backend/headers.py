@@ -9,10 +9,17 @@ def header_types(program: ir.Program) -> list:
     """An int<1> field is declared unsigned: BMv2's Field constructor asserts that a signed
     field has more than one bit (fields.cpp; JSON_format.md "header_types"). Reads of such
     a field are sign-extended by the expression converter instead (expressions.py)."""
-    return [
-        {"name": t.name, "id": i, "fields": [[n, w, bool(s) and w > 1] for n, w, s in t.fields]}
-        for i, t in enumerate(program.header_types)
-    ]
+    return [header_type(t, i) for i, t in enumerate(program.header_types)]
+
+
+def header_type(t: ir.HeaderType, type_id: int) -> dict:
+    """A varbit field is ["name", "*"] and the type gets "max_length", its largest size in
+    bytes (JSON_format.md "header_types"; p4c's HeaderConverter::addHeaderType)."""
+    fields = [[n, "*"] if n == t.varbit else [n, w, bool(s) and w > 1] for n, w, s in t.fields]
+    obj = {"name": t.name, "id": type_id, "fields": fields}
+    if t.varbit is not None:
+        obj["max_length"] = (sum(w for _, w, _ in t.fields) + 7) // 8
+    return obj
 
 
 def headers(program: ir.Program) -> tuple[list, dict]:

@@ -48,11 +48,26 @@ def _set(dst: dict, src: dict) -> dict:
     return {"parameters": [{"op": "assign", "parameters": [dst, src]}], "op": "primitive"}
 
 
+def _extract_target(target) -> dict:
+    kind = "stack" if isinstance(target, ir.StackArg) else "regular"
+    return {"type": kind, "value": target.name}
+
+
+def _varbit_length(length: ir.Expr) -> dict:
+    """extract_VL's length: an "expression" whose value is itself a type/value node (a field,
+    a hexstr or an expression tree), because BMv2's loader hands that value to
+    build_expression (P4Objects::init_parsers); p4c's ParserConverter wraps it the same way."""
+    return {"type": "expression", "value": ex.data(length)}
+
+
 def parser_op(op: ir.ParserOp) -> dict:
     if op.op == "extract":
         (target,) = op.args
-        kind = "stack" if isinstance(target, ir.StackArg) else "regular"
-        return {"parameters": [{"type": kind, "value": target.name}], "op": "extract"}
+        return {"parameters": [_extract_target(target)], "op": "extract"}
+    if op.op == "extract_VL":
+        target, length = op.args
+        return {"parameters": [_extract_target(target), _varbit_length(length)],
+                "op": "extract_VL"}
     if op.op == "set":
         dst, src = op.args
         return _set(ex.lvalue(dst), ex.argument(src))

@@ -346,7 +346,11 @@ class Checker:
                 continue
             if kind == "header":
                 if isinstance(ft, T.Varbit):
-                    self.diags.error(f.pos, f"varbit field '{f.name}' is not supported")
+                    # BMv2 keeps one variable-length field per header (its header type has
+                    # one "*" field and a max_length); p4c's back end refuses a second one
+                    if any(isinstance(x, T.Varbit) for x in t.fields.values()):
+                        self.refuse(f.pos, f"a second varbit field '{f.name}' in header "
+                                           f"'{d.name}' (BMv2 holds one per header)")
                 elif isinstance(ft, T.Struct):
                     # allowed by spec 7.2.2 (structs of bit types); the mid end lays out flat
                     # headers only
@@ -786,7 +790,7 @@ class Checker:
             t = self.resolve_type(d.type_ref, ctx)
             d.p4type = t
             if t in (T.VOID, T.STRING, T.INT, T.MATCH_KIND) or isinstance(
-                    t, (T.Extern, T.Specialized, T.ParserType, T.Varbit)):
+                    t, (T.Extern, T.Specialized, T.ParserType)):
                 d.p4type = T.UNKNOWN
                 self.err(d.pos, f"variable '{d.name}' cannot have type {t}")
             if d.init is not None:
@@ -1403,7 +1407,8 @@ class Checker:
                 return T.BOOL
             if isinstance(t, (T.StructLike, T.Tuple)):
                 self.refuse(e.pos, f"'{op}' on {t}")
-            if not (isinstance(t, (T.Bits, T.Enum)) or t in (T.INT, T.BOOL, T.ERROR)):
+            # varbit values compare with == and != only (spec 7.1.6.5)
+            if not (isinstance(t, (T.Bits, T.Enum, T.Varbit)) or t in (T.INT, T.BOOL, T.ERROR)):
                 self.err(e.pos, f"cannot compare values of type {t}")
             self.fold_binary(e, T.BOOL, t)
             return T.BOOL
@@ -1672,7 +1677,9 @@ class Checker:
             # spec 8.20: a union has isValid(); its members are made valid one by one
             self.err(callee.member_pos or callee.pos, f"a header_union has no method '{name}'")
         if name in ("minSizeInBits", "minSizeInBytes"):
-            bits = rt.width_bits
+            # a varbit field counts as empty (spec 8.17: the minimum size)
+            bits = sum(0 if isinstance(t, T.Varbit) else (t.width_bits or 0)
+                       for t in rt.fields.values())
             e.folded = bits if name == "minSizeInBits" else (bits + 7) // 8
             return T.INT
         self.check_writable(e.receiver, ctx)
@@ -1683,16 +1690,27 @@ class Checker:
             self.err(e.pos, f"{base.name}.{name} can only be called in a parser state")
         if name == "length":
             self.refuse(e.pos, "packet_in.length()")
-        if name == "extract" and len(e.args) == 2:
-            self.refuse(e.pos, "extract of a variable-size header (varbit)")
         if name == "emit" and ctx.kind not in ("apply",):
             self.err(e.pos, "packet_out.emit can only be called in a deparser's apply block")
+
+    def check_extract_varbit(self, e, ht: T.Header) -> None:
+        """Spec 12.8.2: a header with a varbit field is extracted with its length in bits
+        as the second argument; a header without one takes the one-argument extract."""
+        has_varbit = any(isinstance(t, T.Varbit) for t in ht.fields.values())
+        if len(e.args) == 1 and has_varbit:
+            self.err(e.pos, f"extract of header type {ht} needs the length in bits of its "
+                            f"varbit field as a second argument")
+        elif len(e.args) == 2 and not has_varbit:
+            self.err(e.pos, f"extract with a length needs a header with a varbit field; "
+                            f"{ht} has none")
 
     def check_packet_types(self, e, name, result) -> None:
         """extract() fills a header; emit() takes headers (or a stack or struct of them);
         lookahead<T>() reads a fixed-width type (spec 12.8, 15)."""
         if name == "extract" and e.args and not isinstance(e.args[0].type, T.Header):
             self.err(start_pos(e.args[0]), f"extract needs a header, not {e.args[0].type}")
+        if name == "extract" and e.args and isinstance(e.args[0].type, T.Header):
+            self.check_extract_varbit(e, e.args[0].type)
         if name == "emit" and e.args and not isinstance(
                 e.args[0].type, (T.Header, T.Stack, T.Struct, T.HeaderUnion)):
             self.err(start_pos(e.args[0]), f"emit needs a header, a header stack or a struct "

@@ -34,6 +34,8 @@ def ir_type(t, pos: Optional[Pos] = None) -> ir.Type:
         return ir.Bits(t.underlying.width, t.underlying.signed) if t.underlying else ir.Bits(32)
     if t is T.ERROR:
         return ir.Bits(32)
+    if isinstance(t, T.Varbit):
+        return ir.Varbit(t.max_width)
     raise Unsupported(pos, f"values of type {t} are not supported by the BMv2 back end")
 
 

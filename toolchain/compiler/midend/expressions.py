@@ -226,7 +226,9 @@ class ExprLowering:
     def _BinaryExpr(self, e: ast.BinaryExpr) -> ir.Expr:
         if e.op not in BINARY_OPS:
             raise Unsupported(e.pos, f"operator {e.op} is not supported")
-        if e.op in ("==", "!=") and not _is_scalar(e.left.type):
+        # varbit values compare as numbers (BMv2 loads a "*" field as data; spec 7.1.6.5)
+        if e.op in ("==", "!=") and not (_is_scalar(e.left.type) or
+                                         isinstance(e.left.type, T.Varbit)):
             raise Unsupported(e.pos, f"comparing values of type {e.left.type} is not supported")
         left, right = self.lower(e.left), self.lower(e.right)
         return ir.Binary(e.op, left, right, ir_type(e.type, e.pos))

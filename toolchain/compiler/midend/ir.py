@@ -34,7 +34,22 @@ class BoolType:
 
 
 BOOL = BoolType()
-Type = Union[Bits, BoolType]
+
+
+@dataclass(frozen=True)
+class Varbit:
+    """varbit<max_width> (spec 7.1.6.5): a header's variable-length field, BMv2 field "*".
+    Its value and current length move together: extracted by `extract_VL`, copied by the
+    `assign_VL` primitive, compared by == and != only. `width` is the maximum."""
+    max_width: int
+    signed: bool = False
+
+    @property
+    def width(self) -> int:
+        return self.max_width
+
+
+Type = Union[Bits, BoolType, Varbit]
 
 
 # ---------------------------------------------------------------- expressions
@@ -216,7 +231,8 @@ ActionItem = Union[Primitive, Label, Jump, JumpIfFalse]
 @dataclass
 class HeaderType:
     name: str
-    fields: list          # [(name, width, signed)]
+    fields: list          # [(name, width, signed)]; a varbit field's width is its maximum
+    varbit: Optional[str] = None   # the name of the one varbit field, if any (BMv2 "*")
 
 
 @dataclass
@@ -258,8 +274,8 @@ class Transition:
 
 @dataclass
 class ParserOp:
-    op: str               # extract, set, verify, advance, primitive
-    args: list
+    op: str               # extract, extract_VL, set, verify, advance, primitive
+    args: list            # extract_VL: [HeaderArg | StackArg, Expr length in bits]
 
 
 @dataclass

@@ -96,7 +96,9 @@ class ParserLowering:
         return ops
 
     def _set_from(self, prim: ir.Primitive) -> list:
-        if prim.op == "assign":
+        # a varbit copy too is a parser `set`, as p4c writes it (ParserConverter's
+        # jsonAssignment has no assign_VL case)
+        if prim.op in ("assign", "assign_VL"):
             pre: list = []
             dst, value = prim.args
             value = self._hoist(value, pre, top=True)
@@ -120,17 +122,7 @@ class ParserLowering:
 
     def _call(self, c: ast.MethodCallExpr) -> list:
         if c.builtin == "extract":
-            if len(c.args) != 1:
-                raise Unsupported(c.pos, "extract with a variable-size field is not supported")
-            target = self.exprs.place(c.args[0])
-            if isinstance(target, HeaderPlace):
-                # a union member: extracting it makes the other members invalid (spec 8.20)
-                return [ir.ParserOp("extract", [ir.HeaderArg(target.instance)])] + [
-                    ir.ParserOp("primitive", [externs.set_valid(other, False, source_info(c))])
-                    for other in self.ctx.storage.union_siblings.get(target.instance, ())]
-            if isinstance(target, StackNext):
-                return [ir.ParserOp("extract", [ir.StackArg(target.stack.name)])]
-            raise Unsupported(c.pos, f"cannot extract into {describe(c.args[0])}")
+            return self._extract(c)
         if c.builtin == "advance":
             pre: list = []
             amount = self._hoist(self.exprs.lower(c.args[0]), pre)
@@ -149,6 +141,24 @@ class ParserLowering:
             return self._bare_lookahead(c)
         return [ir.ParserOp("primitive", [p]) for p in self.stmts.call(c)
                 if isinstance(p, ir.Primitive)]
+
+    def _extract(self, c: ast.MethodCallExpr) -> list:
+        """extract(h) -> `extract`; extract(h, bits) -> `extract_VL` with the varbit field's
+        length in bits as an expression (spec 12.8.2; JSON_format.md "extract_VL")."""
+        pre: list = []
+        args = []
+        if len(c.args) == 2:
+            args.append(self._hoist(self.exprs.lower(c.args[1]), pre))
+        op = "extract_VL" if args else "extract"
+        target = self.exprs.place(c.args[0])
+        if isinstance(target, HeaderPlace):
+            # a union member: extracting it makes the other members invalid (spec 8.20)
+            return pre + [ir.ParserOp(op, [ir.HeaderArg(target.instance)] + args)] + [
+                ir.ParserOp("primitive", [externs.set_valid(other, False, source_info(c))])
+                for other in self.ctx.storage.union_siblings.get(target.instance, ())]
+        if isinstance(target, StackNext):
+            return pre + [ir.ParserOp(op, [ir.StackArg(target.stack.name)] + args)]
+        raise Unsupported(c.pos, f"cannot extract into {describe(c.args[0])}")
 
     def _bare_lookahead(self, c: ast.MethodCallExpr) -> list:
         """`pkt.lookahead<T>();` with the result unused still checks that T's bits are in the

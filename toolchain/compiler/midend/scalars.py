@@ -19,14 +19,25 @@ class ScalarAllocator:
         self.fields: list[tuple[str, int, bool]] = []
         self._names = NameGenerator()
 
+    @staticmethod
+    def _check_scalar(name: str, t: ir.Type) -> None:
+        # a varbit value needs a header instance of its own (storage.allocate_local_varbit):
+        # `scalars` is one fixed-width header
+        if isinstance(t, ir.Varbit):
+            from .context import Unsupported
+            raise Unsupported(None, f"a varbit value in '{name}' (metadata fields, parameters "
+                                    f"and temporaries of varbit type) is not supported")
+
     def add(self, name: str, t: ir.Type) -> ir.FieldRef:
         """A field with exactly this name (metadata fields: "meta_t.x")."""
+        self._check_scalar(name, t)
         self._names.reserve(name)
         self.fields.append((name, t.width, bool(getattr(t, "signed", False))))
         return ir.FieldRef(SCALARS, name, t)
 
     def temp(self, base: str, t: ir.Type) -> ir.FieldRef:
         """A fresh field named after base (tmp, tmp_0, key_0, ...)."""
+        self._check_scalar(base, t)
         name = self._names.fresh(base)
         self.fields.append((name, t.width, bool(getattr(t, "signed", False))))
         return ir.FieldRef(SCALARS, name, t)

@@ -10,9 +10,17 @@ from . import externs, ir
 from .context import Context, Unsupported, construct_name, ir_type, source_info
 from .expressions import Env, ExprLowering, describe
 from .storage import (HeaderPlace, StackPlace, StructPlace, UnionPlace, allocate_local_header,
+                      allocate_local_varbit,
                       allocate_local_stack, allocate_local_struct)
 
 _labels = count()
+
+
+def assign_primitive(dst: ir.Expr, value: ir.Expr, src) -> ir.Primitive:
+    """dst = value: `assign`, or `assign_VL` for a varbit field, which copies the current
+    length with the value (as p4c's ActionConverter::jsonAssignment)."""
+    op = "assign_VL" if isinstance(dst.type, ir.Varbit) else "assign"
+    return ir.Primitive(op, [dst, value], src)
 
 
 def _fresh_label(base: str) -> ir.Label:
@@ -107,7 +115,16 @@ class StmtLowering:
 
     # ------------------------------------------------------------ straight-line statements
     def simple(self, s) -> list:
-        """Primitives for an assignment, call, or declaration (no control flow)."""
+        """Primitives for an assignment, call, or declaration (no control flow). A refusal
+        raised without a position (storage allocation) gets the statement's."""
+        try:
+            return self._simple(s)
+        except Unsupported as e:
+            if e.pos is None:
+                e.pos = s.pos
+            raise
+
+    def _simple(self, s) -> list:
         if isinstance(s, ast.AssignStmt):
             return self.assign(s.lhs, s.rhs, source_info(s, describe(s.lhs) + " = ..."))
         if isinstance(s, ast.CallStmt):
@@ -157,11 +174,13 @@ class StmtLowering:
             return self.assign_place(place, d.init, source_info(d, d.name))
         if isinstance(t, (T.Stack, T.HeaderUnion, T.Tuple)):
             raise Unsupported(d.pos, f"local variables of type {t} are not supported")
-        ref = self.ctx.scalars.temp(d.name, ir_type(t, d.pos))
+        if isinstance(t, T.Varbit):
+            ref = allocate_local_varbit(self.ctx, d.name, t)
+        else:
+            ref = self.ctx.scalars.temp(d.name, ir_type(t, d.pos))
         self.env.bind(d, ref)
         if d.init is not None:
-            return [ir.Primitive("assign", [ref, self.exprs.lower(d.init)],
-                                 source_info(d, d.name))]
+            return [assign_primitive(ref, self.exprs.lower(d.init), source_info(d, d.name))]
         return []
 
     def declare_header(self, d: ast.VarDecl) -> HeaderPlace:
@@ -176,7 +195,7 @@ class StmtLowering:
         target = self.exprs.place(lhs)
         if isinstance(target, (ir.FieldRef, ir.StackElementField)):
             # a field, or a field of stack[i] with i known at run time (access_field l-value)
-            return [ir.Primitive("assign", [target, self.exprs.lower(rhs)], src)]
+            return [assign_primitive(target, self.exprs.lower(rhs), src)]
         if isinstance(rhs, (ast.ListExpr, ast.StructInitExpr)):
             return self._assign_members(target, rhs, src)
         if isinstance(target, HeaderPlace):
@@ -223,7 +242,7 @@ class StmtLowering:
         for name, value in values:
             m = member(name)
             if isinstance(m, ir.FieldRef):
-                out.append(ir.Primitive("assign", [m, self.exprs.lower(value)], src))
+                out.append(assign_primitive(m, self.exprs.lower(value), src))
             elif isinstance(value, (ast.ListExpr, ast.StructInitExpr)):
                 out.extend(self._assign_members(m, value, src))
             else:

@@ -169,7 +169,7 @@ def allocate_local_stack(ctx: Context, base: str, t: T.Stack) -> StackPlace:
 
 def _add_header_type(ctx: Context, t: T.Header) -> None:
     if t.name not in ctx.storage.header_types:
-        ht = ir.HeaderType(t.name, header_type_fields(t, getattr(t.decl, "pos", None)))
+        ht = header_type(t, getattr(t.decl, "pos", None))
         ctx.storage.header_types[t.name] = ht
         ctx.out.header_types.append(ht)
 
@@ -204,14 +204,36 @@ def field_pos(t, name: str, default):
 
 
 def header_type_fields(t: T.Header, pos) -> list:
+    """[(name, width, signed)]; a varbit field is listed with its maximum width."""
     out = []
     for name, ftype in t.fields.items():
-        where = field_pos(t, name, pos)
-        if isinstance(ftype, T.Varbit):
-            raise Unsupported(where, f"varbit field {t.name}.{name} is not supported")
-        it = ir_type(ftype, where)
+        it = ir_type(ftype, field_pos(t, name, pos))
         out.append((name, it.width, bool(it.signed)))
     return out
+
+
+def header_type(t: T.Header, pos) -> ir.HeaderType:
+    varbits = [n for n, ft in t.fields.items() if isinstance(ft, T.Varbit)]
+    return ir.HeaderType(t.name, header_type_fields(t, pos), varbits[0] if varbits else None)
+
+
+# A varbit-typed local variable lives in a metadata instance of its own, whose header type
+# has the one varbit field "field" (p4c's BMv2 back end does the same, header.cpp: a header
+# holds at most one varbit field, so they cannot share `scalars`).
+VARBIT_LOCAL_TYPE = "$varbit{}"
+VARBIT_LOCAL_FIELD = "field"
+
+
+def allocate_local_varbit(ctx: Context, base: str, t: T.Varbit) -> ir.FieldRef:
+    type_name = VARBIT_LOCAL_TYPE.format(t.max_width)
+    if type_name not in ctx.storage.header_types:
+        ht = ir.HeaderType(type_name, [(VARBIT_LOCAL_FIELD, t.max_width, False)],
+                           VARBIT_LOCAL_FIELD)
+        ctx.storage.header_types[type_name] = ht
+        ctx.out.header_types.append(ht)
+    name = _fresh_storage_name(ctx, base)
+    ctx.out.headers.append(ir.HeaderInstance(name, type_name, True))
+    return ir.FieldRef(name, VARBIT_LOCAL_FIELD, ir.Varbit(t.max_width))
 
 
 class AllocateStorage:
@@ -235,7 +257,7 @@ class AllocateStorage:
             raise Unsupported(getattr(t.decl, "pos", pos), f"a header type named {t.name} "
                                                            "would clash with BMv2's own type")
         if t.name not in ctx.storage.header_types:
-            ht = ir.HeaderType(t.name, header_type_fields(t, pos))
+            ht = header_type(t, pos)
             ctx.storage.header_types[t.name] = ht
             ctx.out.header_types.append(ht)
 

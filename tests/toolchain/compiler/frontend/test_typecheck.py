@@ -323,6 +323,10 @@ def test_deprecated_declarations_warn_when_called(tmp_path):
      "prog.p4:15:15: lookahead needs a fixed-width type, not error"),
     ("state start { meta.a = 1; }",
      None),
+    # spec 12.8.2: the two-argument extract is for a header with a varbit field, only
+    ("state start { pkt.extract(hdr.ipv4, 32w0); transition accept; }",
+     "prog.p4:15:15: extract with a length needs a header with a varbit field; ipv4_t has "
+     "none"),
 ])
 def test_packet_in_methods_check_their_types(errors_of, compile_p4, states, message):
     from .conftest import parser_program
