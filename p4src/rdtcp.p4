@@ -39,6 +39,7 @@ control MyIngress(inout headers_t hdr,
      * shorter than the IP total length) is forwarded as plain IP, untouched. */
     action classify_tcp(in bit<16> tcp_hdr_bytes) {
         meta.tcp_ok = 1;
+        meta.tcp_csum_acc = (bit<32>)(~hdr.tcp.checksum);     /* ~HC of RFC 1624 eqn. 3 (epdn.p4) */
         meta.payload_len = (bit<32>)(hdr.ipv4.total_len - meta.ip_hdr_bytes - tcp_hdr_bytes);
         meta.is_data = (meta.payload_len != 0) ? 1w1 : 1w0;
     }
@@ -190,10 +191,8 @@ control MyIngress(inout headers_t hdr,
                 if (hdr.epdn.isValid()) {
                     epdn_merge_option();
                     epdn_clear_entry();
-                } else if (hdr.tcp.data_offset > TCP_MAX_DOFF_FOR_EPDN
-                        || (bit<32>)hdr.ipv4.total_len != frame_ip_bytes) {
-                    /* no room for 12 option bytes; or a frame padded to Ethernet's 60-byte
-                     * minimum, whose padding the recomputed TCP checksum would cover */
+                } else if (hdr.tcp.data_offset > TCP_MAX_DOFF_FOR_EPDN) {
+                    /* no room for 12 more option bytes in a 60-byte TCP header */
                     epdn_events.count(EV_DEFER_ROOM);
                 } else if ((bit<32>)hdr.ipv4.total_len + (bit<32>)EPDN_BYTES > meta.port_mtu) {
                     /* MTU rule (design.md): keep the entry for the flow's next segment that fits */
@@ -217,7 +216,7 @@ control MyIngress(inout headers_t hdr,
         }
 
         if (meta.tcp_modified == 1) {
-            meta.l4_len = hdr.ipv4.total_len - meta.ip_hdr_bytes;
+            tcp_checksum_finish();
         }
     }
 }

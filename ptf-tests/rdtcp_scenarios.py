@@ -205,6 +205,28 @@ def mtu_rule(h):
     assert c["defer_mtu"]["packets"] == 1 and c["stamp"]["packets"] == 1
 
 
+def bytes_after_datagram_kept_outside_checksum(h):
+    """Bytes after the IP datagram (a link trailer, Ethernet padding) are carried unchanged and
+    stay outside the TCP checksum when the gateway strips, merges or stamps (RFC 1624 update)."""
+    trailer = b"\xaa" * 8
+    h.configure(pattern(PORT_A, "D.D." + "." * 28))
+    # strip at the edge port (host A), a trailer behind the datagram
+    h.send(PORT_A, bytes(a_to_b(1000, options=[epdn_option(1, 2)])) + trailer)
+    h.expect(PORT_R2, bytes(a_to_b_out(1000)) + trailer)
+    # merge into an upstream stamp that has a trailer behind it
+    h.send(PORT_R2, b_to_a(7000))                                            # dropped
+    h.send(PORT_R2, bytes(b_to_a(7200, options=[epdn_option(7100, 7200)])) + trailer)
+    h.expect(PORT_A, bytes(b_to_a_out(7200, options=[epdn_option(7000, 7200)])) + trailer)
+    # stamp a one-byte segment padded to Ethernet's 60-byte minimum (55 + 5 bytes)
+    h.send(PORT_R2, b_to_a(7300))                                            # dropped
+    h.send(PORT_R2, bytes(b_to_a(7400, payload=b"x")) + bytes(5))
+    h.expect(PORT_A, bytes(b_to_a_out(7400, payload=b"x",
+                                      options=[epdn_option(7300, 7400)])) + bytes(5))
+    h.expect_none()
+    c = h.counters()["epdn_events"]
+    assert (c["strip"]["packets"], c["merge"]["packets"], c["stamp"]["packets"]) == (1, 1, 1)
+
+
 def collision_policy(h):
     """Two flows in one slot: the newer drop evicts the older entry (counted); only it is stamped."""
     h.configure(pattern(PORT_R2, "DD" + "." * 30))
@@ -308,5 +330,6 @@ def alternate_port_counted(h):
 ALL = [forwarding_ttl, ttl_expired_dropped, lpm_miss_dropped, non_tcp_untouched,
        ip_options_preserved, stamp_after_drops, stamp_range_wraps, merge_upstream_stamp,
        dropped_stamp_carried_on, strip_on_edge_port, forged_stamp_not_recorded, mtu_rule,
+       bytes_after_datagram_kept_outside_checksum,
        collision_policy, malformed_options_safe, injected_drops_counted, recirculation_counted,
        alternate_port_counted]

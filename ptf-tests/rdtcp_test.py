@@ -174,6 +174,13 @@ class MtuRuleTest(GatewayTest):
 
 
 @group("epdn")
+class TrailerTest(GatewayTest):
+    """Bytes after the IP datagram stay outside the TCP checksum when stripping, merging, stamping."""
+    def runTest(self):
+        sc.bytes_after_datagram_kept_outside_checksum(self)
+
+
+@group("epdn")
 class CollisionTest(GatewayTest):
     """Two flows in one slot: newest wins, the eviction is counted."""
     def runTest(self):

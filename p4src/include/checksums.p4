@@ -4,10 +4,10 @@
  * IPv4: the header checksum is recomputed on every IPv4 packet (the TTL changes at each hop and
  * the total length when an option is inserted or removed). Option words of invalid stack
  * entries are skipped, so the sum covers exactly ihl * 4 bytes (RFC 791 §3.1).
- * TCP: recomputed only when the gateway changed the segment (meta.tcp_modified), over the
- * pseudo-header, the fixed header, the EPDN option and everything after it (RFC 9293 §3.1).
- * A segment the gateway did not touch keeps its checksum, so end-to-end corruption stays
- * detectable by the receiver.
+ * TCP: not here. The ingress updates it incrementally (RFC 1624) when it changes the segment
+ * (p4src/include/epdn.p4): a recomputation "with payload" would cover bytes after the IP
+ * datagram (padding, trailers) and would turn a segment corrupted upstream into one with a valid
+ * checksum. A segment the gateway did not touch keeps its checksum as it came.
  */
 #ifndef RDTCP_CHECKSUMS_P4
 #define RDTCP_CHECKSUMS_P4
@@ -36,15 +36,6 @@ control MyComputeChecksum(inout headers_t hdr, inout metadata_t meta) {
               hdr.ipv4_options[6].word, hdr.ipv4_options[7].word, hdr.ipv4_options[8].word,
               hdr.ipv4_options[9].word },
             hdr.ipv4.hdr_checksum,
-            HashAlgorithm.csum16);
-        update_checksum_with_payload(
-            meta.tcp_modified == 1,
-            { hdr.ipv4.src_addr, hdr.ipv4.dst_addr, 8w0, hdr.ipv4.protocol, meta.l4_len,
-              hdr.tcp.src_port, hdr.tcp.dst_port, hdr.tcp.seq_no, hdr.tcp.ack_no,
-              hdr.tcp.data_offset, hdr.tcp.res, hdr.tcp.flags, hdr.tcp.window,
-              hdr.tcp.urgent_ptr,
-              hdr.epdn.kind, hdr.epdn.len, hdr.epdn.exid, hdr.epdn.drop_lo, hdr.epdn.drop_hi },
-            hdr.tcp.checksum,
             HashAlgorithm.csum16);
     }
 }

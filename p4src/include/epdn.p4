@@ -17,6 +17,26 @@
  * are indistinguishable (probability 2^-32 per colliding pair).
  */
 
+/*
+ * TCP checksum: updated incrementally, RFC 1624 eqn. 3, HC' = ~(~HC + ~m + m'), for every 16-bit
+ * word the gateway changes (the data-offset word, the pseudo-header's TCP length, the option's
+ * words; an inserted word replaces 0, a removed one is replaced by 0). Not recomputed over the
+ * payload: (1) a segment corrupted on the way keeps a wrong checksum, so the receiver still
+ * detects it (a recomputation would bless the corruption: RFC 1624 §1); (2) bytes after the IP
+ * datagram (Ethernet padding, a trailer) stay outside the sum, where a v1model checksum "with
+ * payload" would cover them. The sum is accumulated in meta.tcp_csum_acc, 32 bits wide so no
+ * carry is lost (at most 15 terms of 16 bits), and folded once at the end of the ingress.
+ */
+#define CSUM_ADD(w) meta.tcp_csum_acc = meta.tcp_csum_acc + (bit<32>)(w)
+#define CSUM_SUB(w) meta.tcp_csum_acc = meta.tcp_csum_acc + (bit<32>)(~(w))
+/* The TCP header word holding the data offset, and the TCP length of the pseudo-header (RFC 9293 §3.1). */
+#define TCP_DOFF_WORD (hdr.tcp.data_offset ++ hdr.tcp.res ++ hdr.tcp.flags)
+#define TCP_LENGTH (hdr.ipv4.total_len - meta.ip_hdr_bytes)
+/* OP applied to each of the six 16-bit words of hdr.epdn. */
+#define EPDN_RANGE_WORDS(OP) OP(hdr.epdn.drop_lo[31:16]); OP(hdr.epdn.drop_lo[15:0]); \
+                             OP(hdr.epdn.drop_hi[31:16]); OP(hdr.epdn.drop_hi[15:0])
+#define EPDN_WORDS16(OP) OP(hdr.epdn.kind ++ hdr.epdn.len); OP(hdr.epdn.exid); EPDN_RANGE_WORDS(OP)
+
     register<bit<32>>(EPDN_ENTRIES) epdn_fp;
     register<seq_t>(EPDN_ENTRIES)   epdn_lo;
     register<seq_t>(EPDN_ENTRIES)   epdn_hi;
@@ -74,6 +94,8 @@
     /* 003 §3.1 "Processing the data packets at the gateway", packet without dropped entries:
      * insert the option as the first option (RFC 9293 §3.1: data offset in 32-bit words). */
     action epdn_insert_option() {
+        CSUM_SUB(TCP_DOFF_WORD);
+        CSUM_SUB(TCP_LENGTH);
         hdr.epdn.setValid();
         hdr.epdn.kind = TCP_OPT_EPDN;
         hdr.epdn.len = EPDN_LEN;
@@ -82,23 +104,41 @@
         hdr.epdn.drop_hi = meta.entry_hi;
         hdr.tcp.data_offset = hdr.tcp.data_offset + EPDN_WORDS;
         hdr.ipv4.total_len = hdr.ipv4.total_len + EPDN_BYTES;
+        CSUM_ADD(TCP_DOFF_WORD);
+        CSUM_ADD(TCP_LENGTH);
+        EPDN_WORDS16(CSUM_ADD);
         meta.tcp_modified = 1;
         epdn_events.count(EV_STAMP);
     }
 
     /* Packet already carrying an upstream gateway's range: one option holds the union. */
     action epdn_merge_option() {
+        EPDN_RANGE_WORDS(CSUM_SUB);
         hdr.epdn.drop_lo = SEQ_MIN(hdr.epdn.drop_lo, meta.entry_lo);
         hdr.epdn.drop_hi = SEQ_MAX(hdr.epdn.drop_hi, meta.entry_hi);
+        EPDN_RANGE_WORDS(CSUM_ADD);
         meta.tcp_modified = 1;
         epdn_events.count(EV_MERGE);
     }
 
     /* Trust boundary (design.md): hosts cannot forge drop reports. */
     action epdn_strip_option() {
+        EPDN_WORDS16(CSUM_SUB);
+        CSUM_SUB(TCP_DOFF_WORD);
+        CSUM_SUB(TCP_LENGTH);
         hdr.epdn.setInvalid();
         hdr.tcp.data_offset = hdr.tcp.data_offset - EPDN_WORDS;
         hdr.ipv4.total_len = hdr.ipv4.total_len - EPDN_BYTES;
+        CSUM_ADD(TCP_DOFF_WORD);
+        CSUM_ADD(TCP_LENGTH);
         meta.tcp_modified = 1;
         epdn_events.count(EV_STRIP);
+    }
+
+    /* RFC 1624 eqn. 3, last step: fold the carries back in (twice: the first fold can carry once
+     * more) and complement. Once per packet, after every change. */
+    action tcp_checksum_finish() {
+        meta.tcp_csum_acc = (meta.tcp_csum_acc & 0xFFFF) + (meta.tcp_csum_acc >> 16);
+        meta.tcp_csum_acc = (meta.tcp_csum_acc & 0xFFFF) + (meta.tcp_csum_acc >> 16);
+        hdr.tcp.checksum = ~meta.tcp_csum_acc[15:0];
     }

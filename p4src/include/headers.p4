@@ -60,9 +60,11 @@ const bit<32> DEFAULT_MTU = 1500;   /* used when port_mtu[p] == 0 (Ethernet, RFC
 #define RDTCP_LOOP_STATE @field_list(FL_RECIRC)
 #endif
 
-/* Extra metadata fields an architecture needs (TNA: the TCP checksum residual); none for v1model. */
+/* Extra metadata fields an architecture needs for the TCP checksum. v1model: the accumulator of
+ * the incremental update done in ingress (p4src/include/epdn.p4, RFC 1624); TNA: the payload's
+ * residual from the parser's Checksum (p4src/tna/). */
 #ifndef RDTCP_ARCH_METADATA
-#define RDTCP_ARCH_METADATA
+#define RDTCP_ARCH_METADATA bit<32> tcp_csum_acc;
 #endif
 
 /* Drop causes: index into the counter MyIngress.drops (0 = not dropped, never counted). */
@@ -82,7 +84,7 @@ const bit<32> EV_MERGE       = 2;  /* upstream option widened with the entry, en
 const bit<32> EV_COLLISION   = 3;  /* another flow's live entry evicted (its report is lost) */
 const bit<32> EV_STRIP       = 4;  /* option arriving on an edge port removed */
 const bit<32> EV_DEFER_MTU   = 5;  /* entry kept: the stamped segment would exceed the port MTU */
-const bit<32> EV_DEFER_ROOM  = 6;  /* entry kept: no room for 12 option bytes, or a padded frame */
+const bit<32> EV_DEFER_ROOM  = 6;  /* entry kept: no room for 12 option bytes (data offset > 12) */
 #define EPDN_EVENTS 7
 
 /* Injected reorderings: index into the counter MyIngress.reorders. */
@@ -164,9 +166,8 @@ struct headers_t {
 struct metadata_t {
     bit<1>  tcp_ok;             /* TCP header parsed and every length consistent */
     bit<1>  is_data;            /* tcp_ok and the segment carries payload */
-    bit<1>  tcp_modified;       /* recompute the TCP checksum (option inserted/merged/stripped) */
+    bit<1>  tcp_modified;       /* TCP segment changed (option inserted/merged/stripped) */
     bit<16> ip_hdr_bytes;
-    bit<16> l4_len;             /* TCP length for the pseudo-header (RFC 9293 §3.1) */
     bit<32> payload_len;
     bit<32> flow_hash;          /* crc32 of the 5-tuple: fingerprint (0 reserved for "empty") */
     bit<32> flow_idx;           /* flow_hash mod EPDN_ENTRIES */

@@ -105,7 +105,7 @@ parser IngressParser(packet_in packet,
          * A struct initializer must name every field: a field added to metadata_t without
          * adding it here is a type error (tests/gateway/test_p4src_tna.py), not a warning. */
         meta = {
-            tcp_ok = 0, is_data = 0, tcp_modified = 0, ip_hdr_bytes = 0, l4_len = 0,
+            tcp_ok = 0, is_data = 0, tcp_modified = 0, ip_hdr_bytes = 0,
             payload_len = 0, flow_hash = 0, flow_idx = 0, entry_fp = 0, entry_lo = 0,
             entry_hi = 0, rec_lo = 0, rec_hi = 0, port_mtu = 0, drop_cause = DROP_NONE,
             impair = IMPAIR_PASS, out_port = 0, out_idx = 0, loops_left = 0, recirc_port = 0,

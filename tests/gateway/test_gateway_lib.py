@@ -156,6 +156,19 @@ def test_malformed_tcp_never_crashes_nor_corrupts(fuzz_gateway, doff, options, p
         assert checksums_ok(out), out.hex()
 
 
+def test_stamp_keeps_upstream_corruption_detectable(gateway_program):
+    """RFC 1624 incremental update: a payload corrupted before the gateway still fails the
+    receiver's TCP checksum after the stamp (a recomputation would have made it valid)."""
+    sw, _ = new_gateway(gateway_program, sc.pattern(sc.PORT_R2, "D" + "." * 31))
+    sw.process(sc.PORT_A, bytes(sc.a_to_b(1000)))
+    sent = bytearray(bytes(sc.a_to_b(1100)))
+    sent[-1] ^= 0xFF                                  # flipped after the sender's checksum
+    want = bytearray(bytes(sc.a_to_b_out(1100, options=[epdn_option(1000, 1100)])))
+    want[-1] ^= 0xFF
+    assert sw.process(sc.PORT_A, bytes(sent)) == [(sc.PORT_R2, bytes(want))]
+    assert not checksums_ok(bytes(want))
+
+
 # ------------------------------------------------------------------------------ bad input
 def test_controller_on_other_program_names_refused_command():
     from toolchain.target import SimpleSwitch

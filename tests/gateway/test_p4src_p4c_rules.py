@@ -320,7 +320,7 @@ def test_field_list_rules_reported_when_index_untagged_or_in_ingress(gateway_tex
 
 def test_checksum_controls_reported_when_statement_not_a_checksum_call(gateway_text):
     text = re.sub(r"(control\s+MyComputeChecksum[^{]*\{\s*apply\s*\{)",
-                  r"\1 meta.l4_len = 0;", gateway_text)
+                  r"\1 meta.tcp_modified = 0;", gateway_text)
     assert any("statement other than update_checksum" in p for p in checksum_controls(text))
 
 
