@@ -173,7 +173,7 @@ control MyIngress(inout headers_t hdr,
                     if (hdr.epdn.isValid()) {
                         epdn_widen_by_carried_stamp();
                     }
-                    if (meta.entry_fp == meta.flow_hash) {
+                    if (meta.entry_fp == meta.flow_fp) {
                         epdn_widen_by_entry();
                     } else if (meta.entry_fp != 0) {
                         epdn_events.count(EV_COLLISION);
@@ -184,7 +184,7 @@ control MyIngress(inout headers_t hdr,
         /* ---- 5b. forwarded: stamp the flow's pending range (first pass, data only) --------- */
         } else {
             standard_metadata.egress_spec = meta.out_port;
-            if (first_pass && meta.is_data == 1 && meta.entry_fp == meta.flow_hash) {
+            if (first_pass && meta.is_data == 1 && meta.entry_fp == meta.flow_fp) {
                 bit<16> mtu16 = 0;
                 port_mtu.read(mtu16, meta.out_idx);
                 meta.port_mtu = (mtu16 == 0) ? DEFAULT_MTU : (bit<32>)mtu16;

@@ -255,7 +255,7 @@ def colliding_flows(entries: int) -> tuple[tuple[int, int], tuple[int, int]]:
     def slot(sport: int, dport: int) -> int:
         key = (IPv4Address(HOST_A_IP).packed + IPv4Address(HOST_B_IP).packed
                + struct.pack("!BHH", 6, sport, dport))
-        return (zlib.crc32(key) or 1) % entries
+        return zlib.crc32(key) % entries
     seen: dict[int, tuple[int, int]] = {}
     for dport in range(80, 80 + 256):
         for sport in range(5000, 5000 + 256):

@@ -4,17 +4,27 @@
  *
  * Table: three register arrays of EPDN_ENTRIES cells, 12 bytes per entry (the paper's §3.2
  * estimate is 16 B: flow id, min, max, pointer; an array index replaces the pointer):
- *   epdn_fp[i]  crc32 of the 5-tuple (the flow's fingerprint); 0 = empty
+ *   epdn_fp[i]  the flow's fingerprint: a second crc32 of the 5-tuple, fields in another order
+ *               (dst, src, dport, sport, proto); 0 = empty
  *   epdn_lo[i]  lowest first sequence number of the segments dropped since the last stamp
  *   epdn_hi[i]  highest end sequence number (seq + payload length) of those segments
- * Index i = crc32(5-tuple) mod EPDN_ENTRIES.
+ * Index i = crc32(src, dst, proto, sport, dport) mod EPDN_ENTRIES.
+ *
+ * Why two hashes: with the index's own crc32 as fingerprint, the log2(EPDN_ENTRIES) bits that
+ * chose the slot are equal for every flow in it, so only the other 16 bits (at 65536 entries) tell
+ * two flows of one slot apart, and a false match (2^-16 per colliding pair) stamps one flow's
+ * drop range into another flow's segment. CRC-32 is linear over GF(2); the reordered field list
+ * is another linear map of the 104-bit 5-tuple, and the 16 index bits and the 32 fingerprint bits
+ * together have rank 48 (checked in tests/gateway/test_gateway_lib.py), so a false match needs all
+ * 32 fingerprint bits equal (2^-32 per colliding pair), and flows that differ only in their ports
+ * never match falsely at all.
  *
  * Collision policy (newest wins): a drop of flow F landing on a live entry of another flow G
  * overwrites G's entry and counts EV_COLLISION: G's pending report is lost, and G's receiver
  * treats that gap as reordering (the paper's fallback, 003 §3: RTO or 3+k dupacks). Keeping the
  * incumbent instead would let an entry of a finished flow block its slot for ever; evicting keeps
- * the table self-cleaning without timers. Two flows with the same index and the same 32-bit crc
- * are indistinguishable (probability 2^-32 per colliding pair).
+ * the table self-cleaning without timers. Two flows with the same index and the same fingerprint
+ * are indistinguishable (probability 2^-32 per colliding pair, see above): not countable.
  */
 
 /*
@@ -50,7 +60,11 @@
              { hdr.ipv4.src_addr, hdr.ipv4.dst_addr, hdr.ipv4.protocol,
                hdr.tcp.src_port, hdr.tcp.dst_port },
              64w4294967296);
-        meta.flow_hash = (meta.flow_hash == 0) ? 32w1 : meta.flow_hash;   /* 0 means empty */
+        hash(meta.flow_fp, HashAlgorithm.crc32, 32w0,
+             { hdr.ipv4.dst_addr, hdr.ipv4.src_addr, hdr.tcp.dst_port,
+               hdr.tcp.src_port, hdr.ipv4.protocol },
+             64w4294967296);
+        meta.flow_fp = (meta.flow_fp == 0) ? 32w1 : meta.flow_fp;         /* 0 means empty */
         meta.flow_idx = meta.flow_hash % EPDN_ENTRIES;
         epdn_fp.read(meta.entry_fp, meta.flow_idx);
         epdn_lo.read(meta.entry_lo, meta.flow_idx);
@@ -78,7 +92,7 @@
     }
 
     action epdn_store() {
-        epdn_fp.write(meta.flow_idx, meta.flow_hash);
+        epdn_fp.write(meta.flow_idx, meta.flow_fp);
         epdn_lo.write(meta.flow_idx, meta.rec_lo);
         epdn_hi.write(meta.flow_idx, meta.rec_hi);
         epdn_events.count(EV_RECORD);

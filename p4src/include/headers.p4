@@ -169,7 +169,8 @@ struct metadata_t {
     bit<1>  tcp_modified;       /* TCP segment changed (option inserted/merged/stripped) */
     bit<16> ip_hdr_bytes;
     bit<32> payload_len;
-    bit<32> flow_hash;          /* crc32 of the 5-tuple: fingerprint (0 reserved for "empty") */
+    bit<32> flow_hash;          /* crc32 of the 5-tuple: chooses the EPDN slot */
+    bit<32> flow_fp;            /* crc32 of the reordered 5-tuple: fingerprint (0 = "empty") */
     bit<32> flow_idx;           /* flow_hash mod EPDN_ENTRIES */
     bit<32> entry_fp;           /* the flow's EPDN entry as read at ingress */
     seq_t   entry_lo;

@@ -106,7 +106,7 @@ parser IngressParser(packet_in packet,
          * adding it here is a type error (tests/gateway/test_p4src_tna.py), not a warning. */
         meta = {
             tcp_ok = 0, is_data = 0, tcp_modified = 0, ip_hdr_bytes = 0,
-            payload_len = 0, flow_hash = 0, flow_idx = 0, entry_fp = 0, entry_lo = 0,
+            payload_len = 0, flow_hash = 0, flow_fp = 0, flow_idx = 0, entry_fp = 0, entry_lo = 0,
             entry_hi = 0, rec_lo = 0, rec_hi = 0, port_mtu = 0, drop_cause = DROP_NONE,
             impair = IMPAIR_PASS, out_port = 0, out_idx = 0, loops_left = 0, recirc_port = 0,
             tcp_residual = 0, len_delta = 0, has_entry = 0, pattern_len = 0
@@ -193,7 +193,8 @@ control MyIngress(inout ig_headers_t hdr,
     Random<bit<32>>() alt_rng;
 
     /* ---- the EPDN table: three Register arrays, 12 bytes per entry (as v1model) ------- */
-    Hash<bit<32>>(HashAlgorithm_t.CRC32) flow_hash_fn;
+    Hash<bit<32>>(HashAlgorithm_t.CRC32) flow_hash_fn;   /* the slot */
+    Hash<bit<32>>(HashAlgorithm_t.CRC32) flow_fp_fn;     /* the fingerprint: fields reordered (epdn.p4) */
     Register<bit<32>, epdn_index_t>(EPDN_ENTRIES, 0) epdn_fp;
     Register<seq_t, epdn_index_t>(EPDN_ENTRIES, 0) epdn_lo;
     Register<seq_t, epdn_index_t>(EPDN_ENTRIES, 0) epdn_hi;
@@ -203,14 +204,14 @@ control MyIngress(inout ig_headers_t hdr,
     RegisterAction<bit<32>, epdn_index_t, bit<32>>(epdn_fp) epdn_fp_claim = {
         void apply(inout bit<32> fp, out bit<32> previous) {
             previous = fp;
-            fp = meta.flow_hash;
+            fp = meta.flow_fp;
         }
     };
     /* Stamp or merge: the range leaves in this segment; clear the slot if it is ours. */
     RegisterAction<bit<32>, epdn_index_t, bit<32>>(epdn_fp) epdn_fp_take = {
         void apply(inout bit<32> fp, out bit<32> previous) {
             previous = fp;
-            if (fp == meta.flow_hash) {
+            if (fp == meta.flow_fp) {
                 fp = 0;
             }
         }
@@ -257,11 +258,15 @@ control MyIngress(inout ig_headers_t hdr,
         meta.payload_len = (bit<32>)(hdr.ipv4.total_len - meta.ip_hdr_bytes - tcp_hdr_bytes);
     }
 
-    /* The flow's fingerprint and slot: crc32 of the data direction's 5-tuple, 0 = empty. */
+    /* The flow's slot and fingerprint: two crc32 of the data direction's 5-tuple, the second
+     * over the fields in another order, so all 32 fingerprint bits discriminate (epdn.p4). */
     action epdn_flow_hash() {
         meta.flow_hash = flow_hash_fn.get({hdr.ipv4.src_addr, hdr.ipv4.dst_addr,
                                            hdr.ipv4.protocol, hdr.tcp.src_port,
                                            hdr.tcp.dst_port});
+        meta.flow_fp = flow_fp_fn.get({hdr.ipv4.dst_addr, hdr.ipv4.src_addr,
+                                       hdr.tcp.dst_port, hdr.tcp.src_port,
+                                       hdr.ipv4.protocol});
     }
 
     /* 003 §3.1 "Recording information about dropped packets": the segment's byte range. */
@@ -333,8 +338,8 @@ control MyIngress(inout ig_headers_t hdr,
         if (meta.tcp_ok == 1 && meta.payload_len != 0) {
             meta.is_data = 1;
             epdn_flow_hash();
-            if (meta.flow_hash == 0) {
-                meta.flow_hash = 1;                                   /* 0 means empty */
+            if (meta.flow_fp == 0) {
+                meta.flow_fp = 1;                                     /* 0 means empty */
             }
             meta.flow_idx = meta.flow_hash & (EPDN_ENTRIES - 1);
         }
@@ -428,7 +433,7 @@ control MyIngress(inout ig_headers_t hdr,
                         }
                     }
                     meta.entry_fp = epdn_fp_claim.execute((epdn_index_t)meta.flow_idx);
-                    if (meta.entry_fp == meta.flow_hash) {
+                    if (meta.entry_fp == meta.flow_fp) {
                         meta.has_entry = 1;
                     } else if (meta.entry_fp != 0) {
                         epdn_collisions.count(EV_COLLISION);   /* newest wins */
@@ -447,7 +452,7 @@ control MyIngress(inout ig_headers_t hdr,
                 bool fits = (bit<32>)hdr.ipv4.total_len + (bit<32>)EPDN_BYTES <= meta.port_mtu;
                 if (hdr.epdn.isValid() || (room && fits)) {
                     meta.entry_fp = epdn_fp_take.execute((epdn_index_t)meta.flow_idx);
-                    if (meta.entry_fp == meta.flow_hash) {
+                    if (meta.entry_fp == meta.flow_fp) {
                         meta.entry_lo = epdn_lo_take.execute((epdn_index_t)meta.flow_idx);
                         meta.entry_hi = epdn_hi_take.execute((epdn_index_t)meta.flow_idx);
                         if (hdr.epdn.isValid()) {
@@ -467,7 +472,7 @@ control MyIngress(inout ig_headers_t hdr,
                     }
                 } else {
                     meta.entry_fp = epdn_fp_peek.execute((epdn_index_t)meta.flow_idx);
-                    if (meta.entry_fp == meta.flow_hash) {
+                    if (meta.entry_fp == meta.flow_fp) {
                         event = room ? EV_DEFER_MTU : EV_DEFER_ROOM;
                     }
                 }

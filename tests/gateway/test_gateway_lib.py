@@ -6,6 +6,7 @@ import copy
 import shutil
 import struct
 import subprocess
+import zlib
 from pathlib import Path
 
 import pytest
@@ -62,6 +63,51 @@ def test_epdn_entry_is_twelve_bytes(gateway_json):
 def test_epdn_entries_define_sets_table_size():
     from gateway_build import compile_gateway, register_size
     assert register_size(compile_gateway(EPDN_ENTRIES=1024), n.REG_EPDN_FP) == 1024
+
+
+def same_crc32_flow(src_ip: str, sport: int, dport: int) -> tuple[str, int, int]:
+    """Another A -> B flow (src, sport, dport) whose crc32(src, dst, proto, sport, dport) is equal.
+
+    Input selection: CRC-32 is affine over GF(2), so x and x ^ d have equal CRCs for every d in
+    the kernel of its linear part; Gaussian elimination over the 64 bits of (src, sport, dport)
+    finds such a d (dst stays, so the route does too).
+    """
+    from ipaddress import IPv4Address
+
+    def crc(src: int, sp: int, dp: int) -> int:
+        return zlib.crc32(struct.pack("!IIBHH", src, int(IPv4Address(sc.HOST_B_IP)), 6, sp, dp))
+    def unpack(bits: int) -> tuple[int, int, int]:
+        return bits >> 32, (bits >> 16) & 0xFFFF, bits & 0xFFFF
+    zero = crc(0, 0, 0)
+    pivots: dict[int, tuple[int, int]] = {}                # leading bit -> (image, combination)
+    for i in range(64):
+        image, combo = crc(*unpack(1 << i)) ^ zero, 1 << i
+        while image:
+            top = image.bit_length() - 1
+            if top not in pivots:
+                pivots[top] = (image, combo)
+                break
+            image, combo = image ^ pivots[top][0], combo ^ pivots[top][1]
+        else:
+            d_src, d_sport, d_dport = unpack(combo)
+            return (str(IPv4Address(int(IPv4Address(src_ip)) ^ d_src)), sport ^ d_sport,
+                    dport ^ d_dport)
+    raise AssertionError("no kernel vector")
+
+
+def test_epdn_flows_with_equal_crc32_told_apart(gateway_program):
+    """Two flows with one crc32 share the slot; the fingerprint (a second crc32 over the reordered
+    5-tuple) still tells them apart: F's drop range is never stamped into G's segment."""
+    g_src, g_sport, g_dport = same_crc32_flow(sc.HOST_A_IP, 5000, 80)
+    g = dict(src_ip=g_src, sport=g_sport, dport=g_dport)
+    sw, ctl = new_gateway(gateway_program, sc.pattern(sc.PORT_R2, "D..D" + "." * 28))
+    assert sw.process(sc.PORT_A, bytes(sc.a_to_b(1000))) == []                       # F dropped
+    assert sw.process(sc.PORT_A, bytes(sc.a_to_b(5000, **g))) == [
+        (sc.PORT_R2, bytes(sc.a_to_b_out(5000, **g)))]                              # G: no stamp
+    assert sw.process(sc.PORT_A, bytes(sc.a_to_b(1100))) == [
+        (sc.PORT_R2, bytes(sc.a_to_b_out(1100, options=[epdn_option(1000, 1100)])))]
+    assert sw.process(sc.PORT_A, bytes(sc.a_to_b(5100, **g))) == []                  # G dropped
+    assert ctl.report()["epdn_events"]["collision"]["packets"] == 0                  # F's was stamped
 
 
 # ------------------------------------------------------------------------------ buffer limit

@@ -169,7 +169,7 @@ def test_tna_type_check_reports_width_mismatch(api_dir):
 def test_tna_type_check_reports_error_inside_register_action(api_dir):
     # negative control: RegisterAction bodies are checked too (an undeclared field)
     text = rewrite_for_front_end(preprocessed(TNA, [api_dir]))
-    broken = text.replace("fp = meta.flow_hash;", "fp = meta.no_such_field;", 1)
+    broken = text.replace("fp = meta.flow_fp;", "fp = meta.no_such_field;", 1)
     assert broken != text
     assert front_end_diagnostics(broken) != []
 
