@@ -21,7 +21,8 @@ varbit<W> header fields and locals (one per header; copied with assign_VL, compa
 == / !=; a local lives in a "$varbit<W>" metadata instance, as p4c does); parsers with
 extract, two-argument extract of a varbit header (BMv2 extract_VL), lookahead (bits, header fields, whole headers), advance, verify, select with values,
 masks, ranges (expanded to masks as p4c does) and default; actions with if/else, return and
-exit (BMv2 `_jump_if_zero` / `_jump`), direct action calls (inlined, copy-in), locals;
+exit (BMv2 `_jump_if_zero` / `_jump`), `for` loops with break/continue in actions, functions
+and apply blocks (jumps inside one action, as p4c's BMv2 back end writes them), direct action calls (inlined, copy-in), locals;
 tables with exact/lpm/ternary/range keys (expressions and masks in keys), default actions,
 const default actions, const entries with priorities, size, direct counters and meters,
 support_timeout; apply blocks with if/else, .hit/.miss, switch on action_run or on values,

@@ -403,6 +403,28 @@ class EmptyStmt(Stmt):
     pass
 
 
+@dataclass(slots=True)
+class ForStmt(Stmt):
+    """`for (init; cond; updates) body` (P4_16 1.2.4+, spec 12.9). `init` and `updates` are
+    lists of VarDecl / AssignStmt / CallStmt; `cond` None means true. Allowed in actions,
+    functions and apply blocks, not in parsers; the mid end compiles it to jumps in an action
+    body, as p4c's BMv2 back end does (ActionConverter, ForStatement)."""
+    init: list
+    cond: Optional[Expr]
+    updates: list
+    body: Stmt
+
+
+@dataclass(slots=True)
+class BreakStmt(Stmt):
+    """`break;` inside a for loop: continues after the innermost loop."""
+
+
+@dataclass(slots=True)
+class ContinueStmt(Stmt):
+    """`continue;` inside a for loop: runs the innermost loop's updates, then its condition."""
+
+
 # ================================================================ declarations
 
 @dataclass(slots=True)

@@ -62,19 +62,21 @@ class Scope:
 
 class Ctx:
     """Where we are: kind is "top", "parser", "state", "control", "action", "apply"."""
-    __slots__ = ("kind", "scope", "control", "parser", "action", "function")
+    __slots__ = ("kind", "scope", "control", "parser", "action", "function", "loop")
 
-    def __init__(self, kind, scope, control=None, parser=None, action=None, function=None):
+    def __init__(self, kind, scope, control=None, parser=None, action=None, function=None,
+                 loop=False):
         self.kind = kind
         self.scope = scope
         self.control = control
         self.parser = parser
         self.action = action
         self.function = function       # (FunctionDecl, return P4Type) inside a function body
+        self.loop = loop               # inside a for loop's body: break/continue allowed
 
     def child(self, kind=None, scope=None, **kw):
         c = Ctx(kind or self.kind, scope or Scope(self.scope), self.control, self.parser,
-                self.action, self.function)
+                self.action, self.function, self.loop)
         for k, v in kw.items():
             setattr(c, k, v)
         return c
@@ -1091,8 +1093,30 @@ class Checker:
                 self.err(s.pos, "exit is not allowed in a parser state")
         elif isinstance(s, A.EmptyStmt):
             pass
+        elif isinstance(s, A.ForStmt):
+            self.check_for(s, ctx)
+        elif isinstance(s, (A.BreakStmt, A.ContinueStmt)):
+            if not ctx.loop:
+                word = "break" if isinstance(s, A.BreakStmt) else "continue"
+                self.err(s.pos, f"{word} is only allowed inside a for loop")
         else:
             self.refuse(s.pos, f"statement '{type(s).__name__}'")
+
+    def check_for(self, s: A.ForStmt, ctx: Ctx) -> None:
+        """Spec 12.9: the init declarations are visible in the condition, the updates and the
+        body; the body has a scope of its own. Parsers loop with states instead."""
+        if ctx.kind in ("state", "parser"):
+            self.err(s.pos, "for loops are not allowed in a parser (use parser states)")
+        lctx = ctx.child()
+        for st in s.init:
+            self.guarded(self.check_stmt, st, lctx)
+        if s.cond is not None:
+            self.check_expr(s.cond, lctx)
+            if s.cond.type != T.BOOL:
+                self.err(s.cond.pos, f"for loop condition has type {s.cond.type}, expected bool")
+        for st in s.updates:
+            self.guarded(self.check_stmt, st, lctx)
+        self.guarded(self.check_stmt, s.body, lctx.child(loop=True))
 
     def check_switch(self, s: A.SwitchStmt, ctx: Ctx) -> None:
         if ctx.kind in ("state", "action"):

@@ -233,7 +233,23 @@ class FunctionInliner:
             for case in s.cases:
                 if case.body is not None:
                     case.body.stmts = self.block(case.body.stmts)
+        elif isinstance(s, A.ForStmt):
+            self._for(s, pre)
         return pre + [s]
+
+    def _for(self, s: A.ForStmt, pre: list) -> None:
+        """Calls in the init part run once (their hoisted code stays in the init list, in
+        the loop's scope) and those of an update run with it; the condition is evaluated
+        before every iteration, so a function call there cannot be hoisted out of it."""
+        s.init = [x for st in s.init for x in self.stmt(st)]
+        if s.cond is not None:
+            cond_pre: list = []
+            s.cond = self.hoist(s.cond, cond_pre)
+            if cond_pre:
+                raise CompileError.at(s.cond.pos, "a function call in a for loop's condition "
+                                                  "is not supported")
+        s.updates = [x for st in s.updates for x in self.stmt(st)]
+        s.body = self._sub(s.body)
 
     def _dont_care_extract(self, call, pre: list) -> None:
         """`pkt.extract<H>(_)` (spec 6.7 don't-care out argument): the header goes into a
@@ -482,15 +498,23 @@ class FunctionInliner:
             out.append(A.AssignStmt(r.pos, A.PathExpr(r.pos, flag), A.BoolLit(r.pos, True)))
         return out
 
-    def _rr_list(self, stmts: list, retval, flag):
+    def _rr_list(self, stmts: list, retval, flag, in_loop: bool = False):
+        """In a loop body (in_loop) a return also breaks out of the loop, and a statement
+        that may have returned is followed by `if (flag) break;` (nested loops)."""
         out: list = []
         for i, s in enumerate(stmts):
             if isinstance(s, A.ReturnStmt):
-                return out + self._return_assign(s, retval, flag), True   # rest unreachable
-            s2, may_return = self._rr_stmt(s, retval, flag)
+                out += self._return_assign(s, retval, flag)
+                if in_loop:
+                    out.append(A.BreakStmt(s.pos))
+                return out, True                      # the rest is unreachable
+            s2, may_return = self._rr_stmt(s, retval, flag, in_loop)
             out.append(s2)
+            if may_return and in_loop:
+                p = s.pos
+                out.append(A.IfStmt(p, A.PathExpr(p, flag), A.BreakStmt(p)))
             if may_return:
-                rest, _ = self._rr_list(stmts[i + 1:], retval, flag)
+                rest, _ = self._rr_list(stmts[i + 1:], retval, flag, in_loop)
                 if rest:
                     p = s.pos
                     out.append(A.IfStmt(p, A.UnaryExpr(p, "!", A.PathExpr(p, flag)),
@@ -498,24 +522,28 @@ class FunctionInliner:
                 return out, True
         return out, False
 
-    def _rr_stmt(self, s, retval, flag):
+    def _rr_stmt(self, s, retval, flag, in_loop: bool = False):
         if isinstance(s, A.ReturnStmt):
-            return A.BlockStmt(s.pos, self._return_assign(s, retval, flag)), True
+            out = self._return_assign(s, retval, flag)
+            return A.BlockStmt(s.pos, out + ([A.BreakStmt(s.pos)] if in_loop else [])), True
         if isinstance(s, A.BlockStmt):
-            s.stmts, r = self._rr_list(s.stmts, retval, flag)
+            s.stmts, r = self._rr_list(s.stmts, retval, flag, in_loop)
             return s, r
         if isinstance(s, A.IfStmt):
-            s.then, r1 = self._rr_stmt(s.then, retval, flag)
+            s.then, r1 = self._rr_stmt(s.then, retval, flag, in_loop)
             r2 = False
             if s.other is not None:
-                s.other, r2 = self._rr_stmt(s.other, retval, flag)
+                s.other, r2 = self._rr_stmt(s.other, retval, flag, in_loop)
             return s, r1 or r2
         if isinstance(s, A.SwitchStmt):
             r = False
             for case in s.cases:
                 if case.body is not None:
-                    case.body.stmts, rc = self._rr_list(case.body.stmts, retval, flag)
+                    case.body.stmts, rc = self._rr_list(case.body.stmts, retval, flag, in_loop)
                     r = r or rc
+            return s, r
+        if isinstance(s, A.ForStmt):
+            s.body, r = self._rr_stmt(s.body, retval, flag, True)
             return s, r
         return s, False
 
@@ -600,6 +628,19 @@ def substitute(node, renames: dict):
             if isinstance(st, A.Decl) and st.name in renames:
                 renames = {k: v for k, v in renames.items() if k != st.name}
         node.stmts = out
+        return node
+    if isinstance(node, A.ForStmt):
+        # a declaration in the init part shadows from there on, as in a block
+        init = []
+        for st in node.init:
+            init.append(substitute(st, renames))
+            if isinstance(st, A.Decl) and st.name in renames:
+                renames = {k: v for k, v in renames.items() if k != st.name}
+        node.init = init
+        if node.cond is not None:
+            node.cond = substitute(node.cond, renames)
+        node.updates = [substitute(st, renames) for st in node.updates]
+        node.body = substitute(node.body, renames)
         return node
     for name in A._child_fields(type(node)):
         v = getattr(node, name)

@@ -907,9 +907,17 @@ class Parser:
                 self.is_type_name(t) and self.peek().text == "(" and self._instantiation_ahead()):
             return self.type_led_declaration(annos, top_level=False)
         if t.kind == "id" and t.text == "for" and self.peek().text == "(":
-            self.skip_for_loop()
-            self.diags.error(pos, "for loop is not supported")
-            return A.EmptyStmt(pos)
+            if self._for_in_ahead():
+                # p4c's BMv2 back end refuses them too (CheckUnsupported: ForInStatement)
+                self.skip_for_loop()
+                self.diags.error(pos, "for-in loop is not supported (BMv2 does not support "
+                                      "for-in loops)")
+                return A.EmptyStmt(pos)
+            return self.for_stmt()
+        if t.kind == "id" and t.text in ("break", "continue") and self.peek().text == ";":
+            self.advance()
+            self.advance()
+            return A.BreakStmt(pos) if t.text == "break" else A.ContinueStmt(pos)
         # assignment or call
         lhs = self.expression()
         if self.at("="):
@@ -947,6 +955,70 @@ class Parser:
             self.advance()
             return ">>"
         return None
+
+    def _for_in_ahead(self) -> bool:
+        """`for (T x in e)` / `for (x in e)`: an `in` before the first `;` inside the parens."""
+        depth, k = 0, 1
+        while True:
+            t = self.peek(k)
+            if t.kind == "eof":
+                return False
+            if t.kind == "op" and t.text == "(":
+                depth += 1
+            elif t.kind == "op" and t.text == ")":
+                depth -= 1
+                if depth == 0:
+                    return False
+            elif depth == 1 and t.kind == "op" and t.text == ";":
+                return False
+            elif depth == 1 and t.kind == "kw" and t.text == "in":
+                return True
+            k += 1
+
+    def for_stmt(self) -> A.ForStmt:
+        """`for (init, ...; cond; update, ...) statement` (spec 12.9)."""
+        pos = self.advance().pos
+        self.expect("(")
+        init = self._for_list(";")
+        self.expect(";")
+        cond = None if self.at(";") else self.expression()
+        self.expect(";")
+        updates = self._for_list(")")
+        self.expect(")")
+        return A.ForStmt(pos, init, cond, updates, self.statement())
+
+    def _for_list(self, end: str) -> list:
+        out = []
+        while not self.at(end):
+            out.append(self._for_simple())
+            if not self.accept(","):
+                break
+        return out
+
+    def _for_simple(self) -> A.Stmt:
+        """One element of a for loop's init/update list: a declaration with an initializer,
+        an assignment (plain or compound) or a call, without its `;`."""
+        t = self.tok
+        pos = t.pos
+        if (t.kind == "kw" and t.text in ("bit", "int", "varbit", "bool", "tuple")) or (
+                self.is_type_name(t) and self.peek().text not in (".", "(")):
+            tr = self.type_ref()
+            nm = self.name("a variable name")
+            init = self.expression() if self.accept("=") else None
+            return A.VarDecl(pos, nm.text, tr, init)
+        lhs = self.expression()
+        if self.accept("="):
+            return A.AssignStmt(pos, lhs, self.expression())
+        op = self.compound_assignment()
+        if op is not None:
+            import copy
+            rhs = self.expression()
+            return A.AssignStmt(pos, lhs, A.BinaryExpr(t.pos, op, copy.deepcopy(lhs), rhs))
+        if not isinstance(lhs, A.MethodCallExpr):
+            self.diags.error(pos, "a for loop's init and update parts take declarations, "
+                                  "assignments and calls")
+            return A.EmptyStmt(pos)
+        return A.CallStmt(pos, lhs)
 
     def skip_for_loop(self) -> None:
         """`for (...) stmt` (P4 1.2.5): skipped so the rest of the program is still checked."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..frontend import ast, types as T
 from . import cfg, ir
-from .context import Context, Unsupported, ir_type, source_info
+from .context import STATEMENT_NAMES, Context, Unsupported, ir_type, source_info
 from .expressions import Env, describe
 from .statements import StmtLowering, enum_member_name
 from .storage import STANDARD_METADATA, StructPlace
@@ -364,7 +364,25 @@ class ControlLowering:
             return [cfg.Stop(False, source_info(s, "return"))]
         if isinstance(s, ast.CallStmt) and s.call.kind == "table_apply":
             return self._apply(s.call)
+        if isinstance(s, ast.ForStmt):
+            return self._for(s)
         items = self.stmts.simple(s)
+        return [cfg.Code(items, source_info(s), self._label(s))] if items else []
+
+    def _for(self, s: ast.ForStmt) -> list:
+        """A for loop in an apply block runs inside one synthesized action, compiled to jumps
+        as in action bodies (p4c moves such code into actions too); BMv2's control graph has
+        no back edges, so tables, switches, exit and return inside the loop are refused."""
+        for n in ast.walk(s):
+            what = ("a table apply" if isinstance(n, ast.MethodCallExpr) and
+                    n.kind == "table_apply" else
+                    STATEMENT_NAMES.get(type(n).__name__)
+                    if isinstance(n, (ast.SwitchStmt, ast.ExitStmt, ast.ReturnStmt)) else None)
+            if what is not None:
+                raise Unsupported(n.pos, f"{what} inside a for loop of an apply block is not "
+                                         "supported (BMv2 control graphs cannot loop)")
+        items: list = []
+        self.stmts.lower_for(s, items, None)
         return [cfg.Code(items, source_info(s), self._label(s))] if items else []
 
     def _table_of(self, call: ast.MethodCallExpr) -> str:

@@ -55,6 +55,7 @@ class StmtLowering:
         self.own_postamble: list = []     # this action's copy-out
         self.enclosing_exit: list = []    # copy-outs of the actions this one is inlined into
         self.exit_label = None            # end of the outermost action body
+        self.loops: list = []             # (continue label, break label), innermost last
 
     # ------------------------------------------------------------ action bodies
     def action_body(self, stmts: list, postamble: list = ()) -> list:
@@ -94,8 +95,40 @@ class StmtLowering:
             items.append(ir.Jump(self.exit_label))
         elif isinstance(s, ast.SwitchStmt):
             raise Unsupported(s.pos, "switch statements are not allowed inside actions")
+        elif isinstance(s, ast.ForStmt):
+            self.lower_for(s, items, end)
+        elif isinstance(s, (ast.BreakStmt, ast.ContinueStmt)):
+            if not self.loops:
+                raise Unsupported(s.pos, "break/continue outside a for loop")
+            cont, brk = self.loops[-1]
+            items.append(ir.Jump(brk if isinstance(s, ast.BreakStmt) else cont))
         else:
             items.extend(self.simple(s))
+
+    def lower_for(self, s: ast.ForStmt, items: list, end) -> None:
+        """for (init; cond; updates) body, as p4c's BMv2 back end writes it (ActionConverter,
+        ForStatement): init; L_cond: _jump_if_zero(cond, L_end); body; L_update: updates;
+        _jump(L_cond); L_end. `continue` jumps to L_update, `break` to L_end."""
+        for st in s.init:
+            self._stmt(st, items, end)
+        cond_label, update_label, end_label = (_fresh_label("for_cond"),
+                                               _fresh_label("for_update"), _fresh_label("for_end"))
+        items.append(cond_label)
+        cond = self.exprs.lower(s.cond) if s.cond is not None else ir.Const(1, ir.BOOL)
+        if isinstance(cond, ir.Const) and not cond.value:
+            return                                   # never runs: only the init has effects
+        if not isinstance(cond, ir.Const):
+            items.append(ir.JumpIfFalse(cond, end_label))
+        self.loops.append((update_label, end_label))
+        try:
+            self._stmt(s.body, items, end)
+        finally:
+            self.loops.pop()
+        items.append(update_label)
+        for st in s.updates:
+            self._stmt(st, items, end)
+        items.append(ir.Jump(cond_label))
+        items.append(end_label)
 
     def _if(self, s: ast.IfStmt, items: list, end: ir.Label) -> None:
         cond = self.exprs.lower(s.cond)

@@ -50,8 +50,8 @@ INGRESS_REFUSALS = [
     ("struct_in_header", "apply { }", "struct pair_t { bit<8> a; bit<8> b; }\n"
                                       "header p_t { pair_t p; }\n",
      "prog.p4:14:14: header field 'p' of struct type pair_t is not supported"),
-    ("for_loop", "apply { for (bit<8> i = 0; i < 4; i = i + 1) { meta.c = i; } }", "",
-     "prog.p4:15:9: for loop is not supported"),
+    ("for_in_loop", "apply { for (bit<8> i in 1 .. 4) { meta.c = i; } }", "",
+     "prog.p4:15:9: for-in loop is not supported (BMv2 does not support for-in loops)"),
     ("constructor_call_in_apply", "apply { I(); }", "",
      "prog.p4:15:9: constructor call 'I(...)' here is not supported"),
 ]
