@@ -193,7 +193,7 @@ control MyIngress(inout headers_t hdr,
                     epdn_clear_entry();
                 } else if (hdr.tcp.data_offset > TCP_MAX_DOFF_FOR_EPDN) {
                     /* no room for 12 more option bytes in a 60-byte TCP header */
-                    epdn_events.count(EV_DEFER_ROOM);
+                    epdn_events.count(EV_DEFER_NO_ROOM);
                 } else if ((bit<32>)hdr.ipv4.total_len + (bit<32>)EPDN_BYTES > meta.port_mtu) {
                     /* MTU rule (design.md): keep the entry for the flow's next segment that fits */
                     epdn_events.count(EV_DEFER_MTU);

@@ -84,7 +84,7 @@ const bit<32> EV_MERGE       = 2;  /* upstream option widened with the entry, en
 const bit<32> EV_COLLISION   = 3;  /* another flow's live entry evicted (its report is lost) */
 const bit<32> EV_STRIP       = 4;  /* option arriving on an edge port removed */
 const bit<32> EV_DEFER_MTU   = 5;  /* entry kept: the stamped segment would exceed the port MTU */
-const bit<32> EV_DEFER_ROOM  = 6;  /* entry kept: no room for 12 option bytes (data offset > 12) */
+const bit<32> EV_DEFER_NO_ROOM = 6;  /* entry kept: no room for 12 option bytes (data offset > 12) */
 #define EPDN_EVENTS 7
 
 /* Injected reorderings: index into the counter MyIngress.reorders. */

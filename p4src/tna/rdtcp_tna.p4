@@ -473,7 +473,7 @@ control MyIngress(inout ig_headers_t hdr,
                 } else {
                     meta.entry_fp = epdn_fp_peek.execute((epdn_index_t)meta.flow_idx);
                     if (meta.entry_fp == meta.flow_fp) {
-                        event = room ? EV_DEFER_MTU : EV_DEFER_ROOM;
+                        event = room ? EV_DEFER_MTU : EV_DEFER_NO_ROOM;
                     }
                 }
             }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 import shutil
 import struct
 import subprocess
@@ -53,6 +54,26 @@ def test_names_every_controller_name_exists_in_program(gateway_json):
     assert {n.CTR_DROPS, n.CTR_PORT_DROPS, n.CTR_EPDN_EVENTS, n.CTR_REORDERS} <= counters
     assert {n.IPV4_LPM, n.L2_FORWARD} <= tables
     assert {n.IPV4_FORWARD, n.L2_OUTPUT} <= actions
+
+
+def header_constants(prefix: str) -> dict[int, str]:
+    """``const bit<W> PREFIX_NAME = N;`` of p4src/include/headers.p4 as {N: "name"}."""
+    text = (Path(__file__).resolve().parents[2] / "p4src" / "include" / "headers.p4").read_text()
+    found = re.findall(r"const\s+bit<\d+>\s+" + prefix + r"_(\w+)\s*=\s*(\d+)\s*;", text)
+    return {int(value): name.lower() for name, value in found}
+
+
+def test_names_report_labels_match_program_constants(gateway_json):
+    """Every DROP_*/EV_*/REORDER_* index the program counts has the report label of its name,
+    and every counter has exactly the cells the report reads."""
+    assert n.DROP_CAUSES == {i: name for i, name in header_constants("DROP").items() if i}
+    assert n.EPDN_EVENTS == header_constants("EV")
+    assert n.REORDER_KINDS == {0: "recirculate", 1: "alternate_port"}
+    assert header_constants("REORDER") == {0: "recirc", 1: "alt"}
+    sizes = {c["name"]: c["size"] for c in gateway_json["counter_arrays"]}
+    assert sizes[n.CTR_DROPS] == 1 + len(n.DROP_CAUSES)          # index 0 = not dropped
+    assert sizes[n.CTR_EPDN_EVENTS] == len(n.EPDN_EVENTS)
+    assert sizes[n.CTR_REORDERS] == len(n.REORDER_KINDS)
 
 
 def test_epdn_entry_is_twelve_bytes(gateway_json):
