@@ -17,6 +17,7 @@ the typed AST lowered to midend/ir.py) -> backend/ (one converter per JSON secti
 
 Supported: headers, structs (nested), header stacks (.next/.last in parsers, push/pop,
 constant indices), header unions, bit<W>/int<W>/bool, enums (plain and serializable), errors,
+tuple locals (a struct of fields f0, f1, ...; elements by constant index),
 varbit<W> header fields and locals (one per header; copied with assign_VL, compared with
 == / !=; a local lives in a "$varbit<W>" metadata instance, as p4c does); parsers with
 extract, two-argument extract of a varbit header (BMv2 extract_VL), lookahead (bits, header fields, whole headers), advance, verify, select with values,

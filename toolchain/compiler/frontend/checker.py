@@ -1345,6 +1345,8 @@ class Checker:
 
     def expr_IndexExpr(self, e: A.IndexExpr, ctx, expected):
         bt = self.check_expr(e.expr, ctx)
+        if isinstance(bt, T.Tuple):
+            return self.check_tuple_index(e, bt, ctx)
         if not isinstance(bt, T.Stack):
             self.err(e.pos, f"cannot index a value of type {bt}")
         itype = self.value_type(self.check_expr(e.index, ctx))
@@ -1361,6 +1363,16 @@ class Checker:
         if e.index.type == T.INT:
             self.retype_int(e.index, T.Bits(32))
         return bt.element
+
+    def check_tuple_index(self, e: A.IndexExpr, bt: T.Tuple, ctx):
+        """t[i] with a compile-time constant i (spec 8.12: tuple elements by index)."""
+        i = self.const_int(e.index, ctx, "a tuple index")
+        if not 0 <= i < len(bt.elements):
+            self.err(e.index.pos, f"tuple index {i} out of range 0..{len(bt.elements) - 1}")
+        e.folded_index = i
+        if e.index.type == T.INT:
+            self.retype_int(e.index, T.Bits(32))
+        return bt.elements[i]
 
     def expr_SliceExpr(self, e: A.SliceExpr, ctx, expected):
         bt = self.value_type(self.check_expr(e.expr, ctx))

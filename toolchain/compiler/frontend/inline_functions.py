@@ -307,8 +307,28 @@ class FunctionInliner:
         if isinstance(e, A.TernaryExpr) and (_contains_call(e.then, self.functions)
                                              or _contains_call(e.other, self.functions)):
             return self._conditional(e, pre)
+        if isinstance(e, (A.ListExpr, A.StructInitExpr)):
+            self._keep_items_before_calls(e, pre)
         self._hoist_children(e, pre)
         return e
+
+    def _keep_items_before_calls(self, e, pre: list) -> None:
+        """`{x, f(x)}`: the items are evaluated left to right (spec 8.12), so an item that
+        reads state before a later item's call is kept in a temporary first (as the left
+        operand of a binary operator is)."""
+        named = isinstance(e, A.StructInitExpr)
+        items = [v for _, v in e.fields] if named else list(e.items)
+        calls = [_contains_call(x, self.functions) for x in items]
+        for k, x in enumerate(items):
+            if (not calls[k] and any(calls[k + 1:]) and self._reads_state(x)
+                    and not isinstance(x, (A.ListExpr, A.StructInitExpr))):
+                tmp = self.fresh("tmp")
+                pre.append(A.VarDecl(x.pos, tmp, A.InferredTypeRef(x.pos), x))
+                items[k] = A.PathExpr(x.pos, tmp)
+        if named:
+            e.fields = [(n, v) for (n, _), v in zip(e.fields, items)]
+        else:
+            e.items = items
 
     def _hoist_children(self, e, pre: list) -> None:
         for name in A._child_fields(type(e)):

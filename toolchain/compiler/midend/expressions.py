@@ -100,6 +100,9 @@ class ExprLowering:
                     raise Unsupported(e.pos, "a header union stack can only be indexed by a "
                                              "constant inside its bounds")
                 return base.element(index)
+            if isinstance(base, StructPlace) and isinstance(e.expr.type, T.Tuple):
+                # a tuple local is a struct of fields f0, f1, ... (statements.declare)
+                return self.ctx.storage.member(base, f"f{e.folded_index}", e.pos)
             if not isinstance(base, StackPlace):
                 raise Unsupported(e.pos, "indexing is only supported on header stacks")
             index = e.folded_index if e.folded_index is not None else e.index.folded
@@ -210,6 +213,10 @@ class ExprLowering:
         raise Unsupported(e.pos, f"{describe(e)} is not a scalar value")
 
     def _IndexExpr(self, e: ast.IndexExpr) -> ir.Expr:
+        if isinstance(e.expr.type, T.Tuple):
+            p = self.place(e)                 # a scalar element of a tuple local
+            if isinstance(p, ir.Expr):
+                return p
         raise Unsupported(e.pos, f"{describe(e)} is a header, not a scalar value")
 
     def _SliceExpr(self, e: ast.SliceExpr) -> ir.Expr:

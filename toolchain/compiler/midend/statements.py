@@ -205,7 +205,18 @@ class StmtLowering:
             if d.init is None:
                 return []
             return self.assign_place(place, d.init, source_info(d, d.name))
-        if isinstance(t, (T.Stack, T.HeaderUnion, T.Tuple)):
+        if isinstance(t, T.Tuple):
+            # a tuple is a struct with anonymous fields f0, f1, ... (p4c's EliminateTuples)
+            fields = {f"f{i}": et for i, et in enumerate(t.elements)}
+            place = allocate_local_struct(self.ctx, d.name, T.Struct(t.name, None, fields), d.pos)
+            self.env.bind(d, place)
+            if d.init is None:
+                return []
+            src = source_info(d, d.name)
+            if isinstance(d.init, ast.ListExpr):
+                return self._assign_members(place, d.init, src)
+            return self.assign_place(place, d.init, src)
+        if isinstance(t, (T.Stack, T.HeaderUnion)):
             raise Unsupported(d.pos, f"local variables of type {t} are not supported")
         if isinstance(t, T.Varbit):
             ref = allocate_local_varbit(self.ctx, d.name, t)
