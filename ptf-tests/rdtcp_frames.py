@@ -16,7 +16,7 @@ from scapy.layers.l2 import ARP, Ether
 from scapy.packet import Raw
 from scapy.utils import checksum
 
-__all__ = ["EPDN_KIND", "EPDN_EXID", "epdn_option", "tcp_frame", "udp_frame", "arp_frame",
+__all__ = ["EPDN_KIND", "EPDN_EXID", "epdn_option", "epdn_bytes", "tcp_frame", "udp_frame", "arp_frame",
            "checksums_ok", "epdn_of", "deep_merge", "SWITCH_MAC", "HOST_A_MAC", "R2_MAC", "HOST_A_IP",
            "HOST_B_IP", "PORT_A", "PORT_R2", "PORT_ALT", "TEST_CONFIG"]
 
@@ -51,16 +51,28 @@ def epdn_option(lo: int, hi: int) -> tuple[int, bytes]:
     return (EPDN_KIND, struct.pack("!HII", EPDN_EXID, lo & 0xFFFFFFFF, hi & 0xFFFFFFFF))
 
 
+def epdn_bytes(lo: int, hi: int) -> bytes:
+    """The EPDN option's 12 bytes on the wire (for option areas written byte by byte)."""
+    return bytes((EPDN_KIND, 12)) + struct.pack("!HII", EPDN_EXID, lo & 0xFFFFFFFF, hi & 0xFFFFFFFF)
+
+
 def tcp_frame(*, seq: int, payload: bytes = b"", options: list | tuple = (), ttl: int = 64,
               src_mac: str = HOST_A_MAC, dst_mac: str = SWITCH_MAC,
               src_ip: str = HOST_A_IP, dst_ip: str = HOST_B_IP, sport: int = 5000,
               dport: int = 80, flags: str = "A", ack: int = 1, ip_options=None,
-              ip_id: int = 1) -> Ether:
+              ip_id: int = 1, raw_options: bytes | None = None) -> Ether:
+    """A TCP segment; ``raw_options`` (a multiple of 4 bytes) is the option area verbatim,
+    malformed or not, instead of Scapy's ``options`` (the data offset covers it)."""
     ip = IP(src=src_ip, dst=dst_ip, ttl=ttl, id=ip_id)
     if ip_options is not None:
         ip.options = ip_options
     tcp = TCP(sport=sport, dport=dport, seq=seq & 0xFFFFFFFF, ack=ack, flags=flags,
               window=65535, options=list(options))
+    if raw_options is not None:
+        if len(raw_options) % 4 or len(raw_options) > 40:
+            raise ValueError(f"raw_options: {len(raw_options)} bytes, need a multiple of 4 <= 40")
+        tcp.dataofs = 5 + len(raw_options) // 4
+        payload = raw_options + payload
     pkt = Ether(src=src_mac, dst=dst_mac) / ip / tcp
     if payload:
         pkt = pkt / Raw(payload)

@@ -23,11 +23,12 @@ import struct
 import zlib
 from ipaddress import IPv4Address
 
-from scapy.layers.inet import IP, IPOption_EOL, IPOption_NOP, TCP
+from scapy.layers.inet import IP, IPOption_EOL, IPOption_NOP, TCP, in4_chksum
 from scapy.layers.l2 import Ether
 
 from rdtcp_frames import (HOST_A_IP, HOST_A_MAC, HOST_B_IP, HOST_C_IP, PORT_A, PORT_ALT, PORT_R2,
-                          PORT_SMALL_MTU, R2_MAC, SMALL_MTU, SWITCH_MAC, arp_frame, epdn_option,
+                          PORT_SMALL_MTU, R2_MAC, SMALL_MTU, SWITCH_MAC, arp_frame, epdn_bytes,
+                          epdn_option,
                           tcp_frame, udp_frame)
 
 PAYLOAD = bytes(range(100))          # 100-byte data segments
@@ -290,6 +291,50 @@ def malformed_options_safe(h):
     assert h.counters()["drops"]["malformed"]["packets"] == 1
 
 
+def truncated_segment(tcp, length: int) -> bytes:
+    """The first ``length`` bytes of A -> B segment ``tcp``, checksummed as a sender would send
+    them (so only the header's inconsistency, never a bad checksum, is what is under test)."""
+    seg = bytearray(bytes(tcp)[:length])
+    seg[16:18] = bytes(2)
+    csum = in4_chksum(6, IP(src=HOST_A_IP, dst=HOST_B_IP), bytes(seg))
+    seg[16:18] = csum.to_bytes(2, "big")
+    return bytes(seg)
+
+
+def malformed_option_areas_carried(h):
+    """Option areas the gateway does not parse (wrong ExID, an illegal length 0, a length past
+    the header, an EPDN word cut by the data offset) are carried byte for byte behind the stamp;
+    a segment cut inside its options is forwarded as plain IP and leaves the entry alone; a full
+    60-byte header defers the stamp (no room) to the next segment."""
+    h.configure(pattern(PORT_R2, "D.D.D.D.D" + "." * 23))
+    cases = [struct.pack("!BBHII", 253, 12, 0x1234, 5, 6),    # kind 253, wrong ExID
+             bytes.fromhex("02000000"),                        # MSS with length 0 (RFC 9293: >= 2)
+             bytes.fromhex("0228") + bytes(6),                 # MSS claiming 40 bytes in 8
+             bytes.fromhex("fd0c5244") + bytes(4)]             # EPDN's first word, data offset 7
+    for i, raw in enumerate(cases):
+        lo = 1000 + 200 * i
+        h.send(PORT_A, a_to_b(lo))                                         # dropped: entry
+        h.send(PORT_A, a_to_b(lo + 100, raw_options=raw))
+        h.expect(PORT_R2, a_to_b_out(lo + 100, raw_options=epdn_bytes(lo, lo + 100) + raw))
+    h.send(PORT_A, a_to_b(1800))                                           # dropped: entry
+    cut = truncated_segment(TCP(sport=5000, dport=80, seq=1900, flags="A",
+                                options=[epdn_option(5, 6)]), 26)     # ends inside the option
+    h.send(PORT_A, Ether(src=HOST_A_MAC, dst=SWITCH_MAC)
+           / IP(src=HOST_A_IP, dst=HOST_B_IP, ttl=64, id=1, proto=6) / cut)
+    h.expect(PORT_R2, Ether(src=SWITCH_MAC, dst=R2_MAC)
+             / IP(src=HOST_A_IP, dst=HOST_B_IP, ttl=63, id=1, proto=6) / cut)
+    full = b"\x01" * 32                                                    # data offset 13
+    h.send(PORT_A, a_to_b(1900, raw_options=full))
+    h.expect(PORT_R2, a_to_b_out(1900, raw_options=full))
+    h.send(PORT_A, a_to_b(2000))
+    h.expect(PORT_R2, a_to_b_out(2000, options=[epdn_option(1800, 1900)]))
+    h.expect_none()
+    c = h.counters()
+    assert c["epdn_events"]["stamp"]["packets"] == 5
+    assert c["epdn_events"]["defer_no_room"]["packets"] == 1
+    assert c["drops"]["malformed"]["packets"] == 0
+
+
 # ---------------------------------------------------------------------------------- injection
 def injected_drops_counted(h):
     """drop_prob 1 drops every data segment (counted, recorded); ACKs are never impaired."""
@@ -330,6 +375,6 @@ def alternate_port_counted(h):
 ALL = [forwarding_ttl, ttl_expired_dropped, lpm_miss_dropped, non_tcp_untouched,
        ip_options_preserved, stamp_after_drops, stamp_range_wraps, merge_upstream_stamp,
        dropped_stamp_carried_on, strip_on_edge_port, forged_stamp_not_recorded, mtu_rule,
-       bytes_after_datagram_kept_outside_checksum,
-       collision_policy, malformed_options_safe, injected_drops_counted, recirculation_counted,
+       bytes_after_datagram_kept_outside_checksum, collision_policy, malformed_options_safe,
+       malformed_option_areas_carried, injected_drops_counted, recirculation_counted,
        alternate_port_counted]

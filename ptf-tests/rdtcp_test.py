@@ -194,6 +194,13 @@ class MalformedOptionsTest(GatewayTest):
         sc.malformed_options_safe(self)
 
 
+@group("robustness")
+class MalformedOptionAreasTest(GatewayTest):
+    """Option areas the gateway does not parse are carried byte for byte; a full header defers."""
+    def runTest(self):
+        sc.malformed_option_areas_carried(self)
+
+
 @group("impair")
 class InjectedDropTest(GatewayTest):
     """Injected drops are counted by cause and recorded for EPDN."""
