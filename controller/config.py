@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from controller.names import DEFAULT_MAX_PORTS, IMPAIR_CODES, PATTERN_SLOTS
+from controller.names import DEFAULT_MAX_PORTS, DROP_PORT, IMPAIR_CODES, PATTERN_SLOTS
 
 __all__ = ["ConfigError", "GatewayConfig", "PortConfig", "Impairments", "Route", "L2Link",
            "load_config"]
@@ -142,6 +142,10 @@ def _port(value: Any, path: str, max_ports: int) -> int:
     if not 0 <= value < max_ports:
         raise ConfigError(path, f"port {value} out of range 0..{max_ports - 1} "
                                 f"(the program's MAX_PORTS is {max_ports})")
+    if value == DROP_PORT:
+        # v1model: egress_spec 511 means "drop" (simple_switch's default drop port), so a route,
+        # link or knob naming it would silently discard traffic instead of forwarding it.
+        raise ConfigError(path, f"port {value} is v1model's drop port, not a switch port")
     return value
 
 

@@ -169,3 +169,9 @@ def test_json_and_toml_load_the_same_config(tmp_path):
     t.write_text('[[routes]]\nprefix = "10.0.2.0/24"\nport = 2\nnext_hop_mac = "00:00:00:00:02:02"\n'
                  '[ports.2]\nbuffer_limit = 65\n[ports.2.impair]\ndrop_prob = 0.25\n')
     assert load_config(p) == load_config(t) == load_config(data)
+
+
+def test_drop_port_refused_as_switch_port():
+    with pytest.raises(ConfigError, match=r"^routes\[0\]\.port: port 511 is v1model's drop port"):
+        load_config({"max_ports": 512, "routes": [
+            {"prefix": "10.0.0.0/8", "port": 511, "next_hop_mac": "00:00:00:00:00:01"}]})
