@@ -12,6 +12,13 @@ for the full Figure 1–4 sweep, and a cProfile split of where the time goes.
     python bench/bench_sim.py --checksum         # the two ones'-complement sums of hosts.wire
 
 Goals (issue 4): <= 10 s for the 10-minute scenario, <= 5 min for the full sweep on 2 cores.
+
+Wall times on this shared 2-core machine vary by +-20% from run to run. To compare two versions
+of the code, count instructions instead (deterministic on CPython): run the scenario under
+``valgrind --tool=cachegrind --cache-sim=no`` with the real interpreter binary (not a pyenv
+shim), once for a few seconds of virtual time and once for a tiny one, and compare the
+differences. Under PyPy the JIT's warm-up makes counts of short runs unstable; time warm runs
+in one process (min of several) or micro-benchmark the changed functions instead.
 """
 
 from __future__ import annotations
