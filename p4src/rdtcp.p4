@@ -91,12 +91,17 @@ control MyIngress(inout headers_t hdr,
         }
         set_out_index();
 
-        /* ---- 3. trust boundary, then impairments (first pass, TCP only) -------------------- */
-        if (first_pass && meta.drop_cause == DROP_NONE && meta.tcp_ok == 1) {
+        /* ---- 3. trust boundary (edge ports), then impairments (first pass, TCP only) -------- */
+        if (first_pass && meta.drop_cause == DROP_NONE && hdr.ipv4.isValid()) {
             bit<1> edge = 0;
             edge_port.read(edge, ((bit<32>)standard_metadata.ingress_port) & PORT_INDEX_MASK);
-            if (edge == 1 && hdr.epdn.isValid()) {
-                epdn_strip_option();
+            if (edge == 1) {
+                if (meta.tcp_ok == 1 && hdr.epdn.isValid()) {
+                    epdn_strip_option();
+                } else if (hdr.ipv4.protocol == PROTO_TCP
+                        && (hdr.ipv4.frag_offset != 0 || (hdr.ipv4.flags & 3w1) == 3w1)) {
+                    drop_edge_fragment();
+                }
             }
         }
         if (first_pass && meta.drop_cause == DROP_NONE && meta.is_data == 1) {

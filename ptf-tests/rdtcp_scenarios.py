@@ -182,6 +182,25 @@ def strip_on_edge_port(h):
     assert h.counters()["epdn_events"]["strip"]["packets"] == 1
 
 
+def edge_tcp_fragments_dropped(h):
+    """A TCP fragment from a host is dropped (its EPDN option could not be stripped: any fragment
+    may hold it); from a core port it is routed, and a host's UDP fragment is routed too."""
+    h.configure({})
+    head = bytes(TCP(sport=5000, dport=80, seq=1000, flags="A", options=[epdn_option(1, 2)]))
+    def fragment(src_mac, dst_mac, src_ip, dst_ip, ttl, proto=6, frag=0, flags="MF"):
+        return (Ether(src=src_mac, dst=dst_mac) / IP(src=src_ip, dst=dst_ip, ttl=ttl, id=9,
+                                                     flags=flags, frag=frag, proto=proto) / head)
+    h.send(PORT_A, fragment(HOST_A_MAC, SWITCH_MAC, HOST_A_IP, HOST_B_IP, 64))         # first
+    h.send(PORT_A, fragment(HOST_A_MAC, SWITCH_MAC, HOST_A_IP, HOST_B_IP, 64, frag=4, flags=0))
+    h.expect_none()
+    h.send(PORT_R2, fragment(R2_MAC, SWITCH_MAC, HOST_B_IP, HOST_A_IP, 64))
+    h.expect(PORT_A, fragment(SWITCH_MAC, HOST_A_MAC, HOST_B_IP, HOST_A_IP, 63))
+    h.send(PORT_A, fragment(HOST_A_MAC, SWITCH_MAC, HOST_A_IP, HOST_B_IP, 64, proto=17))
+    h.expect(PORT_R2, fragment(SWITCH_MAC, R2_MAC, HOST_A_IP, HOST_B_IP, 63, proto=17))
+    h.expect_none()
+    assert h.counters()["drops"]["malformed"]["packets"] == 2
+
+
 def forged_stamp_not_recorded(h):
     """A stripped forged range is not recorded when that segment is dropped."""
     h.configure(pattern(PORT_R2, "D" + "." * 31))
@@ -374,7 +393,8 @@ def alternate_port_counted(h):
 
 ALL = [forwarding_ttl, ttl_expired_dropped, lpm_miss_dropped, non_tcp_untouched,
        ip_options_preserved, stamp_after_drops, stamp_range_wraps, merge_upstream_stamp,
-       dropped_stamp_carried_on, strip_on_edge_port, forged_stamp_not_recorded, mtu_rule,
+       dropped_stamp_carried_on, strip_on_edge_port, edge_tcp_fragments_dropped,
+       forged_stamp_not_recorded, mtu_rule,
        bytes_after_datagram_kept_outside_checksum, collision_policy, malformed_options_safe,
        malformed_option_areas_carried, injected_drops_counted, recirculation_counted,
        alternate_port_counted]

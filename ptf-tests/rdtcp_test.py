@@ -160,6 +160,13 @@ class EdgeStripTest(GatewayTest):
 
 
 @group("epdn")
+class EdgeFragmentTest(GatewayTest):
+    """TCP fragments from hosts are dropped (trust boundary); from core ports they are routed."""
+    def runTest(self):
+        sc.edge_tcp_fragments_dropped(self)
+
+
+@group("epdn")
 class ForgedStampTest(GatewayTest):
     """A forged range from a host is never recorded."""
     def runTest(self):

@@ -74,7 +74,7 @@ const bit<8> DROP_RANDOM    = 2;   /* injected: drop_prob */
 const bit<8> DROP_PATTERN   = 3;   /* injected: control-plane pattern slot IMPAIR_DROP */
 const bit<8> DROP_NO_ROUTE  = 4;   /* no forwarding entry: IPv4 LPM miss or l2_forward miss */
 const bit<8> DROP_TTL       = 5;   /* TTL <= 1 (RFC 1812 §5.3.1; no ICMP is generated) */
-const bit<8> DROP_MALFORMED = 6;   /* IPv4 header unusable (RFC 1812 §5.2.2) */
+const bit<8> DROP_MALFORMED = 6;   /* IPv4 header unusable (RFC 1812 §5.2.2); TCP fragment on an edge port */
 #define DROP_CAUSES 7
 
 /* EPDN events: index into the counter MyIngress.epdn_events. */

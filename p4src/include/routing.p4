@@ -64,6 +64,15 @@
         meta.drop_cause = DROP_MALFORMED;
     }
 
+    /* A TCP fragment from a host (edge port): the trust boundary cannot be enforced on it. A
+     * forged EPDN option may sit in any fragment, and removing one would shift the offsets of the
+     * fragments after it, which a stateless switch never sees together. TCP hosts send whole
+     * segments with DF set (path MTU discovery, RFC 1191 §3), so this drops nothing in normal
+     * operation. Counted with DROP_MALFORMED: a packet this gateway must not forward. */
+    action drop_edge_fragment() {
+        meta.drop_cause = DROP_MALFORMED;
+    }
+
     /* TTL would reach 0 here (RFC 1812 §5.3.1); no ICMP time-exceeded is generated. */
     action drop_ttl() {
         meta.drop_cause = DROP_TTL;

@@ -370,11 +370,16 @@ control MyIngress(inout ig_headers_t hdr,
                 l2_forward.apply();
             }
 
-            /* ---- 3. trust boundary ------------------------------------------------------ */
-            if (meta.drop_cause == DROP_NONE && meta.tcp_ok == 1 && hdr.epdn.isValid()) {
+            /* ---- 3. trust boundary (edge ports; routing.p4: TCP fragments dropped) -------- */
+            if (meta.drop_cause == DROP_NONE && hdr.ipv4.isValid()) {
                 if (edge_port_read.execute(ig_intr_md.ingress_port) == 1) {
-                    epdn_strip_option();
-                    epdn_strips.count(EV_STRIP);
+                    if (meta.tcp_ok == 1 && hdr.epdn.isValid()) {
+                        epdn_strip_option();
+                        epdn_strips.count(EV_STRIP);
+                    } else if (hdr.ipv4.protocol == PROTO_TCP
+                            && (hdr.ipv4.frag_offset != 0 || (hdr.ipv4.flags & 3w1) == 3w1)) {
+                        drop_edge_fragment();
+                    }
                 }
             }
 
