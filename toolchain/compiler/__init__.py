@@ -15,7 +15,8 @@ line. `#include <core.p4>` / `<v1model.p4>` are the project's own declarations
 Phases: frontend/ (preprocess, parse, type check) -> midend/ (PASSES in midend/__init__.py:
 the typed AST lowered to midend/ir.py) -> backend/ (one converter per JSON section).
 
-Supported: headers, structs (nested), header stacks (.next/.last in parsers, push/pop,
+Supported: headers (with struct-typed fields, flattened "_row_e0" as p4c's FlattenHeaders),
+structs (nested), header stacks (.next/.last in parsers, push/pop,
 constant indices), header unions, bit<W>/int<W>/bool, enums (plain and serializable), errors,
 tuple locals (a struct of fields f0, f1, ...; elements by constant index),
 varbit<W> header fields and locals (one per header; copied with assign_VL, compared with

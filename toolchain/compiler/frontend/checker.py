@@ -82,6 +82,19 @@ class Ctx:
         return c
 
 
+def _non_header_leaf(t: T.Struct):
+    """The first member type of struct t (searched recursively) that a header cannot hold."""
+    for ft in t.fields.values():
+        if isinstance(ft, T.Struct):
+            bad = _non_header_leaf(ft)
+            if bad is not None:
+                return bad
+        elif not (isinstance(ft, T.Bits) or ft == T.BOOL or
+                  (isinstance(ft, T.Enum) and ft.underlying is not None)):
+            return ft
+    return None
+
+
 def check_program(program: A.Program, diags: Diagnostics, *, require_main: bool = True) -> None:
     Checker(program, diags).run(require_main)
     diags.raise_if_errors()
@@ -354,10 +367,14 @@ class Checker:
                         self.refuse(f.pos, f"a second varbit field '{f.name}' in header "
                                            f"'{d.name}' (BMv2 holds one per header)")
                 elif isinstance(ft, T.Struct):
-                    # allowed by spec 7.2.2 (structs of bit types); the mid end lays out flat
-                    # headers only
-                    self.diags.error(f.pos, f"header field '{f.name}' of struct type {ft} is "
-                                            f"not supported")
+                    # spec 7.2.2: a struct of bit<W>, int<W>, bool, serializable enums (and
+                    # such structs); the mid end flattens it as p4c's FlattenHeaders
+                    bad = _non_header_leaf(ft)
+                    if bad is not None:
+                        self.diags.error(f.pos, f"header field '{f.name}' of struct type {ft} "
+                                                f"holds a {bad}; a struct inside a header may "
+                                                f"hold only bit<W>, int<W>, bool, serializable "
+                                                f"enums and such structs")
                 elif not (isinstance(ft, T.Bits) or ft == T.BOOL or
                           (isinstance(ft, T.Enum) and ft.underlying is not None)):
                     self.diags.error(f.pos, f"header field '{f.name}' has type {ft}; header "

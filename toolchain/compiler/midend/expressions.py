@@ -12,7 +12,8 @@ from typing import Optional
 from ..frontend import ast, types as T
 from . import ir
 from .context import Context, Unsupported, ir_type
-from .storage import HeaderPlace, StackPlace, StructPlace, UnionPlace, UnionStackPlace
+from .storage import (HeaderPlace, HeaderStructPlace, StackPlace, StructPlace, UnionPlace,
+                      UnionStackPlace, header_field_name, header_leaves)
 
 BINARY_OPS = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "|+|", "|-|", "++",
               "==", "!=", "<", "<=", ">", ">=", "&&", "||"}
@@ -130,7 +131,14 @@ class ExprLowering:
             ftype = base.type.fields.get(e.member)
             if ftype is None:
                 raise Unsupported(e.pos, f"no field {e.member} in {base.type.name}")
-            return ir.FieldRef(base.instance, e.member, ir_type(ftype, e.pos))
+            if isinstance(ftype, T.Struct):
+                return HeaderStructPlace(base.instance, base.type, (e.member,), ftype)
+            return ir.FieldRef(base.instance, header_field_name(base.type, (e.member,)),
+                               ir_type(ftype, e.pos))
+        if isinstance(base, HeaderStructPlace):
+            if e.member not in base.type.fields:
+                raise Unsupported(e.pos, f"no field {e.member} in {base.type.name}")
+            return base.member(e.member, e.pos)
         if isinstance(base, UnionPlace):
             if e.member not in base.type.fields:
                 raise Unsupported(e.pos, f"no member {e.member} in {base.type.name}")
@@ -141,15 +149,25 @@ class ExprLowering:
             raise Unsupported(e.pos, f"header union stack member .{e.member} is not supported")
         if isinstance(base, StackLast):
             ftype = base.stack.type.element.fields.get(e.member)
-            return ir.StackLastField(base.stack.name, e.member, ir_type(ftype, e.pos))
+            name = header_field_name(base.stack.type.element, (e.member,))
+            return ir.StackLastField(base.stack.name, name, ir_type(ftype, e.pos))
         if isinstance(base, DynamicElement):
-            fields = list(base.stack.type.element.fields.items())
-            for offset, (name, ftype) in enumerate(fields):
-                if name == e.member:
+            leaves = header_leaves(base.stack.type.element)
+            for offset, (path, name, ftype) in enumerate(leaves):
+                if path == (e.member,):
                     return ir.StackElementField(base.stack.name, base.index, name, offset,
                                                 ir_type(ftype, e.pos))
-            raise Unsupported(e.pos, f"no field {e.member} in {base.stack.type.element.name}")
+            raise Unsupported(e.pos, f"member {e.member} of {base.stack.type.element.name} "
+                                     f"here is not supported")
         raise Unsupported(e.pos, f"member {e.member} of {describe(e.expr)} is not supported")
+
+    def header_member(self, place: HeaderPlace, name: str, pos):
+        """Field `name` of a header: a FieldRef, or a HeaderStructPlace for a struct field."""
+        ftype = place.type.fields[name]
+        if isinstance(ftype, T.Struct):
+            return HeaderStructPlace(place.instance, place.type, (name,), ftype)
+        return ir.FieldRef(place.instance, header_field_name(place.type, (name,)),
+                           ir_type(ftype, pos))
 
     def _lookahead_field(self, header: T.Header, e: ast.MemberExpr) -> ir.Lookahead:
         """lookahead<H>().f: the bits of f, at f's offset inside H, without consuming them."""

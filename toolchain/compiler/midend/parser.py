@@ -17,7 +17,7 @@ from .controls import block_env
 from .expressions import StackNext, describe
 from .ranges import range_to_masks
 from .statements import StmtLowering, _folded_int
-from .storage import HeaderPlace
+from .storage import HeaderPlace, header_leaves
 
 ACCEPT, REJECT = "accept", "reject"
 
@@ -88,7 +88,7 @@ class ParserLowering:
         # valid first: BMv2's add_header zeroes the fields of a header it makes valid
         ops, offset = [ir.ParserOp("primitive", [ir.Primitive(
             "add_header", [ir.HeaderArg(place.instance)])])], 0
-        for name, ftype in place.type.fields.items():
+        for _, name, ftype in header_leaves(place.type):
             t = ir_type(ftype, call.pos)
             ops.append(ir.ParserOp("set", [ir.FieldRef(place.instance, name, t),
                                            ir.Lookahead(t, offset)]))

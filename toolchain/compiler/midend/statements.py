@@ -9,7 +9,8 @@ from ..frontend import ast, types as T
 from . import externs, ir
 from .context import Context, Unsupported, construct_name, ir_type, source_info
 from .expressions import Env, ExprLowering, describe
-from .storage import (HeaderPlace, StackPlace, StructPlace, UnionPlace, allocate_local_header,
+from .storage import (HeaderPlace, HeaderStructPlace, StackPlace, StructPlace, UnionPlace,
+                      allocate_local_header, header_leaves,
                       allocate_local_varbit,
                       allocate_local_stack, allocate_local_struct)
 
@@ -260,8 +261,12 @@ class StmtLowering:
                                                              ir.StackArg(value.name)], src)]
         if isinstance(target, StructPlace):
             value = self.exprs.place(rhs)
+            if isinstance(value, HeaderStructPlace):
+                return self._assign_struct_fields(target, value, lhs.pos, src)
             if isinstance(value, StructPlace):
                 return self._assign_struct(target, value, lhs.pos, src)
+        if isinstance(target, HeaderStructPlace):
+            return self._assign_struct_fields(target, self.exprs.place(rhs), lhs.pos, src)
         raise Unsupported(lhs.pos, f"assignment to {describe(lhs)} from {describe(rhs)} "
                                    "is not supported")
 
@@ -271,11 +276,13 @@ class StmtLowering:
         add_header zeroes the fields."""
         if isinstance(target, HeaderPlace):
             names, out = list(target.type.fields), self.set_valid(target, True, src)
-            member = lambda n: ir.FieldRef(target.instance, n,            # noqa: E731
-                                           ir_type(target.type.fields[n], rhs.pos))
+            member = lambda n: self.exprs.header_member(target, n, rhs.pos)  # noqa: E731
         elif isinstance(target, StructPlace):
             names, out = list(target.type.fields), []
             member = lambda n: self.ctx.storage.member(target, n, rhs.pos)  # noqa: E731
+        elif isinstance(target, HeaderStructPlace):
+            names, out = list(target.type.fields), []
+            member = lambda n: target.member(n, rhs.pos)                    # noqa: E731
         else:
             raise Unsupported(rhs.pos, "a list or struct expression can only be assigned to a "
                                        "header or struct")
@@ -295,6 +302,8 @@ class StmtLowering:
 
     def assign_place(self, target, rhs, src) -> list:
         value = self.exprs.place(rhs)
+        if isinstance(target, HeaderStructPlace) or isinstance(value, HeaderStructPlace):
+            return self._assign_struct_fields(target, value, rhs.pos, src)
         if isinstance(target, HeaderPlace) and isinstance(value, HeaderPlace):
             return self.assign_header(target, value, src, rhs.pos)
         if isinstance(target, StructPlace) and isinstance(value, StructPlace):
@@ -354,6 +363,27 @@ class StmtLowering:
         combined = ir.Binary("|", ir.Binary("&", bits, keep, ut), placed, ut)
         return ir.Primitive("assign", [field, ir.Cast(combined, t) if t.signed else combined],
                             src)
+
+    def _struct_member(self, place, name: str, pos):
+        if isinstance(place, HeaderStructPlace):
+            return place.member(name, pos)
+        return self.ctx.storage.member(place, name, pos)
+
+    def _assign_struct_fields(self, dst, value, pos, src) -> list:
+        """A struct-typed header field copied from or to a struct (`hdr.h.row = meta.row`):
+        scalar by scalar (the header field is flattened, header_leaves)."""
+        if not (isinstance(dst, (HeaderStructPlace, StructPlace)) and
+                isinstance(value, (HeaderStructPlace, StructPlace)) and dst.type == value.type):
+            raise Unsupported(pos, "a struct-typed header field can only be copied from or to "
+                                   "a value of the same struct type")
+        out = []
+        for name in dst.type.fields:
+            d, v = self._struct_member(dst, name, pos), self._struct_member(value, name, pos)
+            if isinstance(d, ir.FieldRef) and isinstance(v, ir.FieldRef):
+                out.append(assign_primitive(d, v, src))
+            else:
+                out.extend(self._assign_struct_fields(d, v, pos, src))
+        return out
 
     def _assign_struct(self, dst: StructPlace, src_place: StructPlace, pos, src) -> list:
         out = []
@@ -576,7 +606,7 @@ class StmtLowering:
                 out.extend(self._struct_fields(p, item.pos))
             elif isinstance(p, HeaderPlace):
                 out.extend(ir.FieldRef(p.instance, n, ir_type(t, item.pos))
-                           for n, t in p.type.fields.items())
+                           for _, n, t in header_leaves(p.type))
             else:
                 raise Unsupported(item.pos, f"{what} must name fields; "
                                             f"{describe(item)} is not a field")
@@ -641,7 +671,7 @@ class StmtLowering:
             p = self.exprs.place(item)
             if isinstance(p, HeaderPlace):
                 inputs.extend(ir.FieldRef(p.instance, n, ir_type(t, item.pos))
-                              for n, t in p.type.fields.items())
+                              for _, n, t in header_leaves(p.type))
             elif isinstance(p, (ir.FieldRef, ir.Const)) and not isinstance(p.type, ir.BoolType):
                 inputs.append(p)
             elif isinstance(p, ir.Expr):

@@ -203,18 +203,70 @@ def field_pos(t, name: str, default):
     return default
 
 
+_LEAVES: dict = {}
+
+
+def header_leaves(t: T.Header) -> list:
+    """[(path, BMv2 field name, P4 type)] of a header's scalar fields in order. A header
+    with struct-typed fields (spec 7.2.2) is flattened as p4c's FlattenHeaders does it: the
+    field at path .row.e becomes "_row_e<n>", n counting the header's fields (every field
+    of such a header is renamed, "_x3"); other headers keep their field names."""
+    leaves = _LEAVES.get(t)
+    if leaves is None:
+        flat = any(isinstance(ft, T.Struct) for ft in t.fields.values())
+        leaves = []
+        _collect_leaves(t, (), flat, leaves)
+        _LEAVES[t] = leaves
+    return leaves
+
+
+def _collect_leaves(t: T.StructLike, prefix: tuple, flat: bool, out: list) -> None:
+    for name, ftype in t.fields.items():
+        path = prefix + (name,)
+        if isinstance(ftype, T.Struct):
+            _collect_leaves(ftype, path, flat, out)
+        else:
+            out.append((path, "_" + "_".join(path) + str(len(out)) if flat else name, ftype))
+
+
+def header_field_name(t: T.Header, path: tuple) -> Optional[str]:
+    """The BMv2 field name of the scalar at `path` in header type t (None: not a leaf)."""
+    for p, name, _ in header_leaves(t):
+        if p == path:
+            return name
+    return None
+
+
 def header_type_fields(t: T.Header, pos) -> list:
     """[(name, width, signed)]; a varbit field is listed with its maximum width."""
     out = []
-    for name, ftype in t.fields.items():
-        it = ir_type(ftype, field_pos(t, name, pos))
+    for path, name, ftype in header_leaves(t):
+        it = ir_type(ftype, field_pos(t, path[0], pos))
         out.append((name, it.width, bool(it.signed)))
     return out
 
 
 def header_type(t: T.Header, pos) -> ir.HeaderType:
-    varbits = [n for n, ft in t.fields.items() if isinstance(ft, T.Varbit)]
+    varbits = [n for _, n, ft in header_leaves(t) if isinstance(ft, T.Varbit)]
     return ir.HeaderType(t.name, header_type_fields(t, pos), varbits[0] if varbits else None)
+
+
+@dataclass(frozen=True)
+class HeaderStructPlace:
+    """A struct-typed field of a header (`hdr.h.row`): its members are fields of the
+    header's instance under their flattened names (header_leaves)."""
+    instance: str
+    header: T.Header
+    path: tuple
+    type: T.Struct
+
+    def member(self, name: str, pos):
+        path = self.path + (name,)
+        ftype = self.type.fields[name]
+        if isinstance(ftype, T.Struct):
+            return HeaderStructPlace(self.instance, self.header, path, ftype)
+        return ir.FieldRef(self.instance, header_field_name(self.header, path),
+                           ir_type(ftype, pos))
 
 
 # A varbit-typed local variable lives in a metadata instance of its own, whose header type

@@ -47,9 +47,6 @@ INGRESS_REFUSALS = [
      "prog.p4:13:1: generic function 'f' is not supported"),
     ("bit_zero", "apply { }", "header z_t { bit<0> nothing; }\n",
      "prog.p4:13:14: bit<0> is not supported"),
-    ("struct_in_header", "apply { }", "struct pair_t { bit<8> a; bit<8> b; }\n"
-                                      "header p_t { pair_t p; }\n",
-     "prog.p4:14:14: header field 'p' of struct type pair_t is not supported"),
     ("for_in_loop", "apply { for (bit<8> i in 1 .. 4) { meta.c = i; } }", "",
      "prog.p4:15:9: for-in loop is not supported (BMv2 does not support for-in loops)"),
     ("constructor_call_in_apply", "apply { I(); }", "",
