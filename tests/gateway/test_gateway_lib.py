@@ -172,6 +172,19 @@ def test_recirculated_segment_falls_behind_later_ones(gateway_program):
     assert ctl.report()["reorders"]["recirculate"]["packets"] == 1
 
 
+@pytest.mark.parametrize("loops", [1, 2, 3])
+def test_recirculated_segment_loops_recirc_loops_times(gateway_program, loops):
+    """recirc_loops[p] = N: the segment passes port p's queue N + 1 times, so alone on a 1 Mb/s
+    link its 154-byte frame (1232 us per pass) leaves at (N + 1) * 1232 us."""
+    sw, _ = new_gateway(gateway_program, sc.pattern(sc.PORT_R2, "R", recirc_loops=loops))
+    sw.tm.set_port_rate_bps(sc.PORT_R2, 1e6)
+    sw.receive(sc.PORT_A, bytes(sc.a_to_b(1000)), now=0.0)
+    departures = []
+    while (t := sw.next_event_time()) is not None:
+        departures += [(p, f, round(d * 1e6)) for p, f, d in sw.advance(now=t)]
+    assert departures == [(sc.PORT_R2, bytes(sc.a_to_b_out(1000)), (loops + 1) * 1232)]
+
+
 def test_random_drops_half_probability_counted(gateway_program):
     sw, ctl = new_gateway(gateway_program,
                           {"ports": {"2": {"impair": {"drop_prob": 0.5}}}}, seed=7)
