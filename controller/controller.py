@@ -48,8 +48,8 @@ class Controller:
         """Counters and registers by name.
 
         ``ports``: the ports to report per-port state for (default: the applied config's ports).
-        ``epdn_table``: also scan the EPDN table for live entries (reads every cell; slow on a
-        Thrift target for large tables).
+        ``epdn_table``: also list the live EPDN entries (reads the whole fingerprint array, then
+        the ranges of the live cells).
         """
         if ports is None:
             ports = sorted(self.config.ports) if self.config else []
@@ -64,7 +64,11 @@ class Controller:
         return report
 
     def epdn_entries(self, size: int | None = None) -> list[dict]:
-        """Live EPDN entries: ``{"index", "fingerprint", "lo", "hi"}`` for every fp != 0."""
+        """Live EPDN entries: ``{"index", "fingerprint", "lo", "hi"}`` for every fp != 0.
+
+        Both drivers read the fingerprint array in one request; ``size`` is needed only by a
+        driver without ``read_register_array``.
+        """
         read_all = getattr(self.driver, "read_register_array", None)
         if read_all is not None:
             fps = read_all(n.REG_EPDN_FP)

@@ -116,6 +116,19 @@ class Bmv2Driver:
             values.append(int(m.group(1)))
         return values
 
+    def read_register_array(self, name: str) -> list[int]:
+        """Every cell of register ``name``: simple_switch_CLI's ``register_read NAME`` without an
+        index prints ``NAME= v0, v1, ...`` (one command, however large the array)."""
+        cmd = f"register_read {name}"
+        text = self.run([cmd])[0]
+        head, sep, body = text.partition("=")
+        if not sep or head.strip() != name:
+            raise DriverError(f"{cmd!r}: unexpected answer {text.strip()[:200]!r}")
+        try:
+            return [int(v) for v in body.replace("\n", " ").split(",") if v.strip()]
+        except ValueError:
+            raise DriverError(f"{cmd!r}: unexpected answer {text.strip()[:200]!r}") from None
+
     def read_counters(self, cells: Sequence[tuple[str, int]]) -> list[tuple[int, int]]:
         cmds = [f"counter_read {name} {index}" for name, index in cells]
         values = []

@@ -10,6 +10,7 @@ suite (``tests/gateway``, ``SimpleSwitch.process``). A harness ``h`` offers:
                                 frame received is also checked with ``checksums_ok``
     h.expect_none()             no other frame came out
     h.counters()                Controller.report() of the switch
+    h.epdn_table()              the live EPDN entries as (lo, hi) pairs (Controller.epdn_entries)
     h.epdn_entries              the program's EPDN_ENTRIES
 
 Expected frames are written out with the same builder as the inputs (p4lang/tutorials style);
@@ -124,11 +125,13 @@ def stamp_after_drops(h):
     h.send(PORT_A, a_to_b(1000))
     h.send(PORT_A, a_to_b(1100))
     h.expect_none()
+    assert h.epdn_table() == [(1000, 1200)]                          # one entry, both drops
     h.send(PORT_A, a_to_b(1200, payload=b""))                       # pure ACK: no data
     h.expect(PORT_R2, a_to_b_out(1200, payload=b""))
     h.send(PORT_A, a_to_b(1200, options=[("NOP", None), ("NOP", None), ("SAckOK", b"")]))
     h.expect(PORT_R2, a_to_b_out(1200, options=[epdn_option(1000, 1200), ("NOP", None),
                                                 ("NOP", None), ("SAckOK", b"")]))
+    assert h.epdn_table() == []                                     # the stamp cleared it
     h.send(PORT_A, a_to_b(1300))
     h.expect(PORT_R2, a_to_b_out(1300))
     h.expect_none()

@@ -74,6 +74,9 @@ class GatewayTest(BaseTest):
     def counters(self) -> dict:
         return self.ctl.report(ports=PORTS)
 
+    def epdn_table(self) -> list[tuple[int, int]]:
+        return [(e["lo"], e["hi"]) for e in self.ctl.epdn_entries()]
+
 
 @group("forwarding")
 class ForwardingTest(GatewayTest):

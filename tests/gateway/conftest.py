@@ -76,6 +76,9 @@ class LibraryHarness:
     def counters(self) -> dict:
         return self.ctl.report(ports=[1, 2, 3, 4])
 
+    def epdn_table(self) -> list[tuple[int, int]]:
+        return [(e["lo"], e["hi"]) for e in self.ctl.epdn_entries()]
+
 
 @pytest.fixture
 def lib(gateway_program, gateway_json) -> LibraryHarness:
