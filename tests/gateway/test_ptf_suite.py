@@ -8,6 +8,7 @@ PATH.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -39,6 +40,18 @@ def test_runner_missing_program_json_is_named(tmp_path):
     status, output = run_runner("--json", str(tmp_path / "nope.json"), timeout=120)
     assert status == 1
     assert "nope.json: no such program JSON" in output
+
+
+def test_runner_program_refused_by_switch_is_reported(tmp_path):
+    """A program the switch process refuses: the runner names the switch's reason, exits 1."""
+    from gateway_build import compile_gateway
+    bad = compile_gateway()
+    bad["actions"][0]["primitives"].append({"op": "no_such_primitive", "parameters": []})
+    path = tmp_path / "refused.json"
+    path.write_text(json.dumps(bad))
+    status, output = run_runner("--json", str(path), timeout=120)
+    assert status == 1
+    assert "switch exited with status" in output and "no_such_primitive" in output
 
 
 @pytest.mark.timeout(900)
