@@ -13,6 +13,14 @@ for the full Figure 1–4 sweep, and a cProfile split of where the time goes.
 
 Goals (issue 4): <= 10 s for the 10-minute scenario, <= 5 min for the full sweep on 2 cores.
 
+Measured 2026-11-22 (paper scenario, RD-TCP, 15 swaps/s, seed 1; identical results throughout):
+  python bench/bench_sim.py --duration 60      5.13 s wall at b013e64 -> 4.46 s at bc1daf4
+  python bench/bench_sim.py --no-profile --python /usr/bin/pypy3   (600 s virtual)
+      HEAD with the simulator files (sim/, hosts/wire.py, the TM) as at b013e64:
+          CPython 53.5 s, PyPy 21.8 s
+      HEAD: CPython 43.8-52.2 s, PyPy 14.0-16.6 s (three runs; load from other work)
+  CPython instructions of a 20 s run (cachegrind): 6,955 M -> 6,509 M (-6.4%)
+
 Wall times on this shared 2-core machine vary by +-20% from run to run. To compare two versions
 of the code, count instructions instead (deterministic on CPython): run the scenario under
 ``valgrind --tool=cachegrind --cache-sim=no`` with the real interpreter binary (not a pyenv
