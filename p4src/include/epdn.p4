@@ -35,7 +35,8 @@
  * detects it (a recomputation would bless the corruption: RFC 1624 §1); (2) bytes after the IP
  * datagram (Ethernet padding, a trailer) stay outside the sum, where a v1model checksum "with
  * payload" would cover them. The sum is accumulated in meta.tcp_csum_acc, 32 bits wide so no
- * carry is lost (at most 15 terms of 16 bits), and folded once at the end of the ingress.
+ * carry is lost (at most 21 terms of 16 bits: ~HC, a strip's 10, a stamp's 10), and folded once
+ * at the end of the ingress.
  */
 #define CSUM_ADD(w) meta.tcp_csum_acc = meta.tcp_csum_acc + (bit<32>)(w)
 #define CSUM_SUB(w) meta.tcp_csum_acc = meta.tcp_csum_acc + (bit<32>)(~(w))
