@@ -42,6 +42,9 @@ WHAT THE BACK END MAY RELY ON after a successful `parse_and_check`:
                        of FunctionDecls: every other call was inlined before checking
      "table_apply"     t.apply(); `.receiver` = PathExpr of the table
      ("apply"           p.apply(...) on a sub-parser/sub-control: refused by the checker)
+     "template_apply"  c.apply(...) on a control-typed constructor parameter, only inside
+                       the (never lowered) body of a control whose instances were all
+                       inlined (ControlDecl.inlined_only)
      "builtin"         `.builtin` in {"isValid","setValid","setInvalid","push_front",
                        "pop_front","extract","emit","lookahead","advance","verify",
                        "minSizeInBits","minSizeInBytes"}; isValid/setValid/... have `.receiver`

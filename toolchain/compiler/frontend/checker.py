@@ -1715,8 +1715,26 @@ class Checker:
                 return result
             return self.bind_call(e, sig, bindings, ctx, expected)
         if isinstance(rt, (T.ParserType, T.ControlType)) and name == "apply":
+            if self.is_template_instance_apply(e, ctx):
+                return T.VOID
             self.refuse(e.pos, "applying a sub-parser or sub-control")
         self.err(callee.member_pos or callee.pos, f"a value of type {rt} has no method '{name}'")
+
+    def is_template_instance_apply(self, e, ctx) -> bool:
+        """`c.apply(args)` on a control-typed constructor parameter inside a control whose
+        instances were all inlined (inline_controls.py): the applies that run are the
+        inlined copies, checked where they landed; here only the arguments are checked."""
+        control = ctx.control
+        receiver = e.callee.expr if isinstance(e.callee, A.MemberExpr) else None
+        if not (control is not None and control.inlined_only and
+                isinstance(receiver, A.PathExpr) and
+                any(receiver.decl is p for p in control.ctor_params)):
+            return False
+        for a in e.args:
+            self.check_expr(a.expr if isinstance(a, A.Argument) else a, ctx)
+        e.kind = "template_apply"
+        e.callee.type = T.VOID
+        return True
 
     def check_header_method(self, e, callee, rt: T.Header, ctx):
         name = callee.member

@@ -22,11 +22,14 @@ parameter; a scalar is copied in (in, inout, directionless) and out (out, inout)
 control-local variable (spec 6.8). A `return` in the sub-control's apply block ends only the
 inlined block (a flag, as for functions); `exit` keeps its meaning (spec 12.x).
 
-Inlined: instances without constructor arguments, applied once or never (dropped), or applied
-several times
-when they have no tables and no extern instances (each apply its own copy). Anything else
-(constructor parameters, a table applied from two places, instances in parsers) is left to
-the checker, which refuses it by name."""
+Inlined: instances without constructor arguments or with value arguments (substituted),
+or given other instances of the caller for control-typed constructor parameters (spec 16.1:
+`Count() c; Then(c) t1; Then(c) t2;`; `c` is inlined where the inlined t1 and t2 apply it);
+applied once or never (dropped), or applied several times when they have no tables (each apply
+its own copy of the code; extern instances are declared once and shared, as one BMv2 object).
+`C.apply(...)` on a control type (direct type invocation) applies an instance `C() C;`.
+Anything else (a constructor call as an argument, a table applied from two places, instances
+in parsers) is left to the checker, which refuses it by name."""
 from __future__ import annotations
 
 import copy
@@ -50,6 +53,10 @@ class ControlInliner:
         # named types a constructor argument may have: typedefs and enums
         self.value_types = {d.name for d in program.decls
                             if isinstance(d, (A.TypedefDecl, A.EnumDecl))}
+        # control types (`control ct(inout bit<16> x);`) and controls: the types of a
+        # constructor parameter that takes a control instance (spec 16.1)
+        self.control_types = {d.name for d in program.decls
+                              if isinstance(d, A.ControlTypeDecl)} | set(self.controls)
 
     def run(self) -> None:
         # callees are declared before their callers (spec 7.x: declare before use), so each
@@ -66,39 +73,124 @@ class ControlInliner:
                                         if isinstance(n, A.PathExpr))
         for name in self.inlined_with_args - self.not_inlined:
             self.controls[name].inlined_only = True
+        # a control with constructor parameters that nothing instantiates is only a
+        # declaration (a template): checked as one, like the inlined ones
+        used = {l.type_ref.name for d in self.program.decls
+                for l in getattr(d, "locals", ()) or ()
+                if isinstance(l, A.Instantiation) and isinstance(l.type_ref, A.NamedTypeRef)}
+        for name, d in self.controls.items():
+            if d.ctor_params and name not in used and name not in self.not_inlined:
+                d.inlined_only = True
 
     # ------------------------------------------------------------ one caller
     def inline_into(self, caller: A.ControlDecl) -> None:
-        for inst in [l for l in caller.locals if self._inlinable_instance(l)]:
-            calls = [s for s in A.walk(caller.body)
-                     if isinstance(s, A.CallStmt) and _applies(s.call, inst.name)]
-            if not calls:
+        """Inline the caller's instances until none is left to inline. An instance given to
+        another one as a constructor argument waits until that one is inlined: its applies
+        appear only then. Instances never applied are dropped at the end (as p4c)."""
+        self._direct_invocations(caller)
+        progress = True
+        while progress:
+            progress = False
+            for inst in [l for l in caller.locals if self._inlinable_instance(l, caller)]:
+                if inst in caller.locals and not self._is_argument(inst, caller):
+                    progress |= self._inline_all_applies(caller, inst)
+        for inst in [l for l in caller.locals if self._inlinable_instance(l, caller)]:
+            if not self._is_argument(inst, caller) and not self._calls(caller, inst):
                 caller.locals.remove(inst)      # never applied: nothing to inline (as p4c)
-                continue
-            callee = self.controls[inst.type_ref.name]
-            stateful = any(isinstance(l, (A.TableDecl, A.Instantiation)) for l in callee.locals)
-            if len(calls) > 1 and stateful:
-                continue            # one table or extern applied from two places: refused
-            ok = all(self._inline_instance(caller, inst, c, named=len(calls) == 1)
-                     for c in calls)
-            if ok:
-                caller.locals.remove(inst)
-                if callee.ctor_params:
-                    self.inlined_with_args.add(callee.name)
-            elif callee.ctor_params:
-                self.not_inlined.add(callee.name)
 
-    def _inlinable_instance(self, local) -> bool:
+    @staticmethod
+    def _calls(caller, inst) -> list:
+        return [s for s in A.walk(caller.body)
+                if isinstance(s, A.CallStmt) and _applies(s.call, inst.name)]
+
+    @staticmethod
+    def _is_argument(inst, caller) -> bool:
+        """Another instance of the caller takes `inst` as a constructor argument."""
+        return any(isinstance(l, A.Instantiation) and l is not inst and any(
+            isinstance(n, A.PathExpr) and n.name == inst.name for a in l.args for n in A.walk(a))
+            for l in caller.locals)
+
+    def _inline_all_applies(self, caller, inst) -> bool:
+        """Inline every apply of `inst`; True when it was inlined (and removed)."""
+        calls = self._calls(caller, inst)
+        if not calls:
+            return False
+        callee = self.controls[inst.type_ref.name]
+        if len(calls) > 1 and any(isinstance(l, A.TableDecl) for l in callee.locals):
+            return False            # one table applied from two places: refused
+        # extern instances are shared by all the applies (one BMv2 object), named under the
+        # instance as for a single apply; actions and variables get a copy per apply
+        shared = {}
+        if len(calls) > 1:
+            shared = self._shared_externs(caller, inst, callee)
+        ok = all(self._inline_instance(caller, inst, c, named=len(calls) == 1, shared=shared)
+                 for c in calls)
+        if ok:
+            caller.locals.remove(inst)
+            if callee.ctor_params:
+                self.inlined_with_args.add(callee.name)
+        elif callee.ctor_params:
+            self.not_inlined.add(callee.name)
+        return ok
+
+    def _shared_externs(self, caller, inst, callee) -> dict:
+        renames = {}
+        i = caller.locals.index(inst)
+        for local in callee.locals:
+            if isinstance(local, A.Instantiation):
+                new = copy.deepcopy(local)
+                new.name = self.names.fresh(f"{inst.name}_{local.name}")
+                _prefix_name(new, inst.name, local.name)
+                renames[local.name] = A.PathExpr(local.pos, new.name)
+                caller.locals.insert(i, new)
+                i += 1
+        return renames
+
+    def _direct_invocations(self, caller: A.ControlDecl) -> None:
+        """`C.apply(...)` on a control type without constructor parameters (spec 16.2,
+        direct type invocation) applies an instance of its own: declared here as `C() C;`
+        (p4c names it after the type), then inlined like any instance."""
+        for s in [s for s in A.walk(caller.body) if isinstance(s, A.CallStmt)]:
+            c = s.call.callee
+            if not (isinstance(c, A.MemberExpr) and c.member == "apply"
+                    and isinstance(c.expr, A.PathExpr) and c.expr.name in self.controls):
+                continue
+            name = c.expr.name
+            if self.controls[name].ctor_params or self._local_named(caller, name):
+                continue
+            pos = c.expr.pos
+            caller.locals.append(A.Instantiation(pos, name, A.NamedTypeRef(pos, name), []))
+
+    @staticmethod
+    def _local_named(caller, name: str) -> bool:
+        return any(getattr(l, "name", None) == name for l in caller.locals) or any(
+            p.name == name for p in caller.params + caller.ctor_params)
+
+    def _inlinable_instance(self, local, caller=None) -> bool:
         """An instance of a user control: without constructor parameters, or with value
-        parameters (bit<W>, int<W>, bool, ...) given positionally, which are substituted."""
+        parameters (bit<W>, int<W>, bool, ...) given positionally, which are substituted,
+        or control-typed parameters given an instance of the caller (spec 16.1)."""
         if not isinstance(local, A.Instantiation):
             return False
         r = local.type_ref
         callee = self.controls.get(r.name) if isinstance(r, A.NamedTypeRef) else None
         if callee is None or r.args or len(local.args) != len(callee.ctor_params):
             return False
-        return all(self._value_type(p.type_ref) for p in callee.ctor_params) and not any(
+        return all(self._value_type(p.type_ref) or self._instance_argument(p, a, caller)
+                   for p, a in zip(callee.ctor_params, local.args)) and not any(
             isinstance(a, A.Argument) and a.name for a in local.args)
+
+    def _instance_argument(self, param, arg, caller) -> bool:
+        """A control-typed constructor parameter given a control instance of the caller."""
+        r = param.type_ref
+        if caller is None or not (isinstance(r, A.NamedTypeRef) and not r.args
+                                  and r.name in self.control_types):
+            return False
+        arg = arg.expr if isinstance(arg, A.Argument) else arg
+        return isinstance(arg, A.PathExpr) and any(
+            isinstance(l, A.Instantiation) and l.name == arg.name
+            and isinstance(l.type_ref, A.NamedTypeRef) and l.type_ref.name in self.controls
+            for l in caller.locals)
 
     def _value_type(self, r) -> bool:
         if isinstance(r, (A.BitsTypeRef, A.BaseTypeRef)):
@@ -106,7 +198,7 @@ class ControlInliner:
         return isinstance(r, A.NamedTypeRef) and not r.args and r.name in self.value_types
 
     def _inline_instance(self, caller, inst: A.Instantiation, call_stmt: A.CallStmt, *,
-                         named: bool) -> bool:
+                         named: bool, shared: dict = None) -> bool:
         """Inline one apply of `inst`; False (nothing changed) when it cannot be.
         `named`: give the copies control-plane names under the instance's name (the only
         apply of the instance); an instance applied several times (no tables or externs)
@@ -120,10 +212,13 @@ class ControlInliner:
         # constructor arguments (compile-time values) replace their parameters
         renames: dict = {p.name: (a.expr if isinstance(a, A.Argument) else a)
                          for p, a in zip(callee.ctor_params, inst.args)}
+        renames.update(shared or {})
         new_locals: list = []
         # the callee's locals, renamed into the caller's namespace
         local_copies = []
         for local in callee.locals:
+            if shared and local.name in shared:
+                continue                    # one instance for all applies (_shared_externs)
             new = copy.deepcopy(local)
             if isinstance(new, A.TableDecl):
                 _name_keys(new)

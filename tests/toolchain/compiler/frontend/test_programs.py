@@ -32,7 +32,7 @@ def assert_fully_checked(program: A.Program) -> None:
             assert n.decl is not None, (n.pos, n.name)
         if isinstance(n, A.MethodCallExpr):
             assert n.kind in ("extern_method", "extern_function", "action", "table_apply", "function",
-                              "builtin", "constructor"), (n.pos, n.kind)
+                              "builtin", "constructor", "template_apply"), (n.pos, n.kind)
         if isinstance(n, A.TypeRef):
             assert n.resolved is not None, n.pos
         if isinstance(n, A.IntLit) and isinstance(n.type, T.Bits):
