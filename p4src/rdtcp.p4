@@ -79,7 +79,8 @@ control MyIngress(inout headers_t hdr,
         } else if (hdr.ipv4.isValid()) {
             if (hdr.ipv4.version != 4 || hdr.ipv4.ihl < 5
                     || hdr.ipv4.total_len < meta.ip_hdr_bytes
-                    || (bit<32>)hdr.ipv4.total_len > frame_ip_bytes) {
+                    || (bit<32>)hdr.ipv4.total_len > frame_ip_bytes
+                    || standard_metadata.checksum_error == 1) {
                 drop_malformed();
             } else if (hdr.ipv4.ttl <= 1) {
                 drop_ttl();

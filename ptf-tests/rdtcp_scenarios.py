@@ -94,6 +94,21 @@ def lpm_miss_dropped(h):
     assert h.counters()["drops"]["no_route"]["packets"] == 1
 
 
+def ipv4_header_checksum_verified(h):
+    """A header corrupted on the link (its checksum no longer matches) is discarded, not given a
+    fresh valid checksum (RFC 1812 §5.2.2); TCP and UDP alike, counted as malformed."""
+    h.configure({})
+    for pkt in (a_to_b(1000), udp_frame()):
+        corrupted = bytearray(bytes(pkt))
+        corrupted[14 + 4] ^= 0x01                      # a bit of the IPv4 identification field
+        h.send(PORT_A, bytes(corrupted))
+    h.expect_none()
+    h.send(PORT_A, a_to_b(1000))                       # the same segment intact: forwarded
+    h.expect(PORT_R2, a_to_b_out(1000))
+    h.expect_none()
+    assert h.counters()["drops"]["malformed"]["packets"] == 2
+
+
 def non_tcp_untouched(h):
     """UDP is routed without any other change; ARP is bridged byte for byte."""
     h.configure(pattern(PORT_R2, "D"))       # impairments never apply to non-TCP
@@ -394,7 +409,8 @@ def alternate_port_counted(h):
     assert h.counters()["reorders"]["alternate_port"]["packets"] == 1
 
 
-ALL = [forwarding_ttl, ttl_expired_dropped, lpm_miss_dropped, non_tcp_untouched,
+ALL = [forwarding_ttl, ttl_expired_dropped, lpm_miss_dropped, ipv4_header_checksum_verified,
+       non_tcp_untouched,
        ip_options_preserved, stamp_after_drops, stamp_range_wraps, merge_upstream_stamp,
        dropped_stamp_carried_on, strip_on_edge_port, edge_tcp_fragments_dropped,
        forged_stamp_not_recorded, mtu_rule,

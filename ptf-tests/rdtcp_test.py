@@ -114,6 +114,13 @@ class LpmTableHelperTest(GatewayTest):
 
 
 @group("forwarding")
+class Ipv4ChecksumTest(GatewayTest):
+    """A corrupted IPv4 header (checksum mismatch) is discarded and counted (RFC 1812 §5.2.2)."""
+    def runTest(self):
+        sc.ipv4_header_checksum_verified(self)
+
+
+@group("forwarding")
 class NonTcpTest(GatewayTest):
     """UDP is routed unchanged otherwise and never impaired; ARP is bridged byte for byte."""
     def runTest(self):

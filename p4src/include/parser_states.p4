@@ -15,7 +15,9 @@
  * (TNA feeds its parser Checksum to get the TCP payload's checksum residual) defines
  * PARSE_TCP_HOOK / PARSE_EPDN_HOOK as statements, and PARSE_TCP_DONE as the state every TCP
  * path ends in, before including this file; by default the hooks are empty and the TCP paths
- * end in accept.
+ * end in accept. Likewise PARSE_IPV4_HOOK (after the fixed IPv4 header), PARSE_IPV4_OPTION_HOOK
+ * (after each option word) and PARSE_IPV4_DONE_HOOK (once the whole IPv4 header is in): TNA
+ * verifies the IPv4 header checksum with them (v1model: MyVerifyChecksum, checksums.p4).
  */
 #ifndef RDTCP_PARSER_STATES_P4
 #define RDTCP_PARSER_STATES_P4
@@ -28,6 +30,15 @@
 #endif
 #ifndef PARSE_TCP_DONE
 #define PARSE_TCP_DONE accept
+#endif
+#ifndef PARSE_IPV4_HOOK
+#define PARSE_IPV4_HOOK
+#endif
+#ifndef PARSE_IPV4_OPTION_HOOK
+#define PARSE_IPV4_OPTION_HOOK
+#endif
+#ifndef PARSE_IPV4_DONE_HOOK
+#define PARSE_IPV4_DONE_HOOK
 #endif
 
     state parse_ethernet {
@@ -43,6 +54,7 @@
      * the same states suit targets whose parsers cannot decrement metadata in a loop (Tofino). */
     state parse_ipv4 {
         packet.extract(hdr.ipv4);
+        PARSE_IPV4_HOOK
         /* ihl < 5 is malformed: accept here, the ingress drops it (DROP_MALFORMED). */
         transition select(hdr.ipv4.ihl) {
             5: parse_ipv4_payload;
@@ -60,20 +72,21 @@
         }
     }
 
-    state parse_ipv4_options_10 { packet.extract(hdr.ipv4_options.next); transition parse_ipv4_options_9; }
-    state parse_ipv4_options_9  { packet.extract(hdr.ipv4_options.next); transition parse_ipv4_options_8; }
-    state parse_ipv4_options_8  { packet.extract(hdr.ipv4_options.next); transition parse_ipv4_options_7; }
-    state parse_ipv4_options_7  { packet.extract(hdr.ipv4_options.next); transition parse_ipv4_options_6; }
-    state parse_ipv4_options_6  { packet.extract(hdr.ipv4_options.next); transition parse_ipv4_options_5; }
-    state parse_ipv4_options_5  { packet.extract(hdr.ipv4_options.next); transition parse_ipv4_options_4; }
-    state parse_ipv4_options_4  { packet.extract(hdr.ipv4_options.next); transition parse_ipv4_options_3; }
-    state parse_ipv4_options_3  { packet.extract(hdr.ipv4_options.next); transition parse_ipv4_options_2; }
-    state parse_ipv4_options_2  { packet.extract(hdr.ipv4_options.next); transition parse_ipv4_options_1; }
-    state parse_ipv4_options_1  { packet.extract(hdr.ipv4_options.next); transition parse_ipv4_payload; }
+    state parse_ipv4_options_10 { packet.extract(hdr.ipv4_options.next); PARSE_IPV4_OPTION_HOOK transition parse_ipv4_options_9; }
+    state parse_ipv4_options_9  { packet.extract(hdr.ipv4_options.next); PARSE_IPV4_OPTION_HOOK transition parse_ipv4_options_8; }
+    state parse_ipv4_options_8  { packet.extract(hdr.ipv4_options.next); PARSE_IPV4_OPTION_HOOK transition parse_ipv4_options_7; }
+    state parse_ipv4_options_7  { packet.extract(hdr.ipv4_options.next); PARSE_IPV4_OPTION_HOOK transition parse_ipv4_options_6; }
+    state parse_ipv4_options_6  { packet.extract(hdr.ipv4_options.next); PARSE_IPV4_OPTION_HOOK transition parse_ipv4_options_5; }
+    state parse_ipv4_options_5  { packet.extract(hdr.ipv4_options.next); PARSE_IPV4_OPTION_HOOK transition parse_ipv4_options_4; }
+    state parse_ipv4_options_4  { packet.extract(hdr.ipv4_options.next); PARSE_IPV4_OPTION_HOOK transition parse_ipv4_options_3; }
+    state parse_ipv4_options_3  { packet.extract(hdr.ipv4_options.next); PARSE_IPV4_OPTION_HOOK transition parse_ipv4_options_2; }
+    state parse_ipv4_options_2  { packet.extract(hdr.ipv4_options.next); PARSE_IPV4_OPTION_HOOK transition parse_ipv4_options_1; }
+    state parse_ipv4_options_1  { packet.extract(hdr.ipv4_options.next); PARSE_IPV4_OPTION_HOOK transition parse_ipv4_payload; }
 
     /* Only an unfragmented datagram (MF clear, offset 0) starts with a whole TCP segment whose
      * checksum the gateway can recompute. The mask 0x1 selects the MF flag (RFC 791 §3.1). */
     state parse_ipv4_payload {
+        PARSE_IPV4_DONE_HOOK
         transition select(hdr.ipv4.frag_offset, hdr.ipv4.flags, hdr.ipv4.protocol) {
             (13w0, 3w0 &&& 3w1, PROTO_TCP): parse_tcp;
             default: accept;

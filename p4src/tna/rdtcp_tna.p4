@@ -25,7 +25,8 @@
     bit<16> tcp_residual;   /* parser: TCP checksum over everything but the header fields */ \
     bit<16> len_delta;      /* pseudo-header length change, one's complement (+12 / -12) */ \
     bit<1>  has_entry;      /* the flow's fingerprint was in its EPDN slot */            \
-    bit<32> pattern_len;    /* pattern_len[out port] */
+    bit<32> pattern_len;    /* pattern_len[out port] */                                  \
+    bit<1>  ipv4_csum_err;  /* parser: the IPv4 header checksum did not verify */
 #ifndef MAX_PORTS
 #define MAX_PORTS 512       /* every Tofino port number (9 bits): no aliasing across pipes */
 #endif
@@ -87,12 +88,18 @@ struct eg_metadata_t { }
         tcp_csum.subtract({hdr.epdn.kind, hdr.epdn.len, hdr.epdn.exid,                    \
                            hdr.epdn.drop_lo, hdr.epdn.drop_hi});
 #define PARSE_TCP_DONE parse_tcp_done
+/* RFC 1812 §5.2.2: the IPv4 header checksum is verified (v1model: MyVerifyChecksum) over the
+ * fixed header and every option word; the ingress drops a mismatch as DROP_MALFORMED. */
+#define PARSE_IPV4_HOOK        ipv4_csum.add(hdr.ipv4);
+#define PARSE_IPV4_OPTION_HOOK ipv4_csum.add(hdr.ipv4_options.last);
+#define PARSE_IPV4_DONE_HOOK   meta.ipv4_csum_err = (bit<1>)ipv4_csum.verify();
 
 parser IngressParser(packet_in packet,
                      out ig_headers_t hdr,
                      out metadata_t meta,
                      out ingress_intrinsic_metadata_t ig_intr_md) {
     Checksum() tcp_csum;
+    Checksum() ipv4_csum;
     /* Ports whose packets come from inside the switch (the loop port, the deflect-on-drop
      * destination): they start with bridge_t. Set by the control plane. */
     value_set<port_t>(4) internal_ports;
@@ -109,7 +116,7 @@ parser IngressParser(packet_in packet,
             payload_len = 0, flow_hash = 0, flow_fp = 0, flow_idx = 0, entry_fp = 0, entry_lo = 0,
             entry_hi = 0, rec_lo = 0, rec_hi = 0, port_mtu = 0, drop_cause = DROP_NONE,
             impair = IMPAIR_PASS, out_port = 0, out_idx = 0, loops_left = 0, recirc_port = 0,
-            tcp_residual = 0, len_delta = 0, has_entry = 0, pattern_len = 0
+            tcp_residual = 0, len_delta = 0, has_entry = 0, pattern_len = 0, ipv4_csum_err = 0
         };
         transition select(ig_intr_md.ingress_port) {
             internal_ports: parse_bridge;
@@ -359,7 +366,7 @@ control MyIngress(inout ig_headers_t hdr,
             /* ---- 2. route (routing.p4, shared with v1model) ----------------------------- */
             if (hdr.ipv4.isValid()) {
                 if (hdr.ipv4.version != 4 || hdr.ipv4.ihl < 5
-                        || hdr.ipv4.total_len < meta.ip_hdr_bytes) {
+                        || hdr.ipv4.total_len < meta.ip_hdr_bytes || meta.ipv4_csum_err == 1) {
                     drop_malformed();
                 } else if (hdr.ipv4.ttl <= 1) {
                     drop_ttl();

@@ -54,7 +54,8 @@ header egress_intrinsic_metadata_t {
 struct egress_intrinsic_metadata_from_parser_t { bit<16> parser_err; }
 struct egress_intrinsic_metadata_for_deparser_t { bit<3> drop_ctl; }
 struct egress_intrinsic_metadata_for_output_port_t { bit<1> force_tx_error; }
-extern Checksum { Checksum(); void subtract<T>(in T data); bit<16> get(); bit<16> update<T>(in T data); }
+extern Checksum { Checksum(); void add<T>(in T data); void subtract<T>(in T data); bool verify();
+                  bit<16> get(); bit<16> update<T>(in T data); }
 extern Hash<W> { Hash(HashAlgorithm_t algo); W get<D>(in D data); }
 extern Random<W> { Random(); W get(); }
 extern Counter<W, I> { Counter(bit<32> size, CounterType_t type); void count(in I index); }
