@@ -150,15 +150,20 @@ class ControlInliner:
         """`C.apply(...)` on a control type without constructor parameters (spec 16.2,
         direct type invocation) applies an instance of its own: declared here as `C() C;`
         (p4c names it after the type), then inlined like any instance."""
+        applies: dict = {}
         for s in [s for s in A.walk(caller.body) if isinstance(s, A.CallStmt)]:
             c = s.call.callee
-            if not (isinstance(c, A.MemberExpr) and c.member == "apply"
+            if (isinstance(c, A.MemberExpr) and c.member == "apply"
                     and isinstance(c.expr, A.PathExpr) and c.expr.name in self.controls):
+                applies.setdefault(c.expr.name, []).append(s.call)
+        for name, calls in applies.items():
+            callee = self.controls[name]
+            # an apply the inliner cannot take (e.g. relying on default arguments) leaves
+            # the type's applies as written, for the checker to refuse
+            if (callee.ctor_params or self._local_named(caller, name)
+                    or any(len(c.args) != len(callee.params) for c in calls)):
                 continue
-            name = c.expr.name
-            if self.controls[name].ctor_params or self._local_named(caller, name):
-                continue
-            pos = c.expr.pos
+            pos = calls[0].callee.expr.pos
             caller.locals.append(A.Instantiation(pos, name, A.NamedTypeRef(pos, name), []))
 
     @staticmethod

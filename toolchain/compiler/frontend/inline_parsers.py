@@ -12,7 +12,8 @@ A state `s { a; sub.apply(pkt, hdr, x); b; transition T; }` becomes
 and each apply gets its own copy of the sub-parser's states (p4c inlines every invocation
 separately). Parameters as for sub-controls (inline_controls.py): the packet, headers and
 structs by reference, scalars copied in and out through parser-local variables. The
-sub-parser's own local variables become locals of the caller, renamed."""
+sub-parser's own local variables become locals of the caller, renamed. `P.apply(...)` on a
+parser type (direct type invocation, spec 16.2) applies an instance `P() P;` added here."""
 from __future__ import annotations
 
 import copy
@@ -41,6 +42,7 @@ class ParserInliner:
                 self.inline_into(d)
 
     def inline_into(self, caller: A.ParserDecl) -> None:
+        self._direct_invocations(caller)
         instances = {l.name: l for l in caller.locals if self._inlinable_instance(l)}
         if not instances:
             return
@@ -65,6 +67,28 @@ class ParserInliner:
         caller.locals = [l for l in caller.locals
                          if not (isinstance(l, A.Instantiation) and l.name in instances
                                  and l.name not in applied)]
+
+    def _direct_invocations(self, caller: A.ParserDecl) -> None:
+        """`P.apply(...)` on a parser type without constructor parameters (spec 16.2, direct
+        type invocation) applies an instance of its own, declared here as `P() P;` (p4c
+        names it after the type); every such apply is then inlined separately."""
+        applies: dict = {}
+        for state in caller.states:
+            for st in state.stmts:
+                c = st.call.callee if isinstance(st, A.CallStmt) else None
+                if (isinstance(c, A.MemberExpr) and c.member == "apply"
+                        and isinstance(c.expr, A.PathExpr) and c.expr.name in self.parsers):
+                    applies.setdefault(c.expr.name, []).append(st.call)
+        for name, calls in applies.items():
+            callee = self.parsers[name]
+            # an apply the inliner cannot take (e.g. relying on default arguments) leaves
+            # the type's applies as written, for the checker to refuse
+            if callee.ctor_params or any(len(c.args) != len(callee.params) for c in calls) \
+                    or any(getattr(l, "name", None) == name for l in caller.locals) \
+                    or any(p.name == name for p in caller.params + caller.ctor_params):
+                continue
+            pos = calls[0].callee.expr.pos
+            caller.locals.append(A.Instantiation(pos, name, A.NamedTypeRef(pos, name), []))
 
     def _inlinable_instance(self, local) -> bool:
         if not isinstance(local, A.Instantiation) or local.args:
