@@ -32,8 +32,9 @@ exit/return; every v1model extern the issue lists (register, counter, direct_cou
 direct_meter, hash, random, mark_to_drop, resubmit/recirculate/clone(+_preserving_field_list,
 clone3), truncate, assert/assume, log_msg, digest, verify/update_checksum(+_with_payload)).
 Refused with a position and the construct's name: varbit fields of structs, action
-parameters and function arguments of varbit type, a second varbit field in a header, parser
-value sets, sub-parser/sub-control instances, action profiles/selectors, `optional`/`selector` match
+parameters and function arguments of varbit type, a second varbit field in a header, a parser
+value set as one component of a keyset (a whole keyset is a BMv2 parse_vset), header union
+stack .next, action profiles/selectors, `optional`/`selector` match
 kinds, if statements in parsers, conditional emits, run-time stack indices (the mid end and
 back end support them; the front end still refuses them), anything else the back end cannot
 represent. `transition reject` is accepted with a warning: BMv2 ends parsing as for accept.

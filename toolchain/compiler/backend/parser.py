@@ -17,6 +17,9 @@ def _padded(values: list, widths: list) -> str:
 
 
 def transition(t: ir.Transition, widths: list) -> dict:
+    if t.value_set is not None:
+        return {"type": "parse_vset", "value": t.value_set, "mask": None,
+                "next_state": t.next_state}
     if t.values is None:
         return {"type": "default", "value": None, "mask": None, "next_state": t.next_state}
     value = _padded(t.values, widths)
@@ -103,3 +106,9 @@ def parsers(program: ir.Program) -> list:
             next_state_id += 1
         out.append({"name": p.name, "id": i, "init_state": p.init_state, "parse_states": states})
     return out
+
+
+def parse_vsets(program: ir.Program) -> list:
+    """JSON_format.md "parse_vsets" (p4c's JsonObjects::add_parse_vset)."""
+    return [{"name": v.name, "id": i, "compressed_bitwidth": v.bitwidth, "max_size": v.size}
+            for i, v in enumerate(program.parse_vsets)]

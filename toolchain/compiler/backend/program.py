@@ -24,7 +24,7 @@ def emit_program(program: ir.Program) -> dict:
         "errors": headers.errors(program),
         "enums": headers.enums(program),
         "parsers": parser.parsers(program),
-        "parse_vsets": [],
+        "parse_vsets": parser.parse_vsets(program),
         "deparsers": deparser.deparsers(program),
         "meter_arrays": externs.meter_arrays(program),
         "counter_arrays": externs.counter_arrays(program),

@@ -267,9 +267,18 @@ class HeaderStack:
 
 @dataclass
 class Transition:
-    values: Optional[list]     # one int per key field; None = default
+    values: Optional[list]     # one int per key field; None = default (or a value set)
     masks: Optional[list]      # one int per key field, or None (exact)
     next_state: Optional[str]  # None = accept / end
+    value_set: Optional[str] = None   # the keyset is this parser value set (BMv2 parse_vset)
+
+
+@dataclass
+class ParseValueSet:
+    """value_set<T>(size) (spec 12.11): JSON_format.md "parse_vsets"."""
+    name: str
+    bitwidth: int         # of T (the sum of a struct's fields), as p4c's compressed_bitwidth
+    size: int
 
 
 @dataclass
@@ -452,6 +461,7 @@ class Program:
     errors: list = dc_field(default_factory=list)       # [(name, value)]
     enums: list = dc_field(default_factory=list)        # [(name, [(member, value)])]
     parsers: list = dc_field(default_factory=list)
+    parse_vsets: list = dc_field(default_factory=list)   # [ParseValueSet]
     deparsers: list = dc_field(default_factory=list)
     meters: list = dc_field(default_factory=list)
     counters: list = dc_field(default_factory=list)

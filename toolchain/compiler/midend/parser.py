@@ -13,7 +13,7 @@ from itertools import product
 from ..frontend import ast, types as T
 from . import externs, ir
 from .context import Context, Unsupported, construct_name, ir_type, source_info
-from .controls import block_env
+from .controls import block_env, control_name, qualified_name
 from .expressions import StackNext, describe
 from .ranges import range_to_masks
 from .statements import StmtLowering, _folded_int
@@ -29,6 +29,7 @@ class ParserLowering:
         self.env = block_env(ctx, decl.params)
         self.stmts = StmtLowering(ctx, self.env, in_parser=True)
         self.exprs = self.stmts.exprs
+        self.value_sets: dict = {}        # id(ValueSetDecl) -> its JSON name
 
     def run(self) -> None:
         init_ops = []
@@ -37,7 +38,7 @@ class ParserLowering:
                 # parser-level variables are initialised when parsing starts
                 init_ops.extend(op for p in self.stmts.declare(local) for op in self._set_from(p))
             elif isinstance(local, ast.ValueSetDecl):
-                raise Unsupported(local.pos, "parser value sets are not supported")
+                self._value_set(local)
             elif isinstance(local, ast.Instantiation):
                 raise Unsupported(local.pos, "instantiations inside a parser are not supported")
         states = [self._state(s) for s in self.decl.states if not s.builtin]
@@ -45,6 +46,17 @@ class ParserLowering:
             if state.name == "start":
                 state.ops[:0] = init_ops
         self.ctx.out.parsers.append(ir.Parser("parser", "start", states))
+
+    def _value_set(self, d: ast.ValueSetDecl) -> None:
+        """A parser value set, named as p4c names it ("MyParser.pvs")."""
+        element = d.p4type.element
+        width = element.width_bits
+        if not width:
+            raise Unsupported(d.pos, f"value_set '{d.name}' of {element} (no fixed width)")
+        size = _folded_int(d.size, "a value_set size")
+        name = qualified_name(d, control_name(self.decl))
+        self.value_sets[id(d)] = name
+        self.ctx.out.parse_vsets.append(ir.ParseValueSet(name, width, size))
 
     def _state(self, s: ast.ParserState) -> ir.ParseState:
         state = ir.ParseState(s.name, source=source_info(s, s.name))
@@ -219,6 +231,13 @@ class ParserLowering:
                 len(ks) == 1 and isinstance(ks[0], ast.DontCareExpr) and len(widths) > 1):
             state.transitions.append(ir.Transition(None, None, nxt))
             return
+        vs = getattr(ks[0], "decl", None) if len(ks) == 1 else None
+        if isinstance(ks[0], ast.PathExpr) and isinstance(vs, ast.ValueSetDecl):
+            # the whole keyset is a value set (for several keys, one of struct type): the
+            # transition matches the values the control plane put in it (pvs_add)
+            state.transitions.append(ir.Transition(None, None, nxt,
+                                                   value_set=self.value_sets[id(vs)]))
+            return
         if len(ks) != len(widths):
             raise Unsupported(case.pos, f"select case has {len(ks)} values for "
                                         f"{len(widths)} keys")
@@ -243,7 +262,10 @@ class ParserLowering:
             lo, hi = _folded_int(k.lo, "a range bound"), _folded_int(k.hi, "a range bound")
             return range_to_masks(lo & full, hi & full, width)
         if isinstance(k, ast.PathExpr) and isinstance(getattr(k, "decl", None), ast.ValueSetDecl):
-            raise Unsupported(k.pos, "parser value sets are not supported")
+            # BMv2 matches a value set against the whole key only (p4c: combine())
+            raise Unsupported(k.pos, "a parser value set as one component of a select keyset "
+                                     "is not supported (BMv2 matches a value set against the "
+                                     "whole key)")
         v = getattr(k, "folded", None)
         if isinstance(v, bool):
             v = int(v)

@@ -8,7 +8,7 @@ parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_met
     value_set<bit<8>>(4) kinds;
     state start {
         pkt.extract(hdr.h);
-        transition select(hdr.h.a) { kinds: accept; default: accept; }
+        transition select(hdr.h.a, hdr.h.b) { (kinds, 1): accept; default: accept; }
     }
 }
 control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
