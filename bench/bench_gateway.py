@@ -58,9 +58,12 @@ def load(args) -> tuple[dict, object]:
 
 
 def segment_factory(payload_len: int):
-    """frame(src_ip, sport, seq) -> bytes: a TCP data segment (template built once by Scapy)."""
+    """frame(src_ip, sport, seq) -> bytes: a TCP data segment (template built once by Scapy),
+    both checksums valid: the gateway verifies the IPv4 header's (RFC 1812 §5.2.2) and a
+    workload of bad frames would measure the drop path."""
     from scapy.layers.inet import IP, TCP
     from scapy.layers.l2 import Ether
+    from netio.checksum import internet_checksum
     tmpl = bytearray(bytes(Ether(src="00:00:00:00:00:0a", dst="02:00:00:00:01:01")
                            / IP(src="10.1.0.1", dst="10.2.0.1", ttl=64)
                            / TCP(sport=1, dport=80, flags="A") / bytes(payload_len)))
@@ -69,6 +72,11 @@ def segment_factory(payload_len: int):
         b = bytearray(tmpl)
         struct.pack_into("!I", b, 26, src_ip)
         struct.pack_into("!HHI", b, 34, sport, 80, seq)
+        struct.pack_into("!H", b, 24, 0)
+        struct.pack_into("!H", b, 24, internet_checksum(bytes(b[14:34])))
+        struct.pack_into("!H", b, 50, 0)
+        pseudo = bytes(b[26:34]) + struct.pack("!BBH", 0, 6, len(b) - 34)
+        struct.pack_into("!H", b, 50, internet_checksum(pseudo + bytes(b[34:])))
         return bytes(b)
     return frame
 
@@ -85,9 +93,12 @@ def pps_plain(program, frame, packets: int) -> float:
     sw, _ = new_switch(program, CONFIG)
     frames = [frame(0x0A010000 + (i % 256), 1000 + i % 1000, 1 + 1460 * i) for i in range(packets)]
     t0 = time.perf_counter()
-    for f in frames:
-        sw.process(1, f)
-    return packets / (time.perf_counter() - t0)
+    forwarded = sum(len(sw.process(1, f)) for f in frames)
+    rate = packets / (time.perf_counter() - t0)
+    if forwarded != packets:
+        raise SystemExit(f"bench: {packets - forwarded} of {packets} frames were not forwarded "
+                         "(the workload, not the gateway, is wrong)")
+    return rate
 
 
 def pps_stamping(program, frame, packets: int) -> tuple[float, int]:
@@ -100,7 +111,20 @@ def pps_stamping(program, frame, packets: int) -> tuple[float, int]:
     for f in frames:
         sw.process(1, f)
     elapsed = time.perf_counter() - t0
-    return packets / elapsed, ctl.report(ports=[])["epdn_events"]["stamp"]["packets"]
+    report = ctl.report(ports=[])
+    stamps = report["epdn_events"]["stamp"]["packets"]
+    check_workload(report, expect_stamps=packets // 2)
+    return packets / elapsed, stamps
+
+
+def check_workload(report: dict, *, expect_stamps: int) -> None:
+    """The figure measures what it says: no frame refused, every forwarded one stamped."""
+    refused = {cause: v["packets"] for cause, v in report["drops"].items()
+               if cause != "pattern" and v["packets"]}
+    stamps = report["epdn_events"]["stamp"]["packets"]
+    if refused or stamps != expect_stamps:
+        raise SystemExit(f"bench: workload broken: drops {refused}, {stamps} stamps "
+                         f"(expected {expect_stamps})")
 
 
 def bytes_per_entry(program_json: dict) -> float:

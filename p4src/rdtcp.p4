@@ -56,6 +56,7 @@ control MyIngress(inout headers_t hdr,
         meta.tcp_modified = 0;
         meta.tcp_ok = 0;
         meta.is_data = 0;
+        meta.entry_ours = 0;
 
         /* ---- 1. classify ---------------------------------------------------------------- */
         if (hdr.ipv4.isValid()) {
@@ -70,7 +71,13 @@ control MyIngress(inout headers_t hdr,
             }
         }
         if (meta.is_data == 1) {
-            epdn_lookup();
+            epdn_slot();
+            if (meta.entry_fp != 0) {
+                epdn_fingerprint();
+                if (meta.entry_fp == meta.flow_fp) {
+                    epdn_read_entry();
+                }
+            }
         }
 
         /* ---- 2. route (a reordering loop re-enters the port chosen on the first pass) ------ */
@@ -93,16 +100,16 @@ control MyIngress(inout headers_t hdr,
         set_out_index();
 
         /* ---- 3. trust boundary (edge ports), then impairments (first pass, TCP only) -------- */
-        if (first_pass && meta.drop_cause == DROP_NONE && hdr.ipv4.isValid()) {
+        bool tcp_fragment = hdr.ipv4.isValid() && hdr.ipv4.protocol == PROTO_TCP
+                            && (hdr.ipv4.frag_offset != 0 || (hdr.ipv4.flags & 3w1) == 3w1);
+        if (first_pass && meta.drop_cause == DROP_NONE
+                && ((meta.tcp_ok == 1 && hdr.epdn.isValid()) || tcp_fragment)) {
             bit<1> edge = 0;
             edge_port.read(edge, ((bit<32>)standard_metadata.ingress_port) & PORT_INDEX_MASK);
-            if (edge == 1) {
-                if (meta.tcp_ok == 1 && hdr.epdn.isValid()) {
-                    epdn_strip_option();
-                } else if (hdr.ipv4.protocol == PROTO_TCP
-                        && (hdr.ipv4.frag_offset != 0 || (hdr.ipv4.flags & 3w1) == 3w1)) {
-                    drop_edge_fragment();
-                }
+            if (edge == 1 && tcp_fragment) {
+                drop_edge_fragment();
+            } else if (edge == 1) {
+                epdn_strip_option();
             }
         }
         if (first_pass && meta.drop_cause == DROP_NONE && meta.is_data == 1) {
@@ -179,10 +186,12 @@ control MyIngress(inout headers_t hdr,
                     if (hdr.epdn.isValid()) {
                         epdn_widen_by_carried_stamp();
                     }
-                    if (meta.entry_fp == meta.flow_fp) {
+                    if (meta.entry_ours == 1) {
                         epdn_widen_by_entry();
                     } else if (meta.entry_fp != 0) {
                         epdn_events.count(EV_COLLISION);
+                    } else {
+                        epdn_fingerprint();       /* an empty slot: not needed until now */
                     }
                     epdn_store();
                 }
@@ -190,7 +199,7 @@ control MyIngress(inout headers_t hdr,
         /* ---- 5b. forwarded: stamp the flow's pending range (first pass, data only) --------- */
         } else {
             standard_metadata.egress_spec = meta.out_port;
-            if (first_pass && meta.is_data == 1 && meta.entry_fp == meta.flow_fp) {
+            if (first_pass && meta.is_data == 1 && meta.entry_ours == 1) {
                 bit<16> mtu16 = 0;
                 port_mtu.read(mtu16, meta.out_idx);
                 meta.port_mtu = (mtu16 == 0) ? DEFAULT_MTU : (bit<32>)mtu16;

@@ -54,20 +54,31 @@
 
     counter(EPDN_EVENTS, CounterType.packets_and_bytes) epdn_events;  /* by EV_* event */
 
-    /* The flow's slot and fingerprint, and the entry stored there. Hash of the data direction's
+    /* The flow's slot and the fingerprint stored there (0: empty). Hash of the data direction's
      * 5-tuple: drops and stamps concern the same direction. */
-    action epdn_lookup() {
+    action epdn_slot() {
         hash(meta.flow_hash, HashAlgorithm.crc32, 32w0,
              { hdr.ipv4.src_addr, hdr.ipv4.dst_addr, hdr.ipv4.protocol,
                hdr.tcp.src_port, hdr.tcp.dst_port },
              64w4294967296);
+        meta.flow_idx = meta.flow_hash % EPDN_ENTRIES;
+        epdn_fp.read(meta.entry_fp, meta.flow_idx);
+    }
+
+    /* The flow's own fingerprint. Needed only when the slot is occupied (is the entry ours?) or
+     * when a drop is recorded, so a segment of a flow with an empty slot -- the common case --
+     * costs one hash and one register read. */
+    action epdn_fingerprint() {
         hash(meta.flow_fp, HashAlgorithm.crc32, 32w0,
              { hdr.ipv4.dst_addr, hdr.ipv4.src_addr, hdr.tcp.dst_port,
                hdr.tcp.src_port, hdr.ipv4.protocol },
              64w4294967296);
         meta.flow_fp = (meta.flow_fp == 0) ? 32w1 : meta.flow_fp;         /* 0 means empty */
-        meta.flow_idx = meta.flow_hash % EPDN_ENTRIES;
-        epdn_fp.read(meta.entry_fp, meta.flow_idx);
+    }
+
+    /* The slot holds this flow's entry: its range. */
+    action epdn_read_entry() {
+        meta.entry_ours = 1;
         epdn_lo.read(meta.entry_lo, meta.flow_idx);
         epdn_hi.read(meta.entry_hi, meta.flow_idx);
     }

@@ -64,7 +64,9 @@ const bit<32> DEFAULT_MTU = 1500;   /* used when port_mtu[p] == 0 (Ethernet, RFC
  * the incremental update done in ingress (p4src/include/epdn.p4, RFC 1624); TNA: the payload's
  * residual from the parser's Checksum (p4src/tna/). */
 #ifndef RDTCP_ARCH_METADATA
-#define RDTCP_ARCH_METADATA bit<32> tcp_csum_acc;
+#define RDTCP_ARCH_METADATA                                                                    \
+    bit<32> tcp_csum_acc;   /* TCP checksum: ~HC + the changed words, folded at the end */     \
+    bit<1>  entry_ours;     /* the flow's EPDN slot holds its own entry (TNA: has_entry) */
 #endif
 
 /* Drop causes: index into the counter MyIngress.drops (0 = not dropped, never counted). */
