@@ -5,6 +5,7 @@
   structs are flattened with dotted names.
 * The user metadata struct: each scalar field becomes a field of `scalars` named
   "<struct type>.<field>" (p4c: "meta_t.tcp_len"); `@field_list(N)` fields go to field list N.
+  Headers, header stacks and unions in it become instances (and stacks) named by that path.
 * `standard_metadata_t` is the "standard_metadata" instance; its `@alias` fields give the
   JSON `field_aliases`.
 Places (`HeaderPlace`, `StackPlace`, `StructPlace`) are what a P4 l-value path denotes before
@@ -108,9 +109,13 @@ class Storage:
             return StructPlace("meta", path, ftype)
         if isinstance(ftype, T.Header):       # its own instance (AllocateStorage._metadata)
             return HeaderPlace(path, ftype)
-        if isinstance(ftype, (T.Stack, T.HeaderUnion)):
-            raise Unsupported(pos, "header stacks and unions inside the metadata struct are "
-                                   "not supported")
+        if isinstance(ftype, T.Stack) and isinstance(ftype.element, T.Header):
+            return StackPlace(path, ftype, tuple(f"{path}[{i}]" for i in range(ftype.size)))
+        if isinstance(ftype, T.HeaderUnion):
+            return UnionPlace(path, ftype)
+        if isinstance(ftype, T.Stack):
+            raise Unsupported(pos, "header union stacks inside the metadata struct are not "
+                                   "supported")
         return ir.FieldRef(SCALARS, path, ir_type(ftype, pos))
 
 
@@ -402,9 +407,23 @@ class AllocateStorage:
                 self._add_type(ctx, ftype, fdecl.pos)
                 ctx.out.headers.append(ir.HeaderInstance(path, ftype.name, False))
                 continue
-            if isinstance(ftype, (T.Stack, T.HeaderUnion)):
-                raise Unsupported(fdecl.pos, "header stacks and unions inside the metadata "
-                                             "struct are not supported")
+            if isinstance(ftype, T.Stack) and isinstance(ftype.element, T.Header):
+                # a header stack kept in metadata: instances and a stack, as in the headers
+                self._add_type(ctx, ftype.element, fdecl.pos)
+                elements = [f"{path}[{i}]" for i in range(ftype.size)]
+                for e in elements:
+                    ctx.out.headers.append(ir.HeaderInstance(e, ftype.element.name, False))
+                ctx.out.stacks.append(ir.HeaderStack(path, ftype.element.name, elements))
+                continue
+            if isinstance(ftype, T.HeaderUnion):
+                for m, mt in ftype.fields.items():
+                    self._add_type(ctx, mt, fdecl.pos)
+                    ctx.out.headers.append(ir.HeaderInstance(f"{path}.{m}", mt.name, False))
+                self._union(ctx, ctx.storage, path, ftype)
+                continue
+            if isinstance(ftype, T.Stack):
+                raise Unsupported(fdecl.pos, "header union stacks inside the metadata struct "
+                                             "are not supported")
             ref = ctx.scalars.add(path, ir_type(ftype, fdecl.pos))
             for ann in fdecl.annotations:
                 if ann.name == "field_list":
