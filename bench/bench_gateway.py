@@ -14,7 +14,11 @@ Figures (issue 6):
      fraction is 1 - m(1 - (1 - 1/m)^n)/n (7.2 % for 10,000 flows in 65,536 slots).
 
     python bench/bench_gateway.py [--packets 20000] [--repeat 5] [--flows 10000] [--payload 1448]
-                                  [--entries 65536 | --json build/rdtcp.json]
+                                  [--entries 65536 | --json build/rdtcp.json] [--python pypy3]
+
+The embedded target is pure Python: the rates depend on the interpreter. ``--python pypy3``
+runs the same figures again under PyPy (the interpreter the experiments' workers use), on the
+JSON compiled here; the script itself needs no Scapy, so it runs there unchanged.
 
 Packet rates are measured ``--repeat`` times on fresh switches; the median and the best are
 printed (the best is the usual figure of merit on a shared machine: other load only slows a
@@ -24,6 +28,7 @@ run down, as timeit's documentation argues).
 from __future__ import annotations
 
 import argparse
+import platform
 import random
 import struct
 import sys
@@ -33,7 +38,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "ptf-tests"))
 
 from controller import Controller, EmbeddedDriver  # noqa: E402
 from controller import names as n  # noqa: E402
@@ -58,26 +62,22 @@ def load(args) -> tuple[dict, object]:
 
 
 def segment_factory(payload_len: int):
-    """frame(src_ip, sport, seq) -> bytes: a TCP data segment (template built once by Scapy),
-    both checksums valid: the gateway verifies the IPv4 header's (RFC 1812 §5.2.2) and a
-    workload of bad frames would measure the drop path."""
-    from scapy.layers.inet import IP, TCP
-    from scapy.layers.l2 import Ether
+    """frame(src_ip, sport, seq) -> bytes: a TCP data segment 10.x -> 10.2.0.1:80 into port 1,
+    both checksums valid (the gateway verifies the IPv4 header's, RFC 1812 §5.2.2: a workload of
+    bad frames would measure the drop path). Plain struct, no Scapy, so the script also runs
+    under PyPy."""
     from netio.checksum import internet_checksum
-    tmpl = bytearray(bytes(Ether(src="00:00:00:00:00:0a", dst="02:00:00:00:01:01")
-                           / IP(src="10.1.0.1", dst="10.2.0.1", ttl=64)
-                           / TCP(sport=1, dport=80, flags="A") / bytes(payload_len)))
+    eth = bytes.fromhex("020000000101" "00000000000a" "0800")
+    payload = bytes(payload_len)
 
     def frame(src_ip: int, sport: int, seq: int) -> bytes:
-        b = bytearray(tmpl)
-        struct.pack_into("!I", b, 26, src_ip)
-        struct.pack_into("!HHI", b, 34, sport, 80, seq)
-        struct.pack_into("!H", b, 24, 0)
-        struct.pack_into("!H", b, 24, internet_checksum(bytes(b[14:34])))
-        struct.pack_into("!H", b, 50, 0)
-        pseudo = bytes(b[26:34]) + struct.pack("!BBH", 0, 6, len(b) - 34)
-        struct.pack_into("!H", b, 50, internet_checksum(pseudo + bytes(b[34:])))
-        return bytes(b)
+        ip = bytearray(struct.pack("!BBHHHBBHII", 0x45, 0, 40 + payload_len, 1, 0, 64, 6, 0,
+                                   src_ip, 0x0A020001))
+        struct.pack_into("!H", ip, 10, internet_checksum(bytes(ip)))
+        tcp = bytearray(struct.pack("!HHIIBBHHH", sport, 80, seq, 1, 5 << 4, 0x10, 65535, 0, 0))
+        pseudo = bytes(ip[12:20]) + struct.pack("!BBH", 0, 6, 20 + payload_len)
+        struct.pack_into("!H", tcp, 16, internet_checksum(pseudo + bytes(tcp) + payload))
+        return eth + bytes(ip) + bytes(tcp) + payload
     return frame
 
 
@@ -156,6 +156,26 @@ def lost_reports(program, frame, flows: int, seed: int) -> tuple[float, dict]:
     return 1 - stamped / flows, ctl.report(ports=[])["epdn_events"]
 
 
+def run_under(args, program_json: dict) -> int:
+    """The same figures under ``args.python``, on the JSON compiled by this interpreter."""
+    import json
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "rdtcp.json"
+        path.write_text(json.dumps(program_json))
+        cmd = [args.python, str(Path(__file__).resolve()), "--json", str(path),
+               "--packets", str(args.packets), "--repeat", str(args.repeat),
+               "--flows", str(args.flows), "--payload", str(args.payload),
+               "--seed", str(args.seed)]
+        print()
+        try:
+            return subprocess.run(cmd, cwd=ROOT, timeout=1800).returncode
+        except (OSError, subprocess.TimeoutExpired) as e:
+            print(f"bench: cannot run under {args.python}: {e}", file=sys.stderr)
+            return 1
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--packets", type=int, default=20000)
@@ -169,10 +189,13 @@ def main(argv=None) -> int:
                     help="compile with -D EPDN_ENTRIES=N (default: the program's 65536)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=5, help="runs per packet-rate figure (default 5)")
+    ap.add_argument("--python", metavar="PATH",
+                    help="also run the figures under this interpreter (e.g. pypy3)")
     args = ap.parse_args(argv)
     if args.entries is not None and (args.json or args.entries < 1):
         ap.error("--entries needs a positive count and no --json (it recompiles the program)")
     print("command: " + " ".join([Path(sys.executable).name] + sys.argv))
+    print(f"interpreter: {platform.python_implementation()} {platform.python_version()}")
 
     program_json, program = load(args)
     entries = next(r["size"] for r in program_json["register_arrays"] if r["name"] == n.REG_EPDN_FP)
@@ -197,6 +220,8 @@ def main(argv=None) -> int:
     print(f"lost drop reports, {args.flows:,} flows   : {lost:10.2%}  (expected {expected:.2%} for "
           f"{entries} slots; collisions {events['collision']['packets']}, "
           f"stamps {events['stamp']['packets']})")
+    if args.python:
+        return run_under(args, program_json)
     return 0
 
 
