@@ -98,15 +98,16 @@ def ipv4_header_checksum_verified(h):
     """A header corrupted on the link (its checksum no longer matches) is discarded, not given a
     fresh valid checksum (RFC 1812 §5.2.2); TCP and UDP alike, counted as malformed."""
     h.configure({})
-    for pkt in (a_to_b(1000), udp_frame()):
+    opts = [IPOption_NOP(), IPOption_NOP(), IPOption_NOP(), IPOption_EOL()]
+    for pkt, offset in ((a_to_b(1000), 4), (udp_frame(), 4), (a_to_b(1000, ip_options=opts), 20)):
         corrupted = bytearray(bytes(pkt))
-        corrupted[14 + 4] ^= 0x01                      # a bit of the IPv4 identification field
+        corrupted[14 + offset] ^= 0x01       # a bit of the identification field / of an option
         h.send(PORT_A, bytes(corrupted))
     h.expect_none()
     h.send(PORT_A, a_to_b(1000))                       # the same segment intact: forwarded
     h.expect(PORT_R2, a_to_b_out(1000))
     h.expect_none()
-    assert h.counters()["drops"]["malformed"]["packets"] == 2
+    assert h.counters()["drops"]["malformed"]["packets"] == 3
 
 
 def non_tcp_untouched(h):
