@@ -261,12 +261,12 @@ def _port_config(port: int, t: Mapping[str, Any], path: str, max_ports: int) -> 
     rate = t.get("queue_rate_pps")
     if rate is not None:
         rate = _int(rate, f"{path}.queue_rate_pps", 1, U32)
-    impair = _impairments(t.get("impair", {}), f"{path}.impair", max_ports)
+    impair = _impairments(t.get("impair", {}), f"{path}.impair", max_ports, port)
     return PortConfig(port=port, edge=edge, mtu=mtu, buffer_limit=limit, tm_depth=depth,
                       queue_rate_pps=rate, impair=impair)
 
 
-def _impairments(value: Any, path: str, max_ports: int) -> Impairments:
+def _impairments(value: Any, path: str, max_ports: int, port: int) -> Impairments:
     t = _table(value, path)
     _check_keys(t, path, ("drop_prob", "recirc_prob", "alt_prob", "recirc_loops", "alt_port",
                           "pattern"))
@@ -284,6 +284,14 @@ def _impairments(value: Any, path: str, max_ports: int) -> Impairments:
         raise ConfigError(f"{path}.recirc_loops", "must be >= 1 when packets are recirculated")
     if (imp.alt_prob or IMPAIR_CODES["alt"] in pattern) and imp.alt_port is None:
         raise ConfigError(f"{path}.alt_port", "missing: alternate-port reordering needs a port")
+    if imp.alt_port == port:
+        raise ConfigError(f"{path}.alt_port", f"{port} is the port itself: an alternate path "
+                                              "must be another port")
+    # The program takes the pattern *instead of* the probabilities (p4src/README.md): a config
+    # with both would silently run without the probabilities it names.
+    if pattern and (imp.drop_prob or imp.recirc_prob or imp.alt_prob):
+        raise ConfigError(f"{path}.pattern", "a pattern replaces the port's drop_prob, "
+                                             "recirc_prob and alt_prob: set one or the other")
     return imp
 
 

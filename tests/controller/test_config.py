@@ -175,3 +175,13 @@ def test_drop_port_refused_as_switch_port():
     with pytest.raises(ConfigError, match=r"^routes\[0\]\.port: port 511 is v1model's drop port"):
         load_config({"max_ports": 512, "routes": [
             {"prefix": "10.0.0.0/8", "port": 511, "next_hop_mac": "00:00:00:00:00:01"}]})
+
+
+def test_alt_port_equal_to_port_refused():
+    with pytest.raises(ConfigError, match=r"^ports\.2\.impair\.alt_port: 2 is the port itself"):
+        load_config({"ports": {"2": {"impair": {"alt_prob": 0.1, "alt_port": 2}}}})
+
+
+def test_pattern_with_probabilities_refused():
+    with pytest.raises(ConfigError, match=r"^ports\.2\.impair\.pattern: a pattern replaces"):
+        load_config({"ports": {"2": {"impair": {"pattern": "D.", "drop_prob": 0.1}}}})
