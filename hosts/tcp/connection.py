@@ -410,6 +410,13 @@ class TcpConnection:
         stamp = seg.option("EPDN")
         if stamp is None:
             return None
+        if seg.options[0][0] != "EPDN":
+            # Trust boundary (design.md, docs/architecture.md §4): a gateway always inserts EPDN
+            # as the first option, and edge gateways strip only that position, so an EPDN option
+            # further in was put there by a host and is not evidence of a drop.
+            self.stats["epdn_ignored"] += 1
+            self._trace("epdn-ignored", reason="EPDN is not the first option", stamp=stamp)
+            return None
         if not self.rdtcp_ok:
             self.stats["epdn_ignored"] += 1
             self._trace("epdn-ignored", reason="flow did not negotiate RD-TCP", stamp=stamp)

@@ -156,3 +156,16 @@ def test_random_segments_never_crash_and_never_corrupt_delivery(junk):
         delivered += b.receive()
         now += 0.01
     assert data.startswith(bytes(delivered))
+
+
+def test_epdn_stamp_after_another_option_is_ignored_and_logged():
+    # only a gateway's stamp counts, and gateways insert it first (edges strip only that place)
+    a, b = established_pair()
+    events = []
+    b.tracer = lambda e, c, f: events.append((e, f))
+    (seg,) = data_from(a)
+    forged = replace(seg, options=(("NOP", None), ("EPDN", (seg.seq, seg.seq + 10))))
+    out = b.on_segment(forged, now=0.2)
+    assert b.stats["epdn_ignored"] == 1 and b.stats["epdn_stamps"] == 0
+    assert events[0][1]["reason"] == "EPDN is not the first option"
+    assert not any(s.reorder for s in out) and b.receive() == b"x" * 100
