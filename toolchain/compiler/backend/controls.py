@@ -58,7 +58,11 @@ def table(t: ir.Table, table_id: int, action_ids: dict) -> dict:
     obj.update({
         "key": [_key(k) for k in t.keys],
         "match_type": table_match_type(t.keys),
-        "type": "simple",
+        "type": t.type,
+    })
+    if t.action_profile is not None:
+        obj["action_profile"] = t.action_profile
+    obj.update({
         "max_size": t.size,
         "with_counters": t.with_counters,
         "support_timeout": t.support_timeout,
@@ -68,7 +72,9 @@ def table(t: ir.Table, table_id: int, action_ids: dict) -> dict:
         "base_default_next": t.base_default_next,
         "next_tables": {ir.json_action_name(a): n for a, n in t.next_tables.items()},
     })
-    if t.default is not None:
+    # p4c writes no default entry for a table with an action profile (the control plane
+    # sets one through the profile: "Target does not support default_action ...")
+    if t.default is not None and t.type == "simple":
         entry = _action_entry(t.default, action_ids)
         obj["default_entry"] = {"action_id": entry["action_id"], "action_const": t.default_const,
                                 "action_data": entry["action_data"],
@@ -88,8 +94,20 @@ def conditional(c: ir.Conditional, cond_id: int) -> dict:
     return obj
 
 
+def action_profile(ap: ir.ActionProfile, ap_id: int) -> dict:
+    """JSON_format.md "action_profiles" (p4c's handleTableImplementation)."""
+    obj = {"name": ap.name, "id": ap_id}
+    attach(obj, ap.source)
+    obj["max_size"] = ap.size
+    if ap.selector_algo is not None:
+        obj["selector"] = {"algo": ap.selector_algo,
+                           "input": [ex.field_node(f.header, f.field)
+                                     for f in ap.selector_inputs]}
+    return obj
+
+
 def pipelines(program: ir.Program, action_ids: dict) -> list:
-    out, table_id, cond_id = [], 0, 0
+    out, table_id, cond_id, ap_id = [], 0, 0, 0
     for i, p in enumerate(program.pipelines):
         tables = []
         for t in p.tables:
@@ -101,7 +119,11 @@ def pipelines(program: ir.Program, action_ids: dict) -> list:
             cond_id += 1
         obj = {"name": p.name, "id": i}
         attach(obj, p.source)
-        obj.update({"init_table": p.init, "tables": tables, "action_profiles": [],
+        profiles = []
+        for ap in p.action_profiles:
+            profiles.append(action_profile(ap, ap_id))
+            ap_id += 1
+        obj.update({"init_table": p.init, "tables": tables, "action_profiles": profiles,
                     "conditionals": conds})
         out.append(obj)
     return out

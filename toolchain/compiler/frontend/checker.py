@@ -908,8 +908,7 @@ class Checker:
                 if p.value.folded is not None and p.value.folded < 0:
                     self.diags.error(p.pos, f"table '{d.name}': size must not be negative")
             elif p.name == "implementation":
-                self.diags.error(p.pos, f"table '{d.name}': table property 'implementation' "
-                                        f"(action profiles and selectors) is not supported")
+                self.guarded(self.check_implementation, d, p, ctx)
             elif p.name in ("counters", "meters"):
                 self.guarded(self.check_direct_resource, d, p, ctx)
             elif p.name in ("support_timeout", "idle_timeout_with_auto_delete"):
@@ -943,9 +942,11 @@ class Checker:
                 if k.match_kind not in self.match_kinds:
                     self.err(k.match_kind_pos or k.pos, f"unknown match kind '{k.match_kind}'"
                              + did_you_mean(k.match_kind, self.match_kinds))
-                if k.match_kind == "selector":
-                    self.refuse(k.match_kind_pos or k.pos, "match kind 'selector' "
-                                                           "(action selectors)")
+                if k.match_kind == "selector" and self.implementation_kind(d, ctx) != \
+                        "action_selector":
+                    self.err(k.match_kind_pos or k.pos, f"table '{d.name}': match kind "
+                                                        f"'selector' needs an action_selector "
+                                                        f"implementation")
                 if k.match_kind in ("lpm", "range") and not isinstance(
                         self.value_type(k.expr.type), T.Bits):
                     article = "an" if k.match_kind == "lpm" else "a"
@@ -1063,6 +1064,55 @@ class Checker:
         if not isinstance(inst, A.Instantiation) or \
                 T.strip_specialization(inst.p4type).name != want:
             self.err(p.value.pos, f"table '{d.name}': '{p.name}' must name a {want} instance")
+
+    @staticmethod
+    def implementation_kind(d: A.TableDecl, ctx: Ctx = None):
+        """"action_profile" / "action_selector" when the table has such an implementation."""
+        p = d.prop("implementation")
+        v = getattr(p, "value", None)
+        if isinstance(v, A.PathExpr):
+            inst = v.decl or (ctx.scope.lookup(v.name) if ctx is not None else None)
+            if not isinstance(inst, A.Instantiation):
+                return None
+            t = inst.type_ref
+            return t.name if isinstance(t, A.NamedTypeRef) else None
+        if isinstance(v, A.MethodCallExpr) and isinstance(v.callee, A.PathExpr):
+            return v.callee.name
+        return None
+
+    IMPLEMENTATION_ARGS = {"action_profile": 1, "action_selector": 3}
+
+    def check_implementation(self, d: A.TableDecl, p: A.ExprProperty, ctx: Ctx) -> None:
+        """`implementation = ap;` naming a v1model action_profile/action_selector instance,
+        or `implementation = action_profile(size)` / `action_selector(algo, size, width)`."""
+        v = p.value
+        what = f"table '{d.name}': 'implementation'"
+        if isinstance(v, A.PathExpr):
+            self.check_expr(v, ctx)
+            if self.implementation_kind(d, ctx) not in self.IMPLEMENTATION_ARGS:
+                self.err(v.pos, f"{what} must name an action_profile or action_selector "
+                                f"instance")
+            return
+        kind = self.implementation_kind(d)
+        if kind not in self.IMPLEMENTATION_ARGS:
+            self.err(getattr(v, "pos", p.pos), f"{what} must be an action_profile or "
+                                               f"action_selector")
+        if len(v.args) != self.IMPLEMENTATION_ARGS[kind]:
+            n = self.IMPLEMENTATION_ARGS[kind]
+            self.err(v.pos, f"{what}: {kind} takes {n} argument{'s' if n > 1 else ''}, "
+                            f"{len(v.args)} given")
+        args = [a.expr if isinstance(a, A.Argument) else a for a in v.args]
+        if kind == "action_selector":
+            self.check_expr(args[0], ctx)
+            if getattr(args[0].type, "name", None) != "HashAlgorithm":
+                self.err(args[0].pos, f"{what}: the first argument is a HashAlgorithm")
+            args = args[1:]
+        for a in args:
+            self.const_int(a, ctx, f"an {kind} size")
+        v.kind = "constructor"
+        v.type = T.VOID
+        v.callee.type = T.VOID
+        v.callee.decl = self.top.lookup(kind)
 
     def check_bool_property(self, d, p, ctx: Ctx) -> None:
         self.check_expr(p.value, ctx)

@@ -81,6 +81,9 @@ def lower_instance(ctx: Context, inst: ast.Instantiation, owner: str) -> None:
         meter = ir.MeterArray(name, 0, enum_member_name(inst.args[0]), True, None, None, src)
         out.meters.append(meter)
         ctx.direct_meters[name] = meter
+    elif kind in ("action_profile", "action_selector"):
+        pass        # emitted with the pipeline of the table using it (a selector's inputs
+        #             are that table's selector keys): ControlLowering._implementation
     else:
         raise Unsupported(inst.pos, f"extern {kind} is not supported by the BMv2 back end")
     ctx.extern_instances[id(inst)] = (kind, name)
@@ -100,6 +103,7 @@ class ControlLowering:
         self.applied: set = set()
         self._bound_names: dict = {}    # id(ActionDecl) -> JSON name in the table being built
         self.table_actions: dict = {}   # table JSON name -> that dict, for action_run switches
+        self.action_profiles: dict = {}  # name -> ir.ActionProfile of this pipeline
 
     # ------------------------------------------------------------ entry
     def run(self) -> None:
@@ -120,7 +124,8 @@ class ControlLowering:
         init = builder.build(body, None)
         self.ctx.out.pipelines.append(ir.Pipeline(
             self.pipeline_name, init, list(reversed(builder.out_tables)),
-            list(reversed(builder.conditionals)), source_info(self.decl, self.decl.name)))
+            list(reversed(builder.conditionals)), source_info(self.decl, self.decl.name),
+            list(self.action_profiles.values())))
 
     def _label(self, node) -> str:
         return f"{self.ctx.program_base}{node.pos.line}"
@@ -201,6 +206,12 @@ class ControlLowering:
         return ir.ActionCall(name, data, widths)
 
     # ------------------------------------------------------------ tables
+    def _selector_input(self, k: ast.KeyElement) -> ir.Expr:
+        value = self.stmts.exprs.lower(k.expr)
+        if not isinstance(value, ir.FieldRef):
+            raise Unsupported(k.expr.pos, "a selector key must be a field")
+        return value
+
     def _table(self, t: ast.TableDecl) -> None:
         name = qualified_name(t, self.name)
         actions = []
@@ -210,7 +221,11 @@ class ControlLowering:
             actions.append(self.action_name(ref.action, bound))
             self._bound_names[id(ref.action)] = actions[-1]
         self.table_actions[name] = self._bound_names
-        keys = [self._key(k, name) for k in t.key]
+        # keys of match kind `selector` are not matched: they are the action selector's
+        # hash inputs (p4c leaves them out of the table's key)
+        self._selector_inputs = [self._selector_input(k) for k in t.key
+                                 if k.match_kind == "selector"]
+        keys = [self._key(k, name) for k in t.key if k.match_kind != "selector"]
         table = ir.Table(name=name, keys=keys, actions=actions, size=DEFAULT_TABLE_SIZE,
                          default=None, default_const=False, source=source_info(t, t.name))
         self._properties(t, table)
@@ -229,6 +244,10 @@ class ControlLowering:
                 table.entries = [self._entry(e, i, table) for i, e in enumerate(prop.entries)]
             elif isinstance(prop, ast.ExprProperty):
                 self._expr_property(prop, table)
+        if table.type != "simple" and table.entries is not None:
+            raise Unsupported(t.prop("entries").pos, f"table {table.name}: const entries in a "
+                                                     f"table with an action profile are not "
+                                                     f"supported (p4c drops them)")
         if table.default is None:
             self._default_no_action(table)
         for c in self.ctx.out.counters:
@@ -272,14 +291,43 @@ class ControlLowering:
             else:
                 table.direct_meters = info[1]
         elif prop.name == "implementation":
-            raise Unsupported(prop.pos, "table implementations (action_profile, "
-                                        "action_selector) are not supported")
+            self._implementation(prop, table)
         elif prop.name == "support_timeout":
             # entry ageing is driven by the control plane; the JSON only enables it
             table.support_timeout = bool(getattr(prop.value, "folded", False))
         else:
             self.ctx.diags.warning(prop.pos, f"table {table.name}: property {prop.name} is "
                                              "ignored by the BMv2 back end")
+
+    def _implementation(self, prop: ast.ExprProperty, table: ir.Table) -> None:
+        """`implementation = p` (a declared action_profile/action_selector) or
+        `implementation = action_profile(N)` / `action_selector(algo, N, W)`: an indirect
+        table, as p4c's handleTableImplementation writes it. The profile of a constructor
+        call is named "action_profile" (p4c: the property's control-plane name)."""
+        v = prop.value
+        if isinstance(v, ast.PathExpr) and isinstance(v.decl, ast.Instantiation):
+            kind, name = self.ctx.extern_instances.get(id(v.decl), (None, None))
+            args, src = v.decl.args, source_info(v.decl, v.decl.name)
+        else:
+            kind = v.callee.name
+            name = self.ctx.action_names.fresh("action_profile")
+            args, src = v.args, source_info(v, kind)
+        args = [a.expr if isinstance(a, ast.Argument) else a for a in args]
+        if kind == "action_selector":
+            profile = ir.ActionProfile(name, _fold(args[1], "an action selector size"),
+                                       enum_member_name(args[0]), self._selector_inputs,
+                                       src)
+            table.type = "indirect_ws"
+        else:
+            profile = ir.ActionProfile(name, _fold(args[0], "an action profile size"),
+                                       source=src)
+            table.type = "indirect"
+        known = self.action_profiles.get(name)
+        if known is not None and known.selector_inputs != profile.selector_inputs:
+            raise Unsupported(prop.pos, f"action selector {name} is shared by tables with "
+                                        f"different selector keys")
+        self.action_profiles.setdefault(name, profile)
+        table.action_profile = name
 
     def _key(self, k: ast.KeyElement, table_name: str) -> ir.TableKey:
         if k.match_kind not in SUPPORTED_MATCH_KINDS:

@@ -417,6 +417,21 @@ class Table:
     support_timeout: bool = False
     direct_meters: Optional[str] = None
     source: Optional[SourceInfo] = None
+    # "simple", or "indirect" / "indirect_ws" for a table whose `implementation` is an
+    # action_profile / action_selector named `action_profile` (JSON_format.md "tables")
+    type: str = "simple"
+    action_profile: Optional[str] = None
+
+
+@dataclass
+class ActionProfile:
+    """A pipeline's action profile (JSON_format.md "action_profiles"); a selector's inputs
+    are the keys of match kind `selector` of the table using it."""
+    name: str
+    size: int
+    selector_algo: Optional[str] = None
+    selector_inputs: list = dc_field(default_factory=list)     # [FieldRef]
+    source: Optional[SourceInfo] = None
 
 
 @dataclass
@@ -435,6 +450,7 @@ class Pipeline:
     tables: list
     conditionals: list
     source: Optional[SourceInfo] = None
+    action_profiles: list = dc_field(default_factory=list)   # [ActionProfile]
 
 
 @dataclass

@@ -19,18 +19,10 @@ INGRESS_REFUSALS = [
      "prog.p4:13:14: varbit field 'v' is not supported"),
     ("generic_function", "apply { }", "bit<8> f<T>(in T x) { return 8w1; }\n",
      "prog.p4:13:1: generic function 'f' is not supported"),
-    ("table_implementation",
-     "table t { key = { meta.a: exact; } actions = { NoAction; } "
-     "implementation = action_profile(32w128); } apply { t.apply(); }", "",
-     "prog.p4:15:60: table 't': table property 'implementation' (action profiles and "
-     "selectors) is not supported"),
     ("non_const_entries",
      "table t { key = { meta.a: exact; } actions = { NoAction; } entries = { 1: NoAction(); } }"
      " apply { t.apply(); }", "",
      "prog.p4:15:60: table 't': non-const 'entries' is not supported"),
-    ("selector_match_kind",
-     "table t { key = { meta.a: selector; } actions = { NoAction; } } apply { t.apply(); }", "",
-     "prog.p4:15:27: match kind 'selector' (action selectors) is not supported"),
     ("signed_division", "apply { meta.s = meta.s / 8s2; }", "",
      "prog.p4:15:25: '/' on signed values is not supported"),
     ("signed_modulo", "apply { meta.s = meta.s % 8s2; }", "",

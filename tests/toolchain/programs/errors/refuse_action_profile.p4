@@ -10,7 +10,8 @@ parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_met
 control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
     action a() { }
     action_profile(4) prof;
-    table t { key = { hdr.h.a: exact; } actions = { a; } implementation = prof; }
+    table t { key = { hdr.h.a: exact; } actions = { a; } implementation = prof;
+              const entries = { 1: a(); } }
     apply { t.apply(); }
 }
 control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
