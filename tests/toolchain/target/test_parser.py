@@ -183,3 +183,15 @@ def test_transitions_without_type_as_older_p4c_writes_them():
     sw = SimpleSwitch(report_prog(sts + [path_state("p2", 2)]))
     assert report(sw, frame(pack(FIELDS, {"a": 3})))[1]["path"] == 2
     assert report(sw, frame(pack(FIELDS, {"a": 4})))[1]["path"] == 0
+
+
+def test_wide_fields_of_three_or_more_words_survive_extract_and_emit():
+    # a field wider than 128 bits is unpacked as several 64-bit words and re-joined: the
+    # join must shift the partial value, not only the newest word (p4c's issue1879-bmv2
+    # carries a bit<336> preamble)
+    for width in (136, 200, 336):
+        fields = [["wide", width, False], ["tail", 8, False]]
+        sw = SimpleSwitch.from_json(program(fields))
+        payload = bytes(range(1, width // 8 + 2))
+        (port, data), = sw.process(0, frame(payload))
+        assert data == frame(payload), width

@@ -252,7 +252,7 @@ class ParserCompiler:
             targets += temps
             value, width = temps[0], codes[0][1] * 8
             for t, (_, size) in zip(temps[1:], codes[1:]):
-                value, width = f"({value} << {size * 8}) | {t}", width + size * 8
+                value, width = f"({value} << {size * 8} | {t})", width + size * 8
             if len(temps) > 1:
                 if len(chunk) == 1:
                     post.append(f"F[{slot(chunk[0][0])}] = {value}")
