@@ -942,11 +942,6 @@ class Checker:
                 if k.match_kind not in self.match_kinds:
                     self.err(k.match_kind_pos or k.pos, f"unknown match kind '{k.match_kind}'"
                              + did_you_mean(k.match_kind, self.match_kinds))
-                if k.match_kind == "selector" and self.implementation_kind(d, ctx) != \
-                        "action_selector":
-                    self.err(k.match_kind_pos or k.pos, f"table '{d.name}': match kind "
-                                                        f"'selector' needs an action_selector "
-                                                        f"implementation")
                 if k.match_kind in ("lpm", "range") and not isinstance(
                         self.value_type(k.expr.type), T.Bits):
                     article = "an" if k.match_kind == "lpm" else "a"
