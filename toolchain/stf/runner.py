@@ -73,7 +73,8 @@ def run_stf(program, stf_path, target: str = "embedded") -> StfResult:
     except OSError as e:
         raise StfError(f"cannot read {stf_path}: {e.strerror}") from None
     except StfSyntaxError as e:
-        return StfResult(False, [f"{stf_path}: {e}"])
+        # a test that cannot be read is an error of the input, not a failure of the program
+        raise StfError(f"{stf_path}: {e}") from None
     result = StfResult(True)
     if target in ("embedded", "all"):
         run = _run_embedded(program, cmds)

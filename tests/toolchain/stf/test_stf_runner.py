@@ -168,6 +168,15 @@ def test_command_line_reports_unreadable_stf(capsys, tmp_path):
     assert "cannot read" in capsys.readouterr().err
 
 
+def test_command_line_reports_malformed_stf_as_an_input_error(capsys, tmp_path):
+    stf = tmp_path / "bad.stf"
+    stf.write_text("packet 0 zz\n")
+    assert main([str(KIT / "lpm_forward.json"), str(stf)]) == 2
+    captured = capsys.readouterr()
+    assert "bad.stf: line 1: packet data is not hex: 'zz'" in captured.err
+    assert "PASS" not in captured.out and "FAIL" not in captured.out
+
+
 @needs_kit
 def test_stf_translates_to_simple_switch_cli_for_real_bmv2():
     from toolchain.stf.bmv2 import stf_to_cli
