@@ -76,7 +76,9 @@ def parser_op(op: ir.ParserOp) -> dict:
         return _set(ex.lvalue(dst), ex.argument(src))
     if op.op == "verify":
         cond, err = op.args
-        return {"parameters": [ex.condition(cond), ex.hex_node(err)], "op": "verify"}
+        # a constant error is a hexstr (as p4c); a variable one an expression node
+        err_node = ex.hex_node(err) if isinstance(err, int) else ex.data(err)
+        return {"parameters": [ex.condition(cond), err_node], "op": "verify"}
     if op.op == "advance":
         (amount,) = op.args
         return {"parameters": [_as_operand(ex.argument(amount), ADVANCE_OPERANDS)],

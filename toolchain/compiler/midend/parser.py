@@ -145,10 +145,13 @@ class ParserLowering:
         if c.builtin == "verify" or (c.kind == "extern_function" and c.method.name == "verify"):
             pre = []
             cond = self._hoist(self.exprs.lower(c.args[0]), pre)
+            # the error may be any expression of type error: BMv2's loader builds it as an
+            # arithmetic expression (P4Objects::init_parsers, "verify"), so a variable works
             err = self.exprs.lower(c.args[1])
             if not isinstance(err, ir.Const):
-                raise Unsupported(c.pos, "verify() needs a constant error")
-            return pre + [ir.ParserOp("verify", [cond, err.value])]
+                err = self._hoist(err, pre)
+            return pre + [ir.ParserOp("verify", [cond, err.value if isinstance(err, ir.Const)
+                                                 else err])]
         if c.builtin == "lookahead":
             return self._bare_lookahead(c)
         return [ir.ParserOp("primitive", [p]) for p in self.stmts.call(c)
