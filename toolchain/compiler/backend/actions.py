@@ -28,6 +28,10 @@ def primitive_argument(a) -> dict:
         return {"type": "header", "value": a.name}
     if isinstance(a, ir.StackArg):
         return {"type": "header_stack", "value": a.name}
+    if isinstance(a, ir.StackElementArg):
+        # an expression argument wraps the expression node once more (BMv2
+        # process_primitive_call builds its "value"), as p4c's convert(..., wrap=true)
+        return {"type": "expression", "value": ex.CONVERTER.stack_element(a.stack, a.index)}
     if isinstance(a, ir.NamedArg):
         return {"type": a.kind, "value": a.name}
     if isinstance(a, ir.StringArg):

@@ -125,11 +125,19 @@ class ExpressionConverter:
 
     def stack_element_field(self, e: ir.StackElementField) -> dict:
         """stack[index].field as an access_field node (also usable as a destination)."""
-        stack = {"type": "header_stack", "value": e.stack}
-        index = (op_node("last_stack_index", None, stack) if e.index is None
-                 else self.data(e.index))
-        element = op_node("dereference_header_stack", stack, index)
-        return op_node("access_field", element, e.offset)
+        return op_node("access_field", self.stack_element(e.stack, e.index), e.offset)
+
+    def stack_element(self, stack_name: str, index) -> dict:
+        """stack[index] (index None: stack.last) as a dereference_header_stack node, the
+        header operand p4c writes for a run-time index (ExpressionConverter, ArrayIndex)."""
+        stack = {"type": "header_stack", "value": stack_name}
+        index = (op_node("last_stack_index", None, stack) if index is None
+                 else self.data(index))
+        return op_node("dereference_header_stack", stack, index)
+
+    def _data_StackLastIndex(self, e: ir.StackLastIndex) -> dict:
+        # as p4c's ExpressionConverter for `.lastIndex`
+        return op_node("last_stack_index", None, {"type": "header_stack", "value": e.stack})
 
     def _data_Lookahead(self, e: ir.Lookahead) -> dict:
         return {"type": "lookahead", "value": [e.offset, e.type.width]}

@@ -186,6 +186,8 @@ class ExprLowering:
             return StackLast(base) if self.in_parser else DynamicElement(base, None)
         if e.member == "next" and self.in_parser:
             return StackNext(base)
+        if e.member == "lastIndex":
+            return ir.StackLastIndex(base.name, ir.Bits(32))
         raise Unsupported(e.pos, f"header stack member .{e.member} is not supported here")
 
     def lvalue(self, e: ast.Expr) -> ir.FieldRef:
@@ -302,6 +304,16 @@ class StackLast:
 
     def __init__(self, stack: StackPlace):
         self.stack = stack
+
+
+def stack_element_arg(place):
+    """The header operand of a whole stack element known only at run time (stack[i] with i
+    a run-time value, stack.last), or None for any other place."""
+    if isinstance(place, DynamicElement):
+        return ir.StackElementArg(place.stack.name, place.index)
+    if isinstance(place, StackLast):
+        return ir.StackElementArg(place.stack.name, None)
+    return None
 
 
 class StackNext:

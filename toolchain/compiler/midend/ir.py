@@ -164,6 +164,22 @@ class StackArg:
 
 
 @dataclass(frozen=True)
+class StackElementArg:
+    """A whole element of a stack as a header operand: stack[index] with the index known only
+    at run time, or stack.last (index None). BMv2: the expression
+    dereference_header_stack(stack, index | last_stack_index(stack)) (JSON_format.md)."""
+    stack: str
+    index: Optional[Expr]
+
+
+@dataclass(frozen=True)
+class StackLastIndex(Expr):
+    """stack.lastIndex (P4_16 spec 8.18): BMv2's last_stack_index(stack), a bit<32>."""
+    stack: str
+    type: Type
+
+
+@dataclass(frozen=True)
 class NamedArg:
     """A named object: register_array, counter_array, meter_array, calculation, extern."""
     kind: str

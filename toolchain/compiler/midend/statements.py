@@ -8,7 +8,7 @@ from itertools import count
 from ..frontend import ast, types as T
 from . import externs, ir
 from .context import Context, Unsupported, construct_name, ir_type, source_info
-from .expressions import Env, ExprLowering, describe
+from .expressions import Env, ExprLowering, describe, stack_element_arg
 from .storage import (HeaderPlace, HeaderStructPlace, StackPlace, StructPlace, UnionPlace,
                       allocate_local_header, header_leaves,
                       allocate_local_varbit,
@@ -186,10 +186,12 @@ class StmtLowering:
             if isinstance(d.init, (ast.ListExpr, ast.StructInitExpr)):
                 return self._assign_members(place, d.init, source_info(d, d.name))
             value = self.exprs.place(d.init)
-            if not isinstance(value, HeaderPlace):
+            element = stack_element_arg(value)       # stack[i] at run time, stack.last
+            if element is None and not isinstance(value, HeaderPlace):
                 raise Unsupported(d.init.pos, f"cannot initialise header {d.name} from "
                                               f"{describe(d.init)}")
-            return [ir.Primitive("assign_header", [ir.HeaderArg(name), ir.HeaderArg(value.instance)],
+            source = element if element is not None else ir.HeaderArg(value.instance)
+            return [ir.Primitive("assign_header", [ir.HeaderArg(name), source],
                                  source_info(d, d.name))]
         if isinstance(t, T.Struct):
             place = allocate_local_struct(self.ctx, d.name, t, d.pos)
@@ -247,6 +249,9 @@ class StmtLowering:
             value = self.exprs.place(rhs)
             if isinstance(value, HeaderPlace):
                 return self.assign_header(target, value, src, lhs.pos)
+        dynamic = self._assign_stack_element(target, rhs, src)
+        if dynamic is not None:
+            return dynamic
         if isinstance(target, UnionPlace):
             value = self.exprs.place(rhs)
             if isinstance(value, UnionPlace) and value.type == target.type:
@@ -269,6 +274,27 @@ class StmtLowering:
             return self._assign_struct_fields(target, self.exprs.place(rhs), lhs.pos, src)
         raise Unsupported(lhs.pos, f"assignment to {describe(lhs)} from {describe(rhs)} "
                                    "is not supported")
+
+    def _assign_stack_element(self, target, rhs, src):
+        """h = stack[i] / stack[i] = h / h = stack.last with i a run-time value: one
+        assign_header whose operand is a dereference_header_stack expression, as p4c writes
+        it (BMv2 builds header operands from expressions, P4Objects::process_primitive_call).
+        None when neither side is such an element."""
+        if isinstance(target, (ir.FieldRef, ir.StackElementField)):
+            return None
+        value = self.exprs.place(rhs)
+        dst, val = stack_element_arg(target), stack_element_arg(value)
+        if dst is None and val is None:
+            return None
+        if dst is None and isinstance(target, HeaderPlace):
+            if self.ctx.storage.union_siblings.get(target.instance):
+                return None
+            dst = ir.HeaderArg(target.instance)
+        if val is None and isinstance(value, HeaderPlace):
+            val = ir.HeaderArg(value.instance)
+        if dst is None or val is None:
+            return None
+        return [ir.Primitive("assign_header", [dst, val], src)]
 
     def _assign_members(self, target, rhs, src) -> list:
         """h = {a, b} / s = {f = a, g = b}: member by member; a header also becomes valid
