@@ -49,6 +49,7 @@ class Apply:
     miss: Optional[list] = None
     cases: Optional[list] = None        # [(list of action names | None for default, body)]
     source: Optional[ir.SourceInfo] = None
+    pos: Optional[object] = None        # source position, for the error of a second apply
 
 
 @dataclass
@@ -62,8 +63,8 @@ class CfgError(Unsupported):
     """A graph BMv2 cannot represent (the control lowering reports it with a position first;
     this is the builder's own guard)."""
 
-    def __init__(self, message: str, source: Optional[ir.SourceInfo]):
-        super().__init__(None, message)
+    def __init__(self, message: str, source: Optional[ir.SourceInfo], pos=None):
+        super().__init__(pos, message)
         self.source = source
 
 
@@ -132,20 +133,34 @@ class CfgBuilder:
         return name
 
     def _apply(self, stmt: Apply, next_node):
-        if stmt.table in self._applied:
-            raise CfgError(f"table {stmt.table} is applied more than once; "
-                           "BMv2 can place a table only once in a pipeline", stmt.source)
-        self._applied.add(stmt.table)
         table = self.tables[stmt.table]
+        next_tables = self._successors(table, stmt, next_node)
+        if stmt.table in self._applied:
+            return self._merge(table, stmt, next_tables, next_node)
+        self._applied.add(stmt.table)
         table.base_default_next = next_node
-        if stmt.hit is not None or stmt.miss is not None:
-            table.next_tables = {"__HIT__": self.build(stmt.hit or [], next_node),
-                                 "__MISS__": self.build(stmt.miss or [], next_node)}
-        elif stmt.cases is not None:
-            table.next_tables = self._switch(table, stmt.cases, next_node)
-        else:
-            table.next_tables = {a: next_node for a in table.actions}
+        table.next_tables = next_tables
         self.out_tables.append(table)
+        return table.name
+
+    def _successors(self, table: ir.Table, stmt: Apply, next_node) -> dict:
+        """The table's next_tables for this application: per hit/miss, per action run, or
+        the following node for every action."""
+        if stmt.hit is not None or stmt.miss is not None:
+            return {"__HIT__": self.build(stmt.hit or [], next_node),
+                    "__MISS__": self.build(stmt.miss or [], next_node)}
+        if stmt.cases is not None:
+            return self._switch(table, stmt.cases, next_node)
+        return {a: next_node for a in table.actions}
+
+    def _merge(self, table: ir.Table, stmt: Apply, next_tables: dict, next_node):
+        """A table applied again: BMv2 holds one node per table, so every application must
+        continue to the same nodes; p4c accepts exactly that (CFG::checkMergeable in
+        backends/bmv2/common/controlFlowGraph.cpp) and refuses the rest."""
+        if next_tables != table.next_tables or next_node != table.base_default_next:
+            raise CfgError(f"table {stmt.table} is applied more than once with different "
+                           "successors; BMv2 holds one node per table, so every application "
+                           "must be followed by the same code", stmt.source, stmt.pos)
         return table.name
 
     def _switch(self, table: ir.Table, cases: list, next_node) -> dict:

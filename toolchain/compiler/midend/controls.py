@@ -442,13 +442,13 @@ class ControlLowering:
 
     def _apply(self, call, **arms) -> list:
         name = self._table_of(call)
-        if name in self.applied:
-            raise Unsupported(call.pos, f"table {name} is applied more than once; BMv2 can "
-                                        "place a table only once in a pipeline")
+        # a table may be applied more than once when every application continues the same
+        # way (the graph builder checks it, as p4c does); its key temporaries are computed
+        # before each application
         self.applied.add(name)
-        pre = self.key_setup.pop(name, [])
+        pre = list(self.key_setup.get(name, []))
         out = [cfg.Code(pre, source_info(call), self._label(call))] if pre else []
-        out.append(cfg.Apply(name, source=source_info(call, name), **arms))
+        out.append(cfg.Apply(name, source=source_info(call, name), pos=call.pos, **arms))
         return out
 
     def _hit_test(self, cond):

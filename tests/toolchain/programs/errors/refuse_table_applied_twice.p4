@@ -1,4 +1,6 @@
-// Refusal: see refuse_table_applied_twice.stderr for the expected message.
+// Refusal: see refuse_table_applied_twice.stderr for the expected message. A table applied
+// twice is fine when both applications continue alike (p4c's CFG::checkMergeable); here
+// one is followed by an assignment and the other by the end of the control.
 #include <core.p4>
 #include <v1model.p4>
 header h_t { bit<8> a; bit<8> b; }
@@ -10,7 +12,7 @@ parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_met
 control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
     action a() { }
     table t { key = { hdr.h.a: exact; } actions = { a; } }
-    apply { if (hdr.h.b == 1) { t.apply(); } else { t.apply(); } }
+    apply { if (hdr.h.b == 1) { t.apply(); meta.m = 1; } else { t.apply(); } }
 }
 control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
 control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) { apply { } }
