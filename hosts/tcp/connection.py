@@ -20,6 +20,7 @@ from hosts.tcp.config import RDTCP_MSS_REDUCTION, TcpConfig
 from hosts.tcp.receiver import MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TS, Receiver
 from hosts.tcp.rtt import RttEstimator
 from hosts.tcp.segment import ACK, FIN, REORDER_BIT, RST, SYN, Segment
+from hosts.tcp.sendbuf import SendBuffer
 from hosts.tcp.seq import SEQ_MOD, seq_add, seq_sub
 from hosts.tcp.variants import get_variant
 
@@ -67,8 +68,7 @@ class TcpConnection:
         # sender (unwrapped offsets from ISS; the SYN is offset 0, data starts at 1)
         self.snd_una = self.snd_nxt = self.snd_max = 0
         self.snd_wnd = MAX_WINDOW_UNSCALED
-        self._buf = bytearray()
-        self._buf_base = 1
+        self._buf = SendBuffer(1)                   # data starts at offset 1 (after the SYN)
         self._app_end = 1
         self._fin_pending = False
         self._fin_at: int | None = None
@@ -141,7 +141,7 @@ class TcpConnection:
             raise ValueError("send() after close()")
         if self.state == CLOSED and self.error:
             raise ConnectionError(f"connection {self.error}")
-        self._buf += data
+        self._buf.append(data)
         self._app_end += len(data)
 
     def close(self) -> None:
@@ -554,12 +554,7 @@ class TcpConnection:
             self._head = 0
             self._lost_hint = 0
         self._high_sacked = max(self._high_sacked, ack)
-        # drop acknowledged bytes from the send buffer
-        cut = ack - self._buf_base
-        if cut > (1 << 16) or cut >= len(self._buf):
-            cut = min(cut, len(self._buf))
-            del self._buf[:cut]
-            self._buf_base += cut
+        self._buf.release(ack)                      # acknowledged bytes leave the send buffer
 
     def _uncount(self, r: list) -> None:
         n = r[_E] - r[_S]
@@ -790,8 +785,7 @@ class TcpConnection:
         return self._make(r[_S], self._payload(r[_S], r[_E]), 0)
 
     def _payload(self, start: int, end: int) -> bytes:
-        i = start - self._buf_base
-        return bytes(self._buf[i:i + end - start])
+        return self._buf.read(start, end)
 
     def _new_data(self, now: float) -> Segment | None:
         if self.snd_nxt >= self._app_end:
