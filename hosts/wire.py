@@ -54,17 +54,33 @@ def _sum16_bigint(data, start: int = 0, end: int | None = None) -> int:
 
 
 def _sum16_loop(data, start: int = 0, end: int | None = None) -> int:
-    """The same sum as ``_sum16_bigint``, word by word: PyPy's JIT turns this loop into machine
+    """The same sum as ``_sum16_bigint``, byte by byte: PyPy's JIT turns this loop into machine
     code, while its big integers are slow; on CPython it is the other way round (figures in
     ``python bench/bench_sim.py --checksum``). Indexing ``data`` in place avoids a slice, which
-    on PyPy costs more than the sum."""
+    on PyPy costs more than the sum.
+
+    The high bytes of the 16-bit words (even offsets from ``start``) and the low bytes are
+    summed separately, eight bytes per iteration, and combined once at the end as
+    ``(hi << 8) + lo``: the same total as summing the words, with no shift or mask per word and
+    a quarter of the loop overhead (PyPy, 1448 bytes: 1.7 -> 0.55 us). The fold to 16 bits is
+    one ``%`` (2^16 == 1 mod 0xFFFF, RFC 1071 §2(C)).
+    """
     if end is None:
         end = len(data)
-    s = 0
-    for i in range(start, end - 1, 2):
-        s += (data[i] << 8) | data[i + 1]
-    if (end - start) & 1:
-        s += data[end - 1] << 8
+    hi = lo = 0
+    i = start
+    stop = end - 7
+    while i < stop:
+        hi += data[i] + data[i + 2] + data[i + 4] + data[i + 6]
+        lo += data[i + 1] + data[i + 3] + data[i + 5] + data[i + 7]
+        i += 8
+    while i < end - 1:
+        hi += data[i]
+        lo += data[i + 1]
+        i += 2
+    if i < end:
+        hi += data[i]           # an odd length: the last byte is padded with zero (RFC 9293 §3.1)
+    s = (hi << 8) + lo
     if not s:
         return 0
     r = s % 0xFFFF
