@@ -106,25 +106,72 @@ class FunctionInliner:
         if isinstance(d, A.ActionDecl):
             self._action(d)
         elif isinstance(d, A.ControlDecl):
-            for local in d.locals:
+            moved: dict = {}
+            for local in list(d.locals):
                 if isinstance(local, A.ActionDecl):
                     self._action(local)
                 elif isinstance(local, A.TableDecl):
-                    self._refuse_calls_in_keys(local)
+                    self._move_call_keys(d, local, moved)
             d.body.stmts = self._local_initialisers(d) + self.block(d.body.stmts)
+            if moved:
+                d.body.stmts = self._key_preludes(d.body.stmts, moved)
         else:
             for state in d.states:
                 self._state(state)
 
-    def _refuse_calls_in_keys(self, t: A.TableDecl) -> None:
+    def _move_call_keys(self, d: A.ControlDecl, t: A.TableDecl, moved: dict) -> None:
+        """A key with a function call is evaluated when the table is applied: as p4c's
+        SideEffectOrdering does, its value goes into a control-local variable (typed from the
+        key, never evaluated there) that is assigned before every apply of the table, and the
+        key becomes that variable. The key keeps its control-plane name from @name, which
+        p4c requires of such a key (TableKeyNames: "Complex key expression requires a @name
+        annotation")."""
         for k in t.key:
-            for n in A.walk(k.expr):
-                if (isinstance(n, A.MethodCallExpr) and isinstance(n.callee, A.PathExpr)
-                        and n.callee.name in self.functions):
-                    self.diags.error(n.pos, f"table '{t.name}': a function call in a key "
-                                            "is not supported; compute the key into a "
-                                            "variable before applying the table")
-                    return
+            if not any(isinstance(n, A.MethodCallExpr) and isinstance(n.callee, A.PathExpr)
+                       and n.callee.name in self.functions for n in A.walk(k.expr)):
+                continue
+            if A.name_annotation(k) is None:
+                self.diags.error(k.expr.pos, f"table '{t.name}': a key with a function call "
+                                             "needs a @name annotation (its control-plane "
+                                             "name)")
+                continue
+            var = self.fresh("key")
+            decl = A.VarDecl(k.pos, var, A.InferredTypeRef(k.pos, like=copy.deepcopy(k.expr)))
+            d.locals.insert(d.locals.index(t), decl)
+            moved.setdefault(t.name, []).append((var, k.expr))
+            k.expr = A.PathExpr(k.expr.pos, var)
+
+    def _key_preludes(self, stmts: list, moved: dict) -> list:
+        """`stmts` with each apply of a table in `moved` preceded by the computation of its
+        moved keys (inlined like any other statement), in nested blocks too."""
+        out: list = []
+        for s in stmts:
+            for table in _tables_applied_by(s, moved):
+                for var, expr in moved[table]:
+                    out.extend(self.stmt(A.AssignStmt(s.pos, A.PathExpr(s.pos, var),
+                                                      copy.deepcopy(expr))))
+            self._key_preludes_inside(s, moved)
+            out.append(s)
+        return out
+
+    def _key_preludes_inside(self, s, moved: dict) -> None:
+        if isinstance(s, A.BlockStmt):
+            s.stmts = self._key_preludes(s.stmts, moved)
+        elif isinstance(s, A.IfStmt):
+            s.then = self._key_preludes_sub(s.then, moved)
+            if s.other is not None:
+                s.other = self._key_preludes_sub(s.other, moved)
+        elif isinstance(s, A.SwitchStmt):
+            for case in s.cases:
+                if case.body is not None:
+                    case.body.stmts = self._key_preludes(case.body.stmts, moved)
+
+    def _key_preludes_sub(self, s, moved: dict):
+        if isinstance(s, A.BlockStmt):
+            s.stmts = self._key_preludes(s.stmts, moved)
+            return s
+        stmts = self._key_preludes([s], moved)
+        return stmts[0] if len(stmts) == 1 else A.BlockStmt(s.pos, stmts)
 
     def _local_initialisers(self, d: A.ControlDecl) -> list:
         """Control-local variables initialised with a function call: the initialisers run
@@ -605,6 +652,22 @@ def _is_lvalue(e) -> bool:
     if isinstance(e, A.IndexExpr):
         return _is_lvalue(e.expr) and isinstance(e.index, A.IntLit)
     return False
+
+
+def _tables_applied_by(s, moved: dict) -> list:
+    """Names in `moved` of the tables `s` itself applies: `t.apply();`, `if (t.apply().hit)`,
+    `switch (t.apply().action_run)` (nested statements are looked at on their own)."""
+    own = (s.call if isinstance(s, A.CallStmt) else s.cond if isinstance(s, A.IfStmt)
+           else s.expr if isinstance(s, A.SwitchStmt) else None)
+    if own is None:
+        return []
+    names = []
+    for n in A.walk(own):
+        if (isinstance(n, A.MethodCallExpr) and isinstance(n.callee, A.MemberExpr)
+                and n.callee.member == "apply" and isinstance(n.callee.expr, A.PathExpr)
+                and n.callee.expr.name in moved and n.callee.expr.name not in names):
+            names.append(n.callee.expr.name)
+    return names
 
 
 def _contains_call(e, functions: dict) -> bool:
