@@ -2,7 +2,10 @@
 for the full Figure 1–4 sweep, and a cProfile split of where the time goes.
 
     python bench/bench_sim.py                    # one 600 s run + profile of a 60 s run + sweep estimate
-    python bench/bench_sim.py --sweep            # also run the full sweep for real (--jobs cores)
+    python bench/bench_sim.py --sweep            # only the Figure 1-4 sweep, for real (--jobs
+                                                 # processes): 3 senders x 2 intervals x 7 swap
+                                                 # counts, 1 seed, 600 s each (42 runs), no P4
+                                                 # injections, no k study
     python bench/bench_sim.py --duration 120     # shorter scenario
     python bench/bench_sim.py --frames           # network part only: the scenario's packet load
                                                  # (data at the bottleneck rate + one ACK each)
@@ -80,15 +83,16 @@ def frame_load(program, duration: float):
     """Replay the scenario's packet load without TCP: a full-size data frame from a every
     bottleneck serialisation time and one 54-byte ACK from b per data frame, through the
     paper's network with both gateways configured by the controller."""
-    from scapy.layers.inet import IP, TCP
-    from scapy.layers.l2 import Ether
-
     from experiments.paper import build_network
+    from hosts.tcp.segment import Segment
+    from hosts.wire import encode_frame
     net = build_network(RunSpec(variant="sack", duration=duration), program)
     a, b = net.hosts["a"], net.hosts["b"]
-    data = Ether(src=a.mac, dst=a.gateway_mac) / IP(src=a.ip, dst=b.ip) / TCP(flags="A")
-    data = bytes(data / bytes(1514 - len(data)))
-    ack = bytes(Ether(src=b.mac, dst=b.gateway_mac) / IP(src=b.ip, dst=a.ip) / TCP(flags="A"))
+    # built with hosts.wire (no Scapy), so that this part runs under PyPy too
+    data = encode_frame(Segment(20, 80, 0, 0, payload=bytes(1514 - 54)), src_ip=a.ip,
+                        dst_ip=b.ip, src_mac=a.mac, dst_mac=a.gateway_mac)
+    ack = encode_frame(Segment(80, 20, 0, 0), src_ip=b.ip, dst_ip=a.ip, src_mac=b.mac,
+                       dst_mac=b.gateway_mac)
     gap = 1514 * 8 / BOTTLENECK_BPS
     n = int(duration / gap)
     r1, r2 = net.switches["r1"], net.switches["r2"]
@@ -152,7 +156,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--duration", type=float, default=600.0)
     ap.add_argument("--profile-duration", type=float, default=60.0)
-    ap.add_argument("--sweep", action="store_true", help="run the full sweep for real")
+    ap.add_argument("--sweep", action="store_true",
+                    help="time the Figure 1-4 sweep for real (42 runs of 600 s) and nothing else")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--frames", action="store_true",
                     help="network part only (no TCP engines): the scenario's packet load")
@@ -176,6 +181,8 @@ def main(argv=None) -> int:
           "on this 2-core machine")
     if args.checksum:
         return bench_checksum(args.python)
+    if args.sweep:
+        return run_sweep(args.jobs)
     program = load_program(gateway_json())
     if args.frames:
         return bench_frames(program, args)
@@ -210,13 +217,49 @@ def main(argv=None) -> int:
         for secs, name in top:
             print(f"    {secs:6.2f} s  {name}")
 
-    if args.sweep:
-        from experiments.rdtcp_figures import main as figures_main
-        t0 = time.perf_counter()
-        figures_main(["--mode", "full", "--jobs", str(args.jobs), "--out", "results/bench",
-                      "--no-progress"])
-        print(f"full sweep: {time.perf_counter() - t0:.1f} s wall on {args.jobs} processes")
     return 0
+
+
+# The Figure 1-4 sweep as the paper plots it: the three senders, both swap intervals, one seed,
+# full length (42 runs of 600 s), without the P4 injection series and the k study.
+SWEEP_ARGS = ["--mode", "full", "--seeds", "1", "--variants", "sack,dsack,rdtcp",
+              "--no-injections", "--no-k-study", "--no-progress"]
+
+
+def run_sweep(jobs: int) -> int:
+    """Wall time of the Figure 1-4 sweep, run for real by experiments.rdtcp_figures in a
+    subprocess (its own worker interpreter choice, e.g. pypy3 when on PATH), into a temporary
+    directory that is removed afterwards."""
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="bench_sim_sweep_") as out:
+        cmd = [sys.executable, "-m", "experiments.rdtcp_figures", *SWEEP_ARGS,
+               "--jobs", str(jobs), "--out", out]
+        print("sweep command: python " + " ".join(cmd[1:]).replace(out, "<tmpdir>"))
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=str(ROOT), capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+        if proc.returncode != 0:
+            tail = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
+            print(f"bench_sim: the sweep failed (exit {proc.returncode}):\n  " + "\n  ".join(tail))
+            return 1
+        runs = _count_runs(Path(out))
+        # rdtcp_figures' first line says how many runs on which worker interpreter
+        header = next((l.strip().replace(out, "<tmpdir>") for l in proc.stderr.splitlines()
+                       if " runs (" in l), "")
+    if header:
+        print("  " + header)
+    print(f"Figure 1-4 sweep: {runs} runs in {wall:.1f} s wall = {wall / 60:.2f} min on {jobs} "
+          f"processes (goal <= 5 min)")
+    return 0
+
+
+def _count_runs(out: Path) -> str:
+    """Rows of the sweep's per-run CSV (the runs it did), or '?' if it wrote none."""
+    csv = out / "runs.csv"
+    if not csv.is_file():
+        return "?"
+    with open(csv) as f:
+        return str(max(0, sum(1 for _ in f) - 1))
 
 
 def bench_frames(program, args) -> int:
