@@ -673,12 +673,54 @@ class StmtLowering:
         msg = c.args[0]
         if not isinstance(msg, ast.StringLit):
             raise Unsupported(c.pos, "log_msg needs a string literal")
-        values = []
+        text, values = msg.value, []
         if len(c.args) > 1:
             data = c.args[1]
             items = data.items if isinstance(data, ast.ListExpr) else [data]
-            values = [self.exprs.lower(x) for x in items]
-        return [externs.log_msg(msg.value, values, src)]
+            if any(isinstance(x.type, T.StructLike) for x in items):
+                text, values = self._log_msg_flattened(text, items)
+            else:
+                values = [self.exprs.lower(x) for x in items]
+        return [externs.log_msg(text, values, src)]
+
+    def _log_msg_flattened(self, text: str, items: list):
+        """log_msg with a struct or header among its values: BMv2 logs only integral values,
+        so p4c's FlattenLogMsg (midend/flattenLogMsg.cpp) replaces the value's `{}` with
+        "(f1:{},f2:{},...)" (a nested struct as "s:(...)") and logs its fields in order."""
+        out, values, rest = "", [], text
+        for x in items:
+            n = rest.find("{}")
+            if n >= 0:
+                out, rest = out + rest[:n], rest[n + 2:]
+            if isinstance(x.type, T.StructLike):
+                out += self._log_fields(self.exprs.place(x), x.pos, values)
+            else:
+                out += "{}"
+                values.append(self.exprs.lower(x))
+        return out + rest, values
+
+    def _log_fields(self, place, pos, values: list) -> str:
+        """"(name:{},...)" for the fields of a struct, header or union place, appending
+        the field values to `values`."""
+        if isinstance(place, HeaderPlace):
+            member = lambda n: self.exprs.header_member(place, n, pos)   # noqa: E731
+        elif isinstance(place, StructPlace):
+            member = lambda n: self.ctx.storage.member(place, n, pos)    # noqa: E731
+        elif isinstance(place, (HeaderStructPlace, UnionPlace)):
+            member = (lambda n: place.member(n, pos)) if isinstance(place, HeaderStructPlace) \
+                else place.member
+        else:
+            raise Unsupported(pos, "log_msg can log a header or struct only when it is a "
+                                   "variable or field")
+        parts = []
+        for name in place.type.fields:
+            m = member(name)
+            if isinstance(m, ir.Expr):
+                values.append(m)
+                parts.append(f"{name}:{{}}")
+            else:
+                parts.append(f"{name}:" + self._log_fields(m, pos, values))
+        return "(" + ",".join(parts) + ")"
 
     def field_list(self, arg: ast.Expr) -> int:
         index = _folded_int(arg, "a field list index")
