@@ -195,3 +195,44 @@ def test_wide_fields_of_three_or_more_words_survive_extract_and_emit():
         payload = bytes(range(1, width // 8 + 2))
         (port, data), = sw.process(0, frame(payload))
         assert data == frame(payload), width
+
+
+def test_cyclic_parser_without_progress_ends_in_parser_timeout():
+    # a state that loops to itself on a lookahead never consumes a byte; the library stops
+    # it after MAX_PARSER_STATES visits (BMv2 would hang) and the packet still reaches ingress
+    spin = state("spin", [setf("scalars", "path", {"type": "lookahead", "value": [0, 8]})],
+                 [], [trans(None, "spin", type_="default")])
+    sts = eth_then_h([trans(None, "spin", type_="default")]) + [spin]
+    sw = SimpleSwitch(report_prog(sts))
+    data, r = report(sw, frame(pack(FIELDS, {"a": 1}) + b"\x42"))
+    assert r["err"] == 5 and r["hv"] == 1 and r["path"] == 0x42
+
+
+def chain_prog(length):
+    """eth -> s0 -> s1 -> ... -> s<length-1>: each state adds 1 to path and selects on h.a
+    (a conditional transition, so every inlined state nests one block deeper)."""
+    sts = eth_then_h([trans(None, "s0", type_="default")])
+    for i in range(length):
+        nxt = f"s{i + 1}" if i + 1 < length else None
+        sts.append(state(f"s{i}", [setf("scalars", "path", E("&", E("+", F("scalars", "path"), X(1)), X(0xFF)))],
+                         [F("h", "a")], [trans("0x00", None), trans(None, nxt, type_="default")]))
+    return report_prog(sts)
+
+
+def test_long_chain_of_single_successor_states_compiles_and_runs_every_state():
+    # states reached by one transition are written in place; a chain longer than the inlining
+    # depth goes back through the dispatch loop instead of nesting past Python's block limit
+    sw = SimpleSwitch(chain_prog(120))
+    assert report(sw, frame(pack(FIELDS, {"a": 1})))[1]["path"] == 120
+    assert report(sw, frame(pack(FIELDS, {"a": 0})))[1]["path"] == 1
+
+
+def test_state_reached_from_two_paths_runs_once_on_either():
+    # a diamond: h.a selects p1 or p2, both go on to "join"; join is dispatched by the loop
+    join = state("join", [setf("scalars", "path", E("&", E("+", F("scalars", "path"), X(10)), X(0xFF)))])
+    p1 = state("p1", [setf("scalars", "path", X(1))], [], [trans(None, "join", type_="default")])
+    p2 = state("p2", [setf("scalars", "path", X(2))], [], [trans(None, "join", type_="default")])
+    sts = eth_then_h([trans("0x01", "p1"), trans(None, "p2", type_="default")]) + [p1, p2, join]
+    sw = SimpleSwitch(report_prog(sts))
+    assert report(sw, frame(pack(FIELDS, {"a": 1})))[1]["path"] == 11
+    assert report(sw, frame(pack(FIELDS, {"a": 7})))[1]["path"] == 12

@@ -17,7 +17,15 @@ class FunctionBuilder:
         self.signature = signature
         self.lines: list[str] = []
         self.depth = 1
-        self._tmp = 0
+        self._counter = [0]          # shared with sub-builders: temporaries stay unique
+
+    def sub(self) -> "FunctionBuilder":
+        """A builder for a block written elsewhere in this function (lines indented from 0),
+        whose temporaries are numbered with this function's."""
+        b = FunctionBuilder(self.signature)
+        b.depth = 0
+        b._counter = self._counter
+        return b
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -33,8 +41,8 @@ class FunctionBuilder:
         self.depth -= 1
 
     def tmp(self, prefix: str = "t") -> str:
-        self._tmp += 1
-        return f"_{prefix}{self._tmp}"
+        self._counter[0] += 1
+        return f"_{prefix}{self._counter[0]}"
 
     def source(self) -> str:
         body = self.lines or ["    pass"]

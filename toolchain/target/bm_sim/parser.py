@@ -102,7 +102,19 @@ class ParserCompiler:
     # -- whole parser -----------------------------------------------------------------------------
     def compile(self, p: dict, fname: str) -> None:
         """``fname(F, data, P) -> payload offset``: one function, states dispatched by number
-        (a loop over ``if st == k`` blocks costs less than a Python call per state)."""
+        in a loop (a Python call per state would cost more).
+
+        Two things keep the dispatch cheap, without changing what the parser does:
+
+        * the loop tests the state number with a binary tree of ``if st < k`` instead of a
+          chain of ``if st == k`` (an Ethernet/IPv4/TCP parse of the gateway program went
+          through 35 comparisons);
+        * in a parser without cycles, a state that exactly one transition leads to is written
+          in place of that transition, so a chain of states runs without going round the loop.
+          Without cycles a parse visits each state at most once, so the ParserTimeout guard
+          (MAX_PARSER_STATES visits) can never fire and counting loop turns instead of state
+          visits changes nothing; parsers with cycles keep one loop turn per state.
+        """
         states = p["parse_states"]
         for k, st in enumerate(states):
             self.state_names[st["name"]] = str(k)
@@ -114,17 +126,33 @@ class ParserCompiler:
             fb.emit("return 0")
             self.gen.add(fb)
             return
-        fb.emit(f"st = {self.state_names[init]}")
+        self._states = states
+        self._inline_ok = self._inlinable(states, init)
+        # the states the loop dispatches; the list grows while bodies are generated when a
+        # chain is too deep to inline further
+        self._loop_states = [int(self.state_names[init])] + [
+            k for k in range(len(states)) if not self._inline_ok[k]]
+        bodies: dict[int, list[str]] = {}
+        for k in self._loop_states:
+            if k not in bodies:
+                bodies[k] = self._state_body(fb, k)
+        first = int(self.state_names[init])
+        fb.emit(f"st = {first}")
         fb.emit("try:")
         fb.emit(f"    for _ in range({MAX_PARSER_STATES}):")
         fb.depth += 2
-        for k, st in enumerate(states):
-            fb.emit(("if" if k == 0 else "elif") + f" st == {k}:")
+        others = sorted(k for k in bodies if k != first)
+        if others:
+            fb.emit(f"if st == {first}:")
             fb.indent()
-            for op in st.get("parser_ops", []):
-                self._op(fb, op)
-            self._transition(fb, st)
+            fb.emit_all(bodies[first])
             fb.dedent()
+            fb.emit("else:")
+            fb.indent()
+            self._dispatch(fb, others, bodies)
+            fb.dedent()
+        else:
+            fb.emit_all(bodies[first])
         fb.depth -= 2
         fb.emit("    else:")
         fb.emit(f"        raise _PErr({self.error_code('ParserTimeout')}, off)")
@@ -135,6 +163,57 @@ class ParserCompiler:
         fb.emit("return off")
         self.gen.add(fb)
 
+    # Python refuses source nested deeper than 100 blocks: a longer chain of inlined states goes
+    # back through the loop instead
+    MAX_INLINE_DEPTH = 24
+
+    def _inlinable(self, states: list, init: str) -> list[bool]:
+        """Per state: may it be written in place of the one transition that leads to it?
+        Only in a parser without cycles, and not the initial state."""
+        preds = [0] * len(states)
+        succ: list[list[int]] = []
+        for st in states:
+            out = []
+            for t in st.get("transitions", []):
+                nxt = t.get("next_state")
+                if nxt:
+                    k = self.state_names.get(nxt)
+                    if k is None:
+                        raise LoadError(f"parser transition to unknown state {nxt!r}")
+                    out.append(int(k))
+                    preds[int(k)] += 1
+            succ.append(out)
+        if _has_cycle(succ):
+            return [False] * len(states)
+        first = int(self.state_names[init])
+        return [preds[k] == 1 and k != first for k in range(len(states))]
+
+    def _state_body(self, fb: FunctionBuilder, k: int, depth: int = 0) -> list[str]:
+        """The lines of state ``k`` (its ops, then its transitions with any inlined states),
+        indented from 0; temporaries are numbered by ``fb`` so names stay unique."""
+        sub = fb.sub()
+        st = self._states[k]
+        for op in st.get("parser_ops", []):
+            self._op(sub, op)
+        self._transition(sub, st, fb, depth)
+        return sub.lines
+
+    def _dispatch(self, fb: FunctionBuilder, ks: list[int], bodies: dict[int, list[str]]) -> None:
+        """A binary tree of comparisons over the (sorted) state numbers ``ks``: only those are
+        ever assigned to ``st``, so a single remaining candidate needs no test."""
+        if len(ks) == 1:
+            fb.emit_all(bodies[ks[0]])
+            return
+        mid = len(ks) // 2
+        fb.emit(f"if st < {ks[mid]}:")
+        fb.indent()
+        self._dispatch(fb, ks[:mid], bodies)
+        fb.dedent()
+        fb.emit("else:")
+        fb.indent()
+        self._dispatch(fb, ks[mid:], bodies)
+        fb.dedent()
+
     def _goto(self, next_state: str | None) -> str:
         if not next_state:
             return "break"
@@ -142,6 +221,20 @@ class ParserCompiler:
         if k is None:
             raise LoadError(f"parser transition to unknown state {next_state!r}")
         return f"st = {k}; continue"
+
+    def _emit_goto(self, sub: FunctionBuilder, next_state: str | None, fb: FunctionBuilder,
+                   depth: int) -> None:
+        """Go to ``next_state``: its body in place when it may be inlined, else through the
+        loop (then it becomes one of the loop's states)."""
+        if next_state:
+            k = self.state_names.get(next_state)
+            if k is not None and self._inline_ok[int(k)]:
+                if depth < self.MAX_INLINE_DEPTH:
+                    sub.emit_all(self._state_body(fb, int(k), depth + 1))
+                    return
+                self._inline_ok[int(k)] = False
+                self._loop_states.append(int(k))
+        sub.emit(self._goto(next_state))
 
     # -- parser ops -------------------------------------------------------------------------------
     def _op(self, fb: FunctionBuilder, op: dict) -> None:
@@ -327,7 +420,10 @@ class ParserCompiler:
             total += nbits
         return code or "0"
 
-    def _transition(self, fb: FunctionBuilder, st: dict) -> None:
+    def _transition(self, fb: FunctionBuilder, st: dict, top: FunctionBuilder | None = None,
+                    depth: int = 0) -> None:
+        """The state's select: each matching case goes to its next state (``_emit_goto``)."""
+        top = top or fb
         trans = st.get("transitions", [])
         key = st.get("transition_key", [])
         k = None
@@ -335,13 +431,13 @@ class ParserCompiler:
             k = fb.tmp("k")
             fb.emit(f"{k} = {self._key(fb, key)}")
         for t in trans:
-            nxt = self._goto(t.get("next_state"))
+            nxt = t.get("next_state")
             ttype = t.get("type")
             if ttype is None:
                 # JSON written by p4c before format 2.23 omits "type": "default" is the value
                 ttype = "default" if t.get("value") == "default" else "hexstr"
             if ttype == "default":
-                fb.emit(nxt)
+                self._emit_goto(fb, nxt, top, depth)
                 return
             if ttype == "hexstr":
                 val = int(t["value"], 16)
@@ -355,6 +451,33 @@ class ParserCompiler:
                 cond = f"{kk} in _VSETS[{vs}]"
             else:
                 raise LoadError(f"unsupported parser transition type {ttype!r}")
-            fb.emit(f"if {cond}: {nxt}")
+            fb.emit(f"if {cond}:")
+            fb.indent()
+            self._emit_goto(fb, nxt, top, depth)
+            fb.dedent()
         # no transition matched: NoMatch error (p4c always emits a default; this is a safeguard)
         fb.emit(f"raise _PErr({self.error_code('NoMatch')}, off)")
+
+
+def _has_cycle(succ: list[list[int]]) -> bool:
+    """Does the directed graph (successor lists) have a cycle? Iterative three-colour DFS."""
+    WHITE, GREY, BLACK = 0, 1, 2
+    colour = [WHITE] * len(succ)
+    for root in range(len(succ)):
+        if colour[root] != WHITE:
+            continue
+        colour[root] = GREY
+        stack = [(root, iter(succ[root]))]
+        while stack:
+            node, it = stack[-1]
+            for nxt in it:
+                if colour[nxt] == GREY:
+                    return True
+                if colour[nxt] == WHITE:
+                    colour[nxt] = GREY
+                    stack.append((nxt, iter(succ[nxt])))
+                    break
+            else:
+                colour[node] = BLACK
+                stack.pop()
+    return False
