@@ -105,3 +105,13 @@ def test_optional_header_between_fields_counts_only_when_valid(opt_width, opt_va
     out = unpack(H, sw.process(0, frame(pack(H, {"a": 0x1234})))[0][1][14:])
     opt_bytes = value.to_bytes(opt_width // 8, "big") if opt_valid else b""
     assert out["ck"] == internet_checksum(struct.pack("!H", 0x1234) + opt_bytes + b"\x9f")
+
+
+@pytest.mark.parametrize("a, b", [(0, 0), (0xFFFF, 0), (0x8000, 0x7FFF), (0xFFFF, 0xFFFF), (0x1234, 0xEDCB)])
+def test_folded_checksum_of_optional_headers_edge_sums_match_rfc1071(a, b):
+    # inputs all of optional headers (h, and opt which is never parsed, so invalid): the
+    # statement form adds each header's run only when valid; sums that are zero or a non-zero
+    # multiple of 0xFFFF are where ones'-complement arithmetic differs from plain modulo
+    sw = SimpleSwitch(ck_prog(opt=True))
+    out = unpack(H, sw.process(0, frame(pack(H, {"a": a, "b": b})))[0][1][14:])
+    assert out["ck"] == internet_checksum(struct.pack("!HH", a, b))

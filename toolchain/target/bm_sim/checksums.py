@@ -112,6 +112,35 @@ def _folded_sum(parts, nbytes: int, *, conditional: bool = False) -> str:
     return "(" + " + ".join(terms) + ")" if terms else "0"
 
 
+def _emit_folded_csum(fb: FunctionBuilder, parts, nbytes: int) -> None:
+    """``return csum16`` of the inputs, as ``_csum16_int(_folded_sum(conditional=True), 2)``
+    computes it, written as statements: a run of an optional header is added only when the
+    header is valid (``if F[v]: s += ...``) instead of adding a 0 for it (on CPython every
+    such ``+ 0`` allocates an int: ten IPv4 option words cost ten), and csum16_int's two
+    lines are inlined (no call)."""
+    shift = nbytes * 8 + (8 if nbytes & 1 else 0)
+    runs: list[tuple[int | None, list[str]]] = []
+    for src, width, valid in parts:
+        if not runs or runs[-1][0] != valid:
+            runs.append((valid, []))
+        shift -= width
+        r = shift % 16
+        runs[-1][1].append(f"({src} << {r})" if r else src)
+    first = True
+    for valid, terms in runs:
+        body = " + ".join(terms)
+        if first:
+            fb.emit(f"s = {body}" if valid is None else f"s = ({body}) if F[{valid}] else 0")
+            first = False
+        else:
+            fb.emit(f"s += {body}" if valid is None else f"if F[{valid}]: s += {body}")
+    # csum16_int(s, 2): the ones'-complement sum is s mod 0xFFFF, 0xFFFF for a non-zero
+    # multiple (hash_algos.csum16_int); the checksum is its complement
+    fb.emit("r = s % 65535")
+    fb.emit("if not r and s: r = 65535")
+    fb.emit("return ~r & 65535")
+
+
 def _runs_keep_word_alignment(parts) -> bool:
     """Whether every run of consecutive fields of one optional header is a multiple of 16 bits."""
     run_valid, run_width = None, 0
@@ -158,7 +187,7 @@ def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompile
         fast = f"_csum16_int({_folded_sum(parts, nbytes)}, 2{tail})"
     if valids and algo == "csum16" and not payload and _runs_keep_word_alignment(parts):
         # optional headers (e.g. IPv4 options) drop out of the sum without a slow path
-        fb.emit(f"return _csum16_int({_folded_sum(parts, nbytes, conditional=True)}, 2)")
+        _emit_folded_csum(fb, parts, nbytes)
     elif valids:
         fb.emit(f"if {' and '.join(f'F[{v}]' for v in valids)}:")
         fb.emit(f"    return {fast}")
