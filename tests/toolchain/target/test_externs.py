@@ -49,6 +49,50 @@ def test_register_index_out_of_range_is_ignored():
     assert sw.runtime.register_read_all("reg") == [0] * 8
 
 
+def test_register_index_from_a_field_out_of_range_is_ignored_and_in_range_used():
+    # h.a (8 bits) may exceed the 8-entry array: only the upper bound is tested, and a miss
+    # leaves the register and the read's destination alone
+    sw = SimpleSwitch(ext_prog([
+        prim("register_write", ref("register_array", "MyIngress.reg"), F("h", "a"), F("h", "b")),
+        prim("register_read", F("h", "r"), ref("register_array", "MyIngress.reg"), F("h", "a"))]))
+    assert send(sw, a=200, b=9, r=5)["r"] == 5
+    assert send(sw, a=7, b=9, r=5)["r"] == 9
+    assert sw.runtime.register_read_all("reg") == [0] * 7 + [9]
+
+
+def test_register_index_masked_to_the_array_size_needs_no_test():
+    sw = SimpleSwitch(ext_prog([
+        prim("register_write", ref("register_array", "MyIngress.reg"), E("&", F("h", "a"), X(7)), F("h", "b")),
+        prim("register_read", F("h", "r"), ref("register_array", "MyIngress.reg"), E("&", F("h", "a"), X(7)))]))
+    assert send(sw, a=0xFA, b=4)["r"] == 4
+    assert sw.runtime.register_read("reg", 2) == 4
+
+
+def test_register_read_into_a_narrower_field_is_truncated():
+    # a 32-bit register read into the 8-bit h.b keeps the low byte (the mask is left out only
+    # when the destination is at least as wide as the register)
+    sw = SimpleSwitch(ext_prog([
+        prim("register_read", F("h", "b"), ref("register_array", "MyIngress.reg"), X(1))]))
+    sw.runtime.register_write("MyIngress.reg", 1, 0x12345678)
+    assert send(sw, b=0)["b"] == 0x78
+
+
+def test_register_write_truncates_to_the_register_width():
+    p = ext_prog([prim("register_write", ref("register_array", "MyIngress.reg"), X(0), F("h", "r"))])
+    p["register_arrays"][0]["bitwidth"] = 4
+    sw = SimpleSwitch(p)
+    send(sw, r=0x1F3)
+    assert sw.runtime.register_read("reg", 0) == 3
+
+
+def test_register_index_from_a_signed_field_below_zero_is_ignored():
+    p = ext_prog([prim("register_write", ref("register_array", "MyIngress.reg"), F("h", "a"), X(6))])
+    p["header_types"][3]["fields"][0][2] = True            # h.a: int<8>
+    sw = SimpleSwitch(p)
+    send(sw, a=0xFF)                                       # -1
+    assert sw.runtime.register_read_all("reg") == [0] * 8
+
+
 def test_counter_counts_packets_and_bytes():
     sw = SimpleSwitch(ext_prog([prim("count", ref("counter_array", "MyIngress.cnt"), F("h", "a"))]))
     send(sw, a=1)

@@ -13,7 +13,7 @@ from typing import Callable
 
 from ..errors import LoadError
 from .codegen import CodeGen, FunctionBuilder
-from .expressions import ExprCompiler
+from .expressions import ExprCompiler, index_range_known
 from .phv import Layout
 
 __all__ = ["ActionCompiler", "PRIMITIVES"]
@@ -310,20 +310,31 @@ def _rng(c: ActionCompiler, p: list) -> list:
 @primitive("register_read")
 def _register_read(c: ActionCompiler, p: list) -> list:
     rid = c.extern_id(p[1], "register_array")
-    idx = c.gen.name("_ix")
     size = c.program.register_sizes[rid]          # fixed at load time: no resize in simple_switch
-    return [f"{idx} = {c.val(p[2])}",
-            f"if 0 <= {idx} < {size}: " + c.assign(p[0], f"_R{rid}[{idx}]")]
+    head, guard, idx = _register_index(c, c.val(p[2]), size)
+    return head + [guard + c.assign(p[0], f"_R{rid}[{idx}]")]
 
 
 @primitive("register_write")
 def _register_write(c: ActionCompiler, p: list) -> list:
     rid = c.extern_id(p[0], "register_array")
-    idx = c.gen.name("_ix")
-    mask = (1 << c.program.register_widths[rid]) - 1
+    width = c.program.register_widths[rid]
     size = c.program.register_sizes[rid]
-    return [f"{idx} = {c.val(p[1])}",
-            f"if 0 <= {idx} < {size}: _R{rid}[{idx}] = ({c.val(p[2])}) & {mask}"]
+    head, guard, idx = _register_index(c, c.val(p[1]), size)
+    return head + [guard + f"_R{rid}[{idx}] = {c.expr.truncated(c.val(p[2]), width)}"]
+
+
+def _register_index(c: ActionCompiler, src: str, size: int) -> tuple[list, str, str]:
+    """(statements, guard prefix, index expression) of a register access at index ``src``:
+    out of range, BMv2 leaves the register (and a read's destination) alone. The bound tests
+    that cannot fail are left out (an unsigned field is never negative; ``x & 63`` is always
+    below 64), and an index that needs none is used in place, without a temporary."""
+    non_negative, below = index_range_known(src, c.layout, size)
+    if below:
+        return [], "", src
+    idx = c.gen.name("_ix")
+    guard = f"if {idx} < {size}: " if non_negative else f"if 0 <= {idx} < {size}: "
+    return [f"{idx} = {src}"], guard, idx
 
 
 @primitive("count")

@@ -35,18 +35,23 @@ EXPRESSION_OPS = set(BINARY_OPS) | {
 }
 
 
-def _fits(node: ast.expr, mask: int, widths: list[int]) -> bool:
-    """Whether the generated expression ``node`` is always an int in [0, mask]."""
+def _fits(node: ast.expr, mask: int, widths: list[int], arrays: dict | None = None) -> bool:
+    """Whether the generated expression ``node`` is always an int in [0, mask]. ``arrays``:
+    module-level lists whose every element fits a width (``_R<id>``: a register array, whose
+    writes are all masked to its width, by the generated code and by the runtime)."""
     if isinstance(node, ast.Constant):
         return type(node.value) is int and 0 <= node.value <= mask
     if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "F"
             and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int):
         # F[k] as the expression compiler writes an unsigned field read (signed reads differ)
         return (1 << widths[node.slice.value]) - 1 <= mask
+    if (arrays and isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+            and node.value.id in arrays):
+        return (1 << arrays[node.value.id]) - 1 <= mask
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
-        return _fits(node.right, mask, widths) or _fits(node.left, mask, widths)
+        return _fits(node.right, mask, widths, arrays) or _fits(node.left, mask, widths, arrays)
     if isinstance(node, ast.IfExp):
-        return _fits(node.body, mask, widths) and _fits(node.orelse, mask, widths)
+        return _fits(node.body, mask, widths, arrays) and _fits(node.orelse, mask, widths, arrays)
     return False
 
 
@@ -66,6 +71,7 @@ class ExprCompiler:
     def __init__(self, layout: Layout, gen: CodeGen):
         self.layout = layout
         self.gen = gen
+        self.array_widths: dict[str, int] = {}   # see _fits: filled with the register arrays
 
     # -- values --------------------------------------------------------------------------------
     def value(self, e, *, params: bool = False) -> str:
@@ -256,7 +262,7 @@ class ExprCompiler:
             tree = ast.parse(src_code, mode="eval").body
         except SyntaxError:                     # pragma: no cover - generated code always parses
             return f"({src_code}) & {mask}"
-        if _fits(tree, mask, self.layout.widths):
+        if _fits(tree, mask, self.layout.widths, self.array_widths):
             return src_code
         if isinstance(tree, ast.Constant) and type(tree.value) is int:
             return str(tree.value & mask)
@@ -282,3 +288,14 @@ class ExprCompiler:
             width = st.elements[0].fields[off][1]
             return f"F[{bases}[F[{st.next_slot}] - 1] + {off}] = ({src_code}) & {(1 << width) - 1}"
         raise LoadError(f"unsupported assignment destination type {t!r}")
+
+
+def index_range_known(src_code: str, layout: Layout, size: int) -> tuple[bool, bool]:
+    """(never negative, always below ``size``) for the generated index expression
+    ``src_code``: lets register accesses skip bound tests that cannot fail."""
+    try:
+        tree = ast.parse(src_code, mode="eval").body
+    except SyntaxError:                         # pragma: no cover - generated code always parses
+        return False, False
+    below = size >= 1 and _fits(tree, size - 1, layout.widths)
+    return below or _fits(tree, (1 << 4096) - 1, layout.widths), below

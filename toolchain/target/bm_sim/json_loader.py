@@ -143,6 +143,8 @@ def _compile(j: dict, name: str) -> Program:
     gen = CodeGen()
     expr = ExprCompiler(layout, gen)
     _externs(j, prog)
+    # register reads need no mask when the destination is as wide (every write is masked)
+    expr.array_widths.update({f"_R{rid}": w for rid, w in prog.register_widths.items()})
     _lists(j, prog)
     _calculations(j, prog, gen, expr)
     _actions(j, prog, gen, expr)
