@@ -24,6 +24,7 @@ import copy
 from typing import Optional
 
 from . import ast as A
+from .entry_priorities import check_entry_priorities
 from . import constfold as F
 from . import types as T
 from ..diagnostics import Diagnostics, Pos
@@ -31,7 +32,8 @@ from ..diagnostics import Diagnostics, Pos
 MAX_WIDTH = 1 << 16          # bits; far beyond any header, small enough to fold quickly
 MAX_STACK = 4096             # header stack elements (each becomes a BMv2 header instance)
 TABLE_PROPERTIES = {"key", "actions", "default_action", "entries", "size", "counters", "meters",
-                    "support_timeout", "implementation", "idle_timeout_with_auto_delete"}
+                    "support_timeout", "implementation", "idle_timeout_with_auto_delete",
+                    "largest_priority_wins", "priority_delta"}     # the last two: spec 14.2.1.4
 HEADER_METHODS = {"isValid", "setValid", "setInvalid", "minSizeInBits", "minSizeInBytes"}
 PACKET_BUILTINS = {"extract", "lookahead", "advance", "length", "emit"}
 
@@ -911,8 +913,13 @@ class Checker:
                 self.guarded(self.check_implementation, d, p, ctx)
             elif p.name in ("counters", "meters"):
                 self.guarded(self.check_direct_resource, d, p, ctx)
-            elif p.name in ("support_timeout", "idle_timeout_with_auto_delete"):
+            elif p.name in ("support_timeout", "idle_timeout_with_auto_delete",
+                            "largest_priority_wins"):
                 self.guarded(self.check_bool_property, d, p, ctx)
+            elif p.name == "priority_delta":
+                self.guarded(self.const_int, p.value, ctx, f"table '{d.name}': priority_delta")
+                if isinstance(p.value.folded, int) and p.value.folded <= 0:
+                    self.diags.error(p.pos, f"table '{d.name}': priority_delta must be positive")
 
     def resolve_action_ref(self, ar: A.ActionRef, ctx: Ctx, table) -> A.ActionDecl:
         scope = self.top if ar.name.is_global else ctx.scope
@@ -1007,8 +1014,8 @@ class Checker:
         self.check_action_args(ar, a, d, ctx, "default action", constant=False)
 
     def check_entries(self, d: A.TableDecl, p: A.EntriesProperty, listed, ctx: Ctx) -> None:
-        if not p.is_const:
-            self.refuse(p.pos, f"table '{d.name}': non-const 'entries'")
+        # `entries` without const (spec 14.2.1.4: initial entries the control plane may
+        # change) are written into the JSON exactly as const ones: BMv2 has no flag for it
         keys = d.key
         if not keys:
             self.err(p.pos, f"table '{d.name}' has entries but no key")
@@ -1027,6 +1034,22 @@ class Checker:
                     self.const_int(e.priority, ctx, "an entry priority")
             except _Stop:
                 pass
+        if all(e.priority is None or isinstance(e.priority.folded, int) for e in p.entries):
+            largest, delta = self.priority_properties(d, ctx)
+            check_entry_priorities(d, p, largest_wins=largest, delta=delta,
+                                   error=self.diags.error, warn=self.warn)
+
+    def priority_properties(self, d: A.TableDecl, ctx: Ctx) -> tuple:
+        """(largest_priority_wins, priority_delta) of a table, defaults true and 1."""
+        largest, delta = d.prop("largest_priority_wins"), d.prop("priority_delta")
+        if largest is not None:
+            self.guarded(self.check_bool_property, d, largest, ctx)
+        if delta is not None:
+            self.guarded(self.const_int, delta.value, ctx, f"table '{d.name}': priority_delta")
+        wins = largest.value.folded if largest is not None else True
+        step = delta.value.folded if delta is not None else 1
+        return (wins if isinstance(wins, bool) else True,
+                step if isinstance(step, int) and step > 0 else 1)
 
     def check_entry_key(self, d: A.TableDecl, k: A.KeyElement, ks: A.Expr) -> None:
         """What an entry may say for each match kind (spec 14.2.1.4 and BMv2's match types):

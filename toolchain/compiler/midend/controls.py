@@ -4,6 +4,7 @@ conditionals (cfg.py). Names follow p4c: `<Control>.<name>`, `@name` honoured.""
 from __future__ import annotations
 
 from ..frontend import ast, types as T
+from ..frontend.entry_priorities import written_priority
 from . import cfg, ir
 from .context import STATEMENT_NAMES, Context, Unsupported, ir_type, source_info
 from .expressions import Env, describe
@@ -233,9 +234,6 @@ class ControlLowering:
         self.table_decls[id(t)] = name
 
     def _properties(self, t: ast.TableDecl, table: ir.Table) -> None:
-        if t.prop("size") is None and t.prop("entries") is not None:
-            # p4c sizes a table with const entries and no `size` to exactly those entries
-            table.size = len(t.prop("entries").entries)
         for prop in t.properties:
             if isinstance(prop, ast.DefaultActionProperty):
                 table.default = self._action_call(prop.action)
@@ -244,6 +242,8 @@ class ControlLowering:
                 table.entries = [self._entry(e, i, table) for i, e in enumerate(prop.entries)]
             elif isinstance(prop, ast.ExprProperty):
                 self._expr_property(prop, table)
+        if t.prop("entries") is not None:
+            self._size_to_entries(t, table, t.prop("entries"))
         if table.type != "simple" and table.entries is not None:
             raise Unsupported(t.prop("entries").pos, f"table {table.name}: const entries in a "
                                                      f"table with an action profile are not "
@@ -274,6 +274,21 @@ class ControlLowering:
         table.default = ir.ActionCall(name, [], [])
         table.default_const = False
 
+    def _size_to_entries(self, t: ast.TableDecl, table: ir.Table, entries) -> None:
+        """p4c sizes a table with an entries list to exactly those entries, whatever its
+        `size` says (control.h, convertTable: max_size = the number of entries), so BMv2
+        has no room for more: say so where that matters."""
+        n = len(entries.entries)
+        size = t.prop("size")
+        if size is not None and _fold(size.value, "a table size") != n:
+            self.ctx.diags.warning(size.pos, f"table {table.name}: size is replaced by the "
+                                             f"number of its entries ({n}), as p4c does")
+        elif size is None and not entries.is_const:
+            self.ctx.diags.warning(entries.pos, f"table {table.name}: its {n} initial entries "
+                                                "fill it (p4c's max_size), so the control "
+                                                "plane can modify them but not add more")
+        table.size = n
+
     def _expr_property(self, prop: ast.ExprProperty, table: ir.Table) -> None:
         if prop.name == "size":
             table.size = _fold(prop.value, "a table size")
@@ -295,6 +310,8 @@ class ControlLowering:
         elif prop.name == "support_timeout":
             # entry ageing is driven by the control plane; the JSON only enables it
             table.support_timeout = bool(getattr(prop.value, "folded", False))
+        elif prop.name in ("largest_priority_wins", "priority_delta"):
+            pass    # they give the entries' P4Runtime priorities (frontend/entry_priorities.py)
         else:
             self.ctx.diags.warning(prop.pos, f"table {table.name}: property {prop.name} is "
                                              "ignored by the BMv2 back end")
@@ -361,7 +378,13 @@ class ControlLowering:
             raise Unsupported(entry.pos, f"entry has {len(entry.keyset)} keys, the table "
                                          f"{len(table.keys)}")
         matches = [self._match(ks, k, entry) for ks, k in zip(entry.keyset, table.keys)]
-        priority = _fold(entry.priority, "a priority") if entry.priority is not None else index + 1
+        # BMv2's priority, as p4c writes it: an @priority(N) annotation, else the position
+        # (the smallest wins in BMv2, so the first listed does); `priority = N :` values
+        # are P4Runtime's and not written (frontend/entry_priorities.py)
+        annotated = ast.annotation(entry, "priority")
+        priority = (_fold(entry.priority, "a priority")
+                    if annotated is not None and entry.priority is not None
+                    and written_priority(entry) is None else index + 1)
         return ir.Entry(matches, self._action_call(entry.action), priority)
 
     def _match(self, ks, key: ir.TableKey, entry) -> dict:

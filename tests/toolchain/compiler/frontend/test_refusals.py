@@ -19,10 +19,6 @@ INGRESS_REFUSALS = [
      "prog.p4:13:14: varbit field 'v' is not supported"),
     ("generic_function", "apply { }", "bit<8> f<T>(in T x) { return 8w1; }\n",
      "prog.p4:13:1: generic function 'f' is not supported"),
-    ("non_const_entries",
-     "table t { key = { meta.a: exact; } actions = { NoAction; } entries = { 1: NoAction(); } }"
-     " apply { t.apply(); }", "",
-     "prog.p4:15:60: table 't': non-const 'entries' is not supported"),
     ("signed_division", "apply { meta.s = meta.s / 8s2; }", "",
      "prog.p4:15:25: '/' on signed values is not supported"),
     ("signed_modulo", "apply { meta.s = meta.s % 8s2; }", "",

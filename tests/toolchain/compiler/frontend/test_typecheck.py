@@ -182,7 +182,7 @@ def test_table_entries_and_default_action_are_checked(check_ingress):
             const default_action = set(3);
             const entries = {
                 (0x0a000000 &&& 0xff000000, 6): set(1);
-                priority = 5: (_, 17): set(2);
+                (_, 17): set(2) @priority(5);      // `priority =` needs non-const entries
             }
         }
         apply { t.apply(); }""")
@@ -464,7 +464,7 @@ def test_entries_take_per_entry_const_and_priority_annotations(check_ingress):
         table t {
             key = { meta.a: ternary; }
             actions = { set; }
-            const entries = {
+            entries = {                 // priorities: only in a non-const list (14.2.1.4)
                 const priority = 10: 1 &&& 0xF: set(1);
                 2 &&& 0xF: set(2) @priority(3);
             }
