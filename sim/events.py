@@ -30,6 +30,20 @@ class EventQueue:
         self._seq += 1
         heapq.heappush(self._heap, (time, self._seq, callback, arg))
 
+    def reserve(self) -> int:
+        """Take the next sequence number now, for an event whose entry goes into the heap
+        later with ``schedule_reserved``: it then runs exactly where ``schedule`` called at
+        this moment would have put it among events of the same time."""
+        self._seq += 1
+        return self._seq
+
+    def schedule_reserved(self, time: float, seq: int, callback: Callable[[Any], None],
+                          arg: Any = None) -> None:
+        """``schedule`` with a sequence number taken earlier by ``reserve``."""
+        if time < self.now:
+            raise ValueError(f"cannot schedule at {time!r}: the clock is already at {self.now!r}")
+        heapq.heappush(self._heap, (time, seq, callback, arg))
+
     def peek_time(self) -> float | None:
         return self._heap[0][0] if self._heap else None
 

@@ -6,10 +6,18 @@ already dequeues at link speed (``tm.set_port_rate_bps``), so its channels add o
 propagation delay; a host has no traffic manager, so its ``Nic`` serialises the frames it sends
 back to back (a FIFO with no drop limit: the hosts' access links are never the bottleneck in
 the scenarios here, and ``Nic.max_backlog_s`` records how deep the FIFO got).
+
+Frames in flight on a channel wait in the channel's own FIFO, and only the first of them has
+an entry in the event queue (put there when it becomes first). A link delivers in order, so
+this changes nothing that runs: each frame keeps the sequence number it would have had in the
+queue (``EventQueue.reserve`` at transmit time) and so runs at the same place among events of
+the same time. What it changes is the heap's size: the 50 ms bottleneck link holds ~40 frames,
+which made the heap ~50 entries deep; now it holds about one entry per channel and timer.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
 from netio.pcap import PcapWriter
@@ -24,7 +32,7 @@ class Channel:
     """One direction of a link: delivers frames to ``deliver((port, frame))`` after ``delay``."""
 
     __slots__ = ("events", "delay", "rate_bps", "deliver", "dst_port", "taps", "frames", "bytes",
-                 "name")
+                 "name", "_in_flight")
 
     def __init__(self, events: "EventQueue", *, delay: float, rate_bps: float | None,
                  deliver: Callable[[Any], None], dst_port: int, name: str = ""):
@@ -39,6 +47,7 @@ class Channel:
         self.frames = 0
         self.bytes = 0
         self.name = name
+        self._in_flight: deque = deque()   # (arrival, sequence number, frame), arrival order
 
     def transmit(self, frame: bytes, departure: float) -> None:
         """The frame's last bit left the sender at ``departure``; schedule its arrival."""
@@ -47,7 +56,28 @@ class Channel:
         if self.taps:
             for tap in self.taps:
                 tap.write(departure, frame)
-        self.events.schedule(departure + self.delay, self.deliver, (self.dst_port, frame))
+        arrival = departure + self.delay
+        events = self.events
+        seq = events.reserve()
+        in_flight = self._in_flight
+        if not in_flight:
+            in_flight.append((arrival, seq, frame))
+            events.schedule_reserved(arrival, seq, self._arrive)
+        elif arrival >= in_flight[-1][0]:
+            in_flight.append((arrival, seq, frame))     # behind the others: no heap entry yet
+        else:
+            # would overtake a frame in flight (a sender whose departures go back in time):
+            # scheduled on its own, so the order of events stays exactly (time, sequence)
+            events.schedule_reserved(arrival, seq, self.deliver, (self.dst_port, frame))
+
+    def _arrive(self, _arg: Any = None) -> None:
+        """The first frame in flight arrives; the next one (if any) gets its heap entry."""
+        in_flight = self._in_flight
+        _, _, frame = in_flight.popleft()
+        if in_flight:
+            arrival, seq, _ = in_flight[0]
+            self.events.schedule_reserved(arrival, seq, self._arrive)
+        self.deliver((self.dst_port, frame))
 
 
 class Nic:
