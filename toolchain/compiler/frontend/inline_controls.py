@@ -36,7 +36,8 @@ import copy
 
 from ..diagnostics import Diagnostics
 from . import ast as A
-from .inline_functions import FunctionInliner, substitute, _is_lvalue, _is_aggregate_ref
+from .inline_functions import (FunctionInliner, complete_arguments, substitute, _is_lvalue,
+                               _is_aggregate_ref)
 
 CONTROL_PLANE_LOCALS = (A.TableDecl, A.ActionDecl, A.Instantiation)
 
@@ -158,8 +159,10 @@ class ControlInliner:
                 applies.setdefault(c.expr.name, []).append(s.call)
         for name, calls in applies.items():
             callee = self.controls[name]
-            # an apply the inliner cannot take (e.g. relying on default arguments) leaves
-            # the type's applies as written, for the checker to refuse
+            for c in calls:
+                complete_arguments(c, callee.params)
+            # an apply the inliner cannot take (e.g. wrong arguments) leaves the type's
+            # applies as written, for the checker to refuse
             if (callee.ctor_params or self._local_named(caller, name)
                     or any(len(c.args) != len(callee.params) for c in calls)):
                 continue
@@ -210,6 +213,7 @@ class ControlInliner:
         gets a fresh copy of its actions and variables per apply, as p4c does."""
         callee = self.controls[inst.type_ref.name]
         call = call_stmt.call
+        complete_arguments(call, callee.params)
         if len(call.args) != len(callee.params) or any(
                 isinstance(a, A.Argument) and a.name for a in call.args):
             return False            # the checker reports the mismatch

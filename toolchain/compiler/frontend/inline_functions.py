@@ -654,6 +654,27 @@ def _is_lvalue(e) -> bool:
     return False
 
 
+def complete_arguments(call: A.MethodCallExpr, params: list) -> None:
+    """Put an apply's arguments in parameter order: named arguments (`y = 1`, spec 6.8.1)
+    moved to their parameter, omitted ones with a default value (spec 6.8.2) filled with a
+    copy of it. Left as written when that is impossible (an unknown name, a missing argument
+    without default, a named and a positional one for the same parameter): the checker
+    reports those."""
+    named = {a.name: a.expr for a in call.args if isinstance(a, A.Argument) and a.name}
+    positional = [a for a in call.args if not (isinstance(a, A.Argument) and a.name)]
+    if len(positional) > len(params) or not set(named) <= {p.name for p in params[len(positional):]}:
+        return
+    args = list(positional)
+    for p in params[len(positional):]:
+        if p.name in named:
+            args.append(named[p.name])
+        elif p.default is not None:
+            args.append(copy.deepcopy(p.default))
+        else:
+            return
+    call.args = args
+
+
 def _tables_applied_by(s, moved: dict) -> list:
     """Names in `moved` of the tables `s` itself applies: `t.apply();`, `if (t.apply().hit)`,
     `switch (t.apply().action_run)` (nested statements are looked at on their own)."""

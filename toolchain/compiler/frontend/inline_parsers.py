@@ -20,7 +20,8 @@ import copy
 
 from ..diagnostics import Diagnostics
 from . import ast as A
-from .inline_functions import FunctionInliner, _is_aggregate_ref, _is_lvalue, substitute
+from .inline_functions import (FunctionInliner, _is_aggregate_ref, _is_lvalue,
+                               complete_arguments, substitute)
 
 BUILTIN_STATES = ("accept", "reject")
 
@@ -81,8 +82,10 @@ class ParserInliner:
                     applies.setdefault(c.expr.name, []).append(st.call)
         for name, calls in applies.items():
             callee = self.parsers[name]
-            # an apply the inliner cannot take (e.g. relying on default arguments) leaves
-            # the type's applies as written, for the checker to refuse
+            for c in calls:
+                complete_arguments(c, callee.params)
+            # an apply the inliner cannot take (e.g. wrong arguments) leaves the type's
+            # applies as written, for the checker to refuse
             if callee.ctor_params or any(len(c.args) != len(callee.params) for c in calls) \
                     or any(getattr(l, "name", None) == name for l in caller.locals) \
                     or any(p.name == name for p in caller.params + caller.ctor_params):
@@ -100,6 +103,7 @@ class ParserInliner:
     def _split(self, caller, state: A.ParserState, k: int, inst: A.Instantiation):
         callee = self.parsers[inst.type_ref.name]
         call = state.stmts[k].call
+        complete_arguments(call, callee.params)
         if len(call.args) != len(callee.params) or any(
                 isinstance(a, A.Argument) and a.name for a in call.args):
             return None
