@@ -143,6 +143,25 @@ def test_hash_based_offset_adds_base_and_takes_modulo():
     assert send(sw, a=1, b=2)["r"] == want
 
 
+def test_hash_based_offset_with_power_of_two_size_wraps_like_modulo():
+    sw = SimpleSwitch(ext_prog([prim("modify_field_with_hash_based_offset", F("h", "r"), X(5),
+                                     ref("calculation", "calc"), X(256))]))
+    from toolchain.target.bm_sim.hash_algos import make_algorithm
+    assert send(sw, a=1, b=2)["r"] == 5 + make_algorithm("crc16", None)(bytes([1, 2])) % 256
+
+
+def test_hash_based_offset_of_size_zero_is_the_base_and_still_draws_the_random_hash():
+    # the random algorithm consumes the switch RNG even when the modulo discards it: a later
+    # random() must see the same sequence as with a size that keeps the draw
+    def prog(size):
+        return ext_prog([prim("modify_field_with_hash_based_offset", F("h", "b"), X(3),
+                              ref("calculation", "calc_r"), X(size)),
+                         prim("modify_field_rng_uniform", F("h", "r"), X(0), X(0xFFFFFFFF))])
+    zero, one = SimpleSwitch(prog(0), seed=9), SimpleSwitch(prog(1), seed=9)
+    outs = [(send(zero), send(one)) for _ in range(5)]
+    assert all(z["b"] == 3 and o["b"] == 3 and z["r"] == o["r"] for z, o in outs)
+
+
 def test_random_is_deterministic_for_a_seed_and_within_bounds():
     prog = ext_prog([prim("modify_field_rng_uniform", F("h", "r"), X(10), X(20))])
     a = [send(SimpleSwitch(prog, seed=4))["r"] for _ in range(1)]

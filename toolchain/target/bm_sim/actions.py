@@ -299,7 +299,23 @@ def _hash(c: ActionCompiler, p: list) -> list:
     fn = c.program.calc_funcs.get(name)
     if fn is None:
         raise LoadError(f"unknown calculation {name!r}")
-    return [c.assign(p[0], f"{c.val(p[1])} + _mod({fn}(F, P), {c.val(p[3])})")]
+    return [c.assign(p[0], _hash_offset(c.val(p[1]), f"{fn}(F, P)", c.val(p[3])))]
+
+
+def _hash_offset(base: str, value: str, size: str) -> str:
+    """base + value mod size (size 0 gives base, as BMv2's modulo helper), written without the
+    helper call and the ``0 +`` when base and size are non-zero constants: ``& (size - 1)`` for a
+    power of two (the hash is never negative), ``% size`` otherwise."""
+    n = int(size) if size.isdigit() else 0
+    if n == 0:                  # the hash still runs: the "random" algorithm draws from the RNG
+        return f"{base} + _mod({value}, {size})"
+    if n & (n - 1) == 0:
+        off = f"({value} & {n - 1})"
+    else:
+        off = f"({value} % {n})"
+    if base == "0":
+        return off
+    return f"{base} + {off}"
 
 
 @primitive("modify_field_rng_uniform")
