@@ -166,6 +166,10 @@ class Checker:
                     if isinstance(a, (A.IntLit, A.StringLit, A.BoolLit)) or (
                             isinstance(a, A.UnaryExpr) and isinstance(a.operand, A.IntLit)):
                         self.guarded(self.check_expr, a, ctx)
+                    elif n.name == "field_list":
+                        # field list ids: constants or serializable enum members, which p4c
+                        # evaluates (its issue1001-1-bmv2 sample), resolved at top level
+                        self.guarded(self.check_expr, a, ctx)
 
     @staticmethod
     def visible_names(scope: Scope) -> set:

@@ -438,13 +438,12 @@ class AllocateStorage:
             # annotation bodies are not type-checked: resolve a constant's name ourselves
             decl = (ctx.program.scope or {}).get(arg.name)
             index = getattr(decl, "folded", None)
-        if index is None and isinstance(arg, ast.MemberExpr) and isinstance(arg.expr, ast.PathExpr):
+        member = getattr(arg, "decl", None)
+        if index is None and isinstance(member, ast.EnumMember) \
+                and member.enum is not None and member.enum.underlying is not None:
             # a serializable enum's member, `@field_list(FieldLists.CLONE)` (p4c evaluates
             # the annotation as an expression: its issue1001-1-bmv2 sample)
-            decl = (ctx.program.scope or {}).get(arg.expr.name)
-            if isinstance(decl, ast.EnumDecl) and decl.underlying is not None:
-                member = next((m for m in decl.members if m.name == arg.member), None)
-                index = getattr(member, "value", None)
+            index = member.value
         if not isinstance(index, int) or isinstance(index, bool):
             raise Unsupported(pos, "@field_list takes integer constants or members of an "
                                    "enum with an underlying bit<W> type")
