@@ -192,3 +192,12 @@ def test_wide_128_bit_values_round_trip():
     big = (1 << 128) - 2
     r = run(fields, [assign("h", "r", E("&", E("+", F("h", "a"), X(3)), X((1 << 128) - 1)))], {"a": big})
     assert r["r"] == 1
+
+
+def test_b2d_and_ternary_conditions_compare_with_zero_as_truth_tests():
+    fields = [["a", 8, False], ["r1", 8, False], ["r2", 8, False], ["r3", 8, False]]
+    prims = [assign("h", "r1", E("b2d", None, E("!=", F("h", "a"), X(0)))),
+             assign("h", "r2", E("b2d", None, E("==", F("h", "a"), X(0)))),
+             assign("h", "r3", E("?", X(7), X(9), cond=E("or", E("==", F("h", "a"), X(0)),
+                                                          E("not", None, E("d2b", None, F("h", "a"))))))]
+    assert [run(fields, prims, {"a": a})[k] for a in (0, 5) for k in ("r1", "r2", "r3")] == [0, 1, 7, 1, 0, 9]

@@ -153,3 +153,26 @@ def test_action_call_of_an_action_with_parameters_is_refused_as_bmv2_does():
     prog["pipelines"][0]["action_calls"] = [{"name": "call1", "id": 0, "action_id": 50, "next_node": None}]
     with pytest.raises(LoadError, match="Cannot call action 'needs' directly from control"):
         load_program(prog)
+
+
+@pytest.mark.parametrize("a, b, want", [(0, 0, 9), (3, 0, 9), (0, 5, 9), (3, 5, 7), (0xFF, 1, 7)])
+def test_conditional_on_zero_tests_and_d2b_through_and_not_takes_the_same_branch(a, b, want):
+    # if (h.a != 0 && !(h.b == 0) && d2b(h.a)) n = 7 else n = 9: the comparisons with zero are
+    # written as truth tests (ExprCompiler.condition); the branch must not change
+    expr = E("and", E("and", E("!=", F("h", "a"), X(0)), E("not", None, E("==", F("h", "b"), X(0)))),
+             E("d2b", None, F("h", "a")))["value"]
+    acts = [action("yes", 50, [assign("h", "n", X(7))]), action("no", 51, [assign("h", "n", X(9))])]
+    tables = [keyless_table("tbl_yes", 50, "yes", 50), keyless_table("tbl_no", 51, "no", 51)]
+    conds = [{"name": "c", "id": 0, "expression": expr, "true_next": "tbl_yes", "false_next": "tbl_no"}]
+    assert run(with_ingress(conds, tables, acts, "c"), a=a, b=b)["n"] == want
+
+
+def test_conditional_on_a_negative_signed_field_is_true():
+    # int<8> -1 != 0: the truth test of a sign-extended read is the same as the comparison
+    expr = E("!=", F("h", "a"), X(0))["value"]
+    acts = [action("yes", 50, [assign("h", "n", X(7))]), action("no", 51, [assign("h", "n", X(9))])]
+    tables = [keyless_table("tbl_yes", 50, "yes", 50), keyless_table("tbl_no", 51, "no", 51)]
+    prog = with_ingress([{"name": "c", "id": 0, "expression": expr, "true_next": "tbl_yes",
+                          "false_next": "tbl_no"}], tables, acts, "c")
+    prog["header_types"][3]["fields"][0][2] = True
+    assert run(prog, a=0xFF)["n"] == 7

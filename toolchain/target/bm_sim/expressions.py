@@ -174,14 +174,38 @@ class ExprCompiler:
             if divisor.isdigit() and int(divisor):
                 # a constant non-zero divisor needs no division-by-zero guard (p4c's usual case)
                 return f"({val(L)} {'//' if op == '/' else '%'} {divisor})"
+        if op == "b2d" and R is not None:       # the operand is only tested for truth
+            return f"(1 if {self.condition(R, params=params)} else 0)"
         simple = SIMPLE_OPS.get(op)
         if simple is not None:
             return simple.format(L=val(L) if L is not None else "", R=val(R) if R is not None else "",
-                                 C=val(x["cond"]) if op == "?" else "")
+                                 C=self.condition(x["cond"], params=params) if op == "?" else "")
         method = getattr(self, "_op_" + op, None)
         if method is None:
             raise LoadError(f"unsupported expression op {op!r}")
         return method(x, L, R, params)
+
+    def condition(self, e, *, params: bool = False) -> str:
+        """Python source of a boolean JSON expression used only for its truth (an ``if``):
+        ``x != 0`` and ``d2b(x)`` are written ``x``, ``x == 0`` is ``not x``, through
+        ``and``/``or``/``not``. An int is true exactly when it is non-zero, so the branch taken
+        is the same; each comparison left out is two bytecodes less per evaluation."""
+        x = e
+        while isinstance(x, dict) and x.get("type") == "expression":
+            x = x.get("value")
+        if not isinstance(x, dict) or "op" not in x:
+            return self.value(e, params=params)
+        op, L, R = x["op"], x.get("left"), x.get("right")
+        if op in ("and", "or") and L is not None and R is not None:
+            return f"({self.condition(L, params=params)} {op} {self.condition(R, params=params)})"
+        if op == "not" and R is not None:
+            return f"(not {self.condition(R, params=params)})"
+        if op == "d2b" and R is not None:
+            return self.condition(R, params=params)
+        if op in ("!=", "==") and L is not None and _is_zero(R):
+            inner = self.condition(L, params=params)
+            return inner if op == "!=" else f"(not {inner})"
+        return self.value(e, params=params)
 
     def _op_valid(self, x, L, R, params: bool) -> str:
         return self._valid(R, params)
@@ -299,3 +323,11 @@ def index_range_known(src_code: str, layout: Layout, size: int) -> tuple[bool, b
         return False, False
     below = size >= 1 and _fits(tree, size - 1, layout.widths)
     return below or _fits(tree, (1 << 4096) - 1, layout.widths), below
+
+
+def _is_zero(e) -> bool:
+    """Is JSON operand ``e`` the constant 0 (a hexstr)?"""
+    try:
+        return isinstance(e, dict) and e.get("type") == "hexstr" and int(e["value"], 16) == 0
+    except (TypeError, ValueError):
+        return False

@@ -247,7 +247,7 @@ class PipelineCompiler:
             if name in self.conds:
                 c = self.conds[name]
                 join = self.joins.get(name)
-                fb.emit(f"if {self.expr.value(c['expression'])}:")
+                fb.emit(f"if {self.expr.condition(c['expression'])}:")
                 fb.indent()
                 self._goto(fb, c.get("true_next"), depth + 1, join or stop)
                 fb.dedent()
