@@ -17,7 +17,7 @@ from .controls import block_env, control_name, qualified_name
 from .expressions import StackNext, describe
 from .ranges import range_to_masks
 from .statements import StmtLowering, _folded_int
-from .storage import HeaderPlace, header_leaves
+from .storage import HeaderPlace, StackPlace, StructPlace, header_leaves
 
 ACCEPT, REJECT = "accept", "reject"
 
@@ -84,6 +84,10 @@ class ParserLowering:
         if isinstance(s, ast.VarDecl):
             if isinstance(s.p4type, T.Header) and _is_header_lookahead(s.init):
                 return self._lookahead_header(self.stmts.declare_header(s), s.init)
+            if isinstance(s.p4type, T.Struct) and _is_header_lookahead(s.init):
+                init, s.init = s.init, None        # declare the struct, then fill it
+                ops = [op for p in self.stmts.declare(s) for op in self._set_from(p)]
+                return ops + self._lookahead_header(self.exprs.env.lookup(s), init)
             return [op for p in self.stmts.declare(s) for op in self._set_from(p)]
         if isinstance(s, (ast.ConstDecl, ast.EmptyStmt)):
             return []
@@ -94,18 +98,43 @@ class ParserLowering:
         raise Unsupported(s.pos, f"{construct_name(s)} is not supported in a parser state")
 
     def _lookahead_header(self, place, call: ast.MethodCallExpr) -> list:
-        """h = pkt.lookahead<H>(): every field from the bits ahead, and h becomes valid."""
-        if not isinstance(place, HeaderPlace):
-            raise Unsupported(call.pos, "lookahead of a header must be assigned to a header")
-        # valid first: BMv2's add_header zeroes the fields of a header it makes valid
-        ops, offset = [ir.ParserOp("primitive", [ir.Primitive(
-            "add_header", [ir.HeaderArg(place.instance)])])], 0
-        for _, name, ftype in header_leaves(place.type):
-            t = ir_type(ftype, call.pos)
-            ops.append(ir.ParserOp("set", [ir.FieldRef(place.instance, name, t),
-                                           ir.Lookahead(t, offset)]))
-            offset += t.width
+        """x = pkt.lookahead<T>() for a header or struct T: every field from the bits ahead,
+        in declaration order, and every header in it made valid (p4c's ExpandLookahead does
+        the same through one bit<N> lookahead and slices of it)."""
+        ops: list = []
+        self._lookahead_into(place, call.pos, 0, ops)
         return ops
+
+    def _lookahead_into(self, place, pos, offset: int, ops: list) -> int:
+        """Append the ops filling `place` from the bits at `offset`; the offset after it."""
+        if isinstance(place, HeaderPlace):
+            # valid first: BMv2's add_header zeroes the fields of a header it makes valid
+            ops.append(ir.ParserOp("primitive", [ir.Primitive(
+                "add_header", [ir.HeaderArg(place.instance)])]))
+            for _, name, ftype in header_leaves(place.type):
+                offset = self._lookahead_leaf(ir.FieldRef(place.instance, name,
+                                                          ir_type(ftype, pos)), offset, ops)
+            return offset
+        if isinstance(place, StackPlace):
+            for element in place.elements:
+                offset = self._lookahead_into(HeaderPlace(element, place.type.element), pos,
+                                              offset, ops)
+            return offset
+        if isinstance(place, StructPlace):
+            for name in place.type.fields:
+                offset = self._lookahead_into(self.ctx.storage.member(place, name, pos), pos,
+                                              offset, ops)
+            return offset
+        if isinstance(place, ir.FieldRef):
+            return self._lookahead_leaf(place, offset, ops)
+        raise Unsupported(pos, "lookahead of a struct is supported into headers, header "
+                               "stacks and bit<W>/bool fields only")
+
+    @staticmethod
+    def _lookahead_leaf(field: ir.FieldRef, offset: int, ops: list) -> int:
+        bits = field.type if not isinstance(field.type, ir.BoolType) else ir.Bits(1)
+        ops.append(ir.ParserOp("set", [field, ir.Lookahead(bits, offset)]))
+        return offset + bits.width
 
     def _set_from(self, prim: ir.Primitive) -> list:
         # a varbit copy too is a parser `set`, as p4c writes it (ParserConverter's
@@ -278,8 +307,9 @@ class ParserLowering:
 
 
 def _is_header_lookahead(e) -> bool:
+    """A lookahead of a header or of a struct (spec 12.8.3: any fixed-width type)."""
     return (isinstance(e, ast.MethodCallExpr) and e.builtin == "lookahead"
-            and isinstance(e.type, T.Header))
+            and isinstance(e.type, (T.Header, T.Struct)))
 
 
 class LowerParser:
