@@ -127,16 +127,25 @@ class FunctionInliner:
         p4c requires of such a key (TableKeyNames: "Complex key expression requires a @name
         annotation")."""
         for k in t.key:
-            if not any(isinstance(n, A.MethodCallExpr) and isinstance(n.callee, A.PathExpr)
-                       and n.callee.name in self.functions for n in A.walk(k.expr)):
+            if not _contains_call(k.expr, self.functions):
                 continue
             if A.name_annotation(k) is None:
                 self.diags.error(k.expr.pos, f"table '{t.name}': a key with a function call "
                                              "needs a @name annotation (its control-plane "
                                              "name)")
                 continue
+            if _is_hit_test(k.expr):
+                # `other.apply().hit` as a key (p4c's issue2362-bmv2): the other table is
+                # applied where the key is computed, before each apply of this one
+                type_ref = A.BaseTypeRef(k.pos, "bool")
+            elif any(_is_hit_test(n) for n in A.walk(k.expr)):
+                self.diags.error(k.expr.pos, f"table '{t.name}': a key may be a table's "
+                                             "apply().hit as a whole, not inside an expression")
+                continue
+            else:
+                type_ref = A.InferredTypeRef(k.pos, like=copy.deepcopy(k.expr))
             var = self.fresh("key")
-            decl = A.VarDecl(k.pos, var, A.InferredTypeRef(k.pos, like=copy.deepcopy(k.expr)))
+            decl = A.VarDecl(k.pos, var, type_ref)
             d.locals.insert(d.locals.index(t), decl)
             moved.setdefault(t.name, []).append((var, k.expr))
             k.expr = A.PathExpr(k.expr.pos, var)
