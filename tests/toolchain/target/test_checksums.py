@@ -115,3 +115,20 @@ def test_folded_checksum_of_optional_headers_edge_sums_match_rfc1071(a, b):
     sw = SimpleSwitch(ck_prog(opt=True))
     out = unpack(H, sw.process(0, frame(pack(H, {"a": a, "b": b})))[0][1][14:])
     assert out["ck"] == internet_checksum(struct.pack("!HH", a, b))
+
+
+def test_two_checksums_written_in_place_are_each_verified_and_updated_in_order():
+    # the folded csum16 body is inlined into verify/update_checksums once per checksum: two of
+    # them (ck over a,b; pad over a only, as an 8-bit target) must not disturb each other
+    p = ck_prog(verify=True, update=True)
+    p["calculations"].append({"name": "calc_a", "id": 1, "algo": "csum16", "input": [F("h", "a")]})
+    p["checksums"].append({"name": "ck2", "id": 1, "type": "generic", "calculation": "calc_a",
+                           "target": ["h", "pad"], "verify": True, "update": True,
+                           "if_cond": E("d2b", None, F("h", "$valid$"))})
+    sw = SimpleSwitch(p)
+    good = internet_checksum(struct.pack("!HH", 7, 9))
+    good_pad = internet_checksum(struct.pack("!H", 7)) & 0xFF
+    out = unpack(H, sw.process(0, frame(pack(H, {"a": 7, "b": 9, "ck": good, "pad": good_pad})))[0][1][14:])
+    assert (out["flag"], out["ck"], out["pad"]) == (0, good, good_pad)
+    out = unpack(H, sw.process(0, frame(pack(H, {"a": 7, "b": 9, "ck": good, "pad": good_pad ^ 1})))[0][1][14:])
+    assert (out["flag"], out["ck"], out["pad"]) == (1, good, good_pad)

@@ -153,7 +153,13 @@ def _runs_keep_word_alignment(parts) -> bool:
     return True
 
 
-def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompiler, fname: str) -> None:
+# calculation function name -> (statements, result expression) of a body that checksums may
+# write in place of the call (filled by compile_calculation for the folded csum16 form)
+InlineBodies = dict
+
+
+def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompiler, fname: str,
+                        inline_bodies: InlineBodies | None = None) -> None:
     """``fname(F, P) -> int``: the hash of the calculation's inputs (algorithm ``_H<id>``).
 
     As BMv2's BufBuilder, fields of packet headers that are not valid are left out of the
@@ -188,6 +194,10 @@ def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompile
     if valids and algo == "csum16" and not payload and _runs_keep_word_alignment(parts):
         # optional headers (e.g. IPv4 options) drop out of the sum without a slow path
         _emit_folded_csum(fb, parts, nbytes)
+        if inline_bodies is not None:
+            body = [line[4:] for line in fb.lines]
+            assert body[-1].startswith("return ")
+            inline_bodies[fname] = (body[:-1], body[-1][len("return "):])
     elif valids:
         fb.emit(f"if {' and '.join(f'F[{v}]' for v in valids)}:")
         fb.emit(f"    return {fast}")
@@ -198,7 +208,31 @@ def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompile
 
 
 def compile_checksums(checksums: list, calc_names: dict[str, str], layout: Layout, gen: CodeGen,
-                      expr: ExprCompiler, verify_name: str, update_name: str) -> None:
+                      expr: ExprCompiler, verify_name: str, update_name: str,
+                      inline_bodies: InlineBodies | None = None) -> None:
+    """``verify_name(F, P)`` and ``update_name(F, P)``: every checksum in order. A calculation
+    with an inlinable body (``inline_bodies``) is written in place of its call, which saves
+    a Python call per checksum and packet (the IPv4 header checksum is verified and updated
+    on every packet of the gateway)."""
+    inline_bodies = inline_bodies or {}
+    n_inlined = [0]
+
+    def emit(fb: FunctionBuilder, cond: str, calc: str, then) -> None:
+        """``if cond``: compute calc's value, then the statement ``then(value source)``."""
+        body = inline_bodies.get(calc)
+        if body is None:
+            fb.emit(f"if {cond}: {then(f'{calc}(F, P)')}")
+            return
+        n_inlined[0] += 1
+        lines, result = body
+        value = f"_ck{n_inlined[0]}"
+        fb.emit(f"if {cond}:")
+        fb.indent()
+        fb.emit_all(lines)
+        fb.emit(f"{value} = {result}")
+        fb.emit(then(value))
+        fb.dedent()
+
     verify = FunctionBuilder(f"{verify_name}(F, P)")
     update = FunctionBuilder(f"{update_name}(F, P)")
     err_slot = layout.slot("standard_metadata", "checksum_error") \
@@ -212,10 +246,10 @@ def compile_checksums(checksums: list, calc_names: dict[str, str], layout: Layou
         tgt = ck["target"]
         slot = layout.slot(tgt[0], tgt[1])
         mask = (1 << layout.widths[slot]) - 1
-        cond = expr.value(ck["if_cond"]) if ck.get("if_cond") else "True"
+        cond = expr.condition(ck["if_cond"]) if ck.get("if_cond") else "True"
         if ck.get("verify", True) and err_slot is not None:
-            verify.emit(f"if ({cond}) and ({calc}(F, P) & {mask}) != F[{slot}]: F[{err_slot}] = 1")
+            emit(verify, cond, calc, lambda v: f"if ({v} & {mask}) != F[{slot}]: F[{err_slot}] = 1")
         if ck.get("update", True):
-            update.emit(f"if {cond}: F[{slot}] = {calc}(F, P) & {mask}")
+            emit(update, cond, calc, lambda v: f"F[{slot}] = {v} & {mask}")
     gen.add(verify)
     gen.add(update)

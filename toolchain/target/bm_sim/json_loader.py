@@ -61,6 +61,7 @@ class Program:
     meter_ids: dict[str, int] = field(default_factory=dict)
     meters: dict[int, dict] = field(default_factory=dict)
     calc_funcs: dict[str, str] = field(default_factory=dict)
+    calc_inline: dict = field(default_factory=dict)   # see checksums.compile_calculation
     calc_algos: dict[int, str] = field(default_factory=dict)
     field_lists: dict[int, list[int]] = field(default_factory=dict)
     learn_lists: dict[int, tuple[str, list[int]]] = field(default_factory=dict)
@@ -155,7 +156,8 @@ def _compile(j: dict, name: str) -> Program:
     cks = j.get("checksums", [])
     prog.has_verify_checksums = any(c.get("verify", True) for c in cks)
     prog.has_update_checksums = any(c.get("update", True) for c in cks)
-    compile_checksums(cks, prog.calc_funcs, layout, gen, expr, "verify_checksums", "update_checksums")
+    compile_checksums(cks, prog.calc_funcs, layout, gen, expr, "verify_checksums", "update_checksums",
+                      prog.calc_inline)
     compile_deparser(_one_named(j.get("deparsers", []), "deparser", "deparser"), layout, gen, "deparse")
     prog.source = gen.module_source()
     prog.constants = dict(gen.constants)
@@ -187,7 +189,7 @@ def _calculations(j: dict, prog: Program, gen: CodeGen, expr: ExprCompiler) -> N
         fname = f"_calc{c['id']}"
         prog.calc_funcs[c["name"]] = fname
         prog.calc_algos[c["id"]] = c.get("algo")
-        compile_calculation(c, prog.layout, gen, expr, fname)
+        compile_calculation(c, prog.layout, gen, expr, fname, prog.calc_inline)
 
 
 def _actions(j: dict, prog: Program, gen: CodeGen, expr: ExprCompiler) -> None:
