@@ -16,7 +16,7 @@ import sys
 from netio.checksum import internet_checksum  # noqa: F401  (reference implementation, see _sum16)
 from hosts.tcp.segment import Segment
 
-__all__ = ["MalformedPacket", "encode_frame", "decode_frame", "encode_options", "decode_options",
+__all__ = ["MalformedPacket", "encode_frame", "FrameEncoder", "decode_frame", "encode_options", "decode_options",
            "ETHERTYPE_IPV4", "IPPROTO_TCP", "EPDN_KIND", "EPDN_EXID", "EPDN_LEN", "RDTCPOK_LEN"]
 
 ETHERTYPE_IPV4 = 0x0800
@@ -242,11 +242,34 @@ def encode_frame(seg: Segment, *, src_ip: str, dst_ip: str, src_mac: str = "00:0
     does not change its value (RFC 1071 §2(A)), so this equals the checksum over the packed
     bytes, without concatenating header and payload first.
     """
+    return _encode(seg, _ETH.pack(_mac_bytes(dst_mac), _mac_bytes(src_mac), ETHERTYPE_IPV4),
+                   _ip_int(src_ip), _ip_int(dst_ip), ttl, ip_id)
+
+
+class FrameEncoder:
+    """``encode_frame`` for one (source, destination) pair with the addresses converted once:
+    a simulated host sends every segment of a connection with the same four addresses, so the
+    Ethernet header and the IPv4 addresses as integers are made here, not per frame. Frames are
+    byte for byte those of ``encode_frame`` with the same arguments."""
+
+    __slots__ = ("_eth", "_src", "_dst")
+
+    def __init__(self, *, src_ip: str, dst_ip: str, src_mac: str, dst_mac: str):
+        self._eth = _ETH.pack(_mac_bytes(dst_mac), _mac_bytes(src_mac), ETHERTYPE_IPV4)
+        self._src = _ip_int(src_ip)
+        self._dst = _ip_int(dst_ip)
+
+    def encode(self, seg: Segment, ttl: int = 64, ip_id: int = 0) -> bytes:
+        return _encode(seg, self._eth, self._src, self._dst, ttl, ip_id)
+
+
+def _encode(seg: Segment, eth: bytes, s: int, d: int, ttl: int, ip_id: int) -> bytes:
+    """The frame of ``seg`` behind the packed Ethernet header ``eth``, from IPv4 address ``s``
+    to ``d`` (integers); see ``encode_frame``."""
     opts = encode_options(seg.options) if seg.options else b""
     payload = seg.payload
     doff = 5 + len(opts) // 4
     tcp_len = doff * 4 + len(payload)
-    s, d = _ip_int(src_ip), _ip_int(dst_ip)
     sport, dport, sq, ak = seg.src_port, seg.dst_port, seg.seq, seg.ack
     off = (doff << 4) | (seg.reserved & 0xF)
     flags, window, urgent = seg.flags, seg.window, seg.urgent
@@ -262,7 +285,7 @@ def encode_frame(seg: Segment, *, src_ip: str, dst_ip: str, src_mac: str = "00:0
     ip_total = (0x4500 + ip_len + ip_id + 0x4000 + ((ttl << 8) | IPPROTO_TCP)
                 + addr - IPPROTO_TCP - tcp_len)       # the addresses' words, from the pseudo sum
     ip_csum = (~(ip_total % 0xFFFF or 0xFFFF)) & 0xFFFF
-    return b"".join((_ETH.pack(_mac_bytes(dst_mac), _mac_bytes(src_mac), ETHERTYPE_IPV4),
+    return b"".join((eth,
                      _IP.pack(0x45, 0, ip_len, ip_id, 0x4000, ttl, IPPROTO_TCP, ip_csum, s, d),
                      _TCP.pack(sport, dport, sq, ak, off, flags, window, tcp_csum, urgent),
                      opts, payload))

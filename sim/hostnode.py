@@ -26,16 +26,19 @@ class Endpoint:
         self.remote_ip = remote_ip
         self.app = app
         self.timer_at: float | None = None
+        # every frame of this endpoint has the same addresses: converted once (hosts.wire)
+        self._encode = host._wire.FrameEncoder(src_ip=host.ip, dst_ip=remote_ip, src_mac=host.mac,
+                                              dst_mac=host.gateway_mac).encode
 
     def emit(self, segments: list, now: float) -> None:
         """Encode and send what the engine returned, let the app react, re-arm the timer."""
-        host = self.host
+        encode, send = self._encode, self.host.nic.send
         for seg in segments:
-            host.nic.send(host.encode(seg, self.remote_ip), now)
+            send(encode(seg), now)
         more = self.app.pump(self.conn, now)
         if more:
             for seg in more:
-                host.nic.send(host.encode(seg, self.remote_ip), now)
+                send(encode(seg), now)
         self.rearm()
 
     def rearm(self) -> None:

@@ -117,8 +117,16 @@ class TcpConnection:
         return max(0, self.cfg.snd_buffer - (self._app_end - self.snd_una))
 
     def next_timer(self) -> float | None:
-        times = [t for t in (self._rto_at, self._ack_due, self._time_wait_until) if t is not None]
-        return min(times) if times else None
+        """The earliest armed deadline (RTO, delayed ACK, TIME-WAIT), or None. Asked after
+        every event by whoever drives the engine, hence comparisons and no temporary list."""
+        t = self._rto_at
+        due = self._ack_due
+        if due is not None and (t is None or due < t):
+            t = due
+        tw = self._time_wait_until
+        if tw is not None and (t is None or tw < t):
+            t = tw
+        return t
 
     def _trace(self, event: str, **fields) -> None:
         if self.tracer is not None:

@@ -200,3 +200,24 @@ def test_encoded_checksums_verify_for_any_header_fields(fields, options, payload
     assert internet_checksum(frame[14:ihl_end]) == 0
     assert internet_checksum(pseudo + tcp) == 0
     assert decode_frame(frame)[2] == seg
+
+
+@pytest.mark.parametrize("seg", [
+    Segment(1234, 80, 0xFFFFFFFF, 0, SYN, 65535, SYN_OPTS),
+    Segment(1234, 80, 7, 9, ACK | PSH, 500, DATA_OPTS, b"payload" * 100 + b"!"),
+    Segment(80, 1234, 9, 7, ACK, 500, (), b"", REORDER_BIT),
+])
+def test_frame_encoder_frames_are_those_of_encode_frame(seg):
+    from hosts.wire import FrameEncoder
+    addrs = dict(src_ip="10.0.1.1", dst_ip="10.0.2.1", src_mac="00:00:00:00:01:01",
+                 dst_mac="02:00:00:00:01:01")
+    enc = FrameEncoder(**addrs)
+    assert enc.encode(seg) == encode_frame(seg, **addrs)
+    assert enc.encode(seg, ttl=3, ip_id=77) == encode_frame(seg, ttl=3, ip_id=77, **addrs)
+
+
+def test_frame_encoder_refuses_bad_addresses_when_made():
+    from hosts.wire import FrameEncoder
+    with pytest.raises(ValueError, match="not an IPv4 address: '10.0.0.300'"):
+        FrameEncoder(src_ip="10.0.0.300", dst_ip="10.0.0.2", src_mac="00:00:00:00:00:01",
+                     dst_mac="00:00:00:00:00:02")
