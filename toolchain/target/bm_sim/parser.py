@@ -361,6 +361,12 @@ class ParserCompiler:
     def _extract_vl(self, fb: FunctionBuilder, target: dict, length) -> None:
         """extract(hdr, bits): the varbit field takes ``bits`` bits (at most its maximum,
         else HeaderTooShort; a total that is not whole bytes is ParserInvalidArgument)."""
+        if target.get("type") == "stack":
+            # BMv2's loader takes only a regular header here (P4Objects::init_parsers asserts
+            # the extract_VL target type is "regular"), so simple_switch cannot run such a
+            # program either: refused by name, as simple_switch would abort on it
+            raise LoadError(f"extract_VL into header stack {target.get('value')!r} is not supported: "
+                            "BMv2 accepts only a regular header as the target of extract_VL")
         if target.get("type") != "regular":
             raise LoadError(f"unsupported extract_VL target type {target.get('type')!r}")
         h = self.layout.header(target["value"])
