@@ -391,9 +391,9 @@ class Checker:
                     self.diags.error(f.pos, f"header_union '{d.name}': member '{f.name}' has "
                                             f"type {ft}; union members must be headers")
             else:
-                if isinstance(ft, T.Varbit):
-                    self.diags.error(f.pos, f"varbit field '{f.name}' is not supported")
-                elif isinstance(ft, (T.Extern, T.Specialized, T.ParserType)) or \
+                # a varbit field is supported in the metadata struct (the mid end refuses
+                # it elsewhere, with its position)
+                if isinstance(ft, (T.Extern, T.Specialized, T.ParserType)) or \
                         ft in (T.STRING, T.VOID, T.INT, T.MATCH_KIND):
                     self.diags.error(f.pos, f"struct field '{f.name}' cannot have type {ft}")
             t.fields[f.name] = ft

@@ -116,6 +116,8 @@ class Storage:
         if isinstance(ftype, T.Stack):
             raise Unsupported(pos, "header union stacks inside the metadata struct are not "
                                    "supported")
+        if isinstance(ftype, T.Varbit):     # its own instance (AllocateStorage._metadata)
+            return ir.FieldRef(path, VARBIT_LOCAL_FIELD, ir.Varbit(ftype.max_width))
         return ir.FieldRef(SCALARS, path, ir_type(ftype, pos))
 
 
@@ -194,7 +196,7 @@ def _allocate_members(ctx: Context, prefix: str, t: T.Struct, pos) -> None:
             ctx.out.stacks.append(ir.HeaderStack(path, ftype.element.name, elements))
         elif isinstance(ftype, T.Struct):
             _allocate_members(ctx, path, ftype, where)
-        elif isinstance(ftype, (T.HeaderUnion, T.Stack)):
+        elif isinstance(ftype, (T.HeaderUnion, T.Stack, T.Varbit)):
             raise Unsupported(where, f"local variables with a {ftype} member are not supported")
         else:
             ctx.scalars.add(path, ir_type(ftype, where))
@@ -282,13 +284,17 @@ VARBIT_LOCAL_FIELD = "field"
 
 
 def allocate_local_varbit(ctx: Context, base: str, t: T.Varbit) -> ir.FieldRef:
+    return _varbit_instance(ctx, _fresh_storage_name(ctx, base), t)
+
+
+def _varbit_instance(ctx: Context, name: str, t: T.Varbit) -> ir.FieldRef:
+    """A metadata instance `name` holding one varbit value: the field `name.field`."""
     type_name = VARBIT_LOCAL_TYPE.format(t.max_width)
     if type_name not in ctx.storage.header_types:
         ht = ir.HeaderType(type_name, [(VARBIT_LOCAL_FIELD, t.max_width, False)],
                            VARBIT_LOCAL_FIELD)
         ctx.storage.header_types[type_name] = ht
         ctx.out.header_types.append(ht)
-    name = _fresh_storage_name(ctx, base)
     ctx.out.headers.append(ir.HeaderInstance(name, type_name, True))
     return ir.FieldRef(name, VARBIT_LOCAL_FIELD, ir.Varbit(t.max_width))
 
@@ -424,6 +430,11 @@ class AllocateStorage:
             if isinstance(ftype, T.Stack):
                 raise Unsupported(fdecl.pos, "header union stacks inside the metadata struct "
                                              "are not supported")
+            if isinstance(ftype, T.Varbit):
+                # its own metadata instance, as a varbit local's (p4c, header.cpp: a header
+                # holds one varbit field, so it cannot live in `scalars`)
+                _varbit_instance(ctx, path, ftype)
+                continue
             ref = ctx.scalars.add(path, ir_type(ftype, fdecl.pos))
             for ann in fdecl.annotations:
                 if ann.name == "field_list":

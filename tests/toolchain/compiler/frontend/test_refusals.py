@@ -15,8 +15,6 @@ INGRESS_REFUSALS = [
     ("two_varbit_fields", "apply { }", "header opt_t { varbit<32> a; varbit<32> b; }\n",
      "prog.p4:13:30: a second varbit field 'b' in header 'opt_t' (BMv2 holds one per header) "
      "is not supported"),
-    ("varbit_struct_field", "apply { }", "struct m_t { varbit<32> v; }\n",
-     "prog.p4:13:14: varbit field 'v' is not supported"),
     ("generic_function", "apply { }", "bit<8> f<T>(in T x) { return 8w1; }\n",
      "prog.p4:13:1: generic function 'f' is not supported"),
     ("signed_division", "apply { meta.s = meta.s / 8s2; }", "",
