@@ -211,9 +211,20 @@ class TcpConnection:
                        flags, min(MAX_WINDOW_UNSCALED, self.cfg.rcv_buffer), tuple(opts))
 
     def _make(self, off: int, payload: bytes, flags: int) -> Segment:
+        """A segment of ours at offset ``off``: what _wire_seq, _wire_ack, _window_field and
+        _ts_opts compute, inline (this runs for every data segment sent)."""
         self.stats["segments_sent"] += 1
-        return Segment(self.local_port, self.remote_port, self._wire_seq(off), self._wire_ack(),
-                       flags | ACK, self._window_field(), self._ts_opts(), payload)
+        rcv = self.rcv
+        if rcv is not None:
+            ack = (self.irs + rcv.rcv_nxt) % SEQ_MOD
+            win = rcv.window >> self.rcv_wscale
+        else:
+            ack = 0
+            win = self.cfg.rcv_buffer >> self.rcv_wscale
+        if win > MAX_WINDOW_UNSCALED:
+            win = MAX_WINDOW_UNSCALED
+        return Segment(self.local_port, self.remote_port, (self.iss + off) % SEQ_MOD, ack,
+                       flags | ACK, win, self._ts_opts() if self.ts_ok else (), payload)
 
     def _ack_segment(self) -> Segment:
         """A pure ACK with SACK/DSACK blocks and, on RD-TCP flows, the reorder bit."""
