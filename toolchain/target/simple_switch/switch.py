@@ -283,22 +283,27 @@ class SimpleSwitch:
         """A frame arrives on ``port`` at ``now``: parser and ingress run, the packet is queued."""
         data = frame if type(frame) is bytes else bytes(frame)
         F = self._template[:]
+        now_us = int(now * 1_000_000 + 1e-6)
         # ingress_global_timestamp is set on arrival only: resubmitted and recirculated packets
         # get reset metadata, as in simple_switch (keep it in the field list to carry it)
-        self._on_arrival(F, port, len(data), int(now * 1_000_000 + 1e-6))
-        R = self._ingress_once(Packet(F, data), now)
+        self._on_arrival(F, port, len(data), now_us)
+        P = Packet(F, data)
+        P.now_us = now_us
+        R = self._ingress_once(P, now)
         if R is not None:
             self._ingress_pass(R, now)
 
     def _ingress_pass(self, P: Packet, now: float) -> None:
         """Ingress for P and for every resubmitted copy of it (a loop, not recursion)."""
+        now_us = int(now * 1_000_000 + 1e-6)
         while P is not None:
+            P.now_us = now_us
             P = self._ingress_once(P, now)
 
     def _ingress_once(self, P: Packet, now: float) -> Packet | None:
+        """One ingress pass of P, whose ``now_us`` the caller has set (the time of ``now``)."""
         F = P.F
         data = P.data
-        P.now_us = int(now * 1_000_000 + 1e-6)
         try:
             off = self._parse(F, data, P)
             P.payload = data[off:] if off else data
@@ -426,6 +431,9 @@ class SimpleSwitch:
         while self.tm.busy:
             port, P, depth = pop()
             egress_pass(port, P, now, depth, out)
+        if len(out) == 1:           # the usual case, without building a comprehension
+            p, f, _ = out[0]
+            return [(p, f)]
         return [(p, f) for p, f, _ in out]
 
     def _egress_pass(self, port: int, P: Packet, t: float, depth_after: int, out: list) -> None:

@@ -161,13 +161,18 @@ class TrafficManager:
 
     def pop_oldest(self):
         """The packet enqueued first, regardless of rates (STF/PTF drain): (port, pkt, depth after)."""
-        best = None
-        for port, q in self.busy.items():
-            if best is None or q.packets[0].seq < best[1].seq:
-                best = (port, q.packets[0], q)
-        if best is None:
-            return None
-        port, pkt, q = best
+        busy = self.busy
+        if len(busy) == 1:          # one queue holds packets: its head is the oldest
+            for port, q in busy.items():
+                pkt = q.packets[0]
+        else:
+            best = None
+            for port, q in busy.items():
+                if best is None or q.packets[0].seq < best[1].seq:
+                    best = (port, q.packets[0], q)
+            if best is None:
+                return None
+            port, pkt, q = best
         q.packets.popleft()
         if q.packets:
             self._set_head(q)
