@@ -210,9 +210,11 @@ class TcpConnection:
         return Segment(self.local_port, self.remote_port, self.iss, self._wire_ack() if ack else 0,
                        flags, min(MAX_WINDOW_UNSCALED, self.cfg.rcv_buffer), tuple(opts))
 
-    def _make(self, off: int, payload: bytes, flags: int) -> Segment:
-        """A segment of ours at offset ``off``: what _wire_seq, _wire_ack, _window_field and
-        _ts_opts compute, inline (this runs for every data segment sent)."""
+    def _make(self, off: int, payload: bytes, flags: int, opts: tuple | None = None,
+              reserved: int = 0) -> Segment:
+        """A segment of ours at offset ``off`` (``opts`` None: the timestamp option if in
+        use): what _wire_seq, _wire_ack, _window_field and _ts_opts compute, inline (this runs
+        for every segment sent)."""
         self.stats["segments_sent"] += 1
         rcv = self.rcv
         if rcv is not None:
@@ -224,7 +226,9 @@ class TcpConnection:
         if win > MAX_WINDOW_UNSCALED:
             win = MAX_WINDOW_UNSCALED
         return Segment(self.local_port, self.remote_port, (self.iss + off) % SEQ_MOD, ack,
-                       flags | ACK, win, self._ts_opts() if self.ts_ok else (), payload)
+                       flags | ACK, win,
+                       opts if opts is not None else (self._ts_opts() if self.ts_ok else ()),
+                       payload, reserved)
 
     def _ack_segment(self) -> Segment:
         """A pure ACK with SACK/DSACK blocks and, on RD-TCP flows, the reorder bit."""
@@ -242,9 +246,7 @@ class TcpConnection:
         if self.rdtcp_ok and self.policy.ack_reorder_bit(self.rcv):
             reserved = REORDER_BIT
             self.stats["reorder_acks_sent"] += 1
-        self.stats["segments_sent"] += 1
-        return Segment(self.local_port, self.remote_port, self._wire_seq(self.snd_nxt),
-                       self._wire_ack(), ACK, self._window_field(), opts, b"", reserved)
+        return self._make(self.snd_nxt, b"", 0, opts, reserved)
 
     # ------------------------------------------------------------------ input
     def on_segment(self, seg: Segment, *, now: float) -> list[Segment]:
