@@ -249,7 +249,7 @@ class StmtLowering:
             value = self.exprs.place(rhs)
             if isinstance(value, HeaderPlace):
                 return self.assign_header(target, value, src, lhs.pos)
-        dynamic = self._assign_stack_element(target, rhs, src)
+        dynamic = self._assign_stack_element(lhs, target, rhs, src)
         if dynamic is not None:
             return dynamic
         if isinstance(target, UnionPlace):
@@ -275,12 +275,13 @@ class StmtLowering:
         raise Unsupported(lhs.pos, f"assignment to {describe(lhs)} from {describe(rhs)} "
                                    "is not supported")
 
-    def _assign_stack_element(self, target, rhs, src):
+    def _assign_stack_element(self, lhs, target, rhs, src):
         """h = stack[i] / stack[i] = h / h = stack.last with i a run-time value: one
         assign_header whose operand is a dereference_header_stack expression, as p4c writes
         it (BMv2 builds header operands from expressions, P4Objects::process_primitive_call).
         None when neither side is such an element."""
-        if isinstance(target, (ir.FieldRef, ir.StackElementField)):
+        if isinstance(target, (ir.FieldRef, ir.StackElementField)) or not (
+                _names_stack_element(lhs) or _names_stack_element(rhs)):
             return None
         value = self.exprs.place(rhs)
         dst, val = stack_element_arg(target), stack_element_arg(value)
@@ -817,3 +818,8 @@ def _needs_copy(action: ast.ActionDecl, arg, args) -> bool:
     if any(a is not arg and _root_decl(a) is root for a in args):
         return True
     return _names_decl(action, root)
+
+
+def _names_stack_element(e) -> bool:
+    """`s[i]` or `s.last`: an expression that may denote a stack element."""
+    return isinstance(e, ast.IndexExpr) or (isinstance(e, ast.MemberExpr) and e.member == "last")
