@@ -90,8 +90,7 @@ def new_switch(program, cfg: dict):
 
 
 def pps_plain(program, frame, packets: int) -> float:
-    sw, _ = new_switch(program, CONFIG)
-    frames = [frame(0x0A010000 + (i % 256), 1000 + i % 1000, 1 + 1460 * i) for i in range(packets)]
+    sw, _, frames = workload(program, frame, "plain", packets)
     t0 = time.perf_counter()
     forwarded = sum(len(sw.process(1, f)) for f in frames)
     rate = packets / (time.perf_counter() - t0)
@@ -103,10 +102,7 @@ def pps_plain(program, frame, packets: int) -> float:
 
 def pps_stamping(program, frame, packets: int) -> tuple[float, int]:
     """Every other data segment dropped (pattern "D."), so every forwarded one is stamped."""
-    cfg = dict(CONFIG, ports={"1": {"edge": True}, "2": {"mtu": 1500, "impair": {"pattern": "D."}}})
-    sw, ctl = new_switch(program, cfg)
-    frames = [frame(0x0A010000 + (i // 2) % 256, 1000 + (i // 2) % 1000, 1 + 1460 * i)
-              for i in range(packets)]
+    sw, ctl, frames = workload(program, frame, "stamping", packets)
     t0 = time.perf_counter()
     for f in frames:
         sw.process(1, f)
@@ -156,6 +152,62 @@ def lost_reports(program, frame, flows: int, seed: int) -> tuple[float, dict]:
     return 1 - stamped / flows, ctl.report(ports=[])["epdn_events"]
 
 
+def workload(program, frame, mode: str, packets: int):
+    """(switch, controller, frames) of the plain or the stamping figure."""
+    if mode == "plain":
+        sw, ctl = new_switch(program, CONFIG)
+        return sw, ctl, [frame(0x0A010000 + (i % 256), 1000 + i % 1000, 1 + 1460 * i) for i in range(packets)]
+    cfg = dict(CONFIG, ports={"1": {"edge": True}, "2": {"mtu": 1500, "impair": {"pattern": "D."}}})
+    sw, ctl = new_switch(program, cfg)
+    return sw, ctl, [frame(0x0A010000 + (i // 2) % 256, 1000 + (i // 2) % 1000, 1 + 1460 * i)
+                for i in range(packets)]
+
+
+INSTR_SMALL, INSTR_LARGE = 1000, 3000
+
+
+def count_only(program, frame, mode: str, n: int) -> None:
+    """The body that --instructions runs under cachegrind: build INSTR_LARGE frames (so the
+    set-up costs the same in both runs), then process() the first n."""
+    sw, _, frames = workload(program, frame, mode, INSTR_LARGE)
+    for f in frames[:n]:
+        sw.process(1, f)
+
+
+def instructions_per_packet(args, program_json: dict) -> int:
+    """CPU instructions per packet, counted by valgrind's cachegrind: the difference between
+    runs of INSTR_LARGE and INSTR_SMALL packets over their difference, so start-up, compilation
+    and frame building cancel out. Unlike a rate, the count does not depend on other load on
+    the machine (hash seed fixed: dict layouts vary the count by ~0.5% otherwise)."""
+    import json
+    import os
+    import re
+    import shutil
+    import subprocess
+    import tempfile
+    if not shutil.which("valgrind"):
+        raise SystemExit("bench: --instructions needs valgrind (apt-get install valgrind)")
+    counts = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "rdtcp.json"
+        path.write_text(json.dumps(program_json))
+        for mode in ("plain", "stamping"):
+            for n in (INSTR_SMALL, INSTR_LARGE):
+                cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                       sys.executable, str(Path(__file__).resolve()), "--json", str(path),
+                       "--payload", str(args.payload), "--count-only", mode, str(n)]
+                r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1800,
+                                   env=dict(os.environ, PYTHONHASHSEED="0"))
+                m = re.search(r"I\s+refs:\s+([\d,]+)", r.stderr)
+                if r.returncode or not m:
+                    raise SystemExit(f"bench: cachegrind run failed: {r.stderr[-500:]}")
+                counts[mode, n] = int(m.group(1).replace(",", ""))
+    for mode in ("plain", "stamping"):
+        per = (counts[mode, INSTR_LARGE] - counts[mode, INSTR_SMALL]) // (INSTR_LARGE - INSTR_SMALL)
+        print(f"instructions/packet, {mode:8s} (cachegrind, process()): {per:10,d}")
+    return 0
+
+
 def run_under(args, program_json: dict) -> int:
     """The same figures under ``args.python``, on the JSON compiled by this interpreter."""
     import json
@@ -191,13 +243,26 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=5, help="runs per packet-rate figure (default 5)")
     ap.add_argument("--python", metavar="PATH",
                     help="also run the figures under this interpreter (e.g. pypy3)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="print CPU instructions per packet counted by valgrind (independent of "
+                         "machine load) instead of the figures")
+    ap.add_argument("--count-only", nargs=2, metavar=("MODE", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.entries is not None and (args.json or args.entries < 1):
         ap.error("--entries needs a positive count and no --json (it recompiles the program)")
+    if args.count_only:
+        mode, n = args.count_only
+        if mode not in ("plain", "stamping") or not n.isdigit():
+            ap.error("--count-only MODE N: MODE plain or stamping, N a packet count")
+        program_json, program = load(args)
+        count_only(program, segment_factory(args.payload), mode, int(n))
+        return 0
     print("command: " + " ".join([Path(sys.executable).name] + sys.argv))
     print(f"interpreter: {platform.python_implementation()} {platform.python_version()}")
 
     program_json, program = load(args)
+    if args.instructions:
+        return instructions_per_packet(args, program_json)
     entries = next(r["size"] for r in program_json["register_arrays"] if r["name"] == n.REG_EPDN_FP)
     frame = segment_factory(args.payload)
     repeat = max(1, args.repeat)
