@@ -251,11 +251,11 @@ def main(argv=None) -> int:
     if args.entries is not None and (args.json or args.entries < 1):
         ap.error("--entries needs a positive count and no --json (it recompiles the program)")
     if args.count_only:
-        mode, n = args.count_only
-        if mode not in ("plain", "stamping") or not n.isdigit():
+        mode, count = args.count_only
+        if mode not in ("plain", "stamping") or not count.isdigit():
             ap.error("--count-only MODE N: MODE plain or stamping, N a packet count")
         program_json, program = load(args)
-        count_only(program, segment_factory(args.payload), mode, int(n))
+        count_only(program, segment_factory(args.payload), mode, int(count))
         return 0
     print("command: " + " ".join([Path(sys.executable).name] + sys.argv))
     print(f"interpreter: {platform.python_implementation()} {platform.python_version()}")
