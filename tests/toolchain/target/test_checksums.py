@@ -43,6 +43,16 @@ def test_verify_checksum_mismatch_sets_checksum_error():
     assert unpack(H, sw.process(0, frame(pack(H, {"a": 7, "b": 9, "ck": good ^ 1})))[0][1][14:])["flag"] == 1
 
 
+def test_verify_checksum_with_payload_checks_and_keeps_a_good_checksum():
+    # a calculation that is not written in place (payload) is called from a guarded verify:
+    # both must be valid Python (p4c's checksum1-bmv2 / checksum-l4-bmv2 failed to load)
+    sw = SimpleSwitch(ck_prog(verify=True, update=False, payload=True))
+    good = internet_checksum(struct.pack("!HH", 1, 2) + b"payload!")
+    for ck, flag in ((good, 0), (good ^ 1, 1)):
+        data = sw.process(0, frame(pack(H, {"a": 1, "b": 2, "ck": ck}) + b"payload!"))[0][1]
+        assert unpack(H, data[14:])["flag"] == flag
+
+
 def test_fields_of_invalid_headers_are_left_out_of_the_checksum():
     sw = SimpleSwitch(ck_prog(opt=True))      # h.opt is never parsed, so it is invalid
     out = unpack(H, sw.process(0, frame(pack(H, {"a": 3, "b": 4})))[0][1][14:])

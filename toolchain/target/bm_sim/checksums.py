@@ -221,7 +221,11 @@ def compile_checksums(checksums: list, calc_names: dict[str, str], layout: Layou
         """``if cond``: compute calc's value, then the statement ``then(value source)``."""
         body = inline_bodies.get(calc)
         if body is None:
-            fb.emit(f"if {cond}: {then(f'{calc}(F, P)')}")
+            # on lines of their own: ``then`` may itself be an if statement (verify)
+            fb.emit(f"if {cond}:")
+            fb.indent()
+            fb.emit(then(f"{calc}(F, P)"))
+            fb.dedent()
             return
         n_inlined[0] += 1
         lines, result = body
