@@ -201,3 +201,13 @@ def test_b2d_and_ternary_conditions_compare_with_zero_as_truth_tests():
              assign("h", "r3", E("?", X(7), X(9), cond=E("or", E("==", F("h", "a"), X(0)),
                                                           E("not", None, E("d2b", None, F("h", "a"))))))]
     assert [run(fields, prims, {"a": a})[k] for a in (0, 5) for k in ("r1", "r2", "r3")] == [0, 1, 7, 1, 0, 9]
+
+
+@pytest.mark.parametrize("a, b, want", [(200, 100, 255), (10, 20, 30), (0, 0, 0), (128, 127, 255)])
+def test_nested_unsigned_saturating_casts_keep_their_own_values(a, b, want):
+    # usat(usat(a + b) + usat(a - b)): each cast holds its operand in a temporary of its own
+    fields = [["a", 8, False], ["b", 8, False], ["r", 8, False]]
+    inner = E("+", E("usat_cast", E("+", F("h", "a"), F("h", "b")), X(8)),
+              E("usat_cast", E("-", F("h", "a"), F("h", "b")), X(8)))
+    r = run(fields, [assign("h", "r", E("usat_cast", inner, X(8)))], {"a": a, "b": b})
+    assert r["r"] == want
