@@ -93,6 +93,19 @@ def test_register_index_from_a_signed_field_below_zero_is_ignored():
     assert sw.runtime.register_read_all("reg") == [0] * 8
 
 
+def test_counter_counts_again_after_a_reset_and_ignores_an_index_out_of_range():
+    # the program updates the counter's lists in place: a reset must keep them the same lists
+    sw = SimpleSwitch(ext_prog([prim("count", ref("counter_array", "MyIngress.cnt"), F("h", "a")),
+                                prim("count", ref("counter_array", "MyIngress.cnt"), X(3))]))
+    send(sw, a=1)
+    sw.cli("counter_reset cnt")
+    send(sw, a=1)
+    send(sw, a=9)                                  # 4 entries: index 9 counts nothing
+    assert sw.runtime.counter_read("MyIngress.cnt", 1) == (1, 14 + 7)
+    assert sw.runtime.counter_read("MyIngress.cnt", 3) == (2, 2 * (14 + 7))
+    assert [sw.runtime.counter_read("cnt", i)[0] for i in (0, 2)] == [0, 0]
+
+
 def test_counter_counts_packets_and_bytes():
     sw = SimpleSwitch(ext_prog([prim("count", ref("counter_array", "MyIngress.cnt"), F("h", "a"))]))
     send(sw, a=1)

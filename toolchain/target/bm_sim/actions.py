@@ -356,7 +356,16 @@ def _register_index(c: ActionCompiler, src: str, size: int) -> tuple[list, str, 
 @primitive("count")
 def _count(c: ActionCompiler, p: list) -> list:
     cid = c.extern_id(p[0], "counter_array")
-    return [f"_C{cid}.count({c.val(p[1])}, P)"]
+    size = int(c.program.counters[cid].get("size", 0))
+    # the counter's two lists updated in place (CounterArray.count without the method call);
+    # an index out of range counts nothing, as BMv2
+    head, guard, idx = _register_index(c, c.val(p[1]), size)
+    if size <= 0:
+        return [f"_C{cid}.count({c.val(p[1])}, P)"]
+    body = f"_C{cid}p[{idx}] += 1; _C{cid}b[{idx}] += P.ingress_length"
+    if guard:
+        return head + [guard.rstrip() + " " + body]
+    return head + [body]
 
 
 @primitive("execute_meter")

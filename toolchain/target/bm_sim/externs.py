@@ -29,8 +29,10 @@ class CounterArray:
             self.bytes[index] += P.ingress_length
 
     def reset(self) -> None:
+        # in place: the generated code holds these two lists (``_C<id>p``/``_C<id>b``)
         n = len(self.packets)
-        self.packets, self.bytes = [0] * n, [0] * n
+        self.packets[:] = [0] * n
+        self.bytes[:] = [0] * n
 
 
 class Meter:

@@ -127,7 +127,8 @@ class SimpleSwitch:
             ns[f"_R{rid}"] = self.registers[name] = [0] * prog.register_sizes[rid]
         self.counters = {}
         for cid, spec in prog.counters.items():
-            ns[f"_C{cid}"] = self.counters[spec["name"]] = CounterArray(spec["name"], int(spec.get("size", 0)))
+            ns[f"_C{cid}"] = self.counters[spec["name"]] = arr = CounterArray(spec["name"], int(spec.get("size", 0)))
+            ns[f"_C{cid}p"], ns[f"_C{cid}b"] = arr.packets, arr.bytes   # updated in place by the program
         self.meters = {}
         for mid, spec in prog.meters.items():
             ns[f"_M{mid}"] = self.meters[spec["name"]] = MeterArray(spec)
