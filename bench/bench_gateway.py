@@ -15,6 +15,7 @@ Figures (issue 6):
 
     python bench/bench_gateway.py [--packets 20000] [--repeat 5] [--flows 10000] [--payload 1448]
                                   [--entries 65536 | --json build/rdtcp.json] [--python pypy3]
+    python bench/bench_gateway.py --instructions     # CPU instructions/packet (valgrind), both figures
 
 The embedded target is pure Python: the rates depend on the interpreter. ``--python pypy3``
 runs the same figures again under PyPy (the interpreter the experiments' workers use), on the
@@ -22,7 +23,21 @@ JSON compiled here; the script itself needs no Scapy, so it runs there unchanged
 
 Packet rates are measured ``--repeat`` times on fresh switches; the median and the best are
 printed (the best is the usual figure of merit on a shared machine: other load only slows a
-run down, as timeit's documentation argues).
+run down, as timeit's documentation argues). ``--instructions`` counts CPU instructions per
+packet with cachegrind instead: deterministic, so two versions of the target compare exactly
+whatever else runs on the machine.
+
+Measured 2026-11-22, same compiled JSON, target before (e7ff713) -> after this session's
+target work (448b1cf); rates on the shared 2-core machine under load from other work
+(median of 5 runs, two alternating rounds):
+  python bench/bench_gateway.py --instructions
+      plain 120,597 -> 99,716 instructions/packet; stamping 122,535 -> 103,151
+  python bench/bench_gateway.py --repeat 5        (CPython 3.11)
+      plain     45,900-47,100 -> 53,300-55,500 pkt/s (best 61,157)
+      stamping  39,700-45,100 -> 52,100-53,300 pkt/s (best 53,945)
+  pypy3 bench/bench_gateway.py --repeat 7 --packets 40000   (PyPy 3.9)
+      plain     327,000-356,000 -> 401,000-435,000 pkt/s
+      stamping  best 324,000-334,000 -> 362,000-364,000 pkt/s (medians too noisy to compare)
 """
 
 from __future__ import annotations
