@@ -68,3 +68,37 @@ def test_assign_vl_copies_value_and_length():
     sw = SimpleSwitch(vprog(ingress, copy=True))
     out = send(sw, 2, bytes([2, 0xAA, 0xBB, 0x01]))
     assert out == bytes([0]) + bytes([2, 0xAA, 0xBB, 0x01]) + bytes([2, 0xAA, 0xBB, 0x00])
+
+
+def vstack_prog(size=2):
+    """Two extract_VL into the stack s of (len:8, opts:varbit<64>, tail:8), each opts taking
+    h.n bytes; h.n then reports the parser error. p4c writes this for pkt.extract(hdr.s.next, L)."""
+    p = program([["n", 8, False]], [assign("h", "n", F("standard_metadata", "parser_error"))],
+                extra_headers=[(f"s[{i}]", V_FIELDS) for i in range(size)])
+    ids = {h["name"]: h["id"] for h in p["headers"]}
+    for ht in p["header_types"]:
+        if ht["name"] == "s[0]_t":
+            ht["max_length"] = 10
+    for h in p["headers"]:
+        if h["name"].startswith("s["):
+            h["header_type"] = "s[0]_t"        # one type for the elements, as p4c writes them
+    p["header_stacks"] = [{"name": "s", "id": 0, "header_type": "s[0]_t", "size": size,
+                           "header_ids": [ids[f"s[{i}]"] for i in range(size)]}]
+    # as vprog: the report byte h.n gives each element's varbit length in bytes
+    op = {"op": "extract_VL", "parameters": [{"type": "stack", "value": "s"}, E("<<", F("h", "n"), X(3))]}
+    p["parsers"][0]["parse_states"][1]["parser_ops"] += [op, op]
+    return p
+
+
+def test_extract_vl_fills_the_next_elements_of_a_header_stack():
+    sw = SimpleSwitch(vstack_prog())
+    body = bytes([2, 0xA, 0xB, 0x77]) + bytes([2, 0xC, 0xD, 0x66])
+    assert send(sw, 2, body + b"rest") == bytes([0]) + body + b"rest"
+
+
+def test_extract_vl_into_a_full_stack_is_stack_out_of_bounds():
+    sw = SimpleSwitch(vstack_prog(size=1))
+    body = bytes([1, 0xA, 0x77]) + bytes([1, 0xC, 0x66])
+    out = send(sw, 1, body)
+    assert out[0] == 3                                  # StackOutOfBounds
+    assert out[1:] == body                              # s[0] emitted, the rest left as payload

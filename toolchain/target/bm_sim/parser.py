@@ -360,18 +360,28 @@ class ParserCompiler:
 
     def _extract_vl(self, fb: FunctionBuilder, target: dict, length) -> None:
         """extract(hdr, bits): the varbit field takes ``bits`` bits (at most its maximum,
-        else HeaderTooShort; a total that is not whole bytes is ParserInvalidArgument)."""
-        if target.get("type") == "stack":
-            # BMv2's loader takes only a regular header here (P4Objects::init_parsers asserts
-            # the extract_VL target type is "regular"), so simple_switch cannot run such a
-            # program either: refused by name, as simple_switch would abort on it
-            raise LoadError(f"extract_VL into header stack {target.get('value')!r} is not supported: "
-                            "BMv2 accepts only a regular header as the target of extract_VL")
-        if target.get("type") != "regular":
-            raise LoadError(f"unsupported extract_VL target type {target.get('type')!r}")
-        h = self.layout.header(target["value"])
+        else HeaderTooShort; a total that is not whole bytes is ParserInvalidArgument).
+        Into a header or the next element of a header stack (BMv2's ParseState
+        add_extract_VL / add_extract_to_stack_VL: a full stack is StackOutOfBounds first)."""
+        t, name = target.get("type"), target.get("value")
+        if t == "regular":
+            h = self.layout.header(name)
+            base, stack = str(h.base), None
+        elif t == "stack":
+            stack = self.layout.stack(name)
+            if not stack.elements:
+                raise LoadError(f"header stack {name!r} has no elements")
+            h = stack.elements[0]
+            bases = self.gen.const(tuple(e.base for e in stack.elements), "S")
+            i, base = fb.tmp("i"), fb.tmp("b")
+            fb.emit(f"{i} = F[{stack.next_slot}]")
+            fb.emit(f"if {i} >= {stack.size}: raise _PErr({self.error_code('StackOutOfBounds')}, off)")
+            fb.emit(f"{base} = {bases}[{i}]")
+        else:
+            raise LoadError(f"unsupported extract_VL target type {t!r}")
         if h.varbit is None:
             raise LoadError(f"extract_VL of header {h.name!r}, which has no varbit field")
+        at = (lambda k: str(int(base) + k)) if base.isdigit() else (lambda k: f"{base} + {k}")
         vmax = h.fields[h.varbit][1]
         L, e, v = fb.tmp("L"), fb.tmp("e"), fb.tmp("v")
         fb.emit(f"{L} = {self.expr.value(length)}")
@@ -381,9 +391,14 @@ class ParserCompiler:
         fb.emit(f"if {e} > n: raise _PErr({self.error_code('PacketTooShort')}, off)")
         fb.emit(f"{v} = int.from_bytes(data[off:{e}], 'big')")
         for k, shift, width in varbit_layout(h, L):
-            fb.emit(f"F[{h.base + k}] = ({v} >> ({shift})) & {width}")
-        fb.emit(f"F[{h.len_slot}] = {L}")
-        fb.emit(f"F[{h.valid_slot}] = 1")
+            fb.emit(f"F[{at(k)}] = ({v} >> ({shift})) & {width}")
+        fb.emit(f"F[{at(h.len_slot - h.base)}] = {L}")
+        fb.emit(f"F[{at(h.valid_slot - h.base)}] = 1")
+        if stack is not None:
+            fb.emit(f"F[{stack.next_slot}] = {i} + 1")
+        else:
+            for sibling in h.union_siblings:      # a union holds at most one valid member
+                fb.emit(f"F[{sibling}] = 0")
         fb.emit(f"off = {e}")
 
     def _lookahead(self, fb: FunctionBuilder, bit_off: int, width: int) -> str:
