@@ -24,12 +24,31 @@ Measured 2026-11-22 (paper scenario, RD-TCP, 15 swaps/s, seed 1; identical resul
       HEAD: CPython 43.8-52.2 s, PyPy 14.0-16.6 s (three runs; load from other work)
   CPython instructions of a 20 s run (cachegrind): 6,955 M -> 6,509 M (-6.4%)
 
+Measured 2026-11-22, later (helper E, issue 4; same scenario, identical results throughout:
+2,577,287 events, 322,122,080 bytes delivered in 600 s). Clean A/B: two exports of HEAD 879729b,
+one with sim/, hosts/, netio/ as at 515e9c9 (before this work), the target as at HEAD in both,
+PyPy 3.9 (/tmp/S_pypyenv/bin/python), three 600 s runs each, alternating:
+      before: 19.25, 20.39, 17.16 s      after: 14.67, 14.84, 13.85 s   (median -24%)
+  gains: the send buffer as a list of chunks (hosts/tcp/sendbuf.py); PyPy's ones'-complement sum
+  unrolled (1.73 -> 0.55 us per 1448 bytes); frames in flight held in their channel's FIFO, one
+  heap entry per channel (heap ~50 -> ~10 entries; pure-Python heapq on PyPy); per-endpoint
+  FrameEncoder; segments built inline. CPython (cachegrind, 10 s run): 4,272 M -> 4,227 M
+  instructions (-1%: CPython's heapq is C and its checksum was already the big-integer one).
+  Per-commit CPython figures in the messages of 056d28f and 14225a0 compared an export with the
+  working tree (which may have held uncommitted target work); the figures here supersede them.
+  python bench/bench_sim.py --sweep   (at 879729b, workers /usr/bin/pypy3, 2 processes, while
+      other engineers' jobs kept the load average at 2-3 on the 2 cores): 39 runs (3 senders x
+      (no swaps + 6 swap counts x 2 intervals)) in 453.7 s = 7.6 min (goal <= 5 min: not met)
+  Where PyPy's time went before this work (time per event callback, 120 s run): host frames
+  (engine + wire) 41%, switch arrivals 25% and wake-ups 15% (mostly the P4 target), heap 10%.
+
 Wall times on this shared 2-core machine vary by +-20% from run to run. To compare two versions
-of the code, count instructions instead (deterministic on CPython): run the scenario under
-``valgrind --tool=cachegrind --cache-sim=no`` with the real interpreter binary (not a pyenv
-shim), once for a few seconds of virtual time and once for a tiny one, and compare the
-differences. Under PyPy the JIT's warm-up makes counts of short runs unstable; time warm runs
-in one process (min of several) or micro-benchmark the changed functions instead.
+of the code, count instructions instead (deterministic on CPython up to ~0.5% with hash
+randomisation): run the scenario under ``valgrind --tool=cachegrind --cache-sim=no`` with the
+real interpreter binary (not a pyenv shim), and compare two *exported* trees (``git archive``),
+never an export against the working tree, which may hold other engineers' uncommitted work.
+Under PyPy, counts of one tree vary by several % for 20 s runs and by up to ~80% for 60 s runs
+(the JIT); time whole 600 s runs of both trees alternately (median of three) instead.
 """
 
 from __future__ import annotations
