@@ -3,9 +3,9 @@ a header in a parser and `stack[i]` with a run-time i copied both ways, as p4c's
 writes them: an assign_header operand dereference_header_stack(stack, i | last_stack_index),
 wrapped twice like every expression argument of a primitive (p4c ExpressionConverter::convert
 with wrap; BMv2 P4Objects::process_primitive_call builds the argument's "value"; JSON_format.md
-"expression"). The embedded target cannot run these yet (its header operands take one level
-of wrapping), so the shape is pinned here and checked against bmv2_schema; stack.lastIndex runs
-on the target in tests/toolchain/programs/stack_last_index.{p4,stf}."""
+"expression"). The shape is pinned here and checked against bmv2_schema; the same program runs
+on the embedded target as tests/toolchain/programs/stack_element_copy.{p4,stf}, and
+stack.lastIndex alone in stack_last_index.{p4,stf}."""
 from __future__ import annotations
 
 import pytest

@@ -126,6 +126,10 @@ class ExprCompiler:
             h = self.layout.header(v)
             return str(h.base), h.type_name
         if t == "expression":
+            if "op" not in v and v.get("type") == "expression":
+                # p4c wraps a primitive's expression argument once more (ExpressionConverter
+                # with wrap; BMv2's build_expression unwraps nested "expression" nodes)
+                return self.header_base(v, params=params)
             op = v.get("op")
             if op == "dereference_header_stack":
                 st = self.layout.stack(v["left"]["value"])
