@@ -217,13 +217,20 @@ def main(argv=None) -> int:
                   f"{other['delivered_bytes']} bytes delivered): results must be identical")
         figures.append(other)
 
+    from dataclasses import replace
+
     from experiments.rdtcp_figures import MODES, build_specs
-    specs = build_specs(MODES["full"])
-    for f in figures:
-        per_run = f["wall_s"] * MODES["full"].duration / args.duration
-        print(f"full sweep at {f['python'].split()[0]} speed: {len(specs)} runs x ~{per_run:.1f} s "
-              f"/ {args.jobs} cores = ~{len(specs) * per_run / args.jobs / 60:.1f} min estimated "
-              f"(goal <= 5 min)")
+    full = MODES["full"]
+    # the sweep --sweep runs (SWEEP_ARGS): one seed, the paper's three senders, no extra series
+    paper = replace(full, seeds=1, variants=("sack", "dsack", "rdtcp"), injections=(),
+                    k_values=())
+    for name, cfg in (("Figure 1-4 sweep (--sweep)", paper), ("whole full mode", full)):
+        n = len(build_specs(cfg))
+        for f in figures:
+            per_run = f["wall_s"] * cfg.duration / args.duration
+            print(f"{name} at {f['python'].split()[0]} speed: {n} runs x ~{per_run:.1f} s / "
+                  f"{args.jobs} cores = ~{n * per_run / args.jobs / 60:.1f} min estimated "
+                  f"(goal <= 5 min for the Figure 1-4 sweep)")
 
     if not args.no_profile:
         parts, top = profile_split(RunSpec(variant="rdtcp", swaps=15, interval=1.0, seed=1,
