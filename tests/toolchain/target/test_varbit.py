@@ -70,6 +70,19 @@ def test_assign_vl_copies_value_and_length():
     assert out == bytes([0]) + bytes([2, 0xAA, 0xBB, 0x01]) + bytes([2, 0xAA, 0xBB, 0x00])
 
 
+def test_parser_set_of_a_varbit_copies_value_and_length():
+    # BMv2's parser 'set' into a varbit field is assign_VL (ParserOpSet<field_t>); p4c
+    # writes it for a varbit copied inside a parser
+    p = vprog(copy=True)
+    p["parsers"][0]["parse_states"][1]["parser_ops"] += [
+        {"op": "primitive", "parameters": [
+            {"op": "add_header", "parameters": [{"type": "header", "value": "w"}]}]},
+        {"op": "set", "parameters": [F("w", "opts"), F("v", "opts")]},
+        {"op": "set", "parameters": [F("w", "len"), F("v", "len")]}]
+    out = send(SimpleSwitch(p), 2, bytes([2, 0xAA, 0xBB, 0x01]))
+    assert out == bytes([0]) + bytes([2, 0xAA, 0xBB, 0x01]) + bytes([2, 0xAA, 0xBB, 0x00])
+
+
 def vstack_prog(size=2):
     """Two extract_VL into the stack s of (len:8, opts:varbit<64>, tail:8), each opts taking
     h.n bytes; h.n then reports the parser error. p4c writes this for pkt.extract(hdr.s.next, L)."""

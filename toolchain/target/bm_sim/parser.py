@@ -246,6 +246,9 @@ class ParserCompiler:
             self._extract_vl(fb, params[0], params[1])
         elif name == "set":
             src = params[1]
+            if self._is_varbit_field(params[0]):
+                self._set_varbit(fb, params[0], src)
+                return
             if src.get("type") == "lookahead":
                 code = self._lookahead(fb, src["value"][0], src["value"][1])
             else:
@@ -266,6 +269,22 @@ class ParserCompiler:
             fb.emit_all(self.emit_primitive(params[0]))
         else:
             raise LoadError(f"unsupported parser op {name!r}")
+
+    def _is_varbit_field(self, operand: dict) -> bool:
+        if operand.get("type") != "field":
+            return False
+        h = self.layout.header(operand["value"][0])
+        return h.varbit is not None and h.fields[h.varbit][0] == operand["value"][1]
+
+    def _set_varbit(self, fb: FunctionBuilder, dst: dict, src: dict) -> None:
+        """A varbit destination takes the source varbit's value and current length (BMv2's
+        ParserOpSet<field_t> uses assign_VL when the destination is variable-length)."""
+        if not self._is_varbit_field(src):
+            raise LoadError(f"parser set of varbit field {'.'.join(dst['value'])} "
+                            "from something other than a varbit field")
+        d, s = self.layout.header(dst["value"][0]), self.layout.header(src["value"][0])
+        fb.emit(f"F[{self.layout.slot(*dst['value'])}] = F[{self.layout.slot(*src['value'])}]")
+        fb.emit(f"F[{d.len_slot}] = F[{s.len_slot}]")
 
     def _advance_bytes(self, fb: FunctionBuilder, nbytes: str) -> None:
         e = fb.tmp("e")
