@@ -42,6 +42,13 @@ PyPy 3.9 (/tmp/S_pypyenv/bin/python), three 600 s runs each, alternating:
   Where PyPy's time went before this work (time per event callback, 120 s run): host frames
   (engine + wire) 41%, switch arrivals 25% and wake-ups 15% (mostly the P4 target), heap 10%.
 
+Measured 2026-11-22, PyPy's GC nursery (lead; tree at ef82190, idle machine, alternating
+600 s runs of ``pypy3 bench/bench_sim.py --duration 600 --no-profile`` with PYPY_GC_NURSERY set):
+      PyPy's own choice 14.7, 14.9, 15.4, 15.8, 20.1, 20.2 s;  1M 17.5, 20.5;  2M 12.0, 13.1;
+      4M 9.7, 10.0, 10.1, 11.1, 11.5, 12.0, 12.6 s;  8M 10.6, 11.9, 12.8;  16M 12.9, 18.2
+  so the experiments' workers and ``--python`` here run with PYPY_GC_NURSERY=4M
+  (experiments.worker.worker_env; one already set in the environment wins): median ~15.6 -> ~11 s.
+
 Wall times on this shared 2-core machine vary by +-20% from run to run. To compare two versions
 of the code, count instructions instead (deterministic on CPython up to ~0.5% with hash
 randomisation): run the scenario under ``valgrind --tool=cachegrind --cache-sim=no`` with the
@@ -144,7 +151,8 @@ def print_scenario(fig: dict, duration: float) -> None:
 def scenario_in(python: str, duration: float) -> dict:
     """Run the scenario under interpreter ``python`` (a subprocess of this script) and return
     its figures; the program JSON is the one this process compiled (RDTCP_PROGRAM)."""
-    env = dict(os.environ, RDTCP_PROGRAM=str(ROOT / "build" / "rdtcp.json"))
+    from experiments.worker import worker_env     # the environment the sweeps' workers get
+    env = dict(worker_env(ROOT), RDTCP_PROGRAM=str(ROOT / "build" / "rdtcp.json"))
     proc = subprocess.run([python, str(Path(__file__).resolve()), "--scenario-json",
                            "--duration", repr(duration)], env=env, cwd=str(ROOT),
                           capture_output=True, text=True)

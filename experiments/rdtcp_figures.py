@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from experiments.paper import INJECTIONS, PAPER_VARIANTS, VARIANTS, RunSpec
+from experiments.worker import worker_env
 
 __all__ = ["MODES", "SweepConfig", "build_specs", "main", "K_STUDY_SWAPS", "K_STUDY_INTERVAL"]
 
@@ -189,8 +190,7 @@ def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
 
     from sim.program import REPO_ROOT
 
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    env = worker_env(REPO_ROOT)
     pending = list(reversed(specs))
     lock = threading.Lock()
 
@@ -251,7 +251,7 @@ def worker_python(choice: str) -> tuple[str | None, str]:
         if choice == "auto":
             return None, "workers: this interpreter (no pypy3 on PATH; installing it speeds runs up)"
         raise SystemExit(f"error: --worker-python {choice}: no such interpreter on PATH")
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    env = worker_env(REPO_ROOT)
     probe = subprocess.run([path, "-m", "experiments.worker", "--probe"], capture_output=True,
                            text=True, cwd=REPO_ROOT, env=env)
     if probe.returncode != 0 or not probe.stdout.startswith("ok"):
@@ -259,7 +259,8 @@ def worker_python(choice: str) -> tuple[str | None, str]:
         if choice == "auto":
             return None, f"workers: this interpreter ({path} cannot run the simulator: {why})"
         raise SystemExit(f"error: --worker-python {choice}: cannot run the simulator: {why}")
-    return path, f"workers: {path} ({probe.stdout.strip()[3:]})"
+    nursery = f", PYPY_GC_NURSERY={env['PYPY_GC_NURSERY']}" if "PyPy" in probe.stdout else ""
+    return path, f"workers: {path} ({probe.stdout.strip()[3:]}{nursery})"
 
 
 def _row_key(row: dict) -> tuple:

@@ -3,6 +3,7 @@ and clear errors for interpreters that cannot run the simulator."""
 
 import csv
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -97,3 +98,14 @@ def test_a_new_sweep_sets_the_old_journal_aside(tmp_path):
     old = (tmp_path / "runs.jsonl").read_text()
     assert main(argv) == 0
     assert (tmp_path / "runs.jsonl.prev").read_text() == old
+
+
+def test_worker_env_sets_pypy_nursery_unless_the_user_did(monkeypatch, tmp_path):
+    from experiments.worker import PYPY_GC_NURSERY, worker_env
+    monkeypatch.delenv("PYPY_GC_NURSERY", raising=False)
+    monkeypatch.setenv("PYTHONPATH", "/elsewhere")
+    env = worker_env(tmp_path)
+    assert env["PYPY_GC_NURSERY"] == PYPY_GC_NURSERY == "4M"
+    assert env["PYTHONPATH"].split(os.pathsep) == [str(tmp_path), "/elsewhere"]
+    monkeypatch.setenv("PYPY_GC_NURSERY", "16M")
+    assert worker_env(tmp_path)["PYPY_GC_NURSERY"] == "16M"
