@@ -48,6 +48,10 @@ Measured 2026-11-22, PyPy's GC nursery (lead; tree at ef82190, idle machine, alt
       4M 9.7, 10.0, 10.1, 11.1, 11.5, 12.0, 12.6 s;  8M 10.6, 11.9, 12.8;  16M 12.9, 18.2
   so the experiments' workers and ``--python`` here run with PYPY_GC_NURSERY=4M
   (experiments.worker.worker_env; one already set in the environment wins): median ~15.6 -> ~11 s.
+  python bench/bench_sim.py --sweep   (tree at 00b9fe8, idle machine):
+      39 runs in 178.2 s = 2.97 min on 2 PyPy workers (goal <= 5 min: met)
+  python bench/bench_sim.py --duration 600 --no-profile --python /usr/bin/pypy3:
+      CPython 44.95 s, PyPy 12.20 s (goal <= 10 s: not met on every run; 9.7-12.6 s above)
 
 Wall times on this shared 2-core machine vary by +-20% from run to run. To compare two versions
 of the code, count instructions instead (deterministic on CPython up to ~0.5% with hash
