@@ -126,7 +126,7 @@ class ExprCompiler:
             h = self.layout.header(v)
             return str(h.base), h.type_name
         if t == "expression":
-            if "op" not in v and v.get("type") == "expression":
+            if "op" not in v and "type" in v:
                 # p4c wraps a primitive's expression argument once more (ExpressionConverter
                 # with wrap; BMv2's build_expression unwraps nested "expression" nodes)
                 return self.header_base(v, params=params)
