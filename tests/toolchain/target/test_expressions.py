@@ -211,3 +211,12 @@ def test_nested_unsigned_saturating_casts_keep_their_own_values(a, b, want):
               E("usat_cast", E("-", F("h", "a"), F("h", "b")), X(8)))
     r = run(fields, [assign("h", "r", E("usat_cast", inner, X(8)))], {"a": a, "b": b})
     assert r["r"] == want
+
+
+def test_header_operand_wrapped_in_an_expression_node_is_unwrapped():
+    # BMv2's build_expression accepts a header node inside an expression wrapper
+    wrapped = {"type": "expression", "value": {"type": "header", "value": "h"}}
+    sw = SimpleSwitch(program([["a", 8, False], ["b", 8, False]],
+                              [{"op": "add_header", "parameters": [wrapped]}]))
+    (_, data), = sw.process(0, frame(b"xy", ether_type=0x0800))
+    assert data == frame(b"\x00\x00xy", ether_type=0x0800)
