@@ -82,6 +82,7 @@ class TcpConnection:
         self.ssthresh = 1 << 30                     # RFC 5681 §3.1: arbitrarily high
         self.dupacks = 0
         self.in_recovery = False                    # fast recovery (RFC 6675 §5)
+        self._recovery_undone = False               # its reduction was undone (undo_reduction)
         self.in_loss = False                        # after an RTO, until RecoveryPoint is acked
         self.recovery_point = 0
         self._high_sacked = 0
@@ -93,6 +94,7 @@ class TcpConnection:
         self.irs = 0
         self.rcv: Receiver | None = None
         self._ack_due: float | None = None
+        self._peer_fin: int | None = None           # offset of the peer's FIN not yet reached
         self._unacked_segments = 0
         self._ts_recent = 0
         self._time_wait_until: float | None = None
@@ -169,9 +171,17 @@ class TcpConnection:
         return self._transmit(now)
 
     def undo_reduction(self, *, cwnd: int, ssthresh: int) -> None:
-        """Variant hook target (DSACK undo, 000 §2-3): restore the pre-reduction window."""
+        """Variant hook target (DSACK undo, 000 §2-3): restore the pre-reduction window.
+
+        An undo during fast recovery marks the episode undone, so that leaving recovery keeps
+        the restored window instead of setting cwnd to ssthresh (as Linux's undo clears its
+        undo_marker, tcp_end_cwnd_reduction); otherwise the undo lasted one RTT, and an episode
+        begun in the first slow start, whose restored ssthresh is the initial "infinite" one,
+        left recovery with cwnd at its maximum in one step."""
         self.cwnd = max(self.cwnd, min(cwnd, self._max_cwnd()))
         self.ssthresh = max(self.ssthresh, ssthresh)
+        if self.in_recovery:
+            self._recovery_undone = True
         self.stats["dsack_undos"] += 1
         self._trace("undo", cwnd=self.cwnd, ssthresh=self.ssthresh)
 
@@ -411,7 +421,13 @@ class TcpConnection:
             how = rcv.on_data(start, payload)
         else:
             how = "in-order"
-        if seg.flags & FIN and end == rcv.rcv_nxt:
+        if seg.flags & FIN and end >= rcv.rcv_nxt and self._peer_fin is None:
+            # a FIN beyond a hole is kept, like its data, until the hole fills (RFC 9293
+            # §3.10.7.4: segments are processed in sequence; dropping it would leave the sender
+            # to repair it by RTO, since no SACK block can cover a FIN)
+            self._peer_fin = end
+        if self._peer_fin is not None and self._peer_fin == rcv.rcv_nxt:
+            self._peer_fin = None
             rcv.rcv_nxt += 1                        # the FIN takes one sequence number
             self._on_fin(now)
             return [self._ack_segment()]
@@ -522,7 +538,7 @@ class TcpConnection:
         self.cwnd = min(self.cwnd, self._max_cwnd())
 
     def _exit_recovery(self) -> None:
-        if self.in_recovery:
+        if self.in_recovery and not self._recovery_undone:
             self.cwnd = min(self.ssthresh, self._max_cwnd())    # RFC 6582 §3.2 step 4 / RFC 6675
         self.in_recovery = self.in_loss = False
         self._trace("recovery-exit", cwnd=self.cwnd)
@@ -546,6 +562,7 @@ class TcpConnection:
         self.ssthresh = self.policy.ssthresh_after_loss(self)   # RFC 5681 eq. (4) by default
         self.cwnd = self.ssthresh
         self.in_recovery = True
+        self._recovery_undone = False
         self.stats["fast_retransmits"] += 1
         self._trace("fast-retransmit", snd_una=self.snd_una, dupacks=self.dupacks,
                     dupthresh=self.policy.dupthresh, flight=flight, ssthresh=self.ssthresh,
@@ -726,6 +743,14 @@ class TcpConnection:
             return [self._syn(ack=self.state == SYN_RCVD)]
         if self.snd_max <= self.snd_una:
             return []
+        if not self.in_recovery and not self.in_loss and self.policy.timeout_enters_recovery(self):
+            # the variant reads this expiry as a loss to repair by fast recovery (RD-TCP,
+            # 003 §3.1: the timer ran out while waiting for 3+k dupacks), not as an RTO: the
+            # backed-off timer stays (RFC 6298 (5.5)), the window is halved, not collapsed
+            self.policy.on_timeout(self)
+            self._trace("timeout", snd_una=self.snd_una, rto=self.rtt.rto, recovery=True)
+            self._enter_recovery()
+            return self._transmit(now)
         self.policy.on_timeout(self)
         if not self.in_loss:
             self.ssthresh = self.policy.ssthresh_after_loss(self)   # RFC 5681 eq. (4) by default

@@ -91,6 +91,16 @@ class RangeSet:
             parts = out
         return parts
 
+    def overlap(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The parts of [start, end) that are in this set, in order."""
+        out = []
+        starts, ends = self.starts, self.ends
+        i = bisect_right(ends, start)               # first range ending after start
+        while i < len(starts) and starts[i] < end:
+            out.append((max(start, starts[i]), min(end, ends[i])))
+            i += 1
+        return out
+
     def drop_below(self, pos: int) -> None:
         """Forget everything before ``pos`` (delivered data)."""
         self.remove(self.starts[0], pos) if self.starts and self.starts[0] < pos else None

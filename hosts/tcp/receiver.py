@@ -34,6 +34,9 @@ class Receiver:
             self.dsack = (start, end)                       # RFC 2883 §4 (1)
             return "duplicate"
         was_hole = bool(self.ooo)
+        dup = self._duplicate_part(start, end)
+        if dup is not None:
+            self.dsack = dup                                # RFC 2883 §4 (partly duplicate)
         if start > self.rcv_nxt:
             self._store(start, payload)
             self.highest = max(self.highest, end)
@@ -46,11 +49,21 @@ class Receiver:
             return "filled"
         return "in-order"
 
+    def _duplicate_part(self, start: int, end: int) -> tuple[int, int] | None:
+        """The first part of a partly new segment [start, end) that was received before: RFC
+        2883 §4 reports "the duplicate", so the block's edges are those of the bytes received
+        twice, not of the segment (below RCV.NXT first, else the first overlap with the
+        out-of-order data)."""
+        if start < self.rcv_nxt:
+            return (start, self.rcv_nxt)
+        if self.ooo:
+            parts = self.ooo.overlap(start, end)
+            if parts:
+                return parts[0]
+        return None
+
     def _store(self, start: int, payload: bytes) -> None:
         end = start + len(payload)
-        if self.ooo.contains(start) and self.ooo.contains(end - 1):
-            # partly new, partly duplicate: RFC 2883 §4 reports the duplicate part
-            self.dsack = (start, end)
         old = self._ooo_data.get(start)
         if old is None or len(old) < len(payload):
             self._ooo_data[start] = payload
@@ -90,10 +103,19 @@ class Receiver:
         """DSACK block first (RFC 2883 §4), then the block holding the most recently received
         segment and the other recent blocks (RFC 2018 §4)."""
         blocks: list[tuple[int, int]] = []
+        seen = set()
         if self.dsack is not None:
             blocks.append(self.dsack)
+            ds = self.dsack[0]
             self.dsack = None
-        seen = set()
+            if ds >= self.rcv_nxt:
+                # RFC 2883 §4: a duplicate above the cumulative ACK is followed by the block
+                # that holds it, which is how the sender tells it from an ordinary SACK block
+                for s, e in self.ooo:
+                    if s <= ds < e:
+                        seen.add(s)
+                        blocks.append((s, e))
+                        break
         for anchor in self._recent:
             if len(blocks) >= limit:
                 break
@@ -105,5 +127,14 @@ class Receiver:
                         seen.add(s)
                         blocks.append((s, e))
                     break
+        if len(blocks) < limit and len(self.ooo) > len(seen):
+            # RFC 2018 §4: "as many distinct SACK blocks as possible"; blocks no recent anchor
+            # names (older than the anchors kept) fill the rest, highest first
+            for s, e in reversed(list(self.ooo)):
+                if len(blocks) >= limit:
+                    break
+                if s not in seen:
+                    seen.add(s)
+                    blocks.append((s, e))
         self._recent = [a for a in self._recent if a >= self.rcv_nxt]
         return blocks[:limit]

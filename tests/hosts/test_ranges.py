@@ -22,3 +22,12 @@ def test_rangeset_matches_a_set_of_positions_and_its_byte_total(ops):
         assert rs.total() == len(model)
         assert {p for s, e in rs for p in range(s, e)} == model
         assert all(e1 < s2 for (_, e1), (s2, _) in zip(rs, list(rs)[1:]))   # disjoint, not touching
+
+
+def test_overlap_returns_the_parts_inside_the_set_in_order():
+    rs = RangeSet()
+    rs.add(10, 20)
+    rs.add(30, 40)
+    assert rs.overlap(15, 35) == [(15, 20), (30, 35)]
+    assert rs.overlap(20, 30) == []
+    assert rs.overlap(0, 100) == [(10, 20), (30, 40)]

@@ -108,15 +108,63 @@ def test_paper_example_p2_reordered_p3_dropped():
     assert any(s.reorder for s in net.acks)
 
 
-def test_timeout_while_waiting_three_plus_k():
-    """003 §3.1: the reorder bit made the sender wait for 3+k dupacks, but the segment was lost
-    and too few dupacks come: the RTO retransmits it, then the gap counts as dropped."""
+def test_timeout_while_waiting_three_plus_k_enters_fast_recovery():
+    """003 §3.1: "If the timer runs out while waiting for '3+k' dupacks ..., then the sender
+    assumes that the packet has been dropped, retransmits the packet and enters fast recovery":
+    the window is halved (RFC 5681 eq. (4)), not collapsed to one segment as after an RTO."""
     # segment 2 of 7 is lost and unreported: 5 dupacks follow, fewer than 3+k = 6
     net = run("rdtcp", lambda n: n.drop(2), data=DATA[:7 * MSS])
     assert net.a.stats["timeouts"] == 1
-    assert net.a.stats["fast_retransmits"] == 0
+    ((_, _, timeout),) = net.events_named("timeout")
+    assert timeout["recovery"] is True
+    fr = first_fast_retransmit(net)
+    assert fr["dupacks"] == 5 and fr["dupthresh"] == 3
+    assert fr["ssthresh"] == max(fr["flight"] // 2, 2 * net.a.mss)
     assert [s.seq for s in net.retransmissions()] == [net.sent[1].seq]
     assert any(s.reorder for s in net.acks)                 # no stamp: the hole looked reordered
+
+
+def test_timeout_while_waiting_retransmits_the_rest_of_the_gap_after_three_dupacks():
+    """003 §3.1: after that timeout "the sender also assumes that all packets following the
+    dropped packet in that particular gap ... are dropped and retransmits them after receiving
+    3 dupacks": segments 2 and 3 lost, unreported; 3 has 4 SACKed segments above it."""
+    net = run("rdtcp", lambda n: n.drop(2, 3), data=DATA[:8 * MSS])
+    assert net.a.stats["timeouts"] == 1
+    assert [s.seq for s in net.retransmissions()] == [net.sent[1].seq, net.sent[2].seq]
+
+
+def test_rdtcp_rto_outside_the_wait_is_a_plain_rto():
+    """Without a reordered hole the timer is an ordinary RTO: loss window of one segment."""
+    net = run("rdtcp", lambda n: n.drop(7), data=DATA[:7 * MSS])     # the last segment: no dupacks
+    ((_, _, timeout),) = net.events_named("timeout")
+    assert "recovery" not in timeout
+    assert net.events_named("fast-retransmit") == []
+
+
+@pytest.mark.parametrize("variant", ["sack", "rdtcp"])
+def test_fin_beyond_a_hole_is_kept_until_the_hole_fills(variant):
+    """RFC 9293 §3.10.7.4: segments are processed in sequence, so a FIN that arrives behind a
+    hole takes effect once the hole fills; the sender needs no RTO to repair it (no SACK block
+    can report a FIN)."""
+    net = run(variant, lambda n: n.drop(2), data=DATA[:10 * MSS])
+    assert net.a.stats["timeouts"] == 0
+    assert [s.seq for s in net.retransmissions()] == [net.sent[1].seq]
+
+
+def test_dsack_undo_during_recovery_survives_the_recovery_exit():
+    """000 §2 (BL-R): the sender "restores its old window". An undo that happens while fast
+    recovery is still repairing a real loss must not be cancelled by the exit's cwnd =
+    ssthresh, and a false fast retransmit in the first slow start (ssthresh still the initial
+    "infinite" value) must not leave recovery with cwnd at its maximum."""
+    net = TestNetwork(TcpConfig(variant="dsack", mss=MSS, window_scale=7,
+                                initial_window_segments=20), bytes(200_000))
+    net.hold(3, positions=4)            # a false fast retransmit of segment 3 ...
+    net.drop(24)                        # ... while segment 24 is really lost in the same window
+    net.run()
+    fr = first_fast_retransmit(net)
+    assert net.a.stats["dsack_undos"] == 1
+    ((_, _, exit_),) = net.events_named("recovery-exit")
+    assert exit_["cwnd"] == fr["prior_cwnd"]         # the window before the false reduction
 
 
 def test_rdtcp_retransmits_at_once_when_a_later_dupack_lacks_the_bit():

@@ -15,6 +15,10 @@ Sender hooks (positions are unwrapped offsets, see hosts/tcp/ranges.py):
 - ``on_enter_recovery(conn, prior_cwnd, prior_ssthresh)``: fast retransmit is about to happen.
 - ``on_retransmit(conn, start, end)``: [start, end) is being sent again.
 - ``on_dsack(conn, start, end, retransmitted)``: the peer reported [start, end) twice (RFC 2883).
+- ``timeout_enters_recovery(conn) -> bool``: the retransmission timer expired outside any
+  recovery; True makes the engine enter fast recovery (halve the window, retransmit the head,
+  IsLost marks the rest) instead of the RTO's loss window and retransmission of everything
+  unSACKed. Default False (RFC 6298, RFC 5681 §3.1). Called before ``on_timeout``.
 - ``on_timeout(conn)``: the retransmission timer expired.
 Receiver hooks:
 - ``on_data(rcv, start, end, stamp)``: a data segment arrived, before reassembly, with the
@@ -28,9 +32,13 @@ How the planned variants map onto these hooks (engine state they read is public 
 - Eifel detection (RFC 3522) / DSACK undo: ``on_enter_recovery`` keeps the prior window,
   ``on_dsack`` (or a timestamp check) calls ``conn.undo_reduction``.
 - Net Reno (002): ``ssthresh_after_loss`` and ``on_new_ack`` change the reduction.
-- Limited Transmit (RFC 3042) and F-RTO (RFC 5682) need the engine to send *new* data at a
-  point where it would not: not yet a hook; add ``new_data_allowance(conn, dupacks)`` to the
-  engine's ``_transmit`` when the first of them is written.
+- Limited Transmit (RFC 3042): the engine already sends new data on each duplicate ACK below
+  DupThresh whenever cwnd - pipe allows it (RFC 6675 §5 step (3), the SACK form of Limited
+  Transmit), which is what keeps the ACK clock running while RD-TCP waits for 3+k dupacks and
+  while BL-INC/BL-AVG wait for a raised dupthresh (without SACK, each duplicate ACK counts as
+  one segment gone from pipe, the same one new segment per duplicate ACK).
+- F-RTO (RFC 5682) needs the engine to send *new* data after an RTO where it would retransmit:
+  not yet a hook; add ``new_data_allowance(conn)`` to the engine's ``_transmit`` with it.
 - RACK-TLP (RFC 8985): time-based loss marking needs a per-segment send time (the scoreboard
   keeps one) and a timer hook; not yet a hook.
 """
@@ -70,6 +78,9 @@ class LossRecoveryPolicy:
 
     def on_dsack(self, conn, start: int, end: int, retransmitted: bool) -> None:
         pass
+
+    def timeout_enters_recovery(self, conn) -> bool:
+        return False
 
     def on_timeout(self, conn) -> None:
         pass

@@ -30,6 +30,7 @@ class DsackUndo(LossRecoveryPolicy):
         super().__init__(config)
         self.prior: tuple[int, int] | None = None   # (cwnd, ssthresh) before the reduction
         self.undo_retrans = 0                       # retransmissions not yet shown spurious
+        self.undo_marker = 0                        # snd_una when the episode began
         self.episode_dupacks = 0                    # most dupacks seen since recovery began
 
     def on_dupack(self, conn, seg, dupacks):
@@ -39,6 +40,7 @@ class DsackUndo(LossRecoveryPolicy):
     def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
         self.prior = (prior_cwnd, prior_ssthresh)
         self.undo_retrans = 0
+        self.undo_marker = conn.snd_una
         self.episode_dupacks = conn.dupacks
 
     def on_timeout(self, conn):
@@ -51,6 +53,11 @@ class DsackUndo(LossRecoveryPolicy):
 
     def on_dsack(self, conn, start, end, retransmitted):
         if self.prior is None or not retransmitted:
+            return
+        if end <= self.undo_marker:
+            # a late DSACK for a retransmission of an earlier episode: every retransmission of
+            # this episode lies at or above the snd_una it began with (RFC 3708 counts the
+            # retransmissions of one episode; Linux's tcp_check_dsack the same with undo_marker)
             return
         self.undo_retrans -= 1
         if self.undo_retrans <= 0:

@@ -19,16 +19,12 @@ class RdTcp(LossRecoveryPolicy):
         super().__init__(config)
         self.k = config.rdtcp_k
         self.waiting = False          # sender: waiting for 3+k dupacks on a reordered hole
-        self.drops_until = None       # sender: after a timeout, the rest of the gap is dropped
         self.reordered = RangeSet()   # receiver: 003 §3.1 "reordered list"
         self.dropped = RangeSet()     # receiver: 003 §3.1 "drop list"
 
     # ------------------------------------------------------------------------ sender, 003 §3.1
     # "TCP Sender: Processing the acknowledgements"
     def on_dupack(self, conn, seg, dupacks):
-        if self.drops_until is not None and conn.snd_una < self.drops_until:
-            self.dupthresh = DUPTHRESH          # timeout while waiting: the gap is dropped
-            return
         if dupacks == DUPTHRESH and conn.rdtcp_ok and seg.reorder:
             # the ACK making the third dupack has the reorder bit: wait for k more
             self.dupthresh = DUPTHRESH + self.k
@@ -41,15 +37,16 @@ class RdTcp(LossRecoveryPolicy):
     def on_new_ack(self, conn):
         self.dupthresh = DUPTHRESH
         self.waiting = False
-        if self.drops_until is not None and conn.snd_una >= self.drops_until:
-            self.drops_until = None
+
+    def timeout_enters_recovery(self, conn):
+        # "If the timer runs out while waiting for '3+k' dupacks ..., then the sender assumes
+        # that the packet has been dropped, retransmits the packet and enters fast recovery."
+        # The rest of "that particular gap" is then retransmitted "after receiving 3 dupacks":
+        # on_timeout puts dupthresh back to 3, so the engine's IsLost (RFC 6675 §4) marks every
+        # hole with 3 SACKed segments above it during that recovery.
+        return self.waiting
 
     def on_timeout(self, conn):
-        # "If the timer runs out while waiting for 3+k dupacks ... the sender assumes that all
-        # packets following the dropped packet in that particular gap ... are dropped and
-        # retransmits them after receiving 3 dupacks."
-        if self.waiting:
-            self.drops_until = conn.snd_max
         self.waiting = False
         self.dupthresh = DUPTHRESH
 
