@@ -25,7 +25,7 @@ class EventQueue:
 
     def schedule(self, time: float, callback: Callable[[Any], None], arg: Any = None) -> None:
         """Run ``callback(arg)`` at virtual ``time`` (never earlier than now)."""
-        if time < self.now:
+        if not time >= self.now:        # also refuses NaN, which would break the heap order
             raise ValueError(f"cannot schedule at {time!r}: the clock is already at {self.now!r}")
         self._seq += 1
         heapq.heappush(self._heap, (time, self._seq, callback, arg))
@@ -40,7 +40,7 @@ class EventQueue:
     def schedule_reserved(self, time: float, seq: int, callback: Callable[[Any], None],
                           arg: Any = None) -> None:
         """``schedule`` with a sequence number taken earlier by ``reserve``."""
-        if time < self.now:
+        if not time >= self.now:        # also refuses NaN, which would break the heap order
             raise ValueError(f"cannot schedule at {time!r}: the clock is already at {self.now!r}")
         heapq.heappush(self._heap, (time, seq, callback, arg))
 

@@ -50,3 +50,19 @@ def test_schedule_in_the_past_is_refused():
     q.run(until=2.0)
     with pytest.raises(ValueError, match="already at 2.0"):
         q.schedule(1.0, print)
+
+
+def test_schedule_at_nan_is_refused():
+    q = EventQueue()
+    with pytest.raises(ValueError, match="cannot schedule at nan"):
+        q.schedule(float("nan"), print)
+
+
+def test_order_is_time_then_scheduling_order_with_many_interleaved_events():
+    # the heap's entries compare by (time, sequence) only: callbacks are never compared
+    q, seen = EventQueue(), []
+    times = [0.3, 0.1, 0.2, 0.1, 0.3, 0.2, 0.1]
+    for i, t in enumerate(times):
+        q.schedule(t, seen.append, (t, i))
+    q.run(until=1.0)
+    assert seen == sorted(((t, i) for i, t in enumerate(times)))
