@@ -53,6 +53,20 @@ Measured 2026-11-22, PyPy's GC nursery (lead; tree at ef82190, idle machine, alt
   python bench/bench_sim.py --duration 600 --no-profile --python /usr/bin/pypy3:
       CPython 44.95 s, PyPy 12.20 s (goal <= 10 s: not met on every run; 9.7-12.6 s above)
 
+Measured 2026-11-23 (lead; idle machine unless said):
+  switch wake-ups re-validated instead of re-scheduled (sim/switch.py): the 600 s scenario
+  executes 2,237,342 events instead of 2,577,287 (-13 %), results unchanged;
+  PYPY_GC_NURSERY=4M pypy3 bench/bench_sim.py --duration 600 --no-profile  (after the engine
+  fixes of f72d00d, which change the run: 536,870 B/s): 10.10, 10.94, 10.50, 10.42, 10.41,
+  10.07, 9.11, 9.42, 8.65 s; a while later the same command took 10.7-16.7 s with nothing else
+  running (the host's load varies), so the 10 s goal is met on some runs only.
+  Tried and rejected: heap entries with a Python ``__lt__`` on (time, sequence) under PyPy
+  (a tuple subclass, or a __slots__ class). In a 10-entry heap micro-benchmark they are 3x
+  faster than tuples (vmprof had put PyPy's pure-Python heapq at ~16 % of a run), but the
+  scenario got slower: 14.0-15.6 s and 12.1-14.1 s against 9.1-10.4 s for tuples, alternating.
+  PYPY_GC_MAJOR_COLLECT=3 with the 4M nursery: faster in 6 of 6 alternating pairs (ratios
+  0.73-0.98, median ~0.93), not adopted yet: within this machine's noise.
+
 Wall times on this shared 2-core machine vary by +-20% from run to run. To compare two versions
 of the code, count instructions instead (deterministic on CPython up to ~0.5% with hash
 randomisation): run the scenario under ``valgrind --tool=cachegrind --cache-sim=no`` with the
