@@ -19,7 +19,7 @@ from hosts.wire import decode_frame, encode_frame
 
 
 def engine_transfer(variant: str, nbytes: int, loss_every: int) -> tuple[int, float]:
-    cfg = TcpConfig(variant=variant, rdtcp=variant == "rdtcp", max_cwnd_segments=500)
+    cfg = TcpConfig(variant=variant, rdtcp=variant.startswith("rdtcp"), max_cwnd_segments=500)
     a = TcpConnection(cfg, local_port=1, remote_port=2, iss=1)
     b = TcpConnection(cfg, local_port=2, remote_port=1, iss=2)
     b.listen()

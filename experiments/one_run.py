@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from experiments.paper import INJECTIONS, RDTCP_K, VARIANTS, RunSpec
+from experiments.paper import INJECTIONS, RDTCP_K, RDTCP_VARIANTS, VARIANTS, RunSpec
 
 __all__ = ["main", "plot_series"]
 
@@ -34,7 +34,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--interval", type=float, default=1.0, help="swap interval in s (default 1)")
     p.add_argument("--swap-span", type=int, default=0, metavar="N",
                    help="swapped packets at most N places apart (default 0: anywhere)")
-    p.add_argument("--k", type=int, default=RDTCP_K, help=f"RD-TCP's k (default {RDTCP_K})")
+    p.add_argument("--k", type=int, default=RDTCP_K, help=f"RD-TCP's k (default {RDTCP_K}; rdtcp-adaptive starts from it)")
     p.add_argument("--injection", choices=INJECTIONS, default="swap",
                    help="reordering: the paper's swaps or a P4 injection (default swap)")
     p.add_argument("--level", type=float, default=0.0,
@@ -99,7 +99,7 @@ def _title(spec: RunSpec) -> str:
     else:
         span = f", span {spec.swap_span}" if spec.swap_span else ""
         what = f"{spec.swaps} swaps every {spec.interval:g} s{span}"
-    k = f" k={spec.k}" if spec.variant == "rdtcp" else ""
+    k = f" k={spec.k}" if spec.variant in RDTCP_VARIANTS else ""
     return f"{spec.variant}{k}, {what}, seed {spec.seed}"
 
 

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 __all__ = ["RunSpec", "run_paper", "PAPER", "BOTTLENECK_BPS", "INJECTIONS", "VARIANTS",
-           "PAPER_VARIANTS"]
+           "PAPER_VARIANTS", "RDTCP_VARIANTS"]
 
 BOTTLENECK_BPS = 5e6          # §4: R1–R2 at 5 Mb/s
 BUFFER_PACKETS = 65           # §4: "The queue size used was 65 segments", drop-tail
@@ -29,9 +29,11 @@ MSS = MTU - 40                # IPv4 + TCP headers without options
 RDTCP_K = 3                   # §6: "we present the results for value of k = 3 (dupthresh = 6)"
 TM_DEPTH = 4 * BUFFER_PACKETS  # traffic-manager queue deeper than the program's own limit
 # the paper's three senders, then Blanton and Allman's DSACK schemes that adapt dupthresh (003 §2
-# cites them as [10]; Fig. 4's "TCP using DSACK" may be one of them: hosts/tcp/variants/dsack.py)
+# cites them as [10]; Fig. 4's "TCP using DSACK" may be one of them: hosts/tcp/variants/dsack.py),
+# then RD-TCP with the adaptive k that 003 §3 proposes for further research (variants/rdtcp.py)
 PAPER_VARIANTS = ("sack", "dsack", "rdtcp")
-VARIANTS = PAPER_VARIANTS + ("dsack-inc", "dsack-avg")
+VARIANTS = PAPER_VARIANTS + ("dsack-inc", "dsack-avg", "rdtcp-adaptive")
+RDTCP_VARIANTS = ("rdtcp", "rdtcp-adaptive")     # the senders that negotiate RD-TCP
 INJECTIONS = ("swap", "altpath", "recirc")
 
 # The paper's numbers (§1, §5, §6), bytes/second of a 10-minute transfer.
@@ -42,6 +44,7 @@ PAPER = {
     ("rdtcp", 15): 607_440,
 }
 PAPER[("dsack-inc", 15)] = PAPER[("dsack-avg", 15)] = PAPER[("dsack", 15)]   # "TCP using DSACK"
+PAPER[("rdtcp-adaptive", 15)] = PAPER[("rdtcp", 15)]    # the paper's RD-TCP (k = 3), for scale
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,7 @@ def tcp_config(spec: RunSpec) -> Any:
     """The sender's and receiver's engine configuration for the scenario."""
     from hosts.tcp import TcpConfig
     return TcpConfig(variant=spec.variant, mss=MSS, sack=True, timestamps=False,
-                     window_scale=7, rdtcp=spec.variant == "rdtcp", rdtcp_k=spec.k,
+                     window_scale=7, rdtcp=spec.variant in RDTCP_VARIANTS, rdtcp_k=spec.k,
                      delayed_ack=False, max_cwnd_segments=spec.max_cwnd_segments)
 
 

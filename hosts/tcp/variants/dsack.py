@@ -18,6 +18,7 @@ schemes ([10]) as "TCP using DSACK"; its Fig. 4 does not say which of them it ra
 """
 
 from hosts.tcp.variants import DUPTHRESH, LossRecoveryPolicy, register
+from hosts.tcp.variants.spurious import FalseRetransmitDetector
 
 CWND_FRACTION_CAP = 0.9     # 000 §5.1: BL variants bound dupthresh by 0.9 * cwnd
 
@@ -29,8 +30,7 @@ class DsackUndo(LossRecoveryPolicy):
     def __init__(self, config):
         super().__init__(config)
         self.prior: tuple[int, int] | None = None   # (cwnd, ssthresh) before the reduction
-        self.undo_retrans = 0                       # retransmissions not yet shown spurious
-        self.undo_marker = 0                        # snd_una when the episode began
+        self.episode = FalseRetransmitDetector()    # the last fast-recovery episode's DSACKs
         self.episode_dupacks = 0                    # most dupacks seen since recovery began
 
     def on_dupack(self, conn, seg, dupacks):
@@ -39,28 +39,19 @@ class DsackUndo(LossRecoveryPolicy):
 
     def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
         self.prior = (prior_cwnd, prior_ssthresh)
-        self.undo_retrans = 0
-        self.undo_marker = conn.snd_una
+        self.episode.start(conn.snd_una)
         self.episode_dupacks = conn.dupacks
 
     def on_timeout(self, conn):
         # a timeout's retransmissions are not undone (only the fast-retransmit reduction is)
         self.prior = None
+        self.episode.cancel()
 
     def on_retransmit(self, conn, start, end):
-        if self.prior is not None:
-            self.undo_retrans += 1
+        self.episode.on_retransmit()
 
     def on_dsack(self, conn, start, end, retransmitted):
-        if self.prior is None or not retransmitted:
-            return
-        if end <= self.undo_marker:
-            # a late DSACK for a retransmission of an earlier episode: every retransmission of
-            # this episode lies at or above the snd_una it began with (RFC 3708 counts the
-            # retransmissions of one episode; Linux's tcp_check_dsack the same with undo_marker)
-            return
-        self.undo_retrans -= 1
-        if self.undo_retrans <= 0:
+        if self.episode.on_dsack(end, retransmitted):
             cwnd, ssthresh = self.prior
             conn.undo_reduction(cwnd=cwnd, ssthresh=ssthresh)
             self.prior = None

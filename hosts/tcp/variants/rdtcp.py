@@ -9,6 +9,8 @@ highest byte received (Receiver.highest) and "PNO_i" the arriving segment [start
 
 from hosts.tcp.ranges import RangeSet
 from hosts.tcp.variants import DUPTHRESH, LossRecoveryPolicy, register
+from hosts.tcp.variants.dsack import CWND_FRACTION_CAP
+from hosts.tcp.variants.spurious import FalseRetransmitDetector
 
 
 @register
@@ -90,3 +92,47 @@ class RdTcp(LossRecoveryPolicy):
     def ack_reorder_bit(self, rcv):
         self.reordered.drop_below(rcv.rcv_nxt)
         return self.reordered.contains(rcv.rcv_nxt)
+
+
+@register
+class RdTcpAdaptiveK(RdTcp):
+    """RD-TCP whose k grows while its waits prove too short: the extension 003 §3 sketches
+    and leaves to further research ("if the TCP sender detects spurious retransmits even though
+    it has incremented the value of 'k', then the sender can further increase the value of 'k'",
+    citing Blanton and Allman [10], whose BL-INC raises dupthresh by one per false fast
+    retransmit, 000 §5.1).
+
+    Rules, as BL-INC's applied to k: a fast-recovery episode entered after waiting for 3+k
+    duplicate ACKs (a hole the receiver marked reordered) whose every retransmission the peer
+    then reports by DSACK raises k by one, with 3+k bounded by 90 % of cwnd in segments (000
+    §5.1's bound, so that a real loss can still gather enough duplicate ACKs); a retransmission
+    timeout puts k back to its configured value. Episodes entered at 3 duplicate ACKs (no
+    reorder bit, or EPDN reported a drop) say nothing about k and are not watched. There is no
+    window undo: RD-TCP's reduction stands, as in the paper.
+    """
+
+    name = "rdtcp-adaptive"
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.k_configured = self.k
+        self.episode = FalseRetransmitDetector()
+
+    def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
+        if self.waiting:
+            self.episode.start(conn.snd_una)
+        else:
+            self.episode.cancel()
+
+    def on_retransmit(self, conn, start, end):
+        self.episode.on_retransmit()
+
+    def on_dsack(self, conn, start, end, retransmitted):
+        if self.episode.on_dsack(end, retransmitted):
+            cap = int(CWND_FRACTION_CAP * conn.cwnd / conn.mss) - DUPTHRESH
+            self.k = max(self.k_configured, min(self.k + 1, cap))
+
+    def on_timeout(self, conn):
+        super().on_timeout(conn)
+        self.episode.cancel()
+        self.k = self.k_configured
