@@ -25,10 +25,11 @@ Receiver hooks:
   EPDN stamp (lo, hi) it carried or None (stamps reach here only on RD-TCP flows).
 - ``ack_reorder_bit(rcv) -> bool``: whether the ACK about to be sent carries the reorder bit.
 
-How the planned variants map onto these hooks (engine state they read is public on ``conn``:
-``cwnd``, ``ssthresh``, ``snd_una``, ``snd_max``, ``flight_size``, ``mss``, ``stats``):
 Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``rdtcp`` and
 ``rdtcp-adaptive`` (rdtcp.py); spurious.py detects a false fast retransmit from DSACKs.
+
+How the planned variants map onto these hooks (engine state they read is public on ``conn``:
+``cwnd``, ``ssthresh``, ``snd_una``, ``snd_max``, ``flight_size``, ``mss``, ``stats``):
 - RR-TCP (000): ``on_dsack`` raises ``dupthresh`` from the reordering length it measures;
   ``on_timeout`` lowers it; undo through ``conn.undo_reduction`` as ``dsack`` does.
 - Eifel detection (RFC 3522) / DSACK undo: ``on_enter_recovery`` keeps the prior window,
