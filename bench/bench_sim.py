@@ -66,6 +66,9 @@ Measured 2026-11-23 (lead; idle machine unless said):
   scenario got slower: 14.0-15.6 s and 12.1-14.1 s against 9.1-10.4 s for tuples, alternating.
   PYPY_GC_MAJOR_COLLECT=3 with the 4M nursery: faster in 6 of 6 alternating pairs (ratios
   0.73-0.98, median ~0.93), not adopted yet: within this machine's noise.
+  Later, nothing else running (tree at 9176995): the same 600 s command took 8.17, 8.83, 8.85 s
+  (9.1 s with interpreter start-up, 116 MB peak RSS; 2,237,342 events): goal met on an idle
+  machine.
 
 Wall times on this shared 2-core machine vary by +-20% from run to run. To compare two versions
 of the code, count instructions instead (deterministic on CPython up to ~0.5% with hash

@@ -34,7 +34,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--interval", type=float, default=1.0, help="swap interval in s (default 1)")
     p.add_argument("--swap-span", type=int, default=0, metavar="N",
                    help="swapped packets at most N places apart (default 0: anywhere)")
-    p.add_argument("--k", type=int, default=RDTCP_K, help=f"RD-TCP's k (default {RDTCP_K}; rdtcp-adaptive starts from it)")
+    p.add_argument("--k", type=int, default=RDTCP_K, help=f"RD-TCP's k (default {RDTCP_K}; rdtcp-adaptive and rdtcp-measured start from it)")
     p.add_argument("--injection", choices=INJECTIONS, default="swap",
                    help="reordering: the paper's swaps or a P4 injection (default swap)")
     p.add_argument("--level", type=float, default=0.0,

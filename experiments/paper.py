@@ -18,6 +18,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from hosts.tcp.variants import get_variant
+from hosts.tcp.variants.rdtcp import RdTcp
+
 __all__ = ["RunSpec", "run_paper", "PAPER", "BOTTLENECK_BPS", "INJECTIONS", "VARIANTS",
            "PAPER_VARIANTS", "RDTCP_VARIANTS"]
 
@@ -30,10 +33,12 @@ RDTCP_K = 3                   # §6: "we present the results for value of k = 3 
 TM_DEPTH = 4 * BUFFER_PACKETS  # traffic-manager queue deeper than the program's own limit
 # the paper's three senders, then Blanton and Allman's DSACK schemes that adapt dupthresh (003 §2
 # cites them as [10]; Fig. 4's "TCP using DSACK" may be one of them: hosts/tcp/variants/dsack.py),
-# then RD-TCP with the adaptive k that 003 §3 proposes for further research (variants/rdtcp.py)
+# then RD-TCP with the two ways of setting k that 003 §3 proposes for further research: raised
+# by one per false fast retransmit, or set from the reordering measured (variants/rdtcp.py)
 PAPER_VARIANTS = ("sack", "dsack", "rdtcp")
-VARIANTS = PAPER_VARIANTS + ("dsack-inc", "dsack-avg", "rdtcp-adaptive")
-RDTCP_VARIANTS = ("rdtcp", "rdtcp-adaptive")     # the senders that negotiate RD-TCP
+VARIANTS = PAPER_VARIANTS + ("dsack-inc", "dsack-avg", "rdtcp-adaptive", "rdtcp-measured")
+# the senders that negotiate RD-TCP: the RD-TCP policy or one derived from it
+RDTCP_VARIANTS = tuple(v for v in VARIANTS if issubclass(get_variant(v), RdTcp))
 INJECTIONS = ("swap", "altpath", "recirc")
 
 # The paper's numbers (§1, §5, §6), bytes/second of a 10-minute transfer.
@@ -44,7 +49,8 @@ PAPER = {
     ("rdtcp", 15): 607_440,
 }
 PAPER[("dsack-inc", 15)] = PAPER[("dsack-avg", 15)] = PAPER[("dsack", 15)]   # "TCP using DSACK"
-PAPER[("rdtcp-adaptive", 15)] = PAPER[("rdtcp", 15)]    # the paper's RD-TCP (k = 3), for scale
+# the paper's RD-TCP (k = 3), for scale
+PAPER[("rdtcp-adaptive", 15)] = PAPER[("rdtcp-measured", 15)] = PAPER[("rdtcp", 15)]
 
 
 @dataclass(frozen=True)

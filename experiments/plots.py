@@ -17,11 +17,13 @@ __all__ = ["plot_all"]
 LABELS = {"sack": "TCP SACK", "dsack": "TCP DSACK (undo)", "rdtcp": "RD-TCP (k=3)",
           "dsack-inc": "TCP DSACK, dupthresh +1 (BL-INC)",
           "dsack-avg": "TCP DSACK, dupthresh avg (BL-AVG)",
-          "rdtcp-adaptive": "RD-TCP, adaptive k (003 §3)"}
+          "rdtcp-adaptive": "RD-TCP, k +1 per false FR (003 §3)",
+          "rdtcp-measured": "RD-TCP, k from measured reordering (003 §3)"}
 FIGURES = {
     "fig1_sack.png": ("Fig. 1: TCP SACK", ("sack",)),
-    "fig2_rdtcp.png": ("Fig. 2: RD-TCP", ("rdtcp", "rdtcp-adaptive")),
-    "fig3_sack_vs_rdtcp.png": ("Fig. 3: TCP SACK and RD-TCP", ("sack", "rdtcp", "rdtcp-adaptive")),
+    "fig2_rdtcp.png": ("Fig. 2: RD-TCP", ("rdtcp", "rdtcp-adaptive", "rdtcp-measured")),
+    "fig3_sack_vs_rdtcp.png": ("Fig. 3: TCP SACK and RD-TCP", ("sack", "rdtcp", "rdtcp-adaptive",
+                                                            "rdtcp-measured")),
     "fig4_dsack_vs_rdtcp.png": ("Fig. 4: TCP DSACK and RD-TCP",
                                 ("dsack", "dsack-inc", "dsack-avg", "rdtcp")),
 }

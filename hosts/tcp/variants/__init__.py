@@ -25,8 +25,10 @@ Receiver hooks:
   EPDN stamp (lo, hi) it carried or None (stamps reach here only on RD-TCP flows).
 - ``ack_reorder_bit(rcv) -> bool``: whether the ACK about to be sent carries the reorder bit.
 
-Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``rdtcp`` and
-``rdtcp-adaptive`` (rdtcp.py); spurious.py detects a false fast retransmit from DSACKs.
+Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``rdtcp``,
+``rdtcp-adaptive`` and ``rdtcp-measured`` (rdtcp.py; they change k, and ``RdTcp.wait_k`` is how
+many duplicate ACKs beyond three a hole marked reordered waits for); spurious.py detects a false
+fast retransmit from DSACKs.
 
 How the planned variants map onto these hooks (engine state they read is public on ``conn``:
 ``cwnd``, ``ssthresh``, ``snd_una``, ``snd_max``, ``flight_size``, ``mss``, ``stats``):

@@ -29,12 +29,16 @@ class RdTcp(LossRecoveryPolicy):
     def on_dupack(self, conn, seg, dupacks):
         if dupacks == DUPTHRESH and conn.rdtcp_ok and seg.reorder:
             # the ACK making the third dupack has the reorder bit: wait for k more
-            self.dupthresh = DUPTHRESH + self.k
+            self.dupthresh = DUPTHRESH + self.wait_k(conn)
             self.waiting = True
         elif self.waiting and not seg.reorder:
             # a later dupack lacks the bit: the packet could have been dropped, retransmit now
             self.dupthresh = DUPTHRESH
             self.waiting = False
+
+    def wait_k(self, conn) -> int:
+        """How many duplicate ACKs beyond three to wait for on a hole marked reordered."""
+        return self.k
 
     def on_new_ack(self, conn):
         self.dupthresh = DUPTHRESH
@@ -135,4 +139,68 @@ class RdTcpAdaptiveK(RdTcp):
     def on_timeout(self, conn):
         super().on_timeout(conn)
         self.episode.cancel()
+        self.k = self.k_configured
+
+
+@register
+class RdTcpMeasuredK(RdTcp):
+    """RD-TCP whose k is set from the amount of reordering measured, the other form of 003 §3's
+    proposal ("The TCP receiver can detect the amount of reordering present in the network and
+    can inform the sender about this amount, which in turn can set the value of 'k' based on
+    that value"; §7's first item of further work).
+
+    The amount is how many later segments overtook the reordered one: the number of duplicate
+    ACKs its hole drew before it arrived. With an ACK for every segment (this engine
+    acknowledges each out-of-order segment at once, RFC 5681 §4.2) the sender counts exactly
+    the duplicate ACKs the receiver sent for the hole, so it measures the amount itself and no
+    option is needed to carry it. A hole filled before 3+k duplicate ACKs needs no change. For
+    a hole retransmitted after waiting 3+k, the count goes on until the first ACK that advances
+    (the hole filled); when a DSACK then reports that retransmission as a duplicate (RFC 2883
+    §4: the original arrived as well, after that many segments had overtaken it), k is raised so
+    that 3+k is one above the count and the same displacement is waited out next time. Linux
+    raises tp->reordering to the distance it measures in the same way (tcp_check_sack_reordering).
+
+    k never falls on a measurement; a retransmission timeout puts it back to its configured
+    value (as BL-INC resets dupthresh, 000 §5.1). The wait is bounded when it is used, by 90 % of
+    cwnd in segments (000 §5.1's bound, so that a hole can still gather enough duplicate ACKs),
+    and k remembers the measured amount even while a reduced cwnd could not produce it.
+    """
+
+    name = "rdtcp-measured"
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.k_configured = self.k
+        self.hole: int | None = None    # start of the hole last retransmitted after 3+k dupacks
+        self.counting = False           # that hole is not yet filled
+        self.overtaken = 0              # duplicate ACKs it drew so far
+
+    def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
+        # only a wait of 3+k measures anything: at 3 dupacks the gateway reported a drop
+        self.hole = conn.snd_una if self.waiting else None
+        self.counting = self.waiting
+        self.overtaken = conn.dupacks
+
+    def on_dupack(self, conn, seg, dupacks):
+        super().on_dupack(conn, seg, dupacks)
+        if self.counting:
+            self.overtaken = dupacks
+
+    def on_new_ack(self, conn):
+        super().on_new_ack(conn)
+        self.counting = False
+
+    def on_dsack(self, conn, start, end, retransmitted):
+        if retransmitted and self.hole is not None and start <= self.hole < end:
+            self.k = max(self.k, self.overtaken + 1 - DUPTHRESH)
+            self.hole = None
+
+    def wait_k(self, conn):
+        cap = int(CWND_FRACTION_CAP * conn.cwnd / conn.mss) - DUPTHRESH
+        return max(self.k_configured, min(self.k, cap))
+
+    def on_timeout(self, conn):
+        super().on_timeout(conn)
+        self.hole = None
+        self.counting = False
         self.k = self.k_configured
