@@ -300,7 +300,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--duration", type=float, help="seconds of virtual time per transfer")
     p.add_argument("--swaps", type=_csv_list(int), help="swap counts, e.g. 0,5,15,30")
     p.add_argument("--interval", type=_csv_list(float), help="swap intervals in s, e.g. 1,8")
-    p.add_argument("--variants", type=_csv_list(str, VARIANTS), help="e.g. sack,rdtcp")
+    p.add_argument("--variants", type=_csv_list(str, VARIANTS),
+                   help=f"senders, comma-separated (default all: {','.join(VARIANTS)})")
     p.add_argument("--injections", type=_csv_list(str, INJECTIONS[1:]),
                    help="extra P4 injection series: altpath,recirc")
     p.add_argument("--no-injections", action="store_true", help="skip the P4 injection series")
