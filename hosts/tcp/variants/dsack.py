@@ -23,6 +23,11 @@ from hosts.tcp.variants.spurious import FalseRetransmitDetector
 CWND_FRACTION_CAP = 0.9     # 000 §5.1: BL variants bound dupthresh by 0.9 * cwnd
 
 
+def dupthresh_cap(conn) -> int:
+    """The highest duplicate-ACK threshold a window of cwnd can still reach (000 §5.1)."""
+    return int(CWND_FRACTION_CAP * conn.cwnd / conn.mss)
+
+
 @register
 class DsackUndo(LossRecoveryPolicy):
     name = "dsack"
@@ -64,8 +69,7 @@ class DsackUndo(LossRecoveryPolicy):
 
 class _DupthreshAdapting(DsackUndo):
     def _set_dupthresh(self, conn, value: int) -> None:
-        cap = int(CWND_FRACTION_CAP * conn.cwnd / conn.mss)
-        self.dupthresh = max(DUPTHRESH, min(value, cap))
+        self.dupthresh = max(DUPTHRESH, min(value, dupthresh_cap(conn)))
 
     def on_timeout(self, conn):
         super().on_timeout(conn)

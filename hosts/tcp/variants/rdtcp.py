@@ -9,7 +9,7 @@ highest byte received (Receiver.highest) and "PNO_i" the arriving segment [start
 
 from hosts.tcp.ranges import RangeSet
 from hosts.tcp.variants import DUPTHRESH, LossRecoveryPolicy, register
-from hosts.tcp.variants.dsack import CWND_FRACTION_CAP
+from hosts.tcp.variants.dsack import dupthresh_cap
 from hosts.tcp.variants.spurious import FalseRetransmitDetector
 
 
@@ -133,7 +133,7 @@ class RdTcpAdaptiveK(RdTcp):
 
     def on_dsack(self, conn, start, end, retransmitted):
         if self.episode.on_dsack(end, retransmitted):
-            cap = int(CWND_FRACTION_CAP * conn.cwnd / conn.mss) - DUPTHRESH
+            cap = dupthresh_cap(conn) - DUPTHRESH
             self.k = max(self.k_configured, min(self.k + 1, cap))
 
     def on_timeout(self, conn):
@@ -196,7 +196,7 @@ class RdTcpMeasuredK(RdTcp):
             self.hole = None
 
     def wait_k(self, conn):
-        cap = int(CWND_FRACTION_CAP * conn.cwnd / conn.mss) - DUPTHRESH
+        cap = dupthresh_cap(conn) - DUPTHRESH
         return max(self.k_configured, min(self.k, cap))
 
     def on_timeout(self, conn):
