@@ -31,8 +31,8 @@ __all__ = ["Channel", "Nic"]
 class Channel:
     """One direction of a link: delivers frames to ``deliver((port, frame))`` after ``delay``."""
 
-    __slots__ = ("events", "delay", "rate_bps", "deliver", "dst_port", "taps", "frames", "bytes",
-                 "name", "_in_flight")
+    __slots__ = ("events", "delay", "rate_bps", "deliver", "dst_port", "taps", "rx_taps", "frames",
+                 "bytes", "name", "_in_flight")
 
     def __init__(self, events: "EventQueue", *, delay: float, rate_bps: float | None,
                  deliver: Callable[[Any], None], dst_port: int, name: str = ""):
@@ -43,7 +43,8 @@ class Channel:
         self.rate_bps = rate_bps
         self.deliver = deliver
         self.dst_port = dst_port
-        self.taps: list[PcapWriter] = []
+        self.taps: list[PcapWriter] = []       # written at departure (the sender's side)
+        self.rx_taps: list[PcapWriter] = []    # written at arrival (the receiver's side)
         self.frames = 0
         self.bytes = 0
         self.name = name
@@ -68,7 +69,7 @@ class Channel:
         else:
             # would overtake a frame in flight (a sender whose departures go back in time):
             # scheduled on its own, so the order of events stays exactly (time, sequence)
-            events.schedule_reserved(arrival, seq, self.deliver, (self.dst_port, frame))
+            events.schedule_reserved(arrival, seq, self._arrive_alone, frame)
 
     def _arrive(self, _arg: Any = None) -> None:
         """The first frame in flight arrives; the next one (if any) gets its heap entry."""
@@ -77,6 +78,15 @@ class Channel:
         if in_flight:
             arrival, seq, _ = in_flight[0]
             self.events.schedule_reserved(arrival, seq, self._arrive)
+        if self.rx_taps:
+            for tap in self.rx_taps:
+                tap.write(self.events.now, frame)
+        self.deliver((self.dst_port, frame))
+
+    def _arrive_alone(self, frame: bytes) -> None:
+        if self.rx_taps:
+            for tap in self.rx_taps:
+                tap.write(self.events.now, frame)
         self.deliver((self.dst_port, frame))
 
 

@@ -11,6 +11,7 @@ and next-hop MAC on a shortest path, which configuration callbacks turn into tab
 
 from __future__ import annotations
 
+import heapq
 import os
 import random
 from collections import deque
@@ -24,7 +25,7 @@ from sim.links import Channel, Nic
 from sim.switch import SwitchNode
 from topologies.units import parse_bw, parse_delay
 
-__all__ = ["Network", "Route", "port_mac"]
+__all__ = ["Network", "Route", "TimeOrderedCapture", "port_mac"]
 
 Configure = Callable[["Network", str, Any], None]
 
@@ -32,6 +33,37 @@ Configure = Callable[["Network", str, Any], None]
 def port_mac(switch_index: int, port: int) -> str:
     """The MAC of a simulated switch port: locally administered, 02:00:00:00:<switch>:<port>."""
     return "02:00:00:00:%02x:%02x" % (switch_index + 1, port)
+
+
+class TimeOrderedCapture:
+    """A pcap file written in timestamp order. A host's frame is tapped when it is handed to its
+    NIC, with the time its last bit will leave (later than now, behind the frames queued before
+    it), while a received frame is tapped at now; records wait in a heap until the clock has
+    passed them, since nothing tapped later can be stamped earlier than the time it is tapped."""
+
+    def __init__(self, writer: PcapWriter, events: EventQueue):
+        self.writer = writer
+        self.events = events
+        self._pending: list[tuple[float, int, bytes]] = []
+        self._order = 0
+
+    @property
+    def count(self) -> int:
+        return self.writer.count
+
+    def write(self, time: float, frame: bytes) -> None:
+        self._order += 1
+        heapq.heappush(self._pending, (time, self._order, frame))
+        now, pending = self.events.now, self._pending
+        while pending and pending[0][0] <= now:
+            t, _, f = heapq.heappop(pending)
+            self.writer.write(t, f)
+
+    def close(self) -> None:
+        while self._pending:
+            t, _, f = heapq.heappop(self._pending)
+            self.writer.write(t, f)
+        self.writer.close()
 
 
 @dataclass(frozen=True)
@@ -55,7 +87,7 @@ class Network:
         self.channels: dict[tuple[str, int], Channel] = {}   # (sending node, its port) -> channel
         self.port_macs: dict[tuple[str, int], str] = {}
         self.neighbours: dict[tuple[str, int], tuple[str, int]] = {}
-        self._pcaps: list[PcapWriter] = []
+        self._pcaps: list[TimeOrderedCapture] = []
         self._index: dict[str, int] = {}
 
     @property
@@ -195,15 +227,24 @@ class Network:
         raise KeyError(f"no link from {src!r} to {dst!r}")
 
     # ------------------------------------------------------------------ capture and running
-    def capture(self, node1: str, node2: str, path: str, *, port: int | None = None) -> PcapWriter:
-        """Write every frame crossing the link node1–node2 (both directions) to a pcap file,
-        timestamped when its last bit leaves the sender."""
+    def capture(self, node1: str, node2: str, path: str, *, port: int | None = None,
+                at: str | None = None) -> "TimeOrderedCapture":
+        """Write every frame crossing the link node1–node2 (both directions) to a pcap file as
+        a capture on one end's interface would see it (``at``: node1 by default, like tcpdump
+        on r1-eth2): frames that node sends are stamped when their last bit leaves it, frames it
+        receives when their last bit arrives. One vantage point is what makes the file's timing
+        mean what Wireshark assumes (an ACK's ``ack_rtt`` is then the path's round-trip time,
+        not half of it). ``port`` picks node1's port when two links join the same nodes."""
+        at = node1 if at is None else at
+        if at not in (node1, node2):
+            raise ValueError(f"capture point {at!r} is not an end of the link {node1}–{node2}")
         forward = self.channel(node1, node2, port=port)
         sport = next(p for (s, p), ch in self.channels.items() if ch is forward)
         reverse = self.channels[self.neighbours[(node1, sport)]]
-        writer = PcapWriter(path)
-        forward.taps.append(writer)
-        reverse.taps.append(writer)
+        outgoing, incoming = (forward, reverse) if at == node1 else (reverse, forward)
+        writer = TimeOrderedCapture(PcapWriter(path), self.events)
+        outgoing.taps.append(writer)
+        incoming.rx_taps.append(writer)
         self._pcaps.append(writer)
         return writer
 

@@ -753,14 +753,22 @@ class TcpConnection:
             return self._transmit(now)
         self.policy.on_timeout(self)
         if not self.in_loss:
-            self.ssthresh = self.policy.ssthresh_after_loss(self)   # RFC 5681 eq. (4) by default
+            ssthresh = self.policy.ssthresh_after_loss(self)        # RFC 5681 eq. (4) by default
+            if self.in_recovery and not self._recovery_undone:
+                # The RTO ends a fast recovery that already cut ssthresh for this loss event:
+                # keep that cut (as Linux's tcp_enter_loss does in Recovery). FlightSize has
+                # grown during the recovery by SACKed data and new segments, so eq. (4) alone
+                # would *raise* ssthresh, while RFC 5681 §3.1 allows "no more than" eq. (4).
+                ssthresh = min(ssthresh, self.ssthresh)
+            self.ssthresh = ssthresh
         self.cwnd = self.mss                                    # RFC 5681 §3.1: loss window
         self.in_recovery = False
         self.in_loss = True
         self.recovery_point = self.snd_max
         self.dupacks = self._reno_dupacks = 0
         self._mark_all_lost()
-        self._trace("timeout", snd_una=self.snd_una, rto=self.rtt.rto)
+        self._trace("timeout", snd_una=self.snd_una, rto=self.rtt.rto, ssthresh=self.ssthresh,
+                    flight=self.flight_size)
         self._force_head = True
         return self._transmit(now)
 

@@ -141,6 +141,22 @@ def test_rdtcp_rto_outside_the_wait_is_a_plain_rto():
     assert net.events_named("fast-retransmit") == []
 
 
+@pytest.mark.parametrize("variant", ["sack", "dsack"])
+def test_rto_ending_a_fast_recovery_keeps_its_ssthresh_cut(variant):
+    """The fast retransmission is lost too, so the RTO ends the recovery. FlightSize then counts
+    the SACKed segments and the new data sent during the recovery: RFC 5681 eq. (4) alone would
+    raise ssthresh above the recovery's. RFC 5681 §3.1 asks for "no more than" eq. (4); Linux
+    (tcp_enter_loss) keeps the recovery's cut: one loss event, one reduction."""
+    first = run(variant, lambda n: n.drop(5))
+    (rtx,) = first.retransmissions()
+    net = run(variant, lambda n: n.drop(5, rtx.number))
+    fr = first_fast_retransmit(net)
+    ((_, _, timeout),) = net.events_named("timeout")
+    assert timeout["snd_una"] == fr["snd_una"]                  # the same hole
+    assert timeout["flight"] // 2 > fr["ssthresh"]                # eq. (4) would have raised it
+    assert timeout["ssthresh"] == fr["ssthresh"]
+
+
 @pytest.mark.parametrize("variant", ["sack", "rdtcp"])
 def test_fin_beyond_a_hole_is_kept_until_the_hole_fills(variant):
     """RFC 9293 §3.10.7.4: segments are processed in sequence, so a FIN that arrives behind a
