@@ -1,7 +1,7 @@
 # RD-TCP lab. `make run` sets up and reproduces RD-TCP's Figures 1-4; `make test` runs the tests.
 PYTHON ?= python3
 APT_PACKAGES := iproute2 tshark
-# optional: the sweeps run in PyPy workers when it is there (2-4x faster), else on CPython
+# optional: the sweeps run in PyPy workers when it is there (2-5x faster), else on CPython
 APT_OPTIONAL := pypy3
 MODE ?= full
 JOBS ?= $(shell nproc)
