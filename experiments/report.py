@@ -13,7 +13,7 @@ from experiments.paper import (BOTTLENECK_BPS, PAPER, PAPER_VARIANTS, RDTCP_K, R
                                VARIANTS)
 
 __all__ = ["aggregate", "aggregate_all", "figure_points", "k_study", "shape_checks", "paper_table",
-           "write_outputs"]
+           "paper_sender", "table_markdown", "point_rows", "write_outputs"]
 
 # aggregate_all(): (variant, injection, interval or None, swaps, level, k, swap span)
 # aggregate(), figure_points(): the first five, for the figures' k and span
@@ -27,10 +27,12 @@ def aggregate(rows: Iterable[dict], *, swap_span: int = 0, k: int = RDTCP_K) -> 
 
 
 def aggregate_all(rows: Iterable[dict]) -> dict[PointKey, dict]:
-    """Mean, standard deviation and count of throughput per point; errored runs left out.
-    Zero swaps is keyed with interval None and span 0: it is the same network whatever the
-    interval or span. k only matters to RD-TCP; SACK and DSACK points carry the default."""
-    groups: dict[PointKey, list[float]] = {}
+    """Per point: mean, sample standard deviation and count of throughput, and the swaps the
+    runs realised; errored runs left out. Zero swaps is keyed with interval None and span 0: it
+    is the same network whatever the interval or span. k only matters to RD-TCP; SACK and DSACK
+    points carry the default. Points may have different counts (a deterministic point may run
+    one seed only)."""
+    groups: dict[PointKey, list[dict]] = {}
     for r in rows:
         if "error" in r:
             continue
@@ -39,9 +41,24 @@ def aggregate_all(rows: Iterable[dict]) -> dict[PointKey, dict]:
         span = r.get("swap_span", 0) if swapping else 0
         k = r.get("k", RDTCP_K) if r["variant"] == "rdtcp" else RDTCP_K
         key = (r["variant"], r["injection"], interval, r["swaps"], r["level"], k, span)
-        groups.setdefault(key, []).append(float(r["throughput_Bps"]))
-    return {k: {"mean": statistics.fmean(v), "std": statistics.pstdev(v) if len(v) > 1 else 0.0,
-                "n": len(v)} for k, v in sorted(groups.items(), key=lambda kv: str(kv[0]))}
+        groups.setdefault(key, []).append(r)
+    return {k: _point(v) for k, v in sorted(groups.items(), key=lambda kv: str(kv[0]))}
+
+
+def _point(rows: list[dict]) -> dict:
+    """One point from its runs. ``std`` is the sample standard deviation (n - 1: the seeds are a
+    sample of the random swaps), None for a single run: no spread was measured, which 0.0 would
+    claim. ``swaps_done``/``swaps_asked``: mean per run of the swaps made and of those asked (made
+    + skipped because fewer than two packets waited), None when the rows do not say."""
+    tputs = [float(r["throughput_Bps"]) for r in rows]
+    point = {"mean": statistics.fmean(tputs),
+             "std": statistics.stdev(tputs) if len(tputs) > 1 else None, "n": len(tputs),
+             "swaps_done": None, "swaps_asked": None}
+    if all("swaps_done" in r and "swaps_skipped" in r for r in rows):
+        point["swaps_done"] = statistics.fmean(int(r["swaps_done"]) for r in rows)
+        point["swaps_asked"] = statistics.fmean(int(r["swaps_done"]) + int(r["swaps_skipped"])
+                                                for r in rows)
+    return point
 
 
 def figure_points(points: dict, *, swap_span: int = 0, k: int = RDTCP_K) -> dict:
@@ -103,10 +120,29 @@ def shape_checks(points: dict) -> dict[str, Any]:
     return out
 
 
-def paper_table(points: dict) -> list[dict]:
-    """The paper's quoted numbers beside ours (no reordering; 15 swaps every second)."""
+def paper_sender(variant: str) -> str | None:
+    """The paper's sender whose number stands for ``variant`` in the table: the variant itself
+    for SACK, DSACK and RD-TCP (k = 3), the only senders the paper ran; for one of our
+    extensions, the paper's sender its policy derives from (BL-INC/BL-AVG from DSACK undo, the
+    RD-TCPs that set k from RD-TCP), as experiments.paper.PAPER copies that sender's number."""
+    from hosts.tcp.variants import get_variant
+    if variant in PAPER_VARIANTS:
+        return variant
+    policy = get_variant(variant)
+    # most derived first: RD-TCP and DSACK before a sender they might both derive from
+    for base in reversed(PAPER_VARIANTS):
+        if issubclass(policy, get_variant(base)):
+            return base
+    return None
+
+
+def paper_table(points: dict, *, duration: float | None = None) -> list[dict]:
+    """The paper's quoted numbers beside ours (no reordering; 15 swaps every second).
+    ``paper_value_for`` names the paper's sender each paper number was reported for: a row of
+    one of our extensions shows its base sender's number, not one the paper gave for it.
+    ``duration``: our transfers' length in seconds, recorded in the rows when given."""
     rows = []
-    # the paper's three senders always (not run: say so); the DSACK schemes when they ran
+    # the paper's three senders always (not run: say so); the extensions when they ran
     variants = PAPER_VARIANTS + tuple(v for v in VARIANTS[len(PAPER_VARIANTS):]
                                       if any(k[0] == v for k in points))
     for variant in variants:
@@ -116,34 +152,77 @@ def paper_table(points: dict) -> list[dict]:
         ours = points.get((variant, "swap", 1.0, 15, 0.0))
         rows.append(_table_row("15 swaps every 1 s", variant, PAPER[(variant, 15)], ours,
                                baseline(points, variant)))
+    if duration is not None:
+        for row in rows:
+            row["ours_duration_s"] = duration
     return rows
 
 
 def _table_row(scenario: str, variant: str, paper: float, ours: dict | None,
                base: dict | None) -> dict:
     row = {"scenario": scenario, "variant": variant, "paper_Bps": paper,
+           "paper_value_for": paper_sender(variant),
            "paper_vs_no_reordering": round(paper / PAPER[("none", 0)], 4),
            "ours_Bps": None, "ours_std_Bps": None, "ours_n": 0, "ours_vs_no_reordering": None,
-           "ours_vs_link_capacity": None}
+           "ours_vs_link_capacity": None, "ours_swaps_done": None, "ours_swaps_asked": None}
     if ours:
-        row.update(ours_Bps=round(ours["mean"], 1), ours_std_Bps=round(ours["std"], 1),
+        row.update(ours_Bps=round(ours["mean"], 1), ours_std_Bps=_round(ours["std"], 1),
                    ours_n=ours["n"], ours_vs_link_capacity=round(ours["mean"] /
-                                                                  (BOTTLENECK_BPS / 8), 4))
+                                                                  (BOTTLENECK_BPS / 8), 4),
+                   ours_swaps_done=_round(ours.get("swaps_done"), 1),
+                   ours_swaps_asked=_round(ours.get("swaps_asked"), 1))
         if base:
             row["ours_vs_no_reordering"] = round(ours["mean"] / base["mean"], 4)
     return row
 
 
-def table_markdown(rows: list[dict]) -> str:
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+BASE_MARK = "†"
+
+
+def table_markdown(rows: list[dict], *, duration: float | None = None) -> str:
+    """The paper table in Markdown, with footnotes saying which paper numbers belong to another
+    sender, what ± means, and how many of the asked swaps the runs could make."""
     lines = ["| scenario | variant | paper (B/s) | paper / no reord. | ours (B/s, mean ± sd, n) "
-             "| ours / no reord. |", "|---|---|---:|---:|---:|---:|"]
+             "| ours / no reord. | swaps done / asked per run |",
+             "|---|---|---:|---:|---:|---:|---:|"]
     for r in rows:
-        ours = ("not run" if r["ours_Bps"] is None else
-                f"{r['ours_Bps']:,.0f} ± {r['ours_std_Bps']:,.0f} ({r['ours_n']})")
+        paper = f"{r['paper_Bps']:,}"
+        if r["paper_value_for"] != r["variant"]:
+            paper += f" {BASE_MARK} ({r['paper_value_for']})"
         rel = "-" if r["ours_vs_no_reordering"] is None else f"{r['ours_vs_no_reordering']:.4f}"
-        lines.append(f"| {r['scenario']} | {r['variant']} | {r['paper_Bps']:,} | "
-                     f"{r['paper_vs_no_reordering']:.4f} | {ours} | {rel} |")
+        lines.append(f"| {r['scenario']} | {r['variant']} | {paper} | "
+                     f"{r['paper_vs_no_reordering']:.4f} | {_ours_cell(r)} | {rel} | "
+                     f"{_swaps_cell(r)} |")
+    transfers = f"{duration:g} s transfers" if duration is not None else "transfers"
+    lines += ["", f"Paper: 10-minute (600 s) transfers. Ours: mean ± sample standard deviation "
+              f"over n seeds of {transfers} (n = 1: no sd)."]
+    if any(r["paper_value_for"] != r["variant"] for r in rows):
+        lines.append(f"{BASE_MARK} The paper ran only sack, dsack and rdtcp (k = 3): for our "
+                     "extensions the paper column repeats the number the paper reported for "
+                     "the base sender named in brackets, for scale, not a result for the "
+                     "extension.")
+    lines.append("Swaps done / asked: mean per run of the random queue swaps made and of those "
+                 "asked; a swap is skipped when fewer than two packets wait in R1's queue, so a "
+                 "sender that keeps the queue short is reordered less.")
     return "\n".join(lines)
+
+
+def _ours_cell(r: dict) -> str:
+    if r["ours_Bps"] is None:
+        return "not run"
+    sd = "" if r["ours_std_Bps"] is None else f" ± {r['ours_std_Bps']:,.0f}"
+    return f"{r['ours_Bps']:,.0f}{sd} (n = {r['ours_n']})"
+
+
+def _swaps_cell(r: dict) -> str:
+    done, asked = r.get("ours_swaps_done"), r.get("ours_swaps_asked")
+    if not asked:              # no reordering, not run, or rows without swap counts
+        return "-"
+    return f"{done:,.0f} / {asked:,.0f} ({done / asked:.0%})"
 
 
 def _write_csv(path: Path, rows: list[dict]) -> None:
@@ -154,6 +233,26 @@ def _write_csv(path: Path, rows: list[dict]) -> None:
         w = csv.DictWriter(f, fieldnames=columns)
         w.writeheader()
         w.writerows(rows)
+
+
+def point_rows(points: dict) -> list[dict]:
+    """points.csv's rows (and summary.json's ``points``): one per point of ``aggregate_all``.
+    ``throughput_std_Bps`` is the sample standard deviation over the point's ``n`` seeds, empty
+    (None) when n = 1; ``swaps_done_mean``/``swaps_asked_mean`` the swaps made and asked per run,
+    which differ by sender because a swap needs two packets waiting in the queue."""
+    return [{"variant": k[0], "injection": k[1], "interval": k[2], "swaps": k[3],
+             "level": k[4], "k": k[5], "swap_span": k[6], "n": p["n"],
+             "throughput_mean_Bps": round(p["mean"], 3),
+             "throughput_std_Bps": _round(p["std"], 3),
+             "swaps_done_mean": _round(p.get("swaps_done"), 1),
+             "swaps_asked_mean": _round(p.get("swaps_asked"), 1)}
+            for k, p in points.items()]
+
+
+STATISTICS_NOTE = ("throughput_mean_Bps ± throughput_std_Bps: mean and sample standard deviation "
+                   "(n - 1) over the n seeds of a point, std null when n = 1; the figures' error "
+                   "bars are this sd. swaps_done_mean / swaps_asked_mean: random queue swaps made "
+                   "and asked per run (skipped when fewer than two packets wait).")
 
 
 def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str, wall_s: float,
@@ -167,22 +266,20 @@ def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str, wall_s: f
     points = figure_points(all_points, swap_span=getattr(cfg, "swap_span", 0))
     study = k_study(all_points, swaps=K_STUDY_SWAPS, interval=K_STUDY_INTERVAL) \
         if getattr(cfg, "k_values", ()) else {}
+    duration = getattr(cfg, "duration", None)
     _write_csv(out / "runs.csv", rows)
-    point_rows = [{"variant": k[0], "injection": k[1], "interval": k[2], "swaps": k[3],
-                   "level": k[4], "k": k[5], "swap_span": k[6],
-                   "throughput_mean_Bps": round(p["mean"], 3),
-                   "throughput_std_Bps": round(p["std"], 3), "n": p["n"]}
-                  for k, p in all_points.items()]
-    _write_csv(out / "points.csv", point_rows)
-    table = paper_table(points)
+    prows = point_rows(all_points)
+    _write_csv(out / "points.csv", prows)
+    table = paper_table(points, duration=duration)
     _write_csv(out / "paper_table.csv", table)
-    markdown = table_markdown(table)
+    markdown = table_markdown(table, duration=duration)
     (out / "paper_table.md").write_text(markdown + "\n")
-    figures = plot_all(points, out, k_study=study)
+    figures = plot_all(points, out, k_study=study, duration=duration)
     summary = {"mode": mode, "config": asdict(cfg), "jobs": jobs, "workers": workers,
                "wall_s": wall_s,
                "runs": len(rows), "failed_runs": sum("error" in r for r in rows),
-               "points": point_rows, "checks": shape_checks(points), "paper_table": table,
+               "statistics": STATISTICS_NOTE,
+               "points": prows, "checks": shape_checks(points), "paper_table": table,
                "table_markdown": markdown, "figures": figures,
                "k_study": {str(span): ks for span, ks in study.items()}}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")

@@ -27,6 +27,20 @@ def test_quick_run_sack_throughput_falls_as_swaps_rise(quick_summary):
     assert quick_summary["checks"]["sack_falls_interval_1s"], quick_summary["points"]
 
 
+def test_quick_run_reports_the_swaps_each_sender_was_given_and_no_sd_from_one_seed(
+        quick_summary):
+    # one seed: no spread measured, so no sd (null, not 0.0); swaps: SACK keeps R1's queue
+    # short, so fewer of the 15 swaps asked each second find two packets to swap
+    points = {(p["variant"], p["swaps"], p["interval"]): p for p in quick_summary["points"]}
+    assert all(p["n"] == 1 and p["throughput_std_Bps"] is None for p in points.values())
+    for variant in ("sack", "rdtcp"):
+        p = points[(variant, 15, 1.0)]
+        assert p["swaps_asked_mean"] == pytest.approx(15 * 30, abs=15), p
+        assert 0 < p["swaps_done_mean"] < p["swaps_asked_mean"], p
+    assert points[("sack", 0, None)]["swaps_asked_mean"] == 0
+    assert "swaps done / asked" in quick_summary["table_markdown"]
+
+
 @pytest.mark.xfail(strict=True, reason=(
     "not reproduced yet: with the paper's random pair swaps (displacements up to the 64 waiting "
     "packets) RD-TCP with k=3 still fast-retransmits spuriously and loses ~11-12% at 15-30 "

@@ -5,8 +5,11 @@ import json
 import pytest
 
 from experiments.rdtcp_figures import MODES, build_specs, parse_args, sweep_config
-from experiments.report import (aggregate, aggregate_all, k_study, paper_table, shape_checks,
-                                write_outputs)
+import csv
+
+from experiments.paper import PAPER, PAPER_VARIANTS, VARIANTS
+from experiments.report import (aggregate, aggregate_all, k_study, paper_sender, paper_table,
+                                shape_checks, table_markdown, write_outputs)
 
 
 def _row(variant, swaps, interval, seed, tput, **extra):
@@ -29,10 +32,13 @@ GOOD_SACK = {0: 600_000, 5: 580_000, 15: 540_000, 30: 500_000}
 FLAT_RDTCP = {0: 600_000, 5: 599_000, 15: 598_500, 30: 598_000}
 
 
-def test_aggregate_gives_mean_std_and_count_per_point():
+def test_aggregate_gives_mean_sample_sd_and_count_per_point():
     points = aggregate(_rows(GOOD_SACK, FLAT_RDTCP))
     p = points[("sack", "swap", 1.0, 15, 0.0)]
-    assert p == {"mean": 540_000, "std": 100.0, "n": 2}
+    # 539,900 and 540,100: the sample sd (n - 1) is 100·√2; the population sd (100) would
+    # understate the spread of two seeds
+    assert (p["mean"], p["n"]) == (540_000, 2)
+    assert p["std"] == pytest.approx(100 * 2 ** 0.5)
     assert ("sack", "swap", None, 0, 0.0) in points     # zero swaps shared by both intervals
 
 
@@ -162,3 +168,90 @@ def test_paper_table_adds_the_dsack_schemes_that_ran_beside_the_papers_dsack():
     inc = by[("15 swaps every 1 s", "dsack-inc")]
     assert inc["paper_Bps"] == 600_600 and inc["ours_vs_no_reordering"] == pytest.approx(0.995)
     assert ("15 swaps every 1 s", "dsack-avg") not in by          # not run: not listed
+
+
+def _one_seed_at_zero_swaps(rows):
+    """The sweep as run when zero swaps (deterministic) gets one seed: seed 2 dropped there."""
+    return [r for r in rows if r["swaps"] or r["seed"] == 1]
+
+
+def test_a_point_from_one_seed_has_no_sd_and_others_keep_theirs():
+    points = aggregate(_one_seed_at_zero_swaps(_rows(GOOD_SACK, FLAT_RDTCP)))
+    zero = points[("sack", "swap", None, 0, 0.0)]
+    assert (zero["mean"], zero["n"], zero["std"]) == (599_900, 1, None)
+    assert points[("sack", "swap", 1.0, 15, 0.0)]["n"] == 2
+    checks = shape_checks(points)          # mixed n: the checks still run on the means
+    assert checks["sack_falls_interval_1s"] and checks["rdtcp_within_1pct"]
+
+
+def test_outputs_leave_the_sd_of_a_one_seed_point_blank(tmp_path):
+    rows = _one_seed_at_zero_swaps(_rows(GOOD_SACK, FLAT_RDTCP))
+    summary = write_outputs(rows, MODES["quick"], tmp_path, mode="quick", wall_s=1.0, jobs=1)
+    with open(tmp_path / "points.csv") as f:
+        csv_points = {(r["variant"], r["swaps"], r["interval"]): r for r in csv.DictReader(f)}
+    assert csv_points[("sack", "0", "")]["throughput_std_Bps"] == ""          # not 0.0
+    assert csv_points[("sack", "0", "")]["n"] == "1"
+    assert float(csv_points[("sack", "15", "1.0")]["throughput_std_Bps"]) > 0
+    saved = json.loads((tmp_path / "summary.json").read_text())
+    zero = [p for p in saved["points"] if p["variant"] == "sack" and p["swaps"] == 0]
+    assert zero[0]["throughput_std_Bps"] is None and "sample standard deviation" in \
+        saved["statistics"]
+    table = (tmp_path / "paper_table.md").read_text()
+    assert "| no reordering | sack | 607,500 | 1.0000 | 599,900 (n = 1) |" in table
+    assert "± 0 " not in table and summary["paper_table"][0]["ours_std_Bps"] is None
+
+
+def _with_swap_counts(rows):
+    """Swap counts as run_paper records them: SACK keeps R1's queue short, so most of its
+    swaps find fewer than two packets waiting and are skipped."""
+    for r in rows:
+        asked = r["swaps"] * 60 // int(r["interval"])
+        done = asked // 5 if r["variant"] == "sack" else asked - asked // 50
+        r.update(swaps_done=done + r["seed"] - 1, swaps_skipped=asked - done - r["seed"] + 1)
+    return rows
+
+
+def test_points_and_table_give_the_swaps_done_against_those_asked(tmp_path):
+    rows = _with_swap_counts(_rows(GOOD_SACK, FLAT_RDTCP))
+    summary = write_outputs(rows, MODES["quick"], tmp_path, mode="quick", wall_s=1.0, jobs=1)
+    with open(tmp_path / "points.csv") as f:
+        sack15 = [r for r in csv.DictReader(f) if (r["variant"], r["swaps"], r["interval"])
+                  == ("sack", "15", "1.0")][0]
+    assert (float(sack15["swaps_done_mean"]), float(sack15["swaps_asked_mean"])) == (180.5, 900)
+    by = {(r["scenario"], r["variant"]): r for r in summary["paper_table"]}
+    assert (by[("15 swaps every 1 s", "rdtcp")]["ours_swaps_done"],
+            by[("15 swaps every 1 s", "rdtcp")]["ours_swaps_asked"]) == (882.5, 900)
+    table = (tmp_path / "paper_table.md").read_text()
+    assert "swaps done / asked" in table
+    assert "| 180 / 900 (20%) |" in table and "| 882 / 900 (98%) |" in table
+    summary_points = {(p["variant"], p["swaps"], p["interval"]): p for p in summary["points"]}
+    assert summary_points[("sack", 15, 1.0)]["swaps_done_mean"] == 180.5
+
+
+def test_every_extension_takes_the_paper_number_of_the_sender_it_derives_from():
+    assert [paper_sender(v) for v in PAPER_VARIANTS] == list(PAPER_VARIANTS)
+    for variant in VARIANTS:
+        assert paper_sender(variant) in PAPER_VARIANTS
+        assert PAPER[(variant, 15)] == PAPER[(paper_sender(variant), 15)], variant
+    assert paper_sender("dsack-avg") == "dsack" and paper_sender("rdtcp-measured") == "rdtcp"
+
+
+def test_paper_table_says_an_extensions_paper_value_is_its_base_senders(tmp_path):
+    rows = _rows(GOOD_SACK, FLAT_RDTCP) + [
+        _row("rdtcp-measured", 0, 1.0, 1, 600_000.0), _row("rdtcp-measured", 15, 1.0, 1, 599_000.0)]
+    summary = write_outputs(rows, MODES["quick"], tmp_path, mode="quick", wall_s=1.0, jobs=1)
+    with open(tmp_path / "paper_table.csv") as f:
+        by = {(r["scenario"], r["variant"]): r for r in csv.DictReader(f)}
+    assert by[("15 swaps every 1 s", "rdtcp-measured")]["paper_value_for"] == "rdtcp"
+    assert by[("15 swaps every 1 s", "rdtcp")]["paper_value_for"] == "rdtcp"
+    table = (tmp_path / "paper_table.md").read_text()
+    assert "| 15 swaps every 1 s | rdtcp-measured | 607,440 † (rdtcp) |" in table
+    assert "| 15 swaps every 1 s | rdtcp | 607,440 |" in table       # the paper's own: no mark
+    footnote = [line for line in table.splitlines() if line.startswith("†")]
+    assert footnote and "base sender" in footnote[0]
+    assert "60 s transfers" in table and summary["paper_table"][0]["ours_duration_s"] == 60.0
+
+
+def test_paper_table_without_extensions_has_no_base_sender_footnote():
+    table = table_markdown(paper_table(aggregate(_rows(GOOD_SACK, FLAT_RDTCP))))
+    assert "†" not in table
