@@ -64,8 +64,8 @@ CASES = [
         action_profiles=[{"name": "ap", "id": 0, "max_size": 4, "selector": {"algo": "md5", "input": []}}]))),
     ("unsupported match type 'fuzzy'", lambda: mutate(lambda p: _first_table(p).update(
         key=[{"match_type": "fuzzy", "name": "h.a", "target": ["h", "a"], "mask": None}]))),
-    ("header union stacks ('header_union_stacks') are not supported",
-     lambda: mutate(lambda p: p.update(header_union_stacks=[{"name": "us"}]))),
+    ("header union stack 'us': unknown union_type 'U'", lambda: mutate(lambda p: p.update(
+        header_union_stacks=[{"name": "us", "id": 0, "union_type": "U", "header_union_ids": []}]))),
     ("header union 'u': unknown header id 99", lambda: mutate(lambda p: p.update(
         header_unions=[{"name": "u", "id": 0, "union_type": "U", "header_ids": [99]}]))),
     ("extern instances ('extern_instances') are not supported", lambda: mutate(lambda p: p.update(extern_instances=[{"name": "x"}]))),

@@ -74,6 +74,11 @@ EXPRESSION_OPS = {
     # loader picks from the operand kinds
 }
 
+# Ops that pop a header stack but only call StackIface's virtual get_count() on it, so a
+# header union stack works as well (expressions.cpp; p4c writes `u.lastIndex` of a union
+# stack this way). dereference_header_stack's at() is not virtual: a header stack only.
+STACK_COUNT_OPS = {"last_stack_index", "size_stack"}
+
 # Hash algorithms: calculations.cpp REGISTER_HASH, simple_switch.cpp REGISTER_HASH, and the
 # named CRCs of crc_map.cpp; `check_hash` also accepts custom "poly_0x..." strings.
 HASH_ALGORITHMS = {
@@ -418,6 +423,9 @@ class Checker:
                            "would silently use opcode 0 (load_field)")
             return UNKNOWN
         want_left, want_right, result = EXPRESSION_OPS[op]
+        if op in STACK_COUNT_OPS and isinstance(right, dict) and \
+                right.get("type") == "header_union_stack":
+            want_right = UNION_STACK
         if want_left is None:
             # unary +/- are the one exception (a null left loads 0); these are not them
             if left is not None:
@@ -762,6 +770,10 @@ class Checker:
                 self.bad(path, f"a union stack extract is [stack, member], got {value!r}")
             elif value[0] not in self.ctx.union_stacks:
                 self.bad(path, f"invalid reference to header union stack {value[0]!r}")
+            elif value[1] not in dict(self.ctx.union_types.get(
+                    self.ctx.union_stacks[value[0]], [])):
+                # HeaderUnionType::get_header_offset throws a json_exception
+                self.bad(path, f"unknown field name {value[1]!r} in the union type")
         else:
             self.bad(path, f"extract type {kind!r} not supported")
 

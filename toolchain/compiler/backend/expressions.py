@@ -136,8 +136,10 @@ class ExpressionConverter:
         return op_node("dereference_header_stack", stack, index)
 
     def _data_StackLastIndex(self, e: ir.StackLastIndex) -> dict:
-        # as p4c's ExpressionConverter for `.lastIndex`
-        return op_node("last_stack_index", None, {"type": "header_stack", "value": e.stack})
+        # as p4c's ExpressionConverter for `.lastIndex` (of a header union stack: the operand
+        # is the header_union_stack, whose count BMv2 reads as a header stack's)
+        kind = "header_union_stack" if e.union else "header_stack"
+        return op_node("last_stack_index", None, {"type": kind, "value": e.stack})
 
     def _data_Lookahead(self, e: ir.Lookahead) -> dict:
         return {"type": "lookahead", "value": [e.offset, e.type.width]}

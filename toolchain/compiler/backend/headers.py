@@ -40,6 +40,28 @@ def header_stacks(program: ir.Program, header_ids: dict) -> list:
     ]
 
 
+def header_union_types(program: ir.Program) -> list:
+    """JSON_format.md "header_union_types" (p4c's JsonObjects::add_union_type)."""
+    return [{"name": t.name, "id": i, "headers": [[m, ht] for m, ht in t.members]}
+            for i, t in enumerate(program.header_union_types)]
+
+
+def header_unions(program: ir.Program, header_ids: dict) -> list:
+    """JSON_format.md "header_unions" (p4c's JsonObjects::add_union): with them BMv2 keeps
+    at most one member valid itself, which a union stack extract needs."""
+    return [{"name": u.name, "id": i, "union_type": u.type_name,
+             "header_ids": [header_ids[h] for _, h in u.members], "pi_omit": True}
+            for i, u in enumerate(program.header_unions)]
+
+
+def header_union_stacks(program: ir.Program) -> list:
+    """JSON_format.md "header_union_stacks" (p4c's JsonObjects::add_header_union_stack)."""
+    union_ids = {u.name: i for i, u in enumerate(program.header_unions)}
+    return [{"name": s.name, "id": i, "union_type": s.type_name, "size": len(s.elements),
+             "header_union_ids": [union_ids[e] for e in s.elements]}
+            for i, s in enumerate(program.header_union_stacks)]
+
+
 def errors(program: ir.Program) -> list:
     return [[name, value] for name, value in program.errors]
 

@@ -52,8 +52,19 @@ def _set(dst: dict, src: dict) -> dict:
 
 
 def _extract_target(target) -> dict:
+    if isinstance(target, ir.UnionStackArg):
+        # stack.next.member of a header union stack (p4c's ParserConverter: "union_stack")
+        return {"type": "union_stack", "value": [target.stack, target.member]}
     kind = "stack" if isinstance(target, ir.StackArg) else "regular"
     return {"type": kind, "value": target.name}
+
+
+def _transition_key(k: ir.Expr) -> dict:
+    """A key element; `u.last.m.f` of a header union stack is a "union_stack_field", which
+    BMv2 reads in a transition_key only (JSON_format.md), so it has no expression form."""
+    if isinstance(k, ir.UnionStackLastField):
+        return {"type": "union_stack_field", "value": [k.stack, k.member, k.field]}
+    return ex.data(k)
 
 
 def _varbit_length(length: ir.Expr) -> dict:
@@ -95,7 +106,7 @@ def parse_state(state: ir.ParseState, state_id: int) -> dict:
     obj = {"name": state.name, "id": state_id}      # no source_info here, as p4c
     obj["parser_ops"] = [parser_op(op) for op in state.ops]
     obj["transitions"] = [transition(t, state.key_widths) for t in state.transitions]
-    obj["transition_key"] = [ex.data(k) for k in state.key]
+    obj["transition_key"] = [_transition_key(k) for k in state.key]
     return obj
 
 

@@ -146,7 +146,18 @@ class ExprLowering:
         if isinstance(base, StackPlace):
             return self._stack_member(base, e)
         if isinstance(base, UnionStackPlace):
-            raise Unsupported(e.pos, f"header union stack member .{e.member} is not supported")
+            return self._union_stack_member(base, e)
+        if isinstance(base, (UnionStackNext, UnionStackLast)):
+            if e.member not in base.stack.type.element.fields:
+                raise Unsupported(e.pos, f"no member {e.member} in "
+                                         f"{base.stack.type.element.name}")
+            return (UnionStackNextMember if isinstance(base, UnionStackNext)
+                    else UnionStackLastMember)(base.stack, e.member)
+        if isinstance(base, UnionStackLastMember):
+            return self._union_stack_last_field(base, e)
+        if isinstance(base, UnionStackNextMember):
+            raise Unsupported(e.pos, f"{describe(e)}: a member of a header union stack's "
+                                     ".next can only be extracted into")
         if isinstance(base, StackLast):
             ftype = base.stack.type.element.fields.get(e.member)
             name = header_field_name(base.stack.type.element, (e.member,))
@@ -190,6 +201,33 @@ class ExprLowering:
             return ir.StackLastIndex(base.name, ir.Bits(32))
         raise Unsupported(e.pos, f"header stack member .{e.member} is not supported here")
 
+    def _union_stack_member(self, base: UnionStackPlace, e: ast.MemberExpr):
+        """`.next`/`.last` (parser only, as p4c's type checker), `.lastIndex` (BMv2
+        last_stack_index of the header_union_stack), `.size`."""
+        if e.member == "next" and self.in_parser:
+            return UnionStackNext(base)
+        if e.member == "last" and self.in_parser:
+            return UnionStackLast(base)
+        if e.member == "lastIndex":
+            return ir.StackLastIndex(base.path, ir.Bits(32), union=True)
+        if e.member == "size":
+            return ir.Const(base.type.size, ir.Bits(32))
+        raise Unsupported(e.pos, f"header union stack member .{e.member} is not supported here")
+
+    def _union_stack_last_field(self, base: "UnionStackLastMember", e: ast.MemberExpr):
+        """u.last.m.f: BMv2's union_stack_field [u, m, f], wrapped so that only a select key
+        (which unwraps it) can use it: it is not an IR expression anywhere else."""
+        htype = base.stack.type.element.fields[base.member]
+        ftype = htype.fields.get(e.member)
+        if ftype is None:
+            raise Unsupported(e.pos, f"no field {e.member} in {htype.name}")
+        if isinstance(ftype, (T.Struct, T.Varbit)):
+            raise Unsupported(e.pos, f"{describe(e)}: a {ftype} field of a header union "
+                                     "stack's .last member is not supported")
+        return UnionStackLastFieldRef(ir.UnionStackLastField(
+            base.stack.path, base.member, header_field_name(htype, (e.member,)),
+            ir_type(ftype, e.pos)))
+
     def lvalue(self, e: ast.Expr) -> ir.FieldRef:
         p = self.place(e)
         if not isinstance(p, (ir.FieldRef, ir.StackElementField)):
@@ -228,6 +266,11 @@ class ExprLowering:
         if e.kind == "enum":
             return ir.Const(e.decl.value, ir_type(e.type, e.pos))
         p = self._member_place(e)
+        if isinstance(p, UnionStackLastFieldRef):
+            # BMv2 reads the last union's field only as a transition key (JSON_format.md
+            # "union_stack_field"); it has no expression form
+            raise Unsupported(e.pos, f"{describe(e)}: a field of a header union stack's "
+                                     ".last member can only be a select key")
         if isinstance(p, ir.Expr):
             return p
         raise Unsupported(e.pos, f"{describe(e)} is not a scalar value")
@@ -321,6 +364,43 @@ class StackNext:
 
     def __init__(self, stack: StackPlace):
         self.stack = stack
+
+
+class UnionStackNext:
+    """`u.next` of a header union stack inside a parser (its members are extract targets)."""
+
+    def __init__(self, stack: UnionStackPlace):
+        self.stack = stack
+
+
+class UnionStackLast:
+    """`u.last` of a header union stack inside a parser."""
+
+    def __init__(self, stack: UnionStackPlace):
+        self.stack = stack
+
+
+class UnionStackNextMember:
+    """`u.next.m`: the target of an extract into the next union (BMv2 "union_stack")."""
+
+    def __init__(self, stack: UnionStackPlace, member: str):
+        self.stack = stack
+        self.member = member
+
+
+class UnionStackLastMember:
+    """`u.last.m`: member m of the last union extracted (its fields: select keys)."""
+
+    def __init__(self, stack: UnionStackPlace, member: str):
+        self.stack = stack
+        self.member = member
+
+
+class UnionStackLastFieldRef:
+    """`u.last.m.f`: holds the ir.UnionStackLastField a parser select key uses."""
+
+    def __init__(self, field: ir.UnionStackLastField):
+        self.field = field
 
 
 def _is_scalar(t) -> bool:

@@ -88,6 +88,16 @@ class StackLastField(Expr):
 
 
 @dataclass(frozen=True)
+class UnionStackLastField(Expr):
+    """stack.last.member.field of a header union stack, as a parser select key only (BMv2
+    "union_stack_field", which JSON_format.md allows in a transition_key and nowhere else)."""
+    stack: str
+    member: str
+    field: str
+    type: Type
+
+
+@dataclass(frozen=True)
 class StackElementField(Expr):
     """stack[index].field with an index known only at run time, or stack.last.field outside a
     parser (index None): BMv2 access_field(dereference_header_stack(...), offset)."""
@@ -164,6 +174,14 @@ class StackArg:
 
 
 @dataclass(frozen=True)
+class UnionStackArg:
+    """An extract target `stack.next.member` of a header union stack (BMv2 extract type
+    "union_stack", value [stack, member])."""
+    stack: str
+    member: str
+
+
+@dataclass(frozen=True)
 class StackElementArg:
     """A whole element of a stack as a header operand: stack[index] with the index known only
     at run time, or stack.last (index None). BMv2: the expression
@@ -174,9 +192,11 @@ class StackElementArg:
 
 @dataclass(frozen=True)
 class StackLastIndex(Expr):
-    """stack.lastIndex (P4_16 spec 8.18): BMv2's last_stack_index(stack), a bit<32>."""
+    """stack.lastIndex (P4_16 spec 8.18): BMv2's last_stack_index(stack), a bit<32>; of a
+    header union stack when `union` (the operand is then a header_union_stack)."""
     stack: str
     type: Type
+    union: bool = False
 
 
 @dataclass(frozen=True)
@@ -279,6 +299,14 @@ class HeaderStack:
     name: str
     type_name: str
     elements: list        # header instance names, [0] first
+
+
+@dataclass
+class HeaderUnionStack:
+    """JSON_format.md "header_union_stacks": a stack whose elements are header unions."""
+    name: str
+    type_name: str        # the header_union type
+    elements: list        # header union names ("u[0]", ...), [0] first
 
 
 @dataclass
@@ -486,10 +514,12 @@ class Program:
     header_types: list = dc_field(default_factory=list)
     headers: list = dc_field(default_factory=list)
     stacks: list = dc_field(default_factory=list)
-    # header unions: recorded for the back end's "header_union_types"/"header_unions"; the
-    # mid end already keeps the one-valid-member rule with explicit setInvalid primitives
+    # header unions, for the back end's "header_union_types"/"header_unions"/
+    # "header_union_stacks" (a union stack extract needs them); the mid end also keeps the
+    # one-valid-member rule with explicit setInvalid primitives where it knows the member
     header_union_types: list = dc_field(default_factory=list)
     header_unions: list = dc_field(default_factory=list)
+    header_union_stacks: list = dc_field(default_factory=list)
     errors: list = dc_field(default_factory=list)       # [(name, value)]
     enums: list = dc_field(default_factory=list)        # [(name, [(member, value)])]
     parsers: list = dc_field(default_factory=list)

@@ -14,7 +14,7 @@ from ..frontend import ast, types as T
 from . import externs, ir
 from .context import Context, Unsupported, construct_name, ir_type, source_info
 from .controls import block_env, control_name, qualified_name
-from .expressions import StackNext, describe
+from .expressions import StackNext, UnionStackLastFieldRef, UnionStackNextMember, describe
 from .ranges import range_to_masks
 from .statements import StmtLowering, _folded_int
 from .storage import HeaderPlace, StackPlace, StructPlace, header_leaves
@@ -202,6 +202,11 @@ class ParserLowering:
                 for other in self.ctx.storage.union_siblings.get(target.instance, ())]
         if isinstance(target, StackNext):
             return pre + [ir.ParserOp(op, [ir.StackArg(target.stack.name)] + args)]
+        if isinstance(target, UnionStackNextMember):
+            # BMv2 makes the member's union siblings invalid itself (the union is in the JSON;
+            # which union is known only at run time), as p4c's JSON relies on
+            return pre + [ir.ParserOp(op, [ir.UnionStackArg(target.stack.path, target.member)]
+                                      + args)]
         raise Unsupported(c.pos, f"cannot extract into {describe(c.args[0])}")
 
     def _bare_lookahead(self, c: ast.MethodCallExpr) -> list:
@@ -247,6 +252,12 @@ class ParserLowering:
 
     def _key(self, e: ast.Expr, state: ir.ParseState) -> ir.Expr:
         p = self.exprs.place(e)
+        if isinstance(p, UnionStackLastFieldRef):
+            # u.last.m.f: a union_stack_field key (JSON_format.md; BMv2 reads it nowhere else)
+            if isinstance(p.field.type, ir.BoolType):
+                raise Unsupported(e.pos, f"{describe(e)}: a bool field of a header union "
+                                         "stack's .last member as a select key is not supported")
+            return p.field
         if isinstance(p, (ir.FieldRef, ir.StackLastField)) and not isinstance(p.type, ir.BoolType):
             return p
         value = self.exprs.lower(e) if not isinstance(p, ir.Expr) else p

@@ -52,8 +52,9 @@ class UnionPlace:
 
 @dataclass(frozen=True)
 class UnionStackPlace:
-    """A stack of header_unions `U[n] u`: element i is the union "u[i]" (constant indices
-    only: the members are plain header instances, "u[0].h1")."""
+    """A stack of header_unions `U[n] u`: element i is the union "u[i]" (constant indices;
+    the members are plain header instances, "u[0].h1"); in a parser also `u.next.m` (an
+    extract target) and `u.last.m.f` (a select key)."""
     path: str
     type: T.Stack
 
@@ -352,14 +353,30 @@ class AllocateStorage:
         for path, t in plain:
             self._add_type(ctx, t, pos)
             ctx.out.headers.append(ir.HeaderInstance(path, t.name, False))
+        for path, t in unions:
+            self._union(ctx, st, path, t)
+        # stacks after the other headers, in field order, as p4c's HeaderConverter adds
+        # them (addHeaderStacks)
         for path, t in stacks:
+            if isinstance(t.element, T.HeaderUnion):
+                self._union_stack(ctx, st, path, t, pos)
+                continue
             self._add_type(ctx, t.element, pos)
             elements = [f"{path}[{i}]" for i in range(t.size)]
             for e in elements:
                 ctx.out.headers.append(ir.HeaderInstance(e, t.element.name, False))
             ctx.out.stacks.append(ir.HeaderStack(path, t.element.name, elements))
-        for path, t in unions:
-            self._union(ctx, st, path, t)
+
+    def _union_stack(self, ctx: Context, st: Storage, path: str, t: T.Stack, pos) -> None:
+        """A stack of header unions: element i is the union "u[i]" with member instances
+        "u[i].m", then the stack itself (JSON "header_union_stacks"), as p4c names them."""
+        elements = [f"{path}[{i}]" for i in range(t.size)]
+        for e in elements:
+            for m, mt in t.element.fields.items():
+                self._add_type(ctx, mt, pos)
+                ctx.out.headers.append(ir.HeaderInstance(f"{e}.{m}", mt.name, False))
+            self._union(ctx, st, e, t.element)
+        ctx.out.header_union_stacks.append(ir.HeaderUnionStack(path, t.element.name, elements))
 
     @staticmethod
     def _union(ctx: Context, st: Storage, path: str, t: T.HeaderUnion) -> None:
@@ -388,11 +405,9 @@ class AllocateStorage:
                     plain.append((f"{path}.{m}", mt))
                 unions.append((path, ftype))
             elif isinstance(ftype, T.Stack) and isinstance(ftype.element, T.HeaderUnion):
-                # a union per element ("u[0]"); indexed by constants only (UnionStackPlace)
-                for i in range(ftype.size):
-                    for m, mt in ftype.element.fields.items():
-                        plain.append((f"{path}[{i}].{m}", mt))
-                    unions.append((f"{path}[{i}]", ftype.element))
+                # a union per element ("u[0]"); constant indices, .next/.last in a parser
+                # (UnionStackPlace); allocated with the header stacks (_union_stack)
+                stacks.append((path, ftype))
             else:
                 raise Unsupported(pos, f"field {path} of the headers struct has type {ftype}; "
                                        "only headers, header stacks and structs may appear there")

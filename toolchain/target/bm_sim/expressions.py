@@ -244,10 +244,18 @@ class ExprCompiler:
         return f"F[{slot}]"
 
     def _op_last_stack_index(self, x, L, R, params: bool) -> str:
-        return f"(F[{self.layout.stack(R['value']).next_slot}] - 1)"
+        return f"(F[{self._stack_next_slot(R)}] - 1)"
 
     def _op_size_stack(self, x, L, R, params: bool) -> str:
-        return f"F[{self.layout.stack(R['value']).next_slot}]"
+        return f"F[{self._stack_next_slot(R)}]"
+
+    def _stack_next_slot(self, R) -> int:
+        """The next-index slot of a header stack or header union stack operand (p4c writes
+        `u.lastIndex` of a union stack as last_stack_index of a header_union_stack; BMv2 reads
+        the count of either kind of stack)."""
+        if isinstance(R, dict) and R.get("type") == "header_union_stack":
+            return self.layout.union_stack(R["value"]).next_slot
+        return self.layout.stack(R["value"]).next_slot
 
     def _op_dereference_header_stack(self, x, L, R, params: bool) -> str:
         return self.header_base({"type": "expression", "value": x}, params=params)[0]

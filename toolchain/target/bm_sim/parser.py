@@ -3,7 +3,14 @@
 Semantics follow BMv2 (``src/bm_sim/parser.cpp``) as simple_switch runs it:
 
 * ``extract`` past the end of the packet raises ``PacketTooShort``; extracting into a full
-  header stack (``.next``) raises ``StackOutOfBounds``; ``verify`` raises its error.
+  header stack or header union stack (``.next``) raises ``StackOutOfBounds``; ``verify``
+  raises its error.
+* An extract into a header union stack (``{"type": "union_stack", "value": [stack, member]}``,
+  BMv2's ParserOpExtractUnionStack) fills that member of the next union, which makes its
+  siblings invalid as any union member's extract does, and advances the stack's next index.
+  A ``union_stack_field`` transition key reads the member's field in the last union
+  extracted (``stack_field`` does the same for a header stack); before any extract there is
+  no last element: BMv2 asserts, this target ends the parse with ``StackOutOfBounds``.
 * On an error the parser stops. Headers extracted before stay valid, the header being
   extracted does not, and the packet's payload is everything from the current offset on;
   the packet still goes through ingress with ``standard_metadata.parser_error`` set.
@@ -301,22 +308,57 @@ class ParserCompiler:
             fb.emit(f"F[{h.valid_slot}] = 1")
             for v in h.union_siblings:      # a union holds at most one valid member
                 fb.emit(f"F[{v}] = 0")
-        elif t == "stack":
-            st = self.layout.stack(v)
-            if not st.elements:
-                raise LoadError(f"header stack {v!r} has no elements")
-            h0 = st.elements[0]
+        elif t in ("stack", "union_stack"):
+            h0 = self._next_element_type(t, v)
             self._check_extractable(h0)
-            bases = self.gen.const(tuple(h.base for h in st.elements), "S")
-            i, b = fb.tmp("i"), fb.tmp("b")
-            fb.emit(f"{i} = F[{st.next_slot}]")
-            fb.emit(f"if {i} >= {st.size}: raise _PErr({self.error_code('StackOutOfBounds')}, off)")
-            fb.emit(f"{b} = {bases}[{i}]")
+            i, b, done = self._next_element(fb, t, v)
             self._extract_into(fb, h0, b)
             fb.emit(f"F[{b} + {len(h0.fields)}] = 1")
-            fb.emit(f"F[{st.next_slot}] = {i} + 1")
+            fb.emit_all(done)
         else:
             raise LoadError(f"unsupported extract target type {t!r}")
+
+    def _next_elements(self, t: str, v) -> tuple[list[HeaderInfo], int, str]:
+        """The headers an extract into the next element of a header stack (``stack``) or of
+        a header union stack (``union_stack``, ``[stack, member]``) may fill, element 0
+        first; the stack's next-index slot; its description for errors."""
+        if t == "stack":
+            st = self.layout.stack(v)
+            elements, next_slot, what = st.elements, st.next_slot, f"header stack {v!r}"
+        else:
+            if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)):
+                raise LoadError(f"a union_stack extract is [stack, member], got {v!r}")
+            us = self.layout.union_stack(v[0])
+            elements, next_slot, what = us.member_elements(v[1]), us.next_slot, \
+                f"header union stack {v[0]!r}"
+        if not elements:
+            raise LoadError(f"{what} has no elements")
+        return elements, next_slot, what
+
+    def _next_element_type(self, t: str, v) -> HeaderInfo:
+        """The layout every element shares (element 0's)."""
+        return self._next_elements(t, v)[0][0]
+
+    def _next_element(self, fb: FunctionBuilder, t: str, v) -> tuple[str, str, list[str]]:
+        """Emit the bound check of an extract into the next element (a full stack is
+        StackOutOfBounds before anything is read, as BMv2's is_full test); returns the index
+        temporary, the element's base slot (source) and the lines that finish the extract:
+        a union member's siblings made invalid, then the next index advanced (BMv2's
+        push_back, after the header was extracted)."""
+        elements, next_slot, _ = self._next_elements(t, v)
+        bases = self.gen.const(tuple(h.base for h in elements), "S")
+        i, b = fb.tmp("i"), fb.tmp("b")
+        fb.emit(f"{i} = F[{next_slot}]")
+        full = self.error_code('StackOutOfBounds')
+        fb.emit(f"if {i} >= {len(elements)}: raise _PErr({full}, off)")
+        fb.emit(f"{b} = {bases}[{i}]")
+        done = []
+        if any(h.union_siblings for h in elements):
+            sibs = self.gen.const(tuple(h.union_siblings for h in elements), "SIB")
+            s = fb.tmp("s")
+            done.append(f"for {s} in {sibs}[{i}]: F[{s}] = 0")
+        done.append(f"F[{next_slot}] = {i} + 1")
+        return i, b, done
 
     def _check_extractable(self, h: HeaderInfo) -> None:
         if h.varbit is not None:
@@ -380,22 +422,16 @@ class ParserCompiler:
     def _extract_vl(self, fb: FunctionBuilder, target: dict, length) -> None:
         """extract(hdr, bits): the varbit field takes ``bits`` bits (at most its maximum,
         else HeaderTooShort; a total that is not whole bytes is ParserInvalidArgument).
-        Into a header or the next element of a header stack (BMv2's ParseState
-        add_extract_VL / add_extract_to_stack_VL: a full stack is StackOutOfBounds first)."""
+        Into a header or the next element of a header stack or header union stack (BMv2's
+        ParseState add_extract_VL / add_extract_to_stack_VL / add_extract_to_union_stack_VL:
+        a full stack is StackOutOfBounds first)."""
         t, name = target.get("type"), target.get("value")
         if t == "regular":
             h = self.layout.header(name)
-            base, stack = str(h.base), None
-        elif t == "stack":
-            stack = self.layout.stack(name)
-            if not stack.elements:
-                raise LoadError(f"header stack {name!r} has no elements")
-            h = stack.elements[0]
-            bases = self.gen.const(tuple(e.base for e in stack.elements), "S")
-            i, base = fb.tmp("i"), fb.tmp("b")
-            fb.emit(f"{i} = F[{stack.next_slot}]")
-            fb.emit(f"if {i} >= {stack.size}: raise _PErr({self.error_code('StackOutOfBounds')}, off)")
-            fb.emit(f"{base} = {bases}[{i}]")
+            base, done = str(h.base), [f"F[{v}] = 0" for v in h.union_siblings]
+        elif t in ("stack", "union_stack"):
+            h = self._next_element_type(t, name)
+            _, base, done = self._next_element(fb, t, name)
         else:
             raise LoadError(f"unsupported extract_VL target type {t!r}")
         if h.varbit is None:
@@ -413,11 +449,7 @@ class ParserCompiler:
             fb.emit(f"F[{at(k)}] = ({v} >> ({shift})) & {width}")
         fb.emit(f"F[{at(h.len_slot - h.base)}] = {L}")
         fb.emit(f"F[{at(h.valid_slot - h.base)}] = 1")
-        if stack is not None:
-            fb.emit(f"F[{stack.next_slot}] = {i} + 1")
-        else:
-            for sibling in h.union_siblings:      # a union holds at most one valid member
-                fb.emit(f"F[{sibling}] = 0")
+        fb.emit_all(done)        # union siblings invalid; a stack's next index advanced
         fb.emit(f"off = {e}")
 
     def _lookahead(self, fb: FunctionBuilder, bit_off: int, width: int) -> str:
@@ -439,13 +471,16 @@ class ParserCompiler:
                 parts.append((f"F[{slot}]", self.layout.widths[slot]))
             elif t == "stack_field":
                 st = self.layout.stack(v[0])
-                off = st.elements[0].field_offset(v[1])
-                bases = self.gen.const(tuple(h.base for h in st.elements), "S")
-                width = st.elements[0].fields[off][1]
-                idx = fb.tmp("li")
-                fb.emit(f"{idx} = F[{st.next_slot}] - 1")
-                fb.emit(f"if {idx} < 0: raise _PErr({self.error_code('StackOutOfBounds')}, off)")
-                parts.append((f"F[{bases}[{idx}] + {off}]", width))
+                parts.append(self._last_field(fb, st.elements, st.next_slot, v[1],
+                                              f"header stack {v[0]!r}"))
+            elif t == "union_stack_field":
+                # [union stack, member, field]: the field of that member of the last union
+                # extracted (BMv2: get_last().at(member offset).get_field(offset))
+                if not (isinstance(v, list) and len(v) == 3):
+                    raise LoadError(f"union_stack_field value is [stack, member, field], got {v!r}")
+                us = self.layout.union_stack(v[0])
+                parts.append(self._last_field(fb, us.member_elements(v[1]), us.next_slot, v[2],
+                                              f"header union stack {v[0]!r}"))
             elif t == "lookahead":
                 parts.append((self._lookahead(fb, v[0], v[1]), v[1]))
             elif t == "expression":
@@ -459,6 +494,25 @@ class ParserCompiler:
             code = src if code is None else f"({src} << {total}) | {code}"
             total += nbits
         return code or "0"
+
+    def _last_field(self, fb: FunctionBuilder, elements: list[HeaderInfo], next_slot: int,
+                    fname: str, what: str) -> tuple[str, int]:
+        """(source, width) of field ``fname`` of the last extracted element (index next - 1);
+        an empty stack has none: StackOutOfBounds."""
+        if not elements:
+            raise LoadError(f"{what} has no elements")
+        h0 = elements[0]
+        try:
+            off = h0.field_offset(fname)
+        except KeyError:
+            raise LoadError(f"{what}: header type {h0.type_name!r} has no field "
+                            f"{fname!r}") from None
+        width = h0.fields[off][1] if off < len(h0.fields) else 1     # $valid$: 1 bit
+        bases = self.gen.const(tuple(h.base for h in elements), "S")
+        idx = fb.tmp("li")
+        fb.emit(f"{idx} = F[{next_slot}] - 1")
+        fb.emit(f"if {idx} < 0: raise _PErr({self.error_code('StackOutOfBounds')}, off)")
+        return f"F[{bases}[{idx}] + {off}]", width
 
     def _transition(self, fb: FunctionBuilder, st: dict, top: FunctionBuilder | None = None,
                     depth: int = 0) -> None:

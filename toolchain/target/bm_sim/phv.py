@@ -2,10 +2,10 @@
 
 A packet's whole header vector is ``F = layout.template[:]`` (one C-level list copy). Each
 header owns a contiguous run of slots, its fields in declaration order followed by one
-validity slot (``$valid$``); each header stack owns one extra slot holding its ``next``
-index. Generated code indexes ``F`` with constants, which is the fastest field access
-CPython offers. Values are stored unsigned (two's complement for signed fields) and
-sign-extended when read, as BMv2's ``Field`` does for signed fields.
+validity slot (``$valid$``); each header stack and each header union stack owns one extra
+slot holding its ``next`` index. Generated code indexes ``F`` with constants, which is the
+fastest field access CPython offers. Values are stored unsigned (two's complement for signed
+fields) and sign-extended when read, as BMv2's ``Field`` does for signed fields.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..errors import LoadError
 
-__all__ = ["HeaderInfo", "StackInfo", "Layout"]
+__all__ = ["HeaderInfo", "StackInfo", "UnionStackInfo", "Layout"]
 
 
 @dataclass
@@ -77,6 +77,31 @@ class StackInfo:
 
 
 @dataclass
+class UnionStackInfo:
+    """A header union stack (JSON "header_union_stacks"): element i is the header union
+    ``unions[i]``, its member headers in the order of the union type's members (BMv2 finds a
+    member by its offset in the union type, HeaderUnionType::get_header_offset)."""
+    name: str
+    id: int
+    union_type: str
+    member_names: list[str]
+    unions: list[list[HeaderInfo]]
+    next_slot: int
+
+    @property
+    def size(self) -> int:
+        return len(self.unions)
+
+    def member_elements(self, member: str) -> list[HeaderInfo]:
+        """Member ``member`` of every element, element 0 first."""
+        if member not in self.member_names:
+            raise LoadError(f"header union stack {self.name!r}: union type {self.union_type!r} "
+                            f"has no member {member!r}")
+        k = self.member_names.index(member)
+        return [u[k] for u in self.unions]
+
+
+@dataclass
 class Layout:
     headers: dict[str, HeaderInfo] = field(default_factory=dict)
     headers_by_id: dict[int, HeaderInfo] = field(default_factory=dict)
@@ -86,6 +111,9 @@ class Layout:
     names: list[str] = field(default_factory=list)
     aliases: dict[str, tuple[str, str]] = field(default_factory=dict)
     unions: dict[str, list[HeaderInfo]] = field(default_factory=dict)
+    unions_by_id: dict[int, list[HeaderInfo]] = field(default_factory=dict)
+    union_types: dict[str, list[str]] = field(default_factory=dict)   # type -> member names
+    union_stacks: dict[str, UnionStackInfo] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, j: dict) -> "Layout":
@@ -95,8 +123,12 @@ class Layout:
             lay._add_header(h, types)
         for s in j.get("header_stacks", []):
             lay._add_stack(s)
+        for t in j.get("header_union_types", []):
+            lay.union_types[t["name"]] = [m[0] for m in t.get("headers", [])]
         for u in j.get("header_unions", []):
             lay._add_union(u)
+        for s in j.get("header_union_stacks", []):
+            lay._add_union_stack(s)
         for alias, target in j.get("field_aliases", []):
             lay.aliases[alias] = (target[0], target[1])
         return lay
@@ -168,12 +200,49 @@ class Layout:
         for h in members:
             h.union_siblings = tuple(o.valid_slot for o in members if o is not h)
         self.unions[u["name"]] = members
+        self.unions_by_id[u["id"]] = members
+
+    def _add_union_stack(self, s: dict) -> None:
+        """A stack of header unions and its ``next`` index slot (BMv2 resets it to 0 for
+        every packet, as a header stack's)."""
+        name = s["name"]
+        members = self.union_types.get(s["union_type"])
+        if members is None:
+            raise LoadError(f"header union stack {name!r}: unknown union_type {s['union_type']!r}")
+        unions = []
+        for uid in s["header_union_ids"]:
+            u = self.unions_by_id.get(uid)
+            if u is None:
+                raise LoadError(f"header union stack {name!r}: unknown header union id {uid}")
+            if len(u) != len(members):
+                raise LoadError(f"header union stack {name!r}: union id {uid} has {len(u)} "
+                                f"members, its type {s['union_type']!r} {len(members)}")
+            unions.append(u)
+        # the generated parser lays every element's member k out as element 0's
+        for u in unions[1:]:
+            for k, h in enumerate(u):
+                if h.type_name != unions[0][k].type_name:
+                    raise LoadError(f"header union stack {name!r}: member {members[k]!r} has "
+                                    f"header type {h.type_name!r} in one element and "
+                                    f"{unions[0][k].type_name!r} in another")
+        slot = len(self.widths)
+        self.widths.append(32)
+        self.signed.append(False)
+        self.names.append(f"{name}.$next$")
+        self.union_stacks[name] = UnionStackInfo(name, s["id"], s["union_type"], members, unions,
+                                                 slot)
 
     def union(self, name: str) -> list[HeaderInfo]:
         members = self.unions.get(name)
         if members is None:
             raise LoadError(f"unknown header union {name!r}")
         return members
+
+    def union_stack(self, name: str) -> UnionStackInfo:
+        us = self.union_stacks.get(name)
+        if us is None:
+            raise LoadError(f"unknown header union stack {name!r}")
+        return us
 
     # -- lookups ----------------------------------------------------------------------------
     def header(self, name: str) -> HeaderInfo:
