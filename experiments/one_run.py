@@ -19,57 +19,115 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from experiments.paper import INJECTIONS, RDTCP_K, RDTCP_VARIANTS, VARIANTS, RunSpec
+from experiments.paper import (INJECTIONS, MAX_CWND_SEGMENTS, RDTCP_K, RDTCP_VARIANTS, VARIANTS,
+                               RunSpec)
 
-__all__ = ["main", "plot_series"]
+__all__ = ["main", "plot_series", "series_lines"]
+
+
+# what an option left out means; None as the argparse default tells a typed option from one the
+# user left out, so an option that does not apply to the run is refused only when typed
+SWAP_DEFAULTS = {"swaps": 15, "interval": 1.0, "swap_span": 0}
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    from experiments.cli import HelpFormatter, finite_float
+
     p = argparse.ArgumentParser(
-        prog="python -m experiments.one_run",
+        prog="python -m experiments.one_run", formatter_class=HelpFormatter,
         description="Simulate one bulk transfer over the paper's dumbbell (003 §4) with the P4 "
                     "gateway, and write its counters, time series, plot and pcap.")
-    p.add_argument("--variant", choices=VARIANTS, default="rdtcp", help="sender (default rdtcp)")
-    p.add_argument("--swaps", type=int, default=15, help="queue swaps per interval (default 15)")
-    p.add_argument("--interval", type=float, default=1.0, help="swap interval in s (default 1)")
-    p.add_argument("--swap-span", type=int, default=0, metavar="N",
-                   help="swapped packets at most N places apart (default 0: anywhere)")
-    p.add_argument("--k", type=int, default=RDTCP_K, help=f"RD-TCP's k (default {RDTCP_K}; rdtcp-adaptive and rdtcp-measured start from it)")
+    p.add_argument("--variant", choices=VARIANTS, default="rdtcp", help="sender")
+    p.add_argument("--swaps", type=int,
+                   help=f"queue swaps per interval (default: {SWAP_DEFAULTS['swaps']}; "
+                        "the paper's swaps, not with --injection altpath|recirc)")
+    p.add_argument("--interval", type=finite_float,
+                   help=f"swap interval in s (default: {SWAP_DEFAULTS['interval']:g})")
+    p.add_argument("--swap-span", type=int, metavar="N",
+                   help="swapped packets at most N places apart (default: 0, anywhere)")
+    p.add_argument("--k", type=int,
+                   help=f"RD-TCP's k (default: {RDTCP_K}; rdtcp-adaptive and rdtcp-measured start "
+                        f"from it; only for {', '.join(RDTCP_VARIANTS)})")
     p.add_argument("--injection", choices=INJECTIONS, default="swap",
-                   help="reordering: the paper's swaps or a P4 injection (default swap)")
-    p.add_argument("--level", type=float, default=0.0,
-                   help="probability per data packet of the P4 injection")
-    p.add_argument("--duration", type=float, default=60.0, help="virtual seconds (default 60)")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--series", type=float, metavar="STEP", help="sample time series every STEP s")
+                   help="reordering: the paper's queue swaps or a P4 injection")
+    p.add_argument("--level", type=finite_float, metavar="P",
+                   help="probability per data packet of the P4 injection (needed with "
+                        "--injection altpath|recirc, and only there)")
+    p.add_argument("--duration", type=finite_float, default=60.0, help="virtual seconds")
+    p.add_argument("--seed", type=int, default=1,
+                   help="run seed: draws the queue swaps, the P4 injection's choices and the "
+                        "initial sequence numbers; a run without reordering comes out the same "
+                        "for every seed")
+    p.add_argument("--series", type=finite_float, metavar="STEP",
+                   help="sample time series every STEP s (default: none)")
     p.add_argument("--pcap", action="store_true", help="capture the bottleneck link")
-    p.add_argument("--out", default="run", help="output directory (default run/)")
+    p.add_argument("--out", default="run", help="output directory, created if missing")
     args = p.parse_args(argv)
-    if args.duration <= 0 or args.interval <= 0:
+    if args.duration <= 0 or (args.interval is not None and args.interval <= 0):
         p.error("--duration and --interval must be > 0 seconds")
     if args.series is not None and args.series <= 0:
         p.error("--series must be > 0 seconds")
+    conflict = _conflict(args)
+    if conflict:
+        p.error(conflict)
+    for name, value in SWAP_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    if args.injection != "swap":
+        args.swaps = 0                  # the P4 injection is the run's only reordering
+    args.k = RDTCP_K if args.k is None else args.k
+    args.level = 0.0 if args.level is None else args.level
     return args
 
 
+def _conflict(args: argparse.Namespace) -> str | None:
+    """A sentence naming typed options that would not act on the run, else None."""
+    swap_options = [f"--{name.replace('_', '-')}" for name in SWAP_DEFAULTS
+                    if getattr(args, name) is not None]
+    if args.injection != "swap":
+        if swap_options:
+            return (f"{', '.join(swap_options)} set(s) the queue swaps, which --injection "
+                    f"{args.injection} replaces; leave them out or use --injection swap")
+        if args.level is None:
+            return (f"--injection {args.injection} needs --level P, the probability per data "
+                    f"packet (without it nothing is reordered)")
+    elif args.level is not None:
+        return ("--level is the probability of a P4 injection: give --injection altpath or "
+                "recirc with it (the queue swaps take --swaps and --interval)")
+    elif args.swaps == 0 and (args.interval is not None or args.swap_span is not None):
+        return "--interval and --swap-span shape the swaps: they do nothing with --swaps 0"
+    if args.k is not None and args.variant not in RDTCP_VARIANTS:
+        return (f"--k is RD-TCP's; --variant {args.variant} has no k (it applies to "
+                f"{', '.join(RDTCP_VARIANTS)})")
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    from experiments.paper import run_paper
-    from sim.program import gateway_json
-    from toolchain.target import load_program
+    from experiments.paper import ProgramError, gateway_program, run_paper
+    from experiments.cli import UsageError, make_out_dir
 
     args = parse_args(argv)
     try:
-        spec = RunSpec(variant=args.variant, swaps=args.swaps if args.injection == "swap" else 0,
-                       interval=args.interval, seed=args.seed, duration=args.duration,
-                       injection=args.injection, level=args.level, k=args.k,
-                       swap_span=args.swap_span, sample_step=args.series or 0.0)
+        spec = RunSpec(variant=args.variant, swaps=args.swaps, interval=args.interval,
+                       seed=args.seed, duration=args.duration, injection=args.injection,
+                       level=args.level, k=args.k, swap_span=args.swap_span,
+                       sample_step=args.series or 0.0)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        _, program = gateway_program()
+        make_out_dir(out)
+    except (ProgramError, UsageError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     pcap = str(out / "bottleneck.pcap") if args.pcap else None
-    result = run_paper(spec, load_program(gateway_json()), pcap=pcap)
+    try:
+        result = run_paper(spec, program, pcap=pcap)
+    except KeyboardInterrupt:
+        print("\ninterrupted: the run did not finish, so no run.json", file=sys.stderr)
+        return 130
     row = result.row()
     (out / "run.json").write_text(json.dumps(row, indent=2) + "\n")
     written = ["run.json"]
@@ -79,7 +137,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f.write(",".join(SERIES_COLUMNS) + "\n")
             f.writelines(",".join(map(str, r)) + "\n" for r in result.series)
         written.append("series.csv")
-        if plot_series(result.series, out / "series.png", title=_title(spec)):
+        if plot_series(result.series, out / "series.png", title=_title(spec), mss=result.mss,
+                       max_cwnd_segments=spec.max_cwnd_segments):
             written.append("series.png")
         else:
             print("note: matplotlib is not importable here, so no series.png", file=sys.stderr)
@@ -103,31 +162,53 @@ def _title(spec: RunSpec) -> str:
     return f"{spec.variant}{k}, {what}, seed {spec.seed}"
 
 
-def plot_series(rows: list, path: Path, *, title: str) -> bool:
-    """cwnd, ssthresh (segments) and dupthresh over time, with retransmission marks, above the
-    goodput. False when matplotlib is missing."""
+def series_lines(rows: list, *, mss: int, max_cwnd_segments: int = MAX_CWND_SEGMENTS) -> dict:
+    """What series.png draws, from the sampled rows (sim.trace.SERIES_COLUMNS): time, cwnd and
+    ssthresh in segments of the flow's own ``mss`` (1448 bytes on RD-TCP flows, which keep 12
+    for the EPDN option; 1460 on the others), dupthresh, the times of fast and spurious
+    retransmissions, goodput. ssthresh is None (a gap in the line) while it is not set: before
+    the first loss it is the engine's "arbitrarily high" initial value (RFC 5681 §3.1), and an
+    undo may restore that; anything above the window cap limits nothing and would only squash
+    the plot."""
+    if mss <= 0:
+        raise ValueError(f"mss must be > 0 bytes, got {mss}")
+    cap = max_cwnd_segments * mss
+    return {"time": [r[0] for r in rows],
+            "cwnd": [r[2] / mss for r in rows],
+            "ssthresh": [r[3] / mss if r[3] <= cap else None for r in rows],
+            "dupthresh": [r[4] for r in rows],
+            "fast": [r[0] for a, r in zip(rows, rows[1:]) if r[7] > a[7]],
+            "spurious": [r[0] for a, r in zip(rows, rows[1:]) if r[6] > a[6]],
+            "goodput": [r[10] for r in rows]}
+
+
+def plot_series(rows: list, path: Path, *, title: str, mss: int,
+                max_cwnd_segments: int = MAX_CWND_SEGMENTS) -> bool:
+    """cwnd, ssthresh (segments of ``mss`` bytes) and dupthresh over time, with retransmission
+    marks, above the goodput (``series_lines``). False when matplotlib is missing."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    from experiments.paper import MSS
-    t = [r[0] for r in rows]
+    lines = series_lines(rows, mss=mss, max_cwnd_segments=max_cwnd_segments)
+    t = lines["time"]
+    nan = float("nan")                  # matplotlib leaves a gap where ssthresh is unset
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 5.5), sharex=True,
                                       gridspec_kw={"height_ratios": [2, 1]})
-    top.plot(t, [r[2] / MSS for r in rows], lw=0.8, label="cwnd (segments)")
-    top.plot(t, [min(r[3] / MSS, 600) for r in rows], lw=0.8, ls="--", label="ssthresh (segments)")
-    top.step(t, [r[4] for r in rows], lw=0.8, where="post", label="dupthresh")
-    spurious = [r[0] for a, r in zip(rows, rows[1:]) if r[6] > a[6]]
-    fast = [r[0] for a, r in zip(rows, rows[1:]) if r[7] > a[7]]
-    top.plot(fast, [0] * len(fast), "k|", ms=10, label="fast retransmit")
-    top.plot(spurious, [-8] * len(spurious), "r|", ms=10, label="spurious retransmission")
+    top.plot(t, lines["cwnd"], lw=0.8, label=f"cwnd (segments of {mss} B)")
+    top.plot(t, [nan if v is None else v for v in lines["ssthresh"]], lw=0.8, ls="--",
+             label="ssthresh (segments; from its first setting)")
+    top.step(t, lines["dupthresh"], lw=0.8, where="post", label="dupthresh (duplicate ACKs)")
+    top.plot(lines["fast"], [0] * len(lines["fast"]), "k|", ms=10, label="fast retransmit")
+    top.plot(lines["spurious"], [-8] * len(lines["spurious"]), "r|", ms=10,
+             label="spurious retransmission")
     top.set_ylabel("segments")
     top.set_title(title)
     top.legend(fontsize=7, loc="upper right", framealpha=0.8)
     top.grid(alpha=0.3)
-    bottom.plot(t, [r[10] for r in rows], lw=0.6)
+    bottom.plot(t, lines["goodput"], lw=0.6)
     bottom.set_ylabel("goodput (B/s)")
     bottom.set_xlabel("time (s)")
     bottom.grid(alpha=0.3)

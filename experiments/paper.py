@@ -1,10 +1,11 @@
 """One run of RD-TCP's simulation scenario (seeds/003-rd-tcp-epdn.txt §4) in virtual time.
 
 Scenario, as the paper states it: hosts A and B, gateways R1 and R2 (``topologies.PaperTopo``);
-1500-byte packets (MTU 1500, so MSS 1460); maximum congestion window 500 segments; drop-tail
-buffer of 65 packets at R1's bottleneck port, enforced by the P4 gateway itself (design.md,
-"Drops the program can see") with the traffic-manager queue configured deeper; one bulk
-transfer from A to B; no delayed ACKs (ns-2's default TCP sink). Reordering is either the
+1500-byte packets (MTU 1500, so MSS 1460; RD-TCP flows send 1448-byte segments, keeping 12
+bytes for the EPDN option: the row's ``mss``); maximum congestion window 500 segments;
+drop-tail buffer of 65 packets at R1's bottleneck port, enforced by the P4 gateway itself
+(design.md, "Drops the program can see") with the traffic-manager queue configured deeper; one
+bulk transfer from A to B; no delayed ACKs (ns-2's default TCP sink). Reordering is either the
 paper's random queue swaps at R1's bottleneck queue (``sim.reorder``) or one of the gateway's
 own P4 injection modes, set through the controller's impairment knobs.
 
@@ -14,6 +15,8 @@ whole run, divided by the run's duration.
 
 from __future__ import annotations
 
+import math
+import numbers
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -22,7 +25,7 @@ from hosts.tcp.variants import get_variant
 from hosts.tcp.variants.rdtcp import RdTcp
 
 __all__ = ["RunSpec", "run_paper", "PAPER", "BOTTLENECK_BPS", "INJECTIONS", "VARIANTS",
-           "PAPER_VARIANTS", "RDTCP_VARIANTS"]
+           "PAPER_VARIANTS", "RDTCP_VARIANTS", "ProgramError", "gateway_program"]
 
 BOTTLENECK_BPS = 5e6          # §4: R1–R2 at 5 Mb/s
 BUFFER_PACKETS = 65           # §4: "The queue size used was 65 segments", drop-tail
@@ -71,17 +74,46 @@ class RunSpec:
     max_cwnd_segments: int = MAX_CWND_SEGMENTS
 
     def __post_init__(self) -> None:
+        self._check_types()
         if self.variant not in VARIANTS:
             raise ValueError(f"unknown variant {self.variant!r}; choose from {', '.join(VARIANTS)}")
         if self.injection not in INJECTIONS:
             raise ValueError(f"unknown injection {self.injection!r}; "
                              f"choose from {', '.join(INJECTIONS)}")
+        # nan slips through the checks below (nan <= 0 is False); inf would never end a run
+        for name in _FLOAT_FIELDS:
+            if not math.isfinite(getattr(self, name)):
+                raise ValueError(f"{name} must be a finite number, got {getattr(self, name)}")
         if self.duration <= 0 or self.interval <= 0:
             raise ValueError("duration and interval must be positive seconds")
         if self.swaps < 0 or not 0.0 <= self.level <= 1.0:
             raise ValueError("swaps must be >= 0 and level a probability in [0, 1]")
         if self.k < 0 or self.swap_span < 0:
             raise ValueError("k and swap_span must be >= 0")
+        if self.sample_step < 0 or self.max_cwnd_segments < 1:
+            raise ValueError("sample_step must be >= 0 (0: no series) and max_cwnd_segments >= 1")
+
+    def _check_types(self) -> None:
+        """TypeError for a field of the wrong type (a spec read back from JSON may carry
+        anything); whole numbers in float fields become floats, so 5 and 5.0 are one spec."""
+        for name in _STR_FIELDS:
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"{name} must be a string, got {getattr(self, name)!r}")
+        for name in _INT_FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise TypeError(f"{name} must be an integer, got {value!r}")
+            object.__setattr__(self, name, int(value))
+        for name in _FLOAT_FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise TypeError(f"{name} must be a number, got {value!r}")
+            object.__setattr__(self, name, float(value))
+
+
+_STR_FIELDS = ("variant", "injection", "alt_extra_delay")
+_INT_FIELDS = ("swaps", "seed", "k", "swap_span", "max_cwnd_segments")
+_FLOAT_FIELDS = ("interval", "duration", "level", "sample_step")
 
 
 @dataclass
@@ -92,11 +124,12 @@ class RunResult:
     stats: dict = field(default_factory=dict)
     wall_s: float = 0.0
     series: list = field(default_factory=list)
+    mss: int = 0        # the sender's segment size: MSS less 12 bytes for EPDN on RD-TCP flows
 
     def row(self) -> dict:
         return {**asdict(self.spec), "throughput_Bps": round(self.throughput_Bps, 3),
-                "delivered_bytes": self.delivered_bytes, "wall_s": round(self.wall_s, 3),
-                **self.stats}
+                "delivered_bytes": self.delivered_bytes, "mss": self.mss,
+                "wall_s": round(self.wall_s, 3), **self.stats}
 
 
 def tcp_config(spec: RunSpec) -> Any:
@@ -145,7 +178,8 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None) -> RunRes
     stats["events"] = net.events.executed
     stats.update(_gateway_stats(net))
     return RunResult(spec, flow.delivered_bytes / spec.duration, flow.delivered_bytes, stats,
-                     time.perf_counter() - started, sampler.rows if sampler else [])
+                     time.perf_counter() - started, sampler.rows if sampler else [],
+                     mss=flow.sender.mss)
 
 
 def _flow_stats(flow: Any) -> dict:
@@ -174,3 +208,32 @@ def _gateway_stats(net: Any) -> dict:
         for key, value in gateway_counters(net.switches[name].switch).items():
             out[f"{name}_{key}"] = value
     return out
+
+
+class ProgramError(Exception):
+    """The gateway program cannot be found, read or loaded; the message says which and why."""
+
+
+def gateway_program() -> tuple[str, Any]:
+    """The gateway program the runs load: its path (for worker processes) and the loaded program.
+    ``RDTCP_PROGRAM`` names a BMv2 JSON to use; without it p4src/rdtcp.p4 is compiled to
+    build/rdtcp.json (or the cached one reused). ProgramError when the file is missing,
+    unreadable or not a program the target can load, checked here once rather than in every
+    worker (a pool whose initializer fails restarts it for ever)."""
+    import os
+
+    from sim.program import REPO_ROOT, gateway_json
+    from toolchain.target import load_program
+    from toolchain.target.errors import LoadError
+
+    override = os.environ.get("RDTCP_PROGRAM")
+    where = f"RDTCP_PROGRAM={override}" if override else "the gateway program"
+    try:
+        gateway_json()                  # compile (or reuse the cache); reads an override
+        path = override or str(REPO_ROOT / "build" / "rdtcp.json")
+        return path, load_program(path)
+    except OSError as exc:
+        raise ProgramError(f"{where}: cannot read it: {exc.strerror or exc}") from None
+    except (ValueError, LoadError) as exc:      # not JSON (incl. not UTF-8), or not BMv2 JSON
+        raise ProgramError(f"{where}: not a BMv2 JSON program the target can load: {exc}") \
+            from None

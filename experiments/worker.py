@@ -57,20 +57,26 @@ def main(argv: list[str] | None = None) -> int:
               "       python -m experiments.worker --probe", file=sys.stderr)
         return 2
     from experiments.paper import RunSpec
-    from experiments.rdtcp_figures import _init_worker, _run_one
+    from experiments.pool import init_worker, run_one
 
-    _init_worker(argv[0])
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        try:
-            spec = RunSpec(**json.loads(line))
-        except (ValueError, TypeError) as exc:   # a bad spec is reported, not fatal
-            row = {"error": f"bad run spec {line.strip()[:200]!r}: {exc}"}
-        else:
-            row = _run_one(spec)
-        sys.stdout.write(json.dumps(row) + "\n")
-        sys.stdout.flush()
+    init_worker(argv[0])
+    # one answer line per spec line is the protocol: anything else the simulation might print
+    # goes to stderr, or the sweep would take it for a row
+    rows, sys.stdout = sys.stdout, sys.stderr
+    try:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            try:
+                spec = RunSpec(**json.loads(line))
+            except (ValueError, TypeError) as exc:   # a bad spec is reported, not fatal
+                row = {"error": f"bad run spec {line.strip()[:200]!r}: {exc}"}
+            else:
+                row = run_one(spec)
+            rows.write(json.dumps(row) + "\n")
+            rows.flush()
+    finally:
+        sys.stdout = rows
     return 0
 
 

@@ -10,7 +10,9 @@ import sys
 
 import pytest
 
-from experiments.rdtcp_figures import main, worker_python
+from experiments.cli import UsageError
+from experiments.pool import worker_python
+from experiments.rdtcp_figures import main
 from sim.program import REPO_ROOT, gateway_json
 
 ARGS = ["--mode", "quick", "--jobs", "2", "--seeds", "1", "--variants", "rdtcp", "--swaps", "0,15",
@@ -53,9 +55,15 @@ def test_pypy_workers_give_the_same_rows_as_cpython(in_process_rows, tmp_path):
     ("rdtcp-no-such-python", "no such interpreter on PATH"),
     ("false", "cannot run the simulator"),
 ])
-def test_unusable_worker_python_is_refused_with_the_reason(choice, message):
-    with pytest.raises(SystemExit, match=message):
+def test_unusable_worker_python_is_refused_with_the_reason(choice, message, tmp_path, capsys):
+    with pytest.raises(UsageError, match=message):
         worker_python(choice)
+    # through the CLI: one error line, status 2, and no --out directory left behind
+    out = tmp_path / "never"
+    assert main(ARGS + ["--out", str(out), "--worker-python", choice]) == 2
+    err = capsys.readouterr().err
+    assert f"error: --worker-python {choice}: {message}" in err and "Traceback" not in err
+    assert not out.exists()
 
 
 def test_worker_reports_a_bad_spec_line_and_goes_on():
