@@ -198,6 +198,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         p.error("--no-injections contradicts --injections/--levels")
     if args.no_k_study and (args.k_values or args.k_spans):
         p.error("--no-k-study contradicts --k-values/--k-spans")
+    if (args.k_values or args.k_spans) and args.variants and "rdtcp" not in args.variants:
+        p.error("--k-values/--k-spans study rdtcp's k: add rdtcp to --variants")
     return args
 
 

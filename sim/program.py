@@ -4,6 +4,9 @@ The JSON is cached in ``build/rdtcp.json`` with the SHA-256 of every ``p4src`` s
 compiler's own code beside it (``build/rdtcp.json.sha256``); a changed source or a changed
 compiler recompiles. ``RDTCP_PROGRAM=/path/x.json`` uses
 a JSON from elsewhere (e.g. real ``p4c-bm2-ss`` output) instead.
+
+The front end needs Python 3.10 or later; the simulator also runs on PyPy 3.9 (Debian's
+``pypy3``), which recompiles a stale cache by running the front end under ``python3``.
 """
 
 from __future__ import annotations
@@ -11,6 +14,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 __all__ = ["REPO_ROOT", "gateway_json", "sources_digest"]
@@ -42,11 +48,37 @@ def gateway_json(root: Path = REPO_ROOT) -> dict:
     digest = sources_digest(root / "p4src", REPO_ROOT / "toolchain" / "compiler")
     if out.exists() and stamp.exists() and stamp.read_text().strip() == digest:
         return json.loads(out.read_text())
-    from toolchain.compiler import compile_file
-    program = compile_file(str(source))
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(program))
+    if FRONT_END_IN_PROCESS:
+        from toolchain.compiler import compile_file
+        program = compile_file(str(source))
+        tmp.write_text(json.dumps(program))
+    else:
+        program = _compile_elsewhere(source, tmp)
     tmp.replace(out)
     stamp.write_text(digest + "\n")
     return program
+
+
+# the front end's dataclasses use slots=True (3.10+); PyPy 3.9 runs the simulator only
+FRONT_END_IN_PROCESS = sys.version_info >= (3, 10)
+
+
+def _compile_elsewhere(source: Path, out: Path) -> dict:
+    """Compile ``source`` to ``out`` with the front end's CLI under a Python 3.10+ found on PATH
+    (``RDTCP_COMPILER_PYTHON``, else python3), and return the program."""
+    wanted = os.environ.get("RDTCP_COMPILER_PYTHON", "python3")
+    python = shutil.which(wanted)
+    why = (f"{wanted} is not on PATH" if python is None else None)
+    if python is not None:
+        proc = subprocess.run([python, "-m", "toolchain.compiler.driver", str(source), "-o",
+                               str(out)], cwd=REPO_ROOT, capture_output=True, text=True)
+        if proc.returncode == 0:
+            return json.loads(out.read_text())
+        why = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
+    raise RuntimeError(f"{source}: build/rdtcp.json is stale and this interpreter "
+                       f"({sys.implementation.name} {sys.version_info.major}."
+                       f"{sys.version_info.minor}) cannot run the P4 front end, which needs "
+                       f"Python 3.10+; compiling with {wanted} failed: {why}. Run `make build` "
+                       f"(or set RDTCP_COMPILER_PYTHON to a Python 3.10+)")

@@ -141,7 +141,8 @@ def test_run_spec_refuses_wrong_types_and_normalises_whole_numbers():
 
 def test_sweep_refuses_options_the_other_option_would_discard(capsys):
     for argv, message in [(["--no-injections", "--levels", "0.01"], "--no-injections contradicts"),
-                          (["--no-k-study", "--k-values", "1"], "--no-k-study contradicts")]:
+                          (["--no-k-study", "--k-values", "1"], "--no-k-study contradicts"),
+                          (["--variants", "sack", "--k-values", "1"], "add rdtcp to --variants")]:
         with pytest.raises(SystemExit):
             parse_args(argv)
         assert message in capsys.readouterr().err

@@ -24,3 +24,39 @@ def test_digest_changes_with_a_p4_source_and_with_the_compiler(tmp_path):
     assert after_source != after_compiler
     (compiler / "README.md").write_text("not code")                 # not an input
     assert sources_digest(p4src, compiler) == after_source
+
+
+def _stale_copy(tmp_path):
+    """A root holding a copy of p4src and no build/: gateway_json must compile it."""
+    import shutil
+
+    from sim.program import REPO_ROOT
+    shutil.copytree(REPO_ROOT / "p4src", tmp_path / "p4src")
+    return tmp_path
+
+
+def test_an_interpreter_without_the_front_end_compiles_with_python3(tmp_path, monkeypatch):
+    """PyPy 3.9 runs the simulator but not the front end (3.10+): a stale cache is rebuilt by
+    the front end's CLI under python3, giving the same JSON as compiling in process."""
+    import sys
+
+    import sim.program as program
+    root = _stale_copy(tmp_path)
+    monkeypatch.setenv("RDTCP_COMPILER_PYTHON", sys.executable)
+    monkeypatch.setattr(program, "FRONT_END_IN_PROCESS", False)
+    elsewhere = program.gateway_json(root)
+    assert (root / "build" / "rdtcp.json").exists()
+    monkeypatch.setattr(program, "FRONT_END_IN_PROCESS", True)
+    (root / "build" / "rdtcp.json.sha256").unlink()                 # stale again
+    assert program.gateway_json(root) == elsewhere
+
+
+def test_no_python_for_the_front_end_is_a_clear_error(tmp_path, monkeypatch):
+    import pytest
+
+    import sim.program as program
+    root = _stale_copy(tmp_path)
+    monkeypatch.setenv("RDTCP_COMPILER_PYTHON", "no-such-python3")
+    monkeypatch.setattr(program, "FRONT_END_IN_PROCESS", False)
+    with pytest.raises(RuntimeError, match="needs Python 3.10.*no-such-python3 is not on PATH"):
+        program.gateway_json(root)
