@@ -12,9 +12,9 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Sequence
 
-from experiments.paper import RunSpec
+from experiments.paper import RDTCP_K, RunSpec
 
-__all__ = ["Journal", "scan_journal", "read_journal", "spec_key", "row_key", "previous_rows",
+__all__ = ["Journal", "scan_journal", "spec_key", "row_key", "previous_rows",
            "set_aside", "finished_count"]
 
 
@@ -83,12 +83,6 @@ def _journal_row(raw: bytes) -> dict | None:
     return {**row, **asdict(spec)}
 
 
-def read_journal(path: Path) -> list[dict]:
-    """The rows of an earlier sweep's journal that ran to completion without error (a line cut
-    short by an interruption, or a failed run, is left for this sweep to run again)."""
-    return list(scan_journal(path).finished().values())
-
-
 def spec_key(spec_or_row) -> tuple:
     """What identifies a run: every RunSpec field, from a spec or from its row."""
     get = spec_or_row.get if isinstance(spec_or_row, dict) else \
@@ -98,7 +92,7 @@ def spec_key(spec_or_row) -> tuple:
 
 def row_key(row: dict) -> tuple:
     return (row["variant"], row["injection"], row["interval"], row["swaps"], row["level"],
-            row.get("k", 0), row.get("swap_span", 0), row["seed"])
+            row.get("k", RDTCP_K), row.get("swap_span", 0), row["seed"])
 
 
 def previous_rows(journal: Path, specs: Sequence[RunSpec], *,

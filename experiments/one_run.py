@@ -95,7 +95,9 @@ def _conflict(args: argparse.Namespace) -> str | None:
         return ("--level is the probability of a P4 injection: give --injection altpath or "
                 "recirc with it (the queue swaps take --swaps and --interval)")
     elif args.swaps == 0 and (args.interval is not None or args.swap_span is not None):
-        return "--interval and --swap-span shape the swaps: they do nothing with --swaps 0"
+        given = [o for o, v in (("--interval", args.interval), ("--swap-span", args.swap_span))
+                 if v is not None]
+        return f"{' and '.join(given)} shape(s) the swaps: nothing to shape with --swaps 0"
     if args.k is not None and args.variant not in RDTCP_VARIANTS:
         return (f"--k is RD-TCP's; --variant {args.variant} has no k (it applies to "
                 f"{', '.join(RDTCP_VARIANTS)})")

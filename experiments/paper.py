@@ -234,6 +234,8 @@ def gateway_program() -> tuple[str, Any]:
         return path, load_program(path)
     except OSError as exc:
         raise ProgramError(f"{where}: cannot read it: {exc.strerror or exc}") from None
+    except RuntimeError as exc:         # stale JSON and no interpreter to run the front end
+        raise ProgramError(str(exc)) from None
     except (ValueError, LoadError) as exc:      # not JSON (incl. not UTF-8), or not BMv2 JSON
         raise ProgramError(f"{where}: not a BMv2 JSON program the target can load: {exc}") \
             from None

@@ -200,6 +200,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         p.error("--no-k-study contradicts --k-values/--k-spans")
     if (args.k_values or args.k_spans) and args.variants and "rdtcp" not in args.variants:
         p.error("--k-values/--k-spans study rdtcp's k: add rdtcp to --variants")
+    # the injection series run for the paper's senders only (build_specs)
+    if (args.injections or args.levels) and args.variants and \
+            not set(args.variants) & set(PAPER_VARIANTS):
+        p.error(f"--injections/--levels run for {', '.join(PAPER_VARIANTS)} only: add one of "
+                f"them to --variants")
+    if args.levels and not any(args.levels):
+        p.error("--levels: level 0 is the zero-swap run, not an injection series; give a "
+                "level > 0")
     return args
 
 

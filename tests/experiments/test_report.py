@@ -247,6 +247,9 @@ def test_paper_table_says_an_extensions_paper_value_is_its_base_senders(tmp_path
     table = (tmp_path / "paper_table.md").read_text()
     assert "| 15 swaps every 1 s | rdtcp-measured | 607,440 † (rdtcp) |" in table
     assert "| 15 swaps every 1 s | rdtcp | 607,440 |" in table       # the paper's own: no mark
+    # the paper's no-reordering number is the network's, whatever the sender: never borrowed
+    assert by[("no reordering", "rdtcp-measured")]["paper_value_for"] == "any sender"
+    assert "| no reordering | rdtcp-measured | 607,500 |" in table
     footnote = [line for line in table.splitlines() if line.startswith("†")]
     assert footnote and "base sender" in footnote[0]
     assert "60 s transfers" in table and summary["paper_table"][0]["ours_duration_s"] == 60.0

@@ -142,7 +142,10 @@ def test_run_spec_refuses_wrong_types_and_normalises_whole_numbers():
 def test_sweep_refuses_options_the_other_option_would_discard(capsys):
     for argv, message in [(["--no-injections", "--levels", "0.01"], "--no-injections contradicts"),
                           (["--no-k-study", "--k-values", "1"], "--no-k-study contradicts"),
-                          (["--variants", "sack", "--k-values", "1"], "add rdtcp to --variants")]:
+                          (["--variants", "sack", "--k-values", "1"], "add rdtcp to --variants"),
+                          (["--variants", "dsack-inc", "--injections", "altpath"],
+                           "add one of them to --variants"),
+                          (["--levels", "0"], "level 0 is the zero-swap run")]:
         with pytest.raises(SystemExit):
             parse_args(argv)
         assert message in capsys.readouterr().err
@@ -262,7 +265,7 @@ def test_sigint_ends_the_sweep_and_its_workers_cleanly(workers, tmp_path):
     (["--injection", "altpath"], "--injection altpath needs --level P"),
     (["--variant", "sack", "--k", "5"], "--variant sack has no k"),
     (["--variant", "dsack-avg", "--k", "3"], "--variant dsack-avg has no k"),
-    (["--swaps", "0", "--interval", "8"], "do nothing with --swaps 0"),
+    (["--swaps", "0", "--interval", "8"], "--interval shape(s) the swaps: nothing to shape"),
 ])
 def test_one_run_refuses_options_that_would_not_act(argv, message, capsys):
     with pytest.raises(SystemExit) as exc:
@@ -368,3 +371,21 @@ def test_one_run_plots_in_the_flows_own_segments(variant, mss, tmp_path, monkeyp
     assert lines["ssthresh"][0] is None                      # before the first loss: not drawn
     assert max(lines["cwnd"]) <= 500
     assert (tmp_path / "series.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_front_end_that_cannot_run_is_one_error_line(tmp_path, monkeypatch, capsys):
+    """PyPy 3.9 with a stale gateway JSON and no python3 for the front end: no traceback."""
+    import shutil
+
+    import sim.program as program
+    root = tmp_path / "repo"
+    shutil.copytree(REPO_ROOT / "p4src", root / "p4src")
+    monkeypatch.setattr(program, "FRONT_END_IN_PROCESS", False)
+    monkeypatch.setenv("RDTCP_COMPILER_PYTHON", "no-such-python3")
+    real = program.gateway_json
+    monkeypatch.setattr(program, "gateway_json", lambda root_=root: real(root_))
+    out = tmp_path / "out"
+    assert one_run.main(["--variant", "sack", "--duration", "1", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "needs Python 3.10+" in err and "Traceback" not in err
+    assert not out.exists()
