@@ -241,6 +241,22 @@ def _missing_parts() -> str | None:
     return None
 
 
+def series_name(row: dict) -> str:
+    """The file name of a run's time series, naming only what acts on the run: k for the RD-TCP
+    senders, the swaps (count, span, interval) or the P4 injection and its level, the seed."""
+    from experiments.paper import RDTCP_VARIANTS
+    parts = [row["variant"]]
+    if row["variant"] in RDTCP_VARIANTS:
+        parts.append(f"k{row['k']}")
+    if row["injection"] != "swap":
+        parts.append(f"{row['injection']}{row['level']:g}")
+    elif row["swaps"]:
+        parts.append(f"swaps{row['swaps']}_every{row['interval']:g}s_span{row['swap_span']}")
+    else:
+        parts.append("noreordering")
+    return "_".join(parts + [f"seed{row['seed']}"]) + ".csv"
+
+
 def write_series(rows: list[dict], folder: Path) -> None:
     """One CSV per run that recorded a time series (rows keep everything else)."""
     from sim.trace import SERIES_COLUMNS
@@ -249,10 +265,7 @@ def write_series(rows: list[dict], folder: Path) -> None:
         if not series:
             continue
         folder.mkdir(parents=True, exist_ok=True)
-        name = (f"{row['variant']}_k{row['k']}_{row['injection']}_swaps{row['swaps']}_"
-                f"span{row['swap_span']}_every{row['interval']:g}s_level{row['level']:g}_"
-                f"seed{row['seed']}.csv")
-        with open(folder / name, "w") as f:
+        with open(folder / series_name(row), "w") as f:
             f.write(",".join(SERIES_COLUMNS) + "\n")
             f.writelines(",".join(map(str, r)) + "\n" for r in series)
 

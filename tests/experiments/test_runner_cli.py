@@ -389,3 +389,14 @@ def test_a_front_end_that_cannot_run_is_one_error_line(tmp_path, monkeypatch, ca
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "needs Python 3.10+" in err and "Traceback" not in err
     assert not out.exists()
+
+
+def test_series_file_names_name_what_acts_on_the_run():
+    from dataclasses import asdict
+
+    from experiments.rdtcp_figures import series_name
+    assert series_name(asdict(RunSpec("rdtcp", swaps=15, interval=8.0, seed=2))) == \
+        "rdtcp_k3_swaps15_every8s_span0_seed2.csv"
+    assert series_name(asdict(RunSpec("sack", injection="altpath", level=0.02))) == \
+        "sack_altpath0.02_seed1.csv"                      # no k, no swap interval
+    assert series_name(asdict(RunSpec("dsack", swaps=0))) == "dsack_noreordering_seed1.csv"
