@@ -134,10 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     (out / "run.json").write_text(json.dumps(row, indent=2) + "\n")
     written = ["run.json"]
     if result.series:
-        from sim.trace import SERIES_COLUMNS
-        with open(out / "series.csv", "w") as f:
-            f.write(",".join(SERIES_COLUMNS) + "\n")
-            f.writelines(",".join(map(str, r)) + "\n" for r in result.series)
+        from sim.trace import write_series_csv
+        write_series_csv(out / "series.csv", result.series)
         written.append("series.csv")
         if plot_series(result.series, out / "series.png", title=_title(spec), mss=result.mss,
                        max_cwnd_segments=spec.max_cwnd_segments):

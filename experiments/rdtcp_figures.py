@@ -259,15 +259,13 @@ def series_name(row: dict) -> str:
 
 def write_series(rows: list[dict], folder: Path) -> None:
     """One CSV per run that recorded a time series (rows keep everything else)."""
-    from sim.trace import SERIES_COLUMNS
+    from sim.trace import write_series_csv
     for row in rows:
         series = row.pop("_series", None)
         if not series:
             continue
         folder.mkdir(parents=True, exist_ok=True)
-        with open(folder / series_name(row), "w") as f:
-            f.write(",".join(SERIES_COLUMNS) + "\n")
-            f.writelines(",".join(map(str, r)) + "\n" for r in series)
+        write_series_csv(folder / series_name(row), series)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

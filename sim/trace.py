@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 if TYPE_CHECKING:  # pragma: no cover
     from sim.events import EventQueue
 
-__all__ = ["FlowSampler", "SERIES_COLUMNS"]
+__all__ = ["FlowSampler", "SERIES_COLUMNS", "write_series_csv"]
 
 SERIES_COLUMNS = ("time", "flow", "cwnd", "ssthresh", "dupthresh", "retransmits",
                   "spurious_retransmits", "fast_retransmits", "timeouts", "delivered_bytes",
@@ -52,7 +52,12 @@ class FlowSampler:
         self.events.schedule(now + self.step, self._sample)
 
     def write_csv(self, path: str) -> None:
-        with open(path, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(SERIES_COLUMNS)
-            w.writerows(self.rows)
+        write_series_csv(path, self.rows)
+
+
+def write_series_csv(path: Any, rows: Iterable[tuple]) -> None:
+    """A time series as CSV: the SERIES_COLUMNS header, then one line per sample."""
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(SERIES_COLUMNS)
+        w.writerows(rows)
