@@ -9,7 +9,8 @@ import math
 from pathlib import Path
 from typing import Iterable
 
-__all__ = ["UsageError", "finite_float", "csv_list", "HelpFormatter", "make_out_dir"]
+__all__ = ["UsageError", "finite_float", "csv_list", "HelpFormatter", "check_out_dir",
+           "make_out_dir"]
 
 
 class UsageError(Exception):
@@ -58,10 +59,16 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
-def make_out_dir(out: Path) -> None:
-    """Create --out, or UsageError saying why it cannot be (a file of that name, no permission)."""
+def check_out_dir(out: Path) -> None:
+    """UsageError when --out names something that is not a directory (checked before any work,
+    so that nothing is created for a run that cannot write its results)."""
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: exists and is not a directory")
+
+
+def make_out_dir(out: Path) -> None:
+    """Create --out, or UsageError saying why it cannot be (a file of that name, no permission)."""
+    check_out_dir(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

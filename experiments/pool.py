@@ -99,7 +99,8 @@ def run_specs(specs: Sequence[RunSpec], *, jobs: int, program_path: str,
 
 def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
                         program_path: str, done) -> None:
-    """``jobs`` worker processes of ``python -m experiments.worker``, fed one spec at a time.
+    """``jobs`` worker processes of ``python -m experiments.worker`` (run_specs caps ``jobs`` at
+    the number of specs), fed one spec at a time.
     A worker that dies fails its run (with the end of its stderr) and is replaced. On an
     exception here (KeyboardInterrupt) every worker is killed and the runs in progress are
     neither recorded nor failed: ``--resume`` runs them."""
@@ -165,8 +166,7 @@ def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
             finally:
                 _close_worker(proc, kill=stopping.is_set())
 
-    threads = [threading.Thread(target=serve, daemon=True)
-               for _ in range(max(1, min(jobs, len(specs))))]
+    threads = [threading.Thread(target=serve, daemon=True) for _ in range(jobs)]
     for t in threads:
         t.start()
     try:

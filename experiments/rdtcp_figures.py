@@ -37,7 +37,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
-from experiments.cli import HelpFormatter, UsageError, csv_list, finite_float, make_out_dir
+from experiments.cli import (HelpFormatter, UsageError, check_out_dir, csv_list, finite_float,
+                             make_out_dir)
 from experiments.journal import finished_count, previous_rows, row_key, spec_key
 from experiments.paper import INJECTIONS, PAPER_VARIANTS, VARIANTS, RunSpec
 from experiments.pool import run_specs, worker_python
@@ -295,8 +296,7 @@ def _sweep(args: argparse.Namespace, where: dict) -> int:
     if missing:
         raise UsageError(f"cannot run the sweep: {missing}")
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out}: exists and is not a directory")
+    check_out_dir(out)
     # everything that can refuse the input comes before --out is created
     python, why = worker_python(args.worker_python)
     try:
