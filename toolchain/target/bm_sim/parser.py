@@ -309,9 +309,8 @@ class ParserCompiler:
             for v in h.union_siblings:      # a union holds at most one valid member
                 fb.emit(f"F[{v}] = 0")
         elif t in ("stack", "union_stack"):
-            h0 = self._next_element_type(t, v)
+            h0, b, done = self._next_element(fb, t, v)
             self._check_extractable(h0)
-            i, b, done = self._next_element(fb, t, v)
             self._extract_into(fb, h0, b)
             fb.emit(f"F[{b} + {len(h0.fields)}] = 1")
             fb.emit_all(done)
@@ -335,14 +334,11 @@ class ParserCompiler:
             raise LoadError(f"{what} has no elements")
         return elements, next_slot, what
 
-    def _next_element_type(self, t: str, v) -> HeaderInfo:
-        """The layout every element shares (element 0's)."""
-        return self._next_elements(t, v)[0][0]
-
-    def _next_element(self, fb: FunctionBuilder, t: str, v) -> tuple[str, str, list[str]]:
+    def _next_element(self, fb: FunctionBuilder, t: str, v) -> tuple[HeaderInfo, str, list[str]]:
         """Emit the bound check of an extract into the next element (a full stack is
-        StackOutOfBounds before anything is read, as BMv2's is_full test); returns the index
-        temporary, the element's base slot (source) and the lines that finish the extract:
+        StackOutOfBounds before anything is read, as BMv2's is_full test); returns the layout
+        every element shares (element 0's), the element's base slot (source) and the lines
+        that finish the extract:
         a union member's siblings made invalid, then the next index advanced (BMv2's
         push_back, after the header was extracted)."""
         elements, next_slot, _ = self._next_elements(t, v)
@@ -358,7 +354,7 @@ class ParserCompiler:
             s = fb.tmp("s")
             done.append(f"for {s} in {sibs}[{i}]: F[{s}] = 0")
         done.append(f"F[{next_slot}] = {i} + 1")
-        return i, b, done
+        return elements[0], b, done
 
     def _check_extractable(self, h: HeaderInfo) -> None:
         if h.varbit is not None:
@@ -430,8 +426,7 @@ class ParserCompiler:
             h = self.layout.header(name)
             base, done = str(h.base), [f"F[{v}] = 0" for v in h.union_siblings]
         elif t in ("stack", "union_stack"):
-            h = self._next_element_type(t, name)
-            _, base, done = self._next_element(fb, t, name)
+            h, base, done = self._next_element(fb, t, name)
         else:
             raise LoadError(f"unsupported extract_VL target type {t!r}")
         if h.varbit is None:
