@@ -490,11 +490,12 @@ class TcpConnection:
             return None
         if ack < self.snd_una:
             return []                               # old ACK: nothing new (RFC 9293 §3.10.7.4)
+        prior_wnd = self.snd_wnd
         self.snd_wnd = seg.window << self.snd_wscale
         new_sack = self._on_sack_blocks(seg) if self.sack_ok else False
         if ack > self.snd_una:
             self._on_new_ack(ack, now)
-        elif self._is_dupack(seg):
+        elif self._is_dupack(seg, new_sack, prior_wnd):
             self._on_dupack(seg)
         if (self.in_recovery or self.in_loss) and new_sack:
             self._mark_lost()
@@ -503,10 +504,18 @@ class TcpConnection:
             self._on_fin_acked(now)
         return []
 
-    def _is_dupack(self, seg: Segment) -> bool:
-        """RFC 5681 §2 "duplicate acknowledgment" (with RFC 6675 §2's SACK reading)."""
+    def _is_dupack(self, seg: Segment, new_sack: bool, prior_wnd: int) -> bool:
+        """Whether an ACK that does not advance SND.UNA is a duplicate ACK.
+
+        With SACK, RFC 6675 §2: an ACK "carrying a SACK block that identifies previously
+        unacknowledged and un-SACKed octets", whatever its window; a DSACK alone reports
+        nothing new. Without SACK, RFC 5681 §2: (a) data outstanding, (b) no data, (c) neither
+        SYN nor FIN, (d) the acknowledgment number unchanged (the caller's test) and (e) the
+        advertised window unchanged: a window update is not a duplicate ACK."""
+        if self.sack_ok:
+            return new_sack and self.snd_max > self.snd_una
         return (not seg.payload and not seg.flags & (SYN | FIN)
-                and self.snd_max > self.snd_una)
+                and self.snd_max > self.snd_una and self.snd_wnd == prior_wnd)
 
     def _on_new_ack(self, ack: int, now: float) -> None:
         acked = ack - self.snd_una

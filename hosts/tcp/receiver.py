@@ -19,6 +19,9 @@ class Receiver:
         self.rcv_nxt = rcv_nxt          # next in-order byte expected (RFC 9293 RCV.NXT)
         self.highest = rcv_nxt          # end of the highest byte received (003 §3.1's PNO_k)
         self.buffer = buffer
+        # RCV.NXT + RCV.WND as last offered: the right edge of the window never moves left
+        # (RFC 9293 §3.8.6, SHLD-14), see ``window``
+        self._right_edge = rcv_nxt + buffer
         self.ooo = RangeSet()           # out-of-order bytes held
         self._ooo_data: dict[int, bytes] = {}
         self._delivered = bytearray()   # in-order bytes the application has not read
@@ -94,9 +97,17 @@ class Receiver:
 
     @property
     def window(self) -> int:
-        """Free receive buffer (bytes): RFC 9293 RCV.WND."""
-        free = self.buffer - len(self._delivered) - self.ooo._total   # hot path: no calls
-        return free if free > 0 else 0
+        """RCV.WND (bytes) to advertise: the free receive buffer, except that the right edge
+        RCV.NXT + RCV.WND never moves left. "A TCP receiver SHOULD NOT shrink the window"
+        (RFC 9293 §3.8.6, SHLD-14): out-of-order segments held fill the buffer but do not take
+        back window already offered, so the duplicate ACKs a hole draws all carry the same
+        window, as RFC 5681 §2 (e) requires of a duplicate ACK (Linux's tcp_select_window
+        keeps the edge the same way). The edge moves right as the buffer frees."""
+        edge = self.rcv_nxt + self.buffer - len(self._delivered) - self.ooo._total  # hot path
+        if edge > self._right_edge:
+            self._right_edge = edge
+        wnd = self._right_edge - self.rcv_nxt
+        return wnd if wnd > 0 else 0
 
     # -- SACK -----------------------------------------------------------------------------
     def sack_blocks(self, limit: int) -> list[tuple[int, int]]:

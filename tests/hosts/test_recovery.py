@@ -283,3 +283,37 @@ def test_dsack_dupthresh_capped_at_90pct_of_cwnd_and_reset_by_a_timeout(variant)
     policy.dupthresh = 9
     policy.on_timeout(Conn)
     assert policy.dupthresh == 3
+
+
+# ------------------------------------------------------------- what counts as a duplicate ACK
+def test_a_dsack_alone_is_not_a_duplicate_ack_with_sack():
+    """RFC 6675 §2: with SACK, a duplicate ACK is one that SACKs octets not SACKed before. Here
+    segment 5 arrives after 6, a second copy of 6 and 7: two ACKs SACK something new, the copy's
+    ACK carries only a DSACK, so there are two duplicate ACKs, not the three of a fast
+    retransmit (RFC 5681's definition would count three and retransmit 5 for nothing)."""
+    def setup(net):
+        net.hold(5, positions=3)
+        net.duplicate(6)
+    net = run("sack", setup)
+    assert net.events_named("fast-retransmit") == []
+    assert net.retransmissions() == []
+
+
+def test_a_window_update_is_not_a_duplicate_ack_without_sack():
+    """RFC 5681 §2 (e): an ACK whose advertised window differs from the last one is a window
+    update, not a duplicate ACK. B acknowledges segment 4 before its application reads it, so
+    the first ACK of the hole (segment 6 held out of order) advertises the window the read
+    freed: of the three ACKs the hole draws before 5 arrives, two are duplicates."""
+    net = TestNetwork(config("sack", sack=False), DATA)
+    net.hold(5, positions=3)
+    net.run()
+    assert net.delivered == DATA
+    hole_acks = [s.window for s in net.acks if s.ack == net.acks[5].ack]
+    assert len(set(hole_acks[:2])) == 2, "the hole's first ACK should be a window update"
+    assert net.events_named("fast-retransmit") == []
+    # the same hole held for one more segment: three duplicate ACKs after the update
+    net = TestNetwork(config("sack", sack=False), DATA)
+    net.hold(5, positions=4)
+    net.run()
+    assert net.delivered == DATA
+    assert len(net.events_named("fast-retransmit")) == 1

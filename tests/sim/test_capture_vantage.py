@@ -19,8 +19,8 @@ from sim.flows import add_bulk_flow
 R1_ROUND_TRIP = 2 * (0.050 + 0.001)
 
 
-def _capture(program, tmp_path, *, node1="r1", node2="r2", at=None, duration=2.0):
-    spec = RunSpec(variant="sack", duration=duration)
+def _capture(program, tmp_path, *, node1="r1", node2="r2", at=None, duration=2.0, **spec_kw):
+    spec = RunSpec(variant=spec_kw.pop("variant", "sack"), duration=duration, **spec_kw)
     net = build_network(spec, program)
     path = tmp_path / f"{node1}-{node2}.pcap"
     net.capture(node1, node2, str(path), port=2 if node1 == "r1" and node2 == "r2" else None,
@@ -67,6 +67,25 @@ def test_wireshark_ack_rtt_is_the_round_trip_seen_from_r1(program, tmp_path):
                          check=True).stdout.split()
     rtts = [float(x) for x in out]
     assert len(rtts) > 50 and min(rtts) >= R1_ROUND_TRIP
+
+
+def _tshark_count(path, display_filter: str) -> int:
+    out = subprocess.run(["tshark", "-r", str(path), "-Y", display_filter, "-T", "fields",
+                          "-e", "frame.number"], capture_output=True, text=True,
+                         check=True).stdout.split()
+    return len(out)
+
+
+@pytest.mark.skipif(shutil.which("tshark") is None, reason="tshark is not installed")
+def test_wireshark_sees_the_duplicate_acks_and_fast_retransmits(program, tmp_path):
+    """b never shrinks its window while it holds out-of-order data (RFC 9293 §3.8.6), so the
+    ACKs a hole draws carry the same window and Wireshark's analysis (RFC 5681 §2's
+    definition, condition (e)) calls them duplicate ACKs and the retransmission that follows
+    them a fast retransmission, as run.json counts it. (A shrinking window made every one of
+    them a "window update" and left Wireshark with no fast retransmission at all.)"""
+    path, _ = _capture(program, tmp_path, duration=4.0, swaps=15, seed=2)
+    assert _tshark_count(path, "tcp.analysis.duplicate_ack && tcp.srcport == 5001") > 10
+    assert _tshark_count(path, "tcp.analysis.fast_retransmission") >= 1
 
 
 def test_capture_at_a_host_is_in_time_order(program, tmp_path):
