@@ -35,6 +35,14 @@ class PaperTopo(Topo):
     ``queue`` (packets, drop-tail) for r1–r2, and ``alt_extra_delay`` (e.g. "20ms"): when set, a
     second r1–r2 link on port 3 with that much extra propagation delay, the alternate path
     the gateway's delay-based reordering injection sends packets over.
+
+    The alternate path is a path of its own, as in multipath routing: same rate, its own
+    drop-tail queue and more propagation delay. A packet sent over it does not wait in the
+    bottleneck queue, so while that queue holds more than ``alt_extra_delay`` of traffic
+    (four 1500-byte packets at 5 Mb/s per 10 ms) it arrives *before* packets that left r1's
+    ingress ahead of it, and while it is in use the two links carry more than the bottleneck's
+    rate. Reordering that only delays a packet, on the bottleneck's capacity, is the gateway's
+    recirculation injection.
     """
 
     def build(self, access_bw: float = 10, access_delay: str = "1ms",  # noqa: D401
