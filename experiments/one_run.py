@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from experiments.paper import (INJECTIONS, MAX_CWND_SEGMENTS, RDTCP_K, RDTCP_VARIANTS, VARIANTS,
-                               RunSpec)
+from experiments.paper import (BOTTLENECK_BPS, INJECTIONS, MAX_CWND_SEGMENTS, RDTCP_K,
+                               RDTCP_VARIANTS, VARIANTS, RunSpec)
 
 __all__ = ["main", "plot_series", "series_lines"]
 
@@ -56,17 +56,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--duration", type=finite_float, default=60.0, help="virtual seconds")
     p.add_argument("--seed", type=int, default=1,
                    help="run seed: draws the queue swaps, the P4 injection's choices and the "
-                        "initial sequence numbers; a run without reordering comes out the same "
-                        "for every seed")
+                        "initial sequence numbers (1 or more, as the sweep numbers them); a run "
+                        "without reordering comes out the same for every seed")
     p.add_argument("--series", type=finite_float, metavar="STEP",
-                   help="sample time series every STEP s (default: none)")
+                   help="sample time series every STEP s, at most --duration (default: none)")
     p.add_argument("--pcap", action="store_true", help="capture the bottleneck link")
     p.add_argument("--out", default="run", help="output directory, created if missing")
     args = p.parse_args(argv)
-    if args.duration <= 0 or (args.interval is not None and args.interval <= 0):
-        p.error("--duration and --interval must be > 0 seconds")
-    if args.series is not None and args.series <= 0:
-        p.error("--series must be > 0 seconds")
+    out_of_range = _out_of_range(args)
+    if out_of_range:
+        p.error(out_of_range)
     conflict = _conflict(args)
     if conflict:
         p.error(conflict)
@@ -77,7 +76,39 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.swaps = 0                  # the P4 injection is the run's only reordering
     args.k = RDTCP_K if args.k is None else args.k
     args.level = 0.0 if args.level is None else args.level
+    try:                                # anything RunSpec refuses beyond the checks above
+        args.spec = RunSpec(variant=args.variant, swaps=args.swaps, interval=args.interval,
+                            seed=args.seed, duration=args.duration, injection=args.injection,
+                            level=args.level, k=args.k, swap_span=args.swap_span,
+                            sample_step=args.series or 0.0)
+    except (TypeError, ValueError) as exc:
+        p.error(str(exc))
     return args
+
+
+def _out_of_range(args: argparse.Namespace) -> str | None:
+    """A sentence naming the first option whose value is out of range, else None (the same as
+    the usage error of a value argparse cannot read: usage line, exit status 2)."""
+    if args.duration <= 0:
+        return "--duration must be > 0 seconds"
+    if args.interval is not None and args.interval <= 0:
+        return "--interval must be > 0 seconds"
+    if args.swaps is not None and args.swaps < 0:
+        return "--swaps must be >= 0"
+    if args.swap_span is not None and args.swap_span < 0:
+        return "--swap-span must be >= 0 (0: anywhere in the queue)"
+    if args.k is not None and args.k < 0:
+        return "--k must be >= 0"
+    if args.level is not None and not 0 <= args.level <= 1:
+        return "--level must be a probability in [0, 1]"
+    if args.seed < 1:
+        return "--seed must be >= 1 (seeds are numbered 1, 2, ... as in the sweep)"
+    if args.series is not None and args.series <= 0:
+        return "--series must be > 0 seconds"
+    if args.series is not None and args.series > args.duration:
+        return (f"--series {args.series:g}: the step is longer than the {args.duration:g} s "
+                f"run, so the series would hold only the sample at 0 s")
+    return None
 
 
 def _conflict(args: argparse.Namespace) -> str | None:
@@ -108,18 +139,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     from experiments.paper import ProgramError, gateway_program, run_paper
     from experiments.cli import UsageError, make_out_dir
 
+    from experiments.journal import code_version
+
     args = parse_args(argv)
-    try:
-        spec = RunSpec(variant=args.variant, swaps=args.swaps, interval=args.interval,
-                       seed=args.seed, duration=args.duration, injection=args.injection,
-                       level=args.level, k=args.k, swap_span=args.swap_span,
-                       sample_step=args.series or 0.0)
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    spec = args.spec
     out = Path(args.out)
     try:
-        _, program = gateway_program()
+        program_path, program = gateway_program()
         make_out_dir(out)
     except (ProgramError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -130,7 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted: the run did not finish, so no run.json", file=sys.stderr)
         return 130
-    row = result.row()
+    # as the sweep's rows: which code made it (experiments.journal.code_version)
+    row = {**result.row(), "code_version": code_version(program_path)}
     (out / "run.json").write_text(json.dumps(row, indent=2) + "\n")
     written = ["run.json"]
     if result.series:
@@ -208,8 +235,13 @@ def plot_series(rows: list, path: Path, *, title: str, mss: int,
     top.set_title(title)
     top.legend(fontsize=7, loc="upper right", framealpha=0.8)
     top.grid(alpha=0.3)
-    bottom.plot(t, lines["goodput"], lw=0.6)
-    bottom.set_ylabel("goodput (B/s)")
+    # kB/s on a plain axis (matplotlib would write B/s with a "1e6" offset); the dotted line is
+    # the bottleneck's rate: in-order delivery exceeds it for a sample when a hole fills
+    bottom.plot(t, [v / 1000 for v in lines["goodput"]], lw=0.6, label="delivered in order")
+    bottom.axhline(BOTTLENECK_BPS / 8000, color="0.4", lw=0.6, ls=":",
+                   label="bottleneck rate")
+    bottom.set_ylabel("goodput (kB/s)")
+    bottom.legend(fontsize=7, loc="lower right", framealpha=0.8)
     bottom.set_xlabel("time (s)")
     bottom.grid(alpha=0.3)
     fig.tight_layout()

@@ -2,8 +2,10 @@
 
 Every sender has one colour and one marker in every figure (``sender_style``); the swap interval
 is the line style (and a filled or open marker). The paper's numbers are stars in the colour of
-the paper's sender they belong to. Error bars are the sample standard deviation over a point's
-seeds; a point from one seed has none.
+the paper's sender they belong to, except in the k study (Fig. 6), whose curves are all RD-TCP
+and coloured by swap span: there the paper's RD-TCP (k = 3) is a star of its own colour
+(``K_STUDY_PAPER_STAR``) that no curve uses. Error bars are the sample standard deviation over a
+point's seeds; a point from one seed has none.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from experiments.paper import PAPER, PAPER_VARIANTS, VARIANTS  # noqa: E402
 from experiments.report import baseline, paper_sender, swap_curve  # noqa: E402
 
 __all__ = ["plot_all", "swap_figure", "injection_figure", "k_study_figure", "sender_style",
-           "LABELS", "STYLES"]
+           "LABELS", "STYLES", "K_STUDY_SPAN_STYLES", "K_STUDY_PAPER_STAR"]
 
 LABELS = {"sack": "TCP SACK", "dsack": "TCP DSACK (undo)", "rdtcp": "RD-TCP (k=3)",
           "dsack-inc": "TCP DSACK, dupthresh +1 (BL-INC)",
@@ -48,6 +50,12 @@ FIGURES = {
                                 ("dsack", "dsack-inc", "dsack-avg", "rdtcp")),
 }
 THROUGHPUT_LABEL = "throughput (data bytes/s delivered in order to B)"
+# Fig. 6: one (line style, marker, colour) per swap span, in increasing span (0: anywhere first);
+# and the paper's RD-TCP point, a star in a colour none of the curves has (the spans' curves are
+# all RD-TCP, so RD-TCP's own red, which the first span's curve had, would read as that curve)
+K_STUDY_SPAN_STYLES = (("-", "o", "tab:red"), ("--", "s", "tab:cyan"), (":", "^", "tab:gray"),
+                       ("-.", "d", "black"))
+K_STUDY_PAPER_STAR = {"marker": "*", "color": "gold", "mec": "black"}
 
 
 def sender_style(variant: str) -> tuple[str, str]:
@@ -214,9 +222,8 @@ def k_study_figure(study: dict, *, duration: float | None = None):
     swap span; the error bars are the point's sd relative to the same no-reordering mean."""
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     drawn: list[dict] = []
-    spans = zip(sorted(study.items()), (("-", "o"), ("--", "s"), (":", "^"), ("-.", "d")),
-                ("tab:red", "tab:cyan", "tab:gray", "black"))
-    for (span, points), (line, marker), colour in spans:
+    for (span, points), (line, marker, colour) in zip(sorted(study.items()),
+                                                      K_STUDY_SPAN_STYLES):
         points = [p for p in points if p["vs_no_reordering"] is not None]
         if not points:
             continue
@@ -225,10 +232,11 @@ def k_study_figure(study: dict, *, duration: float | None = None):
         _series(ax, [p["k"] for p in points], [_relative(p) for p in points], colour=colour,
                 marker=marker, line=line, label=label)
         drawn += points
-    colour, _ = sender_style("rdtcp")
-    ax.plot([3], [PAPER[("rdtcp", 15)] / PAPER[("none", 0)]], "*", color=colour, mec="black",
-            mew=0.6, ms=14, zorder=5,
-            label=f"paper: RD-TCP, k = 3 ({PAPER[('rdtcp', 15)]:,} / {PAPER[('none', 0)]:,} B/s)")
+    star = K_STUDY_PAPER_STAR
+    ax.plot([3], [PAPER[("rdtcp", 15)] / PAPER[("none", 0)]], ls="none", marker=star["marker"],
+            color=star["color"], mec=star["mec"], mew=0.6, ms=15, zorder=5,
+            label=f"paper: RD-TCP, k = 3, 15 swaps every 1 s ("
+                  f"{PAPER[('rdtcp', 15)]:,} / {PAPER[('none', 0)]:,} B/s)")
     ax.axhline(0.99, color="grey", lw=0.8, ls=":", label="1 % below no reordering")
     ax.set_xlabel("k (RD-TCP waits 3 + k duplicate ACKs on a reordered hole)")
     ax.set_ylabel("throughput / RD-TCP's throughput without reordering")

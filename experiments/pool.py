@@ -18,7 +18,7 @@ from experiments.journal import row_key
 from experiments.paper import RunSpec
 from experiments.worker import worker_env
 
-__all__ = ["init_worker", "run_one", "run_specs", "worker_python"]
+__all__ = ["init_worker", "jobs_for", "run_one", "run_specs", "worker_python"]
 
 
 _PROGRAM = None
@@ -50,24 +50,37 @@ def run_one(spec: RunSpec) -> dict:
         return {**spec.__dict__, "error": f"{type(exc).__name__}: {exc}"}
 
 
+def jobs_for(requested: int, runs: int) -> int:
+    """The worker processes for ``runs`` runs when ``requested`` were asked for: at most one per
+    run (no idle workers), at least one. The one place this is decided: the sweep prints and
+    records it, ``run_specs`` runs on it."""
+    return max(1, min(requested, runs))
+
+
 def run_specs(specs: Sequence[RunSpec], *, jobs: int, program_path: str,
               progress: bool = True, python: str | None = None,
-              journal: Path | None = None) -> list[dict]:
+              journal: Path | None = None, code_version: str | None = None) -> list[dict]:
     """Run every spec on ``jobs`` processes (1 and no ``python``: in this process), with a
-    progress bar. ``python``: an interpreter to run the workers in (``experiments.worker``).
-    ``journal``: a JSON-lines file each row is appended to the moment its run ends, so an
-    interrupted sweep keeps what it did (``--resume`` reads it back). A KeyboardInterrupt
+    progress bar. ``jobs``: as ``jobs_for`` decided it (the sweep prints and records that count,
+    and it is the count that runs; ValueError for no job or more jobs than specs). ``python``:
+    an interpreter to run the workers in (``experiments.worker``). ``journal``: a JSON-lines
+    file each row is appended to the moment its run ends, so an interrupted sweep keeps what it
+    did (``--resume`` reads it back).
+    ``code_version``: stamped on every row (``journal.code_version``). A KeyboardInterrupt
     ends the workers, keeps the journal and propagates."""
     from tqdm import tqdm
     if not specs:
         return []
-    jobs = max(1, min(jobs, len(specs)))        # no idle workers
+    if not 1 <= jobs <= len(specs):
+        raise ValueError(f"{jobs} jobs for {len(specs)} run(s): jobs_for decides the count")
     bar = tqdm(total=len(specs), unit="run", disable=not progress, file=sys.stderr,
                desc="RD-TCP figures")
     rows: list[dict] = []
     log = open(journal, "a") if journal is not None else None
 
     def record(row: dict) -> None:
+        if code_version is not None:
+            row = {**row, "code_version": code_version}
         rows.append(row)
         if log is not None:
             log.write(json.dumps(row) + "\n")
@@ -99,8 +112,8 @@ def run_specs(specs: Sequence[RunSpec], *, jobs: int, program_path: str,
 
 def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
                         program_path: str, done) -> None:
-    """``jobs`` worker processes of ``python -m experiments.worker`` (run_specs caps ``jobs`` at
-    the number of specs), fed one spec at a time.
+    """``jobs`` worker processes of ``python -m experiments.worker`` (at most one per spec:
+    ``jobs_for``), fed one spec at a time.
     A worker that dies fails its run (with the end of its stderr) and is replaced. On an
     exception here (KeyboardInterrupt) every worker is killed and the runs in progress are
     neither recorded nor failed: ``--resume`` runs them."""

@@ -21,7 +21,10 @@ fig1_sack.png, fig2_rdtcp.png, fig3_sack_vs_rdtcp.png, fig4_dsack_vs_rdtcp.png,
 fig5_injection.png (when injection series ran), fig6_k_study.png (RD-TCP at the paper's 15 swaps
 every second against k, for unbounded and bounded swap distances: the paper's §6 statements on k),
 paper_table.md/.csv (the paper's numbers beside ours), summary.json (configuration, points, shape
-checks, k study, timings), and the journal runs.jsonl that --resume reads back.
+checks, k study, the code version, and each invocation's wall time, jobs and workers), the journal
+runs.jsonl that --resume reads back (each row stamped with the code version that made it;
+--resume reuses only rows of the running code's version) and invocations.jsonl (one line per
+invocation of the sweep on that journal).
 
 The parts: experiments.cli (argument types, --help, errors), experiments.journal (runs.jsonl),
 experiments.pool (running the specs on workers), experiments.report (tables and figures).
@@ -34,12 +37,15 @@ import os
 import sys
 import time
 from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Sequence
 
 from experiments.cli import (HelpFormatter, UsageError, check_out_dir, csv_list, finite_float,
                              make_out_dir)
-from experiments.journal import finished_count, previous_rows, row_key, spec_key
+from experiments import pool
+from experiments.journal import (code_version, finished_count, previous_rows, read_invocations,
+                                 record_invocation, row_key)
 from experiments.paper import INJECTIONS, PAPER_VARIANTS, VARIANTS, RunSpec
 from experiments.pool import run_specs, worker_python
 
@@ -160,16 +166,20 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--no-k-study", action="store_true", help="skip the k study")
     p.add_argument("--series", type=finite_float, metavar="STEP",
                    help="also write per-flow time series (cwnd, ssthresh, dupthresh, "
-                        "retransmissions, goodput) sampled every STEP s into OUT/series/ "
-                        "(default: none)")
+                        "retransmissions, goodput) sampled every STEP s (at most --duration) "
+                        "into OUT/series/; with --resume only the runs whose row lacks a series "
+                        "at STEP run again (default: none)")
     p.add_argument("--worker-python", default="auto", metavar="PYTHON",
                    help="interpreter the runs execute in: 'auto' (pypy3 when it is on PATH "
                         "and can run the simulator, 2-5x faster; else this one), 'self' "
                         "(this one), or a command/path such as pypy3; results are identical")
     p.add_argument("--resume", action="store_true",
                    help="keep the runs an earlier sweep into the same --out finished (its "
-                        "runs.jsonl) and run only the others; without it an existing journal "
-                        "is set aside as runs.jsonl.prev")
+                        "runs.jsonl) with this code version and run only the others: rows of "
+                        "other code (e.g. before a git pull) or of no recorded version run "
+                        "again, and so do rows without the --series asked for (a row with a "
+                        "series serves a sweep without one); without --resume an existing "
+                        "journal is set aside as runs.jsonl.prev")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     if args.jobs is None:
@@ -192,6 +202,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         p.error("--k-spans must be >= 0 (0: anywhere in the queue)")
     if args.series is not None and args.series <= 0:
         p.error("--series must be > 0 seconds")
+    duration = args.duration if args.duration is not None else MODES[args.mode].duration
+    if args.series is not None and args.series > duration:
+        p.error(f"--series {args.series:g}: the step is longer than the {duration:g} s "
+                f"transfers, so a series would hold only the sample at 0 s")
     if args.levels and not all(0 <= v <= 1 for v in args.levels):
         p.error("--levels are probabilities in [0, 1]")
     # options that the other one would silently discard
@@ -280,8 +294,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         if "journal" in where:
             journal, specs = where["journal"], where["specs"]
-            print(f"\ninterrupted: {finished_count(journal, specs)} of {len(specs)} runs kept "
-                  f"in {journal}; rerun with --resume to finish", file=sys.stderr)
+            kept = finished_count(journal, specs, where["version"])
+            print(f"\ninterrupted: {kept} of {len(specs)} runs kept in {journal}; rerun with "
+                  f"--resume to finish", file=sys.stderr)
         else:
             print("\ninterrupted before any run started", file=sys.stderr)
         return 130                      # 128 + SIGINT, as a shell reports it
@@ -305,36 +320,69 @@ def _sweep(args: argparse.Namespace, where: dict) -> int:
         raise UsageError(str(exc)) from None
     make_out_dir(out)
     started = time.perf_counter()
+    started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     specs = build_specs(cfg)
     if args.series:
         specs = [replace(s, sample_step=args.series) for s in specs]
     journal = out / "runs.jsonl"
+    version = code_version(program_path)
     try:
-        kept = previous_rows(journal, specs, resume=args.resume)
+        resumed = previous_rows(journal, specs, resume=args.resume, version=version)
         open(journal, "a").close()      # writable, or say so now rather than after a run
     except OSError as exc:
         raise UsageError(f"{journal}: {exc.strerror or exc}") from None
-    where.update(journal=journal, specs=specs)
-    done = {spec_key(r) for r in kept}
-    todo = [s for s in specs if spec_key(s) not in done]
-    jobs = max(1, min(args.jobs, len(todo)))
-    print(f"{len(specs)} runs ({args.mode} mode, {cfg.duration:g} s each) -> {out}/; " +
-          (f"{len(specs) - len(todo)} kept from {journal}, " if args.resume else "") +
+    where.update(journal=journal, specs=specs, version=version)
+    kept = resumed.kept
+    todo = [s for s in specs if s not in kept]
+    jobs = pool.jobs_for(args.jobs, len(todo))
+    print(f"{len(specs)} runs ({args.mode} mode, {cfg.duration:g} s each, code version "
+          f"{version}) -> {out}/; " +
+          (f"{len(kept)} kept from {journal}, " if args.resume else "") +
           (f"{len(todo)} to run on {jobs} process(es); {why}" if todo else "nothing to run"),
           file=sys.stderr)
-    rows = sorted(kept + run_specs(todo, jobs=jobs, program_path=program_path,
-                                   progress=not args.no_progress, python=python,
-                                   journal=journal), key=row_key)
+    entry = {"started": started_at, "code_version": version, "resume": bool(args.resume),
+             "jobs": jobs, "workers": why, "runs_asked": len(specs), "runs_reused": len(kept),
+             "reused_runs": sorted(series_name(r)[:-len(".csv")] for r in kept.values())}
+    lines_before = _line_count(journal)
+    try:
+        new = run_specs(todo, jobs=jobs, program_path=program_path,
+                        progress=not args.no_progress, python=python, journal=journal,
+                        code_version=version)
+    except BaseException as exc:        # Ctrl-C above all: the runs it kept are in the log
+        try:
+            record_invocation(journal, {
+                "outcome": "interrupted" if isinstance(exc, KeyboardInterrupt) else
+                f"failed: {type(exc).__name__}",
+                "wall_s": round(time.perf_counter() - started, 3), **entry,
+                "runs_done": _line_count(journal) - lines_before})
+        except OSError:
+            pass                        # the interruption is what to report
+        raise
+    wall_s = time.perf_counter() - started
+    record_invocation(journal, {"outcome": "finished", "wall_s": round(wall_s, 3), **entry,
+                                "runs_done": len(new),
+                                "runs_failed": sum("error" in r for r in new)})
+    rows = sorted(list(kept.values()) + new, key=row_key)
     write_series(rows, out / "series")
-    summary = write_outputs(rows, cfg, out, mode=args.mode,
-                            wall_s=time.perf_counter() - started, jobs=jobs, workers=why)
+    invocations = read_invocations(journal)
+    summary = write_outputs(rows, cfg, out, mode=args.mode, invocations=invocations,
+                            code_version=version)
     failed = [r for r in rows if "error" in r]
     for r in failed[:5]:
         print(f"run failed: {r['variant']} swaps={r['swaps']} seed={r['seed']}: {r['error']}",
               file=sys.stderr)
     print(summary["table_markdown"])
-    print(f"wrote {out}/ in {summary['wall_s']:.1f} s", file=sys.stderr)
+    total = (f" (the sweep's {len(invocations)} invocations on this journal: "
+             f"{summary['wall_s']:.1f} s)" if len(invocations) > 1 else "")
+    print(f"wrote {out}/ in {wall_s:.1f} s{total}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _line_count(path: Path) -> int:
+    try:
+        return path.read_bytes().count(b"\n")
+    except OSError:
+        return 0
 
 
 if __name__ == "__main__":

@@ -265,9 +265,12 @@ STATISTICS_NOTE = ("throughput_mean_Bps ± throughput_std_Bps: mean and sample s
                    "and asked per run (skipped when fewer than two packets wait).")
 
 
-def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str, wall_s: float,
-                  jobs: int, workers: str = "") -> dict:
-    """runs.csv, points.csv, figures, paper_table.{md,csv} and summary.json in ``out``."""
+def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str,
+                  invocations: list[dict] = (), code_version: str | None = None) -> dict:
+    """runs.csv, points.csv, figures, paper_table.{md,csv} and summary.json in ``out``.
+    ``invocations``: one entry per invocation of the sweep on its journal, oldest first (the
+    sweep's invocations.jsonl: wall_s, jobs, workers, code_version, runs done and reused, ...);
+    summary.json lists them and its ``wall_s`` is their total."""
     from experiments.plots import plot_all
 
     from experiments.rdtcp_figures import K_STUDY_INTERVAL, K_STUDY_SWAPS
@@ -285,8 +288,11 @@ def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str, wall_s: f
     markdown = table_markdown(table, duration=duration)
     (out / "paper_table.md").write_text(markdown + "\n")
     figures = plot_all(points, out, k_study=study, duration=duration)
-    summary = {"mode": mode, "config": asdict(cfg), "jobs": jobs, "workers": workers,
-               "wall_s": wall_s,
+    invocations = list(invocations)
+    summary = {"mode": mode, "config": asdict(cfg), "code_version": code_version,
+               "wall_s": round(sum(i["wall_s"] for i in invocations
+                                   if isinstance(i.get("wall_s"), (int, float))), 3),
+               "invocations": invocations,
                "runs": len(rows), "failed_runs": sum("error" in r for r in rows),
                "statistics": STATISTICS_NOTE,
                "points": prows, "checks": shape_checks(points), "paper_table": table,

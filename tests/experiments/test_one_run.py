@@ -26,7 +26,7 @@ def test_one_run_writes_counters_series_plot_and_a_readable_pcap(tmp_path, capsy
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["--duration", "0"], "--duration and --interval must be > 0"),
+    (["--duration", "0"], "--duration must be > 0"),
     (["--variant", "reno"], "invalid choice: 'reno'"),
     (["--series", "-1"], "--series must be > 0"),
 ])
@@ -37,5 +37,41 @@ def test_one_run_rejects_bad_arguments_with_a_message(argv, message, capsys):
 
 
 def test_one_run_names_a_bad_spec_value(tmp_path, capsys):
-    assert main(["--level", "2", "--injection", "recirc", "--out", str(tmp_path)]) == 2
-    assert "level a probability" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["--level", "2", "--injection", "recirc", "--out", str(tmp_path / "o")])
+    assert exc.value.code == 2
+    assert "--level must be a probability in [0, 1]" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--duration", "-1"], "--duration must be > 0 seconds"),
+    (["--interval", "-2"], "--interval must be > 0 seconds"),
+    (["--seed", "0"], "--seed must be >= 1"),
+    (["--seed", "-3"], "--seed must be >= 1"),
+    (["--swap-span", "-2"], "--swap-span must be >= 0"),
+    (["--swaps", "-1"], "--swaps must be >= 0"),
+    (["--k", "-1"], "--k must be >= 0"),
+    (["--injection", "recirc", "--level", "1.5"], "--level must be a probability in [0, 1]"),
+    (["--series", "5", "--duration", "2"],
+     "--series 5: the step is longer than the 2 s run, so the series would hold only the "
+     "sample at 0 s"),
+])
+def test_one_run_range_errors_are_usage_errors(argv, message, tmp_path, capsys):
+    """Like a value argparse cannot read: the usage line, 'error:' naming the option, status 2,
+    and nothing written."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv + ["--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    assert err.startswith("usage: python -m experiments.one_run")
+    assert f"python -m experiments.one_run: error: {message}" in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_one_run_takes_a_series_step_as_long_as_the_run(tmp_path):
+    assert main(["--variant", "sack", "--duration", "1", "--series", "1",
+                 "--out", str(tmp_path)]) == 0
+    with open(tmp_path / "series.csv") as f:
+        assert [float(r["time"]) for r in csv.DictReader(f)] == [0.0, 1.0]
+    assert json.loads((tmp_path / "run.json").read_text())["code_version"]

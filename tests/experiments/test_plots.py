@@ -6,8 +6,8 @@ import matplotlib.colors as mcolors
 import pytest
 
 from experiments.paper import PAPER, VARIANTS
-from experiments.plots import (FIGURES, injection_figure, k_study_figure, plot_all,
-                               sender_style, swap_figure)
+from experiments.plots import (FIGURES, K_STUDY_PAPER_STAR, injection_figure, k_study_figure,
+                               plot_all, sender_style, swap_figure)
 from experiments.report import aggregate, aggregate_all, k_study
 
 SWAPS = {0: 600_000, 5: 590_000, 15: 580_000, 30: 570_000}
@@ -118,7 +118,7 @@ def test_injection_and_k_study_figures_follow_the_same_rules():
     ax = k_study_figure(study, duration=60.0).axes[0]
     assert [x for x, _ in _bars(ax)] == [3]           # k = 6 ran one seed
     star = [c for label, (c, m) in _curves(ax).items() if m == "*"]
-    assert star == [mcolors.to_hex(sender_style("rdtcp")[0])]
+    assert star == [mcolors.to_hex(K_STUDY_PAPER_STAR["color"])]
 
 
 def test_plot_all_writes_the_figures_with_one_seed_points(tmp_path):
@@ -127,3 +127,33 @@ def test_plot_all_writes_the_figures_with_one_seed_points(tmp_path):
     assert written == list(FIGURES)
     for name in written:
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_k_studys_paper_star_cannot_be_taken_for_a_curve():
+    """Fig. 6's curves are all RD-TCP, coloured by swap span: the paper's point is a star of a
+    colour and marker no curve has (not RD-TCP's red, which the 'anywhere' curve has), and the
+    legend says what it is."""
+    from experiments.plots import K_STUDY_SPAN_STYLES
+    rows = []
+    for span in (0, 5, 3, 7):
+        for k in (0, 3, 6):
+            rows.append({"variant": "rdtcp", "swaps": 15, "interval": 1.0, "seed": 1,
+                         "injection": "swap", "level": 0.0, "k": k, "swap_span": span,
+                         "throughput_Bps": 500_000.0 + 10_000 * k + span})
+    rows.append({"variant": "rdtcp", "swaps": 0, "interval": 1.0, "seed": 1, "injection": "swap",
+                 "level": 0.0, "throughput_Bps": 600_000.0})
+    ax = k_study_figure(k_study(aggregate_all(rows), swaps=15, interval=1.0)).axes[0]
+    curves = _curves(ax)
+    stars = {label: style for label, style in curves.items() if label.startswith("paper:")}
+    assert list(stars) == ["paper: RD-TCP, k = 3, 15 swaps every 1 s (607,440 / 607,500 B/s)"]
+    (star_colour, star_marker), = stars.values()
+    drawn = {style for label, style in curves.items() if "swap" in label and label not in stars}
+    assert len(drawn) == 4                                    # one curve per span
+    assert star_colour not in {c for c, _ in drawn} and star_marker not in {m for _, m in drawn}
+    assert star_colour == mcolors.to_hex(K_STUDY_PAPER_STAR["color"]) != \
+        mcolors.to_hex(sender_style("rdtcp")[0])
+    assert {mcolors.to_hex(c) for _, _, c in K_STUDY_SPAN_STYLES} == {c for c, _ in drawn}
+    star = [line for line in ax.get_lines() if line.get_label() in stars][0]
+    assert star.get_linestyle() == "None"
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert list(stars)[0] in legend

@@ -77,7 +77,7 @@ def test_paper_table_puts_papers_numbers_beside_ours():
 
 def test_write_outputs_writes_every_file(tmp_path):
     rows = _rows(GOOD_SACK, FLAT_RDTCP)
-    summary = write_outputs(rows, MODES["quick"], tmp_path, mode="quick", wall_s=1.0, jobs=1)
+    summary = write_outputs(rows, MODES["quick"], tmp_path, mode="quick")
     for name in ("runs.csv", "points.csv", "paper_table.md", "paper_table.csv", "summary.json",
                  "fig1_sack.png", "fig2_rdtcp.png", "fig3_sack_vs_rdtcp.png",
                  "fig4_dsack_vs_rdtcp.png"):
@@ -144,7 +144,7 @@ def test_k_study_gives_throughput_against_k_per_span_relative_to_no_reordering()
 
 
 def test_write_outputs_plots_the_k_study_when_configured(tmp_path):
-    summary = write_outputs(_k_rows(), MODES["quick"], tmp_path, mode="quick", wall_s=1.0, jobs=1)
+    summary = write_outputs(_k_rows(), MODES["quick"], tmp_path, mode="quick")
     assert "fig6_k_study.png" in summary["figures"]
     assert (tmp_path / "fig6_k_study.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert [p["k"] for p in summary["k_study"]["5"]] == [0, 3, 6]
@@ -186,7 +186,7 @@ def test_a_point_from_one_seed_has_no_sd_and_others_keep_theirs():
 
 def test_outputs_leave_the_sd_of_a_one_seed_point_blank(tmp_path):
     rows = _one_seed_at_zero_swaps(_rows(GOOD_SACK, FLAT_RDTCP))
-    summary = write_outputs(rows, MODES["quick"], tmp_path, mode="quick", wall_s=1.0, jobs=1)
+    summary = write_outputs(rows, MODES["quick"], tmp_path, mode="quick")
     with open(tmp_path / "points.csv") as f:
         csv_points = {(r["variant"], r["swaps"], r["interval"]): r for r in csv.DictReader(f)}
     assert csv_points[("sack", "0", "")]["throughput_std_Bps"] == ""          # not 0.0
@@ -213,7 +213,7 @@ def _with_swap_counts(rows):
 
 def test_points_and_table_give_the_swaps_done_against_those_asked(tmp_path):
     rows = _with_swap_counts(_rows(GOOD_SACK, FLAT_RDTCP))
-    summary = write_outputs(rows, MODES["quick"], tmp_path, mode="quick", wall_s=1.0, jobs=1)
+    summary = write_outputs(rows, MODES["quick"], tmp_path, mode="quick")
     with open(tmp_path / "points.csv") as f:
         sack15 = [r for r in csv.DictReader(f) if (r["variant"], r["swaps"], r["interval"])
                   == ("sack", "15", "1.0")][0]
@@ -239,7 +239,7 @@ def test_every_extension_takes_the_paper_number_of_the_sender_it_derives_from():
 def test_paper_table_says_an_extensions_paper_value_is_its_base_senders(tmp_path):
     rows = _rows(GOOD_SACK, FLAT_RDTCP) + [
         _row("rdtcp-measured", 0, 1.0, 1, 600_000.0), _row("rdtcp-measured", 15, 1.0, 1, 599_000.0)]
-    summary = write_outputs(rows, MODES["quick"], tmp_path, mode="quick", wall_s=1.0, jobs=1)
+    summary = write_outputs(rows, MODES["quick"], tmp_path, mode="quick")
     with open(tmp_path / "paper_table.csv") as f:
         by = {(r["scenario"], r["variant"]): r for r in csv.DictReader(f)}
     assert by[("15 swaps every 1 s", "rdtcp-measured")]["paper_value_for"] == "rdtcp"

@@ -104,6 +104,19 @@ def test_scan_journal_normalises_the_spec_fields_it_reads(tmp_path):
 
 
 # --------------------------------------------------------------------------- input validation
+@pytest.mark.parametrize("argv,message", [
+    (["--series", "61"], "--series 61: the step is longer than the 60 s transfers"),
+    (["--mode", "full", "--duration", "5", "--series", "6"],
+     "--series 6: the step is longer than the 5 s transfers"),
+])
+def test_sweep_refuses_a_series_step_longer_than_the_transfers(argv, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        parse_args(["--mode", "quick"] + argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.startswith("usage:") and message in err
+    assert parse_args(["--mode", "quick", "--series", "60"]).series == 60      # as long: fine
+
+
 @pytest.mark.parametrize("argv", [["--duration", "nan"], ["--duration", "inf"],
                                   ["--interval", "1,inf"], ["--series", "nan"],
                                   ["--levels", "0.01,nan"]])
@@ -314,7 +327,35 @@ def test_jobs_are_capped_at_the_runs_to_do(tmp_path, monkeypatch, capsys):
     assert main(argv) == 0
     assert "1 to run on 1 process(es)" in capsys.readouterr().err
     assert len(started) == 1
-    assert json.loads((tmp_path / "summary.json").read_text())["jobs"] == 1
+    assert json.loads((tmp_path / "summary.json").read_text())["invocations"][-1]["jobs"] == 1
+
+
+def test_one_place_decides_the_jobs_count(tmp_path, monkeypatch, capsys):
+    """pool.jobs_for decides the workers: the sweep prints and records its answer and run_specs
+    starts that many, whatever it answers."""
+    assert [pool.jobs_for(r, n) for r, n in ((8, 1), (2, 5), (3, 3), (4, 0), (0, 4))] == \
+        [1, 2, 3, 1, 1]
+    started = []
+    real = subprocess.Popen
+
+    def popen(args, *a, **kw):
+        if "experiments.worker" in args and "--probe" not in args:
+            started.append(args)
+        return real(args, *a, **kw)
+
+    asked = []
+
+    def one_job(requested, runs):
+        asked.append((requested, runs))
+        return 1
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    monkeypatch.setattr(pool, "jobs_for", one_job)
+    argv = ARGS + ["--out", str(tmp_path), "--jobs", "2", "--worker-python", sys.executable]
+    assert main(argv) == 0
+    assert "2 to run on 1 process(es)" in capsys.readouterr().err
+    assert len(started) == 1 and set(asked) == {(2, 2)}
+    assert json.loads((tmp_path / "summary.json").read_text())["invocations"][-1]["jobs"] == 1
 
 
 # --------------------------------------------------------------------------- zero-swap points

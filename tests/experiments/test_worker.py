@@ -35,7 +35,7 @@ def test_worker_processes_give_the_same_rows_as_forked_workers(in_process_rows, 
     assert main(ARGS + ["--out", str(tmp_path), "--worker-python", sys.executable]) == 0
     assert _rows(tmp_path) == in_process_rows and len(in_process_rows) == 2
     summary = json.loads((tmp_path / "summary.json").read_text())
-    assert summary["workers"].startswith(f"workers: {sys.executable}")
+    assert summary["invocations"][-1]["workers"].startswith(f"workers: {sys.executable}")
 
 
 def _pypy():
