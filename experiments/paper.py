@@ -90,6 +90,8 @@ class RunSpec:
             raise ValueError("swaps must be >= 0 and level a probability in [0, 1]")
         if self.k < 0 or self.swap_span < 0:
             raise ValueError("k and swap_span must be >= 0")
+        if self.seed < 1:
+            raise ValueError("seed must be >= 1 (the sweeps number their seeds 1, 2, ...)")
         if self.sample_step < 0 or self.max_cwnd_segments < 1:
             raise ValueError("sample_step must be >= 0 (0: no series) and max_cwnd_segments >= 1")
 

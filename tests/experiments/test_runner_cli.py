@@ -143,6 +143,12 @@ def test_run_spec_refuses_non_finite_numbers(field, value):
         RunSpec("sack", **{field: value})
 
 
+@pytest.mark.parametrize("seed", [0, -3])
+def test_run_spec_refuses_a_seed_below_one(seed):
+    with pytest.raises(ValueError, match="seed must be >= 1"):
+        RunSpec("sack", seed=seed)
+
+
 def test_run_spec_refuses_wrong_types_and_normalises_whole_numbers():
     with pytest.raises(TypeError, match="swaps must be an integer"):
         RunSpec("sack", swaps="x")
