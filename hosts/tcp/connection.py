@@ -21,7 +21,7 @@ from hosts.tcp.receiver import MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TS, Receive
 from hosts.tcp.rtt import RttEstimator
 from hosts.tcp.segment import ACK, FIN, REORDER_BIT, RST, SYN, Segment
 from hosts.tcp.sendbuf import SendBuffer
-from hosts.tcp.seq import SEQ_MOD, seq_add, seq_sub
+from hosts.tcp.seq import SEQ_MOD, seq_add, seq_geq, seq_sub
 from hosts.tcp.variants import get_variant
 
 __all__ = ["TcpConnection", "CLOSED", "LISTEN", "SYN_SENT", "SYN_RCVD", "ESTABLISHED",
@@ -34,6 +34,7 @@ _SYNCHRONIZED = {ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT, CLOSE_
 
 DEFAULT_PEER_MSS = 536              # RFC 9293 §3.7.1: when the peer sends no MSS option
 MAX_WINDOW_UNSCALED = 65535         # RFC 9293 §3.1: the 16-bit window field
+TIMESTAMP_OPTION_BYTES = 12         # RFC 7323 §3: NOP, NOP, kind 8 length 10
 
 # scoreboard record fields (a list per sent segment, for speed)
 _S, _E, _SACKED, _LOST, _RETRANS, _SENT_AT, _TX = range(7)
@@ -59,7 +60,8 @@ class TcpConnection:
         self.state = CLOSED
         self.stats = {k: 0 for k in (
             "segments_sent", "segments_received", "retransmits", "fast_retransmits", "timeouts",
-            "spurious_retransmits", "dsack_undos", "bytes_acked", "epdn_stamps", "epdn_ignored",
+            "spurious_retransmits", "dsack_undos", "eifel_undos", "spurious_timeouts_undone",
+            "bytes_acked", "epdn_stamps", "epdn_ignored",
             "reorder_acks_sent", "reorder_dupacks_received", "bad_segments", "challenge_acks")}
         # negotiated
         self.mss = config.mss
@@ -170,8 +172,10 @@ class TcpConnection:
             return []
         return self._transmit(now)
 
-    def undo_reduction(self, *, cwnd: int, ssthresh: int) -> None:
-        """Variant hook target (DSACK undo, 000 §2-3): restore the pre-reduction window.
+    def undo_reduction(self, *, cwnd: int, ssthresh: int, detector: str = "dsack") -> None:
+        """Variant hook target (DSACK undo, 000 §2-3; Eifel, RFC 3522): restore the
+        pre-reduction window. ``detector`` names what showed the reduction false ("dsack" or
+        "eifel"), counted in ``stats["<detector>_undos"]``.
 
         An undo during fast recovery marks the episode undone, so that leaving recovery keeps
         the restored window instead of setting cwnd to ssthresh (as Linux's undo clears its
@@ -182,8 +186,29 @@ class TcpConnection:
         self.ssthresh = max(self.ssthresh, ssthresh)
         if self.in_recovery:
             self._recovery_undone = True
-        self.stats["dsack_undos"] += 1
-        self._trace("undo", cwnd=self.cwnd, ssthresh=self.ssthresh)
+        self.stats[f"{detector}_undos"] += 1
+        self._trace("undo", cwnd=self.cwnd, ssthresh=self.ssthresh, detector=detector)
+
+    def resume_after_spurious_timeout(self, *, cwnd: int, ssthresh: int) -> None:
+        """Variant hook target (Eifel response, RFC 4015): the last retransmission timeout was
+        spurious. Leave its loss recovery without the go-back-N retransmissions still to come
+        ("SND.NXT <- SND.MAX": segments marked lost by the timeout and not yet sent again are
+        in flight after all) and set cwnd and ssthresh as the response decides."""
+        if self.in_loss:
+            for r in self._live():
+                if r[_LOST] and not r[_RETRANS]:
+                    r[_LOST] = False
+                    self._lost_out -= r[_E] - r[_S]
+            self._lost_hint = self._head
+            self.in_loss = False
+        self.cwnd = max(self.mss, min(cwnd, self._max_cwnd()))
+        self.ssthresh = max(2 * self.mss, ssthresh)
+        self.stats["spurious_timeouts_undone"] += 1
+        self._trace("spurious-timeout", cwnd=self.cwnd, ssthresh=self.ssthresh)
+
+    def ts_val(self) -> int:
+        """The TSval our segments carry now (RFC 7323 §3: a millisecond clock)."""
+        return int(self._now * 1000) % SEQ_MOD
 
     # ------------------------------------------------------------------ segment building
     def _wire_seq(self, off: int) -> int:
@@ -200,7 +225,7 @@ class TcpConnection:
         if not self.ts_ok:
             return ()
         return (("NOP", None), ("NOP", None),
-                ("Timestamp", (int(self._now * 1000) % SEQ_MOD, self._ts_recent)))
+                ("Timestamp", (self.ts_val(), self._ts_recent)))
 
     def _syn(self, *, ack: bool) -> Segment:
         cfg = self.cfg
@@ -211,8 +236,7 @@ class TcpConnection:
         if cfg.window_scale is not None and (not ack or self._peer_wscale is not None):
             opts += [("NOP", None), ("WScale", cfg.window_scale)]
         if cfg.timestamps and (not ack or self.ts_ok):
-            opts += [("NOP", None), ("NOP", None), ("Timestamp", (int(self._now * 1000) % SEQ_MOD,
-                                                                  self._ts_recent))]
+            opts += [("NOP", None), ("NOP", None), ("Timestamp", (self.ts_val(), self._ts_recent))]
         if cfg.rdtcp and (not ack or self.rdtcp_ok):
             opts.append(("RDTCPOK", None))
         flags = SYN | (ACK if ack else 0)
@@ -290,10 +314,19 @@ class TcpConnection:
         if peer_ws is not None and self.cfg.window_scale is not None:
             self.snd_wscale, self.rcv_wscale = peer_ws, self.cfg.window_scale
         self.mss = max(64, min(self.cfg.mss, peer_mss))
+        if self.ts_ok:
+            # the MSS counts data only, every segment now carries a 12-byte timestamp option:
+            # Eff.snd.MSS subtracts the options sent (RFC 9293 §3.7.1, RFC 6691 §2), or a
+            # full segment would exceed the MTU (Linux's mss_cache: 1448 with timestamps)
+            self.mss -= TIMESTAMP_OPTION_BYTES
         if self.rdtcp_ok:
             self.mss -= RDTCP_MSS_REDUCTION     # design.md: room for a 12-byte EPDN stamp
+        self.cwnd = min(self.initial_window(), self._max_cwnd())
+
+    def initial_window(self) -> int:
+        """IW in bytes: the configured segments, else RFC 5681 §3.1's by SMSS."""
         iw = self.cfg.initial_window_segments
-        self.cwnd = min(iw * self.mss if iw else _initial_window(self.mss), self._max_cwnd())
+        return iw * self.mss if iw else _initial_window(self.mss)
 
     def _max_cwnd(self) -> int:
         return self.cfg.max_cwnd_segments * self.mss
@@ -386,8 +419,8 @@ class TcpConnection:
             self._trace("established", mss=self.mss, sack=self.sack_ok, rdtcp=self.rdtcp_ok)
         if self.ts_ok:
             ts = seg.option("Timestamp")
-            if ts is not None and start <= rcv.rcv_nxt:
-                self._ts_recent = ts[0]         # RFC 7323 §4.3
+            if ts is not None and start <= rcv.rcv_nxt and seq_geq(ts[0], self._ts_recent):
+                self._ts_recent = ts[0]         # RFC 7323 §4.3 (2): never backwards
         ack_out = self._on_ack(seg, now)
         if ack_out is None:
             return [self._ack_segment()]        # ACK of unsent data (RFC 9293 §3.10.7.4)
@@ -493,12 +526,14 @@ class TcpConnection:
         prior_wnd = self.snd_wnd
         self.snd_wnd = seg.window << self.snd_wscale
         new_sack = self._on_sack_blocks(seg) if self.sack_ok else False
-        if ack > self.snd_una:
+        prior_una = self.snd_una
+        if ack > prior_una:
             self._on_new_ack(ack, now)
         elif self._is_dupack(seg, new_sack, prior_wnd):
             self._on_dupack(seg)
         if (self.in_recovery or self.in_loss) and new_sack:
             self._mark_lost()
+        self.policy.on_ack(self, seg, prior_una)
         if self.state in (FIN_WAIT_1, CLOSING, LAST_ACK) and self._fin_at is not None \
                 and self.snd_una > self._fin_at:
             self._on_fin_acked(now)

@@ -20,13 +20,19 @@ Sender hooks (positions are unwrapped offsets, see hosts/tcp/ranges.py):
   IsLost marks the rest) instead of the RTO's loss window and retransmission of everything
   unSACKed. Default False (RFC 6298, RFC 5681 §3.1). Called before ``on_timeout``.
 - ``on_timeout(conn)``: the retransmission timer expired.
+- ``on_ack(conn, seg, prior_una)``: any ACK, after the engine has processed it (``conn.snd_una
+  > prior_una``: it acknowledged new data); ``seg`` carries its options (the peer's TSecr).
 Receiver hooks:
 - ``on_data(rcv, start, end, stamp)``: a data segment arrived, before reassembly, with the
   EPDN stamp (lo, hi) it carried or None (stamps reach here only on RD-TCP flows).
 - ``ack_reorder_bit(rcv) -> bool``: whether the ACK about to be sent carries the reorder bit.
 
-Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``rdtcp``,
-``rdtcp-adaptive`` and ``rdtcp-measured`` (rdtcp.py; they change k, and ``RdTcp.wait_k`` is how
+Engine calls a variant may make: ``conn.undo_reduction`` (restore the window a false fast
+retransmit cut), ``conn.resume_after_spurious_timeout`` (leave an RTO's go-back-N recovery),
+``conn.ts_val()`` (the TSval being sent now).
+
+Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``eifel`` (eifel.py),
+``rdtcp``, ``rdtcp-adaptive`` and ``rdtcp-measured`` (rdtcp.py; they change k, and ``RdTcp.wait_k`` is how
 many duplicate ACKs beyond three a hole marked reordered waits for); spurious.py detects a false
 fast retransmit from DSACKs.
 
@@ -34,8 +40,6 @@ How the planned variants map onto these hooks (engine state they read is public 
 ``cwnd``, ``ssthresh``, ``snd_una``, ``snd_max``, ``flight_size``, ``mss``, ``stats``):
 - RR-TCP (000): ``on_dsack`` raises ``dupthresh`` from the reordering length it measures;
   ``on_timeout`` lowers it; undo through ``conn.undo_reduction`` as ``dsack`` does.
-- Eifel detection (RFC 3522) / DSACK undo: ``on_enter_recovery`` keeps the prior window,
-  ``on_dsack`` (or a timestamp check) calls ``conn.undo_reduction``.
 - Net Reno (002): ``ssthresh_after_loss`` and ``on_new_ack`` change the reduction.
 - Limited Transmit (RFC 3042): the engine already sends new data on each duplicate ACK below
   DupThresh whenever cwnd - pipe allows it (RFC 6675 §5 step (3), the SACK form of Limited
@@ -90,6 +94,9 @@ class LossRecoveryPolicy:
     def on_timeout(self, conn) -> None:
         pass
 
+    def on_ack(self, conn, seg, prior_una: int) -> None:
+        pass
+
     # receiver
     def on_data(self, rcv, start: int, end: int, stamp) -> None:
         pass
@@ -114,4 +121,4 @@ def get_variant(name: str) -> type[LossRecoveryPolicy]:
                          f"{', '.join(sorted(VARIANTS))}") from None
 
 
-from hosts.tcp.variants import sack, dsack, rdtcp  # noqa: E402,F401  (registration)
+from hosts.tcp.variants import sack, dsack, eifel, rdtcp  # noqa: E402,F401  (registration)

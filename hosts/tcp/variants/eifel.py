@@ -1,0 +1,75 @@
+"""Eifel: TCP SACK that tells a spurious retransmission from the timestamps the first ACK after
+it echoes, and takes back what the retransmission cost.
+
+Detection, RFC 3522 §3 (needs the timestamp option, RFC 7323, on both ends): remember the
+TSval of the first retransmission of a recovery episode (RetransmitTS). The first ACK after it
+that acknowledges new data ("acceptable ACK") echoes the TSval of the segment that arrived and
+made the receiver send it: when that TSecr is older than RetransmitTS, the original got there,
+so the retransmission was not needed. A retransmission sent in the same millisecond as its
+original cannot be told apart and counts as needed (RFC 3522 §3.2 compares strictly).
+
+Response:
+- a spurious fast retransmit: restore the window it cut, as DSACK undo does (000 §2, BL-R), an
+  RTT earlier than a DSACK could say it; dupthresh stays 3.
+- a spurious timeout, RFC 4015 §3: leave the timeout's recovery without its go-back-N
+  retransmissions (SND.NXT <- SND.MAX), cwnd <- FlightSize + min(bytes_acked, IW) and
+  ssthresh <- pipe_prev, where pipe_prev = max(FlightSize, ssthresh) when the timer expired.
+  RFC 4015's adaptation of the retransmission timer (§4.2, from the acceptable ACK's RTT
+  sample) is not done: the engine's RFC 6298 estimator stays as it is.
+
+Without negotiated timestamps there is nothing to compare and the variant behaves as ``sack``.
+"""
+
+from __future__ import annotations
+
+from hosts.tcp.seq import seq_lt
+from hosts.tcp.variants import LossRecoveryPolicy, register
+
+FAST_RETRANSMIT, TIMEOUT = "fast retransmit", "timeout"
+
+
+@register
+class Eifel(LossRecoveryPolicy):
+    name = "eifel"
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.episode: str | None = None         # FAST_RETRANSMIT or TIMEOUT, until judged
+        self.retransmit_ts: int | None = None   # RFC 3522 RetransmitTS
+        self.prior: tuple[int, int] | None = None   # fast retransmit: (cwnd, ssthresh) before
+        self.pipe_prev = 0                      # timeout: RFC 4015 pipe_prev
+
+    def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
+        self._start(conn, FAST_RETRANSMIT)
+        self.prior = (prior_cwnd, prior_ssthresh)
+
+    def on_timeout(self, conn):
+        # a timeout that interrupts an episode not yet judged starts a new one (RFC 3522 §3.1:
+        # RetransmitTS is that of the first retransmission of this recovery)
+        self._start(conn, TIMEOUT)
+        self.pipe_prev = max(conn.flight_size, conn.ssthresh)
+
+    def _start(self, conn, kind: str) -> None:
+        self.episode = kind if conn.ts_ok else None
+        self.retransmit_ts = None
+
+    def on_retransmit(self, conn, start, end):
+        if self.episode is not None and self.retransmit_ts is None:
+            self.retransmit_ts = conn.ts_val()
+
+    def on_ack(self, conn, seg, prior_una):
+        if self.retransmit_ts is None or conn.snd_una <= prior_una:
+            return                              # no retransmission to judge, or not acceptable
+        kind, self.episode = self.episode, None
+        retransmit_ts, self.retransmit_ts = self.retransmit_ts, None
+        ts = seg.option("Timestamp")
+        if ts is None or not seq_lt(ts[1], retransmit_ts):
+            return                              # the retransmission is what arrived
+        if kind == FAST_RETRANSMIT:
+            cwnd, ssthresh = self.prior
+            conn.undo_reduction(cwnd=cwnd, ssthresh=ssthresh, detector="eifel")
+        else:
+            acked = conn.snd_una - prior_una
+            conn.resume_after_spurious_timeout(
+                cwnd=conn.flight_size + min(acked, conn.initial_window()),
+                ssthresh=self.pipe_prev)

@@ -1,0 +1,98 @@
+"""Eifel (RFC 3522 detection, RFC 4015 response) through the engine's public API and the
+in-memory network: the first ACK after a retransmission tells by its echoed timestamp whether
+the original arrived; and timestamps on every segment leave less room for data."""
+
+from dataclasses import dataclass
+
+from hosts.tcp import TcpConfig
+from hosts.testing import TestNetwork
+
+MSS = 1000
+DATA = bytes((i * 11) % 256 for i in range(60_000))
+LONG_DATA = bytes((i * 5) % 251 for i in range(400_000))
+
+
+def cfg(variant, **kw):
+    kw = {"mss": MSS + 12, **kw}            # 12 bytes of each segment carry the timestamps
+    return TcpConfig(variant=variant, timestamps=True, initial_window_segments=10, **kw)
+
+
+def run(variant, setup, data=DATA, network=TestNetwork, **kw):
+    net = network(cfg(variant, **kw), data)
+    setup(net)
+    net.run()
+    assert net.delivered == data
+    return net
+
+
+def test_timestamps_leave_twelve_bytes_less_for_data_per_segment():
+    # RFC 9293 §3.7.1 / RFC 6691: the MSS counts data only; the options come out of it
+    net = run("sack", lambda n: None, mss=1460)
+    assert net.a.mss == 1448
+    assert max((s.end - s.seq) % (1 << 32) for s in net.sent) == 1448
+
+
+def test_a_fast_retransmit_of_a_reordered_segment_is_undone_at_the_first_ack():
+    # segment 5 arrives after 5 later ones: SACK retransmits it at the 3rd duplicate ACK, the
+    # original then fills the hole and the ACK echoes the original's timestamp
+    sack = run("sack", lambda n: n.hold(5, positions=5))
+    eifel = run("eifel", lambda n: n.hold(5, positions=5))
+    for net in (sack, eifel):
+        assert net.a.stats["fast_retransmits"] == 1
+    assert sack.a.stats["eifel_undos"] == 0
+    assert eifel.a.stats["eifel_undos"] == 1
+    (fr,) = eifel.events_named("fast-retransmit")
+    (undo,) = eifel.events_named("undo")
+    assert undo[2]["cwnd"] == fr[2]["prior_cwnd"] and undo[2]["detector"] == "eifel"
+    # an RTT before any DSACK for the retransmission could have said it
+    dsack_at = min(t for t, e, f in eifel.events if e == "dsack")
+    assert undo[0] < dsack_at
+
+
+def test_a_needed_fast_retransmit_is_not_undone():
+    net = run("eifel", lambda n: n.drop(5))
+    assert net.a.stats["fast_retransmits"] == 1 and net.a.stats["eifel_undos"] == 0
+    assert net.events_named("undo") == []
+
+
+def test_without_timestamps_eifel_is_plain_sack():
+    net = TestNetwork(TcpConfig(variant="eifel", mss=MSS, initial_window_segments=10), DATA)
+    net.hold(5, positions=5)
+    net.run()
+    assert net.delivered == DATA and not net.a.ts_ok
+    assert net.a.stats["fast_retransmits"] == 1 and net.a.stats["eifel_undos"] == 0
+
+
+@dataclass
+class AckSpikeNetwork(TestNetwork):
+    """B's ACKs sent in [spike_at, spike_at + spike_len) reach A ``spike`` seconds late, and
+    the return path stays first in, first out, so later ACKs wait behind them (a delay spike):
+    A's timer expires although nothing was lost."""
+    spike_at: float = 0.05
+    spike_len: float = 0.03
+    spike: float = 1.5
+    _last_to_a: float = 0.0
+
+    def _push(self, t, dst, seg):
+        if dst == "a":
+            if self.spike_at <= self.now < self.spike_at + self.spike_len:
+                t += self.spike
+            t = self._last_to_a = max(t, self._last_to_a)
+        super()._push(t, dst, seg)
+
+    __test__ = False
+
+
+def test_a_spurious_timeout_is_detected_and_go_back_n_is_not_sent():
+    sack = run("sack", lambda n: None, LONG_DATA, AckSpikeNetwork)
+    eifel = run("eifel", lambda n: None, LONG_DATA, AckSpikeNetwork)
+    for net in (sack, eifel):
+        assert net.a.stats["timeouts"] == 1
+    assert eifel.a.stats["spurious_timeouts_undone"] == 1
+    assert sack.a.stats["spurious_timeouts_undone"] == 0
+    # SACK resends the window go-back-N; Eifel only the one segment the timer sent
+    assert len(eifel.retransmissions()) == 1
+    assert len(sack.retransmissions()) > 5
+    (ev,) = eifel.events_named("spurious-timeout")
+    (to,) = eifel.events_named("timeout")
+    assert ev[2]["ssthresh"] >= to[2]["flight"]          # pipe_prev: the flight before the timer
