@@ -29,8 +29,8 @@ def aggregate(rows: Iterable[dict], *, swap_span: int = 0, k: int = RDTCP_K) -> 
 def aggregate_all(rows: Iterable[dict]) -> dict[PointKey, dict]:
     """Per point: mean, sample standard deviation and count of throughput, and the swaps the
     runs realised; errored runs left out. Zero swaps is keyed with interval None and span 0: it
-    is the same network whatever the interval or span. k only matters to RD-TCP; SACK and DSACK
-    points carry the default. Points may have different counts (a deterministic point may run
+    is the same network whatever the interval or span. k only matters to the RD-TCP senders (the
+    k-adapting ones start from it); the others' points carry the default. Points may have different counts (a deterministic point may run
     one seed only)."""
     groups: dict[PointKey, list[dict]] = {}
     for r in rows:
@@ -39,7 +39,7 @@ def aggregate_all(rows: Iterable[dict]) -> dict[PointKey, dict]:
         swapping = r["injection"] == "swap" and r["swaps"]
         interval = r["interval"] if swapping else None
         span = r.get("swap_span", 0) if swapping else 0
-        k = r.get("k", RDTCP_K) if r["variant"] == "rdtcp" else RDTCP_K
+        k = r.get("k", RDTCP_K) if r["variant"] in RDTCP_VARIANTS else RDTCP_K
         key = (r["variant"], r["injection"], interval, r["swaps"], r["level"], k, span)
         groups.setdefault(key, []).append(r)
     return {k: _point(v) for k, v in sorted(groups.items(), key=lambda kv: str(kv[0]))}

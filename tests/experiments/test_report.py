@@ -42,6 +42,15 @@ def test_aggregate_gives_mean_sample_sd_and_count_per_point():
     assert ("sack", "swap", None, 0, 0.0) in points     # zero swaps shared by both intervals
 
 
+def test_aggregate_keeps_the_starting_k_of_the_k_adapting_rdtcps_apart():
+    rows = [_row(v, 15, 1.0, 1, 590_000.0 + k, k=k)
+            for v in ("rdtcp-measured", "sack") for k in (3, 6)]
+    points = aggregate_all(rows)
+    assert {key[5] for key in points if key[0] == "rdtcp-measured"} == {3, 6}
+    (sack,) = [p for key, p in points.items() if key[0] == "sack"]   # k does not act on SACK
+    assert sack["n"] == 2
+
+
 def test_aggregate_leaves_out_failed_runs():
     rows = _rows(GOOD_SACK, FLAT_RDTCP) + [{**_row("sack", 15, 1.0, 3, 0.0), "error": "boom"}]
     assert aggregate(rows)[("sack", "swap", 1.0, 15, 0.0)]["n"] == 2
