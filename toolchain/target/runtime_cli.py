@@ -35,45 +35,56 @@ class _BadParam(Exception):
     pass
 
 
-def _ipv4(s: str) -> int | None:
-    try:
-        return int(ipaddress.IPv4Address(s))
-    except ValueError:
-        return None
+class _Crash(CliError):
+    """Input on which the real runtime_CLI.py dies with a Python exception (it prints a
+    traceback and the session ends); we print the exception's last line and go on."""
 
 
-def _mac(s: str) -> int | None:
-    parts = s.split(":")
-    if len(parts) != 6:
+def _addr_bytes(text: str, bitwidth: int) -> bytes | None:
+    """runtime_CLI.parse_param's address forms: IPv4 for 32 bits (text with '.'), MAC for 48
+    bits and IPv6 for 128 bits (text with ':'); None when the text is not in that form."""
+    if bitwidth == 32 and "." in text:
+        parts = text.split(".")
+        try:
+            if len(parts) != 4:
+                raise ValueError
+            vals = [int(b) for b in parts]
+        except ValueError:
+            raise _BadParam("Invalid IPv4 address") from None
+    elif bitwidth == 48 and ":" in text:
+        parts = text.split(":")
+        try:
+            if len(parts) != 6:
+                raise ValueError
+            vals = [int(b, 16) for b in parts]
+        except ValueError:
+            raise _BadParam("Invalid MAC address") from None
+    elif bitwidth == 128 and ":" in text:
+        try:
+            return ipaddress.IPv6Address(text).packed
+        except ValueError:
+            raise _BadParam("Invalid IPv6 address") from None
+    else:
         return None
-    try:
-        vals = [int(p, 16) for p in parts]
-    except ValueError:
-        return None
-    if any(not 0 <= v <= 255 or len(p) > 2 for v, p in zip(vals, parts)):
-        return None
-    return int.from_bytes(bytes(vals), "big")
-
-
-def _ipv6(s: str) -> int | None:
-    try:
-        return int(ipaddress.IPv6Address(s))
-    except ValueError:
-        return None
+    if any(not 0 <= v <= 255 for v in vals):       # struct.pack('B', ...) in the real CLI
+        raise _Crash("struct.error: ubyte format requires 0 <= number <= 255")
+    return bytes(vals)
 
 
 def parse_param(text: str, bitwidth: int) -> int:
-    """A CLI value: an IPv4 address for 32-bit, MAC for 48-bit, IPv6 for 128-bit, else int."""
-    special = {32: _ipv4, 48: _mac, 128: _ipv6}.get(bitwidth)
-    if special is not None:
-        v = special(text)
-        if v is not None:
-            return v
+    """A CLI value as runtime_CLI.py parses it: an IPv4 address for 32-bit, MAC for 48-bit,
+    IPv6 for 128-bit, else an integer (Python ``int(text, 0)``) in (bitwidth + 7) // 8 bytes;
+    a negative integer becomes 0 (its int_to_bytes emits zero bytes for it)."""
+    raw = _addr_bytes(text, bitwidth)
+    if raw is not None:
+        return int.from_bytes(raw, "big")
     try:
         v = int(text, 0)
     except ValueError:
         raise _BadParam("Invalid input, could not cast to integer, try in hex with 0x prefix") from None
-    if v < 0 or v >= 1 << (((bitwidth + 7) // 8) * 8):
+    if v <= 0:
+        return 0
+    if (v.bit_length() + 7) // 8 > (bitwidth + 7) // 8:
         raise _BadParam("Parameter is too large")
     return v
 
@@ -84,10 +95,22 @@ def _byte_str(value: int, bitwidth: int) -> str:
 
 
 def _int(text: str, what: str) -> int:
+    """runtime_CLI.py's handle parsing: Python ``int(text)`` (decimal), "Bad format for <what>"."""
     try:
-        return int(text, 0)
+        return int(text)
     except ValueError:
         raise CliError(f"Error: Bad format for {what}") from None
+
+
+def _parse_int(text: str, what: str) -> int:
+    """runtime_CLI.RuntimeAPI.parse_int (sswitch_CLI's queue and mirroring commands)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise CliError(f"Error: Bad format for {what}, expected integer") from None
+
+
+_IDENTCHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 class RuntimeCLI:
@@ -97,6 +120,8 @@ class RuntimeCLI:
 
     def __init__(self, runtime: Runtime):
         self.rt = runtime
+        self.lastcmd = ""
+        self._out: list[str] = []
 
     # -- entry points -------------------------------------------------------------------------------
     def commands(self) -> list[tuple[str, str]]:
@@ -110,20 +135,57 @@ class RuntimeCLI:
             return e.message
 
     def run(self, line: str) -> str:
+        """One line as simple_switch_CLI's ``cmd.Cmd`` reads it: the command is the leading
+        run of identifier characters; an empty line repeats the last command (cmd.Cmd's
+        ``emptyline``); anything else that is not a command, '#' comments included, is
+        "*** Unknown syntax". What a command prints before failing stays in the message."""
         line = line.strip()
-        if not line or line.startswith("#"):
-            return ""
-        cmd, _, rest = line.partition(" ")
-        fn = getattr(self, f"do_{cmd}", None)
+        if not line:
+            if not self.lastcmd:
+                return ""
+            line = self.lastcmd
+        if line[0] == "?":
+            line = "help " + line[1:]
+        elif line[0] == "!":
+            line = "shell " + line[1:]
+        i = 0
+        while i < len(line) and line[i] in _IDENTCHARS:
+            i += 1
+        cmd, arg = line[:i], line[i:].strip()
+        self.lastcmd = "" if line == "EOF" else line
+        fn = getattr(self, f"do_{cmd}", None) if cmd else None
         if fn is None:
+            if line.startswith("#"):
+                # a comment: simple_switch_CLI prints this too, but it is not counted as a
+                # failed command (rdtcp-switch-cli's exit status, run_commands)
+                return f"*** Unknown syntax: {line}"
             raise CliError(f"*** Unknown syntax: {line}")
-        out = fn(rest.strip())
-        return "" if out is None else out
+        self._out = []
+        try:
+            out = fn(arg)
+        except CliError as e:
+            raise CliError("\n".join(self._out + [e.message])) from None
+        except Exception as e:  # noqa: BLE001 -- the real CLI dies with a traceback here
+            raise _Crash("\n".join(self._out + [f"{type(e).__name__}: {e}"])) from None
+        finally:
+            printed, self._out = self._out, []
+        if out:
+            printed.append(out)
+        return "\n".join(printed)
+
+    def _print(self, *parts) -> None:
+        """print(*parts) of the real CLI, for lines printed before a call that may fail."""
+        self._out.append(" ".join(str(p) for p in parts))
 
     def run_commands(self, path_or_text) -> str:
+        """A commands file as a script: blank lines and '#' lines are skipped (a convenience
+        of the library: simple_switch_CLI would repeat the previous command on a blank line
+        and print "*** Unknown syntax" for a comment); stops at the first failing line."""
         text = self._commands_text(path_or_text)
         outputs = []
         for n, line in enumerate(text.splitlines(), start=1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
             try:
                 outputs.append(self.run(line))
             except CliError as e:
@@ -154,10 +216,12 @@ class RuntimeCLI:
         if len(args) != n:
             raise CliError(f"Error: Wrong number of args, expected {n} but got {len(args)}")
 
-    def _runtime_data(self, action: str, params: list[str], table=None) -> list[int]:
+    def _runtime_data(self, action: str, params: list[str], table=None, *, shown: str | None = None) -> list[int]:
+        """The action's parameters; ``shown`` is the action name the count error names (the
+        real CLI names the action as typed in table_set_default, by its full name elsewhere)."""
         specs = self.rt.action_params(action, table)
         if len(params) != len(specs):
-            raise CliError(f"Error: Action {action} needs {len(specs)} parameters")
+            raise CliError(f"Error: Action {shown or action} needs {len(specs)} parameters")
         out = []
         for text, (_, bw) in zip(params, specs):
             try:
@@ -167,10 +231,9 @@ class RuntimeCLI:
         return out
 
     def _match_key(self, table, fields: list[str]) -> list[MatchParam]:
-        out = []
-        for text, key in zip(fields, table.keys):
-            out.append(self._match_param(text, key.match_type, key.width))
-        return out
+        if len(fields) > len(table.keys):      # runtime_CLI.parse_match_key indexes past the key
+            raise _Crash("IndexError: list index out of range")
+        return [self._match_param(text, key.match_type, key.width) for text, key in zip(fields, table.keys)]
 
     def _match_param(self, text: str, mt: str, bw: int) -> MatchParam:
         def param(s: str) -> int:
@@ -179,25 +242,34 @@ class RuntimeCLI:
             except _BadParam as e:
                 raise _MatchKeyError(f"Invalid match key: Error while parsing {s} - {e}") from None
         if mt == "lpm":
-            if text.count("/") != 1:
+            parts = text.split("/")
+            if len(parts) != 2:
                 raise _MatchKeyError(f"Invalid match key: Invalid LPM value {text}, use '/' to separate prefix and length")
-            prefix, length = text.split("/")
-            return MatchParam("lpm", param(prefix), _int(length, "prefix length"))
+            value = param(parts[0])
+            try:
+                length = int(parts[1])
+            except ValueError:
+                raise _Crash(f"ValueError: invalid literal for int() with base 10: {parts[1]!r}") from None
+            return MatchParam("lpm", value, length)
         if mt == "ternary":
-            if text.count("&&&") != 1:
+            parts = text.split("&&&")
+            if len(parts) != 2:
                 raise _MatchKeyError(f"Invalid match key: Invalid ternary value {text}, use '&&&' to separate key and mask")
-            key, mask = text.split("&&&")
-            return MatchParam("ternary", param(key), param(mask))
+            return MatchParam("ternary", param(parts[0]), param(parts[1]))
         if mt == "range":
-            if text.count("->") != 1:
+            parts = text.split("->")
+            if len(parts) != 2:
                 raise _MatchKeyError(f"Invalid match key: Invalid range value {text}, use '->' to separate range start and range end")
-            lo, hi = text.split("->")
-            return MatchParam("range", param(lo), param(hi))
+            lo, hi = param(parts[0]), param(parts[1])
+            if lo > hi:
+                raise _MatchKeyError(f"Invalid match key: start is less than end in expression {text}")
+            return MatchParam("range", lo, hi)
         if mt == "valid":
-            if text.lower() in ("true", "false"):
-                return MatchParam("valid", int(text.lower() == "true"))
-            return MatchParam("valid", 1 if param(text) else 0)
-        if mt == "optional":
+            try:
+                return MatchParam("valid", int(bool(int(text))))
+            except ValueError:
+                raise _Crash(f"ValueError: invalid literal for int() with base 10: {text!r}") from None
+        if mt == "optional":          # not in runtime_CLI.py (it cannot load such a program)
             if text == "*":
                 return MatchParam("optional", 0, 0)
             return MatchParam("optional", param(text), (1 << bw) - 1)
@@ -211,7 +283,7 @@ class RuntimeCLI:
         if m.kind == "range":
             return f"RANGE-{_byte_str(m.a, bw)} -> {_byte_str(m.b, bw)}"
         if m.kind == "valid":
-            return f"VALID-{'01' if m.a else '00'}"
+            return "VALID-"             # BmMatchParamValid.to_str is empty
         if m.kind == "optional":
             return f"OPTIONAL-{_byte_str(m.a, bw)}"
         return f"EXACT-{_byte_str(m.a, bw)}"
@@ -219,56 +291,74 @@ class RuntimeCLI:
     def _data_str(self, action: str, data: list[int], table=None) -> str:
         return "\t".join(_byte_str(v, bw) for v, (_, bw) in zip(data, self.rt.action_params(action, table)))
 
+    @staticmethod
+    def _has_priority(table) -> bool:
+        """runtime_CLI: a table whose JSON match_type is ternary or range takes a priority."""
+        return table.spec.match_type in ("ternary", "range")
+
+    def _pop_priority(self, table, args: list[str]) -> int:
+        if not self._has_priority(table):
+            return 0
+        try:
+            return int(args.pop(-1))
+        except (ValueError, IndexError):
+            raise CliError("Error: Table is ternary, but could not extract a valid priority from args") from None
+
     # -- tables -------------------------------------------------------------------------------------
     def do_table_add(self, line: str):
         "Add entry to a match table: table_add <table name> <action name> <match fields> => <action parameters> [priority]"
         args = line.split()
         self._at_least(args, 3)
-        table = self.rt.table(args[0])
-        action = self.rt.action_of(table, args[1])
-        priority = 0
-        if table.kind == "ternary" and any(k.match_type in ("ternary", "range", "optional") for k in table.keys):
-            try:
-                priority = int(args.pop(-1))
-            except ValueError:
-                raise CliError("Error: Table is ternary, but could not extract a valid priority from args") from None
+        typed_table, typed_action = args[0], args[1]
+        table = self.rt.table(typed_table)
+        action = self.rt.action_of(table, typed_action, shown_table=typed_table)
+        priority = self._pop_priority(table, args)
         rest = args[2:]
-        idx = rest.index("=>") if "=>" in rest else len(rest)
+        if not rest:        # the real CLI's "for idx, ..." loop never binds idx
+            raise _Crash("UnboundLocalError: cannot access local variable 'idx' where it is not associated with a value")
+        # as runtime_CLI.py: without "=>" the last word is dropped (idx stops on it)
+        idx = rest.index("=>") if "=>" in rest else len(rest) - 1
         keys, params = rest[:idx], rest[idx + 1:]
         if len(keys) != len(table.keys):
-            raise CliError(f"Error: Table {table.name} needs {len(table.keys)} key fields")
+            raise CliError(f"Error: Table {typed_table} needs {len(table.keys)} key fields")
         data = self._runtime_data(action, params, table)
         match = self._match_key(table, keys)
-        handle = self.rt.table_add(table.name, action, match, data, priority)
         mt = MATCH_TYPE_STR.get(table.spec.match_type, table.spec.match_type)
-        return "\n".join([f"Adding entry to {mt} match table {table.name}",
-                          f"{'match key:':20} " + "\t".join(self._key_str(m, k.width) for m, k in zip(match, table.keys)),
-                          f"{'action:':20} {action}",
-                          f"{'runtime data:':20} {self._data_str(action, data, table)}",
-                          f"Entry has been added with handle {handle}"])
+        self._print("Adding entry to", mt, "match table", typed_table)
+        self._print(f"{'match key:':20} " + "\t".join(self._key_str(m, k.width) for m, k in zip(match, table.keys)))
+        self._print(f"{'action:':20} {typed_action}")
+        self._print(f"{'runtime data:':20} {self._data_str(action, data, table)}")
+        handle = self.rt.table_add(table.name, action, match, data, priority)
+        return f"Entry has been added with handle {handle}"
 
     def do_table_set_default(self, line: str):
         "Set default action for a match table: table_set_default <table name> <action name> <action parameters>"
         args = line.split()
         self._at_least(args, 2)
-        table = self.rt.table(args[0])
-        action = self.rt.action_of(table, args[1])
-        data = self._runtime_data(action, args[2:], table)
+        typed_table, typed_action = args[0], args[1]
+        table = self.rt.table(typed_table)
+        action = self.rt.action_of(table, typed_action, shown_table=typed_table)
+        data = self._runtime_data(action, args[2:], table, shown=typed_action)
+        self._print("Setting default action of", typed_table)
+        self._print(f"{'action:':20} {typed_action}")
+        self._print(f"{'runtime data:':20} {self._data_str(action, data, table)}")
         self.rt.table_set_default(table.name, action, data)
-        return "\n".join([f"Setting default action of {table.name}", f"{'action:':20} {action}",
-                          f"{'runtime data:':20} {self._data_str(action, data, table)}"])
 
     def do_table_modify(self, line: str):
-        "Modify entry in a match table: table_modify <table name> <action name> <entry handle> [action parameters]"
+        "Add entry to a match table: table_modify <table name> <action name> <entry handle> [action parameters]"
         args = line.split()
         self._at_least(args, 3)
-        table = self.rt.table(args[0])
-        action = self.rt.action_of(table, args[1])
+        typed_table = args[0]
+        table = self.rt.table(typed_table)
+        action = self.rt.action_of(table, args[1], shown_table=typed_table)
         handle = _int(args[2], "entry handle")
-        data = self._runtime_data(action, args[3:], table)
+        if len(args) == 3:             # runtime_CLI.py reads args[3] unconditionally
+            raise _Crash("IndexError: list index out of range")
+        params = args[4:] if args[3] == "=>" else args[3:]      # "be more tolerant"
+        data = self._runtime_data(action, params, table)
+        mt = MATCH_TYPE_STR.get(table.spec.match_type, table.spec.match_type)
+        self._print("Modifying entry", handle, "for", mt, "match table", typed_table)
         self.rt.table_modify(table.name, action, handle, data)
-        return "\n".join([f"Modifying entry {handle} for {table.spec.match_type} match table {args[0]}",
-                          f"{'action:':20} {action}", f"{'runtime data:':20} {self._data_str(action, data, table)}"])
 
     def do_table_delete(self, line: str):
         "Delete entry from a match table: table_delete <table name> <entry handle>"
@@ -276,8 +366,8 @@ class RuntimeCLI:
         self._exactly(args, 2)
         table = self.rt.table(args[0])
         handle = _int(args[1], "entry handle")
+        self._print("Deleting entry", handle, "from", args[0])
         self.rt.table_delete(table.name, handle)
-        return f"Deleting entry {handle} from {args[0]}"
 
     def do_table_clear(self, line: str):
         "Clear all entries in a match table (direct or indirect), but not the default entry: table_clear <table name>"
@@ -295,7 +385,20 @@ class RuntimeCLI:
         "Reset default entry for a match table: table_reset_default <table name>"
         args = line.split()
         self._exactly(args, 1)
-        self.rt.table(args[0]).reset_default()
+        self.rt.table_reset_default(self.rt.table(args[0]).name)
+
+    def do_table_set_timeout(self, line: str):
+        "Set a timeout in ms for a given entry; the table has to support timeouts: table_set_timeout <table_name> <entry handle> <timeout (ms)>"
+        args = line.split()
+        self._exactly(args, 3)
+        table = self.rt.table(args[0])
+        if not table.spec.support_timeout:
+            raise CliError(f"Error: Table {args[0]} does not support entry timeouts")
+        handle = _int(args[1], "entry handle")
+        timeout = _int(args[2], "timeout")
+        self._print("Setting a", timeout, "ms timeout for entry", handle)
+        # entry ageing is not modelled (no notifications): the handle is checked, the timeout kept
+        self.rt.table_entry(table.name, handle).timeout_ms = timeout
 
     def do_table_dump(self, line: str):
         "Display entries in a match-table: table_dump <table name>"
@@ -303,7 +406,7 @@ class RuntimeCLI:
         self._exactly(args, 1)
         t = self.rt.table(args[0])
         out = ["==========", "TABLE ENTRIES"]
-        for ent in sorted(t.entries.values(), key=lambda e: e.handle):
+        for ent in sorted(t.entries.values(), key=lambda e: e.handle & 0xFFFFFF):
             out.append("**********")
             out.extend(self._entry_lines(t, ent))
         if t.profile is not None:
@@ -324,9 +427,7 @@ class RuntimeCLI:
         args = line.split()
         self._exactly(args, 2)
         t = self.rt.table(args[0])
-        ent = t.entries.get(_int(args[1], "entry handle"))
-        if ent is None:
-            raise CliError("Invalid table operation (INVALID_HANDLE)")
+        ent = self.rt.table_entry(t.name, _int(args[1], "entry handle"))
         return "\n".join(self._entry_lines(t, ent))
 
     def do_table_dump_entry_from_key(self, line: str):
@@ -334,21 +435,17 @@ class RuntimeCLI:
         args = line.split()
         self._at_least(args, 1)
         t = self.rt.table(args[0])
-        priority = 0
-        if t.spec.match_type in ("ternary", "range"):
-            try:
-                priority = int(args.pop(-1))
-            except ValueError:
-                raise CliError("Error: Table is ternary, but could not extract a valid priority from args") from None
+        priority = self._pop_priority(t, args)
         keys = args[1:]
         if len(keys) != len(t.keys):
             raise CliError(f"Error: Table {args[0]} needs {len(t.keys)} key fields")
+        match = self._match_key(t, keys)
         try:
-            wanted = t._check_match(self._match_key(t, keys))
+            wanted = t._check_match(match)
         except TableOpError as e:
             raise CliError(f"Invalid table operation ({e.code})") from None
-        for ent in sorted(t.entries.values(), key=lambda e: e.handle):
-            if t.same_key(ent.match, wanted) and (t.kind != "ternary" or ent.priority == priority):
+        for ent in sorted(t.entries.values(), key=lambda e: e.handle & 0xFFFFFF):
+            if t.same_key(ent.match, wanted) and (not self._has_priority(t) or ent.priority == priority):
                 return "\n".join(self._entry_lines(t, ent))
         raise CliError("Invalid table operation (BAD_MATCH_KEY)")
 
@@ -376,7 +473,7 @@ class RuntimeCLI:
         lines = [f"Dumping entry {hex(ent.handle)}", "Match key:"]
         for m, k in zip(ent.match, t.keys):
             lines.append(f"* {k.cli_name:<{name_w}}: {m.kind.upper():<10}{self._key_hex(m, k.width)}")
-        if t.kind == "ternary":
+        if self._has_priority(t):          # match_units: -1 (not shown) for exact and LPM keys
             lines.append(f"Priority: {ent.priority}")
         if ent.index is not None:
             lines.append(self._index_line(ent.index))
@@ -407,44 +504,48 @@ class RuntimeCLI:
     def _group_lines(prof, handle: int) -> list[str]:
         return [f"Dumping group {handle}", "Members: [" + ", ".join(str(m) for m in prof.groups[handle]) + "]"]
 
+    def _action_str(self, name: str, params) -> str:
+        return f"{name:<30} [" + ",\t".join(f"{p}({bw})" for p, bw in params) + "]"
+
+    def _program_actions(self) -> dict:
+        """runtime_CLI's ACTIONS: name -> runtime data, the JSON's last action of a name wins."""
+        out = {}
+        for a in self.rt.program.json.get("actions", []):
+            out[a["name"]] = [(p["name"], p["bitwidth"]) for p in a.get("runtime_data", [])]
+        return out
+
+    def _table_str(self, t) -> str:
+        mk = ",\t".join(f"{k.cli_name}({k.match_type}, {k.width})" for k in t.keys)
+        impl = t.profile.name if t.profile is not None else None
+        return f"{t.name:<30} [implementation={impl}, mk={mk}]"
+
     def do_show_tables(self, line: str):
         "List tables defined in the P4 program: show_tables"
-        out = []
-        for name in sorted(self.rt.sw.tables):
-            t = self.rt.sw.tables[name]
-            mk = ",\t".join(f"{k.cli_name}({k.match_type}, {k.width})" for k in t.keys)
-            impl = t.profile.name if t.profile is not None else None
-            out.append(f"{name:<30} [implementation={impl}, mk={mk}]")
-        return "\n".join(out)
+        self._exactly(line.split(), 0)
+        return "\n".join(self._table_str(self.rt.sw.tables[name]) for name in sorted(self.rt.sw.tables))
 
     def do_show_actions(self, line: str):
         "List actions defined in the P4 program: show_actions"
-        out = []
-        for name in sorted(self.rt.program.actions):
-            params = ",\t".join(f"{p}({bw})" for p, bw in self.rt.program.actions[name].params)
-            out.append(f"{name:<30} [{params}]")
-        return "\n".join(out)
+        self._exactly(line.split(), 0)
+        actions = self._program_actions()
+        return "\n".join(self._action_str(name, actions[name]) for name in sorted(actions))
+
+    def _table_action_lines(self, t) -> list[str]:
+        actions = self._program_actions()
+        return [self._action_str(a, actions.get(a, t.spec.action_specs[a].params)) for a in sorted(t.spec.actions)]
 
     def do_table_info(self, line: str):
-        "Show info about a table: table_info <table name>"
+        "Show info about a table: table_info <table_name>"
         args = line.split()
         self._exactly(args, 1)
         t = self.rt.table(args[0])
-        mk = ",\t".join(f"{k.cli_name}({k.match_type}, {k.width})" for k in t.keys)
-        impl = t.profile.name if t.profile is not None else None
-        out = [f"{t.name:<30} [implementation={impl}, mk={mk}]", "*" * 80]
-        for a in t.spec.actions:
-            params = ",\t".join(f"{p}({bw})" for p, bw in t.spec.action_specs[a].params)
-            out.append(f"{a:<30} [{params}]")
-        return "\n".join(out)
+        return "\n".join([self._table_str(t), "*" * 80] + self._table_action_lines(t))
 
     def do_table_show_actions(self, line: str):
         "List one table's actions as per the P4 program: table_show_actions <table_name>"
         args = line.split()
         self._exactly(args, 1)
-        t = self.rt.table(args[0])
-        return "\n".join(f"{a:<30} [" + ",\t".join(f"{p}({bw})" for p, bw in t.spec.action_specs[a].params) + "]"
-                         for a in t.spec.actions)
+        return "\n".join(self._table_action_lines(self.rt.table(args[0])))
 
     # -- action profiles and selectors ---------------------------------------------------------------
     def do_act_prof_create_member(self, line: str):
@@ -452,7 +553,7 @@ class RuntimeCLI:
         args = line.split()
         self._at_least(args, 2)
         prof = self.rt.act_prof(args[0])
-        action = self.rt.act_prof_action(prof, args[1])
+        action = self.rt.act_prof_action(prof, args[1], shown_prof=args[0])
         data = self._runtime_data(action, args[2:])
         return f"Member has been created with handle {self.rt.act_prof_create_member(prof.name, action, data)}"
 
@@ -467,9 +568,11 @@ class RuntimeCLI:
         args = line.split()
         self._at_least(args, 3)
         prof = self.rt.act_prof(args[0])
-        action = self.rt.act_prof_action(prof, args[1])
+        action = self.rt.act_prof_action(prof, args[1], shown_prof=args[0])
         handle = _int(args[2], "member handle")
-        params = args[4:] if args[3:4] == ["=>"] else args[3:]      # "be more tolerant", as the real CLI
+        if len(args) == 3:             # runtime_CLI.py reads args[3] unconditionally
+            raise _Crash("IndexError: list index out of range")
+        params = args[4:] if args[3] == "=>" else args[3:]      # "be more tolerant", as the real CLI
         self.rt.act_prof_modify_member(prof.name, action, handle, self._runtime_data(action, params))
 
     def do_act_prof_create_group(self, line: str):
@@ -529,79 +632,71 @@ class RuntimeCLI:
     def _indirect_add_args(self, line: str, *, group: bool):
         args = line.split()
         self._at_least(args, 2)
-        table = self.rt.indirect_table(args[0], with_selector=group)
-        priority = 0
-        if table.spec.match_type in ("ternary", "range"):
-            try:
-                priority = int(args.pop(-1))
-            except ValueError:
-                raise CliError("Error: Table is ternary, but could not extract a valid priority from args") from None
+        table = self.rt.table(args[0])
+        self.rt.check_indirect(table, with_selector=group)
+        priority = self._pop_priority(table, args)
         rest = args[1:]
-        idx = rest.index("=>") if "=>" in rest else len(rest)
-        if len(rest) != idx + 2:
+        if not rest:
+            raise _Crash("UnboundLocalError: cannot access local variable 'idx' where it is not associated with a value")
+        idx = (rest.index("=>") if "=>" in rest else len(rest) - 1) + 1
+        if len(args) != idx + 2:
             raise CliError("Error: Invalid arguments, could not find handle")
-        handle = _int(rest[idx + 1], "handle")
-        if idx != len(table.keys):
-            raise CliError(f"Error: Table {table.name} needs {len(table.keys)} key fields")
-        return table, self._match_key(table, rest[:idx]), handle, priority
+        handle = _int(args[idx + 1], "handle")
+        # no key count check here in runtime_CLI.py: a short key is the switch's BAD_MATCH_KEY
+        match = self._match_key(table, args[1:idx])
+        self._print("Adding entry to indirect match table", table.name)
+        return table, match, handle, priority
 
     def do_table_indirect_add(self, line: str):
         "Add entry to an indirect match table: table_indirect_add <table name> <match fields> => <member handle> [priority]"
         table, match, handle, priority = self._indirect_add_args(line, group=False)
         entry = self.rt.table_indirect_add(table.name, match, handle, priority)
-        return f"Adding entry to indirect match table {table.name}\nEntry has been added with handle {entry}"
+        return f"Entry has been added with handle {entry}"
 
     def do_table_indirect_add_with_group(self, line: str):
         "Add entry to an indirect match table: table_indirect_add <table name> <match fields> => <group handle> [priority]"
         table, match, handle, priority = self._indirect_add_args(line, group=True)
         entry = self.rt.table_indirect_add(table.name, match, handle, priority, group=True)
-        return f"Adding entry to indirect match table {table.name}\nEntry has been added with handle {entry}"
+        return f"Entry has been added with handle {entry}"
 
     def do_table_indirect_delete(self, line: str):
         "Delete entry from an indirect match table: table_indirect_delete <table name> <entry handle>"
         args = line.split()
         self._exactly(args, 2)
-        table = self.rt.indirect_table(args[0])
+        table = self.rt.table(args[0])
+        self.rt.check_indirect(table)
         handle = _int(args[1], "entry handle")
+        self._print("Deleting entry", handle, "from", args[0])
         self.rt.table_delete(table.name, handle)
-        return f"Deleting entry {handle} from {args[0]}"
-
-    def do_table_indirect_modify(self, line: str):
-        "Modify entry in an indirect match table: table_indirect_modify <table name> <entry handle> <member handle>"
-        args = line.split()
-        self._exactly(args, 3)
-        self.rt.table_indirect_modify(args[0], _int(args[1], "entry handle"), _int(args[2], "member handle"))
-
-    def do_table_indirect_modify_with_group(self, line: str):
-        "Modify entry in an indirect match table: table_indirect_modify_with_group <table name> <entry handle> <group handle>"
-        args = line.split()
-        self._exactly(args, 3)
-        self.rt.table_indirect_modify(args[0], _int(args[1], "entry handle"), _int(args[2], "group handle"),
-                                      group=True)
 
     def do_table_indirect_set_default(self, line: str):
         "Set default member for indirect match table: table_indirect_set_default <table name> <member handle>"
         args = line.split()
         self._exactly(args, 2)
-        self.rt.table_indirect_set_default(args[0], _int(args[1], "handle"))
+        table = self.rt.table(args[0])
+        self.rt.check_indirect(table)
+        self.rt.table_indirect_set_default(table.name, _int(args[1], "handle"))
 
     def do_table_indirect_set_default_with_group(self, line: str):
         "Set default group for indirect match table: table_indirect_set_default <table name> <group handle>"
         args = line.split()
         self._exactly(args, 2)
-        self.rt.table_indirect_set_default(args[0], _int(args[1], "handle"), group=True)
+        table = self.rt.table(args[0])
+        self.rt.check_indirect(table, with_selector=True)
+        self.rt.table_indirect_set_default(table.name, _int(args[1], "handle"), group=True)
 
     def do_table_indirect_reset_default(self, line: str):
         "Reset default entry for indirect match table: table_indirect_reset_default <table name>"
         args = line.split()
         self._exactly(args, 1)
-        self.rt.table_indirect_reset_default(args[0])
+        self.rt.table_indirect_reset_default(self.rt.table(args[0]).name)
 
     # the legacy table_indirect_* spellings of the act_prof_* commands: the table's own profile
     def _legacy(self, substitute: str, line: str, *, with_selector: bool = False) -> str | None:
         args = line.split()
         self._at_least(args, 1)
-        table = self.rt.indirect_table(args[0], with_selector=with_selector)
+        table = self.rt.table(args[0])
+        self.rt.check_indirect(table, with_selector=with_selector)
         users = [t for t in self.rt.sw.tables.values() if t.profile is table.profile]
         if substitute not in ("act_prof_dump_member", "act_prof_dump_group") and len(users) > 1:
             raise CliError("Error: Legacy command does not work with shared action profiles")
@@ -648,12 +743,12 @@ class RuntimeCLI:
         "Read register value: register_read <name> [index]"
         args = line.split()
         self._at_least(args, 1)
-        # simple_switch_CLI echoes the name as typed
         full, _ = self.rt._register(args[0])
         if len(args) > 1:
             self._exactly(args, 2)
             idx = _int(args[1], "index")
             return f"{args[0]}[{idx}]= {self.rt.register_read(full, idx)}"
+        # ("register index omitted, reading entire array" goes to stderr)
         return f"{args[0]}= " + ", ".join(str(v) for v in self.rt.register_read_all(full))
 
     def do_register_write(self, line: str):
@@ -661,7 +756,9 @@ class RuntimeCLI:
         args = line.split()
         self._exactly(args, 3)
         full, _ = self.rt._register(args[0])
-        self.rt.register_write(full, _int(args[1], "index"), _int(args[2], "value"))
+        idx = _int(args[1], "index")
+        value = _int(args[2], "value, must be an integer")
+        self.rt.register_write(full, idx, value)
 
     def do_register_reset(self, line: str):
         "Reset all the cells in the register array to 0: register_reset <name>"
@@ -673,108 +770,148 @@ class RuntimeCLI:
         "Read counter value: counter_read <name> <index>"
         args = line.split()
         self._exactly(args, 2)
-        typed, idx = args[0], _int(args[1], "index")
+        typed = args[0]
         name = self.rt._counter(typed).name
+        idx = _int(args[1], "index")
         table = self.rt._direct_counter_table(name)
-        prefix = ""
         if table is not None:
-            prefix = f"this is the direct counter for table {table.name}\n"
+            self._print("this is the direct counter for table", table.name)
         packets, nbytes = self.rt.counter_read(name, idx)
-        # runtime_CLI.py (since 2020, so every simple_switch 1.15): "%s[%d]= (%d bytes, %d packets)"
-        return f"{prefix}{typed}[{idx}]= ({nbytes} bytes, {packets} packets)"
+        return f"{typed}[{idx}]= ({nbytes} bytes, {packets} packets)"
 
     def do_counter_reset(self, line: str):
         "Reset counter: counter_reset <name>"
         args = line.split()
         self._exactly(args, 1)
-        self.rt.counter_reset(args[0])
+        name = self.rt._counter(args[0]).name
+        table = self.rt._direct_counter_table(name)
+        if table is not None:
+            self._print("this is the direct counter for table", table.name)
+        self.rt.counter_reset(name)
 
     def do_counter_write(self, line: str):
         "Write counter value: counter_write <name> <index> <packets> <bytes>"
         args = line.split()
         self._exactly(args, 4)
-        self.rt.counter_write(args[0], _int(args[1], "index"), _int(args[2], "packets"), _int(args[3], "bytes"))
+        name = self.rt._counter(args[0]).name
+        idx = _int(args[1], "index")
+        packets, nbytes = _int(args[2], "packets"), _int(args[3], "bytes")
+        table = self.rt._direct_counter_table(name)
+        if table is not None:
+            self._print("writing to direct counter for table", table.name)
+        self.rt.counter_write(name, idx, packets, nbytes)
+        return f"{args[0]}[{idx}] has been updated"
 
-    def do_meter_set_rates(self, line: str):
-        "Configure rates for a meter: meter_set_rates <name> <index> <rate_1>:<burst_1> <rate_2>:<burst_2> ..."
-        args = line.split()
-        self._at_least(args, 2)
+    @staticmethod
+    def _rates(texts: list[str], count: int) -> list[tuple[float, int]]:
+        if len(texts) != count:
+            raise CliError(f"Error: Invalid number of rates, expected {count} but got {len(texts)}")
         rates = []
-        for r in args[2:]:
+        for r in texts:
             try:
                 rate, burst = r.split(":")
                 rates.append((float(rate), int(burst)))
             except ValueError:
-                raise CliError("Error: Rate and burst must be separated by ':' (rate:burst)") from None
-        self.rt.meter_set_rates(args[0], _int(args[1], "index"), rates)
+                raise CliError("Error: Error while parsing rates") from None
+        return rates
+
+    def do_meter_array_set_rates(self, line: str):
+        "Configure rates for an entire meter array: meter_array_set_rates <name> <rate_1>:<burst_1> <rate_2>:<burst_2> ..."
+        args = line.split()
+        self._at_least(args, 1)
+        m = self.rt._meter(args[0])
+        self.rt.meter_array_set_rates(m.name, self._rates(args[1:], m.rate_count))
+
+    def do_meter_set_rates(self, line: str):
+        "Configure rates for a meter: meter_set_rates <name> <index> <rate_1>:<burst_1> <rate_2>:<burst_2> ...\nRate uses units/microsecond and burst uses units where units is bytes or packets"
+        args = line.split()
+        self._at_least(args, 2)
+        m = self.rt._meter(args[0])
+        idx = _int(args[1], "index")
+        self.rt.meter_set_rates(m.name, idx, self._rates(args[2:], m.rate_count))
 
     def do_meter_get_rates(self, line: str):
         "Retrieve rates for a meter: meter_get_rates <name> <index>"
         args = line.split()
         self._exactly(args, 2)
-        rates = self.rt.meter_get_rates(args[0], _int(args[1], "index"))
-        return "\n".join(f"{i}: info rate = {r}, burst size = {b}" for i, (r, b) in enumerate(rates))
+        m = self.rt._meter(args[0])
+        rates = self.rt.meter_get_rates(m.name, _int(args[1], "index"))
+        out = []
+        if len(rates) != m.rate_count:
+            out.append(f"WARNING: expected {m.rate_count} rates but only received {len(rates)}")
+        out += [f"{i}: info rate = {float(r)}, burst size = {b}" for i, (r, b) in enumerate(rates)]
+        return "\n".join(out)
 
-    # -- traffic manager (sswitch_CLI) ----------------------------------------------------------------
-    def do_set_queue_depth(self, line: str):
-        "Set depth of one / all egress queue(s): set_queue_depth <nb_pkts> [<egress_port>]"
+    # -- traffic manager, mirroring, clock (sswitch_CLI.py) ------------------------------------------
+    def _queue_args(self, line: str, what: str):
         args = line.split()
-        if len(args) not in (1, 2):
-            raise CliError(f"Error: Wrong number of args, expected 1 or 2 but got {len(args)}")
-        port = _int(args[1], "egress_port") if len(args) == 2 else None
-        self.rt.set_queue_depth(_int(args[0], "nb_pkts"), port)
+        self._at_least(args, 1)
+        value = _parse_int(args[0], what)
+        port = _parse_int(args[1], "egress_port") if len(args) > 1 else None
+        if len(args) > 2:
+            _parse_int(args[2], "priority")     # priority queues are not modelled: one FIFO a port
+        return value, port
+
+    def do_set_queue_depth(self, line: str):
+        "Set depth of one / all egress queue(s): set_queue_depth <nb_pkts> [<egress_port> [<priority>]]"
+        depth, port = self._queue_args(line, "nb_pkts")
+        self.rt.set_queue_depth(depth, port)
 
     def do_set_queue_rate(self, line: str):
-        "Set rate of one / all egress queue(s): set_queue_rate <rate_pps> [<egress_port>]"
-        args = line.split()
-        if len(args) not in (1, 2):
-            raise CliError(f"Error: Wrong number of args, expected 1 or 2 but got {len(args)}")
-        port = _int(args[1], "egress_port") if len(args) == 2 else None
-        self.rt.set_queue_rate(_int(args[0], "rate_pps"), port)
+        "Set rate of one / all egress queue(s): set_queue_rate <rate_pps> [<egress_port> [<priority>]]"
+        rate, port = self._queue_args(line, "rate_pps")
+        self.rt.set_queue_rate(rate, port)
 
     def do_mirroring_add(self, line: str):
         "Add mirroring session to unicast port: mirroring_add <mirror_id> <egress_port>"
         args = line.split()
         self._exactly(args, 2)
-        self.rt.mirroring_add(_int(args[0], "mirror_id"), _int(args[1], "egress_port"))
+        self.rt.mirroring_add(_parse_int(args[0], "mirror_id"), _parse_int(args[1], "egress_port"))
 
     def do_mirroring_add_mc(self, line: str):
         "Add mirroring session to multicast group: mirroring_add_mc <mirror_id> <mgrp>"
         args = line.split()
         self._exactly(args, 2)
-        self.rt.mirroring_add_mc(_int(args[0], "mirror_id"), _int(args[1], "mgrp"))
+        self.rt.mirroring_add_mc(_parse_int(args[0], "mirror_id"), _parse_int(args[1], "mgrp"))
 
     def do_mirroring_delete(self, line: str):
         "Delete mirroring session: mirroring_delete <mirror_id>"
         args = line.split()
         self._exactly(args, 1)
-        self.rt.mirroring_delete(_int(args[0], "mirror_id"))
+        self.rt.mirroring_delete(_parse_int(args[0], "mirror_id"))
 
     def do_mirroring_get(self, line: str):
         "Display mirroring session: mirroring_get <mirror_id>"
         args = line.split()
         self._exactly(args, 1)
-        sid = _int(args[0], "mirror_id")
-        cfg = self.rt.mirroring_get(sid)
-        port, mgid = cfg.get("port"), cfg.get("mgid")
-        return (f"MirroringSessionConfig(mgid={mgid}, port={port})")
+        cfg = self.rt.mirroring_get(_parse_int(args[0], "mirror_id"))
+        # the Thrift struct's repr, fields in declaration order, unset ones None
+        return f"MirroringSessionConfig(port={cfg.get('port')}, mgid={cfg.get('mgid')})"
 
-    # -- multicast (PRE) ----------------------------------------------------------------------------
+    def do_get_time_elapsed(self, line: str):
+        "Get time elapsed (in microseconds) since the switch started: get_time_elapsed"
+        return str(int(self.rt.time_elapsed_us()))
+
+    def do_get_time_since_epoch(self, line: str):
+        "Get time elapsed (in microseconds) since the switch clock's epoch: get_time_since_epoch"
+        return str(int(self.rt.time_elapsed_us()))
+
+    # -- multicast (PRE: simple_switch_CLI uses SimplePreLAG) ---------------------------------------
     def do_mc_mgrp_create(self, line: str):
         "Create multicast group: mc_mgrp_create <group id>"
         args = line.split()
         self._exactly(args, 1)
-        mgid = _int(args[0], "group id")
+        mgid = _int(args[0], "multicast group id")
+        self._print("Creating multicast group", mgid)
         self.rt.mc_mgrp_create(mgid)
-        return f"Creating multicast group {mgid}"
 
     def do_mc_mgrp_destroy(self, line: str):
         "Destroy multicast group: mc_mgrp_destroy <group id>"
         args = line.split()
         self._exactly(args, 1)
-        mgid = _int(args[0], "group id")
+        mgid = _int(args[0], "multicast group id")
+        self._print("Destroying multicast group", mgid)
         self.rt.mc_mgrp_destroy(mgid)
-        return f"Destroying multicast group {mgid}"
 
     @staticmethod
     def _port_map(ports: list[str], what: str = "port") -> tuple[list[int], str]:
@@ -789,107 +926,172 @@ class RuntimeCLI:
                 raise CliError(f"Error: '{text}' is not a valid {what} number")
             nums.append(n)
         nums.sort()
-        if len(set(nums)) != len(nums):
-            dup = next(n for n in nums if nums.count(n) > 1)
-            raise CliError(f"Error: Found duplicate {what} number '{dup}'")
-        bitmap = "".join("1" if n in nums else "0" for n in range(max(nums) + 1)) if nums else ""
+        bitmap, last = "", 0
+        for n in nums:
+            if n == last - 1:
+                raise CliError(f"Error: Found duplicate {what} number '{n}'")
+            bitmap += "0" * (n - last) + "1"
+            last = n + 1
         return nums, bitmap[::-1]
+
+    def _ports_and_lags(self, args: list[str]):
+        i = 1
+        while i < len(args) and args[i] != "|":
+            i += 1
+        ports, port_map = self._port_map(args[1:i])
+        lags, lag_map = self._port_map(args[i + 1:], "lag")
+        return ports, port_map, lags, lag_map
 
     def do_mc_node_create(self, line: str):
         "Create multicast node: mc_node_create <rid> <space-separated port list> [ | <space-separated lag list> ]"
-        port_part, _, lag_part = line.partition("|")
-        args = port_part.split()
+        args = line.split()
         self._at_least(args, 1)
-        try:
-            rid = int(args[0])
-        except ValueError:
-            raise CliError("Error: Bad format for rid") from None
-        ports, port_map = self._port_map(args[1:])
-        lags, lag_map = self._port_map(lag_part.split(), "lag")
+        rid = _int(args[0], "rid")
+        ports, port_map, lags, lag_map = self._ports_and_lags(args)
+        self._print("Creating node with rid", rid, ", port map", port_map, "and lag map", lag_map)
         handle = self.rt.mc_node_create(rid, ports, lags)
-        return (f"Creating node with rid {rid} , port map {port_map} and lag map {lag_map}\n"
-                f"node was created with handle {handle}")
+        return f"node was created with handle {handle}"
 
     def do_mc_node_update(self, line: str):
-        "Update multicast node: mc_node_update <node handle> <space-separated port list>"
-        args = line.partition("|")[0].split()
-        self._at_least(args, 1)
+        "Update multicast node: mc_node_update <node handle> <space-separated port list> [ | <space-separated lag list> ]"
+        args = line.split()
+        self._at_least(args, 2)
         handle = _int(args[0], "node handle")
-        ports, _ = self._port_map(args[1:])
-        self.rt.mc_node_update(handle, ports)
-        return f"Updating node {handle}"
+        ports, port_map, lags, lag_map = self._ports_and_lags(args)
+        self._print("Updating node", handle, "with port map", port_map, "and lag map", lag_map)
+        self.rt.mc_node_update(handle, ports, lags)
 
     def do_mc_node_destroy(self, line: str):
         "Destroy multicast node: mc_node_destroy <node handle>"
         args = line.split()
         self._exactly(args, 1)
-        handle = _int(args[0], "node handle")
+        try:
+            handle = int(args[0])
+        except ValueError:              # int(...) outside the CLI's error handling
+            raise _Crash(f"ValueError: invalid literal for int() with base 10: {args[0]!r}") from None
+        self._print("Destroying node", handle)
         self.rt.mc_node_destroy(handle)
-        return f"Destroying node {handle}"
 
     def do_mc_node_associate(self, line: str):
         "Associate node to multicast group: mc_node_associate <group handle> <node handle>"
         args = line.split()
         self._exactly(args, 2)
-        mgid, handle = _int(args[0], "group handle"), _int(args[1], "node handle")
+        mgid, handle = _int(args[0], "multicast group id"), _int(args[1], "node handle")
+        self._print("Associating node", handle, "to multicast group", mgid)
         self.rt.mc_node_associate(mgid, handle)
-        return f"Associating node {handle} to multicast group {mgid}"
 
     def do_mc_node_dissociate(self, line: str):
-        "Dissociate node from multicast group: mc_node_dissociate <group handle> <node handle>"
+        "Dissociate node from multicast group: mc_node_associate <group handle> <node handle>"
         args = line.split()
         self._exactly(args, 2)
-        mgid, handle = _int(args[0], "group handle"), _int(args[1], "node handle")
+        mgid, handle = _int(args[0], "multicast group id"), _int(args[1], "node handle")
+        self._print("Dissociating node", handle, "from multicast group", mgid)
         self.rt.mc_node_dissociate(mgid, handle)
-        return f"Dissociating node {handle} from multicast group {mgid}"
+
+    def do_mc_set_lag_membership(self, line: str):
+        "Set lag membership of port list: mc_set_lag_membership <lag index> <space-separated port list>"
+        args = line.split()
+        self._at_least(args, 2)
+        lag = _int(args[0], "lag index")
+        ports, port_map = self._port_map(args[1:], "lag")
+        self._print("Setting lag membership:", lag, "<-", port_map)
+        self.rt.mc_set_lag_membership(lag, ports)
 
     def do_mc_dump(self, line: str):
         "Dump entries in multicast engine"
         out = ["==========", "MC ENTRIES"]
+        last_ports = None
         for mgid, nodes in self.rt.mc_entries():
             out += ["**********", f"mgrp({mgid})"]
             for handle, rid, ports, lags in nodes:
                 out.append(f"  -> (L1h={handle}, rid={rid}) -> (ports=[{', '.join(map(str, ports))}], "
                            f"lags=[{', '.join(map(str, lags))}])")
-        # simple_switch's PRE is SimplePreLAG, whose dump has a LAGS section (no LAG is set here)
-        out += ["==========", "LAGS", "=========="]
+                last_ports = ports
+        out += ["==========", "LAGS"]
+        for lag, _members in self.rt.mc_lags():
+            # runtime_CLI.py prints the `ports` variable left over from the node loop above
+            # (the last node it printed), not the LAG's members
+            if last_ports is None:
+                out.append(f"lag({lag})")
+                raise _Crash("\n".join(out + ["UnboundLocalError: cannot access local variable 'ports' "
+                                               "where it is not associated with a value"]))
+            out.append(f"lag({lag}) -> ports=[{', '.join(map(str, last_ports))}]")
+        out.append("==========")
         return "\n".join(out)
 
     # -- parser value sets, hash parameters ---------------------------------------------------------
+    def _pvs_value(self, name: str, text: str) -> tuple[str, int]:
+        full = self.rt.pvs_name(name)
+        bw = self.rt.program.vsets[full]
+        try:
+            v = int(text, 0)
+        except ValueError:
+            raise CliError("Error: Invalid input, could not cast to integer, try in hex with 0x prefix") from None
+        if v > (1 << bw) - 1:
+            raise CliError(f"Error: Input is too large, it should fit within {bw} bits")
+        return full, max(v, 0)
+
+    def do_show_pvs(self, line: str):
+        "List parser value sets defined in the P4 program: show_pvs"
+        self._exactly(line.split(), 0)
+        return "\n".join(f"{name:<30} [compressed bitwidth:{bw}]" for name, bw in sorted(self.rt.program.vsets.items()))
+
     def do_pvs_add(self, line: str):
-        "Add a value to a parser value set: pvs_add <pvs_name> <value>"
+        "Add a value to a parser value set: pvs_add <pvs_name> <value>\nbmv2 will not report an error if the value already exists."
         args = line.split()
         self._exactly(args, 2)
-        self.rt.pvs_add(args[0], _int(args[1], "value"))
+        self.rt.pvs_add(*self._pvs_value(args[0], args[1]))
 
     def do_pvs_remove(self, line: str):
-        "Remove a value from a parser value set: pvs_remove <pvs_name> <value>"
+        "Remove a value from a parser value set: pvs_remove <pvs_name> <value>\nbmv2 will not report an error if the value does not exist."
         args = line.split()
         self._exactly(args, 2)
-        self.rt.pvs_remove(args[0], _int(args[1], "value"))
+        self.rt.pvs_remove(*self._pvs_value(args[0], args[1]))
 
     def do_pvs_get(self, line: str):
-        "Print all values from a parser value set: pvs_get <pvs_name>"
+        "Print all values from a parser value set: pvs_get <pvs_name>\nValues are displayed in no particular order, one per line."
         args = line.split()
         self._exactly(args, 1)
-        return "\n".join(hex(v) for v in self.rt.pvs_get(args[0]))
+        full = self.rt.pvs_name(args[0])
+        bw = self.rt.program.vsets[full]
+        # runtime_CLI.py sends each value in ceil((bw + 7) / 8) bytes (a float division) and
+        # bmv2 stores and returns the bytes unmodified
+        n = -(-(bw + 7) // 8) if (bw + 7) % 8 == 0 else (bw + 7) // 8 + 1
+        return "\n".join(v.to_bytes(n, "big").hex() for v in self.rt.pvs_get(full))
 
     def do_pvs_clear(self, line: str):
         "Remove all values from a parser value set: pvs_clear <pvs_name>"
         args = line.split()
         self._exactly(args, 1)
-        self.rt.pvs_clear(args[0])
+        self.rt.pvs_clear(self.rt.pvs_name(args[0]))
 
     def _crc(self, width: int, line: str) -> None:
         args = line.split()
         self._exactly(args, 6)
-        flag = {"true": True, "false": False}
-        try:
-            params = CrcParams(width, int(args[1], 0), int(args[2], 0), int(args[3], 0),
-                               flag[args[4].lower()], flag[args[5].lower()])
-        except (ValueError, KeyError):
-            raise CliError("Error: Invalid CRC parameters") from None
-        self.rt.set_crc_parameters(width, args[0], params)
+        name = args[0]
+        # runtime_CLI.py: the calculation's exact JSON name (no suffixes) of a crc<width>_custom
+        if not any(c.get("name") == name and c.get("algo") == f"crc{width}_custom"
+                   for c in self.rt.program.json.get("calculations", [])):
+            raise CliError(f"Error: Invalid crc{width}_custom name ({name})")
+        values = []
+        for text in args[1:4]:
+            try:
+                v = int(text, 0)
+            except ValueError:
+                raise _Crash(f"ValueError: invalid literal for int() with base 0: {text!r}") from None
+            if v > (1 << width) - 1:
+                raise CliError(f"Error: Integer cannot fit within {width} bits")
+            values.append(v & ((1 << width) - 1))
+        flags = []
+        for text in args[4:6]:
+            if text in ("true", "True", "false", "False"):
+                flags.append(text in ("true", "True"))
+                continue
+            try:
+                flags.append(bool(int(text, 0)))
+            except ValueError:
+                raise CliError("Error: Invalid bool parameter") from None
+        self.rt.set_crc_parameters(width, name, CrcParams(width, *values, *flags))
 
     def do_set_crc16_parameters(self, line: str):
         "Change the parameters for a custom crc16 hash: set_crc16_parameters <name> <polynomial> <initial remainder> <final xor value> <reflect data?> <reflect remainder?>"
@@ -901,9 +1103,13 @@ class RuntimeCLI:
 
     def do_help(self, line: str):
         "List available commands with \"help\" or detailed help with \"help cmd\"."
+        # NOTE: simple_switch_CLI prints cmd.Cmd's columnized help here; one name a line is kept
+        # because rdtcp-switch-cli's completion reads the command names from this output
         if line:
             fn = getattr(self, f"do_{line.strip()}", None)
             return (fn.__doc__ or "") if fn else f"*** No help on {line.strip()}"
         return "\n".join(name for name, _ in self.commands())
 
-
+    def do_shell(self, line: str):
+        "Run a shell command"
+        raise CliError("Error: shell commands are not run by this switch")
