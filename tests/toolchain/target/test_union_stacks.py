@@ -173,6 +173,29 @@ def test_assign_union_stack_copies_unions_and_next_index():
     assert send(sw, bytes([1, 9, 2, 0, 0x55])) == bytes([1, 2, 2, 0, 0x55, 2, 0, 0x55])
 
 
+US = {"type": "header_union_stack", "value": "us"}
+SIZE_US = {"type": "expression", "value": {"op": "size_stack", "left": None, "right": US}}
+
+
+def test_push_front_shifts_whole_unions_and_the_next_index():
+    # BMv2 push_front on a header union stack: each union moves up by the count (all its
+    # members), the first unions become invalid, next grows (at most to the size)
+    sw = SimpleSwitch(usprog([prim("push", US, X(1)), assign("h", "r", SIZE_US)]))
+    # us = [a (t 2: b follows), b (0, 55)] -> [invalid, a]: b falls off; next 2 -> 2
+    assert send(sw, bytes([1, 9, 2, 0, 0x55])) == bytes([1, 2, 2])
+    # only us[0] = a (t = 0): it moves to us[1]; next 1 -> 2
+    assert send(sw, bytes([1, 9, 0, 0x66])) == bytes([1, 2, 0, 0x66])
+
+
+def test_pop_front_shifts_whole_unions_down():
+    sw = SimpleSwitch(usprog([prim("pop", US, X(1)), assign("h", "r", SIZE_US)]))
+    # us = [a (next: b), b]: b moves to us[0], us[1] invalid; next 2 -> 1
+    assert send(sw, bytes([1, 9, 2, 0, 0x55])) == bytes([1, 1, 0, 0x55])
+    # pop of 2 empties the stack
+    sw = SimpleSwitch(usprog([prim("pop", US, X(2)), assign("h", "r", SIZE_US)]))
+    assert send(sw, bytes([1, 9, 2, 0, 0x55])) == bytes([1, 0])
+
+
 def _with(mutate):
     p = usprog()
     mutate(p)
@@ -200,8 +223,6 @@ REFUSALS = [
      lambda p: p["header_union_stacks"][0].__setitem__("union_type", "W")),
     ("header union stack 'us': unknown header union id 7",
      lambda p: p["header_union_stacks"][0]["header_union_ids"].append(7)),
-    ("push/pop of header union stack 'us' is not supported", lambda p: p["actions"][0][
-        "primitives"].append(prim("push", {"type": "header_union_stack", "value": "us"}, X(1)))),
     ("assign_union_stack operand of type 'header_stack'", lambda p: p["actions"][0][
         "primitives"].append(prim("assign_union_stack", {"type": "header_stack", "value": "us"},
                                   {"type": "header_union_stack", "value": "us"}))),

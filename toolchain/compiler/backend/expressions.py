@@ -214,6 +214,10 @@ class ExpressionConverter:
     def _bool_ValidRef(self, e: ir.ValidRef) -> dict:
         return op_node("d2b", None, field_node(e.header, "$valid$"))
 
+    def _bool_ElementValid(self, e: ir.ElementValid) -> dict:
+        # `valid` on a header operand (JSON_format.md), here a dereference_header_stack node
+        return op_node("valid", None, self.stack_element(e.element.stack, e.element.index))
+
     def _bool_Unary(self, e: ir.Unary) -> dict:
         if e.op != "!":
             raise ExpressionError(f"unary {e.op} on bool")

@@ -86,6 +86,8 @@ rename or remove without a note here.
 """
 from __future__ import annotations
 
+import copy
+
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -824,6 +826,23 @@ def children(node):
             for x in v.values():
                 if isinstance(x, Node):
                     yield x
+
+
+def copy_syntax(node):
+    """A deep copy of a subtree's syntax that shares what the checker filled in (`.decl`,
+    `.type`, ...) with the original: a copy of a checked default value keeps naming the same
+    declarations and types (types compare by identity)."""
+    from dataclasses import fields as dc_fields
+    memo: dict = {}
+    for n in walk(node):
+        own = set(_child_fields(type(n)))
+        for f in dc_fields(n):
+            if f.name in own:
+                continue
+            v = getattr(n, f.name, None)
+            if v is not None and not isinstance(v, (str, int, float, bool)):
+                memo[id(v)] = v
+    return copy.deepcopy(node, memo)
 
 
 def walk(node):

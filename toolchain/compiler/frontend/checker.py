@@ -771,9 +771,9 @@ class Checker:
             for p in d.ctor_params:
                 self.define(cctx.scope, p.name, p, p.pos)
         t.params = self.block_params(d, cctx, cctx.scope)
-        for p in d.params:
-            if p.direction == "" and not self.is_packet_type(p.p4type):
-                self.diags.error(p.pos, f"control parameter '{p.name}' needs a direction")
+        # directionless parameters (spec 6.8: compile-time values, extern instances) are
+        # substituted where the control is inlined; a control given to the package with
+        # one does not match the architecture's control type, which has directions
         for loc in d.locals:
             self.guarded(self.check_local, loc, cctx)
         actx = cctx.child("apply", Scope(cctx.scope))
@@ -1024,6 +1024,11 @@ class Checker:
         if not keys:
             self.err(p.pos, f"table '{d.name}' has entries but no key")
         for e in p.entries:
+            if (len(keys) == 1 and len(e.keyset) == 1 and isinstance(e.keyset[0], A.ListExpr)
+                    and len(e.keyset[0].items) == 1):
+                # `{ v }` for a one-field key: a one-element list is its element (p4c
+                # accepts it, its action-two-params sample)
+                e.keyset = [e.keyset[0].items[0]]
             try:
                 self.check_keyset(e.keyset, [k.expr for k in keys], ctx, e.pos, "table key")
                 if len(e.keyset) == len(keys):
@@ -1080,6 +1085,24 @@ class Checker:
             self.err(ks.pos, f"table '{d.name}': a range is not allowed for the {mk} key {key}")
 
     def check_direct_resource(self, d: A.TableDecl, p: A.ExprProperty, ctx: Ctx) -> None:
+        v = p.value
+        if (p.name == "counters" and isinstance(v, A.MethodCallExpr)
+                and isinstance(v.callee, A.PathExpr) and v.callee.name == "direct_counter"
+                and isinstance(self.top.lookup("direct_counter"), A.ExternDecl)):
+            # `counters = direct_counter(CounterType.packets)`: an anonymous direct counter
+            # of this table (p4c names it after the property, "counter" without @name)
+            if len(v.args) != 1:
+                self.err(v.pos, f"table '{d.name}': direct_counter takes 1 argument, "
+                                f"{len(v.args)} given")
+            arg = v.args[0].expr if isinstance(v.args[0], A.Argument) else v.args[0]
+            self.check_expr(arg, ctx)
+            if getattr(arg.type, "name", None) != "CounterType":
+                self.err(arg.pos, f"table '{d.name}': direct_counter takes a CounterType")
+            v.kind = "constructor"
+            v.type = T.VOID
+            v.callee.type = T.VOID
+            v.callee.decl = self.top.lookup("direct_counter")
+            return
         self.check_expr(p.value, ctx)
         want = "direct_counter" if p.name == "counters" else "direct_meter"
         inst = p.value.decl if isinstance(p.value, A.PathExpr) else None
@@ -1884,7 +1907,23 @@ class Checker:
             e.builtin = "verify"
             if ctx.kind != "state":
                 self.err(e.pos, "verify can only be called in a parser state")
-        return self.bind_call(e, sig, {}, ctx, expected)
+        result = self.bind_call(e, sig, {}, ctx, expected)
+        if name == "static_assert" and len(overloads) and e.args:
+            self.static_assert(e)
+        return result
+
+    def static_assert(self, e) -> None:
+        """core.p4's static_assert(check[, message]): evaluated here; a false check stops the
+        compilation with the message; the call is the constant true (spec 7.x, p4c)."""
+        check = e.args[0].folded
+        if not isinstance(check, bool):
+            self.err(start_pos(e.args[0]), "static_assert needs a compile-time known condition")
+        elif not check:
+            msg = e.args[1] if len(e.args) > 1 else None
+            text = msg.value if isinstance(msg, A.StringLit) and msg.value else "static assertion failed"
+            self.err(e.pos, f"static_assert: {text}")
+        e.builtin = "static_assert"
+        e.folded = True
 
     @staticmethod
     def named_order(args: list, params: list):
@@ -1899,6 +1938,9 @@ class Checker:
                 out.append(given[p.name])
             elif p.has_default and not any(q.name in given for q in params[i + 1:]):
                 break
+            elif p.has_default and getattr(p.decl, "default", None) is not None:
+                # omitted before a named one: its default value (spec 6.8.2)
+                out.append(A.copy_syntax(p.decl.default))
             else:
                 return None
         return out
@@ -1940,12 +1982,11 @@ class Checker:
         """Omitted trailing parameters with a default value get a copy of it as argument, so
         that the mid end sees every argument (parameters that are only @optional stay
         absent)."""
-        import copy
         for p in params[len(e.args):]:
             default = p.decl.default if p.decl is not None else None
             if default is None:
                 return
-            e.args.append(copy.deepcopy(default))
+            e.args.append(A.copy_syntax(default))
 
     def bind_call(self, e, sig: T.Method, bindings: dict, ctx, expected) -> T.P4Type:
         """Infer type arguments, check each argument against its parameter."""

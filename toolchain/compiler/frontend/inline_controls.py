@@ -56,6 +56,7 @@ class ControlInliner:
                             if isinstance(d, (A.TypedefDecl, A.EnumDecl))}
         # control types (`control ct(inout bit<16> x);`) and controls: the types of a
         # constructor parameter that takes a control instance (spec 16.1)
+        self.extern_types = {d.name for d in program.decls if isinstance(d, A.ExternDecl)}
         self.control_types = {d.name for d in program.decls
                               if isinstance(d, A.ControlTypeDecl)} | set(self.controls)
 
@@ -200,6 +201,18 @@ class ControlInliner:
             and isinstance(l.type_ref, A.NamedTypeRef) and l.type_ref.name in self.controls
             for l in caller.locals)
 
+    def _by_substitution(self, p, a) -> bool:
+        """A directionless apply parameter (spec 6.8: a compile-time known value or an
+        object instance) given an extern instance of the caller, a literal, or given to a
+        parameter of type `int`: the argument itself replaces the parameter (there is no
+        variable to copy an extern into, and a copy would lose a value's constness)."""
+        r = p.type_ref
+        if isinstance(r, A.NamedTypeRef) and r.name in self.extern_types:
+            return isinstance(a, A.PathExpr)
+        if isinstance(r, A.BaseTypeRef) and r.name == "int":
+            return True
+        return isinstance(a, (A.IntLit, A.BoolLit))
+
     def _value_type(self, r) -> bool:
         if isinstance(r, (A.BitsTypeRef, A.BaseTypeRef)):
             return True
@@ -240,11 +253,19 @@ class ControlInliner:
         copy_in, copy_out = [], []
         for p, a in zip(callee.params, call.args):
             a = a.expr if isinstance(a, A.Argument) else a
-            if _is_aggregate_ref(p.type_ref, self.by_reference):
+            if p.direction == "" and self._by_substitution(p, a):
+                if isinstance(a, A.IntLit) and not (isinstance(p.type_ref, A.BaseTypeRef)
+                                                    and p.type_ref.name == "int"):
+                    a = A.CastExpr(a.pos, copy.deepcopy(p.type_ref), a)   # keeps its type
+                renames[p.name] = a
+                continue
+            if _is_aggregate_ref(p.type_ref, self.by_reference) and (
+                    _is_lvalue(a) or p.direction not in ("", "in")):
                 if not _is_lvalue(a):
                     return False    # refused by the checker
                 renames[p.name] = a
                 continue
+            # else a value (`in Meta m = {0, 0, 0}`): copied in like a scalar
             tmp = self.names.fresh(f"{inst.name}_{p.name}")
             new_locals.append(A.VarDecl(p.pos, tmp, copy.deepcopy(p.type_ref)))
             renames[p.name] = A.PathExpr(pos, tmp)

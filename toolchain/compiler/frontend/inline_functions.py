@@ -116,8 +116,14 @@ class FunctionInliner:
             if moved:
                 d.body.stmts = self._key_preludes(d.body.stmts, moved)
         else:
+            prologue = self._local_initialisers(d)
             for state in d.states:
                 self._state(state)
+            start = next((st for st in d.states if st.name == "start"), None)
+            if prologue and start is not None:
+                # parser-level variables are initialised when parsing starts (the mid end
+                # puts the remaining initialisers in front of these)
+                start.stmts = prologue + start.stmts
 
     def _move_call_keys(self, d: A.ControlDecl, t: A.TableDecl, moved: dict) -> None:
         """A key with a function call is evaluated when the table is applied: as p4c's
@@ -182,10 +188,11 @@ class FunctionInliner:
         stmts = self._key_preludes([s], moved)
         return stmts[0] if len(stmts) == 1 else A.BlockStmt(s.pos, stmts)
 
-    def _local_initialisers(self, d: A.ControlDecl) -> list:
-        """Control-local variables initialised with a function call: the initialisers run
-        when the control is applied (spec 15.x), so from the first one with a call on they
-        become assignments at the start of the apply block, in declaration order."""
+    def _local_initialisers(self, d) -> list:
+        """Control- or parser-local variables initialised with a function call: the
+        initialisers run when the block is applied (spec 15.x), so from the first one with a
+        call on they become assignments at the start of the apply block (of the start state),
+        in declaration order."""
         prologue: list = []
         for local in d.locals:
             if not (isinstance(local, A.VarDecl) and local.init is not None):

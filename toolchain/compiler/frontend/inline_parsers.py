@@ -108,6 +108,8 @@ class ParserInliner:
                 isinstance(a, A.Argument) and a.name for a in call.args):
             return None
         pos = call.pos
+        k = self._hoist_state_locals(caller, state, k)
+        call = state.stmts[k].call
         after = self.names.fresh(f"{state.name}_after_{inst.name}")
         renames: dict = {"accept": A.PathExpr(pos, after)}
         for st in callee.states:
@@ -156,6 +158,31 @@ class ParserInliner:
         state.transition = A.PathExpr(pos, renames["start"].name) if "start" in renames \
             else A.PathExpr(pos, "reject")
         return copies + [rest]
+
+
+    def _hoist_state_locals(self, caller, state: A.ParserState, k: int) -> int:
+        """Variables the state declares before the apply at stmts[k] become (renamed)
+        variables of the parser: the statements after the apply move to another state,
+        where they must still be visible. An initialiser becomes an assignment in place.
+        Returns the apply's new index."""
+        renames: dict = {}
+        before = []
+        for st in state.stmts[:k]:
+            if renames:
+                st = substitute(st, renames)
+            if isinstance(st, A.VarDecl):
+                new = self.names.fresh(f"{state.name}_{st.name}")
+                caller.locals.append(A.VarDecl(st.pos, new, copy.deepcopy(st.type_ref)))
+                renames[st.name] = A.PathExpr(st.pos, new)
+                if st.init is not None:
+                    before.append(A.AssignStmt(st.pos, A.PathExpr(st.pos, new), st.init))
+                continue
+            before.append(st)
+        if renames:
+            state.stmts = before + [substitute(x, renames) for x in state.stmts[k:]]
+            if state.transition is not None:
+                state.transition = substitute(state.transition, renames)
+        return len(before)
 
 
 def _applied_instance(st, instances: dict):

@@ -100,6 +100,44 @@ class _SourceCache:
         return None
 
 
+def _string_end(raw: str, i: int) -> int:
+    """Index of the '"' closing a string literal whose text starts at raw[i], or -1."""
+    n = len(raw)
+    while i < n:
+        if raw[i] == "\\":
+            i += 2
+        elif raw[i] == '"':
+            return i
+        else:
+            i += 1
+    return -1
+
+
+def _check_other_tokens(tokens: list, diags: Diagnostics) -> list:
+    """Characters that start no P4 token may appear only in the body of an unstructured
+    annotation `@name( ... )` (spec 18.2: any tokens, with balanced parentheses); anywhere
+    else they are an error."""
+    out = []
+    depth = 0
+    for k, t in enumerate(tokens):
+        if depth:
+            if t.kind == "op" and t.text == "(":
+                depth += 1
+            elif t.kind == "op" and t.text == ")":
+                depth -= 1
+        elif (t.kind == "op" and t.text == "(" and k >= 2 and tokens[k - 2].kind == "op"
+              and tokens[k - 2].text == "@" and tokens[k - 1].kind in ("id", "kw")):
+            depth = 1
+        if t.kind == "other":
+            if depth:
+                out.append(t)
+            else:
+                diags.error(t.pos, f"unexpected character {t.text!r}")
+            continue
+        out.append(t)
+    return out
+
+
 def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: bool = True):
     """Tokens of `text` (ending with an "eof" token). Lexical errors go to `diags`."""
     tokens: list = []
@@ -110,9 +148,31 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
     in_comment = False
     comment_pos = None
     raw = ""
+    pending = None                     # a string literal continued on the next lines
     for raw in text.replace("\ufeff", " ").split("\n"):     # a BOM is a blank
         line_no += 1
-        if not in_comment and raw.lstrip().startswith("#"):
+        if pending is not None:
+            m = _LINE_MARKER.match(raw.lstrip()) if raw.lstrip().startswith("#") else None
+            if m:                      # cpp re-syncs line numbers even inside a string
+                line_no = int(m.group(1)) - 1
+                file = m.group(2)
+                continue
+            end = _string_end(raw, 0)
+            if end < 0:
+                pending[1].append(raw)
+                continue
+            str_pos, parts = pending
+            pending = None
+            body = "\n".join(parts + [raw[:end]])
+            append(Token("str", _unescape(body), str_pos, '"' + body + '"'))
+            orig = None
+            cursor = 0
+            i = end + 1
+            n = len(raw)
+            resumed = True
+        else:
+            resumed = False
+        if not resumed and not in_comment and raw.lstrip().startswith("#"):
             m = _LINE_MARKER.match(raw.lstrip())
             if m:
                 line_no = int(m.group(1)) - 1
@@ -124,12 +184,13 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
                 continue
             diags.error(Pos(file, line_no, 1), f"unexpected preprocessor directive: {raw.strip()}")
             continue
-        orig = cache.line(file, line_no) if cache is not None else None
-        if orig == raw:
-            orig = None                # columns already exact
-        cursor = 0                     # search position in the original line
-        i = 0
-        n = len(raw)
+        if not resumed:
+            orig = cache.line(file, line_no) if cache is not None else None
+            if orig == raw:
+                orig = None                # columns already exact
+            cursor = 0                     # search position in the original line
+            i = 0
+            n = len(raw)
         if in_comment:
             end = raw.find("*/")
             if end < 0:
@@ -139,7 +200,13 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
         while i < n:
             m = _TOKEN_RE.match(raw, i)
             if m is None:
-                diags.error(Pos(file, line_no, i + 1), f"unexpected character {raw[i]!r}")
+                if raw[i] == '"':
+                    # p4c's lexer lets a string literal run over several lines
+                    pending = (Pos(file, line_no, i + 1), [raw[i + 1:]])
+                    break
+                # kept for annotation bodies, which may hold any tokens (reported below
+                # when it is anywhere else)
+                append(Token("other", raw[i], Pos(file, line_no, i + 1), raw[i]))
                 i += 1
                 continue
             kind = m.lastgroup
@@ -192,6 +259,11 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
                 append(Token("str", _unescape(tok_text[1:-1]), pos, tok_text))
     if in_comment:
         diags.error(comment_pos, "unterminated comment")
+    if pending is not None:
+        diags.error(pending[0], "unterminated string literal")
+    if any(t.kind == "other" for t in tokens):
+        tokens = _check_other_tokens(tokens, diags)
+        append = tokens.append
     append(Token("eof", "<end of file>", Pos(file, max(line_no, 1), len(raw) + 1),
                  "<end of file>"))
     return tokens

@@ -48,9 +48,11 @@ class ChecksumLowering:
         algo = enum_member_name(algo_e)
         if algo not in CHECKSUM_ALGORITHMS:
             raise Unsupported(algo_e.pos, f"checksum algorithm {algo} is not supported")
-        pre, inputs = self.stmts.calc_inputs(data)
+        pre, inputs = self.stmts.calc_inputs(data, flatten=True)
         if pre:
-            raise Unsupported(data.pos, "checksum inputs must be fields or constants")
+            raise Unsupported(data.pos, "checksum inputs must be fields, constants, "
+                                        "concatenations of them or widening casts of "
+                                        "unsigned ones")
         if payload:
             inputs.append("payload")
         src = source_info(call, call.method.name)

@@ -292,6 +292,15 @@ class ControlLowering:
     def _expr_property(self, prop: ast.ExprProperty, table: ir.Table) -> None:
         if prop.name == "size":
             table.size = _fold(prop.value, "a table size")
+        elif prop.name == "counters" and isinstance(prop.value, ast.MethodCallExpr):
+            # an anonymous direct_counter(...): named as p4c names it, by the property's
+            # @name or "counter" (a fresh name if that is taken)
+            name = ast.name_annotation(prop) or "counter"
+            if any(c.name == name for c in self.ctx.out.counters):
+                name = self.ctx.action_names.fresh(name)
+            self.ctx.out.counters.append(ir.CounterArray(name, 0, True, table.name,
+                                                         source_info(prop, prop.name)))
+            table.with_counters = True
         elif prop.name in ("counters", "meters"):
             info = self.ctx.extern_instances.get(id(getattr(prop.value, "decl", None)))
             wanted = "direct_counter" if prop.name == "counters" else "direct_meter"

@@ -320,6 +320,9 @@ class ExprLowering:
                     v = ir.ValidRef(m.instance)
                     cond = v if cond is None else ir.Binary("||", cond, v, ir.BOOL)
                 return cond
+            element = stack_element_arg(p)
+            if element is not None:
+                return ir.ElementValid(element)
             if not isinstance(p, HeaderPlace):
                 raise Unsupported(e.pos, "isValid() is only supported on headers")
             return ir.ValidRef(p.instance)

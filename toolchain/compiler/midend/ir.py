@@ -80,6 +80,14 @@ class ValidRef(Expr):
 
 
 @dataclass(frozen=True)
+class ElementValid(Expr):
+    """stack[i].isValid() with i known only at run time, or stack.last.isValid() outside a
+    parser: BMv2's `valid` operation on a dereference_header_stack header operand."""
+    element: "StackElementArg"
+    type: Type = BOOL
+
+
+@dataclass(frozen=True)
 class StackLastField(Expr):
     """stack.last.field inside a parser (BMv2 "stack_field")."""
     stack: str

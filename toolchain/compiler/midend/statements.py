@@ -10,6 +10,7 @@ from . import externs, ir
 from .context import Context, Unsupported, construct_name, ir_type, source_info
 from .expressions import Env, ExprLowering, describe, stack_element_arg
 from .storage import (HeaderPlace, HeaderStructPlace, StackPlace, StructPlace, UnionPlace,
+                      UnionStackPlace, allocate_local_union, allocate_local_union_stack,
                       allocate_local_header, header_leaves,
                       allocate_local_varbit,
                       allocate_local_stack, allocate_local_struct)
@@ -219,7 +220,18 @@ class StmtLowering:
             if isinstance(d.init, ast.ListExpr):
                 return self._assign_members(place, d.init, src)
             return self.assign_place(place, d.init, src)
-        if isinstance(t, (T.Stack, T.HeaderUnion)):
+        if isinstance(t, T.HeaderUnion) or (isinstance(t, T.Stack)
+                                            and isinstance(t.element, T.HeaderUnion)):
+            # its own header instances, header_union (and header_union_stack), all invalid
+            # at the start of each packet as p4c's locals are
+            place = (allocate_local_union(self.ctx, d.name, t) if isinstance(t, T.HeaderUnion)
+                     else allocate_local_union_stack(self.ctx, d.name, t))
+            self.env.bind(d, place)
+            if d.init is None:
+                return []
+            return self.assign(ast.PathExpr(d.pos, d.name, decl=d, type=t), d.init,
+                               source_info(d, d.name))
+        if isinstance(t, T.Stack):
             raise Unsupported(d.pos, f"local variables of type {t} are not supported")
         if isinstance(t, T.Varbit):
             ref = allocate_local_varbit(self.ctx, d.name, t)
@@ -264,6 +276,10 @@ class StmtLowering:
             if isinstance(value, StackPlace):
                 return [ir.Primitive("assign_header_stack", [ir.StackArg(target.name),
                                                              ir.StackArg(value.name)], src)]
+        if isinstance(target, UnionStackPlace):
+            value = self.exprs.place(rhs)
+            if isinstance(value, UnionStackPlace) and value.type == target.type:
+                return [union_stack_copy(target, value, src)]
         if isinstance(target, StructPlace):
             value = self.exprs.place(rhs)
             if isinstance(value, HeaderStructPlace):
@@ -352,14 +368,14 @@ class StmtLowering:
 
     def assign_header(self, dst: HeaderPlace, value: HeaderPlace, src, pos) -> list:
         """dst = value (validity included); into a union member, the other members become
-        invalid when the copy made it valid."""
+        invalid when the copy made it valid. BMv2 does that itself for a member of a JSON
+        header_union (Header::mark_valid tells the union, which invalidates the member
+        valid before), so in a parser, where no jump exists, the copy alone is emitted; in
+        actions the invalidation is also spelled out."""
         out = [ir.Primitive("assign_header", [ir.HeaderArg(dst.instance),
                                               ir.HeaderArg(value.instance)], src)]
         siblings = self.ctx.storage.union_siblings.get(dst.instance, ())
-        if siblings:
-            if self.in_parser:
-                raise Unsupported(pos, "assigning a header to a header_union member in a "
-                                       "parser is not supported")
+        if siblings and not self.in_parser:
             skip = _fresh_label("union")
             out.append(ir.JumpIfFalse(ir.ValidRef(dst.instance), skip))
             out += [externs.set_valid(o, False, src) for o in siblings]
@@ -432,6 +448,8 @@ class StmtLowering:
             elif isinstance(d, StackPlace):
                 out.append(ir.Primitive("assign_header_stack", [ir.StackArg(d.name),
                                                                 ir.StackArg(s.name)], src))
+            elif isinstance(d, UnionStackPlace):
+                out.append(union_stack_copy(d, s, src))
             else:
                 raise Unsupported(pos, f"struct assignment of member {name} is not supported")
         return out
@@ -441,14 +459,23 @@ class StmtLowering:
         src = source_info(c, describe(c.callee))
         if c.builtin in ("setValid", "setInvalid"):
             p = self.exprs.place(c.receiver)
+            element = stack_element_arg(p)
+            if element is not None:     # stack[i] with i known at run time: one primitive
+                return [ir.Primitive("add_header" if c.builtin == "setValid"
+                                     else "remove_header", [element], src)]
             if not isinstance(p, HeaderPlace):
                 raise Unsupported(c.pos, f"{c.builtin}() is only supported on headers")
             return self.set_valid(p, c.builtin == "setValid", src)
         if c.builtin in ("push_front", "pop_front"):
             p = self.exprs.place(c.receiver)
+            n = _folded_int(c.args[0], f"the argument of {c.builtin}")
+            if isinstance(p, UnionStackPlace):
+                # BMv2's push / pop shift whole unions of a header_union_stack
+                return [ir.Primitive("push" if c.builtin == "push_front" else "pop",
+                                     [ir.NamedArg("header_union_stack", p.path),
+                                      ir.DataArg(n, 0)], src)]
             if not isinstance(p, StackPlace):
                 raise Unsupported(c.pos, f"{c.builtin}() is only supported on header stacks")
-            n = _folded_int(c.args[0], f"the argument of {c.builtin}")
             return [externs.stack_shift(p.name, n, c.builtin == "push_front", src)]
         if c.builtin == "isValid":
             return []
@@ -559,6 +586,9 @@ class StmtLowering:
         if handler is None:
             raise Unsupported(c.pos, f"extern function {name} is not supported")
         return handler(c, src)
+
+    def _fn_static_assert(self, c, src):
+        return []                   # checked (and true) at compile time: nothing to run
 
     def _fn_mark_to_drop(self, c, src):
         return [externs.mark_to_drop(src)]
@@ -731,26 +761,49 @@ class StmtLowering:
             self.ctx.out.field_lists.append(fl)
         return index
 
-    def calc_inputs(self, data: ast.Expr) -> tuple[list, list]:
+    def calc_inputs(self, data: ast.Expr, flatten: bool = False) -> tuple[list, list]:
         """Inputs of a hash/checksum calculation: fields and constants as they are (BMv2
-        calculations take fields, hexstr with bitwidth, headers or payload)."""
+        calculations take fields, hexstr with bitwidth, headers or payload). Other expressions
+        are computed into temporaries by the statements returned first; with `flatten` (the
+        checksum controls, where no statement can run) a concatenation `a ++ b` becomes the
+        inputs of a then those of b, and a cast widening an unsigned value `(bit<W>)x` becomes
+        W - w zero bits then x's inputs: a calculation hashes the bits of its inputs laid end
+        to end, so both denote the same bit string."""
         items = data.items if isinstance(data, ast.ListExpr) else [data]
         pre, inputs = [], []
         for item in items:
-            p = self.exprs.place(item)
-            if isinstance(p, HeaderPlace):
-                inputs.extend(ir.FieldRef(p.instance, n, ir_type(t, item.pos))
-                              for _, n, t in header_leaves(p.type))
-            elif isinstance(p, (ir.FieldRef, ir.Const)) and not isinstance(p.type, ir.BoolType):
-                inputs.append(p)
-            elif isinstance(p, ir.Expr):
-                tmp = self.ctx.scalars.temp("tmp", p.type if not isinstance(p.type, ir.BoolType)
-                                            else ir.Bits(1))
-                pre.append(ir.Primitive("assign", [tmp, p]))
-                inputs.append(tmp)
-            else:
-                raise Unsupported(item.pos, f"{describe(item)} cannot be hashed")
+            self._calc_input(item, flatten, pre, inputs)
         return pre, inputs
+
+    def _calc_input(self, item: ast.Expr, flatten: bool, pre: list, inputs: list) -> None:
+        if getattr(item, "folded", None) is not None and isinstance(item.type, T.Bits):
+            inputs.append(self.exprs.lower(item))
+            return
+        if flatten and isinstance(item, ast.BinaryExpr) and item.op == "++":
+            self._calc_input(item.left, flatten, pre, inputs)
+            self._calc_input(item.right, flatten, pre, inputs)
+            return
+        if flatten and isinstance(item, ast.CastExpr) and isinstance(item.type, T.Bits) \
+                and isinstance(item.expr.type, T.Bits) and not item.expr.type.signed \
+                and item.expr.type.width <= item.type.width:
+            extra = item.type.width - item.expr.type.width
+            if extra:
+                inputs.append(ir.Const(0, ir.Bits(extra)))
+            self._calc_input(item.expr, flatten, pre, inputs)
+            return
+        p = self.exprs.place(item)
+        if isinstance(p, HeaderPlace):
+            inputs.extend(ir.FieldRef(p.instance, n, ir_type(t, item.pos))
+                          for _, n, t in header_leaves(p.type))
+        elif isinstance(p, (ir.FieldRef, ir.Const)) and not isinstance(p.type, ir.BoolType):
+            inputs.append(p)
+        elif isinstance(p, ir.Expr):
+            tmp = self.ctx.scalars.temp("tmp", p.type if not isinstance(p.type, ir.BoolType)
+                                        else ir.Bits(1))
+            pre.append(ir.Primitive("assign", [tmp, p]))
+            inputs.append(tmp)
+        else:
+            raise Unsupported(item.pos, f"{describe(item)} cannot be hashed")
 
     # -- extern object methods
     def extern_method(self, c: ast.MethodCallExpr, src) -> list:
@@ -779,6 +832,14 @@ class StmtLowering:
             meter.result_target = self.exprs.lvalue(c.args[0])
             return []                       # BMv2 writes the colour when the table hits
         raise Unsupported(c.pos, f"{kind}.{method} is not supported")
+
+
+def union_stack_copy(dst: UnionStackPlace, value: UnionStackPlace, src) -> ir.Primitive:
+    """dst = value for stacks of header unions: BMv2's assign_union_stack (its next index,
+    then assign_union element by element), as p4c writes it."""
+    return ir.Primitive("assign_union_stack", [ir.NamedArg("header_union_stack", dst.path),
+                                               ir.NamedArg("header_union_stack", value.path)],
+                        src)
 
 
 class _TypedPlace:

@@ -104,8 +104,11 @@ class Storage:
                 return StructPlace("headers", path, ftype)
             if isinstance(ftype, T.HeaderUnion):
                 return UnionPlace(path, ftype)
+            if headers_scalar_type(ftype):
+                return ir.FieldRef(SCALARS, self.headers_scalar_name(path), ir_type(ftype, pos))
             raise Unsupported(pos, f"field {name} of the headers struct is a {ftype}; "
-                                   "only headers, header stacks and structs are supported there")
+                                   "only headers, header stacks, structs and scalars are "
+                                   "supported there")
         if isinstance(ftype, T.Struct):
             return StructPlace("meta", path, ftype)
         if isinstance(ftype, T.Header):       # its own instance (AllocateStorage._metadata)
@@ -122,15 +125,31 @@ class Storage:
         return ir.FieldRef(SCALARS, path, ir_type(ftype, pos))
 
 
+    def headers_scalar_name(self, path: str) -> str:
+        """The `scalars` field of a scalar member of the headers struct: p4c's HeaderConverter
+        treats it as a scalar local named after the struct type ("headers.index")."""
+        return f"{self.headers_type.name}.{path}"
+
     @staticmethod
     def _local_member(path: str, ftype, pos):
         if isinstance(ftype, T.Header):
             return HeaderPlace(path, ftype)
+        if isinstance(ftype, T.Stack) and isinstance(ftype.element, T.HeaderUnion):
+            return UnionStackPlace(path, ftype)
         if isinstance(ftype, T.Stack):
             return StackPlace(path, ftype, tuple(f"{path}[{i}]" for i in range(ftype.size)))
         if isinstance(ftype, T.Struct):
             return StructPlace("local", path, ftype)
+        if isinstance(ftype, T.HeaderUnion):
+            return UnionPlace(path, ftype)
         return ir.FieldRef(SCALARS, path, ir_type(ftype, pos))
+
+
+def headers_scalar_type(t) -> bool:
+    """A scalar type p4c's BMv2 back end accepts in the headers struct (it stores such a field
+    in `scalars`, header.cpp addTypesAndInstances): bit<W>, int<W>, bool, error, and enums
+    (bit<W> after p4c's mid end)."""
+    return isinstance(t, (T.Bits, T.BoolType, T.Enum)) or t is T.ERROR
 
 
 def allocate_local_struct(ctx: Context, base: str, t: T.Struct, pos) -> StructPlace:
@@ -152,14 +171,46 @@ def allocate_local_header(ctx: Context, base: str, t: T.Header) -> HeaderPlace:
 
 
 def _fresh_storage_name(ctx: Context, base: str) -> str:
-    """A name no header instance, stack or `scalars` field (or prefix of one) uses yet."""
-    taken = {h.name for h in ctx.out.headers} | {s.name for s in ctx.out.stacks}
+    """A name no header instance, stack, union, union stack or `scalars` field (or prefix of
+    one) uses yet."""
+    out = ctx.out
+    taken = ({h.name for h in out.headers} | {s.name for s in out.stacks}
+             | {u.name for u in out.header_unions} | {s.name for s in out.header_union_stacks})
     scalar_names = [f[0] for f in ctx.scalars.fields]
     while True:
         name = ctx.action_names.fresh(base)
-        if name not in taken and not any(n == name or n.startswith(name + ".")
-                                         for n in scalar_names):
+        if name not in taken and not any(n == name or n.startswith((name + ".", name + "["))
+                                         for n in scalar_names + list(taken)):
             return name
+
+
+def allocate_local_union(ctx: Context, base: str, t: T.HeaderUnion) -> UnionPlace:
+    """A header_union-typed local variable: a (metadata=false) header instance per member,
+    "<name>.<member>", and the header_union over them (as a union in the headers struct)."""
+    name = _fresh_storage_name(ctx, base)
+    _add_union_instances(ctx, name, t)
+    return UnionPlace(name, t)
+
+
+def allocate_local_union_stack(ctx: Context, base: str, t: T.Stack) -> UnionStackPlace:
+    """A local stack of header unions: the unions "<name>[i]" and the header_union_stack."""
+    name = _fresh_storage_name(ctx, base)
+    _add_union_stack_instances(ctx, name, t)
+    return UnionStackPlace(name, t)
+
+
+def _add_union_instances(ctx: Context, path: str, t: T.HeaderUnion) -> None:
+    for m, mt in t.fields.items():
+        _add_header_type(ctx, mt)
+        ctx.out.headers.append(ir.HeaderInstance(f"{path}.{m}", mt.name, False))
+    AllocateStorage._union(ctx, ctx.storage, path, t)
+
+
+def _add_union_stack_instances(ctx: Context, path: str, t: T.Stack) -> None:
+    elements = [f"{path}[{i}]" for i in range(t.size)]
+    for e in elements:
+        _add_union_instances(ctx, e, t.element)
+    ctx.out.header_union_stacks.append(ir.HeaderUnionStack(path, t.element.name, elements))
 
 
 def allocate_local_stack(ctx: Context, base: str, t: T.Stack) -> StackPlace:
@@ -197,7 +248,11 @@ def _allocate_members(ctx: Context, prefix: str, t: T.Struct, pos) -> None:
             ctx.out.stacks.append(ir.HeaderStack(path, ftype.element.name, elements))
         elif isinstance(ftype, T.Struct):
             _allocate_members(ctx, path, ftype, where)
-        elif isinstance(ftype, (T.HeaderUnion, T.Stack, T.Varbit)):
+        elif isinstance(ftype, T.HeaderUnion):
+            _add_union_instances(ctx, path, ftype)
+        elif isinstance(ftype, T.Stack) and isinstance(ftype.element, T.HeaderUnion):
+            _add_union_stack_instances(ctx, path, ftype)
+        elif isinstance(ftype, (T.Stack, T.Varbit)):
             raise Unsupported(where, f"local variables with a {ftype} member are not supported")
         else:
             ctx.scalars.add(path, ir_type(ftype, where))
@@ -344,8 +399,10 @@ class AllocateStorage:
         if not isinstance(st.headers_type, T.Struct):
             raise Unsupported(ctx.blocks.parser.params[1].pos,
                               "the parser's headers parameter must be a struct")
-        plain, stacks, unions = [], [], []
-        self._collect(st.headers_type, "", plain, stacks, pos, unions)
+        plain, stacks, unions, scalars = [], [], [], []
+        self._collect(st.headers_type, "", plain, stacks, pos, unions, scalars)
+        for path, t, where in scalars:      # bit<W>, int<W>, bool, error, enum members
+            ctx.scalars.add(st.headers_scalar_name(path), ir_type(t, where))
         for path, _ in plain + stacks:
             if path in (SCALARS, STANDARD_METADATA):
                 raise Unsupported(field_pos(st.headers_type, path, pos), f"a header named {path} would clash with the BMv2 "
@@ -389,7 +446,7 @@ class AllocateStorage:
             st.union_siblings[inst] = [i for _, i in members if i != inst]
 
     def _collect(self, t: T.Struct, prefix: str, plain: list, stacks: list, pos,
-                 unions: list) -> None:
+                 unions: list, scalars: list) -> None:
         for name, ftype in t.fields.items():
             path = f"{prefix}.{name}" if prefix else name
             pos = field_pos(t, name, pos)
@@ -398,7 +455,7 @@ class AllocateStorage:
             elif isinstance(ftype, T.Stack) and isinstance(ftype.element, T.Header):
                 stacks.append((path, ftype))
             elif isinstance(ftype, T.Struct):
-                self._collect(ftype, path, plain, stacks, pos, unions)
+                self._collect(ftype, path, plain, stacks, pos, unions, scalars)
             elif isinstance(ftype, T.HeaderUnion):
                 # each member an ordinary header instance "u.h1", as p4c names them
                 for m, mt in ftype.fields.items():
@@ -408,9 +465,12 @@ class AllocateStorage:
                 # a union per element ("u[0]"); constant indices, .next/.last in a parser
                 # (UnionStackPlace); allocated with the header stacks (_union_stack)
                 stacks.append((path, ftype))
+            elif headers_scalar_type(ftype):
+                scalars.append((path, ftype, pos))
             else:
                 raise Unsupported(pos, f"field {path} of the headers struct has type {ftype}; "
-                                       "only headers, header stacks and structs may appear there")
+                                       "only headers, header stacks, structs and scalars may "
+                                       "appear there")
 
     def _metadata(self, ctx: Context, t, prefix: str, pos) -> None:
         if not isinstance(t, T.Struct):

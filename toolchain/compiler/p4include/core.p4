@@ -55,4 +55,9 @@ match_kind {
     lpm
 }
 
+/* Checked by the compiler: a false check stops the compilation with the message; the call
+ * itself is the constant true (`const bool ok = static_assert(V1MODEL_VERSION > 1, "..");`). */
+extern bool static_assert(bool check, string message);
+extern bool static_assert(bool check);
+
 #endif  /* _CORE_P4_ */

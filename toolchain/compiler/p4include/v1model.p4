@@ -32,14 +32,23 @@ match_kind {
 
 const bit<32> __v1model_version = V1MODEL_VERSION;
 
+#if V1MODEL_VERSION >= 20200408
+/* From version 20200408 on, the port type has a name and the indices of counters, meters
+ * and registers have a type parameter (counter<I>, meter<I>, register<T, I>). */
+typedef bit<9> PortId_t;
+#define _V1MODEL_PORT PortId_t
+#else
+#define _V1MODEL_PORT bit<9>
+#endif
+
 /* simple_switch.md "Standard metadata"; order = simple_switch's standard_metadata layout. */
 @metadata @name("standard_metadata")
 struct standard_metadata_t {
-    /* simple_switch port numbers are 9 bits; 511 is the drop port. (No PortId_t typedef:
-     * in V1MODEL_VERSION 20180101 programs declare it themselves.) */
-    bit<9>   ingress_port;     /* port the packet arrived on (read-only) */
-    bit<9>   egress_spec;      /* set in ingress: output port, or 511 to drop */
-    bit<9>   egress_port;      /* in egress: the port the packet leaves by (read-only) */
+    /* simple_switch port numbers are 9 bits; 511 is the drop port. (No PortId_t typedef
+     * in V1MODEL_VERSION 20180101: programs declare it themselves.) */
+    _V1MODEL_PORT ingress_port;     /* port the packet arrived on (read-only) */
+    _V1MODEL_PORT egress_spec;      /* set in ingress: output port, or 511 to drop */
+    _V1MODEL_PORT egress_port;      /* in egress: the port the packet leaves by (read-only) */
     bit<32>  instance_type;    /* 0 normal, 1 ingress clone, 2 egress clone, 4 recirc, 6 resubmit, ... */
     bit<32>  packet_length;    /* bytes, set when the packet arrives */
     @alias("queueing_metadata.enq_timestamp")
@@ -63,6 +72,7 @@ struct standard_metadata_t {
     @alias("intrinsic_metadata.priority")
     bit<3>   priority;         /* packet priority (queue selection) */
 }
+#undef _V1MODEL_PORT
 
 enum CounterType {
     packets,
@@ -76,10 +86,17 @@ enum MeterType {
 }
 
 /* Indexed counters: count(i) adds this packet to cell i. */
+#if V1MODEL_VERSION >= 20200408
+extern counter<I> {
+    counter(bit<32> size, CounterType type);
+    void count(in I index);
+}
+#else
 extern counter {
     counter(bit<32> size, CounterType type);
     void count(in bit<32> index);
 }
+#endif
 
 /* A counter with one cell per entry of the table it is attached to (counters = ...). */
 extern direct_counter {
@@ -88,10 +105,17 @@ extern direct_counter {
 }
 
 /* Two-rate three-colour meters (RFC 2698); the colour is 0 green, 1 yellow, 2 red. */
+#if V1MODEL_VERSION >= 20200408
+extern meter<I> {
+    meter(bit<32> size, MeterType type);
+    void execute_meter<T>(in I index, out T result);
+}
+#else
 extern meter {
     meter(bit<32> size, MeterType type);
     void execute_meter<T>(in bit<32> index, out T result);
 }
+#endif
 
 /* A meter with one cell per table entry (meters = ...); read() gives this packet's colour. */
 extern direct_meter<T> {
@@ -100,11 +124,19 @@ extern direct_meter<T> {
 }
 
 /* Arrays of state that persist across packets. */
+#if V1MODEL_VERSION >= 20200408
+extern register<T, I> {
+    register(bit<32> size);
+    void read(out T result, in I index);
+    void write(in I index, in T value);
+}
+#else
 extern register<T> {
     register(bit<32> size);
     void read(out T result, in bit<32> index);
     void write(in bit<32> index, in T value);
 }
+#endif
 
 /* Shared action storage for tables (implementation = ...). */
 extern action_profile {

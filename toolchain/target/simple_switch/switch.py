@@ -67,26 +67,31 @@ def _noop(F, A, P):
     return None
 
 
-def _stack_push(P, F, bases, n, next_slot, count):
-    size = len(bases)
+def _stack_push(P, F, bases, n, next_slot, count, size=None):
+    """push_front(count) of the headers at `bases` (n slots each, the validity last); the
+    next index at next_slot (None: moved by a separate call, for the members of a header
+    union stack, whose size is then given)."""
+    size = len(bases) if size is None else size
     count = min(max(count, 0), size)
-    for i in range(size - 1, count - 1, -1):
+    for i in range(len(bases) - 1, count - 1, -1):
         d, s = bases[i], bases[i - count]
         F[d:d + n] = F[s:s + n]
-    for i in range(count):
+    for i in range(min(count, len(bases))):
         F[bases[i] + n - 1] = 0
-    F[next_slot] = min(F[next_slot] + count, size)
+    if next_slot is not None:
+        F[next_slot] = min(F[next_slot] + count, size)
 
 
-def _stack_pop(P, F, bases, n, next_slot, count):
-    size = len(bases)
+def _stack_pop(P, F, bases, n, next_slot, count, size=None):
+    size = len(bases) if size is None else size
     count = min(max(count, 0), size)
-    for i in range(size - count):
+    for i in range(len(bases) - count):
         d, s = bases[i], bases[i + count]
         F[d:d + n] = F[s:s + n]
-    for i in range(size - count, size):
+    for i in range(max(len(bases) - count, 0), len(bases)):
         F[bases[i] + n - 1] = 0
-    F[next_slot] = max(F[next_slot] - count, 0)
+    if next_slot is not None:
+        F[next_slot] = max(F[next_slot] - count, 0)
 
 
 class SimpleSwitch:

@@ -69,8 +69,32 @@ def test_line_markers_map_positions_to_the_included_file():
     ("0w5", "t.p4:1:1: error: integer literal '0w5': width must be positive"),
     ("a $ b", "t.p4:1:3: error: unexpected character '$'"),
     ("/* open", "t.p4:1:1: error: unterminated comment"),
+    ('x = "open\n y;', "t.p4:1:5: error: unterminated string literal"),
+    ("@a(b) ' c", "t.p4:1:7: error: unexpected character \"'\""),
+    ("@a[that's] c", "t.p4:1:8: error: unexpected character \"'\""),
 ])
 def test_lexical_errors_are_reported_with_position(text, message):
     with pytest.raises(CompileError) as e:
         lex(text)
     assert str(e.value) == message
+
+
+def test_string_literal_may_span_lines_and_keeps_later_positions():
+    toks = lex('@r("\n  a != 0;\n") x\ny')
+    assert [(t.kind, t.text, t.pos.line) for t in toks][2:] == [
+        ("op", "(", 1), ("str", '"\n  a != 0;\n"', 1), ("op", ")", 3), ("id", "x", 3),
+        ("id", "y", 4)]
+    assert toks[3].value == "\n  a != 0;\n"
+
+
+def test_line_marker_inside_a_multi_line_string_resyncs_lines():
+    # cpp writes a marker in the middle of a string literal after dropping blank lines
+    toks = lex('@r("a\n# 9 \"m.p4\"\nb") x')
+    assert toks[3].value == "a\nb"
+    assert (toks[-1].text, toks[-1].pos.file, toks[-1].pos.line) == ("x", "m.p4", 9)
+
+
+def test_unstructured_annotation_body_may_hold_any_character():
+    toks = lex("@scrabble(That's it. (six ' nine) 0xdead) header")
+    assert [t.text for t in toks][-6:] == ["'", "nine", ")", "0xdead", ")", "header"]
+    assert [t.kind for t in toks if t.text == "'"] == ["other", "other"]
