@@ -97,6 +97,7 @@ class TcpConnection:
         self.rcv: Receiver | None = None
         self._ack_due: float | None = None
         self._peer_fin: int | None = None           # offset of the peer's FIN not yet reached
+        self._peer_fin_at: int | None = None        # offset of the peer's FIN once reached
         self._unacked_segments = 0
         self._ts_recent = 0
         self._time_wait_until: float | None = None
@@ -448,19 +449,29 @@ class TcpConnection:
         if payload and start < 1:                  # bytes before the first data byte: trim
             payload = payload[1 - start:]
             start = 1
+        fin = self._peer_fin if self._peer_fin is not None else self._peer_fin_at
+        if payload and fin is not None and end > fin:
+            # no data follows the peer's FIN: RFC 9293 §3.10.7.4 (seventh step) ignores the text
+            # of segments after it (CLOSE-WAIT and later), and a FIN still beyond a hole ends
+            # the stream where it stands; the segment is acknowledged as a duplicate would be
+            payload = payload[:max(0, fin - start)]
+            end = start + len(payload)
+            if not payload:
+                return [self._ack_segment()]
         stamp = self._epdn_of(seg, start, end) if payload else None
         if payload:
             self.policy.on_data(rcv, start, end, stamp)
             how = rcv.on_data(start, payload)
         else:
             how = "in-order"
-        if seg.flags & FIN and end >= rcv.rcv_nxt and self._peer_fin is None:
+        if seg.flags & FIN and end >= rcv.rcv_nxt and self._peer_fin is None \
+                and self._peer_fin_at is None:
             # a FIN beyond a hole is kept, like its data, until the hole fills (RFC 9293
             # §3.10.7.4: segments are processed in sequence; dropping it would leave the sender
             # to repair it by RTO, since no SACK block can cover a FIN)
             self._peer_fin = end
         if self._peer_fin is not None and self._peer_fin == rcv.rcv_nxt:
-            self._peer_fin = None
+            self._peer_fin_at, self._peer_fin = self._peer_fin, None
             rcv.rcv_nxt += 1                        # the FIN takes one sequence number
             self._on_fin(now)
             return [self._ack_segment()]

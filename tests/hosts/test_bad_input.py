@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hosts.tcp import TcpConfig, TcpConnection
-from hosts.tcp.segment import ACK, RST, Segment
+from hosts.tcp.segment import ACK, FIN, RST, Segment
 from hosts.testing import TestNetwork
 
 
@@ -156,6 +156,27 @@ def test_random_segments_never_crash_and_never_corrupt_delivery(junk):
         delivered += b.receive()
         now += 0.01
     assert data.startswith(bytes(delivered))
+
+
+def test_no_data_is_delivered_after_the_peers_fin():
+    """RFC 9293 §3.10.7.4: once the FIN is reached (CLOSE-WAIT), segment text is ignored; a
+    later segment must not extend the stream, nor a second FIN move its end. (Found by the
+    property test below: a FIN inside the stream followed by the data after it.)"""
+    a, b = established_pair()
+    data = bytes(range(256)) * 20
+    a.send(data)
+    first, second = a.poll(now=0.1)[:2]
+    b.on_segment(first, now=0.1)
+    n = len(first.payload)
+    fin = Segment(1, 2, (101 + n - 400) % 2**32, 5001, ACK | FIN, 1000, (),
+                  data[n - 400:n])                  # old bytes, then a FIN right after them
+    b.on_segment(fin, now=0.11)
+    assert b.state == "CLOSE-WAIT" and b.receive() == data[:n]
+    out = b.on_segment(second, now=0.12)            # the data that followed, after the FIN
+    assert b.receive() == b"" and out and out[0].ack == (101 + n + 1) % 2**32
+    again = Segment(1, 2, (101 + n + 1) % 2**32, 5001, ACK | FIN, 1000, (), b"")
+    b.on_segment(again, now=0.13)                   # a second FIN after the first
+    assert b.rcv.rcv_nxt == n + 2                   # data 1..n, then the one FIN
 
 
 def test_epdn_stamp_after_another_option_is_ignored_and_logged():
