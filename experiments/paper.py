@@ -37,9 +37,11 @@ TM_DEPTH = 4 * BUFFER_PACKETS  # traffic-manager queue deeper than the program's
 # the paper's three senders, then Blanton and Allman's DSACK schemes that adapt dupthresh (003 §2
 # cites them as [10]; Fig. 4's "TCP using DSACK" may be one of them: hosts/tcp/variants/dsack.py),
 # then RD-TCP with the two ways of setting k that 003 §3 proposes for further research: raised
-# by one per false fast retransmit, or set from the reordering measured (variants/rdtcp.py)
+# by one per false fast retransmit, or set from the reordering measured (variants/rdtcp.py); then
+# Eifel (001's other detector: RFC 3522 timestamps, undo at the first ACK; variants/eifel.py)
 PAPER_VARIANTS = ("sack", "dsack", "rdtcp")
-VARIANTS = PAPER_VARIANTS + ("dsack-inc", "dsack-avg", "rdtcp-adaptive", "rdtcp-measured")
+VARIANTS = PAPER_VARIANTS + ("dsack-inc", "dsack-avg", "rdtcp-adaptive", "rdtcp-measured",
+                             "eifel")
 # the senders that negotiate RD-TCP: the RD-TCP policy or one derived from it
 RDTCP_VARIANTS = tuple(v for v in VARIANTS if issubclass(get_variant(v), RdTcp))
 INJECTIONS = ("swap", "altpath", "recirc")
@@ -54,6 +56,7 @@ PAPER = {
 PAPER[("dsack-inc", 15)] = PAPER[("dsack-avg", 15)] = PAPER[("dsack", 15)]   # "TCP using DSACK"
 # the paper's RD-TCP (k = 3), for scale
 PAPER[("rdtcp-adaptive", 15)] = PAPER[("rdtcp-measured", 15)] = PAPER[("rdtcp", 15)]
+PAPER[("eifel", 15)] = PAPER[("sack", 15)]        # SACK with Eifel: the SACK it modifies
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,8 @@ class RunResult:
 def tcp_config(spec: RunSpec) -> Any:
     """The sender's and receiver's engine configuration for the scenario."""
     from hosts.tcp import TcpConfig
-    return TcpConfig(variant=spec.variant, mss=MSS, sack=True, timestamps=False,
+    return TcpConfig(variant=spec.variant, mss=MSS, sack=True,
+                     timestamps=get_variant(spec.variant).needs_timestamps,
                      window_scale=7, rdtcp=spec.variant in RDTCP_VARIANTS, rdtcp_k=spec.k,
                      delayed_ack=False, max_cwnd_segments=spec.max_cwnd_segments)
 

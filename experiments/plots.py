@@ -28,7 +28,8 @@ LABELS = {"sack": "TCP SACK", "dsack": "TCP DSACK (undo)", "rdtcp": "RD-TCP (k=3
           "dsack-inc": "TCP DSACK, dupthresh +1 (BL-INC)",
           "dsack-avg": "TCP DSACK, dupthresh avg (BL-AVG)",
           "rdtcp-adaptive": "RD-TCP, k +1 per false FR (003 §3)",
-          "rdtcp-measured": "RD-TCP, k from measured reordering (003 §3)"}
+          "rdtcp-measured": "RD-TCP, k from measured reordering (003 §3)",
+          "eifel": "TCP SACK with Eifel undo (timestamps, RFC 3522)"}
 # the paper's names for its own senders, for its stars ("TCP using DSACK": 003 §6 does not say
 # which DSACK response it ran, so not "undo")
 PAPER_LABELS = {"sack": "TCP SACK", "dsack": "TCP using DSACK", "rdtcp": "RD-TCP (k=3)"}
@@ -36,7 +37,8 @@ PAPER_LABELS = {"sack": "TCP SACK", "dsack": "TCP using DSACK", "rdtcp": "RD-TCP
 # share a hue family (DSACK oranges/browns, RD-TCP reds/greens/purples kept apart from SACK's blue)
 STYLES = {"sack": ("tab:blue", "o"), "dsack": ("tab:orange", "s"), "rdtcp": ("tab:red", "D"),
           "dsack-inc": ("tab:brown", "v"), "dsack-avg": ("tab:olive", "^"),
-          "rdtcp-adaptive": ("tab:green", "P"), "rdtcp-measured": ("tab:purple", "X")}
+          "rdtcp-adaptive": ("tab:green", "P"), "rdtcp-measured": ("tab:purple", "X"),
+          "eifel": ("tab:cyan", "h")}
 _SPARE = ("tab:pink", "tab:cyan", "tab:gray", "black")
 # per interval: line style and whether the marker is filled (1 s solid and filled, 8 s dashed, open)
 INTERVAL_STYLES = (("-", True), ("--", False), (":", False), ("-.", False))
@@ -48,7 +50,11 @@ FIGURES = {
                                                             "rdtcp-measured")),
     "fig4_dsack_vs_rdtcp.png": ("Fig. 4: TCP DSACK and RD-TCP",
                                 ("dsack", "dsack-inc", "dsack-avg", "rdtcp")),
+    "fig7_undo.png": ("Fig. 7 (not in the paper): undoing false fast retransmits, by DSACK and "
+                      "by timestamps (Eifel)", ("sack", "dsack", "eifel")),
 }
+# figures drawn only when one of these senders ran (else they would repeat Figs. 1 and 4)
+FIGURE_NEEDS = {"fig7_undo.png": ("eifel",)}
 THROUGHPUT_LABEL = "throughput (data bytes/s delivered in order to B)"
 # Fig. 6: one (line style, marker, colour) per swap span, in increasing span (0: anywhere first);
 # and the paper's RD-TCP point, a star in a colour none of the curves has (the spans' curves are
@@ -75,7 +81,8 @@ def plot_all(points: dict, out: Path, *, k_study: dict | None = None,
     written = []
     intervals = sorted({k[2] for k in points if k[2] is not None})
     for name, (title, variants) in FIGURES.items():
-        if any(swap_curve(points, v, i) for v in variants for i in intervals):
+        needs = FIGURE_NEEDS.get(name, variants)    # a sender the figure is about ran
+        if any(swap_curve(points, v, i) for v in needs for i in intervals):
             _save(swap_figure(points, variants, intervals, title, duration=duration), out / name)
             written.append(name)
     if any(k[1] != "swap" for k in points):

@@ -42,6 +42,7 @@ class TestNetwork:
     data: bytes
     receiver_config: TcpConfig | None = None
     delay: float = 0.01                   # one-way delay, seconds
+    serialization: float = 0.0            # seconds each data segment occupies A's link (0: none)
     iss_a: int = 1000
     iss_b: int = 900_000
     close_after: bool = True
@@ -63,6 +64,7 @@ class TestNetwork:
         self._held: list[list] = []       # [remaining positions, segment]
         self._queue: list[tuple] = []
         self._order = 0
+        self._link_free = 0.0             # when A's link ends sending its last data segment
         self._offset = 0
         self.delivered = b""
         self.now = 0.0
@@ -121,12 +123,16 @@ class TestNetwork:
                 self._deliver_data(seg)
 
     def _deliver_data(self, seg: Segment) -> None:
-        self._push(self.now + self.delay, "b", seg)
+        # data segments leave one after another when serialization is set (distinct arrival
+        # times, and distinct millisecond timestamps on the segments sent in reply)
+        self._link_free = max(self.now, self._link_free) + self.serialization
+        arrival = self._link_free + self.delay
+        self._push(arrival, "b", seg)
         still = []
         for entry in self._held:
             entry[0] -= 1
             if entry[0] <= 0:
-                self._push(self.now + self.delay, "b", entry[1])
+                self._push(arrival, "b", entry[1])
             else:
                 still.append(entry)
         self._held = still

@@ -157,3 +157,13 @@ def test_the_k_studys_paper_star_cannot_be_taken_for_a_curve():
     assert star.get_linestyle() == "None"
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert list(stars)[0] in legend
+
+
+def test_the_undo_figure_is_drawn_only_when_eifel_ran(tmp_path):
+    drawn = {}
+    for name, variants in (("without", ("sack", "dsack", "rdtcp")),
+                           ("with", ("sack", "dsack", "eifel"))):
+        (tmp_path / name).mkdir()
+        drawn[name] = plot_all(aggregate(_rows(variants)), tmp_path / name)
+    assert "fig7_undo.png" not in drawn["without"]      # it would repeat Figs. 1 and 4
+    assert "fig7_undo.png" in drawn["with"] and (tmp_path / "with" / "fig7_undo.png").exists()

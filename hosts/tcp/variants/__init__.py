@@ -61,6 +61,7 @@ DUPTHRESH = 3   # RFC 5681 §3.2, RFC 6675 §2: DupThresh
 
 class LossRecoveryPolicy:
     name = "base"
+    needs_timestamps = False    # the variant works only with the timestamp option (RFC 7323)
 
     def __init__(self, config):
         self.config = config

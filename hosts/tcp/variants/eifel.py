@@ -2,11 +2,20 @@
 it echoes, and takes back what the retransmission cost.
 
 Detection, RFC 3522 §3 (needs the timestamp option, RFC 7323, on both ends): remember the
-TSval of the first retransmission of a recovery episode (RetransmitTS). The first ACK after it
-that acknowledges new data ("acceptable ACK") echoes the TSval of the segment that arrived and
-made the receiver send it: when that TSecr is older than RetransmitTS, the original got there,
-so the retransmission was not needed. A retransmission sent in the same millisecond as its
-original cannot be told apart and counts as needed (RFC 3522 §3.2 compares strictly).
+TSval of the first retransmission of a recovery episode (RetransmitTS). An ACK that acknowledges
+new data ("acceptable ACK") echoes the TSval of the segment that arrived and made the receiver
+send it: when that TSecr is older than RetransmitTS, the original got there, so the
+retransmission was not needed. A retransmission sent in the same millisecond as its original
+cannot be told apart and counts as needed (RFC 3522 §3.2 compares strictly).
+
+Which acceptable ACK: after a timeout, the first (RFC 3522 §3.2). After a fast retransmit the
+SACK recovery may be repairing several holes, and the first acceptable ACK speaks for the first
+hole only: undoing there restores the full window while a later hole is a real loss (its
+retransmission then drowns in the refilled queue and only the timer recovers it). So a fast
+retransmit is judged on the ACK that ends its recovery, as Linux's tcp_try_undo_recovery does
+with timestamps: TS.Recent never moves backwards (RFC 7323 §4.3), so that ACK's TSecr is the
+newest TSval of the segments that filled the holes, older than RetransmitTS only when no
+retransmission filled one.
 
 Response:
 - a spurious fast retransmit: restore the window it cut, as DSACK undo does (000 §2, BL-R), an
@@ -23,14 +32,16 @@ Without negotiated timestamps there is nothing to compare and the variant behave
 from __future__ import annotations
 
 from hosts.tcp.seq import seq_lt
-from hosts.tcp.variants import LossRecoveryPolicy, register
+from hosts.tcp.variants import register
+from hosts.tcp.variants.sack import Sack
 
 FAST_RETRANSMIT, TIMEOUT = "fast retransmit", "timeout"
 
 
 @register
-class Eifel(LossRecoveryPolicy):
+class Eifel(Sack):
     name = "eifel"
+    needs_timestamps = True
 
     def __init__(self, config):
         super().__init__(config)
@@ -60,6 +71,8 @@ class Eifel(LossRecoveryPolicy):
     def on_ack(self, conn, seg, prior_una):
         if self.retransmit_ts is None or conn.snd_una <= prior_una:
             return                              # no retransmission to judge, or not acceptable
+        if self.episode == FAST_RETRANSMIT and conn.in_recovery:
+            return                              # judged when the recovery ends (see above)
         kind, self.episode = self.episode, None
         retransmit_ts, self.retransmit_ts = self.retransmit_ts, None
         ts = seg.option("Timestamp")
