@@ -21,7 +21,7 @@ from hosts.tcp.receiver import MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TS, Receive
 from hosts.tcp.rtt import RttEstimator
 from hosts.tcp.segment import ACK, FIN, REORDER_BIT, RST, SYN, Segment
 from hosts.tcp.sendbuf import SendBuffer
-from hosts.tcp.seq import SEQ_MOD, seq_add, seq_geq, seq_sub
+from hosts.tcp.seq import SEQ_MOD, seq_geq, seq_sub
 from hosts.tcp.variants import get_variant
 
 __all__ = ["TcpConnection", "CLOSED", "LISTEN", "SYN_SENT", "SYN_RCVD", "ESTABLISHED",

@@ -3,7 +3,6 @@ the code version that made them and only rows of the running code are reused; a 
 with a time series serves a sweep without one; summary.json lists every invocation; journal
 rows with columns this code does not know are kept."""
 
-import csv
 import json
 import shutil
 import subprocess
@@ -13,30 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from experiments import pool, rdtcp_figures
+from experiments import rdtcp_figures
 from experiments.journal import (CODE_FILES, CODE_TREES, code_files, code_version, scan_journal,
                                  select)
 from experiments.paper import RunSpec, gateway_program
 from experiments.rdtcp_figures import main
 from sim.program import REPO_ROOT
-
-# short runs of one sender in this process (zero swaps; 15 swaps every second)
-ARGS = ["--mode", "quick", "--jobs", "1", "--seeds", "1", "--variants", "sack", "--swaps", "0,15",
-        "--interval", "1", "--duration", "2", "--no-k-study", "--no-progress",
-        "--worker-python", "self"]
-
-
-def _journal(out: Path) -> list[dict]:
-    return [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines()]
-
-
-def _runs_csv(out: Path) -> list[dict]:
-    with open(out / "runs.csv") as f:
-        return list(csv.DictReader(f))
-
-
-def _summary(out: Path) -> dict:
-    return json.loads((out / "summary.json").read_text())
+from sweep_kit import ARGS, journal_rows, runs_csv, summary
 
 
 def _notes(err: str) -> list[str]:
@@ -53,9 +35,9 @@ def this_version() -> str:
 def test_rows_runs_csv_and_summary_carry_the_code_version(tmp_path, this_version, capsys):
     assert main(ARGS + ["--out", str(tmp_path)]) == 0
     assert f"code version {this_version}" in capsys.readouterr().err
-    assert [r["code_version"] for r in _journal(tmp_path)] == [this_version] * 2
-    assert [r["code_version"] for r in _runs_csv(tmp_path)] == [this_version] * 2
-    assert _summary(tmp_path)["code_version"] == this_version
+    assert [r["code_version"] for r in journal_rows(tmp_path)] == [this_version] * 2
+    assert [r["code_version"] for r in runs_csv(tmp_path)] == [this_version] * 2
+    assert summary(tmp_path)["code_version"] == this_version
 
 
 def test_resume_after_a_code_change_reruns_the_rows_of_the_other_code(tmp_path, this_version,
@@ -71,24 +53,24 @@ def test_resume_after_a_code_change_reruns_the_rows_of_the_other_code(tmp_path, 
             f"other code (code version {this_version}; this code is 0123456789ab): they run "
             f"again, and their old rows stay in the journal") in err
     # the old rows stay; this sweep's outputs hold only the new code's rows
-    assert [r["code_version"] for r in _journal(tmp_path)] == [this_version] * 2 + \
+    assert [r["code_version"] for r in journal_rows(tmp_path)] == [this_version] * 2 + \
         ["0123456789ab"] * 2
-    assert [r["code_version"] for r in _runs_csv(tmp_path)] == ["0123456789ab"] * 2
-    last = _summary(tmp_path)["invocations"][-1]
+    assert [r["code_version"] for r in runs_csv(tmp_path)] == ["0123456789ab"] * 2
+    last = summary(tmp_path)["invocations"][-1]
     assert (last["runs_reused"], last["reused_runs"], last["runs_done"]) == (0, [], 2)
     # resumed again by the same code: everything reused, said which
     assert main(argv + ["--resume"]) == 0
     err = capsys.readouterr().err
     assert "2 kept from" in err and "nothing to run" in err and _notes(err) == []
-    last = _summary(tmp_path)["invocations"][-1]
+    last = summary(tmp_path)["invocations"][-1]
     assert last["reused_runs"] == ["sack_noreordering_seed1", "sack_swaps15_every1s_span0_seed1"]
-    assert last["runs_done"] == 0 and len(_journal(tmp_path)) == 4
+    assert last["runs_done"] == 0 and len(journal_rows(tmp_path)) == 4
 
 
 def test_a_journal_from_before_versions_reruns_with_one_note(tmp_path, capsys):
     argv = ARGS + ["--out", str(tmp_path)]
     assert main(argv) == 0
-    old = [{k: v for k, v in r.items() if k != "code_version"} for r in _journal(tmp_path)]
+    old = [{k: v for k, v in r.items() if k != "code_version"} for r in journal_rows(tmp_path)]
     (tmp_path / "runs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in old))
     capsys.readouterr()
     assert main(argv + ["--resume"]) == 0
@@ -98,14 +80,14 @@ def test_a_journal_from_before_versions_reruns_with_one_note(tmp_path, capsys):
                            "carry no code version (written before rows recorded one, so the "
                            "code that made them is unknown): they run again"]
     assert "0 kept from" in err and "2 to run" in err
-    assert _journal(tmp_path)[:2] == old and len(_journal(tmp_path)) == 4
+    assert journal_rows(tmp_path)[:2] == old and len(journal_rows(tmp_path)) == 4
 
 
 def test_the_summary_says_which_rows_were_reused(tmp_path, capsys):
     assert main(ARGS + ["--out", str(tmp_path), "--swaps", "0"]) == 0
     assert main(ARGS + ["--out", str(tmp_path), "--resume"]) == 0
     assert "1 kept from" in capsys.readouterr().err
-    first, second = _summary(tmp_path)["invocations"]
+    first, second = summary(tmp_path)["invocations"]
     assert (first["runs_reused"], first["runs_done"], first["resume"]) == (0, 1, False)
     assert (second["runs_reused"], second["runs_done"], second["resume"]) == (1, 1, True)
     assert second["reused_runs"] == ["sack_noreordering_seed1"]
@@ -186,7 +168,7 @@ def test_series_rows_serve_a_sweep_without_series_and_only_missing_series_run(tm
     assert main(ARGS + out + ["--resume"]) == 0
     err = capsys.readouterr().err
     assert "1 kept from" in err and "1 to run" in err and _notes(err) == []
-    assert [r["swaps"] for r in _runs_csv(tmp_path)] == ["0", "15"]
+    assert [r["swaps"] for r in runs_csv(tmp_path)] == ["0", "15"]
     assert len(list((tmp_path / "series").iterdir())) == 1          # none asked, none written
     # a series asked: only the run whose row has none runs
     assert main(ARGS + out + ["--resume", "--series", "0.5"]) == 0
@@ -229,33 +211,24 @@ def test_select_prefers_the_runs_own_step_and_needs_the_series_asked_for():
 
 
 # --------------------------------------------------------------------------- invocations
-def test_the_summary_lists_every_invocation_also_an_interrupted_one(tmp_path, monkeypatch,
-                                                                    capsys):
-    real, calls = pool.run_one, []
-
-    def interrupted_on_the_second_run(spec):
-        calls.append(spec)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return real(spec)
-
-    monkeypatch.setattr(pool, "run_one", interrupted_on_the_second_run)
+def test_the_summary_lists_every_invocation_also_an_interrupted_one(tmp_path, capsys,
+                                                                    ctrl_c_at_second_run):
     argv = ARGS + ["--out", str(tmp_path)]
     assert main(argv) == 130
-    monkeypatch.setattr(pool, "run_one", real)
+    ctrl_c_at_second_run()                          # runs go through again
     assert main(argv + ["--resume", "--jobs", "2"]) == 0
-    summary = _summary(tmp_path)
-    first, second = summary["invocations"]
+    got = summary(tmp_path)
+    first, second = got["invocations"]
     assert (first["outcome"], first["runs_done"], first["jobs"]) == ("interrupted", 1, 1)
     assert (second["outcome"], second["runs_done"], second["runs_reused"], second["jobs"]) == \
         ("finished", 1, 1, 1)           # --jobs 2 capped at the one run to do
-    assert summary["wall_s"] == pytest.approx(first["wall_s"] + second["wall_s"], abs=2e-3)
+    assert got["wall_s"] == pytest.approx(first["wall_s"] + second["wall_s"], abs=2e-3)
     assert first["wall_s"] > 0 and second["wall_s"] > 0
-    assert all(i["code_version"] == summary["code_version"] for i in summary["invocations"])
+    assert all(i["code_version"] == got["code_version"] for i in got["invocations"])
     assert "the sweep's 2 invocations on this journal" in capsys.readouterr().err
     # a new sweep without --resume starts a new log, the old one set aside with its journal
     assert main(argv + ["--swaps", "0"]) == 0
-    assert len(_summary(tmp_path)["invocations"]) == 1
+    assert len(summary(tmp_path)["invocations"]) == 1
     aside = [json.loads(line) for line in
              (tmp_path / "invocations.jsonl.prev").read_text().splitlines()]
     assert [i["outcome"] for i in aside] == ["interrupted", "finished"]
@@ -267,7 +240,7 @@ def test_journal_rows_with_columns_this_code_does_not_know_are_kept(tmp_path, th
                                                                     capsys):
     argv = ARGS + ["--out", str(tmp_path), "--swaps", "0"]
     assert main(argv) == 0
-    row = _journal(tmp_path)[0]
+    row = journal_rows(tmp_path)[0]
     later = {**row, "host_kernel": "a later column", "notes": {"any": ["json"]}, "flag": True}
     (tmp_path / "runs.jsonl").write_text(json.dumps(later) + "\n")
     journal = scan_journal(tmp_path / "runs.jsonl")
@@ -276,7 +249,7 @@ def test_journal_rows_with_columns_this_code_does_not_know_are_kept(tmp_path, th
     assert main(argv + ["--resume"]) == 0
     err = capsys.readouterr().err
     assert "warning" not in err and "1 kept from" in err and "nothing to run" in err
-    assert _runs_csv(tmp_path)[0]["host_kernel"] == "a later column"
+    assert runs_csv(tmp_path)[0]["host_kernel"] == "a later column"
     # the columns the report reads are still checked
     for bad in ({**row, "code_version": 7}, {**row, "swaps_done": "many"},
                 {**row, "throughput_Bps": "fast"}, {**row, "error": 1}):

@@ -3,7 +3,6 @@
 --help shows the defaults, zero-swap points run once, and series.png's lines are in the flow's
 own segments."""
 
-import csv
 import json
 import math
 import os
@@ -21,20 +20,7 @@ from experiments.journal import scan_journal, spec_key
 from experiments.paper import RunSpec, run_paper
 from experiments.rdtcp_figures import MODES, build_specs, main, parse_args
 from sim.program import REPO_ROOT, gateway_json
-
-# two short runs of one sender (zero swaps and 15 swaps every second), in this process
-ARGS = ["--mode", "quick", "--jobs", "1", "--seeds", "1", "--variants", "sack", "--swaps", "0,15",
-        "--interval", "1", "--duration", "2", "--no-k-study", "--no-progress",
-        "--worker-python", "self"]
-
-
-def _journal(out: Path) -> list[dict]:
-    return [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines()]
-
-
-def _runs_csv(out: Path) -> list[dict]:
-    with open(out / "runs.csv") as f:
-        return list(csv.DictReader(f))
+from sweep_kit import ARGS, journal_rows, runs_csv
 
 
 # --------------------------------------------------------------------------- resume and journal
@@ -49,11 +35,11 @@ def test_resume_with_a_smaller_sweep_keeps_the_larger_sweeps_rows(tmp_path, caps
     assert "also holds 1 finished run(s) this sweep does not ask for" in err
     # the journal keeps both rows as written; this sweep's outputs have only its own run
     assert (tmp_path / "runs.jsonl").read_text() == before
-    assert [r["swaps"] for r in _runs_csv(tmp_path)] == ["15"]
+    assert [r["swaps"] for r in runs_csv(tmp_path)] == ["15"]
     # and the larger sweep resumed again finds everything
     assert main(ARGS + ["--out", str(tmp_path), "--resume"]) == 0
     assert "2 kept from" in capsys.readouterr().err
-    assert len(_runs_csv(tmp_path)) == 2 and (tmp_path / "runs.jsonl").read_text() == before
+    assert len(runs_csv(tmp_path)) == 2 and (tmp_path / "runs.jsonl").read_text() == before
 
 
 def test_new_sweeps_set_old_journals_aside_without_overwriting_one(tmp_path, capsys):
@@ -90,7 +76,7 @@ def test_resume_skips_journal_lines_that_are_no_row_and_keeps_them_aside(tmp_pat
     assert (tmp_path / "runs.jsonl").read_bytes() == good     # the row kept as written
     bad = (tmp_path / "runs.jsonl.bad").read_bytes()
     assert bad.count(b"\n") == 7 and b"\xff\xfe not utf-8" in bad    # nothing lost
-    assert len(_runs_csv(tmp_path)) == 1
+    assert len(runs_csv(tmp_path)) == 1
 
 
 def test_scan_journal_normalises_the_spec_fields_it_reads(tmp_path):
@@ -203,26 +189,17 @@ def test_an_unusable_rdtcp_program_is_an_error(cli, program, message, tmp_path, 
 
 
 # --------------------------------------------------------------------------- Ctrl-C
-def test_ctrl_c_in_a_sweep_keeps_the_journal_and_says_how_to_finish(tmp_path, monkeypatch,
-                                                                    capsys):
-    real, calls = pool.run_one, []
-
-    def interrupted_on_the_second_run(spec):
-        calls.append(spec)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return real(spec)
-
-    monkeypatch.setattr(pool, "run_one", interrupted_on_the_second_run)
+def test_ctrl_c_in_a_sweep_keeps_the_journal_and_says_how_to_finish(tmp_path, capsys,
+                                                                    ctrl_c_at_second_run):
     argv = ARGS + ["--out", str(tmp_path)]
     assert main(argv) == 130
     err = capsys.readouterr().err
     journal = tmp_path / "runs.jsonl"
     assert f"interrupted: 1 of 2 runs kept in {journal}; rerun with --resume to finish" in err
-    assert len(_journal(tmp_path)) == 1
-    monkeypatch.setattr(pool, "run_one", real)
+    assert len(journal_rows(tmp_path)) == 1
+    ctrl_c_at_second_run()                          # runs go through again
     assert main(argv + ["--resume"]) == 0
-    assert "1 kept from" in capsys.readouterr().err and len(_journal(tmp_path)) == 2
+    assert "1 kept from" in capsys.readouterr().err and len(journal_rows(tmp_path)) == 2
 
 
 def _processes_mentioning(text: str) -> list[str]:
@@ -264,7 +241,7 @@ def test_sigint_ends_the_sweep_and_its_workers_cleanly(workers, tmp_path):
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
-    rows = _journal(out)
+    rows = journal_rows(out)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert f"interrupted: {len(rows)} of 7 runs kept in {journal}; rerun with --resume" in err
@@ -318,49 +295,31 @@ def test_help_shows_every_default(capsys):
     assert "(default: None)" not in text and "(default: False)" not in text
 
 
-def test_jobs_are_capped_at_the_runs_to_do(tmp_path, monkeypatch, capsys):
-    started = []
-    real = subprocess.Popen
-
-    def popen(args, *a, **kw):
-        if "experiments.worker" in args and "--probe" not in args:
-            started.append(args)
-        return real(args, *a, **kw)
-
-    monkeypatch.setattr(subprocess, "Popen", popen)
+def test_jobs_are_capped_at_the_runs_to_do(tmp_path, capsys, started_workers):
     argv = ARGS + ["--out", str(tmp_path), "--swaps", "0", "--jobs", "8",
                    "--worker-python", sys.executable]
     assert main(argv) == 0
     assert "1 to run on 1 process(es)" in capsys.readouterr().err
-    assert len(started) == 1
+    assert len(started_workers) == 1
     assert json.loads((tmp_path / "summary.json").read_text())["invocations"][-1]["jobs"] == 1
 
 
-def test_one_place_decides_the_jobs_count(tmp_path, monkeypatch, capsys):
+def test_one_place_decides_the_jobs_count(tmp_path, monkeypatch, capsys, started_workers):
     """pool.jobs_for decides the workers: the sweep prints and records its answer and run_specs
     starts that many, whatever it answers."""
     assert [pool.jobs_for(r, n) for r, n in ((8, 1), (2, 5), (3, 3), (4, 0), (0, 4))] == \
         [1, 2, 3, 1, 1]
-    started = []
-    real = subprocess.Popen
-
-    def popen(args, *a, **kw):
-        if "experiments.worker" in args and "--probe" not in args:
-            started.append(args)
-        return real(args, *a, **kw)
-
     asked = []
 
     def one_job(requested, runs):
         asked.append((requested, runs))
         return 1
 
-    monkeypatch.setattr(subprocess, "Popen", popen)
     monkeypatch.setattr(pool, "jobs_for", one_job)
     argv = ARGS + ["--out", str(tmp_path), "--jobs", "2", "--worker-python", sys.executable]
     assert main(argv) == 0
     assert "2 to run on 1 process(es)" in capsys.readouterr().err
-    assert len(started) == 1 and set(asked) == {(2, 2)}
+    assert len(started_workers) == 1 and set(asked) == {(2, 2)}
     assert json.loads((tmp_path / "summary.json").read_text())["invocations"][-1]["jobs"] == 1
 
 
