@@ -43,6 +43,9 @@ class TestNetwork:
     receiver_config: TcpConfig | None = None
     delay: float = 0.01                   # one-way delay, seconds
     serialization: float = 0.0            # seconds each data segment occupies A's link (0: none)
+    # (start, length, extra): B's segments sent in [start, start + length) reach A ``extra``
+    # seconds late, and the return path stays first in, first out (a delay spike)
+    ack_spike: tuple[float, float, float] | None = None
     iss_a: int = 1000
     iss_b: int = 900_000
     close_after: bool = True
@@ -65,6 +68,7 @@ class TestNetwork:
         self._queue: list[tuple] = []
         self._order = 0
         self._link_free = 0.0             # when A's link ends sending its last data segment
+        self._last_to_a = 0.0             # latest arrival scheduled at A (FIFO under a spike)
         self._offset = 0
         self.delivered = b""
         self.now = 0.0
@@ -193,7 +197,13 @@ class TestNetwork:
     def _to_a(self, seg: Segment) -> None:
         seg = self._wire(seg, B_IP, A_IP)
         self.acks.append(seg)
-        self._push(self.now + self.delay, "a", seg)
+        arrival = self.now + self.delay
+        if self.ack_spike is not None:
+            start, length, extra = self.ack_spike
+            if start <= self.now < start + length:
+                arrival += extra
+            arrival = self._last_to_a = max(arrival, self._last_to_a)
+        self._push(arrival, "a", seg)
 
     # ------------------------------------------------------------------ what happened
     def retransmissions(self) -> list[Sent]:

@@ -197,7 +197,8 @@ class TcpConnection:
         in flight after all) and set cwnd and ssthresh as the response decides."""
         if self.in_loss:
             for r in self._live():
-                if r[_LOST] and not r[_RETRANS]:
+                # (a SACKed segment keeps its LOST flag but left _lost_out when SACKed)
+                if r[_LOST] and not r[_RETRANS] and not r[_SACKED]:
                     r[_LOST] = False
                     self._lost_out -= r[_E] - r[_S]
             self._lost_hint = self._head
@@ -821,11 +822,35 @@ class TcpConnection:
         self.in_loss = True
         self.recovery_point = self.snd_max
         self.dupacks = self._reno_dupacks = 0
-        self._mark_all_lost()
+        if self.policy.timeout_retransmits_all(self):
+            self._mark_all_lost()
+        else:
+            self._mark_head_lost()      # F-RTO (RFC 5682 §3 step 1): the timed-out segment only
         self._trace("timeout", snd_una=self.snd_una, rto=self.rtt.rto, ssthresh=self.ssthresh,
                     flight=self.flight_size)
         self._force_head = True
         return self._transmit(now)
+
+    def mark_all_lost(self, *, cwnd_cap: int | None = None) -> None:
+        """Variant hook target (F-RTO, RFC 5682): go on with the conventional recovery of a
+        timeout that retransmitted its first segment only: every unSACKed segment is lost,
+        cwnd at most ``cwnd_cap``."""
+        self._mark_all_lost()
+        if cwnd_cap is not None:
+            self.cwnd = max(self.mss, min(self.cwnd, cwnd_cap))
+
+    @property
+    def unsent(self) -> int:
+        """Bytes the application has written that were never sent."""
+        return self._app_end - self.snd_max
+
+    def highest_sacked(self) -> int:
+        """The end of the highest SACKed segment, or SND.UNA when nothing is SACKed."""
+        segs = self._segs
+        for i in range(len(segs) - 1, self._head - 1, -1):
+            if segs[i][_SACKED]:
+                return segs[i][_E]
+        return self.snd_una
 
     def _mark_all_lost(self) -> None:
         """After an RTO every unSACKed segment is retransmitted in slow start (RFC 6675 §5.1)."""
@@ -863,6 +888,13 @@ class TcpConnection:
             if seg is None:
                 break
             out.append(seg)
+        if self.in_loss:
+            # F-RTO (RFC 5682 §3 step 2b): new segments beyond cwnd to probe the timeout
+            for _ in range(self.policy.new_data_allowance(self)):
+                seg = self._new_data(now)
+                if seg is None:
+                    break
+                out.append(seg)
         if self._fin_pending and self.snd_nxt == self._app_end and self.state in (ESTABLISHED, CLOSE_WAIT):
             out.append(self._send_fin(now))
         if out:

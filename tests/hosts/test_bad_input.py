@@ -97,7 +97,7 @@ def test_malformed_option_list_does_not_disturb_delivery():
 
 
 def test_unknown_variant_is_named():
-    with pytest.raises(ValueError, match="unknown TCP variant 'bogus'; choose from dsack, dsack-avg, dsack-inc, eifel, rdtcp, rdtcp-adaptive, rdtcp-measured, sack"):
+    with pytest.raises(ValueError, match="unknown TCP variant 'bogus'; choose from dsack, dsack-avg, dsack-inc, eifel, frto, rdtcp, rdtcp-adaptive, rdtcp-measured, sack"):
         TcpConfig(variant="bogus")
 
 

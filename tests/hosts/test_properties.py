@@ -14,7 +14,7 @@ rules = st.lists(st.tuples(st.sampled_from(["drop", "hold", "dup", "stamp"]),
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(variant=st.sampled_from(["sack", "dsack", "rdtcp", "eifel"]), rules=rules, sack=st.booleans(),
+@given(variant=st.sampled_from(["sack", "dsack", "rdtcp", "eifel", "frto"]), rules=rules, sack=st.booleans(),
        delayed_ack=st.booleans(), timestamps=st.booleans())
 def test_every_variant_delivers_the_exact_stream(variant, rules, sack, delayed_ack, timestamps):
     cfg = TcpConfig(variant=variant, rdtcp=variant == "rdtcp", sack=sack, delayed_ack=delayed_ack,

@@ -22,6 +22,11 @@ Sender hooks (positions are unwrapped offsets, see hosts/tcp/ranges.py):
 - ``on_timeout(conn)``: the retransmission timer expired.
 - ``on_ack(conn, seg, prior_una)``: any ACK, after the engine has processed it (``conn.snd_una
   > prior_una``: it acknowledged new data); ``seg`` carries its options (the peer's TSecr).
+- ``timeout_retransmits_all(conn) -> bool``: whether an RTO marks every unSACKed segment lost
+  (RFC 6675 §5.1, the default) or only the first, which it retransmits (F-RTO). Called after
+  ``on_timeout``.
+- ``new_data_allowance(conn) -> int``: while an RTO's recovery runs, how many new segments to
+  send now beyond cwnd (F-RTO's two probes). Default 0.
 Receiver hooks:
 - ``on_data(rcv, start, end, stamp)``: a data segment arrived, before reassembly, with the
   EPDN stamp (lo, hi) it carried or None (stamps reach here only on RD-TCP flows).
@@ -29,9 +34,10 @@ Receiver hooks:
 
 Engine calls a variant may make: ``conn.undo_reduction`` (restore the window a false fast
 retransmit cut), ``conn.resume_after_spurious_timeout`` (leave an RTO's go-back-N recovery),
-``conn.ts_val()`` (the TSval being sent now).
+``conn.mark_all_lost`` (go on with an RTO's conventional recovery), ``conn.ts_val()`` (the TSval
+being sent now), ``conn.unsent``, ``conn.highest_sacked()``.
 
-Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``eifel`` (eifel.py),
+Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``eifel`` (eifel.py), ``frto`` (frto.py),
 ``rdtcp``, ``rdtcp-adaptive`` and ``rdtcp-measured`` (rdtcp.py; they change k, and ``RdTcp.wait_k`` is how
 many duplicate ACKs beyond three a hole marked reordered waits for); spurious.py detects a false
 fast retransmit from DSACKs.
@@ -46,8 +52,6 @@ How the planned variants map onto these hooks (engine state they read is public 
   Transmit), which is what keeps the ACK clock running while RD-TCP waits for 3+k dupacks and
   while BL-INC/BL-AVG wait for a raised dupthresh (without SACK, each duplicate ACK counts as
   one segment gone from pipe, the same one new segment per duplicate ACK).
-- F-RTO (RFC 5682) needs the engine to send *new* data after an RTO where it would retransmit:
-  not yet a hook; add ``new_data_allowance(conn)`` to the engine's ``_transmit`` with it.
 - RACK-TLP (RFC 8985): time-based loss marking needs a per-segment send time (the scoreboard
   keeps one) and a timer hook; not yet a hook.
 """
@@ -98,6 +102,12 @@ class LossRecoveryPolicy:
     def on_ack(self, conn, seg, prior_una: int) -> None:
         pass
 
+    def timeout_retransmits_all(self, conn) -> bool:
+        return True                 # RFC 6675 §5.1: after an RTO every unSACKed segment is lost
+
+    def new_data_allowance(self, conn) -> int:
+        return 0
+
     # receiver
     def on_data(self, rcv, start: int, end: int, stamp) -> None:
         pass
@@ -122,4 +132,4 @@ def get_variant(name: str) -> type[LossRecoveryPolicy]:
                          f"{', '.join(sorted(VARIANTS))}") from None
 
 
-from hosts.tcp.variants import sack, dsack, eifel, rdtcp  # noqa: E402,F401  (registration)
+from hosts.tcp.variants import sack, dsack, eifel, frto, rdtcp  # noqa: E402,F401  (registration)

@@ -20,11 +20,8 @@ retransmission filled one.
 Response:
 - a spurious fast retransmit: restore the window it cut, as DSACK undo does (000 §2, BL-R), an
   RTT earlier than a DSACK could say it; dupthresh stays 3.
-- a spurious timeout, RFC 4015 §3: leave the timeout's recovery without its go-back-N
-  retransmissions (SND.NXT <- SND.MAX), cwnd <- FlightSize + min(bytes_acked, IW) and
-  ssthresh <- pipe_prev, where pipe_prev = max(FlightSize, ssthresh) when the timer expired.
-  RFC 4015's adaptation of the retransmission timer (§4.2, from the acceptable ACK's RTT
-  sample) is not done: the engine's RFC 6298 estimator stays as it is.
+- a spurious timeout: the Eifel response, RFC 4015 §3 (``spurious.respond_to_spurious_timeout``:
+  no go-back-N, cwnd <- FlightSize + min(bytes_acked, IW), ssthresh <- pipe_prev).
 
 Without negotiated timestamps there is nothing to compare and the variant behaves as ``sack``.
 """
@@ -34,6 +31,7 @@ from __future__ import annotations
 from hosts.tcp.seq import seq_lt
 from hosts.tcp.variants import register
 from hosts.tcp.variants.sack import Sack
+from hosts.tcp.variants.spurious import respond_to_spurious_timeout
 
 FAST_RETRANSMIT, TIMEOUT = "fast retransmit", "timeout"
 
@@ -82,7 +80,4 @@ class Eifel(Sack):
             cwnd, ssthresh = self.prior
             conn.undo_reduction(cwnd=cwnd, ssthresh=ssthresh, detector="eifel")
         else:
-            acked = conn.snd_una - prior_una
-            conn.resume_after_spurious_timeout(
-                cwnd=conn.flight_size + min(acked, conn.initial_window()),
-                ssthresh=self.pipe_prev)
+            respond_to_spurious_timeout(conn, prior_una, self.pipe_prev)

@@ -6,12 +6,13 @@ count: a late DSACK for an earlier episode covers data below the snd_una this ep
 with (Linux keeps the same boundary as ``undo_marker``, tcp_check_dsack).
 
 Used by the DSACK schemes (variants/dsack.py: undo, BL-INC, BL-AVG) and by RD-TCP's adaptive k
-(variants/rdtcp.py).
+(variants/rdtcp.py). ``respond_to_spurious_timeout``: what Eifel and F-RTO do once a timeout
+proved spurious.
 """
 
 from __future__ import annotations
 
-__all__ = ["FalseRetransmitDetector"]
+__all__ = ["FalseRetransmitDetector", "respond_to_spurious_timeout"]
 
 
 class FalseRetransmitDetector:
@@ -48,3 +49,14 @@ class FalseRetransmitDetector:
             self.active = False
             return True
         return False
+
+
+def respond_to_spurious_timeout(conn, prior_una: int, pipe_prev: int) -> None:
+    """The Eifel response to a spurious timeout (RFC 4015 §3), once the ACK that showed it has
+    been processed (``prior_una``: SND.UNA before it): no go-back-N (SND.NXT <- SND.MAX),
+    cwnd <- FlightSize + min(bytes_acked, IW), ssthresh <- pipe_prev, where pipe_prev =
+    max(FlightSize, ssthresh) when the timer expired. RFC 4015 §4.2's adaptation of the timer
+    is not done: the engine's RFC 6298 estimator stays as it is. Used by Eifel and F-RTO."""
+    acked = conn.snd_una - prior_una
+    conn.resume_after_spurious_timeout(cwnd=conn.flight_size + min(acked, conn.initial_window()),
+                                       ssthresh=pipe_prev)

@@ -1,0 +1,89 @@
+"""F-RTO: TCP SACK that tells a spurious retransmission timeout from a real one by sending new
+data instead of going back N (seeds/001-f-rto.txt; its SACK-enhanced form, RFC 5682 §3).
+
+After an RTO that did not interrupt a recovery, only the timed-out segment is retransmitted.
+- The first ACK that acknowledges new data ("new cumulative ACK"; duplicate ACKs before it only
+  feed the scoreboard) sets RecoveryPoint = SND.MAX. If it reaches RecoveryPoint, or no new
+  data can be sent, recovery goes on conventionally (RFC 5682 step 2a). Otherwise two new
+  segments go out beyond cwnd (step 2b).
+- The next ACK decides (step 3). It is genuine when it covers data above RecoveryPoint (the
+  cumulative ACK or a SACK block beyond it: the new segments arrived, so what was sent before
+  them was lost) or when it is a duplicate ACK: recovery goes on conventionally with cwnd at
+  most 3 segments (step 3a). RFC 5682 reads a duplicate ACK that SACKs new data below
+  RecoveryPoint as spurious; this policy only takes an advancing cumulative ACK as proof
+  (conservative: a duplicate ACK there can also mean a hole). Otherwise - SND.UNA advanced
+  and nothing beyond RecoveryPoint is covered: an original sent before the timeout arrived
+  after the retransmission was sent - the timeout was spurious (step 3b).
+- The response to a spurious timeout is the Eifel response (RFC 4015, as RFC 5682 §4 permits):
+  no go-back-N, cwnd = FlightSize + min(acked, IW), ssthresh = the flight before the timer.
+
+Unlike Eifel it needs no timestamps. An RTO during a recovery (fast recovery, or an RTO's not
+yet finished) is handled conventionally (RFC 5682 §3 step 1).
+"""
+
+from __future__ import annotations
+
+from hosts.tcp.variants import register
+from hosts.tcp.variants.sack import Sack
+from hosts.tcp.variants.spurious import respond_to_spurious_timeout
+
+NEW_SEGMENTS = 2         # RFC 5682 step 2b: "transmit up to two new (previously unsent) segments"
+GENUINE_CWND = 3         # RFC 5682 step 3a: cwnd "no more than 3 * MSS"
+
+IDLE, FIRST_ACK, SECOND_ACK = "idle", "waiting for the first new ACK", "waiting for the next ACK"
+
+
+@register
+class Frto(Sack):
+    name = "frto"
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.state = IDLE
+        self.recovery_point = 0
+        self.pipe_prev = 0
+        self.allowance = 0
+        self.dupacks_at = 0                 # duplicate ACKs counted when the probes went out
+
+    def on_timeout(self, conn):
+        if conn.in_recovery or conn.in_loss:
+            self.state = IDLE               # step 1: a recovery is running, recover as usual
+        else:
+            self.state = FIRST_ACK
+            self.pipe_prev = max(conn.flight_size, conn.ssthresh)
+        self.allowance = 0
+
+    def timeout_retransmits_all(self, conn):
+        return self.state == IDLE
+
+    def new_data_allowance(self, conn):
+        n, self.allowance = self.allowance, 0
+        return n
+
+    def on_ack(self, conn, seg, prior_una):
+        if self.state == FIRST_ACK:
+            if conn.snd_una <= prior_una:
+                return                      # step 2: duplicate ACKs only update the scoreboard
+            self.recovery_point = conn.snd_max
+            if not conn.in_loss or conn.snd_una >= self.recovery_point or not conn.unsent:
+                self._conventional(conn, cap=None)      # step 2a
+                return
+            self.state = SECOND_ACK                     # step 2b
+            self.allowance = NEW_SEGMENTS
+            self.dupacks_at = conn.dupacks
+        elif self.state == SECOND_ACK:
+            advanced = conn.snd_una > prior_una
+            if not advanced and conn.dupacks <= self.dupacks_at:
+                return                      # neither a duplicate nor a new ACK: ignored
+            beyond = max(conn.snd_una, conn.highest_sacked()) > self.recovery_point
+            if advanced and not beyond:
+                self.state = IDLE
+                if conn.in_loss:            # step 3b: spurious
+                    respond_to_spurious_timeout(conn, prior_una, self.pipe_prev)
+            else:
+                self._conventional(conn, cap=GENUINE_CWND * conn.mss)   # step 3a
+
+    def _conventional(self, conn, *, cap):
+        self.state = IDLE
+        if conn.in_loss:
+            conn.mark_all_lost(cwnd_cap=cap)
