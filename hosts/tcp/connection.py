@@ -845,12 +845,8 @@ class TcpConnection:
         return self._app_end - self.snd_max
 
     def highest_sacked(self) -> int:
-        """The end of the highest SACKed segment, or SND.UNA when nothing is SACKed."""
-        segs = self._segs
-        for i in range(len(segs) - 1, self._head - 1, -1):
-            if segs[i][_SACKED]:
-                return segs[i][_E]
-        return self.snd_una
+        """The end of the highest data ever SACKed, or SND.UNA when that is beyond it."""
+        return max(self._high_sacked, self.snd_una)
 
     def _mark_all_lost(self) -> None:
         """After an RTO every unSACKed segment is retransmitted in slow start (RFC 6675 §5.1)."""
