@@ -7,8 +7,9 @@
 Writes into --out: ``run.json`` (the run's row, as in the sweep's runs.csv), with --series
 ``series.csv`` (cwnd, ssthresh, dupthresh, retransmissions, spurious retransmissions, goodput
 every STEP seconds) and ``series.png``, with --pcap ``bottleneck.pcap`` (both directions of the
-R1-R2 link, Wireshark-readable; the EPDN option and the reorder bit are in the TCP header, see
-hosts/scapy_epdn.py). Prints a short summary.
+R1-R2 link as R1's bottleneck port sees them, Wireshark-readable; the EPDN option and the
+reorder bit are in the TCP header, see hosts/scapy_epdn.py), with --pcap a ``sender.pcap`` (A's
+interface: every segment as the sender sends it). Prints a short summary.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from experiments.paper import (BOTTLENECK_BPS, INJECTIONS, MAX_CWND_SEGMENTS, RDTCP_K,
-                               RDTCP_VARIANTS, VARIANTS, RunSpec)
+from experiments.paper import (BOTTLENECK_BPS, CAPTURE_POINTS, INJECTIONS, MAX_CWND_SEGMENTS,
+                               RDTCP_K, RDTCP_VARIANTS, VARIANTS, RunSpec)
 
 __all__ = ["main", "plot_series", "series_lines"]
 
+
+PCAP_NAMES = {"r1": "bottleneck.pcap", "a": "sender.pcap"}   # --pcap AT -> file in --out
 
 # what an option left out means; None as the argparse default tells a typed option from one the
 # user left out, so an option that does not apply to the run is refused only when typed
@@ -60,7 +63,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "without reordering comes out the same for every seed")
     p.add_argument("--series", type=finite_float, metavar="STEP",
                    help="sample time series every STEP s, at most --duration (default: none)")
-    p.add_argument("--pcap", action="store_true", help="capture the bottleneck link")
+    p.add_argument("--pcap", nargs="?", const="r1", choices=sorted(CAPTURE_POINTS),
+                   metavar="AT",
+                   help="write a pcap: r1 (the default when AT is left out) captures R1's "
+                        "bottleneck port into bottleneck.pcap (after R1's drops and swaps), a "
+                        "captures the sender's interface into sender.pcap (every segment as A "
+                        "sends it, so Wireshark's retransmission counts match run.json's)")
     p.add_argument("--out", default="run", help="output directory, created if missing")
     args = p.parse_args(argv)
     out_of_range = _out_of_range(args)
@@ -150,9 +158,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ProgramError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    pcap = str(out / "bottleneck.pcap") if args.pcap else None
+    pcap_name = PCAP_NAMES.get(args.pcap)
+    pcap = str(out / pcap_name) if pcap_name else None
     try:
-        result = run_paper(spec, program, pcap=pcap)
+        result = run_paper(spec, program, pcap=pcap, pcap_at=args.pcap or "r1")
     except KeyboardInterrupt:
         print("\ninterrupted: the run did not finish, so no run.json", file=sys.stderr)
         return 130
@@ -170,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print("note: matplotlib is not importable here, so no series.png", file=sys.stderr)
     if pcap:
-        written.append("bottleneck.pcap")
+        written.append(pcap_name)
     print(f"{_title(spec)}: {row['throughput_Bps']:,.0f} B/s over {spec.duration:g} s; "
           f"{row['fast_retransmits']} fast retransmits, {row['spurious_retransmits']} spurious "
           f"retransmissions, {row['timeouts']} timeouts; {row['swaps_done']} swaps "

@@ -159,8 +159,17 @@ def build_network(spec: RunSpec, program: Any) -> Any:
         configure=lambda net, name, sw: configure_gateway(net, name, sw, spec=spec))
 
 
-def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None) -> RunResult:
-    """Simulate ``spec`` to completion and return its throughput and counters."""
+# where a run's pcap is taken: (node1, node2, port of node1, capturing end)
+CAPTURE_POINTS = {
+    "r1": ("r1", "r2", 2, "r1"),    # R1's bottleneck port: after its drops and swaps
+    "a": ("a", "r1", None, "a"),    # the sender's interface: every segment as A sends it
+}
+
+
+def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
+              pcap_at: str = "r1") -> RunResult:
+    """Simulate ``spec`` to completion and return its throughput and counters; with ``pcap``,
+    capture at ``pcap_at`` (a key of CAPTURE_POINTS)."""
     from sim.flows import add_bulk_flow
     from sim.reorder import QueueSwapper
     from sim.trace import FlowSampler
@@ -168,7 +177,8 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None) -> RunRes
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
     net = build_network(spec, program)
     if pcap:
-        net.capture("r1", "r2", pcap, port=2)
+        node1, node2, port, at = CAPTURE_POINTS[pcap_at]
+        net.capture(node1, node2, pcap, port=port, at=at)
     flow = add_bulk_flow(net, "a", "b", config=tcp_config(spec))
     swapper = None
     if spec.injection == "swap" and spec.swaps:

@@ -25,7 +25,26 @@ def test_one_run_writes_counters_series_plot_and_a_readable_pcap(tmp_path, capsy
     assert "sack, 15 swaps every 1 s, seed 1" in capsys.readouterr().out
 
 
+def test_a_pcap_at_the_sender_holds_every_retransmission_run_json_counts(tmp_path):
+    # at R1's egress a segment R1 dropped never shows, so its retransmission looks new there;
+    # at A's interface every transmission is in the file
+    assert main(["--variant", "sack", "--swaps", "15", "--duration", "4", "--seed", "2",
+                 "--pcap", "a", "--out", str(tmp_path)]) == 0
+    row = json.loads((tmp_path / "run.json").read_text())
+    assert not (tmp_path / "bottleneck.pcap").exists()
+    from scapy.layers.inet import TCP
+    from scapy.layers.l2 import Ether
+    seen, again = set(), 0
+    for r in read_pcap(str(tmp_path / "sender.pcap")):
+        tcp = Ether(r.data)[TCP]
+        if tcp.dport == 5001 and len(tcp.payload):
+            again += tcp.seq in seen
+            seen.add(tcp.seq)
+    assert row["retransmits"] > 0 and again == row["retransmits"]
+
+
 @pytest.mark.parametrize("argv,message", [
+    (["--pcap", "r2"], "invalid choice: 'r2'"),
     (["--duration", "0"], "--duration must be > 0"),
     (["--variant", "reno"], "invalid choice: 'reno'"),
     (["--series", "-1"], "--series must be > 0"),
