@@ -94,3 +94,13 @@ def test_one_run_takes_a_series_step_as_long_as_the_run(tmp_path):
     with open(tmp_path / "series.csv") as f:
         assert [float(r["time"]) for r in csv.DictReader(f)] == [0.0, 1.0]
     assert json.loads((tmp_path / "run.json").read_text())["code_version"]
+
+
+def test_eifel_runs_with_timestamps_and_so_with_1448_byte_segments(tmp_path):
+    # its policy needs the timestamp option (LossRecoveryPolicy.needs_timestamps): the scenario
+    # negotiates it for eifel only, and 12 bytes of every segment then carry it (RFC 6691)
+    for variant, mss in (("eifel", 1448), ("sack", 1460)):
+        out = tmp_path / variant
+        assert main(["--variant", variant, "--swaps", "15", "--duration", "2",
+                     "--out", str(out)]) == 0
+        assert json.loads((out / "run.json").read_text())["mss"] == mss
