@@ -99,7 +99,6 @@ class Runtime:
     def __init__(self, switch):
         self.sw = switch
         self.program = switch.program
-        self._versions: dict[str, dict[int, int]] = {}    # table -> internal handle -> version
         # the PRE (bmv2 McSimplePreLAG)
         self._mgids = _StdUnorderedMap()
         self._node_ports: dict[int, list[int]] = {}     # L1 handle -> its own ports (mc_dump)
@@ -142,38 +141,18 @@ class Runtime:
         return self.sw.meters[full]
 
     # -- tables -------------------------------------------------------------------------------------
-    # bmv2 entry handles (match_units.cpp): the lowest free internal handle in the low 24 bits,
-    # its 8-bit version above, bumped each time the entry at that internal handle is deleted
-    def _next_handle(self, t: MatchTable) -> int:
-        used = {h & 0xFFFFFF for h in t.entries}
-        i = 0
-        while i in used:
-            i += 1
-        return (self._versions.get(t.name, {}).get(i, 0) << 24) | i
-
-    def _released(self, t: MatchTable, handle: int) -> None:
-        v = self._versions.setdefault(t.name, {})
-        i = handle & 0xFFFFFF
-        v[i] = (v.get(i, 0) + 1) & 0xFF
-
-    def _check_handle(self, t: MatchTable, handle: int) -> None:
-        if handle in t.entries:
-            return
-        if any((h & 0xFFFFFF) == (handle & 0xFFFFFF) for h in t.entries) and 0 <= handle < 1 << 32:
-            raise CliError("Invalid table operation (EXPIRED_HANDLE)")
-        raise CliError("Invalid table operation (INVALID_HANDLE)")
-
+    # entry handles are numbered as bmv2 numbers them (MatchTable._new_handle)
     def table_entry(self, table: str, handle: int):
-        t = self.table(table)
-        self._check_handle(t, handle)
-        return t.entries[handle]
+        try:
+            return self.table(table).entry(handle)
+        except TableOpError as e:
+            raise _table_error(e) from None
 
     def table_add(self, table: str, action: str, match: list[MatchParam], data: list[int],
                   priority: int = 0) -> int:
         t = self.table(table)
         action = self.action_of(t, action)
         self._check_data(action, data, t)
-        t._next_handle = self._next_handle(t)
         try:
             return t.add(list(match), action, tuple(data), priority)
         except TableOpError as e:
@@ -200,27 +179,19 @@ class Runtime:
         t = self.table(table)
         action = self.action_of(t, action)
         self._check_data(action, data, t)
-        self._check_handle(t, handle)
         try:
             t.modify(handle, action, tuple(data))
         except TableOpError as e:
             raise _table_error(e) from None
 
     def table_delete(self, table: str, handle: int) -> None:
-        t = self.table(table)
-        self._check_handle(t, handle)
         try:
-            t.delete(handle)
+            self.table(table).delete(handle)
         except TableOpError as e:
             raise _table_error(e) from None
-        self._released(t, handle)
 
     def table_clear(self, table: str) -> None:
-        t = self.table(table)
-        handles = list(t.entries)
-        t.clear()
-        for h in handles:
-            self._released(t, h)
+        self.table(table).clear()
 
     def table_reset_default(self, table: str) -> None:
         t = self.table(table)
@@ -299,7 +270,6 @@ class Runtime:
     def table_indirect_add(self, table: str, match: list[MatchParam], handle: int, priority: int = 0,
                            *, group: bool = False) -> int:
         t = self.indirect_table(table, with_selector=group)
-        t._next_handle = self._next_handle(t)
         return self._profile_op(t.add_indirect, list(match), "grp" if group else "mbr", handle, priority)
 
     def table_indirect_modify(self, table: str, entry: int, handle: int, *, group: bool = False) -> None:

@@ -108,6 +108,26 @@ def test_duplicate_entry_and_full_table_are_refused():
         sw.cli("table_add t setr 3 => 5")
 
 
+def test_entry_handles_are_numbered_as_bmv2_numbers_them_also_without_the_cli():
+    # the table itself, not only the CLI: the lowest free internal handle, its version byte
+    # bumped when the entry goes, so an old handle is EXPIRED_HANDLE rather than a new entry's
+    from toolchain.target.bm_sim.tables import MatchParam, TableOpError
+    sw = SimpleSwitch(table_prog([("exact", "a")]))
+    t = sw.tables["MyIngress.t"]
+    first = t.add([MatchParam("exact", 1, 0)], "MyIngress.setr", (5,))
+    second = t.add([MatchParam("exact", 2, 0)], "MyIngress.setr", (6,))
+    assert (first, second) == (0, 1)
+    t.delete(first)
+    again = t.add([MatchParam("exact", 3, 0)], "MyIngress.setr", (7,))
+    assert again == 1 << 24                          # internal handle 0, version 1
+    with pytest.raises(TableOpError, match="EXPIRED_HANDLE"):
+        t.entry(first)
+    t.clear()
+    with pytest.raises(TableOpError, match="INVALID_HANDLE"):
+        t.entry(again)
+    assert t.add([MatchParam("exact", 4, 0)], "MyIngress.setr", (8,)) == 2 << 24
+
+
 def test_direct_counter_counts_hits_per_entry():
     sw = SimpleSwitch(table_prog([("exact", "a")], with_counters=True))
     sw.cli("table_add t setr 1 => 5")

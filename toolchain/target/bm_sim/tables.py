@@ -14,6 +14,9 @@ from .pipeline import KeySpec, TableSpec
 
 __all__ = ["TableOpError", "MatchParam", "Entry", "MatchTable"]
 
+HANDLE_INDEX_BITS = 24                          # bmv2: internal handle | version << 24
+HANDLE_INDEX_MASK = (1 << HANDLE_INDEX_BITS) - 1
+
 
 class TableOpError(Exception):
     """A table operation failed; ``code`` is BMv2's TableOperationErrorCode name."""
@@ -74,7 +77,7 @@ class MatchTable:
         self.hit_next = spec.next_tables.get("__HIT__") if "__HIT__" in spec.next_tables else None
         self.has_hit_miss = "__HIT__" in spec.next_tables or "__MISS__" in spec.next_tables
         self.entries: dict[int, Entry] = {}
-        self._next_handle = 0
+        self._versions: dict[int, int] = {}    # internal handle -> its version (see _new_handle)
         self._noop = noop
         self.default_const = False
         self.default_entry_const = False
@@ -171,8 +174,7 @@ class MatchTable:
         for e in self.entries.values():
             if self.same_key(e.match, match) and e.priority == priority:
                 raise TableOpError("DUPLICATE_ENTRY")
-        handle = self._next_handle
-        self._next_handle += 1
+        handle = self._new_handle()
         ent = Entry(handle, match, action, data, priority, index=index)
         if self.meter_factory is not None:
             ent.meter = self.meter_factory()
@@ -272,20 +274,43 @@ class MatchTable:
         if ent.index is not None:
             self.profile.unref(*ent.index)
         del self.entries[handle]
+        self._retire(handle)
         self._rebuild()
 
     def clear(self) -> None:
-        for ent in self.entries.values():
+        for handle, ent in self.entries.items():
             if ent.index is not None:
                 self.profile.unref(*ent.index)
+            self._retire(handle)
         self.entries.clear()
         self._rebuild()
+
+    # bmv2's entry handles (match_units.cpp): the lowest free internal handle in the low 24 bits,
+    # an 8-bit version above it, bumped each time the entry at that internal handle goes, so a
+    # handle kept after its entry was deleted is EXPIRED_HANDLE, not another entry's
+    def _new_handle(self) -> int:
+        used = {h & HANDLE_INDEX_MASK for h in self.entries}
+        i = 0
+        while i in used:
+            i += 1
+        return (self._versions.get(i, 0) << HANDLE_INDEX_BITS) | i
+
+    def _retire(self, handle: int) -> None:
+        i = handle & HANDLE_INDEX_MASK
+        self._versions[i] = (self._versions.get(i, 0) + 1) & 0xFF
 
     def _entry(self, handle: int) -> Entry:
         ent = self.entries.get(handle)
         if ent is None:
+            i = handle & HANDLE_INDEX_MASK
+            if 0 <= handle < 1 << 32 and any(h & HANDLE_INDEX_MASK == i for h in self.entries):
+                raise TableOpError("EXPIRED_HANDLE")
             raise TableOpError("INVALID_HANDLE")
         return ent
+
+    def entry(self, handle: int) -> Entry:
+        """The entry with ``handle``; TableOpError INVALID_HANDLE or EXPIRED_HANDLE."""
+        return self._entry(handle)
 
     # -- lookup structures ------------------------------------------------------------------------
     def _key_values(self, match: list[MatchParam]) -> tuple:
