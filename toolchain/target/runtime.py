@@ -7,6 +7,8 @@ message is simple_switch_CLI's text for that failure, so the CLI layer only form
 
 from __future__ import annotations
 
+import functools
+
 from .bm_sim.hash_algos import Crc, CrcParams
 from .bm_sim.tables import MatchParam, MatchTable, TableOpError
 from .errors import CliError
@@ -110,13 +112,16 @@ class Runtime:
     def table(self, name: str) -> MatchTable:
         return self.sw.tables[resolve_name("table", name, self.sw.tables)]
 
-    def _action_names(self) -> set[str]:
-        return {a["name"] for a in self.program.json.get("actions", [])} | set(self.program.actions)
+    @functools.cached_property
+    def _action_names(self) -> frozenset[str]:
+        """Every action of the program (the JSON's and the loaded ones): fixed once loaded."""
+        return frozenset(a["name"] for a in self.program.json.get("actions", [])) \
+            | frozenset(self.program.actions)
 
     def action_of(self, table: MatchTable, name: str, *, shown_table: str | None = None) -> str:
         """runtime_CLI's Table.get_action: ``name`` resolves among all the program's actions
         (a unique suffix) and must be one of the table's."""
-        hits = _suffix_hits(name, self._action_names())
+        hits = _suffix_hits(name, self._action_names)
         if len(hits) == 1 and hits[0] in table.bind:
             return hits[0]
         raise CliError(f"Error: Table {shown_table or table.name} has no action {name}")
@@ -208,7 +213,7 @@ class Runtime:
         return self.sw.action_profiles[resolve_name("action profile", name, self.sw.action_profiles)]
 
     def act_prof_action(self, prof, name: str, *, shown_prof: str | None = None) -> str:
-        hits = _suffix_hits(name, self._action_names())
+        hits = _suffix_hits(name, self._action_names)
         if len(hits) == 1 and hits[0] in prof.actions:
             return hits[0]
         raise CliError(f"Error: Action profile '{shown_prof or prof.name}' has no action '{name}'")
