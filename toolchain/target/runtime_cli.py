@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from .bm_sim.hash_algos import CrcParams
-from .bm_sim.tables import MatchParam, TableOpError
+from .bm_sim.tables import HANDLE_INDEX_MASK, MatchParam, TableOpError
 from .errors import CliError
 from .runtime import Runtime
 
@@ -304,6 +304,24 @@ class RuntimeCLI:
         except (ValueError, IndexError):
             raise CliError("Error: Table is ternary, but could not extract a valid priority from args") from None
 
+    @staticmethod
+    def _arrow_index(rest: list[str]) -> int:
+        """Where "=>" splits match fields from what follows, as runtime_CLI.py finds it: its
+        "for idx, ..." loop over ``rest`` stops there, else on the last word (so that word is
+        dropped), and never binds idx when ``rest`` is empty."""
+        if not rest:
+            raise _Crash("UnboundLocalError: cannot access local variable 'idx' where it is not "
+                         "associated with a value")
+        return rest.index("=>") if "=>" in rest else len(rest) - 1
+
+    @staticmethod
+    def _modify_params(args: list[str]) -> list[str]:
+        """The action parameters of table_modify/act_prof_modify_member (args[3:], an optional
+        "=>" first: runtime_CLI.py's "be more tolerant"); it reads args[3] unconditionally."""
+        if len(args) == 3:
+            raise _Crash("IndexError: list index out of range")
+        return args[4:] if args[3] == "=>" else args[3:]
+
     # -- tables -------------------------------------------------------------------------------------
     def do_table_add(self, line: str):
         "Add entry to a match table: table_add <table name> <action name> <match fields> => <action parameters> [priority]"
@@ -314,10 +332,7 @@ class RuntimeCLI:
         action = self.rt.action_of(table, typed_action, shown_table=typed_table)
         priority = self._pop_priority(table, args)
         rest = args[2:]
-        if not rest:        # the real CLI's "for idx, ..." loop never binds idx
-            raise _Crash("UnboundLocalError: cannot access local variable 'idx' where it is not associated with a value")
-        # as runtime_CLI.py: without "=>" the last word is dropped (idx stops on it)
-        idx = rest.index("=>") if "=>" in rest else len(rest) - 1
+        idx = self._arrow_index(rest)
         keys, params = rest[:idx], rest[idx + 1:]
         if len(keys) != len(table.keys):
             raise CliError(f"Error: Table {typed_table} needs {len(table.keys)} key fields")
@@ -352,10 +367,7 @@ class RuntimeCLI:
         table = self.rt.table(typed_table)
         action = self.rt.action_of(table, args[1], shown_table=typed_table)
         handle = _int(args[2], "entry handle")
-        if len(args) == 3:             # runtime_CLI.py reads args[3] unconditionally
-            raise _Crash("IndexError: list index out of range")
-        params = args[4:] if args[3] == "=>" else args[3:]      # "be more tolerant"
-        data = self._runtime_data(action, params, table)
+        data = self._runtime_data(action, self._modify_params(args), table)
         mt = MATCH_TYPE_STR.get(table.spec.match_type, table.spec.match_type)
         self._print("Modifying entry", handle, "for", mt, "match table", typed_table)
         self.rt.table_modify(table.name, action, handle, data)
@@ -406,7 +418,7 @@ class RuntimeCLI:
         self._exactly(args, 1)
         t = self.rt.table(args[0])
         out = ["==========", "TABLE ENTRIES"]
-        for ent in sorted(t.entries.values(), key=lambda e: e.handle & 0xFFFFFF):
+        for ent in sorted(t.entries.values(), key=lambda e: e.handle & HANDLE_INDEX_MASK):
             out.append("**********")
             out.extend(self._entry_lines(t, ent))
         if t.profile is not None:
@@ -444,7 +456,7 @@ class RuntimeCLI:
             wanted = t._check_match(match)
         except TableOpError as e:
             raise CliError(f"Invalid table operation ({e.code})") from None
-        for ent in sorted(t.entries.values(), key=lambda e: e.handle & 0xFFFFFF):
+        for ent in sorted(t.entries.values(), key=lambda e: e.handle & HANDLE_INDEX_MASK):
             if t.same_key(ent.match, wanted) and (not self._has_priority(t) or ent.priority == priority):
                 return "\n".join(self._entry_lines(t, ent))
         raise CliError("Invalid table operation (BAD_MATCH_KEY)")
@@ -570,10 +582,8 @@ class RuntimeCLI:
         prof = self.rt.act_prof(args[0])
         action = self.rt.act_prof_action(prof, args[1], shown_prof=args[0])
         handle = _int(args[2], "member handle")
-        if len(args) == 3:             # runtime_CLI.py reads args[3] unconditionally
-            raise _Crash("IndexError: list index out of range")
-        params = args[4:] if args[3] == "=>" else args[3:]      # "be more tolerant", as the real CLI
-        self.rt.act_prof_modify_member(prof.name, action, handle, self._runtime_data(action, params))
+        self.rt.act_prof_modify_member(prof.name, action, handle,
+                                       self._runtime_data(action, self._modify_params(args)))
 
     def do_act_prof_create_group(self, line: str):
         "Add a group to an action pofile: act_prof_create_group <action profile name>"
@@ -635,10 +645,7 @@ class RuntimeCLI:
         table = self.rt.table(args[0])
         self.rt.check_indirect(table, with_selector=group)
         priority = self._pop_priority(table, args)
-        rest = args[1:]
-        if not rest:
-            raise _Crash("UnboundLocalError: cannot access local variable 'idx' where it is not associated with a value")
-        idx = (rest.index("=>") if "=>" in rest else len(rest) - 1) + 1
+        idx = self._arrow_index(args[1:]) + 1
         if len(args) != idx + 2:
             raise CliError("Error: Invalid arguments, could not find handle")
         handle = _int(args[idx + 1], "handle")
