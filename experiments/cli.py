@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Iterable
 
 __all__ = ["UsageError", "finite_float", "csv_list", "HelpFormatter", "check_out_dir",
-           "make_out_dir"]
+           "make_out_dir", "RANGES", "out_of_range", "series_too_long"]
 
 
 class UsageError(Exception):
@@ -47,6 +47,48 @@ def csv_list(kind, choices: Iterable | None = None):
                     f"unknown {', '.join(map(str, bad))}; choose from {', '.join(choices)}")
         return values
     return parse
+
+
+# The range of each option the CLIs share, by argparse attribute: (test of one value, the usage
+# error when a value fails it). A list option (the sweep's --swaps 0,15) is checked per value.
+RANGES = {
+    "jobs": (lambda v: v >= 1, "--jobs must be >= 1"),
+    "seeds": (lambda v: v >= 1, "--seeds must be >= 1"),
+    "seed": (lambda v: v >= 1,
+             "--seed must be >= 1 (seeds are numbered 1, 2, ... as in the sweep)"),
+    "duration": (lambda v: v > 0, "--duration must be > 0 seconds"),
+    "swaps": (lambda v: v >= 0, "--swaps must be >= 0"),
+    "interval": (lambda v: v > 0, "--interval must be > 0 seconds"),
+    "swap_span": (lambda v: v >= 0, "--swap-span must be >= 0 (0: anywhere in the queue)"),
+    "k": (lambda v: v >= 0, "--k must be >= 0"),
+    "k_values": (lambda v: v >= 0, "--k-values must be >= 0"),
+    "k_spans": (lambda v: v >= 0, "--k-spans must be >= 0 (0: anywhere in the queue)"),
+    "level": (lambda v: 0 <= v <= 1, "--level must be a probability in [0, 1]"),
+    "levels": (lambda v: 0 <= v <= 1, "--levels are probabilities in [0, 1]"),
+    "series": (lambda v: v > 0, "--series must be > 0 seconds"),
+}
+
+
+def out_of_range(args: argparse.Namespace, names: Iterable[str]) -> str | None:
+    """The usage error of the first of ``names`` (RANGES keys, in the order checked) whose
+    value is out of range, else None; an option left out (None) is not checked."""
+    for name in names:
+        value = getattr(args, name)
+        if value is None:
+            continue
+        ok, message = RANGES[name]
+        if not all(ok(v) for v in (value if isinstance(value, tuple) else (value,))):
+            return message
+    return None
+
+
+def series_too_long(step: float | None, duration: float, what: str) -> str | None:
+    """The usage error of a --series step longer than the ``what`` (run or transfers) of
+    ``duration`` seconds, else None."""
+    if step is not None and step > duration:
+        return (f"--series {step:g}: the step is longer than the {duration:g} s {what}, so "
+                f"the series would hold only the sample at 0 s")
+    return None
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):

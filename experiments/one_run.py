@@ -34,7 +34,7 @@ SWAP_DEFAULTS = {"swaps": 15, "interval": 1.0, "swap_span": 0}
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    from experiments.cli import HelpFormatter, finite_float
+    from experiments.cli import HelpFormatter, finite_float, out_of_range, series_too_long
 
     p = argparse.ArgumentParser(
         prog="python -m experiments.one_run", formatter_class=HelpFormatter,
@@ -71,9 +71,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "sends it, so Wireshark's retransmission counts match run.json's)")
     p.add_argument("--out", default="run", help="output directory, created if missing")
     args = p.parse_args(argv)
-    out_of_range = _out_of_range(args)
-    if out_of_range:
-        p.error(out_of_range)
+    bad = (out_of_range(args, ("duration", "interval", "swaps", "swap_span", "k", "level",
+                               "seed", "series"))
+           or series_too_long(args.series, args.duration, "run"))
+    if bad:
+        p.error(bad)
     conflict = _conflict(args)
     if conflict:
         p.error(conflict)
@@ -92,31 +94,6 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     except (TypeError, ValueError) as exc:
         p.error(str(exc))
     return args
-
-
-def _out_of_range(args: argparse.Namespace) -> str | None:
-    """A sentence naming the first option whose value is out of range, else None (the same as
-    the usage error of a value argparse cannot read: usage line, exit status 2)."""
-    if args.duration <= 0:
-        return "--duration must be > 0 seconds"
-    if args.interval is not None and args.interval <= 0:
-        return "--interval must be > 0 seconds"
-    if args.swaps is not None and args.swaps < 0:
-        return "--swaps must be >= 0"
-    if args.swap_span is not None and args.swap_span < 0:
-        return "--swap-span must be >= 0 (0: anywhere in the queue)"
-    if args.k is not None and args.k < 0:
-        return "--k must be >= 0"
-    if args.level is not None and not 0 <= args.level <= 1:
-        return "--level must be a probability in [0, 1]"
-    if args.seed < 1:
-        return "--seed must be >= 1 (seeds are numbered 1, 2, ... as in the sweep)"
-    if args.series is not None and args.series <= 0:
-        return "--series must be > 0 seconds"
-    if args.series is not None and args.series > args.duration:
-        return (f"--series {args.series:g}: the step is longer than the {args.duration:g} s "
-                f"run, so the series would hold only the sample at 0 s")
-    return None
 
 
 def _conflict(args: argparse.Namespace) -> str | None:

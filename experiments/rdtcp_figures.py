@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Sequence
 
 from experiments.cli import (HelpFormatter, UsageError, check_out_dir, csv_list, finite_float,
-                             make_out_dir)
+                             make_out_dir, out_of_range, series_too_long)
 from experiments import pool
 from experiments.journal import (code_version, finished_count, previous_rows, read_invocations,
                                  record_invocation, row_key)
@@ -184,30 +184,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.jobs is None:
         args.jobs = os.cpu_count() or 1
-    if args.jobs < 1:
-        p.error("--jobs must be >= 1")
-    if args.seeds is not None and args.seeds < 1:
-        p.error("--seeds must be >= 1")
-    if args.duration is not None and args.duration <= 0:
-        p.error("--duration must be > 0 seconds")
-    if args.swaps and min(args.swaps) < 0:
-        p.error("--swaps must be >= 0")
-    if args.interval and min(args.interval) <= 0:
-        p.error("--interval must be > 0 seconds")
-    if args.swap_span is not None and args.swap_span < 0:
-        p.error("--swap-span must be >= 0 (0: anywhere in the queue)")
-    if args.k_values and min(args.k_values) < 0:
-        p.error("--k-values must be >= 0")
-    if args.k_spans and min(args.k_spans) < 0:
-        p.error("--k-spans must be >= 0 (0: anywhere in the queue)")
-    if args.series is not None and args.series <= 0:
-        p.error("--series must be > 0 seconds")
     duration = args.duration if args.duration is not None else MODES[args.mode].duration
-    if args.series is not None and args.series > duration:
-        p.error(f"--series {args.series:g}: the step is longer than the {duration:g} s "
-                f"transfers, so a series would hold only the sample at 0 s")
-    if args.levels and not all(0 <= v <= 1 for v in args.levels):
-        p.error("--levels are probabilities in [0, 1]")
+    bad = (out_of_range(args, ("jobs", "seeds", "duration", "swaps", "interval", "swap_span",
+                               "k_values", "k_spans", "series"))
+           or series_too_long(args.series, duration, "transfers")
+           or out_of_range(args, ("levels",)))
+    if bad:
+        p.error(bad)
     # options that the other one would silently discard
     if args.no_injections and (args.injections or args.levels):
         p.error("--no-injections contradicts --injections/--levels")
