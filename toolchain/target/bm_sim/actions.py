@@ -151,39 +151,39 @@ def _add_header_fast(c: ActionCompiler, p: list) -> list:
     return [f"F[{base} + {n}] = 1"]
 
 
+def _copy_header(dst, src, n: int, also: str = "") -> list:
+    """BMv2 core assign_header between the headers whose first slots are ``dst`` and ``src``
+    (numbers, or source text of an index computed per packet; ``n`` fields, then the valid
+    slot): a valid source is copied with its validity (then ``also`` runs); an invalid one only
+    makes the destination invalid, its fields keep their values. The one copy rule of
+    assign_header, assign_union, assign_header_stack and assign_union_stack."""
+    return [f"if F[{src} + {n}]: F[{dst}:{dst} + {n + 1}] = F[{src}:{src} + {n + 1}]{also}",
+            f"else: F[{dst} + {n}] = 0"]
+
+
 @primitive("assign_header", "copy_header")
 def _assign_header(c: ActionCompiler, p: list) -> list:
-    """BMv2 core assign_header: a valid source is copied (fields and validity; into a union
-    member, the other members become invalid); an invalid one only makes the destination
-    invalid, its fields keep their values."""
+    """BMv2 core assign_header (into a union member, a copied valid source makes the other
+    members invalid)."""
     db, n = c.header(p[0])
     sb, _ = c.header(p[1])
-    copy = f"F[{db}:{db} + {n + 1}] = F[{sb}:{sb} + {n + 1}]"
     sibs = _siblings(c, p[0])
-    if sibs:
-        copy += "; " + "; ".join(f"F[{v}] = 0" for v in sibs)
-    return [f"if F[{sb} + {n}]: {copy}", f"else: F[{db} + {n}] = 0"]
+    return _copy_header(db, sb, n, "".join(f"; F[{v}] = 0" for v in sibs))
 
 
 @primitive("assign_union")
 def _assign_union(c: ActionCompiler, p: list) -> list:
-    """BMv2 core assign_union: assign_header member by member (an invalid source member only
-    makes the destination member invalid)."""
+    """BMv2 core assign_union: assign_header member by member."""
     dst, src = c.layout.union(p[0]["value"]), c.layout.union(p[1]["value"])
-    lines = []
-    for d, s in zip(dst, src):
-        lines += [f"if F[{s.valid_slot}]: F[{d.base}:{d.valid_slot + 1}] = F[{s.base}:{s.valid_slot + 1}]",
-                  f"else: F[{d.valid_slot}] = 0"]
-    return lines
+    return [line for d, s in zip(dst, src) for line in _copy_header(d.base, s.base, len(d.fields))]
 
 
 @primitive("assign_header_stack")
 def _assign_header_stack(c: ActionCompiler, p: list) -> list:
+    """BMv2 core assign_header_stack: assign_header element by element, then the next index."""
     d, s = c.layout.stack(p[0]["value"]), c.layout.stack(p[1]["value"])
-    lines = []
-    for dh, sh in zip(d.elements, s.elements):      # BMv2: assign_header element by element
-        lines += [f"if F[{sh.valid_slot}]: F[{dh.base}:{dh.valid_slot + 1}] = F[{sh.base}:{sh.valid_slot + 1}]",
-                  f"else: F[{dh.valid_slot}] = 0"]
+    lines = [line for dh, sh in zip(d.elements, s.elements)
+             for line in _copy_header(dh.base, sh.base, len(dh.fields))]
     lines.append(f"F[{d.next_slot}] = F[{s.next_slot}]")
     return lines
 
@@ -204,10 +204,7 @@ def _assign_union_stack(c: ActionCompiler, p: list) -> list:
     lines = [f"F[{d.next_slot}] = F[{s.next_slot}]"]
     for du, su in zip(d.unions, s.unions):
         for dh, sh in zip(du, su):
-            n = len(dh.fields) + 1
-            lines.append(f"if F[{sh.valid_slot}]: "
-                         f"F[{dh.base}:{dh.base + n}] = F[{sh.base}:{sh.base + n}]")
-            lines.append(f"else: F[{dh.valid_slot}] = 0")
+            lines += _copy_header(dh.base, sh.base, len(dh.fields))
     return lines
 
 
