@@ -57,6 +57,7 @@ class TcpConnection:
         self.iss = iss % SEQ_MOD
         self.tracer = tracer
         self.policy = get_variant(config.variant)(config)
+        self._deliveries = self.policy.observes_deliveries     # call on_delivered (opt-in)
         self.state = CLOSED
         self.stats = {k: 0 for k in (
             "segments_sent", "segments_received", "retransmits", "fast_retransmits", "timeouts",
@@ -111,6 +112,11 @@ class TcpConnection:
     @property
     def dupthresh(self) -> int:
         return self.policy.dupthresh
+
+    @property
+    def now(self) -> float:
+        """The time of the event being processed (passed in by the caller, never read)."""
+        return self._now
 
     @property
     def flight_size(self) -> int:
@@ -636,6 +642,8 @@ class TcpConnection:
         while i < len(segs) and segs[i][_E] <= ack:
             r = segs[i]
             self._uncount(r)
+            if self._deliveries and not r[_SACKED]:
+                self.policy.on_delivered(self, r[_S], r[_E], r[_SENT_AT], r[_TX])
             i += 1
         if i < len(segs) and segs[i][_S] < ack:     # partly acked (peer's window edge)
             r = segs[i]
@@ -707,6 +715,8 @@ class TcpConnection:
             news = True
             if r[_E] > self._high_sacked:
                 self._high_sacked = r[_E]
+            if self._deliveries:
+                self.policy.on_delivered(self, r[_S], r[_E], r[_SENT_AT], r[_TX])
         return news
 
     def _on_dsack(self, start: int, end: int) -> None:

@@ -35,3 +35,64 @@ def test_registered_policy_decides_fast_retransmit_and_reduction():
         assert net.a.stats["fast_retransmits"] == 1
     finally:
         VARIANTS.pop("test-five-gentle", None)
+
+
+class DeliveryRecorder(LossRecoveryPolicy):
+    """Records every on_delivered call, and where each ACK's on_ack fell among them."""
+    name = "test-delivery-recorder"
+    observes_deliveries = True
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.calls: list[tuple] = []
+        self.acks: list[int] = []          # len(self.calls) at each on_ack
+
+    def on_delivered(self, conn, start, end, sent_at, transmissions):
+        self.calls.append((start, end, sent_at, transmissions, conn.now))
+
+    def on_ack(self, conn, seg, prior_una):
+        self.acks.append(len(self.calls))
+
+
+def test_on_delivered_reports_each_segment_once_with_send_time_and_transmissions():
+    register(DeliveryRecorder)
+    try:
+        net = TestNetwork(TcpConfig(variant="test-delivery-recorder", mss=MSS,
+                                    initial_window_segments=10), DATA)
+        net.drop(5)         # the 5th data segment is lost once, then retransmitted
+        net.run()
+        assert net.delivered == DATA
+        policy = net.a.policy
+        data_calls = [c for c in policy.calls if c[1] - c[0] == MSS]
+        # every data segment is reported exactly once, in sequence order per ACK
+        starts = [c[0] for c in data_calls]
+        assert sorted(starts) == sorted(set(starts)) and len(starts) == len(DATA) // MSS
+        lost = net.sent[4]
+        (rtx,) = net.retransmissions()
+        hole = (lost.seq - net.iss_a) % 2**32          # the engine's unwrapped offset
+        (call,) = [c for c in data_calls if c[0] == hole]
+        assert call[3] == 2 and call[2] == rtx.time      # the latest transmission's time
+        # the segments above the hole were reported when SACKed, before the hole was filled
+        later = [c for c in data_calls if c[0] > hole]
+        assert later and all(c[4] < call[4] for c in later[:3])
+        for c in data_calls:
+            assert c[2] <= c[4]                          # sent before it was acknowledged
+        # on_ack comes after the deliveries of its ACK: counts never go backwards
+        assert policy.acks == sorted(policy.acks) and policy.acks[-1] == len(policy.calls)
+    finally:
+        VARIANTS.pop("test-delivery-recorder", None)
+
+
+def test_policies_that_do_not_observe_deliveries_are_not_called():
+    class Refuses(DeliveryRecorder):
+        name = "test-delivery-off"
+        observes_deliveries = False
+    register(Refuses)
+    try:
+        net = TestNetwork(TcpConfig(variant="test-delivery-off", mss=MSS,
+                                    initial_window_segments=10), DATA)
+        net.drop(5)
+        net.run()
+        assert net.delivered == DATA and net.a.policy.calls == []
+    finally:
+        VARIANTS.pop("test-delivery-off", None)

@@ -27,6 +27,13 @@ Sender hooks (positions are unwrapped offsets, see hosts/tcp/ranges.py):
   ``on_timeout``.
 - ``new_data_allowance(conn) -> int``: while an RTO's recovery runs, how many new segments to
   send now beyond cwnd (F-RTO's two probes). Default 0.
+- ``on_delivered(conn, start, end, sent_at, transmissions)``: [start, end) was acknowledged for
+  the first time, by a SACK block or by the cumulative ACK (a segment SACKed earlier is not
+  reported again when the cumulative ACK passes it); ``sent_at`` is the time of its latest
+  transmission, ``transmissions`` how often it was sent. Called while the engine processes the
+  ACK, SACK blocks first, then the cumulative ACK, each in sequence order, and before
+  ``on_ack``. Only for policies whose class sets ``observes_deliveries = True`` (it costs a call
+  per segment).
 Receiver hooks:
 - ``on_data(rcv, start, end, stamp)``: a data segment arrived, before reassembly, with the
   EPDN stamp (lo, hi) it carried or None (stamps reach here only on RD-TCP flows).
@@ -35,7 +42,8 @@ Receiver hooks:
 Engine calls a variant may make: ``conn.undo_reduction`` (restore the window a false fast
 retransmit cut), ``conn.resume_after_spurious_timeout`` (leave an RTO's go-back-N recovery),
 ``conn.mark_all_lost`` (go on with an RTO's conventional recovery), ``conn.ts_val()`` (the TSval
-being sent now), ``conn.unsent``, ``conn.highest_sacked()``.
+being sent now), ``conn.unsent``, ``conn.highest_sacked()``, ``conn.now`` (the time of the event
+being processed), ``conn.rtt`` (the RFC 6298 estimator: ``srtt``, ``rttvar``, ``rto``).
 
 Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``eifel`` (eifel.py), ``frto`` (frto.py),
 ``rdtcp``, ``rdtcp-adaptive`` and ``rdtcp-measured`` (rdtcp.py; they change k, and ``RdTcp.wait_k`` is how
@@ -66,6 +74,7 @@ DUPTHRESH = 3   # RFC 5681 §3.2, RFC 6675 §2: DupThresh
 class LossRecoveryPolicy:
     name = "base"
     needs_timestamps = False    # the variant works only with the timestamp option (RFC 7323)
+    observes_deliveries = False     # the engine calls on_delivered
 
     def __init__(self, config):
         self.config = config
@@ -107,6 +116,9 @@ class LossRecoveryPolicy:
 
     def new_data_allowance(self, conn) -> int:
         return 0
+
+    def on_delivered(self, conn, start: int, end: int, sent_at: float, transmissions: int) -> None:
+        pass
 
     # receiver
     def on_data(self, rcv, start: int, end: int, stamp) -> None:
