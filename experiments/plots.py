@@ -29,7 +29,8 @@ LABELS = {"sack": "TCP SACK", "dsack": "TCP DSACK (undo)", "rdtcp": "RD-TCP (k=3
           "dsack-avg": "TCP DSACK, dupthresh avg (BL-AVG)",
           "rdtcp-adaptive": "RD-TCP, k +1 per false FR (003 §3)",
           "rdtcp-measured": "RD-TCP, k from measured reordering (003 §3)",
-          "eifel": "TCP SACK with Eifel undo (timestamps, RFC 3522)"}
+          "eifel": "TCP SACK with Eifel undo (timestamps, RFC 3522)",
+          "rack": "TCP SACK with RACK-TLP (time-based, RFC 8985)"}
 # the paper's names for its own senders, for its stars ("TCP using DSACK": 003 §6 does not say
 # which DSACK response it ran, so not "undo")
 PAPER_LABELS = {"sack": "TCP SACK", "dsack": "TCP using DSACK", "rdtcp": "RD-TCP (k=3)"}
@@ -38,7 +39,7 @@ PAPER_LABELS = {"sack": "TCP SACK", "dsack": "TCP using DSACK", "rdtcp": "RD-TCP
 STYLES = {"sack": ("tab:blue", "o"), "dsack": ("tab:orange", "s"), "rdtcp": ("tab:red", "D"),
           "dsack-inc": ("tab:brown", "v"), "dsack-avg": ("tab:olive", "^"),
           "rdtcp-adaptive": ("tab:green", "P"), "rdtcp-measured": ("tab:purple", "X"),
-          "eifel": ("tab:cyan", "h")}
+          "eifel": ("tab:cyan", "h"), "rack": ("tab:gray", "p")}
 _SPARE = ("tab:pink", "tab:cyan", "tab:gray", "black")
 # per interval: line style and whether the marker is filled (1 s solid and filled, 8 s dashed, open)
 INTERVAL_STYLES = (("-", True), ("--", False), (":", False), ("-.", False))
@@ -52,9 +53,11 @@ FIGURES = {
                                 ("dsack", "dsack-inc", "dsack-avg", "rdtcp")),
     "fig7_undo.png": ("Fig. 7 (not in the paper): undoing false fast retransmits, by DSACK and "
                       "by timestamps (Eifel)", ("sack", "dsack", "eifel")),
+    "fig8_rack.png": ("Fig. 8 (not in the paper): RD-TCP against time-based loss detection "
+                      "(RACK-TLP)", ("sack", "rdtcp", "rdtcp-measured", "rack")),
 }
 # figures drawn only when one of these senders ran (else they would repeat Figs. 1 and 4)
-FIGURE_NEEDS = {"fig7_undo.png": ("eifel",)}
+FIGURE_NEEDS = {"fig7_undo.png": ("eifel",), "fig8_rack.png": ("rack",)}
 THROUGHPUT_LABEL = "throughput (data bytes/s delivered in order to B)"
 # Fig. 6: one (line style, marker, colour) per swap span, in increasing span (0: anywhere first);
 # and the paper's RD-TCP point, a star in a colour none of the curves has (the spans' curves are

@@ -63,7 +63,8 @@ class TcpConnection:
             "segments_sent", "segments_received", "retransmits", "fast_retransmits", "timeouts",
             "spurious_retransmits", "dsack_undos", "eifel_undos", "spurious_timeouts_undone",
             "bytes_acked", "epdn_stamps", "epdn_ignored",
-            "reorder_acks_sent", "reorder_dupacks_received", "bad_segments", "challenge_acks")}
+            "reorder_acks_sent", "reorder_dupacks_received", "bad_segments", "challenge_acks",
+            "loss_probes")}
         # negotiated
         self.mss = config.mss
         self.sack_ok = self.ts_ok = self.rdtcp_ok = False
@@ -107,6 +108,7 @@ class TcpConnection:
         self._peer_wscale: int | None = None    # the peer's WScale, None if it sent none
         self._syn_sent_at: float | None = None  # for the handshake's RTT sample (Karn: once)
         self._force_head = False                # send the first lost segment regardless of pipe
+        self.policy_deadline: float | None = None   # a variant's own timer (RACK, TLP): on_deadline
 
     # ------------------------------------------------------------------ public state
     @property
@@ -128,7 +130,8 @@ class TcpConnection:
         return max(0, self.cfg.snd_buffer - (self._app_end - self.snd_una))
 
     def next_timer(self) -> float | None:
-        """The earliest armed deadline (RTO, delayed ACK, TIME-WAIT), or None. Asked after
+        """The earliest armed deadline (RTO, delayed ACK, TIME-WAIT, the variant's own timer),
+        or None. Asked after
         every event by whoever drives the engine, hence comparisons and no temporary list."""
         t = self._rto_at
         due = self._ack_due
@@ -137,6 +140,9 @@ class TcpConnection:
         tw = self._time_wait_until
         if tw is not None and (t is None or tw < t):
             t = tw
+        pd = self.policy_deadline
+        if pd is not None and (t is None or pd < t):
+            t = pd
         return t
 
     def _trace(self, event: str, **fields) -> None:
@@ -549,7 +555,7 @@ class TcpConnection:
             self._on_new_ack(ack, now)
         elif self._is_dupack(seg, new_sack, prior_wnd):
             self._on_dupack(seg)
-        if (self.in_recovery or self.in_loss) and new_sack:
+        if (self.in_recovery or self.in_loss) and new_sack and self.policy.dupthresh_loss_marking:
             self._mark_lost()
         self.policy.on_ack(self, seg, prior_una)
         if self.state in (FIN_WAIT_1, CLOSING, LAST_ACK) and self._fin_at is not None \
@@ -629,8 +635,9 @@ class TcpConnection:
         self._trace("fast-retransmit", snd_una=self.snd_una, dupacks=self.dupacks,
                     dupthresh=self.policy.dupthresh, flight=flight, ssthresh=self.ssthresh,
                     prior_cwnd=prior_cwnd)
-        self._mark_head_lost()
-        self._mark_lost()
+        if self.policy.dupthresh_loss_marking:
+            self._mark_head_lost()
+            self._mark_lost()
         self._force_head = True
 
     # ------------------------------------------------------------------ the scoreboard
@@ -795,6 +802,11 @@ class TcpConnection:
             out.append(self._ack_segment())         # RFC 5681 §4.2 delayed-ACK timer
         if self._rto_at is not None and now >= self._rto_at:
             out += self._on_rto(now)
+        elif self.policy_deadline is not None and now >= self.policy_deadline \
+                and self.state in _SYNCHRONIZED:
+            self.policy_deadline = None
+            out += self.policy.on_deadline(self, now)
+            out += self._transmit(now)
         return out
 
     def _on_rto(self, now: float) -> list[Segment]:
@@ -857,6 +869,101 @@ class TcpConnection:
     def highest_sacked(self) -> int:
         """The end of the highest data ever SACKed, or SND.UNA when that is beyond it."""
         return max(self._high_sacked, self.snd_una)
+
+    @property
+    def sacked_out(self) -> int:
+        """Bytes above SND.UNA the peer has SACKed (RFC 6675's SACKed segments, in bytes)."""
+        return self._sacked_out
+
+    def enter_recovery(self) -> None:
+        """Variant hook target (RACK, RFC 8985 §6.2 step 5; TLP): losses the variant marked
+        start fast recovery now (cwnd reduction, RecoveryPoint), unless a recovery already runs."""
+        if not self.in_recovery and not self.in_loss:
+            self._enter_recovery()
+
+    def reduce_window(self) -> None:
+        """Variant hook target (TLP, RFC 8985 §7.4.2): a probe repaired a loss: the congestion
+        response of a fast recovery entered and left at once (ssthresh as the variant's
+        reduction, cwnd no larger)."""
+        self.ssthresh = self.policy.ssthresh_after_loss(self)
+        self.cwnd = max(self.mss, min(self.cwnd, self.ssthresh))
+        self._trace("window-reduced", cwnd=self.cwnd, ssthresh=self.ssthresh)
+
+    def restart_rto(self) -> None:
+        """Variant hook target (TLP, RFC 8985 §7.3): re-arm the retransmission timer from now."""
+        self._rto_at = None
+        if self.snd_max > self.snd_una:
+            self._arm_rto(self._now)
+
+    @property
+    def rto_deadline(self) -> float | None:
+        """When the retransmission timer expires, or None when it is not armed."""
+        return self._rto_at
+
+    def mark_lost_by_send_time(self, xmit_ts: float, end_seq: int,
+                               window: float) -> tuple[int, float]:
+        """Variant hook target, RACK's loss rule (RFC 8985 §6.2 step 5): mark lost every
+        outstanding segment (not SACKed, not already marked lost and unsent since) that was sent
+        before the delivered segment sent at ``xmit_ts`` and ending at ``end_seq``, and at least
+        ``window`` seconds before now (``window`` = RACK.rtt + RACK.reo_wnd: the segment's
+        delivery is overdue by more than the reordering window). Returns how many segments it
+        marked and how many seconds until the next of the others qualifies (0.0 if none: the
+        reordering timer).
+
+        Scans in sequence order and stops at the first segment sent only once that was sent
+        after (xmit_ts, end_seq): original transmissions go out in sequence order and a later
+        transmission only makes a segment later, so every segment beyond it is later too."""
+        now = self._now
+        timeout = 0.0
+        marked = 0
+        segs = self._segs
+        for i in range(self._head, len(segs)):
+            r = segs[i]
+            sent = r[_SENT_AT]
+            if sent > xmit_ts or (sent == xmit_ts and r[_E] > end_seq):
+                if r[_TX] == 1:
+                    break
+                continue                            # retransmitted after it: not overdue
+            if r[_SACKED] or (r[_LOST] and not r[_RETRANS]):
+                continue
+            remaining = sent + window - now
+            if remaining <= 0:
+                n = r[_E] - r[_S]
+                if r[_RETRANS]:                     # a retransmission lost again
+                    r[_RETRANS] = False
+                    self._retrans_out -= n
+                if not r[_LOST]:                    # (a lost segment sent again stays LOST)
+                    r[_LOST] = True
+                    self._lost_out += n
+                marked += 1
+            elif remaining > timeout:
+                timeout = remaining
+        if marked:
+            self._lost_hint = self._head
+            self._trace("marked-lost", count=marked, rule="send-time")
+        return marked, timeout
+
+    def send_probe(self, now: float) -> Segment | None:
+        """Variant hook target, TLP's probe (RFC 8985 §7.3): one new segment if the application
+        and the peer's window allow, whatever cwnd says, else the highest-sequence segment sent
+        so far again; a FIN alone is passed over for the data below it, since a FIN beyond a
+        hole draws no ACK (it waits unSACKed, see _on_data). None when nothing can be sent."""
+        self._now = now
+        if self.snd_max <= self.snd_una:
+            return None
+        start, retransmission = self.snd_nxt, False
+        seg = self._new_data(now)
+        if seg is None:
+            for i in range(len(self._segs) - 1, self._head - 1, -1):
+                r = self._segs[i]
+                if not r[_SACKED] and r[_S] != self._fin_at:
+                    start, retransmission = r[_S], True
+                    seg = self._retransmit(r, now)
+                    break
+        if seg is not None:
+            self.stats["loss_probes"] += 1
+            self._trace("loss-probe", start=start, retransmission=retransmission)
+        return seg
 
     def _mark_all_lost(self) -> None:
         """After an RTO every unSACKed segment is retransmitted in slow start (RFC 6675 §5.1)."""

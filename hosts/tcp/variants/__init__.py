@@ -34,6 +34,13 @@ Sender hooks (positions are unwrapped offsets, see hosts/tcp/ranges.py):
   ACK, SACK blocks first, then the cumulative ACK, each in sequence order, and before
   ``on_ack``. Only for policies whose class sets ``observes_deliveries = True`` (it costs a call
   per segment).
+- ``dupthresh_loss_marking``: attribute, True (default) when the engine's RFC 6675 IsLost marks
+  segments lost (on entering recovery, the head; then every unSACKed segment with ``dupthresh``
+  SACKed segments above it); False for a variant that marks losses itself (RACK).
+- ``on_deadline(conn, now) -> list[Segment]``: the variant's own timer, ``conn.policy_deadline``
+  (a time the variant sets, or None), has expired; returns segments to send (a loss probe), after
+  which the engine sends what the scoreboard and cwnd allow. The RTO, when due at the same time,
+  goes first and this waits.
 Receiver hooks:
 - ``on_data(rcv, start, end, stamp)``: a data segment arrived, before reassembly, with the
   EPDN stamp (lo, hi) it carried or None (stamps reach here only on RD-TCP flows).
@@ -43,9 +50,16 @@ Engine calls a variant may make: ``conn.undo_reduction`` (restore the window a f
 retransmit cut), ``conn.resume_after_spurious_timeout`` (leave an RTO's go-back-N recovery),
 ``conn.mark_all_lost`` (go on with an RTO's conventional recovery), ``conn.ts_val()`` (the TSval
 being sent now), ``conn.unsent``, ``conn.highest_sacked()``, ``conn.now`` (the time of the event
-being processed), ``conn.rtt`` (the RFC 6298 estimator: ``srtt``, ``rttvar``, ``rto``).
+being processed), ``conn.rtt`` (the RFC 6298 estimator: ``srtt``, ``rttvar``, ``rto``),
+``conn.sacked_out`` (bytes SACKed), ``conn.rto_deadline``, ``conn.restart_rto()``; for variants
+that detect losses themselves: ``conn.mark_lost_by_send_time(xmit_ts, end_seq, window)`` (RACK's
+rule: mark lost what was sent ``window`` before the delivered segment (xmit_ts, end_seq), return
+the time until the next would be), ``conn.enter_recovery()`` (fast recovery for the losses
+marked), ``conn.send_probe(now)`` (a tail loss probe: new data beyond cwnd, else the last
+segment again) and ``conn.reduce_window()`` (the congestion response to a repaired loss).
 
 Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``eifel`` (eifel.py), ``frto`` (frto.py),
+``rack`` (rack.py: RACK-TLP, RFC 8985, on on_delivered, on_deadline and the loss-marking calls),
 ``rdtcp``, ``rdtcp-adaptive`` and ``rdtcp-measured`` (rdtcp.py; they change k, and ``RdTcp.wait_k`` is how
 many duplicate ACKs beyond three a hole marked reordered waits for); spurious.py detects a false
 fast retransmit from DSACKs.
@@ -60,8 +74,6 @@ How the planned variants map onto these hooks (engine state they read is public 
   Transmit), which is what keeps the ACK clock running while RD-TCP waits for 3+k dupacks and
   while BL-INC/BL-AVG wait for a raised dupthresh (without SACK, each duplicate ACK counts as
   one segment gone from pipe, the same one new segment per duplicate ACK).
-- RACK-TLP (RFC 8985): time-based loss marking needs a per-segment send time (the scoreboard
-  keeps one) and a timer hook; not yet a hook.
 """
 
 from __future__ import annotations
@@ -75,6 +87,7 @@ class LossRecoveryPolicy:
     name = "base"
     needs_timestamps = False    # the variant works only with the timestamp option (RFC 7323)
     observes_deliveries = False     # the engine calls on_delivered
+    dupthresh_loss_marking = True   # the engine's IsLost (RFC 6675 §4) marks losses
 
     def __init__(self, config):
         self.config = config
@@ -120,6 +133,9 @@ class LossRecoveryPolicy:
     def on_delivered(self, conn, start: int, end: int, sent_at: float, transmissions: int) -> None:
         pass
 
+    def on_deadline(self, conn, now: float) -> list:
+        return []
+
     # receiver
     def on_data(self, rcv, start: int, end: int, stamp) -> None:
         pass
@@ -144,4 +160,4 @@ def get_variant(name: str) -> type[LossRecoveryPolicy]:
                          f"{', '.join(sorted(VARIANTS))}") from None
 
 
-from hosts.tcp.variants import sack, dsack, eifel, frto, rdtcp  # noqa: E402,F401  (registration)
+from hosts.tcp.variants import sack, dsack, eifel, frto, rack, rdtcp  # noqa: E402,F401  (registration)
