@@ -802,11 +802,11 @@ class TcpConnection:
             out.append(self._ack_segment())         # RFC 5681 §4.2 delayed-ACK timer
         if self._rto_at is not None and now >= self._rto_at:
             out += self._on_rto(now)
-        elif self.policy_deadline is not None and now >= self.policy_deadline \
-                and self.state in _SYNCHRONIZED:
-            self.policy_deadline = None
-            out += self.policy.on_deadline(self, now)
-            out += self._transmit(now)
+        elif self.policy_deadline is not None and now >= self.policy_deadline:
+            self.policy_deadline = None             # one shot: the variant re-arms it
+            if self.state in _SYNCHRONIZED:
+                out += self.policy.on_deadline(self, now)
+                out += self._transmit(now)
         return out
 
     def _on_rto(self, now: float) -> list[Segment]:

@@ -129,3 +129,16 @@ def test_any_drops_and_holds_deliver_the_data_intact(drops, holds):
     a = net.a
     # the scoreboard's accounting is back to zero once everything is acknowledged
     assert a._sacked_out == a._lost_out == a._retrans_out == 0
+
+
+def test_the_variant_timer_is_one_shot_and_ignored_once_the_connection_is_closed():
+    net = _net("rack")
+    net.drop(SEGMENTS)
+    net.run()
+    a = net.a
+    assert a.policy_deadline is None        # nothing left armed after the transfer
+    a.policy_deadline = net.now + 1.0       # as if a timer outlived the connection
+    assert a.next_timer() == net.now + 1.0
+    a.state = "CLOSED"
+    assert a.on_timer(now=net.now + 1.0) == []
+    assert a.policy_deadline is None and a.next_timer() is None
