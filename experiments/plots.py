@@ -30,7 +30,8 @@ LABELS = {"sack": "TCP SACK", "dsack": "TCP DSACK (undo)", "rdtcp": "RD-TCP (k=3
           "rdtcp-adaptive": "RD-TCP, k +1 per false FR (003 §3)",
           "rdtcp-measured": "RD-TCP, k from measured reordering (003 §3)",
           "eifel": "TCP SACK with Eifel undo (timestamps, RFC 3522)",
-          "rack": "TCP SACK with RACK-TLP (time-based, RFC 8985)"}
+          "rack": "TCP SACK with RACK-TLP (time-based, RFC 8985)",
+          "rrtcp": "RR-TCP (DSACK, dupthresh from reordering histogram)"}
 # the paper's names for its own senders, for its stars ("TCP using DSACK": 003 §6 does not say
 # which DSACK response it ran, so not "undo")
 PAPER_LABELS = {"sack": "TCP SACK", "dsack": "TCP using DSACK", "rdtcp": "RD-TCP (k=3)"}
@@ -39,7 +40,7 @@ PAPER_LABELS = {"sack": "TCP SACK", "dsack": "TCP using DSACK", "rdtcp": "RD-TCP
 STYLES = {"sack": ("tab:blue", "o"), "dsack": ("tab:orange", "s"), "rdtcp": ("tab:red", "D"),
           "dsack-inc": ("tab:brown", "v"), "dsack-avg": ("tab:olive", "^"),
           "rdtcp-adaptive": ("tab:green", "P"), "rdtcp-measured": ("tab:purple", "X"),
-          "eifel": ("tab:cyan", "h"), "rack": ("tab:gray", "p")}
+          "eifel": ("tab:cyan", "h"), "rack": ("tab:gray", "p"), "rrtcp": ("tab:pink", "<")}
 _SPARE = ("tab:pink", "tab:cyan", "tab:gray", "black")
 # per interval: line style and whether the marker is filled (1 s solid and filled, 8 s dashed, open)
 INTERVAL_STYLES = (("-", True), ("--", False), (":", False), ("-.", False))
@@ -50,7 +51,7 @@ FIGURES = {
     "fig3_sack_vs_rdtcp.png": ("Fig. 3: TCP SACK and RD-TCP", ("sack", "rdtcp", "rdtcp-adaptive",
                                                             "rdtcp-measured")),
     "fig4_dsack_vs_rdtcp.png": ("Fig. 4: TCP DSACK and RD-TCP",
-                                ("dsack", "dsack-inc", "dsack-avg", "rdtcp")),
+                                ("dsack", "dsack-inc", "dsack-avg", "rrtcp", "rdtcp")),
     "fig7_undo.png": ("Fig. 7 (not in the paper): undoing false fast retransmits, by DSACK and "
                       "by timestamps (Eifel)", ("sack", "dsack", "eifel")),
     "fig8_rack.png": ("Fig. 8 (not in the paper): RD-TCP against time-based loss detection "

@@ -60,14 +60,14 @@ segment again) and ``conn.reduce_window()`` (the congestion response to a repair
 
 Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``eifel`` (eifel.py), ``frto`` (frto.py),
 ``rack`` (rack.py: RACK-TLP, RFC 8985, on on_delivered, on_deadline and the loss-marking calls),
+``rrtcp``, ``rrtcp-fa`` (rrtcp.py: RR-TCP, 000: a reordering histogram from on_delivered, dupthresh
+at an FA-ratio percentile, DSACK undo; ``rrtcp`` adapts the FA ratio by cost),
 ``rdtcp``, ``rdtcp-adaptive`` and ``rdtcp-measured`` (rdtcp.py; they change k, and ``RdTcp.wait_k`` is how
 many duplicate ACKs beyond three a hole marked reordered waits for); spurious.py detects a false
 fast retransmit from DSACKs.
 
 How the planned variants map onto these hooks (engine state they read is public on ``conn``:
 ``cwnd``, ``ssthresh``, ``snd_una``, ``snd_max``, ``flight_size``, ``mss``, ``stats``):
-- RR-TCP (000): ``on_dsack`` raises ``dupthresh`` from the reordering length it measures;
-  ``on_timeout`` lowers it; undo through ``conn.undo_reduction`` as ``dsack`` does.
 - Net Reno (002): ``ssthresh_after_loss`` and ``on_new_ack`` change the reduction.
 - Limited Transmit (RFC 3042): the engine already sends new data on each duplicate ACK below
   DupThresh whenever cwnd - pipe allows it (RFC 6675 §5 step (3), the SACK form of Limited
@@ -160,4 +160,4 @@ def get_variant(name: str) -> type[LossRecoveryPolicy]:
                          f"{', '.join(sorted(VARIANTS))}") from None
 
 
-from hosts.tcp.variants import sack, dsack, eifel, frto, rack, rdtcp  # noqa: E402,F401  (registration)
+from hosts.tcp.variants import sack, dsack, eifel, frto, rack, rdtcp, rrtcp  # noqa: E402,F401  (registration)
