@@ -30,6 +30,18 @@ class TcpConfig:
     initial_rto: float = 1.0        # RFC 6298 (2.1)
     time_wait: float = 1.0          # 2*MSL, shortened for simulation (RFC 9293 §3.4.2 allows a local choice)
     max_retries: int = 15           # give up after this many RTOs of one segment (RFC 9293 §3.8.3 R2)
+    # the knobs seed 004's OS profiles set (hosts/tcp/profiles.py builds configs from them)
+    dupthresh: int = 3              # RFC 5681 §3.2 DupThresh of the sack/NewReno senders (004: D)
+    rto_estimator: str = "rfc6298"  # hosts.tcp.rtt.ESTIMATORS: "rfc6298" or "linux-2.4"
+    rto_m: float = 1.0              # RTO = m·srtt + k·rttvar (004 Table 1.1; RFC 6298: 1 and 4)
+    rto_k: float = 4.0
+    clock_granularity: float = 0.001    # G: the timer's tick (RFC 6298 §2.2; 004 Table 1.1)
+    rtt_sampling: str = "per-ack"   # "per-ack" (RFC 7323 style: every ACK that can be timed)
+                                    # or "per-flight" (one segment timed per RTT, as BSD/Windows)
+    partial_ack: str = "newreno"    # without SACK, a partial ACK in fast recovery: "newreno"
+                                    # (RFC 6582: retransmit the next hole) or "wait" (no
+                                    # retransmission, later holes wait for the RTO: Windows XP,
+                                    # 004 §3.2)
 
     def __post_init__(self):
         from hosts.tcp.variants import VARIANTS
@@ -42,3 +54,23 @@ class TcpConfig:
             raise ValueError("window_scale must be in 0..14 (RFC 7323 §2.3)")
         if self.rdtcp_k < 0 or self.max_cwnd_segments < 1:
             raise ValueError("rdtcp_k must be >= 0 and max_cwnd_segments >= 1")
+        from hosts.tcp.rtt import ESTIMATORS
+        if self.rto_estimator not in ESTIMATORS:
+            raise ValueError(f"unknown rto_estimator {self.rto_estimator!r}; choose from "
+                             f"{', '.join(sorted(ESTIMATORS))}")
+        if self.rtt_sampling not in ("per-ack", "per-flight"):
+            raise ValueError(f"rtt_sampling must be 'per-ack' or 'per-flight', got "
+                             f"{self.rtt_sampling!r}")
+        if self.partial_ack not in ("newreno", "wait"):
+            raise ValueError(f"partial_ack must be 'newreno' or 'wait', got {self.partial_ack!r}")
+        if self.dupthresh < 1:
+            raise ValueError(f"dupthresh must be >= 1, got {self.dupthresh}")
+        if self.dupthresh != 3 and self.variant != "sack":
+            # the other variants define their thresholds from the RFC's 3 (RD-TCP's 3 + k,
+            # BL-INC's resets, RR-TCP's clamp): a different base is the plain senders' knob
+            raise ValueError(f"dupthresh {self.dupthresh} is for variant 'sack' (an OS profile's "
+                             f"D); {self.variant!r} sets its own from 3")
+        if not (self.rto_m > 0 and self.rto_k >= 0 and self.clock_granularity > 0
+                and 0 < self.min_rto <= self.max_rto and self.initial_rto > 0):
+            raise ValueError("the RTO parameters must satisfy rto_m > 0, rto_k >= 0, "
+                             "clock_granularity > 0, 0 < min_rto <= max_rto, initial_rto > 0")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from hosts.tcp.config import RDTCP_MSS_REDUCTION, TcpConfig
 from hosts.tcp.receiver import MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TS, Receiver
-from hosts.tcp.rtt import RttEstimator
+from hosts.tcp.rtt import make_estimator
 from hosts.tcp.segment import ACK, FIN, REORDER_BIT, RST, SYN, Segment
 from hosts.tcp.sendbuf import SendBuffer
 from hosts.tcp.seq import SEQ_MOD, seq_geq, seq_sub
@@ -90,8 +90,7 @@ class TcpConnection:
         self.in_loss = False                        # after an RTO, until RecoveryPoint is acked
         self.recovery_point = 0
         self._high_sacked = 0
-        self.rtt = RttEstimator(initial_rto=config.initial_rto, min_rto=config.min_rto,
-                                max_rto=config.max_rto)
+        self.rtt = make_estimator(config)                 # RFC 6298, or an OS's (004)
         self._rto_at: float | None = None
         self._retries = 0
         # receiver (unwrapped offsets from IRS)
@@ -108,6 +107,8 @@ class TcpConnection:
         self._peer_wscale: int | None = None    # the peer's WScale, None if it sent none
         self._syn_sent_at: float | None = None  # for the handshake's RTT sample (Karn: once)
         self._force_head = False                # send the first lost segment regardless of pipe
+        self._per_flight = config.rtt_sampling == "per-flight"
+        self._timed: list | None = None         # per-flight sampling: the scoreboard record timed
         self.policy_deadline: float | None = None   # a variant's own timer (RACK, TLP): on_deadline
 
     # ------------------------------------------------------------------ public state
@@ -583,14 +584,24 @@ class TcpConnection:
         self.snd_una = ack
         self.stats["bytes_acked"] += acked
         self.dupacks = 0
-        self._reno_dupacks = 0
+        partial = self.in_recovery and not self.sack_ok and ack < self.recovery_point
+        if partial:
+            # the segments between the holes that drew duplicate ACKs (counted as gone from the
+            # network) are now acked: they leave the count, the rest still stand for segments
+            # that arrived above the next hole (RFC 6582 §3.2 step 5's deflation, in pipe terms)
+            self._reno_dupacks = max(0, self._reno_dupacks - (acked // self.mss - 1))
+        else:
+            self._reno_dupacks = 0
         self._retries = 0
         self.policy.on_new_ack(self)
         if self.in_recovery or self.in_loss:
             if ack >= self.recovery_point:
                 self._exit_recovery()
-            elif self.in_recovery and not self.sack_ok:
-                self._mark_head_lost()              # RFC 6582 §3.2 step 5: partial ACK
+            elif partial and self.cfg.partial_ack == "newreno":
+                # RFC 6582 §3.2 step 5: retransmit the first unacknowledged segment now
+                # (partial_ack "wait": no retransmission, the next hole waits for the RTO)
+                self._mark_head_lost()
+                self._force_head = True
         if not self.in_recovery:
             self._grow_cwnd(acked)
         # RFC 6298 (5.2)/(5.3): stop the timer when all is acked, else restart it
@@ -619,6 +630,11 @@ class TcpConnection:
             self._reno_dupacks += 1                 # each dupack: a segment left the network
         self.policy.on_dupack(self, seg, self.dupacks)
         if not self.in_recovery and not self.in_loss and self.policy.should_fast_retransmit(self, self.dupacks):
+            if not self.sack_ok and self.cfg.partial_ack == "newreno" \
+                    and self.snd_una <= self.recovery_point:
+                # RFC 6582 §3.2 step 2: duplicate ACKs whose cumulative ACK does not cover more
+                # than "recover" may come from the last recovery's retransmissions: no new one
+                return
             self._enter_recovery()
 
     def _enter_recovery(self) -> None:
@@ -776,7 +792,15 @@ class TcpConnection:
 
     # ------------------------------------------------------------------ RTT, RTO
     def _rtt_sample(self, ack: int, now: float) -> None:
-        """RFC 6298 §3: time the newest fully acked segment that was sent once (Karn)."""
+        """RFC 6298 §3: time the newest fully acked segment that was sent once (Karn); with
+        per-flight sampling, the one segment being timed, once it is acked (BSD's t_rtt)."""
+        if self._per_flight:
+            r = self._timed
+            if r is not None and r[_E] <= ack:
+                self._timed = None
+                if r[_TX] == 1:
+                    self.rtt.sample(now - r[_SENT_AT], snd_una=ack, snd_nxt=self.snd_nxt)
+            return
         segs = self._segs
         i = self._head
         newest = None
@@ -785,7 +809,7 @@ class TcpConnection:
                 newest = segs[i]
             i += 1
         if newest is not None:
-            self.rtt.sample(now - newest[_SENT_AT])
+            self.rtt.sample(now - newest[_SENT_AT], snd_una=ack, snd_nxt=self.snd_nxt)
 
     def _arm_rto(self, now: float) -> None:
         if self._rto_at is None:
@@ -1049,7 +1073,10 @@ class TcpConnection:
         if n <= 0:
             return None
         start = self.snd_nxt
-        self._segs.append([start, start + n, False, False, False, now, 1])
+        r = [start, start + n, False, False, False, now, 1]
+        self._segs.append(r)
+        if self._per_flight and self._timed is None:
+            self._timed = r                         # time this one; the next after its ACK
         self.snd_nxt = self.snd_max = start + n
         return self._make(start, self._payload(start, start + n), 0)
 

@@ -1,38 +1,120 @@
-"""Retransmission timeout computation, RFC 6298 §2 (Jacobson/Karels with Karn's rule)."""
+"""Retransmission timeout computation: RFC 6298 §2 (Jacobson/Karels with Karn's rule), with the
+parameters the OS profiles of seed 004 vary, and Linux 2.4's own estimator.
+
+The generic estimator (004 §1.3, Table 1.1, RFC 6298 §2 with its constants as parameters):
+``srtt = (1 - b)·srtt + b·rtt``, ``rttvar = (1 - a)·rttvar + a·|srtt - rtt|``,
+``RTO = m·srtt + max(G, k·rttvar)``, at least ``min_rto``; measurements in whole ticks of the
+timer granularity G, and the RTO rounded up to a whole tick.
+"""
 
 from __future__ import annotations
 
-__all__ = ["RttEstimator", "ALPHA", "BETA", "K", "CLOCK_GRANULARITY"]
+import math
 
-ALPHA = 1 / 8               # RFC 6298 §2.3
-BETA = 1 / 4                # RFC 6298 §2.3
+__all__ = ["RttEstimator", "LinuxRttEstimator", "make_estimator", "ESTIMATORS",
+           "ALPHA", "BETA", "K", "CLOCK_GRANULARITY"]
+
+ALPHA = 1 / 8               # RFC 6298 §2.3 (004's b)
+BETA = 1 / 4                # RFC 6298 §2.3 (004's a)
 K = 4                       # RFC 6298 §2.2
 CLOCK_GRANULARITY = 0.001   # G of RFC 6298 §2.2 (our clock: virtual seconds)
 
 
 class RttEstimator:
-    def __init__(self, *, initial_rto: float, min_rto: float, max_rto: float):
+    """RFC 6298's estimator; ``m``, ``k``, the gains and G as 004 Table 1.1 varies them."""
+
+    def __init__(self, *, initial_rto: float, min_rto: float, max_rto: float,
+                 granularity: float = CLOCK_GRANULARITY, srtt_gain: float = ALPHA,
+                 rttvar_gain: float = BETA, m: float = 1.0, k: float = K):
         self.srtt: float | None = None
         self.rttvar = 0.0
         self.min_rto, self.max_rto = min_rto, max_rto
+        self.granularity = granularity
+        self.srtt_gain, self.rttvar_gain, self.m, self.k = srtt_gain, rttvar_gain, m, k
         self.rto = initial_rto          # RFC 6298 (2.1)
         self.backoff = 0
 
-    def sample(self, rtt: float) -> None:
-        """A measurement from a segment that was not retransmitted (Karn's rule, RFC 6298 §3)."""
+    def ticks(self, seconds: float) -> float:
+        """A duration as the OS's timer measures it: whole ticks, at least one (a measurement
+        inside one tick reads as one; the default 1 ms tick leaves our runs' values as they are)."""
+        g = self.granularity
+        return max(g, math.ceil(seconds / g - 1e-9) * g) if g > CLOCK_GRANULARITY else seconds
+
+    def sample(self, rtt: float, *, snd_una: int = 0, snd_nxt: int = 0) -> None:
+        """A measurement from a segment that was not retransmitted (Karn's rule, RFC 6298 §3).
+        ``snd_una``/``snd_nxt`` matter to estimators that work per window (Linux's)."""
+        rtt = self.ticks(rtt)
         if self.srtt is None:                                   # RFC 6298 (2.2)
             self.srtt, self.rttvar = rtt, rtt / 2
         else:                                                   # RFC 6298 (2.3)
-            self.rttvar = (1 - BETA) * self.rttvar + BETA * abs(self.srtt - rtt)
-            self.srtt = (1 - ALPHA) * self.srtt + ALPHA * rtt
+            self.rttvar = (1 - self.rttvar_gain) * self.rttvar \
+                + self.rttvar_gain * abs(self.srtt - rtt)
+            self.srtt = (1 - self.srtt_gain) * self.srtt + self.srtt_gain * rtt
         self.backoff = 0
-        self._update()
+        self._set_rto(self.m * self.srtt + max(self.granularity, self.k * self.rttvar))
 
-    def _update(self) -> None:
-        base = self.srtt + max(CLOCK_GRANULARITY, K * self.rttvar)
-        self.rto = min(self.max_rto, max(self.min_rto, base))   # RFC 6298 (2.4), (2.5)
+    def _set_rto(self, base: float) -> None:
+        base = max(self.min_rto, base)                          # RFC 6298 (2.4)
+        if self.granularity > CLOCK_GRANULARITY:                # the timer fires on a tick
+            base = math.ceil(base / self.granularity - 1e-9) * self.granularity
+        self.rto = min(self.max_rto, base)                      # RFC 6298 (2.5)
 
     def on_timeout(self) -> None:
         """RFC 6298 (5.5): back the timer off."""
         self.backoff += 1
         self.rto = min(self.max_rto, self.rto * 2)
+
+
+class LinuxRttEstimator(RttEstimator):
+    """Linux 2.4's estimator (004 §1.3: "a significantly different computation for the variance";
+    the digest's [EXT] reading of tcp_rtt_estimator): ``mdev`` follows 4·|error| with gain 1/4,
+    but only with gain 1/32 when the sample is below srtt; ``rttvar`` is the largest ``mdev`` of
+    the current window of data, never below ``min_rto`` (200 ms: the floor is on the variance
+    term, so RTO >= srtt + 200 ms), and decays a quarter of the way towards that window's
+    maximum once per window; RTO = srtt + rttvar."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.mdev = 0.0
+        self.mdev_max = 0.0
+        self._window_end = 0        # Linux's rtt_seq: the window ends when snd_una passes it
+
+    def sample(self, rtt: float, *, snd_una: int = 0, snd_nxt: int = 0) -> None:
+        rtt = self.ticks(rtt)
+        floor = self.min_rto
+        if self.srtt is None:
+            self.srtt = rtt
+            self.mdev = 2 * rtt                 # "make sure rto = 3*rtt"
+            self.mdev_max = self.rttvar = max(self.mdev, floor)
+            self._window_end = snd_nxt
+        else:
+            err = rtt - self.srtt
+            self.srtt += err / 8
+            if err < 0:
+                step = -err - self.mdev / 4
+                if step > 0:
+                    step /= 8                   # a shorter RTT barely raises the variance
+            else:
+                step = err - self.mdev / 4
+            self.mdev += step
+            if self.mdev > self.mdev_max:
+                self.mdev_max = self.mdev
+                if self.mdev_max > self.rttvar:
+                    self.rttvar = self.mdev_max
+            if snd_una > self._window_end:      # once per window of data
+                if self.mdev_max < self.rttvar:
+                    self.rttvar -= (self.rttvar - self.mdev_max) / 4
+                self._window_end = snd_nxt
+                self.mdev_max = floor
+        self.backoff = 0
+        self._set_rto(self.srtt + self.rttvar)
+
+
+ESTIMATORS = {"rfc6298": RttEstimator, "linux-2.4": LinuxRttEstimator}
+
+
+def make_estimator(config) -> RttEstimator:
+    """The estimator a TcpConfig asks for (``rto_estimator`` and the RTO parameters)."""
+    return ESTIMATORS[config.rto_estimator](
+        initial_rto=config.initial_rto, min_rto=config.min_rto, max_rto=config.max_rto,
+        granularity=config.clock_granularity, m=config.rto_m, k=config.rto_k)

@@ -317,3 +317,15 @@ def test_a_window_update_is_not_a_duplicate_ack_without_sack():
     net.run()
     assert net.delivered == DATA
     assert len(net.events_named("fast-retransmit")) == 1
+
+
+def test_newreno_retransmits_each_hole_on_its_partial_ack_without_a_timeout():
+    """RFC 6582 §3.2 step 5: without SACK, a partial ACK retransmits the next unacknowledged
+    segment at once, whatever the pipe estimate says; two losses in one window cost one
+    recovery and no RTO (the engine used to wait until the pipe allowed it, and timed out)."""
+    net = TestNetwork(config("sack", sack=False), DATA)
+    net.drop(12, 16)
+    net.run()
+    assert net.delivered == DATA
+    assert net.a.stats["fast_retransmits"] == 1 and net.a.stats["timeouts"] == 0
+    assert [s.seq for s in net.retransmissions()] == [net.sent[11].seq, net.sent[15].seq]

@@ -5,7 +5,8 @@ point and never asks which variant runs. Register a variant with :func:`register
 
 Sender hooks (positions are unwrapped offsets, see hosts/tcp/ranges.py):
 - ``dupthresh``: attribute, the duplicate-ACK threshold now in force (RFC 6675 §2 DupThresh);
-  the engine's IsLost (RFC 6675 §4) counts SACKed segments against it.
+  the engine's IsLost (RFC 6675 §4) counts SACKed segments against it. It starts at
+  ``config.dupthresh`` (3; an OS profile may set it for ``sack``, hosts/tcp/profiles.py).
 - ``on_dupack(conn, seg, dupacks)``: a duplicate ACK arrived; may change ``dupthresh``.
 - ``should_fast_retransmit(conn, dupacks) -> bool``: enter fast retransmit now (called after
   ``on_dupack``, outside recovery). Default: ``dupacks >= dupthresh`` (RFC 5681 §3.2 step 2).
@@ -91,7 +92,7 @@ class LossRecoveryPolicy:
 
     def __init__(self, config):
         self.config = config
-        self.dupthresh = DUPTHRESH
+        self.dupthresh = config.dupthresh      # 3 (RFC 5681) unless an OS profile says (004)
 
     # sender
     def on_dupack(self, conn, seg, dupacks: int) -> None:
