@@ -43,7 +43,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--variant", choices=VARIANTS, default="rdtcp", help="sender")
     p.add_argument("--swaps", type=int,
                    help=f"queue swaps per interval (default: {SWAP_DEFAULTS['swaps']}; "
-                        "the paper's swaps, not with --injection altpath|recirc)")
+                        "the paper's swaps, not with --injection altpath|recirc|delay)")
     p.add_argument("--interval", type=finite_float,
                    help=f"swap interval in s (default: {SWAP_DEFAULTS['interval']:g})")
     p.add_argument("--swap-span", type=int, metavar="N",
@@ -52,13 +52,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help=f"RD-TCP's k (default: {RDTCP_K}; rdtcp-adaptive and rdtcp-measured start "
                         f"from it; only for {', '.join(RDTCP_VARIANTS)})")
     p.add_argument("--injection", choices=INJECTIONS, default="swap",
-                   help="reordering: the paper's queue swaps or a P4 injection")
+                   help="reordering: the paper's queue swaps, a P4 injection (altpath, recirc), "
+                        "or delay: data packets delayed on the bottleneck link by a further "
+                        "N(25 ms, 8 ms)")
     p.add_argument("--level", type=finite_float, metavar="P",
-                   help="probability per data packet of the P4 injection (needed with "
-                        "--injection altpath|recirc, and only there)")
+                   help="probability per data packet of the injection (needed with "
+                        "--injection altpath|recirc|delay, and only there)")
     p.add_argument("--duration", type=finite_float, default=60.0, help="virtual seconds")
     p.add_argument("--seed", type=int, default=1,
-                   help="run seed: draws the queue swaps, the P4 injection's choices and the "
+                   help="run seed: draws the queue swaps, the injection's choices and the "
                         "initial sequence numbers (1 or more, as the sweep numbers them); a run "
                         "without reordering comes out the same for every seed")
     p.add_argument("--series", type=finite_float, metavar="STEP",
@@ -83,7 +85,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         if getattr(args, name) is None:
             setattr(args, name, value)
     if args.injection != "swap":
-        args.swaps = 0                  # the P4 injection is the run's only reordering
+        args.swaps = 0                  # the injection is the run's only reordering
     args.k = RDTCP_K if args.k is None else args.k
     args.level = 0.0 if args.level is None else args.level
     try:                                # anything RunSpec refuses beyond the checks above
@@ -108,8 +110,8 @@ def _conflict(args: argparse.Namespace) -> str | None:
             return (f"--injection {args.injection} needs --level P, the probability per data "
                     f"packet (without it nothing is reordered)")
     elif args.level is not None:
-        return ("--level is the probability of a P4 injection: give --injection altpath or "
-                "recirc with it (the queue swaps take --swaps and --interval)")
+        return ("--level is the probability of an injection: give --injection altpath, "
+                "recirc or delay with it (the queue swaps take --swaps and --interval)")
     elif args.swaps == 0 and (args.interval is not None or args.swap_span is not None):
         given = [o for o, v in (("--interval", args.interval), ("--swap-span", args.swap_span))
                  if v is not None]

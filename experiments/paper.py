@@ -6,8 +6,9 @@ bytes for the EPDN option: the row's ``mss``); maximum congestion window 500 seg
 drop-tail buffer of 65 packets at R1's bottleneck port, enforced by the P4 gateway itself
 (design.md, "Drops the program can see") with the traffic-manager queue configured deeper; one
 bulk transfer from A to B; no delayed ACKs (ns-2's default TCP sink). Reordering is either the
-paper's random queue swaps at R1's bottleneck queue (``sim.reorder``) or one of the gateway's
-own P4 injection modes, set through the controller's impairment knobs.
+paper's random queue swaps at R1's bottleneck queue (``sim.reorder``), one of the gateway's
+own P4 injection modes, set through the controller's impairment knobs, or reordering by delay
+on the bottleneck link (``sim.reorder.PacketDelayer``, the model of 000 and of 003 §7).
 
 Throughput is what the paper plots: data bytes delivered in order to B's application over the
 whole run, divided by the run's duration.
@@ -24,7 +25,8 @@ from typing import Any
 from hosts.tcp.variants import get_variant
 from hosts.tcp.variants.rdtcp import RdTcp
 
-__all__ = ["RunSpec", "run_paper", "PAPER", "BOTTLENECK_BPS", "INJECTIONS", "VARIANTS",
+__all__ = ["RunSpec", "run_paper", "PAPER", "BOTTLENECK_BPS", "INJECTIONS", "P4_INJECTIONS",
+           "DELAY_MEAN", "DELAY_SD", "VARIANTS",
            "PAPER_VARIANTS", "RDTCP_VARIANTS", "ProgramError", "gateway_program"]
 
 BOTTLENECK_BPS = 5e6          # §4: R1–R2 at 5 Mb/s
@@ -46,7 +48,13 @@ VARIANTS = PAPER_VARIANTS + ("dsack-inc", "dsack-avg", "rdtcp-adaptive", "rdtcp-
                              "eifel", "rack", "rrtcp")
 # the senders that negotiate RD-TCP: the RD-TCP policy or one derived from it
 RDTCP_VARIANTS = tuple(v for v in VARIANTS if issubclass(get_variant(v), RdTcp))
-INJECTIONS = ("swap", "altpath", "recirc")
+INJECTIONS = ("swap", "altpath", "recirc", "delay")
+# "delay": reordering by delay on the bottleneck link (000 §5 Fig. 4's model, which 003 §7 asks
+# RD-TCP to be tested with): a data segment is delayed by a further N(25 ms, 8 ms) with
+# probability ``level``; later segments overtake it (sim.reorder.PacketDelayer)
+DELAY_MEAN = 0.025
+DELAY_SD = 0.008
+P4_INJECTIONS = ("altpath", "recirc")   # run for the paper's senders: the gateway's own knobs
 
 # The paper's numbers (§1, §5, §6), bytes/second of a 10-minute transfer.
 PAPER = {
@@ -72,8 +80,8 @@ class RunSpec:
     interval: float = 1.0         # seconds
     seed: int = 1
     duration: float = 600.0       # seconds of virtual time
-    injection: str = "swap"       # "swap" (the paper's), "altpath" or "recirc" (P4 knobs)
-    level: float = 0.0            # probability of the P4 injection per data packet
+    injection: str = "swap"       # "swap" (the paper's), "altpath"/"recirc" (P4 knobs), "delay"
+    level: float = 0.0            # probability of the injection per data packet
     alt_extra_delay: str = "10ms"  # extra delay of the alternate path ("altpath")
     k: int = RDTCP_K
     swap_span: int = 0            # max places between swapped packets (0: anywhere, sim.reorder)
@@ -175,7 +183,7 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
     """Simulate ``spec`` to completion and return its throughput and counters; with ``pcap``,
     capture at ``pcap_at`` (a key of CAPTURE_POINTS)."""
     from sim.flows import add_bulk_flow
-    from sim.reorder import QueueSwapper
+    from sim.reorder import PacketDelayer, QueueSwapper
     from sim.trace import FlowSampler
 
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
@@ -188,6 +196,10 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
     if spec.injection == "swap" and spec.swaps:
         swapper = QueueSwapper(net.switches["r1"], 2, swaps=spec.swaps, interval=spec.interval,
                                seed=net._derive_seed("swapper"), span=spec.swap_span)
+    delayer = None
+    if spec.injection == "delay" and spec.level:
+        delayer = PacketDelayer(net.channel("r1", "r2", port=2), probability=spec.level,
+                                mean=DELAY_MEAN, sd=DELAY_SD, seed=net._derive_seed("delayer"))
     sampler = FlowSampler(net.events, [flow], step=spec.sample_step) if spec.sample_step else None
     net.run(until=spec.duration)
     net.close()
@@ -195,6 +207,9 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
     stats["swaps_done"] = swapper.done if swapper else 0
     stats["swaps_skipped"] = swapper.skipped if swapper else 0
     stats.update(_displacement_stats(swapper.displacements if swapper else {}, spec))
+    delays = delayer.delays if delayer else []
+    stats["delayed_segments"] = len(delays)
+    stats["delay_extra_mean_ms"] = round(1000 * sum(delays) / len(delays), 3) if delays else 0.0
     stats["events"] = net.events.executed
     stats.update(_gateway_stats(net))
     return RunResult(spec, flow.delivered_bytes / spec.duration, flow.delivered_bytes, stats,

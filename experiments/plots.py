@@ -18,10 +18,10 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
-from experiments.paper import PAPER, PAPER_VARIANTS, VARIANTS  # noqa: E402
+from experiments.paper import P4_INJECTIONS, PAPER, PAPER_VARIANTS, VARIANTS  # noqa: E402
 from experiments.report import baseline, paper_sender, swap_curve  # noqa: E402
 
-__all__ = ["plot_all", "swap_figure", "injection_figure", "k_study_figure", "sender_style",
+__all__ = ["plot_all", "swap_figure", "injection_figure", "delay_figure", "k_study_figure", "sender_style",
            "LABELS", "STYLES", "K_STUDY_SPAN_STYLES", "K_STUDY_PAPER_STAR"]
 
 LABELS = {"sack": "TCP SACK", "dsack": "TCP DSACK (undo)", "rdtcp": "RD-TCP (k=3)",
@@ -89,9 +89,12 @@ def plot_all(points: dict, out: Path, *, k_study: dict | None = None,
         if any(swap_curve(points, v, i) for v in needs for i in intervals):
             _save(swap_figure(points, variants, intervals, title, duration=duration), out / name)
             written.append(name)
-    if any(k[1] != "swap" for k in points):
+    if any(k[1] in P4_INJECTIONS for k in points):
         _save(injection_figure(points, duration=duration), out / "fig5_injection.png")
         written.append("fig5_injection.png")
+    if any(k[1] == "delay" for k in points):
+        _save(delay_figure(points, duration=duration), out / "fig9_delay.png")
+        written.append("fig9_delay.png")
     if k_study:
         _save(k_study_figure(k_study, duration=duration), out / "fig6_k_study.png")
         written.append("fig6_k_study.png")
@@ -201,9 +204,31 @@ def swap_figure(points: dict, variants, intervals, title: str, *,
 def injection_figure(points: dict, *, duration: float | None = None):
     """Fig. 5: throughput against the share of packets the P4 gateway's injection diverts,
     one colour and marker per sender, one line style per injection."""
+    return _level_figure(
+        points, P4_INJECTIONS,
+        "Fig. 5 (not in the paper): P4 injections, alternate path (solid) and recirculation "
+        "(dashed)", "data packets diverted by the P4 gateway's reordering injection (%)",
+        duration)
+
+
+def delay_figure(points: dict, *, duration: float | None = None):
+    """Fig. 9: throughput against the share of data packets delayed on the bottleneck link by
+    a further N(25 ms, 8 ms) (003 §7's "reordering based on delays", 000's model), every
+    sender that ran."""
+    return _level_figure(
+        points, ("delay",),
+        "Fig. 9 (not in the paper): reordering by delay, each data packet delayed with a "
+        "probability by N(25 ms, 8 ms)", "data packets delayed on the bottleneck link (%)",
+        duration)
+
+
+def _level_figure(points: dict, injections: tuple, title: str, xlabel: str,
+                  duration: float | None):
+    """Throughput against an injection's level, from each sender's no-reordering point: one
+    colour and marker per sender, solid for the first injection named, dashed for others."""
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     drawn: list[dict] = []
-    series = sorted({(k[0], k[1]) for k in points if k[1] != "swap"},
+    series = sorted({(k[0], k[1]) for k in points if k[1] in injections},
                     key=lambda vi: (VARIANTS.index(vi[0]) if vi[0] in VARIANTS else len(VARIANTS),
                                     vi[1]))
     for variant, injection in series:
@@ -213,15 +238,14 @@ def injection_figure(points: dict, *, duration: float | None = None):
         if base is not None:
             curve.insert(0, (0.0, base))
         colour, marker = sender_style(variant)
+        first = injection == injections[0]
+        label = LABELS.get(variant, variant) + (f", {injection}" if len(injections) > 1 else "")
         _series(ax, [lv * 100 for lv, _ in curve], [p for _, p in curve], colour=colour,
-                marker=marker, line="-" if injection == "altpath" else "--",
-                filled=injection == "altpath",
-                label=f"{LABELS.get(variant, variant)}, {injection}")
+                marker=marker, line="-" if first else "--", filled=first, label=label)
         drawn += [p for _, p in curve]
-    ax.set_xlabel("data packets diverted by the P4 gateway's reordering injection (%)")
+    ax.set_xlabel(xlabel)
     _bytes_axis(ax)
-    _titles(ax, "Fig. 5 (not in the paper): P4 injections, alternate path (solid) and "
-                "recirculation (dashed)", _transfers(duration, paper=False), _stats_note(drawn))
+    _titles(ax, title, _transfers(duration, paper=False), _stats_note(drawn))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
     fig.tight_layout()

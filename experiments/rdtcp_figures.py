@@ -46,7 +46,7 @@ from experiments.cli import (HelpFormatter, UsageError, check_out_dir, csv_list,
 from experiments import pool
 from experiments.journal import (code_version, finished_count, previous_rows, read_invocations,
                                  record_invocation, row_key)
-from experiments.paper import INJECTIONS, PAPER_VARIANTS, VARIANTS, RunSpec
+from experiments.paper import INJECTIONS, P4_INJECTIONS, PAPER_VARIANTS, VARIANTS, RunSpec
 from experiments.pool import run_specs, worker_python
 
 __all__ = ["MODES", "SweepConfig", "build_specs", "main", "parse_args", "sweep_config",
@@ -64,7 +64,7 @@ class SweepConfig:
     swaps: tuple[int, ...]
     intervals: tuple[float, ...]
     variants: tuple[str, ...]
-    injections: tuple[str, ...]       # P4 injection series besides the paper's swaps
+    injections: tuple[str, ...]       # injection series besides the paper's swaps (P4, delay)
     levels: tuple[float, ...]         # their per-packet probabilities
     swap_span: int = 0                # figures' swap model: max places apart (0: anywhere)
     k_values: tuple[int, ...] = ()    # k study: RD-TCP's k at 15 swaps every 1 s ...
@@ -75,7 +75,8 @@ MODES = {
     # The paper's 10-minute transfers; swap counts around its quoted 15 per second.
     "full": SweepConfig(duration=600.0, seeds=3, swaps=(0, 5, 10, 15, 20, 25, 30),
                         intervals=(1.0, 8.0), variants=VARIANTS,
-                        injections=("altpath", "recirc"), levels=(0.0, 0.01, 0.02, 0.05),
+                        injections=("altpath", "recirc", "delay"),
+                        levels=(0.0, 0.01, 0.02, 0.05),
                         k_values=(0, 1, 2, 3, 4, 5, 6, 8), k_spans=(0, 5)),
     # Minutes on two cores: shorter transfers, fewer points, no injection series.
     "quick": SweepConfig(duration=60.0, seeds=2, swaps=(0, 5, 15, 30), intervals=(1.0, 8.0),
@@ -98,7 +99,11 @@ def build_specs(cfg: SweepConfig) -> list[RunSpec]:
                     continue            # other seeds would repeat seed 1's run exactly
                 for interval in (cfg.intervals if swaps else cfg.intervals[:1]):
                     specs.append(replace(base, swaps=swaps, interval=interval))
-            for injection in (cfg.injections if variant in PAPER_VARIANTS else ()):
+            for injection in cfg.injections:
+                # the P4 series for the paper's senders; reordering by delay (003 §7's further
+                # work, 000's model) for every sender, since how the extensions fare is the point
+                if injection in P4_INJECTIONS and variant not in PAPER_VARIANTS:
+                    continue
                 for level in cfg.levels:
                     if level > 0:
                         specs.append(replace(base, injection=injection, level=level))
@@ -147,9 +152,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--variants", type=csv_list(str, VARIANTS),
                    help=f"senders, comma-separated (default: all, {','.join(VARIANTS)})")
     p.add_argument("--injections", type=csv_list(str, INJECTIONS[1:]),
-                   help=f"extra P4 injection series, altpath,recirc "
+                   help=f"extra reordering series: altpath,recirc (the P4 gateway's, for "
+                        f"{','.join(PAPER_VARIANTS)}), delay (each data packet delayed by "
+                        f"N(25 ms, 8 ms) with the level's probability, every sender) "
                         f"({_mode_default('injections')})")
-    p.add_argument("--no-injections", action="store_true", help="skip the P4 injection series")
+    p.add_argument("--no-injections", action="store_true", help="skip the injection series")
     p.add_argument("--levels", type=csv_list(finite_float),
                    help=f"injection probabilities per packet ({_mode_default('levels')}; "
                         "level 0 is the zero-swap run and is not repeated)")
@@ -198,11 +205,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         p.error("--no-k-study contradicts --k-values/--k-spans")
     if (args.k_values or args.k_spans) and args.variants and "rdtcp" not in args.variants:
         p.error("--k-values/--k-spans study rdtcp's k: add rdtcp to --variants")
-    # the injection series run for the paper's senders only (build_specs)
-    if (args.injections or args.levels) and args.variants and \
-            not set(args.variants) & set(PAPER_VARIANTS):
-        p.error(f"--injections/--levels run for {', '.join(PAPER_VARIANTS)} only: add one of "
-                f"them to --variants")
+    # the P4 injection series run for the paper's senders only (build_specs)
+    p4_only = args.injections is not None and not set(args.injections) - set(P4_INJECTIONS)
+    if p4_only and args.variants and not set(args.variants) & set(PAPER_VARIANTS):
+        p.error(f"--injections {','.join(args.injections)} run for {', '.join(PAPER_VARIANTS)} "
+                f"only: add one of them to --variants")
     if args.levels and not any(args.levels):
         p.error("--levels: level 0 is the zero-swap run, not an injection series; give a "
                 "level > 0")

@@ -32,7 +32,7 @@ class Channel:
     """One direction of a link: delivers frames to ``deliver((port, frame))`` after ``delay``."""
 
     __slots__ = ("events", "delay", "rate_bps", "deliver", "dst_port", "taps", "rx_taps", "frames",
-                 "bytes", "name", "_in_flight")
+                 "bytes", "name", "_in_flight", "extra_delay")
 
     def __init__(self, events: "EventQueue", *, delay: float, rate_bps: float | None,
                  deliver: Callable[[Any], None], dst_port: int, name: str = ""):
@@ -49,6 +49,9 @@ class Channel:
         self.bytes = 0
         self.name = name
         self._in_flight: deque = deque()   # (arrival, sequence number, frame), arrival order
+        # per-frame extra propagation delay (frame -> seconds), e.g. sim.reorder.PacketDelayer:
+        # a frame given some arrives on its own, after later frames (it holds nobody back)
+        self.extra_delay: Callable[[bytes], float] | None = None
 
     def transmit(self, frame: bytes, departure: float) -> None:
         """The frame's last bit left the sender at ``departure``; schedule its arrival."""
@@ -60,6 +63,11 @@ class Channel:
         arrival = departure + self.delay
         events = self.events
         seq = events.reserve()
+        if self.extra_delay is not None:
+            extra = self.extra_delay(frame)
+            if extra > 0:
+                events.schedule_reserved(arrival + extra, seq, self._arrive_alone, frame)
+                return
         in_flight = self._in_flight
         if not in_flight:
             in_flight.append((arrival, seq, frame))

@@ -167,3 +167,17 @@ def test_the_undo_figure_is_drawn_only_when_eifel_ran(tmp_path):
         drawn[name] = plot_all(aggregate(_rows(variants)), tmp_path / name)
     assert "fig7_undo.png" not in drawn["without"]      # it would repeat Figs. 1 and 4
     assert "fig7_undo.png" in drawn["with"] and (tmp_path / "with" / "fig7_undo.png").exists()
+
+
+def test_the_delay_series_gets_a_figure_of_its_own_with_every_sender(tmp_path):
+    from experiments.plots import delay_figure
+    rows = _rows(("sack", "rack"), zero_seeds=1)
+    for variant in ("sack", "rack"):
+        for level, tput in ((0.01, 300_000.0), (0.05, 200_000.0)):
+            rows.append({"variant": variant, "swaps": 0, "interval": 1.0, "seed": 1,
+                         "injection": "delay", "level": level, "throughput_Bps": tput})
+    points = aggregate(rows)
+    curves = _curves(delay_figure(points, duration=60.0).axes[0])
+    assert set(curves) == {"TCP SACK", "TCP SACK with RACK-TLP (time-based, RFC 8985)"}
+    written = plot_all(points, tmp_path, duration=60.0)
+    assert "fig9_delay.png" in written and "fig5_injection.png" not in written

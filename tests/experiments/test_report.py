@@ -105,6 +105,14 @@ def test_build_specs_shares_zero_swaps_between_intervals():
     assert len(specs) == 1 + (len(cfg.swaps) - 1) * len(cfg.intervals)
 
 
+def test_delay_series_runs_for_every_sender_and_p4_series_for_the_papers_only():
+    cfg = sweep_config(parse_args(["--mode", "full", "--seeds", "1", "--variants", "sack,rack",
+                                   "--no-k-study"]))
+    series = {(s.variant, s.injection) for s in build_specs(cfg) if s.injection != "swap"}
+    assert series == {("sack", "altpath"), ("sack", "recirc"), ("sack", "delay"),
+                      ("rack", "delay")}
+
+
 def test_cli_overrides_replace_mode_defaults():
     cfg = sweep_config(parse_args(["--mode", "full", "--duration", "30", "--swaps", "0,15",
                                    "--interval", "1", "--no-injections"]))

@@ -256,8 +256,8 @@ def test_sigint_ends_the_sweep_and_its_workers_cleanly(workers, tmp_path):
      "--swaps set(s) the queue swaps, which --injection altpath replaces"),
     (["--injection", "recirc", "--level", "0.02", "--interval", "8", "--swap-span", "3"],
      "--interval, --swap-span set(s) the queue swaps, which --injection recirc replaces"),
-    (["--level", "0.02"], "--level is the probability of a P4 injection"),
-    (["--injection", "swap", "--level", "0"], "--level is the probability of a P4 injection"),
+    (["--level", "0.02"], "--level is the probability of an injection"),
+    (["--injection", "swap", "--level", "0"], "--level is the probability of an injection"),
     (["--injection", "altpath"], "--injection altpath needs --level P"),
     (["--variant", "sack", "--k", "5"], "--variant sack has no k"),
     (["--variant", "dsack-avg", "--k", "3"], "--variant dsack-avg has no k"),
@@ -339,7 +339,7 @@ def test_zero_swap_runs_do_not_depend_on_the_seed():
 
 def test_zero_swap_points_run_for_seed_1_only():
     quick = build_specs(MODES["quick"])
-    assert len(quick) == 144 and len(build_specs(MODES["full"])) == 469
+    assert len(quick) == 144 and len(build_specs(MODES["full"])) == 559
     zero = [s for s in quick if s.swaps == 0 and s.injection == "swap"]
     assert sorted(s.variant for s in zero) == sorted(MODES["quick"].variants)
     assert {s.seed for s in zero} == {1}

@@ -82,3 +82,60 @@ def test_swap_with_fewer_than_two_waiting_packets_is_skipped_and_counted():
 def test_negative_span_is_refused_with_its_value():
     with pytest.raises(ValueError, match="span must be >= 0.*-1"):
         _swapper(5, span=-1)
+
+
+# ------------------------------------------------------------------ reordering by delay
+def _frame(payload: bytes, options=()) -> bytes:
+    from hosts.tcp.segment import Segment
+    from hosts.wire import encode_frame
+    return encode_frame(Segment(40000, 5001, seq=1, ack=1, options=options, payload=payload),
+                        src_ip="10.0.1.1", dst_ip="10.0.2.1")
+
+
+def test_carries_tcp_data_tells_data_segments_from_pure_acks_and_other_frames():
+    from sim.reorder import carries_tcp_data
+    assert carries_tcp_data(_frame(b"x" * 1000))
+    assert carries_tcp_data(_frame(b"x", options=(("NOP", None), ("NOP", None),
+                                                  ("Timestamp", (1, 2)))))
+    assert not carries_tcp_data(_frame(b""))
+    assert not carries_tcp_data(_frame(b"", options=(("SAck", ((5, 9),)),)))
+    assert not carries_tcp_data(b"\xff" * 60)                  # not IPv4
+    assert not carries_tcp_data(_frame(b"x")[:40])              # too short to tell
+
+
+def test_packet_delayer_delays_data_only_and_later_frames_overtake_the_delayed_ones():
+    from sim.events import EventQueue
+    from sim.links import Channel
+    from sim.reorder import PacketDelayer
+    q, arrivals = EventQueue(), []
+    ch = Channel(q, delay=0.05, rate_bps=None, dst_port=2,
+                 deliver=lambda pf: arrivals.append((q.now, pf[1])))
+    delayer = PacketDelayer(ch, probability=0.3, mean=0.025, sd=0.008, seed=7)
+    frames = [_frame(i.to_bytes(2, "big") * 500) for i in range(400)]     # all distinct
+    ack = _frame(b"")
+    for i, f in enumerate(frames):
+        ch.transmit(f, departure=i * 0.0024)             # 5 Mb/s, back to back
+        ch.transmit(ack, departure=i * 0.0024)           # pure ACKs are never delayed
+    q.run(until=10.0)
+    assert len(arrivals) == 800 and delayer.data_frames == 400
+    # about 30 % delayed, by about N(25 ms, 8 ms), clipped at 0
+    assert 90 <= len(delayer.delays) <= 150
+    assert all(d >= 0 for d in delayer.delays)
+    assert 0.022 < sum(delayer.delays) / len(delayer.delays) < 0.028
+    ack_times = [t for t, f in arrivals if f == ack]
+    assert ack_times == pytest.approx([i * 0.0024 + 0.05 for i in range(400)])
+    order = [f for _, f in arrivals if f != ack]
+    assert sorted(order, key=frames.index) == frames         # nothing lost or duplicated
+    overtaken = sum(1 for a, b in zip(order, order[1:]) if frames.index(a) > frames.index(b))
+    assert overtaken >= len(delayer.delays) // 2            # delayed frames arrive later
+
+
+def test_packet_delayer_refuses_bad_parameters_by_name():
+    from sim.events import EventQueue
+    from sim.links import Channel
+    from sim.reorder import PacketDelayer
+    ch = Channel(EventQueue(), delay=0.0, rate_bps=None, dst_port=0, deliver=lambda pf: None)
+    with pytest.raises(ValueError, match="probability must be in"):
+        PacketDelayer(ch, probability=1.5, mean=0.01, sd=0.0, seed=1)
+    with pytest.raises(ValueError, match="mean and sd must be >= 0"):
+        PacketDelayer(ch, probability=0.1, mean=-0.01, sd=0.0, seed=1)
