@@ -108,6 +108,7 @@ class TcpConnection:
         self._syn_sent_at: float | None = None  # for the handshake's RTT sample (Karn: once)
         self._force_head = False                # send the first lost segment regardless of pipe
         self._per_flight = config.rtt_sampling == "per-flight"
+        self._lt_mark: int | None = None        # SND.MAX at the episode's first duplicate ACK
         self._timed: list | None = None         # per-flight sampling: the scoreboard record timed
         self.policy_deadline: float | None = None   # a variant's own timer (RACK, TLP): on_deadline
 
@@ -124,6 +125,17 @@ class TcpConnection:
     @property
     def flight_size(self) -> int:
         return self.snd_max - self.snd_una
+
+    @property
+    def flight_size_before_limited_transmit(self) -> int:
+        """FlightSize without the data sent since this episode's first duplicate ACK: RFC 5681
+        §3.2 step 2, "additional data sent in limited transmit MUST NOT be included" in the
+        ssthresh of equation (4). Waiting for more than 3 duplicate ACKs (RD-TCP's 3 + k, a
+        raised dupthresh, RACK's reordering window) sends much of it, and counting it made a
+        reduction end above the window it reduced."""
+        mark = self._lt_mark
+        end = self.snd_max if mark is None or mark > self.snd_max else mark
+        return end - self.snd_una
 
     def send_buffer_space(self) -> int:
         if self._fin_pending or self._fin_at is not None or self.state in (CLOSED, LISTEN):
@@ -584,6 +596,7 @@ class TcpConnection:
         self.snd_una = ack
         self.stats["bytes_acked"] += acked
         self.dupacks = 0
+        self._lt_mark = None
         partial = self.in_recovery and not self.sack_ok and ack < self.recovery_point
         if partial:
             # the segments between the holes that drew duplicate ACKs (counted as gone from the
@@ -624,6 +637,8 @@ class TcpConnection:
 
     def _on_dupack(self, seg: Segment) -> None:
         self.dupacks += 1
+        if self.dupacks == 1 and not self.in_recovery and not self.in_loss:
+            self._lt_mark = self.snd_max            # what follows is limited transmit
         if seg.reorder and self.rdtcp_ok:
             self.stats["reorder_dupacks_received"] += 1
         if not self.sack_ok:
@@ -759,15 +774,21 @@ class TcpConnection:
             del self._retx_history[:2048]
 
     def _mark_head_lost(self) -> None:
+        """The first unacknowledged segment is to be sent (again): an RTO, a fast retransmit, a
+        NewReno partial ACK. A retransmission of it still counted in flight is lost too (it was
+        due before the timer fired), so it goes out once more."""
         if self._head < len(self._segs):
             r = self._segs[self._head]
-            if not r[_SACKED] and not r[_LOST]:
+            if r[_SACKED]:
+                return
+            n = r[_E] - r[_S]
+            if r[_RETRANS]:
+                r[_RETRANS] = False
+                self._retrans_out -= n
+            if not r[_LOST]:
                 r[_LOST] = True
-                if r[_RETRANS]:
-                    r[_RETRANS] = False
-                    self._retrans_out -= r[_E] - r[_S]
-                self._lost_out += r[_E] - r[_S]
-                self._lost_hint = self._head
+                self._lost_out += n
+            self._lost_hint = self._head
 
     def _mark_lost(self) -> None:
         """RFC 6675 §4 IsLost: an unSACKed segment with DupThresh SACKed segments above it."""
@@ -875,7 +896,10 @@ class TcpConnection:
         self._trace("timeout", snd_una=self.snd_una, rto=self.rtt.rto, ssthresh=self.ssthresh,
                     flight=self.flight_size)
         self._force_head = True
-        return self._transmit(now)
+        out = self._transmit(now)
+        if self._rto_at is None and self.snd_max > self.snd_una:
+            self._arm_rto(now)          # RFC 6298 (5.1): the timer runs while data is outstanding
+        return out
 
     def mark_all_lost(self, *, cwnd_cap: int | None = None) -> None:
         """Variant hook target (F-RTO, RFC 5682): go on with the conventional recovery of a

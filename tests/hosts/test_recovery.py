@@ -5,6 +5,7 @@ what the sender did: which segment it retransmitted, after how many dupacks, and
 import pytest
 
 from hosts.tcp import TcpConfig
+from hosts.tcp.variants import VARIANTS, LossRecoveryPolicy, register
 from hosts.testing import TestNetwork
 
 MSS = 1000
@@ -329,3 +330,52 @@ def test_newreno_retransmits_each_hole_on_its_partial_ack_without_a_timeout():
     assert net.delivered == DATA
     assert net.a.stats["fast_retransmits"] == 1 and net.a.stats["timeouts"] == 0
     assert [s.seq for s in net.retransmissions()] == [net.sent[11].seq, net.sent[15].seq]
+
+
+class _HeadOnlyTimeout(LossRecoveryPolicy):
+    """A timeout resends the first segment only (as F-RTO's and RACK's do)."""
+    name = "test-head-only-rto"
+
+    def timeout_retransmits_all(self, conn):
+        return False
+
+
+def test_a_lost_retransmission_of_the_head_goes_out_again_after_the_timeout():
+    """Segment 12 is lost, then its fast retransmission; segments after 15 are lost too, so no
+    SACK shows anything more. The timeout must send segment 12 once more although its lost
+    retransmission is still counted in flight. A policy whose timeout marks only the head lost
+    (F-RTO, RACK) used to leave it 'retransmitted': nothing was sent, the timer was not re-armed
+    and the connection stalled for good."""
+    register(_HeadOnlyTimeout)
+    try:
+        data = DATA[:20 * MSS]
+        first = TestNetwork(config("test-head-only-rto"), data)
+        first.drop(12)
+        first.run()
+        rtx = first.retransmissions()[0].number
+        net = TestNetwork(config("test-head-only-rto"), data)
+        net.drop(12, rtx, *range(16, 21))
+        net.run()
+        assert net.delivered == data
+        assert net.a.stats["timeouts"] >= 1
+    finally:
+        VARIANTS.pop("test-head-only-rto", None)
+
+
+@pytest.mark.parametrize("variant, setup", [
+    ("rdtcp", lambda n: n.hold(5, positions=9)),          # waits 3 + k = 6 duplicate ACKs
+    ("dsack-inc", lambda n: (n.hold(5, positions=5), n.hold(15, positions=9))),
+    ("rack", lambda n: n.drop(8)),
+])
+def test_a_reduction_leaves_out_what_limited_transmit_sent(variant, setup):
+    """RFC 5681 §3.2 step 2: ssthresh is half the FlightSize *before* limited transmit. A sender
+    that waits for more than 3 duplicate ACKs sends a segment per duplicate ACK meanwhile;
+    counting them set ssthresh above half the window being reduced."""
+    net = TestNetwork(config(variant), DATA, serialization=0.001)
+    setup(net)
+    net.run()
+    assert net.delivered == DATA
+    frs = net.events_named("fast-retransmit")
+    assert frs
+    for _, _, f in frs:
+        assert f["ssthresh"] <= max(f["prior_cwnd"] // 2 + MSS, 2 * MSS), f

@@ -11,7 +11,9 @@ Sender hooks (positions are unwrapped offsets, see hosts/tcp/ranges.py):
 - ``should_fast_retransmit(conn, dupacks) -> bool``: enter fast retransmit now (called after
   ``on_dupack``, outside recovery). Default: ``dupacks >= dupthresh`` (RFC 5681 §3.2 step 2).
 - ``ssthresh_after_loss(conn) -> int``: ssthresh on a fast retransmit or an RTO. Default
-  RFC 5681 eq. (4), max(FlightSize / 2, 2 * SMSS).
+  RFC 5681 eq. (4), max(FlightSize / 2, 2 * SMSS), with FlightSize not counting the data limited
+  transmit sent since the episode's first duplicate ACK (§3.2 step 2;
+  ``conn.flight_size_before_limited_transmit``).
 - ``on_new_ack(conn)``: the cumulative ACK advanced (a dupack episode ended).
 - ``on_enter_recovery(conn, prior_cwnd, prior_ssthresh)``: fast retransmit is about to happen.
 - ``on_retransmit(conn, start, end)``: [start, end) is being sent again.
@@ -102,7 +104,8 @@ class LossRecoveryPolicy:
         return dupacks >= self.dupthresh            # RFC 5681 §3.2 step 2, RFC 6675 §5 (4)
 
     def ssthresh_after_loss(self, conn) -> int:
-        return max(conn.flight_size // 2, 2 * conn.mss)     # RFC 5681 §3.1 equation (4)
+        # RFC 5681 §3.1 equation (4), FlightSize without limited transmit's data (§3.2 step 2)
+        return max(conn.flight_size_before_limited_transmit // 2, 2 * conn.mss)
 
     def on_new_ack(self, conn) -> None:
         pass

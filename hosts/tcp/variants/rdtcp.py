@@ -108,9 +108,11 @@ class RdTcpAdaptiveK(RdTcp):
 
     Rules, as BL-INC's applied to k: a fast-recovery episode entered after waiting for 3+k
     duplicate ACKs (a hole the receiver marked reordered) whose every retransmission the peer
-    then reports by DSACK raises k by one, with 3+k bounded by 90 % of cwnd in segments (000
-    §5.1's bound, so that a real loss can still gather enough duplicate ACKs); a retransmission
-    timeout puts k back to its configured value. Episodes entered at 3 duplicate ACKs (no
+    then reports by DSACK raises k by one; a retransmission timeout puts k back to its
+    configured value. The wait is bounded when it is used, by 90 % of cwnd in segments (000
+    §5.1's bound, so that a real loss can still gather enough duplicate ACKs), as
+    ``rdtcp-measured``'s is: bounding k itself when it is raised, right after the reduction the
+    false fast retransmit caused, would undo the raise whenever the halved window is small. Episodes entered at 3 duplicate ACKs (no
     reorder bit, or EPDN reported a drop) say nothing about k and are not watched. There is no
     window undo: RD-TCP's reduction stands, as in the paper.
     """
@@ -133,8 +135,11 @@ class RdTcpAdaptiveK(RdTcp):
 
     def on_dsack(self, conn, start, end, retransmitted):
         if self.episode.on_dsack(end, retransmitted):
-            cap = dupthresh_cap(conn) - DUPTHRESH
-            self.k = max(self.k_configured, min(self.k + 1, cap))
+            self.k += 1
+
+    def wait_k(self, conn):
+        cap = dupthresh_cap(conn) - DUPTHRESH
+        return max(self.k_configured, min(self.k, cap))
 
     def on_timeout(self, conn):
         super().on_timeout(conn)
