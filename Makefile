@@ -1,18 +1,20 @@
 # RD-TCP lab. `make run` sets up and reproduces RD-TCP's Figures 1-4; `make test` runs the tests.
 PYTHON ?= python3
 APT_PACKAGES := iproute2 tshark
-# optional: the sweeps run in PyPy workers when it is there (2-5x faster), else on CPython
-APT_OPTIONAL := pypy3
+# optional: the sweeps run in PyPy workers when it is there (2-5x faster), else on CPython;
+# live runs build the network with Mininet when it is there, else with plain ip netns
+APT_OPTIONAL := pypy3 mininet
 MODE ?= full
 JOBS ?= $(shell nproc)
 P4C ?= $(PYTHON) -m toolchain.compiler.driver
 
-.PHONY: help deps test test-fast ptf run run-quick bench build clean
+.PHONY: help deps test test-fast ptf run run-quick live bench build clean
 
 help:
 	@echo "make deps       install system packages (apt, when root) and the Python package with test extras"
 	@echo "make run        deps + reproduce RD-TCP Figures 1-4 (MODE=full|quick) into results/"
 	@echo "make test       deps + every test (unit, STF conformance, PTF on the embedded target)"
+	@echo "make live       one real-time run of the paper dumbbell on network namespaces (root; experiments/LIVE.md)"
 	@echo "make bench      print the benchmarks' figures and the commands that produced them"
 	@echo "make build      compile p4src/rdtcp.p4 to build/rdtcp.json with the project's front end"
 
@@ -42,6 +44,9 @@ run: deps
 
 run-quick:
 	$(MAKE) run MODE=quick
+
+live: deps build
+	$(PYTHON) -m experiments.live_run --variant rdtcp --duration 20 --out results/live/
 
 bench:
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PYTHON) $$b || exit 1; done

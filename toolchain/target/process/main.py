@@ -19,6 +19,10 @@ it). Failures before that (missing interface, JSON the target refuses, port in u
 
 The wall clock is read here only: a frame received at monotonic time m enters the library as
 ``sw.receive(port, frame, now=m - t0)``; pcap records carry wall-clock times as libpcap's do.
+
+``--port-delay P:MS`` (ours; simple_switch has no such option) holds every frame leaving port
+P for MS milliseconds after the traffic manager's departure, first in first out: a link's
+propagation delay for live runs on kernels without netem (experiments/LIVE.md).
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from ..errors import CliError, LoadError
 from ..runtime_cli import RuntimeCLI
 from ..simple_switch.switch import SimpleSwitch
 from .control import ControlError, ControlServer
-from .ports import PortError, RawPort, parse_interface_spec
+from .ports import DelayLine, PortError, RawPort, parse_interface_spec, parse_port_delay
 
 __all__ = ["main", "SwitchProcess", "READY_LINE_PREFIX", "build_parser"]
 
@@ -94,7 +98,9 @@ class SwitchProcess:
     """The event loop: ports, control channel and the library switch in one thread."""
 
     def __init__(self, sw: SimpleSwitch, ports: dict[int, RawPort], control: ControlServer,
-                 pcap: PcapSet | None = None, dump_packet_data: int = 0):
+                 pcap: PcapSet | None = None, dump_packet_data: int = 0,
+                 port_delays: dict[int, float] | None = None, clock=time.monotonic,
+                 wall_clock=time.time):
         self.sw = sw
         self.dump_packet_data = dump_packet_data   # bytes of each frame logged at info level
         self.ports = ports
@@ -103,8 +109,12 @@ class SwitchProcess:
         self.unbound_tx = 0                # frames for egress ports with no interface
         self.faults = 0                    # frames the target raised on (logged with a traceback)
         self._stop = False
-        self.t0 = time.monotonic()
-        self.wall0 = time.time()
+        self._registered = False
+        # --port-delay: a FIFO per delayed port between the traffic manager and the interface
+        self.delays = {p: DelayLine(d) for p, d in sorted((port_delays or {}).items())}
+        self._clock = clock                # injectable, for tests of the delay lines
+        self.t0 = clock()
+        self.wall0 = wall_clock()
         self.sel = selectors.DefaultSelector()
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
@@ -112,7 +122,7 @@ class SwitchProcess:
 
     # -- clock: read here, never in the library ---------------------------------------------------
     def now(self) -> float:
-        return time.monotonic() - self.t0
+        return self._clock() - self.t0
 
     def wall(self, now: float) -> float:
         return self.wall0 + now
@@ -137,24 +147,46 @@ class SwitchProcess:
 
     # -- loop -------------------------------------------------------------------------------------
     def run(self) -> None:
+        try:
+            while not self._stop:
+                self.turn()
+        finally:
+            self.sel.close()
+
+    def _register(self) -> None:
         sel = self.sel
         for num, p in self.ports.items():
             sel.register(p.sock, selectors.EVENT_READ, ("port", num))
         sel.register(self.control.listener, selectors.EVENT_READ, ("accept", None))
         sel.register(self._wake_r, selectors.EVENT_READ, ("wake", None))
-        try:
-            while not self._stop:
-                for key, events in sel.select(self._timeout()):
-                    self._dispatch(key, events)
-                self._advance(self.now())
-                if self.pcap is not None:
-                    self.pcap.flush()
-        finally:
-            sel.close()
+        self._registered = True
+
+    def turn(self, max_wait: float | None = None) -> None:
+        """One turn of the loop: wait for input (at most until the next departure, the next
+        delayed frame due, or ``max_wait``), serve it, then transmit what is due."""
+        if not self._registered:
+            self._register()
+        timeout = self._timeout()
+        if max_wait is not None:
+            timeout = max_wait if timeout is None else min(timeout, max_wait)
+        for key, events in self.sel.select(timeout):
+            self._dispatch(key, events)
+        self._advance(self.now())
+        if self.pcap is not None:
+            self.pcap.flush()
+
+    def next_deadline(self) -> float | None:
+        """The earliest queued departure or delayed frame due (``now()`` time), or None."""
+        t = self.sw.next_event_time()
+        for line in self.delays.values():
+            due = line.next_due()
+            if due is not None and (t is None or due < t):
+                t = due
+        return t
 
     def _timeout(self) -> float | None:
-        """Sleep until the earliest queued departure at most (None: until something arrives)."""
-        t = self.sw.next_event_time()
+        """Sleep until the next deadline at most (None: until something arrives)."""
+        t = self.next_deadline()
         return None if t is None else max(0.0, t - self.now())
 
     def _dispatch(self, key, events) -> None:
@@ -201,19 +233,39 @@ class SwitchProcess:
         except Exception:  # noqa: BLE001 -- as in _receive: log the target's bug, keep switching
             self.faults += 1
             log.exception("the target failed in its egress pipeline (packet lost)")
-            return
+            out = []
         self._transmit(out)
+        if self.delays:
+            self._release(now)
 
     def _transmit(self, out) -> None:
+        delays = self.delays
         for num, frame, departure in out:
             port = self.ports.get(num)
             if port is None:
                 self.unbound_tx += 1
                 log.debug("port %d: no interface bound, %d-byte frame dropped", num, len(frame))
                 continue
+            line = delays.get(num)
+            if line is not None:
+                # the _out record is stamped at the departure, where the delayed link begins,
+                # as a capture at the sending end of a link with that propagation delay
+                line.push(frame, departure)
+                if self.pcap is not None:
+                    self.pcap.write(num, "out", self.wall(departure), frame)
+                continue
             if port.send(frame) and self.pcap is not None:
                 self.pcap.write(num, "out", self.wall(departure), frame)
             self._log_frame("sent on", num, frame)
+
+    def _release(self, now: float) -> None:
+        """Put on the wire the delayed frames due by ``now`` (FIFO per port)."""
+        for num, line in self.delays.items():
+            if line.next_due() is not None and line.next_due() <= now:
+                port = self.ports[num]
+                for frame in line.pop_due(now):
+                    port.send(frame)
+                    self._log_frame("sent on", num, frame)
 
     def _log_frame(self, what: str, num: int, frame: bytes) -> None:
         if self.dump_packet_data and log.isEnabledFor(logging.INFO):
@@ -283,6 +335,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="maximum number of interfaces (default 512)")
     ap.add_argument("--dump-packet-data", type=int, default=0, metavar="N",
                     help="log the first N bytes of every packet received and sent (level info)")
+    ap.add_argument("--port-delay", action="append", default=[], metavar="<port-num>:<ms>",
+                    help="hold every frame leaving port <port-num> for <ms> milliseconds after "
+                         "the queue's departure, first in first out: a link's propagation delay "
+                         "(not a simple_switch option; repeatable, one per port)")
     ap.add_argument("--seed", type=int, default=0,
                     help="seed of the target's random numbers (random extern, hash 'random'); "
                          "not a simple_switch option")
@@ -353,6 +409,7 @@ def start(args) -> SwitchProcess:
             raise StartupError(f"Directory '{args.pcap}' specified with '--pcap' does not exist.")
     if not Path(args.config).is_file():
         raise StartupError(f"cannot read JSON configuration file {args.config!r}: no such file")
+    delays = port_delays(args.port_delay, args.interface)
     program = load_program(args.config)
     sw = SimpleSwitch(program, seed=args.seed)
     ports = open_ports(args.interface, args.max_port_count)
@@ -371,7 +428,23 @@ def start(args) -> SwitchProcess:
             for p in ports.values():
                 p.close()
             raise
-    return SwitchProcess(sw, ports, control, pcap, dump_packet_data=max(args.dump_packet_data, 0))
+    return SwitchProcess(sw, ports, control, pcap, dump_packet_data=max(args.dump_packet_data, 0),
+                         port_delays=delays)
+
+
+def port_delays(specs: list[str], interfaces: list[str]) -> dict[int, float]:
+    """``--port-delay`` options -> {port: seconds}; every port must be one given with ``-i``."""
+    bound = {parse_interface_spec(s)[0] for s in interfaces}
+    out: dict[int, float] = {}
+    for spec in specs:
+        port, delay = parse_port_delay(spec)
+        if port in out:
+            raise StartupError(f"--port-delay given twice for port {port}")
+        if port not in bound:
+            raise StartupError(f"--port-delay {spec}: port {port} has no interface "
+                               f"(attach one with -i {port}@<interface>)")
+        out[port] = delay
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -403,6 +476,9 @@ def main(argv: list[str] | None = None) -> int:
     for num, p in sorted(proc.ports.items()):
         log.info("port %d (%s): %d in, %d out, %d send errors", num, p.ifname, p.rx_packets,
                  p.tx_packets, p.tx_errors)
+    for num, line in proc.delays.items():
+        if len(line):                      # in flight on the delayed link when it stopped
+            log.info("port %d: %d delayed frames not sent", num, len(line))
     return 0
 
 

@@ -8,6 +8,9 @@ always), otherwise every transmitted frame would re-enter the pipeline.
 
 The kernel strips a VLAN tag the NIC (or veth) accelerated into the skb; libpcap puts it back
 from ``PACKET_AUXDATA`` and so do we, so a P4 parser sees the frame as it was on the wire.
+
+``DelayLine`` is a port's propagation delay (``--port-delay``), the live runs' substitute for
+netem, which this project's kernels may lack (experiments/LIVE.md).
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ import errno
 import logging
 import socket
 import struct
+from collections import deque
 
-__all__ = ["PortError", "RawPort", "parse_interface_spec"]
+__all__ = ["PortError", "RawPort", "parse_interface_spec", "DelayLine", "parse_port_delay"]
 
 log = logging.getLogger(__name__)
 
@@ -156,3 +160,73 @@ class RawPort:
 
     def close(self) -> None:
         self.sock.close()
+
+
+class DelayLine:
+    """A link's propagation delay (and optionally its serialisation) in front of a port.
+
+    Ours, not simple_switch's (``rdtcp-switch --port-delay``; ``hosts.live`` uses it for a host's
+    own link): a frame pushed at ``t`` leaves the line ``delay`` seconds after its last bit left
+    the sender, i.e. after ``t`` or, with ``rate_bps``, after the frames ahead of it have been
+    serialised at that rate (a host has no traffic manager to do it, as ``sim.links.Nic``).
+    First in, first out: a frame is never released before one pushed ahead of it, as a wire
+    delivers in order. Time is passed in; nothing here reads a clock.
+    """
+
+    __slots__ = ("delay", "rate_bps", "_free_at", "_q", "max_backlog")
+
+    def __init__(self, delay: float, rate_bps: float | None = None):
+        if not (isinstance(delay, (int, float)) and 0.0 <= delay < float("inf")):
+            raise ValueError(f"delay must be a finite number of seconds >= 0, got {delay!r}")
+        if rate_bps is not None and not (isinstance(rate_bps, (int, float)) and
+                                         0.0 < rate_bps < float("inf")):
+            raise ValueError(f"rate must be a positive number of bits/s, got {rate_bps!r}")
+        self.delay = float(delay)
+        self.rate_bps = rate_bps
+        self._free_at = float("-inf")       # when the last pushed frame is serialised
+        self._q: deque = deque()            # (due, frame), in push order
+        self.max_backlog = 0                # most frames ever held at once
+
+    def push(self, frame: bytes, t: float) -> float:
+        """Take ``frame`` at time ``t``; returns its departure (last bit sent, before the delay)."""
+        departure = t
+        if self.rate_bps is not None:
+            start = t if t > self._free_at else self._free_at
+            departure = start + 8.0 * len(frame) / self.rate_bps
+            self._free_at = departure
+        self._q.append((departure + self.delay, frame))
+        if len(self._q) > self.max_backlog:
+            self.max_backlog = len(self._q)
+        return departure
+
+    def next_due(self) -> float | None:
+        """When the first frame held is due, or None when the line is empty."""
+        return self._q[0][0] if self._q else None
+
+    def pop_due(self, now: float) -> list[bytes]:
+        """The frames due by ``now``, in order (FIFO: a later frame waits behind an earlier one)."""
+        q = self._q
+        out = []
+        while q and q[0][0] <= now:
+            out.append(q.popleft()[1])
+        return out
+
+    def __len__(self) -> int:
+        return len(self._q)
+
+
+def parse_port_delay(spec: str) -> tuple[int, float]:
+    """``<port-num>:<milliseconds>`` (``--port-delay``) -> (port, seconds)."""
+    num, sep, ms = spec.partition(":")
+    try:
+        port = int(num, 10)
+        value = float(ms) if sep else None
+    except ValueError:
+        value = port = None
+    if port is None or value is None:
+        raise PortError(f"bad --port-delay {spec!r}: expected <port-num>:<milliseconds>, e.g. 2:50")
+    if not 0 <= port <= MAX_PORT:
+        raise PortError(f"bad --port-delay {spec!r}: port number must be 0..{MAX_PORT}")
+    if not 0.0 <= value <= 3_600_000.0:      # also refuses nan and inf
+        raise PortError(f"bad --port-delay {spec!r}: the delay must be 0..3600000 ms")
+    return port, value / 1000.0

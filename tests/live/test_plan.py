@@ -1,0 +1,257 @@
+"""topologies.live's derivation (no root): a Topo's hosts, ports, delays, rates, commands and
+gateway configs, the names it creates, the backends' choice; experiments.live_run's options."""
+
+from __future__ import annotations
+
+import pytest
+
+from topologies import PaperTopo
+from topologies.base import Topo
+from topologies import live as tl
+
+
+@pytest.fixture(scope="module")
+def plan(gateway):
+    return tl.LivePlan.from_topo(PaperTopo(), gateway[1])
+
+
+def test_queue_rate_is_packets_per_second_of_mtu_sized_frames():
+    assert tl.queue_rate_pps(5e6) == 413          # 5e6 / (8 * 1514)
+    assert tl.queue_rate_pps(10e6) == 826
+    assert tl.queue_rate_pps(1.0) == 1            # never 0 (that would mean "unlimited")
+
+
+def test_hosts_get_the_simulators_addresses_and_their_links_delay_and_rate(plan):
+    a, b = plan.hosts["a"], plan.hosts["b"]
+    assert (a.ip, a.mac, a.gateway_mac) == ("10.0.1.1", "00:00:00:00:00:0a", "02:00:00:00:01:01")
+    assert (b.ip, b.gateway_mac, b.switch, b.switch_port) == ("10.0.2.1", "02:00:00:00:02:01",
+                                                              "r2", 1)
+    assert (a.delay_s, a.rate_bps) == (0.001, 10e6)
+    assert plan.twin.hosts["a"].gateway_mac == a.gateway_mac     # one derivation, the simulator's
+
+
+def test_every_switch_port_sends_with_its_links_delay_and_rate(plan):
+    r1 = plan.ports["r1"]
+    assert sorted(r1) == [1, 2]
+    assert (r1[2].peer, r1[2].delay_s, r1[2].queue_rate_pps) == ("r2", 0.05, 413)
+    assert (r1[1].peer, r1[1].delay_s, r1[1].queue_rate_pps) == ("a", 0.001, 826)
+    argv = plan.switch_argv("r1", {1: "if1", 2: "if2"}, "prog.json")
+    assert argv[1:3] == ["-m", "toolchain.target.process.main"]
+    assert argv[3:] == ["-i1@if1", "-i2@if2", "--port-delay", "1:1", "--port-delay", "2:50",
+                        "--thrift-port", "0", "--seed", str(plan.twin._derive_seed("r1")),
+                        "prog.json"]
+    assert "--pcap" in plan.switch_argv("r1", {1: "x", 2: "y"}, "p", pcap_dir="/tmp/d")
+
+
+def test_the_round_trip_is_delayed_once_per_link_and_direction(plan):
+    # a -> r1 -> r2 -> b and back: the host's delay on its sends, each switch port's on its own
+    there = plan.hosts["a"].delay_s + plan.ports["r1"][2].delay_s + plan.ports["r2"][1].delay_s
+    back = plan.hosts["b"].delay_s + plan.ports["r2"][2].delay_s + plan.ports["r1"][1].delay_s
+    assert there + back == pytest.approx(0.104)
+
+
+def test_host_command_line_carries_addresses_delay_and_rate(plan):
+    argv = plan.host_argv("a", "a-eth0", "b", ["--role", "sender"])
+    assert argv[1:3] == ["-m", "hosts.live"]
+    s = " ".join(argv)
+    for part in ("--interface a-eth0", "--ip 10.0.1.1", "--mac 00:00:00:00:00:0a",
+                 "--gateway-mac 02:00:00:00:01:01", "--peer-ip 10.0.2.1", "--delay 1",
+                 "--rate 10", "--role sender"):
+        assert part in s
+
+
+def test_gateway_config_is_the_simulators_plus_queue_rates(plan):
+    from sim.gateway import gateway_config
+
+    live_cfg = plan.gateway_config("r1", tm_depth=260, impair={2: {"drop_prob": 0.1}})
+    sim_cfg = gateway_config(plan.twin, "r1", tm_depth=260, impair={2: {"drop_prob": 0.1}})
+    assert live_cfg["routes"] == sim_cfg["routes"]
+    for port, entry in sim_cfg["ports"].items():
+        assert {k: v for k, v in live_cfg["ports"][port].items() if k != "queue_rate_pps"} == entry
+    assert live_cfg["ports"]["2"]["queue_rate_pps"] == 413
+    assert live_cfg["ports"]["1"]["queue_rate_pps"] == 826
+    from controller.commands import config_commands
+    from controller.config import load_config
+    cmds = config_commands(load_config(live_cfg))          # what the controller will run
+    assert "set_queue_rate 413 2" in cmds and "set_queue_rate 826 1" in cmds
+
+
+def test_switch_seeds_are_derived_from_the_run_seed_as_in_the_simulator(gateway):
+    p1 = tl.LivePlan.from_topo(PaperTopo(), gateway[1], seed=1)
+    p2 = tl.LivePlan.from_topo(PaperTopo(), gateway[1], seed=2)
+    assert p1.switch_seeds != p2.switch_seeds
+    assert p1.switch_seeds["r1"] != p1.switch_seeds["r2"]
+    assert p1.switch_seeds == tl.LivePlan.from_topo(PaperTopo(), gateway[1], seed=1).switch_seeds
+
+
+def test_the_alternate_path_gets_its_own_ports_and_longer_delay(gateway):
+    p = tl.LivePlan.from_topo(PaperTopo(alt_extra_delay="10ms"), gateway[1])
+    assert sorted(p.ports["r1"]) == [1, 2, 3]
+    assert p.ports["r1"][3].delay_s == pytest.approx(0.06)
+    assert p.ports["r2"][3].delay_s == pytest.approx(0.06)
+    assert ("r1", 3, "r2", 3) in p.links
+
+
+class OneSwitch(Topo):
+    def build(self):
+        self.addHost("h1", ip="10.0.0.1/24", mac="00:00:00:00:01:01")
+        self.addHost("h2", ip="10.0.0.2/24", mac="00:00:00:00:01:02")
+        self.addSwitch("s1")
+        self.addLink("h1", "s1")
+        self.addLink("h2", "s1", delay="5ms")
+
+
+def test_any_topo_plans_the_same_way(gateway):
+    p = tl.LivePlan.from_topo(OneSwitch(), gateway[1])
+    assert p.switches == ["s1"] and sorted(p.ports["s1"]) == [1, 2]
+    assert p.hosts["h2"].delay_s == 0.005 and p.hosts["h1"].delay_s == 0.0
+    assert p.ports["s1"][2].queue_rate_pps is None       # no bw: unlimited
+    argv = p.switch_argv("s1", {1: "x", 2: "y"}, "j")
+    assert argv.count("--port-delay") == 1 and "2:5" in argv
+    assert "--delay" not in p.host_argv("h1", "h1-eth0", "h2", [])
+    cfg = p.gateway_config("s1")
+    assert {r["prefix"]: r["port"] for r in cfg["routes"]} == {"10.0.0.1/32": 1, "10.0.0.2/32": 2}
+    assert "queue_rate_pps" not in str(cfg)
+
+
+def test_netns_commands_build_hosts_namespaces_and_veths_without_ipv6(plan):
+    names = tl.Names("abcde1", {"r1": 0, "r2": 1})
+    b = tl.NetnsBackend(plan, names)
+    cmds = [" ".join(c) for c in b.setup_commands()]
+    assert "ip netns add rlabcde1-a" in cmds and "ip netns add rlabcde1-b" in cmds
+    assert "ip link add rlabcde1s0p1 type veth peer name a-eth0 netns rlabcde1-a" in cmds
+    assert "ip link add rlabcde1s0p2 type veth peer name rlabcde1s1p2" in cmds
+    for ifname in ("rlabcde1s0p1", "rlabcde1s0p2", "rlabcde1s1p1", "rlabcde1s1p2"):
+        off = cmds.index(f"sysctl -qw net.ipv6.conf.{ifname}.disable_ipv6=1")
+        assert off < cmds.index(f"ip link set {ifname} up")   # before it could send anything
+    # IPv6 off in a host namespace before its interface is made
+    assert cmds.index("ip netns exec rlabcde1-a sysctl -qw net.ipv6.conf.default.disable_ipv6=1") \
+        < cmds.index("ip link add rlabcde1s0p1 type veth peer name a-eth0 netns rlabcde1-a")
+    assert not any(" addr " in c or "ip address" in c for c in cmds)     # no IP anywhere
+    down = [" ".join(c) for c in b.teardown_commands()]
+    assert "ip netns del rlabcde1-a" in down and "ip link del rlabcde1s0p2" in down
+
+
+def test_names_are_unique_per_network_and_fit_interface_names():
+    t1, t2 = tl.new_tag(), tl.new_tag()
+    assert t1 != t2 and len(t1) == len(t2) == 6
+    assert (tl.PREFIX + t1).startswith(tl.tag_prefix(__import__("os").getpid()))
+    n = tl.Names(t1, {"r1": 0})
+    assert len(n.switch_if("r1", 510)) <= 15
+    with pytest.raises(tl.LiveError, match="longer than 15"):
+        tl.Names(t1, {"r1": 100}).switch_if("r1", 510)
+    with pytest.raises(tl.LiveError, match="too long"):
+        tl.Names.host_if("averyverylonghost", 0)
+
+
+def test_environment_errors_are_clear(monkeypatch):
+    monkeypatch.setattr(tl.os, "geteuid", lambda: 1000)
+    with pytest.raises(tl.LiveError, match="need root"):
+        tl.check_environment()
+    monkeypatch.setattr(tl.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(tl.shutil, "which", lambda name: None)
+    with pytest.raises(tl.LiveError, match="`ip` command"):
+        tl.check_environment()
+
+
+def test_backend_choice(monkeypatch):
+    assert tl.choose_backend("netns") is tl.NetnsBackend
+    with pytest.raises(tl.LiveError, match="unknown backend"):
+        tl.choose_backend("docker")
+    monkeypatch.setattr(tl, "find_mininet", lambda: None)
+    assert tl.choose_backend("auto") is tl.NetnsBackend
+    with pytest.raises(tl.LiveError, match="Mininet is not importable"):
+        tl.MininetBackend(None, None)
+
+
+def test_find_mininet_loads_only_the_package_or_nothing(tmp_path, monkeypatch):
+    import importlib.util
+    import sys
+    stash = {n: sys.modules.pop(n) for n in list(sys.modules)
+             if n == "mininet" or n.startswith("mininet.")}    # loaded by another test
+    try:
+        if importlib.util.find_spec("mininet") is not None:
+            pytest.skip("mininet is importable as is here: no copy to load")
+        _find_mininet_in(tmp_path, monkeypatch)
+    finally:
+        sys.modules.update(stash)
+
+
+def _find_mininet_in(tmp_path, monkeypatch):
+    import sys
+    monkeypatch.setattr(tl, "_system_python_version", lambda: sys.version_info[:2])
+    assert tl.find_mininet((str(tmp_path),)) is None           # no copy there
+    pkg = tmp_path / "mininet"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "net.py").write_text("raise ImportError('broken copy')\n")
+    (tmp_path / "other_module_of_that_python.py").write_text("")
+    assert tl.find_mininet((str(tmp_path),)) is None           # broken: as if absent
+    assert "mininet" not in sys.modules
+    (pkg / "net.py").write_text("MARK = 1\n")
+    try:
+        m = tl.find_mininet((str(tmp_path),))
+        assert m is not None and sys.modules["mininet.net"].MARK == 1
+        assert "other_module_of_that_python" not in sys.modules
+        with pytest.raises(ImportError):
+            __import__("other_module_of_that_python")           # the directory is not on sys.path
+    finally:
+        for name in [n for n in sys.modules if n == "mininet" or n.startswith("mininet.")]:
+            del sys.modules[name]
+
+
+def test_print_shows_the_plan(capsys):
+    assert tl.main(["--print"]) == 0
+    out = capsys.readouterr().out
+    assert "ip netns add" in out and "--port-delay 2:50" in out and '"queue_rate_pps": 413' in out
+
+
+def test_cli_without_an_action_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as e:
+        tl.main([])
+    assert e.value.code == 2 and "error: nothing to do" in capsys.readouterr().err
+
+
+# -- experiments.live_run's options and configuration ---------------------------------------------
+@pytest.mark.parametrize("argv, words", [
+    (["--level", "0.1"], "give --injection altpath or recirc"),
+    (["--injection", "recirc"], "needs --level P"),
+    (["--injection", "recirc", "--level", "2"], "--level must be a probability"),
+    (["--drop", "1.5"], "--drop must be a probability"),
+    (["--duration", "0"], "--duration must be > 0"),
+    (["--duration", "inf"], "finite"),
+    (["--duration", "4000"], "at most 3600"),
+    (["--variant", "sack", "--k", "2"], "--k is RD-TCP's"),
+    (["--injection", "swap"], "invalid choice"),
+    (["--backend", "docker"], "invalid choice"),
+    (["--injection", "altpath", "--level", "0.1", "--alt-extra-delay", "soon"], "delay"),
+])
+def test_live_run_bad_options_are_usage_errors(argv, words, capsys):
+    from experiments import live_run
+    with pytest.raises(SystemExit) as e:
+        live_run.parse_args(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "error:" in err and words in err and "Traceback" not in err
+
+
+def test_live_run_without_root_says_so(monkeypatch, tmp_path, capsys):
+    from experiments import live_run
+    monkeypatch.setattr(tl.os, "geteuid", lambda: 1000)
+    assert live_run.main(["--duration", "1", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: live runs need root")
+    assert not (tmp_path / "o").exists()                  # nothing made for a run that cannot be
+
+
+def test_live_run_configures_the_injection_and_drops_on_r1s_bottleneck_only(plan):
+    from experiments import live_run
+
+    args = live_run.parse_args(["--injection", "recirc", "--level", "0.05", "--drop", "0.01"])
+    cfgs = live_run.gateway_configs(plan, args.spec, args.drop)
+    imp = cfgs["r1"]["ports"]["2"]["impair"]
+    assert imp == {"recirc_prob": 0.05, "recirc_loops": 1, "drop_prob": 0.01}
+    assert "impair" not in str(cfgs["r2"])
+    assert cfgs["r1"]["ports"]["2"]["tm_depth"] == 260     # experiments.paper.TM_DEPTH
+    plain = live_run.gateway_configs(plan, live_run.parse_args([]).spec)
+    assert "impair" not in str(plain)
