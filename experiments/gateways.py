@@ -7,7 +7,8 @@ from typing import Any
 
 from sim.gateway import configure_gateway as _configure, gateway_config, gateway_counters
 
-__all__ = ["configure_gateway", "gateway_config", "gateway_counters", "impairment",
+__all__ = ["configure_gateway", "gateway_config", "gateway_counters", "gateway_impairment",
+           "impairment",
            "REORDER_GATEWAY", "BOTTLENECK_PORT", "ALT_PORT", "RECIRC_LOOPS"]
 
 REORDER_GATEWAY = "r1"   # 003 §4: the reordering gateway is R1, at its bottleneck queue
@@ -25,10 +26,19 @@ def impairment(injection: str, level: float) -> dict | None:
     return None
 
 
+def gateway_impairment(name: str, spec: Any, *, drop: float = 0.0) -> dict | None:
+    """Gateway ``name``'s per-port impairment config for a run: on R1's bottleneck port the
+    run's P4 reordering injection and, for live runs, an injected drop probability."""
+    if name != REORDER_GATEWAY:
+        return None
+    knobs = dict(impairment(spec.injection, spec.level) or {})
+    if drop > 0:
+        knobs["drop_prob"] = drop
+    return {BOTTLENECK_PORT: knobs} if knobs else None
+
+
 def configure_gateway(net: Any, name: str, switch: Any, *, spec: Any) -> None:
     """``Network.from_topo``'s configure hook for the paper's runs."""
     from experiments.paper import TM_DEPTH
 
-    knobs = impairment(spec.injection, spec.level) if name == REORDER_GATEWAY else None
-    _configure(net, name, switch, tm_depth=TM_DEPTH,
-               impair={BOTTLENECK_PORT: knobs} if knobs else None)
+    _configure(net, name, switch, tm_depth=TM_DEPTH, impair=gateway_impairment(name, spec))

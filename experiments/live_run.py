@@ -125,26 +125,19 @@ def host_options(spec) -> list[str]:
 def gateway_configs(plan, spec, drop: float = 0.0) -> dict[str, dict]:
     """Each gateway's controller config: the simulator's for this spec (experiments.gateways:
     the injection on R1's bottleneck port), the injected drops, and the live queue rates."""
-    from experiments.gateways import BOTTLENECK_PORT, REORDER_GATEWAY, impairment
+    from experiments.gateways import gateway_impairment
     from experiments.paper import TM_DEPTH
 
-    out = {}
-    for name in plan.switches:
-        knobs = dict(impairment(spec.injection, spec.level) or {}) if name == REORDER_GATEWAY \
-            else {}
-        if name == REORDER_GATEWAY and drop > 0:
-            knobs["drop_prob"] = drop
-        out[name] = plan.gateway_config(name, tm_depth=TM_DEPTH,
-                                        impair={BOTTLENECK_PORT: knobs} if knobs else None)
-    return out
+    return {name: plan.gateway_config(name, tm_depth=TM_DEPTH,
+                                      impair=gateway_impairment(name, spec, drop=drop))
+            for name in plan.switches}
 
 
 def counters(reports: dict[str, dict]) -> dict[str, int]:
     """The gateways' counters flat, named as the simulator's rows name them (r1_drops_buffer)."""
-    return {f"{name}_{group}_{label}": int(value["packets"])
-            for name, report in reports.items()
-            for group in ("drops", "epdn_events", "reorders")
-            for label, value in report[group].items()}
+    from sim.gateway import counters_from_report
+    return {k: v for name, report in reports.items()
+            for k, v in counters_from_report(report, f"{name}_").items()}
 
 
 def summarize(spec, sender: dict, receiver: dict, reports: dict, *, drop: float) -> dict:

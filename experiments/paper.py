@@ -195,11 +195,11 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
     swapper = None
     if spec.injection == "swap" and spec.swaps:
         swapper = QueueSwapper(net.switches["r1"], 2, swaps=spec.swaps, interval=spec.interval,
-                               seed=net._derive_seed("swapper"), span=spec.swap_span)
+                               seed=net.derive_seed("swapper"), span=spec.swap_span)
     delayer = None
     if spec.injection == "delay" and spec.level:
         delayer = PacketDelayer(net.channel("r1", "r2", port=2), probability=spec.level,
-                                mean=DELAY_MEAN, sd=DELAY_SD, seed=net._derive_seed("delayer"))
+                                mean=DELAY_MEAN, sd=DELAY_SD, seed=net.derive_seed("delayer"))
     sampler = FlowSampler(net.events, [flow], step=spec.sample_step) if spec.sample_step else None
     net.run(until=spec.duration)
     net.close()

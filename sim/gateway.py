@@ -53,7 +53,12 @@ def gateway_counters(switch: Any) -> dict[str, int]:
     from controller import Controller
     from controller.drivers import EmbeddedDriver
 
-    report = Controller(EmbeddedDriver(switch)).report(ports=[])
-    return {f"{group}_{label}": int(value["packets"])
+    return counters_from_report(Controller(EmbeddedDriver(switch)).report(ports=[]))
+
+
+def counters_from_report(report: dict, prefix: str = "") -> dict[str, int]:
+    """A controller report's drop, EPDN and reordering packet counts, flat and named as the
+    runs' rows name them (``drops_buffer``, or ``r1_drops_buffer`` with prefix ``r1_``)."""
+    return {f"{prefix}{group}_{label}": int(value["packets"])
             for group in ("drops", "epdn_events", "reorders")
             for label, value in report[group].items()}

@@ -121,7 +121,7 @@ class Network:
         if isinstance(program, (str, dict, os.PathLike)):
             program = load_program(str(program) if isinstance(program, os.PathLike) else program)
         for i, name in enumerate(topo.switches(sort=False)):
-            sw = SimpleSwitch(program, seed=net._derive_seed(name))
+            sw = SimpleSwitch(program, seed=net.derive_seed(name))
             net.switches[name] = SwitchNode(name, sw, net.events)
             net._index[name] = i
         for (a, b, info) in topo.links(withInfo=True):
@@ -135,9 +135,10 @@ class Network:
                 configure(net, name, node.switch)
         return net
 
-    def _derive_seed(self, name: str) -> int:
-        # Every random stream is a function of (run seed, component name): adding a node does
-        # not shift the others' streams.
+    def derive_seed(self, name: str) -> int:
+        """The seed of component ``name``'s random stream (a switch, the queue swapper, ...):
+        a function of (run seed, name) only, so adding a component does not shift the others'
+        streams, and a live run seeds its switch processes the same way."""
         return random.Random(f"{self.seed}/{name}").getrandbits(32)
 
     def _assign_port_macs(self, topo: Any, info: dict) -> None:

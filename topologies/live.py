@@ -136,8 +136,8 @@ class LivePlan:
             program = load_program(gateway_json())
         twin = Network.from_topo(topo, program=program, seed=seed, configure=None)
         plan = cls(topo=topo, twin=twin)
-        # the simulator's per-switch seed (sim.network.Network._derive_seed: private there)
-        plan.switch_seeds = {name: twin._derive_seed(name) for name in twin.switches}
+        # the simulator's per-switch seed (sim.network.Network.derive_seed)
+        plan.switch_seeds = {name: twin.derive_seed(name) for name in twin.switches}
         for _, _, info in topo.links(withInfo=True):
             ends = ((info["node1"], info["port1"]), (info["node2"], info["port2"]))
             plan.links.append((*ends[0], *ends[1]))

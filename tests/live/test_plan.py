@@ -38,7 +38,7 @@ def test_every_switch_port_sends_with_its_links_delay_and_rate(plan):
     argv = plan.switch_argv("r1", {1: "if1", 2: "if2"}, "prog.json")
     assert argv[1:3] == ["-m", "toolchain.target.process.main"]
     assert argv[3:] == ["-i1@if1", "-i2@if2", "--port-delay", "1:1", "--port-delay", "2:50",
-                        "--thrift-port", "0", "--seed", str(plan.twin._derive_seed("r1")),
+                        "--thrift-port", "0", "--seed", str(plan.twin.derive_seed("r1")),
                         "prog.json"]
     assert "--pcap" in plan.switch_argv("r1", {1: "x", 2: "y"}, "p", pcap_dir="/tmp/d")
 
