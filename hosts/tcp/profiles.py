@@ -2,14 +2,13 @@
 state machines; Table 1.1 = 3.3 = 4.5 and the per-OS text of §3.2).
 
 A profile is a set of engine knobs (TcpConfig fields), so a simulated sender behaves as that
-OS's loss detection and recovery did in 004's measurements, and the trace analyzer can be scored
-on traces whose sender it knows:
+OS's loss detection and recovery did in 004's measurements, and the trace analyzer (analyzer/profiles.py) replays traces with the same parameters:
 
 ============  =====  =========  =======  ======================  =====  ============  ========
 profile       tick   initial    minRTO   RTO                     D      RTT samples   partial
                      RTO                                                              ACK
 ============  =====  =========  =======  ======================  =====  ============  ========
-rfc           1 ms   1 s        1 s      srtt + 4 rttvar         3      every ACK     NewReno
+rfc5681       1 ms   1 s        1 s      srtt + 4 rttvar         3      every ACK     NewReno
 linux-2.4     10 ms  3 s        200 ms   srtt + rttvar (Linux)   3      every ACK     NewReno
 windows-xp    100ms  3 s        200 ms   srtt + 4 rttvar         2      once a flight RTO
 freebsd-4.10  10 ms  3 s        1.2 s    srtt + 4 rttvar         3      once a flight NewReno
@@ -56,7 +55,7 @@ class OsProfile:
 
 
 PROFILES: dict[str, OsProfile] = {p.name: p for p in (
-    OsProfile("rfc", "RFC 5681/6298/6582: the engine's defaults", 0.001, 1.0, 1.0, 1.0, 4.0, 3),
+    OsProfile("rfc5681", "RFC 5681/6298/6582: the engine's defaults", 0.001, 1.0, 1.0, 1.0, 4.0, 3),
     OsProfile("linux-2.4", "Linux 2.4.2 (004 Table 1.1, §3.2)", 0.010, 3.0, 0.2, 1.0, 1.0, 3,
               rto_estimator="linux-2.4"),
     OsProfile("windows-xp", "Windows XP (004 Table 1.1, §3.2)", 0.100, 3.0, 0.2, 1.0, 4.0, 2,

@@ -34,13 +34,13 @@ def test_profiles_set_the_table_values():
     sol = profile_config("solaris")
     assert (sol.rto_m, sol.initial_rto, sol.min_rto) == (1.25, 3.375, 0.4)
     assert profile_config("linux-2.4").rto_estimator == "linux-2.4"
-    rfc = profile_config("rfc")
+    rfc = profile_config("rfc5681")
     assert rfc == TcpConfig()                       # the engine's defaults are the RFC profile
-    assert set(PROFILES) == {"rfc", "linux-2.4", "windows-xp", "freebsd-4.10", "solaris"}
+    assert set(PROFILES) == {"rfc5681", "linux-2.4", "windows-xp", "freebsd-4.10", "solaris"}
 
 
 def test_bad_profile_and_knob_values_are_named():
-    with pytest.raises(ValueError, match="unknown OS profile 'beos'; choose from rfc, linux-2.4"):
+    with pytest.raises(ValueError, match="unknown OS profile 'beos'; choose from rfc5681, linux-2.4"):
         get_profile("beos")
     with pytest.raises(ValueError, match="unknown rto_estimator 'bsd'"):
         TcpConfig(rto_estimator="bsd")
@@ -61,7 +61,7 @@ def test_bad_profile_and_knob_values_are_named():
     ("windows-xp", 0.2, 0.5),       # minRTO 200 ms, 100 ms ticks
     ("solaris", 0.4, 0.6),          # minRTO 400 ms
     ("freebsd-4.10", 1.2, 1.3),     # minRTO 1.2 s: "more than 20 RTTs" on short paths (004)
-    ("rfc", 1.0, 1.1),
+    ("rfc5681", 1.0, 1.1),
 ])
 def test_a_tail_loss_waits_for_the_profiles_retransmission_timer(profile, low, high):
     net = _net(profile)
