@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import struct
 import sys
 import tempfile
 import textwrap
 from typing import Sequence
 
-from netio.pcap import LINKTYPE_ETHERNET, PcapFormatError, read_pcap
+from netio.pcap import LINKTYPE_ETHERNET, PcapFormatError, parse_global_header, read_pcap
 
 from analyzer.profiles import PROFILES
 from analyzer.report import CsvSink, render_text
@@ -124,14 +123,13 @@ def _check_trace(path: str) -> None:
     if head[:4] == _PCAPNG_MAGIC:
         raise UsageError(f"{path} is a pcapng file; convert it with 'editcap -F pcap "
                          f"{path} out.pcap'")
-    if len(head) == 24:
-        for endian in ("<", ">"):
-            magic, linktype = struct.unpack(endian + "I16xI", head)
-            if magic in (0xA1B2C3D4, 0xA1B23C4D):
-                if linktype & 0xFFFF != LINKTYPE_ETHERNET:
-                    raise UsageError(f"{path}: link type {linktype & 0xFFFF} is not Ethernet "
-                                     f"(the analyzer reads Ethernet captures only)")
-                return
+    try:
+        _, _, linktype = parse_global_header(head, path)
+    except PcapFormatError:
+        return                          # reading it says what is wrong, with the same message
+    if linktype != LINKTYPE_ETHERNET:
+        raise UsageError(f"{path}: link type {linktype} is not Ethernet "
+                         f"(the analyzer reads Ethernet captures only)")
 
 
 class _Output:

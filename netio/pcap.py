@@ -12,7 +12,8 @@ import sys
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
-__all__ = ["LINKTYPE_ETHERNET", "PcapWriter", "PcapRecord", "read_pcap", "PcapFormatError"]
+__all__ = ["LINKTYPE_ETHERNET", "PcapWriter", "PcapRecord", "read_pcap", "parse_global_header",
+           "PcapFormatError"]
 
 LINKTYPE_ETHERNET = 1
 _MAGIC_US = 0xA1B2C3D4
@@ -75,19 +76,22 @@ class PcapWriter:
         self.close()
 
 
+def parse_global_header(head: bytes, path: str = "pcap") -> tuple[str, float, int]:
+    """The 24-byte libpcap global header: (byte order "<" or ">", seconds per timestamp
+    fraction, link type); PcapFormatError naming ``path`` when it is none."""
+    if len(head) < 24:
+        raise PcapFormatError(f"{path}: too short for a pcap global header ({len(head)} bytes)")
+    for endian in ("<", ">"):
+        magic, linktype = struct.unpack(endian + "I16xI", head[:24])
+        if magic in (_MAGIC_US, _MAGIC_NS):
+            return endian, 1e-6 if magic == _MAGIC_US else 1e-9, linktype & 0xFFFF
+    raise PcapFormatError(f"{path}: not a libpcap file (magic {head[:4].hex()})")
+
+
 def read_pcap(path: str) -> Iterator[PcapRecord]:
     """Yield the records of a libpcap file; raises PcapFormatError on a bad header or truncation."""
     with open(path, "rb") as f:
-        head = f.read(24)
-        if len(head) < 24:
-            raise PcapFormatError(f"{path}: too short for a pcap global header ({len(head)} bytes)")
-        for endian in ("<", ">"):
-            magic = struct.unpack(endian + "I", head[:4])[0]
-            if magic in (_MAGIC_US, _MAGIC_NS):
-                break
-        else:
-            raise PcapFormatError(f"{path}: not a libpcap file (magic {head[:4].hex()})")
-        scale = 1e-6 if magic == _MAGIC_US else 1e-9
+        endian, scale, _ = parse_global_header(f.read(24), path)
         rec = struct.Struct(endian + "IIII")
         while True:
             h = f.read(16)
