@@ -10,31 +10,20 @@ import pytest
 
 from hosts import live
 from hosts.tcp import TcpConnection
+from toolchain.target.process.ports import SocketPairPort
 
 
-class PairPort:
-    """RawPort's interface over one end of a datagram socket pair."""
+class PairPort(SocketPairPort):
+    """RawPort's interface over one end of a datagram socket pair, recording what it sent."""
 
     def __init__(self, sock: socket.socket):
-        self.sock = sock
-        sock.setblocking(False)
+        super().__init__(sock=sock)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 22)
-        self.tx_errors = 0
         self.sent: list[bytes] = []
-
-    def recv_frames(self, limit: int = 256) -> list[bytes]:
-        out = []
-        while len(out) < limit:
-            try:
-                out.append(self.sock.recv(65536))
-            except BlockingIOError:
-                break
-        return out
 
     def send(self, frame: bytes) -> bool:
         self.sent.append(frame)
-        self.sock.send(frame)
-        return True
+        return super().send(frame)
 
 
 A = dict(ip="10.0.1.1", mac="00:00:00:00:00:0a", gateway_mac="02:00:00:00:01:01")

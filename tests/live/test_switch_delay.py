@@ -3,7 +3,6 @@ frames for the delay after the traffic manager's departure (a fake clock, socket
 
 from __future__ import annotations
 
-import socket
 
 import pytest
 
@@ -16,7 +15,8 @@ from toolchain.target import RuntimeCLI, SimpleSwitch
 from toolchain.target.process import main as switch_main
 from toolchain.target.process.control import ControlServer
 from toolchain.target.process.main import SwitchProcess
-from toolchain.target.process.ports import DelayLine, PortError, parse_port_delay
+from toolchain.target.process.ports import (DelayLine, PortError, SocketPairPort,
+                                             parse_port_delay)
 
 
 # -- the delay line -------------------------------------------------------------------------------
@@ -92,41 +92,11 @@ def test_port_delay_is_documented_as_ours_in_the_help(capsys):
 
 
 # -- the switch loop, with a fake clock -----------------------------------------------------------
-class FakePort:
+class FakePort(SocketPairPort):
     """RawPort's interface over a datagram socket pair; the test holds ``peer``."""
 
     def __init__(self, port: int):
-        self.port, self.ifname = port, f"fake{port}"
-        self.sock, self.peer = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.sock.setblocking(False)
-        self.peer.setblocking(False)
-        self.rx_packets = self.tx_packets = self.tx_errors = 0
-
-    def recv_frames(self, limit: int = 256) -> list[bytes]:
-        out = []
-        while len(out) < limit:
-            try:
-                out.append(self.sock.recv(65536))
-            except BlockingIOError:
-                break
-        return out
-
-    def send(self, frame: bytes) -> bool:
-        self.sock.send(frame)
-        self.tx_packets += 1
-        return True
-
-    def received(self) -> list[bytes]:
-        out = []
-        while True:
-            try:
-                out.append(self.peer.recv(65536))
-            except BlockingIOError:
-                return out
-
-    def close(self) -> None:
-        self.sock.close()
-        self.peer.close()
+        super().__init__(port, ifname=f"fake{port}")
 
 
 class Clock:

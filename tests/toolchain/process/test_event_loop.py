@@ -3,7 +3,6 @@ for AF_PACKET sockets, the switch runs in a thread of this process."""
 
 from __future__ import annotations
 
-import socket
 import threading
 
 import pytest
@@ -11,37 +10,19 @@ import pytest
 from toolchain.target import RuntimeCLI, SimpleSwitch
 from toolchain.target.process.control import ControlServer
 from toolchain.target.process.main import SwitchProcess
+from toolchain.target.process.ports import SocketPairPort
 
 from .conftest import LPM_JSON
 from .test_switch_process import COMMANDS, stf_vectors
 
 
-class FakePort:
-    """The RawPort interface over one end of a socketpair; the test holds the other end."""
+class FakePort(SocketPairPort):
+    """The RawPort interface over one end of a socketpair; the test holds the other end
+    (blocking, with a timeout, to wait for the switch's output)."""
 
     def __init__(self, port: int):
-        self.port, self.ifname = port, f"fake{port}"
-        self.sock, self.peer = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.sock.setblocking(False)
+        super().__init__(port, ifname=f"fake{port}")
         self.peer.settimeout(5.0)
-        self.rx_packets = self.tx_packets = self.tx_errors = 0
-
-    def recv_frames(self, limit: int = 256) -> list[bytes]:
-        out = []
-        while len(out) < limit:
-            try:
-                out.append(self.sock.recv(65536))
-            except BlockingIOError:
-                break
-        return out
-
-    def send(self, frame: bytes) -> bool:
-        self.sock.send(frame)
-        return True
-
-    def close(self) -> None:
-        self.sock.close()
-        self.peer.close()
 
 
 @pytest.fixture

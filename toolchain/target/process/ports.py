@@ -21,7 +21,8 @@ import socket
 import struct
 from collections import deque
 
-__all__ = ["PortError", "RawPort", "parse_interface_spec", "DelayLine", "parse_port_delay"]
+__all__ = ["PortError", "RawPort", "SocketPairPort", "parse_interface_spec", "DelayLine",
+           "parse_port_delay"]
 
 log = logging.getLogger(__name__)
 
@@ -160,6 +161,51 @@ class RawPort:
 
     def close(self) -> None:
         self.sock.close()
+
+
+class SocketPairPort:
+    """RawPort's interface over one end of a datagram socket pair, for tests and in-process
+    wiring: the switch loop (or a live host) uses ``sock``, the other end is ``peer`` (None when
+    an existing socket is given). ``received()`` drains what arrived at ``peer``."""
+
+    def __init__(self, port: int = 0, *, sock: socket.socket | None = None,
+                 ifname: str | None = None):
+        self.peer: socket.socket | None = None
+        if sock is None:
+            sock, self.peer = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+            self.peer.setblocking(False)
+        self.port, self.ifname = port, ifname or f"pair{port}"
+        self.sock = sock
+        sock.setblocking(False)
+        self.rx_packets = self.tx_packets = self.tx_errors = 0
+
+    def recv_frames(self, limit: int = 256) -> list[bytes]:
+        out = []
+        while len(out) < limit:
+            try:
+                out.append(self.sock.recv(65536))
+            except BlockingIOError:
+                break
+        self.rx_packets += len(out)
+        return out
+
+    def send(self, frame: bytes) -> bool:
+        self.sock.send(frame)
+        self.tx_packets += 1
+        return True
+
+    def received(self) -> list[bytes]:
+        out = []
+        while True:
+            try:
+                out.append(self.peer.recv(65536))
+            except BlockingIOError:
+                return out
+
+    def close(self) -> None:
+        self.sock.close()
+        if self.peer is not None:
+            self.peer.close()
 
 
 class DelayLine:
