@@ -3,7 +3,6 @@ project's gateway (p4src/), the toolchain's own P4+STF programs, p4lang/tutorial
 programs written for these tests, and a generated 1000-line program for speed."""
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -118,18 +117,14 @@ def test_missing_file_is_a_compile_error(tmp_path):
     assert "no such file" in str(e.value)
 
 
-def test_thousand_line_program_checks_in_well_under_a_second(tmp_path):
+def test_thousand_line_program_is_fully_checked(tmp_path):
+    # how long it takes is bench/bench_compiler.py's business (--large), not a unit test's
     text = large_program(70)
     assert text.count("\n") >= 1000
     path = tmp_path / "large.p4"
     path.write_text(text)
-    parse_and_check(path)                    # warm up imports
-    start = time.perf_counter()
     program, _ = parse_and_check(path)
-    elapsed = time.perf_counter() - start
     assert_fully_checked(program)
-    # ~0.07 s on the development machine; the bound leaves room for a loaded 2-core box
-    assert elapsed < 0.5, f"{elapsed:.3f} s"
 
 
 def test_program_without_main_is_an_error(tmp_path):
