@@ -7,6 +7,10 @@ Both speak the simple_switch_CLI language; they differ in transport:
 * ``Bmv2Driver(thrift_port=9090)``: a running switch process, real ``simple_switch`` or the
   embedded target's ``rdtcp-switch``; commands are piped into ``simple_switch_CLI`` (or
   ``cli="rdtcp-switch-cli"``) in one session per call.
+* ``SwitchProcessDriver(port)``: a running ``rdtcp-switch``, over one persistent connection
+  to its control channel (what ``rdtcp-switch-cli`` speaks), without a CLI process per call.
+
+The last two read registers and counters from the CLI's printed answers (``_CliTextDriver``).
 
 A refused command raises ``DriverError`` naming the command and the switch's message.
 """
@@ -18,7 +22,8 @@ import shutil
 import subprocess
 from typing import Any, Protocol, Sequence
 
-__all__ = ["Driver", "DriverError", "EmbeddedDriver", "Bmv2Driver", "parse_cli_output"]
+__all__ = ["Driver", "DriverError", "EmbeddedDriver", "Bmv2Driver", "SwitchProcessDriver",
+           "parse_cli_output"]
 
 PROMPT = "RuntimeCmd:"
 _ERROR_LINE = re.compile(r"^\s*(Error|Invalid|Exception|Traceback|Unknown)", re.I | re.M)
@@ -73,38 +78,12 @@ class EmbeddedDriver:
         return [tuple(int(v) for v in rt.counter_read(name, index)) for name, index in cells]
 
 
-class Bmv2Driver:
-    """Drives a switch process through its runtime CLI (Thrift port)."""
+class _CliTextDriver:
+    """Register and counter reads parsed from simple_switch_CLI's printed answers, for the
+    drivers whose ``run(commands)`` returns those answers."""
 
-    def __init__(self, thrift_port: int = 9090, *, cli: str = "simple_switch_CLI",
-                 timeout: float = 60.0):
-        self.thrift_port = thrift_port
-        self.timeout = timeout
-        path = shutil.which(cli)
-        if path is None:
-            raise DriverError(f"{cli} not found on PATH: install behavioral-model's runtime CLI, "
-                              "use cli='rdtcp-switch-cli' for the embedded switch process, or "
-                              "EmbeddedDriver for a switch in this process")
-        self.cli = path
-
-    def _session(self, commands: Sequence[str]) -> list[str]:
-        script = "".join(c.strip() + "\n" for c in commands)
-        try:
-            proc = subprocess.run([self.cli, "--thrift-port", str(self.thrift_port)],
-                                  input=script, capture_output=True, text=True,
-                                  timeout=self.timeout, check=False)
-        except subprocess.TimeoutExpired:
-            raise DriverError(f"{self.cli} on thrift port {self.thrift_port} did not answer "
-                              f"within {self.timeout} s") from None
-        if proc.returncode != 0 and PROMPT not in proc.stdout:
-            msg = (proc.stderr or proc.stdout).strip().splitlines()
-            raise DriverError(f"{self.cli} --thrift-port {self.thrift_port} failed "
-                              f"(exit {proc.returncode}): {msg[-1] if msg else 'no output'}")
-        return parse_cli_output(proc.stdout, len(commands))
-
-    def run(self, commands: Sequence[str]) -> list[str]:
-        outputs = self._session(commands)
-        return [_check(c, o) for c, o in zip(commands, outputs)]
+    def run(self, commands: Sequence[str]) -> list[str]:     # pragma: no cover - abstract
+        raise NotImplementedError
 
     def read_registers(self, cells: Sequence[tuple[str, int]]) -> list[int]:
         cmds = [f"register_read {name} {index}" for name, index in cells]
@@ -138,6 +117,70 @@ class Bmv2Driver:
                 raise DriverError(f"{cmd!r}: unexpected answer {text.strip()!r}")
             values.append((int(p.group(1) or p.group(2)), int(b.group(1) or b.group(2))))
         return values
+
+
+class SwitchProcessDriver(_CliTextDriver):
+    """Drives a running ``rdtcp-switch`` over one connection to its control channel
+    (``toolchain.target.process.cli.ControlClient``): the same commands and answers as
+    ``Bmv2Driver(port, cli="rdtcp-switch-cli")``, without starting a CLI process per call."""
+
+    def __init__(self, port: int, *, host: str = "127.0.0.1", connect_timeout: float = 5.0):
+        from toolchain.target.process.cli import ClientError, ControlClient
+        self._client_error = ClientError
+        try:
+            self.client = ControlClient(port, host=host, connect_timeout=connect_timeout)
+        except ClientError as e:
+            raise DriverError(str(e).splitlines()[0]) from None
+
+    def run(self, commands: Sequence[str]) -> list[str]:
+        out = []
+        for cmd in commands:
+            try:
+                text, ok = self.client.command(cmd.strip())
+            except self._client_error as e:
+                raise DriverError(str(e)) from None
+            if not ok:
+                raise DriverError(f"{cmd!r} refused by the switch: "
+                                  f"{(text.strip().splitlines() or ['(no message)'])[0]}")
+            out.append(_check(cmd, text))
+        return out
+
+    def close(self) -> None:
+        self.client.close()
+
+
+class Bmv2Driver(_CliTextDriver):
+    """Drives a switch process through its runtime CLI (Thrift port)."""
+
+    def __init__(self, thrift_port: int = 9090, *, cli: str = "simple_switch_CLI",
+                 timeout: float = 60.0):
+        self.thrift_port = thrift_port
+        self.timeout = timeout
+        path = shutil.which(cli)
+        if path is None:
+            raise DriverError(f"{cli} not found on PATH: install behavioral-model's runtime CLI, "
+                              "use cli='rdtcp-switch-cli' for the embedded switch process, or "
+                              "EmbeddedDriver for a switch in this process")
+        self.cli = path
+
+    def _session(self, commands: Sequence[str]) -> list[str]:
+        script = "".join(c.strip() + "\n" for c in commands)
+        try:
+            proc = subprocess.run([self.cli, "--thrift-port", str(self.thrift_port)],
+                                  input=script, capture_output=True, text=True,
+                                  timeout=self.timeout, check=False)
+        except subprocess.TimeoutExpired:
+            raise DriverError(f"{self.cli} on thrift port {self.thrift_port} did not answer "
+                              f"within {self.timeout} s") from None
+        if proc.returncode != 0 and PROMPT not in proc.stdout:
+            msg = (proc.stderr or proc.stdout).strip().splitlines()
+            raise DriverError(f"{self.cli} --thrift-port {self.thrift_port} failed "
+                              f"(exit {proc.returncode}): {msg[-1] if msg else 'no output'}")
+        return parse_cli_output(proc.stdout, len(commands))
+
+    def run(self, commands: Sequence[str]) -> list[str]:
+        outputs = self._session(commands)
+        return [_check(c, o) for c, o in zip(commands, outputs)]
 
 
 def parse_cli_output(stdout: str, n_commands: int) -> list[str]:

@@ -625,6 +625,7 @@ class LiveNetwork:
         self.log_dir = Path(log_dir) if log_dir is not None else None
         self.pcap_dir = Path(pcap_dir) if pcap_dir is not None else None
         self.cli = cli
+        self._drivers: dict[str, Any] = {}      # one control connection per switch (no CLI)
         self.switch_procs: dict[str, subprocess.Popen] = {}
         self.control_ports: dict[str, int] = {}
         self.host_procs: list[tuple[str, subprocess.Popen]] = []
@@ -695,6 +696,9 @@ class LiveNetwork:
 
     def stop(self) -> None:
         """End every process, remove interfaces and namespaces, rename the pcaps. Idempotent."""
+        for driver in self._drivers.values():
+            driver.close()
+        self._drivers.clear()
         for _, proc in self.host_procs:
             stop_process(proc)
         for proc in self.switch_procs.values():
@@ -724,11 +728,18 @@ class LiveNetwork:
 
     # -- use --------------------------------------------------------------------------------------
     def controller(self, switch: str) -> Any:
-        """``controller.Controller`` over ``rdtcp-switch-cli`` on the switch's control port."""
+        """``controller.Controller`` on the switch's control port: over one connection kept for
+        the run (``SwitchProcessDriver``), or piped through ``cli`` when one was given (e.g.
+        ``rdtcp-switch-cli``, as for real simple_switch)."""
         from controller import Controller
-        from controller.drivers import Bmv2Driver
+        from controller.drivers import Bmv2Driver, SwitchProcessDriver
 
-        return Controller(Bmv2Driver(self.control_ports[switch], cli=self.cli or switch_cli()))
+        if self.cli is not None:
+            return Controller(Bmv2Driver(self.control_ports[switch], cli=self.cli))
+        driver = self._drivers.get(switch)
+        if driver is None:
+            driver = self._drivers[switch] = SwitchProcessDriver(self.control_ports[switch])
+        return Controller(driver)
 
     def host_interface(self, host: str) -> str:
         return self.backend.host_interface(host)
@@ -749,16 +760,6 @@ class LiveNetwork:
         except (OSError, TypeError):
             return ""
 
-
-def switch_cli() -> str:
-    """The ``rdtcp-switch-cli`` executable: on PATH, or beside this interpreter."""
-    found = shutil.which("rdtcp-switch-cli")
-    if found:
-        return found
-    beside = Path(sys.executable).with_name("rdtcp-switch-cli")
-    if beside.exists():
-        return str(beside)
-    raise LiveError("rdtcp-switch-cli not found (pip install -e . installs it)")
 
 
 # -- stale networks -------------------------------------------------------------------------------

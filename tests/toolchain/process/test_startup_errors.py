@@ -174,3 +174,30 @@ def test_controller_bmv2_driver_drives_the_process_through_rdtcp_switch_cli():
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_controller_switch_process_driver_gives_the_clis_answers_over_one_connection():
+    """controller.drivers.SwitchProcessDriver: the control channel directly, one connection for
+    every call; the same answers as the CLI gives, refusals as DriverError naming the command."""
+    from controller.drivers import DriverError, SwitchProcessDriver
+    from .conftest import READY
+    proc = subprocess.Popen([sys.executable, "-m", "toolchain.target.process.main", "--thrift-port", "0",
+                             str(LPM_JSON)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith(READY), line + proc.stderr.read()
+        port = int(line.rsplit(":", 1)[1])
+        drv = SwitchProcessDriver(port)
+        outs = drv.run(["table_add KitIngress.ipv4_lpm KitIngress.forward 10.0.1.0/24 => 1 00:00:00:00:00:b1",
+                        "table_num_entries KitIngress.ipv4_lpm"])
+        assert "Entry has been added with handle 0" in outs[0]
+        assert outs[1].strip().endswith("1")
+        with pytest.raises(DriverError, match="'table_add nope x 1 => 2' refused by the switch"):
+            drv.run(["table_add nope x 1 => 2"])
+        assert drv.run(["table_num_entries KitIngress.ipv4_lpm"])[0].strip().endswith("1")
+        drv.close()
+    finally:
+        proc.kill()
+        proc.wait()
+    with pytest.raises(DriverError, match="Could not connect to a switch"):
+        SwitchProcessDriver(port, connect_timeout=1.0)
