@@ -56,8 +56,8 @@ being sent now), ``conn.unsent``, ``conn.highest_sacked()``, ``conn.now`` (the t
 being processed), ``conn.rtt`` (the RFC 6298 estimator: ``srtt``, ``rttvar``, ``rto``),
 ``conn.sacked_out`` (bytes SACKed), ``conn.rto_deadline``, ``conn.restart_rto()``; for variants
 that detect losses themselves: ``conn.mark_lost_by_send_time(xmit_ts, end_seq, window)`` (RACK's
-rule: mark lost what was sent ``window`` before the delivered segment (xmit_ts, end_seq), return
-the time until the next would be), ``conn.enter_recovery()`` (fast recovery for the losses
+rule: mark lost what was sent ``window`` before the delivered segment (xmit_ts, end_seq); returns
+how many it marked and the time until the next would be), ``conn.enter_recovery()`` (fast recovery for the losses
 marked), ``conn.send_probe(now)`` (a tail loss probe: new data beyond cwnd, else the last
 segment again) and ``conn.reduce_window()`` (the congestion response to a repaired loss).
 
