@@ -217,8 +217,8 @@ def delay_figure(points: dict, *, duration: float | None = None):
     sender that ran."""
     return _level_figure(
         points, ("delay",),
-        "Fig. 9 (not in the paper): reordering by delay, each data packet delayed with a "
-        "probability by N(25 ms, 8 ms)", "data packets delayed on the bottleneck link (%)",
+        "Fig. 9 (not in the paper): reordering by delay", "data packets delayed on the "
+        "bottleneck link by a further N(25 ms, 8 ms) (%)",
         duration)
 
 
