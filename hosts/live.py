@@ -204,6 +204,7 @@ class LiveHost:
                  rate_bps: float | None = None, clock: Callable[[], float] = time.monotonic,
                  wall_clock: Callable[[], float] = time.time, pcap: Any = None):
         from toolchain.target.process.ports import DelayLine
+        from toolchain.target.process.wakeup import Wakeup
 
         self.port = port
         self.ip, self.mac, self.gateway_mac = ip, mac, gateway_mac
@@ -219,10 +220,8 @@ class LiveHost:
         self._stop = False
         self.sel = selectors.DefaultSelector()
         self.sel.register(port.sock, selectors.EVENT_READ, "port")
-        self._wake_r, self._wake_w = socket.socketpair()
-        self._wake_r.setblocking(False)
-        self._wake_w.setblocking(False)
-        self.sel.register(self._wake_r, selectors.EVENT_READ, "wake")
+        self._wakeup = Wakeup()
+        self.sel.register(self._wakeup.reader, selectors.EVENT_READ, "wake")
 
     # -- clock: read here, never in the engine ----------------------------------------------------
     def now(self) -> float:
@@ -265,10 +264,7 @@ class LiveHost:
     def stop(self) -> None:
         """Make ``run`` return at its next turn (signal handlers call this)."""
         self._stop = True
-        try:
-            self._wake_w.send(b"\0")
-        except OSError:
-            pass
+        self._wakeup.wake()
 
     def next_deadline(self) -> float | None:
         """The earliest engine timer, window end or transmission due, or None."""
@@ -307,11 +303,7 @@ class LiveHost:
                 self.port.send(frame)
 
     def _drain_wake(self) -> None:
-        try:
-            while self._wake_r.recv(4096):
-                pass
-        except (BlockingIOError, InterruptedError):
-            pass
+        self._wakeup.drain()
 
     def _receive(self, frame: bytes, now: float) -> None:
         self.frames_in += 1
@@ -344,8 +336,7 @@ class LiveHost:
 
     def close(self) -> None:
         self.sel.close()
-        self._wake_r.close()
-        self._wake_w.close()
+        self._wakeup.close()
         if self.pcap is not None:
             self.pcap.close()
 

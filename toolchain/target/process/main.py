@@ -31,7 +31,6 @@ import argparse
 import logging
 import selectors
 import signal
-import socket
 import sys
 import time
 from pathlib import Path
@@ -44,6 +43,7 @@ from ..runtime_cli import RuntimeCLI
 from ..simple_switch.switch import SimpleSwitch
 from .control import ControlError, ControlServer
 from .ports import DelayLine, PortError, RawPort, parse_interface_spec, parse_port_delay
+from .wakeup import Wakeup
 
 __all__ = ["main", "SwitchProcess", "READY_LINE_PREFIX", "build_parser"]
 
@@ -116,9 +116,7 @@ class SwitchProcess:
         self.t0 = clock()
         self.wall0 = wall_clock()
         self.sel = selectors.DefaultSelector()
-        self._wake_r, self._wake_w = socket.socketpair()
-        self._wake_r.setblocking(False)
-        self._wake_w.setblocking(False)
+        self._wakeup = Wakeup()
 
     # -- clock: read here, never in the library ---------------------------------------------------
     def now(self) -> float:
@@ -130,7 +128,7 @@ class SwitchProcess:
     # -- signals ----------------------------------------------------------------------------------
     def install_signal_handlers(self) -> None:
         """SIGINT/SIGTERM set a flag; the wakeup fd makes select() return at once."""
-        signal.set_wakeup_fd(self._wake_w.fileno(), warn_on_full_buffer=False)
+        signal.set_wakeup_fd(self._wakeup.writer_fd, warn_on_full_buffer=False)
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, self._on_signal)
 
@@ -140,10 +138,7 @@ class SwitchProcess:
 
     def stop(self) -> None:
         self._stop = True
-        try:
-            self._wake_w.send(b"\0")
-        except OSError:
-            pass
+        self._wakeup.wake()
 
     # -- loop -------------------------------------------------------------------------------------
     def run(self) -> None:
@@ -158,7 +153,7 @@ class SwitchProcess:
         for num, p in self.ports.items():
             sel.register(p.sock, selectors.EVENT_READ, ("port", num))
         sel.register(self.control.listener, selectors.EVENT_READ, ("accept", None))
-        sel.register(self._wake_r, selectors.EVENT_READ, ("wake", None))
+        sel.register(self._wakeup.reader, selectors.EVENT_READ, ("wake", None))
         self._registered = True
 
     def turn(self, max_wait: float | None = None) -> None:
@@ -200,11 +195,7 @@ class SwitchProcess:
         elif kind == "client":
             self._serve_client(arg, events)
         else:
-            try:
-                while self._wake_r.recv(4096):
-                    pass
-            except (BlockingIOError, InterruptedError):
-                pass
+            self._wakeup.drain()
 
     def _receive(self, num: int) -> None:
         port = self.ports[num]
@@ -297,8 +288,7 @@ class SwitchProcess:
             p.close()
         if self.pcap is not None:
             self.pcap.close()
-        self._wake_r.close()
-        self._wake_w.close()
+        self._wakeup.close()
 
 
 # -- command line ---------------------------------------------------------------------------------
