@@ -79,11 +79,9 @@ class EmbeddedDriver:
 
 
 class _CliTextDriver:
-    """Register and counter reads parsed from simple_switch_CLI's printed answers, for the
-    drivers whose ``run(commands)`` returns those answers."""
-
-    def run(self, commands: Sequence[str]) -> list[str]:     # pragma: no cover - abstract
-        raise NotImplementedError
+    """Register and counter reads parsed from simple_switch_CLI's printed answers: a mixin for
+    the drivers whose own ``run(commands)`` returns those answers (Bmv2Driver,
+    SwitchProcessDriver)."""
 
     def read_registers(self, cells: Sequence[tuple[str, int]]) -> list[int]:
         cmds = [f"register_read {name} {index}" for name, index in cells]
