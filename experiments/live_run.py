@@ -30,10 +30,13 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from experiments.paper import P4_INJECTIONS
+
 __all__ = ["main", "parse_args", "live_spec", "host_options", "gateway_configs", "summarize",
            "INJECTIONS"]
 
-INJECTIONS = ("none", "altpath", "recirc")   # the simulator's "swap" has no live form
+# the gateway's own P4 injections; the simulator's "swap" and "delay" have no live form
+INJECTIONS = ("none",) + P4_INJECTIONS
 RECEIVER_GRACE = 15.0        # seconds the receiver gets after the sender ends to see the FIN
 SENDER_MARGIN = 60.0         # seconds beyond --duration before the sender is given up on
 
