@@ -5,14 +5,16 @@ APT_PACKAGES := iproute2 tshark
 # live runs build the network with Mininet when it is there, else with plain ip netns
 APT_OPTIONAL := pypy3 mininet
 MODE ?= full
+RRTCP_MODE ?= quick
 JOBS ?= $(shell nproc)
 P4C ?= $(PYTHON) -m toolchain.compiler.driver
 
-.PHONY: help deps test test-fast ptf run run-quick live bench build clean
+.PHONY: help deps test test-fast ptf run run-quick run-rrtcp live bench build clean
 
 help:
 	@echo "make deps       install system packages (apt, when root) and the Python package with test extras"
 	@echo "make run        deps + reproduce RD-TCP Figures 1-4 (MODE=full|quick) into results/"
+	@echo "make run-rrtcp  deps + reproduce RR-TCP (seed 000) Figures 4-5 (RRTCP_MODE=quick|full) into results/rrtcp/"
 	@echo "make test       deps + every test (unit, STF conformance, PTF on the embedded target)"
 	@echo "make live       one real-time run of the paper dumbbell on network namespaces (root; experiments/LIVE.md)"
 	@echo "make bench      print the benchmarks' figures and the commands that produced them"
@@ -44,6 +46,9 @@ run: deps
 
 run-quick:
 	$(MAKE) run MODE=quick
+
+run-rrtcp: deps
+	$(PYTHON) -m experiments.rrtcp_figures --mode $(RRTCP_MODE) --jobs $(JOBS) --out results/rrtcp/
 
 live: deps build
 	$(PYTHON) -m experiments.live_run --variant rdtcp --duration 20 --out results/live/

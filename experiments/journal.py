@@ -34,6 +34,8 @@ __all__ = ["Journal", "Resumed", "scan_journal", "spec_key", "run_key", "row_key
 _SPEC_FIELDS = tuple(f.name for f in fields(RunSpec))
 # what decides a run's numbers: every RunSpec field but the time series' step
 _RUN_FIELDS = tuple(name for name in _SPEC_FIELDS if name != "sample_step")
+# RunSpec fields added after journals were first written, with the value older rows meant
+_ADDED_FIELDS = {"scenario": "rdtcp"}
 
 # ----------------------------------------------------------------------------- code version
 # The sources whose code decides a run's numbers, relative to the repository root: every .py file
@@ -131,7 +133,8 @@ def _journal_row(raw: bytes) -> dict | None:
     if not isinstance(row, dict):
         return None
     try:
-        spec = RunSpec(**{name: row[name] for name in _SPEC_FIELDS})
+        spec = RunSpec(**{name: row[name] if name in row else _ADDED_FIELDS[name]
+                          for name in _SPEC_FIELDS})
     except (KeyError, TypeError, ValueError):
         return None
     if not isinstance(row.get("code_version", ""), str):
@@ -165,8 +168,9 @@ def _key(spec_or_row, names) -> tuple:
 
 
 def row_key(row: dict) -> tuple:
-    return (row["variant"], row["injection"], row["interval"], row["swaps"], row["level"],
-            row.get("k", RDTCP_K), row.get("swap_span", 0), row["seed"])
+    return (row.get("scenario", "rdtcp"), row["variant"], row["injection"], row["interval"],
+            row["swaps"], row["level"], row.get("k", RDTCP_K), row.get("swap_span", 0),
+            row["seed"])
 
 
 # ----------------------------------------------------------------------------- reuse

@@ -22,10 +22,11 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hosts.tcp.variants import get_variant
+from hosts.tcp.variants import VARIANTS as ALL_VARIANTS, get_variant
 from hosts.tcp.variants.rdtcp import RdTcp
 
 __all__ = ["RunSpec", "run_paper", "PAPER", "BOTTLENECK_BPS", "INJECTIONS", "P4_INJECTIONS",
+           "Scenario", "SCENARIOS",
            "DELAY_MEAN", "DELAY_SD", "VARIANTS",
            "PAPER_VARIANTS", "RDTCP_VARIANTS", "ProgramError", "gateway_program"]
 
@@ -55,6 +56,43 @@ INJECTIONS = ("swap", "altpath", "recirc", "delay")
 DELAY_MEAN = 0.025
 DELAY_SD = 0.008
 P4_INJECTIONS = ("altpath", "recirc")   # run for the paper's senders: the gateway's own knobs
+
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The network a run's transfer crosses: the dumbbell's parameters (``topologies.PaperTopo``
+    keywords: access and bottleneck rate and delay, R1's drop-tail buffer in packets) and the
+    IP packet size the senders fill (their MSS is this less 40 header bytes)."""
+
+    name: str
+    topo: dict
+    mtu: int
+    cite: str
+
+    @property
+    def mss(self) -> int:
+        return self.mtu - 40
+
+    @property
+    def buffer_packets(self) -> int:
+        return self.topo["queue"]
+
+
+SCENARIOS = {s.name: s for s in (
+    # 003 §4: the runs above; RD-TCP's Figures 1-4
+    Scenario("rdtcp", {"access_bw": 10, "access_delay": "1ms", "bottleneck_bw": 5,
+                       "bottleneck_delay": "50ms", "queue": BUFFER_PACKETS}, MTU,
+             "003 §4"),
+    # 000 §5, Fig. 3 and Table 2: one flow over a 50 ms bottleneck whose capacity is exactly
+    # maxwnd / RTT (50 packets of 1000 bytes per 100 ms: 4 Mb/s), so an unimpaired window of 50
+    # builds no queue, and no drops unless a run asks for them ("without introducing packet
+    # drops", §5.1.1). The access links are not described: fast (100 Mb/s) and short (0.1 ms),
+    # so the RTT is the bottleneck's. The buffer holds two windows and limited transmit's
+    # extra cwnd (000 §2.3), so nothing overflows it. The run sets maxwnd (max_cwnd_segments).
+    Scenario("rrtcp", {"access_bw": 100, "access_delay": "0.1ms", "bottleneck_bw": 4,
+                       "bottleneck_delay": "50ms", "queue": 200}, 1000, "000 §5"),
+)}
 
 # The paper's numbers (§1, §5, §6), bytes/second of a 10-minute transfer.
 PAPER = {
@@ -87,11 +125,16 @@ class RunSpec:
     swap_span: int = 0            # max places between swapped packets (0: anywhere, sim.reorder)
     sample_step: float = 0.0      # > 0: record per-flow time series at this step
     max_cwnd_segments: int = MAX_CWND_SEGMENTS
+    scenario: str = "rdtcp"       # the network: SCENARIOS (003's dumbbell, or 000's)
 
     def __post_init__(self) -> None:
         self._check_types()
-        if self.variant not in VARIANTS:
-            raise ValueError(f"unknown variant {self.variant!r}; choose from {', '.join(VARIANTS)}")
+        if self.variant not in ALL_VARIANTS:
+            raise ValueError(f"unknown variant {self.variant!r}; choose from "
+                             f"{', '.join(sorted(ALL_VARIANTS))}")
+        if self.scenario not in SCENARIOS:
+            raise ValueError(f"unknown scenario {self.scenario!r}; choose from "
+                             f"{', '.join(SCENARIOS)}")
         if self.injection not in INJECTIONS:
             raise ValueError(f"unknown injection {self.injection!r}; "
                              f"choose from {', '.join(INJECTIONS)}")
@@ -128,7 +171,7 @@ class RunSpec:
             object.__setattr__(self, name, float(value))
 
 
-_STR_FIELDS = ("variant", "injection", "alt_extra_delay")
+_STR_FIELDS = ("variant", "injection", "alt_extra_delay", "scenario")
 _INT_FIELDS = ("swaps", "seed", "k", "swap_span", "max_cwnd_segments")
 _FLOAT_FIELDS = ("interval", "duration", "level", "sample_step")
 
@@ -152,7 +195,7 @@ class RunResult:
 def tcp_config(spec: RunSpec) -> Any:
     """The sender's and receiver's engine configuration for the scenario."""
     from hosts.tcp import TcpConfig
-    return TcpConfig(variant=spec.variant, mss=MSS, sack=True,
+    return TcpConfig(variant=spec.variant, mss=SCENARIOS[spec.scenario].mss, sack=True,
                      timestamps=get_variant(spec.variant).needs_timestamps,
                      window_scale=7, rdtcp=spec.variant in RDTCP_VARIANTS, rdtcp_k=spec.k,
                      delayed_ack=False, max_cwnd_segments=spec.max_cwnd_segments)
@@ -165,7 +208,7 @@ def build_network(spec: RunSpec, program: Any) -> Any:
     from topologies import PaperTopo
 
     alt = spec.alt_extra_delay if spec.injection == "altpath" else None
-    topo = PaperTopo(queue=BUFFER_PACKETS, alt_extra_delay=alt)
+    topo = PaperTopo(**SCENARIOS[spec.scenario].topo, alt_extra_delay=alt)
     return Network.from_topo(
         topo, program=program, seed=spec.seed, tm_depth=TM_DEPTH,
         configure=lambda net, name, sw: configure_gateway(net, name, sw, spec=spec))

@@ -21,7 +21,8 @@ from matplotlib.ticker import FuncFormatter  # noqa: E402
 from experiments.paper import P4_INJECTIONS, PAPER, PAPER_VARIANTS, VARIANTS  # noqa: E402
 from experiments.report import baseline, paper_sender, swap_curve  # noqa: E402
 
-__all__ = ["plot_all", "swap_figure", "injection_figure", "delay_figure", "k_study_figure", "sender_style",
+__all__ = ["plot_all", "save_figure", "plot_curve", "stats_note", "swap_figure", "injection_figure",
+           "delay_figure", "k_study_figure", "sender_style",
            "LABELS", "STYLES", "K_STUDY_SPAN_STYLES", "K_STUDY_PAPER_STAR"]
 
 LABELS = {"sack": "TCP SACK", "dsack": "TCP DSACK (undo)", "rdtcp": "RD-TCP (k=3)",
@@ -31,7 +32,8 @@ LABELS = {"sack": "TCP SACK", "dsack": "TCP DSACK (undo)", "rdtcp": "RD-TCP (k=3
           "rdtcp-measured": "RD-TCP, k from measured reordering (003 §3)",
           "eifel": "TCP SACK with Eifel undo (timestamps, RFC 3522)",
           "rack": "TCP SACK with RACK-TLP (time-based, RFC 8985)",
-          "rrtcp": "RR-TCP (DSACK, dupthresh from reordering histogram)"}
+          "rrtcp": "RR-TCP (DSACK, dupthresh from reordering histogram)",
+          "rrtcp-fa": "RR-TCP with a fixed FA ratio (DSACK-FA)"}
 # the paper's names for its own senders, for its stars ("TCP using DSACK": 003 §6 does not say
 # which DSACK response it ran, so not "undo")
 PAPER_LABELS = {"sack": "TCP SACK", "dsack": "TCP using DSACK", "rdtcp": "RD-TCP (k=3)"}
@@ -40,7 +42,8 @@ PAPER_LABELS = {"sack": "TCP SACK", "dsack": "TCP using DSACK", "rdtcp": "RD-TCP
 STYLES = {"sack": ("tab:blue", "o"), "dsack": ("tab:orange", "s"), "rdtcp": ("tab:red", "D"),
           "dsack-inc": ("tab:brown", "v"), "dsack-avg": ("tab:olive", "^"),
           "rdtcp-adaptive": ("tab:green", "P"), "rdtcp-measured": ("tab:purple", "X"),
-          "eifel": ("tab:cyan", "h"), "rack": ("tab:gray", "p"), "rrtcp": ("tab:pink", "<")}
+          "eifel": ("tab:cyan", "h"), "rack": ("tab:gray", "p"), "rrtcp": ("tab:pink", "<"),
+          "rrtcp-fa": ("black", ">")}
 _SPARE = ("tab:pink", "tab:cyan", "tab:gray", "black")
 # per interval: line style and whether the marker is filled (1 s solid and filled, 8 s dashed, open)
 INTERVAL_STYLES = (("-", True), ("--", False), (":", False), ("-.", False))
@@ -87,28 +90,28 @@ def plot_all(points: dict, out: Path, *, k_study: dict | None = None,
     for name, (title, variants) in FIGURES.items():
         needs = FIGURE_NEEDS.get(name, variants)    # a sender the figure is about ran
         if any(swap_curve(points, v, i) for v in needs for i in intervals):
-            _save(swap_figure(points, variants, intervals, title, duration=duration), out / name)
+            save_figure(swap_figure(points, variants, intervals, title, duration=duration), out / name)
             written.append(name)
     if any(k[1] in P4_INJECTIONS for k in points):
-        _save(injection_figure(points, duration=duration), out / "fig5_injection.png")
+        save_figure(injection_figure(points, duration=duration), out / "fig5_injection.png")
         written.append("fig5_injection.png")
     if any(k[1] == "delay" for k in points):
-        _save(delay_figure(points, duration=duration), out / "fig9_delay.png")
+        save_figure(delay_figure(points, duration=duration), out / "fig9_delay.png")
         written.append("fig9_delay.png")
     if k_study:
-        _save(k_study_figure(k_study, duration=duration), out / "fig6_k_study.png")
+        save_figure(k_study_figure(k_study, duration=duration), out / "fig6_k_study.png")
         written.append("fig6_k_study.png")
     return written
 
 
-def _save(fig, path: Path) -> None:
+def save_figure(fig, path: Path) -> None:
     # tight: the legends below the axes and the notes above them are part of the figure
     fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
 
 
 # --------------------------------------------------------------------------- helpers
-def _series(ax, xs, points, *, colour, marker, line="-", filled=True, label=None):
+def plot_curve(ax, xs, points, *, colour, marker, line="-", filled=True, label=None):
     """One curve: the means joined by a line, and an error bar (± sd) only where the point has
     an sd; a point from one seed (sd None) gets no bar rather than a zero-length one."""
     ys = [p["mean"] for p in points]
@@ -122,7 +125,7 @@ def _series(ax, xs, points, *, colour, marker, line="-", filled=True, label=None
                     fmt="none", ecolor=colour, capsize=3, lw=1)
 
 
-def _stats_note(points: list[dict]) -> str:
+def stats_note(points: list[dict]) -> str:
     """'mean ± sd over n = 2 seeds per point' for the points drawn, saying which have no bar."""
     ns = sorted({p["n"] for p in points}) or [0]
     n = f"{ns[0]}" if len(ns) == 1 else f"{ns[0]}-{ns[-1]}"
@@ -180,7 +183,7 @@ def swap_figure(points: dict, variants, intervals, title: str, *,
             curve = swap_curve(points, variant, interval)
             if not curve:
                 continue
-            _series(ax, [s for s, _ in curve], [p for _, p in curve], colour=colour,
+            plot_curve(ax, [s for s, _ in curve], [p for _, p in curve], colour=colour,
                     marker=marker, line=line, filled=filled,
                     label=f"{LABELS.get(variant, variant)}, every {interval:g} s")
             drawn += [p for _, p in curve]
@@ -190,7 +193,7 @@ def swap_figure(points: dict, variants, intervals, title: str, *,
     lines = ", ".join(f"{i:g} s ({_LINE_NAMES[style]})"
                       for i, (style, _) in zip(intervals, INTERVAL_STYLES))
     _titles(ax, title, "; ".join(filter(None, (f"swaps every {lines}", _transfers(duration)))),
-            _stats_note(drawn))
+            stats_note(drawn))
     ax.set_xlabel("random queue swaps asked per interval at R1's bottleneck queue\n"
                   "(a swap needs at least 2 waiting packets: swaps done in points.csv)")
     _bytes_axis(ax)
@@ -240,12 +243,12 @@ def _level_figure(points: dict, injections: tuple, title: str, xlabel: str,
         colour, marker = sender_style(variant)
         first = injection == injections[0]
         label = LABELS.get(variant, variant) + (f", {injection}" if len(injections) > 1 else "")
-        _series(ax, [lv * 100 for lv, _ in curve], [p for _, p in curve], colour=colour,
+        plot_curve(ax, [lv * 100 for lv, _ in curve], [p for _, p in curve], colour=colour,
                 marker=marker, line="-" if first else "--", filled=first, label=label)
         drawn += [p for _, p in curve]
     ax.set_xlabel(xlabel)
     _bytes_axis(ax)
-    _titles(ax, title, _transfers(duration, paper=False), _stats_note(drawn))
+    _titles(ax, title, _transfers(duration, paper=False), stats_note(drawn))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
     fig.tight_layout()
@@ -264,7 +267,7 @@ def k_study_figure(study: dict, *, duration: float | None = None):
             continue
         label = ("swaps anywhere in the queue" if span == 0
                  else f"swapped packets at most {span} places apart")
-        _series(ax, [p["k"] for p in points], [_relative(p) for p in points], colour=colour,
+        plot_curve(ax, [p["k"] for p in points], [_relative(p) for p in points], colour=colour,
                 marker=marker, line=line, label=label)
         drawn += points
     star = K_STUDY_PAPER_STAR
@@ -276,7 +279,7 @@ def k_study_figure(study: dict, *, duration: float | None = None):
     ax.set_xlabel("k (RD-TCP waits 3 + k duplicate ACKs on a reordered hole)")
     ax.set_ylabel("throughput / RD-TCP's throughput without reordering")
     _titles(ax, "Fig. 6 (not in the paper): RD-TCP at 15 swaps every 1 s against k",
-            _transfers(duration), _stats_note(drawn))
+            _transfers(duration), stats_note(drawn))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, loc="lower right", framealpha=0.85)
     fig.tight_layout()

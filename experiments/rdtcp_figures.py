@@ -26,8 +26,9 @@ runs.jsonl that --resume reads back (each row stamped with the code version that
 --resume reuses only rows of the running code's version) and invocations.jsonl (one line per
 invocation of the sweep on that journal).
 
-The parts: experiments.cli (argument types, --help, errors), experiments.journal (runs.jsonl),
-experiments.pool (running the specs on workers), experiments.report (tables and figures).
+The parts: experiments.cli (argument types, --help, errors), experiments.sweep (what every figure
+sweep does with its specs), experiments.journal (runs.jsonl), experiments.pool (running the specs
+on workers), experiments.report (tables and figures).
 """
 
 from __future__ import annotations
@@ -35,19 +36,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
-from pathlib import Path
 from typing import Sequence
 
-from experiments.cli import (HelpFormatter, UsageError, check_out_dir, csv_list, finite_float,
-                             make_out_dir, out_of_range, series_too_long)
-from experiments import pool
-from experiments.journal import (code_version, finished_count, previous_rows, read_invocations,
-                                 record_invocation, row_key)
+from experiments.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
+                             series_too_long)
 from experiments.paper import INJECTIONS, P4_INJECTIONS, PAPER_VARIANTS, VARIANTS, RunSpec
-from experiments.pool import run_specs, worker_python
+from experiments.sweep import main_guarded, run_sweep
 
 __all__ = ["MODES", "SweepConfig", "build_specs", "main", "parse_args", "sweep_config",
            "K_STUDY_SWAPS", "K_STUDY_INTERVAL"]
@@ -231,21 +226,6 @@ def sweep_config(args: argparse.Namespace) -> SweepConfig:
     return cfg
 
 
-def _missing_parts() -> str | None:
-    """A sentence naming a part of the project the runs need and cannot import, else None."""
-    try:
-        from hosts.tcp import TcpConfig, TcpConnection  # noqa: F401
-        from hosts.wire import decode_frame, encode_frame  # noqa: F401
-    except ImportError as exc:
-        return f"the host TCP stack is not importable ({exc})"
-    try:
-        from controller import Controller  # noqa: F401
-        from toolchain.target import SimpleSwitch  # noqa: F401
-    except ImportError as exc:
-        return f"the P4 target or the controller is not importable ({exc})"
-    return None
-
-
 def series_name(row: dict) -> str:
     """The file name of a run's time series, naming only what acts on the run: k for the RD-TCP
     senders, the swaps (count, span, interval) or the P4 injection and its level, the seed."""
@@ -262,117 +242,21 @@ def series_name(row: dict) -> str:
     return "_".join(parts + [f"seed{row['seed']}"]) + ".csv"
 
 
-def write_series(rows: list[dict], folder: Path) -> None:
-    """One CSV per run that recorded a time series (rows keep everything else)."""
-    from sim.trace import write_series_csv
-    for row in rows:
-        series = row.pop("_series", None)
-        if not series:
-            continue
-        folder.mkdir(parents=True, exist_ok=True)
-        write_series_csv(folder / series_name(row), series)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    where: dict = {}        # the journal and the sweep's specs once known, for an interruption
-    try:
-        return _sweep(args, where)
-    except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        if "journal" in where:
-            journal, specs = where["journal"], where["specs"]
-            kept = finished_count(journal, specs, where["version"])
-            print(f"\ninterrupted: {kept} of {len(specs)} runs kept in {journal}; rerun with "
-                  f"--resume to finish", file=sys.stderr)
-        else:
-            print("\ninterrupted before any run started", file=sys.stderr)
-        return 130                      # 128 + SIGINT, as a shell reports it
+    return main_guarded(lambda where: _sweep(args, where))
 
 
 def _sweep(args: argparse.Namespace, where: dict) -> int:
-    from experiments.paper import ProgramError, gateway_program
     from experiments.report import write_outputs
 
     cfg = sweep_config(args)
-    missing = _missing_parts()
-    if missing:
-        raise UsageError(f"cannot run the sweep: {missing}")
-    out = Path(args.out)
-    check_out_dir(out)
-    # everything that can refuse the input comes before --out is created
-    python, why = worker_python(args.worker_python)
-    try:
-        program_path, _ = gateway_program()  # compiled (or the cache reused) once, before forking
-    except ProgramError as exc:
-        raise UsageError(str(exc)) from None
-    make_out_dir(out)
-    started = time.perf_counter()
-    started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    specs = build_specs(cfg)
-    if args.series:
-        specs = [replace(s, sample_step=args.series) for s in specs]
-    journal = out / "runs.jsonl"
-    version = code_version(program_path)
-    try:
-        resumed = previous_rows(journal, specs, resume=args.resume, version=version)
-        open(journal, "a").close()      # writable, or say so now rather than after a run
-    except OSError as exc:
-        raise UsageError(f"{journal}: {exc.strerror or exc}") from None
-    where.update(journal=journal, specs=specs, version=version)
-    kept = resumed.kept
-    todo = [s for s in specs if s not in kept]
-    jobs = pool.jobs_for(args.jobs, len(todo))
-    print(f"{len(specs)} runs ({args.mode} mode, {cfg.duration:g} s each, code version "
-          f"{version}) -> {out}/; " +
-          (f"{len(kept)} kept from {journal}, " if args.resume else "") +
-          (f"{len(todo)} to run on {jobs} process(es); {why}" if todo else "nothing to run"),
-          file=sys.stderr)
-    entry = {"started": started_at, "code_version": version, "resume": bool(args.resume),
-             "jobs": jobs, "workers": why, "runs_asked": len(specs), "runs_reused": len(kept),
-             "reused_runs": sorted(series_name(r)[:-len(".csv")] for r in kept.values())}
-    lines_before = _line_count(journal)
-    try:
-        new = run_specs(todo, jobs=jobs, program_path=program_path,
-                        progress=not args.no_progress, python=python, journal=journal,
-                        code_version=version)
-    except BaseException as exc:        # Ctrl-C above all: the runs it kept are in the log
-        try:
-            record_invocation(journal, {
-                "outcome": "interrupted" if isinstance(exc, KeyboardInterrupt) else
-                f"failed: {type(exc).__name__}",
-                "wall_s": round(time.perf_counter() - started, 3), **entry,
-                "runs_done": _line_count(journal) - lines_before})
-        except OSError:
-            pass                        # the interruption is what to report
-        raise
-    wall_s = time.perf_counter() - started
-    record_invocation(journal, {"outcome": "finished", "wall_s": round(wall_s, 3), **entry,
-                                "runs_done": len(new),
-                                "runs_failed": sum("error" in r for r in new)})
-    rows = sorted(list(kept.values()) + new, key=row_key)
-    write_series(rows, out / "series")
-    invocations = read_invocations(journal)
-    summary = write_outputs(rows, cfg, out, mode=args.mode, invocations=invocations,
-                            code_version=version)
-    failed = [r for r in rows if "error" in r]
-    for r in failed[:5]:
-        print(f"run failed: {r['variant']} swaps={r['swaps']} seed={r['seed']}: {r['error']}",
-              file=sys.stderr)
-    print(summary["table_markdown"])
-    total = (f" (the sweep's {len(invocations)} invocations on this journal: "
-             f"{summary['wall_s']:.1f} s)" if len(invocations) > 1 else "")
-    print(f"wrote {out}/ in {wall_s:.1f} s{total}", file=sys.stderr)
-    return 1 if failed else 0
 
-
-def _line_count(path: Path) -> int:
-    try:
-        return path.read_bytes().count(b"\n")
-    except OSError:
-        return 0
+    def report(rows, out, invocations, version):
+        return write_outputs(rows, cfg, out, mode=args.mode, invocations=invocations,
+                             code_version=version)
+    return run_sweep(build_specs(cfg), args, where, duration=cfg.duration, name_of=series_name,
+                     report=report)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from experiments.paper import (BOTTLENECK_BPS, PAPER, PAPER_VARIANTS, RDTCP_K, R
                                VARIANTS)
 
 __all__ = ["aggregate", "aggregate_all", "figure_points", "k_study", "shape_checks", "paper_table",
-           "paper_sender", "table_markdown", "point_rows", "write_outputs"]
+           "paper_sender", "table_markdown", "point_rows", "write_outputs", "write_csv"]
 
 # aggregate_all(): (variant, injection, interval or None, swaps, level, k, swap span)
 # aggregate(), figure_points(): the first five, for the figures' k and span
@@ -235,7 +235,7 @@ def _swaps_cell(r: dict) -> str:
     return f"{done:,.0f} / {asked:,.0f} ({done / asked:.0%})"
 
 
-def _write_csv(path: Path, rows: list[dict]) -> None:
+def write_csv(path: Path, rows: list[dict]) -> None:
     columns: list[str] = []
     for r in rows:
         columns += [k for k in r if k not in columns]
@@ -280,11 +280,11 @@ def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str,
     study = k_study(all_points, swaps=K_STUDY_SWAPS, interval=K_STUDY_INTERVAL) \
         if getattr(cfg, "k_values", ()) else {}
     duration = getattr(cfg, "duration", None)
-    _write_csv(out / "runs.csv", rows)
+    write_csv(out / "runs.csv", rows)
     prows = point_rows(all_points)
-    _write_csv(out / "points.csv", prows)
+    write_csv(out / "points.csv", prows)
     table = paper_table(points, duration=duration)
-    _write_csv(out / "paper_table.csv", table)
+    write_csv(out / "paper_table.csv", table)
     markdown = table_markdown(table, duration=duration)
     (out / "paper_table.md").write_text(markdown + "\n")
     figures = plot_all(points, out, k_study=study, duration=duration)

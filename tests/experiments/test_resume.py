@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments import rdtcp_figures
+from experiments import sweep
 from experiments.journal import (CODE_FILES, CODE_TREES, code_files, code_version, scan_journal,
                                  select)
 from experiments.paper import RunSpec, gateway_program
@@ -45,7 +45,7 @@ def test_resume_after_a_code_change_reruns_the_rows_of_the_other_code(tmp_path, 
     argv = ARGS + ["--out", str(tmp_path)]
     assert main(argv) == 0
     capsys.readouterr()
-    monkeypatch.setattr(rdtcp_figures, "code_version", lambda _path: "0123456789ab")
+    monkeypatch.setattr(sweep, "code_version", lambda _path: "0123456789ab")
     assert main(argv + ["--resume"]) == 0
     err = capsys.readouterr().err
     assert "0 kept from" in err and "2 to run" in err
