@@ -34,7 +34,6 @@ on workers), experiments.report (tables and figures).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from dataclasses import dataclass, replace
 from typing import Sequence
@@ -42,7 +41,8 @@ from typing import Sequence
 from experiments.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                              series_too_long)
 from experiments.paper import INJECTIONS, P4_INJECTIONS, PAPER_VARIANTS, VARIANTS, RunSpec
-from experiments.sweep import main_guarded, run_sweep
+from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, main_guarded,
+                               run_sweep)
 
 __all__ = ["MODES", "SweepConfig", "build_specs", "main", "parse_args", "sweep_config",
            "K_STUDY_SWAPS", "K_STUDY_INTERVAL"]
@@ -132,9 +132,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                     "Options without a default shown take the --mode's value.")
     p.add_argument("--mode", choices=sorted(MODES), default="full",
                    help="full: the paper's 10-minute transfers; quick: a CI-sized sweep")
-    p.add_argument("--jobs", type=int, default=None,
-                   help="worker processes, at most one per run to do (default: all cores)")
-    p.add_argument("--out", default="results", help="output directory, created if missing")
+    add_sweep_options(p, out="results")
     p.add_argument("--seeds", type=int,
                    help=f"seeds per point ({_mode_default('seeds')}; zero-swap points are "
                         "deterministic and run seed 1 only)")
@@ -166,26 +164,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help=f"k study: swap spans to run it for, 0: anywhere "
                         f"({_mode_default('k_spans')})")
     p.add_argument("--no-k-study", action="store_true", help="skip the k study")
-    p.add_argument("--series", type=finite_float, metavar="STEP",
-                   help="also write per-flow time series (cwnd, ssthresh, dupthresh, "
-                        "retransmissions, goodput) sampled every STEP s (at most --duration) "
-                        "into OUT/series/; with --resume only the runs whose row lacks a series "
-                        "at STEP run again (default: none)")
-    p.add_argument("--worker-python", default="auto", metavar="PYTHON",
-                   help="interpreter the runs execute in: 'auto' (pypy3 when it is on PATH "
-                        "and can run the simulator, 2-5x faster; else this one), 'self' "
-                        "(this one), or a command/path such as pypy3; results are identical")
-    p.add_argument("--resume", action="store_true",
-                   help="keep the runs an earlier sweep into the same --out finished (its "
-                        "runs.jsonl) with this code version and run only the others: rows of "
-                        "other code (e.g. before a git pull) or of no recorded version run "
-                        "again, and so do rows without the --series asked for (a row with a "
-                        "series serves a sweep without one); without --resume an existing "
-                        "journal is set aside as runs.jsonl.prev")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_run_options(p)
     args = p.parse_args(argv)
-    if args.jobs is None:
-        args.jobs = os.cpu_count() or 1
+    default_jobs(args)
     duration = args.duration if args.duration is not None else MODES[args.mode].duration
     bad = (out_of_range(args, ("jobs", "seeds", "duration", "swaps", "interval", "swap_span",
                                "k_values", "k_spans", "series"))

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 from dataclasses import asdict, dataclass, replace
@@ -38,7 +37,8 @@ from typing import Sequence
 from experiments.cli import HelpFormatter, csv_list, finite_float, out_of_range, series_too_long
 from experiments.paper import RunSpec
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
-from experiments.sweep import main_guarded, run_sweep
+from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, main_guarded,
+                               run_sweep)
 
 __all__ = ["MODES", "RrSweepConfig", "build_specs", "main", "parse_args", "points_of",
            "checks_of", "MAXWND", "VARIANTS", "PAPER_NAMES"]
@@ -280,9 +280,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--mode", choices=sorted(MODES), default="quick",
                    help="full: 000's 1000 s runs, 5 seeds, 1-30 %% delayed (about 1.5 hours on "
                         "2 cores); quick: 100 s runs, 2 seeds, 5/15/30 %%")
-    p.add_argument("--jobs", type=int, default=None,
-                   help="worker processes, at most one per run to do (default: all cores)")
-    p.add_argument("--out", default="results/rrtcp", help="output directory, created if missing")
+    add_sweep_options(p, out="results/rrtcp")
     p.add_argument("--seeds", type=int, help=f"seeds per point ({mode_default('seeds')})")
     p.add_argument("--duration", type=finite_float,
                    help=f"seconds of virtual time per transfer ({mode_default('duration')})")
@@ -292,18 +290,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--variants", type=csv_list(str, sorted(ALL_VARIANTS)),
                    help=f"senders, comma-separated (default: {','.join(VARIANTS)}); SACK "
                         f"without delays runs whatever is chosen, as the reference")
-    p.add_argument("--series", type=finite_float, metavar="STEP",
-                   help="also write per-flow time series sampled every STEP s into OUT/series/")
-    p.add_argument("--worker-python", default="auto", metavar="PYTHON",
-                   help="interpreter the runs execute in: 'auto' (pypy3 when it can run the "
-                        "simulator), 'self', or a command/path; results are identical")
-    p.add_argument("--resume", action="store_true",
-                   help="keep the runs an earlier sweep into the same --out finished with this "
-                        "code version and run only the others")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_run_options(p)
     args = p.parse_args(argv)
-    if args.jobs is None:
-        args.jobs = os.cpu_count() or 1
+    default_jobs(args)
     duration = args.duration if args.duration is not None else MODES[args.mode].duration
     bad = (out_of_range(args, ("jobs", "seeds", "duration", "series", "levels"))
            or series_too_long(args.series, duration, "transfers"))

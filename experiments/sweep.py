@@ -11,6 +11,7 @@ A sweep's argument namespace carries the options both share: ``out``, ``jobs``, 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from dataclasses import replace
@@ -19,16 +20,52 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from experiments import pool
-from experiments.cli import UsageError, check_out_dir, make_out_dir
+from experiments.cli import UsageError, check_out_dir, finite_float, make_out_dir
 from experiments.journal import (code_version, finished_count, previous_rows, read_invocations,
                                  record_invocation, row_key)
 from experiments.paper import RunSpec
 from experiments.pool import run_specs, worker_python
 
-__all__ = ["main_guarded", "run_sweep", "missing_parts", "write_series"]
+__all__ = ["main_guarded", "run_sweep", "missing_parts", "write_series", "add_sweep_options",
+           "add_run_options", "default_jobs"]
 
 # report(rows, out, invocations, code_version) -> summary with "table_markdown" and "wall_s"
 Report = Callable[[list, Path, list, str], dict]
+
+
+def add_sweep_options(p: argparse.ArgumentParser, *, out: str) -> None:
+    """--jobs and --out, the first options of every sweep's command line."""
+    p.add_argument("--jobs", type=int, default=None,
+                   help="worker processes, at most one per run to do (default: all cores)")
+    p.add_argument("--out", default=out, help="output directory, created if missing")
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    """--series, --worker-python, --resume and --no-progress, the last options of every sweep's
+    command line (``run_sweep`` reads them)."""
+    p.add_argument("--series", type=finite_float, metavar="STEP",
+                   help="also write per-flow time series (cwnd, ssthresh, dupthresh, "
+                        "retransmissions, goodput) sampled every STEP s (at most --duration) "
+                        "into OUT/series/; with --resume only the runs whose row lacks a series "
+                        "at STEP run again (default: none)")
+    p.add_argument("--worker-python", default="auto", metavar="PYTHON",
+                   help="interpreter the runs execute in: 'auto' (pypy3 when it is on PATH "
+                        "and can run the simulator, 2-5x faster; else this one), 'self' "
+                        "(this one), or a command/path such as pypy3; results are identical")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the runs an earlier sweep into the same --out finished (its "
+                        "runs.jsonl) with this code version and run only the others: rows of "
+                        "other code (e.g. before a git pull) or of no recorded version run "
+                        "again, and so do rows without the --series asked for (a row with a "
+                        "series serves a sweep without one); without --resume an existing "
+                        "journal is set aside as runs.jsonl.prev")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def default_jobs(args: argparse.Namespace) -> None:
+    """--jobs left out: one worker per core."""
+    if args.jobs is None:
+        args.jobs = os.cpu_count() or 1
 
 
 def missing_parts() -> str | None:
