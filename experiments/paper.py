@@ -61,12 +61,12 @@ P4_INJECTIONS = ("altpath", "recirc")   # run for the paper's senders: the gatew
 
 @dataclass(frozen=True)
 class Scenario:
-    """The network a run's transfer crosses: the dumbbell's parameters (``topologies.PaperTopo``
-    keywords: access and bottleneck rate and delay, R1's drop-tail buffer in packets) and the
-    IP packet size the senders fill (their MSS is this less 40 header bytes)."""
+    """The network a run's transfer crosses: a dumbbell class of ``topologies`` (its defaults
+    are the paper's rates, delays and R1's drop-tail buffer; Mininet builds the same class) and
+    the IP packet size the senders fill (their MSS is this less 40 header bytes)."""
 
     name: str
-    topo: dict
+    topo: str           # a key of topologies.topos
     mtu: int
     cite: str
 
@@ -74,24 +74,14 @@ class Scenario:
     def mss(self) -> int:
         return self.mtu - 40
 
-    @property
-    def buffer_packets(self) -> int:
-        return self.topo["queue"]
-
 
 SCENARIOS = {s.name: s for s in (
-    # 003 §4: the runs above; RD-TCP's Figures 1-4
-    Scenario("rdtcp", {"access_bw": 10, "access_delay": "1ms", "bottleneck_bw": 5,
-                       "bottleneck_delay": "50ms", "queue": BUFFER_PACKETS}, MTU,
-             "003 §4"),
-    # 000 §5, Fig. 3 and Table 2: one flow over a 50 ms bottleneck whose capacity is exactly
-    # maxwnd / RTT (50 packets of 1000 bytes per 100 ms: 4 Mb/s), so an unimpaired window of 50
-    # builds no queue, and no drops unless a run asks for them ("without introducing packet
-    # drops", §5.1.1). The access links are not described: fast (100 Mb/s) and short (0.1 ms),
-    # so the RTT is the bottleneck's. The buffer holds two windows and limited transmit's
-    # extra cwnd (000 §2.3), so nothing overflows it. The run sets maxwnd (max_cwnd_segments).
-    Scenario("rrtcp", {"access_bw": 100, "access_delay": "0.1ms", "bottleneck_bw": 4,
-                       "bottleneck_delay": "50ms", "queue": 200}, 1000, "000 §5"),
+    # 003 §4: the runs above; RD-TCP's Figures 1-4 (topologies.PaperTopo)
+    Scenario("rdtcp", "rdtcp_paper", MTU, "003 §4"),
+    # 000 §5, Fig. 3 and Table 2 (topologies.RrTcpTopo): one flow over a 50 ms bottleneck
+    # whose capacity is exactly maxwnd / RTT, 1000-byte packets, no drops ("without introducing
+    # packet drops", §5.1.1). The run sets maxwnd (max_cwnd_segments).
+    Scenario("rrtcp", "rrtcp_paper", 1000, "000 §5"),
 )}
 
 # The paper's numbers (§1, §5, §6), bytes/second of a 10-minute transfer.
@@ -205,10 +195,10 @@ def build_network(spec: RunSpec, program: Any) -> Any:
     """The paper's dumbbell, both gateways running the P4 program configured by the controller."""
     from experiments.gateways import configure_gateway
     from sim.network import Network
-    from topologies import PaperTopo
+    from topologies import topos
 
     alt = spec.alt_extra_delay if spec.injection == "altpath" else None
-    topo = PaperTopo(**SCENARIOS[spec.scenario].topo, alt_extra_delay=alt)
+    topo = topos[SCENARIOS[spec.scenario].topo](alt_extra_delay=alt)
     return Network.from_topo(
         topo, program=program, seed=spec.seed, tm_depth=TM_DEPTH,
         configure=lambda net, name, sw: configure_gateway(net, name, sw, spec=spec))

@@ -3,6 +3,6 @@
 ``topos`` exposes them to ``mn --custom topologies/paper.py --topo rdtcp_paper``.
 """
 
-from topologies.paper import PaperTopo, topos
+from topologies.paper import PaperTopo, RrTcpTopo, topos
 
-__all__ = ["PaperTopo", "topos"]
+__all__ = ["PaperTopo", "RrTcpTopo", "topos"]

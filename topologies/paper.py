@@ -20,7 +20,7 @@ except ImportError:  # pragma: no cover - depends on the machine
 
 from topologies.units import parse_delay
 
-__all__ = ["PaperTopo", "topos"]
+__all__ = ["PaperTopo", "RrTcpTopo", "topos"]
 
 
 def _mac(i: int) -> str:
@@ -62,8 +62,26 @@ class PaperTopo(Topo):
                          max_queue_size=queue)
 
 
+class RrTcpTopo(PaperTopo):
+    """RR-TCP's path (seeds/000-rr-tcp-dsack.txt §5, Fig. 3 and Table 2): the same dumbbell with
+    000's parameters. The 50 ms, 4 Mb/s bottleneck carries exactly maxwnd / RTT (50 packets of
+    1000 bytes per 100 ms), so an unimpaired window builds no queue; 000 does not describe the
+    access links, so they are fast and short and the RTT is the bottleneck's; the buffer (200
+    packets) holds two windows and limited transmit's extra cwnd, so nothing overflows it.
+
+    Use with Mininet: ``mn --custom topologies/paper.py --topo rrtcp_paper --link tc``.
+    """
+
+    def build(self, access_bw: float = 100, access_delay: str = "0.1ms",  # noqa: D401
+              bottleneck_bw: float = 4, bottleneck_delay: str = "50ms",
+              queue: int = 200, alt_extra_delay: str | None = None) -> None:
+        super().build(access_bw=access_bw, access_delay=access_delay,
+                      bottleneck_bw=bottleneck_bw, bottleneck_delay=bottleneck_delay,
+                      queue=queue, alt_extra_delay=alt_extra_delay)
+
+
 def _add_delays(a: str, b: str) -> str:
     return "%gms" % ((parse_delay(a) + parse_delay(b)) * 1e3)
 
 
-topos = {"rdtcp_paper": PaperTopo}
+topos = {"rdtcp_paper": PaperTopo, "rrtcp_paper": RrTcpTopo}

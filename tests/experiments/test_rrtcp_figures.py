@@ -124,3 +124,17 @@ def test_a_journal_row_from_before_scenarios_is_read_as_003s_dumbbell(tmp_path):
     (tmp_path / "runs.jsonl").write_text(json.dumps(row) + "\n")
     journal = scan_journal(tmp_path / "runs.jsonl")
     assert journal.bad == [] and journal.lines[0][1]["scenario"] == "rdtcp"
+
+
+def test_each_scenario_builds_its_papers_dumbbell(program):
+    from experiments.paper import BUFFER_PACKETS, build_network
+    from topologies.units import parse_delay
+
+    expected = {"rdtcp": (5, "50ms", BUFFER_PACKETS, 10), "rrtcp": (4, "50ms", 200, 100)}
+    for name, (bw, delay, queue, access) in expected.items():
+        net = build_network(RunSpec("sack", scenario=name), program)
+        link = net.link_info("r1", 2)
+        assert (link["bw"], parse_delay(link["delay"]), link["max_queue_size"]) == \
+            (bw, parse_delay(delay), queue), name
+        assert net.link_info("r1", 1)["bw"] == access, name
+        net.close()
