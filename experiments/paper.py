@@ -185,8 +185,9 @@ class RunResult:
 def tcp_config(spec: RunSpec) -> Any:
     """The sender's and receiver's engine configuration for the scenario."""
     from hosts.tcp import TcpConfig
-    return TcpConfig(variant=spec.variant, mss=SCENARIOS[spec.scenario].mss, sack=True,
-                     timestamps=get_variant(spec.variant).needs_timestamps,
+    policy = get_variant(spec.variant)
+    return TcpConfig(variant=spec.variant, mss=SCENARIOS[spec.scenario].mss,
+                     sack=policy.offers_sack, timestamps=policy.needs_timestamps,
                      window_scale=7, rdtcp=spec.variant in RDTCP_VARIANTS, rdtcp_k=spec.k,
                      delayed_ack=False, max_cwnd_segments=spec.max_cwnd_segments)
 

@@ -610,9 +610,11 @@ class TcpConnection:
         if self.in_recovery or self.in_loss:
             if ack >= self.recovery_point:
                 self._exit_recovery()
-            elif partial and self.cfg.partial_ack == "newreno":
+            elif partial and self.cfg.partial_ack == "newreno" \
+                    and self.policy.retransmit_on_partial_ack(self):
                 # RFC 6582 §3.2 step 5: retransmit the first unacknowledged segment now
-                # (partial_ack "wait": no retransmission, the next hole waits for the RTO)
+                # (partial_ack "wait": no retransmission, the next hole waits for the RTO; a
+                # variant may defer it, Net Reno's reordering guard, 002 §5.3)
                 self._mark_head_lost()
                 self._force_head = True
         if not self.in_recovery:
@@ -936,6 +938,33 @@ class TcpConnection:
         self.ssthresh = self.policy.ssthresh_after_loss(self)
         self.cwnd = max(self.mss, min(self.cwnd, self.ssthresh))
         self._trace("window-reduced", cwnd=self.cwnd, ssthresh=self.ssthresh)
+
+    def retransmit_head(self) -> None:
+        """Variant hook target (Net Reno, 002 §5.3 and §6.2): the first unacknowledged segment
+        is lost (again, if its retransmission is still counted in flight): it goes out on this
+        event's transmission whatever pipe says, as a NewReno partial ACK's retransmission does
+        (RFC 6582 §3.2 step 5). Nothing happens when it is SACKed or nothing is outstanding."""
+        if self._head < len(self._segs) and not self._segs[self._head][_SACKED]:
+            self._mark_head_lost()
+            self._force_head = True
+
+    def carry_dupacks(self, n: int) -> None:
+        """Variant hook target (Net Reno's small-window rule, 002 §4.2): after a cumulative ACK
+        outside any recovery, the next unacknowledged segment counts as having drawn ``n``
+        duplicate ACKs already (``dupacks`` = n, so the next duplicate ACK is the (n+1)th);
+        without SACK each also stands for a segment gone from the network, as a duplicate ACK
+        does (pipe). Data sent since is limited transmit for ssthresh only if the variant says
+        so (its ``ssthresh_after_loss``)."""
+        if not self.in_recovery and not self.in_loss and n > 0:
+            self.dupacks = n
+            if not self.sack_ok:
+                self._reno_dupacks = n
+
+    @property
+    def pipe(self) -> int:
+        """RFC 6675 §4 SetPipe, in bytes: what the engine believes is in the network (without
+        SACK each duplicate ACK counts as a segment gone)."""
+        return self._pipe()
 
     def restart_rto(self) -> None:
         """Variant hook target (TLP, RFC 8985 §7.3): re-arm the retransmission timer from now."""

@@ -138,3 +138,13 @@ def test_each_scenario_builds_its_papers_dumbbell(program):
             (bw, parse_delay(delay), queue), name
         assert net.link_info("r1", 1)["bw"] == access, name
         net.close()
+
+
+def test_net_reno_runs_as_the_newreno_sender_it_is_built_on(program):
+    from experiments.paper import tcp_config
+
+    assert tcp_config(RunSpec("netreno")).sack is False
+    assert tcp_config(RunSpec("sack")).sack is True
+    row = run_paper(RunSpec("netreno", scenario="rrtcp", duration=20.0, max_cwnd_segments=MAXWND,
+                            injection="delay", level=0.05), program).row()
+    assert row["throughput_Bps"] > 0 and row["delivered_bytes"] > 0

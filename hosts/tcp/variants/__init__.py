@@ -15,6 +15,10 @@ Sender hooks (positions are unwrapped offsets, see hosts/tcp/ranges.py):
   transmit sent since the episode's first duplicate ACK (§3.2 step 2;
   ``conn.flight_size_before_limited_transmit``).
 - ``on_new_ack(conn)``: the cumulative ACK advanced (a dupack episode ended).
+- ``retransmit_on_partial_ack(conn) -> bool``: without SACK, a partial ACK in fast recovery
+  (RFC 6582 §3.2 step 5; ``config.partial_ack`` "newreno") retransmits the first unacknowledged
+  segment at once when True (the default). Called after ``on_new_ack``, once per partial ACK; a
+  variant returning False retransmits later itself (``conn.retransmit_head()``).
 - ``on_enter_recovery(conn, prior_cwnd, prior_ssthresh)``: fast retransmit is about to happen.
 - ``on_retransmit(conn, start, end)``: [start, end) is being sent again.
 - ``on_dsack(conn, start, end, retransmitted)``: the peer reported [start, end) twice (RFC 2883).
@@ -44,6 +48,9 @@ Sender hooks (positions are unwrapped offsets, see hosts/tcp/ranges.py):
   (a time the variant sets, or None), has expired; returns segments to send (a loss probe), after
   which the engine sends what the scoreboard and cwnd allow. The RTO, when due at the same time,
   goes first and this waits.
+Class attributes the experiments read: ``needs_timestamps`` (the variant works only with the
+timestamp option, RFC 7323; Eifel) and ``offers_sack`` (False for a sender built on the NewReno
+path, Net Reno: the experiments do not offer SACK-permitted for it).
 Receiver hooks:
 - ``on_data(rcv, start, end, stamp)``: a data segment arrived, before reassembly, with the
   EPDN stamp (lo, hi) it carried or None (stamps reach here only on RD-TCP flows).
@@ -54,7 +61,12 @@ retransmit cut), ``conn.resume_after_spurious_timeout`` (leave an RTO's go-back-
 ``conn.mark_all_lost`` (go on with an RTO's conventional recovery), ``conn.ts_val()`` (the TSval
 being sent now), ``conn.unsent``, ``conn.highest_sacked()``, ``conn.now`` (the time of the event
 being processed), ``conn.rtt`` (the RFC 6298 estimator: ``srtt``, ``rttvar``, ``rto``),
-``conn.sacked_out`` (bytes SACKed), ``conn.rto_deadline``, ``conn.restart_rto()``; for variants
+``conn.sacked_out`` (bytes SACKed), ``conn.rto_deadline``, ``conn.restart_rto()``,
+``conn.pipe`` (RFC 6675 SetPipe, bytes), ``conn.retransmit_head()`` (the first unacknowledged
+segment is lost, again if it was retransmitted: it goes out on this event regardless of pipe),
+``conn.carry_dupacks(n)`` (outside recovery, after a cumulative ACK: the next unacknowledged
+segment counts as having drawn ``n`` duplicate ACKs, each one a segment gone from pipe without
+SACK); a variant may also lower ``conn.cwnd`` during recovery; for variants
 that detect losses themselves: ``conn.mark_lost_by_send_time(xmit_ts, end_seq, window)`` (RACK's
 rule: mark lost what was sent ``window`` before the delivered segment (xmit_ts, end_seq); returns
 how many it marked and the time until the next would be), ``conn.enter_recovery()`` (fast recovery for the losses
@@ -67,11 +79,19 @@ Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``eifel``
 at an FA-ratio percentile, DSACK undo; ``rrtcp`` adapts the FA ratio by cost),
 ``rdtcp``, ``rdtcp-adaptive`` and ``rdtcp-measured`` (rdtcp.py; they change k, and ``RdTcp.wait_k`` is how
 many duplicate ACKs beyond three a hole marked reordered waits for); spurious.py detects a false
-fast retransmit from DSACKs.
+fast retransmit from DSACKs; ``netreno`` (netreno.py: Net Reno, 002, on the NewReno path: the
+partial-ACK deflation and exit window by on_ack and ``retransmit_on_partial_ack``, the reordering
+guard and the lost-retransmission clock by on_dupack, on_retransmit and ``conn.retransmit_head``,
+the small-window rule by ``conn.carry_dupacks`` and ``ssthresh_after_loss``, back-to-back
+recovery by ``conn.enter_recovery``; with a SACK peer it is ``sack``).
 
 How the planned variants map onto these hooks (engine state they read is public on ``conn``:
 ``cwnd``, ``ssthresh``, ``snd_una``, ``snd_max``, ``flight_size``, ``mss``, ``stats``):
-- Net Reno (002): ``ssthresh_after_loss`` and ``on_new_ack`` change the reduction.
+- Net Reno with SACK (002 §5.2, NR-LSSACK, ``netreno-sack``): not written. The rules of
+  ``netreno`` carry over (on_retransmit's marker, on_dupack's clock, ``conn.retransmit_head``);
+  what it needs besides is the loss-sensitive pipe (no extra segment per retransmission,
+  002 §5.2 rule 1: lower ``conn.cwnd`` by one MSS per retransmission) and a partial-ACK hook on
+  the SACK path, where the engine has none today (a partial ACK is handled by IsLost there).
 - Limited Transmit (RFC 3042): the engine already sends new data on each duplicate ACK below
   DupThresh whenever cwnd - pipe allows it (RFC 6675 §5 step (3), the SACK form of Limited
   Transmit), which is what keeps the ACK clock running while RD-TCP waits for 3+k dupacks and
@@ -89,6 +109,7 @@ DUPTHRESH = 3   # RFC 5681 §3.2, RFC 6675 §2: DupThresh
 class LossRecoveryPolicy:
     name = "base"
     needs_timestamps = False    # the variant works only with the timestamp option (RFC 7323)
+    offers_sack = True          # experiments offer SACK-permitted for it (False: a NewReno sender)
     observes_deliveries = False     # the engine calls on_delivered
     dupthresh_loss_marking = True   # the engine's IsLost (RFC 6675 §4) marks losses
 
@@ -109,6 +130,9 @@ class LossRecoveryPolicy:
 
     def on_new_ack(self, conn) -> None:
         pass
+
+    def retransmit_on_partial_ack(self, conn) -> bool:
+        return True                 # RFC 6582 §3.2 step 5: retransmit the next hole at once
 
     def on_enter_recovery(self, conn, prior_cwnd: int, prior_ssthresh: int) -> None:
         pass
@@ -164,4 +188,4 @@ def get_variant(name: str) -> type[LossRecoveryPolicy]:
                          f"{', '.join(sorted(VARIANTS))}") from None
 
 
-from hosts.tcp.variants import sack, dsack, eifel, frto, rack, rdtcp, rrtcp  # noqa: E402,F401  (registration)
+from hosts.tcp.variants import sack, dsack, eifel, frto, netreno, rack, rdtcp, rrtcp  # noqa: E402,F401  (registration)
