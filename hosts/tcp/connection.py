@@ -783,14 +783,19 @@ class TcpConnection:
             r = self._segs[self._head]
             if r[_SACKED]:
                 return
-            n = r[_E] - r[_S]
-            if r[_RETRANS]:
-                r[_RETRANS] = False
-                self._retrans_out -= n
-            if not r[_LOST]:
-                r[_LOST] = True
-                self._lost_out += n
+            self._set_lost(r)
             self._lost_hint = self._head
+
+    def _set_lost(self, r: list) -> None:
+        """Segment ``r`` (not SACKed) is to be sent again: lost, and a retransmission of it
+        still counted in flight is lost with it."""
+        n = r[_E] - r[_S]
+        if r[_RETRANS]:
+            r[_RETRANS] = False
+            self._retrans_out -= n
+        if not r[_LOST]:
+            r[_LOST] = True
+            self._lost_out += n
 
     def _mark_lost(self) -> None:
         """RFC 6675 §4 IsLost: an unSACKed segment with DupThresh SACKed segments above it."""
@@ -1045,15 +1050,8 @@ class TcpConnection:
     def _mark_all_lost(self) -> None:
         """After an RTO every unSACKed segment is retransmitted in slow start (RFC 6675 §5.1)."""
         for r in self._live():
-            if r[_SACKED]:
-                continue
-            n = r[_E] - r[_S]
-            if r[_RETRANS]:
-                r[_RETRANS] = False
-                self._retrans_out -= n
-            if not r[_LOST]:
-                r[_LOST] = True
-                self._lost_out += n
+            if not r[_SACKED]:
+                self._set_lost(r)
         self._lost_hint = self._head
 
     # ------------------------------------------------------------------ output
