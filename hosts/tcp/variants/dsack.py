@@ -18,7 +18,7 @@ schemes ([10]) as "TCP using DSACK"; its Fig. 4 does not say which of them it ra
 """
 
 from hosts.tcp.variants import DUPTHRESH, LossRecoveryPolicy, register
-from hosts.tcp.variants.spurious import FalseRetransmitDetector
+from hosts.tcp.variants.spurious import FalseRecoveryUndo
 
 CWND_FRACTION_CAP = 0.9     # 000 §5.1: BL variants bound dupthresh by 0.9 * cwnd
 
@@ -34,8 +34,7 @@ class DsackUndo(LossRecoveryPolicy):
 
     def __init__(self, config):
         super().__init__(config)
-        self.prior: tuple[int, int] | None = None   # (cwnd, ssthresh) before the reduction
-        self.episode = FalseRetransmitDetector()    # the last fast-recovery episode's DSACKs
+        self.undo = FalseRecoveryUndo()             # the last fast-recovery episode's DSACKs
         self.episode_dupacks = 0                    # most dupacks seen since recovery began
 
     def on_dupack(self, conn, seg, dupacks):
@@ -43,23 +42,18 @@ class DsackUndo(LossRecoveryPolicy):
             self.episode_dupacks = dupacks
 
     def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
-        self.prior = (prior_cwnd, prior_ssthresh)
-        self.episode.start(conn.snd_una)
+        self.undo.start(conn, prior_cwnd, prior_ssthresh)
         self.episode_dupacks = conn.dupacks
 
     def on_timeout(self, conn):
         # a timeout's retransmissions are not undone (only the fast-retransmit reduction is)
-        self.prior = None
-        self.episode.cancel()
+        self.undo.cancel()
 
     def on_retransmit(self, conn, start, end):
-        self.episode.on_retransmit()
+        self.undo.on_retransmit()
 
     def on_dsack(self, conn, start, end, retransmitted):
-        if self.episode.on_dsack(end, retransmitted):
-            cwnd, ssthresh = self.prior
-            conn.undo_reduction(cwnd=cwnd, ssthresh=ssthresh)
-            self.prior = None
+        if self.undo.on_dsack(conn, end, retransmitted):
             self.on_false_fast_retransmit(conn, self.episode_dupacks)
 
     def on_false_fast_retransmit(self, conn, dupacks: int) -> None:

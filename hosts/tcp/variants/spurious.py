@@ -5,14 +5,15 @@ episode made as a duplicate: the originals arrived too. Only the retransmissions
 count: a late DSACK for an earlier episode covers data below the snd_una this episode began
 with (Linux keeps the same boundary as ``undo_marker``, tcp_check_dsack).
 
-Used by the DSACK schemes (variants/dsack.py: undo, BL-INC, BL-AVG) and by RD-TCP's adaptive k
-(variants/rdtcp.py). ``respond_to_spurious_timeout``: what Eifel and F-RTO do once a timeout
+Used by the DSACK schemes (variants/dsack.py: undo, BL-INC, BL-AVG) and by RD-TCP's adaptive and
+measured k (variants/rdtcp.py). ``FalseRecoveryUndo``: the window restored once an episode proved
+false (DSACK undo). ``respond_to_spurious_timeout``: what Eifel and F-RTO do once a timeout
 proved spurious.
 """
 
 from __future__ import annotations
 
-__all__ = ["FalseRetransmitDetector", "respond_to_spurious_timeout"]
+__all__ = ["FalseRetransmitDetector", "FalseRecoveryUndo", "respond_to_spurious_timeout"]
 
 
 class FalseRetransmitDetector:
@@ -49,6 +50,42 @@ class FalseRetransmitDetector:
             self.active = False
             return True
         return False
+
+
+class FalseRecoveryUndo:
+    """DSACK undo: the cwnd and ssthresh a fast-recovery episode began with are restored once
+    DSACKs show every retransmission of the episode unnecessary (detection RFC 3708 §3; the
+    response is Blanton and Allman's, 000 §2: "the sender restores its old window"; Linux's
+    tcp_try_undo_dsack). The owner calls ``start`` as the episode begins, ``on_retransmit`` for
+    each retransmission, ``on_dsack`` for each DSACK, and ``cancel`` on a retransmission timeout
+    (a timeout's reduction is not undone here)."""
+
+    __slots__ = ("prior", "episode")
+
+    def __init__(self) -> None:
+        self.prior: tuple[int, int] | None = None   # (cwnd, ssthresh) before the reduction
+        self.episode = FalseRetransmitDetector()
+
+    def start(self, conn, prior_cwnd: int, prior_ssthresh: int) -> None:
+        self.prior = (prior_cwnd, prior_ssthresh)
+        self.episode.start(conn.snd_una)
+
+    def cancel(self) -> None:
+        self.prior = None
+        self.episode.cancel()
+
+    def on_retransmit(self) -> None:
+        self.episode.on_retransmit()
+
+    def on_dsack(self, conn, end: int, retransmitted: bool) -> bool:
+        """A DSACK for data ending at ``end``; True when it proved the episode false and the
+        window was restored (``conn.undo_reduction``)."""
+        if not self.episode.on_dsack(end, retransmitted):
+            return False
+        cwnd, ssthresh = self.prior
+        self.prior = None
+        conn.undo_reduction(cwnd=cwnd, ssthresh=ssthresh)
+        return True
 
 
 def respond_to_spurious_timeout(conn, prior_una: int, pipe_prev: int) -> None:
