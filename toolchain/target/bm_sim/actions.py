@@ -309,7 +309,8 @@ def _assert(c: ActionCompiler, p: list) -> list:
 
 @primitive("truncate")
 def _truncate(c: ActionCompiler, p: list) -> list:
-    return [f"P.truncate = {c.val(p[0])}"]
+    # several calls keep the smallest length (bm::Packet::truncate in packet.h)
+    return [f"P.truncate = min(P.truncate, {c.val(p[0])})"]
 
 
 @primitive("recirculate")
@@ -330,9 +331,12 @@ def _clone(c: ActionCompiler, p: list) -> list:
 
 @primitive("generate_digest")
 def _generate_digest(c: ActionCompiler, p: list) -> list:
-    # digest(receiver, data): the learn list's fields go to the control plane (sw.digests)
+    # digest(receiver, data): like simple_switch, only the learn list id is recorded here (a
+    # later call replaces it); the fields are read when ingress ends (primitives.cpp
+    # generate_digest sets the packet's lf_field_list register; simple_switch.cpp ingress_thread
+    # calls the learn engine after the ingress pipeline; egress never learns)
     lid = c.val(p[1])
-    return [f"_digest({lid}, F)"]
+    return [f"P.learn = {lid} & 0xFFFF"]
 
 
 # -- externs --------------------------------------------------------------------------------------

@@ -410,6 +410,8 @@ class ParserCompiler:
                 post.append(f"{temps[0]} = {value}")
                 value = temps[0]
             post += _split_chunk(chunk, value, width, slot)
+        if not targets:     # a header without fields (`header h_t {}`): nothing to unpack
+            return
         unpack = self.gen.const(struct.Struct(fmt).unpack_from, "U")
         target = targets[0] + "," if len(targets) == 1 else ", ".join(targets)
         fb.emit(f"{target} = {unpack}(data, off)")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-__all__ = ["Packet"]
+__all__ = ["Packet", "NO_TRUNCATION"]
+
+NO_TRUNCATION = 1 << 64
 
 
 class Packet:
     __slots__ = ("F", "payload", "length", "ingress_length", "exit", "clone", "recirculate",
-                 "resubmit", "truncate", "now_us", "enq_us", "enq_time", "seq", "data", "passes", "wire_size")
+                 "resubmit", "learn", "truncate", "now_us", "enq_us", "enq_time", "seq", "data", "passes", "wire_size")
 
     def __init__(self, F: list, data: bytes):
         self.F = F
@@ -19,7 +21,10 @@ class Packet:
         self.clone = None                # (mirror session, field list id)
         self.recirculate = None          # field list id
         self.resubmit = None             # field list id
-        self.truncate = 0
+        self.learn = 0                   # learn list id of the last digest() call (0: none)
+        # bm::Packet's truncated_length: the smallest length truncate() was given; a new
+        # Packet (a copy, a clone, a recirculated packet) starts without one
+        self.truncate = NO_TRUNCATION
         self.now_us = 0
         self.enq_us = 0
         self.enq_time = 0.0

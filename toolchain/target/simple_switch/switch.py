@@ -49,7 +49,13 @@ INSTANCE_TYPES = {"normal": 0, "ingress_clone": 1, "egress_clone": 2, "coalesced
                   "recirc": 4, "replication": 5, "resubmit": 6}
 
 DROP_PORT = 511
-MIRROR_SESSION_ID_MASK = 0xFFFF
+# simple_switch runs with one queue per egress port unless started with --priority-queues
+# (simple_switch.h default_nb_queues_per_port), which this target does not offer: a packet
+# whose priority is not 0 is dropped when it is enqueued (SimpleSwitch::enqueue)
+NB_QUEUES_PER_PORT = 1
+# clone(): the session id is read as a uint16 and its low 15 bits name the session
+# (targets/simple_switch/register_access.h MIRROR_SESSION_ID_MASK, primitives.cpp clone_*)
+MIRROR_SESSION_ID_MASK = 0x7FFF
 # A program that resubmits or recirculates forever would hang simple_switch's threads; the
 # library stops such a packet after this many passes and records it in ``sw.errors``.
 MAX_PASSES = 1024
@@ -237,6 +243,12 @@ class SimpleSwitch:
         self.s_packet_length = sm("packet_length")
         self.s_mcast_grp = sm("mcast_grp")
         self.s_egress_rid = sm("egress_rid")
+        # the queue a packet is enqueued in: SSWITCH_PRIORITY_QUEUEING_SRC, the field (alias)
+        # "intrinsic_metadata.priority" (p4c maps it to standard_metadata.priority)
+        try:
+            self.s_priority = lay.slot("intrinsic_metadata", "priority")
+        except LoadError:
+            self.s_priority = None
         self._hdr_sizes = tuple((h.valid_slot, h.nbytes) for h in lay.headers.values() if not h.metadata)
         self._varbit_lens = tuple((h.valid_slot, h.len_slot) for h in lay.headers.values()
                                   if not h.metadata and h.varbit is not None)
@@ -322,6 +334,9 @@ class SimpleSwitch:
         P.exit = False
         if P.clone is not None:
             self._ingress_clone(P, now)
+        if P.learn:     # after ingress cloning, before resubmit and drop (ingress_thread)
+            self._digest(P.learn, F)
+            P.learn = 0
         if P.resubmit is not None:
             return self._resubmit(P)
         if self.s_mcast_grp is not None and F[self.s_mcast_grp]:
@@ -332,11 +347,19 @@ class SimpleSwitch:
         if port == DROP_PORT:
             return None
         F[self.s_instance_type] = PKT_INSTANCE_TYPE_NORMAL
+        if self.s_priority is not None and F[self.s_priority] >= NB_QUEUES_PER_PORT:
+            self._priority_drop(F)
+            return None
         # _enqueue, inlined: this is every forwarded packet's path
         P.enq_us = P.now_us
         depth = self.tm.enqueue(port, P, now)
         if depth is not None:
             self._on_enqueue(F, P.now_us, depth)
+
+    def _priority_drop(self, F: list) -> None:
+        # simple_switch.cpp SimpleSwitch::enqueue: "Priority out of range, dropping packet"
+        # (an error in simple_switch's log, not a fault of the program)
+        log.info("Priority out of range (%d), dropping packet", F[self.s_priority])
 
     def _fault(self, msg: str) -> None:
         log.warning("packet dropped: %s", msg)
@@ -404,6 +427,9 @@ class SimpleSwitch:
 
     def _enqueue(self, port: int, P: Packet, now: float) -> None:
         """Into the egress queue of ``port``, with enq_timestamp and enq_qdepth (if it has room)."""
+        if self.s_priority is not None and P.F[self.s_priority] >= NB_QUEUES_PER_PORT:
+            self._priority_drop(P.F)
+            return
         P.enq_us = enq_us = int(now * 1_000_000 + 1e-6)
         depth = self.tm.enqueue(port, P, now)
         if depth is not None:
@@ -452,6 +478,7 @@ class SimpleSwitch:
             self._fault(f"egress: {type(e).__name__}: {e}")
             return
         P.exit = False
+        P.learn = 0     # simple_switch's egress does not learn
         if P.clone is not None:
             self._egress_clone(P, t)
         if F[self.s_egress_spec] == DROP_PORT:
@@ -463,11 +490,13 @@ class SimpleSwitch:
         except (IndexError, struct.error) as e:      # a value out of its field's range: a bug
             self._fault(f"deparser: {type(e).__name__}: {e}")
             return
-        if P.truncate and len(frame) > P.truncate:
-            frame = frame[:P.truncate]
         if P.recirculate is not None:
+            # the recirculated copy is made from the whole deparsed buffer: not truncated
+            # (simple_switch.cpp egress_thread, Packet::clone_no_phv_ptr)
             self._recirculate(P, frame, t)
             return
+        if len(frame) > P.truncate:      # applied on transmission (Packet::get_data_size)
+            frame = frame[:P.truncate]
         out.append((port, frame, t))
 
     def _egress_clone(self, P: Packet, t: float) -> None:
