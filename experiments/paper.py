@@ -40,13 +40,14 @@ TM_DEPTH = 4 * BUFFER_PACKETS  # traffic-manager queue deeper than the program's
 # the paper's three senders, then Blanton and Allman's DSACK schemes that adapt dupthresh (003 §2
 # cites them as [10]; Fig. 4's "TCP using DSACK" may be one of them: hosts/tcp/variants/dsack.py),
 # then RD-TCP with the two ways of setting k that 003 §3 proposes for further research: raised
-# by one per false fast retransmit, or set from the reordering measured (variants/rdtcp.py); then
+# by one per false fast retransmit, or set from the reordering measured (variants/rdtcp.py), the
+# latter also with DSACK undo of the false fast retransmits that teach it k; then
 # Eifel (001's other detector: RFC 3522 timestamps, undo at the first ACK; variants/eifel.py);
 # then RACK-TLP (RFC 8985), time-based loss detection, today's reference point (variants/rack.py),
 # and RR-TCP (seed 000's DSACK-TA: dupthresh from a reordering histogram, variants/rrtcp.py)
 PAPER_VARIANTS = ("sack", "dsack", "rdtcp")
 VARIANTS = PAPER_VARIANTS + ("dsack-inc", "dsack-avg", "rdtcp-adaptive", "rdtcp-measured",
-                             "eifel", "rack", "rrtcp")
+                             "rdtcp-measured-undo", "eifel", "rack", "rrtcp")
 # the senders that negotiate RD-TCP: the RD-TCP policy or one derived from it
 RDTCP_VARIANTS = tuple(v for v in VARIANTS if issubclass(get_variant(v), RdTcp))
 INJECTIONS = ("swap", "altpath", "recirc", "delay")
@@ -93,7 +94,8 @@ PAPER = {
 }
 PAPER[("dsack-inc", 15)] = PAPER[("dsack-avg", 15)] = PAPER[("dsack", 15)]   # "TCP using DSACK"
 # the paper's RD-TCP (k = 3), for scale
-PAPER[("rdtcp-adaptive", 15)] = PAPER[("rdtcp-measured", 15)] = PAPER[("rdtcp", 15)]
+PAPER.update({(extension, 15): PAPER[("rdtcp", 15)]
+              for extension in ("rdtcp-adaptive", "rdtcp-measured", "rdtcp-measured-undo")})
 PAPER[("eifel", 15)] = PAPER[("sack", 15)]        # SACK with Eifel: the SACK it modifies
 PAPER[("rack", 15)] = PAPER[("sack", 15)]         # SACK with RACK-TLP's loss detection
 PAPER[("rrtcp", 15)] = PAPER[("dsack", 15)]       # RR-TCP: a DSACK scheme (000)

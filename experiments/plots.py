@@ -30,6 +30,7 @@ LABELS = {"sack": "TCP SACK", "dsack": "TCP DSACK (undo)", "rdtcp": "RD-TCP (k=3
           "dsack-avg": "TCP DSACK, dupthresh avg (BL-AVG)",
           "rdtcp-adaptive": "RD-TCP, k +1 per false FR (003 §3)",
           "rdtcp-measured": "RD-TCP, k from measured reordering (003 §3)",
+          "rdtcp-measured-undo": "RD-TCP, k measured, false FRs undone (DSACK)",
           "eifel": "TCP SACK with Eifel undo (timestamps, RFC 3522)",
           "rack": "TCP SACK with RACK-TLP (time-based, RFC 8985)",
           "rrtcp": "RR-TCP (DSACK, dupthresh from reordering histogram)",
@@ -42,6 +43,7 @@ PAPER_LABELS = {"sack": "TCP SACK", "dsack": "TCP using DSACK", "rdtcp": "RD-TCP
 STYLES = {"sack": ("tab:blue", "o"), "dsack": ("tab:orange", "s"), "rdtcp": ("tab:red", "D"),
           "dsack-inc": ("tab:brown", "v"), "dsack-avg": ("tab:olive", "^"),
           "rdtcp-adaptive": ("tab:green", "P"), "rdtcp-measured": ("tab:purple", "X"),
+          "rdtcp-measured-undo": ("indigo", "8"),
           "eifel": ("tab:cyan", "h"), "rack": ("tab:gray", "p"), "rrtcp": ("tab:pink", "<"),
           "rrtcp-fa": ("black", ">")}
 _SPARE = ("tab:pink", "tab:cyan", "tab:gray", "black")
@@ -50,15 +52,18 @@ INTERVAL_STYLES = (("-", True), ("--", False), (":", False), ("-.", False))
 _LINE_NAMES = {"-": "solid", "--": "dashed", ":": "dotted", "-.": "dash-dot"}
 FIGURES = {
     "fig1_sack.png": ("Fig. 1: TCP SACK", ("sack",)),
-    "fig2_rdtcp.png": ("Fig. 2: RD-TCP", ("rdtcp", "rdtcp-adaptive", "rdtcp-measured")),
+    "fig2_rdtcp.png": ("Fig. 2: RD-TCP", ("rdtcp", "rdtcp-adaptive", "rdtcp-measured",
+                                          "rdtcp-measured-undo")),
     "fig3_sack_vs_rdtcp.png": ("Fig. 3: TCP SACK and RD-TCP", ("sack", "rdtcp", "rdtcp-adaptive",
-                                                            "rdtcp-measured")),
+                                                            "rdtcp-measured",
+                                                            "rdtcp-measured-undo")),
     "fig4_dsack_vs_rdtcp.png": ("Fig. 4: TCP DSACK and RD-TCP",
                                 ("dsack", "dsack-inc", "dsack-avg", "rrtcp", "rdtcp")),
     "fig7_undo.png": ("Fig. 7 (not in the paper): undoing false fast retransmits, by DSACK and "
                       "by timestamps (Eifel)", ("sack", "dsack", "eifel")),
     "fig8_rack.png": ("Fig. 8 (not in the paper): RD-TCP against time-based loss detection "
-                      "(RACK-TLP)", ("sack", "rdtcp", "rdtcp-measured", "rack")),
+                      "(RACK-TLP)", ("sack", "rdtcp", "rdtcp-measured", "rdtcp-measured-undo",
+                                     "rack")),
 }
 # figures drawn only when one of these senders ran (else they would repeat Figs. 1 and 4)
 FIGURE_NEEDS = {"fig7_undo.png": ("eifel",), "fig8_rack.png": ("rack",)}

@@ -339,7 +339,7 @@ def test_zero_swap_runs_do_not_depend_on_the_seed():
 
 def test_zero_swap_points_run_for_seed_1_only():
     quick = build_specs(MODES["quick"])
-    assert len(quick) == 144 and len(build_specs(MODES["full"])) == 559
+    assert len(quick) == 157 and len(build_specs(MODES["full"])) == 605
     zero = [s for s in quick if s.swaps == 0 and s.injection == "swap"]
     assert sorted(s.variant for s in zero) == sorted(MODES["quick"].variants)
     assert {s.seed for s in zero} == {1}

@@ -25,7 +25,7 @@ def _policy(variant):
     return get_variant(variant)(TcpConfig(variant=variant, mss=MSS))
 
 
-@pytest.mark.parametrize("variant", ["dsack", "dsack-inc", "dsack-avg"])
+@pytest.mark.parametrize("variant", ["dsack", "dsack-inc", "dsack-avg", "rdtcp-measured-undo"])
 def test_late_dsack_of_an_earlier_episode_does_not_undo_the_current_one(variant):
     conn = _Conn(snd_una=10_001, dupacks=3, cwnd=20 * MSS, mss=MSS, undos=[])
     policy = _policy(variant)

@@ -2,8 +2,10 @@
 - rdtcp-adaptive (BL-INC's rule applied to k): a fast retransmit made after waiting 3+k dupacks
   that DSACK shows to be false raises k by one;
 - rdtcp-measured (k from the amount of reordering measured, §7): such a retransmission sets 3+k
-  one above the number of duplicate ACKs the hole drew before its original arrived.
-A timeout resets k in both."""
+  one above the number of duplicate ACKs the hole drew before its original arrived;
+- rdtcp-measured-undo: rdtcp-measured, and the same DSACK restores the window the false fast
+  retransmit cut (DSACK undo, RFC 3708).
+A timeout resets k in all."""
 
 import pytest
 
@@ -59,7 +61,8 @@ def test_timeout_resets_k_to_its_configured_value():
     assert net.a.policy.k == 3
 
 
-@pytest.mark.parametrize("variant", ["rdtcp", "rdtcp-adaptive", "rdtcp-measured"])
+@pytest.mark.parametrize("variant", ["rdtcp", "rdtcp-adaptive", "rdtcp-measured",
+                                     "rdtcp-measured-undo"])
 def test_k_never_changes_without_reordering(variant):
     net = net_for(variant, lambda n: None)
     assert net.a.policy.k == 3 and net.events_named("fast-retransmit") == []
@@ -125,3 +128,36 @@ def test_the_wait_is_bounded_by_the_window_when_it_is_used():
     for cwnd_segments, expected in ((20, int(0.9 * 20) - 3), (100, 40), (2, 3)):
         conn.cwnd = cwnd_segments * conn.mss
         assert policy.wait_k(conn) == expected
+
+
+# ----------------------------------------------------------------------- rdtcp-measured-undo
+def test_false_retransmit_after_waiting_is_undone_and_teaches_k():
+    # as above: retransmitted at the 6th dupack, original at the 12th, DSACK for the
+    # retransmission; rdtcp-measured keeps the halved window, the undo form restores it
+    measured = net_for("rdtcp-measured", lambda n: n.hold(5, positions=12), LONG_DATA)
+    undo = net_for("rdtcp-measured-undo", lambda n: n.hold(5, positions=12), LONG_DATA)
+    (fr,) = undo.events_named("fast-retransmit")
+    (restored,) = undo.events_named("undo")
+    assert fr[2]["dupthresh"] == 6 and undo.a.policy.k == 12 + 1 - 3
+    assert restored[2]["cwnd"] == fr[2]["prior_cwnd"]
+    assert restored[2]["ssthresh"] > fr[2]["ssthresh"]
+    assert undo.a.stats["dsack_undos"] == 1
+    assert measured.events_named("undo") == [] and measured.a.policy.k == undo.a.policy.k
+    assert undo.a.cwnd > measured.a.cwnd
+
+
+def test_needed_retransmission_of_a_reported_drop_is_not_undone():
+    net = net_for("rdtcp-measured-undo",
+                  lambda n: (n.drop(5), n.stamp(6, drop_lo_of=5, drop_hi_of=5)), LONG_DATA)
+    (fr,) = net.events_named("fast-retransmit")
+    assert fr[2]["dupthresh"] == 3
+    assert net.events_named("undo") == [] and net.a.policy.k == 3
+
+
+def test_undo_form_timeout_resets_k_and_is_not_undone():
+    n_segments = len(LONG_DATA) // MSS
+    net = net_for("rdtcp-measured-undo",
+                  lambda n: (n.hold(5, positions=12), n.drop(n_segments)), LONG_DATA)
+    assert net.a.stats["timeouts"] >= 1
+    assert net.a.policy.k == 3
+    assert len(net.events_named("undo")) == 1      # the false fast retransmit's, not the RTO's

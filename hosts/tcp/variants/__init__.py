@@ -77,9 +77,10 @@ Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``eifel``
 ``rack`` (rack.py: RACK-TLP, RFC 8985, on on_delivered, on_deadline and the loss-marking calls),
 ``rrtcp``, ``rrtcp-fa`` (rrtcp.py: RR-TCP, 000: a reordering histogram from on_delivered, dupthresh
 at an FA-ratio percentile, DSACK undo; ``rrtcp`` adapts the FA ratio by cost),
-``rdtcp``, ``rdtcp-adaptive`` and ``rdtcp-measured`` (rdtcp.py; they change k, and ``RdTcp.wait_k`` is how
-many duplicate ACKs beyond three a hole marked reordered waits for); spurious.py detects a false
-fast retransmit from DSACKs; ``netreno`` (netreno.py: Net Reno, 002, on the NewReno path: the
+``rdtcp``, ``rdtcp-adaptive``, ``rdtcp-measured`` and ``rdtcp-measured-undo`` (rdtcp.py; they change
+k, and ``RdTcp.wait_k`` is how many duplicate ACKs beyond three a hole marked reordered waits for;
+the last also undoes false fast retransmits); spurious.py detects a false fast retransmit from
+DSACKs and undoes its window reduction (``FalseRecoveryUndo``); ``netreno`` (netreno.py: Net Reno, 002, on the NewReno path: the
 partial-ACK deflation and exit window by on_ack and ``retransmit_on_partial_ack``, the reordering
 guard and the lost-retransmission clock by on_dupack, on_retransmit and ``conn.retransmit_head``,
 the small-window rule by ``conn.carry_dupacks`` and ``ssthresh_after_loss``, back-to-back

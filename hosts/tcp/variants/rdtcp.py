@@ -10,7 +10,7 @@ highest byte received (Receiver.highest) and "PNO_i" the arriving segment [start
 from hosts.tcp.ranges import RangeSet
 from hosts.tcp.variants import DUPTHRESH, LossRecoveryPolicy, register
 from hosts.tcp.variants.dsack import dupthresh_cap
-from hosts.tcp.variants.spurious import FalseRetransmitDetector
+from hosts.tcp.variants.spurious import FalseRecoveryUndo, FalseRetransmitDetector
 
 
 @register
@@ -209,3 +209,43 @@ class RdTcpMeasuredK(RdTcp):
         self.hole = None
         self.counting = False
         self.k = self.k_configured
+
+
+@register
+class RdTcpMeasuredKUndo(RdTcpMeasuredK):
+    """``rdtcp-measured`` that also undoes a false fast retransmit: when DSACKs show every
+    retransmission of a fast-recovery episode unnecessary, cwnd and ssthresh go back to their
+    values before it (DSACK undo, RFC 3708 detection, 000 §2's response), the same DSACK that
+    raises k.
+
+    Why: learning k costs one false fast retransmit per new, larger displacement (k is raised
+    only after a wait proved too short), and without undo each of them halves the window; early
+    in a transfer, in slow start or while cwnd is below twice the path's BDP, that idles the
+    bottleneck. Raising the threshold from measurements and undoing false reductions is the
+    pairing Linux uses (tcp_check_sack_reordering raises tp->reordering, tcp_try_undo_dsack
+    restores the window); neither half alone suffices under the figures' swap model (see
+    experiments/README.md: ``dsack`` undoes but keeps dupthresh 3; ``rdtcp-measured`` raises k
+    but keeps every cut). Every episode is watched, as ``dsack``'s are: one entered at 3
+    duplicate ACKs for a drop EPDN reported is never DSACKed whole, so it is never undone.
+    """
+
+    name = "rdtcp-measured-undo"
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.undo = FalseRecoveryUndo()
+
+    def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
+        super().on_enter_recovery(conn, prior_cwnd, prior_ssthresh)
+        self.undo.start(conn, prior_cwnd, prior_ssthresh)
+
+    def on_retransmit(self, conn, start, end):
+        self.undo.on_retransmit()
+
+    def on_dsack(self, conn, start, end, retransmitted):
+        super().on_dsack(conn, start, end, retransmitted)     # k from the measured amount
+        self.undo.on_dsack(conn, end, retransmitted)
+
+    def on_timeout(self, conn):
+        super().on_timeout(conn)
+        self.undo.cancel()
