@@ -6,6 +6,7 @@ APT_PACKAGES := iproute2 tshark
 APT_OPTIONAL := pypy3 mininet
 MODE ?= full
 RRTCP_MODE ?= quick
+FRTO_MODE ?= quick
 JOBS ?= $(shell nproc)
 P4C ?= $(PYTHON) -m toolchain.compiler.driver
 
@@ -15,6 +16,7 @@ help:
 	@echo "make deps       install system packages (apt, when root) and the Python package with test extras"
 	@echo "make run        deps + reproduce RD-TCP Figures 1-4 (MODE=full|quick) into results/"
 	@echo "make run-rrtcp  deps + reproduce RR-TCP (seed 000) Figures 4-5 (RRTCP_MODE=quick|full) into results/rrtcp/"
+	@echo "make run-frto   deps + reproduce F-RTO (seed 001) Tables 1-3, Figures 6-8 (FRTO_MODE=quick|full) into results/frto/"
 	@echo "make test       deps + every test (unit, STF conformance, PTF on the embedded target)"
 	@echo "make live       one real-time run of the paper dumbbell on network namespaces (root; experiments/LIVE.md)"
 	@echo "make bench      print the benchmarks' figures and the commands that produced them"
@@ -49,6 +51,10 @@ run-quick:
 
 run-rrtcp: deps
 	$(PYTHON) -m experiments.rrtcp_figures --mode $(RRTCP_MODE) --jobs $(JOBS) --out results/rrtcp/
+
+.PHONY: run-frto
+run-frto: deps
+	$(PYTHON) -m experiments.frto_tables --mode $(FRTO_MODE) --jobs $(JOBS) --out results/frto/
 
 live: deps build
 	$(PYTHON) -m experiments.live_run --variant rdtcp --duration 20 --out results/live/

@@ -41,7 +41,7 @@ _ADDED_FIELDS = {"scenario": "rdtcp"}
 # The sources whose code decides a run's numbers, relative to the repository root: every .py file
 # under these trees, and these files. They are the modules a run imports (the TCP hosts, the
 # simulator, the topology, the controller, the P4 target that executes the gateway program, the
-# packet helpers, the scenario); tests/experiments/test_resume.py checks that a run
+# packet helpers, the scenario and 001's run, experiments/frto_run.py); tests/experiments/test_resume.py checks that a run
 # loads no other module of the repository. The gateway program itself enters as the BMv2 JSON
 # the runs load (compiled from p4src/ by toolchain/compiler/, or RDTCP_PROGRAM's), so an edit to
 # p4src/ or the compiler that changes the program changes the version. Left out: the runner
@@ -49,7 +49,7 @@ _ADDED_FIELDS = {"scenario": "rdtcp"}
 # rows and draws them but computes no number; docs and tests.
 CODE_TREES = ("controller", "hosts", "netio", "sim", "toolchain/target", "topologies")
 CODE_FILES = ("toolchain/__init__.py", "experiments/__init__.py", "experiments/paper.py",
-              "experiments/gateways.py")
+              "experiments/gateways.py", "experiments/frto_run.py")
 
 
 def code_files(root: Path) -> list[Path]:

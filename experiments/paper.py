@@ -83,6 +83,14 @@ SCENARIOS = {s.name: s for s in (
     # whose capacity is exactly maxwnd / RTT, 1000-byte packets, no drops ("without introducing
     # packet drops", §5.1.1). The run sets maxwnd (max_cwnd_segments).
     Scenario("rrtcp", "rrtcp_paper", 1000, "000 §5"),
+    # 001 §5.1, Tables 1-3 (topologies.FrtoTopo): a 100 KB transfer over a 28.8 kbit/s link with
+    # 200 ms one-way delay behind a 7-packet router buffer, 296-byte packets (MSS 256), in the
+    # paper's three scenarios: delay spikes (the run's level: stall probability per packet),
+    # random losses (level: loss probability) and loss bursts. Their runs are
+    # experiments.frto_run's (Linux 2.4 timers, delayed ACKs, the link models of sim.impair).
+    Scenario("frto-delay", "frto_paper", 296, "001 §5.1 DELAY, Table 1"),
+    Scenario("frto-loss", "frto_paper", 296, "001 §5.1 LOSS, Table 2"),
+    Scenario("frto-burst", "frto_paper", 296, "001 §5.1 BURST, Table 3"),
 )}
 
 # The paper's numbers (§1, §5, §6), bytes/second of a 10-minute transfer.

@@ -38,10 +38,24 @@ def _init_pool_worker(program_path: str) -> None:
     init_worker(program_path)
 
 
-def run_one(spec: RunSpec) -> dict:
+# scenarios whose runs are not experiments.paper.run_paper's: (module, function) of their run
+SCENARIO_RUNNERS = {name: ("experiments.frto_run", "run_frto")
+                    for name in ("frto-delay", "frto-loss", "frto-burst")}
+
+
+def runner_for(spec: RunSpec):
+    """The function that runs ``spec``: its scenario's (SCENARIO_RUNNERS), else run_paper."""
+    import importlib
+    if spec.scenario in SCENARIO_RUNNERS:
+        module, name = SCENARIO_RUNNERS[spec.scenario]
+        return getattr(importlib.import_module(module), name)
     from experiments.paper import run_paper
+    return run_paper
+
+
+def run_one(spec: RunSpec) -> dict:
     try:
-        result = run_paper(spec, _PROGRAM)
+        result = runner_for(spec)(spec, _PROGRAM)
         row = result.row()
         if result.series:
             row["_series"] = result.series

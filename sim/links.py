@@ -13,6 +13,10 @@ this changes nothing that runs: each frame keeps the sequence number it would ha
 queue (``EventQueue.reserve`` at transmit time) and so runs at the same place among events of
 the same time. What it changes is the heap's size: the 50 ms bottleneck link holds ~40 frames,
 which made the heap ~50 entries deep; now it holds about one entry per channel and timer.
+
+A link model (``sim.impair``: stalls, random and burst losses) sets ``Channel.gate``: it sees
+each frame as its last bit leaves and says when the link delivers it, or that the link lost it
+(counted in ``lost``). Without a gate a frame takes ``delay`` and nothing else changes.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ class Channel:
     """One direction of a link: delivers frames to ``deliver((port, frame))`` after ``delay``."""
 
     __slots__ = ("events", "delay", "rate_bps", "deliver", "dst_port", "taps", "rx_taps", "frames",
-                 "bytes", "name", "_in_flight", "extra_delay")
+                 "bytes", "name", "_in_flight", "extra_delay", "gate", "lost")
 
     def __init__(self, events: "EventQueue", *, delay: float, rate_bps: float | None,
                  deliver: Callable[[Any], None], dst_port: int, name: str = ""):
@@ -52,6 +56,11 @@ class Channel:
         # per-frame extra propagation delay (frame -> seconds), e.g. sim.reorder.PacketDelayer:
         # a frame given some arrives on its own, after later frames (it holds nobody back)
         self.extra_delay: Callable[[bytes], float] | None = None
+        # a link model (sim.impair): gate(frame, departure) -> the time the link starts
+        # propagating the frame (>= departure; the model keeps frames in order by holding the
+        # sender's serialiser), or None when the link loses it
+        self.gate: Callable[[bytes, float], float | None] | None = None
+        self.lost = 0                           # frames the gate lost
 
     def transmit(self, frame: bytes, departure: float) -> None:
         """The frame's last bit left the sender at ``departure``; schedule its arrival."""
@@ -60,6 +69,12 @@ class Channel:
         if self.taps:
             for tap in self.taps:
                 tap.write(departure, frame)
+        if self.gate is not None:
+            held = self.gate(frame, departure)
+            if held is None:
+                self.lost += 1
+                return
+            departure = held
         arrival = departure + self.delay
         events = self.events
         seq = events.reserve()

@@ -3,6 +3,6 @@
 ``topos`` exposes them to ``mn --custom topologies/paper.py --topo rdtcp_paper``.
 """
 
-from topologies.paper import PaperTopo, RrTcpTopo, topos
+from topologies.paper import FrtoTopo, PaperTopo, RrTcpTopo, topos
 
-__all__ = ["PaperTopo", "RrTcpTopo", "topos"]
+__all__ = ["PaperTopo", "RrTcpTopo", "FrtoTopo", "topos"]

@@ -20,7 +20,7 @@ except ImportError:  # pragma: no cover - depends on the machine
 
 from topologies.units import parse_delay
 
-__all__ = ["PaperTopo", "RrTcpTopo", "topos"]
+__all__ = ["PaperTopo", "RrTcpTopo", "FrtoTopo", "topos"]
 
 
 def _mac(i: int) -> str:
@@ -80,8 +80,37 @@ class RrTcpTopo(PaperTopo):
                       queue=queue, alt_extra_delay=alt_extra_delay)
 
 
+class FrtoTopo(PaperTopo):
+    """F-RTO's path (seeds/001-f-rto.txt §5.1, Fig. 5): a fixed host ``a`` on a LAN, the
+    last-hop router ``r1`` with a buffer of seven packets, the emulated wireless link r1–r2
+    (28,800 bit/s each way, 200 ms one-way propagation) and the mobile host ``b`` right behind
+    it. The LAN (10 Mb/s) and the mobile host's own interface are fast and short; r2 stands for
+    the link's far end, so its uplink queue towards r1 has the same seven-packet limit.
+
+    ::
+
+        10 Mb/s, 0.1 ms     28.8 kbit/s, 200 ms      10 Mb/s, 0.1 ms
+      a ---------------- r1 ===================== r2 ---------------- b
+      fixed host         (7 packets)                                mobile host
+
+    The seed's link send and receive buffers (1776 bytes each way) hold the packets the link
+    layer has not yet delivered, not a queue; the simulator's link holds any number in flight.
+    The paper's delay spikes, random and burst losses are models of the simulator's link
+    (``sim.impair``), not parameters of this graph.
+
+    Use with Mininet: ``mn --custom topologies/paper.py --topo frto_paper --link tc``.
+    """
+
+    def build(self, access_bw: float = 10, access_delay: str = "0.1ms",  # noqa: D401
+              bottleneck_bw: float = 0.0288, bottleneck_delay: str = "200ms",
+              queue: int = 7, alt_extra_delay: str | None = None) -> None:
+        super().build(access_bw=access_bw, access_delay=access_delay,
+                      bottleneck_bw=bottleneck_bw, bottleneck_delay=bottleneck_delay,
+                      queue=queue, alt_extra_delay=alt_extra_delay)
+
+
 def _add_delays(a: str, b: str) -> str:
     return "%gms" % ((parse_delay(a) + parse_delay(b)) * 1e3)
 
 
-topos = {"rdtcp_paper": PaperTopo, "rrtcp_paper": RrTcpTopo}
+topos = {"rdtcp_paper": PaperTopo, "rrtcp_paper": RrTcpTopo, "frto_paper": FrtoTopo}

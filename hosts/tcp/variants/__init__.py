@@ -74,6 +74,7 @@ marked), ``conn.send_probe(now)`` (a tail loss probe: new data beyond cwnd, else
 segment again) and ``conn.reduce_window()`` (the congestion response to a repaired loss).
 
 Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``eifel`` (eifel.py), ``frto`` (frto.py),
+``newreno``, ``frto-newreno``, ``eifel-newreno`` (newreno.py: the three on the NewReno path, 001 §5.1),
 ``rack`` (rack.py: RACK-TLP, RFC 8985, on on_delivered, on_deadline and the loss-marking calls),
 ``rrtcp``, ``rrtcp-fa`` (rrtcp.py: RR-TCP, 000: a reordering histogram from on_delivered, dupthresh
 at an FA-ratio percentile, DSACK undo; ``rrtcp`` adapts the FA ratio by cost),
@@ -190,3 +191,4 @@ def get_variant(name: str) -> type[LossRecoveryPolicy]:
 
 
 from hosts.tcp.variants import sack, dsack, eifel, frto, netreno, rack, rdtcp, rrtcp  # noqa: E402,F401  (registration)
+from hosts.tcp.variants import newreno  # noqa: E402,F401  (registration: 001's NewReno forms)

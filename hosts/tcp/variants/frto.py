@@ -18,7 +18,10 @@ After an RTO that did not interrupt a recovery, only the timed-out segment is re
   no go-back-N, cwnd = FlightSize + min(acked, IW), ssthresh = the flight before the timer.
 
 Unlike Eifel it needs no timestamps. An RTO during a recovery (fast recovery, or an RTO's not
-yet finished) is handled conventionally (RFC 5682 §3 step 1).
+yet finished) is handled conventionally (RFC 5682 §3 step 1), except a repeat of the timeout
+still waiting for its first new ACK (a delay spike longer than the backed-off timer): that one
+starts F-RTO again with the segment it retransmits (RFC 5682 §2.1 and §3 step 2: "If the
+retransmission timer expires again, go to step 1").
 """
 
 from __future__ import annotations
@@ -46,7 +49,11 @@ class Frto(Sack):
         self.dupacks_at = 0                 # duplicate ACKs counted when the probes went out
 
     def on_timeout(self, conn):
-        if conn.in_recovery or conn.in_loss:
+        if self.state == FIRST_ACK and conn.in_loss:
+            pass                            # step 2: "if the retransmission timer expires
+                                            # again, go to step 1" (RFC 5682 §2.1, §3): the
+                                            # timeout's segment only, pipe_prev of the first
+        elif conn.in_recovery or conn.in_loss:
             self.state = IDLE               # step 1: a recovery is running, recover as usual
         else:
             self.state = FIRST_ACK

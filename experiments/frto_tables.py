@@ -1,0 +1,374 @@
+"""Reproduce F-RTO's Tables 1-3 and Figures 6-8 (seeds/001-f-rto.txt §5.1-5.2) in virtual time.
+
+    python -m experiments.frto_tables --mode quick --out results/frto/     # about a minute
+    python -m experiments.frto_tables --mode full --out results/frto/      # the paper's 30 runs
+
+001's setup (§5.1, ``experiments.frto_run``; ``topologies.FrtoTopo``): one 100 KB transfer from
+a fixed host to a mobile host over a 28.8 kbit/s link with 200 ms one-way delay behind a
+7-packet router buffer, 296-byte packets, Linux 2.4's timers and delayed ACKs, through the same
+P4 gateways as every run, in three scenarios: DELAY (each packet starts a link stall with
+probability 0.02, Exp(3.5 s) long, nothing lost on the link; Table 1, Fig. 6), LOSS (packets
+lost independently with probability 2, 5 or 10 % both ways; Table 2 and Fig. 7 are 5 %) and
+BURST (U(0.1, 20) s good, Exp(3.5 s) bad periods that lose every packet both ways; Table 3,
+Fig. 8). Six senders, by the paper's names: Regular SACK (``sack``), F-RTO w/ SACK (``frto``),
+Eifel w/ SACK (``eifel``), Regular NewReno (``newreno``), F-RTO w/ NewReno (``frto-newreno``),
+Eifel w/ NewReno (``eifel-newreno``).
+
+The tables are medians over the runs of: the transfer time (first SYN to the ACK of the FIN),
+data packets lost (at the router and on the link), retransmissions; beside them the spurious
+detections (timeouts, and Eifel's fast retransmits, answered as spurious) and the
+retransmissions that were not needed (ground truth: data that had all arrived before). The
+figures are box plots of throughput (102,400 bytes over the transfer time) as 001's are.
+
+Outputs in --out: runs.csv, points.csv, paper_table.md/.csv (ours beside 001's numbers),
+fig6_delay.png, fig7_loss.png, fig8_burst.png, summary.json (configuration, points, shape
+checks, invocations), the journal runs.jsonl (``--resume``) and invocations.jsonl.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Sequence
+
+from experiments.cli import HelpFormatter, csv_list, finite_float, out_of_range, series_too_long
+from experiments.frto_run import TRANSFER_BYTES
+from experiments.paper import RunSpec
+from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, main_guarded,
+                               run_sweep)
+
+__all__ = ["MODES", "FrtoSweepConfig", "build_specs", "points_of", "checks_of", "main",
+           "parse_args", "PAPER", "PAPER_NAMES", "VARIANTS", "SCENARIOS", "STALL_PROBABILITY"]
+
+STALL_PROBABILITY = 0.02        # 001 §5.1: "a packet is delayed with a probability of 0.02"
+TABLE_LOSS = 0.05               # 001 Table 2 / Fig. 7: the 5 % runs (digest §3)
+SCENARIOS = ("delay", "loss", "burst")
+PAPER_NAMES = {"eifel": "Eifel w/ SACK", "frto": "F-RTO w/ SACK", "sack": "Regular SACK",
+               "newreno": "Regular NewReno", "frto-newreno": "F-RTO w/ NewReno",
+               "eifel-newreno": "Eifel w/ NewReno"}
+VARIANTS = tuple(PAPER_NAMES)   # the tables' order
+# 001 Tables 1-3: median time (s) for 100 KB, packets lost, retransmissions
+PAPER = {
+    "delay": {"eifel": (77.94, 11, 16), "frto": (76.23, 4, 12), "sack": (94.13, 9, 57),
+              "newreno": (90.72, 10, 60), "frto-newreno": (75.18, 6, 13),
+              "eifel-newreno": (79.21, 11, 19)},
+    "loss": {"eifel": (80.68, 39, 26), "frto": (75.69, 36, 24), "sack": (76.18, 36, 22),
+             "newreno": (82.38, 36, 26), "frto-newreno": (81.67, 36, 26),
+             "eifel-newreno": (89.64, 38, 27)},
+    "burst": {"eifel": (123.89, 50, 45), "frto": (64.94, 42, 40), "sack": (71.23, 42, 39),
+              "newreno": (74.48, 42, 43), "frto-newreno": (67.80, 39, 43),
+              "eifel-newreno": (80.03, 42, 42)},
+}
+TABLE_OF = {"delay": "Table 1 / Fig. 6 (DELAY)", "loss": "Table 2 / Fig. 7 (LOSS)",
+            "burst": "Table 3 / Fig. 8 (BURST)"}
+
+
+@dataclass(frozen=True)
+class FrtoSweepConfig:
+    seeds: int
+    duration: float                 # virtual seconds a transfer may take at most
+    loss_levels: tuple[float, ...]  # LOSS scenario's loss probabilities
+    scenarios: tuple[str, ...]
+    variants: tuple[str, ...]
+
+
+MODES = {
+    # 001 §5.1: 30 runs per scenario and sender; LOSS at 2, 5 and 10 %
+    "full": FrtoSweepConfig(seeds=30, duration=900.0, loss_levels=(0.02, 0.05, 0.10),
+                            scenarios=SCENARIOS, variants=VARIANTS),
+    "quick": FrtoSweepConfig(seeds=5, duration=900.0, loss_levels=(TABLE_LOSS,),
+                             scenarios=SCENARIOS, variants=VARIANTS),
+}
+
+
+def build_specs(cfg: FrtoSweepConfig) -> list[RunSpec]:
+    """Every sender in every scenario (LOSS at each level) and seed."""
+    specs = []
+    for scenario in cfg.scenarios:
+        levels = {"delay": (STALL_PROBABILITY,), "loss": cfg.loss_levels,
+                  "burst": (0.0,)}[scenario]
+        for variant in cfg.variants:
+            for level in levels:
+                for seed in range(1, cfg.seeds + 1):
+                    specs.append(RunSpec(variant, scenario=f"frto-{scenario}", level=level,
+                                         seed=seed, duration=cfg.duration))
+    return specs
+
+
+def series_name(row: dict) -> str:
+    what = row["scenario"] + (f"{row['level']:g}" if row["scenario"] == "frto-loss" else "")
+    return f"{row['variant']}_{what}_seed{row['seed']}.csv"
+
+
+# --------------------------------------------------------------------------- report
+MEDIANS = ("transfer_s", "lost_data", "retransmits", "unneeded_retransmits",
+           "spurious_detections", "timeouts", "fast_retransmits", "lost_acks", "stalls",
+           "outages")
+
+
+def _quartiles(values: list[float]) -> tuple[float, float]:
+    if len(values) < 2:
+        return values[0], values[0]
+    q = statistics.quantiles(values, n=4, method="inclusive")
+    return q[0], q[2]
+
+
+def points_of(rows: Sequence[dict]) -> dict[tuple[str, float, str], dict]:
+    """Per (scenario, level, variant): n, transfers completed, the median of each MEDIANS
+    column, and throughput's median, quartiles and extremes (the box plot)."""
+    groups: dict[tuple[str, float, str], list[dict]] = {}
+    for r in rows:
+        if "error" not in r and str(r.get("scenario", "")).startswith("frto-"):
+            key = (r["scenario"][len("frto-"):], float(r["level"]), r["variant"])
+            groups.setdefault(key, []).append(r)
+    points = {}
+    for key, group in sorted(groups.items()):
+        tput = sorted(float(r["throughput_Bps"]) for r in group)
+        q1, q3 = _quartiles(tput)
+        p = {"scenario": key[0], "level": key[1], "variant": key[2], "n": len(group),
+             "completed": sum(bool(r["completed"]) for r in group),
+             "throughput_median": statistics.median(tput), "throughput_q1": q1,
+             "throughput_q3": q3, "throughput_min": tput[0], "throughput_max": tput[-1]}
+        for name in MEDIANS:
+            p[f"{name}_median"] = statistics.median(float(r[name]) for r in group)
+        points[key] = p
+    return points
+
+
+def _paper_level(scenario: str) -> float:
+    return {"delay": STALL_PROBABILITY, "loss": TABLE_LOSS, "burst": 0.0}[scenario]
+
+
+def checks_of(points: dict) -> list[dict]:
+    """001's reproduction targets (digest §4) with our medians; a statement about a sender or
+    scenario the sweep did not run is left out."""
+    def med(scenario, variant, name):
+        p = points.get((scenario, _paper_level(scenario), variant))
+        return p[f"{name}_median"] if p else None
+    checks = []
+
+    def add(claim, values, ok):
+        if all(v is not None for v in values.values()):
+            checks.append({"claim": claim, "ours": values, "ok": bool(ok(values))})
+    for path, conv, frto, eifel in (("SACK", "sack", "frto", "eifel"),
+                                    ("NewReno", "newreno", "frto-newreno", "eifel-newreno")):
+        add(f"DELAY: F-RTO w/ {path} retransmits less than Regular {path} (001: ~1/5)",
+            {conv: med("delay", conv, "retransmits"), frto: med("delay", frto, "retransmits")},
+            lambda v, c=conv, f=frto: v[f] < v[c])
+        add(f"DELAY: F-RTO w/ {path} transfers faster than Regular {path} (001: 17-19 %)",
+            {conv: med("delay", conv, "transfer_s"), frto: med("delay", frto, "transfer_s")},
+            lambda v, c=conv, f=frto: v[f] < v[c])
+        add(f"DELAY: Eifel w/ {path} retransmits less than Regular {path}",
+            {conv: med("delay", conv, "retransmits"), eifel: med("delay", eifel, "retransmits")},
+            lambda v, c=conv, e=eifel: v[e] < v[c])
+        add(f"LOSS 5 %: F-RTO w/ {path} within 10 % of Regular {path}'s time",
+            {conv: med("loss", conv, "transfer_s"), frto: med("loss", frto, "transfer_s")},
+            lambda v, c=conv, f=frto: abs(v[f] - v[c]) <= 0.10 * v[c])
+        add(f"BURST: F-RTO w/ {path} no slower than Regular {path} (within 5 %)",
+            {conv: med("burst", conv, "transfer_s"), frto: med("burst", frto, "transfer_s")},
+            lambda v, c=conv, f=frto: v[f] <= 1.05 * v[c])
+    add("BURST: Eifel w/ SACK the slowest SACK sender (001: 1.7-1.9x)",
+        {v: med("burst", v, "transfer_s") for v in ("sack", "frto", "eifel")},
+        lambda v: v["eifel"] > max(v["sack"], v["frto"]))
+    add("LOSS 5 %: SACK faster than NewReno (conventional recovery)",
+        {v: med("loss", v, "transfer_s") for v in ("sack", "newreno")},
+        lambda v: v["sack"] < v["newreno"])
+    return checks
+
+
+def _fmt(v, digits: int = 1) -> str:
+    if v is None:
+        return "-"
+    return f"{v:.{digits}f}" if digits else f"{v:g}"
+
+
+def paper_rows(points: dict, cfg: FrtoSweepConfig) -> list[dict]:
+    """One row per scenario and sender of the tables: our medians beside 001's."""
+    rows = []
+    for scenario in cfg.scenarios:
+        level = _paper_level(scenario)
+        for v in cfg.variants:
+            p = points.get((scenario, level, v))
+            paper = PAPER[scenario].get(v)
+            rows.append({
+                "scenario": scenario, "level": level, "variant": v,
+                "sender": PAPER_NAMES.get(v, v), "n": p["n"] if p else 0,
+                "completed": p["completed"] if p else 0,
+                "time_s": p["transfer_s_median"] if p else None,
+                "lost": p["lost_data_median"] if p else None,
+                "retransmits": p["retransmits_median"] if p else None,
+                "unneeded": p["unneeded_retransmits_median"] if p else None,
+                "spurious_detections": p["spurious_detections_median"] if p else None,
+                "paper_time_s": paper[0] if paper else None,
+                "paper_lost": paper[1] if paper else None,
+                "paper_retransmits": paper[2] if paper else None})
+    return rows
+
+
+def table_markdown(rows: list[dict], checks: list[dict], cfg: FrtoSweepConfig) -> str:
+    lines = [f"Medians over {cfg.seeds} run(s) per sender of a 100 KB transfer (001: 30 runs): "
+             f"time (s) / data packets lost / retransmissions, ours beside 001's; then "
+             f"retransmissions not needed and spurious detections (ours)."]
+    for scenario in cfg.scenarios:
+        lines += ["", f"**{TABLE_OF[scenario]}**"
+                  + (f", loss {_paper_level(scenario):.0%}" if scenario == "loss" else ""), "",
+                  "| sender | ours: time / lost / retx | 001: time / lost / retx | "
+                  "not needed | spurious detections | runs done |",
+                  "|---|---|---|---:|---:|---:|"]
+        for r in rows:
+            if r["scenario"] != scenario:
+                continue
+            ours = (f"{_fmt(r['time_s'], 2)} / {_fmt(r['lost'], 0)} / "
+                    f"{_fmt(r['retransmits'], 0)}")
+            paper = (f"{_fmt(r['paper_time_s'], 2)} / {_fmt(r['paper_lost'], 0)} / "
+                     f"{_fmt(r['paper_retransmits'], 0)}")
+            lines.append(f"| {r['sender']} (`{r['variant']}`) | {ours} | {paper} | "
+                         f"{_fmt(r['unneeded'], 0)} | {_fmt(r['spurious_detections'], 0)} | "
+                         f"{r['completed']}/{r['n']} |")
+    lines += ["", "| 001 says | ours (medians) | holds |", "|---|---|---|"]
+    for c in checks:
+        ours = ", ".join(f"{k} {_fmt(v, 1)}" for k, v in c["ours"].items())
+        lines.append(f"| {c['claim']} | {ours} | {'yes' if c['ok'] else 'no'} |")
+    return "\n".join(lines)
+
+
+def write_outputs(rows: list[dict], cfg: FrtoSweepConfig, out: Path, *, mode: str,
+                  invocations: Sequence[dict] = (), code_version: str | None = None) -> dict:
+    from experiments.report import write_csv
+
+    points = points_of(rows)
+    checks = checks_of(points)
+    table = paper_rows(points, cfg)
+    write_csv(out / "runs.csv", rows)
+    prows = list(points.values())
+    write_csv(out / "points.csv", prows)
+    write_csv(out / "paper_table.csv", table)
+    markdown = table_markdown(table, checks, cfg)
+    (out / "paper_table.md").write_text(markdown + "\n")
+    figures = plot_figures(points, cfg, out)
+    invocations = list(invocations)
+    summary = {"mode": mode, "config": asdict(cfg), "code_version": code_version,
+               "transfer_bytes": TRANSFER_BYTES,
+               "wall_s": round(sum(i["wall_s"] for i in invocations
+                                   if isinstance(i.get("wall_s"), (int, float))), 3),
+               "invocations": invocations, "runs": len(rows),
+               "failed_runs": sum("error" in r for r in rows), "points": prows,
+               "paper_table": table, "checks": checks, "table_markdown": markdown,
+               "figures": figures}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+def plot_figures(points: dict, cfg: FrtoSweepConfig, out: Path) -> list[str]:
+    """Figs. 6-8: throughput box plots (median, quartiles, min/max) per sender; Fig. 7 has one
+    panel per loss level."""
+    import matplotlib.pyplot as plt
+
+    from experiments.plots import save_figure
+
+    written = []
+    for scenario, name in (("delay", "fig6_delay.png"), ("loss", "fig7_loss.png"),
+                           ("burst", "fig8_burst.png")):
+        levels = sorted({k[1] for k in points if k[0] == scenario})
+        if not levels:
+            continue
+        fig, axes = plt.subplots(1, len(levels), figsize=(4.5 * len(levels) + 3, 5),
+                                 squeeze=False)
+        for ax, level in zip(axes[0], levels):
+            present = [v for v in cfg.variants if (scenario, level, v) in points]
+            stats = [{"med": points[(scenario, level, v)]["throughput_median"],
+                      "q1": points[(scenario, level, v)]["throughput_q1"],
+                      "q3": points[(scenario, level, v)]["throughput_q3"],
+                      "whislo": points[(scenario, level, v)]["throughput_min"],
+                      "whishi": points[(scenario, level, v)]["throughput_max"],
+                      "label": PAPER_NAMES.get(v, v).replace(" w/ ", "\n")} for v in present]
+            ax.bxp(stats, showfliers=False)
+            paper = [TRANSFER_BYTES / PAPER[scenario][v][0] if v in PAPER[scenario]
+                     and level == _paper_level(scenario) else None for v in present]
+            xs = [i + 1 for i, p in enumerate(paper) if p is not None]
+            if xs:
+                ax.plot(xs, [p for p in paper if p is not None], "*", ms=12, color="gold",
+                        mec="black", label="001's median (102,400 B / its median time)")
+                ax.legend(fontsize=8, loc="lower right")
+            ax.set_ylabel("throughput (bytes/s, 100 KB / transfer time)")
+            ax.set_ylim(bottom=0)
+            ax.tick_params(axis="x", labelsize=8)
+            n = min(points[(scenario, level, v)]["n"] for v in present)
+            sub = f"loss {level:.0%}, " if scenario == "loss" else ""
+            ax.set_title(f"{sub}{n} runs per sender", fontsize=9)
+            ax.grid(alpha=0.3, axis="y")
+        fig.suptitle(f"001 {TABLE_OF[scenario].split(' / ')[1]}: 28.8 kbit/s, 200 ms, "
+                     f"7-packet router buffer; box: quartiles, whiskers: min/max", fontsize=10)
+        save_figure(fig, out / name)
+        written.append(name)
+    return written
+
+
+# --------------------------------------------------------------------------- CLI
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    def mode_default(name: str) -> str:
+        show = (lambda v: ",".join(f"{x:g}" if isinstance(x, float) else str(x) for x in v)
+                if isinstance(v, tuple) else f"{v:g}")
+        return "default by --mode: " + ", ".join(f"{m} {show(getattr(c, name))}"
+                                                for m, c in MODES.items())
+    p = argparse.ArgumentParser(
+        prog="python -m experiments.frto_tables", formatter_class=HelpFormatter,
+        description="Reproduce F-RTO's Tables 1-3 and Figures 6-8 (001 §5.1-5.2: 100 KB "
+                    "transfers over a 28.8 kbit/s link with delay spikes, random losses or "
+                    "loss bursts) with the P4 gateways, six senders. Options without a "
+                    "default shown take the --mode's value.")
+    p.add_argument("--mode", choices=sorted(MODES), default="quick",
+                   help="full: 001's 30 runs per sender, LOSS at 2/5/10 %% (a few minutes on "
+                        "2 cores); quick: 5 runs per sender, LOSS at 5 %%")
+    add_sweep_options(p, out="results/frto")
+    p.add_argument("--seeds", type=int, help=f"runs per sender and scenario "
+                                             f"({mode_default('seeds')})")
+    p.add_argument("--duration", type=finite_float,
+                   help=f"virtual seconds a transfer may take at most; one that has not "
+                        f"finished by then counts with this time ({mode_default('duration')})")
+    p.add_argument("--levels", type=csv_list(finite_float),
+                   help=f"the LOSS scenario's loss probabilities, each in (0, 1) "
+                        f"({mode_default('loss_levels')})")
+    p.add_argument("--scenarios", type=csv_list(str, SCENARIOS),
+                   help=f"scenarios, comma-separated (default: {','.join(SCENARIOS)})")
+    p.add_argument("--variants", type=csv_list(str, VARIANTS),
+                   help=f"senders, comma-separated (default: {','.join(VARIANTS)})")
+    add_run_options(p)
+    args = p.parse_args(argv)
+    default_jobs(args)
+    duration = args.duration if args.duration is not None else MODES[args.mode].duration
+    bad = (out_of_range(args, ("jobs", "seeds", "duration", "series"))
+           or series_too_long(args.series, duration, "transfers"))
+    if bad:
+        p.error(bad)
+    if args.levels is not None and not all(0 < lv < 1 for lv in args.levels):
+        p.error("--levels: each loss probability must be in (0, 1)")
+    if args.levels is not None and args.scenarios is not None and "loss" not in args.scenarios:
+        p.error("--levels sets the LOSS scenario's probabilities, but --scenarios leaves it out")
+    return args
+
+
+def sweep_config(args: argparse.Namespace) -> FrtoSweepConfig:
+    overrides = {"seeds": args.seeds, "duration": args.duration, "loss_levels": args.levels,
+                 "scenarios": args.scenarios, "variants": args.variants}
+    return replace(MODES[args.mode], **{k: v for k, v in overrides.items() if v is not None})
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    cfg = sweep_config(args)
+
+    def report(rows, out, invocations, version):
+        return write_outputs(rows, cfg, out, mode=args.mode, invocations=invocations,
+                             code_version=version)
+    return main_guarded(lambda where: run_sweep(build_specs(cfg), args, where,
+                                                duration=cfg.duration, name_of=series_name,
+                                                report=report))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
