@@ -73,14 +73,16 @@ def jobs_for(requested: int, runs: int) -> int:
 
 def run_specs(specs: Sequence[RunSpec], *, jobs: int, program_path: str,
               progress: bool = True, python: str | None = None,
-              journal: Path | None = None, code_version: str | None = None) -> list[dict]:
+              journal: Path | None = None, code_version: str | None = None,
+              label: str = "runs") -> list[dict]:
     """Run every spec on ``jobs`` processes (1 and no ``python``: in this process), with a
     progress bar. ``jobs``: as ``jobs_for`` decided it (the sweep prints and records that count,
     and it is the count that runs; ValueError for no job or more jobs than specs). ``python``:
     an interpreter to run the workers in (``experiments.worker``). ``journal``: a JSON-lines
     file each row is appended to the moment its run ends, so an interrupted sweep keeps what it
     did (``--resume`` reads it back).
-    ``code_version``: stamped on every row (``journal.code_version``). A KeyboardInterrupt
+    ``code_version``: stamped on every row (``journal.code_version``). ``label``: what the
+    progress bar says it runs (the sweep's name). A KeyboardInterrupt
     ends the workers, keeps the journal and propagates."""
     from tqdm import tqdm
     if not specs:
@@ -88,7 +90,7 @@ def run_specs(specs: Sequence[RunSpec], *, jobs: int, program_path: str,
     if not 1 <= jobs <= len(specs):
         raise ValueError(f"{jobs} jobs for {len(specs)} run(s): jobs_for decides the count")
     bar = tqdm(total=len(specs), unit="run", disable=not progress, file=sys.stderr,
-               desc="RD-TCP figures")
+               desc=label)
     rows: list[dict] = []
     log = open(journal, "a") if journal is not None else None
 

@@ -237,7 +237,7 @@ def _sweep(args: argparse.Namespace, where: dict) -> int:
         return write_outputs(rows, cfg, out, mode=args.mode, invocations=invocations,
                              code_version=version)
     return run_sweep(build_specs(cfg), args, where, duration=cfg.duration, name_of=series_name,
-                     report=report)
+                     report=report, label="RD-TCP figures")
 
 
 if __name__ == "__main__":

@@ -319,7 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              code_version=version)
     return main_guarded(lambda where: run_sweep(build_specs(cfg), args, where,
                                                 duration=cfg.duration, name_of=series_name,
-                                                report=report))
+                                                report=report, label="RR-TCP figures"))
 
 
 if __name__ == "__main__":

@@ -115,9 +115,11 @@ def main_guarded(sweep: Callable[[dict], int]) -> int:
 
 
 def run_sweep(specs: Sequence[RunSpec], args: argparse.Namespace, where: dict, *,
-              duration: float, name_of: Callable[[dict], str], report: Report) -> int:
+              duration: float, name_of: Callable[[dict], str], report: Report,
+              label: str = "runs") -> int:
     """Run ``specs`` (those a resumed journal does not hold), then ``report`` on all their
-    rows; prints the report's table. Exit status 1 when a run failed, else 0."""
+    rows; prints the report's table. Exit status 1 when a run failed, else 0. ``label`` names
+    the sweep on its progress bar."""
     from experiments.paper import ProgramError, gateway_program
 
     missing = missing_parts()
@@ -159,7 +161,7 @@ def run_sweep(specs: Sequence[RunSpec], args: argparse.Namespace, where: dict, *
     try:
         new = run_specs(todo, jobs=jobs, program_path=program_path,
                         progress=not args.no_progress, python=python, journal=journal,
-                        code_version=version)
+                        code_version=version, label=label)
     except BaseException as exc:        # Ctrl-C above all: the runs it kept are in the log
         try:
             record_invocation(journal, {
