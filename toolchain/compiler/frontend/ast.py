@@ -670,11 +670,15 @@ class KeyElement(Node):
 @dataclass(slots=True)
 class ActionRef(Node):
     """An action in a table's `actions`, `default_action` or an entry: name and arguments.
-    checker: `.action` the ActionDecl."""
+    checker: `.action` the ActionDecl.
+    `.prelude` (set by inline_functions.py, in the actions list only): statements in the
+    control's scope that run when the action is invoked, before its body; they compute the
+    bound arguments that contained function calls, now control-local variables."""
     name: PathExpr
     args: list = field(default_factory=list)
     has_parens: bool = False
     annotations: list = field(default_factory=list)
+    prelude: list = field(default_factory=list, kw_only=True)
     action: Any = _checker()
 
 

@@ -888,6 +888,12 @@ class Checker:
                 if a is None:
                     continue
                 directional = [p for p in a.params if p.direction]
+                if ar.prelude:
+                    # computations of bound arguments with function calls
+                    # (inline_functions.py): statements in the control's scope
+                    pctx = ctx.child("apply", Scope(ctx.scope))
+                    for st in ar.prelude:
+                        self.guarded(self.check_stmt, st, pctx)
                 if ar.args or directional:
                     self.guarded(self.check_bound_args, ar, a, d, ctx)
                 for p in a.params:
@@ -1730,6 +1736,11 @@ class Checker:
             return self.check_member_call(e, callee, ctx, expected)
         if isinstance(callee, A.PathExpr):
             d = (self.top if callee.is_global else ctx.scope).lookup(callee.name)
+            if isinstance(d, A.ActionDecl) and d is ctx.action:
+                # a declaration is not visible inside itself (p4c's ResolutionContext::lookup
+                # drops the enclosing declaration; recursion is not allowed anyway): in
+                # `action hash() { hash(...); }` the call is v1model's hash (p4c's issue1541)
+                d = self._lookup_outside(ctx.scope, d, callee.name)
             if d is None:
                 self.err(callee.pos, f"'{callee.name}' is not declared"
                          + did_you_mean(callee.name, self.visible_names(ctx.scope)))
@@ -1747,6 +1758,13 @@ class Checker:
                 self.refuse(e.pos, f"function call '{callee.name}'")
             self.err(callee.pos, f"'{callee.name}' is not a function or action")
         self.err(e.pos, "this expression cannot be called")
+
+    @staticmethod
+    def _lookup_outside(scope: Scope, decl, name: str):
+        """`name` looked up from outside the scope that declares `decl`."""
+        while scope is not None and scope.names.get(name) is not decl:
+            scope = scope.parent
+        return scope.parent.lookup(name) if scope is not None and scope.parent else None
 
     def check_member_call(self, e, callee: A.MemberExpr, ctx, expected):
         recv = callee.expr

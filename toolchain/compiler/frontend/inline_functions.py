@@ -112,6 +112,7 @@ class FunctionInliner:
                     self._action(local)
                 elif isinstance(local, A.TableDecl):
                     self._move_call_keys(d, local, moved)
+                    self._move_call_bound_args(d, local)
             d.body.stmts = self._local_initialisers(d) + self.block(d.body.stmts)
             if moved:
                 d.body.stmts = self._key_preludes(d.body.stmts, moved)
@@ -155,6 +156,48 @@ class FunctionInliner:
             d.locals.insert(d.locals.index(t), decl)
             moved.setdefault(t.name, []).append((var, k.expr))
             k.expr = A.PathExpr(k.expr.pos, var)
+
+    def _move_call_bound_args(self, d: A.ControlDecl, t: A.TableDecl) -> None:
+        """`actions = { a(f(x)); }`: an argument bound to an `in` parameter in the actions
+        list is evaluated each time the table invokes the action, before its body (spec
+        14.2.1.2; p4c's RemoveActionParameters turns it into an assignment at the start of
+        the action's body, and then inlines the call there: p4c's testdata issue2266.p4,
+        issue2321.p4). The argument becomes a control-local variable (typed from the
+        argument, never evaluated there) and the action reference keeps, as its `prelude`,
+        the inlined statements computing it, in argument order; they are checked and lowered
+        in the control's scope (where the argument's names resolve), not the action's."""
+        for ar in t.actions:
+            if not any(_contains_call(a, self.functions) for a in ar.args):
+                continue
+            action = self._action_decl(d, ar.name)
+            if action is None:
+                continue                  # the checker reports the unknown action
+            directional = [p for p in action.params if p.direction]
+            for k, arg in enumerate(ar.args):
+                if not _contains_call(arg, self.functions):
+                    continue
+                p = directional[k] if k < len(directional) else None
+                if p is None:
+                    continue              # the checker reports the argument count
+                if p.direction != "in":
+                    raise CompileError.at(arg.pos, f"table '{t.name}': a function call in the "
+                                                   f"argument bound to {p.direction} parameter "
+                                                   f"'{p.name}' of action '{action.name}' is "
+                                                   "not supported")
+                var = self.fresh("bound")
+                decl = A.VarDecl(arg.pos, var, A.InferredTypeRef(arg.pos, like=copy.deepcopy(arg)))
+                d.locals.insert(d.locals.index(t), decl)
+                ar.prelude.extend(self.stmt(A.AssignStmt(arg.pos, A.PathExpr(arg.pos, var), arg)))
+                ar.args[k] = A.PathExpr(arg.pos, var)
+
+    def _action_decl(self, d: A.ControlDecl, name: A.PathExpr):
+        """The action a table's actions list names: the control's own, else a global one."""
+        if not name.is_global:
+            for local in d.locals:
+                if isinstance(local, A.ActionDecl) and local.name == name.name:
+                    return local
+        return next((x for x in self.program.decls
+                     if isinstance(x, A.ActionDecl) and x.name == name.name), None)
 
     def _key_preludes(self, stmts: list, moved: dict) -> list:
         """`stmts` with each apply of a table in `moved` preceded by the computation of its

@@ -137,11 +137,13 @@ class ControlLowering:
 
     # ------------------------------------------------------------ actions
 
-    def action_name(self, action: ast.ActionDecl, bound: list = ()) -> str:
+    def action_name(self, action: ast.ActionDecl, bound: list = (), prelude: list = ()) -> str:
         """Lower an action used by a table (once per binding) and return its JSON name.
         `bound`: the arguments the actions list gives its directional parameters (spec
         14.2.1.2); as p4c's RemoveActionParameters, the body works on copies of scalar ones
-        (copied in, and out also on return and exit) and on header/struct ones in place."""
+        (copied in, and out also on return and exit) and on header/struct ones in place.
+        `prelude`: statements in the control's scope computing bound arguments that had
+        function calls (ast.ActionRef.prelude); they run first, when the action is invoked."""
         key = (id(action),) + tuple(describe(a) for a in bound)
         known = self.ctx.action_json_names.get(key)
         if known is not None:
@@ -168,6 +170,9 @@ class ControlLowering:
             params.append((p.name, t.width))
         lowering = StmtLowering(self.ctx, env, control_name=self.name)
         body = copy_in + lowering.action_body(action.body.stmts, copy_out)
+        if prelude:
+            before = StmtLowering(self.ctx, self.env.child(), control_name=self.name)
+            body = before.action_body(list(prelude)) + body
         self.ctx.action_names.reserve(name)
         self.ctx.out.actions.append(ir.Action(name, params, body, source_info(action, json_name)))
         self.ctx.action_json_names[key] = name
@@ -219,7 +224,7 @@ class ControlLowering:
         self._bound_names = {}
         for ref in t.actions:
             bound = list(ref.args)
-            actions.append(self.action_name(ref.action, bound))
+            actions.append(self.action_name(ref.action, bound, ref.prelude))
             self._bound_names[id(ref.action)] = actions[-1]
         self.table_actions[name] = self._bound_names
         # keys of match kind `selector` are not matched: they are the action selector's

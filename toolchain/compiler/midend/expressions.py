@@ -170,6 +170,14 @@ class ExprLowering:
                                                 ir_type(ftype, e.pos))
             raise Unsupported(e.pos, f"member {e.member} of {base.stack.type.element.name} "
                                      f"here is not supported")
+        if isinstance(base, StackNext):
+            # p4c's BMv2 back end refuses it too: "<stack>.next uninitialized: next field
+            # read" (ExpressionConverter, for any field of a stack's next element)
+            raise Unsupported(e.pos, f"a field of a header stack's next element "
+                                     f"({describe(e)}) is not supported: .next names the "
+                                     f"element not extracted yet, and BMv2 has no reference to "
+                                     f"it (p4c-bm2-ss also refuses it, 'next field read'); "
+                                     f"use .last after the extract")
         raise Unsupported(e.pos, f"member {e.member} of {describe(e.expr)} is not supported")
 
     def header_member(self, place: HeaderPlace, name: str, pos):

@@ -4,6 +4,7 @@ jumps (BMv2 `_jump` / `_jump_if_zero`, JSON_format.md "actions")."""
 from __future__ import annotations
 
 from itertools import count
+from pathlib import Path
 
 from ..frontend import ast, types as T
 from . import externs, ir
@@ -584,7 +585,17 @@ class StmtLowering:
         name = c.method.name
         handler = getattr(self, "_fn_" + name, None)
         if handler is None:
-            raise Unsupported(c.pos, f"extern function {name} is not supported")
+            decl_file = getattr(getattr(c.method, "pos", None), "file", "") or ""
+            if Path(decl_file).name in ("core.p4", "v1model.p4"):
+                raise Unsupported(c.pos, f"extern function {name} is not supported")
+            # p4c-bm2-ss: "unknown extern function" (ExternConverter::convertExternFunction),
+            # unless --emit-externs, which emits a primitive of that name that simple_switch
+            # runs only with a module giving it (--load-modules; p4c's extern-funcs-bmv2)
+            raise Unsupported(c.pos, f"user-defined extern function {name} is not supported: "
+                                     "BMv2 (simple_switch) has no primitive for it, and p4c-bm2-ss "
+                                     "rejects it too ('unknown extern function') unless given "
+                                     "--emit-externs, whose JSON then needs a simple_switch "
+                                     "module implementing it (--load-modules)")
         return handler(c, src)
 
     def _fn_static_assert(self, c, src):

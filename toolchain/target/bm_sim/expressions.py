@@ -169,6 +169,9 @@ class ExprCompiler:
         op = x["op"]
         L, R = x.get("left"), x.get("right")
         val = lambda e: self.value(e, params=params)  # noqa: E731
+        if op in ("==", "!=") and _aggregate_kind(L) is not None:
+            same = self._aggregate_equal(L, R, params)
+            return same if op == "==" else f"(not {same})"
         if op in BINARY_OPS:
             if op == "-" and L is None:
                 return f"(-{val(R)})"
@@ -210,6 +213,57 @@ class ExprCompiler:
             inner = self.condition(L, params=params)
             return inner if op == "!=" else f"(not {inner})"
         return self.value(e, params=params)
+
+    # -- whole-header and header-union comparison ----------------------------------------------
+    def _aggregate_equal(self, L, R, params: bool) -> str:
+        """``==`` on two header operands or two header-union operands, as BMv2 evaluates it
+        (expressions.cpp EQ_HEADER/EQ_UNION): Header::cmp (headers.cpp) is true when both
+        headers have the same header type, both are valid and every field value is equal, so
+        two invalid headers are *not* equal; HeaderUnion::cmp (header_unions.cpp) is true when
+        both unions are valid with the same member valid and those members compare equal.
+        BMv2 refuses operands of different kinds (P4Objects::build_expression asserts it)."""
+        kl, kr = _aggregate_kind(L), _aggregate_kind(R)
+        if kl != kr:
+            raise LoadError(f"'==' compares a {kl} with {kr or 'a non-header value'}")
+        if kl == "header_union":
+            lu, ru = self.layout.union(_unwrap(L)["value"]), self.layout.union(_unwrap(R)["value"])
+            terms = [self._headers_equal(str(a.base), a.type_name, str(b.base), b.type_name)
+                     for a, b in zip(lu, ru)]
+            return "(" + " or ".join(terms) + ")" if terms else "False"
+        lb, lt = self.header_base(_unwrap(L), params=params)
+        rb, rt = self.header_base(_unwrap(R), params=params)
+        return self._headers_equal(lb, lt, rb, rt)
+
+    def _headers_equal(self, lb: str, lt: str, rb: str, rt: str) -> str:
+        """Header::cmp of the headers at base slots ``lb`` and ``rb`` (Python sources)."""
+        if lt != rt:
+            return "False"
+        info = self._type_info(lt)
+        n = len(info.fields)                  # the validity slot's offset
+        # field values only: a varbit field's current length (our last slot) is no BMv2 field
+        m = n - (1 if info.varbit is not None else 0)
+        if not lb.isdigit():
+            b = self.gen.name("_hb")
+            lb, first_l = b, f"({b} := {lb})"
+        else:
+            first_l = lb
+        if not rb.isdigit():
+            b = self.gen.name("_hb")
+            rb, first_r = b, f"({b} := {rb})"
+        else:
+            first_r = rb
+        if lb.isdigit() and rb.isdigit():
+            lo, ro = int(lb), int(rb)
+            return (f"(F[{lo + n}] == 1 and F[{ro + n}] == 1 and "
+                    f"F[{lo}:{lo + m}] == F[{ro}:{ro + m}])")
+        return (f"(F[{first_l} + {n}] == 1 and F[{first_r} + {n}] == 1 and "
+                f"F[{lb}:{lb} + {m}] == F[{rb}:{rb} + {m}])")
+
+    def _type_info(self, type_name: str):
+        for h in self.layout.headers.values():
+            if h.type_name == type_name:
+                return h
+        raise LoadError(f"unknown header type {type_name!r}")
 
     def _op_valid(self, x, L, R, params: bool) -> str:
         return self._valid(R, params)
@@ -342,6 +396,30 @@ def index_range_known(src_code: str, layout: Layout, size: int) -> tuple[bool, b
         return False, False
     below = size >= 1 and _fits(tree, size - 1, layout.widths)
     return below or _fits(tree, (1 << 4096) - 1, layout.widths), below
+
+
+def _unwrap(e):
+    """A type-value operand without the extra "expression" wrappers p4c may put around it."""
+    while (isinstance(e, dict) and e.get("type") == "expression" and isinstance(e.get("value"), dict)
+           and "op" not in e["value"] and "type" in e["value"]):
+        e = e["value"]
+    return e
+
+
+def _aggregate_kind(e) -> str | None:
+    """"header" or "header_union" for an operand BMv2 types as a header (a header instance,
+    a stack element, a union member) or a header union (JSON_format.md, expressions); None
+    for data and boolean operands."""
+    e = _unwrap(e)
+    if not isinstance(e, dict):
+        return None
+    t = e.get("type")
+    if t in ("header", "header_union"):
+        return t
+    if t == "expression" and isinstance(e.get("value"), dict):
+        if e["value"].get("op") in ("dereference_header_stack", "access_union_header"):
+            return "header"
+    return None
 
 
 def _is_zero(e) -> bool:
