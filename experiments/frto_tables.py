@@ -12,7 +12,9 @@ lost independently with probability 2, 5 or 10 % both ways; Table 2 and Fig. 7 a
 BURST (U(0.1, 20) s good, Exp(3.5 s) bad periods that lose every packet both ways; Table 3,
 Fig. 8). Six senders, by the paper's names: Regular SACK (``sack``), F-RTO w/ SACK (``frto``),
 Eifel w/ SACK (``eifel``), Regular NewReno (``newreno``), F-RTO w/ NewReno (``frto-newreno``),
-Eifel w/ NewReno (``eifel-newreno``).
+Eifel w/ NewReno (``eifel-newreno``). F-RTO answers a spurious timeout as the paper's does
+(001 §3 step 3a: cwnd = ssthresh = half the flight); ``--variants`` also takes F-RTO with the
+other responses (``frto-rfc4015``, ``frto-undo`` and their ``-newreno`` forms) for comparison.
 
 The tables are medians over the runs of: the transfer time (first SYN to the ACK of the FIN),
 data packets lost (at the router and on the link), retransmissions; beside them the spurious
@@ -42,7 +44,8 @@ from experiments.sweep import (add_run_options, add_sweep_options, default_jobs,
                                run_sweep)
 
 __all__ = ["MODES", "FrtoSweepConfig", "build_specs", "points_of", "checks_of", "main",
-           "parse_args", "PAPER", "PAPER_NAMES", "VARIANTS", "SCENARIOS", "STALL_PROBABILITY"]
+           "parse_args", "PAPER", "PAPER_NAMES", "RESPONSE_NAMES", "VARIANTS", "SCENARIOS",
+           "STALL_PROBABILITY"]
 
 STALL_PROBABILITY = 0.02        # 001 §5.1: "a packet is delayed with a probability of 0.02"
 TABLE_LOSS = 0.05               # 001 Table 2 / Fig. 7: the 5 % runs (digest §3)
@@ -51,6 +54,12 @@ PAPER_NAMES = {"eifel": "Eifel w/ SACK", "frto": "F-RTO w/ SACK", "sack": "Regul
                "newreno": "Regular NewReno", "frto-newreno": "F-RTO w/ NewReno",
                "eifel-newreno": "Eifel w/ NewReno"}
 VARIANTS = tuple(PAPER_NAMES)   # the tables' order
+# F-RTO with the other responses to a spurious timeout (hosts/tcp/variants/frto.py; the tables'
+# F-RTO is the paper's, HALVE): run only when --variants names them
+RESPONSE_NAMES = {"frto-undo": "F-RTO (undo) w/ SACK", "frto-rfc4015": "F-RTO (RFC 4015) w/ SACK",
+                  "frto-newreno-undo": "F-RTO (undo) w/ NewReno",
+                  "frto-newreno-rfc4015": "F-RTO (RFC 4015) w/ NewReno"}
+SENDER_NAMES = {**PAPER_NAMES, **RESPONSE_NAMES}
 # 001 Tables 1-3: median time (s) for 100 KB, packets lost, retransmissions
 PAPER = {
     "delay": {"eifel": (77.94, 11, 16), "frto": (76.23, 4, 12), "sack": (94.13, 9, 57),
@@ -196,7 +205,7 @@ def paper_rows(points: dict, cfg: FrtoSweepConfig) -> list[dict]:
             paper = PAPER[scenario].get(v)
             rows.append({
                 "scenario": scenario, "level": level, "variant": v,
-                "sender": PAPER_NAMES.get(v, v), "n": p["n"] if p else 0,
+                "sender": SENDER_NAMES.get(v, v), "n": p["n"] if p else 0,
                 "completed": p["completed"] if p else 0,
                 "time_s": p["transfer_s_median"] if p else None,
                 "lost": p["lost_data_median"] if p else None,
@@ -285,7 +294,7 @@ def plot_figures(points: dict, cfg: FrtoSweepConfig, out: Path) -> list[str]:
                       "q3": points[(scenario, level, v)]["throughput_q3"],
                       "whislo": points[(scenario, level, v)]["throughput_min"],
                       "whishi": points[(scenario, level, v)]["throughput_max"],
-                      "label": PAPER_NAMES.get(v, v).replace(" w/ ", "\n")} for v in present]
+                      "label": SENDER_NAMES.get(v, v).replace(" w/ ", "\n")} for v in present]
             ax.bxp(stats, showfliers=False)
             paper = [TRANSFER_BYTES / PAPER[scenario][v][0] if v in PAPER[scenario]
                      and level == _paper_level(scenario) else None for v in present]
@@ -335,8 +344,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         f"({mode_default('loss_levels')})")
     p.add_argument("--scenarios", type=csv_list(str, SCENARIOS),
                    help=f"scenarios, comma-separated (default: {','.join(SCENARIOS)})")
-    p.add_argument("--variants", type=csv_list(str, VARIANTS),
-                   help=f"senders, comma-separated (default: {','.join(VARIANTS)})")
+    p.add_argument("--variants", type=csv_list(str, VARIANTS + tuple(RESPONSE_NAMES)),
+                   help=f"senders, comma-separated (default: {','.join(VARIANTS)}; also "
+                        f"{', '.join(RESPONSE_NAMES)}: F-RTO with another response to a "
+                        f"spurious timeout than the paper's halving)")
     add_run_options(p)
     args = p.parse_args(argv)
     default_jobs(args)

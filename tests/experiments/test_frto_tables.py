@@ -10,8 +10,8 @@ import pytest
 
 from experiments import pool
 from experiments.frto_run import frto_config, run_frto
-from experiments.frto_tables import (MODES, PAPER, VARIANTS, build_specs, checks_of, main,
-                                     points_of)
+from experiments.frto_tables import (MODES, PAPER, RESPONSE_NAMES, VARIANTS, build_specs,
+                                     checks_of, main, points_of)
 from experiments.journal import scan_journal
 from experiments.paper import SCENARIOS, RunSpec, gateway_program, run_paper
 
@@ -74,6 +74,21 @@ def test_burst_outages_lose_both_ways(program):
     assert row["link_lost_data"] > 0 and row["link_lost_acks"] > 0
 
 
+def test_eifel_newreno_after_an_outage_repairs_by_fast_retransmit_not_by_a_backed_off_timer(
+        program):
+    # seed 2: an outage takes data and ACKs, Eifel declares the timeout spurious (001 §5.2),
+    # and the duplicate ACKs for the first segment the outage took must start a fast
+    # retransmit; they did not (recover = SND.UNA), and this run took 421 s against
+    # newreno's 64 s
+    def run(variant):
+        return run_frto(RunSpec(variant, scenario="frto-burst", seed=2, duration=900.0),
+                        program).row()
+    eifel, newreno = run("eifel-newreno"), run("newreno")
+    assert eifel["completed"] and eifel["spurious_detections"] >= 1
+    assert eifel["fast_retransmits"] > eifel["spurious_detections"]
+    assert eifel["transfer_s"] < 2 * newreno["transfer_s"]
+
+
 @pytest.mark.parametrize("spec, message", [
     (RunSpec("sack", duration=1.0), "run_frto runs the scenarios"),
     (replace(DELAY, swaps=5), "no reordering injection"),
@@ -87,6 +102,16 @@ def test_run_frto_refuses_specs_it_cannot_run(spec, message, program):
 def test_the_sweep_runs_frto_scenarios_with_run_frto_and_others_with_run_paper():
     assert pool.runner_for(DELAY) is run_frto
     assert pool.runner_for(RunSpec("sack")) is run_paper
+
+
+def test_the_tables_f_rto_is_the_papers_and_the_other_responses_run_on_request():
+    from experiments.frto_tables import parse_args, sweep_config
+    from hosts.tcp.variants import get_variant
+
+    assert get_variant("frto").response == get_variant("frto-newreno").response == "halve"
+    cfg = sweep_config(parse_args(["--variants", "frto,frto-rfc4015,frto-newreno-undo"]))
+    assert cfg.variants == ("frto", "frto-rfc4015", "frto-newreno-undo")
+    assert not set(RESPONSE_NAMES) & set(MODES["quick"].variants)
 
 
 def test_quick_mode_runs_every_sender_in_every_scenario():

@@ -101,3 +101,27 @@ def test_a_spurious_timeout_inside_a_fast_recovery_keeps_the_scoreboard_consiste
     assert net.a.stats["fast_retransmits"] == 1 and net.a.stats["timeouts"] == 1
     assert net.a.stats["spurious_timeouts_undone"] == 1
     assert net.a._lost_out == net.a._retrans_out == net.a._sacked_out == 0
+
+
+def test_duplicate_acks_for_snd_una_after_a_spurious_timeout_are_a_fast_retransmit_without_sack():
+    # 001 §3 step 3a: once a timeout proved spurious, "send_high" is forgotten, so duplicate ACKs
+    # may start a fast retransmit. Segment 1 arrives after 2 and 3 and the ACK covering 1-3 is
+    # late (return-path spike): the timer expires and resends 1, and that ACK, echoing 1's
+    # original timestamp, shows the timeout spurious. Segment 4 was lost, so every duplicate ACK
+    # after it carries the SND.UNA of the detection: as after an outage that took the data
+    # beyond what the first ACK covers (001 §5.2). Forgetting "recover" as SND.UNA itself left
+    # them no fast retransmit: each released a new segment, the rest of the data went out beyond
+    # the hole and the backed-off timer repaired it (eifel-newreno under BURST: 421 s median)
+    net = TestNetwork(cfg("eifel-newreno", sack=False), DATA, serialization=0.0012,
+                      ack_spike=(0.032, 0.03, 1.5))
+    net.hold(1, positions=2)
+    net.drop(4)
+    net.run()
+    assert net.delivered == DATA and not net.a.sack_ok
+    assert net.a.stats["timeouts"] == 1 and net.a.stats["spurious_timeouts_undone"] == 1
+    assert net.a.stats["fast_retransmits"] == 1
+    (spurious,) = net.events_named("spurious-timeout")
+    (fr,) = net.events_named("fast-retransmit")
+    assert fr[2]["snd_una"] == (net.sent[3].seq - net.iss_a) % (1 << 32)    # segment 4
+    assert fr[0] - spurious[0] < 0.1            # three duplicate ACKs later, not a timer later
+    assert fr[2]["flight"] <= 15 * MSS

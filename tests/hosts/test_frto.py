@@ -1,8 +1,15 @@
 """F-RTO (seeds/001-f-rto.txt, RFC 5682 §3) through the engine's public API and the in-memory
 network: after a timeout it retransmits the timed-out segment only, then probes with two new
-segments; the ACKs that follow tell a delay spike from a loss."""
+segments; the ACKs that follow tell a delay spike from a loss. A spurious timeout is answered
+as the paper does (halving), or with the full undo or RFC 4015's response."""
+
+from types import SimpleNamespace
+
+import pytest
 
 from hosts.tcp import TcpConfig
+from hosts.tcp.variants import get_variant
+from hosts.tcp.variants.frto import Frto, halve_response
 from hosts.testing import TestNetwork
 
 MSS = 1000
@@ -58,3 +65,51 @@ def test_a_timeout_during_a_fast_recovery_is_conventional():
     assert frto.a.stats["timeouts"] == sack.a.stats["timeouts"] == 1
     assert frto.a.stats["spurious_timeouts_undone"] == 0
     assert [s.seq for s in frto.sent] == [s.seq for s in sack.sent]
+
+
+def _spurious(net):
+    (to,) = net.events_named("timeout")
+    (sp,) = net.events_named("spurious-timeout")
+    return to[2], sp[2]
+
+
+def test_the_papers_response_keeps_the_window_the_timeout_halved():
+    # 001 §3 step 3a (FRTO-RESP-HALVE): cwnd = ssthresh = half the flight at the timer, the
+    # RTO's own cut kept; congestion avoidance from there
+    to, sp = _spurious(run("frto", ack_spike=SPIKE))
+    assert sp["ssthresh"] == to["ssthresh"] == to["flight"] // 2
+    assert sp["cwnd"] == sp["ssthresh"]
+
+
+def test_in_a_first_slow_start_the_other_responses_give_back_the_infinite_ssthresh():
+    # RFC 4015: ssthresh = pipe_prev = max(FlightSize, ssthresh) at the timer, cwnd = FlightSize
+    # + min(acked, IW); undo: cwnd and ssthresh as before the timer. In the first slow start
+    # both restore the initial "arbitrarily high" ssthresh (RFC 5681 §3.1), which halving does not
+    to, rfc = _spurious(run("frto-rfc4015", ack_spike=SPIKE))
+    assert rfc["ssthresh"] == 1 << 30 and rfc["cwnd"] > to["flight"]
+    _, undo = _spurious(run("frto-undo", ack_spike=SPIKE))
+    assert undo["ssthresh"] == 1 << 30 and undo["cwnd"] == to["flight"]   # cwnd was the flight
+
+
+def test_the_halving_response_releases_at_most_three_segments_beyond_the_flight():
+    # 001 §4.2 burst avoidance: an ACK that covered most of the flight does not release
+    # ssthresh's worth of segments at once; slow start climbs back to ssthresh
+    calls = []
+    conn = SimpleNamespace(mss=MSS, ssthresh=10 * MSS, flight_size=2 * MSS,
+                           resume_after_spurious_timeout=lambda **kw: calls.append(kw))
+    halve_response(conn)
+    assert calls == [{"cwnd": 5 * MSS, "ssthresh": 10 * MSS}]
+
+
+def test_an_unknown_response_is_refused_by_name():
+    bogus = type("Bogus", (Frto,), {"name": "frto-bogus", "response": "double"})
+    with pytest.raises(ValueError, match="frto-bogus: unknown F-RTO response 'double'"):
+        bogus(TcpConfig())
+
+
+def test_the_newreno_forms_answer_as_their_sack_forms():
+    assert [get_variant(n).response for n in ("frto-newreno", "frto-newreno-undo",
+                                              "frto-newreno-rfc4015")] == \
+        [get_variant(n).response for n in ("frto", "frto-undo", "frto-rfc4015")]
+    assert not any(get_variant(n).offers_sack for n in ("frto-newreno", "frto-newreno-undo",
+                                                        "frto-newreno-rfc4015"))

@@ -73,8 +73,10 @@ how many it marked and the time until the next would be), ``conn.enter_recovery(
 marked), ``conn.send_probe(now)`` (a tail loss probe: new data beyond cwnd, else the last
 segment again) and ``conn.reduce_window()`` (the congestion response to a repaired loss).
 
-Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``eifel`` (eifel.py), ``frto`` (frto.py),
-``newreno``, ``frto-newreno``, ``eifel-newreno`` (newreno.py: the three on the NewReno path, 001 §5.1),
+Written: ``sack``, ``dsack``, ``dsack-inc``, ``dsack-avg`` (dsack.py), ``eifel`` (eifel.py), ``frto`` (frto.py:
+001's halving response to a spurious timeout; ``frto-undo`` and ``frto-rfc4015`` with the others),
+``newreno``, ``frto-newreno``, ``eifel-newreno`` (newreno.py: the three on the NewReno path, 001 §5.1;
+``frto-newreno-undo``, ``frto-newreno-rfc4015``),
 ``rack`` (rack.py: RACK-TLP, RFC 8985, on on_delivered, on_deadline and the loss-marking calls),
 ``rrtcp``, ``rrtcp-fa`` (rrtcp.py: RR-TCP, 000: a reordering histogram from on_delivered, dupthresh
 at an FA-ratio percentile, DSACK undo; ``rrtcp`` adapts the FA ratio by cost),

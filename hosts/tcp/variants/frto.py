@@ -14,8 +14,20 @@ After an RTO that did not interrupt a recovery, only the timed-out segment is re
   (conservative: a duplicate ACK there can also mean a hole). Otherwise - SND.UNA advanced
   and nothing beyond RecoveryPoint is covered: an original sent before the timeout arrived
   after the retransmission was sent - the timeout was spurious (step 3b).
-- The response to a spurious timeout is the Eifel response (RFC 4015, as RFC 5682 §4 permits):
-  no go-back-N, cwnd = FlightSize + min(acked, IW), ssthresh = the flight before the timer.
+- The response to a spurious timeout (RFC 5682 §4 leaves it open) is the class attribute
+  ``response``; every one leaves the go-back-N recovery (no more retransmissions, SND.NXT =
+  SND.MAX):
+  - ``HALVE``, the paper's own (001 §3 step 3a, FRTO-RESP-HALVE): cwnd = ssthresh = half the
+    flight when the timer expired (the RTO's own reduction is kept), congestion avoidance, new
+    data; cwnd at most FlightSize + 3 segments (001 §4.2's burst avoidance, Linux's
+    tcp_moderate_cwnd: below ssthresh, slow start climbs back). ``frto`` and ``frto-newreno``,
+    the senders of 001's tables.
+  - ``UNDO``: cwnd and ssthresh as before the timer, the full restore of 001's Eifel (§2).
+    ``frto-undo``, ``frto-newreno-undo``.
+  - ``RFC4015``: the Eifel response (RFC 4015 §3, ``spurious.respond_to_spurious_timeout``):
+    cwnd = FlightSize + min(acked, IW), ssthresh = pipe_prev, the flight before the timer (in a
+    first slow start, the "infinite" initial ssthresh). ``frto-rfc4015``,
+    ``frto-newreno-rfc4015``.
 
 Unlike Eifel it needs no timestamps. An RTO during a recovery (fast recovery, or an RTO's not
 yet finished) is handled conventionally (RFC 5682 §3 step 1), except a repeat of the timeout
@@ -32,6 +44,10 @@ from hosts.tcp.variants.spurious import respond_to_spurious_timeout
 
 NEW_SEGMENTS = 2         # RFC 5682 step 2b: "transmit up to two new (previously unsent) segments"
 GENUINE_CWND = 3         # RFC 5682 step 3a: cwnd "no more than 3 * MSS"
+BURST_MAX = 3            # 001 §4.2: an ACK releases at most 3 segments (cwnd <= in flight + 3)
+
+HALVE, UNDO, RFC4015 = "halve", "undo", "rfc4015"      # responses to a spurious timeout
+RESPONSES = (HALVE, UNDO, RFC4015)
 
 IDLE, FIRST_ACK, SECOND_ACK = "idle", "waiting for the first new ACK", "waiting for the next ACK"
 
@@ -39,12 +55,17 @@ IDLE, FIRST_ACK, SECOND_ACK = "idle", "waiting for the first new ACK", "waiting 
 @register
 class Frto(Sack):
     name = "frto"
+    response = HALVE        # 001 §3 step 3a: the paper's F-RTO
 
     def __init__(self, config):
         super().__init__(config)
+        if self.response not in RESPONSES:
+            raise ValueError(f"{self.name}: unknown F-RTO response {self.response!r}; "
+                             f"choose from {', '.join(RESPONSES)}")
         self.state = IDLE
         self.recovery_point = 0
         self.pipe_prev = 0
+        self.prior = (0, 0)                 # (cwnd, ssthresh) before the timer (UNDO)
         self.allowance = 0
         self.dupacks_at = 0                 # duplicate ACKs counted when the probes went out
 
@@ -58,6 +79,7 @@ class Frto(Sack):
         else:
             self.state = FIRST_ACK
             self.pipe_prev = max(conn.flight_size, conn.ssthresh)
+            self.prior = (conn.cwnd, conn.ssthresh)     # called before the engine cuts them
         self.allowance = 0
 
     def timeout_retransmits_all(self, conn):
@@ -86,11 +108,44 @@ class Frto(Sack):
             if advanced and not beyond:
                 self.state = IDLE
                 if conn.in_loss:            # step 3b: spurious
-                    respond_to_spurious_timeout(conn, prior_una, self.pipe_prev)
+                    self._respond(conn, prior_una)
             else:
                 self._conventional(conn, cap=GENUINE_CWND * conn.mss)   # step 3a
+
+    def _respond(self, conn, prior_una):
+        if self.response == HALVE:
+            halve_response(conn)
+        elif self.response == UNDO:
+            cwnd, ssthresh = self.prior
+            conn.resume_after_spurious_timeout(cwnd=cwnd, ssthresh=ssthresh)
+        else:
+            respond_to_spurious_timeout(conn, prior_una, self.pipe_prev)
 
     def _conventional(self, conn, *, cap):
         self.state = IDLE
         if conn.in_loss:
             conn.mark_all_lost(cwnd_cap=cap)
+
+
+def halve_response(conn) -> None:
+    """001 §3 step 3a (FRTO-RESP-HALVE): the timeout was spurious, but the delay that caused it
+    is taken as a congestion signal, as a fast recovery would: keep ssthresh, which the timeout
+    set to half the flight (RFC 5681 eq. (4)), and go on from cwnd = ssthresh in congestion
+    avoidance with new data. The paper's rationale: a loss followed by a delay also ends here,
+    and halving then is what fast recovery does. cwnd is at most FlightSize + BURST_MAX
+    segments (001 §4.2, Linux's tcp_moderate_cwnd), so an ACK that covers much does not
+    release a burst; below ssthresh, slow start climbs back."""
+    cwnd = min(conn.ssthresh, conn.flight_size + BURST_MAX * conn.mss)
+    conn.resume_after_spurious_timeout(cwnd=cwnd, ssthresh=conn.ssthresh)
+
+
+@register
+class FrtoUndo(Frto):
+    name = "frto-undo"
+    response = UNDO
+
+
+@register
+class FrtoRfc4015(Frto):
+    name = "frto-rfc4015"
+    response = RFC4015

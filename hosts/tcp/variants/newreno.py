@@ -16,9 +16,20 @@ which it keeps at SND.MAX of the timeout; left there, three duplicate ACKs for a
 data sent after the spurious timeout would not be a fast retransmit (RFC 6582 §3.2 step 2) and
 only the timer could repair it. With SACK the engine does not apply that rule.
 
+The engine refuses a fast retransmit while SND.UNA <= ``recovery_point`` (the duplicate ACKs'
+cumulative ACK must cover more than ``recover``), so "forgotten" is SND.UNA - 1, not SND.UNA:
+the duplicate ACKs that matter most here are those for the segment at SND.UNA itself. After
+an outage that took both data and ACKs, Eifel's first ACK (001 §5.2's false detection) acks
+what arrived before the outage and stops at the first segment the outage took; every duplicate
+ACK that follows carries that same SND.UNA. With ``recover`` = SND.UNA none of them was a
+fast retransmit: each released a new segment (as a duplicate ACK does on this path) until the
+backed-off timer expired, tens of segments beyond the hole (``eifel-newreno`` under BURST:
+421 s median in the quick run, experiments/README.md).
+
 - ``newreno``: conventional RTO recovery (go-back-N in slow start), the paper's "Regular
   NewReno".
-- ``frto-newreno``: F-RTO (``frto``) on the NewReno path.
+- ``frto-newreno``: F-RTO (``frto``, the paper's halving response) on the NewReno path;
+  ``frto-newreno-undo`` and ``frto-newreno-rfc4015`` with the other responses (frto.py).
 - ``eifel-newreno``: Eifel (``eifel``) on the NewReno path; it needs timestamps.
 """
 
@@ -26,7 +37,7 @@ from __future__ import annotations
 
 from hosts.tcp.variants import register
 from hosts.tcp.variants.eifel import Eifel
-from hosts.tcp.variants.frto import Frto
+from hosts.tcp.variants.frto import RFC4015, UNDO, Frto
 from hosts.tcp.variants.sack import Sack
 
 
@@ -37,9 +48,10 @@ class NewReno(Sack):
 
 
 def _forget_send_high(conn, undone_before: int) -> None:
-    """001 §3 step 3a / RFC 5682 §2 step 3b: after a spurious timeout, recover = SND.UNA."""
+    """001 §3 step 3a / RFC 5682 §2 step 3b: after a spurious timeout, recover = SND.UNA, in the
+    engine's terms one below it: duplicate ACKs for SND.UNA may be a fast retransmit."""
     if conn.stats["spurious_timeouts_undone"] > undone_before:
-        conn.recovery_point = conn.snd_una
+        conn.recovery_point = conn.snd_una - 1
 
 
 @register
@@ -51,6 +63,18 @@ class FrtoNewReno(Frto):
         undone = conn.stats["spurious_timeouts_undone"]
         super().on_ack(conn, seg, prior_una)
         _forget_send_high(conn, undone)
+
+
+@register
+class FrtoUndoNewReno(FrtoNewReno):
+    name = "frto-newreno-undo"
+    response = UNDO
+
+
+@register
+class FrtoRfc4015NewReno(FrtoNewReno):
+    name = "frto-newreno-rfc4015"
+    response = RFC4015
 
 
 @register
