@@ -29,7 +29,6 @@ that did not finish, counting what arrived).
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from typing import Any
 
 from experiments.paper import SCENARIOS, RunResult, RunSpec

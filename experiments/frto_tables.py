@@ -41,7 +41,7 @@ from experiments.cli import HelpFormatter, csv_list, finite_float, out_of_range,
 from experiments.frto_run import TRANSFER_BYTES
 from experiments.paper import RunSpec
 from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, main_guarded,
-                               run_sweep)
+                               mode_defaults, run_sweep)
 
 __all__ = ["MODES", "FrtoSweepConfig", "build_specs", "points_of", "checks_of", "main",
            "parse_args", "PAPER", "PAPER_NAMES", "RESPONSE_NAMES", "VARIANTS", "SCENARIOS",
@@ -319,11 +319,6 @@ def plot_figures(points: dict, cfg: FrtoSweepConfig, out: Path) -> list[str]:
 
 # --------------------------------------------------------------------------- CLI
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    def mode_default(name: str) -> str:
-        show = (lambda v: ",".join(f"{x:g}" if isinstance(x, float) else str(x) for x in v)
-                if isinstance(v, tuple) else f"{v:g}")
-        return "default by --mode: " + ", ".join(f"{m} {show(getattr(c, name))}"
-                                                for m, c in MODES.items())
     p = argparse.ArgumentParser(
         prog="python -m experiments.frto_tables", formatter_class=HelpFormatter,
         description="Reproduce F-RTO's Tables 1-3 and Figures 6-8 (001 §5.1-5.2: 100 KB "
@@ -335,13 +330,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "2 cores); quick: 5 runs per sender, LOSS at 5 %%")
     add_sweep_options(p, out="results/frto")
     p.add_argument("--seeds", type=int, help=f"runs per sender and scenario "
-                                             f"({mode_default('seeds')})")
+                                             f"({mode_defaults(MODES, 'seeds')})")
     p.add_argument("--duration", type=finite_float,
-                   help=f"virtual seconds a transfer may take at most; one that has not "
-                        f"finished by then counts with this time ({mode_default('duration')})")
+                   help="virtual seconds a transfer may take at most; one that has not "
+                        "finished by then counts with this time "
+                        f"({mode_defaults(MODES, 'duration')})")
     p.add_argument("--levels", type=csv_list(finite_float),
                    help=f"the LOSS scenario's loss probabilities, each in (0, 1) "
-                        f"({mode_default('loss_levels')})")
+                        f"({mode_defaults(MODES, 'loss_levels')})")
     p.add_argument("--scenarios", type=csv_list(str, SCENARIOS),
                    help=f"scenarios, comma-separated (default: {','.join(SCENARIOS)})")
     p.add_argument("--variants", type=csv_list(str, VARIANTS + tuple(RESPONSE_NAMES)),
@@ -378,7 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              code_version=version)
     return main_guarded(lambda where: run_sweep(build_specs(cfg), args, where,
                                                 duration=cfg.duration, name_of=series_name,
-                                                report=report))
+                                                report=report, label="F-RTO tables"))
 
 
 if __name__ == "__main__":

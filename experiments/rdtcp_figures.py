@@ -42,7 +42,7 @@ from experiments.cli import (HelpFormatter, csv_list, finite_float, out_of_range
                              series_too_long)
 from experiments.paper import INJECTIONS, P4_INJECTIONS, PAPER_VARIANTS, VARIANTS, RunSpec
 from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, main_guarded,
-                               run_sweep)
+                               mode_defaults, run_sweep)
 
 __all__ = ["MODES", "SweepConfig", "build_specs", "main", "parse_args", "sweep_config",
            "K_STUDY_SWAPS", "K_STUDY_INTERVAL"]
@@ -113,17 +113,6 @@ def build_specs(cfg: SweepConfig) -> list[RunSpec]:
 
 
 # --------------------------------------------------------------------------- CLI
-def _mode_default(name: str) -> str:
-    """The modes' values of a SweepConfig field, for --help: 'default by --mode: full 3,
-    quick 2'."""
-    def show(value) -> str:
-        if isinstance(value, tuple):
-            return ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value) or "none"
-        return f"{value:g}" if isinstance(value, float) else str(value)
-    return "default by --mode: " + ", ".join(f"{mode} {show(getattr(cfg, name))}"
-                                            for mode, cfg in MODES.items())
-
-
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m experiments.rdtcp_figures", formatter_class=HelpFormatter,
@@ -134,24 +123,25 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="full: the paper's 10-minute transfers; quick: a CI-sized sweep")
     add_sweep_options(p, out="results")
     p.add_argument("--seeds", type=int,
-                   help=f"seeds per point ({_mode_default('seeds')}; zero-swap points are "
+                   help=f"seeds per point ({mode_defaults(MODES, 'seeds')}; zero-swap points are "
                         "deterministic and run seed 1 only)")
     p.add_argument("--duration", type=finite_float,
-                   help=f"seconds of virtual time per transfer ({_mode_default('duration')})")
+                   help="seconds of virtual time per transfer "
+                        f"({mode_defaults(MODES, 'duration')})")
     p.add_argument("--swaps", type=csv_list(int),
-                   help=f"swap counts per interval ({_mode_default('swaps')})")
+                   help=f"swap counts per interval ({mode_defaults(MODES, 'swaps')})")
     p.add_argument("--interval", type=csv_list(finite_float),
-                   help=f"swap intervals in s ({_mode_default('intervals')})")
+                   help=f"swap intervals in s ({mode_defaults(MODES, 'intervals')})")
     p.add_argument("--variants", type=csv_list(str, VARIANTS),
                    help=f"senders, comma-separated (default: all, {','.join(VARIANTS)})")
     p.add_argument("--injections", type=csv_list(str, INJECTIONS[1:]),
                    help=f"extra reordering series: altpath,recirc (the P4 gateway's, for "
                         f"{','.join(PAPER_VARIANTS)}), delay (each data packet delayed by "
                         f"N(25 ms, 8 ms) with the level's probability, every sender) "
-                        f"({_mode_default('injections')})")
+                        f"({mode_defaults(MODES, 'injections')})")
     p.add_argument("--no-injections", action="store_true", help="skip the injection series")
     p.add_argument("--levels", type=csv_list(finite_float),
-                   help=f"injection probabilities per packet ({_mode_default('levels')}; "
+                   help=f"injection probabilities per packet ({mode_defaults(MODES, 'levels')}; "
                         "level 0 is the zero-swap run and is not repeated)")
     p.add_argument("--swap-span", type=int, metavar="N",
                    help="figures' swap model: swapped packets at most N places apart "
@@ -159,10 +149,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "swaps')")
     p.add_argument("--k-values", type=csv_list(int),
                    help=f"k study: RD-TCP's k values at {K_STUDY_SWAPS} swaps every "
-                        f"{K_STUDY_INTERVAL:g} s ({_mode_default('k_values')})")
+                        f"{K_STUDY_INTERVAL:g} s ({mode_defaults(MODES, 'k_values')})")
     p.add_argument("--k-spans", type=csv_list(int),
                    help=f"k study: swap spans to run it for, 0: anywhere "
-                        f"({_mode_default('k_spans')})")
+                        f"({mode_defaults(MODES, 'k_spans')})")
     p.add_argument("--no-k-study", action="store_true", help="skip the k study")
     add_run_options(p)
     args = p.parse_args(argv)

@@ -38,7 +38,7 @@ from experiments.cli import HelpFormatter, csv_list, finite_float, out_of_range,
 from experiments.paper import RunSpec
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
 from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, main_guarded,
-                               run_sweep)
+                               mode_defaults, run_sweep)
 
 __all__ = ["MODES", "RrSweepConfig", "build_specs", "main", "parse_args", "points_of",
            "checks_of", "MAXWND", "VARIANTS", "PAPER_NAMES"]
@@ -266,11 +266,6 @@ def plot_figures(points: dict, cfg: RrSweepConfig, out: Path) -> list[str]:
 
 # --------------------------------------------------------------------------- CLI
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    def mode_default(name: str) -> str:
-        show = (lambda v: ",".join(f"{x:g}" if isinstance(x, float) else str(x) for x in v)
-                if isinstance(v, tuple) else f"{v:g}")
-        return "default by --mode: " + ", ".join(f"{m} {show(getattr(c, name))}"
-                                                for m, c in MODES.items())
     p = argparse.ArgumentParser(
         prog="python -m experiments.rrtcp_figures", formatter_class=HelpFormatter,
         description="Reproduce RR-TCP's Figures 4 and 5 (000 §5.1.1: throughput and false fast "
@@ -281,12 +276,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="full: 000's 1000 s runs, 5 seeds, 1-30 %% delayed (about 1.5 hours on "
                         "2 cores); quick: 100 s runs, 2 seeds, 5/15/30 %%")
     add_sweep_options(p, out="results/rrtcp")
-    p.add_argument("--seeds", type=int, help=f"seeds per point ({mode_default('seeds')})")
+    p.add_argument("--seeds", type=int, help=f"seeds per point ({mode_defaults(MODES, 'seeds')})")
     p.add_argument("--duration", type=finite_float,
-                   help=f"seconds of virtual time per transfer ({mode_default('duration')})")
+                   help="seconds of virtual time per transfer "
+                        f"({mode_defaults(MODES, 'duration')})")
     p.add_argument("--levels", type=csv_list(finite_float),
                    help=f"fractions of data packets delayed, each in (0, 1] "
-                        f"({mode_default('levels')})")
+                        f"({mode_defaults(MODES, 'levels')})")
     p.add_argument("--variants", type=csv_list(str, sorted(ALL_VARIANTS)),
                    help=f"senders, comma-separated (default: {','.join(VARIANTS)}); SACK "
                         f"without delays runs whatever is chosen, as the reference")

@@ -26,11 +26,23 @@ from experiments.journal import (code_version, finished_count, previous_rows, re
 from experiments.paper import RunSpec
 from experiments.pool import run_specs, worker_python
 
-__all__ = ["main_guarded", "run_sweep", "missing_parts", "write_series", "add_sweep_options",
+__all__ = ["main_guarded", "run_sweep", "missing_parts", "write_series", "mode_defaults",
+           "add_sweep_options",
            "add_run_options", "default_jobs"]
 
 # report(rows, out, invocations, code_version) -> summary with "table_markdown" and "wall_s"
 Report = Callable[[list, Path, list, str], dict]
+
+
+def mode_defaults(modes: dict, name: str) -> str:
+    """The modes' values of one field of their configs, for --help: 'default by --mode: full 3,
+    quick 2' (tuples comma-separated, an empty one "none")."""
+    def show(value) -> str:
+        if isinstance(value, tuple):
+            return ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value) or "none"
+        return f"{value:g}" if isinstance(value, float) else str(value)
+    return "default by --mode: " + ", ".join(f"{mode} {show(getattr(cfg, name))}"
+                                            for mode, cfg in modes.items())
 
 
 def add_sweep_options(p: argparse.ArgumentParser, *, out: str) -> None:
