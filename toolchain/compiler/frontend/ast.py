@@ -242,10 +242,14 @@ class IndexExpr(Expr):
 
 @dataclass(slots=True)
 class SliceExpr(Expr):
-    """e[hi:lo]; checker sets `.hi_value`/`.lo_value` (ints; the spec requires constants)."""
+    """e[hi:lo]; checker sets `.hi_value`/`.lo_value` (ints; the spec requires constants).
+    `plus`: written e[lo +: hi] (spec 1.2.5: `hi` is then the width W, `lo` the base L); the
+    checker requires both compile-time known (as p4c's BMv2 back end) and sets the same
+    `.hi_value` = L+W-1 / `.lo_value` = L, so later passes see a plain slice."""
     expr: Expr
     hi: Expr
     lo: Expr
+    plus: bool = False
     hi_value: Optional[int] = _checker()
     lo_value: Optional[int] = _checker()
 
@@ -441,10 +445,15 @@ class Decl(Stmt):
 
 @dataclass(slots=True)
 class ConstDecl(Decl):
+    """checker: `.folded` for a scalar constant; for a struct-typed one (p4c inlines its value
+    at each use) `.fields` lists its field names; uses of the whole constant (or a nested
+    struct in it) are replaced by copies of (part of) `.value` after checking
+    (lowering.inline_struct_constants), scalar fields `C.f` are folded."""
     type_ref: TypeRef
     value: Expr
     p4type: Any = _checker()
     folded: Any = _checker()
+    fields: Any = _checker()
 
 
 @dataclass(slots=True)

@@ -147,6 +147,9 @@ class Checker:
         if self.parser_ifs and not self.diags.error_count:
             from .lowering import lower_parser_ifs
             lower_parser_ifs(self.program)
+        if not self.diags.error_count:
+            from .lowering import inline_struct_constants
+            inline_struct_constants(self.program)
         self.program.errors = list(self.errors)
         self.program.match_kinds = set(self.match_kinds)
         self.program.scope = self.top.names
@@ -303,6 +306,13 @@ class Checker:
             elem = self.resolve_type(r.element, ctx)
             size = self.const_int(r.size, ctx, "a header stack size")
             if not isinstance(elem, (T.Header, T.HeaderUnion)):
+                if isinstance(elem, (T.Bits, T.Varbit)) or elem == T.BOOL:
+                    # p4c's front end takes any element type (spec 1.2.5 arrays); its BMv2 back
+                    # end has header stacks only and stops on a bit<W> array field of a
+                    # header with a compiler bug ("nested stack")
+                    self.refuse(r.pos, f"an array of {elem} (BMv2 has arrays of headers and "
+                                "header unions only; p4c-bm2-ss stops on such an array in a "
+                                "header with a compiler bug, 'nested stack')")
                 self.err(r.pos, f"header stack elements must be headers, not {elem}")
             if size < 1:
                 self.err(r.pos, f"header stack size must be positive, not {size}")
@@ -433,8 +443,18 @@ class Checker:
     def check_const(self, d: A.ConstDecl, ctx: Ctx) -> None:
         d.p4type = T.UNKNOWN
         t = self.resolve_type(d.type_ref, ctx)
+        if isinstance(t, T.Struct):
+            # spec 10.1: a constant of struct type; p4c folds `C.f` and inlines C's value at
+            # each use of the whole constant (as its front end's ConstantFolding does)
+            self.check_expr(d.value, ctx, expected=t)
+            self.coerce(d.value, t, ctx, f"constant '{d.name}'")
+            self.struct_constant_fields(d.value, t, d.name)
+            d.fields = list(t.fields)
+            d.p4type = t
+            return
         if isinstance(t, (T.StructLike, T.Tuple, T.Stack)):
-            self.refuse(d.pos, f"constant '{d.name}' of type {t} (only scalar constants)")
+            self.refuse(d.pos, f"constant '{d.name}' of type {t} (only scalar and struct "
+                               "constants)")
         self.check_expr(d.value, ctx, expected=t)
         self.coerce(d.value, t, ctx, f"constant '{d.name}'")
         if d.value.folded is None and not self.is_constant_member(d.value):
@@ -442,6 +462,30 @@ class Checker:
                                   f"constant")
         d.folded = d.value.folded
         d.p4type = t
+
+    def struct_constant_fields(self, value: A.Expr, t: T.Struct, name: str) -> dict:
+        """Check that a struct constant's value is `{...}` or `{f = ...}` (nested likewise)
+        with compile-time known scalars; {field: value expression}."""
+        if isinstance(value, A.StructInitExpr):
+            items = dict(value.fields)
+        elif isinstance(value, A.ListExpr):
+            items = dict(zip(t.fields, value.items))
+        else:
+            self.refuse(value.pos, f"the value of struct constant '{name}' other than a "
+                                   "{...} expression")
+        out = {}
+        for f, ft in t.fields.items():
+            v = items[f]
+            if isinstance(ft, T.Struct):
+                out[f] = self.struct_constant_fields(v, ft, name)
+            elif not (isinstance(ft, (T.Bits, T.Enum)) or ft in (T.BOOL, T.ERROR)):
+                self.refuse(v.pos, f"field '{f}' of type {ft} in struct constant '{name}'")
+            elif v.folded is None:
+                self.err(v.pos, f"field '{f}' of constant '{name}' is not a compile-time "
+                                f"constant")
+            else:
+                out[f] = v
+        return out
 
     @staticmethod
     def is_constant_member(e) -> bool:
@@ -517,6 +561,11 @@ class Checker:
         base = T.strip_specialization(t)
         d.decl_type = getattr(base, "decl", None)
         if isinstance(base, T.Extern):
+            if base.name == "Checksum16":
+                # declared (deprecated) by v1model.p4; BMv2 has no such extern and p4c's
+                # BMv2 back end refuses it
+                self.refuse(d.pos, "extern Checksum16 (deprecated in v1model.p4; BMv2 has no "
+                                   "such extern: use verify_checksum/update_checksum)")
             self.check_extern_ctor(d, base, t, ctx)
             return
         if isinstance(base, T.PackageType):
@@ -1432,6 +1481,10 @@ class Checker:
                                                 f"'{e.member}'" + did_you_mean(e.member,
                                                                               bt.fields))
             e.decl = next(f for f in bt.decl.fields if f.name == e.member)
+            from .lowering import struct_constant_member
+            leaf = struct_constant_member(e)
+            if leaf is not None:
+                e.folded = leaf.folded            # C.f of a struct constant C
             if isinstance(base, A.MethodCallExpr) and base.builtin == "lookahead":
                 self.lookahead_fields.append(e)
             e.kind = "field"
@@ -1498,8 +1551,22 @@ class Checker:
             if bt == T.INT:
                 self.err(e.pos, "cannot slice a value without a fixed width (cast it first)")
             self.err(e.pos, f"cannot slice a value of type {bt}")
-        hi = self.const_int(e.hi, ctx, "a slice bound")
-        lo = self.const_int(e.lo, ctx, "a slice bound")
+        if e.plus:
+            # Spec 1.2.5 8.6: e[L +: W], W compile-time known; L may be a run-time value, but
+            # p4c's BMv2 back end handles only a compile-time L (its front end folds it into
+            # e[L+W-1:L]; a run-time L reaches the back end unconverted).
+            self.check_expr(e.lo, ctx)
+            if not isinstance(e.lo.folded, int) or isinstance(e.lo.folded, bool):
+                self.refuse(e.lo.pos, "a slice e[L +: W] with a run-time base L (p4c's BMv2 "
+                            "back end takes only a compile-time L)")
+            lo = e.lo.folded
+            w = self.const_int(e.hi, ctx, "the width of a slice")
+            if lo < 0 or w <= 0 or lo + w > bt.width:
+                self.err(e.pos, f"slice [{lo} +: {w}] out of range for {bt}")
+            hi = lo + w - 1
+        else:
+            hi = self.const_int(e.hi, ctx, "a slice bound")
+            lo = self.const_int(e.lo, ctx, "a slice bound")
         if not 0 <= lo <= hi < bt.width:
             self.err(e.pos, f"slice [{hi}:{lo}] out of range for {bt}")
         e.hi_value, e.lo_value = hi, lo

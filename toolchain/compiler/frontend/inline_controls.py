@@ -336,7 +336,8 @@ def _source_text(e):
         return None if inner is None else f"{inner}.$valid$"
     if isinstance(e, A.SliceExpr) and isinstance(e.hi, A.IntLit) and isinstance(e.lo, A.IntLit):
         inner = _source_text(e.expr)
-        return None if inner is None else f"{inner}[{e.hi.value}:{e.lo.value}]"
+        hi = e.lo.value + e.hi.value - 1 if e.plus else e.hi.value   # [L +: W]: folded by p4c
+        return None if inner is None else f"{inner}[{hi}:{e.lo.value}]"
     return None
 
 

@@ -161,6 +161,55 @@ def lower_parser_ifs(program: A.Program) -> None:
             _ParserIfLowering(d).run()
 
 
+# ---------------------------------------------------------------- struct constants
+
+def _field_value(value: A.Expr, name: str):
+    """The expression a checked `{...}` / `{f = ...}` struct value gives field `name`."""
+    if isinstance(value, A.StructInitExpr):
+        return dict(value.fields).get(name)
+    if isinstance(value, A.ListExpr) and isinstance(value.type, T.StructLike):
+        names = list(value.type.fields)
+        return value.items[names.index(name)] if name in names else None
+    return None
+
+
+def struct_constant_member(e):
+    """For C, `C.f`, `C.s.f` on a struct constant C: the checked value expression it stands
+    for (a struct value for C or a nested struct, else a folded scalar); None otherwise."""
+    names = []
+    while isinstance(e, A.MemberExpr):
+        names.append(e.member)
+        e = e.expr
+    if not (isinstance(e, A.PathExpr) and isinstance(e.decl, A.ConstDecl)
+            and e.decl.fields is not None):
+        return None
+    value = e.decl.value
+    for n in reversed(names):
+        value = _field_value(value, n)
+        if value is None:
+            return None
+    return value
+
+
+def inline_struct_constants(program: A.Program) -> None:
+    """Each use of a struct constant, or of a nested struct in one, as a whole value becomes
+    a copy of its value expression (p4c's front end inlines constants the same way); the
+    checker folded `C.f` for scalar fields."""
+    for parent in list(A.walk(program)):
+        if isinstance(parent, A.ConstDecl) or (
+                isinstance(parent, (A.PathExpr, A.MemberExpr))
+                and struct_constant_member(parent) is not None):
+            continue
+        for child in list(A.children(parent)):
+            if not isinstance(child, (A.PathExpr, A.MemberExpr)):
+                continue
+            value = struct_constant_member(child)
+            if value is not None and isinstance(value.type, T.Struct):
+                copy = A.copy_syntax(value)
+                copy.pos = child.pos
+                replace_child(parent, child, copy)
+
+
 # ---------------------------------------------------------------- == on headers and structs
 
 class NotAPath(ValueError):
@@ -209,6 +258,9 @@ def _is_valid(pos, h: A.Expr) -> A.MethodCallExpr:
 def _member(pos, base: A.Expr, name: str, ftype, decl) -> A.MemberExpr:
     m = A.MemberExpr(pos, base, name, member_pos=pos)
     m.kind, m.decl, m.type = "field", decl, ftype
+    leaf = struct_constant_member(m)
+    if leaf is not None:
+        m.folded = leaf.folded                   # a field of a struct constant
     return m
 
 

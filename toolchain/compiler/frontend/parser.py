@@ -384,6 +384,11 @@ class Parser:
             with self._type_params(type_params):
                 ftype = self.type_ref()
             fname = self.name("a field name")
+            if self.at("["):                         # `T f[N];`, p4c's declarator: T[N] f
+                lb = self.advance()
+                size = self.expression()
+                self.expect("]")
+                ftype = A.StackTypeRef(lb.pos, ftype, size)
             self.expect(";")
             fields.append(A.FieldDecl(fpos, fname.text, ftype, annotations=fa))
         self.expect("}")
@@ -1212,6 +1217,10 @@ class Parser:
                     lo = self.expression()
                     self.expect("]")
                     e = A.SliceExpr(e.pos, e, first, lo)
+                elif self.accept("+:"):              # e[L +: W] (spec 1.2.5)
+                    width = self.expression()
+                    self.expect("]")
+                    e = A.SliceExpr(e.pos, e, width, first, plus=True)
                 else:
                     self.expect("]")
                     e = A.IndexExpr(e.pos, e, first)

@@ -67,6 +67,10 @@ def describe(e) -> str:
     if isinstance(e, ast.IntLit):
         return e.text or str(e.value)
     if isinstance(e, ast.SliceExpr):
+        if e.plus:      # p4c's front end folds [L +: W] into [L+W-1:L]; key names show that
+            if e.hi_value is not None:
+                return f"{describe(e.expr)}[{e.hi_value}:{e.lo_value}]"
+            return f"{describe(e.expr)}[{describe(e.lo)}+:{describe(e.hi)}]"
         return f"{describe(e.expr)}[{describe(e.hi)}:{describe(e.lo)}]"
     if isinstance(e, ast.MethodCallExpr) and e.builtin == "isValid":
         return f"{describe(e.receiver)}.$valid$"

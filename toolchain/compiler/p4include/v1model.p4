@@ -174,6 +174,13 @@ extern action_selector {
     action_selector(HashAlgorithm algorithm, bit<32> size, bit<32> outputWidth);
 }
 
+/* Declared as p4c's v1model.p4 declares it; BMv2 has no such extern (p4c-bm2-ss refuses it). */
+@deprecated("Please use verify_checksum/update_checksum instead.")
+extern Checksum16 {
+    Checksum16();
+    bit<16> get<D>(in D data);
+}
+
 enum CloneType {
     I2E,
     E2E
