@@ -49,16 +49,8 @@ def _check_seconds(name: str, value: float, *, positive: bool = True) -> None:
 def pause_switch_port(node, port: int, until: float) -> None:
     """Hold the serialiser of a switch's egress ``port`` until ``until``: the traffic manager
     starts its next packet no earlier (packets keep queueing, and the P4 program's buffer limit
-    drops beyond it). The traffic manager offers no pause, so this moves the queue's
-    ``next_start`` (when the next packet may begin to leave) and has the head's departure
-    recomputed."""
-    tm = node.switch.tm
-    q = tm.queues.get(port)
-    if q is None:
-        return
-    if q.next_start < until:
-        q.next_start = until
-    tm.set_port_rate_bps(port, q.rate_bps)      # recomputes the head from next_start
+    drops beyond it)."""
+    node.switch.tm.hold_port(port, until)
     node.rearm()
 
 

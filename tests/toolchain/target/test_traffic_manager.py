@@ -126,3 +126,19 @@ def test_timestamps_are_microseconds_of_now():
     sw.receive(0, pkt(1), now=12.345678)
     [(_, data, _)] = sw.advance(now=20.0)
     assert meta(data)["ig_ts"] == 12_345_678
+
+
+def test_hold_port_delays_the_head_and_what_queues_behind_it():
+    # a stalled link (sim.impair): nothing starts leaving port 1 before 0.5 s, then the queue
+    # drains at the port's rate; a shorter hold later changes nothing
+    sw = qswitch()
+    sw.tm.set_port_rate_bps(1, 8_000_000)           # 1 byte per microsecond
+    tx = len(pkt(0, size=100)) * 1e-6
+    sw.receive(0, pkt(0, size=100), now=0.0)
+    sw.tm.hold_port(1, 0.5)
+    sw.receive(0, pkt(1, size=100), now=0.1)
+    sw.tm.hold_port(1, 0.2)
+    assert sw.advance(now=0.4) == []
+    out = sw.advance(now=1.0)
+    assert [meta(d)["seq"] for _, d, _ in out] == [0, 1]
+    assert [t for _, _, t in out] == pytest.approx([0.5 + tx, 0.5 + 2 * tx])

@@ -80,6 +80,17 @@ class TrafficManager:
         if q.packets:
             self._set_head(q)
 
+    def hold_port(self, port: int, until: float) -> None:
+        """No packet of ``port`` starts leaving before ``until`` (a stalled link, library mode:
+        the time is the caller's), the queue's head included: its departure is recomputed from
+        ``until``. Packets keep queueing meanwhile, and the queue's depth limit drops beyond
+        it. An earlier ``until`` than a hold already in force changes nothing."""
+        q = self._queue(port)
+        if q.next_start < until:
+            q.next_start = until
+            if q.packets:
+                self._set_head(q)
+
     # -- queue inspection and the paper's "queue swaps" -----------------------------------------
     def queue_length(self, port: int) -> int:
         q = self.queues.get(port)
