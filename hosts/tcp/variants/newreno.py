@@ -47,22 +47,24 @@ class NewReno(Sack):
     offers_sack = False
 
 
-def _forget_send_high(conn, undone_before: int) -> None:
-    """001 §3 step 3a / RFC 5682 §2 step 3b: after a spurious timeout, recover = SND.UNA, in the
-    engine's terms one below it: duplicate ACKs for SND.UNA may be a fast retransmit."""
-    if conn.stats["spurious_timeouts_undone"] > undone_before:
-        conn.recovery_point = conn.snd_una - 1
+class _ForgetsSendHigh:
+    """The NewReno form of a spurious-timeout detector (put before the SACK form's policy):
+    no SACK offered, and once a timeout is declared spurious, recover = SND.UNA (001 §3 step
+    3a / RFC 5682 §2 step 3b), in the engine's terms one below it, so that duplicate ACKs for
+    SND.UNA may be a fast retransmit."""
 
-
-@register
-class FrtoNewReno(Frto):
-    name = "frto-newreno"
     offers_sack = False
 
     def on_ack(self, conn, seg, prior_una):
         undone = conn.stats["spurious_timeouts_undone"]
         super().on_ack(conn, seg, prior_una)
-        _forget_send_high(conn, undone)
+        if conn.stats["spurious_timeouts_undone"] > undone:
+            conn.recovery_point = conn.snd_una - 1
+
+
+@register
+class FrtoNewReno(_ForgetsSendHigh, Frto):
+    name = "frto-newreno"
 
 
 @register
@@ -78,11 +80,5 @@ class FrtoRfc4015NewReno(FrtoNewReno):
 
 
 @register
-class EifelNewReno(Eifel):
+class EifelNewReno(_ForgetsSendHigh, Eifel):
     name = "eifel-newreno"
-    offers_sack = False
-
-    def on_ack(self, conn, seg, prior_una):
-        undone = conn.stats["spurious_timeouts_undone"]
-        super().on_ack(conn, seg, prior_una)
-        _forget_send_high(conn, undone)
