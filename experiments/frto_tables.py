@@ -40,8 +40,8 @@ from typing import Sequence
 from experiments.cli import HelpFormatter, csv_list, finite_float, out_of_range, series_too_long
 from experiments.frto_run import TRANSFER_BYTES
 from experiments.paper import RunSpec
-from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, main_guarded,
-                               mode_defaults, run_sweep)
+from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, mode_defaults,
+                               run_driver)
 
 __all__ = ["MODES", "FrtoSweepConfig", "build_specs", "points_of", "checks_of", "main",
            "parse_args", "PAPER", "PAPER_NAMES", "RESPONSE_NAMES", "VARIANTS", "SCENARIOS",
@@ -367,14 +367,8 @@ def sweep_config(args: argparse.Namespace) -> FrtoSweepConfig:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    cfg = sweep_config(args)
-
-    def report(rows, out, invocations, version):
-        return write_outputs(rows, cfg, out, mode=args.mode, invocations=invocations,
-                             code_version=version)
-    return main_guarded(lambda where: run_sweep(build_specs(cfg), args, where,
-                                                duration=cfg.duration, name_of=series_name,
-                                                report=report, label="F-RTO tables"))
+    return run_driver(args, sweep_config(args), build_specs=build_specs,
+                      write_outputs=write_outputs, name_of=series_name, label="F-RTO tables")
 
 
 if __name__ == "__main__":

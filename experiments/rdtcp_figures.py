@@ -41,8 +41,8 @@ from typing import Sequence
 from experiments.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                              series_too_long)
 from experiments.paper import INJECTIONS, P4_INJECTIONS, PAPER_VARIANTS, VARIANTS, RunSpec
-from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, main_guarded,
-                               mode_defaults, run_sweep)
+from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, mode_defaults,
+                               run_driver)
 
 __all__ = ["MODES", "SweepConfig", "build_specs", "main", "parse_args", "sweep_config",
            "K_STUDY_SWAPS", "K_STUDY_INTERVAL"]
@@ -214,20 +214,11 @@ def series_name(row: dict) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    return main_guarded(lambda where: _sweep(args, where))
-
-
-def _sweep(args: argparse.Namespace, where: dict) -> int:
     from experiments.report import write_outputs
 
-    cfg = sweep_config(args)
-
-    def report(rows, out, invocations, version):
-        return write_outputs(rows, cfg, out, mode=args.mode, invocations=invocations,
-                             code_version=version)
-    return run_sweep(build_specs(cfg), args, where, duration=cfg.duration, name_of=series_name,
-                     report=report, label="RD-TCP figures")
+    args = parse_args(argv)
+    return run_driver(args, sweep_config(args), build_specs=build_specs,
+                      write_outputs=write_outputs, name_of=series_name, label="RD-TCP figures")
 
 
 if __name__ == "__main__":

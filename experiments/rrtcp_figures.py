@@ -37,8 +37,8 @@ from typing import Sequence
 from experiments.cli import HelpFormatter, csv_list, finite_float, out_of_range, series_too_long
 from experiments.paper import RunSpec
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
-from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, main_guarded,
-                               mode_defaults, run_sweep)
+from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, mode_defaults,
+                               run_driver)
 
 __all__ = ["MODES", "RrSweepConfig", "build_specs", "main", "parse_args", "points_of",
            "checks_of", "MAXWND", "VARIANTS", "PAPER_NAMES"]
@@ -308,14 +308,8 @@ def sweep_config(args: argparse.Namespace) -> RrSweepConfig:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    cfg = sweep_config(args)
-
-    def report(rows, out, invocations, version):
-        return write_outputs(rows, cfg, out, mode=args.mode, invocations=invocations,
-                             code_version=version)
-    return main_guarded(lambda where: run_sweep(build_specs(cfg), args, where,
-                                                duration=cfg.duration, name_of=series_name,
-                                                report=report, label="RR-TCP figures"))
+    return run_driver(args, sweep_config(args), build_specs=build_specs,
+                      write_outputs=write_outputs, name_of=series_name, label="RR-TCP figures")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import time
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from experiments import pool
 from experiments.cli import UsageError, check_out_dir, finite_float, make_out_dir
@@ -26,7 +26,7 @@ from experiments.journal import (code_version, finished_count, previous_rows, re
 from experiments.paper import RunSpec
 from experiments.pool import run_specs, worker_python
 
-__all__ = ["main_guarded", "run_sweep", "missing_parts", "write_series", "mode_defaults",
+__all__ = ["main_guarded", "run_sweep", "run_driver", "missing_parts", "write_series", "mode_defaults",
            "add_sweep_options",
            "add_run_options", "default_jobs"]
 
@@ -124,6 +124,21 @@ def main_guarded(sweep: Callable[[dict], int]) -> int:
         else:
             print("\ninterrupted before any run started", file=sys.stderr)
         return 130                      # 128 + SIGINT, as a shell reports it
+
+
+def run_driver(args: argparse.Namespace, cfg: Any, *, build_specs: Callable[[Any], list],
+               write_outputs: Callable[..., Any], name_of: Callable[[dict], str],
+               label: str) -> int:
+    """A figure driver's main once its options are parsed into ``cfg`` (a mode's config with
+    the overrides): run ``build_specs(cfg)`` and report them with ``write_outputs(rows, cfg,
+    out, mode=, invocations=, code_version=)``, usage errors and Ctrl-C handled
+    (``main_guarded``). ``cfg.duration``: seconds per run, for the sweep's first line."""
+    def report(rows, out, invocations, version):
+        return write_outputs(rows, cfg, out, mode=args.mode, invocations=invocations,
+                             code_version=version)
+    return main_guarded(lambda where: run_sweep(build_specs(cfg), args, where,
+                                                duration=cfg.duration, name_of=name_of,
+                                                report=report, label=label))
 
 
 def run_sweep(specs: Sequence[RunSpec], args: argparse.Namespace, where: dict, *,
