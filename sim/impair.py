@@ -84,13 +84,11 @@ class LinkStalls:
         self.rng = random.Random(seed)
         self.pause = pause
         self.stalls: list[tuple[float, float]] = []     # (start, length)
-        self.frames = 0
         self.held = 0               # frames that left the serialiser during a stall
         self.until = float("-inf")  # the end of the current stall
         channel.gate = self._gate
 
     def _gate(self, frame: bytes, departure: float) -> float:
-        self.frames += 1
         if departure < self.until:
             # the serialiser was busy with this frame when the stall began: it waits too
             self.held += 1
@@ -115,16 +113,16 @@ class LinkLoss:
         _check_probability("loss probability", probability)
         self.probability = probability
         self.rng = random.Random(seed)
-        self.frames = 0
-        self.lost = 0
+        self.channel = channel
         channel.gate = self._gate
 
+    @property
+    def lost(self) -> int:
+        """Frames lost (the channel counts what its gate refused)."""
+        return self.channel.lost
+
     def _gate(self, frame: bytes, departure: float) -> float | None:
-        self.frames += 1
-        if self.rng.random() < self.probability:
-            self.lost += 1
-            return None
-        return departure
+        return None if self.rng.random() < self.probability else departure
 
 
 class LinkOutages:
@@ -145,40 +143,39 @@ class LinkOutages:
         self.good_min, self.good_max, self.bad_mean = good_min, good_max, bad_mean
         self.rng = random.Random(seed)
         self.outages: list[tuple[float, float]] = []    # (start, end) of each bad period
-        self._good_until = self.rng.uniform(good_min, good_max)
-        self._bad_until = self._good_until + self.rng.expovariate(1.0 / bad_mean)
-        self.outages.append((self._good_until, self._bad_until))
-        self._start_list: list[float] = []
-        self.frames = 0
-        self.lost = 0
-        self.lost_by_channel: dict[str, int] = {}
+        self._starts: list[float] = []                  # their starts, for bisect
+        self._bad_until = 0.0
+        self._draw_period()
+        self.channels = channels
         for ch in channels:
-            ch.gate = self._gate_for(ch.name)
+            ch.gate = self._gate
+
+    @property
+    def lost(self) -> int:
+        """Frames lost on all the channels (each counts what its gate refused)."""
+        return sum(ch.lost for ch in self.channels)
+
+    @property
+    def lost_by_channel(self) -> dict[str, int]:
+        return {ch.name: ch.lost for ch in self.channels}
+
+    def _draw_period(self) -> None:
+        """The next good period, then the bad one after it."""
+        good_until = self._bad_until + self.rng.uniform(self.good_min, self.good_max)
+        self._bad_until = good_until + self.rng.expovariate(1.0 / self.bad_mean)
+        self.outages.append((good_until, self._bad_until))
+        self._starts.append(good_until)
 
     def in_outage(self, t: float) -> bool:
         """Whether time ``t`` falls in a bad period (draws the periods up to ``t``; times may
         come in any order, the answer depends on ``t`` and the seed alone)."""
         while t >= self._bad_until:
-            self._good_until = self._bad_until + self.rng.uniform(self.good_min, self.good_max)
-            self._bad_until = self._good_until + self.rng.expovariate(1.0 / self.bad_mean)
-            self.outages.append((self._good_until, self._bad_until))
-        i = bisect.bisect_right(self._starts(), t) - 1
+            self._draw_period()
+        i = bisect.bisect_right(self._starts, t) - 1
         return i >= 0 and t < self.outages[i][1]
 
-    def _starts(self) -> list[float]:
-        if len(self._start_list) != len(self.outages):
-            self._start_list = [s for s, _ in self.outages]
-        return self._start_list
-
-    def _gate_for(self, name: str) -> Callable[[bytes, float], float | None]:
-        def gate(frame: bytes, departure: float) -> float | None:
-            self.frames += 1
-            if self.in_outage(departure):
-                self.lost += 1
-                self.lost_by_channel[name] = self.lost_by_channel.get(name, 0) + 1
-                return None
-            return departure
-        return gate
+    def _gate(self, frame: bytes, departure: float) -> float | None:
+        return None if self.in_outage(departure) else departure
 
     def outages_before(self, t: float) -> list[tuple[float, float]]:
         """The bad periods that began before ``t`` (the ones a run ending at ``t`` met)."""
