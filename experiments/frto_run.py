@@ -31,6 +31,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from experiments.gateways import BOTTLENECK_PORT
 from experiments.paper import SCENARIOS, RunResult, RunSpec
 
 __all__ = ["run_frto", "frto_config", "FRTO_SCENARIOS", "TRANSFER_BYTES", "STALL_MEAN",
@@ -43,7 +44,9 @@ GOOD_MIN, GOOD_MAX = 0.1, 20.0  # 001 §5.1: good state U(0.1, 20) s
 BAD_MEAN = 3.5                  # 001 §5.1: bad state Exp(mean 3.5 s)
 LINUX_ATO_MIN = 0.040           # Linux 2.4 TCP_ATO_MIN (HZ/25): its first delayed-ACK timeout
 INITIAL_WINDOW = 2              # Linux 2.4: tp->snd_cwnd = 2 at connection start
-LINK_PORT = 2                   # topologies.FrtoTopo: r1 port 2 and r2 port 2 face the link
+# topologies.FrtoTopo is a PaperTopo: r1's and r2's port 2 face the link, the port the gateway
+# setup (experiments.gateways.gateway_impairment) puts R1's drop injection on
+LINK_PORT = BOTTLENECK_PORT
 
 
 def frto_config(spec: RunSpec) -> Any:
@@ -141,16 +144,17 @@ def _build_network(spec: RunSpec, program: Any) -> Any:
     """FrtoTopo with both gateways configured by the controller; in the LOSS scenario r1 drops
     data segments towards the link with probability ``spec.level`` (the P4 program's own
     random drop)."""
+    from experiments.gateways import gateway_impairment
     from experiments.paper import TM_DEPTH
     from sim.gateway import configure_gateway
     from sim.network import Network
     from topologies import topos
 
+    drop = spec.level if spec.scenario == "frto-loss" else 0.0
+
     def configure(net, name, sw):
-        impair = None
-        if spec.scenario == "frto-loss" and name == "r1" and spec.level > 0:
-            impair = {LINK_PORT: {"drop_prob": spec.level}}
-        configure_gateway(net, name, sw, tm_depth=TM_DEPTH, impair=impair)
+        configure_gateway(net, name, sw, tm_depth=TM_DEPTH,
+                          impair=gateway_impairment(name, spec, drop=drop))
 
     topo = topos[SCENARIOS[spec.scenario].topo]()
     return Network.from_topo(topo, program=program, seed=spec.seed, tm_depth=TM_DEPTH,
@@ -197,7 +201,7 @@ def run_frto(spec: RunSpec, program: Any) -> RunResult:
 
 def _stats(flow: Any, net: Any, models: dict, duplicates: _Duplicates, done: float | None,
            transfer_s: float) -> dict:
-    from experiments.gateways import gateway_counters
+    from experiments.gateways import gateway_stats
 
     s = flow.sender.stats
     out: dict = {"completed": done is not None, "transfer_s": round(transfer_s, 6)}
@@ -208,8 +212,7 @@ def _stats(flow: Any, net: Any, models: dict, duplicates: _Duplicates, done: flo
     # spurious and answered as such
     out["spurious_detections"] = out["spurious_timeouts_undone"] + out["eifel_undos"]
     out["unneeded_retransmits"] = duplicates.duplicates
-    gw = {f"{name}_{k}": v for name in ("r1", "r2")
-          for k, v in gateway_counters(net.switches[name].switch).items()}
+    gw = gateway_stats(net)
     down = net.channel("r1", "r2", port=LINK_PORT)
     up = net.channel("r2", "r1", port=LINK_PORT)
     # data lost: r1's drops (its buffer, and the LOSS scenario's random drops) and the link's

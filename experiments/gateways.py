@@ -8,7 +8,7 @@ from typing import Any
 from sim.gateway import configure_gateway as _configure, gateway_config, gateway_counters
 
 __all__ = ["configure_gateway", "gateway_config", "gateway_counters", "gateway_impairment",
-           "impairment",
+           "gateway_stats", "impairment",
            "REORDER_GATEWAY", "BOTTLENECK_PORT", "ALT_PORT", "RECIRC_LOOPS"]
 
 REORDER_GATEWAY = "r1"   # 003 §4: the reordering gateway is R1, at its bottleneck queue
@@ -35,6 +35,12 @@ def gateway_impairment(name: str, spec: Any, *, drop: float = 0.0) -> dict | Non
     if drop > 0:
         knobs["drop_prob"] = drop
     return {BOTTLENECK_PORT: knobs} if knobs else None
+
+
+def gateway_stats(net: Any) -> dict[str, int]:
+    """Both gateways' counters for a run's row: ``r1_drops_buffer``, ``r2_epdn_events_...``."""
+    return {f"{name}_{key}": value for name in ("r1", "r2")
+            for key, value in gateway_counters(net.switches[name].switch).items()}
 
 
 def configure_gateway(net: Any, name: str, switch: Any, *, spec: Any) -> None:

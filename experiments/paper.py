@@ -226,6 +226,7 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
               pcap_at: str = "r1") -> RunResult:
     """Simulate ``spec`` to completion and return its throughput and counters; with ``pcap``,
     capture at ``pcap_at`` (a key of CAPTURE_POINTS)."""
+    from experiments.gateways import gateway_stats
     from sim.flows import add_bulk_flow
     from sim.reorder import PacketDelayer, QueueSwapper
     from sim.trace import FlowSampler
@@ -255,7 +256,7 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
     stats["delayed_segments"] = len(delays)
     stats["delay_extra_mean_ms"] = round(1000 * sum(delays) / len(delays), 3) if delays else 0.0
     stats["events"] = net.events.executed
-    stats.update(_gateway_stats(net))
+    stats.update(gateway_stats(net))
     return RunResult(spec, flow.delivered_bytes / spec.duration, flow.delivered_bytes, stats,
                      time.perf_counter() - started, sampler.rows if sampler else [],
                      mss=flow.sender.mss)
@@ -278,15 +279,6 @@ def _displacement_stats(displacements: dict[int, int], spec: RunSpec) -> dict:
             "swaps_reaching_3_dupacks": sum(c for d, c in displacements.items() if d >= 3),
             "swaps_reaching_3k_dupacks": sum(c for d, c in displacements.items()
                                              if d >= 3 + spec.k)}
-
-
-def _gateway_stats(net: Any) -> dict:
-    from experiments.gateways import gateway_counters
-    out: dict[str, int] = {}
-    for name in ("r1", "r2"):
-        for key, value in gateway_counters(net.switches[name].switch).items():
-            out[f"{name}_{key}"] = value
-    return out
 
 
 class ProgramError(Exception):
