@@ -1,6 +1,12 @@
 # RD-TCP lab. `make run` sets up and reproduces RD-TCP's Figures 1-4; `make test` runs the tests.
-PYTHON ?= python3
-APT_PACKAGES := iproute2 tshark
+#
+# Everything runs in a virtual environment inside the checkout (.venv/), made with the first
+# python3 on PATH (3.11 or newer): Debian's own python3 refuses `pip install` outside one (PEP 668).
+SYSTEM_PYTHON ?= python3
+VENV ?= .venv
+PYTHON := $(VENV)/bin/python
+# python3-venv: Debian's python3 needs it for `python3 -m venv` (ensurepip)
+APT_PACKAGES := iproute2 tshark python3-venv
 # optional: the sweeps run in PyPy workers when it is there (2-5x faster), else on CPython;
 # live runs build the network with Mininet when it is there, else with plain ip netns
 APT_OPTIONAL := pypy3 mininet
@@ -9,39 +15,58 @@ RRTCP_MODE ?= quick
 FRTO_MODE ?= quick
 JOBS ?= $(shell nproc)
 P4C ?= $(PYTHON) -m toolchain.compiler.driver
+# the stamp records that the venv holds the project as pyproject.toml describes it, so a second
+# `make deps` reinstalls nothing unless pyproject.toml changed
+VENV_STAMP := $(VENV)/.installed
+# every target runs with the venv first on PATH, so its rdtcp-* commands and python are the ones used
+export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: help deps test test-fast ptf run run-quick run-rrtcp live bench build clean
+.PHONY: help deps apt-deps test test-fast ptf run run-quick run-rrtcp run-frto live bench build clean
 
 help:
-	@echo "make deps       install system packages (apt, when root) and the Python package with test extras"
+	@echo "make deps       system packages (apt, when root) and .venv/ with the project and its test extras"
 	@echo "make run        deps + reproduce RD-TCP Figures 1-4 (MODE=full|quick) into results/"
+	@echo "make run-quick  the same in quick mode (60 s transfers, fewer points; a few minutes)"
 	@echo "make run-rrtcp  deps + reproduce RR-TCP (seed 000) Figures 4-5 (RRTCP_MODE=quick|full) into results/rrtcp/"
 	@echo "make run-frto   deps + reproduce F-RTO (seed 001) Tables 1-3, Figures 6-8 (FRTO_MODE=quick|full) into results/frto/"
 	@echo "make test       deps + every test (unit, STF conformance, PTF on the embedded target)"
+	@echo "make test-fast  the tests without reinstalling, stopping at the first failure"
+	@echo "make ptf        the PTF data-plane suite on the embedded switch (root: makes a network namespace)"
 	@echo "make live       one real-time run of the paper dumbbell on network namespaces (root; experiments/LIVE.md)"
 	@echo "make bench      print the benchmarks' figures and the commands that produced them"
 	@echo "make build      compile p4src/rdtcp.p4 to build/rdtcp.json with the project's front end"
+	@echo "make clean      remove build/, results/, run/ and caches (keeps .venv/; rm -rf .venv to redo it)"
 
-deps:
+deps: apt-deps $(VENV_STAMP)
+
+apt-deps:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	  if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi; \
 	  for p in $(APT_OPTIONAL); do dpkg -s $$p >/dev/null 2>&1 || \
 	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p; } || \
-	    echo "deps: optional $$p not installed; runs use $(PYTHON) instead"; done; \
+	    echo "deps: optional $$p not installed; runs use CPython instead"; done; \
 	else echo "deps: not root or no apt-get; install $(APT_PACKAGES) (and optionally $(APT_OPTIONAL)) yourself if tests need them"; fi
-	$(PYTHON) -m pip install -q -e '.[test]'
+
+$(VENV_STAMP): pyproject.toml
+	@$(SYSTEM_PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "deps: $(SYSTEM_PYTHON) is Python %d.%d; the project needs 3.11 or newer (set SYSTEM_PYTHON=...)" % sys.version_info[:2])'
+	@[ -x $(PYTHON) ] || $(SYSTEM_PYTHON) -m venv $(VENV)
+	$(PYTHON) -m pip install -q --disable-pip-version-check -e '.[test]'
+	@touch $@
 
 build: build/rdtcp.json
-build/rdtcp.json: p4src/rdtcp.p4 $(wildcard p4src/include/*.p4) $(shell find toolchain/compiler -name "*.py")
+build/rdtcp.json: $(VENV_STAMP) p4src/rdtcp.p4 $(wildcard p4src/include/*.p4) $(shell find toolchain/compiler -name "*.py")
 	@mkdir -p build
 	$(P4C) p4src/rdtcp.p4 -o $@
 
 test: deps
 	$(PYTHON) -m pytest -q
 
-test-fast:
+test-fast: $(VENV_STAMP)
 	$(PYTHON) -m pytest -q -x
+
+ptf: deps
+	$(PYTHON) ptf-tests/run_ptf.py
 
 run: deps
 	$(PYTHON) -m experiments.rdtcp_figures --mode $(MODE) --jobs $(JOBS) --out results/
@@ -52,15 +77,14 @@ run-quick:
 run-rrtcp: deps
 	$(PYTHON) -m experiments.rrtcp_figures --mode $(RRTCP_MODE) --jobs $(JOBS) --out results/rrtcp/
 
-.PHONY: run-frto
 run-frto: deps
 	$(PYTHON) -m experiments.frto_tables --mode $(FRTO_MODE) --jobs $(JOBS) --out results/frto/
 
 live: deps build
 	$(PYTHON) -m experiments.live_run --variant rdtcp --duration 20 --out results/live/
 
-bench:
+bench: $(VENV_STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PYTHON) $$b || exit 1; done
 
 clean:
-	rm -rf build results .pytest_cache .hypothesis
+	rm -rf build results run .pytest_cache .hypothesis

@@ -10,7 +10,7 @@ import tempfile
 import textwrap
 from typing import Sequence
 
-from netio.pcap import LINKTYPE_ETHERNET, PcapFormatError, parse_global_header, read_pcap
+from netbase.pcap import LINKTYPE_ETHERNET, PcapFormatError, parse_global_header, read_pcap
 
 from analyzer.profiles import PROFILES
 from analyzer.report import CsvSink, render_text

@@ -15,7 +15,7 @@ is proportional to the window, not to the trace. The ACK stream drives the profi
 - unknown: the trace ends before the segment is acknowledged.
 
 Positions are unwrapped offsets from the initial sequence number (the SYN is 0, data starts at
-1, as Wireshark's relative sequence numbers), converted with hosts.tcp.seq's mod-2^32 helpers.
+1, as Wireshark's relative sequence numbers), converted with netbase.seq's mod-2^32 helpers.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import deque
 
-from hosts.tcp.seq import SEQ_MOD, seq_sub
+from netbase.seq import SEQ_MOD, seq_sub
 from analyzer.machine import OPEN, Machine
 
 __all__ = ["Flow", "Nic", "Record", "Retransmission", "NEEDED", "UNNEEDED", "UNKNOWN",

@@ -2,7 +2,7 @@
 
 Two figures: (1) engines only: a bulk transfer where segments pass between the two
 TcpConnection objects in memory (no wire format), with one drop every --loss-every segments so
-recovery code runs too; (2) hosts.wire encode+decode of a 1500-byte frame. Goal (issue 2):
+recovery code runs too; (2) netbase.wire encode+decode of a 1500-byte frame. Goal (issue 2):
 >= 50,000 segments/s for (1) on one core.
 """
 
@@ -14,8 +14,8 @@ import time
 from collections import deque
 
 from hosts.tcp import TcpConfig, TcpConnection
-from hosts.tcp.segment import ACK, Segment
-from hosts.wire import decode_frame, encode_frame
+from netbase.segment import ACK, Segment
+from netbase.wire import decode_frame, encode_frame
 
 
 def engine_transfer(variant: str, nbytes: int, loss_every: int) -> tuple[int, float]:

@@ -66,7 +66,7 @@ EPDN_OPTION_PREFIX = b"\xfd\x0c\x52\x44"
 
 def load(args) -> tuple[dict, object]:
     import json
-    from toolchain.target import load_program
+    from toolchain.switch import load_program
     if args.json:
         program_json = json.loads(Path(args.json).read_text())
     else:
@@ -81,7 +81,7 @@ def segment_factory(payload_len: int):
     both checksums valid (the gateway verifies the IPv4 header's, RFC 1812 §5.2.2: a workload of
     bad frames would measure the drop path). Plain struct, no Scapy, so the script also runs
     under PyPy."""
-    from netio.checksum import internet_checksum
+    from netbase.checksum import internet_checksum
     eth = bytes.fromhex("020000000101" "00000000000a" "0800")
     payload = bytes(payload_len)
 
@@ -97,7 +97,7 @@ def segment_factory(payload_len: int):
 
 
 def new_switch(program, cfg: dict):
-    from toolchain.target import SimpleSwitch
+    from toolchain.switch import SimpleSwitch
     sw = SimpleSwitch(program, seed=1)
     ctl = Controller(EmbeddedDriver(sw))
     ctl.apply(cfg)

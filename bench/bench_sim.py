@@ -12,21 +12,21 @@ for the full Figure 1–4 sweep, and a cProfile split of where the time goes.
                                                  # through both P4 gateways, no TCP engines
     python bench/bench_sim.py --python /usr/bin/pypy3   # also time the scenario under another
                                                  # interpreter (a subprocess), both figures printed
-    python bench/bench_sim.py --checksum         # the two ones'-complement sums of hosts.wire
+    python bench/bench_sim.py --checksum         # the two ones'-complement sums of netbase.wire
 
 Goals (issue 4): <= 10 s for the 10-minute scenario, <= 5 min for the full sweep on 2 cores.
 
 Measured 2026-11-22 (paper scenario, RD-TCP, 15 swaps/s, seed 1; identical results throughout):
   python bench/bench_sim.py --duration 60      5.13 s wall at b013e64 -> 4.46 s at bc1daf4
   python bench/bench_sim.py --no-profile --python /usr/bin/pypy3   (600 s virtual)
-      HEAD with the simulator files (sim/, hosts/wire.py, the TM) as at b013e64:
+      HEAD with the simulator files (sim/, netbase/wire.py, the TM) as at b013e64:
           CPython 53.5 s, PyPy 21.8 s
       HEAD: CPython 43.8-52.2 s, PyPy 14.0-16.6 s (three runs; load from other work)
   CPython instructions of a 20 s run (cachegrind): 6,955 M -> 6,509 M (-6.4%)
 
 Measured 2026-11-22, later (helper E, issue 4; same scenario, identical results throughout:
 2,577,287 events, 322,122,080 bytes delivered in 600 s). Clean A/B: two exports of HEAD 879729b,
-one with sim/, hosts/, netio/ as at 515e9c9 (before this work), the target as at HEAD in both,
+one with sim/, hosts/, netbase/ as at 515e9c9 (before this work), the target as at HEAD in both,
 PyPy 3.9 (/tmp/S_pypyenv/bin/python), three 600 s runs each, alternating:
       before: 19.25, 20.39, 17.16 s      after: 14.67, 14.84, 13.85 s   (median -24%)
   gains: the send buffer as a list of chunks (hosts/tcp/sendbuf.py); PyPy's ones'-complement sum
@@ -47,7 +47,7 @@ Measured 2026-11-22, PyPy's GC nursery (lead; tree at ef82190, idle machine, alt
       PyPy's own choice 14.7, 14.9, 15.4, 15.8, 20.1, 20.2 s;  1M 17.5, 20.5;  2M 12.0, 13.1;
       4M 9.7, 10.0, 10.1, 11.1, 11.5, 12.0, 12.6 s;  8M 10.6, 11.9, 12.8;  16M 12.9, 18.2
   so the experiments' workers and ``--python`` here run with PYPY_GC_NURSERY=4M
-  (experiments.worker.worker_env; one already set in the environment wins): median ~15.6 -> ~11 s.
+  (experiments.runner.worker.worker_env; one already set in the environment wins): median ~15.6 -> ~11 s.
   python bench/bench_sim.py --sweep   (tree at 00b9fe8, idle machine):
       39 runs in 178.2 s = 2.97 min on 2 PyPy workers (goal <= 5 min: met)
   python bench/bench_sim.py --duration 600 --no-profile --python /usr/bin/pypy3:
@@ -94,12 +94,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from experiments.paper import BOTTLENECK_BPS, RunSpec, run_paper  # noqa: E402
+from experiments.runner.scenario import BOTTLENECK_BPS, RunSpec, run_paper  # noqa: E402
 from sim.program import gateway_json  # noqa: E402
 
 # Where a function lives decides whose time it is.
-PARTS = (("toolchain/target", "P4 target"), ("<bmv2:", "P4 target (generated code)"), ("toolchain", "P4 toolchain (other)"),
-         ("hosts/wire", "wire encode/decode"), ("netio/checksum", "wire: Internet checksum (netio)"), ("hosts/", "TCP engine"),
+PARTS = (("toolchain/switch", "P4 target"), ("<bmv2:", "P4 target (generated code)"), ("toolchain", "P4 toolchain (other)"),
+         ("netbase/wire", "wire encode/decode"), ("netbase/checksum", "wire: Internet checksum (netbase)"), ("netbase/", "sequence arithmetic, segments (netbase)"),
+         ("hosts/", "TCP engine"),
          ("controller/", "controller"), ("sim/events", "event loop"), ("sim/", "simulator nodes"),
          ("experiments/", "experiment"), ("heapq", "event loop"))
 
@@ -130,12 +131,12 @@ def frame_load(program, duration: float):
     """Replay the scenario's packet load without TCP: a full-size data frame from a every
     bottleneck serialisation time and one 54-byte ACK from b per data frame, through the
     paper's network with both gateways configured by the controller."""
-    from experiments.paper import build_network
-    from hosts.tcp.segment import Segment
-    from hosts.wire import encode_frame
+    from experiments.runner.scenario import build_network
+    from netbase.segment import Segment
+    from netbase.wire import encode_frame
     net = build_network(RunSpec(variant="sack", duration=duration), program)
     a, b = net.hosts["a"], net.hosts["b"]
-    # built with hosts.wire (no Scapy), so that this part runs under PyPy too
+    # built with netbase.wire (no Scapy), so that this part runs under PyPy too
     data = encode_frame(Segment(20, 80, 0, 0, payload=bytes(1514 - 54)), src_ip=a.ip,
                         dst_ip=b.ip, src_mac=a.mac, dst_mac=a.gateway_mac)
     ack = encode_frame(Segment(80, 20, 0, 0), src_ip=b.ip, dst_ip=a.ip, src_mac=b.mac,
@@ -172,7 +173,7 @@ def print_scenario(fig: dict, duration: float) -> None:
 def scenario_in(python: str, duration: float) -> dict:
     """Run the scenario under interpreter ``python`` (a subprocess of this script) and return
     its figures; the program JSON is the one this process compiled (RDTCP_PROGRAM)."""
-    from experiments.worker import worker_env     # the environment the sweeps' workers get
+    from experiments.runner.worker import worker_env     # the environment the sweeps' workers get
     env = dict(worker_env(ROOT), RDTCP_PROGRAM=str(ROOT / "build" / "rdtcp.json"))
     proc = subprocess.run([python, str(Path(__file__).resolve()), "--scenario-json",
                            "--duration", repr(duration)], env=env, cwd=str(ROOT),
@@ -186,7 +187,7 @@ def scenario_in(python: str, duration: float) -> dict:
 
 def bench_checksum(python: str | None) -> int:
     """Microseconds per ones'-complement sum of a 1480-byte segment, both variants."""
-    code = ("import os, sys, time; sys.path.insert(0, %r); from hosts import wire; "
+    code = ("import os, sys, time; sys.path.insert(0, %r); from netbase import wire; "
             "data = [os.urandom(1480) for _ in range(64)]; r = {}\n"
             "for name in ('_sum16_bigint', '_sum16_loop'):\n"
             "    f = getattr(wire, name); [f(d) for d in data * 50]; t0 = time.perf_counter()\n"
@@ -219,7 +220,7 @@ def main(argv=None) -> int:
                     help="also run the measured scenario under this interpreter (e.g. /usr/bin/pypy3)")
     ap.add_argument("--no-profile", action="store_true", help="skip the cProfile split")
     ap.add_argument("--checksum", action="store_true",
-                    help="time hosts.wire's two ones'-complement sums (and under --python)")
+                    help="time netbase.wire's two ones'-complement sums (and under --python)")
     ap.add_argument("--scenario-json", action="store_true", help=argparse.SUPPRESS)  # child mode
     args = ap.parse_args(argv)
     if args.duration <= 0 or args.profile_duration <= 0:
@@ -228,7 +229,7 @@ def main(argv=None) -> int:
         ap.error(f"--jobs must be at least 1, got {args.jobs}")
     if args.python and not os.access(args.python, os.X_OK):
         ap.error(f"--python {args.python}: not an executable file")
-    from toolchain.target import load_program
+    from toolchain.switch import load_program
     if args.scenario_json:
         print(json.dumps(scenario_figures(load_program(gateway_json()), args.duration)))
         return 0

@@ -89,12 +89,12 @@ def main() -> int:
             sh("ip", "link", "set", h, "up")
             sh("ip", "-n", ns, "link", "set", f"sw{i}", "up")
         t0 = time.perf_counter()
-        proc = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-m", "toolchain.target.process.main",
+        proc = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-m", "toolchain.switch.process.main",
                                  "-i", "0@sw0", "-i", "1@sw1", "--thrift-port", "0", args.json],
                                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         port = wait_ready(proc)
         startup = time.perf_counter() - t0
-        cli = subprocess.run(["ip", "netns", "exec", ns, sys.executable, "-m", "toolchain.target.process.cli",
+        cli = subprocess.run(["ip", "netns", "exec", ns, sys.executable, "-m", "toolchain.switch.process.cli",
                               "--thrift-port", str(port)], cwd=ROOT, input=COMMANDS, capture_output=True, text=True)
         assert cli.returncode == 0, cli.stdout + cli.stderr
         tx, rx = raw(h0), raw(h1)

@@ -33,8 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from netio.checksum import internet_checksum  # noqa: E402
-from toolchain.target import SimpleSwitch, load_program  # noqa: E402
+from netbase.checksum import internet_checksum  # noqa: E402
+from toolchain.switch import SimpleSwitch, load_program  # noqa: E402
 
 KIT = Path(os.environ.get("RDTCP_P4KIT", ROOT / ".." / "shared" / "p4-kit"))
 

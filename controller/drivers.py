@@ -2,7 +2,7 @@
 
 Both speak the simple_switch_CLI language; they differ in transport:
 
-* ``EmbeddedDriver(sw)``: an in-process ``toolchain.target.SimpleSwitch`` (library mode); commands
+* ``EmbeddedDriver(sw)``: an in-process ``toolchain.switch.SimpleSwitch`` (library mode); commands
   go through ``sw.cli``, reads through ``sw.runtime``.
 * ``Bmv2Driver(thrift_port=9090)``: a running switch process, real ``simple_switch`` or the
   embedded target's ``rdtcp-switch``; commands are piped into ``simple_switch_CLI`` (or
@@ -51,7 +51,7 @@ def _check(command: str, output: str) -> str:
 
 
 class EmbeddedDriver:
-    """Drives a ``toolchain.target.SimpleSwitch`` in this process."""
+    """Drives a ``toolchain.switch.SimpleSwitch`` in this process."""
 
     def __init__(self, switch: Any):
         self.switch = switch
@@ -119,11 +119,11 @@ class _CliTextDriver:
 
 class SwitchProcessDriver(_CliTextDriver):
     """Drives a running ``rdtcp-switch`` over one connection to its control channel
-    (``toolchain.target.process.cli.ControlClient``): the same commands and answers as
+    (``toolchain.switch.process.cli.ControlClient``): the same commands and answers as
     ``Bmv2Driver(port, cli="rdtcp-switch-cli")``, without starting a CLI process per call."""
 
     def __init__(self, port: int, *, host: str = "127.0.0.1", connect_timeout: float = 5.0):
-        from toolchain.target.process.cli import ClientError, ControlClient
+        from toolchain.switch.process.cli import ClientError, ControlClient
         self._client_error = ClientError
         try:
             self.client = ControlClient(port, host=host, connect_timeout=connect_timeout)

@@ -3,7 +3,7 @@
     python -m experiments.frto_tables --mode quick --out results/frto/     # about a minute
     python -m experiments.frto_tables --mode full --out results/frto/      # the paper's 30 runs
 
-001's setup (§5.1, ``experiments.frto_run``; ``topologies.FrtoTopo``): one 100 KB transfer from
+001's setup (§5.1, ``experiments.runner.frto_scenario``; ``topologies.FrtoTopo``): one 100 KB transfer from
 a fixed host to a mobile host over a 28.8 kbit/s link with 200 ms one-way delay behind a
 7-packet router buffer, 296-byte packets, Linux 2.4's timers and delayed ACKs, through the same
 P4 gateways as every run, in three scenarios: DELAY (each packet starts a link stall with
@@ -37,10 +37,10 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
-from experiments.cli import HelpFormatter, csv_list, finite_float, out_of_range, series_too_long
-from experiments.frto_run import TRANSFER_BYTES
-from experiments.paper import RunSpec
-from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, mode_defaults,
+from experiments.runner.cli import HelpFormatter, csv_list, finite_float, out_of_range, series_too_long
+from experiments.runner.frto_scenario import TRANSFER_BYTES
+from experiments.runner.scenario import RunSpec
+from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs, mode_defaults,
                                run_driver)
 
 __all__ = ["MODES", "FrtoSweepConfig", "build_specs", "points_of", "checks_of", "main",
@@ -247,7 +247,7 @@ def table_markdown(rows: list[dict], checks: list[dict], cfg: FrtoSweepConfig) -
 
 def write_outputs(rows: list[dict], cfg: FrtoSweepConfig, out: Path, *, mode: str,
                   invocations: Sequence[dict] = (), code_version: str | None = None) -> dict:
-    from experiments.report import write_csv
+    from experiments.runner.report import write_csv
 
     points = points_of(rows)
     checks = checks_of(points)
@@ -277,7 +277,7 @@ def plot_figures(points: dict, cfg: FrtoSweepConfig, out: Path) -> list[str]:
     panel per loss level."""
     import matplotlib.pyplot as plt
 
-    from experiments.plots import save_figure
+    from experiments.runner.plots import save_figure
 
     written = []
     for scenario, name in (("delay", "fig6_delay.png"), ("loss", "fig7_loss.png"),

@@ -4,11 +4,11 @@
     sudo python -m experiments.live_run --variant sack --injection recirc --level 0.01 \
         --pcap --out live/
 
-The paper's dumbbell (``topologies.PaperTopo``) is built for real (``topologies.live``: hosts in
-network namespaces running ``hosts.live``, gateways as ``rdtcp-switch`` processes), both
+The paper's dumbbell (``topologies.PaperTopo``) is built for real (``live.network``: hosts in
+network namespaces running ``live.host``, gateways as ``rdtcp-switch`` processes), both
 gateways are configured by the controller with the simulator's own configuration
-(``sim.gateway.gateway_config`` through ``topologies.live.LivePlan.gateway_config``, the run's
-P4 injection on R1's bottleneck port as ``experiments.gateways.impairment`` makes it), and one
+(``sim.gateway.gateway_config`` through ``live.network.LivePlan.gateway_config``, the run's
+P4 injection on R1's bottleneck port as ``experiments.runner.gateways.impairment`` makes it), and one
 bulk transfer runs from A to B for ``--duration`` seconds after its handshake. Reordering comes
 from the gateway's own P4 injections (``--injection recirc|altpath --level P``); the
 simulator's queue swaps have no live form. ``--drop P`` adds the gateway's injected drops on
@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from experiments.paper import P4_INJECTIONS
+from experiments.runner.scenario import P4_INJECTIONS
 
 __all__ = ["main", "parse_args", "live_spec", "host_options", "gateway_configs", "summarize",
            "INJECTIONS"]
@@ -42,9 +42,9 @@ SENDER_MARGIN = 60.0         # seconds beyond --duration before the sender is gi
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    from experiments.cli import HelpFormatter, finite_float, out_of_range
-    from experiments.paper import RDTCP_K, RDTCP_VARIANTS, VARIANTS
-    from topologies.units import parse_delay
+    from experiments.runner.cli import HelpFormatter, finite_float, out_of_range
+    from experiments.runner.scenario import RDTCP_K, RDTCP_VARIANTS, VARIANTS
+    from netbase.units import parse_delay
 
     p = argparse.ArgumentParser(
         prog="python -m experiments.live_run", formatter_class=HelpFormatter,
@@ -106,7 +106,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def live_spec(args: argparse.Namespace):
     """The run as the simulator's ``RunSpec`` (its checks, its TCP and gateway configuration);
     no injection is the spec's "swap" with no swaps."""
-    from experiments.paper import RDTCP_K, RunSpec
+    from experiments.runner.scenario import RDTCP_K, RunSpec
 
     injection = "swap" if args.injection == "none" else args.injection
     return RunSpec(variant=args.variant, seed=args.seed, duration=args.duration,
@@ -115,8 +115,8 @@ def live_spec(args: argparse.Namespace):
 
 
 def host_options(spec) -> list[str]:
-    """``hosts.live`` options giving both ends ``experiments.paper.tcp_config(spec)``."""
-    from experiments.paper import tcp_config
+    """``live.host`` options giving both ends ``experiments.runner.scenario.tcp_config(spec)``."""
+    from experiments.runner.scenario import tcp_config
 
     cfg = tcp_config(spec)
     return ["--variant", cfg.variant, "--mss", str(cfg.mss), "--k", str(cfg.rdtcp_k),
@@ -126,10 +126,10 @@ def host_options(spec) -> list[str]:
 
 
 def gateway_configs(plan, spec, drop: float = 0.0) -> dict[str, dict]:
-    """Each gateway's controller config: the simulator's for this spec (experiments.gateways:
+    """Each gateway's controller config: the simulator's for this spec (experiments.runner.gateways:
     the injection on R1's bottleneck port), the injected drops, and the live queue rates."""
-    from experiments.gateways import gateway_impairment
-    from experiments.paper import TM_DEPTH
+    from experiments.runner.gateways import gateway_impairment
+    from experiments.runner.scenario import TM_DEPTH
 
     return {name: plan.gateway_config(name, tm_depth=TM_DEPTH,
                                       impair=gateway_impairment(name, spec, drop=drop))
@@ -183,9 +183,9 @@ def _wait(proc: subprocess.Popen, timeout: float) -> bool:
 def run_live(args: argparse.Namespace, out: Path, program_path: str, program) -> dict:
     """Build the network, configure it, run the transfer; the run.json document."""
     from topologies import PaperTopo
-    from topologies.live import LiveNetwork, LivePlan
+    from live.network import LiveNetwork, LivePlan
 
-    from experiments.paper import BUFFER_PACKETS
+    from experiments.runner.scenario import BUFFER_PACKETS
 
     spec = args.spec
     alt = spec.alt_extra_delay if spec.injection == "altpath" else None
@@ -258,10 +258,10 @@ def one_line(doc: dict) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from experiments.cli import UsageError, make_out_dir
-    from experiments.paper import ProgramError, gateway_program
+    from experiments.runner.cli import UsageError, make_out_dir
+    from experiments.runner.scenario import ProgramError, gateway_program
     from controller.drivers import DriverError
-    from topologies.live import LiveError, LiveInterrupted, check_environment
+    from live.network import LiveError, LiveInterrupted, check_environment
 
     args = parse_args(argv)
     out = Path(args.out)

@@ -8,7 +8,7 @@ Writes into --out: ``run.json`` (the run's row, as in the sweep's runs.csv), wit
 ``series.csv`` (cwnd, ssthresh, dupthresh, retransmissions, spurious retransmissions, goodput
 every STEP seconds) and ``series.png``, with --pcap ``bottleneck.pcap`` (both directions of the
 R1-R2 link as R1's bottleneck port sees them, Wireshark-readable; the EPDN option and the
-reorder bit are in the TCP header, see hosts/scapy_epdn.py), with --pcap a ``sender.pcap`` (A's
+reorder bit are in the TCP header, see netbase/scapy_epdn.py), with --pcap a ``sender.pcap`` (A's
 interface: every segment as the sender sends it). Prints a short summary.
 """
 
@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from experiments.paper import (BOTTLENECK_BPS, CAPTURE_POINTS, INJECTIONS, MAX_CWND_SEGMENTS,
+from experiments.runner.scenario import (BOTTLENECK_BPS, CAPTURE_POINTS, INJECTIONS, MAX_CWND_SEGMENTS,
                                RDTCP_K, RDTCP_VARIANTS, VARIANTS, RunSpec)
 
 __all__ = ["main", "plot_series", "series_lines"]
@@ -34,7 +34,7 @@ SWAP_DEFAULTS = {"swaps": 15, "interval": 1.0, "swap_span": 0}
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    from experiments.cli import HelpFormatter, finite_float, out_of_range, series_too_long
+    from experiments.runner.cli import HelpFormatter, finite_float, out_of_range, series_too_long
 
     p = argparse.ArgumentParser(
         prog="python -m experiments.one_run", formatter_class=HelpFormatter,
@@ -123,10 +123,10 @@ def _conflict(args: argparse.Namespace) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from experiments.paper import ProgramError, gateway_program, run_paper
-    from experiments.cli import UsageError, make_out_dir
+    from experiments.runner.scenario import ProgramError, gateway_program, run_paper
+    from experiments.runner.cli import UsageError, make_out_dir
 
-    from experiments.journal import code_version
+    from experiments.runner.journal import code_version
 
     args = parse_args(argv)
     spec = args.spec
@@ -144,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted: the run did not finish, so no run.json", file=sys.stderr)
         return 130
-    # as the sweep's rows: which code made it (experiments.journal.code_version)
+    # as the sweep's rows: which code made it (experiments.runner.journal.code_version)
     row = {**result.row(), "code_version": code_version(program_path)}
     (out / "run.json").write_text(json.dumps(row, indent=2) + "\n")
     written = ["run.json"]

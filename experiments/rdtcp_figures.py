@@ -26,9 +26,9 @@ runs.jsonl that --resume reads back (each row stamped with the code version that
 --resume reuses only rows of the running code's version) and invocations.jsonl (one line per
 invocation of the sweep on that journal).
 
-The parts: experiments.cli (argument types, --help, errors), experiments.sweep (what every figure
-sweep does with its specs), experiments.journal (runs.jsonl), experiments.pool (running the specs
-on workers), experiments.report (tables and figures).
+The parts: experiments.runner.cli (argument types, --help, errors), experiments.runner.sweep (what every figure
+sweep does with its specs), experiments.runner.journal (runs.jsonl), experiments.runner.pool (running the specs
+on workers), experiments.runner.report (tables and figures).
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ import sys
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from experiments.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
+from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                              series_too_long)
-from experiments.paper import INJECTIONS, P4_INJECTIONS, PAPER_VARIANTS, VARIANTS, RunSpec
-from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, mode_defaults,
+from experiments.runner.scenario import INJECTIONS, P4_INJECTIONS, PAPER_VARIANTS, VARIANTS, RunSpec
+from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs, mode_defaults,
                                run_driver)
 
 __all__ = ["MODES", "SweepConfig", "build_specs", "main", "parse_args", "sweep_config",
@@ -200,7 +200,7 @@ def sweep_config(args: argparse.Namespace) -> SweepConfig:
 def series_name(row: dict) -> str:
     """The file name of a run's time series, naming only what acts on the run: k for the RD-TCP
     senders, the swaps (count, span, interval) or the P4 injection and its level, the seed."""
-    from experiments.paper import RDTCP_VARIANTS
+    from experiments.runner.scenario import RDTCP_VARIANTS
     parts = [row["variant"]]
     if row["variant"] in RDTCP_VARIANTS:
         parts.append(f"k{row['k']}")
@@ -214,7 +214,7 @@ def series_name(row: dict) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from experiments.report import write_outputs
+    from experiments.runner.report import write_outputs
 
     args = parse_args(argv)
     return run_driver(args, sweep_config(args), build_specs=build_specs,

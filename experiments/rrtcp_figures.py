@@ -3,7 +3,7 @@
     python -m experiments.rrtcp_figures --mode quick --out results/rrtcp/     # minutes
     python -m experiments.rrtcp_figures --mode full --out results/rrtcp/      # the paper's runs
 
-000's setup (§5, Fig. 3, Table 2; ``experiments.paper.SCENARIOS["rrtcp"]``): one long-lived flow
+000's setup (§5, Fig. 3, Table 2; ``experiments.runner.scenario.SCENARIOS["rrtcp"]``): one long-lived flow
 over a 50 ms, 4 Mb/s bottleneck whose capacity is exactly maxwnd / RTT (50 packets of 1000
 bytes), through the same P4 gateways as every run. A fraction of the data packets (1-30 %) is
 delayed on the bottleneck link by a further N(25 ms, 8 ms) "without holding others back"
@@ -34,10 +34,10 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
-from experiments.cli import HelpFormatter, csv_list, finite_float, out_of_range, series_too_long
-from experiments.paper import RunSpec
+from experiments.runner.cli import HelpFormatter, csv_list, finite_float, out_of_range, series_too_long
+from experiments.runner.scenario import RunSpec
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
-from experiments.sweep import (add_run_options, add_sweep_options, default_jobs, mode_defaults,
+from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs, mode_defaults,
                                run_driver)
 
 __all__ = ["MODES", "RrSweepConfig", "build_specs", "main", "parse_args", "points_of",
@@ -190,7 +190,7 @@ def table_markdown(points: dict, checks: list[dict], cfg: RrSweepConfig) -> str:
 
 def write_outputs(rows: list[dict], cfg: RrSweepConfig, out: Path, *, mode: str,
                   invocations: Sequence[dict] = (), code_version: str | None = None) -> dict:
-    from experiments.report import write_csv
+    from experiments.runner.report import write_csv
 
     points = points_of(rows)
     checks = checks_of(points, cfg)
@@ -218,7 +218,7 @@ def plot_figures(points: dict, cfg: RrSweepConfig, out: Path) -> list[str]:
     """Fig. 4 (throughput) and Fig. 5 (false fast retransmit ratio) against % delayed."""
     import matplotlib.pyplot as plt
 
-    from experiments.plots import LABELS, plot_curve, save_figure, sender_style, stats_note
+    from experiments.runner.plots import LABELS, plot_curve, save_figure, sender_style, stats_note
 
     written = []
     ideal = points.get(("sack", 0.0))

@@ -3,7 +3,7 @@ that drop, hold back (reorder), duplicate or EPDN-stamp the sender's data segmen
 
 Data segments from A to B are numbered 1, 2, 3, ... in the order A sends them (first
 transmissions and retransmissions alike), so a test says "drop segment 5" or "hold segment 2
-back by 4 positions" exactly. Every segment goes through ``hosts.wire`` (encode + decode),
+back by 4 positions" exactly. Every segment goes through ``netbase.wire`` (encode + decode),
 so tests exercise the real wire format. Time is virtual; nothing sleeps.
 
     net = TestNetwork(TcpConfig(variant="rdtcp", rdtcp=True), data=bytes(20000))
@@ -18,8 +18,8 @@ import heapq
 from dataclasses import dataclass, field, replace
 
 from hosts.tcp import TcpConfig, TcpConnection
-from hosts.tcp.segment import Segment
-from hosts.wire import decode_frame, encode_frame
+from netbase.segment import Segment
+from netbase.wire import decode_frame, encode_frame
 
 __all__ = ["TestNetwork", "Sent"]
 

@@ -1,5 +1,5 @@
 """Discrete-event, virtual-time simulator: real TCP engines (``hosts``) and the real P4 gateway
-(``toolchain.target`` running BMv2 JSON) on a twin of a ``topologies`` Topo.
+(``toolchain.switch`` running BMv2 JSON) on a twin of a ``topologies`` Topo.
 
     net = Network.from_topo(PaperTopo(), program=gateway_json(), configure=..., seed=1)
     flow = add_bulk_flow(net, "a", "b", config=TcpConfig(variant="rdtcp"))

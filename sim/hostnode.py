@@ -1,4 +1,4 @@
-"""A simulated end host: TCP engine endpoints behind one NIC, frames via ``hosts.wire``.
+"""A simulated end host: TCP engine endpoints behind one NIC, frames via ``netbase.wire``.
 
 The host owns no TCP logic: each endpoint is a sans-IO ``hosts.tcp.TcpConnection``; the host
 decodes arriving frames, hands the segment to the endpoint it belongs to, encodes what the
@@ -26,7 +26,7 @@ class Endpoint:
         self.remote_ip = remote_ip
         self.app = app
         self.timer_at: float | None = None
-        # every frame of this endpoint has the same addresses: converted once (hosts.wire)
+        # every frame of this endpoint has the same addresses: converted once (netbase.wire)
         self._encode = host._wire.FrameEncoder(src_ip=host.ip, dst_ip=remote_ip, src_mac=host.mac,
                                               dst_mac=host.gateway_mac).encode
 
@@ -76,9 +76,9 @@ class HostNode:
         self.events = events
         self.nic: "Nic | None" = None
         self.endpoints: dict[tuple[int, str, int], Endpoint] = {}
-        self.malformed = 0              # frames hosts.wire refused
+        self.malformed = 0              # frames netbase.wire refused
         self.unmatched = 0              # frames for no endpoint (no RST model)
-        self._wire = None               # hosts.wire, imported with the first endpoint
+        self._wire = None               # netbase.wire, imported with the first endpoint
 
     def add_endpoint(self, conn: Any, *, local_port: int, remote_ip: str, remote_port: int,
                      app: Any) -> Endpoint:
@@ -86,7 +86,7 @@ class HostNode:
         if key in self.endpoints:
             raise ValueError(f"{self.name}: endpoint {key} exists already")
         if self._wire is None:
-            from hosts import wire      # here, so frame-level simulations need no TCP stack
+            from netbase import wire      # here, so frame-level simulations need no TCP stack
             self._wire = wire
         ep = Endpoint(self, conn, remote_ip=remote_ip, app=app)
         self.endpoints[key] = ep

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
-from netio.pcap import PcapWriter
+from netbase.pcap import PcapWriter
 
 if TYPE_CHECKING:  # pragma: no cover
     from sim.events import EventQueue

@@ -11,21 +11,20 @@ and next-hop MAC on a shortest path, which configuration callbacks turn into tab
 
 from __future__ import annotations
 
-import heapq
 import os
 import random
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from netio.pcap import PcapWriter
+from netbase.pcap import PcapWriter, TimeOrderedCapture
 from sim.events import EventQueue
 from sim.hostnode import HostNode
 from sim.links import Channel, Nic
 from sim.switch import SwitchNode
-from topologies.units import parse_bw, parse_delay
+from netbase.units import parse_bw, parse_delay
 
-__all__ = ["Network", "Route", "TimeOrderedCapture", "port_mac"]
+__all__ = ["Network", "Route", "port_mac"]
 
 Configure = Callable[["Network", str, Any], None]
 
@@ -33,37 +32,6 @@ Configure = Callable[["Network", str, Any], None]
 def port_mac(switch_index: int, port: int) -> str:
     """The MAC of a simulated switch port: locally administered, 02:00:00:00:<switch>:<port>."""
     return "02:00:00:00:%02x:%02x" % (switch_index + 1, port)
-
-
-class TimeOrderedCapture:
-    """A pcap file written in timestamp order. A host's frame is tapped when it is handed to its
-    NIC, with the time its last bit will leave (later than now, behind the frames queued before
-    it), while a received frame is tapped at now; records wait in a heap until the clock has
-    passed them, since nothing tapped later can be stamped earlier than the time it is tapped."""
-
-    def __init__(self, writer: PcapWriter, events: EventQueue):
-        self.writer = writer
-        self.events = events
-        self._pending: list[tuple[float, int, bytes]] = []
-        self._order = 0
-
-    @property
-    def count(self) -> int:
-        return self.writer.count
-
-    def write(self, time: float, frame: bytes) -> None:
-        self._order += 1
-        heapq.heappush(self._pending, (time, self._order, frame))
-        now, pending = self.events.now, self._pending
-        while pending and pending[0][0] <= now:
-            t, _, f = heapq.heappop(pending)
-            self.writer.write(t, f)
-
-    def close(self) -> None:
-        while self._pending:
-            t, _, f = heapq.heappop(self._pending)
-            self.writer.write(t, f)
-        self.writer.close()
 
 
 @dataclass(frozen=True)
@@ -109,7 +77,7 @@ class Network:
         queue's depth in packets: an int, a function of the link's options, or None for the
         link's ``max_queue_size`` (plain drop-tail in the traffic manager).
         """
-        from toolchain.target import SimpleSwitch, load_program
+        from toolchain.switch import SimpleSwitch, load_program
 
         net = cls(seed=seed)
         net.topo = topo

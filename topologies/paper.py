@@ -18,7 +18,7 @@ try:  # the real Mininet when installed, so `mn --custom` gets its own class
 except ImportError:  # pragma: no cover - depends on the machine
     from topologies.base import Topo
 
-from topologies.units import parse_delay
+from netbase.units import parse_delay
 
 __all__ = ["PaperTopo", "RrTcpTopo", "FrtoTopo", "topos"]
 

@@ -2,6 +2,6 @@
 
 from hosts.tcp.config import TcpConfig
 from hosts.tcp.connection import TcpConnection
-from hosts.tcp.segment import Segment
+from netbase.segment import Segment
 
 __all__ = ["TcpConfig", "TcpConnection", "Segment"]

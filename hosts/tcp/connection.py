@@ -19,9 +19,9 @@ from __future__ import annotations
 from hosts.tcp.config import RDTCP_MSS_REDUCTION, TcpConfig
 from hosts.tcp.receiver import MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TS, Receiver
 from hosts.tcp.rtt import make_estimator
-from hosts.tcp.segment import ACK, FIN, REORDER_BIT, RST, SYN, Segment
+from netbase.segment import ACK, FIN, REORDER_BIT, RST, SYN, Segment
 from hosts.tcp.sendbuf import SendBuffer
-from hosts.tcp.seq import SEQ_MOD, seq_geq, seq_sub
+from netbase.seq import SEQ_MOD, seq_geq, seq_sub
 from hosts.tcp.variants import get_variant
 
 __all__ = ["TcpConnection", "CLOSED", "LISTEN", "SYN_SENT", "SYN_RCVD", "ESTABLISHED",

@@ -1,6 +1,6 @@
 """The analyzer's classes, needs and profile verdicts on hand-built traces (one per case).
 
-Each trace is written with hosts.wire and netio.pcap (tracekit.py) and read back through the
+Each trace is written with netbase.wire and netbase.pcap (tracekit.py) and read back through the
 public API, analyzer.analyze_file; segment numbers stand for sequence ranges.
 """
 

@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from analyzer.cli import main
-from hosts.tcp.segment import Segment
-from hosts.wire import encode_frame
-from netio.pcap import PcapWriter
+from netbase.segment import Segment
+from netbase.wire import encode_frame
+from netbase.pcap import PcapWriter
 from tracekit import GAP, RTT, SER, Trace
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -2,8 +2,8 @@
 header-only captures, a SYN that is never answered."""
 
 from analyzer import AnalyzerConfig, analyze_file
-from hosts.tcp.segment import ACK, FIN, Segment
-from netio.pcap import PcapWriter
+from netbase.segment import ACK, FIN, Segment
+from netbase.pcap import PcapWriter
 from tracekit import GAP, RTT, SER, Trace
 
 A2 = ("10.0.1.1", 40001)
@@ -105,7 +105,7 @@ def test_a_stray_syn_or_an_out_of_window_rst_does_not_end_a_connection(tmp_path)
     """RFC 5961 §3-4: a receiver does not let a RST outside the window or a SYN in the
     middle of a connection end it; neither does the analyzer (a corrupted frame would
     otherwise split a connection in two)."""
-    from hosts.tcp.segment import RST, SYN
+    from netbase.segment import RST, SYN
     tr = Trace()
     end = fr_connection(tr, 0.0)
     a, b = tr.a, tr.b

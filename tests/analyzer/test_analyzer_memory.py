@@ -4,8 +4,8 @@ public Analyzer API must not hold more after 10,000 segments than after 2,000.""
 import tracemalloc
 
 from analyzer import Analyzer, AnalyzerConfig
-from hosts.tcp.segment import ACK, SYN, Segment
-from hosts.wire import FrameEncoder
+from netbase.segment import ACK, SYN, Segment
+from netbase.wire import FrameEncoder
 from tracekit import A, B, MSS, RTT, SER
 
 WINDOW = 30

@@ -1,4 +1,4 @@
-"""Tiny hand-built traces for the analyzer's tests, written with hosts.wire and netio.pcap.
+"""Tiny hand-built traces for the analyzer's tests, written with netbase.wire and netbase.pcap.
 
 Segment numbers stand for sequence ranges: data segment i of A covers relative sequence
 numbers [1 + i*MSS, 1 + (i+1)*MSS), as Wireshark numbers them (the SYN takes 0). Times are
@@ -8,9 +8,9 @@ back to back take ``SER`` (1.2 ms), ACKs paced by the bottleneck arrive 2.4 ms a
 
 from __future__ import annotations
 
-from hosts.tcp.segment import ACK, FIN, REORDER_BIT, SYN, Segment
-from hosts.wire import encode_frame
-from netio.pcap import PcapWriter
+from netbase.segment import ACK, FIN, REORDER_BIT, SYN, Segment
+from netbase.wire import encode_frame
+from netbase.pcap import PcapWriter
 
 A = ("10.0.1.1", 40000)
 B = ("10.0.2.1", 5001)

@@ -4,7 +4,7 @@ import subprocess
 
 import pytest
 
-from experiments import pool
+from experiments.runner import pool
 
 
 @pytest.fixture
@@ -30,7 +30,7 @@ def started_workers(monkeypatch):
     started, real = [], subprocess.Popen
 
     def popen(args, *a, **kw):
-        if "experiments.worker" in args and "--probe" not in args:
+        if "experiments.runner.worker" in args and "--probe" not in args:
             started.append(args)
         return real(args, *a, **kw)
 

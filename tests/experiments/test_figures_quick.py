@@ -7,8 +7,8 @@ import pytest
 
 from experiments.rdtcp_figures import main
 
-pytest.importorskip("toolchain.target")
-pytest.importorskip("hosts.wire", reason="the host TCP stack (hosts.wire, hosts.tcp) is not in this checkout yet")
+pytest.importorskip("toolchain.switch")
+pytest.importorskip("netbase.wire", reason="the host TCP stack (netbase.wire, hosts.tcp) is not in this checkout yet")
 
 
 @pytest.fixture(scope="module")

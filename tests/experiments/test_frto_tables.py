@@ -8,12 +8,12 @@ from dataclasses import asdict, replace
 
 import pytest
 
-from experiments import pool
-from experiments.frto_run import frto_config, run_frto
+from experiments.runner import pool
+from experiments.runner.frto_scenario import frto_config, run_frto
 from experiments.frto_tables import (MODES, PAPER, RESPONSE_NAMES, VARIANTS, build_specs,
                                      checks_of, main, points_of)
-from experiments.journal import scan_journal
-from experiments.paper import SCENARIOS, RunSpec, gateway_program, run_paper
+from experiments.runner.journal import scan_journal
+from experiments.runner.scenario import SCENARIOS, RunSpec, gateway_program, run_paper
 
 DELAY = RunSpec("frto", scenario="frto-delay", level=0.02, seed=2, duration=900.0)
 
@@ -24,9 +24,9 @@ def program():
 
 
 def test_the_path_is_001s_link_behind_a_7_packet_buffer(program):
-    from experiments.frto_run import _build_network
+    from experiments.runner.frto_scenario import _build_network
     from topologies import FrtoTopo, topos
-    from topologies.units import parse_delay
+    from netbase.units import parse_delay
 
     assert topos["frto_paper"] is FrtoTopo
     net = _build_network(DELAY, program)

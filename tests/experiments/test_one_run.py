@@ -6,7 +6,7 @@ import json
 import pytest
 
 from experiments.one_run import main
-from netio.pcap import read_pcap
+from netbase.pcap import read_pcap
 
 
 def test_one_run_writes_counters_series_plot_and_a_readable_pcap(tmp_path, capsys):

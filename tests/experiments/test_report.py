@@ -7,8 +7,8 @@ import pytest
 from experiments.rdtcp_figures import MODES, build_specs, parse_args, sweep_config
 import csv
 
-from experiments.paper import PAPER, PAPER_VARIANTS, VARIANTS
-from experiments.report import (aggregate, aggregate_all, k_study, paper_sender, paper_table,
+from experiments.runner.scenario import PAPER, PAPER_VARIANTS, VARIANTS
+from experiments.runner.report import (aggregate, aggregate_all, k_study, paper_sender, paper_table,
                                 shape_checks, table_markdown, write_outputs)
 
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from experiments import sweep
-from experiments.journal import (CODE_FILES, CODE_TREES, code_files, code_version, scan_journal,
+from experiments.runner import sweep
+from experiments.runner.journal import (CODE_FILES, CODE_TREES, code_files, code_version, scan_journal,
                                  select)
-from experiments.paper import RunSpec, gateway_program
+from experiments.runner.scenario import RunSpec, gateway_program
 from experiments.rdtcp_figures import main
 from sim.program import REPO_ROOT
 from sweep_kit import ARGS, journal_rows, runs_csv, summary
@@ -136,7 +136,7 @@ def test_the_code_version_covers_every_module_a_run_loads():
     loads no module of the repository outside code_files: the version sees all its code."""
     script = textwrap.dedent("""
         import os, sys
-        from experiments.paper import RunSpec, gateway_program, run_paper
+        from experiments.runner.scenario import RunSpec, gateway_program, run_paper
         from sim.program import REPO_ROOT
         _, program = gateway_program()
         for spec in (RunSpec("rdtcp", swaps=5, duration=0.5, sample_step=0.1),
@@ -144,16 +144,17 @@ def test_the_code_version_covers_every_module_a_run_loads():
                      RunSpec("rdtcp-measured", injection="recirc", level=0.05, duration=0.5)):
             run_paper(spec, program)
         root = str(REPO_ROOT) + os.sep
+        env = os.path.abspath(sys.prefix) + os.sep     # a virtual environment inside the checkout
         for module in list(sys.modules.values()):
             path = os.path.abspath(getattr(module, "__file__", None) or "")
-            if path.startswith(root):
+            if path.startswith(root) and not path.startswith(env):
                 print(os.path.relpath(path, REPO_ROOT))
     """)
     done = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, capture_output=True,
                           text=True, check=True)
     loaded = set(done.stdout.split())
     hashed = {p.relative_to(REPO_ROOT).as_posix() for p in code_files(REPO_ROOT)}
-    assert "hosts/tcp/connection.py" in loaded and "toolchain/target/runtime.py" in loaded
+    assert "hosts/tcp/connection.py" in loaded and "toolchain/switch/runtime.py" in loaded
     assert loaded - hashed == set()
 
 

@@ -7,8 +7,8 @@ from dataclasses import asdict
 
 import pytest
 
-from experiments.journal import scan_journal
-from experiments.paper import SCENARIOS, RunSpec, gateway_program, run_paper
+from experiments.runner.journal import scan_journal
+from experiments.runner.scenario import SCENARIOS, RunSpec, gateway_program, run_paper
 from experiments.rrtcp_figures import (MAXWND, MODES, RrSweepConfig, build_specs, checks_of,
                                        main, points_of)
 
@@ -127,8 +127,8 @@ def test_a_journal_row_from_before_scenarios_is_read_as_003s_dumbbell(tmp_path):
 
 
 def test_each_scenario_builds_its_papers_dumbbell(program):
-    from experiments.paper import BUFFER_PACKETS, build_network
-    from topologies.units import parse_delay
+    from experiments.runner.scenario import BUFFER_PACKETS, build_network
+    from netbase.units import parse_delay
 
     expected = {"rdtcp": (5, "50ms", BUFFER_PACKETS, 10), "rrtcp": (4, "50ms", 200, 100)}
     for name, (bw, delay, queue, access) in expected.items():
@@ -141,7 +141,7 @@ def test_each_scenario_builds_its_papers_dumbbell(program):
 
 
 def test_net_reno_runs_as_the_newreno_sender_it_is_built_on(program):
-    from experiments.paper import tcp_config
+    from experiments.runner.scenario import tcp_config
 
     assert tcp_config(RunSpec("netreno")).sack is False
     assert tcp_config(RunSpec("sack")).sack is True

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from experiments import one_run, pool
-from experiments.journal import scan_journal, spec_key
-from experiments.paper import RunSpec, run_paper
+from experiments import one_run
+from experiments.runner import pool
+from experiments.runner.journal import scan_journal, spec_key
+from experiments.runner.scenario import RunSpec, run_paper
 from experiments.rdtcp_figures import MODES, build_specs, main, parse_args
 from sim.program import REPO_ROOT, gateway_json
 from sweep_kit import ARGS, journal_rows, runs_csv
@@ -325,7 +326,7 @@ def test_one_place_decides_the_jobs_count(tmp_path, monkeypatch, capsys, started
 
 # --------------------------------------------------------------------------- zero-swap points
 def test_zero_swap_runs_do_not_depend_on_the_seed():
-    from toolchain.target import load_program
+    from toolchain.switch import load_program
     program = load_program(gateway_json())
     for variant in ("sack", "rdtcp"):
         seen = []

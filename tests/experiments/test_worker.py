@@ -1,4 +1,4 @@
-"""Runs in worker interpreters of their own (experiments.worker): same rows as in-process runs,
+"""Runs in worker interpreters of their own (experiments.runner.worker): same rows as in-process runs,
 and clear errors for interpreters that cannot run the simulator."""
 
 import csv
@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from experiments.cli import UsageError
-from experiments.pool import worker_python
+from experiments.runner.cli import UsageError
+from experiments.runner.pool import worker_python
 from experiments.rdtcp_figures import main
 from sim.program import REPO_ROOT, gateway_json
 
@@ -70,7 +70,7 @@ def test_worker_reports_a_bad_spec_line_and_goes_on():
     gateway_json()
     specs = ('{"variant": "reno"}\n'
              '{"variant": "rdtcp", "duration": 0.5}\n')
-    done = subprocess.run([sys.executable, "-m", "experiments.worker",
+    done = subprocess.run([sys.executable, "-m", "experiments.runner.worker",
                            str(REPO_ROOT / "build" / "rdtcp.json")], input=specs,
                           capture_output=True, text=True, cwd=REPO_ROOT, check=True)
     first, second = [json.loads(line) for line in done.stdout.splitlines()]
@@ -79,9 +79,9 @@ def test_worker_reports_a_bad_spec_line_and_goes_on():
 
 
 def test_worker_without_a_program_prints_its_usage():
-    done = subprocess.run([sys.executable, "-m", "experiments.worker"], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "experiments.runner.worker"], capture_output=True,
                           text=True, cwd=REPO_ROOT)
-    assert done.returncode == 2 and "usage: python -m experiments.worker" in done.stderr
+    assert done.returncode == 2 and "usage: python -m experiments.runner.worker" in done.stderr
 
 
 def test_resume_keeps_finished_runs_and_reruns_the_rest(tmp_path, capsys):
@@ -109,7 +109,7 @@ def test_a_new_sweep_sets_the_old_journal_aside(tmp_path):
 
 
 def test_worker_env_sets_pypy_nursery_unless_the_user_did(monkeypatch, tmp_path):
-    from experiments.worker import PYPY_GC_NURSERY, worker_env
+    from experiments.runner.worker import PYPY_GC_NURSERY, worker_env
     monkeypatch.delenv("PYPY_GC_NURSERY", raising=False)
     monkeypatch.setenv("PYTHONPATH", "/elsewhere")
     env = worker_env(tmp_path)

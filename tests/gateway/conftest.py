@@ -35,7 +35,7 @@ def gateway_json() -> dict:
 
 @pytest.fixture(scope="session")
 def gateway_program(gateway_json):
-    from toolchain.target import load_program
+    from toolchain.switch import load_program
     return load_program(gateway_json)
 
 
@@ -51,7 +51,7 @@ class LibraryHarness:
         self.out: dict[int, deque] = defaultdict(deque)
 
     def configure(self, delta: dict) -> None:
-        from toolchain.target import SimpleSwitch
+        from toolchain.switch import SimpleSwitch
         self.sw = SimpleSwitch(self.program, seed=self.seed)
         self.ctl = Controller(EmbeddedDriver(self.sw))
         self.ctl.apply(deep_merge(TEST_CONFIG, delta))

@@ -19,13 +19,13 @@ from rdtcp_frames import TEST_CONFIG, checksums_ok, deep_merge, epdn_option
 
 from controller import Controller, DriverError, EmbeddedDriver, load_config
 from controller import names as n
-from netio.checksum import internet_checksum
+from netbase.checksum import internet_checksum
 
 KIT = Path(__file__).resolve().parents[3] / "shared" / "p4-kit"
 
 
 def new_gateway(program, delta: dict, seed: int = 1):
-    from toolchain.target import SimpleSwitch
+    from toolchain.switch import SimpleSwitch
     sw = SimpleSwitch(program, seed=seed)
     ctl = Controller(EmbeddedDriver(sw))
     ctl.apply(deep_merge(TEST_CONFIG, delta))
@@ -262,7 +262,7 @@ def test_malformed_tcp_never_crashes_nor_corrupts(fuzz_gateway, doff, options, p
 
 # ------------------------------------------------------------------------------ bad input
 def test_controller_on_other_program_names_refused_command():
-    from toolchain.target import SimpleSwitch
+    from toolchain.switch import SimpleSwitch
     sw = SimpleSwitch.from_json(str(KIT / "lpm_forward.json"))
     with pytest.raises(DriverError, match="MyIngress.ipv4_lpm"):
         Controller(EmbeddedDriver(sw)).apply(load_config({}))
@@ -270,14 +270,14 @@ def test_controller_on_other_program_names_refused_command():
 
 def test_port_beyond_program_registers_refused(gateway_program):
     """A config written for a 128-port build, applied to the 64-port program: named refusal."""
-    from toolchain.target import SimpleSwitch
+    from toolchain.switch import SimpleSwitch
     ctl = Controller(EmbeddedDriver(SimpleSwitch(gateway_program)))
     with pytest.raises(DriverError, match=r"register_write MyIngress.edge_port 100 1"):
         ctl.apply({"max_ports": 128, "ports": {"100": {"edge": True}}})
 
 
 def test_program_target_refuses_is_named(gateway_json):
-    from toolchain.target import LoadError, load_program
+    from toolchain.switch import LoadError, load_program
     bad = copy.deepcopy(gateway_json)
     bad["actions"][0]["primitives"].append({"op": "no_such_primitive", "parameters": []})
     with pytest.raises(LoadError, match="no_such_primitive"):

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hosts.tcp import TcpConfig, TcpConnection
-from hosts.tcp.segment import ACK, FIN, RST, Segment
+from netbase.segment import ACK, FIN, RST, Segment
 from hosts.testing import TestNetwork
 
 

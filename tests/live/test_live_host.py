@@ -1,5 +1,5 @@
-"""hosts.live without root: two real-time hosts over a datagram socket pair (the engine driven
-by the clock, frames through hosts.wire), the command line's checks, the engine configuration."""
+"""live.host without root: two real-time hosts over a datagram socket pair (the engine driven
+by the clock, frames through netbase.wire), the command line's checks, the engine configuration."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import threading
 
 import pytest
 
-from hosts import live
+from live import host as live
 from hosts.tcp import TcpConnection
-from toolchain.target.process.ports import SocketPairPort
+from netbase.packet_socket import SocketPairPort
 
 
 class PairPort(SocketPairPort):
@@ -89,8 +89,8 @@ def test_a_duration_run_stops_writing_when_its_window_ends_and_closes():
 
 
 def test_the_host_pcap_holds_what_it_sent_and_received(tmp_path):
-    from netio.pcap import PcapWriter, read_pcap
-    from hosts.wire import decode_frame
+    from netbase.pcap import PcapWriter, read_pcap
+    from netbase.wire import decode_frame
 
     writer = PcapWriter(tmp_path / "a.pcap")
     # 1 Mb/s: a 1.5 kB frame leaves 12 ms after it is sent, behind ACKs received meanwhile
@@ -105,8 +105,8 @@ def test_the_host_pcap_holds_what_it_sent_and_received(tmp_path):
 
 def test_frames_for_another_address_are_not_ours():
     from hosts.tcp import Segment
-    from hosts.tcp.segment import SYN
-    from hosts.wire import encode_frame
+    from netbase.segment import SYN
+    from netbase.wire import encode_frame
 
     s1, s2 = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
     b = live.LiveHost(PairPort(s2), **B)
@@ -127,7 +127,7 @@ def test_frames_for_another_address_are_not_ours():
 @pytest.mark.parametrize("variant", ["sack", "rdtcp", "eifel", "rdtcp-adaptive"])
 def test_live_run_gives_the_hosts_the_simulators_engine_configuration(variant):
     from experiments.live_run import host_options
-    from experiments.paper import RunSpec, tcp_config
+    from experiments.runner.scenario import RunSpec, tcp_config
 
     spec = RunSpec(variant=variant, k=2)
     args = live.build_parser().parse_args(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from topologies import live as tl
+from live import network as tl
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTTLENECK_GOODPUT = 413 * 1448        # B/s: 413 frames/s of 1448-byte RD-TCP segments
@@ -65,8 +65,8 @@ def test_paper_transfer_through_both_gateways_is_intact_at_the_bottleneck_rate(n
 def test_injected_drops_on_r1_give_epdn_stamps_and_retransmissions(netns_ok, tmp_path):
     """Also: recirculation on R1 and the pcaps, over Mininet when it is installed (the other
     tests build with plain namespaces), so that one run covers the second backend."""
-    from netio.pcap import read_pcap
-    from hosts.wire import decode_frame
+    from netbase.pcap import read_pcap
+    from netbase.wire import decode_frame
 
     backend = "mininet" if tl.find_mininet() is not None else "netns"
     doc = live_run(tmp_path, "--variant", "rdtcp", "--duration", "3", "--drop", "0.02",

@@ -1,4 +1,4 @@
-"""topologies.live's derivation (no root): a Topo's hosts, ports, delays, rates, commands and
+"""live.network's derivation (no root): a Topo's hosts, ports, delays, rates, commands and
 gateway configs, the names it creates, the backends' choice; experiments.live_run's options."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 from topologies import PaperTopo
 from topologies.base import Topo
-from topologies import live as tl
+from live import network as tl
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def test_every_switch_port_sends_with_its_links_delay_and_rate(plan):
     assert (r1[2].peer, r1[2].delay_s, r1[2].queue_rate_pps) == ("r2", 0.05, 413)
     assert (r1[1].peer, r1[1].delay_s, r1[1].queue_rate_pps) == ("a", 0.001, 826)
     argv = plan.switch_argv("r1", {1: "if1", 2: "if2"}, "prog.json")
-    assert argv[1:3] == ["-m", "toolchain.target.process.main"]
+    assert argv[1:3] == ["-m", "toolchain.switch.process.main"]
     assert argv[3:] == ["-i1@if1", "-i2@if2", "--port-delay", "1:1", "--port-delay", "2:50",
                         "--thrift-port", "0", "--seed", str(plan.twin.derive_seed("r1")),
                         "prog.json"]
@@ -52,7 +52,7 @@ def test_the_round_trip_is_delayed_once_per_link_and_direction(plan):
 
 def test_host_command_line_carries_addresses_delay_and_rate(plan):
     argv = plan.host_argv("a", "a-eth0", "b", ["--role", "sender"])
-    assert argv[1:3] == ["-m", "hosts.live"]
+    assert argv[1:3] == ["-m", "live.host"]
     s = " ".join(argv)
     for part in ("--interface a-eth0", "--ip 10.0.1.1", "--mac 00:00:00:00:00:0a",
                  "--gateway-mac 02:00:00:00:01:01", "--peer-ip 10.0.2.1", "--delay 1",
@@ -252,6 +252,6 @@ def test_live_run_configures_the_injection_and_drops_on_r1s_bottleneck_only(plan
     imp = cfgs["r1"]["ports"]["2"]["impair"]
     assert imp == {"recirc_prob": 0.05, "recirc_loops": 1, "drop_prob": 0.01}
     assert "impair" not in str(cfgs["r2"])
-    assert cfgs["r1"]["ports"]["2"]["tm_depth"] == 260     # experiments.paper.TM_DEPTH
+    assert cfgs["r1"]["ports"]["2"]["tm_depth"] == 260     # experiments.runner.scenario.TM_DEPTH
     plain = live_run.gateway_configs(plan, live_run.parse_args([]).spec)
     assert "impair" not in str(plain)

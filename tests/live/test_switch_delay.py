@@ -9,13 +9,13 @@ import pytest
 from controller import Controller
 from controller.drivers import EmbeddedDriver
 from hosts.tcp import Segment
-from hosts.tcp.segment import ACK
-from hosts.wire import encode_frame
-from toolchain.target import RuntimeCLI, SimpleSwitch
-from toolchain.target.process import main as switch_main
-from toolchain.target.process.control import ControlServer
-from toolchain.target.process.main import SwitchProcess
-from toolchain.target.process.ports import (DelayLine, PortError, SocketPairPort,
+from netbase.segment import ACK
+from netbase.wire import encode_frame
+from toolchain.switch import RuntimeCLI, SimpleSwitch
+from toolchain.switch.process import main as switch_main
+from toolchain.switch.process.control import ControlServer
+from toolchain.switch.process.main import SwitchProcess
+from netbase.packet_socket import (DelayLine, PortError, SocketPairPort,
                                              parse_port_delay)
 
 
@@ -177,8 +177,8 @@ def test_undelayed_ports_are_unchanged(gateway):
 
 
 def test_the_out_pcap_is_stamped_at_the_departure(delayed, tmp_path):
-    from netio.pcap import read_pcap
-    from toolchain.target.process.main import PcapSet
+    from netbase.pcap import read_pcap
+    from toolchain.switch.process.main import PcapSet
 
     proc, clock, ports = delayed
     proc.pcap = PcapSet(tmp_path, ports)

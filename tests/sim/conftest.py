@@ -14,6 +14,6 @@ def lpm_program():
     path = KIT / "lpm_forward.json"
     if not path.exists():
         pytest.skip(f"P4 kit not found at {KIT} (set RDTCP_P4KIT)")
-    target = pytest.importorskip("toolchain.target")
+    target = pytest.importorskip("toolchain.switch")
     return target.load_program(str(path))
 

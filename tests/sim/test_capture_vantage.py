@@ -10,8 +10,8 @@ import pytest
 from scapy.layers.inet import TCP
 from scapy.layers.l2 import Ether
 
-from experiments.paper import RunSpec, build_network, tcp_config
-from netio.pcap import read_pcap
+from experiments.runner.scenario import RunSpec, build_network, tcp_config
+from netbase.pcap import read_pcap
 from sim.flows import add_bulk_flow
 
 # the paper's dumbbell: 1 ms + 50 ms + 1 ms each way, so r1 sees an ACK >= 2 x 51 ms after the
@@ -34,7 +34,7 @@ def _capture(program, tmp_path, *, node1="r1", node2="r2", at=None, duration=2.0
 @pytest.fixture(scope="module")
 def program():
     from sim.program import gateway_json
-    from toolchain.target import load_program
+    from toolchain.switch import load_program
     return load_program(gateway_json())
 
 

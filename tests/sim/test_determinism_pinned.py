@@ -46,7 +46,7 @@ SCENARIOS = {
 
 
 class _HashTap:
-    """A channel tap (the ``write(time, frame)`` interface of ``netio.pcap.PcapWriter``) that
+    """A channel tap (the ``write(time, frame)`` interface of ``netbase.pcap.PcapWriter``) that
     hashes what crosses every link, with the exact departure time."""
 
     def __init__(self) -> None:
@@ -62,11 +62,11 @@ class _HashTap:
 
 
 def _fingerprint(spec_kwargs: dict, program) -> dict:
-    """Run one scenario the way ``experiments.paper.run_paper`` does, with a hashing tap on
+    """Run one scenario the way ``experiments.runner.scenario.run_paper`` does, with a hashing tap on
     every link (one tap object shared by all channels: the order in which frames leave the
     nodes is part of the fingerprint)."""
-    from experiments.paper import RunSpec, run_paper
-    import experiments.paper as paper
+    from experiments.runner.scenario import RunSpec, run_paper
+    import experiments.runner.scenario as paper
 
     spec = RunSpec(duration=DURATION, sample_step=SAMPLE_STEP, **spec_kwargs)
     tap = _HashTap()
@@ -91,7 +91,7 @@ def _fingerprint(spec_kwargs: dict, program) -> dict:
 
 def compute_all() -> dict:
     from sim.program import gateway_json
-    from toolchain.target import load_program
+    from toolchain.switch import load_program
     program = load_program(gateway_json())
     return {name: _fingerprint(kw, program) for name, kw in SCENARIOS.items()}
 
@@ -337,7 +337,7 @@ PINNED = {'dsack_swap40_8s': {'delivered_bytes': 2671800,
 @pytest.fixture(scope="module")
 def program():
     from sim.program import gateway_json
-    from toolchain.target import load_program
+    from toolchain.switch import load_program
     return load_program(gateway_json())
 
 

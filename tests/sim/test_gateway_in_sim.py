@@ -5,14 +5,14 @@ import pytest
 from scapy.layers.inet import IP, TCP
 from scapy.layers.l2 import Ether
 
-from experiments.gateways import gateway_counters
-from experiments.paper import BUFFER_PACKETS, RunSpec, build_network
+from experiments.runner.gateways import gateway_counters
+from experiments.runner.scenario import BUFFER_PACKETS, RunSpec, build_network
 
 
 @pytest.fixture(scope="module")
 def program():
     from sim.program import gateway_json
-    from toolchain.target import load_program
+    from toolchain.switch import load_program
     return load_program(gateway_json())
 
 

@@ -8,7 +8,7 @@ import pytest
 from scapy.layers.inet import IP, TCP
 from scapy.layers.l2 import Ether
 
-from netio.pcap import read_pcap
+from netbase.pcap import read_pcap
 from sim.network import Network
 from sim.reorder import QueueSwapper
 from topologies import PaperTopo

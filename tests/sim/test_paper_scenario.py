@@ -2,16 +2,16 @@
 
 import pytest
 
-from experiments.paper import BOTTLENECK_BPS, RunSpec, run_paper
+from experiments.runner.scenario import BOTTLENECK_BPS, RunSpec, run_paper
 
-pytest.importorskip("toolchain.target")
-pytest.importorskip("hosts.wire", reason="the host TCP stack (hosts.wire, hosts.tcp) is not in this checkout yet")
+pytest.importorskip("toolchain.switch")
+pytest.importorskip("netbase.wire", reason="the host TCP stack (netbase.wire, hosts.tcp) is not in this checkout yet")
 
 
 @pytest.fixture(scope="module")
 def program():
     from sim.program import gateway_json
-    from toolchain.target import load_program
+    from toolchain.switch import load_program
     return load_program(gateway_json())
 
 

@@ -86,8 +86,8 @@ def test_negative_span_is_refused_with_its_value():
 
 # ------------------------------------------------------------------ reordering by delay
 def _frame(payload: bytes, options=()) -> bytes:
-    from hosts.tcp.segment import Segment
-    from hosts.wire import encode_frame
+    from netbase.segment import Segment
+    from netbase.wire import encode_frame
     return encode_frame(Segment(40000, 5001, seq=1, ack=1, options=options, payload=payload),
                         src_ip="10.0.1.1", dst_ip="10.0.2.1")
 

@@ -15,7 +15,7 @@ from collections import deque
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from toolchain.target.simple_switch.traffic_manager import TrafficManager
+from toolchain.switch.simple_switch.traffic_manager import TrafficManager
 
 
 class Pkt:

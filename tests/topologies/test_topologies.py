@@ -4,7 +4,7 @@ import pytest
 
 from topologies import PaperTopo, topos
 from topologies.base import Topo
-from topologies.units import parse_bw, parse_delay
+from netbase.units import parse_bw, parse_delay
 
 
 def test_paper_topo_has_the_papers_links():

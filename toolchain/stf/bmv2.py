@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from netio.pcap import PcapWriter, read_pcap
+from netbase.pcap import PcapWriter, read_pcap
 
-from ..target import LoadError, load_program
+from ..switch import LoadError, load_program
 from .embedded import compare_packet
 from .stf_parser import (Add, CheckCounter, CliCommand, Expect, PacketIn, RegisterCheck, SetDefault,
                          bmv2_priority, parse_key_value, parse_stf, stf_key_index,

@@ -1,9 +1,9 @@
-"""Run a parsed STF test on the embedded target (toolchain.target.SimpleSwitch)."""
+"""Run a parsed STF test on the embedded target (toolchain.switch.SimpleSwitch)."""
 
 from __future__ import annotations
 
-from ..target import CliError, SimpleSwitch
-from ..target.bm_sim.tables import MatchParam
+from ..switch import CliError, SimpleSwitch
+from ..switch.bm_sim.tables import MatchParam
 from .stf_parser import (Add, CheckCounter, CliCommand, Expect, IgnoredCommand, PacketIn, RegisterCheck, SetDefault,
                          StfCommand, Wait, bmv2_priority, parse_key_value, stf_key_index, stf_name)
 

@@ -11,7 +11,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..target import LoadError, load_program
+from ..switch import LoadError, load_program
 from .embedded import EmbeddedRun
 from .stf_parser import StfSyntaxError, parse_stf
 

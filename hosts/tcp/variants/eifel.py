@@ -28,7 +28,7 @@ Without negotiated timestamps there is nothing to compare and the variant behave
 
 from __future__ import annotations
 
-from hosts.tcp.seq import seq_lt
+from netbase.seq import seq_lt
 from hosts.tcp.variants import register
 from hosts.tcp.variants.sack import Sack
 from hosts.tcp.variants.spurious import respond_to_spurious_timeout

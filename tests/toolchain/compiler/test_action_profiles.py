@@ -9,7 +9,7 @@ import pytest
 
 from toolchain.compiler import CompileError, compile_file
 from toolchain.compiler.backend.bmv2_schema import check_bmv2_json
-from toolchain.target import SimpleSwitch
+from toolchain.switch import SimpleSwitch
 
 PROGRAM = """#include <core.p4>
 #include <v1model.p4>

@@ -87,7 +87,7 @@ def test_hand_built_lpm_forwarder_passes_kit_stf(kit_dir, tmp_path):
 
 
 def test_jumps_select_the_branch_inside_an_action():
-    from toolchain.target import SimpleSwitch, load_program
+    from toolchain.switch import SimpleSwitch, load_program
     p = base_program()
     ttl, dscp = f("ipv4", "ttl", B8), f("ipv4", "diffserv", B8)
     other, done = ir.Label("else"), ir.Label("done")
@@ -117,7 +117,7 @@ def test_jumps_select_the_branch_inside_an_action():
 def test_dynamic_stack_index_reads_and_writes_the_chosen_element():
     """stack[i].f with i from the packet, and stack.last.f outside a parser (access_field of
     dereference_header_stack, JSON_format.md); the front end refuses both for now."""
-    from toolchain.target import SimpleSwitch, load_program
+    from toolchain.switch import SimpleSwitch, load_program
     p = base_program()
     p.header_types.append(ir.HeaderType("lab_t", [("v", 8, False), ("w", 8, False)]))
     elements = [f"labs[{i}]" for i in range(3)]

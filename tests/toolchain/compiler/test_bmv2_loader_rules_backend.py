@@ -33,7 +33,7 @@ def compile_text(tmp_path, source: str) -> dict:
 
 
 def switch(doc: dict):
-    from toolchain.target import SimpleSwitch, load_program
+    from toolchain.switch import SimpleSwitch, load_program
     return SimpleSwitch(load_program(doc), seed=1)
 
 

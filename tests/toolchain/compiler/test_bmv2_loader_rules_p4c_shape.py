@@ -152,7 +152,7 @@ def test_table_without_default_action_gets_noaction_like_p4c(tmp_path):
     plane can `table_set_default t NoAction`, and on a miss `action_run` is NoAction, so a
     `switch` takes its `default:` branch."""
     from toolchain.compiler import compile_file
-    from toolchain.target import SimpleSwitch, load_program
+    from toolchain.switch import SimpleSwitch, load_program
     path = tmp_path / "switch_on_miss.p4"
     path.write_text(SWITCH_ON_MISS)
     doc = compile_file(path)

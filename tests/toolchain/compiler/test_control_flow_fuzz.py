@@ -122,7 +122,7 @@ def expected(block: list, in_action: bool, v: dict) -> dict:
 
 @pytest.mark.parametrize("seed", range(PROGRAMS))
 def test_random_control_flow_matches_p4_semantics(seed, tmp_path):
-    from toolchain.target import SimpleSwitch, load_program
+    from toolchain.switch import SimpleSwitch, load_program
     rng = random.Random(seed)
     block, in_action = gen_block(rng, 3), rng.random() < 0.5
     src = tmp_path / "cf.p4"

@@ -86,7 +86,7 @@ def expected(kind: str, entries: list, a: int) -> int:
 
 @pytest.mark.parametrize("seed", range(PROGRAMS))
 def test_random_const_entries_match_p4_semantics(seed, tmp_path):
-    from toolchain.target import SimpleSwitch, load_program
+    from toolchain.switch import SimpleSwitch, load_program
     rng = random.Random(seed)
     kind = rng.choice(["exact", "lpm", "ternary", "range"])
     entries = gen_entries(kind, rng)

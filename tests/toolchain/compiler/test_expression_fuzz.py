@@ -144,7 +144,7 @@ def pack(t: Ty, values: list) -> bytes:
 
 @pytest.mark.parametrize("seed", range(PROGRAMS))
 def test_random_expression_matches_p4_semantics(seed, tmp_path):
-    from toolchain.target import SimpleSwitch, load_program
+    from toolchain.switch import SimpleSwitch, load_program
     rng = random.Random(seed)
     width = rng.choice(WIDTHS)
     t = Ty(width, signed=width > 1 and rng.random() < 0.4)

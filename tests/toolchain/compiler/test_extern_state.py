@@ -16,7 +16,7 @@ def frame(idx: int) -> bytes:
 
 @pytest.fixture
 def switch():
-    from toolchain.target import SimpleSwitch, load_program
+    from toolchain.switch import SimpleSwitch, load_program
     sw = SimpleSwitch(load_program(compile_cached(PROGRAMS / "externs.p4")), seed=1)
     sw.cli("table_add ExIngress.by_idx ExIngress.bump 5 => 100")
     return sw

@@ -72,7 +72,7 @@ def test_kit_headers_match_p4c(name, kit_dir):
 
 def test_gateway_program_compiles_and_loads():
     """The project's own RD-TCP gateway (p4src/rdtcp.p4) is the compiler's main user."""
-    from toolchain.target import load_program
+    from toolchain.switch import load_program
     from .conftest import REPO
     doc = compile_cached(REPO / "p4src" / "rdtcp.p4")
     tables = _api_tables(doc)

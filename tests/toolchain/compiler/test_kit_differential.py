@@ -34,7 +34,7 @@ def _variants(frames: list, rng: random.Random) -> list:
 def _run(program_doc: dict, setup: list, packets: list, ports: list) -> dict:
     from toolchain.stf.embedded import EmbeddedRun
     from toolchain.stf.stf_parser import PacketIn
-    from toolchain.target import load_program
+    from toolchain.switch import load_program
     run = EmbeddedRun(load_program(program_doc), seed=7)
     cmds = list(setup) + [PacketIn(0, port, data) for port, data in zip(ports, packets)]
     run.run(cmds)

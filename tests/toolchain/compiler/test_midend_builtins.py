@@ -3,7 +3,7 @@ a table without default_action (CreateBuiltins), and digest data copied at the c
 from __future__ import annotations
 
 from toolchain.compiler import compile_file
-from toolchain.target import SimpleSwitch, load_program
+from toolchain.switch import SimpleSwitch, load_program
 
 from .frontend.conftest import program_text
 

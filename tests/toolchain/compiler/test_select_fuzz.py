@@ -81,7 +81,7 @@ def pack(wa: int, wb: int, a: int, b: int) -> bytes:
 
 @pytest.mark.parametrize("seed", range(PROGRAMS))
 def test_random_select_takes_the_first_matching_case(seed, tmp_path):
-    from toolchain.target import SimpleSwitch, load_program
+    from toolchain.switch import SimpleSwitch, load_program
     rng = random.Random(seed)
     wa, wb = rng.choice([4, 8, 12, 16]), rng.choice([3, 8])
     cases = [keyset(wa, rng) + keyset(wb, rng) for _ in range(rng.randint(1, 5))]

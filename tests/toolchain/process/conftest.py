@@ -81,7 +81,7 @@ class Bed:
         return ["ip", "netns", "exec", self.ns, *cmd]
 
     def start_switch(self, *args: str, json_path: Path = LPM_JSON) -> "Switch":
-        argv = self.exec_argv(sys.executable, "-m", "toolchain.target.process.main",
+        argv = self.exec_argv(sys.executable, "-m", "toolchain.switch.process.main",
                               *[f"-i{i}@sw{i}" for i in range(self.n)], "--thrift-port", "0",
                               *args, str(json_path))
         proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
@@ -89,7 +89,7 @@ class Bed:
         return Switch(self, proc)
 
     def cli(self, port: int, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-        return subprocess.run(self.exec_argv(sys.executable, "-m", "toolchain.target.process.cli",
+        return subprocess.run(self.exec_argv(sys.executable, "-m", "toolchain.switch.process.cli",
                                              "--thrift-port", str(port), *args),
                               cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=30)
 

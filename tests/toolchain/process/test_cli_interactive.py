@@ -32,7 +32,7 @@ def read_until(fd: int, marker: bytes, buf: bytearray, timeout: float = 10.0) ->
 
 @pytest.fixture
 def switch_port():
-    proc = subprocess.Popen([sys.executable, "-m", "toolchain.target.process.main", "--thrift-port", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "toolchain.switch.process.main", "--thrift-port", "0",
                              str(LPM_JSON)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
@@ -46,7 +46,7 @@ def switch_port():
 def test_interactive_prompt_completion_history_and_eof(switch_port, tmp_path):
     master, slave = os.openpty()
     env = dict(os.environ, HOME=str(tmp_path), TERM="dumb")
-    cli = subprocess.Popen([sys.executable, "-m", "toolchain.target.process.cli", "--thrift-port",
+    cli = subprocess.Popen([sys.executable, "-m", "toolchain.switch.process.cli", "--thrift-port",
                             str(switch_port)], cwd=ROOT, stdin=slave, stdout=slave, stderr=slave,
                            env=env, close_fds=True)
     os.close(slave)

@@ -7,10 +7,10 @@ import threading
 
 import pytest
 
-from toolchain.target import RuntimeCLI, SimpleSwitch
-from toolchain.target.process.control import ControlServer
-from toolchain.target.process.main import SwitchProcess
-from toolchain.target.process.ports import SocketPairPort
+from toolchain.switch import RuntimeCLI, SimpleSwitch
+from toolchain.switch.process.control import ControlServer
+from toolchain.switch.process.main import SwitchProcess
+from netbase.packet_socket import SocketPairPort
 
 from .conftest import LPM_JSON
 from .test_switch_process import COMMANDS, stf_vectors

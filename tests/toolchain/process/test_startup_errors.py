@@ -17,7 +17,7 @@ needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="AF_PACKET sockets nee
 
 
 def run_switch(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "toolchain.target.process.main", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "toolchain.switch.process.main", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=timeout)
 
 
@@ -91,7 +91,7 @@ def test_control_port_in_use_refused():
 
 def test_cli_without_switch_says_so():
     port = free_port()
-    r = subprocess.run([sys.executable, "-m", "toolchain.target.process.cli", "--thrift-port", str(port)],
+    r = subprocess.run([sys.executable, "-m", "toolchain.switch.process.cli", "--thrift-port", str(port)],
                        cwd=ROOT, input="show_tables\n", capture_output=True, text=True, timeout=30)
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
@@ -99,7 +99,7 @@ def test_cli_without_switch_says_so():
 
 
 def test_cli_missing_commands_file_says_so(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "toolchain.target.process.cli", "--commands",
+    r = subprocess.run([sys.executable, "-m", "toolchain.switch.process.cli", "--commands",
                         str(tmp_path / "none.txt")], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert r.returncode == 1 and "none.txt" in r.stderr and "Traceback" not in r.stderr
 
@@ -108,13 +108,13 @@ def test_switch_without_ports_serves_control_channel_and_stops_on_sigint(tmp_pat
     """No interfaces (as simple_switch allows): only the control channel, stopped by SIGINT."""
     import signal
     from .conftest import READY
-    proc = subprocess.Popen([sys.executable, "-m", "toolchain.target.process.main", "--thrift-port", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "toolchain.switch.process.main", "--thrift-port", "0",
                              str(LPM_JSON)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()      # the only line before readiness when no -i is given
         assert line.startswith(READY), line
         port = int(line.rsplit(":", 1)[1])
-        r = subprocess.run([sys.executable, "-m", "toolchain.target.process.cli", "--thrift-port", str(port)],
+        r = subprocess.run([sys.executable, "-m", "toolchain.switch.process.cli", "--thrift-port", str(port)],
                            cwd=ROOT, input="table_num_entries KitIngress.ipv4_lpm\n", capture_output=True,
                            text=True, timeout=30)
         assert r.returncode == 0, r.stdout + r.stderr
@@ -131,7 +131,7 @@ class _FakeClient:
     """Answers like a switch running lpm_forward (the texts come from the library CLI)."""
 
     def __init__(self):
-        from toolchain.target import SimpleSwitch
+        from toolchain.switch import SimpleSwitch
         self.sw = SimpleSwitch.from_json(LPM_JSON)
         self.sent = []
 
@@ -141,7 +141,7 @@ class _FakeClient:
 
 
 def test_completion_offers_commands_tables_and_the_tables_actions():
-    from toolchain.target.process.cli import _Completer
+    from toolchain.switch.process.cli import _Completer
     c = _Completer(_FakeClient())
     assert c.candidates("table_a") == ["table_add"]
     assert "register_read" in c.candidates("reg")
@@ -159,7 +159,7 @@ def test_controller_bmv2_driver_drives_the_process_through_rdtcp_switch_cli():
     """controller.drivers.Bmv2Driver pipes commands into the CLI and splits on its prompts."""
     from controller.drivers import Bmv2Driver, DriverError
     from .conftest import READY
-    proc = subprocess.Popen([sys.executable, "-m", "toolchain.target.process.main", "--thrift-port", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "toolchain.switch.process.main", "--thrift-port", "0",
                              str(LPM_JSON)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
@@ -181,7 +181,7 @@ def test_controller_switch_process_driver_gives_the_clis_answers_over_one_connec
     every call; the same answers as the CLI gives, refusals as DriverError naming the command."""
     from controller.drivers import DriverError, SwitchProcessDriver
     from .conftest import READY
-    proc = subprocess.Popen([sys.executable, "-m", "toolchain.target.process.main", "--thrift-port", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "toolchain.switch.process.main", "--thrift-port", "0",
                              str(LPM_JSON)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()

@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from netio.pcap import read_pcap
-from toolchain.target import SimpleSwitch
+from netbase.pcap import read_pcap
+from toolchain.switch import SimpleSwitch
 
 from .conftest import KIT, LPM_JSON
 

@@ -180,7 +180,7 @@ def test_command_line_reports_malformed_stf_as_an_input_error(capsys, tmp_path):
 @needs_kit
 def test_stf_translates_to_simple_switch_cli_for_real_bmv2():
     from toolchain.stf.bmv2 import stf_to_cli
-    from toolchain.target import load_program
+    from toolchain.switch import load_program
     prog = load_program(KIT / "lpm_forward.json")
     cmds = parse_stf("add KitIngress.ipv4_lpm hdr.ipv4.dst:0x0a0001** KitIngress.forward(next_hop:0xb1, port:1)\n"
                      "setdefault KitIngress.ipv4_lpm KitIngress.forward(port:2, next_hop:0x3)\nmirroring_add 5 3\n")
@@ -194,7 +194,7 @@ def test_stf_translates_to_simple_switch_cli_for_real_bmv2():
 def test_stf_translation_runs_on_the_embedded_cli():
     # the commands meant for simple_switch_CLI are accepted by the embedded target's CLI too
     from toolchain.stf.bmv2 import stf_to_cli
-    from toolchain.target import SimpleSwitch, load_program
+    from toolchain.switch import SimpleSwitch, load_program
     for name in ("lpm_forward", "epdn_option", "label_stack", "recirculate_clone"):
         prog = load_program(KIT / f"{name}.json")
         sw = SimpleSwitch(prog)
@@ -209,7 +209,7 @@ def test_add_without_an_exact_key_gives_it_the_value_0_as_p4c_runner(tmp_path):
     res = run_stf(KIT / "epdn_option.json", stf)
     assert res.ok, res.failures
     from toolchain.stf.bmv2 import stf_to_cli
-    from toolchain.target import load_program
+    from toolchain.switch import load_program
     [line] = stf_to_cli(parse_stf(stf.read_text()), load_program(KIT / "epdn_option.json"))
     assert line == "table_add KitIngress.stamp KitIngress.insert_option 0x50 0 => 0x1 0x2"
 
@@ -234,10 +234,10 @@ def test_larger_stf_priority_wins_as_in_p4c_runner(tmp_path):
     # BMv2 the smaller value does): of two matching ternary entries, the one added with 110
     # beats the one added with 100, whatever the order (p4c's ternary2-bmv2 relies on it)
     import json
-    from tests.toolchain.target.jsonkit import frame, pack
-    from tests.toolchain.target.tables_kit import FIELDS, table_prog
+    from tests.toolchain.switch.jsonkit import frame, pack
+    from tests.toolchain.switch.tables_kit import FIELDS, table_prog
     from toolchain.stf.bmv2 import stf_to_cli
-    from toolchain.target import load_program
+    from toolchain.switch import load_program
     prog_json = tmp_path / "p.json"
     prog_json.write_text(json.dumps(table_prog([("ternary", "a")])))
     pkt = frame(pack(FIELDS, {"a": 0x25})).hex()

@@ -39,7 +39,7 @@ def test_lookahead_bool_field_is_cast_back_to_bool(compile_p4):
 
 def test_calculator_program_runs_on_the_embedded_target():
     from toolchain.compiler import compile_file
-    from toolchain.target import SimpleSwitch, load_program
+    from toolchain.switch import SimpleSwitch, load_program
     sw = SimpleSwitch(load_program(compile_file(HERE / "programs" / "calc.p4")), seed=1)
     eth = bytes.fromhex("000000000002" "000000000001") + b"\x12\x34"
     request = eth + b"P4\x01+" + struct.pack("!III", 3, 4, 0)
@@ -82,7 +82,7 @@ def test_if_in_a_parser_state_becomes_a_select_and_states(compile_p4):
 
 def test_if_in_a_parser_state_runs_on_the_embedded_target(tmp_path):
     from toolchain.compiler import compile_file
-    from toolchain.target import SimpleSwitch, load_program
+    from toolchain.switch import SimpleSwitch, load_program
     text = parser_program(IF_PARSER).replace(
         "control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) "
         "{ apply { } }",
@@ -119,7 +119,7 @@ def test_header_equality_compares_validity_and_fields(check_ingress):
 
 def test_header_equality_runs_on_the_embedded_target(tmp_path):
     from toolchain.compiler import compile_file
-    from toolchain.target import SimpleSwitch, load_program
+    from toolchain.switch import SimpleSwitch, load_program
     from .conftest import program_text
     text = program_text("header pair_t { bit<8> a; bit<8> b; }\n", ingress="""
         apply {

@@ -1,0 +1,232 @@
+"""One run of F-RTO's evaluation (seeds/001-f-rto.txt §5.1) in virtual time: a 100 KB transfer
+from the fixed host to the mobile host over ``topologies.FrtoTopo``, through the P4 gateways, in
+one of the paper's three scenarios (``experiments.runner.scenario.SCENARIOS``):
+
+- ``frto-delay`` (Table 1, Fig. 6): each packet on the downlink starts a stall with probability
+  ``spec.level`` (the paper's 0.02), Exp(3.5 s) long; nothing is lost on the link, only at the
+  router (``sim.impair.LinkStalls``).
+- ``frto-loss`` (Table 2, Fig. 7): packets are lost independently with probability
+  ``spec.level`` (2, 5 or 10 %) in both directions: data segments by the gateway's own random
+  drop (r1's ``drop_prob`` on the link port, set through the controller; it drops only
+  segments that carry data), ACKs by the link model on the uplink (``sim.impair.LinkLoss``).
+- ``frto-burst`` (Table 3, Fig. 8): good periods U(0.1, 20) s without loss alternate with bad
+  periods Exp(3.5 s) that lose every packet in both directions (``sim.impair.LinkOutages``);
+  ``spec.level`` is unused (0).
+
+The senders run Linux 2.4's timers (``hosts.tcp.profiles`` "linux-2.4": 10 ms clock, initial
+RTO 3 s, minimum 200 ms, Linux's RTT variance), an initial window of two segments (Linux 2.4's
+``snd_cwnd = 2``), and the receiver delays ACKs by Linux's minimum ACK timeout, 40 ms
+(TCP_ATO_MIN: on this link a segment arrives every 86 ms, so each is ACKed on its own, late).
+SACK is offered when the variant's policy offers it (``newreno``, ``frto-newreno`` and
+``eifel-newreno`` do not), timestamps when it needs them (Eifel), as ``experiments.runner.scenario`` does.
+
+The run ends when the sender has the ACK of its FIN, or at ``spec.duration`` (virtual seconds:
+a limit; ``completed`` says which). ``transfer_s`` is the paper's time "from the first SYN to
+the ACK of the FIN"; ``throughput_Bps`` is 102,400 bytes over it (over the limit for a transfer
+that did not finish, counting what arrived).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from experiments.runner.gateways import BOTTLENECK_PORT
+from experiments.runner.scenario import SCENARIOS, RunResult, RunSpec
+
+__all__ = ["run_frto", "frto_config", "FRTO_SCENARIOS", "TRANSFER_BYTES", "STALL_MEAN",
+           "GOOD_MIN", "GOOD_MAX", "BAD_MEAN", "LINUX_ATO_MIN", "INITIAL_WINDOW"]
+
+FRTO_SCENARIOS = ("frto-delay", "frto-loss", "frto-burst")
+TRANSFER_BYTES = 100 * 1024     # 001 §5.1: "100 KB bulk transfers" (digest §5 item 10)
+STALL_MEAN = 3.5                # 001 §5.1: "mean delay length of 3.5 seconds"
+GOOD_MIN, GOOD_MAX = 0.1, 20.0  # 001 §5.1: good state U(0.1, 20) s
+BAD_MEAN = 3.5                  # 001 §5.1: bad state Exp(mean 3.5 s)
+LINUX_ATO_MIN = 0.040           # Linux 2.4 TCP_ATO_MIN (HZ/25): its first delayed-ACK timeout
+INITIAL_WINDOW = 2              # Linux 2.4: tp->snd_cwnd = 2 at connection start
+# topologies.FrtoTopo is a PaperTopo: r1's and r2's port 2 face the link, the port the gateway
+# setup (experiments.runner.gateways.gateway_impairment) puts R1's drop injection on
+LINK_PORT = BOTTLENECK_PORT
+
+
+def frto_config(spec: RunSpec) -> Any:
+    """Both ends' engine configuration: the variant on Linux 2.4's timers (see above)."""
+    from hosts.tcp import TcpConfig
+    from hosts.tcp.profiles import profile_config
+    from hosts.tcp.variants import get_variant
+
+    policy = get_variant(spec.variant)
+    base = TcpConfig(variant=spec.variant, mss=SCENARIOS[spec.scenario].mss,
+                     sack=policy.offers_sack, timestamps=policy.needs_timestamps,
+                     window_scale=7, delayed_ack=True, delayed_ack_timeout=LINUX_ATO_MIN,
+                     max_cwnd_segments=spec.max_cwnd_segments,
+                     initial_window_segments=INITIAL_WINDOW)
+    return profile_config("linux-2.4", base)
+
+
+class _FileSource:
+    """The application of the fixed host: writes the file, then closes; notes when the FIN
+    is acknowledged (the end of the transfer)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.queued = 0
+        self.closed = False
+        self.done_at: float | None = None
+
+    def pump(self, conn: Any, now: float) -> list:
+        space = min(conn.send_buffer_space(), self.size - self.queued)
+        if space > 0:
+            conn.send(bytes(space))
+            self.queued += space
+        closing = self.queued >= self.size and not self.closed
+        if closing:
+            conn.close()
+            self.closed = True
+        if self.done_at is None and self.closed and conn.error is None \
+                and conn.state in ("FIN-WAIT-2", "TIME-WAIT"):
+            self.done_at = now
+        return conn.poll(now=now) if space > 0 or closing else []
+
+
+class _Duplicates:
+    """A tap on the link's far end that counts the data segments reaching the mobile host whose
+    bytes had all arrived before: the retransmissions that were not needed (ground truth)."""
+
+    def __init__(self) -> None:
+        from hosts.tcp.ranges import RangeSet
+        from netbase.wire import MalformedPacket, decode_frame
+        self._decode, self._bad = decode_frame, MalformedPacket
+        self.seen = RangeSet()
+        self.base: int | None = None    # sequence number of the first data byte seen
+        self.segments = 0
+        self.duplicates = 0
+
+    def write(self, _time: float, frame: bytes) -> None:
+        from netbase.seq import seq_sub
+        try:
+            _, _, seg = self._decode(frame)
+        except self._bad:
+            return
+        if not seg.payload:
+            return
+        if self.base is None:
+            self.base = seg.seq
+        self.segments += 1
+        start = seq_sub(seg.seq, self.base)     # offsets: a wrap of the ISS changes nothing
+        end = start + len(seg.payload)
+        if self.seen.covers(start, end):
+            self.duplicates += 1
+        self.seen.add(start, end)
+
+    def close(self) -> None:
+        pass
+
+
+def _impairments(net: Any, spec: RunSpec) -> dict:
+    """Attach the scenario's link model; returns what the row reports of it."""
+    from sim.impair import LinkLoss, LinkOutages, LinkStalls, sender_pause
+
+    down = net.channel("r1", "r2", port=LINK_PORT)
+    up = net.channel("r2", "r1", port=LINK_PORT)
+    if spec.scenario == "frto-delay":
+        return {"stalls": LinkStalls(down, probability=spec.level, mean=STALL_MEAN,
+                                     seed=net.derive_seed("stalls"),
+                                     pause=sender_pause(net, "r1", "r2", port=LINK_PORT))}
+    if spec.scenario == "frto-loss":
+        return {"ack_loss": LinkLoss(up, probability=spec.level,
+                                     seed=net.derive_seed("ack-loss"))}
+    return {"outages": LinkOutages([down, up], good_min=GOOD_MIN, good_max=GOOD_MAX,
+                                   bad_mean=BAD_MEAN, seed=net.derive_seed("outages"))}
+
+
+def _build_network(spec: RunSpec, program: Any) -> Any:
+    """FrtoTopo with both gateways configured by the controller; in the LOSS scenario r1 drops
+    data segments towards the link with probability ``spec.level`` (the P4 program's own
+    random drop)."""
+    from experiments.runner.gateways import gateway_impairment
+    from experiments.runner.scenario import TM_DEPTH
+    from sim.gateway import configure_gateway
+    from sim.network import Network
+    from topologies import topos
+
+    drop = spec.level if spec.scenario == "frto-loss" else 0.0
+
+    def configure(net, name, sw):
+        configure_gateway(net, name, sw, tm_depth=TM_DEPTH,
+                          impair=gateway_impairment(name, spec, drop=drop))
+
+    topo = topos[SCENARIOS[spec.scenario].topo]()
+    return Network.from_topo(topo, program=program, seed=spec.seed, tm_depth=TM_DEPTH,
+                             configure=configure)
+
+
+def _check(spec: RunSpec) -> None:
+    if spec.scenario not in FRTO_SCENARIOS:
+        raise ValueError(f"run_frto runs the scenarios {', '.join(FRTO_SCENARIOS)}, "
+                         f"not {spec.scenario!r}")
+    if spec.injection != "swap" or spec.swaps:
+        raise ValueError("001's scenarios take no reordering injection (injection 'swap' "
+                         "with swaps 0)")
+    if spec.scenario == "frto-burst" and spec.level:
+        raise ValueError("frto-burst has no level: its outages are the paper's (level 0)")
+
+
+def run_frto(spec: RunSpec, program: Any) -> RunResult:
+    """Simulate one transfer of ``spec`` (an frto-* scenario) and return its row."""
+    from sim.flows import add_bulk_flow
+    from sim.trace import FlowSampler
+
+    _check(spec)
+    started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
+    net = _build_network(spec, program)
+    models = _impairments(net, spec)
+    duplicates = _Duplicates()
+    net.channel("r2", "b").taps.append(duplicates)
+    flow = add_bulk_flow(net, "a", "b", config=frto_config(spec))
+    source = _FileSource(TRANSFER_BYTES)
+    flow.sender_ep.app = flow.source = source
+    sampler = FlowSampler(net.events, [flow], step=spec.sample_step) if spec.sample_step \
+        else None
+    net.run(until=spec.duration)
+    net.close()
+    done = source.done_at
+    transfer_s = done if done is not None else spec.duration
+    stats = _stats(flow, net, models, duplicates, done, transfer_s)
+    result = RunResult(spec, (flow.delivered_bytes / transfer_s) if transfer_s else 0.0,
+                       flow.delivered_bytes, stats, time.perf_counter() - started,
+                       sampler.rows if sampler else [], mss=flow.sender.mss)
+    return result
+
+
+def _stats(flow: Any, net: Any, models: dict, duplicates: _Duplicates, done: float | None,
+           transfer_s: float) -> dict:
+    from experiments.runner.gateways import gateway_stats
+
+    s = flow.sender.stats
+    out: dict = {"completed": done is not None, "transfer_s": round(transfer_s, 6)}
+    for k in ("retransmits", "fast_retransmits", "timeouts", "spurious_timeouts_undone",
+              "eifel_undos", "spurious_retransmits", "segments_sent"):
+        out[k] = int(s.get(k, 0))
+    # spurious detections: timeouts (F-RTO, Eifel) and fast retransmits (Eifel) declared
+    # spurious and answered as such
+    out["spurious_detections"] = out["spurious_timeouts_undone"] + out["eifel_undos"]
+    out["unneeded_retransmits"] = duplicates.duplicates
+    gw = gateway_stats(net)
+    down = net.channel("r1", "r2", port=LINK_PORT)
+    up = net.channel("r2", "r1", port=LINK_PORT)
+    # data lost: r1's drops (its buffer, and the LOSS scenario's random drops) and the link's
+    # on the downlink; ACKs lost: r2's and the uplink's
+    out["lost_data"] = sum(v for k, v in gw.items() if k.startswith("r1_drops_")) + down.lost
+    out["lost_acks"] = sum(v for k, v in gw.items() if k.startswith("r2_drops_")) + up.lost
+    out["link_lost_data"], out["link_lost_acks"] = down.lost, up.lost
+    stalls = models.get("stalls")
+    out["stalls"] = len(stalls.stalls) if stalls else 0
+    out["stalled_s"] = round(stalls.stalled_seconds, 6) if stalls else 0.0
+    outages = models.get("outages")
+    met = outages.outages_before(transfer_s) if outages else []
+    out["outages"] = len(met)
+    out["outage_s"] = round(sum(min(e, transfer_s) - s0 for s0, e in met), 6)
+    out["events"] = net.events.executed
+    out.update(gw)
+    return out

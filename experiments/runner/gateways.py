@@ -1,0 +1,50 @@
+"""The paper runs' gateway setup: ``sim.gateway``'s default config plus the run's P4 reordering
+injection on R1's bottleneck port (alternate path or recirculation), through the controller."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.gateway import configure_gateway as _configure, gateway_config, gateway_counters
+
+__all__ = ["configure_gateway", "gateway_config", "gateway_counters", "gateway_impairment",
+           "gateway_stats", "impairment",
+           "REORDER_GATEWAY", "BOTTLENECK_PORT", "ALT_PORT", "RECIRC_LOOPS"]
+
+REORDER_GATEWAY = "r1"   # 003 §4: the reordering gateway is R1, at its bottleneck queue
+BOTTLENECK_PORT = 2      # topologies.PaperTopo: r1 port 2 -> r2
+ALT_PORT = 3             # topologies.PaperTopo(alt_extra_delay=...): the longer second link
+RECIRC_LOOPS = 1         # one extra pass through the bottleneck queue per reordered packet
+
+
+def impairment(injection: str, level: float) -> dict | None:
+    """The controller's impairment knobs for a run's P4 reordering injection."""
+    if injection == "recirc" and level > 0:
+        return {"recirc_prob": level, "recirc_loops": RECIRC_LOOPS}
+    if injection == "altpath" and level > 0:
+        return {"alt_prob": level, "alt_port": ALT_PORT}
+    return None
+
+
+def gateway_impairment(name: str, spec: Any, *, drop: float = 0.0) -> dict | None:
+    """Gateway ``name``'s per-port impairment config for a run: on R1's bottleneck port the
+    run's P4 reordering injection and, for live runs, an injected drop probability."""
+    if name != REORDER_GATEWAY:
+        return None
+    knobs = dict(impairment(spec.injection, spec.level) or {})
+    if drop > 0:
+        knobs["drop_prob"] = drop
+    return {BOTTLENECK_PORT: knobs} if knobs else None
+
+
+def gateway_stats(net: Any) -> dict[str, int]:
+    """Both gateways' counters for a run's row: ``r1_drops_buffer``, ``r2_epdn_events_...``."""
+    return {f"{name}_{key}": value for name in ("r1", "r2")
+            for key, value in gateway_counters(net.switches[name].switch).items()}
+
+
+def configure_gateway(net: Any, name: str, switch: Any, *, spec: Any) -> None:
+    """``Network.from_topo``'s configure hook for the paper's runs."""
+    from experiments.runner.scenario import TM_DEPTH
+
+    _configure(net, name, switch, tm_depth=TM_DEPTH, impair=gateway_impairment(name, spec))

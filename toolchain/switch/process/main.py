@@ -1,0 +1,476 @@
+"""``rdtcp-switch``: the embedded target as a switch process on Linux interfaces.
+
+    rdtcp-switch [options] prog.json          (also: python -m toolchain.switch.process.main)
+    rdtcp-switch -i 1@veth1 -i 2@veth2 --thrift-port 9090 --pcap pcaps/ prog.json
+
+The command line is simple_switch's (behavioral-model ``src/bm_sim/options_parse.cpp``), with
+the same option names. ``--thrift-port`` is the TCP port of our control channel on 127.0.0.1,
+which speaks a line protocol, not Thrift (see control.py); ``rdtcp-switch-cli`` attaches to it.
+
+Start-up prints, like simple_switch, one ``Adding interface <name> as port <n>`` line per port
+and then, once every port is bound and the control port listens, the readiness line
+
+    Control server was started on 127.0.0.1:<port>
+
+(``READY_LINE_PREFIX``; with ``--thrift-port 0`` the system picks the port and this line tells
+it). Failures before that (missing interface, JSON the target refuses, port in use) print
+``error: ...`` on stderr and exit with status 1. SIGINT/SIGTERM stop the switch cleanly
+(pcap files flushed and closed, exit status 0).
+
+The wall clock is read here only: a frame received at monotonic time m enters the library as
+``sw.receive(port, frame, now=m - t0)``; pcap records carry wall-clock times as libpcap's do.
+
+``--port-delay P:MS`` (ours; simple_switch has no such option) holds every frame leaving port
+P for MS milliseconds after the traffic manager's departure, first in first out: a link's
+propagation delay for live runs on kernels without netem (experiments/LIVE.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import selectors
+import signal
+import sys
+import time
+from pathlib import Path
+
+from netbase.pcap import PcapWriter
+
+from ..bm_sim.json_loader import load_program
+from ..errors import CliError, LoadError
+from ..runtime_cli import RuntimeCLI
+from ..simple_switch.switch import SimpleSwitch
+from .control import ControlError, ControlServer
+from netbase.packet_socket import DelayLine, PortError, RawPort, parse_interface_spec, parse_port_delay
+from netbase.wakeup import Wakeup
+
+__all__ = ["main", "SwitchProcess", "READY_LINE_PREFIX", "build_parser"]
+
+log = logging.getLogger("rdtcp-switch")
+
+READY_LINE_PREFIX = "Control server was started on "
+DEFAULT_THRIFT_PORT = 9090            # simple_switch's default
+DEFAULT_MAX_PORT_COUNT = 512          # bm::OptionsParser::default_max_port_count
+LOG_LEVELS = {"trace": 5, "debug": logging.DEBUG, "info": logging.INFO,
+              "warn": logging.WARNING, "error": logging.ERROR, "off": logging.CRITICAL + 10}
+# simple_switch options this process does not implement: refused by name rather than ignored
+UNSUPPORTED = {"--use-files": 1, "--packet-in": 1, "--nanolog": 1, "--notifications-addr": 1,
+               "--debugger": 0, "--debugger-addr": 1, "--restore-state": 1, "--trace-dir": 1}
+
+
+class StartupError(Exception):
+    """Anything that stops the switch from starting; the message is printed as ``error: ...``."""
+
+
+class PcapSet:
+    """``<dir>/<interface>_in.pcap`` and ``_out.pcap`` per port, named as simple_switch names them."""
+
+    def __init__(self, directory: Path, ports: dict[int, RawPort]):
+        self.writers: dict[tuple[int, str], PcapWriter] = {}
+        self.dirty: set[PcapWriter] = set()
+        try:
+            for num, p in ports.items():
+                for direction in ("in", "out"):
+                    self.writers[num, direction] = PcapWriter(directory / f"{p.ifname}_{direction}.pcap")
+        except OSError as e:
+            self.close()
+            raise StartupError(f"cannot write pcap files in {str(directory)!r}: {e.strerror or e}") from None
+
+    def write(self, port: int, direction: str, wall: float, frame: bytes) -> None:
+        w = self.writers.get((port, direction))
+        if w is not None:
+            w.write(wall, frame)
+            self.dirty.add(w)
+
+    def flush(self) -> None:
+        """Once per loop turn: the files are complete whenever the switch is idle."""
+        for w in self.dirty:
+            w.flush()
+        self.dirty.clear()
+
+    def close(self) -> None:
+        for w in self.writers.values():
+            w.close()
+
+
+class SwitchProcess:
+    """The event loop: ports, control channel and the library switch in one thread."""
+
+    def __init__(self, sw: SimpleSwitch, ports: dict[int, RawPort], control: ControlServer,
+                 pcap: PcapSet | None = None, dump_packet_data: int = 0,
+                 port_delays: dict[int, float] | None = None, clock=time.monotonic,
+                 wall_clock=time.time):
+        self.sw = sw
+        self.dump_packet_data = dump_packet_data   # bytes of each frame logged at info level
+        self.ports = ports
+        self.control = control
+        self.pcap = pcap
+        self.unbound_tx = 0                # frames for egress ports with no interface
+        self.faults = 0                    # frames the target raised on (logged with a traceback)
+        self._stop = False
+        self._registered = False
+        # --port-delay: a FIFO per delayed port between the traffic manager and the interface
+        self.delays = {p: DelayLine(d) for p, d in sorted((port_delays or {}).items())}
+        self._clock = clock                # injectable, for tests of the delay lines
+        self.t0 = clock()
+        self.wall0 = wall_clock()
+        self.sel = selectors.DefaultSelector()
+        self._wakeup = Wakeup()
+
+    # -- clock: read here, never in the library ---------------------------------------------------
+    def now(self) -> float:
+        return self._clock() - self.t0
+
+    def wall(self, now: float) -> float:
+        return self.wall0 + now
+
+    # -- signals ----------------------------------------------------------------------------------
+    def install_signal_handlers(self) -> None:
+        """SIGINT/SIGTERM set a flag; the wakeup fd makes select() return at once."""
+        signal.set_wakeup_fd(self._wakeup.writer_fd, warn_on_full_buffer=False)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, self._on_signal)
+
+    def _on_signal(self, signum, frame) -> None:
+        log.info("signal %d: stopping", signum)
+        self._stop = True
+
+    def stop(self) -> None:
+        self._stop = True
+        self._wakeup.wake()
+
+    # -- loop -------------------------------------------------------------------------------------
+    def run(self) -> None:
+        try:
+            while not self._stop:
+                self.turn()
+        finally:
+            self.sel.close()
+
+    def _register(self) -> None:
+        sel = self.sel
+        for num, p in self.ports.items():
+            sel.register(p.sock, selectors.EVENT_READ, ("port", num))
+        sel.register(self.control.listener, selectors.EVENT_READ, ("accept", None))
+        sel.register(self._wakeup.reader, selectors.EVENT_READ, ("wake", None))
+        self._registered = True
+
+    def turn(self, max_wait: float | None = None) -> None:
+        """One turn of the loop: wait for input (at most until the next departure, the next
+        delayed frame due, or ``max_wait``), serve it, then transmit what is due."""
+        if not self._registered:
+            self._register()
+        timeout = self._timeout()
+        if max_wait is not None:
+            timeout = max_wait if timeout is None else min(timeout, max_wait)
+        for key, events in self.sel.select(timeout):
+            self._dispatch(key, events)
+        self._advance(self.now())
+        if self.pcap is not None:
+            self.pcap.flush()
+
+    def next_deadline(self) -> float | None:
+        """The earliest queued departure or delayed frame due (``now()`` time), or None."""
+        t = self.sw.next_event_time()
+        for line in self.delays.values():
+            due = line.next_due()
+            if due is not None and (t is None or due < t):
+                t = due
+        return t
+
+    def _timeout(self) -> float | None:
+        """Sleep until the next deadline at most (None: until something arrives)."""
+        t = self.next_deadline()
+        return None if t is None else max(0.0, t - self.now())
+
+    def _dispatch(self, key, events) -> None:
+        kind, arg = key.data
+        if kind == "port":
+            self._receive(arg)
+        elif kind == "accept":
+            sock = self.control.accept()
+            if sock is not None:
+                self.sel.register(sock, selectors.EVENT_READ, ("client", sock.fileno()))
+        elif kind == "client":
+            self._serve_client(arg, events)
+        else:
+            self._wakeup.drain()
+
+    def _receive(self, num: int) -> None:
+        port = self.ports[num]
+        frames = port.recv_frames()
+        sw, pcap = self.sw, self.pcap
+        for frame in frames:
+            now = self.now()
+            # departures due before this arrival first: simple_switch's egress threads drain
+            # the queues while frames keep arriving, so a burst read in one go must not fill
+            # a queue (default depth 64) that would have been emptied meanwhile
+            self._advance(now)
+            if pcap is not None:
+                pcap.write(num, "in", self.wall(now), frame)
+            self._log_frame("received on", num, frame)
+            try:
+                sw.receive(num, frame, now=now)
+            except Exception:  # noqa: BLE001 -- a target bug loses this frame, not the switch
+                self.faults += 1
+                log.exception("port %d: the target failed on a %d-byte frame (dropped): %s",
+                              num, len(frame), frame[:64].hex())
+
+    def _advance(self, now: float) -> None:
+        """Run egress for every departure due by ``now`` and put the frames on the wire."""
+        try:
+            out = self.sw.advance(now=now)
+        except Exception:  # noqa: BLE001 -- as in _receive: log the target's bug, keep switching
+            self.faults += 1
+            log.exception("the target failed in its egress pipeline (packet lost)")
+            out = []
+        self._transmit(out)
+        if self.delays:
+            self._release(now)
+
+    def _transmit(self, out) -> None:
+        delays = self.delays
+        for num, frame, departure in out:
+            port = self.ports.get(num)
+            if port is None:
+                self.unbound_tx += 1
+                log.debug("port %d: no interface bound, %d-byte frame dropped", num, len(frame))
+                continue
+            line = delays.get(num)
+            if line is not None:
+                # the _out record is stamped at the departure, where the delayed link begins,
+                # as a capture at the sending end of a link with that propagation delay
+                line.push(frame, departure)
+                if self.pcap is not None:
+                    self.pcap.write(num, "out", self.wall(departure), frame)
+                continue
+            if port.send(frame) and self.pcap is not None:
+                self.pcap.write(num, "out", self.wall(departure), frame)
+            self._log_frame("sent on", num, frame)
+
+    def _release(self, now: float) -> None:
+        """Put on the wire the delayed frames due by ``now`` (FIFO per port)."""
+        for num, line in self.delays.items():
+            if line.next_due() is not None and line.next_due() <= now:
+                port = self.ports[num]
+                for frame in line.pop_due(now):
+                    port.send(frame)
+                    self._log_frame("sent on", num, frame)
+
+    def _log_frame(self, what: str, num: int, frame: bytes) -> None:
+        if self.dump_packet_data and log.isEnabledFor(logging.INFO):
+            log.info("packet %s port %d, %d bytes: %s", what, num, len(frame),
+                     frame[:self.dump_packet_data].hex())
+        elif log.isEnabledFor(logging.DEBUG):
+            log.debug("packet %s port %d, %d bytes", what, num, len(frame))
+
+    def _serve_client(self, fd: int, events) -> None:
+        ctl = self.control
+        alive = True
+        if events & selectors.EVENT_READ:
+            alive = ctl.on_readable(fd)
+        elif events & selectors.EVENT_WRITE:
+            alive = ctl.flush(fd)
+        sock_key = self.sel.get_map().get(fd)
+        if not alive:
+            if sock_key is not None:
+                self.sel.unregister(sock_key.fileobj)
+            return
+        # a slow reader: wait until its socket can take the rest of the answer
+        want = selectors.EVENT_READ | (selectors.EVENT_WRITE if ctl.wants_write(fd) else 0)
+        if sock_key is not None and sock_key.events != want:
+            self.sel.modify(sock_key.fileobj, want, sock_key.data)
+
+    def close(self) -> None:
+        self.control.close()
+        for p in self.ports.values():
+            p.close()
+        if self.pcap is not None:
+            self.pcap.close()
+        self._wakeup.close()
+
+
+# -- command line ---------------------------------------------------------------------------------
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):              # simple_switch exits 1 on a bad command line
+        self.print_usage(sys.stderr)
+        self.exit(1, f"error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = _Parser(
+        prog="rdtcp-switch",
+        usage="rdtcp-switch [options] <path to JSON config file>",
+        description="The embedded target (toolchain.switch) as a switch process bound to Linux "
+                    "interfaces, with simple_switch's command line.",
+        epilog=f"Ready when it prints '{READY_LINE_PREFIX}127.0.0.1:<port>'. The control channel "
+               "is a line protocol, not Thrift: use rdtcp-switch-cli. Needs root (AF_PACKET).")
+    ap.add_argument("config", nargs="?", metavar="JSON", help="BMv2 JSON (p4c-bm2-ss or rdtcp-p4c)")
+    ap.add_argument("-i", "--interface", action="append", default=[], metavar="<port-num>@<interface-name>",
+                    help="attach network interface <interface-name> as port <port-num>; repeatable")
+    ap.add_argument("--pcap", nargs="?", const=".", default=None, metavar="DIR",
+                    help="write <interface>_in.pcap and <interface>_out.pcap per port into DIR "
+                         "(default: the current directory)")
+    ap.add_argument("--thrift-port", type=int, default=DEFAULT_THRIFT_PORT, metavar="PORT",
+                    help="TCP port of the control channel on 127.0.0.1 (a line protocol, NOT Thrift; "
+                         "0 = any free port; default 9090)")
+    ap.add_argument("--device-id", type=int, default=0, help="device id (default 0)")
+    ap.add_argument("--log-console", action="store_true", help="log on stdout")
+    ap.add_argument("--log-file", metavar="PATH", help="log to this file")
+    ap.add_argument("-L", "--log-level", choices=list(LOG_LEVELS), default=None,
+                    help="trace, debug, info, warn, error, off (default: trace when logging is on, "
+                         "as simple_switch)")
+    ap.add_argument("--max-port-count", type=int, default=DEFAULT_MAX_PORT_COUNT,
+                    help="maximum number of interfaces (default 512)")
+    ap.add_argument("--dump-packet-data", type=int, default=0, metavar="N",
+                    help="log the first N bytes of every packet received and sent (level info)")
+    ap.add_argument("--port-delay", action="append", default=[], metavar="<port-num>:<ms>",
+                    help="hold every frame leaving port <port-num> for <ms> milliseconds after "
+                         "the queue's departure, first in first out: a link's propagation delay "
+                         "(not a simple_switch option; repeatable, one per port)")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="seed of the target's random numbers (random extern, hash 'random'); "
+                         "not a simple_switch option")
+    ap.add_argument("--no-p4", action="store_true", help="refused: this switch needs a JSON at start")
+    ap.add_argument("-v", "--version", action="store_true", help="print the version and exit")
+    return ap
+
+
+def _refuse_unsupported(argv: list[str]) -> None:
+    for a in argv:
+        if a == "--":
+            raise StartupError("target-specific options after '--' (simple_switch's --drop-port, "
+                               "--priority-queues, ...) are not supported by rdtcp-switch")
+        name = a.split("=", 1)[0]
+        if name in UNSUPPORTED:
+            raise StartupError(f"simple_switch option {name} is not supported by rdtcp-switch")
+
+
+def setup_logging(args) -> None:
+    if not (args.log_console or args.log_file):
+        logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                            format="rdtcp-switch: %(levelname)s: %(message)s")
+        return
+    logging.addLevelName(5, "TRACE")
+    level = LOG_LEVELS[args.log_level or "trace"]
+    handler = (logging.FileHandler(args.log_file) if args.log_file
+               else logging.StreamHandler(sys.stdout))
+    handler.setFormatter(logging.Formatter("[%(asctime)s.%(msecs)03d] [rdtcp-switch] [%(levelname).1s] %(message)s",
+                                           "%H:%M:%S"))
+    logging.basicConfig(level=level, handlers=[handler])
+
+
+def open_ports(specs: list[str], max_ports: int) -> dict[int, RawPort]:
+    if len(specs) > max_ports:
+        raise StartupError(f"{len(specs)} interfaces but --max-port-count is {max_ports}")
+    wanted: dict[int, str] = {}
+    for spec in specs:
+        num, name = parse_interface_spec(spec)
+        if num in wanted:
+            raise StartupError(f"port {num} given twice (-i {num}@{wanted[num]} and -i {spec})")
+        if name in wanted.values():
+            raise StartupError(f"interface {name!r} given twice")
+        wanted[num] = name
+    ports: dict[int, RawPort] = {}
+    try:
+        for num, name in wanted.items():
+            ports[num] = RawPort(num, name)
+            print(f"Adding interface {name} as port {num}", flush=True)
+    except PortError:
+        for p in ports.values():
+            p.close()
+        raise
+    return ports
+
+
+def start(args) -> SwitchProcess:
+    """Everything up to the readiness line; raises StartupError/LoadError/PortError/ControlError."""
+    if args.no_p4:
+        raise StartupError("--no-p4 is not supported: give the BMv2 JSON to run")
+    if not args.config:
+        raise StartupError("please specify an input JSON configuration file")
+    if args.max_port_count < 0:
+        raise StartupError("Invalid --max-port-count argument, cannot be negative")
+    pcap_dir = None
+    if args.pcap is not None:
+        pcap_dir = Path(args.pcap)
+        if not pcap_dir.is_dir():
+            raise StartupError(f"Directory '{args.pcap}' specified with '--pcap' does not exist.")
+    if not Path(args.config).is_file():
+        raise StartupError(f"cannot read JSON configuration file {args.config!r}: no such file")
+    delays = port_delays(args.port_delay, args.interface)
+    program = load_program(args.config)
+    sw = SimpleSwitch(program, seed=args.seed)
+    ports = open_ports(args.interface, args.max_port_count)
+    try:
+        control = ControlServer(args.thrift_port, RuntimeCLI(sw.runtime))
+    except ControlError:
+        for p in ports.values():
+            p.close()
+        raise
+    pcap = None
+    if pcap_dir is not None:
+        try:
+            pcap = PcapSet(pcap_dir, ports)
+        except StartupError:
+            control.close()
+            for p in ports.values():
+                p.close()
+            raise
+    return SwitchProcess(sw, ports, control, pcap, dump_packet_data=max(args.dump_packet_data, 0),
+                         port_delays=delays)
+
+
+def port_delays(specs: list[str], interfaces: list[str]) -> dict[int, float]:
+    """``--port-delay`` options -> {port: seconds}; every port must be one given with ``-i``."""
+    bound = {parse_interface_spec(s)[0] for s in interfaces}
+    out: dict[int, float] = {}
+    for spec in specs:
+        port, delay = parse_port_delay(spec)
+        if port in out:
+            raise StartupError(f"--port-delay given twice for port {port}")
+        if port not in bound:
+            raise StartupError(f"--port-delay {spec}: port {port} has no interface "
+                               f"(attach one with -i {port}@<interface>)")
+        out[port] = delay
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        _refuse_unsupported(argv)
+    except StartupError as e:
+        print(f"error: {e}", file=sys.stderr, flush=True)
+        return 1
+    args = build_parser().parse_args(argv)
+    if args.version:
+        print("rdtcp-switch (toolchain.switch), simple_switch-compatible BMv2 JSON 2.x")
+        return 0
+    setup_logging(args)
+    try:
+        proc = start(args)
+    except (StartupError, LoadError, PortError, ControlError, CliError) as e:
+        print(f"error: {e}", file=sys.stderr, flush=True)
+        return 1
+    except OSError as e:                   # the JSON file unreadable, etc.
+        print(f"error: {e.strerror or e}: {getattr(e, 'filename', '') or ''}", file=sys.stderr, flush=True)
+        return 1
+    proc.install_signal_handlers()
+    print(f"{READY_LINE_PREFIX}{proc.control.host}:{proc.control.port}", flush=True)
+    try:
+        proc.run()
+    finally:
+        proc.close()
+    for num, p in sorted(proc.ports.items()):
+        log.info("port %d (%s): %d in, %d out, %d send errors", num, p.ifname, p.rx_packets,
+                 p.tx_packets, p.tx_errors)
+    for num, line in proc.delays.items():
+        if len(line):                      # in flight on the delayed link when it stopped
+            log.info("port %d: %d delayed frames not sent", num, len(line))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
