@@ -47,7 +47,7 @@ Measured 2026-11-22, PyPy's GC nursery (lead; tree at ef82190, idle machine, alt
       PyPy's own choice 14.7, 14.9, 15.4, 15.8, 20.1, 20.2 s;  1M 17.5, 20.5;  2M 12.0, 13.1;
       4M 9.7, 10.0, 10.1, 11.1, 11.5, 12.0, 12.6 s;  8M 10.6, 11.9, 12.8;  16M 12.9, 18.2
   so the experiments' workers and ``--python`` here run with PYPY_GC_NURSERY=4M
-  (experiments.runner.worker.worker_env; one already set in the environment wins): median ~15.6 -> ~11 s.
+  (experiments.runner.pool.worker_env; one already set in the environment wins): median ~15.6 -> ~11 s.
   python bench/bench_sim.py --sweep   (tree at 00b9fe8, idle machine):
       39 runs in 178.2 s = 2.97 min on 2 PyPy workers (goal <= 5 min: met)
   python bench/bench_sim.py --duration 600 --no-profile --python /usr/bin/pypy3:
@@ -173,7 +173,7 @@ def print_scenario(fig: dict, duration: float) -> None:
 def scenario_in(python: str, duration: float) -> dict:
     """Run the scenario under interpreter ``python`` (a subprocess of this script) and return
     its figures; the program JSON is the one this process compiled (RDTCP_PROGRAM)."""
-    from experiments.runner.worker import worker_env     # the environment the sweeps' workers get
+    from experiments.runner.pool import worker_env       # the environment the sweeps' workers get
     env = dict(worker_env(ROOT), RDTCP_PROGRAM=str(ROOT / "build" / "rdtcp.json"))
     proc = subprocess.run([python, str(Path(__file__).resolve()), "--scenario-json",
                            "--duration", repr(duration)], env=env, cwd=str(ROOT),

@@ -37,11 +37,16 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
-from experiments.runner.cli import HelpFormatter, csv_list, finite_float, out_of_range, series_too_long
+import matplotlib.pyplot as plt
+
+from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
+                                    series_too_long)
 from experiments.runner.frto_scenario import TRANSFER_BYTES
+from experiments.runner.plots import save_figure
+from experiments.runner.report import write_csv
 from experiments.runner.scenario import RunSpec
-from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs, mode_defaults,
-                               run_driver)
+from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
+                                      mode_defaults, run_driver)
 
 __all__ = ["MODES", "FrtoSweepConfig", "build_specs", "points_of", "checks_of", "main",
            "parse_args", "PAPER", "PAPER_NAMES", "RESPONSE_NAMES", "VARIANTS", "SCENARIOS",
@@ -247,8 +252,6 @@ def table_markdown(rows: list[dict], checks: list[dict], cfg: FrtoSweepConfig) -
 
 def write_outputs(rows: list[dict], cfg: FrtoSweepConfig, out: Path, *, mode: str,
                   invocations: Sequence[dict] = (), code_version: str | None = None) -> dict:
-    from experiments.runner.report import write_csv
-
     points = points_of(rows)
     checks = checks_of(points)
     table = paper_rows(points, cfg)
@@ -275,10 +278,6 @@ def write_outputs(rows: list[dict], cfg: FrtoSweepConfig, out: Path, *, mode: st
 def plot_figures(points: dict, cfg: FrtoSweepConfig, out: Path) -> list[str]:
     """Figs. 6-8: throughput box plots (median, quartiles, min/max) per sender; Fig. 7 has one
     panel per loss level."""
-    import matplotlib.pyplot as plt
-
-    from experiments.runner.plots import save_figure
-
     written = []
     for scenario, name in (("delay", "fig6_delay.png"), ("loss", "fig7_loss.png"),
                            ("burst", "fig8_burst.png")):

@@ -20,8 +20,13 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from experiments.runner.scenario import (BOTTLENECK_BPS, CAPTURE_POINTS, INJECTIONS, MAX_CWND_SEGMENTS,
-                               RDTCP_K, RDTCP_VARIANTS, VARIANTS, RunSpec)
+from experiments.runner.cli import (HelpFormatter, UsageError, finite_float, make_out_dir,
+                                    out_of_range, series_too_long)
+from experiments.runner.journal import code_version
+from experiments.runner.scenario import (BOTTLENECK_BPS, CAPTURE_POINTS, INJECTIONS,
+                                         MAX_CWND_SEGMENTS, RDTCP_K, RDTCP_VARIANTS, VARIANTS,
+                                         ProgramError, RunSpec, gateway_program, run_paper)
+from sim.trace import write_series_csv
 
 __all__ = ["main", "plot_series", "series_lines"]
 
@@ -34,8 +39,6 @@ SWAP_DEFAULTS = {"swaps": 15, "interval": 1.0, "swap_span": 0}
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    from experiments.runner.cli import HelpFormatter, finite_float, out_of_range, series_too_long
-
     p = argparse.ArgumentParser(
         prog="python -m experiments.one_run", formatter_class=HelpFormatter,
         description="Simulate one bulk transfer over the paper's dumbbell (003 §4) with the P4 "
@@ -123,11 +126,6 @@ def _conflict(args: argparse.Namespace) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from experiments.runner.scenario import ProgramError, gateway_program, run_paper
-    from experiments.runner.cli import UsageError, make_out_dir
-
-    from experiments.runner.journal import code_version
-
     args = parse_args(argv)
     spec = args.spec
     out = Path(args.out)
@@ -149,7 +147,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     (out / "run.json").write_text(json.dumps(row, indent=2) + "\n")
     written = ["run.json"]
     if result.series:
-        from sim.trace import write_series_csv
         write_series_csv(out / "series.csv", result.series)
         written.append("series.csv")
         if plot_series(result.series, out / "series.png", title=_title(spec), mss=result.mss,
@@ -201,7 +198,7 @@ def plot_series(rows: list, path: Path, *, title: str, mss: int,
                 max_cwnd_segments: int = MAX_CWND_SEGMENTS) -> bool:
     """cwnd, ssthresh (segments of ``mss`` bytes) and dupthresh over time, with retransmission
     marks, above the goodput (``series_lines``). False when matplotlib is missing."""
-    try:
+    try:                                # deferred on purpose: PyPy runs this module without it
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt

@@ -34,18 +34,25 @@ on workers), experiments.runner.report (tables and figures).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from dataclasses import dataclass, replace
-from typing import Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any, Sequence
 
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
-                             series_too_long)
-from experiments.runner.scenario import INJECTIONS, P4_INJECTIONS, PAPER_VARIANTS, VARIANTS, RunSpec
-from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs, mode_defaults,
-                               run_driver)
+                                    series_too_long)
+from experiments.runner.plots import plot_all
+from experiments.runner.report import (STATISTICS_NOTE, aggregate_all, figure_points, k_study,
+                                       paper_table, point_rows, shape_checks, table_markdown,
+                                       write_csv)
+from experiments.runner.scenario import (INJECTIONS, P4_INJECTIONS, PAPER_VARIANTS, RDTCP_VARIANTS,
+                                         VARIANTS, RunSpec)
+from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
+                                      mode_defaults, run_driver)
 
 __all__ = ["MODES", "SweepConfig", "build_specs", "main", "parse_args", "sweep_config",
-           "K_STUDY_SWAPS", "K_STUDY_INTERVAL"]
+           "write_outputs", "K_STUDY_SWAPS", "K_STUDY_INTERVAL"]
 
 # The k study runs at the one reordering level the paper quotes numbers for (003 §5-6).
 K_STUDY_SWAPS = 15
@@ -200,7 +207,6 @@ def sweep_config(args: argparse.Namespace) -> SweepConfig:
 def series_name(row: dict) -> str:
     """The file name of a run's time series, naming only what acts on the run: k for the RD-TCP
     senders, the swaps (count, span, interval) or the P4 injection and its level, the seed."""
-    from experiments.runner.scenario import RDTCP_VARIANTS
     parts = [row["variant"]]
     if row["variant"] in RDTCP_VARIANTS:
         parts.append(f"k{row['k']}")
@@ -213,9 +219,40 @@ def series_name(row: dict) -> str:
     return "_".join(parts + [f"seed{row['seed']}"]) + ".csv"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    from experiments.runner.report import write_outputs
+def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str,
+                  invocations: list[dict] = (), code_version: str | None = None) -> dict:
+    """runs.csv, points.csv, figures, paper_table.{md,csv} and summary.json in ``out``.
+    ``invocations``: one entry per invocation of the sweep on its journal, oldest first (the
+    sweep's invocations.jsonl: wall_s, jobs, workers, code_version, runs done and reused, ...);
+    summary.json lists them and its ``wall_s`` is their total."""
+    all_points = aggregate_all(rows)
+    points = figure_points(all_points, swap_span=getattr(cfg, "swap_span", 0))
+    study = k_study(all_points, swaps=K_STUDY_SWAPS, interval=K_STUDY_INTERVAL) \
+        if getattr(cfg, "k_values", ()) else {}
+    duration = getattr(cfg, "duration", None)
+    write_csv(out / "runs.csv", rows)
+    prows = point_rows(all_points)
+    write_csv(out / "points.csv", prows)
+    table = paper_table(points, duration=duration)
+    write_csv(out / "paper_table.csv", table)
+    markdown = table_markdown(table, duration=duration)
+    (out / "paper_table.md").write_text(markdown + "\n")
+    figures = plot_all(points, out, k_study=study, duration=duration)
+    invocations = list(invocations)
+    summary = {"mode": mode, "config": asdict(cfg), "code_version": code_version,
+               "wall_s": round(sum(i["wall_s"] for i in invocations
+                                   if isinstance(i.get("wall_s"), (int, float))), 3),
+               "invocations": invocations,
+               "runs": len(rows), "failed_runs": sum("error" in r for r in rows),
+               "statistics": STATISTICS_NOTE,
+               "points": prows, "checks": shape_checks(points), "paper_table": table,
+               "table_markdown": markdown, "figures": figures,
+               "k_study": {str(span): ks for span, ks in study.items()}}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
 
+
+def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     return run_driver(args, sweep_config(args), build_specs=build_specs,
                       write_outputs=write_outputs, name_of=series_name, label="RD-TCP figures")

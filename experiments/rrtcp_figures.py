@@ -34,11 +34,16 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
-from experiments.runner.cli import HelpFormatter, csv_list, finite_float, out_of_range, series_too_long
+import matplotlib.pyplot as plt
+
+from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
+                                    series_too_long)
+from experiments.runner.plots import LABELS, plot_curve, save_figure, sender_style, stats_note
+from experiments.runner.report import write_csv
 from experiments.runner.scenario import RunSpec
+from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
+                                      mode_defaults, run_driver)
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
-from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs, mode_defaults,
-                               run_driver)
 
 __all__ = ["MODES", "RrSweepConfig", "build_specs", "main", "parse_args", "points_of",
            "checks_of", "MAXWND", "VARIANTS", "PAPER_NAMES"]
@@ -190,8 +195,6 @@ def table_markdown(points: dict, checks: list[dict], cfg: RrSweepConfig) -> str:
 
 def write_outputs(rows: list[dict], cfg: RrSweepConfig, out: Path, *, mode: str,
                   invocations: Sequence[dict] = (), code_version: str | None = None) -> dict:
-    from experiments.runner.report import write_csv
-
     points = points_of(rows)
     checks = checks_of(points, cfg)
     write_csv(out / "runs.csv", rows)
@@ -216,10 +219,6 @@ def write_outputs(rows: list[dict], cfg: RrSweepConfig, out: Path, *, mode: str,
 
 def plot_figures(points: dict, cfg: RrSweepConfig, out: Path) -> list[str]:
     """Fig. 4 (throughput) and Fig. 5 (false fast retransmit ratio) against % delayed."""
-    import matplotlib.pyplot as plt
-
-    from experiments.runner.plots import LABELS, plot_curve, save_figure, sender_style, stats_note
-
     written = []
     ideal = points.get(("sack", 0.0))
     for name, field, ylabel, senders in (

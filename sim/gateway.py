@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller import Controller
+from controller.drivers import EmbeddedDriver
+
 __all__ = ["gateway_config", "configure_gateway", "gateway_counters", "DEFAULT_TM_DEPTH"]
 
 DEFAULT_TM_DEPTH = 1024   # packets; far deeper than any buffer limit, so the program drops first
@@ -41,18 +44,12 @@ def gateway_config(net: Any, name: str, *, tm_depth: int = DEFAULT_TM_DEPTH,
 def configure_gateway(net: Any, name: str, switch: Any, *, tm_depth: int = DEFAULT_TM_DEPTH,
                       impair: dict[int, dict] | None = None) -> list[str]:
     """Apply ``gateway_config`` through the controller; returns the CLI commands it ran."""
-    from controller import Controller
-    from controller.drivers import EmbeddedDriver
-
     cfg = gateway_config(net, name, tm_depth=tm_depth, impair=impair)
     return Controller(EmbeddedDriver(switch)).apply(cfg)
 
 
 def gateway_counters(switch: Any) -> dict[str, int]:
     """Packet counts of the gateway's drop, EPDN and reordering counters, flat."""
-    from controller import Controller
-    from controller.drivers import EmbeddedDriver
-
     return counters_from_report(Controller(EmbeddedDriver(switch)).report(ports=[]))
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from netbase import wire
+
 if TYPE_CHECKING:  # pragma: no cover
     from sim.events import EventQueue
     from sim.links import Nic
@@ -27,8 +29,8 @@ class Endpoint:
         self.app = app
         self.timer_at: float | None = None
         # every frame of this endpoint has the same addresses: converted once (netbase.wire)
-        self._encode = host._wire.FrameEncoder(src_ip=host.ip, dst_ip=remote_ip, src_mac=host.mac,
-                                              dst_mac=host.gateway_mac).encode
+        self._encode = wire.FrameEncoder(src_ip=host.ip, dst_ip=remote_ip, src_mac=host.mac,
+                                       dst_mac=host.gateway_mac).encode
 
     def emit(self, segments: list, now: float) -> None:
         """Encode and send what the engine returned, let the app react, re-arm the timer."""
@@ -78,22 +80,18 @@ class HostNode:
         self.endpoints: dict[tuple[int, str, int], Endpoint] = {}
         self.malformed = 0              # frames netbase.wire refused
         self.unmatched = 0              # frames for no endpoint (no RST model)
-        self._wire = None               # netbase.wire, imported with the first endpoint
 
     def add_endpoint(self, conn: Any, *, local_port: int, remote_ip: str, remote_port: int,
                      app: Any) -> Endpoint:
         key = (local_port, remote_ip, remote_port)
         if key in self.endpoints:
             raise ValueError(f"{self.name}: endpoint {key} exists already")
-        if self._wire is None:
-            from netbase import wire      # here, so frame-level simulations need no TCP stack
-            self._wire = wire
         ep = Endpoint(self, conn, remote_ip=remote_ip, app=app)
         self.endpoints[key] = ep
         return ep
 
     def encode(self, seg: Any, remote_ip: str) -> bytes:
-        return self._wire.encode_frame(seg, src_ip=self.ip, dst_ip=remote_ip,
+        return wire.encode_frame(seg, src_ip=self.ip, dst_ip=remote_ip,
                                  src_mac=self.mac, dst_mac=self.gateway_mac)
 
     def on_frame(self, port_frame: tuple[int, bytes]) -> None:
@@ -102,8 +100,8 @@ class HostNode:
             self.unmatched += 1         # nothing listens here: no need to decode
             return
         try:
-            src_ip, _dst_ip, seg = self._wire.decode_frame(frame)
-        except self._wire.MalformedPacket:
+            src_ip, _dst_ip, seg = wire.decode_frame(frame)
+        except wire.MalformedPacket:
             self.malformed += 1
             return
         ep = self.endpoints.get((seg.dst_port, src_ip, seg.src_port))

@@ -18,11 +18,14 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from netbase.pcap import PcapWriter, TimeOrderedCapture
+from netbase.units import parse_bw, parse_delay
+from sim import program as gateway_source  # its gateway_json is looked up at each call
 from sim.events import EventQueue
+from sim.gateway import configure_gateway
 from sim.hostnode import HostNode
 from sim.links import Channel, Nic
 from sim.switch import SwitchNode
-from netbase.units import parse_bw, parse_delay
+from toolchain.switch import SimpleSwitch, load_program
 
 __all__ = ["Network", "Route", "port_mac"]
 
@@ -77,14 +80,10 @@ class Network:
         queue's depth in packets: an int, a function of the link's options, or None for the
         link's ``max_queue_size`` (plain drop-tail in the traffic manager).
         """
-        from toolchain.switch import SimpleSwitch, load_program
-
         net = cls(seed=seed)
         net.topo = topo
         if program is None:
-            from sim.gateway import configure_gateway
-            from sim.program import gateway_json
-            program = gateway_json()
+            program = gateway_source.gateway_json()
             configure = configure if configure is not None else configure_gateway
         if isinstance(program, (str, dict, os.PathLike)):
             program = load_program(str(program) if isinstance(program, os.PathLike) else program)

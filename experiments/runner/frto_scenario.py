@@ -31,8 +31,19 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from experiments.runner.gateways import BOTTLENECK_PORT
-from experiments.runner.scenario import SCENARIOS, RunResult, RunSpec
+from experiments.runner.gateways import BOTTLENECK_PORT, configure_gateway, gateway_stats
+from experiments.runner.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
+from hosts.tcp import TcpConfig
+from hosts.tcp.profiles import profile_config
+from hosts.tcp.ranges import RangeSet
+from hosts.tcp.variants import get_variant
+from netbase.seq import seq_sub
+from netbase.wire import MalformedPacket, decode_frame
+from sim.flows import add_bulk_flow
+from sim.impair import LinkLoss, LinkOutages, LinkStalls, sender_pause
+from sim.network import Network
+from sim.trace import FlowSampler
+from topologies import topos
 
 __all__ = ["run_frto", "frto_config", "FRTO_SCENARIOS", "TRANSFER_BYTES", "STALL_MEAN",
            "GOOD_MIN", "GOOD_MAX", "BAD_MEAN", "LINUX_ATO_MIN", "INITIAL_WINDOW"]
@@ -51,10 +62,6 @@ LINK_PORT = BOTTLENECK_PORT
 
 def frto_config(spec: RunSpec) -> Any:
     """Both ends' engine configuration: the variant on Linux 2.4's timers (see above)."""
-    from hosts.tcp import TcpConfig
-    from hosts.tcp.profiles import profile_config
-    from hosts.tcp.variants import get_variant
-
     policy = get_variant(spec.variant)
     base = TcpConfig(variant=spec.variant, mss=SCENARIOS[spec.scenario].mss,
                      sack=policy.offers_sack, timestamps=policy.needs_timestamps,
@@ -94,19 +101,15 @@ class _Duplicates:
     bytes had all arrived before: the retransmissions that were not needed (ground truth)."""
 
     def __init__(self) -> None:
-        from hosts.tcp.ranges import RangeSet
-        from netbase.wire import MalformedPacket, decode_frame
-        self._decode, self._bad = decode_frame, MalformedPacket
         self.seen = RangeSet()
         self.base: int | None = None    # sequence number of the first data byte seen
         self.segments = 0
         self.duplicates = 0
 
     def write(self, _time: float, frame: bytes) -> None:
-        from netbase.seq import seq_sub
         try:
-            _, _, seg = self._decode(frame)
-        except self._bad:
+            _, _, seg = decode_frame(frame)
+        except MalformedPacket:
             return
         if not seg.payload:
             return
@@ -125,8 +128,6 @@ class _Duplicates:
 
 def _impairments(net: Any, spec: RunSpec) -> dict:
     """Attach the scenario's link model; returns what the row reports of it."""
-    from sim.impair import LinkLoss, LinkOutages, LinkStalls, sender_pause
-
     down = net.channel("r1", "r2", port=LINK_PORT)
     up = net.channel("r2", "r1", port=LINK_PORT)
     if spec.scenario == "frto-delay":
@@ -144,17 +145,10 @@ def _build_network(spec: RunSpec, program: Any) -> Any:
     """FrtoTopo with both gateways configured by the controller; in the LOSS scenario r1 drops
     data segments towards the link with probability ``spec.level`` (the P4 program's own
     random drop)."""
-    from experiments.runner.gateways import gateway_impairment
-    from experiments.runner.scenario import TM_DEPTH
-    from sim.gateway import configure_gateway
-    from sim.network import Network
-    from topologies import topos
-
     drop = spec.level if spec.scenario == "frto-loss" else 0.0
 
     def configure(net, name, sw):
-        configure_gateway(net, name, sw, tm_depth=TM_DEPTH,
-                          impair=gateway_impairment(name, spec, drop=drop))
+        configure_gateway(net, name, sw, spec=spec, tm_depth=TM_DEPTH, drop=drop)
 
     topo = topos[SCENARIOS[spec.scenario].topo]()
     return Network.from_topo(topo, program=program, seed=spec.seed, tm_depth=TM_DEPTH,
@@ -174,9 +168,6 @@ def _check(spec: RunSpec) -> None:
 
 def run_frto(spec: RunSpec, program: Any) -> RunResult:
     """Simulate one transfer of ``spec`` (an frto-* scenario) and return its row."""
-    from sim.flows import add_bulk_flow
-    from sim.trace import FlowSampler
-
     _check(spec)
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
     net = _build_network(spec, program)
@@ -201,8 +192,6 @@ def run_frto(spec: RunSpec, program: Any) -> RunResult:
 
 def _stats(flow: Any, net: Any, models: dict, duplicates: _Duplicates, done: float | None,
            transfer_s: float) -> dict:
-    from experiments.runner.gateways import gateway_stats
-
     s = flow.sender.stats
     out: dict = {"completed": done is not None, "transfer_s": round(transfer_s, 6)}
     for k in ("retransmits", "fast_retransmits", "timeouts", "spurious_timeouts_undone",

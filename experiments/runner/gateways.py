@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.gateway import configure_gateway as _configure, gateway_config, gateway_counters
+from sim.gateway import configure_gateway as _configure
+from sim.gateway import gateway_config, gateway_counters
 
 __all__ = ["configure_gateway", "gateway_config", "gateway_counters", "gateway_impairment",
            "gateway_stats", "impairment",
@@ -43,8 +44,9 @@ def gateway_stats(net: Any) -> dict[str, int]:
             for key, value in gateway_counters(net.switches[name].switch).items()}
 
 
-def configure_gateway(net: Any, name: str, switch: Any, *, spec: Any) -> None:
-    """``Network.from_topo``'s configure hook for the paper's runs."""
-    from experiments.runner.scenario import TM_DEPTH
-
-    _configure(net, name, switch, tm_depth=TM_DEPTH, impair=gateway_impairment(name, spec))
+def configure_gateway(net: Any, name: str, switch: Any, *, spec: Any, tm_depth: int,
+                      drop: float = 0.0) -> None:
+    """``Network.from_topo``'s configure hook for a scenario's runs: the default gateway
+    config, traffic-manager queues ``tm_depth`` deep, and the run's impairments."""
+    _configure(net, name, switch, tm_depth=tm_depth,
+               impair=gateway_impairment(name, spec, drop=drop))

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Sequence
 
 from experiments.runner.scenario import RDTCP_K, RunSpec
+from sim.program import REPO_ROOT
 
 __all__ = ["Journal", "Resumed", "scan_journal", "spec_key", "run_key", "row_key", "select",
            "previous_rows", "set_aside", "finished_count", "code_version", "code_files",
@@ -67,7 +68,6 @@ def code_version(program_path: str | Path, root: Path | None = None) -> str:
     not count). Files only, no git: a tarball of the sources gives the same version as the
     checkout it came from, wherever it is unpacked."""
     if root is None:
-        from sim.program import REPO_ROOT
         root = REPO_ROOT
     h = hashlib.sha256()
     for path in code_files(root):

@@ -4,21 +4,43 @@ written as each run ends. Ctrl-C ends every worker and keeps the journal."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import multiprocessing
 import os
+import shutil
 import signal
+import subprocess
 import sys
+import tempfile
+import threading
 from dataclasses import asdict
 from pathlib import Path
 from typing import Sequence
 
 from experiments.runner.cli import UsageError
 from experiments.runner.journal import row_key
-from experiments.runner.scenario import RunSpec
-from experiments.runner.worker import worker_env
+from experiments.runner.scenario import RunSpec, run_paper
+from sim.program import REPO_ROOT
+from toolchain.switch import load_program
 
-__all__ = ["init_worker", "jobs_for", "run_one", "run_specs", "worker_python"]
+__all__ = ["init_worker", "jobs_for", "run_one", "run_specs", "worker_python", "worker_env",
+           "PYPY_GC_NURSERY"]
+
+# PyPy's minor-collection nursery. The simulator allocates a few short-lived objects per event,
+# so the nursery size decides how often PyPy collects; 4 MiB was the fastest of 1-16 MiB and
+# PyPy's own choice for the 600 s scenario (bench/README.md, "PyPy's nursery"). A
+# PYPY_GC_NURSERY already in the environment wins; CPython ignores the variable.
+PYPY_GC_NURSERY = "4M"
+
+
+def worker_env(repo_root) -> dict[str, str]:
+    """Environment of a worker interpreter: the repository importable, PyPy's nursery set."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(repo_root), os.environ.get("PYTHONPATH", "")) if p)
+    env.setdefault("PYPY_GC_NURSERY", PYPY_GC_NURSERY)
+    return env
 
 
 _PROGRAM = None
@@ -26,7 +48,6 @@ _PROGRAM = None
 
 def init_worker(program_path: str) -> None:
     global _PROGRAM
-    from toolchain.switch import load_program
     _PROGRAM = load_program(program_path)
 
 
@@ -45,11 +66,9 @@ SCENARIO_RUNNERS = {name: ("experiments.runner.frto_scenario", "run_frto")
 
 def runner_for(spec: RunSpec):
     """The function that runs ``spec``: its scenario's (SCENARIO_RUNNERS), else run_paper."""
-    import importlib
     if spec.scenario in SCENARIO_RUNNERS:
         module, name = SCENARIO_RUNNERS[spec.scenario]
         return getattr(importlib.import_module(module), name)
-    from experiments.runner.scenario import run_paper
     return run_paper
 
 
@@ -84,6 +103,7 @@ def run_specs(specs: Sequence[RunSpec], *, jobs: int, program_path: str,
     ``code_version``: stamped on every row (``journal.code_version``). ``label``: what the
     progress bar says it runs (the sweep's name). A KeyboardInterrupt
     ends the workers, keeps the journal and propagates."""
+    # deferred on purpose: the PyPy workers import this module (run_one) and have no tqdm
     from tqdm import tqdm
     if not specs:
         return []
@@ -133,12 +153,6 @@ def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
     A worker that dies fails its run (with the end of its stderr) and is replaced. On an
     exception here (KeyboardInterrupt) every worker is killed and the runs in progress are
     neither recorded nor failed: ``--resume`` runs them."""
-    import subprocess
-    import tempfile
-    import threading
-
-    from sim.program import REPO_ROOT
-
     env = worker_env(REPO_ROOT)
     pending = list(reversed(specs))
     lock = threading.Lock()
@@ -245,11 +259,6 @@ def worker_python(choice: str) -> tuple[str | None, str]:
     (``pypy3`` on PATH) when it can import the simulator, else this process's interpreter
     (forked workers); any other value is an interpreter to use, checked the same way
     (UsageError when it is missing or cannot run the simulator)."""
-    import shutil
-    import subprocess
-
-    from sim.program import REPO_ROOT
-
     if choice == "self":
         return None, f"workers: this interpreter ({sys.implementation.name})"
     path = shutil.which("pypy3") if choice == "auto" else shutil.which(choice)

@@ -9,11 +9,12 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Iterable
 
-from experiments.runner.scenario import (BOTTLENECK_BPS, PAPER, PAPER_VARIANTS, RDTCP_K, RDTCP_VARIANTS,
-                               VARIANTS)
+from experiments.runner.scenario import (BOTTLENECK_BPS, PAPER, PAPER_VARIANTS, RDTCP_K,
+                                         RDTCP_VARIANTS, VARIANTS)
+from hosts.tcp.variants import get_variant
 
 __all__ = ["aggregate", "aggregate_all", "figure_points", "k_study", "shape_checks", "paper_table",
-           "paper_sender", "table_markdown", "point_rows", "write_outputs", "write_csv"]
+           "paper_sender", "table_markdown", "point_rows", "write_csv", "STATISTICS_NOTE"]
 
 # aggregate_all(): (variant, injection, interval or None, swaps, level, k, swap span)
 # aggregate(), figure_points(): the first five, for the figures' k and span
@@ -125,7 +126,6 @@ def paper_sender(variant: str) -> str | None:
     for SACK, DSACK and RD-TCP (k = 3), the only senders the paper ran; for one of our
     extensions, the paper's sender its policy derives from (BL-INC/BL-AVG from DSACK undo, the
     RD-TCPs that set k from RD-TCP), as experiments.runner.scenario.PAPER copies that sender's number."""
-    from hosts.tcp.variants import get_variant
     if variant in PAPER_VARIANTS:
         return variant
     policy = get_variant(variant)
@@ -263,40 +263,3 @@ STATISTICS_NOTE = ("throughput_mean_Bps ± throughput_std_Bps: mean and sample s
                    "(n - 1) over the n seeds of a point, std null when n = 1; the figures' error "
                    "bars are this sd. swaps_done_mean / swaps_asked_mean: random queue swaps made "
                    "and asked per run (skipped when fewer than two packets wait).")
-
-
-def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str,
-                  invocations: list[dict] = (), code_version: str | None = None) -> dict:
-    """runs.csv, points.csv, figures, paper_table.{md,csv} and summary.json in ``out``.
-    ``invocations``: one entry per invocation of the sweep on its journal, oldest first (the
-    sweep's invocations.jsonl: wall_s, jobs, workers, code_version, runs done and reused, ...);
-    summary.json lists them and its ``wall_s`` is their total."""
-    from experiments.runner.plots import plot_all
-
-    from experiments.rdtcp_figures import K_STUDY_INTERVAL, K_STUDY_SWAPS
-
-    all_points = aggregate_all(rows)
-    points = figure_points(all_points, swap_span=getattr(cfg, "swap_span", 0))
-    study = k_study(all_points, swaps=K_STUDY_SWAPS, interval=K_STUDY_INTERVAL) \
-        if getattr(cfg, "k_values", ()) else {}
-    duration = getattr(cfg, "duration", None)
-    write_csv(out / "runs.csv", rows)
-    prows = point_rows(all_points)
-    write_csv(out / "points.csv", prows)
-    table = paper_table(points, duration=duration)
-    write_csv(out / "paper_table.csv", table)
-    markdown = table_markdown(table, duration=duration)
-    (out / "paper_table.md").write_text(markdown + "\n")
-    figures = plot_all(points, out, k_study=study, duration=duration)
-    invocations = list(invocations)
-    summary = {"mode": mode, "config": asdict(cfg), "code_version": code_version,
-               "wall_s": round(sum(i["wall_s"] for i in invocations
-                                   if isinstance(i.get("wall_s"), (int, float))), 3),
-               "invocations": invocations,
-               "runs": len(rows), "failed_runs": sum("error" in r for r in rows),
-               "statistics": STATISTICS_NOTE,
-               "points": prows, "checks": shape_checks(points), "paper_table": table,
-               "table_markdown": markdown, "figures": figures,
-               "k_study": {str(span): ks for span, ks in study.items()}}
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return summary

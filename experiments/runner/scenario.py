@@ -18,12 +18,24 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hosts.tcp.variants import VARIANTS as ALL_VARIANTS, get_variant
+from experiments.runner.gateways import configure_gateway, gateway_stats
+from hosts.tcp import TcpConfig
+from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
+from hosts.tcp.variants import get_variant
 from hosts.tcp.variants.rdtcp import RdTcp
+from sim import program as gateway_source  # its gateway_json is looked up at each call
+from sim.flows import add_bulk_flow
+from sim.network import Network
+from sim.reorder import PacketDelayer, QueueSwapper
+from sim.trace import FlowSampler
+from toolchain.switch import load_program
+from toolchain.switch.errors import LoadError
+from topologies import topos
 
 __all__ = ["RunSpec", "run_paper", "PAPER", "BOTTLENECK_BPS", "INJECTIONS", "P4_INJECTIONS",
            "Scenario", "SCENARIOS",
@@ -194,7 +206,6 @@ class RunResult:
 
 def tcp_config(spec: RunSpec) -> Any:
     """The sender's and receiver's engine configuration for the scenario."""
-    from hosts.tcp import TcpConfig
     policy = get_variant(spec.variant)
     return TcpConfig(variant=spec.variant, mss=SCENARIOS[spec.scenario].mss,
                      sack=policy.offers_sack, timestamps=policy.needs_timestamps,
@@ -204,15 +215,12 @@ def tcp_config(spec: RunSpec) -> Any:
 
 def build_network(spec: RunSpec, program: Any) -> Any:
     """The paper's dumbbell, both gateways running the P4 program configured by the controller."""
-    from experiments.runner.gateways import configure_gateway
-    from sim.network import Network
-    from topologies import topos
-
     alt = spec.alt_extra_delay if spec.injection == "altpath" else None
     topo = topos[SCENARIOS[spec.scenario].topo](alt_extra_delay=alt)
     return Network.from_topo(
         topo, program=program, seed=spec.seed, tm_depth=TM_DEPTH,
-        configure=lambda net, name, sw: configure_gateway(net, name, sw, spec=spec))
+        configure=lambda net, name, sw: configure_gateway(net, name, sw, spec=spec,
+                                                      tm_depth=TM_DEPTH))
 
 
 # where a run's pcap is taken: (node1, node2, port of node1, capturing end)
@@ -226,11 +234,6 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
               pcap_at: str = "r1") -> RunResult:
     """Simulate ``spec`` to completion and return its throughput and counters; with ``pcap``,
     capture at ``pcap_at`` (a key of CAPTURE_POINTS)."""
-    from experiments.runner.gateways import gateway_stats
-    from sim.flows import add_bulk_flow
-    from sim.reorder import PacketDelayer, QueueSwapper
-    from sim.trace import FlowSampler
-
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
     net = build_network(spec, program)
     if pcap:
@@ -291,17 +294,11 @@ def gateway_program() -> tuple[str, Any]:
     build/rdtcp.json (or the cached one reused). ProgramError when the file is missing,
     unreadable or not a program the target can load, checked here once rather than in every
     worker (a pool whose initializer fails restarts it for ever)."""
-    import os
-
-    from sim.program import REPO_ROOT, gateway_json
-    from toolchain.switch import load_program
-    from toolchain.switch.errors import LoadError
-
     override = os.environ.get("RDTCP_PROGRAM")
     where = f"RDTCP_PROGRAM={override}" if override else "the gateway program"
     try:
-        gateway_json()                  # compile (or reuse the cache); reads an override
-        path = override or str(REPO_ROOT / "build" / "rdtcp.json")
+        gateway_source.gateway_json()   # compile (or reuse the cache); reads an override
+        path = override or str(gateway_source.REPO_ROOT / "build" / "rdtcp.json")
         return path, load_program(path)
     except OSError as exc:
         raise ProgramError(f"{where}: cannot read it: {exc.strerror or exc}") from None

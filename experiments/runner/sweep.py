@@ -21,12 +21,13 @@ from typing import Any, Callable, Sequence
 
 from experiments.runner import pool
 from experiments.runner.cli import UsageError, check_out_dir, finite_float, make_out_dir
-from experiments.runner.journal import (code_version, finished_count, previous_rows, read_invocations,
-                                 record_invocation, row_key)
-from experiments.runner.scenario import RunSpec
+from experiments.runner.journal import (code_version, finished_count, previous_rows,
+                                        read_invocations, record_invocation, row_key)
 from experiments.runner.pool import run_specs, worker_python
+from experiments.runner.scenario import ProgramError, RunSpec, gateway_program
+from sim.trace import write_series_csv
 
-__all__ = ["main_guarded", "run_sweep", "run_driver", "missing_parts", "write_series", "mode_defaults",
+__all__ = ["main_guarded", "run_sweep", "run_driver", "write_series", "mode_defaults",
            "add_sweep_options",
            "add_run_options", "default_jobs"]
 
@@ -80,24 +81,8 @@ def default_jobs(args: argparse.Namespace) -> None:
         args.jobs = os.cpu_count() or 1
 
 
-def missing_parts() -> str | None:
-    """A sentence naming a part of the project the runs need and cannot import, else None."""
-    try:
-        from hosts.tcp import TcpConfig, TcpConnection  # noqa: F401
-        from netbase.wire import decode_frame, encode_frame  # noqa: F401
-    except ImportError as exc:
-        return f"the host TCP stack is not importable ({exc})"
-    try:
-        from controller import Controller  # noqa: F401
-        from toolchain.switch import SimpleSwitch  # noqa: F401
-    except ImportError as exc:
-        return f"the P4 target or the controller is not importable ({exc})"
-    return None
-
-
 def write_series(rows: list[dict], folder: Path, name_of: Callable[[dict], str]) -> None:
     """One CSV per run that recorded a time series (rows keep everything else)."""
-    from sim.trace import write_series_csv
     for row in rows:
         series = row.pop("_series", None)
         if not series:
@@ -147,11 +132,6 @@ def run_sweep(specs: Sequence[RunSpec], args: argparse.Namespace, where: dict, *
     """Run ``specs`` (those a resumed journal does not hold), then ``report`` on all their
     rows; prints the report's table. Exit status 1 when a run failed, else 0. ``label`` names
     the sweep on its progress bar."""
-    from experiments.runner.scenario import ProgramError, gateway_program
-
-    missing = missing_parts()
-    if missing:
-        raise UsageError(f"cannot run the sweep: {missing}")
     out = Path(args.out)
     check_out_dir(out)
     # everything that can refuse the input comes before --out is created

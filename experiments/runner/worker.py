@@ -12,38 +12,16 @@ code whichever interpreter runs it, and gives the same numbers (tests/experiment
 from __future__ import annotations
 
 import json
-import os
 import platform
 import sys
 
-__all__ = ["main", "worker_env", "PYPY_GC_NURSERY"]
+from experiments.runner.pool import init_worker, run_one
+from experiments.runner.scenario import RunSpec
 
-# PyPy's minor-collection nursery. PyPy sizes it from the cache it detects; on the project's
-# 2-core machine (512 KiB L2 per core, 32 MiB shared L3) the 600 s paper scenario ran in
-# 10.0-12.6 s with 4 MiB against 14.7-20.2 s with PyPy's own choice (1 MiB: 17.5-20.5 s,
-# 2 MiB: 12.0-13.1 s, 8 MiB: 10.6-12.8 s, 16 MiB: 12.9-18.2 s; alternating runs of
-# `pypy3 bench/bench_sim.py --duration 600 --no-profile`, 2026-11-22). The simulator allocates
-# a few short-lived objects per event, so the nursery size decides how often PyPy collects.
-# A PYPY_GC_NURSERY already in the environment wins; CPython ignores the variable.
-PYPY_GC_NURSERY = "4M"
-
-
-def worker_env(repo_root) -> dict[str, str]:
-    """Environment of a worker interpreter: the repository importable, PyPy's nursery set."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(repo_root), os.environ.get("PYTHONPATH", "")) if p)
-    env.setdefault("PYPY_GC_NURSERY", PYPY_GC_NURSERY)
-    return env
-
+__all__ = ["main"]
 
 def _probe() -> int:
-    """Import everything a run needs; say which interpreter this is."""
-    import experiments.runner.scenario  # noqa: F401
-    import hosts.tcp  # noqa: F401
-    import netbase.wire  # noqa: F401
-    import sim.network  # noqa: F401
-    import toolchain.switch  # noqa: F401
+    """Say which interpreter this is; importing this module imported everything a run needs."""
     print(f"ok {platform.python_implementation()} {platform.python_version()}")
     return 0
 
@@ -56,9 +34,6 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m experiments.runner.worker PROGRAM.json < specs.jsonl > rows.jsonl\n"
               "       python -m experiments.runner.worker --probe", file=sys.stderr)
         return 2
-    from experiments.runner.scenario import RunSpec
-    from experiments.runner.pool import init_worker, run_one
-
     init_worker(argv[0])
     # one answer line per spec line is the protocol: anything else the simulation might print
     # goes to stderr, or the sweep would take it for a row

@@ -8,10 +8,10 @@ from dataclasses import asdict, replace
 
 import pytest
 
+from experiments.frto_tables import (MODES, PAPER, RESPONSE_NAMES, VARIANTS, build_specs, checks_of,
+                                     main, points_of)
 from experiments.runner import pool
 from experiments.runner.frto_scenario import frto_config, run_frto
-from experiments.frto_tables import (MODES, PAPER, RESPONSE_NAMES, VARIANTS, build_specs,
-                                     checks_of, main, points_of)
 from experiments.runner.journal import scan_journal
 from experiments.runner.scenario import SCENARIOS, RunSpec, gateway_program, run_paper
 
@@ -25,8 +25,8 @@ def program():
 
 def test_the_path_is_001s_link_behind_a_7_packet_buffer(program):
     from experiments.runner.frto_scenario import _build_network
-    from topologies import FrtoTopo, topos
     from netbase.units import parse_delay
+    from topologies import FrtoTopo, topos
 
     assert topos["frto_paper"] is FrtoTopo
     net = _build_network(DELAY, program)

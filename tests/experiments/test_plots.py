@@ -5,10 +5,10 @@ what the bars are and how long the transfers were."""
 import matplotlib.colors as mcolors
 import pytest
 
-from experiments.runner.scenario import PAPER, VARIANTS
 from experiments.runner.plots import (FIGURES, K_STUDY_PAPER_STAR, injection_figure, k_study_figure,
-                               plot_all, sender_style, swap_figure)
+                                      plot_all, sender_style, swap_figure)
 from experiments.runner.report import aggregate, aggregate_all, k_study
+from experiments.runner.scenario import PAPER, VARIANTS
 
 SWAPS = {0: 600_000, 5: 590_000, 15: 580_000, 30: 570_000}
 

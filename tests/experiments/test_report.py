@@ -1,15 +1,14 @@
 """Sweep aggregation, shape checks, the paper table and figure files, from given run rows."""
 
+import csv
 import json
 
 import pytest
 
-from experiments.rdtcp_figures import MODES, build_specs, parse_args, sweep_config
-import csv
-
-from experiments.runner.scenario import PAPER, PAPER_VARIANTS, VARIANTS
+from experiments.rdtcp_figures import MODES, build_specs, parse_args, sweep_config, write_outputs
 from experiments.runner.report import (aggregate, aggregate_all, k_study, paper_sender, paper_table,
-                                shape_checks, table_markdown, write_outputs)
+                                       shape_checks, table_markdown)
+from experiments.runner.scenario import PAPER, PAPER_VARIANTS, VARIANTS
 
 
 def _row(variant, swaps, interval, seed, tput, **extra):

@@ -11,14 +11,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from experiments.runner import sweep
-from experiments.runner.journal import (CODE_FILES, CODE_TREES, code_files, code_version, scan_journal,
-                                 select)
-from experiments.runner.scenario import RunSpec, gateway_program
-from experiments.rdtcp_figures import main
-from sim.program import REPO_ROOT
 from sweep_kit import ARGS, journal_rows, runs_csv, summary
+
+from experiments.rdtcp_figures import main
+from experiments.runner import sweep
+from experiments.runner.journal import (CODE_FILES, CODE_TREES, code_files, code_version,
+                                        scan_journal, select)
+from experiments.runner.scenario import RunSpec, gateway_program
+from sim.program import REPO_ROOT
 
 
 def _notes(err: str) -> list[str]:

@@ -7,10 +7,10 @@ from dataclasses import asdict
 
 import pytest
 
+from experiments.rrtcp_figures import (MAXWND, MODES, RrSweepConfig, build_specs, checks_of, main,
+                                       points_of)
 from experiments.runner.journal import scan_journal
 from experiments.runner.scenario import SCENARIOS, RunSpec, gateway_program, run_paper
-from experiments.rrtcp_figures import (MAXWND, MODES, RrSweepConfig, build_specs, checks_of,
-                                       main, points_of)
 
 
 @pytest.fixture(scope="module")

@@ -14,14 +14,14 @@ import time
 from pathlib import Path
 
 import pytest
+from sweep_kit import ARGS, journal_rows, runs_csv
 
 from experiments import one_run
+from experiments.rdtcp_figures import MODES, build_specs, main, parse_args
 from experiments.runner import pool
 from experiments.runner.journal import scan_journal, spec_key
 from experiments.runner.scenario import RunSpec, run_paper
-from experiments.rdtcp_figures import MODES, build_specs, main, parse_args
 from sim.program import REPO_ROOT, gateway_json
-from sweep_kit import ARGS, journal_rows, runs_csv
 
 
 # --------------------------------------------------------------------------- resume and journal

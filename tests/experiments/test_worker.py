@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
+from experiments.rdtcp_figures import main
 from experiments.runner.cli import UsageError
 from experiments.runner.pool import worker_python
-from experiments.rdtcp_figures import main
 from sim.program import REPO_ROOT, gateway_json
 
 ARGS = ["--mode", "quick", "--jobs", "2", "--seeds", "1", "--variants", "rdtcp", "--swaps", "0,15",
@@ -109,7 +109,7 @@ def test_a_new_sweep_sets_the_old_journal_aside(tmp_path):
 
 
 def test_worker_env_sets_pypy_nursery_unless_the_user_did(monkeypatch, tmp_path):
-    from experiments.runner.worker import PYPY_GC_NURSERY, worker_env
+    from experiments.runner.pool import PYPY_GC_NURSERY, worker_env
     monkeypatch.delenv("PYPY_GC_NURSERY", raising=False)
     monkeypatch.setenv("PYTHONPATH", "/elsewhere")
     env = worker_env(tmp_path)

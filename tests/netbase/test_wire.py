@@ -6,10 +6,10 @@ from hypothesis import strategies as st
 from scapy.layers.inet import IP, TCP
 from scapy.layers.l2 import Ether
 
-from netbase.scapy_epdn import (decode_rdtcp_option, register, reorder_bit_of, scapy_to_segment,
-                              segment_to_scapy)
-from netbase.segment import ACK, PSH, REORDER_BIT, SYN, Segment
 from netbase.checksum import internet_checksum
+from netbase.scapy_epdn import (decode_rdtcp_option, register, reorder_bit_of, scapy_to_segment,
+                                segment_to_scapy)
+from netbase.segment import ACK, PSH, REORDER_BIT, SYN, Segment
 from netbase.wire import MalformedPacket, decode_frame, decode_options, encode_frame, encode_options
 
 KW = dict(src_ip="10.0.0.1", dst_ip="10.0.0.2")

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections import deque
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolchain.switch.simple_switch.traffic_manager import TrafficManager
 
