@@ -367,7 +367,8 @@ def sweep_config(args: argparse.Namespace) -> FrtoSweepConfig:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     return run_driver(args, sweep_config(args), build_specs=build_specs,
-                      write_outputs=write_outputs, name_of=series_name, label="F-RTO tables")
+                      write_outputs=write_outputs, name_of=series_name, label="F-RTO tables",
+                      modes=MODES)
 
 
 if __name__ == "__main__":

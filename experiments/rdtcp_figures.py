@@ -255,7 +255,8 @@ def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str,
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     return run_driver(args, sweep_config(args), build_specs=build_specs,
-                      write_outputs=write_outputs, name_of=series_name, label="RD-TCP figures")
+                      write_outputs=write_outputs, name_of=series_name, label="RD-TCP figures",
+                      modes=MODES)
 
 
 if __name__ == "__main__":

@@ -308,7 +308,8 @@ def sweep_config(args: argparse.Namespace) -> RrSweepConfig:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     return run_driver(args, sweep_config(args), build_specs=build_specs,
-                      write_outputs=write_outputs, name_of=series_name, label="RR-TCP figures")
+                      write_outputs=write_outputs, name_of=series_name, label="RR-TCP figures",
+                      modes=MODES)
 
 
 if __name__ == "__main__":

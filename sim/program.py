@@ -51,6 +51,8 @@ def gateway_json(root: Path = REPO_ROOT) -> dict:
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".json.tmp")
     if FRONT_END_IN_PROCESS:
+        # deferred on purpose: the front end needs Python 3.10+, and PyPy 3.9 workers, which
+        # import this module, compile through another interpreter (_compile_elsewhere)
         from toolchain.compiler import compile_file
         program = compile_file(str(source))
         tmp.write_text(json.dumps(program))

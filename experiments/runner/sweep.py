@@ -14,7 +14,7 @@ import argparse
 import os
 import sys
 import time
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -113,22 +113,34 @@ def main_guarded(sweep: Callable[[dict], int]) -> int:
 
 def run_driver(args: argparse.Namespace, cfg: Any, *, build_specs: Callable[[Any], list],
                write_outputs: Callable[..., Any], name_of: Callable[[dict], str],
-               label: str) -> int:
+               label: str, modes: dict[str, Any] | None = None) -> int:
     """A figure driver's main once its options are parsed into ``cfg`` (a mode's config with
     the overrides): run ``build_specs(cfg)`` and report them with ``write_outputs(rows, cfg,
     out, mode=, invocations=, code_version=)``, usage errors and Ctrl-C handled
-    (``main_guarded``). ``cfg.duration``: seconds per run, for the sweep's first line."""
+    (``main_guarded``). ``cfg.duration``: seconds per run, for the sweep's first line, which
+    also names the settings that differ from ``modes[args.mode]`` (the driver's MODES)."""
     def report(rows, out, invocations, version):
         return write_outputs(rows, cfg, out, mode=args.mode, invocations=invocations,
                              code_version=version)
+    described = describe_mode(args.mode, cfg, (modes or {}).get(args.mode))
     return main_guarded(lambda where: run_sweep(build_specs(cfg), args, where,
                                                 duration=cfg.duration, name_of=name_of,
-                                                report=report, label=label))
+                                                report=report, label=label,
+                                                described=described))
+
+
+def describe_mode(mode: str, cfg: Any, base: Any | None) -> str:
+    """'full mode', or 'full mode with duration, swaps changed' when options overrode the
+    mode's settings: a 60 s sweep is not the full mode's sweep."""
+    if base is None or not is_dataclass(cfg):
+        return f"{mode} mode"
+    changed = [f.name for f in fields(cfg) if getattr(cfg, f.name) != getattr(base, f.name)]
+    return f"{mode} mode" + (f" with {', '.join(changed)} changed" if changed else "")
 
 
 def run_sweep(specs: Sequence[RunSpec], args: argparse.Namespace, where: dict, *,
               duration: float, name_of: Callable[[dict], str], report: Report,
-              label: str = "runs") -> int:
+              label: str = "runs", described: str | None = None) -> int:
     """Run ``specs`` (those a resumed journal does not hold), then ``report`` on all their
     rows; prints the report's table. Exit status 1 when a run failed, else 0. ``label`` names
     the sweep on its progress bar."""
@@ -156,7 +168,8 @@ def run_sweep(specs: Sequence[RunSpec], args: argparse.Namespace, where: dict, *
     kept = resumed.kept
     todo = [s for s in specs if s not in kept]
     jobs = pool.jobs_for(args.jobs, len(todo))
-    print(f"{len(specs)} runs ({args.mode} mode, {duration:g} s each, code version "
+    print(f"{len(specs)} runs ({described or args.mode + ' mode'}, {duration:g} s each, "
+          f"code version "
           f"{version}) -> {out}/; " +
           (f"{len(kept)} kept from {journal}, " if args.resume else "") +
           (f"{len(todo)} to run on {jobs} process(es); {why}" if todo else "nothing to run"),

@@ -43,6 +43,14 @@ def test_resume_with_a_smaller_sweep_keeps_the_larger_sweeps_rows(tmp_path, caps
     assert len(runs_csv(tmp_path)) == 2 and (tmp_path / "runs.jsonl").read_text() == before
 
 
+def test_the_first_line_names_the_settings_that_differ_from_the_mode(tmp_path, capsys):
+    """A 2 s sweep with quick mode's other defaults changed is not 'quick mode'."""
+    assert main(ARGS + ["--out", str(tmp_path)]) == 0
+    first = capsys.readouterr().err.splitlines()[0]
+    assert first.startswith("2 runs (quick mode with duration, seeds, swaps, intervals, "
+                            "variants, k_values, k_spans changed, 2 s each"), first
+
+
 def test_new_sweeps_set_old_journals_aside_without_overwriting_one(tmp_path, capsys):
     argv = ARGS + ["--out", str(tmp_path), "--swaps", "0"]
     journals = []
