@@ -2,7 +2,7 @@
 
 Two figures: (1) engines only: a bulk transfer where segments pass between the two
 TcpConnection objects in memory (no wire format), with one drop every --loss-every segments so
-recovery code runs too; (2) netbase.wire encode+decode of a 1500-byte frame. Goal (issue 2):
+recovery code runs too; (2) netbase.wire encode+decode of a 1500-byte frame. Goal (bench/README.md):
 >= 50,000 segments/s for (1) on one core.
 """
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark of the RD-TCP gateway program on the embedded target in library mode.
 
-Figures (issue 6):
+Figures:
   1. packets/s through p4src/rdtcp.p4 with no EPDN entry active (plain forwarding of TCP data),
      and with active entries (every forwarded segment finds its flow's entry and is stamped);
      goal >= 50,000 per core;
@@ -27,17 +27,7 @@ run down, as timeit's documentation argues). ``--instructions`` counts CPU instr
 packet with cachegrind instead: deterministic, so two versions of the target compare exactly
 whatever else runs on the machine.
 
-Measured 2026-11-22, same compiled JSON, target before (e7ff713) -> after this session's
-target work (448b1cf); rates on the shared 2-core machine under load from other work
-(median of 5 runs, two alternating rounds):
-  python bench/bench_gateway.py --instructions
-      plain 120,597 -> 99,716 instructions/packet; stamping 122,535 -> 103,151
-  python bench/bench_gateway.py --repeat 5        (CPython 3.11)
-      plain     45,900-47,100 -> 53,300-55,500 pkt/s (best 61,157)
-      stamping  39,700-45,100 -> 52,100-53,300 pkt/s (best 53,945)
-  pypy3 bench/bench_gateway.py --repeat 7 --packets 40000   (PyPy 3.9)
-      plain     327,000-356,000 -> 401,000-435,000 pkt/s
-      stamping  best 324,000-334,000 -> 362,000-364,000 pkt/s (medians too noisy to compare)
+Goals and the figures last measured: bench/README.md.
 """
 
 from __future__ import annotations

@@ -14,69 +14,9 @@ for the full Figure 1–4 sweep, and a cProfile split of where the time goes.
                                                  # interpreter (a subprocess), both figures printed
     python bench/bench_sim.py --checksum         # the two ones'-complement sums of netbase.wire
 
-Goals (issue 4): <= 10 s for the 10-minute scenario, <= 5 min for the full sweep on 2 cores.
-
-Measured 2026-11-22 (paper scenario, RD-TCP, 15 swaps/s, seed 1; identical results throughout):
-  python bench/bench_sim.py --duration 60      5.13 s wall at b013e64 -> 4.46 s at bc1daf4
-  python bench/bench_sim.py --no-profile --python /usr/bin/pypy3   (600 s virtual)
-      HEAD with the simulator files (sim/, netbase/wire.py, the TM) as at b013e64:
-          CPython 53.5 s, PyPy 21.8 s
-      HEAD: CPython 43.8-52.2 s, PyPy 14.0-16.6 s (three runs; load from other work)
-  CPython instructions of a 20 s run (cachegrind): 6,955 M -> 6,509 M (-6.4%)
-
-Measured 2026-11-22, later (helper E, issue 4; same scenario, identical results throughout:
-2,577,287 events, 322,122,080 bytes delivered in 600 s). Clean A/B: two exports of HEAD 879729b,
-one with sim/, hosts/, netbase/ as at 515e9c9 (before this work), the target as at HEAD in both,
-PyPy 3.9 (/tmp/S_pypyenv/bin/python), three 600 s runs each, alternating:
-      before: 19.25, 20.39, 17.16 s      after: 14.67, 14.84, 13.85 s   (median -24%)
-  gains: the send buffer as a list of chunks (hosts/tcp/sendbuf.py); PyPy's ones'-complement sum
-  unrolled (1.73 -> 0.55 us per 1448 bytes); frames in flight held in their channel's FIFO, one
-  heap entry per channel (heap ~50 -> ~10 entries; pure-Python heapq on PyPy); per-endpoint
-  FrameEncoder; segments built inline. CPython (cachegrind, 10 s run): 4,272 M -> 4,227 M
-  instructions (-1%: CPython's heapq is C and its checksum was already the big-integer one).
-  Per-commit CPython figures in the messages of 056d28f and 14225a0 compared an export with the
-  working tree (which may have held uncommitted target work); the figures here supersede them.
-  python bench/bench_sim.py --sweep   (at 879729b, workers /usr/bin/pypy3, 2 processes, while
-      other engineers' jobs kept the load average at 2-3 on the 2 cores): 39 runs (3 senders x
-      (no swaps + 6 swap counts x 2 intervals)) in 453.7 s = 7.6 min (goal <= 5 min: not met)
-  Where PyPy's time went before this work (time per event callback, 120 s run): host frames
-  (engine + wire) 41%, switch arrivals 25% and wake-ups 15% (mostly the P4 target), heap 10%.
-
-Measured 2026-11-22, PyPy's GC nursery (lead; tree at ef82190, idle machine, alternating
-600 s runs of ``pypy3 bench/bench_sim.py --duration 600 --no-profile`` with PYPY_GC_NURSERY set):
-      PyPy's own choice 14.7, 14.9, 15.4, 15.8, 20.1, 20.2 s;  1M 17.5, 20.5;  2M 12.0, 13.1;
-      4M 9.7, 10.0, 10.1, 11.1, 11.5, 12.0, 12.6 s;  8M 10.6, 11.9, 12.8;  16M 12.9, 18.2
-  so the experiments' workers and ``--python`` here run with PYPY_GC_NURSERY=4M
-  (experiments.runner.pool.worker_env; one already set in the environment wins): median ~15.6 -> ~11 s.
-  python bench/bench_sim.py --sweep   (tree at 00b9fe8, idle machine):
-      39 runs in 178.2 s = 2.97 min on 2 PyPy workers (goal <= 5 min: met)
-  python bench/bench_sim.py --duration 600 --no-profile --python /usr/bin/pypy3:
-      CPython 44.95 s, PyPy 12.20 s (goal <= 10 s: not met on every run; 9.7-12.6 s above)
-
-Measured 2026-11-23 (lead; idle machine unless said):
-  switch wake-ups re-validated instead of re-scheduled (sim/switch.py): the 600 s scenario
-  executes 2,237,342 events instead of 2,577,287 (-13 %), results unchanged;
-  PYPY_GC_NURSERY=4M pypy3 bench/bench_sim.py --duration 600 --no-profile  (after the engine
-  fixes of f72d00d, which change the run: 536,870 B/s): 10.10, 10.94, 10.50, 10.42, 10.41,
-  10.07, 9.11, 9.42, 8.65 s; a while later the same command took 10.7-16.7 s with nothing else
-  running (the host's load varies), so the 10 s goal is met on some runs only.
-  Tried and rejected: heap entries with a Python ``__lt__`` on (time, sequence) under PyPy
-  (a tuple subclass, or a __slots__ class). In a 10-entry heap micro-benchmark they are 3x
-  faster than tuples (vmprof had put PyPy's pure-Python heapq at ~16 % of a run), but the
-  scenario got slower: 14.0-15.6 s and 12.1-14.1 s against 9.1-10.4 s for tuples, alternating.
-  PYPY_GC_MAJOR_COLLECT=3 with the 4M nursery: faster in 6 of 6 alternating pairs (ratios
-  0.73-0.98, median ~0.93), not adopted yet: within this machine's noise.
-  Later, nothing else running (tree at 9176995): the same 600 s command took 8.17, 8.83, 8.85 s
-  (9.1 s with interpreter start-up, 116 MB peak RSS; 2,237,342 events): goal met on an idle
-  machine.
-
-Wall times on this shared 2-core machine vary by +-20% from run to run. To compare two versions
-of the code, count instructions instead (deterministic on CPython up to ~0.5% with hash
-randomisation): run the scenario under ``valgrind --tool=cachegrind --cache-sim=no`` with the
-real interpreter binary (not a pyenv shim), and compare two *exported* trees (``git archive``),
-never an export against the working tree, which may hold other engineers' uncommitted work.
-Under PyPy, counts of one tree vary by several % for 20 s runs and by up to ~80% for 60 s runs
-(the JIT); time whole 600 s runs of both trees alternately (median of three) instead.
+Goals: <= 10 s wall for the 600 s scenario under PyPy, <= 5 min for the 39-run sweep on 2
+cores. Figures, how to compare two versions (instruction counts, alternating runs) and the
+design choices they decided: bench/README.md.
 """
 
 from __future__ import annotations
@@ -205,7 +145,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(
         description="Benchmark of the simulator: wall-clock seconds for the paper's 10-minute "
                     "RD-TCP scenario and for the full Figure 1-4 sweep, and a cProfile split of "
-                    "where the time goes. Goals (issue 4): <= 10 s and <= 5 min on 2 cores.")
+                    "where the time goes. Goals: <= 10 s and <= 5 min on 2 cores (bench/README.md).")
     ap.add_argument("--duration", type=float, default=600.0,
                     help="virtual seconds of the timed RD-TCP run (default 600, the paper's 10 minutes)")
     ap.add_argument("--profile-duration", type=float, default=60.0,
@@ -234,7 +174,7 @@ def main(argv=None) -> int:
         print(json.dumps(scenario_figures(load_program(gateway_json()), args.duration)))
         return 0
     print("command: python bench/bench_sim.py " + " ".join(sys.argv[1:]))
-    print("goals (issue 4): <= 10 s wall for the 600 s scenario, <= 5 min for the full sweep "
+    print("goals: <= 10 s wall for the 600 s scenario, <= 5 min for the full sweep "
           "on this 2-core machine")
     if args.checksum:
         return bench_checksum(args.python)

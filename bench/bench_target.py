@@ -8,16 +8,7 @@ Real simple_switch is measured too when it is on PATH (not here: it is not insta
 
 Usage: python bench/bench_target.py [--packets N]
 
-Measured 2026-11-22, target before (e7ff713) -> after this session's target work (448b1cf);
-one run each on the shared 2-core machine under load from other work, so rates move by
-+-20% between runs; the instruction counts (cachegrind, receive+advance, difference of 3000-
-and 1000-packet runs, PYTHONHASHSEED=0) are exact:
-                          instructions/packet    CPython pkt/s (rcv+adv)   PyPy 3.9 pkt/s (rcv+adv)
-  (a)  lpm_forward         57,171 -> 54,246       141,796 -> 145,420         883,781 -> 1,917,503
-  (b1) flow_hash_register 106,636 -> 98,911        57,292 ->  76,225         480,727 ->   565,254
-  (b2) epdn_option         89,295 -> 85,864        93,249 ->  86,365 (noise) 250,349 ->   258,058
-  (b)  (b2) + register     91,912 -> 87,295        43,006 ->  76,115         235,427 ->   251,010
-  commands: python bench/bench_target.py --packets 20000; pypy3 bench/bench_target.py --packets 50000
+The figures last measured: bench/README.md.
 """
 
 from __future__ import annotations

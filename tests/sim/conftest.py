@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from toolchain.switch import load_program
+
 KIT = Path(os.environ.get("RDTCP_P4KIT",
                           Path(__file__).resolve().parents[2] / ".." / "shared" / "p4-kit"))
 
@@ -14,6 +16,5 @@ def lpm_program():
     path = KIT / "lpm_forward.json"
     if not path.exists():
         pytest.skip(f"P4 kit not found at {KIT} (set RDTCP_P4KIT)")
-    target = pytest.importorskip("toolchain.switch")
-    return target.load_program(str(path))
+    return load_program(str(path))
 

@@ -1,7 +1,8 @@
 """Pinned outcomes of short seeded runs of the paper scenario: any change of behaviour fails here.
 
-The simulator is being optimised (fewer events per packet, a faster traffic manager, cheaper
-frame decoding); none of that may change a result. Each scenario below is run for a few seconds
+Refactors and optimisations of the simulator, the engine, the switch and the gateway program
+(fewer events per packet, a faster traffic manager, cheaper frame decoding, code reshaped) must
+not change a result. Each scenario below is run for a few seconds
 of virtual time and summarised by a fingerprint that covers everything observable:
 
 * every counter of the run (delivered bytes, the sender's retransmission statistics, swaps,
@@ -11,13 +12,12 @@ of virtual time and summarised by a fingerprint that covers everything observabl
 * a SHA-256 over every frame put on every link, in order, with its exact departure time
   (``repr`` of the float, so even a last-bit difference in a timestamp shows).
 
-The PINNED values were computed with the code as it was when this test was written (commit
-b013e64, before any of the simulator speed work), by running this file as a script:
+The PINNED values are this file's output when run as a script:
 
     python tests/sim/test_determinism_pinned.py
 
-If a change of behaviour is intended (a TCP engine fix, a changed P4 program), rerun that
-command and replace PINNED with its output, and say so in the commit message.
+When a change of behaviour is intended (a TCP engine fix, a changed P4 program), rerun that
+command, replace PINNED with its output, and say why in the commit message.
 """
 
 from __future__ import annotations
@@ -96,12 +96,7 @@ def compute_all() -> dict:
     return {name: _fingerprint(kw, program) for name, kw in SCENARIOS.items()}
 
 
-# computed at commit b013e64 (see the module docstring); recomputed when the engine's DSACK undo,
-# SACK/DSACK blocks, out-of-order FIN and RD-TCP timeout were fixed (the commit that says so), and
-# when an RTO ending a fast recovery stopped raising ssthresh (only rdtcp_altpath changed), and
-# when the receiver stopped shrinking its window (frames only: no counter changed); the two
-# delay counters (0 here: no reordering by delay) were added with the delay injection; and
-# when ssthresh stopped counting limited transmit's data (RFC 5681 §3.2 step 2: all changed)
+# the output of `python tests/sim/test_determinism_pinned.py` (see the module docstring)
 PINNED = {'dsack_swap40_8s': {'delivered_bytes': 2671800,
                               'frames': 11142,
                               'links_sha256': 'e3a305a10ac35d35ecb0500c4c78f439415d33aa0c5b757950aaf3ea9b92b061',

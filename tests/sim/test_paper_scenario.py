@@ -3,15 +3,12 @@
 import pytest
 
 from experiments.runner.scenario import BOTTLENECK_BPS, RunSpec, run_paper
-
-pytest.importorskip("toolchain.switch")
-pytest.importorskip("netbase.wire", reason="the host TCP stack (netbase.wire, hosts.tcp) is not in this checkout yet")
+from sim.program import gateway_json
+from toolchain.switch import load_program
 
 
 @pytest.fixture(scope="module")
 def program():
-    from sim.program import gateway_json
-    from toolchain.switch import load_program
     return load_program(gateway_json())
 
 
