@@ -28,7 +28,7 @@ help:
 	@echo "make run        deps + reproduce RD-TCP Figures 1-4 (MODE=full|quick) into results/"
 	@echo "make run-quick  the same in quick mode (60 s transfers, fewer points; a few minutes)"
 	@echo "make run-rrtcp  deps + reproduce RR-TCP (seed 000) Figures 4-5 (RRTCP_MODE=quick|full) into results/rrtcp/"
-	@echo "make run-frto   deps + reproduce F-RTO (seed 001) Tables 1-3, Figures 6-8 (FRTO_MODE=quick|full) into results/frto/"
+	@echo "make run-frto   deps + reproduce F-RTO (seed 001) Tables 1-3, Figures 6-9 (FRTO_MODE=quick|full) into results/frto/"
 	@echo "make test       deps + every test (unit, STF conformance, PTF on the embedded target)"
 	@echo "make test-fast  the tests without reinstalling, stopping at the first failure"
 	@echo "make ptf        the PTF data-plane suite on the embedded switch (root: makes a network namespace)"

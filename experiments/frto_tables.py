@@ -1,11 +1,11 @@
-"""Reproduce F-RTO's Tables 1-3 and Figures 6-8 (seeds/001-f-rto.txt §5.1-5.2) in virtual time.
+"""Reproduce F-RTO's Tables 1-3 and Figures 6-9 (seeds/001-f-rto.txt §5.1-5.3) in virtual time.
 
     python -m experiments.frto_tables --mode quick --out results/frto/     # about a minute
     python -m experiments.frto_tables --mode full --out results/frto/      # the paper's 30 runs
 
 001's setup (§5.1, ``experiments.runner.frto_scenario``; ``topologies.FrtoTopo``): one 100 KB transfer from
 a fixed host to a mobile host over a 28.8 kbit/s link with 200 ms one-way delay behind a
-7-packet router buffer, 296-byte packets, Linux 2.4's timers and delayed ACKs, through the same
+7-packet router buffer and the link's 6-packet send buffer, 296-byte packets, Linux 2.4's timers and delayed ACKs, through the same
 P4 gateways as every run, in three scenarios: DELAY (each packet starts a link stall with
 probability 0.02, Exp(3.5 s) long, nothing lost on the link; Table 1, Fig. 6), LOSS (packets
 lost independently with probability 2, 5 or 10 % both ways; Table 2 and Fig. 7 are 5 %) and
@@ -16,6 +16,11 @@ Eifel w/ NewReno (``eifel-newreno``). F-RTO answers a spurious timeout as the pa
 (001 §3 step 3a: cwnd = ssthresh = half the flight); ``--variants`` also takes F-RTO with the
 other responses (``frto-rfc4015``, ``frto-undo`` and their ``-newreno`` forms) for comparison.
 
+001's fairness test (§5.3, Fig. 9; ``run_frto_fairness``): six 50 KB transfers, three Regular
+SACK senders at 0 s and three more at 3 s that are F-RTO w/ SACK (test A) or Regular SACK (test
+B), with and without DELAY's stalls; the figure has each set's fastest and slowest transfer, and
+the check is 001's: the sets perform alike in both tests.
+
 The tables are medians over the runs of: the transfer time (first SYN to the ACK of the FIN),
 data packets lost (at the router and on the link), retransmissions; beside them the spurious
 detections (timeouts, and Eifel's fast retransmits, answered as spurious) and the
@@ -23,7 +28,7 @@ retransmissions that were not needed (ground truth: data that had all arrived be
 figures are box plots of throughput (102,400 bytes over the transfer time) as 001's are.
 
 Outputs in --out: runs.csv, points.csv, paper_table.md/.csv (ours beside 001's numbers),
-fig6_delay.png, fig7_loss.png, fig8_burst.png, summary.json (configuration, points, shape
+fig6_delay.png, fig7_loss.png, fig8_burst.png, fig9_fairness.png, summary.json (configuration, points, shape
 checks, invocations), the journal runs.jsonl (``--resume``) and invocations.jsonl.
 """
 
@@ -41,10 +46,11 @@ import matplotlib.pyplot as plt
 
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
-from experiments.runner.frto_scenario import TRANSFER_BYTES
+from experiments.runner.frto_scenario import CONVENTIONAL, FAIR_BYTES, TRANSFER_BYTES
 from experiments.runner.plots import save_figure
 from experiments.runner.report import write_csv
 from experiments.runner.scenario import RunSpec
+from experiments.runner.stats import mann_whitney_p
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
 
@@ -54,7 +60,10 @@ __all__ = ["MODES", "FrtoSweepConfig", "build_specs", "points_of", "checks_of", 
 
 STALL_PROBABILITY = 0.02        # 001 §5.1: "a packet is delayed with a probability of 0.02"
 TABLE_LOSS = 0.05               # 001 Table 2 / Fig. 7: the 5 % runs (digest §3)
-SCENARIOS = ("delay", "loss", "burst")
+SCENARIOS = ("delay", "loss", "burst", "fairness")
+# 001 §5.3: set 2 of the fairness test is F-RTO in test A, conventional in test B
+FAIR_TESTS = {"A": "frto", "B": CONVENTIONAL}
+FAIR_LEVELS = (STALL_PROBABILITY, 0.0)      # "both with and without additional sudden delays"
 PAPER_NAMES = {"eifel": "Eifel w/ SACK", "frto": "F-RTO w/ SACK", "sack": "Regular SACK",
                "newreno": "Regular NewReno", "frto-newreno": "F-RTO w/ NewReno",
                "eifel-newreno": "Eifel w/ NewReno"}
@@ -88,21 +97,29 @@ class FrtoSweepConfig:
     loss_levels: tuple[float, ...]  # LOSS scenario's loss probabilities
     scenarios: tuple[str, ...]
     variants: tuple[str, ...]
+    fairness_runs: int              # runs per test and condition of the fairness test
 
 
 MODES = {
-    # 001 §5.1: 30 runs per scenario and sender; LOSS at 2, 5 and 10 %
+    # 001 §5.1: 30 runs per scenario and sender; LOSS at 2, 5 and 10 %; §5.3: 20 fairness runs
     "full": FrtoSweepConfig(seeds=30, duration=900.0, loss_levels=(0.02, 0.05, 0.10),
-                            scenarios=SCENARIOS, variants=VARIANTS),
+                            scenarios=SCENARIOS, variants=VARIANTS, fairness_runs=20),
     "quick": FrtoSweepConfig(seeds=5, duration=900.0, loss_levels=(TABLE_LOSS,),
-                             scenarios=SCENARIOS, variants=VARIANTS),
+                             scenarios=SCENARIOS, variants=VARIANTS, fairness_runs=10),
 }
 
 
 def build_specs(cfg: FrtoSweepConfig) -> list[RunSpec]:
-    """Every sender in every scenario (LOSS at each level) and seed."""
+    """Every sender in every scenario (LOSS at each level) and seed; the fairness test's two
+    tests with and without DELAY, ``fairness_runs`` seeds each."""
     specs = []
     for scenario in cfg.scenarios:
+        if scenario == "fairness":
+            specs += [RunSpec(variant, scenario="frto-fair", level=level, seed=seed,
+                              duration=cfg.duration)
+                      for variant in FAIR_TESTS.values() for level in FAIR_LEVELS
+                      for seed in range(1, cfg.fairness_runs + 1)]
+            continue
         levels = {"delay": (STALL_PROBABILITY,), "loss": cfg.loss_levels,
                   "burst": (0.0,)}[scenario]
         for variant in cfg.variants:
@@ -114,7 +131,8 @@ def build_specs(cfg: FrtoSweepConfig) -> list[RunSpec]:
 
 
 def series_name(row: dict) -> str:
-    what = row["scenario"] + (f"{row['level']:g}" if row["scenario"] == "frto-loss" else "")
+    what = row["scenario"] + (f"{row['level']:g}" if row["scenario"] in ("frto-loss", "frto-fair")
+                              else "")
     return f"{row['variant']}_{what}_seed{row['seed']}.csv"
 
 
@@ -137,6 +155,8 @@ def points_of(rows: Sequence[dict]) -> dict[tuple[str, float, str], dict]:
     groups: dict[tuple[str, float, str], list[dict]] = {}
     for r in rows:
         if "error" not in r and str(r.get("scenario", "")).startswith("frto-"):
+            if r["scenario"] == "frto-fair":
+                continue
             key = (r["scenario"][len("frto-"):], float(r["level"]), r["variant"])
             groups.setdefault(key, []).append(r)
     points = {}
@@ -151,6 +171,106 @@ def points_of(rows: Sequence[dict]) -> dict[tuple[str, float, str], dict]:
             p[f"{name}_median"] = statistics.median(float(r[name]) for r in group)
         points[key] = p
     return points
+
+
+def _table_scenarios(cfg: FrtoSweepConfig) -> list[str]:
+    """The scenarios of Tables 1-3 the sweep runs (the fairness test is Fig. 9 alone)."""
+    return [s for s in cfg.scenarios if s != "fairness"]
+
+
+# --------------------------------------------------------------------------- fairness (Fig. 9)
+FAIR_FIELDS = ("set1_fastest_Bps", "set1_slowest_Bps", "set2_fastest_Bps", "set2_slowest_Bps")
+SIGNIFICANCE = 0.05     # 001 §5.3: "do not show significant difference"
+
+
+def fairness_points_of(rows: Sequence[dict]) -> dict[tuple[str, float], dict]:
+    """Per (test, level): runs, and each set's fastest and slowest throughput as a box
+    (median, quartiles, extremes)."""
+    test_of = {v: t for t, v in FAIR_TESTS.items()}
+    groups: dict[tuple[str, float], list[dict]] = {}
+    for r in rows:
+        if "error" not in r and r.get("scenario") == "frto-fair" and r["variant"] in test_of:
+            groups.setdefault((test_of[r["variant"]], float(r["level"])), []).append(r)
+    points = {}
+    for (test, level), group in sorted(groups.items()):
+        p = {"test": test, "level": level, "variant": FAIR_TESTS[test], "n": len(group),
+             "completed": sum(bool(r["completed"]) for r in group)}
+        for name in FAIR_FIELDS:
+            values = sorted(float(r[name]) for r in group)
+            q1, q3 = _quartiles(values)
+            p.update({f"{name}_median": statistics.median(values), f"{name}_q1": q1,
+                      f"{name}_q3": q3, f"{name}_min": values[0], f"{name}_max": values[-1],
+                      f"{name}_values": values})
+        points[(test, level)] = p
+    return points
+
+
+def fairness_checks(points: dict) -> list[dict]:
+    """001 §5.3: "the connection sets between test A and test B give similar performance",
+    with and without delays ("do not show significant difference"): for each set's fastest
+    and slowest throughput, the runs of test A and of test B are not told apart by a
+    two-sided Mann-Whitney test at the 5 % level."""
+    checks = []
+    for level in FAIR_LEVELS:
+        a, b = points.get(("A", level)), points.get(("B", level))
+        if not (a and b):
+            continue
+        where = "with DELAY" if level else "without delays"
+        for name in FAIR_FIELDS:
+            p = mann_whitney_p(a[f"{name}_values"], b[f"{name}_values"])
+            what = name.replace("_Bps", "").replace("_", " ").replace("set", "set ")
+            checks.append({"claim": f"Fig. 9 {where}: {what} alike in test A (set 2 F-RTO) "
+                                    f"and test B (all conventional): Mann-Whitney p >= "
+                                    f"{SIGNIFICANCE:g}",
+                           "ours": {"A": a[f"{name}_median"], "B": b[f"{name}_median"],
+                                    "p": round(p, 3)},
+                           "ok": p >= SIGNIFICANCE})
+    return checks
+
+
+def fairness_markdown(points: dict, checks: list[dict], cfg: FrtoSweepConfig) -> list[str]:
+    lines = ["", f"**Fig. 9 (fairness, 001 §5.3)**: six 50 KB transfers, set 1 three Regular "
+                 f"SACK senders at 0 s, set 2 three more at 3 s (test A: F-RTO w/ SACK, test "
+                 f"B: Regular SACK); median throughput (bytes/s, 51,200 B over the transfer "
+                 f"time) of each set's fastest and slowest transfer, {cfg.fairness_runs} runs "
+                 f"each (001: 20).", "",
+             "| condition | test | set 1 fastest | set 1 slowest | set 2 fastest | set 2 slowest "
+             "| runs done |", "|---|---|---:|---:|---:|---:|---:|"]
+    for (test, level), p in sorted(points.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
+        cells = " | ".join(f"{p[f'{name}_median']:.0f}" for name in FAIR_FIELDS)
+        lines.append(f"| {'DELAY' if level else 'no delays'} | {test} | {cells} | "
+                     f"{p['completed']}/{p['n']} |")
+    return lines
+
+
+def plot_fairness(points: dict, out: Path) -> list[str]:
+    """Fig. 9: (a) the fastest, (b) the slowest transfer of each set, box plots per test and
+    condition, as 001's figure (which shows the runs with delays; ours has both)."""
+    if not points:
+        return []
+    fig, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
+    keys = sorted(points, key=lambda k: (-k[1], k[0]))
+    for ax, which, title in zip(axes, ("fastest", "slowest"), ("(a) fastest", "(b) slowest")):
+        stats = []
+        for test, level in keys:
+            p = points[(test, level)]
+            for s in (1, 2):
+                name = f"set{s}_{which}_Bps"
+                stats.append({"med": p[f"{name}_median"], "q1": p[f"{name}_q1"],
+                              "q3": p[f"{name}_q3"], "whislo": p[f"{name}_min"],
+                              "whishi": p[f"{name}_max"],
+                              "label": f"{test} set {s}\n{'DELAY' if level else 'no delays'}"})
+        ax.bxp(stats, showfliers=False)
+        ax.set_title(f"{title} transfer of each set", fontsize=10)
+        ax.set_ylabel("throughput (bytes/s, 50 KB / transfer time)")
+        ax.tick_params(axis="x", labelsize=7)
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3, axis="y")
+    n = min(p["n"] for p in points.values())
+    fig.suptitle(f"001 Fig. 9: set 1 conventional at 0 s, set 2 at 3 s (test A F-RTO, test B "
+                 f"conventional); {n} runs each; box: quartiles, whiskers: min/max", fontsize=10)
+    save_figure(fig, out / "fig9_fairness.png")
+    return ["fig9_fairness.png"]
 
 
 def _paper_level(scenario: str) -> float:
@@ -188,6 +308,9 @@ def checks_of(points: dict) -> list[dict]:
     add("BURST: Eifel w/ SACK the slowest SACK sender (001: 1.7-1.9x)",
         {v: med("burst", v, "transfer_s") for v in ("sack", "frto", "eifel")},
         lambda v: v["eifel"] > max(v["sack"], v["frto"]))
+    add("BURST: Eifel w/ NewReno at most 1.25x the other NewReno senders' time (001: +7-18 %)",
+        {v: med("burst", v, "transfer_s") for v in ("newreno", "frto-newreno", "eifel-newreno")},
+        lambda v: v["eifel-newreno"] <= 1.25 * max(v["newreno"], v["frto-newreno"]))
     add("LOSS 5 %: SACK faster than NewReno (conventional recovery)",
         {v: med("loss", v, "transfer_s") for v in ("sack", "newreno")},
         lambda v: v["sack"] < v["newreno"])
@@ -203,7 +326,7 @@ def _fmt(v, digits: int = 1) -> str:
 def paper_rows(points: dict, cfg: FrtoSweepConfig) -> list[dict]:
     """One row per scenario and sender of the tables: our medians beside 001's."""
     rows = []
-    for scenario in cfg.scenarios:
+    for scenario in _table_scenarios(cfg):
         level = _paper_level(scenario)
         for v in cfg.variants:
             p = points.get((scenario, level, v))
@@ -223,11 +346,12 @@ def paper_rows(points: dict, cfg: FrtoSweepConfig) -> list[dict]:
     return rows
 
 
-def table_markdown(rows: list[dict], checks: list[dict], cfg: FrtoSweepConfig) -> str:
+def table_markdown(rows: list[dict], checks: list[dict], cfg: FrtoSweepConfig,
+                   fair: dict | None = None) -> str:
     lines = [f"Medians over {cfg.seeds} run(s) per sender of a 100 KB transfer (001: 30 runs): "
              f"time (s) / data packets lost / retransmissions, ours beside 001's; then "
              f"retransmissions not needed and spurious detections (ours)."]
-    for scenario in cfg.scenarios:
+    for scenario in _table_scenarios(cfg):
         lines += ["", f"**{TABLE_OF[scenario]}**"
                   + (f", loss {_paper_level(scenario):.0%}" if scenario == "loss" else ""), "",
                   "| sender | ours: time / lost / retx | 001: time / lost / retx | "
@@ -243,9 +367,11 @@ def table_markdown(rows: list[dict], checks: list[dict], cfg: FrtoSweepConfig) -
             lines.append(f"| {r['sender']} (`{r['variant']}`) | {ours} | {paper} | "
                          f"{_fmt(r['unneeded'], 0)} | {_fmt(r['spurious_detections'], 0)} | "
                          f"{r['completed']}/{r['n']} |")
+    if fair:
+        lines += fairness_markdown(fair, checks, cfg)
     lines += ["", "| 001 says | ours (medians) | holds |", "|---|---|---|"]
     for c in checks:
-        ours = ", ".join(f"{k} {_fmt(v, 1)}" for k, v in c["ours"].items())
+        ours = ", ".join(f"{k} {_fmt(v, 3 if k == 'p' else 1)}" for k, v in c["ours"].items())
         lines.append(f"| {c['claim']} | {ours} | {'yes' if c['ok'] else 'no'} |")
     return "\n".join(lines)
 
@@ -253,15 +379,16 @@ def table_markdown(rows: list[dict], checks: list[dict], cfg: FrtoSweepConfig) -
 def write_outputs(rows: list[dict], cfg: FrtoSweepConfig, out: Path, *, mode: str,
                   invocations: Sequence[dict] = (), code_version: str | None = None) -> dict:
     points = points_of(rows)
-    checks = checks_of(points)
+    fair = fairness_points_of(rows)
+    checks = checks_of(points) + fairness_checks(fair)
     table = paper_rows(points, cfg)
     write_csv(out / "runs.csv", rows)
     prows = list(points.values())
     write_csv(out / "points.csv", prows)
     write_csv(out / "paper_table.csv", table)
-    markdown = table_markdown(table, checks, cfg)
+    markdown = table_markdown(table, checks, cfg, fair)
     (out / "paper_table.md").write_text(markdown + "\n")
-    figures = plot_figures(points, cfg, out)
+    figures = plot_figures(points, cfg, out) + plot_fairness(fair, out)
     invocations = list(invocations)
     summary = {"mode": mode, "config": asdict(cfg), "code_version": code_version,
                "transfer_bytes": TRANSFER_BYTES,
@@ -269,6 +396,7 @@ def write_outputs(rows: list[dict], cfg: FrtoSweepConfig, out: Path, *, mode: st
                                    if isinstance(i.get("wall_s"), (int, float))), 3),
                "invocations": invocations, "runs": len(rows),
                "failed_runs": sum("error" in r for r in rows), "points": prows,
+               "fairness_points": list(fair.values()),
                "paper_table": table, "checks": checks, "table_markdown": markdown,
                "figures": figures}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
@@ -339,6 +467,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         f"({mode_defaults(MODES, 'loss_levels')})")
     p.add_argument("--scenarios", type=csv_list(str, SCENARIOS),
                    help=f"scenarios, comma-separated (default: {','.join(SCENARIOS)})")
+    p.add_argument("--fairness-runs", type=int,
+                   help=f"runs per test (A, B) and condition (with and without DELAY) of "
+                        f"the fairness test, Fig. 9 ({mode_defaults(MODES, 'fairness_runs')})")
     p.add_argument("--variants", type=csv_list(str, VARIANTS + tuple(RESPONSE_NAMES)),
                    help=f"senders, comma-separated (default: {','.join(VARIANTS)}; also "
                         f"{', '.join(RESPONSE_NAMES)}: F-RTO with another response to a "
@@ -347,7 +478,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = p.parse_args(argv)
     default_jobs(args)
     duration = args.duration if args.duration is not None else MODES[args.mode].duration
-    bad = (out_of_range(args, ("jobs", "seeds", "duration", "series"))
+    bad = (out_of_range(args, ("jobs", "seeds", "duration", "series", "fairness_runs"))
            or series_too_long(args.series, duration, "transfers"))
     if bad:
         p.error(bad)
@@ -360,7 +491,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def sweep_config(args: argparse.Namespace) -> FrtoSweepConfig:
     overrides = {"seeds": args.seeds, "duration": args.duration, "loss_levels": args.levels,
-                 "scenarios": args.scenarios, "variants": args.variants}
+                 "scenarios": args.scenarios, "variants": args.variants,
+                 "fairness_runs": args.fairness_runs}
     return replace(MODES[args.mode], **{k: v for k, v in overrides.items() if v is not None})
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from controller import Controller
 from controller.drivers import EmbeddedDriver
+from sim.links import queue_packets
 
 __all__ = ["gateway_config", "configure_gateway", "gateway_counters", "DEFAULT_TM_DEPTH"]
 
@@ -29,7 +30,7 @@ def gateway_config(net: Any, name: str, *, tm_depth: int = DEFAULT_TM_DEPTH,
         entry: dict[str, Any] = {"mtu": 1500}
         if peer in net.hosts:
             entry["edge"] = True
-        limit = net.link_info(node, port).get("max_queue_size")
+        limit = queue_packets(net.link_info(node, port))
         if limit:
             entry["buffer_limit"] = int(limit)
             entry["tm_depth"] = max(int(tm_depth), int(limit) + 1)

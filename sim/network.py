@@ -23,7 +23,7 @@ from sim import program as gateway_source  # its gateway_json is looked up at ea
 from sim.events import EventQueue
 from sim.gateway import configure_gateway
 from sim.hostnode import HostNode
-from sim.links import Channel, Nic
+from sim.links import Channel, Nic, queue_packets
 from sim.switch import SwitchNode
 from toolchain.switch import SimpleSwitch, load_program
 
@@ -144,7 +144,7 @@ class Network:
                 node.attach(sport, ch, rate)
                 depth = tm_depth(info) if callable(tm_depth) else tm_depth
                 if depth is None:
-                    depth = info.get("max_queue_size")
+                    depth = queue_packets(info)
                 if depth is not None:
                     node.switch.cli(f"set_queue_depth {int(depth)} {sport}")
             else:

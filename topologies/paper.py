@@ -32,7 +32,8 @@ class PaperTopo(Topo):
 
     Keyword parameters (Mininet style, all with the paper's defaults):
     ``access_bw``/``access_delay`` for a–r1 and r2–b, ``bottleneck_bw``/``bottleneck_delay`` and
-    ``queue`` (packets, drop-tail) for r1–r2, and ``alt_extra_delay`` (e.g. "20ms"): when set, a
+    ``queue`` (packets, drop-tail) for r1–r2, ``link_buffer`` (packets the link layer holds
+    ahead of its serialiser, after the queue; 0: none), and ``alt_extra_delay`` (e.g. "20ms"): when set, a
     second r1–r2 link on port 3 with that much extra propagation delay, the alternate path
     the gateway's delay-based reordering injection sends packets over.
 
@@ -47,19 +48,21 @@ class PaperTopo(Topo):
 
     def build(self, access_bw: float = 10, access_delay: str = "1ms",  # noqa: D401
               bottleneck_bw: float = 5, bottleneck_delay: str = "50ms",
-              queue: int = 65, alt_extra_delay: str | None = None) -> None:
+              queue: int = 65, alt_extra_delay: str | None = None,
+              link_buffer: int = 0) -> None:
+        extra = {"link_buffer": link_buffer} if link_buffer else {}
         a = self.addHost("a", ip="10.0.1.1/24", mac=_mac(0x0A), defaultRoute="via 10.0.1.254")
         b = self.addHost("b", ip="10.0.2.1/24", mac=_mac(0x0B), defaultRoute="via 10.0.2.254")
         r1 = self.addSwitch("r1")
         r2 = self.addSwitch("r2")
         self.addLink(a, r1, port1=0, port2=1, bw=access_bw, delay=access_delay)
         self.addLink(r1, r2, port1=2, port2=2, bw=bottleneck_bw, delay=bottleneck_delay,
-                     max_queue_size=queue)
+                     max_queue_size=queue, **extra)
         self.addLink(r2, b, port1=1, port2=0, bw=access_bw, delay=access_delay)
         if alt_extra_delay is not None:
             self.addLink(r1, r2, port1=3, port2=3, bw=bottleneck_bw,
                          delay=_add_delays(bottleneck_delay, alt_extra_delay),
-                         max_queue_size=queue)
+                         max_queue_size=queue, **extra)
 
 
 class RrTcpTopo(PaperTopo):
@@ -85,16 +88,17 @@ class FrtoTopo(PaperTopo):
     last-hop router ``r1`` with a buffer of seven packets, the emulated wireless link r1–r2
     (28,800 bit/s each way, 200 ms one-way propagation) and the mobile host ``b`` right behind
     it. The LAN (10 Mb/s) and the mobile host's own interface are fast and short; r2 stands for
-    the link's far end, so its uplink queue towards r1 has the same seven-packet limit.
+    the link's far end, so its uplink queue towards r1 has the same seven-packet limit. Each
+    direction's link layer holds six 296-byte packets (its 1776-byte send buffer) ahead of the
+    serialiser, after the router's queue (digest of 001, §5 item 6): ``link_buffer``.
 
     ::
 
         10 Mb/s, 0.1 ms     28.8 kbit/s, 200 ms      10 Mb/s, 0.1 ms
       a ---------------- r1 ===================== r2 ---------------- b
-      fixed host         (7 packets)                                mobile host
+      fixed host   (7 packets + 6 in the                                mobile host
+                    link's send buffer)
 
-    The seed's link send and receive buffers (1776 bytes each way) hold the packets the link
-    layer has not yet delivered, not a queue; the simulator's link holds any number in flight.
     The paper's delay spikes, random and burst losses are models of the simulator's link
     (``sim.impair``), not parameters of this graph.
 
@@ -103,10 +107,11 @@ class FrtoTopo(PaperTopo):
 
     def build(self, access_bw: float = 10, access_delay: str = "0.1ms",  # noqa: D401
               bottleneck_bw: float = 0.0288, bottleneck_delay: str = "200ms",
-              queue: int = 7, alt_extra_delay: str | None = None) -> None:
+              queue: int = 7, alt_extra_delay: str | None = None,
+              link_buffer: int = 6) -> None:
         super().build(access_bw=access_bw, access_delay=access_delay,
                       bottleneck_bw=bottleneck_bw, bottleneck_delay=bottleneck_delay,
-                      queue=queue, alt_extra_delay=alt_extra_delay)
+                      queue=queue, alt_extra_delay=alt_extra_delay, link_buffer=link_buffer)
 
 
 def _add_delays(a: str, b: str) -> str:

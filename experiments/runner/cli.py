@@ -66,6 +66,8 @@ RANGES = {
     "level": (lambda v: 0 <= v <= 1, "--level must be a probability in [0, 1]"),
     "levels": (lambda v: 0 <= v <= 1, "--levels are probabilities in [0, 1]"),
     "series": (lambda v: v > 0, "--series must be > 0 seconds"),
+    "fairness_runs": (lambda v: v >= 1,
+                      "--fairness-runs must be >= 1 (leave the test out with --scenarios)"),
 }
 
 

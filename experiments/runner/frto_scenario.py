@@ -20,6 +20,12 @@ RTO 3 s, minimum 200 ms, Linux's RTT variance), an initial window of two segment
 SACK is offered when the variant's policy offers it (``newreno``, ``frto-newreno`` and
 ``eifel-newreno`` do not), timestamps when it needs them (Eifel), as ``experiments.runner.scenario`` does.
 
+``run_frto_fairness`` runs 001 §5.3's fairness test (Fig. 9, scenario ``frto-fair``): six 50 KB
+transfers over the same path, set 1 (three conventional senders, Regular SACK) starting at 0 s
+and set 2 (three senders of ``spec.variant``: ``frto`` in 001's test A, ``sack`` in test B) at
+3 s, with DELAY's stalls when ``spec.level`` > 0. The row has each set's fastest and slowest
+transfer (time from its own first SYN to the ACK of its FIN, and 51,200 bytes over it).
+
 The run ends when the sender has the ACK of its FIN, or at ``spec.duration`` (virtual seconds:
 a limit; ``completed`` says which). ``transfer_s`` is the paper's time "from the first SYN to
 the ACK of the FIN"; ``throughput_Bps`` is 102,400 bytes over it (over the limit for a transfer
@@ -28,7 +34,9 @@ that did not finish, counting what arrived).
 
 from __future__ import annotations
 
+import random
 import time
+from dataclasses import replace
 from typing import Any
 
 from experiments.runner.gateways import BOTTLENECK_PORT, configure_gateway, gateway_stats
@@ -45,14 +53,23 @@ from sim.network import Network
 from sim.trace import FlowSampler
 from topologies import topos
 
-__all__ = ["run_frto", "frto_config", "FRTO_SCENARIOS", "TRANSFER_BYTES", "STALL_MEAN",
-           "GOOD_MIN", "GOOD_MAX", "BAD_MEAN", "LINUX_ATO_MIN", "INITIAL_WINDOW"]
+__all__ = ["run_frto", "run_frto_fairness", "frto_config", "FRTO_SCENARIOS", "TRANSFER_BYTES",
+           "STALL_MEAN", "GOOD_MIN", "GOOD_MAX", "BAD_MEAN", "LINUX_ATO_MIN", "INITIAL_WINDOW",
+           "FAIR_BYTES", "FAIR_SET_SIZE", "FAIR_SET2_START", "FAIR_START_JITTER", "CONVENTIONAL"]
 
 FRTO_SCENARIOS = ("frto-delay", "frto-loss", "frto-burst")
 TRANSFER_BYTES = 100 * 1024     # 001 §5.1: "100 KB bulk transfers" (digest §5 item 10)
 STALL_MEAN = 3.5                # 001 §5.1: "mean delay length of 3.5 seconds"
 GOOD_MIN, GOOD_MAX = 0.1, 20.0  # 001 §5.1: good state U(0.1, 20) s
 BAD_MEAN = 3.5                  # 001 §5.1: bad state Exp(mean 3.5 s)
+FAIR_BYTES = 50 * 1024         # 001 §5.3: "All connections transfer 50 KB of bulk data"
+FAIR_SET_SIZE = 3               # 001 §5.3: two connection sets of three connections each
+FAIR_SET2_START = 3.0           # 001 §5.3: set 2 "started three seconds after the first"
+CONVENTIONAL = "sack"           # 001's conventional RTO recovery: Linux 2.4 with SACK
+# Connections "started at the same time" by a test script start within a few milliseconds of
+# each other: each opens at its set's time plus U(0, FAIR_START_JITTER). Without it the runs
+# without delays would be one deterministic run repeated (nothing else in them is random).
+FAIR_START_JITTER = 0.010
 LINUX_ATO_MIN = 0.040           # Linux 2.4 TCP_ATO_MIN (HZ/25): its first delayed-ACK timeout
 INITIAL_WINDOW = 2              # Linux 2.4: tp->snd_cwnd = 2 at connection start
 # topologies.FrtoTopo is a PaperTopo: r1's and r2's port 2 face the link, the port the gateway
@@ -219,3 +236,55 @@ def _stats(flow: Any, net: Any, models: dict, duplicates: _Duplicates, done: flo
     out["events"] = net.events.executed
     out.update(gw)
     return out
+
+
+def run_frto_fairness(spec: RunSpec, program: Any) -> RunResult:
+    """001 §5.3's six transfers (see the module docstring); ``spec.variant`` is set 2's."""
+    if spec.scenario != "frto-fair":
+        raise ValueError(f"run_frto_fairness runs the scenario frto-fair, not {spec.scenario!r}")
+    if spec.injection != "swap" or spec.swaps:
+        raise ValueError("001's scenarios take no reordering injection (injection 'swap' "
+                         "with swaps 0)")
+    started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
+    net = _build_network(spec, program)
+    stalls = None
+    if spec.level:
+        stalls = LinkStalls(net.channel("r1", "r2", port=LINK_PORT), probability=spec.level,
+                            mean=STALL_MEAN, seed=net.derive_seed("stalls"),
+                            pause=sender_pause(net, "r1", "r2", port=LINK_PORT))
+    sets = ((1, CONVENTIONAL, 0.0), (2, spec.variant, FAIR_SET2_START))
+    jitter = random.Random(net.derive_seed("fairness-starts"))
+    flows = []          # (set, start, flow, source)
+    for number, variant, set_start in sets:
+        config = frto_config(replace(spec, variant=variant))
+        for i in range(FAIR_SET_SIZE):
+            index = len(flows)
+            start = set_start + jitter.uniform(0.0, FAIR_START_JITTER)
+            flow = add_bulk_flow(net, "a", "b", config=config, start=start,
+                                 src_port=40000 + index, dst_port=5001 + index,
+                                 name=f"set{number}-{i + 1}")
+            source = _FileSource(FAIR_BYTES)
+            flow.sender_ep.app = flow.source = source
+            flows.append((number, start, flow, source))
+    net.run(until=spec.duration)
+    net.close()
+    stats: dict = {"completed": all(s.done_at is not None for *_, s in flows)}
+    for number in (1, 2):
+        times = sorted((s.done_at - start) if s.done_at is not None else spec.duration - start
+                       for n, start, _, s in flows if n == number)
+        stats[f"set{number}_fastest_s"] = round(times[0], 6)
+        stats[f"set{number}_slowest_s"] = round(times[-1], 6)
+        stats[f"set{number}_fastest_Bps"] = round(FAIR_BYTES / times[0], 3)
+        stats[f"set{number}_slowest_Bps"] = round(FAIR_BYTES / times[-1], 3)
+    for key in ("retransmits", "timeouts", "spurious_timeouts_undone"):
+        stats[key] = sum(int(f.sender.stats.get(key, 0)) for _, _, f, _ in flows)
+    gw = gateway_stats(net)
+    stats["lost_data"] = sum(v for k, v in gw.items() if k.startswith("r1_drops_"))
+    stats["stalls"] = len(stalls.stalls) if stalls else 0
+    stats["events"] = net.events.executed
+    stats.update(gw)
+    ends = [s.done_at for *_, s in flows if s.done_at is not None]
+    last = max(ends) if stats["completed"] else spec.duration
+    delivered = sum(f.delivered_bytes for _, _, f, _ in flows)
+    return RunResult(spec, delivered / last if last else 0.0, delivered, stats,
+                     time.perf_counter() - started, [], mss=flows[0][2].sender.mss)

@@ -62,6 +62,7 @@ def _init_pool_worker(program_path: str) -> None:
 # scenarios whose runs are not experiments.runner.scenario.run_paper's: (module, function) of their run
 SCENARIO_RUNNERS = {name: ("experiments.runner.frto_scenario", "run_frto")
                     for name in ("frto-delay", "frto-loss", "frto-burst")}
+SCENARIO_RUNNERS["frto-fair"] = ("experiments.runner.frto_scenario", "run_frto_fairness")
 
 
 def runner_for(spec: RunSpec):

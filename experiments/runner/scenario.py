@@ -103,6 +103,9 @@ SCENARIOS = {s.name: s for s in (
     Scenario("frto-delay", "frto_paper", 296, "001 §5.1 DELAY, Table 1"),
     Scenario("frto-loss", "frto_paper", 296, "001 §5.1 LOSS, Table 2"),
     Scenario("frto-burst", "frto_paper", 296, "001 §5.1 BURST, Table 3"),
+    # 001 §5.3, Fig. 9: six 50 KB transfers over the same path, three conventional ones at 0 s
+    # and three of the run's variant at 3 s, with DELAY's stalls (level 0.02) or without (0)
+    Scenario("frto-fair", "frto_paper", 296, "001 §5.3 fairness, Fig. 9"),
 )}
 
 # The paper's numbers (§1, §5, §6), bytes/second of a 10-minute transfer.

@@ -37,6 +37,65 @@ def test_the_path_is_001s_link_behind_a_7_packet_buffer(program):
     assert {SCENARIOS[s].mss for s in ("frto-delay", "frto-loss", "frto-burst")} == {256}
 
 
+def test_the_link_layer_holds_six_packets_after_the_routers_seven(program):
+    # 001 §5.1: a 7-packet router queue, then the link's 1776-byte send buffer (six 296-byte
+    # packets) ahead of the serialiser: in series they drop exactly when 13 packets wait
+    from experiments.runner.frto_scenario import _build_network
+    from sim.gateway import gateway_config
+    from sim.links import queue_packets
+
+    net = _build_network(DELAY, program)
+    assert net.link_info("r1", 2)["link_buffer"] == 6
+    assert gateway_config(net, "r1")["ports"]["2"]["buffer_limit"] == 13
+    assert gateway_config(net, "r2")["ports"]["2"]["buffer_limit"] == 13
+    net.close()
+    assert queue_packets({"max_queue_size": 65}) == 65
+    assert queue_packets({"max_queue_size": 7, "link_buffer": 6}) == 13
+    assert queue_packets({}) is None
+
+
+def test_a_burst_at_the_router_keeps_thirteen_packets_and_drops_the_rest(program):
+    from experiments.runner.frto_scenario import _build_network
+    from netbase.segment import ACK, Segment
+    from netbase.wire import encode_frame
+
+    net = _build_network(DELAY, program)
+    r1 = net.switches["r1"].switch
+    for i in range(20):     # 20 data segments from a to b arrive at once
+        seg = Segment(src_port=1, dst_port=2, seq=1 + 256 * i, ack=1, flags=ACK, window=65535,
+                      payload=bytes(256))
+        r1.receive(1, encode_frame(seg, src_ip="10.0.1.1", dst_ip="10.0.2.1",
+                                   src_mac="00:00:00:00:00:0a", dst_mac="02:00:00:00:01:01"),
+                   now=0.0)
+    assert r1.tm.queue_length(2) == 13
+    net.close()
+
+
+def test_the_fairness_test_runs_two_sets_of_three_transfers_of_50_kb(program):
+    from experiments.runner.frto_scenario import FAIR_BYTES, run_frto_fairness
+
+    spec = RunSpec("frto", scenario="frto-fair", level=0.02, seed=1, duration=900.0)
+    row = run_frto_fairness(spec, program).row()
+    assert row["completed"] and row["delivered_bytes"] == 6 * FAIR_BYTES == 6 * 51_200
+    for s in (1, 2):
+        assert 0 < row[f"set{s}_fastest_s"] <= row[f"set{s}_slowest_s"]
+        assert row[f"set{s}_slowest_Bps"] == pytest.approx(FAIR_BYTES / row[f"set{s}_slowest_s"],
+                                                           abs=1e-3)
+    assert row["stalls"] > 0 and row["r1_drops_buffer"] > 0
+    assert pool.runner_for(spec) is run_frto_fairness
+    with pytest.raises(ValueError, match="runs the scenario frto-fair"):
+        run_frto_fairness(DELAY, program)
+
+
+def test_mann_whitney_tells_shifted_samples_apart_and_not_interleaved_ones():
+    from experiments.runner.stats import mann_whitney_p
+
+    low, high = list(range(1, 11)), list(range(11, 21))
+    assert mann_whitney_p(low, high) < 0.001
+    assert mann_whitney_p(low, [v + 0.5 for v in low]) > 0.5
+    assert mann_whitney_p([3.0] * 5, [3.0] * 5) == 1.0 and mann_whitney_p([], [1.0]) == 1.0
+
+
 def test_senders_take_sack_and_timestamps_as_their_policy_says():
     got = {v: (frto_config(replace(DELAY, variant=v)).sack,
                frto_config(replace(DELAY, variant=v)).timestamps) for v in VARIANTS}
@@ -76,17 +135,29 @@ def test_burst_outages_lose_both_ways(program):
 
 def test_eifel_newreno_after_an_outage_repairs_by_fast_retransmit_not_by_a_backed_off_timer(
         program):
-    # seed 2: an outage takes data and ACKs, Eifel declares the timeout spurious (001 §5.2),
+    # seed 3: an outage takes data and ACKs, Eifel declares the timeout spurious (001 §5.2),
     # and the duplicate ACKs for the first segment the outage took must start a fast
-    # retransmit; they did not (recover = SND.UNA), and this run took 421 s against
-    # newreno's 64 s
+    # retransmit (with recover = SND.UNA they could not, and such runs took several times
+    # newreno's time)
     def run(variant):
-        return run_frto(RunSpec(variant, scenario="frto-burst", seed=2, duration=900.0),
+        return run_frto(RunSpec(variant, scenario="frto-burst", seed=3, duration=900.0),
                         program).row()
     eifel, newreno = run("eifel-newreno"), run("newreno")
     assert eifel["completed"] and eifel["spurious_detections"] >= 1
     assert eifel["fast_retransmits"] > eifel["spurious_detections"]
     assert eifel["transfer_s"] < 2 * newreno["transfer_s"]
+
+
+@pytest.mark.xfail(strict=True, reason="Eifel w/ NewReno under BURST takes several times "
+                   "Regular NewReno's time (quick run: 380 s median against 89 s; 001: +7-18 %): "
+                   "after outages its RTT estimate inflates (srtt 31 s, rttvar 150 s in seed 2) and "
+                   "the backed-off timer idles the link for a minute at a time; experiments/"
+                   "README.md, F-RTO section")
+def test_burst_eifel_newreno_is_only_a_little_slower_than_newreno(program):
+    times = {v: sorted(run_frto(RunSpec(v, scenario="frto-burst", seed=s, duration=900.0),
+                                program).row()["transfer_s"] for s in range(1, 6))[2]
+             for v in ("newreno", "eifel-newreno")}
+    assert times["eifel-newreno"] <= 1.25 * times["newreno"], times
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -114,11 +185,17 @@ def test_the_tables_f_rto_is_the_papers_and_the_other_responses_run_on_request()
     assert not set(RESPONSE_NAMES) & set(MODES["quick"].variants)
 
 
-def test_quick_mode_runs_every_sender_in_every_scenario():
-    specs = build_specs(MODES["quick"])
-    assert len(specs) == len(VARIANTS) * 3 * MODES["quick"].seeds
-    assert {(s.scenario, s.level) for s in specs} == {
+def test_quick_mode_runs_every_sender_in_every_scenario_and_the_fairness_test():
+    cfg = MODES["quick"]
+    specs = build_specs(cfg)
+    tables = [s for s in specs if s.scenario != "frto-fair"]
+    assert len(tables) == len(VARIANTS) * 3 * cfg.seeds
+    assert {(s.scenario, s.level) for s in tables} == {
         ("frto-delay", 0.02), ("frto-loss", 0.05), ("frto-burst", 0.0)}
+    fair = [s for s in specs if s.scenario == "frto-fair"]
+    assert len(fair) == 2 * 2 * cfg.fairness_runs      # tests A and B, with and without DELAY
+    assert {(s.variant, s.level) for s in fair} == {
+        ("frto", 0.02), ("frto", 0.0), ("sack", 0.02), ("sack", 0.0)}
 
 
 def _row(scenario, variant, time_s, retx, *, seed=1, level=None):
@@ -174,8 +251,39 @@ def test_quick_sweep_frto_retransmits_less_than_conventional_under_delay_and_res
     assert "6 kept from" in err and "nothing to run" in err
 
 
+@pytest.fixture(scope="module")
+def fairness_checks(tmp_path_factory):
+    out = tmp_path_factory.mktemp("fairness")
+    argv = ["--mode", "quick", "--scenarios", "fairness", "--jobs", "2", "--no-progress",
+            "--out", str(out)]
+    assert main(argv) == 0
+    assert (out / "fig9_fairness.png").stat().st_size > 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["runs"] == 4 * MODES["quick"].fairness_runs
+    return {c["claim"]: c["ok"] for c in summary["checks"]}
+
+
+def test_fig9_with_delays_f_rto_connections_treat_conventional_ones_as_conventional_do(
+        fairness_checks):
+    # 001 §5.3, Fig. 9 (the runs with delays): test A and test B alike, set by set
+    with_delay = {c: ok for c, ok in fairness_checks.items() if "with DELAY" in c}
+    assert len(with_delay) == 4 and all(with_delay.values()), with_delay
+
+
+@pytest.mark.xfail(strict=True, reason="without delays our simulated path is nearly "
+                   "deterministic: most runs of a test end the same way (drop-tail phase "
+                   "effects), and F-RTO's three connections change that outcome (set 1's "
+                   "fastest 878 B/s in test A against 692 in test B, 20 runs); 001's testbed "
+                   "saw no significant difference; experiments/README.md, F-RTO section")
+def test_fig9_without_delays_f_rto_connections_treat_conventional_ones_as_conventional_do(
+        fairness_checks):
+    without = {c: ok for c, ok in fairness_checks.items() if "without delays" in c}
+    assert len(without) == 4 and all(without.values()), without
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--levels", "0"], "--levels: each loss probability must be in (0, 1)"),
+    (["--fairness-runs", "0"], "--fairness-runs must be >= 1"),
     (["--levels", "0.05", "--scenarios", "delay"], "--scenarios leaves it out"),
     (["--scenarios", "jitter"], "jitter"),
     (["--variants", "tahoe"], "tahoe"),
