@@ -16,12 +16,12 @@ A refused command raises ``DriverError`` naming the command and the switch's mes
 
 from __future__ import annotations
 
-import contextlib
 import io
 import re
 import shutil
 import subprocess
 import sys
+import threading
 from typing import Any, Protocol, Sequence
 
 __all__ = ["Driver", "DriverError", "EmbeddedDriver", "ThriftDriver", "Bmv2Driver",
@@ -195,11 +195,16 @@ class _CliSession:
     (bmpy_utils.thrift_connect: buffered transport, binary protocol, the services
     multiplexed as simple_switch registers them; the program's JSON from bm_get_config).
 
-    runtime_CLI keeps the program's tables, actions, ... in module globals: a session loads
-    its own program's JSON into them again whenever another session loaded a different one.
+    runtime_CLI keeps the program's tables, actions, ... in module globals, and prints its
+    answers: sessions take turns (one lock, so drivers may be used from several threads, as
+    live runs do), a session loads its own program's JSON into the globals whenever another
+    one loaded its own, and the CLI modules' ``print`` writes into the running command's
+    buffer (never this process's stdout).
     """
 
     _loaded: "_CliSession | None" = None     # whose JSON the CLI modules hold
+    _lock = threading.RLock()
+    _out: "io.StringIO | None" = None        # where the running command's printing goes
 
     def __init__(self, host: str, port: int, timeout: float):
         self.where = f"{host}:{port}"
@@ -226,7 +231,8 @@ class _CliSession:
             raise DriverError(f"no switch answers Thrift calls on {self.where} ({e}); is "
                               "simple_switch or rdtcp-switch running with this --thrift-port?") from None
         sock.setTimeout(None)
-        self._own_json()
+        with _CliSession._lock:
+            self._own_json()
         self.api = self.sswitch_cli.SimpleSwitchAPI(self.cli.PreType.SimplePreLAG,
                                                     self.standard, pre, sswitch)
 
@@ -240,17 +246,18 @@ class _CliSession:
         word = line.split(maxsplit=1)[0] if line.split() else ""
         if word in ("shell", "EOF") or line.startswith("!"):
             raise DriverError(f"{line!r}: not a switch command")
-        self._own_json()
-        out = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(out):
+        with _CliSession._lock:
+            self._own_json()
+            _CliSession._out = out = io.StringIO()
+            try:
                 self.api.onecmd(line)
-        except Exception as e:  # noqa: BLE001 -- the CLI lets Thrift and its own bugs escape
-            raise DriverError(f"{line!r} on {self.where}: {type(e).__name__}: {e}") from None
+            except Exception as e:  # noqa: BLE001 -- the CLI lets Thrift and its own bugs escape
+                raise DriverError(f"{line!r} on {self.where}: {type(e).__name__}: {e}") from None
+            finally:
+                _CliSession._out = None
         return out.getvalue().rstrip("\n")
 
     def _call(self, what: str, fn, *args):
-        self._own_json()
         try:
             return fn(*args)
         except Exception as e:  # noqa: BLE001 -- InvalidRegisterOperation and lost connections
@@ -261,7 +268,9 @@ class _CliSession:
     def _name(self, kind: str, name: str) -> str:
         res = {"register": self.cli.ResType.register_array,
                "counter": self.cli.ResType.counter_array}[kind]
-        obj = self.cli.SUFFIX_LOOKUP_MAP.get((res, name))
+        with _CliSession._lock:
+            self._own_json()
+            obj = self.cli.SUFFIX_LOOKUP_MAP.get((res, name))
         if obj is None:
             raise DriverError(f"no {kind} named {name!r} in the switch's program")
         return obj
@@ -288,8 +297,9 @@ class _CliSession:
         return int(v.packets), int(v.bytes)
 
     def close(self) -> None:
-        if _CliSession._loaded is self:
-            _CliSession._loaded = None
+        with _CliSession._lock:
+            if _CliSession._loaded is self:
+                _CliSession._loaded = None
         self.transport.close()
 
 
@@ -308,7 +318,14 @@ def _cli_modules():
         sys.path.append(folder)
     import runtime_CLI
     import sswitch_CLI
+    runtime_CLI.print = sswitch_CLI.print = _cli_print
     return runtime_CLI, sswitch_CLI
+
+
+def _cli_print(*args, sep=" ", end="\n", file=None, flush=False) -> None:
+    """print() for simple_switch_CLI's modules: into the running command's buffer."""
+    out = file if file is not None else (_CliSession._out or sys.stdout)
+    out.write(sep.join(str(a) for a in args) + end)
 
 
 def parse_cli_output(stdout: str, n_commands: int) -> list[str]:

@@ -89,3 +89,21 @@ def test_bmv2_driver_pipes_commands_into_simple_switch_cli(start_switch):
     assert drv.read_register_array("MyIngress.reg") == [0, 4, 0, 0]
     with pytest.raises(DriverError, match="nope"):
         drv.run(["table_add nope x 1 => 2"])
+
+
+def test_drivers_used_from_threads_at_once_keep_their_answers_apart(start_switch):
+    """Live runs configure and read both gateways from two threads at once."""
+    from concurrent.futures import ThreadPoolExecutor
+    switches = [start_switch(prog()), start_switch(table_prog([("lpm", "b")]))]
+    drivers = [ThriftDriver(s.port) for s in switches]
+    cmds = [[f"table_add t setr {i} => 1" for i in range(40)],
+            [f"table_add t setr 10.{i}.0.0/16 => 1" for i in range(40)]]
+
+    def work(k):
+        return drivers[k].run(cmds[k]) + drivers[k].run(["table_num_entries t"])
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        exact, lpm = pool.map(work, [0, 1])
+    assert all("exact match table" in o for o in exact[:40]) and exact[40] == "40"
+    assert all("lpm match table" in o for o in lpm[:40]) and lpm[40] == "40"
+    for d in drivers:
+        d.close()
