@@ -318,23 +318,33 @@ class StateCommands:
         self._exactly(line.split(), 0)
         return "\n".join(f"{name:<30} [compressed bitwidth:{bw}]" for name, bw in sorted(self.rt.program.vsets.items()))
 
+    @staticmethod
+    def _pvs_as_typed(typed: str, full: str) -> str:
+        """runtime_CLI.py sends a value set's name as typed (bm_parse_vset_*), and the switch
+        knows value sets by their full names only."""
+        if typed != full:
+            raise OpError("pvs", "INVALID_PARSE_VSET_NAME")
+        return full
+
     def do_pvs_add(self, line: str):
         "Add a value to a parser value set: pvs_add <pvs_name> <value>\nbmv2 will not report an error if the value already exists."
         args = line.split()
         self._exactly(args, 2)
-        self.rt.pvs_add(*self._pvs_value(args[0], args[1]))
+        full, value = self._pvs_value(args[0], args[1])
+        self.rt.pvs_add(self._pvs_as_typed(args[0], full), value)
 
     def do_pvs_remove(self, line: str):
         "Remove a value from a parser value set: pvs_remove <pvs_name> <value>\nbmv2 will not report an error if the value does not exist."
         args = line.split()
         self._exactly(args, 2)
-        self.rt.pvs_remove(*self._pvs_value(args[0], args[1]))
+        full, value = self._pvs_value(args[0], args[1])
+        self.rt.pvs_remove(self._pvs_as_typed(args[0], full), value)
 
     def do_pvs_get(self, line: str):
         "Print all values from a parser value set: pvs_get <pvs_name>\nValues are displayed in no particular order, one per line."
         args = line.split()
         self._exactly(args, 1)
-        full = self.rt.pvs_name(args[0])
+        full = self._pvs_as_typed(args[0], self.rt.pvs_name(args[0]))
         n = self.rt.pvs_value_bytes(full)
         return "\n".join(v.to_bytes(n, "big").hex() for v in self.rt.pvs_get(full))
 
@@ -342,7 +352,7 @@ class StateCommands:
         "Remove all values from a parser value set: pvs_clear <pvs_name>"
         args = line.split()
         self._exactly(args, 1)
-        self.rt.pvs_clear(self.rt.pvs_name(args[0]))
+        self.rt.pvs_clear(self._pvs_as_typed(args[0], self.rt.pvs_name(args[0])))
 
     def _crc(self, width: int, line: str) -> None:
         args = line.split()

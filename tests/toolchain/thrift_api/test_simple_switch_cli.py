@@ -167,7 +167,8 @@ def test_value_sets_and_hash_parameters_answer_alike(start_switch):
     same_answers(start_switch, pvs_crc_prog(), [
         "show_pvs", "pvs_add pvs 7", "pvs_add pvs 9", "pvs_add pvs 7", "pvs_get pvs",
         "pvs_add pvs 0x1ff", "pvs_add pvs x", "pvs_remove pvs 9", "pvs_get pvs", "pvs_clear pvs",
-        "pvs_get pvs", "pvs_add MyParser.wide 0xabc", "pvs_get MyParser.wide",
+        "pvs_get pvs", "pvs_add MyParser.wide 0xabc", "pvs_get MyParser.wide", "pvs_add wide 1",
+        "pvs_add wide 0x1fff", "pvs_get wide", "pvs_clear wide", "pvs_remove wide 1",
         "set_crc16_parameters calc 0x1021 0xffff 0x0 false true",
         "set_crc32_parameters calc32 0x4c11db7 0xffffffff 0xffffffff true true",
         "set_crc16_parameters calc32 0x1021 0 0 0 0", "set_crc16_parameters plain 0x1021 0 0 0 0",
