@@ -89,9 +89,11 @@ class Bed:
     def exec_argv(self, *cmd: str) -> list[str]:
         return ["ip", "netns", "exec", self.ns, *cmd]
 
-    def start_switch(self, *args: str, json_path: Path = LPM_JSON) -> "Switch":
+    def start_switch(self, *args: str, json_path: Path = LPM_JSON, ports=None) -> "Switch":
+        """The switch with ``ports`` (default: every swI as port I) bound at start."""
+        ports = range(self.n) if ports is None else ports
         argv = self.exec_argv(sys.executable, "-m", "toolchain.switch.process.main",
-                              *[f"-i{i}@sw{i}" for i in range(self.n)], "--thrift-port", "0",
+                              *[f"-i{i}@sw{i}" for i in ports], "--thrift-port", "0",
                               *args, str(json_path))
         proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         self.procs.append(proc)

@@ -208,3 +208,27 @@ def test_log_console_dumps_packet_data(bed, tmp_path):
     assert rc == 0, err
     assert f"packet received on port 0, {len(frame)} bytes: {frame[:16].hex()}" in out
     assert f"packet sent on port 1, {len(expected)} bytes: {expected[:16].hex()}" in out
+
+
+def test_ports_added_and_removed_at_run_time_through_the_device_manager(bed):
+    """simple_switch_CLI's port_add / port_remove / show_ports (bm_dev_mgr_*): a port added at
+    run time is bound and forwarded to at once; a removed one is gone."""
+    sw = bed.start_switch(ports=[0])
+    assert bed.cli(sw.port, COMMANDS).stdout.count("Entry has been added") == 3
+    hosts = bed.open_host_ports()
+    in_port, frame, out_port, expected = stf_vectors()[0]        # port 0 -> port 1
+    hosts[in_port].send(frame)
+    assert hosts[out_port].recv(timeout=0.5) is None             # port 1 has no interface yet
+    out = bed.cli(sw.port, "port_add sw1 1\nshow_ports\nport_add rdtcp-nosuch 2\n").stdout
+    chunks = out.split("RuntimeCmd: ")
+    assert [line.split() for line in chunks[2].splitlines()[2:]] == [["0", "sw0", "UP"],
+                                                                      ["1", "sw1", "UP"]]
+    assert chunks[3].strip() == "Invalid device manager operation (ERROR)"
+    hosts[in_port].send(frame)
+    assert hosts[out_port].recv() == expected
+    out = bed.cli(sw.port, "port_remove 1\nshow_ports\nport_remove 1\n").stdout.split("RuntimeCmd: ")
+    assert len(out[2].strip().splitlines()) == 3 and "sw1" not in out[2]
+    assert out[3].strip() == "Invalid device manager operation (ERROR)"
+    hosts[in_port].send(frame)
+    assert hosts[out_port].recv(timeout=0.5) is None
+    assert sw.stop()[0] == 0

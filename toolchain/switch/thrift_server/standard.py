@@ -400,7 +400,7 @@ class StandardHandler(_Base):
                            bool(cfg.remainder_reflected))
         try:
             self.rt.set_crc_parameters(width, calc_name, params)
-        except OpError:
+        except OpError:                 # INVALID_CALCULATION_NAME: passed on as it is
             raise
         except CliError:                # a calculation, but not crc<width>_custom
             raise OpError("crc", "WRONG_TYPE_CALCULATION") from None
