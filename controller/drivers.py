@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from typing import Any, Protocol, Sequence
 
 __all__ = ["Driver", "DriverError", "EmbeddedDriver", "ThriftDriver", "Bmv2Driver",
@@ -132,6 +133,25 @@ class ThriftDriver:
                  connect_timeout: float = 5.0):
         self.where = f"{host}:{thrift_port}"
         self.session = _CliSession(host, thrift_port, connect_timeout)
+
+    @classmethod
+    def when_ready(cls, thrift_port: int, *, timeout: float = 20.0, host: str = "127.0.0.1",
+                   alive=None, poll: float = 0.1) -> "ThriftDriver":
+        """The driver as soon as a switch answers Thrift calls on the port: readiness checked
+        over Thrift, as for simple_switch, which prints no readiness line of its own.
+        ``alive()`` (e.g. a Popen's ``poll() is None``) stops the wait when the switch died.
+        DriverError after ``timeout`` seconds, or at once if ``alive()`` turns false."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return cls(thrift_port, host=host, connect_timeout=min(1.0, timeout))
+            except DriverError as e:
+                if alive is not None and not alive():
+                    raise DriverError(f"the switch on {host}:{thrift_port} exited before its "
+                                      "Thrift server answered") from None
+                if time.monotonic() >= deadline:
+                    raise DriverError(f"{e} (waited {timeout:g} s)") from None
+            time.sleep(poll)
 
     def run(self, commands: Sequence[str]) -> list[str]:
         out = []

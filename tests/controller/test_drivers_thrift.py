@@ -107,3 +107,28 @@ def test_drivers_used_from_threads_at_once_keep_their_answers_apart(start_switch
     assert all("lpm match table" in o for o in lpm[:40]) and lpm[40] == "40"
     for d in drivers:
         d.close()
+
+
+def test_when_ready_waits_for_the_thrift_server_or_says_why_not(tmp_path):
+    """Readiness over Thrift (simple_switch prints no readiness line): the driver comes as soon
+    as the switch answers; a switch that died, or none at all, is a DriverError."""
+    import json
+    import subprocess
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(prog()))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "toolchain.switch.process.main", "--thrift-port",
+                             str(port), str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        drv = ThriftDriver.when_ready(port, timeout=30, alive=lambda: proc.poll() is None)
+        assert drv.run(["table_num_entries t"]) == ["0"]
+        drv.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+    with pytest.raises(DriverError, match="exited before its Thrift server answered"):
+        ThriftDriver.when_ready(port, timeout=30, alive=lambda: proc.poll() is None)
+    with pytest.raises(DriverError, match=r"no switch answers .* \(waited 0.3 s\)"):
+        ThriftDriver.when_ready(port, timeout=0.3)
