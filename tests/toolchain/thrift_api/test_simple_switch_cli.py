@@ -4,6 +4,7 @@ language (toolchain.switch.RuntimeCLI, library mode) prints for the same command
 
 from __future__ import annotations
 
+import json
 import subprocess
 
 from controller.drivers import parse_cli_output
@@ -68,6 +69,13 @@ TABLE_EXACT = [
 
 def test_exact_table_commands_answer_alike(start_switch):
     same_answers(start_switch, table_prog([("exact", "a")], with_counters=True), TABLE_EXACT)
+
+
+def test_entry_timeouts_answer_alike(start_switch):
+    p = table_prog([("exact", "a")])
+    p["pipelines"][0]["tables"][-1]["support_timeout"] = True
+    same_answers(start_switch, p, ["table_add t setr 5 => 7", "table_set_timeout t 0 100",
+                                   "table_set_timeout t 3 100", "table_set_timeout t x 100"])
 
 
 def test_lpm_table_commands_answer_alike(start_switch):
@@ -186,9 +194,12 @@ def test_reset_state_clears_what_bmv2_clears(start_switch):
     assert out[9] == embedded_cli(resources_prog(), ["table_dump t"])[0]
 
 
-def test_switch_info_ports_and_clock(start_switch):
+def test_switch_info_ports_clock_and_config(start_switch, tmp_path):
     sw = start_switch(table_prog([("exact", "a")]), "--device-id", "3")
-    out = real_cli(sw.port, ["switch_info", "show_ports", "get_time_elapsed", "get_time_since_epoch"])
+    saved = tmp_path / "config.json"
+    out = real_cli(sw.port, ["switch_info", "show_ports", "get_time_elapsed", "get_time_since_epoch",
+                             f"write_config_to_file {saved}"])
+    assert json.loads(saved.read_text()) == table_prog([("exact", "a")])
     assert out[0].splitlines()[:2] == ["device_id                : 3",
                                        f"thrift_port              : {sw.port}"]
     assert out[1].splitlines()[1] == "=" * 50 and len(out[1].splitlines()) == 2   # no ports
@@ -199,7 +210,7 @@ def test_switch_info_ports_and_clock(start_switch):
 def test_config_swap_needs_enable_swap(start_switch, tmp_path):
     new = table_prog([("lpm", "b")])
     path = tmp_path / "new.json"
-    path.write_text(__import__("json").dumps(new))
+    path.write_text(json.dumps(new))
     sw = start_switch(table_prog([("exact", "a")]))
     out = real_cli(sw.port, [f"load_new_config_file {path}", "swap_configs"])
     assert out == ["Loading new Json config\nInvalid swap operation (CONFIG_SWAP_DISABLED)",
