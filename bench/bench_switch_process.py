@@ -94,7 +94,7 @@ def main() -> int:
                                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         port = wait_ready(proc)
         startup = time.perf_counter() - t0
-        cli = subprocess.run(["ip", "netns", "exec", ns, sys.executable, "-m", "toolchain.switch.process.cli",
+        cli = subprocess.run(["ip", "netns", "exec", ns, str(Path(sys.executable).parent / "simple_switch_CLI"),
                               "--thrift-port", str(port)], cwd=ROOT, input=COMMANDS, capture_output=True, text=True)
         assert cli.returncode == 0, cli.stdout + cli.stderr
         tx, rx = raw(h0), raw(h1)

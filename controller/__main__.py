@@ -20,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("config", help="gateway config, .toml or .json (schema: controller/README.md)")
     ap.add_argument("--thrift-port", type=int, default=9090)
     ap.add_argument("--cli", default="simple_switch_CLI",
-                    help="runtime CLI to pipe commands into (rdtcp-switch-cli for the embedded switch)")
+                    help="runtime CLI to pipe commands into (simple_switch_CLI drives rdtcp-switch too)")
     ap.add_argument("--print", action="store_true", help="print the commands, touch no switch")
     ap.add_argument("--report", action="store_true", help="after applying, print the report (JSON)")
     args = ap.parse_args(argv)

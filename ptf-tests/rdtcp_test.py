@@ -3,7 +3,7 @@
 Run through ptf-tests/run_ptf.py, which builds the veth pairs in a network namespace and starts
 the switch (the embedded target's rdtcp-switch, or real simple_switch). Test parameters:
 
-    target=embedded|bmv2     which runtime CLI drives the switch (rdtcp-switch-cli / simple_switch_CLI)
+    target=embedded|bmv2     which switch runs (rdtcp-switch / simple_switch); simple_switch_CLI drives both
     thrift_port=9090
     epdn_entries=65536       the compiled program's EPDN_ENTRIES (collision test input selection)
 
@@ -25,7 +25,7 @@ from rdtcp_frames import TEST_CONFIG, checksums_ok, deep_merge
 from controller import Bmv2Driver, Controller
 from controller import names as n
 
-CLI_OF_TARGET = {"embedded": "rdtcp-switch-cli", "bmv2": "simple_switch_CLI"}
+CLI_OF_TARGET = {"embedded": "simple_switch_CLI", "bmv2": "simple_switch_CLI"}
 PORTS = [sc.PORT_A, sc.PORT_R2, sc.PORT_ALT, sc.PORT_SMALL_MTU]
 
 

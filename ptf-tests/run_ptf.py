@@ -33,7 +33,7 @@ PORTS = (1, 2, 3, 4)
 EXIT_SKIP = 77
 
 SWITCH_OF_TARGET = {"embedded": "rdtcp-switch", "bmv2": "simple_switch"}
-CLI_OF_TARGET = {"embedded": "rdtcp-switch-cli", "bmv2": "simple_switch_CLI"}
+CLI_OF_TARGET = {"embedded": "simple_switch_CLI", "bmv2": "simple_switch_CLI"}
 
 
 class SetupError(RuntimeError):

@@ -11,9 +11,8 @@ from controller.drivers import EmbeddedDriver
 from hosts.tcp import Segment
 from netbase.segment import ACK
 from netbase.wire import encode_frame
-from toolchain.switch import RuntimeCLI, SimpleSwitch
+from toolchain.switch import SimpleSwitch
 from toolchain.switch.process import main as switch_main
-from toolchain.switch.process.control import ControlServer
 from toolchain.switch.process.main import SwitchProcess
 from netbase.packet_socket import (DelayLine, PortError, SocketPairPort,
                                              parse_port_delay)
@@ -121,7 +120,7 @@ def delayed(gateway):
         {"prefix": "10.0.2.1", "port": 2, "next_hop_mac": "02:00:00:00:02:02"}]})
     clock = Clock()
     ports = {1: FakePort(1), 2: FakePort(2)}
-    proc = SwitchProcess(sw, ports, ControlServer(0, RuntimeCLI(sw.runtime)),
+    proc = SwitchProcess(sw, ports, None,
                          port_delays={2: 0.05}, clock=clock, wall_clock=lambda: 1000.0)
     yield proc, clock, ports
     proc.close()
@@ -146,7 +145,7 @@ def test_a_delayed_port_sends_the_frame_its_delay_after_the_departure(delayed):
 
 def test_the_delay_counts_from_the_queue_departure_and_keeps_the_order(delayed):
     proc, clock, ports = delayed
-    proc.control.cli.onecmd("set_queue_rate 100 2")          # one departure per 10 ms
+    proc.sw.cli("set_queue_rate 100 2")     # one departure per 10 ms
     for seq in (1, 2, 3):
         ports[1].peer.send(_frame(seq * 1000))
     proc.turn(max_wait=1.0)
@@ -167,7 +166,7 @@ def test_undelayed_ports_are_unchanged(gateway):
         {"prefix": "10.0.2.1", "port": 2, "next_hop_mac": "02:00:00:00:02:02"}]})
     clock = Clock()
     ports = {1: FakePort(1), 2: FakePort(2)}
-    proc = SwitchProcess(sw, ports, ControlServer(0, RuntimeCLI(sw.runtime)), clock=clock)
+    proc = SwitchProcess(sw, ports, None, clock=clock)
     try:
         ports[1].peer.send(_frame(1))
         proc.turn(max_wait=1.0)

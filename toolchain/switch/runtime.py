@@ -10,10 +10,25 @@ from __future__ import annotations
 import functools
 
 from .bm_sim.hash_algos import Crc, CrcParams
-from .bm_sim.tables import MatchParam, MatchTable, TableOpError
+from .bm_sim.tables import HANDLE_INDEX_MASK, MatchParam, MatchTable, TableOpError
 from .errors import CliError
 
-__all__ = ["Runtime", "resolve_name"]
+__all__ = ["Runtime", "OpError", "resolve_name"]
+
+
+class OpError(CliError):
+    """An operation the switch refuses with one of BMv2's error codes (the runtime API's
+    exceptions: ``InvalidTableOperation`` and the others). ``kind`` names the exception
+    (table, counter, register, meter, pre, mirroring, pvs, crc), ``code`` its code's name; the message
+    is what simple_switch_CLI prints for it."""
+
+    _SHOWN = {"table": "table", "counter": "counter", "register": "register", "meter": "meter",
+              "pre": "PRE", "mirroring": "mirroring", "pvs": "parser value set", "crc": "crc"}
+
+    def __init__(self, kind: str, code: str):
+        super().__init__(f"Invalid {self._SHOWN[kind]} operation ({code})")
+        self.kind = kind
+        self.code = code
 
 
 def _suffix_hits(name: str, names) -> list[str]:
@@ -93,8 +108,18 @@ class _StdUnorderedMap:
         return iter(list(self.order))
 
 
-def _table_error(e: TableOpError) -> CliError:
-    return CliError(f"Invalid table operation ({e.code})")
+# BMv2's answer to a name it does not know, per kind of object
+_UNKNOWN_NAME = {"table": ("table", "INVALID_TABLE_NAME"),
+                 "action profile": ("table", "INVALID_ACTION_PROFILE_NAME"),
+                 "register": ("register", "INVALID_REGISTER_NAME"),
+                 "counter": ("counter", "INVALID_COUNTER_NAME"),
+                 "meter": ("meter", "INVALID_METER_NAME"),
+                 "parser value set": ("pvs", "INVALID_PARSE_VSET_NAME"),
+                 "calculation": ("crc", "INVALID_CALCULATION_NAME")}
+
+
+def _table_error(e: TableOpError) -> OpError:
+    return OpError("table", e.code)
 
 
 class Runtime:
@@ -107,10 +132,20 @@ class Runtime:
         self._node_mgrp: dict[int, int] = {}            # L1 handle -> the group it is in
         self._lags: dict[int, list[int]] = {}           # LAG index -> member ports
         self._lag_order = _StdUnorderedMap()
+        # the Thrift API names objects by their full JSON names only (BMv2 looks them up as
+        # given); simple_switch_CLI resolves suffixes on its side, as this CLI's names do
+        self.exact_names = False
+
+    def _resolve(self, kind: str, name: str, names) -> str:
+        if self.exact_names:
+            if name in names:
+                return name
+            raise OpError(*_UNKNOWN_NAME[kind])
+        return resolve_name(kind, name, names)
 
     # -- resources ----------------------------------------------------------------------------------
     def table(self, name: str) -> MatchTable:
-        return self.sw.tables[resolve_name("table", name, self.sw.tables)]
+        return self.sw.tables[self._resolve("table", name, self.sw.tables)]
 
     @functools.cached_property
     def _action_names(self) -> frozenset[str]:
@@ -121,6 +156,10 @@ class Runtime:
     def action_of(self, table: MatchTable, name: str, *, shown_table: str | None = None) -> str:
         """runtime_CLI's Table.get_action: ``name`` resolves among all the program's actions
         (a unique suffix) and must be one of the table's."""
+        if self.exact_names:
+            if name in table.bind:
+                return name
+            raise OpError("table", "INVALID_ACTION_NAME")
         hits = _suffix_hits(name, self._action_names)
         if len(hits) == 1 and hits[0] in table.bind:
             return hits[0]
@@ -134,15 +173,15 @@ class Runtime:
         return self.program.actions[action].params
 
     def _register(self, name: str) -> tuple[str, list]:
-        full = resolve_name("register", name, self.sw.registers)
+        full = self._resolve("register", name, self.sw.registers)
         return full, self.sw.registers[full]
 
     def _counter(self, name: str):
-        full = resolve_name("counter", name, self.sw.counters)
+        full = self._resolve("counter", name, self.sw.counters)
         return self.sw.counters[full]
 
     def _meter(self, name: str):
-        full = resolve_name("meter", name, self.sw.meters)
+        full = self._resolve("meter", name, self.sw.meters)
         return self.sw.meters[full]
 
     # -- tables -------------------------------------------------------------------------------------
@@ -166,10 +205,12 @@ class Runtime:
     def _check_data(self, action: str, data: list[int], table: MatchTable | None = None) -> None:
         params = self.action_params(action, table)
         if len(data) != len(params):
+            if self.exact_names:
+                raise OpError("table", "BAD_ACTION_DATA")
             raise CliError(f"Error: Action {action} needs {len(params)} parameters")
         for v, (_, width) in zip(data, params):
             if v < 0 or v >> width:
-                raise CliError("Invalid table operation (BAD_ACTION_DATA)")
+                raise OpError("table", "BAD_ACTION_DATA")
 
     def table_set_default(self, table: str, action: str, data: list[int]) -> None:
         t = self.table(table)
@@ -195,6 +236,20 @@ class Runtime:
         except TableOpError as e:
             raise _table_error(e) from None
 
+    def table_entry_from_key(self, table: str, match: list[MatchParam], priority: int = 0):
+        """The entry whose key selects the same packets as ``match`` (and, in a table with
+        priorities, has ``priority``); BAD_MATCH_KEY when there is none."""
+        t = self.table(table)
+        try:
+            wanted = t._check_match(match)
+        except TableOpError as e:
+            raise _table_error(e) from None
+        with_priority = t.spec.match_type in ("ternary", "range")
+        for ent in sorted(t.entries.values(), key=lambda e: e.handle & HANDLE_INDEX_MASK):
+            if t.same_key(ent.match, wanted) and (not with_priority or ent.priority == priority):
+                return ent
+        raise OpError("table", "BAD_MATCH_KEY")
+
     def table_clear(self, table: str) -> None:
         self.table(table).clear()
 
@@ -210,9 +265,13 @@ class Runtime:
 
     # -- action profiles and selectors (bm_sim/action_profiles.py) -----------------------------------
     def act_prof(self, name: str):
-        return self.sw.action_profiles[resolve_name("action profile", name, self.sw.action_profiles)]
+        return self.sw.action_profiles[self._resolve("action profile", name, self.sw.action_profiles)]
 
     def act_prof_action(self, prof, name: str, *, shown_prof: str | None = None) -> str:
+        if self.exact_names:
+            if name in prof.actions:
+                return name
+            raise OpError("table", "INVALID_ACTION_NAME")
         hits = _suffix_hits(name, self._action_names)
         if len(hits) == 1 and hits[0] in prof.actions:
             return hits[0]
@@ -255,12 +314,17 @@ class Runtime:
     def _selector(self, prof: str):
         p = self.act_prof(prof)
         if not p.with_selection:
+            if self.exact_names:
+                raise OpError("table", "NO_ACTION_PROFILE_SELECTION")
             raise CliError("Error: Cannot run this command on an action profile without selector")
         return p
 
-    @staticmethod
-    def check_indirect(t: MatchTable, *, with_selector: bool = False) -> None:
-        """runtime_CLI's check_indirect / check_indirect_ws (on the JSON table type)."""
+    def check_indirect(self, t: MatchTable, *, with_selector: bool = False) -> None:
+        """runtime_CLI's check_indirect / check_indirect_ws (on the JSON table type); through
+        the Thrift API, BMv2's WRONG_TABLE_TYPE."""
+        wanted = ("indirect_ws",) if with_selector else ("indirect", "indirect_ws")
+        if self.exact_names and t.spec.type not in wanted:
+            raise OpError("table", "WRONG_TABLE_TYPE")
         if with_selector:
             if t.spec.type != "indirect_ws":
                 raise CliError("Error: Cannot run this command on non-indirect table, or on indirect table with no selector")
@@ -288,14 +352,14 @@ class Runtime:
     def table_indirect_reset_default(self, table: str) -> None:
         t = self.table(table)
         if t.profile is None:
-            raise CliError("Invalid table operation (WRONG_TABLE_TYPE)")
+            raise OpError("table", "WRONG_TABLE_TYPE")
         self._profile_op(t.reset_default_indirect)
 
     # -- registers ----------------------------------------------------------------------------------
     def register_read(self, name: str, index: int) -> int:
         _, arr = self._register(name)
         if not 0 <= index < len(arr):
-            raise CliError("Invalid register operation (INVALID_INDEX)")
+            raise OpError("register", "INVALID_INDEX")
         return arr[index]
 
     def register_read_all(self, name: str) -> list[int]:
@@ -304,26 +368,33 @@ class Runtime:
     def register_write(self, name: str, index: int, value: int) -> None:
         full, arr = self._register(name)
         if not 0 <= index < len(arr):
-            raise CliError("Invalid register operation (INVALID_INDEX)")
+            raise OpError("register", "INVALID_INDEX")
         width = self.program.register_widths[self.program.register_ids[full]]
         arr[index] = value & ((1 << width) - 1)
+
+    def register_write_range(self, name: str, start: int, end: int, value: int) -> None:
+        """Cells ``start`` up to, not including, ``end`` (BMv2's Context::register_write_range)."""
+        full, arr = self._register(name)
+        if start < 0 or end > len(arr) or start > end:
+            raise OpError("register", "INVALID_INDEX")
+        width = self.program.register_widths[self.program.register_ids[full]]
+        arr[start:end] = [value & ((1 << width) - 1)] * (end - start)
 
     def register_reset(self, name: str) -> None:
         _, arr = self._register(name)
         arr[:] = [0] * len(arr)
 
     # -- counters -----------------------------------------------------------------------------------
+    # a direct counter is its table's (simple_switch_CLI goes through the table: bm_mt_read_counter,
+    # bm_mt_write_counter, bm_mt_reset_counters), with an entry handle for index
     def counter_read(self, name: str, index: int) -> tuple[int, int]:
         """(packets, bytes) of an indirect counter cell, or of a direct counter's entry handle."""
         direct = self._direct_counter_table(name)
         if direct is not None:
-            ent = direct.entries.get(index)
-            if ent is None:
-                raise CliError("Invalid counter operation (INVALID_ENTRY_HANDLE)")
-            return ent.packets, ent.bytes
+            return self.table_counter_read(direct.name, index)
         c = self._counter(name)
         if not 0 <= index < len(c):
-            raise CliError("Invalid counter operation (INVALID_INDEX)")
+            raise OpError("counter", "INVALID_INDEX")
         return c.packets[index], c.bytes[index]
 
     def _direct_counter_table(self, name: str) -> MatchTable | None:
@@ -335,52 +406,105 @@ class Runtime:
     def counter_reset(self, name: str) -> None:
         direct = self._direct_counter_table(name)
         if direct is not None:
-            for ent in direct.entries.values():
-                ent.packets = ent.bytes = 0
+            self.table_counters_reset(direct.name)
             return
         self._counter(name).reset()
 
     def counter_write(self, name: str, index: int, packets: int, nbytes: int) -> None:
+        direct = self._direct_counter_table(name)
+        if direct is not None:
+            self.table_counter_write(direct.name, index, packets, nbytes)
+            return
         c = self._counter(name)
         if not 0 <= index < len(c):
-            raise CliError("Invalid counter operation (INVALID_INDEX)")
+            raise OpError("counter", "INVALID_INDEX")
         c.packets[index], c.bytes[index] = packets, nbytes
 
     # -- meters -------------------------------------------------------------------------------------
+    def _check_rate_count(self, count: int, rates: list) -> None:
+        if len(rates) != count:
+            if self.exact_names:         # BMv2's Meter::set_rates
+                raise OpError("meter", "BAD_RATES_LIST")
+            raise CliError(f"Error: Invalid number of rates, expected {count} but got {len(rates)}")
+
+    # -- direct counters and meters by table entry (bm_mt_*_counter(s), bm_mt_*_meter_rates) -----
+    def _direct_entry(self, table: str, handle: int, *, meters: bool = False):
+        t = self.table(table)
+        if not (t.spec.direct_meters if meters else t.spec.with_counters):
+            raise OpError("table", "METERS_DISABLED" if meters else "COUNTERS_DISABLED")
+        ent = t.entries.get(handle)
+        if ent is None:
+            raise OpError("table", "INVALID_HANDLE")
+        return ent
+
+    def table_counter_read(self, table: str, handle: int) -> tuple[int, int]:
+        ent = self._direct_entry(table, handle)
+        return ent.packets, ent.bytes
+
+    def table_counter_write(self, table: str, handle: int, packets: int, nbytes: int) -> None:
+        ent = self._direct_entry(table, handle)
+        ent.packets, ent.bytes = packets, nbytes
+
+    def table_counters_reset(self, table: str) -> None:
+        t = self.table(table)
+        if not t.spec.with_counters:
+            raise OpError("table", "COUNTERS_DISABLED")
+        for ent in t.entries.values():
+            ent.packets = ent.bytes = 0
+
+    def table_meter_set_rates(self, table: str, handle: int, rates: list[tuple[float, int]]) -> None:
+        ent = self._direct_entry(table, handle, meters=True)
+        m = self._meter(self.table(table).spec.direct_meters)
+        self._check_rate_count(m.rate_count, rates)
+        self._check_rising(rates, "table", "INVALID_METER_OPERATION")
+        ent.meter.set_rates(rates)
+
+    def table_meter_get_rates(self, table: str, handle: int) -> list[tuple[float, int]]:
+        ent = self._direct_entry(table, handle, meters=True)
+        return [(r[0], int(r[1])) for r in ent.meter.rates or []]
+
+    def _direct_meter_table(self, m) -> str | None:
+        """The table a direct meter is bound to (simple_switch_CLI then goes through the
+        table's entry: bm_mt_set_meter_rates / bm_mt_get_meter_rates), else None."""
+        spec = self.program.meters[self.program.meter_ids[m.name]]
+        return spec.get("binding") if spec.get("is_direct") else None
+
     def meter_set_rates(self, name: str, index: int, rates: list[tuple[float, int]]) -> None:
-        """Rates in units (bytes or packets) per microsecond, bursts in units; committed first."""
+        """Rates in units (bytes or packets) per microsecond, bursts in units; committed first.
+        For a direct meter ``index`` is the bound table's entry handle."""
         m = self._meter(name)
-        if len(rates) != m.rate_count:
-            raise CliError(f"Error: Invalid number of rates, expected {m.rate_count} but got {len(rates)}")
+        table = self._direct_meter_table(m)
+        if table is not None:
+            self.table_meter_set_rates(table, index, rates)
+            return
+        self._check_rate_count(m.rate_count, rates)
+        self._check_rising(rates)
+        if not 0 <= index < len(m):
+            raise OpError("meter", "INVALID_INDEX")
+        m.meters[index].set_rates(rates)
+
+    @staticmethod
+    def _check_rising(rates: list[tuple[float, int]], kind: str = "meter",
+                      code: str = "INVALID_INFO_RATE_VALUE") -> None:
+        """RFC 2698's two rates: the committed one (first) may not exceed the peak one."""
         if any(rates[i][0] > rates[i + 1][0] for i in range(len(rates) - 1)):
-            raise CliError("Invalid meter operation (INVALID_INFO_RATE_VALUE)")
-        self._meter_cell(m, index).set_rates(rates)
+            raise OpError(kind, code)
 
     def meter_array_set_rates(self, name: str, rates: list[tuple[float, int]]) -> None:
         m = self._meter(name)
-        if len(rates) != m.rate_count:
-            raise CliError(f"Error: Invalid number of rates, expected {m.rate_count} but got {len(rates)}")
-        if any(rates[i][0] > rates[i + 1][0] for i in range(len(rates) - 1)):
-            raise CliError("Invalid meter operation (INVALID_INFO_RATE_VALUE)")
+        self._check_rate_count(m.rate_count, rates)
+        self._check_rising(rates)
         for cell in getattr(m, "meters", []):
             cell.set_rates(rates)
 
-    def _meter_cell(self, m, index: int):
-        """The meter at ``index``; for a direct meter ``index`` is the bound table's entry handle."""
-        spec = self.program.meters[self.program.meter_ids[m.name]]
-        if spec.get("is_direct"):
-            table = self.sw.tables.get(spec.get("binding"))
-            ent = table.entries.get(index) if table else None
-            if ent is None or ent.meter is None:
-                raise CliError("Invalid meter operation (INVALID_INDEX)")
-            return ent.meter
-        if not 0 <= index < len(m):
-            raise CliError("Invalid meter operation (INVALID_INDEX)")
-        return m.meters[index]
-
     def meter_get_rates(self, name: str, index: int) -> list[tuple[float, int]]:
-        rates = self._meter_cell(self._meter(name), index).rates or []
-        return [(r[0], int(r[1])) for r in rates]
+        m = self._meter(name)
+        table = self._direct_meter_table(m)
+        if table is not None:
+            return self.table_meter_get_rates(table, index)
+        if not 0 <= index < len(m):
+            raise OpError("meter", "INVALID_INDEX")
+        return [(r[0], int(r[1])) for r in m.meters[index].rates or []]
 
     # -- traffic manager, mirroring, multicast ------------------------------------------------------
     def set_queue_depth(self, depth: int, port: int | None = None) -> None:
@@ -404,12 +528,12 @@ class Runtime:
 
     def mirroring_delete(self, session: int) -> None:
         if self.sw.mirroring.pop(session, None) is None:
-            raise CliError("Invalid mirroring operation (SESSION_NOT_FOUND)")
+            raise OpError("mirroring", "SESSION_NOT_FOUND")
 
     def mirroring_get(self, session: int) -> dict:
         cfg = self.sw.mirroring.get(session)
         if cfg is None:
-            raise CliError("Invalid mirroring operation (SESSION_NOT_FOUND)")
+            raise OpError("mirroring", "SESSION_NOT_FOUND")
         return dict(cfg)
 
     def time_elapsed_us(self) -> int:
@@ -463,14 +587,14 @@ class Runtime:
 
     def mc_node_update(self, handle: int, ports: list[int], lags: list[int] = ()) -> None:
         if handle not in self.sw.mc_nodes:
-            raise CliError("Invalid PRE operation (INVALID_L1_HANDLE)")
+            raise OpError("pre", "INVALID_L1_HANDLE")
         self._node_ports[handle] = sorted(ports)
         self.sw.mc_node_lags[handle] = sorted(lags)
         self._refresh_node(handle)
 
     def mc_set_lag_membership(self, lag: int, ports: list[int]) -> None:
         if lag > 256:                              # LAG_MAX_ENTRIES
-            raise CliError("Invalid PRE operation (ERROR)")
+            raise OpError("pre", "ERROR")
         self._lags[lag] = sorted(ports)
         self._lag_order.insert(lag)
         for handle in self.sw.mc_nodes:
@@ -478,7 +602,7 @@ class Runtime:
 
     def mc_node_destroy(self, handle: int) -> None:
         if handle not in self.sw.mc_nodes:
-            raise CliError("Invalid PRE operation (INVALID_L1_HANDLE)")
+            raise OpError("pre", "INVALID_L1_HANDLE")
         mgid = self._node_mgrp.pop(handle, None)
         if mgid is not None and handle in self.sw.mc_assoc.get(mgid, []):
             self.sw.mc_assoc[mgid].remove(handle)
@@ -488,44 +612,93 @@ class Runtime:
 
     def mc_node_associate(self, mgid: int, handle: int) -> None:
         if handle not in self.sw.mc_nodes:
-            raise CliError("Invalid PRE operation (INVALID_L1_HANDLE)")
+            raise OpError("pre", "INVALID_L1_HANDLE")
         if mgid not in self.sw.mc_assoc:
-            raise CliError("Invalid PRE operation (INVALID_MGRP_HANDLE)")
+            raise OpError("pre", "INVALID_MGRP_HANDLE")
         if handle in self._node_mgrp:              # a node is in one group at most
-            raise CliError("Invalid PRE operation (ERROR)")
+            raise OpError("pre", "ERROR")
         self.sw.mc_assoc[mgid].append(handle)
         self._node_mgrp[handle] = mgid
 
     def mc_node_dissociate(self, mgid: int, handle: int) -> None:
         if handle not in self.sw.mc_nodes:
-            raise CliError("Invalid PRE operation (INVALID_L1_HANDLE)")
+            raise OpError("pre", "INVALID_L1_HANDLE")
         if mgid not in self.sw.mc_assoc:
-            raise CliError("Invalid PRE operation (INVALID_MGRP_HANDLE)")
+            raise OpError("pre", "INVALID_MGRP_HANDLE")
         if self._node_mgrp.get(handle) != mgid:
-            raise CliError("Invalid PRE operation (ERROR)")
+            raise OpError("pre", "ERROR")
         self.sw.mc_assoc[mgid].remove(handle)
         del self._node_mgrp[handle]
 
     # -- parser value sets, hash parameters ---------------------------------------------------------
     def pvs_name(self, name: str) -> str:
-        return resolve_name("parser value set", name, self.sw.vsets)
+        return self._resolve("parser value set", name, self.sw.vsets)
 
     def pvs_add(self, name: str, value: int) -> None:
-        self.sw.vsets[resolve_name("parser value set", name, self.sw.vsets)].add(value)
+        self.sw.vsets[self._resolve("parser value set", name, self.sw.vsets)].add(value)
 
     def pvs_remove(self, name: str, value: int) -> None:
-        self.sw.vsets[resolve_name("parser value set", name, self.sw.vsets)].discard(value)
+        self.sw.vsets[self._resolve("parser value set", name, self.sw.vsets)].discard(value)
+
+    def pvs_value_bytes(self, name: str) -> int:
+        """Bytes of a value set's values as they come back (BMv2 returns the bytes it was
+        given; simple_switch_CLI sends ceil((bitwidth + 7) / 8), its float division)."""
+        return (self.program.vsets[self.pvs_name(name)] + 14) // 8
 
     def pvs_get(self, name: str) -> list[int]:
-        return sorted(self.sw.vsets[resolve_name("parser value set", name, self.sw.vsets)])
+        return sorted(self.sw.vsets[self._resolve("parser value set", name, self.sw.vsets)])
 
     def pvs_clear(self, name: str) -> None:
-        self.sw.vsets[resolve_name("parser value set", name, self.sw.vsets)].clear()
+        self.sw.vsets[self._resolve("parser value set", name, self.sw.vsets)].clear()
 
     def set_crc_parameters(self, width: int, calc_name: str, params: CrcParams) -> None:
         names = {c["name"]: c for c in self.program.json.get("calculations", [])}
-        full = resolve_name("calculation", calc_name, names)
+        full = self._resolve("calculation", calc_name, names)
         algo = self.sw.hash_algorithms.get(names[full]["id"])
         if not isinstance(algo, Crc) or names[full].get("algo") != f"crc{width}_custom":
             raise CliError(f"Error: {full} is not a crc{width}_custom calculation")
         algo.set_params(params)
+
+    # -- whole-switch state (bm_reset_state) ---------------------------------------------------------
+    def reset_state(self) -> None:
+        """BMv2's ``reset_state`` (P4Objects::reset_state, and simple_switch's PRE): every
+        table back to its loaded entries (the JSON's const entries) and default, action
+        profiles, counters, registers and meters emptied, the multicast engine emptied. The
+        program, parser value sets, mirroring sessions and the queues' settings stay."""
+        for t in self.sw.tables.values():
+            self._reset_table(t)
+        for prof in self.sw.action_profiles.values():
+            prof.members.clear()
+            prof.groups.clear()
+            prof.refs.clear()
+            prof.__post_init__()               # handles from 0 again
+        for arr in self.sw.registers.values():
+            arr[:] = [0] * len(arr)
+        for c in self.sw.counters.values():
+            c.reset()
+        for m in self.sw.meters.values():
+            for cell in m.meters:
+                cell.rates = None
+        self._reset_pre()
+
+    def _reset_table(self, t: MatchTable) -> None:
+        if t.profile is not None:
+            t.reset_default_indirect()
+        t.clear()
+        t._versions.clear()                # BMv2 renews its match units: handles from 0 again
+        t.reset_default()
+        if t.initial_default is not None:
+            aid, data = t.initial_default
+            t.set_default(self.program.actions_by_id[aid].name, data, force=True)
+        for e in t.spec.entries:
+            self.sw._add_const_entry(t, e)
+
+    def _reset_pre(self) -> None:
+        self.sw.mc_nodes.clear()
+        self.sw.mc_assoc.clear()
+        self.sw.mc_node_lags.clear()
+        self._mgids = _StdUnorderedMap()
+        self._node_ports.clear()
+        self._node_mgrp.clear()
+        self._lags.clear()
+        self._lag_order = _StdUnorderedMap()

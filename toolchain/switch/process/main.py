@@ -4,16 +4,20 @@
     rdtcp-switch -i 1@veth1 -i 2@veth2 --thrift-port 9090 --pcap pcaps/ prog.json
 
 The command line is simple_switch's (behavioral-model ``src/bm_sim/options_parse.cpp``), with
-the same option names. ``--thrift-port`` is the TCP port of our control channel on 127.0.0.1,
-which speaks a line protocol, not Thrift (see control.py); ``rdtcp-switch-cli`` attaches to it.
+the same option names. ``--thrift-port`` is where BMv2's Thrift runtime API is served on
+127.0.0.1 (toolchain.switch.thrift_server): simple_switch_CLI and any Thrift client attach.
 
 Start-up prints, like simple_switch, one ``Adding interface <name> as port <n>`` line per port
-and then, once every port is bound and the control port listens, the readiness line
+and then, once every port is bound and the Thrift port listens, the readiness line
 
     Control server was started on 127.0.0.1:<port>
 
 (``READY_LINE_PREFIX``; with ``--thrift-port 0`` the system picks the port and this line tells
-it). Failures before that (missing interface, JSON the target refuses, port in use) print
+it). simple_switch prints no such line (tools wait for its Thrift port to accept a
+connection, which works here too); live runs read the port from it. With logging on,
+simple_switch's own log lines "Starting Thrift server on port N" and "Thrift server was
+started" follow. Failures before that (missing interface, JSON the target refuses, port in
+use, the Thrift packages missing) print
 ``error: ...`` on stderr and exit with status 1. SIGINT/SIGTERM stop the switch cleanly
 (pcap files flushed and closed, exit status 0).
 
@@ -35,15 +39,16 @@ import sys
 import time
 from pathlib import Path
 
+from netbase.packet_socket import DelayLine, PortError, RawPort, parse_interface_spec, parse_port_delay
 from netbase.pcap import PcapWriter
+from netbase.wakeup import Wakeup
 
 from ..bm_sim.json_loader import load_program
 from ..errors import CliError, LoadError
-from ..runtime_cli import RuntimeCLI
 from ..simple_switch.switch import SimpleSwitch
-from .control import ControlError, ControlServer
-from netbase.packet_socket import DelayLine, PortError, RawPort, parse_interface_spec, parse_port_delay
-from netbase.wakeup import Wakeup
+from ..thrift_server import ThriftUnavailable, make_processor, thrift_modules
+from ..thrift_server.server import ThriftServer, ThriftServerError
+from .host import ProcessHost
 
 __all__ = ["main", "SwitchProcess", "READY_LINE_PREFIX", "build_parser"]
 
@@ -95,9 +100,10 @@ class PcapSet:
 
 
 class SwitchProcess:
-    """The event loop: ports, control channel and the library switch in one thread."""
+    """The event loop: ports, the Thrift server and the library switch in one thread.
+    ``control``: the ThriftServer (or None: no control port, for tests of the data path)."""
 
-    def __init__(self, sw: SimpleSwitch, ports: dict[int, RawPort], control: ControlServer,
+    def __init__(self, sw: SimpleSwitch, ports: dict[int, RawPort], control: ThriftServer | None,
                  pcap: PcapSet | None = None, dump_packet_data: int = 0,
                  port_delays: dict[int, float] | None = None, clock=time.monotonic,
                  wall_clock=time.time):
@@ -152,7 +158,8 @@ class SwitchProcess:
         sel = self.sel
         for num, p in self.ports.items():
             sel.register(p.sock, selectors.EVENT_READ, ("port", num))
-        sel.register(self.control.listener, selectors.EVENT_READ, ("accept", None))
+        if self.control is not None:
+            sel.register(self.control.listener, selectors.EVENT_READ, ("accept", None))
         sel.register(self._wakeup.reader, selectors.EVENT_READ, ("wake", None))
         self._registered = True
 
@@ -283,7 +290,8 @@ class SwitchProcess:
             self.sel.modify(sock_key.fileobj, want, sock_key.data)
 
     def close(self) -> None:
-        self.control.close()
+        if self.control is not None:
+            self.control.close()
         for p in self.ports.values():
             p.close()
         if self.pcap is not None:
@@ -304,8 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
         usage="rdtcp-switch [options] <path to JSON config file>",
         description="The embedded target (toolchain.switch) as a switch process bound to Linux "
                     "interfaces, with simple_switch's command line.",
-        epilog=f"Ready when it prints '{READY_LINE_PREFIX}127.0.0.1:<port>'. The control channel "
-               "is a line protocol, not Thrift: use rdtcp-switch-cli. Needs root (AF_PACKET).")
+        epilog=f"Ready when it prints '{READY_LINE_PREFIX}127.0.0.1:<port>'. BMv2's Thrift "
+               "runtime API is served there: simple_switch_CLI --thrift-port <port>. Target "
+               "option after '--': --enable-swap. Needs root (AF_PACKET).")
     ap.add_argument("config", nargs="?", metavar="JSON", help="BMv2 JSON (p4c-bm2-ss or rdtcp-p4c)")
     ap.add_argument("-i", "--interface", action="append", default=[], metavar="<port-num>@<interface-name>",
                     help="attach network interface <interface-name> as port <port-num>; repeatable")
@@ -313,8 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="write <interface>_in.pcap and <interface>_out.pcap per port into DIR "
                          "(default: the current directory)")
     ap.add_argument("--thrift-port", type=int, default=DEFAULT_THRIFT_PORT, metavar="PORT",
-                    help="TCP port of the control channel on 127.0.0.1 (a line protocol, NOT Thrift; "
-                         "0 = any free port; default 9090)")
+                    help="TCP port of the Thrift runtime API on 127.0.0.1 (0 = any free port; "
+                         "default 9090)")
     ap.add_argument("--device-id", type=int, default=0, help="device id (default 0)")
     ap.add_argument("--log-console", action="store_true", help="log on stdout")
     ap.add_argument("--log-file", metavar="PATH", help="log to this file")
@@ -337,14 +346,28 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _refuse_unsupported(argv: list[str]) -> None:
+# simple_switch's target options (after "--", targets/simple_switch/main.cpp) this switch runs
+TARGET_OPTIONS = ("--enable-swap",)
+
+
+def split_target_options(argv: list[str]) -> tuple[list[str], list[str]]:
+    """simple_switch's command line: its options, then "--" and the target's; refuses by name
+    what rdtcp-switch does not implement."""
     for a in argv:
         if a == "--":
-            raise StartupError("target-specific options after '--' (simple_switch's --drop-port, "
-                               "--priority-queues, ...) are not supported by rdtcp-switch")
+            break
         name = a.split("=", 1)[0]
         if name in UNSUPPORTED:
             raise StartupError(f"simple_switch option {name} is not supported by rdtcp-switch")
+    if "--" not in argv:
+        return argv, []
+    i = argv.index("--")
+    target = argv[i + 1:]
+    for a in target:
+        if a.split("=", 1)[0] not in TARGET_OPTIONS:
+            raise StartupError(f"simple_switch target option {a.split('=', 1)[0]} is not "
+                               "supported by rdtcp-switch (only --enable-swap)")
+    return argv[:i], target
 
 
 def setup_logging(args) -> None:
@@ -385,7 +408,8 @@ def open_ports(specs: list[str], max_ports: int) -> dict[int, RawPort]:
 
 
 def start(args) -> SwitchProcess:
-    """Everything up to the readiness line; raises StartupError/LoadError/PortError/ControlError."""
+    """Everything up to the readiness line; raises StartupError, LoadError, PortError,
+    ThriftServerError or ThriftUnavailable."""
     if args.no_p4:
         raise StartupError("--no-p4 is not supported: give the BMv2 JSON to run")
     if not args.config:
@@ -400,12 +424,16 @@ def start(args) -> SwitchProcess:
     if not Path(args.config).is_file():
         raise StartupError(f"cannot read JSON configuration file {args.config!r}: no such file")
     delays = port_delays(args.port_delay, args.interface)
+    config_text = Path(args.config).read_text()
     program = load_program(args.config)
     sw = SimpleSwitch(program, seed=args.seed)
+    thrift_modules()                   # missing Thrift packages: one line, before any port opens
+    host = ProcessHost(sw, config_text, device_id=args.device_id, seed=args.seed,
+                       enable_swap="--enable-swap" in args.target_options)
     ports = open_ports(args.interface, args.max_port_count)
     try:
-        control = ControlServer(args.thrift_port, RuntimeCLI(sw.runtime))
-    except ControlError:
+        control = ThriftServer(args.thrift_port, make_processor(host))
+    except ThriftServerError:
         for p in ports.values():
             p.close()
         raise
@@ -418,8 +446,11 @@ def start(args) -> SwitchProcess:
             for p in ports.values():
                 p.close()
             raise
-    return SwitchProcess(sw, ports, control, pcap, dump_packet_data=max(args.dump_packet_data, 0),
+    host.thrift_port = control.port
+    proc = SwitchProcess(sw, ports, control, pcap, dump_packet_data=max(args.dump_packet_data, 0),
                          port_delays=delays)
+    host.attach(proc)
+    return proc
 
 
 def port_delays(specs: list[str], interfaces: list[str]) -> dict[int, float]:
@@ -440,23 +471,27 @@ def port_delays(specs: list[str], interfaces: list[str]) -> dict[int, float]:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        _refuse_unsupported(argv)
+        argv, target_options = split_target_options(argv)
     except StartupError as e:
         print(f"error: {e}", file=sys.stderr, flush=True)
         return 1
     args = build_parser().parse_args(argv)
+    args.target_options = target_options
     if args.version:
         print("rdtcp-switch (toolchain.switch), simple_switch-compatible BMv2 JSON 2.x")
         return 0
     setup_logging(args)
     try:
         proc = start(args)
-    except (StartupError, LoadError, PortError, ControlError, CliError) as e:
+    except (StartupError, LoadError, PortError, ThriftServerError, ThriftUnavailable, CliError) as e:
         print(f"error: {e}", file=sys.stderr, flush=True)
         return 1
     except OSError as e:                   # the JSON file unreadable, etc.
         print(f"error: {e.strerror or e}: {getattr(e, 'filename', '') or ''}", file=sys.stderr, flush=True)
         return 1
+    # simple_switch's log lines (bm_runtime::start_server), then the readiness line tools wait for
+    log.info("Starting Thrift server on port %d", proc.control.port)
+    log.info("Thrift server was started")
     proc.install_signal_handlers()
     print(f"{READY_LINE_PREFIX}{proc.control.host}:{proc.control.port}", flush=True)
     try:

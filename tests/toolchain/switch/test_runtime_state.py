@@ -1,0 +1,83 @@
+"""The runtime's whole-switch and per-entry state operations: reset_state as BMv2 resets,
+direct counters and meters through their table's entries, BMv2's error codes."""
+
+import pytest
+
+from toolchain.switch import CliError, SimpleSwitch
+from toolchain.switch.runtime import OpError
+
+from .tables_kit import table_prog
+
+
+def state_switch() -> SimpleSwitch:
+    p = table_prog([("exact", "a")], with_counters=True,
+                   entries=[{"match_key": [{"match_type": "exact", "key": "0x09"}],
+                             "action_entry": {"action_id": 10, "action_data": ["0x01"]}, "priority": 1}])
+    p["register_arrays"].append({"name": "MyIngress.reg", "id": 0, "size": 4, "bitwidth": 16})
+    p["counter_arrays"].append({"name": "MyIngress.cnt", "id": 1, "is_direct": False, "size": 2})
+    p["meter_arrays"].append({"name": "MyIngress.mtr", "id": 0, "is_direct": False, "size": 2,
+                              "rate_count": 2, "type": "packets"})
+    p["parse_vsets"] = [{"name": "pvs", "id": 0, "compressed_bitwidth": 8, "max_size": 4}]
+    return SimpleSwitch(p)
+
+
+def test_reset_state_keeps_program_entries_value_sets_and_mirroring():
+    sw = state_switch()
+    for line in ("table_add t setr 5 => 7", "table_set_default t setr 3", "register_write reg 1 7",
+                 "counter_write MyIngress.cnt 0 1 2", "meter_set_rates mtr 0 0.5:10 1:20",
+                 "pvs_add pvs 4", "mirroring_add 3 4", "mc_mgrp_create 1", "mc_node_create 0 1"):
+        sw.cli(line)
+    sw.cli("reset_state")
+    t = sw.tables["MyIngress.t"]
+    assert [e.match[0].a for e in t.entries.values()] == [9]          # the const entry is back
+    assert t.default_action == "MyIngress.nop"                        # the JSON's default
+    assert sw.runtime.register_read_all("reg") == [0, 0, 0, 0]
+    assert sw.runtime.counter_read("cnt", 0) == (0, 0)
+    assert sw.runtime.meter_get_rates("mtr", 0) == []
+    assert sw.runtime.pvs_get("pvs") == [4] and sw.mirroring == {3: {"port": 4}}
+    assert sw.mc_nodes == {} and sw.runtime.mc_entries() == []
+    assert sw.cli("table_add t setr 5 => 7").endswith("handle 1")     # handle 0 is the const one
+
+
+def test_direct_counter_is_the_tables_entry_counter():
+    sw = state_switch()
+    sw.cli("table_add t setr 5 => 7")
+    sw.cli("counter_write t_counter 1 3 300")
+    assert sw.runtime.table_counter_read("MyIngress.t", 1) == (3, 300)
+    assert sw.cli("counter_read t_counter 1").endswith("t_counter[1]= (300 bytes, 3 packets)")
+    with pytest.raises(OpError) as e:
+        sw.runtime.counter_read("t_counter", 7)
+    assert (e.value.kind, e.value.code) == ("table", "INVALID_HANDLE")
+
+
+def test_counter_write_sends_the_name_as_typed_like_runtime_cli():
+    sw = state_switch()
+    with pytest.raises(CliError, match=r"Invalid counter operation \(INVALID_COUNTER_NAME\)"):
+        sw.cli("counter_write cnt 0 1 1")
+    assert sw.cli("counter_write MyIngress.cnt 0 1 1") == "MyIngress.cnt[0] has been updated"
+
+
+def test_register_write_range_is_half_open_and_checked():
+    sw = state_switch()
+    sw.runtime.register_write_range("MyIngress.reg", 1, 3, 0x1FFFF)
+    assert sw.runtime.register_read_all("reg") == [0, 0xFFFF, 0xFFFF, 0]
+    for start, end in ((2, 5), (3, 2)):
+        with pytest.raises(OpError, match="INVALID_INDEX"):
+            sw.runtime.register_write_range("reg", start, end, 1)
+
+
+def test_exact_names_give_bmv2_codes_instead_of_cli_messages():
+    rt = state_switch().runtime
+    rt.exact_names = True
+    for call, code in ((lambda: rt.table("t"), "INVALID_TABLE_NAME"),
+                       (lambda: rt.register_read("reg", 0), "INVALID_REGISTER_NAME"),
+                       (lambda: rt.counter_read("cnt", 0), "INVALID_COUNTER_NAME"),
+                       (lambda: rt.table_add("MyIngress.t", "setr", [], []), "INVALID_ACTION_NAME"),
+                       (lambda: rt.meter_set_rates("MyIngress.mtr", 0, [(1.0, 1)]), "BAD_RATES_LIST"),
+                       (lambda: rt.pvs_get("nosuch"), "INVALID_PARSE_VSET_NAME")):
+        with pytest.raises(OpError) as e:
+            call()
+        assert e.value.code == code
+    rt.exact_names = False
+    with pytest.raises(CliError, match=r"Error: Invalid table name \(nosuch\)"):
+        rt.table("nosuch")
