@@ -591,12 +591,15 @@ class Flow:
         recs = self.recs
         i = self.head
         newest_once = last = None
+        clean = True                # no segment it covers was resent or SACKed before
         while i < len(recs) and recs[i].end <= a:
             rec = last = recs[i]
             if rec.acked_at is None:
                 self._cover(rec, now, "cum")
             if len(rec.tx) == 1 and not rec.sacked and not rec.events:
                 newest_once = rec
+            else:
+                clean = False
             if rec.events:
                 self._settle(rec)
             else:
@@ -640,9 +643,11 @@ class Flow:
                     self.pending_machines = True
         if self.series is not None:
             # TCPdebug's RTT samples (004 §5.3.1): the segment whose arrival made this ACK
-            # (the newest it covers, ending where it points), sent once; and the segment a
-            # sender timing one per flight would have timed
-            trigger = (last if last is not None and last is newest_once and last.end == a
+            # (the newest it covers, ending where it points), when every segment it covers
+            # was sent once and none was SACKed (else a resend or a late segment filling a
+            # hole made the ACK: no unambiguous pair); and the segment a sender timing one
+            # per flight would have timed
+            trigger = (last if clean and last is not None and last.end == a
                        and not last.first_oos else None)
             self.series.on_advance(now, a, self.snd_max, trigger, timed)
 

@@ -16,7 +16,7 @@ from analyzer.frames import ip_text
 from analyzer.machine import (EXPLICIT_CLASSES, IMPLICIT, RETRANSMISSION_CLASSES,
                               UNEXPLAINED)
 
-__all__ = ["flow_summary", "render_text", "render_head", "render_flow", "CsvSink",
+__all__ = ["flow_summary", "verdict", "render_text", "render_head", "render_flow", "CsvSink",
            "CSV_FIXED_COLUMNS"]
 
 _CLASS_TITLES = {"fast_retransmit": "fast retransmit", "sack": "SACK",
@@ -26,14 +26,17 @@ _WHY_TITLES = {"dsack": "DSACK", "ack-too-soon": "ACK too soon",
                "acked-before-sent": "acked before sent"}
 
 
-def _endpoint(end: tuple) -> str:
+def endpoint_text(end: tuple) -> str:
+    """``ip:port`` of an (address, port) end."""
     return f"{ip_text(end[0])}:{end[1]}"
 
 
 _NO_EVIDENCE = "every profile fits: nothing in this direction tells them apart"
 
 
-def _verdict(flow) -> dict:
+def verdict(flow) -> dict:
+    """TCPdebug's verdict on a finished flow (see the module docstring): ``kind``, the
+    ``profiles`` that explain it, the ``reported`` one (the first of them, else the closest)."""
     machines = flow.machines
     if machines is None:            # the flow gave the profiles nothing to judge (flow.py)
         names = [p.name for p in flow.profiles]
@@ -102,11 +105,11 @@ def flow_summary(flow) -> dict:
     duplicate ACK, a resent SYN, or enough timer events: analyzer/flow.py); a flow without is
     summarised in its own fields and a ``no-evidence`` verdict, so the report grows with what
     it has to say, not with the number of profiles."""
-    verdict = _verdict(flow)
+    judged = verdict(flow)
     need = flow.need or {NEEDED: 0, UNNEEDED: 0, UNKNOWN: 0}
     out = {
         "connection": flow.conn_id,
-        "sender": _endpoint(flow.sender), "receiver": _endpoint(flow.receiver),
+        "sender": endpoint_text(flow.sender), "receiver": endpoint_text(flow.receiver),
         "first_time": flow.first_time, "last_time": flow.last_time,
         "handshake_seen": flow.handshake,
         "sack": flow.sack, "timestamps": flow.timestamps, "rdtcp": flow.rdtcp,
@@ -121,7 +124,7 @@ def flow_summary(flow) -> dict:
         "need": dict(need), "unneeded_by": dict(sorted((flow.unneeded_by or {}).items())),
         "holes_before_vantage": flow.gaps, "acks_for_unseen_data": flow.acks_beyond,
         "resequencing_delay": _delays(flow.reorder_delays),
-        "verdict": verdict,
+        "verdict": judged,
     }
     if flow.machines is not None:
         by_class = flow.need_by_class or [{} for _ in flow.machines]
@@ -240,7 +243,7 @@ class CsvSink:
 
     def __call__(self, flow, rec) -> None:
         if flow.labels is None:
-            flow.labels = (_endpoint(flow.sender), _endpoint(flow.receiver))
+            flow.labels = (endpoint_text(flow.sender), endpoint_text(flow.receiver))
         snd, rcv = flow.labels
         events = {ev.index: ev for ev in rec.events} if rec.events else {}
         acked = "" if rec.acked_at is None else f"{rec.acked_at:.6f}"

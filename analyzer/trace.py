@@ -309,7 +309,8 @@ class Analyzer:
         for flow in conn.flows.values():
             flow.finish()
             if flow.series is not None:
-                self.on_series(flow.series.result())
+                if flow.data_bytes:
+                    self.on_series(flow.series.result())
                 flow.series = None
             if flow.data_bytes or flow.oos or flow.syn_retransmissions:
                 summary = flow_summary(flow)
