@@ -157,8 +157,8 @@ LINUX = BASELINES["linux24"]
 # its 1 s minimum, a 10 ms clock
 RFC2988 = Setting("RFC 2988", "rfc2988", min_rto=1.0, granularity=0.01, initial_rto=3.0,
                   per_flight=True)
-SMART = replace(LINUX, name="Smart-Config (Linux, k = 2, minRTO = 100 ms, D = max(1, min(3, F-2)))",
-                k=2.0, min_rto=0.1, dupthresh="smart")
+SMART = replace(LINUX, k=2.0, min_rto=0.1, dupthresh="smart",
+                name="Smart-Config (Linux, k = 2, minRTO = 100 ms, D = max(1, min(3, F-2)))")
 # 004 §4.4.2's ranges: k 2-8, minRTO 100-1000 ms, a and b 1 to 1/32; §4.4.3's D = 2, 4;
 # the timer granularity the ch. 4 conclusion says no longer dominates
 SETTINGS = ([LINUX]

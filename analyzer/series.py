@@ -97,7 +97,8 @@ class FlowSeries:
     """What ``SeriesRecorder.result`` hands over for one flow (see the module docstring)."""
 
     __slots__ = ("connection", "sender", "receiver", "profile", "mss", "first_time",
-                 "last_time", "data_bytes", "data_segments", "samples", "losses", "waits")
+                 "last_time", "data_bytes", "data_segments", "samples", "losses", "waits",
+                 "retransmissions")
 
     def per_ack(self) -> list:
         """The samples of every ACK (004 §5.3.1's all samples), in transmission order."""
@@ -112,7 +113,8 @@ class SeriesRecorder:
     """Fed by ``analyzer.flow.Flow`` as it reads the trace (only when a series is asked for:
     the lists grow with the flow)."""
 
-    __slots__ = ("flow", "samples", "losses", "waits", "current", "recover_until", "mss")
+    __slots__ = ("flow", "samples", "losses", "waits", "current", "recover_until", "mss",
+                 "retx")
 
     def __init__(self, flow):
         self.flow = flow
@@ -122,6 +124,7 @@ class SeriesRecorder:
         self.current: Wait | None = None
         self.recover_until = 0
         self.mss = 1
+        self.retx: list = []            # (classes, need) of every retransmission
 
     # ------------------------------------------------------------------ the flow's calls
     def on_timer_start(self, now: float, flight: int) -> None:
@@ -162,14 +165,16 @@ class SeriesRecorder:
     def on_final(self, rec) -> None:
         """A record's history is final: its first retransmission, when needed, is a loss."""
         from analyzer.flow import NEEDED
+        first = True
         for ev in rec.events:
             if ev.kind is not None:
                 continue                    # a network reorder or duplicate
-            if ev.need == NEEDED and rec.start > 0:
+            self.retx.append((ev.classes, ev.need))
+            if first and ev.need == NEEDED and rec.start > 0:
                 sent = ev.time if rec.first_oos else rec.tx[0]
                 self.losses.append((Loss(sent, ev.time, None, rec.flight, rec.start, None),
                                     ev.classes, ev.dupacks))
-            break
+            first = False
 
     # ------------------------------------------------------------------ the end
     def _size(self, n: int) -> None:
@@ -227,5 +232,14 @@ class SeriesRecorder:
                 w.covered = w._rec.acked_at
                 w._ev = w._rec = None
         out.waits = self.waits
-        self.samples = self.losses = self.waits = None
+        # 004 Table 4.4's counts: retransmissions by need and by what detected them
+        counts: dict = {}
+        for classes, need in self.retx:
+            cls = classes[index] if classes else "unexplained"
+            key = "timer" if cls in TIMER_CLASSES else ("unexplained" if cls == "unexplained"
+                                                        else "dupacks")
+            counts.setdefault(need, {}).setdefault(key, 0)
+            counts[need][key] += 1
+        out.retransmissions = counts
+        self.samples = self.losses = self.waits = self.retx = None
         return out

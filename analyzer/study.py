@@ -40,10 +40,11 @@ def _quantile(values: list, q: float):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def evaluate(series, *, seed: int = 1, settings=None) -> dict:
+def evaluate(series, *, seed: int = 1, settings=None, baseline: str | None = None) -> dict:
     """One flow: its characteristics, each estimator's score on every ACK's samples and on one
-    sample a flight, the best case, and the timer replay under every setting (plus the
-    baseline of the profile the analyzer identified)."""
+    sample a flight, the best case, and the timer replay under every setting against a
+    baseline: the analyzer profile ``baseline`` (a sender known to be that stack), else the one
+    the analyzer identified."""
     settings = rto_replay.SETTINGS if settings is None else settings
     samples, flights = series.per_ack(), series.per_flight()
     losses = series.losses
@@ -62,6 +63,7 @@ def evaluate(series, *, seed: int = 1, settings=None) -> dict:
         "median_flight": statistics.median(s.flight for s in samples) if samples else None,
         "losses": len(losses), "episodes": len(eps),
         "loss_rate": len(losses) / series.data_segments if series.data_segments else 0.0,
+        "retransmissions": series.retransmissions,
     }
     # a seed of its own per connection, so Random(0.8) repeats (zlib.crc32: stable across
     # interpreters, unlike hash())
@@ -79,12 +81,12 @@ def evaluate(series, *, seed: int = 1, settings=None) -> dict:
     out["dbce"] = scores
     add, mult = dbce.best_case(samples, losses)
     out["best"] = [round(add, 6), round(mult, 6)]
-    out["rto"] = _replay(series, settings)
+    out["rto"] = _replay(series, settings, baseline or series.profile)
     return out
 
 
-def _replay(series, settings) -> dict:
-    base_setting = rto_replay.baseline_for(series.profile)
+def _replay(series, settings, profile: str) -> dict:
+    base_setting = rto_replay.baseline_for(profile)
     runs = rto_replay.replay_flow(series.samples, series.waits, [base_setting] + list(settings))
     base, rest = runs[0], runs[1:]
     unit = statistics.mean(s.rtt for s in series.per_ack()) if series.per_ack() else None
@@ -217,12 +219,14 @@ def breakdowns(connections: list, *, estimators=("CIM", "Vegas", "Tri-S", "DUAL"
     return out
 
 
-def setting_rows(connections: list) -> list:
-    """Per replayed setting (004 §4.4.2-4.4.4), over the connections with a usable wait: the
+def setting_rows(connections: list, *, stack: str | None = None) -> list:
+    """Per replayed setting (004 §4.4.2-4.4.4), over the connections with a usable wait (those
+    whose own stack is ``stack``, when given: 004 shows each OS against its own defaults): the
     timer's spurious timeouts and the waiting time of the losses it detects (RTTs, EWMA 1/4),
     fast retransmits, conversions against each connection's own sender, and the modelled
     change in duration (RTTs; share of connections more than 10 % shorter or longer)."""
-    conns = [c for c in connections if c["rto"]["rtts"]]
+    conns = [c for c in connections if c["rto"]["rtts"]
+             and (stack is None or c["rto"]["baseline"] == stack)]
     if not conns:
         return []
     names = list(conns[0]["rto"]["settings"])
@@ -287,6 +291,8 @@ def summarize(connections: list) -> dict:
             "best_case": best_case_row(connections),
             "breakdowns": breakdowns(connections),
             "rto_settings": setting_rows(connections),
+            "rto_by_stack": {stack: setting_rows(connections, stack=stack) for stack in
+                             sorted({c["rto"]["baseline"] for c in connections})},
             "rto_baseline": baseline_row(connections),
             "notes": notes}
 
