@@ -28,6 +28,9 @@ from __future__ import annotations
 
 import math
 
+from analyzer.flow import NEEDED
+from analyzer.report import endpoint_text, verdict
+
 __all__ = ["SeriesRecorder", "FlowSeries", "RttSample", "Loss", "Wait", "MIN_WAIT",
            "MAX_DUPACKS", "TIMER_CLASSES"]
 
@@ -164,7 +167,6 @@ class SeriesRecorder:
 
     def on_final(self, rec) -> None:
         """A record's history is final: its first retransmission, when needed, is a loss."""
-        from analyzer.flow import NEEDED
         first = True
         for ev in rec.events:
             if ev.kind is not None:
@@ -192,7 +194,6 @@ class SeriesRecorder:
 
     def result(self) -> FlowSeries:
         """The flow's series, once the flow is finished (analyzer/trace.py calls it)."""
-        from analyzer.report import endpoint_text, verdict
         flow = self.flow
         w = self.current
         if w is not None and (w.retx is not None or w.dupacks):

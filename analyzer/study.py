@@ -16,13 +16,16 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import math
+import os
 import statistics
 import sys
 import zlib
 from typing import Sequence
 
 from analyzer import dbce, rto_replay
+from analyzer.cli import UsageError, _check_trace, analyze_file
+from analyzer.trace import VANTAGES, AnalyzerConfig
+from netbase.pcap import PcapFormatError
 
 __all__ = ["evaluate", "summarize", "estimator_rows", "setting_rows", "breakdowns", "main",
            "MIN_SEGMENTS", "FLIGHT_BINS", "ESTIMATOR_ORDER"]
@@ -350,10 +353,6 @@ def write_series_csv(path: str, all_series: list) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from analyzer.cli import UsageError, _check_trace, analyze_file
-    from analyzer.trace import AnalyzerConfig, VANTAGES
-    from netbase.pcap import PcapFormatError
-
     p = argparse.ArgumentParser(
         prog="python -m analyzer.study",
         description="Score seed 004's delay-based congestion estimators (ch. 5: LPA, FPA, "
@@ -368,8 +367,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                 "as CSV to F")
     args = p.parse_args(argv)
     for opt, path in (("--json", args.json), ("--series", args.series)):
-        if path and __import__("os").path.realpath(path) == \
-                __import__("os").path.realpath(args.trace):
+        if path and os.path.realpath(path) == os.path.realpath(args.trace):
             print(f"error: {opt} {path} is the trace itself", file=sys.stderr)
             return 2
     all_series: list = []

@@ -19,6 +19,7 @@ from analyzer.flow import Flow, Nic
 from analyzer.frames import MalformedFrame, NotTcp, parse_frame
 from analyzer.profiles import DEFAULT_PROFILES, get_profiles
 from analyzer.report import flow_summary
+from analyzer.series import SeriesRecorder
 
 __all__ = ["AnalyzerConfig", "Analyzer", "VANTAGES"]
 
@@ -101,7 +102,6 @@ class Connection:
             if self._nics is not None:
                 flow.nic = self._nics.get(end[0])
             if self._on_series is not None:
-                from analyzer.series import SeriesRecorder
                 flow.series = SeriesRecorder(flow)
         return flow
 

@@ -18,16 +18,7 @@ wall clock, which a loaded machine stretches.
 (``experiments.one_run --pcap a``), analysed in this process: frames per second, with and
 without the per-segment CSV.
 
-Measured (shared 2-core machine, load average 3-4 from other sessions):
-  python bench/bench_analyzer.py --many 100000
-      14,000,024-byte trace, 200,000 frames, 100,000 connections:
-      CPython 3.11: 5.5-9.4 s wall (4.0-4.1 s user CPU), peak RSS 223 MB; --json 81.8 MB
-      (818 bytes a flow), --csv 9.1 MB, text 24.7 MB
-      (before per-connection state was made small: 66 s, 2.9 GB, --json 534 MB)
-  python bench/bench_analyzer.py --long 120 --repeat 2 --python /usr/bin/pypy3
-      (2026-11-23) 88,750 frames, 44,426 data segments, 1 flow:
-      CPython 3.11: 61,152 frames/s, with CSV 46,161 frames/s
-      PyPy 3.9:    275,096 frames/s, with CSV 174,326 frames/s
+Figures, with their commands: bench/README.md, "bench_analyzer.py".
 """
 
 from __future__ import annotations

@@ -34,8 +34,13 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
+import matplotlib.pyplot as plt
+
+from analyzer.study import ESTIMATOR_ORDER, scored, summarize
 from experiments.runner.cli import HelpFormatter, csv_list, finite_float, out_of_range
 from experiments.runner.dbce_networks import NETWORKS
+from experiments.runner.plots import save_figure
+from experiments.runner.report import write_csv
 from experiments.runner.scenario import RunSpec
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
@@ -428,9 +433,6 @@ def flat_connection(c: dict) -> dict:
 
 def write_outputs(rows: list[dict], cfg: DbceSweepConfig, out: Path, *, mode: str,
                   invocations: Sequence[dict] = (), code_version: str | None = None) -> dict:
-    from analyzer.study import summarize
-    from experiments.runner.report import write_csv
-
     connections = connections_of(rows)
     study = summarize(connections)
     checks = checks_of(study)
@@ -477,23 +479,18 @@ def _cdf(ax, values, label, style):
 
 
 def _styles() -> dict:
-    names = list(ESTIMATOR_ORDER())
+    names = list(plotted_estimators())
     cycle = ["-", "--", ":", "-."]
     return {n: {"ls": cycle[i % 4], "lw": 1.2 if n != "Random(0.8)" else 2.0,
                 "color": f"C{i % 10}"} for i, n in enumerate(names)}
 
 
-def ESTIMATOR_ORDER():
-    from analyzer.study import ESTIMATOR_ORDER as order
-    return [n for n in order if "as printed" not in n]
+def plotted_estimators() -> list:
+    """004's nine and Random(0.8) (not the rows as printed)."""
+    return [n for n in ESTIMATOR_ORDER if "as printed" not in n]
 
 
 def plot_figures(study: dict, connections: list, out: Path) -> list[str]:
-    import matplotlib.pyplot as plt
-
-    from analyzer.study import scored
-    from experiments.runner.plots import save_figure
-
     conns = scored(connections)
     lossy = [c for c in conns if c["episodes"]]
     styles = _styles()
@@ -506,7 +503,7 @@ def plot_figures(study: dict, connections: list, out: Path) -> list[str]:
         if not population:
             continue
         fig, ax = plt.subplots(figsize=(7, 5))
-        for est in ESTIMATOR_ORDER():
+        for est in plotted_estimators():
             _cdf(ax, [c["dbce"][est]["all"][index] for c in population], est, styles[est])
         ax.set_xlabel(f"{metric} per connection")
         ax.set_ylabel("fraction of connections")

@@ -22,12 +22,22 @@ what the workload gave it (``os``, ``size``, ``completed``).
 from __future__ import annotations
 
 import os
+import random
 import tempfile
 import time
 from typing import Any
 
+from analyzer import AnalyzerConfig, analyze_file
+from analyzer.study import evaluate
 from experiments.runner.dbce_networks import NETWORKS
-from experiments.runner.scenario import RunResult, RunSpec, SCENARIOS
+from experiments.runner.gateways import configure_gateway, gateway_stats
+from experiments.runner.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
+from hosts.tcp import TcpConfig
+from hosts.tcp.profiles import profile_config
+from hosts.tcp.variants import get_variant
+from sim.flows import add_bulk_flow
+from sim.network import Network
+from topologies import topos
 
 __all__ = ["run_dbce", "dbce_config", "workload", "OS_PROFILES", "RATE", "ACTIVE",
            "SIZE_MIN", "SIZE_MAX", "SIZE_SHAPE", "FIRST_PORT", "CROSS_PORTS"]
@@ -50,10 +60,6 @@ MAX_CONNECTIONS = 2000
 def dbce_config(spec: RunSpec, os_profile: str) -> Any:
     """A connection's engine configuration: the variant (its SACK offer) on ``os_profile``'s
     timers and dupthresh, no delayed ACKs (004 App. A-B's models assume none)."""
-    from hosts.tcp import TcpConfig
-    from hosts.tcp.profiles import profile_config
-    from hosts.tcp.variants import get_variant
-
     policy = get_variant(spec.variant)
     base = TcpConfig(variant=spec.variant, mss=SCENARIOS[spec.scenario].mss,
                      sack=policy.offers_sack, timestamps=policy.needs_timestamps,
@@ -71,7 +77,6 @@ def _pareto(rng, low: float, high: float, shape: float) -> int:
 
 def workload(spec: RunSpec, seed: int) -> list[dict]:
     """The run's connections: start time, size, OS profile, port (a function of the seed)."""
-    import random
     rng = random.Random(seed)
     out = []
     t = rng.expovariate(RATE)
@@ -118,17 +123,10 @@ class _ClosingSink:
 def _build_network(spec: RunSpec, program: Any) -> Any:
     """The network's dumbbell with both gateways configured by the controller: R1's reordering
     injection (the spec's) and the network's drop probability on its bottleneck port."""
-    from experiments.runner.gateways import gateway_impairment
-    from experiments.runner.scenario import TM_DEPTH
-    from sim.gateway import configure_gateway
-    from sim.network import Network
-    from topologies import topos
-
     net_cfg = NETWORKS[spec.scenario]
 
     def configure(net, name, sw):
-        configure_gateway(net, name, sw, tm_depth=TM_DEPTH,
-                          impair=gateway_impairment(name, spec, drop=net_cfg["drop"]))
+        configure_gateway(net, name, sw, spec=spec, tm_depth=TM_DEPTH, drop=net_cfg["drop"])
 
     alt = spec.alt_extra_delay if spec.injection == "altpath" else None
     topo = topos[SCENARIOS[spec.scenario].topo](
@@ -149,8 +147,6 @@ def _check(spec: RunSpec) -> None:
 
 def run_dbce(spec: RunSpec, program: Any) -> RunResult:
     """Simulate ``spec`` (a dbce-* scenario), analyse its capture at a, return its row."""
-    from sim.flows import add_bulk_flow
-
     _check(spec)
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
     net = _build_network(spec, program)
@@ -165,7 +161,6 @@ def run_dbce(spec: RunSpec, program: Any) -> RunResult:
             flow.sender_ep.app = flow.source = _FileSource(c["size"])
             flow.receiver_ep.app = flow.sink = c["sink"] = _ClosingSink()
         if NETWORKS[spec.scenario]["cross"]:
-            from hosts.tcp.profiles import profile_config
             cfg = profile_config("rfc5681", dbce_config(spec, "linux-2.4"))
             add_bulk_flow(net, "a", "b", config=cfg, src_port=CROSS_PORTS[0], dst_port=5002)
             add_bulk_flow(net, "b", "a", config=cfg, src_port=CROSS_PORTS[1], dst_port=5003)
@@ -183,9 +178,6 @@ def run_dbce(spec: RunSpec, program: Any) -> RunResult:
 
 def _analyse(pcap: str, plan: list[dict]) -> list[dict]:
     """Every planned connection's evaluation (analyzer.study), with its workload."""
-    from analyzer import AnalyzerConfig, analyze_file
-    from analyzer.study import evaluate
-
     by_port = {c["port"]: c for c in plan}
     out = []
 
@@ -206,7 +198,6 @@ def _analyse(pcap: str, plan: list[dict]) -> list[dict]:
 
 
 def _stats(net: Any, plan: list[dict], connections: list[dict], sim_s: float) -> dict:
-    from experiments.runner.gateways import gateway_stats
     stats = {"planned": len(plan), "analysed": len(connections),
              "completed": sum(bool(c["completed"]) for c in connections),
              "events": net.events.executed, "sim_wall_s": round(sim_s, 3),
