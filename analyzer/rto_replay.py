@@ -72,7 +72,7 @@ class Setting:
         common = dict(initial_rto=self.initial_rto, min_rto=self.min_rto, max_rto=120.0,
                       granularity=self.granularity)
         if self.estimator == "linux":
-            return ScaledLinuxEstimator(a=self.a, b=self.b, k=self.k, **common)
+            return ScaledLinuxEstimator(a=self.a, b=self.b, m=self.m, k=self.k, **common)
         return RttEstimator(srtt_gain=self.b, rttvar_gain=self.a, m=self.m, k=self.k, **common)
 
     def dupthresh_for(self, flight: int) -> int:
@@ -85,13 +85,14 @@ class ScaledLinuxEstimator(LinuxRttEstimator):
     """hosts.tcp.rtt.LinuxRttEstimator with 004's a, b and k as parameters, as ch. 4 varies them
     for Linux (the mapping is ours: 004 does not say how, digest §1.3 [ISSUE]): srtt gain b
     (Linux: 1/8), mdev gain a (Linux: 1/4; mdev follows 4|error|, and a sample below srtt
-    raises it with a/8 of that), RTO = srtt + (k/4)*rttvar (Linux's own: k = 4, as Table 4.5
-    lists it). With the defaults every step is the engine's (tests/analyzer/test_rto_replay.py
-    checks it sample by sample)."""
+    raises it with a/8 of that), RTO = m*srtt + (k/4)*rttvar (Linux's own: m = 1, k = 4, as
+    Table 4.5 lists them). With the defaults every step is the engine's
+    (tests/analyzer/test_rto_replay.py checks it sample by sample)."""
 
-    def __init__(self, *, a: float = 0.25, b: float = 0.125, k: float = 4.0, **kw):
+    def __init__(self, *, a: float = 0.25, b: float = 0.125, m: float = 1.0, k: float = 4.0,
+                 **kw):
         super().__init__(**kw)
-        self.a, self.b, self.scale = a, b, k / 4
+        self.a, self.b, self.m_srtt, self.scale = a, b, m, k / 4
 
     def sample(self, rtt: float, *, snd_una: int = 0, snd_nxt: int = 0) -> None:
         rtt = self.ticks(rtt)
@@ -121,7 +122,7 @@ class ScaledLinuxEstimator(LinuxRttEstimator):
                 self._window_end = snd_nxt
                 self.mdev_max = floor
         self.backoff = 0
-        self._set_rto(self.srtt + self.scale * self.rttvar)
+        self._set_rto(self.m_srtt * self.srtt + self.scale * self.rttvar)
 
 
 def _family(base: Setting, prefix: str, **values) -> list:
@@ -159,16 +160,17 @@ RFC2988 = Setting("RFC 2988", "rfc2988", min_rto=1.0, granularity=0.01, initial_
                   per_flight=True)
 SMART = replace(LINUX, k=2.0, min_rto=0.1, dupthresh="smart",
                 name="Smart-Config (Linux, k = 2, minRTO = 100 ms, D = max(1, min(3, F-2)))")
-# 004 §4.4.2's ranges: k 2-8, minRTO 100-1000 ms, a and b 1 to 1/32; §4.4.3's D = 2, 4;
-# the timer granularity the ch. 4 conclusion says no longer dominates
+# 004 §4.4.2's ranges: k 2-8, minRTO 100-1000 ms, a and b 1 to 1/32 (m: "observed to be
+# optimal", not shown in 004; Solaris' 1.25 and 1.5 here); §4.4.3's D = 2, 4; the timer
+# granularity the ch. 4 conclusion says no longer dominates
 SETTINGS = ([LINUX]
             + _family(LINUX, "Linux", k=(2.0, 3.0, 6.0, 8.0), min_rto=(0.1, 0.4, 1.0),
-                      a=(1.0, 0.5, 1 / 32), b=(1.0, 0.5, 1 / 32), dupthresh=(2, 4),
-                      granularity=(0.001, 0.1, 0.5))
+                      a=(1.0, 0.5, 1 / 32), b=(1.0, 0.5, 1 / 32), m=(1.25, 1.5),
+                      dupthresh=(2, 4), granularity=(0.001, 0.1, 0.5))
             + [SMART, RFC2988, replace(RFC2988, name="RFC 2988, every ACK", per_flight=False)]
             + _family(RFC2988, "RFC 2988", k=(2.0, 3.0, 6.0, 8.0), min_rto=(0.1, 0.2, 0.4),
-                      a=(1.0, 0.5, 1 / 32), b=(1.0, 0.5, 1 / 32), dupthresh=(2, 4),
-                      granularity=(0.001, 0.1, 0.5)))
+                      a=(1.0, 0.5, 1 / 32), b=(1.0, 0.5, 1 / 32), m=(1.25, 1.5),
+                      dupthresh=(2, 4), granularity=(0.001, 0.1, 0.5)))
 
 
 def baseline_for(profile: str) -> Setting:

@@ -96,7 +96,7 @@ def test_the_settings_cover_004s_ranges_and_have_unique_names():
     assert len(names) == len(set(names))
     for family in ("Linux", "RFC 2988"):
         for needle in ("k = 2", "k = 8", "minRTO = 100 ms", "a = 1/32", "b = 1/32", "D = 4",
-                       "G = 500 ms"):
+                       "G = 500 ms", "m = 1.25"):
             assert any(n.startswith(family + ",") and needle in n for n in names), (family,
                                                                                    needle)
     assert min(s.min_rto for s in rto_replay.SETTINGS) >= 0.1
