@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 import textwrap
@@ -13,7 +14,7 @@ from typing import Sequence
 from netbase.pcap import LINKTYPE_ETHERNET, PcapFormatError, parse_global_header, read_pcap
 
 from analyzer.profiles import PROFILES
-from analyzer.report import CsvSink, render_text
+from analyzer.report import CsvSink, render_flow, render_head
 from analyzer.trace import Analyzer, AnalyzerConfig, VANTAGES
 
 __all__ = ["main", "analyze_file", "UsageError"]
@@ -161,9 +162,11 @@ class _Output:
             pass
 
 
-def analyze_file(path: str, config: AnalyzerConfig | None = None, *, on_record=None) -> dict:
-    """The report of the capture at ``path`` (PcapFormatError when it is not one)."""
-    analyzer = Analyzer(config, on_record=on_record)
+def analyze_file(path: str, config: AnalyzerConfig | None = None, *, on_record=None,
+                 on_flow=None, on_series=None) -> dict:
+    """The report of the capture at ``path`` (PcapFormatError when it is not one);
+    ``on_record``, ``on_flow``, ``on_series``: as ``Analyzer`` takes them."""
+    analyzer = Analyzer(config, on_record=on_record, on_flow=on_flow, on_series=on_series)
     feed = analyzer.feed
     for rec in read_pcap(path):
         feed(rec.time, rec.data, rec.orig_len)
@@ -173,6 +176,11 @@ def analyze_file(path: str, config: AnalyzerConfig | None = None, *, on_record=N
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     outputs: list[_Output] = []
+    # flows are reported as their connections finish, so memory does not grow with the trace:
+    # the text into a spool (printed after the trace's line, and only when the analysis
+    # succeeds), the JSON one flow a line inside its "flows" array
+    text = tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+")
+    done = False
     try:
         config = AnalyzerConfig(vantage=args.vantage, profiles=args.profiles,
                                 rdtcp_k=args.rdtcp_k)
@@ -185,19 +193,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         if json_out:
             outputs.append(json_out)
         sink = CsvSink(csv_out.file, config.profiles) if csv_out else None
+        head = {"trace": args.trace, "vantage": config.vantage,
+                "profiles": {p.name: p.description for p in config.sender_profiles}}
+        if json_out:
+            json_out.file.write(json.dumps(head, indent=2)[:-2] + ',\n  "flows": [')
+        on_flow = _FlowWriter(text, json_out.file if json_out else None)
         try:
-            report = analyze_file(args.trace, config, on_record=sink)
+            report = analyze_file(args.trace, config, on_record=sink, on_flow=on_flow)
         except PcapFormatError as exc:
             raise UsageError(str(exc)) from None
         if not report["tcp_frames"]:
             raise UsageError(f"{args.trace}: no TCP segments in its {report['frames']:,} "
                              f"frames ({report['malformed_frames']:,} malformed)")
         if json_out:
-            json.dump({"trace": args.trace, **report}, json_out.file, indent=2)
-            json_out.file.write("\n")
+            tail = {k: v for k, v in report.items() if k not in head and k != "flows"}
+            json_out.file.write("\n  ],\n" + json.dumps(tail, indent=2)[2:] + "\n")
         for out in outputs:
             out.commit()
         outputs.clear()
+        done = True
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -211,6 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         for out in outputs:
             out.discard()
+        if not done:
+            text.close()
     if report["malformed_frames"]:
         print(f"warning: skipped {report['malformed_frames']:,} malformed frame(s): "
               f"{'; '.join(report['malformed_examples'])}", file=sys.stderr)
@@ -218,8 +234,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"warning: {report['frames_out_of_time_order']:,} frame(s) are earlier than "
               f"the frame before them; the analysis assumes a time-sorted trace",
               file=sys.stderr)
-    sys.stdout.write(render_text(report, trace=args.trace))
+    sys.stdout.write(render_head(report, trace=args.trace))
+    text.seek(0)
+    shutil.copyfileobj(text, sys.stdout)
+    text.close()
     written = [p for p in (args.csv, args.json) if p]
     if written:
         print(f"wrote {', '.join(written)}")
     return 0
+
+
+class _FlowWriter:
+    """``Analyzer``'s ``on_flow``: each flow's text block to ``text``, its summary as one line
+    of the JSON report's "flows" array to ``json_file``."""
+
+    def __init__(self, text, json_file):
+        self.text, self.json_file = text, json_file
+        self.count = 0
+
+    def __call__(self, summary: dict) -> None:
+        self.text.write(render_flow(summary))
+        if self.json_file is not None:
+            self.json_file.write(("," if self.count else "") + "\n"
+                                 + json.dumps(summary, separators=(",", ":")))
+        self.count += 1

@@ -20,6 +20,7 @@ Positions are unwrapped offsets from the initial sequence number (the SYN is 0, 
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, bisect_right
 from collections import deque
 
@@ -38,6 +39,11 @@ REORDER = "network_reorder"             # kinds of an OOS segment that is no ret
 DUPLICATE = "network_duplicate"
 
 
+# deferred machine calls (Flow._defer): opcodes and their argument counts; the log holds this
+# many numbers before the machines are built anyway
+_START, _ADVANCE, _RTT, _NEW_DATA = 0, 1, 2, 3
+_ARITY = (1, 3, 4, 2)
+_DEFERRED_MAX = 64
 _SLOWEST_PER_BYTE = 8 / 1e6     # a gap longer than a 1 Mb/s interface takes is idle time
 
 
@@ -108,9 +114,9 @@ class Record:
     """A segment [start, end): its transmission times and what the ACK stream said of it."""
 
     __slots__ = ("start", "end", "tx", "ip_id", "sacked", "acked_at", "acked_by", "dsacks",
-                 "events", "last_retx", "first_oos")
+                 "events", "last_retx", "first_oos", "flight")
 
-    def __init__(self, start, end, time, ip_id):
+    def __init__(self, start, end, time, ip_id, flight=0):
         self.start, self.end = start, end
         self.tx = [time] if time is not None else []
         self.ip_id = ip_id
@@ -121,10 +127,30 @@ class Record:
         self.events: list | None = None  # Retransmission per OOS transmission
         self.last_retx = float("-inf")
         self.first_oos = False          # first seen out of sequence (lost before the vantage)
+        self.flight = flight            # bytes outstanding once it was first sent (RTT series)
 
 
 class Flow:
-    """The data one endpoint sends and the ACKs it gets back, seen at one vantage point."""
+    """The data one endpoint sends and the ACKs it gets back, seen at one vantage point.
+
+    Per-direction state is kept small, because a trace may hold millions of connections: the
+    profiles' machines are built only when the flow first gives them something to judge (a
+    duplicate ACK, an out-of-sequence segment, a resent SYN) or after ``_DEFERRED_MAX`` timer
+    and RTT events, which are replayed into them then (each machine is a deterministic function
+    of those calls, so the result is the same as building them at once); counters and tables
+    that most flows never fill are created on first use."""
+
+    __slots__ = ("conn_id", "sender", "receiver", "cfg", "sink", "labels", "path", "slack",
+                 "profiles", "machines", "_deferred", "nic", "started", "base", "handshake",
+                 "sack", "timestamps", "rdtcp", "syn_options", "snd_una", "snd_max", "fin_end",
+                 "recs", "starts", "head", "settling", "una_time", "dupacks", "last_window",
+                 "sacked_hi", "sack_seen", "_sack_memo", "timed", "subrtt", "min_rtt",
+                 "rtt_by_len", "unneeded_fraction", "max_rtt", "ipid_max", "ipid_sequential",
+                 "pending_machines", "first_time", "last_time", "data_packets", "data_bytes",
+                 "acks", "dupack_total", "oos", "retransmissions", "reorders", "duplicates",
+                 "syn_retransmissions", "dsack_retransmitted", "dsack_other", "acks_beyond",
+                 "gaps", "need", "unneeded_by", "need_by_class", "disagree", "reorder_delays",
+                 "series")
 
     def __init__(self, conn_id: int, sender: tuple, receiver: tuple, profiles, config, sink):
         self.conn_id = conn_id
@@ -134,7 +160,9 @@ class Flow:
         self.labels = None                  # the sink's text for the two endpoints
         self.path = config.vantage == "path"
         self.slack = config.response_slack
-        self.machines = [Machine(p, strict=not self.path, slack=self.slack) for p in profiles]
+        self.profiles = profiles
+        self.machines: list | None = None   # built on demand (see the class docstring)
+        self._deferred = array("d")         # machine calls made before they were built
         self.nic: Nic | None = None         # the sender's interface (sender vantage)
         self.started = False
         self.base = 0                       # wire sequence number of offset 0
@@ -148,17 +176,17 @@ class Flow:
         self.recs: list[Record] = []
         self.starts: list[int] = []
         self.head = 0
-        self.settling: deque = deque()      # acknowledged records with retransmissions
+        self.settling: deque | None = None  # acknowledged records with retransmissions
         self.una_time = None                # when the cumulative ACK last advanced
         self.dupacks = 0
         self.last_window = None
         self.sacked_hi = 0
         self.sack_seen = False
-        self._sack_memo: dict[int, int] = {}
+        self._sack_memo: dict | None = None
         self.timed: Record | None = None    # the segment timed for per-flight RTT samples
         self.subrtt = 0.0                   # monitor -> sender -> monitor (path vantage)
         self.min_rtt: float | None = None   # vantage -> receiver -> vantage
-        self.rtt_by_len: dict[int, float] = {}  # the smallest such RTT per data segment size
+        self.rtt_by_len = None              # the smallest such RTT per data segment size
         # an ACK sooner than this fraction of the minimum RTT after a retransmission cannot
         # answer it: 1 at the sender, where the minimum is measured from the same place as
         # the retransmission leaves; TCPdebug's 0.75 away from it (004 §3.1.2)
@@ -183,12 +211,56 @@ class Flow:
         self.dsack_other = 0
         self.acks_beyond = 0                # ACKs for data the vantage never saw
         self.gaps = 0                       # new data above a hole (path vantage)
-        self.need: dict[str, int] = {NEEDED: 0, UNNEEDED: 0, UNKNOWN: 0}
-        self.unneeded_by: dict[str, int] = {}
-        # per profile: class -> need -> count
-        self.need_by_class = [dict() for _ in self.machines]
-        self.disagree: set = set()          # pairs of profiles that classified a segment apart
-        self.reorder_delays: list[float] = []   # kept bounded: a sample for the summary
+        # need of the retransmissions, created with the first one
+        self.need: dict | None = None
+        self.unneeded_by: dict | None = None
+        self.need_by_class: list | None = None  # per profile: class -> need -> count
+        self.disagree: set | None = None    # pairs of profiles that classified a segment apart
+        self.reorder_delays: list | None = None  # kept bounded: a sample for the summary
+        self.series = None                  # analyzer.series.SeriesRecorder, when asked for
+
+    # ------------------------------------------------------------------ the machines
+    def _materialize(self) -> list:
+        """Build the profiles' machines now and replay into them what they were told so far."""
+        machines = self.machines
+        if machines is not None:
+            return machines
+        strict = not self.path
+        machines = self.machines = [Machine(p, strict=strict, slack=self.slack)
+                                    for p in self.profiles]
+        log = self._deferred
+        self._deferred = None
+        i = 0
+        while i < len(log):
+            op = log[i]
+            if op == _START:
+                t = log[i + 1]
+                for m in machines:
+                    m.start_timer_if_idle(t)
+            elif op == _ADVANCE:
+                now, a, outstanding = log[i + 1], int(log[i + 2]), bool(log[i + 3])
+                for m in machines:
+                    m.on_advance(now, a, outstanding)
+            elif op == _RTT:
+                sample, per_flight = log[i + 1], bool(log[i + 2])
+                una, nxt = int(log[i + 3]), int(log[i + 4])
+                for m in machines:
+                    if m.p.per_flight_rtt == per_flight:
+                        m.rtt_sample(sample, snd_una=una, snd_nxt=nxt)
+            else:                           # _NEW_DATA (path vantage)
+                s, hole = int(log[i + 1]), bool(log[i + 2])
+                for m in machines:
+                    m.on_new_data(s, hole)
+            i += 1 + _ARITY[int(op)]
+        return machines
+
+    def _defer(self, *call) -> None:
+        """Note a machine call for later (``_materialize``): an opcode and its arguments as
+        doubles (offsets below 2^53 and times are exact), a few bytes a call."""
+        log = self._deferred
+        log.extend(call)
+        if len(log) >= _DEFERRED_MAX:
+            self._materialize()
 
     # ------------------------------------------------------------------ helpers
     def offset(self, wire: int, near: int) -> int:
@@ -251,8 +323,14 @@ class Flow:
             self.starts.append(0)
             self.timed = rec
             self.snd_una, self.snd_max = 0, 1
-            for m in self.machines:
-                m.start_timer_if_idle(self._sent_after(now))
+            sent = self._sent_after(now)
+            if self.machines is None:
+                self._defer(_START, sent)
+            else:
+                for m in self.machines:
+                    m.start_timer_if_idle(sent)
+            if self.series is not None:
+                self.series.on_timer_start(sent, 1)
             return
         if not self.handshake or pkt.seq != self.base or self.snd_una > 0:
             return                          # a stray SYN; the caller starts new connections
@@ -260,7 +338,7 @@ class Flow:
         gap = now - rec.tx[-1]
         rec.tx.append(now)
         self.syn_retransmissions += 1
-        for m in self.machines:
+        for m in self._materialize():
             m.syn_retransmitted(gap, len(rec.tx) - 1)
 
     def on_data(self, now: float, pkt) -> None:
@@ -294,9 +372,13 @@ class Flow:
         if hole:
             self.gaps += 1                  # lost before the vantage (path)
         if self.path:
-            for m in self.machines:
-                m.on_new_data(s, hole)
-        rec = Record(s, e, now, ip_id)
+            if self.machines is None:
+                self._defer(_NEW_DATA, s, hole)
+            else:
+                for m in self.machines:
+                    m.on_new_data(s, hole)
+        idle = self.snd_una >= self.snd_max     # nothing outstanding: the timer starts
+        rec = Record(s, e, now, ip_id, e - self.snd_una)
         self.recs.append(rec)
         self.starts.append(s)
         self.snd_max = e
@@ -305,8 +387,15 @@ class Flow:
             self.timed = rec
         self._note_ip_id(ip_id)
         sent = self._sent_after(now)
-        for m in self.machines:
-            m.start_timer_if_idle(sent)
+        if self.machines is not None:
+            for m in self.machines:
+                m.start_timer_if_idle(sent)
+        elif idle:
+            # every machine's timer is stopped exactly when nothing is outstanding (they all
+            # get the same calls), so only this send can start it (RFC 6298 (5.1))
+            self._defer(_START, sent)
+        if idle and self.series is not None:
+            self.series.on_timer_start(sent, e - self.snd_una)
 
     def _note_ip_id(self, ip_id: int) -> None:
         # IP-IDs help only when the sender numbers its packets (RFC 6864 lets an atomic
@@ -320,12 +409,13 @@ class Flow:
 
     def _out_of_sequence(self, now, s, e, ip_id) -> None:
         self.oos += 1
+        self._materialize()
         i = self._find(s)
         acked = False                       # all of it acknowledged before
         if i >= 0:
             rec = self.recs[i]
         elif s >= self.snd_una:             # never seen here: lost before the vantage
-            rec = Record(s, e, None, ip_id)
+            rec = Record(s, e, None, ip_id, self.snd_max - self.snd_una)
             rec.first_oos = True
             i = bisect_left(self.starts, s, self.head)
             self.recs.insert(i, rec)
@@ -335,7 +425,7 @@ class Flow:
             if rec is None:                 # kept a while for the DSACK that may follow
                 rec = Record(s, e, None, ip_id)
                 rec.acked_at, rec.acked_by = self.una_time, "cum"
-                self.settling.append(rec)
+                self._settle(rec)
             acked = True
         if rec.tx and ip_id and ip_id == rec.ip_id:
             self._record_other(now, rec, DUPLICATE)        # 004 §3.1 rule: same IP-ID
@@ -364,8 +454,11 @@ class Flow:
         elif not (delay is not None and self.min_rtt is not None
                   and delay <= self.cfg.reorder_fraction * self.min_rtt):
             return False
-        if delay is not None and len(self.reorder_delays) < 10000:
-            self.reorder_delays.append(delay)       # a sample for Fig 3.6's distribution
+        if delay is not None:
+            if self.reorder_delays is None:
+                self.reorder_delays = []
+            if len(self.reorder_delays) < 10000:
+                self.reorder_delays.append(delay)   # a sample for Fig 3.6's distribution
         return True
 
     def _resequencing_delay(self, now, i):
@@ -412,6 +505,8 @@ class Flow:
                                    sacked, sacked_above, sack_mode, sent, window)
                         for m in self.machines)
         if len(set(classes)) > 1:
+            if self.disagree is None:
+                self.disagree = set()
             for a in range(len(classes)):
                 for b in range(a + 1, len(classes)):
                     if classes[a] != classes[b]:
@@ -429,10 +524,18 @@ class Flow:
         for m in self.machines:
             m.start_timer_if_idle(sent)
         self.pending_machines = any(m.expecting for m in self.machines)
+        if self.series is not None:
+            self.series.on_retransmission(now, rec, ev, self.snd_max)
+
+    def _settle(self, rec: Record) -> None:
+        """Keep an acknowledged record with retransmissions for the DSACK horizon."""
+        if self.settling is None:
+            self.settling = deque()
+        self.settling.append(rec)
 
     def _settled(self, s):
         """The acknowledged record still kept (for a DSACK) that holds ``s``, or None."""
-        for rec in self.settling:
+        for rec in self.settling or ():
             if rec.start <= s < rec.end:
                 return rec
         return None
@@ -466,7 +569,9 @@ class Flow:
             head = (a, self.recs[i].end) if i >= 0 else (a, a + 1)
             reorder = bool(pkt.reserved & 0x02)     # RD-TCP's reorder bit (design.md)
             rdtcp_ok = self.rdtcp is not False
-            for m in self.machines:
+            if self.series is not None:
+                self.series.on_dupack(now)
+            for m in self._materialize():
                 m.on_dupack(now, self.dupacks, reorder, rdtcp_ok, head)
                 if m.pending is not None:
                     self.pending_machines = True
@@ -485,25 +590,33 @@ class Flow:
     def _advance(self, now: float, a: int) -> None:
         recs = self.recs
         i = self.head
-        newest_once = None
+        newest_once = last = None
+        clean = True                # no segment it covers was resent or SACKed before
         while i < len(recs) and recs[i].end <= a:
-            rec = recs[i]
+            rec = last = recs[i]
             if rec.acked_at is None:
                 self._cover(rec, now, "cum")
             if len(rec.tx) == 1 and not rec.sacked and not rec.events:
                 newest_once = rec
+            else:
+                clean = False
             if rec.events:
-                self.settling.append(rec)
+                self._settle(rec)
             else:
                 self._final(rec)
             i += 1
         self.head = i
-        if i > 64 and i * 2 > len(recs):     # drop the acknowledged prefix (amortised)
+        if i == len(recs):                  # all acknowledged: nothing to keep
+            recs.clear()
+            self.starts.clear()
+            self.head = 0
+        elif i > 64 and i * 2 > len(recs):  # drop the acknowledged prefix (amortised)
             del recs[:i]
             del self.starts[:i]
             self.head = 0
-        if len(self._sack_memo) > 64:
-            self._sack_memo = {l: r for l, r in self._sack_memo.items() if l >= a}
+        memo = self._sack_memo
+        if memo is not None and len(memo) > 64:
+            self._sack_memo = {l: r for l, r in memo.items() if l >= a}
         self.snd_una = a
         self.una_time = now
         self.dupacks = 0
@@ -515,12 +628,28 @@ class Flow:
         if timed is not None and timed.end <= a:
             if len(timed.tx) == 1:
                 self._rtt_sample(now - timed.tx[0], timed, per_flight=True, ack=a)
+            else:
+                timed = None
             self.timed = None
+        else:
+            timed = None
         outstanding = self.snd_max > a
-        for m in self.machines:
-            m.on_advance(now, a, outstanding)
-            if m.expecting:
-                self.pending_machines = True
+        if self.machines is None:
+            self._defer(_ADVANCE, now, a, outstanding)
+        else:
+            for m in self.machines:
+                m.on_advance(now, a, outstanding)
+                if m.expecting:
+                    self.pending_machines = True
+        if self.series is not None:
+            # TCPdebug's RTT samples (004 §5.3.1): the segment whose arrival made this ACK
+            # (the newest it covers, ending where it points), when every segment it covers
+            # was sent once and none was SACKed (else a resend or a late segment filling a
+            # hole made the ACK: no unambiguous pair); and the segment a sender timing one
+            # per flight would have timed
+            trigger = (last if clean and last is not None and last.end == a
+                       and not last.first_oos else None)
+            self.series.on_advance(now, a, self.snd_max, trigger, timed)
 
     def _rtt_sample(self, rtt: float, rec: Record, *, per_flight: bool, ack: int) -> None:
         if not per_flight:
@@ -531,13 +660,21 @@ class Flow:
             n = rec.end - rec.start
             if rec.start > 0:           # data, not the SYN
                 by_len = self.rtt_by_len
-                old = by_len.get(n)
-                if old is None:
-                    if len(by_len) < 64:
-                        by_len[n] = rtt
-                elif rtt < old:
-                    by_len[n] = rtt
+                if by_len is None:
+                    self.rtt_by_len = array("d", (n, rtt))
+                else:                   # (size, smallest RTT) pairs, at most 64 sizes
+                    for i in range(0, len(by_len), 2):
+                        if by_len[i] == n:
+                            if rtt < by_len[i + 1]:
+                                by_len[i + 1] = rtt
+                            break
+                    else:
+                        if len(by_len) < 128:
+                            by_len.extend((n, rtt))
         sample = rtt + self.subrtt
+        if self.machines is None:
+            self._defer(_RTT, sample, per_flight, ack, self.snd_max)
+            return
         for m in self.machines:
             if m.p.per_flight_rtt == per_flight:
                 m.rtt_sample(sample, snd_una=ack, snd_nxt=self.snd_max)
@@ -560,9 +697,10 @@ class Flow:
         answer to a segment of that size can beat (a longer segment takes longer to send,
         the SYN least of all, so it is used only when no data sample is small enough)."""
         best = None
-        for length, rtt in self.rtt_by_len.items():
-            if length <= n and (best is None or rtt < best):
-                best = rtt
+        by_len = self.rtt_by_len or ()
+        for i in range(0, len(by_len), 2):
+            if by_len[i] <= n and (best is None or by_len[i + 1] < best):
+                best = by_len[i + 1]
         if best is None:
             best = self.min_rtt
         return 0.0 if best is None else best
@@ -589,6 +727,8 @@ class Flow:
         return news
 
     def _mark_sacked(self, now: float, left: int, right: int) -> bool:
+        if self._sack_memo is None:
+            self._sack_memo = {}
         done = self._sack_memo.get(left)
         if done is not None and done >= right:
             return False                    # the receiver repeats blocks: skip what we did
@@ -625,7 +765,7 @@ class Flow:
             if recs[i].end > left:
                 found.append(recs[i])
             i += 1
-        for rec in self.settling:
+        for rec in self.settling or ():
             if rec.start < right and rec.end > left:
                 found.append(rec)
         retransmitted = False
@@ -653,6 +793,10 @@ class Flow:
                 ev.need = UNKNOWN
             elif ev.need == _COVERED:
                 ev.need = NEEDED
+            if self.need is None:
+                self.need = {NEEDED: 0, UNNEEDED: 0, UNKNOWN: 0}
+                self.unneeded_by = {}
+                self.need_by_class = [{} for _ in self.machines]
             self.need[ev.need] += 1
             if ev.need == UNNEEDED:
                 self.unneeded_by[ev.why] = self.unneeded_by.get(ev.why, 0) + 1
@@ -661,6 +805,8 @@ class Flow:
                 if row is None:
                     row = table[cls] = {NEEDED: 0, UNNEEDED: 0, UNKNOWN: 0}
                 row[ev.need] += 1
+        if self.series is not None and rec.events:
+            self.series.on_final(rec)
         if self.sink is not None:
             self.sink(self, rec)
 
@@ -670,12 +816,12 @@ class Flow:
         return self.fin_end is not None and self.snd_una >= self.fin_end
 
     def finish(self) -> None:
-        """The trace ended: every record still held becomes final."""
-        for rec in self.settling:
+        """The trace ended (or the connection did): every record still held becomes final."""
+        for rec in self.settling or ():
             self._final(rec)
-        self.settling.clear()
+        self.settling = None
         for rec in self.recs[self.head:]:
             self._final(rec)
         self.recs, self.starts, self.head = [], [], 0
-        for m in self.machines:
+        for m in self.machines or ():
             m.finish()

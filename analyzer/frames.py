@@ -11,6 +11,7 @@ the TCP options go through netbase.wire.decode_options (the same option names as
 
 from __future__ import annotations
 
+import socket
 import struct
 
 from netbase.wire import decode_options
@@ -99,5 +100,9 @@ def parse_frame(data: bytes, orig_len: int) -> Packet:
                   total - ihl - doff, ip_id)
 
 
+_U32 = struct.Struct("!I")
+
+
 def ip_text(addr: int) -> str:
-    return ".".join(str((addr >> s) & 0xFF) for s in (24, 16, 8, 0))
+    """Dotted quad of a 32-bit IPv4 address."""
+    return socket.inet_ntoa(_U32.pack(addr))

@@ -16,7 +16,8 @@ from analyzer.frames import ip_text
 from analyzer.machine import (EXPLICIT_CLASSES, IMPLICIT, RETRANSMISSION_CLASSES,
                               UNEXPLAINED)
 
-__all__ = ["flow_summary", "render_text", "CsvSink", "CSV_FIXED_COLUMNS"]
+__all__ = ["flow_summary", "verdict", "render_text", "render_head", "render_flow", "CsvSink",
+           "CSV_FIXED_COLUMNS"]
 
 _CLASS_TITLES = {"fast_retransmit": "fast retransmit", "sack": "SACK",
                  "partial_ack": "partial ACK", "rto": "RTO", "implicit": "implicit",
@@ -25,12 +26,22 @@ _WHY_TITLES = {"dsack": "DSACK", "ack-too-soon": "ACK too soon",
                "acked-before-sent": "acked before sent"}
 
 
-def _endpoint(end: tuple) -> str:
+def endpoint_text(end: tuple) -> str:
+    """``ip:port`` of an (address, port) end."""
     return f"{ip_text(end[0])}:{end[1]}"
 
 
-def _verdict(flow) -> dict:
+_NO_EVIDENCE = "every profile fits: nothing in this direction tells them apart"
+
+
+def verdict(flow) -> dict:
+    """TCPdebug's verdict on a finished flow (see the module docstring): ``kind``, the
+    ``profiles`` that explain it, the ``reported`` one (the first of them, else the closest)."""
     machines = flow.machines
+    if machines is None:            # the flow gave the profiles nothing to judge (flow.py)
+        names = [p.name for p in flow.profiles]
+        return {"kind": "no-evidence", "profiles": names, "reported": names[0],
+                "text": _NO_EVIDENCE, "differ": []}
     names = [m.p.name for m in machines]
     ok = [i for i, m in enumerate(machines) if m.explains()]
     if ok:
@@ -39,7 +50,8 @@ def _verdict(flow) -> dict:
         reported = min(range(len(machines)), key=lambda i: (
             machines[i].classes.get(UNEXPLAINED, 0) + machines[i].missed
             + machines[i].syn_unexplained, i))
-    differ = [(names[a], names[b]) for a, b in sorted(flow.disagree) if a in ok and b in ok]
+    differ = [(names[a], names[b]) for a, b in sorted(flow.disagree or ())
+              if a in ok and b in ok]
     if not ok:
         kind = "none"
         text = "no profile explains every out-of-sequence segment"
@@ -53,7 +65,7 @@ def _verdict(flow) -> dict:
     elif not flow.retransmissions and not flow.syn_retransmissions \
             and len(ok) == len(machines):
         kind = "no-evidence"
-        text = "every profile fits: nothing in this direction tells them apart"
+        text = _NO_EVIDENCE
     else:
         kind = "consistent"
         text = (f"{', '.join(names[i] for i in ok)} (each explains every segment, with the "
@@ -88,13 +100,16 @@ def _delays(sample: list) -> dict | None:
 
 
 def flow_summary(flow) -> dict:
-    """The JSON-ready summary of a finished flow."""
-    verdict = _verdict(flow)
-    profiles = {m.p.name: _profile_summary(m, nb)
-                for m, nb in zip(flow.machines, flow.need_by_class)}
-    return {
+    """The JSON-ready summary of a finished flow. ``profiles`` (every profile's counts) is
+    there when the flow gave the profiles something to judge (an out-of-sequence segment, a
+    duplicate ACK, a resent SYN, or enough timer events: analyzer/flow.py); a flow without is
+    summarised in its own fields and a ``no-evidence`` verdict, so the report grows with what
+    it has to say, not with the number of profiles."""
+    judged = verdict(flow)
+    need = flow.need or {NEEDED: 0, UNNEEDED: 0, UNKNOWN: 0}
+    out = {
         "connection": flow.conn_id,
-        "sender": _endpoint(flow.sender), "receiver": _endpoint(flow.receiver),
+        "sender": endpoint_text(flow.sender), "receiver": endpoint_text(flow.receiver),
         "first_time": flow.first_time, "last_time": flow.last_time,
         "handshake_seen": flow.handshake,
         "sack": flow.sack, "timestamps": flow.timestamps, "rdtcp": flow.rdtcp,
@@ -106,12 +121,16 @@ def flow_summary(flow) -> dict:
         "syn_retransmissions": flow.syn_retransmissions,
         "dsacks": {"for_retransmitted_data": flow.dsack_retransmitted,
                    "for_data_sent_once": flow.dsack_other},
-        "need": dict(flow.need), "unneeded_by": dict(sorted(flow.unneeded_by.items())),
+        "need": dict(need), "unneeded_by": dict(sorted((flow.unneeded_by or {}).items())),
         "holes_before_vantage": flow.gaps, "acks_for_unseen_data": flow.acks_beyond,
         "resequencing_delay": _delays(flow.reorder_delays),
-        "verdict": verdict,
-        "profiles": profiles,
+        "verdict": judged,
     }
+    if flow.machines is not None:
+        by_class = flow.need_by_class or [{} for _ in flow.machines]
+        out["profiles"] = {m.p.name: _profile_summary(m, nb)
+                           for m, nb in zip(flow.machines, by_class)}
+    return out
 
 
 def _ms(x) -> str:
@@ -126,71 +145,82 @@ def _need_split(rows: dict, need: str) -> tuple[int, int]:
 
 def render_text(report: dict, *, trace: str = "") -> str:
     """The human-readable summary: the trace, then a block per flow that sent data."""
-    out = []
+    return render_head(report, trace=trace) + "".join(render_flow(f) for f in report["flows"])
+
+
+def render_head(report: dict, *, trace: str = "") -> str:
+    """The trace's line (and a note when no flow sent data: ``flows_reported`` counts them)."""
     head = f"trace {trace}: " if trace else "trace: "
-    out.append(f"{head}{report['frames']:,} frames ({report['tcp_frames']:,} TCP, "
-               f"{report['non_tcp_frames']:,} other, {report['malformed_frames']:,} malformed); "
-               f"vantage: {report['vantage']}")
-    if not report["flows"]:
+    out = [f"{head}{report['frames']:,} frames ({report['tcp_frames']:,} TCP, "
+           f"{report['non_tcp_frames']:,} other, {report['malformed_frames']:,} malformed); "
+           f"vantage: {report['vantage']}"]
+    if not report.get("flows_reported", len(report["flows"])):
         out.append("no TCP connection sent data")
-    for f in report["flows"]:
-        out.append("")
-        opts = [n for n, v in (("SACK", f["sack"]), ("timestamps", f["timestamps"]),
-                               ("RD-TCP", f["rdtcp"])) if v]
-        if f["sack"] is None:
-            neg = "handshake not captured" if not f["handshake_seen"] else "no SYN-ACK seen"
-        else:
-            neg = ", ".join(opts) or "no SACK"
-        first = "-" if f["first_time"] is None else f"{f['first_time']:.3f}"
-        last = "-" if f["last_time"] is None else f"{f['last_time']:.3f}"
-        out.append(f"connection {f['connection']}: {f['sender']} -> {f['receiver']} ({neg}), "
-                   f"{first}-{last} s")
-        out.append(f"  data: {f['data_segments']:,} segments, {f['data_bytes']:,} bytes; "
-                   f"{f['acks']:,} ACKs ({f['duplicate_acks']:,} duplicate); RTT min "
-                   f"{_ms(f['min_rtt'])}, max {_ms(f['max_rtt'])}")
-        out.append(f"  out of sequence: {f['oos_segments']:,} = {f['retransmissions']:,} "
-                   f"retransmissions + {f['network_reorder']:,} network reorder + "
-                   f"{f['network_duplicate']:,} network duplicate")
-        d = f["resequencing_delay"]
-        if d:
-            out.append(f"  resequencing delay of reordered segments: median {_ms(d['median'])}, "
-                       f"max {_ms(d['max'])}")
-        v = f["verdict"]
-        p = f["profiles"][v["reported"]]
-        classes = ", ".join(f"{_CLASS_TITLES[c]} {p['classes'][c]:,}"
-                            for c in RETRANSMISSION_CLASSES)
-        out.append(f"  classes ({v['reported']}): {classes}")
-        need = f["need"]
-        ne, ni = _need_split(p["need"], NEEDED)
-        ue, ui = _need_split(p["need"], UNNEEDED)
-        why = ", ".join(f"{_WHY_TITLES.get(k, k)} {n:,}" for k, n in f["unneeded_by"].items())
-        out.append(f"  need: needed {need[NEEDED]:,} (explicit {ne:,}, implicit {ni:,}), "
-                   f"unneeded {need[UNNEEDED]:,} (explicit {ue:,}, implicit {ui:,}"
-                   f"{'; ' + why if why else ''}), unknown {need[UNKNOWN]:,}")
-        d = f["dsacks"]
-        out.append(f"  DSACKs: {d['for_retransmitted_data']:,} for retransmitted data, "
-                   f"{d['for_data_sent_once']:,} for data sent once")
-        if f["syn_retransmissions"]:
-            out.append(f"  SYN retransmissions: {f['syn_retransmissions']:,}")
-        seen = p["observed_dupthresh"]
-        if seen:
-            out.append("  observed dupthresh: " + ", ".join(f"{n} (x{c:,})"
-                                                            for n, c in seen.items()))
-        verdicts = []
-        for name, q in f["profiles"].items():
-            if q["explains"]:
-                verdicts.append(f"{name} yes")
-                continue
-            bad = []
-            if q["classes"][UNEXPLAINED]:
-                bad.append(f"{q['classes'][UNEXPLAINED]:,} unexplained")
-            if q["missed_fast_retransmits"]:
-                bad.append(f"{q['missed_fast_retransmits']:,} missed fast retransmits")
-            if q["syn_retransmissions_unexplained"]:
-                bad.append(f"{q['syn_retransmissions_unexplained']:,} early SYN timers")
-            verdicts.append(f"{name} no ({', '.join(bad)})")
-        out.append("  profiles: " + "; ".join(verdicts))
-        out.append(f"  verdict: {v['text']}")
+    return "\n".join(out) + "\n"
+
+
+def render_flow(f: dict) -> str:
+    """One flow's block: a blank line, then its lines (two when it had nothing to judge)."""
+    out = [""]
+    opts = [n for n, v in (("SACK", f["sack"]), ("timestamps", f["timestamps"]),
+                           ("RD-TCP", f["rdtcp"])) if v]
+    if f["sack"] is None:
+        neg = "handshake not captured" if not f["handshake_seen"] else "no SYN-ACK seen"
+    else:
+        neg = ", ".join(opts) or "no SACK"
+    first = "-" if f["first_time"] is None else f"{f['first_time']:.3f}"
+    last = "-" if f["last_time"] is None else f"{f['last_time']:.3f}"
+    out.append(f"connection {f['connection']}: {f['sender']} -> {f['receiver']} ({neg}), "
+               f"{first}-{last} s")
+    out.append(f"  data: {f['data_segments']:,} segments, {f['data_bytes']:,} bytes; "
+               f"{f['acks']:,} ACKs ({f['duplicate_acks']:,} duplicate); RTT min "
+               f"{_ms(f['min_rtt'])}, max {_ms(f['max_rtt'])}")
+    if "profiles" not in f:         # nothing out of sequence, nothing to judge
+        out.append(f"  verdict: {f['verdict']['text']}")
+        return "\n".join(out) + "\n"
+    out.append(f"  out of sequence: {f['oos_segments']:,} = {f['retransmissions']:,} "
+               f"retransmissions + {f['network_reorder']:,} network reorder + "
+               f"{f['network_duplicate']:,} network duplicate")
+    d = f["resequencing_delay"]
+    if d:
+        out.append(f"  resequencing delay of reordered segments: median {_ms(d['median'])}, "
+                   f"max {_ms(d['max'])}")
+    v = f["verdict"]
+    p = f["profiles"][v["reported"]]
+    classes = ", ".join(f"{_CLASS_TITLES[c]} {p['classes'][c]:,}"
+                        for c in RETRANSMISSION_CLASSES)
+    out.append(f"  classes ({v['reported']}): {classes}")
+    need = f["need"]
+    ne, ni = _need_split(p["need"], NEEDED)
+    ue, ui = _need_split(p["need"], UNNEEDED)
+    why = ", ".join(f"{_WHY_TITLES.get(k, k)} {n:,}" for k, n in f["unneeded_by"].items())
+    out.append(f"  need: needed {need[NEEDED]:,} (explicit {ne:,}, implicit {ni:,}), "
+               f"unneeded {need[UNNEEDED]:,} (explicit {ue:,}, implicit {ui:,}"
+               f"{'; ' + why if why else ''}), unknown {need[UNKNOWN]:,}")
+    d = f["dsacks"]
+    out.append(f"  DSACKs: {d['for_retransmitted_data']:,} for retransmitted data, "
+               f"{d['for_data_sent_once']:,} for data sent once")
+    if f["syn_retransmissions"]:
+        out.append(f"  SYN retransmissions: {f['syn_retransmissions']:,}")
+    seen = p["observed_dupthresh"]
+    if seen:
+        out.append("  observed dupthresh: " + ", ".join(f"{n} (x{c:,})"
+                                                        for n, c in seen.items()))
+    verdicts = []
+    for name, q in f["profiles"].items():
+        if q["explains"]:
+            verdicts.append(f"{name} yes")
+            continue
+        bad = []
+        if q["classes"][UNEXPLAINED]:
+            bad.append(f"{q['classes'][UNEXPLAINED]:,} unexplained")
+        if q["missed_fast_retransmits"]:
+            bad.append(f"{q['missed_fast_retransmits']:,} missed fast retransmits")
+        if q["syn_retransmissions_unexplained"]:
+            bad.append(f"{q['syn_retransmissions_unexplained']:,} early SYN timers")
+        verdicts.append(f"{name} no ({', '.join(bad)})")
+    out.append("  profiles: " + "; ".join(verdicts))
+    out.append(f"  verdict: {v['text']}")
     return "\n".join(out) + "\n"
 
 
@@ -213,7 +243,7 @@ class CsvSink:
 
     def __call__(self, flow, rec) -> None:
         if flow.labels is None:
-            flow.labels = (_endpoint(flow.sender), _endpoint(flow.receiver))
+            flow.labels = (endpoint_text(flow.sender), endpoint_text(flow.receiver))
         snd, rcv = flow.labels
         events = {ev.index: ev for ev in rec.events} if rec.events else {}
         acked = "" if rec.acked_at is None else f"{rec.acked_at:.6f}"

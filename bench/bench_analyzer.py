@@ -1,28 +1,24 @@
-"""Benchmark of the trace analyzer (analyzer/, seed 004 ch. 3): frames per second through
-``analyzer.analyze_file``, with and without the per-segment CSV.
+"""Benchmarks of the trace analyzer (analyzer/, seed 004 ch. 3), through its command line.
 
-    python bench/bench_analyzer.py                     # simulate a 120 s RD-TCP run (15 swaps/s)
-                                                       # captured at A, then analyse it
+    python bench/bench_analyzer.py                       # both benchmarks below
+    python bench/bench_analyzer.py --many 100000         # many short connections only
+    python bench/bench_analyzer.py --long 120            # one long connection only
     python bench/bench_analyzer.py --trace run/sender.pcap [--vantage path]
-    python bench/bench_analyzer.py --duration 600      # a longer trace (~0.45 M frames)
-    python bench/bench_analyzer.py --python /usr/bin/pypy3   # also time under another
-                                                       # interpreter (a subprocess)
+    python bench/bench_analyzer.py --python /usr/bin/pypy3   # the same under another interpreter
 
-The trace is made once (experiments.one_run --pcap a into a temporary directory) unless
---trace names one; each figure is the best of --repeat passes (wall clock, this process).
+*Many connections*: a header-only trace (snap length 54, as TCPdebug's traces were) of N
+two-packet connections, a 1000-byte data segment and its ACK, one connection a millisecond,
+from 100,000 client ports; 100,000 of them make a 14 MB trace. What grows with the number of
+connections: the analyzer's per-connection state, the time per connection, the --json and the
+text report. ``python -m analyzer TRACE --json F --csv F`` runs as a child process, so its peak
+RSS is its own (``resource.getrusage(RUSAGE_CHILDREN)``); its CPU time is reported beside the
+wall clock, which a loaded machine stretches.
 
-Measured 2026-11-23 (helper; shared 2-core machine):
-  python bench/bench_analyzer.py --duration 120 --repeat 2 --python /usr/bin/pypy3
-      (load average ~1.7) 88,750 frames, 44,426 data segments, 1 flow:
-      CPython 3.11: 61,152 frames/s, with CSV 46,161 frames/s
-      PyPy 3.9:    275,096 frames/s, with CSV 174,326 frames/s
-  python bench/bench_analyzer.py --duration 600 --python /usr/bin/pypy3
-      (load average 2.5-4 from other jobs) 433,740 frames, 216,910 data segments, 1 flow:
-      CPython 3.11: 34,623 frames/s, with CSV 28,976 frames/s
-      PyPy 3.9:    223,738 frames/s, with CSV 135,910 frames/s
-  So a 10^6-frame trace takes 15-30 s on CPython and 4-8 s on PyPy (``pypy3 -m analyzer``);
-  memory stays flat (the window's records and recent resends only:
-  tests/analyzer/test_analyzer_memory.py).
+*One long connection*: a simulated RD-TCP transfer with queue swaps captured at A
+(``experiments.one_run --pcap a``), analysed in this process: frames per second, with and
+without the per-segment CSV.
+
+Figures, with their commands: bench/README.md, "bench_analyzer.py".
 """
 
 from __future__ import annotations
@@ -31,6 +27,7 @@ import argparse
 import contextlib
 import io
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -40,8 +37,63 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from analyzer import AnalyzerConfig, CsvSink, analyze_file  # noqa: E402
 
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SNAPLEN = 54                    # Ethernet + IPv4 + TCP headers without options
+PAYLOAD = 1000
 
-def make_trace(out: str, duration: float, variant: str) -> str:
+
+def many_connections_trace(path: str, connections: int) -> int:
+    """Write the header-only trace of ``connections`` two-packet connections (a data segment
+    and its ACK 0.5 ms later, one connection a millisecond); returns its size in bytes."""
+    from netbase.pcap import PcapWriter
+    from netbase.segment import ACK, PSH, Segment
+    from netbase.wire import FrameEncoder
+
+    server = "10.0.0.1"
+    macs = dict(src_mac="00:00:00:00:00:01", dst_mac="00:00:00:00:00:02")
+    payload = bytes(PAYLOAD)
+    with PcapWriter(path, snaplen=SNAPLEN) as w:
+        encoders = {}
+        for i in range(connections):
+            client = f"11.0.{i // 50000}.1"
+            if client not in encoders:
+                encoders[client] = (FrameEncoder(src_ip=client, dst_ip=server, **macs),
+                                    FrameEncoder(src_ip=server, dst_ip=client, **macs))
+            up, down = encoders[client]
+            port = 1024 + i % 50000
+            seq = (i * 7919) & 0xFFFFFFFF
+            t = i * 0.001
+            w.write(t, up.encode(Segment(port, 80, seq, 1, ACK | PSH, 65535, (), payload)))
+            w.write(t + 0.0005, down.encode(Segment(80, port, 1, (seq + PAYLOAD) & 0xFFFFFFFF,
+                                                    ACK, 65535)))
+    return os.path.getsize(path)
+
+
+def bench_many(connections: int, python: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = os.path.join(tmp, "many.pcap")
+        size = many_connections_trace(trace, connections)
+        out = {k: os.path.join(tmp, f"out.{k}") for k in ("json", "csv", "txt")}
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        with open(out["txt"], "w") as text:
+            proc = subprocess.run([python, "-m", "analyzer", trace, "--json", out["json"],
+                                   "--csv", out["csv"]], cwd=REPO, stdout=text,
+                                  stderr=subprocess.PIPE, text=True)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if proc.returncode:
+            raise SystemExit(f"error: the analyzer failed: {proc.stderr.strip()}")
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        sizes = {k: os.path.getsize(p) for k, p in out.items()}
+        print(f"many connections: {size:,}-byte trace, {2 * connections:,} frames, "
+              f"{connections:,} connections ({os.path.basename(python)})")
+        print(f"  {wall:.2f} s wall, {cpu:.2f} s CPU; peak RSS {after.ru_maxrss / 1024:,.0f} MB")
+        print(f"  --json {sizes['json']:,} bytes ({sizes['json'] / connections:,.0f} a flow), "
+              f"--csv {sizes['csv']:,} bytes, text {sizes['txt']:,} bytes")
+
+
+def make_long_trace(out: str, duration: float, variant: str) -> str:
     from experiments.one_run import main as one_run
     with contextlib.redirect_stdout(io.StringIO()):
         code = one_run(["--variant", variant, "--swaps", "15", "--duration", str(duration),
@@ -65,38 +117,52 @@ def best_rate(trace: str, config: AnalyzerConfig, repeat: int, csv: bool) -> tup
     return frames, best
 
 
+def bench_long(trace: str | None, duration: float, variant: str, vantage: str, repeat: int,
+               python: str | None) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = trace or make_long_trace(tmp, duration, variant)
+        config = AnalyzerConfig(vantage=vantage)
+        report = analyze_file(trace, config)
+        data = sum(f["data_segments"] for f in report["flows"])
+        print(f"long connection: {report['frames']:,} frames, {data:,} data segments, "
+              f"{len(report['flows'])} flow(s) that sent data")
+        for csv in (False, True):
+            frames, secs = best_rate(trace, config, repeat, csv)
+            what = "analysis + CSV" if csv else "analysis     "
+            print(f"  {sys.implementation.name:8s} {what}: {frames:,} frames in {secs:6.2f} s = "
+                  f"{frames / secs:9,.0f} frames/s (best of {repeat})")
+        if python:
+            cmd = [python, os.path.abspath(__file__), "--trace", trace, "--vantage", vantage,
+                   "--repeat", str(repeat)]
+            out = subprocess.run(cmd, capture_output=True, text=True)
+            lines = [ln for ln in out.stdout.splitlines() if "frames/s" in ln]
+            print("\n".join(lines) if out.returncode == 0 and lines
+                  else f"  {python}: failed: {out.stderr.strip()[-500:]}")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--trace", help="analyse this pcap instead of simulating one")
+    p.add_argument("--many", type=int, metavar="N",
+                   help="only the many-connections benchmark, with N connections")
+    p.add_argument("--long", type=float, metavar="SECONDS",
+                   help="only the long-connection benchmark, simulating SECONDS")
+    p.add_argument("--trace", help="time this pcap instead of simulating the long connection")
     p.add_argument("--vantage", choices=("sender", "path"), default="sender")
-    p.add_argument("--duration", type=float, default=120.0,
-                   help="virtual seconds of the simulated trace (default: 120)")
     p.add_argument("--variant", default="rdtcp", help="sender of the simulated trace")
     p.add_argument("--repeat", type=int, default=3, help="passes; the best counts")
     p.add_argument("--python", help="also time under this interpreter (e.g. /usr/bin/pypy3)")
     args = p.parse_args(argv)
     given = list(argv if argv is not None else sys.argv[1:])
     print(f"command: python {' '.join([sys.argv[0]] + given)}")
-    with tempfile.TemporaryDirectory() as tmp:
-        trace = args.trace or make_trace(tmp, args.duration, args.variant)
-        config = AnalyzerConfig(vantage=args.vantage)
-        report = analyze_file(trace, config)
-        data = sum(f["data_segments"] for f in report["flows"])
-        print(f"trace: {report['frames']:,} frames, {data:,} data segments, "
-              f"{len(report['flows'])} flow(s) that sent data")
-        for csv in (False, True):
-            frames, secs = best_rate(trace, config, args.repeat, csv)
-            what = "analysis + CSV" if csv else "analysis     "
-            print(f"{sys.implementation.name:8s} {what}: {frames:,} frames in {secs:6.2f} s = "
-                  f"{frames / secs:9,.0f} frames/s (best of {args.repeat})")
-        if args.python:
-            cmd = [args.python, os.path.abspath(__file__), "--trace", trace, "--vantage",
-                   args.vantage, "--repeat", str(args.repeat)]
-            out = subprocess.run(cmd, capture_output=True, text=True)
-            lines = [ln for ln in out.stdout.splitlines() if "frames/s" in ln]
-            print("\n".join(lines) if out.returncode == 0 and lines
-                  else f"{args.python}: failed: {out.stderr.strip()[-500:]}")
+    only_one = args.many is not None or args.long is not None or args.trace
+    if args.many is not None or not only_one:
+        n = args.many if args.many is not None else 100_000
+        for python in [sys.executable] + ([args.python] if args.python else []):
+            bench_many(n, python)
+    if args.long is not None or args.trace or not only_one:
+        bench_long(args.trace, args.long or 120.0, args.variant, args.vantage, args.repeat,
+                   args.python)
     return 0
 
 

@@ -48,10 +48,12 @@ _ADDED_FIELDS = {"scenario": "rdtcp"}
 # p4src/ or the compiler that changes the program changes the version. Left out: the runner
 # (experiments' cli, journal, pool, worker, rdtcp_figures, report, plots, one_run), which carries
 # rows and draws them but computes no number; docs and tests.
-CODE_TREES = ("controller", "hosts", "netbase", "sim", "toolchain/switch", "topologies")
+CODE_TREES = ("controller", "hosts", "netbase", "sim", "toolchain/switch", "topologies",
+              "analyzer")
 CODE_FILES = ("toolchain/__init__.py", "experiments/__init__.py", "experiments/runner/__init__.py",
               "experiments/runner/scenario.py",
-              "experiments/runner/gateways.py", "experiments/runner/frto_scenario.py")
+              "experiments/runner/gateways.py", "experiments/runner/frto_scenario.py",
+              "experiments/runner/dbce_scenario.py", "experiments/runner/dbce_networks.py")
 
 
 def code_files(root: Path) -> list[Path]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Sequence
 
 from experiments.runner.cli import UsageError
+from experiments.runner.dbce_networks import NETWORKS as DBCE_NETWORKS
 from experiments.runner.journal import row_key
 from experiments.runner.scenario import RunSpec, run_paper
 from sim.program import REPO_ROOT
@@ -63,6 +64,8 @@ def _init_pool_worker(program_path: str) -> None:
 SCENARIO_RUNNERS = {name: ("experiments.runner.frto_scenario", "run_frto")
                     for name in ("frto-delay", "frto-loss", "frto-burst")}
 SCENARIO_RUNNERS["frto-fair"] = ("experiments.runner.frto_scenario", "run_frto_fairness")
+SCENARIO_RUNNERS.update({name: ("experiments.runner.dbce_scenario", "run_dbce")
+                         for name in DBCE_NETWORKS})
 
 
 def runner_for(spec: RunSpec):

@@ -23,6 +23,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from experiments.runner.dbce_networks import NETWORKS as DBCE_NETWORKS
 from experiments.runner.gateways import configure_gateway, gateway_stats
 from hosts.tcp import TcpConfig
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
@@ -106,6 +107,9 @@ SCENARIOS = {s.name: s for s in (
     # 001 §5.3, Fig. 9: six 50 KB transfers over the same path, three conventional ones at 0 s
     # and three of the run's variant at 3 s, with DELAY's stalls (level 0.02) or without (0)
     Scenario("frto-fair", "frto_paper", 296, "001 §5.3 fairness, Fig. 9"),
+    # 004 ch. 4-5: many connections over varied dumbbells (experiments.runner.dbce_networks);
+    # their runs are experiments.runner.dbce_scenario's
+    *(Scenario(name, "rdtcp_paper", MTU, "004 ch. 4-5") for name in DBCE_NETWORKS),
 )}
 
 # The paper's numbers (§1, §5, §6), bytes/second of a 10-minute transfer.

@@ -239,3 +239,19 @@ def test_an_output_that_cannot_be_written_is_an_error_line(tmp_path, capsys, mon
     code, out, err = run([fr_trace(tmp_path), "--csv", str(tmp_path / "s.csv")], capsys)
     assert code == 2 and err.startswith("error: ") and "No space left on device" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.pcap"]
+
+
+def test_the_reports_grow_with_what_they_say_not_with_the_profiles(tmp_path, capsys):
+    """A flow with nothing out of sequence is a line of the --json and three of the text;
+    the JSON holds every flow, the text every flow too, after the trace's line."""
+    from test_analyzer_memory import two_packet_frames
+    path = pcap_with(tmp_path, list(two_packet_frames(300)), name="quiet.pcap")
+    code, out, err = run([path, "--json", str(tmp_path / "r.json")], capsys)
+    assert code == 0 and err == ""
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["flows_reported"] == len(report["flows"]) == 300
+    assert all("profiles" not in f and f["verdict"]["kind"] == "no-evidence"
+               for f in report["flows"])
+    assert (tmp_path / "r.json").stat().st_size < 300 * 1000
+    lines = out.splitlines()
+    assert lines[0].startswith(f"trace {path}: 600 frames") and len(lines) == 1 + 300 * 4 + 1
