@@ -1,6 +1,6 @@
 """What every test area shares.
 
-The tests start the project's commands (``rdtcp-switch``, ``rdtcp-switch-cli``, ...) as
+The tests start the commands of the install (``rdtcp-switch``, ``simple_switch_CLI``, ...) as
 processes. They are installed beside the interpreter that runs the tests (``.venv/bin``), which
 is on PATH under ``make test`` or an activated venv but not when that interpreter is run by its
 path (``.venv/bin/python -m pytest``): put its directory first on PATH, so the tests find the
