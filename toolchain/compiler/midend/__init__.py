@@ -12,7 +12,8 @@ from ..diagnostics import CompileError, Diagnostics
 from . import ir
 from .architecture import FinishProgram, ResolveArchitecture
 from .checksums import LowerChecksums
-from .context import Context, Unsupported
+from .context import Context
+from .unsupported import Unsupported
 from .controls import LowerControls
 from .deparser import LowerDeparser
 from .parser import LowerParser

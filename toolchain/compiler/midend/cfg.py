@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import ir
-from .context import Unsupported
+from .unsupported import Unsupported
 from .names import Counter, NameGenerator
 
 

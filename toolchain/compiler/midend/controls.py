@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..frontend import ast, types as T
 from ..frontend.entry_priorities import written_priority
 from . import cfg, ir
-from .context import STATEMENT_NAMES, Context, Unsupported, ir_type, source_info
+from .context import STATEMENT_NAMES, Context, ir_type, source_info
+from .unsupported import Unsupported
 from .expressions import Env, describe
 from .statements import StmtLowering, enum_member_name
 from .storage import STANDARD_METADATA, StructPlace

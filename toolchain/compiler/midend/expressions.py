@@ -11,7 +11,8 @@ from typing import Optional
 
 from ..frontend import ast, types as T
 from . import ir
-from .context import Context, Unsupported, ir_type
+from .context import Context, ir_type
+from .unsupported import Unsupported
 from .storage import (HeaderPlace, HeaderStructPlace, StackPlace, StructPlace, UnionPlace,
                       UnionStackPlace, header_field_name, header_leaves)
 

@@ -18,7 +18,8 @@ from typing import Optional
 
 from ..frontend import ast, types as T
 from . import ir
-from .context import Context, Unsupported, ir_type
+from .context import Context, ir_type
+from .unsupported import Unsupported
 from .scalars import SCALARS, SCALARS_TYPE
 
 STANDARD_METADATA = "standard_metadata"
