@@ -13,11 +13,11 @@ from . import ir
 from .architecture import FinishProgram, ResolveArchitecture
 from .checksums import LowerChecksums
 from .context import Context
-from .unsupported import Unsupported
 from .controls import LowerControls
 from .deparser import LowerDeparser
 from .parser import LowerParser
 from .storage import AllocateStorage
+from .unsupported import Unsupported
 
 PASSES = [
     ResolveArchitecture,   # main = V1Switch(...): the six blocks

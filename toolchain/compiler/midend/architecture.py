@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..frontend import ast
 from .context import Blocks, Context, is_library_node
-from .unsupported import Unsupported
 from .scalars import SCALARS_TYPE
+from .unsupported import Unsupported
 
 V1SWITCH_BLOCKS = ["parser", "verify", "ingress", "egress", "compute", "deparser"]
 

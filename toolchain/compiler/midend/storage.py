@@ -19,8 +19,8 @@ from typing import Optional
 from ..frontend import ast, types as T
 from . import ir
 from .context import Context, ir_type
-from .unsupported import Unsupported
 from .scalars import SCALARS, SCALARS_TYPE
+from .unsupported import Unsupported
 
 STANDARD_METADATA = "standard_metadata"
 
