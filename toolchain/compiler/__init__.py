@@ -40,11 +40,11 @@ back end support them; the front end still refuses them), anything else the back
 represent. `transition reject` is accepted with a warning: BMv2 ends parsing as for accept.
 """
 from .diagnostics import CompileError
+from .driver import compile_program
 
 __all__ = ["compile_file", "CompileError"]
 
 
 def compile_file(path, include_dirs=(), defines=None) -> dict:
     """Compile the P4 program at `path` and return its BMv2 JSON document (a dict)."""
-    from .driver import compile_program
     return compile_program(path, include_dirs=include_dirs, defines=defines)

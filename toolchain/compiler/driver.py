@@ -13,15 +13,14 @@ import json
 import sys
 from pathlib import Path
 
+from .backend import emit_program
 from .diagnostics import CompileError, Diagnostics
+from .frontend import parse_and_check
+from .midend import run_midend
 
 
 def compile_program(path, include_dirs=(), defines=None, warnings=None) -> dict:
     """Front end -> mid end -> back end; returns the BMv2 JSON document."""
-    from .backend import emit_program
-    from .frontend import parse_and_check
-    from .midend import run_midend
-
     path = Path(path)
     if not path.is_file():
         raise CompileError.at(None, f"{path}: no such file")

@@ -160,10 +160,12 @@ class BaseTypeRef(TypeRef):
 
 @dataclass(slots=True)
 class NamedTypeRef(TypeRef):
-    """A type name, possibly specialized: `headers_t`, `register<bit<32>>`, `.T` (global)."""
+    """A type name, possibly specialized: `headers_t`, `register<bit<32>>`, `.T` (global).
+    resolution: `.decl` = the declaration it names (None for a type variable)."""
     name: str
     args: list = field(default_factory=list)     # TypeRef list
     is_global: bool = False
+    decl: Any = _checker()
 
 
 @dataclass(slots=True)

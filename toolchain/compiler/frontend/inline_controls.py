@@ -36,8 +36,8 @@ import copy
 
 from ..diagnostics import Diagnostics
 from . import ast as A
-from .inline_functions import (FunctionInliner, complete_arguments, substitute, _is_lvalue,
-                               _is_aggregate_ref)
+from .inline_functions import (FunctionInliner, complete_arguments, relist_annotations,
+                               substitute, _is_lvalue, _is_aggregate_ref)
 
 CONTROL_PLANE_LOCALS = (A.TableDecl, A.ActionDecl, A.Instantiation)
 
@@ -357,5 +357,11 @@ def _replace_stmt(root, old, new) -> None:
     raise AssertionError("statement to replace not found")   # callers found it by walking
 
 
-def inline_controls(program: A.Program, diags: Diagnostics, names: FunctionInliner) -> None:
-    ControlInliner(program, diags, names).run()
+class InlineControls:
+    """Pass: inline sub-control instances (see the module doc), after InlineFunctions."""
+    name = "InlineControls"
+
+    def run(self, ctx) -> None:
+        ControlInliner(ctx.program, ctx.diags, ctx.inliner).run()
+        if ctx.inliner.changed:
+            relist_annotations(ctx.program)

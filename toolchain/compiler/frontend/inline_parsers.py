@@ -21,7 +21,7 @@ import copy
 from ..diagnostics import Diagnostics
 from . import ast as A
 from .inline_functions import (FunctionInliner, _is_aggregate_ref, _is_lvalue,
-                               complete_arguments, substitute)
+                               complete_arguments, relist_annotations, substitute)
 
 BUILTIN_STATES = ("accept", "reject")
 
@@ -196,5 +196,11 @@ def _applied_instance(st, instances: dict):
     return None
 
 
-def inline_parsers(program: A.Program, diags: Diagnostics, names: FunctionInliner) -> None:
-    ParserInliner(program, diags, names).run()
+class InlineParsers:
+    """Pass: inline sub-parser instances (see the module doc), after InlineControls."""
+    name = "InlineParsers"
+
+    def run(self, ctx) -> None:
+        ParserInliner(ctx.program, ctx.diags, ctx.inliner).run()
+        if ctx.inliner.changed:
+            relist_annotations(ctx.program)

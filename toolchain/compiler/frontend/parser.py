@@ -48,6 +48,15 @@ def parse_text(text: str, filename: str, diags: Optional[Diagnostics] = None, *,
     return program
 
 
+class Parse:
+    """Pass: `ctx.text` -> `ctx.program`."""
+    name = "Parse"
+
+    def run(self, ctx) -> None:
+        ctx.program = parse_text(ctx.text, ctx.path, ctx.diags,
+                                 recover_columns=ctx.recover_columns)
+
+
 def parse_source(text: str, filename: str = "test.p4") -> A.Program:
     """Parse text that has not been preprocessed (no #include); for tests and tools."""
     return parse_text(text, filename, recover_columns=False)

@@ -12,9 +12,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 from ..diagnostics import CompileError, Diagnostic, Pos
+from .minicpp import preprocess_builtin
 
+# the project's core.p4 and v1model.p4, searched after the caller's include directories
+P4INCLUDE = Path(__file__).resolve().parent.parent / "p4include"
 CPP_FLAGS = ["-E", "-undef", "-nostdinc", "-x", "assembler-with-cpp"]
 
 
@@ -49,7 +53,6 @@ def preprocess(path: str, *, include_dirs=(), defines=None) -> str:
     if not os.path.isfile(path):
         raise CompileError.at(None, f"{path}: no such file")
     if find_cpp() is None:
-        from .minicpp import preprocess_builtin
         return preprocess_builtin(path, include_dirs=include_dirs, defines=defines)
     cmd = cpp_command(path, include_dirs, defines)
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -70,3 +73,13 @@ def _cpp_diagnostics(stderr: str, path: str) -> list:
     if not out:
         out.append(Diagnostic("error", Pos(path, 1, 1), "preprocessor failed: " + stderr.strip()))
     return out
+
+
+class Preprocess:
+    """Pass: the file at `ctx.path` -> `ctx.text`, with the caller's include directories and
+    then P4INCLUDE searched."""
+    name = "Preprocess"
+
+    def run(self, ctx) -> None:
+        ctx.text = preprocess(ctx.path, include_dirs=list(ctx.include_dirs) + [str(P4INCLUDE)],
+                              defines=ctx.defines)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from toolchain.compiler.diagnostics import CompileError, Diagnostics
-from toolchain.compiler.frontend.checker import check_program
+from toolchain.compiler.frontend import check_program
 from toolchain.compiler.frontend.lexer import tokenize
 from toolchain.compiler.frontend.parser import parse_text
 from toolchain.compiler.frontend.preprocess import preprocess
