@@ -11,6 +11,7 @@ project's core.p4/v1model.p4) as an indented tree, each expression with its type
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -95,6 +96,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except BrokenPipeError:            # `... --dump | head`: the reader left; not an error
-        import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)

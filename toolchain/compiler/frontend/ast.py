@@ -88,7 +88,7 @@ from __future__ import annotations
 
 import copy
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields as dc_fields
 from typing import Any, Optional
 
 from ..diagnostics import Pos
@@ -814,7 +814,6 @@ _CHILD_FIELDS: dict = {}
 def _child_fields(cls) -> tuple:
     names = _CHILD_FIELDS.get(cls)
     if names is None:
-        from dataclasses import fields as dc_fields
         names = tuple(f.name for f in dc_fields(cls)
                       if not (f.kw_only and f.name in _CHECKER_FIELDS)
                       and f.name not in ("pos", "match_kind_pos"))
@@ -847,7 +846,6 @@ def copy_syntax(node):
     """A deep copy of a subtree's syntax that shares what the checker filled in (`.decl`,
     `.type`, ...) with the original: a copy of a checked default value keeps naming the same
     declarations and types (types compare by identity)."""
-    from dataclasses import fields as dc_fields
     memo: dict = {}
     for n in walk(node):
         own = set(_child_fields(type(n)))

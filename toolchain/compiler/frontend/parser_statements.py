@@ -3,6 +3,7 @@ calls, if, switch, for loops (C-style; `for (x in ...)` is refused), return, exi
 declarations."""
 from __future__ import annotations
 
+import copy
 from typing import Optional
 
 from . import ast as A
@@ -90,7 +91,6 @@ class StatementParser(TokenStream):
         if op is not None:
             # `x op= e` means `x = x op e` (P4 1.2.4); the target is a side-effect-free
             # l-value, so evaluating it twice is the same as once
-            import copy
             rhs = self.expression()
             self.expect(";")
             return A.AssignStmt(pos, lhs, A.BinaryExpr(t.pos, op, copy.deepcopy(lhs), rhs))
@@ -172,7 +172,6 @@ class StatementParser(TokenStream):
             return A.AssignStmt(pos, lhs, self.expression())
         op = self.compound_assignment()
         if op is not None:
-            import copy
             rhs = self.expression()
             return A.AssignStmt(pos, lhs, A.BinaryExpr(t.pos, op, copy.deepcopy(lhs), rhs))
         if not isinstance(lhs, A.MethodCallExpr):
