@@ -9,10 +9,10 @@ status is 1 (2 for bad command-line usage).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
+from .backend.json_text import to_json_text
 from .diagnostics import CompileError
 from .pipeline import compile_program
 
@@ -54,13 +54,17 @@ def main(argv=None) -> int:
             print(w, file=sys.stderr)
         print(e, file=sys.stderr)
         return 1
+    except Exception as e:          # a bug: one line naming it, not a traceback
+        print(f"error: internal compiler error: {type(e).__name__}: {e} (please report it "
+              f"with the program)", file=sys.stderr)
+        return 1
     for w in warnings:
         print(w, file=sys.stderr)
     if args.p4runtime_files:
         print(f"warning: --p4runtime-files {args.p4runtime_files}: P4Runtime info files are "
               "not produced by this compiler", file=sys.stderr)
     try:
-        output.write_text(json.dumps(doc, indent=2) + "\n")
+        output.write_text(to_json_text(doc) + "\n")
     except OSError as e:
         print(f"error: cannot write {output}: {e.strerror}", file=sys.stderr)
         return 1

@@ -36,6 +36,7 @@ from .inline_functions import FunctionInliner, InlineFunctions
 from .inline_parsers import InlineParsers
 from .lowering import (InlineStructConstants, LowerAggregateEquality, LowerLookaheadFields,
                        LowerParserIfs)
+from .nesting import LimitNesting
 from .parser import Parse
 from .preprocess import P4INCLUDE, Preprocess
 from .resolve import ResolveNames
@@ -44,6 +45,7 @@ from .typecheck import TypeCheck
 PASSES = [
     Preprocess,              # the C preprocessor: #include, #define -> text with line markers
     Parse,                   # text -> syntax tree; syntax errors
+    LimitNesting,            # the tree is at most MAX_DEPTH levels deep (deep.py)
     InlineFunctions,         # calls of P4 functions -> statements (p4c's InlineFunctions)
     InlineControls,          # sub-control instances -> their code (p4c's InlineControls)
     InlineParsers,           # sub-parser instances -> their states
@@ -77,7 +79,7 @@ def run_passes(ctx: FrontEndContext, passes: list) -> None:
         try:
             p.run(ctx)
         except (CompileError, RecursionError):
-            raise
+            raise                   # RecursionError: reported where the nesting is (deep.py)
         except Exception as e:      # a bug of the pass: say so instead of a traceback
             ctx.diags.error(None, f"internal compiler error in {p.name}: "
                                   f"{type(e).__name__}: {e} (please report it with the program)")
@@ -90,7 +92,7 @@ def _after(pass_class) -> list:
 
 def run_frontend(ctx: FrontEndContext) -> A.Program:
     """Every pass, from the file at `ctx.path`; the typed, lowered program."""
-    run_deep(ctx.path, run_passes, ctx, PASSES)
+    run_deep(run_passes, ctx, PASSES)
     return ctx.program
 
 
@@ -106,7 +108,7 @@ def check_source(text: str, filename: str = "test.p4", *, require_main: bool = F
     (Program, warnings) or raises CompileError."""
     ctx = FrontEndContext(Diagnostics(), filename, require_main=require_main,
                           recover_columns=False, text=text)
-    run_deep(ctx.path, run_passes, ctx, _after(Parse))
+    run_deep(run_passes, ctx, _after(Parse))
     return ctx.program, ctx.diags.warnings
 
 
@@ -115,7 +117,7 @@ def check_program(program: A.Program, diags: Diagnostics, *, require_main: bool 
     inlining (tools and tests that build or parse programs themselves)."""
     ctx = FrontEndContext(diags, str(program.pos.file), require_main=require_main,
                           program=program)
-    run_deep(ctx.path, run_passes, ctx, _after(ResolveNames))
+    run_deep(run_passes, ctx, _after(ResolveNames))
 
 
 __all__ = ["PASSES", "FrontEndContext", "run_passes", "run_frontend", "parse_and_check",

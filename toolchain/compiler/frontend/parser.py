@@ -170,6 +170,9 @@ class SyntaxParser(StatementParser, ExpressionParser):
 
     # ------------------------------------------------------------ types
     def type_ref(self) -> A.TypeRef:
+        return self.nested(self._type_ref)
+
+    def _type_ref(self) -> A.TypeRef:
         t = self.tok
         pos = t.pos
         if t.kind == "kw":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..deep import MAX_DEPTH, too_deep
 from ..diagnostics import Diagnostics, Pos
 from .lexer import Token
 
@@ -34,6 +35,18 @@ class TokenStream:
         self.type_names: set = set()
         self.scoped_type_params: list = []
         self.all_annotations: list = []
+        self.depth = 0                 # nested unary(), statement(), type_ref() calls
+
+    def nested(self, parse):
+        """parse(), one level deeper; past MAX_DEPTH (deep.py) the program is refused here,
+        before the recursion could exhaust the stack."""
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                self.diags.fatal(self.tok.pos, too_deep())
+            return parse()
+        finally:
+            self.depth -= 1
 
     # ------------------------------------------------------------ token helpers
     @property

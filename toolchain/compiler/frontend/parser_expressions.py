@@ -116,6 +116,9 @@ class ExpressionParser(TokenStream):
                 and b.pos.col == a.pos.col + 1 and b.pos.file == a.pos.file)
 
     def unary(self) -> A.Expr:
+        return self.nested(self._unary)
+
+    def _unary(self) -> A.Expr:
         t = self.tok
         if t.kind == "op":
             if t.text in ("!", "~", "-", "+"):

@@ -28,6 +28,9 @@ class StatementParser(TokenStream):
         return A.BlockStmt(pos, stmts, annos or [])
 
     def statement(self, in_parser: bool = False) -> A.Stmt:
+        return self.nested(lambda: self._statement(in_parser))
+
+    def _statement(self, in_parser: bool) -> A.Stmt:
         annos = self.annotations()
         t = self.tok
         pos = t.pos

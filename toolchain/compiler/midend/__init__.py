@@ -38,8 +38,8 @@ def run_midend(program, diags: Diagnostics, program_name: str) -> ir.Program:
             p.run(ctx)
         except Unsupported as e:
             diags.error(e.pos, str(e))
-        except CompileError:
-            raise
+        except (CompileError, RecursionError):
+            raise                   # RecursionError: reported where the nesting is (deep.py)
         except Exception as e:      # a mid-end bug: say so instead of a traceback
             diags.error(None, f"internal compiler error in {p.name}: "
                               f"{type(e).__name__}: {e} (please report it with the program)")
