@@ -57,6 +57,7 @@ class NameResolver:
         self.error_members: dict = {}    # name -> ErrorMember
         self.match_kinds: dict = {}      # name -> MatchKindMember
         self.type_params: list = []      # stack of sets of type variable names
+        self.declaring: list = []        # the type declarations being resolved, outermost first
         self.accept_state = A.ParserState(Pos("<builtin>", 0, 0), "accept", [], None, True)
         self.reject_state = A.ParserState(Pos("<builtin>", 0, 0), "reject", [], None, True)
 
@@ -111,6 +112,13 @@ class NameResolver:
             # declared before its own body is resolved: a use inside it finds it (a control
             # instantiating itself is refused by the checker, not reported as undeclared)
             self.define(self.top, d.name, d, d.pos)
+        self.declaring.append(d)
+        try:
+            self.declaration(d, w)
+        finally:
+            self.declaring.pop()
+
+    def declaration(self, d, w: _Where) -> None:
         if isinstance(d, A.ConstDecl):
             self.const(d, w)
         elif isinstance(d, A.TypedefDecl):
@@ -185,6 +193,11 @@ class NameResolver:
         d = (self.top if r.is_global else w.scope).lookup(r.name)
         if d is None:
             self.err(r.pos, f"unknown type '{r.name}'")
+        if d in self.declaring and isinstance(d, SELF_REFERABLE):
+            # a struct holding itself, a control instantiating itself: p4c's
+            # ResolveReferences refuses a type named inside its own declaration
+            self.err(r.pos, f"'{r.name}' names the {_kind(d)} being declared: "
+                            f"self-referencing types are not supported")
         r.decl = d
         for a in r.args:
             self.type_ref(a, w)
@@ -590,6 +603,20 @@ class NameResolver:
         while scope is not None and scope.names.get(name) is not decl:
             scope = scope.parent
         return scope.parent.lookup(name) if scope is not None and scope.parent else None
+
+
+# declarations that make a type, and what messages call them
+SELF_REFERABLE = (A.HeaderDecl, A.StructDecl, A.HeaderUnionDecl, A.EnumDecl, A.TypedefDecl,
+                  A.ExternDecl, A.ParserDecl, A.ControlDecl, A.ParserTypeDecl,
+                  A.ControlTypeDecl, A.PackageTypeDecl)
+_KINDS = {A.HeaderDecl: "header", A.StructDecl: "struct", A.HeaderUnionDecl: "header_union",
+          A.EnumDecl: "enum", A.TypedefDecl: "typedef", A.ExternDecl: "extern",
+          A.ParserDecl: "parser", A.ControlDecl: "control", A.ParserTypeDecl: "parser type",
+          A.ControlTypeDecl: "control type", A.PackageTypeDecl: "package type"}
+
+
+def _kind(d) -> str:
+    return _KINDS[type(d)]
 
 
 class _TypeParams:

@@ -4,7 +4,17 @@ from __future__ import annotations
 import json
 import sys
 
+from ...deep import run_deep
+from ...diagnostics import CompileError
 from . import check_bmv2_json
+
+
+def _load_and_check(path: str) -> list:
+    """The problems of the file at `path` (read and checked with room for deep nesting:
+    both recurse once per level of the document)."""
+    with open(path, encoding="utf-8") as fh:
+        doc = json.load(fh)
+    return [str(p) for p in check_bmv2_json(doc)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -18,13 +28,11 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for path in paths:
         try:
-            with open(path, encoding="utf-8") as fh:
-                doc = json.load(fh)
-        except (OSError, ValueError) as exc:
+            problems = run_deep(_load_and_check, path)
+        except (OSError, ValueError, CompileError) as exc:    # CompileError: too deep
             print(f"{path}: cannot read JSON: {exc}")
             status = 1
             continue
-        problems = check_bmv2_json(doc)
         for p in problems:
             print(f"{path}: {p}")
         if problems:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .. import ast as A
 from .. import types as T
+from ..scopes import Abandon
 from .base import Ctx, TypingBase
 
 
@@ -72,6 +73,8 @@ class BlockTyping(TypingBase):
             return
         if len(keyset) == 1 and len(exprs) > 1 and isinstance(keyset[0], A.PathExpr):
             vs = keyset[0].decl
+            if isinstance(vs, A.ValueSetDecl) and vs.p4type is None:
+                raise Abandon()           # its declaration failed: reported there
             if isinstance(vs, A.ValueSetDecl) and isinstance(vs.p4type.element, T.Struct):
                 have = list(vs.p4type.element.fields.values())
                 if have != [e.type for e in exprs]:
@@ -109,6 +112,8 @@ class BlockTyping(TypingBase):
             return
         if isinstance(k, A.PathExpr):
             d = k.decl
+            if isinstance(d, A.ValueSetDecl) and d.p4type is None:
+                raise Abandon()           # its declaration failed: reported there
             if isinstance(d, A.ValueSetDecl):
                 k.decl = d
                 k.type = d.p4type

@@ -412,8 +412,8 @@ class CallTyping(TypingBase):
         v = e.folded
         if v is None or F.fits(v, target):
             return
-        self.warn(start_pos(e), f"value {v} does not fit in {target}; it is truncated to "
-                                f"{F.wrap(v, target)}")
+        self.warn(start_pos(e), f"value {F.text(v)} does not fit in {target}; it is truncated "
+                                f"to {F.text(F.wrap(v, target))}")
 
     def retype_int(self, e: A.Expr, target: T.Bits) -> None:
         """An `int` subtree becomes `target`: literals get the width (spec 8.9.2); the whole

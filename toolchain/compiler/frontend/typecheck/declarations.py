@@ -9,6 +9,7 @@ time (a struct constant is inlined at its uses by a later pass).
 from __future__ import annotations
 
 from .. import ast as A
+from .. import constfold as F
 from .. import types as T
 from .base import MAX_STACK, Ctx, TypingBase, non_header_leaf
 
@@ -37,9 +38,9 @@ class DeclarationTyping(TypingBase):
             if w == 0:
                 self.refuse(r.pos, f"{kind}<0>")
             if w < 0:
-                self.err(r.pos, f"width {w} of {kind}<> must be positive")
+                self.err(r.pos, f"width {F.text(w)} of {kind}<> must be positive")
             if w > T.MAX_WIDTH:
-                self.err(r.pos, f"width {w} of {kind}<> is too large (at most {T.MAX_WIDTH})")
+                self.err(r.pos, f"width {F.text(w)} of {kind}<> is too large (at most {T.MAX_WIDTH})")
             return T.Bits(w, r.signed)
         if isinstance(r, A.BaseTypeRef):
             return {"bool": T.BOOL, "error": T.ERROR, "match_kind": T.MATCH_KIND,
@@ -60,9 +61,9 @@ class DeclarationTyping(TypingBase):
                                 "header with a compiler bug, 'nested stack')")
                 self.err(r.pos, f"header stack elements must be headers, not {elem}")
             if size < 1:
-                self.err(r.pos, f"header stack size must be positive, not {size}")
+                self.err(r.pos, f"header stack size must be positive, not {F.text(size)}")
             if size > MAX_STACK:
-                self.err(r.pos, f"header stack size {size} is too large (at most {MAX_STACK})")
+                self.err(r.pos, f"header stack size {F.text(size)} is too large (at most {MAX_STACK})")
             return T.Stack(elem, size)
         if isinstance(r, A.TupleTypeRef):
             return T.Tuple(self.resolve_type(e, ctx) for e in r.elements)

@@ -48,7 +48,7 @@ class ExpressionTyping(TypingBase):
         if e.value >= limit:
             # like p4c (IR::Constant::handleOverflow): warn and keep the low W bits
             self.warn(e.pos, f"{e.text}: value does not fit in {t}; it is truncated to "
-                             f"{F.wrap(e.value, t)}")
+                             f"{F.text(F.wrap(e.value, t))}")
         e.value = F.wrap(e.value, t)
         e.folded = e.value
         return t
@@ -191,7 +191,7 @@ class ExpressionTyping(TypingBase):
                 self.err(e.index.pos, f"a header stack index must be bit<W> or int, not {itype}")
             return bt.element
         if not 0 <= i < bt.size:
-            self.err(e.index.pos, f"header stack index {i} out of range 0..{bt.size - 1}")
+            self.err(e.index.pos, f"header stack index {F.text(i)} out of range 0..{bt.size - 1}")
         e.folded_index = i
         if e.index.type == T.INT:
             self.retype_int(e.index, T.Bits(32))
@@ -201,7 +201,7 @@ class ExpressionTyping(TypingBase):
         """t[i] with a compile-time constant i (spec 8.12: tuple elements by index)."""
         i = self.const_int(e.index, ctx, "a tuple index")
         if not 0 <= i < len(bt.elements):
-            self.err(e.index.pos, f"tuple index {i} out of range 0..{len(bt.elements) - 1}")
+            self.err(e.index.pos, f"tuple index {F.text(i)} out of range 0..{len(bt.elements) - 1}")
         e.folded_index = i
         if e.index.type == T.INT:
             self.retype_int(e.index, T.Bits(32))
@@ -224,13 +224,13 @@ class ExpressionTyping(TypingBase):
             lo = e.lo.folded
             w = self.const_int(e.hi, ctx, "the width of a slice")
             if lo < 0 or w <= 0 or lo + w > bt.width:
-                self.err(e.pos, f"slice [{lo} +: {w}] out of range for {bt}")
+                self.err(e.pos, f"slice [{F.text(lo)} +: {F.text(w)}] out of range for {bt}")
             hi = lo + w - 1
         else:
             hi = self.const_int(e.hi, ctx, "a slice bound")
             lo = self.const_int(e.lo, ctx, "a slice bound")
         if not 0 <= lo <= hi < bt.width:
-            self.err(e.pos, f"slice [{hi}:{lo}] out of range for {bt}")
+            self.err(e.pos, f"slice [{F.text(hi)}:{F.text(lo)}] out of range for {bt}")
         e.hi_value, e.lo_value = hi, lo
         if e.expr.folded is not None:
             e.folded = F.slice_(e.expr.folded, hi, lo)
@@ -381,7 +381,7 @@ class ExpressionTyping(TypingBase):
         dst = self.resolve_type(e.type_ref, ctx)
         src = self.check_expr(e.expr, ctx, dst)
         if src == T.INT and dst == T.BOOL and e.expr.folded not in (0, 1):
-            self.err(e.pos, f"illegal cast of {e.expr.folded} to bool (only 0 and 1)")
+            self.err(e.pos, f"illegal cast of {F.text(e.expr.folded)} to bool (only 0 and 1)")
         if not self.cast_allowed(src, dst):
             hint = ""
             if isinstance(src, T.Bits) and isinstance(dst, T.Bits):
