@@ -25,8 +25,9 @@ from .diagnostics import CompileError, Pos
 # levels of syntax a program may nest; p4c's bison parser stops at the same depth
 # (YYMAXDEPTH, 10000 stack entries)
 MAX_DEPTH = 10_000
-# Python frames a compilation may need: every pass takes well under 20 frames per level of
-# the tree (tests/toolchain/compiler/test_deep_programs.py compiles MAX_DEPTH-deep programs)
+# Python frames a compilation may need: the deepest-recursing shapes, nested parentheses and
+# blocks, take about 5 a level (measured; tests/toolchain/compiler/test_deep.py compiles each
+# shape nested just under MAX_DEPTH), so this leaves room for four times that
 RECURSION_LIMIT = 20 * MAX_DEPTH
 # bytes of C stack for the compiling thread: room for RECURSION_LIMIT frames even where
 # Python code is called through C (comparisons, copies), at well over 1 KiB a frame; only

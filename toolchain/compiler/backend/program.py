@@ -57,7 +57,8 @@ NUMBER_BITS = 64
 def check_numbers(doc) -> None:
     """Refuse a document holding a number BMv2 cannot read (a table size, a priority or an
     extern's size made from a huge constant), naming where it is."""
-    low, high = -(1 << (NUMBER_BITS - 1)), 1 << NUMBER_BITS
+    if not any(_too_wide(v) for v in _scalars(doc)):
+        return
     stack = [(doc, ())]          # value, and the keys leading to it (a tuple chain, shared)
     while stack:
         value, where = stack.pop()
@@ -65,11 +66,27 @@ def check_numbers(doc) -> None:
             stack.extend((v, (where, k)) for k, v in value.items())
         elif isinstance(value, list):
             stack.extend((v, (where, i)) for i, v in enumerate(value))
-        elif isinstance(value, int) and not isinstance(value, bool) and \
-                not low <= value < high:
+        elif _too_wide(value):
             raise CompileError.at(None, f"{_json_path(where)}: a number of "
                                         f"{value.bit_length()} bits, more than BMv2 reads "
                                         f"({NUMBER_BITS})")
+
+
+def _scalars(doc):
+    stack = [doc]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        else:
+            yield value
+
+
+def _too_wide(value) -> bool:
+    return (type(value) is int
+            and not -(1 << (NUMBER_BITS - 1)) <= value < (1 << NUMBER_BITS))
 
 
 def _json_path(where: tuple) -> str:

@@ -821,25 +821,23 @@ def _child_fields(cls) -> tuple:
     return names
 
 
-def children(node):
+def children(node) -> list:
     """The syntax children of a node (nodes written in the source, in field order); values the
     checker filled in (`.decl`, `.type`, ...) are not children."""
+    out = []
     for name in _child_fields(type(node)):
         v = getattr(node, name)
         if isinstance(v, Node):
-            yield v
+            out.append(v)
         elif isinstance(v, list):
             for x in v:
                 if isinstance(x, Node):
-                    yield x
+                    out.append(x)
                 elif isinstance(x, tuple):          # StructInitExpr fields (name, expr)
-                    for y in x:
-                        if isinstance(y, Node):
-                            yield y
+                    out.extend(y for y in x if isinstance(y, Node))
         elif isinstance(v, dict):
-            for x in v.values():
-                if isinstance(x, Node):
-                    yield x
+            out.extend(x for x in v.values() if isinstance(x, Node))
+    return out
 
 
 def copy_syntax(node):
@@ -864,4 +862,4 @@ def walk(node):
     while stack:
         n = stack.pop()
         yield n
-        stack.extend(reversed(list(children(n))))
+        stack.extend(reversed(children(n)))

@@ -19,7 +19,8 @@ def first_too_deep(root: A.Node, limit: int = MAX_DEPTH):
         node, depth = stack.pop()
         if depth > limit:
             return node
-        stack.extend((child, depth + 1) for child in reversed(list(A.children(node))))
+        depth += 1
+        stack.extend((child, depth) for child in reversed(A.children(node)))
     return None
 
 
