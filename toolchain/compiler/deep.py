@@ -33,6 +33,9 @@ RECURSION_LIMIT = 20 * MAX_DEPTH
 # Python code is called through C (comparisons, copies), at well over 1 KiB a frame; only
 # the pages a compilation touches are ever allocated
 STACK_SIZE = 512 * 1024 * 1024
+# the recursion limit where no such thread can be had: what the default 8 MiB stack holds
+# with room to spare where C code recurses (a comparison of deep trees)
+FALLBACK_LIMIT = 10_000
 
 _state = threading.local()           # .deep: this thread already runs with the deep stack
 _one_at_a_time = threading.Lock()    # the recursion limit is the interpreter's, not a thread's
@@ -59,20 +62,37 @@ def run_deep(fn, *args, **kwargs):
 
     with _one_at_a_time:
         saved = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(saved, RECURSION_LIMIT))
-        previous = threading.stack_size(STACK_SIZE)
         try:
-            worker = threading.Thread(target=target, name="rdtcp-p4c", daemon=True)
-            worker.start()
-        finally:
-            threading.stack_size(previous)
-        try:
+            sys.setrecursionlimit(max(saved, RECURSION_LIMIT))
+            worker = _start_deep_thread(target)
+            if worker is None:
+                # no thread with such a stack here (a memory ulimit, say): the caller's
+                # stack, with the limit its frames have room for
+                sys.setrecursionlimit(max(saved, FALLBACK_LIMIT))
+                return _guarded(fn, *args, **kwargs)
             worker.join()
         finally:
             sys.setrecursionlimit(saved)
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
+
+
+def _start_deep_thread(target):
+    """A started thread with STACK_SIZE bytes of stack running target, or None when the
+    system gives none. (The size applies to threads started while it is set.)"""
+    try:
+        previous = threading.stack_size(STACK_SIZE)
+    except (ValueError, RuntimeError):
+        return None
+    try:
+        worker = threading.Thread(target=target, name="rdtcp-p4c", daemon=True)
+        worker.start()
+        return worker
+    except RuntimeError:                  # "can't start new thread"
+        return None
+    finally:
+        threading.stack_size(previous)
 
 
 def _guarded(fn, *args, **kwargs):

@@ -58,6 +58,15 @@ def test_run_deep_returns_raises_and_restores_the_recursion_limit():
     assert run_deep(lambda: run_deep(sys.getrecursionlimit)) > 100 * limit
 
 
+def test_without_a_deep_thread_the_compilation_runs_in_place(monkeypatch):
+    import threading
+    def refuse(size=None):
+        raise ValueError("size not valid")
+    monkeypatch.setattr(threading, "stack_size", refuse)
+    assert run_deep(lambda: threading.current_thread()) is threading.current_thread()
+    assert run_deep(sys.getrecursionlimit) >= 10_000
+
+
 class _Node:
     def __init__(self, pos: Pos):
         self.pos = pos
