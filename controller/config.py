@@ -89,10 +89,12 @@ def load_config(source: str | Path | Mapping[str, Any]) -> GatewayConfig:
         return _gateway(source)
     path = Path(source)
     try:
-        text = path.read_text()
+        raw = path.read_bytes()
     except OSError as e:
         raise ConfigError("", f"{path}: cannot read config ({e.strerror or e})") from None
+    text = _utf8_text(raw, path)
     if path.suffix == ".json":
+        _check_json_depth(text, path)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
@@ -107,11 +109,48 @@ def load_config(source: str | Path | Mapping[str, Any]) -> GatewayConfig:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise ConfigError("", f"{path}: invalid TOML: {e}") from None
+        except RecursionError:      # tomllib recurses once per nested array or table
+            raise ConfigError("", f"{path}: invalid TOML: nested too deeply") from None
     else:
         raise ConfigError("", f"{path}: unknown config format {path.suffix!r} (use .toml or .json)")
     if not isinstance(data, Mapping):
         raise ConfigError("", f"{path}: the top level must be a table/object")
     return _gateway(data)
+
+
+# a gateway config nests a few levels; json.loads recurses once per level and fails with a
+# RecursionError (a traceback, not a message) somewhere near a thousand
+MAX_JSON_DEPTH = 100
+
+
+def _utf8_text(raw: bytes, path: Path) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise ConfigError("", f"{path}:{line}:{col}: byte 0x{raw[e.start]:02x} is not UTF-8: a "
+                              f"config is text (is this a binary file?)") from None
+
+
+def _check_json_depth(text: str, path: Path) -> None:
+    """Refuse JSON nested deeper than MAX_JSON_DEPTH, where it first goes past it."""
+    depth, in_string, escaped, line, col = 0, False, False, 1, 0
+    for c in text:
+        col += 1
+        if c == "\n":
+            line, col = line + 1, 0
+        elif in_string:
+            escaped, in_string = (False, True) if escaped else (c == "\\", c != '"')
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise ConfigError("", f"{path}:{line}:{col}: invalid JSON: nested more than "
+                                      f"{MAX_JSON_DEPTH} levels deep")
+        elif c in "]}":
+            depth -= 1
 
 
 # ------------------------------------------------------------------ field checkers

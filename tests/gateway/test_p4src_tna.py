@@ -22,7 +22,7 @@ import pytest
 
 from toolchain.compiler.diagnostics import CompileError, Diagnostics
 from toolchain.compiler.frontend import P4INCLUDE
-from toolchain.compiler.frontend.checker import check_program
+from toolchain.compiler.frontend import check_program
 from toolchain.compiler.frontend.parser import parse_text
 from toolchain.compiler.frontend.preprocess import preprocess
 

@@ -9,30 +9,12 @@ status is 1 (2 for bad command-line usage).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from .diagnostics import CompileError, Diagnostics
-
-
-def compile_program(path, include_dirs=(), defines=None, warnings=None) -> dict:
-    """Front end -> mid end -> back end; returns the BMv2 JSON document."""
-    from .backend import emit_program
-    from .frontend import parse_and_check
-    from .midend import run_midend
-
-    path = Path(path)
-    if not path.is_file():
-        raise CompileError.at(None, f"{path}: no such file")
-    program, front_warnings = parse_and_check(str(path), include_dirs=tuple(include_dirs),
-                                              defines=dict(defines or {}))
-    diags = Diagnostics()
-    lowered = run_midend(program, diags, path.name)
-    if warnings is not None:
-        warnings.extend(front_warnings)
-        warnings.extend(diags.warnings)
-    return emit_program(lowered)
+from .backend.json_text import to_json_text
+from .diagnostics import CompileError
+from .pipeline import compile_program
 
 
 def _define(text: str) -> tuple[str, str]:
@@ -72,13 +54,17 @@ def main(argv=None) -> int:
             print(w, file=sys.stderr)
         print(e, file=sys.stderr)
         return 1
+    except Exception as e:          # a bug: one line naming it, not a traceback
+        print(f"error: internal compiler error: {type(e).__name__}: {e} (please report it "
+              f"with the program)", file=sys.stderr)
+        return 1
     for w in warnings:
         print(w, file=sys.stderr)
     if args.p4runtime_files:
         print(f"warning: --p4runtime-files {args.p4runtime_files}: P4Runtime info files are "
               "not produced by this compiler", file=sys.stderr)
     try:
-        output.write_text(json.dumps(doc, indent=2) + "\n")
+        output.write_text(to_json_text(doc) + "\n")
     except OSError as e:
         print(f"error: cannot write {output}: {e.strerror}", file=sys.stderr)
         return 1

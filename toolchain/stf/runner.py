@@ -72,6 +72,11 @@ def run_stf(program, stf_path, target: str = "embedded") -> StfResult:
         cmds = parse_stf(Path(stf_path).read_text())
     except OSError as e:
         raise StfError(f"cannot read {stf_path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        line = e.object.count(b"\n", 0, e.start) + 1
+        col = e.start - (e.object.rfind(b"\n", 0, e.start) + 1) + 1
+        raise StfError(f"{stf_path}:{line}:{col}: byte 0x{e.object[e.start]:02x} is not UTF-8: an "
+                       f".stf test is text (is this a binary file?)") from None
     except StfSyntaxError as e:
         # a test that cannot be read is an error of the input, not a failure of the program
         raise StfError(f"{stf_path}: {e}") from None

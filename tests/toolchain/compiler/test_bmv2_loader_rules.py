@@ -1,4 +1,4 @@
-"""The BMv2 loader-rule checker (toolchain/compiler/backend/bmv2_schema.py) itself.
+"""The BMv2 loader-rule checker (toolchain/compiler/backend/bmv2_schema/) itself.
 
 Positive control: real p4c's JSON in the conformance kit passes. Each rule: a valid document
 (our JSON for one of the toolchain's test programs, which passes) with one defect injected

@@ -1,4 +1,4 @@
-"""Our JSON against the BMv2 loader rules (toolchain/compiler/backend/bmv2_schema.py).
+"""Our JSON against the BMv2 loader rules (toolchain/compiler/backend/bmv2_schema/).
 
 Every JSON the compiler emits in the test-suite must pass: the toolchain's programs, the
 gateway, the kit, and the programs the fuzz tests generate. Then one regression test per

@@ -1,6 +1,6 @@
 """simple_switch's action primitives: names, C++ argument types and the JSON parameter kinds
 each argument type accepts. Shared by the action converter (actions.py: which arguments are
-destinations) and the loader-rule checker (bmv2_schema.py).
+destinations) and the loader-rule checker (bmv2_schema/).
 """
 from __future__ import annotations
 

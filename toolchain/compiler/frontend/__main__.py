@@ -11,6 +11,7 @@ project's core.p4/v1model.p4) as an indented tree, each expression with its type
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -46,18 +47,27 @@ def _label(node) -> str:
 
 
 def dump(node, out, depth: int = 0) -> None:
-    """Write an indented tree of `node`'s syntax (the types the checker gave it included)."""
-    out.write("  " * depth + _label(node) + "\n")
+    """Write an indented tree of `node`'s syntax (the types the checker gave it included);
+    without recursion, as a long operator chain makes the tree thousands of levels deep."""
+    stack = [(node, depth)]
+    while stack:
+        node, depth = stack.pop()
+        out.write("  " * depth + _label(node) + "\n")
+        stack.extend((child, depth + 1) for child in reversed(_dumped_children(node)))
+
+
+def _dumped_children(node) -> list:
+    children = []
     for f in fields(node):
         if f.name in _SKIP or (f.kw_only and f.name not in ("annotations",)):
             continue
         v = getattr(node, f.name)
-        items = v if isinstance(v, list) else [v]
-        for it in items:
+        for it in v if isinstance(v, list) else [v]:
             if isinstance(it, tuple):                   # StructInitExpr fields
                 it = it[1]
             if isinstance(it, A.Node):
-                dump(it, out, depth + 1)
+                children.append(it)
+    return children
 
 
 def main(argv=None) -> int:
@@ -78,6 +88,10 @@ def main(argv=None) -> int:
     except CompileError as e:
         print(e, file=sys.stderr)
         return 1
+    except Exception as e:          # a bug: one line naming it, not a traceback
+        print(f"error: internal compiler error: {type(e).__name__}: {e} (please report it "
+              f"with the program)", file=sys.stderr)
+        return 1
     for w in warnings:
         print(w, file=sys.stderr)
     if args.dump is not None:
@@ -95,6 +109,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except BrokenPipeError:            # `... --dump | head`: the reader left; not an error
-        import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)

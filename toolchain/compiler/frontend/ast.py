@@ -88,7 +88,7 @@ from __future__ import annotations
 
 import copy
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields as dc_fields
 from typing import Any, Optional
 
 from ..diagnostics import Pos
@@ -160,10 +160,12 @@ class BaseTypeRef(TypeRef):
 
 @dataclass(slots=True)
 class NamedTypeRef(TypeRef):
-    """A type name, possibly specialized: `headers_t`, `register<bit<32>>`, `.T` (global)."""
+    """A type name, possibly specialized: `headers_t`, `register<bit<32>>`, `.T` (global).
+    resolution: `.decl` = the declaration it names (None for a type variable)."""
     name: str
     args: list = field(default_factory=list)     # TypeRef list
     is_global: bool = False
+    decl: Any = _checker()
 
 
 @dataclass(slots=True)
@@ -812,7 +814,6 @@ _CHILD_FIELDS: dict = {}
 def _child_fields(cls) -> tuple:
     names = _CHILD_FIELDS.get(cls)
     if names is None:
-        from dataclasses import fields as dc_fields
         names = tuple(f.name for f in dc_fields(cls)
                       if not (f.kw_only and f.name in _CHECKER_FIELDS)
                       and f.name not in ("pos", "match_kind_pos"))
@@ -820,32 +821,29 @@ def _child_fields(cls) -> tuple:
     return names
 
 
-def children(node):
+def children(node) -> list:
     """The syntax children of a node (nodes written in the source, in field order); values the
     checker filled in (`.decl`, `.type`, ...) are not children."""
+    out = []
     for name in _child_fields(type(node)):
         v = getattr(node, name)
         if isinstance(v, Node):
-            yield v
+            out.append(v)
         elif isinstance(v, list):
             for x in v:
                 if isinstance(x, Node):
-                    yield x
+                    out.append(x)
                 elif isinstance(x, tuple):          # StructInitExpr fields (name, expr)
-                    for y in x:
-                        if isinstance(y, Node):
-                            yield y
+                    out.extend(y for y in x if isinstance(y, Node))
         elif isinstance(v, dict):
-            for x in v.values():
-                if isinstance(x, Node):
-                    yield x
+            out.extend(x for x in v.values() if isinstance(x, Node))
+    return out
 
 
 def copy_syntax(node):
     """A deep copy of a subtree's syntax that shares what the checker filled in (`.decl`,
     `.type`, ...) with the original: a copy of a checked default value keeps naming the same
     declarations and types (types compare by identity)."""
-    from dataclasses import fields as dc_fields
     memo: dict = {}
     for n in walk(node):
         own = set(_child_fields(type(n)))
@@ -864,4 +862,4 @@ def walk(node):
     while stack:
         n = stack.pop()
         yield n
-        stack.extend(reversed(list(children(n))))
+        stack.extend(reversed(children(n)))

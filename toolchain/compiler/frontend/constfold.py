@@ -1,19 +1,39 @@
 """Compile-time evaluation with P4_16 semantics (spec 8.5-8.7: wraparound modulo 2^W for
 bit<W>, two's complement for int<W>, saturating |+| |-|, arbitrary precision for `int`).
 
-Values are Python ints: bit<W> in [0, 2^W), int<W> in [-2^(W-1), 2^(W-1)), `int` unbounded;
-bool values are Python bools.
+Values are Python ints: bit<W> in [0, 2^W), int<W> in [-2^(W-1), 2^(W-1)), `int` up to
+MAX_INT_BITS bits (arbitrary precision in the spec; a bound keeps a chain of products from
+exhausting memory, far above any value a bit<W> can take); bool values are Python bools.
 """
 from __future__ import annotations
 
-from .types import BOOL, INT, Bits, P4Type
+from .types import BOOL, INT, MAX_WIDTH, Bits, P4Type
 
 
 MAX_INT_SHIFT = 1 << 16      # keeps `1 << 99999999999` from exhausting memory
+MAX_INT_BITS = 4 * MAX_WIDTH # bits of a compile-time `int` (see the module doc)
+DECIMAL_BITS = 4000          # values this wide or narrower are written in decimal in messages
 
 
 class FoldError(ValueError):
     """A constant expression that has no value (division by zero, negative shift...)."""
+
+
+def text(value) -> str:
+    """A value as messages write it: decimal, or hex when the decimal would be thousands of
+    digits long (Python refuses to make those: sys.get_int_max_str_digits)."""
+    if isinstance(value, int) and not isinstance(value, bool) and \
+            value.bit_length() > DECIMAL_BITS:
+        digits = f"{value:#x}"
+        return f"{digits[:12]}...{digits[-4:]} ({value.bit_length()} bits)"
+    return str(value)
+
+
+def _bounded(value: int, t: P4Type) -> int:
+    if t == INT and value.bit_length() > MAX_INT_BITS:
+        raise FoldError(f"a compile-time integer of {value.bit_length()} bits is too large (at "
+                        f"most {MAX_INT_BITS})")
+    return value
 
 
 def wrap(value: int, t: P4Type) -> int:
@@ -67,11 +87,14 @@ def binary(op: str, a, b, t: P4Type, left_type: P4Type):
     if op == "||":
         return a or b
     if op == "+":
-        return wrap(a + b, t)
+        return _bounded(wrap(a + b, t), t)
     if op == "-":
-        return wrap(a - b, t)
+        return _bounded(wrap(a - b, t), t)
     if op == "*":
-        return wrap(a * b, t)
+        if t == INT and a.bit_length() + b.bit_length() > MAX_INT_BITS + 1:
+            raise FoldError(f"a compile-time integer of about {a.bit_length() + b.bit_length()} "
+                            f"bits is too large (at most {MAX_INT_BITS})")   # not computed
+        return _bounded(wrap(a * b, t), t)
     if op in ("/", "%"):
         if b == 0:
             raise FoldError("division by zero")
@@ -92,10 +115,10 @@ def binary(op: str, a, b, t: P4Type, left_type: P4Type):
         if b < 0:
             raise FoldError("negative shift amount")
         if not isinstance(t, Bits) and b > MAX_INT_SHIFT:
-            raise FoldError(f"shift of a compile-time integer by {b} bits is too large")
+            raise FoldError(f"shift of a compile-time integer by {text(b)} bits is too large")
         if isinstance(t, Bits) and b >= t.width:
             return 0
-        return wrap(a << b, t)
+        return _bounded(wrap(a << b, t), t)
     if op == ">>":
         if b < 0:
             raise FoldError("negative shift amount")

@@ -36,8 +36,8 @@ import copy
 
 from ..diagnostics import Diagnostics
 from . import ast as A
-from .inline_functions import (FunctionInliner, complete_arguments, substitute, _is_lvalue,
-                               _is_aggregate_ref)
+from .inline_functions import (FunctionInliner, complete_arguments, relist_annotations,
+                               substitute, _is_lvalue, _is_aggregate_ref)
 
 CONTROL_PLANE_LOCALS = (A.TableDecl, A.ActionDecl, A.Instantiation)
 
@@ -164,7 +164,7 @@ class ControlInliner:
                 complete_arguments(c, callee.params)
             # an apply the inliner cannot take (e.g. wrong arguments) leaves the type's
             # applies as written, for the checker to refuse
-            if (callee.ctor_params or self._local_named(caller, name)
+            if (callee is caller or callee.ctor_params or self._local_named(caller, name)
                     or any(len(c.args) != len(callee.params) for c in calls)):
                 continue
             pos = calls[0].callee.expr.pos
@@ -185,6 +185,8 @@ class ControlInliner:
         callee = self.controls.get(r.name) if isinstance(r, A.NamedTypeRef) else None
         if callee is None or r.args or len(local.args) != len(callee.ctor_params):
             return False
+        if callee is caller:
+            return False        # a control instantiating itself: refused by name resolution
         return all(self._value_type(p.type_ref) or self._instance_argument(p, a, caller)
                    for p, a in zip(callee.ctor_params, local.args)) and not any(
             isinstance(a, A.Argument) and a.name for a in local.args)
@@ -357,5 +359,11 @@ def _replace_stmt(root, old, new) -> None:
     raise AssertionError("statement to replace not found")   # callers found it by walking
 
 
-def inline_controls(program: A.Program, diags: Diagnostics, names: FunctionInliner) -> None:
-    ControlInliner(program, diags, names).run()
+class InlineControls:
+    """Pass: inline sub-control instances (see the module doc), after InlineFunctions."""
+    name = "InlineControls"
+
+    def run(self, ctx) -> None:
+        ControlInliner(ctx.program, ctx.diags, ctx.inliner).run()
+        if ctx.inliner.changed:
+            relist_annotations(ctx.program)

@@ -36,7 +36,7 @@ from __future__ import annotations
 import copy
 from itertools import count
 
-from ..diagnostics import CompileError, Diagnostics, Pos
+from ..diagnostics import CompileError, Diagnostics
 from . import ast as A
 
 MAX_DEPTH = 64          # nested calls; P4 forbids recursion, this catches it cleanly
@@ -818,18 +818,19 @@ def substitute(node, renames: dict):
     return node
 
 
-def inline_functions(program: A.Program, diags: Diagnostics) -> None:
-    """Pass entry: inline every call of a non-generic function (see the module doc), then
-    sub-control and sub-parser instances (inline_controls.py, inline_parsers.py)."""
-    from .inline_controls import inline_controls
-    from .inline_parsers import inline_parsers
-    inliner = FunctionInliner(program, diags)
-    inliner.run()
-    inline_controls(program, diags, inliner)
-    inline_parsers(program, diags, inliner)
-    if inliner.changed:
-        # copied declarations carry copies of their annotations: list them all again
-        program.all_annotations = [n for n in A.walk(program) if isinstance(n, A.Annotation)]
+def relist_annotations(program: A.Program) -> None:
+    """Copied declarations carry copies of their annotations: list them all again."""
+    program.all_annotations = [n for n in A.walk(program) if isinstance(n, A.Annotation)]
 
 
-__all__ = ["inline_functions", "Pos"]
+class InlineFunctions:
+    """Pass: inline every call of a non-generic function (see the module doc). The inliner
+    stays in `ctx.inliner`: the control and parser inlining passes take fresh names from it
+    (names in the JSON continue one numbering) and its removal of returns."""
+    name = "InlineFunctions"
+
+    def run(self, ctx) -> None:
+        ctx.inliner = FunctionInliner(ctx.program, ctx.diags)
+        ctx.inliner.run()
+        if ctx.inliner.changed:
+            relist_annotations(ctx.program)

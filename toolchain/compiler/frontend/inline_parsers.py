@@ -21,7 +21,7 @@ import copy
 from ..diagnostics import Diagnostics
 from . import ast as A
 from .inline_functions import (FunctionInliner, _is_aggregate_ref, _is_lvalue,
-                               complete_arguments, substitute)
+                               complete_arguments, relist_annotations, substitute)
 
 BUILTIN_STATES = ("accept", "reject")
 
@@ -44,7 +44,7 @@ class ParserInliner:
 
     def inline_into(self, caller: A.ParserDecl) -> None:
         self._direct_invocations(caller)
-        instances = {l.name: l for l in caller.locals if self._inlinable_instance(l)}
+        instances = {l.name: l for l in caller.locals if self._inlinable_instance(l, caller)}
         if not instances:
             return
         pending = list(caller.states)
@@ -86,19 +86,22 @@ class ParserInliner:
                 complete_arguments(c, callee.params)
             # an apply the inliner cannot take (e.g. wrong arguments) leaves the type's
             # applies as written, for the checker to refuse
-            if callee.ctor_params or any(len(c.args) != len(callee.params) for c in calls) \
+            if callee is caller or callee.ctor_params \
+                    or any(len(c.args) != len(callee.params) for c in calls) \
                     or any(getattr(l, "name", None) == name for l in caller.locals) \
                     or any(p.name == name for p in caller.params + caller.ctor_params):
                 continue
             pos = calls[0].callee.expr.pos
             caller.locals.append(A.Instantiation(pos, name, A.NamedTypeRef(pos, name), []))
 
-    def _inlinable_instance(self, local) -> bool:
+    def _inlinable_instance(self, local, caller: A.ParserDecl) -> bool:
         if not isinstance(local, A.Instantiation) or local.args:
             return False
         r = local.type_ref
         callee = self.parsers.get(r.name) if isinstance(r, A.NamedTypeRef) else None
-        return callee is not None and not callee.ctor_params and not r.args
+        # a parser instantiating itself is refused by name resolution (a self-reference)
+        return (callee is not None and callee is not caller and not callee.ctor_params
+                and not r.args)
 
     def _split(self, caller, state: A.ParserState, k: int, inst: A.Instantiation):
         callee = self.parsers[inst.type_ref.name]
@@ -196,5 +199,11 @@ def _applied_instance(st, instances: dict):
     return None
 
 
-def inline_parsers(program: A.Program, diags: Diagnostics, names: FunctionInliner) -> None:
-    ParserInliner(program, diags, names).run()
+class InlineParsers:
+    """Pass: inline sub-parser instances (see the module doc), after InlineControls."""
+    name = "InlineParsers"
+
+    def run(self, ctx) -> None:
+        ParserInliner(ctx.program, ctx.diags, ctx.inliner).run()
+        if ctx.inliner.changed:
+            relist_annotations(ctx.program)

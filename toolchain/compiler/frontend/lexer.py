@@ -13,9 +13,11 @@ two adjacent `>` so that `register<bit<32>>` closes two type argument lists (and
 """
 from __future__ import annotations
 
+import math
 import re
 
 from ..diagnostics import Diagnostics, Pos
+from .types import MAX_WIDTH
 
 KEYWORDS = frozenset("""
 abstract action apply bit bool const control default else enum error exit extern false header
@@ -39,6 +41,12 @@ _TOKEN_RE = re.compile(r"""
   | (?P<op>""" + "|".join(re.escape(o) for o in _OPS) + r""")
 """, re.VERBOSE)
 
+# what text never holds: control characters other than blanks, and the bytes that are not
+# UTF-8 (decoded as lone surrogates, U+DC80-U+DCFF: preprocess.py reads with surrogateescape)
+_NOT_TEXT = re.compile("[\x00-\x08\x0e-\x1f\x7f\udc80-\udcff]")
+# decimal digits int() converts in one call (CPython refuses longer strings: its conversion
+# is quadratic, sys.get_int_max_str_digits)
+_DIGITS_PER_STEP = 4000
 _LINE_MARKER = re.compile(r'#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)"')
 _INT_BODY = re.compile(r"(?:(\d+)([ws]))?(.*)", re.S)
 
@@ -57,9 +65,16 @@ class Token:
 
 
 def parse_int_literal(text: str):
-    """'8w0x1F' -> (31, 8, False); '5' -> (5, None, False); raises ValueError if malformed."""
+    """'8w0x1F' -> (31, 8, False); '5' -> (5, None, False); raises ValueError if malformed or
+    wider than MAX_WIDTH bits (the widest bit<W>: no constant can need more)."""
     m = _INT_BODY.fullmatch(text)
+    if m.group(1) and len(m.group(1)) > len(str(MAX_WIDTH)):
+        raise ValueError(f"integer literal {_shown(text)}: its width is too large (at most "
+                         f"{MAX_WIDTH})")
     width = int(m.group(1)) if m.group(1) else None
+    if width is not None and width > MAX_WIDTH:
+        raise ValueError(f"integer literal {_shown(text)}: width {width} is too large (at most "
+                         f"{MAX_WIDTH})")
     signed = m.group(2) == "s"
     body = m.group(3).replace("_", "")
     base = 10
@@ -68,7 +83,25 @@ def parse_int_literal(text: str):
         body = body[2:]
     if not body:
         raise ValueError(f"malformed integer literal {text!r}")
-    return int(body, base), width, signed
+    if len(body.lstrip("0")) * math.log2(base) > MAX_WIDTH + 4:      # bits, near enough
+        raise ValueError(f"integer literal {_shown(text)} is too large: {len(body)} digits, "
+                         f"more than the {MAX_WIDTH} bits of the widest bit<W>")
+    return _int(body, base), width, signed
+
+
+def _int(digits: str, base: int) -> int:
+    if base != 10:
+        return int(digits, base)          # power-of-two bases convert in linear time
+    value = 0
+    for i in range(0, len(digits), _DIGITS_PER_STEP):
+        step = digits[i:i + _DIGITS_PER_STEP]
+        value = value * 10 ** len(step) + int(step)
+    return value
+
+
+def _shown(text: str) -> str:
+    """A literal as messages quote it: long ones by their ends."""
+    return repr(text) if len(text) <= 40 else repr(text[:20] + "..." + text[-10:])
 
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'", "0": "\0"}
@@ -149,6 +182,7 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
     comment_pos = None
     raw = ""
     pending = None                     # a string literal continued on the next lines
+    maybe_binary = _NOT_TEXT.search(text) is not None
     for raw in text.replace("\ufeff", " ").split("\n"):     # a BOM is a blank
         line_no += 1
         if pending is not None:
@@ -184,6 +218,10 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
                 continue
             diags.error(Pos(file, line_no, 1), f"unexpected preprocessor directive: {raw.strip()}")
             continue
+        if maybe_binary and not in_comment:
+            bad = _NOT_TEXT.search(raw)
+            if bad is not None:
+                diags.fatal(Pos(file, line_no, bad.start() + 1), _not_text(bad.group()))
         if not resumed:
             orig = cache.line(file, line_no) if cache is not None else None
             if orig == raw:
@@ -250,6 +288,8 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
                     value = parse_int_literal(tok_text)
                 except ValueError as e:
                     diags.error(pos, str(e))
+                    # a literal in its place keeps the parser from reporting the gap too
+                    append(Token("int", (0, None, False), pos, "0"))
                     continue
                 if value[1] is not None and value[1] == 0:
                     diags.error(pos, f"integer literal {tok_text!r}: width must be positive")
@@ -267,3 +307,11 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
     append(Token("eof", "<end of file>", Pos(file, max(line_no, 1), len(raw) + 1),
                  "<end of file>"))
     return tokens
+
+
+def _not_text(c: str) -> str:
+    if "\udc80" <= c <= "\udcff":
+        return (f"byte 0x{ord(c) - 0xdc00:02x} is not UTF-8: a P4 program is UTF-8 text (is this a "
+                f"binary file?)")
+    what = "a NUL byte" if c == "\x00" else f"control character 0x{ord(c):02x}"
+    return f"{what}: a P4 program is text (is this a binary file?)"

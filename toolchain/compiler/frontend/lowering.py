@@ -1,10 +1,18 @@
-"""Small rewrites of the checked AST into forms the mid end already handles.
+"""The lowering passes: rewrites of the checked AST into forms the mid end handles, each run
+after type checking (PASSES in __init__.py), in this order:
 
-`pkt.lookahead<H>().f` (a field of a header read ahead, as the P4 tutorials' calculator
-does) becomes `pkt.lookahead<bit<N>>()[w-1:0]`, with N = the field's bit offset in H plus its
-width w: lookahead reads the packet's first N bits most-significant first, so the field is
-the low w bits. A signed, bool or enum field gets a cast back to its type. The result is
-typed exactly as the checker would type it.
+ * LowerAggregateEquality: `a == b` / `a != b` on headers, structs or header stacks becomes
+   a bool expression over validity and the scalar members (spec 8.16-8.18), in place.
+ * LowerLookaheadFields: `pkt.lookahead<H>().f` (a field of a header read ahead, as the P4
+   tutorials' calculator does) becomes `pkt.lookahead<bit<N>>()[w-1:0]`, with N = the
+   field's bit offset in H plus its width w: lookahead reads the packet's first N bits
+   most-significant first, so the field is the low w bits. A signed, bool or enum field
+   gets a cast back to its type.
+ * LowerParserIfs: an `if` in a parser state is split into states (p4c's RemoveParserIfs).
+ * InlineStructConstants: each use of a struct constant as a whole value becomes a copy of
+   its value (the checker folded `C.f` for its scalar fields).
+
+Every node a lowering makes is typed exactly as the checker would type it.
 """
 from __future__ import annotations
 
@@ -68,6 +76,12 @@ def replace_child(parent, old, new) -> bool:
                     v[i] = tuple(new if y is old else y for y in x)
                     return True
     return False
+
+
+def is_lookahead_field(n) -> bool:
+    """A checked `pkt.lookahead<H>().f`."""
+    return (isinstance(n, A.MemberExpr) and n.kind == "field"
+            and isinstance(n.expr, A.MethodCallExpr) and n.expr.builtin == "lookahead")
 
 
 def lower_lookahead_fields(program: A.Program, nodes: list) -> None:
@@ -216,6 +230,16 @@ class NotAPath(ValueError):
     """An operand of aggregate == that is not a variable, field or stack element."""
 
 
+def is_path(e: A.Expr) -> bool:
+    """Whether a checked expression is a variable, a field or a constant-index stack element
+    (what aggregate == can compare: the lowering reads its members)."""
+    try:
+        _clone_path(e)
+    except NotAPath:
+        return False
+    return True
+
+
 def _clone_path(e: A.Expr) -> A.Expr:
     """A fresh copy of a checked l-value path (x, x.f, x[2]) sharing its declarations."""
     if isinstance(e, A.PathExpr):
@@ -320,3 +344,42 @@ def lower_aggregate_equality(e: A.BinaryExpr, t) -> None:
         true.type, true.folded = T.BOOL, True
         e.op, e.left, e.right = "&&", tree, true
     e.type = T.BOOL
+
+
+def is_aggregate_comparison(n) -> bool:
+    """A checked `a == b` / `a != b` whose operands are headers, structs or stacks."""
+    return (isinstance(n, A.BinaryExpr) and n.op in ("==", "!=")
+            and isinstance(n.left.type, (T.Header, T.Struct, T.Stack)))
+
+
+# ---------------------------------------------------------------- the passes
+
+class LowerAggregateEquality:
+    name = "LowerAggregateEquality"
+
+    def run(self, ctx) -> None:
+        for n in [n for n in A.walk(ctx.program) if is_aggregate_comparison(n)]:
+            lower_aggregate_equality(n, n.left.type)
+
+
+class LowerLookaheadFields:
+    name = "LowerLookaheadFields"
+
+    def run(self, ctx) -> None:
+        nodes = [n for n in A.walk(ctx.program) if is_lookahead_field(n)]
+        if nodes:
+            lower_lookahead_fields(ctx.program, nodes)
+
+
+class LowerParserIfs:
+    name = "LowerParserIfs"
+
+    def run(self, ctx) -> None:
+        lower_parser_ifs(ctx.program)
+
+
+class InlineStructConstants:
+    name = "InlineStructConstants"
+
+    def run(self, ctx) -> None:
+        inline_struct_constants(ctx.program)

@@ -93,7 +93,9 @@ class MiniCpp:
 
     def process_file(self, path: str) -> None:
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
+            # bytes that are not UTF-8 pass through as lone surrogates: the lexer names the
+            # first one with its position, unless it is in a comment (dropped, as by cpp)
+            with open(path, encoding="utf-8", errors="surrogateescape") as f:
                 raw = f.read()
         except OSError as e:
             raise CompileError.at(None, f"{path}: {e.strerror}")

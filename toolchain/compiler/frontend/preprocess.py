@@ -12,9 +12,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 from ..diagnostics import CompileError, Diagnostic, Pos
+from .minicpp import preprocess_builtin
 
+# the project's core.p4 and v1model.p4, searched after the caller's include directories
+P4INCLUDE = Path(__file__).resolve().parent.parent / "p4include"
 CPP_FLAGS = ["-E", "-undef", "-nostdinc", "-x", "assembler-with-cpp"]
 
 
@@ -49,13 +53,28 @@ def preprocess(path: str, *, include_dirs=(), defines=None) -> str:
     if not os.path.isfile(path):
         raise CompileError.at(None, f"{path}: no such file")
     if find_cpp() is None:
-        from .minicpp import preprocess_builtin
         return preprocess_builtin(path, include_dirs=include_dirs, defines=defines)
     cmd = cpp_command(path, include_dirs, defines)
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True)
+    stderr = proc.stderr.decode("utf-8", errors="replace")
     if proc.returncode != 0:
-        raise CompileError(_cpp_diagnostics(proc.stderr, path))
-    return proc.stdout
+        raise CompileError(_cpp_diagnostics(stderr, path))
+    nul = _cpp_nul_warning(stderr)
+    if nul is not None:
+        raise CompileError.at(nul, "a NUL byte: a P4 program is text (is this a binary file?)")
+    # bytes that are not UTF-8 become lone surrogates, which the lexer reports where they are
+    return proc.stdout.decode("utf-8", errors="surrogateescape")
+
+
+def _cpp_nul_warning(stderr: str):
+    """Where cpp found a NUL byte: it drops them with only a warning, and what is left of a
+    binary file would read as a stream of unexpected characters."""
+    for line in stderr.splitlines():
+        parts = line.split(":", 4)
+        if (len(parts) == 5 and parts[1].strip().isdigit() and parts[2].strip().isdigit()
+                and "null character" in parts[4]):
+            return Pos(parts[0], int(parts[1]), int(parts[2]))
+    return None
 
 
 def _cpp_diagnostics(stderr: str, path: str) -> list:
@@ -70,3 +89,13 @@ def _cpp_diagnostics(stderr: str, path: str) -> list:
     if not out:
         out.append(Diagnostic("error", Pos(path, 1, 1), "preprocessor failed: " + stderr.strip()))
     return out
+
+
+class Preprocess:
+    """Pass: the file at `ctx.path` -> `ctx.text`, with the caller's include directories and
+    then P4INCLUDE searched."""
+    name = "Preprocess"
+
+    def run(self, ctx) -> None:
+        ctx.text = preprocess(ctx.path, include_dirs=list(ctx.include_dirs) + [str(P4INCLUDE)],
+                              defines=ctx.defines)

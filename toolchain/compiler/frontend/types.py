@@ -35,6 +35,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+MAX_WIDTH = 1 << 16          # bits of bit<W>/int<W>; far beyond any header, small enough to fold
+
 
 class P4Type:
     """Base of all types. `name` is what error messages print."""

@@ -12,11 +12,12 @@ from ..diagnostics import CompileError, Diagnostics
 from . import ir
 from .architecture import FinishProgram, ResolveArchitecture
 from .checksums import LowerChecksums
-from .context import Context, Unsupported
+from .context import Context
 from .controls import LowerControls
 from .deparser import LowerDeparser
 from .parser import LowerParser
 from .storage import AllocateStorage
+from .unsupported import Unsupported
 
 PASSES = [
     ResolveArchitecture,   # main = V1Switch(...): the six blocks
@@ -37,8 +38,8 @@ def run_midend(program, diags: Diagnostics, program_name: str) -> ir.Program:
             p.run(ctx)
         except Unsupported as e:
             diags.error(e.pos, str(e))
-        except CompileError:
-            raise
+        except (CompileError, RecursionError):
+            raise                   # RecursionError: reported where the nesting is (deep.py)
         except Exception as e:      # a mid-end bug: say so instead of a traceback
             diags.error(None, f"internal compiler error in {p.name}: "
                               f"{type(e).__name__}: {e} (please report it with the program)")

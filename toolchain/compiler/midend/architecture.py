@@ -3,8 +3,9 @@ enums, the scalars header type)."""
 from __future__ import annotations
 
 from ..frontend import ast
-from .context import Blocks, Context, Unsupported, is_library_node
+from .context import Blocks, Context, is_library_node
 from .scalars import SCALARS_TYPE
+from .unsupported import Unsupported
 
 V1SWITCH_BLOCKS = ["parser", "verify", "ingress", "egress", "compute", "deparser"]
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import ir
-from .context import Unsupported
 from .names import Counter, NameGenerator
+from .unsupported import Unsupported
 
 
 # ---- structured statements produced by the control lowering pass

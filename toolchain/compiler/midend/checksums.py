@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from ..frontend import ast
 from . import ir
-from .context import Context, Unsupported, construct_name, source_info
+from .context import Context, construct_name, source_info
 from .controls import block_env, flat_statements
 from .statements import StmtLowering, enum_member_name
 from .externs import CHECKSUM_ALGORITHMS
+from .unsupported import Unsupported
 
 CALLS = {
     "verify_checksum": (True, False),

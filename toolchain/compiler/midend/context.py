@@ -10,16 +10,9 @@ from ..frontend import ast, types as T
 from . import ir
 from .names import Counter, NameGenerator
 from .scalars import ScalarAllocator
+from .unsupported import Unsupported
 
 P4INCLUDE = Path(__file__).resolve().parent.parent / "p4include"
-
-
-class Unsupported(Exception):
-    """Raised inside a pass to refuse a construct; the pass reports it with its position."""
-
-    def __init__(self, pos: Optional[Pos], message: str):
-        super().__init__(message)
-        self.pos = pos
 
 
 def ir_type(t, pos: Optional[Pos] = None) -> ir.Type:

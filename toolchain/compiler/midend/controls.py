@@ -6,10 +6,11 @@ from __future__ import annotations
 from ..frontend import ast, types as T
 from ..frontend.entry_priorities import written_priority
 from . import cfg, ir
-from .context import STATEMENT_NAMES, Context, Unsupported, ir_type, source_info
+from .context import STATEMENT_NAMES, Context, ir_type, source_info
 from .expressions import Env, describe
 from .statements import StmtLowering, enum_member_name
 from .storage import STANDARD_METADATA, StructPlace
+from .unsupported import Unsupported
 
 DEFAULT_TABLE_SIZE = 1024          # p4c's default when a table has no `size`
 SUPPORTED_MATCH_KINDS = {"exact", "lpm", "ternary", "range", "optional"}

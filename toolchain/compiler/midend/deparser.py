@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from ..frontend import ast
 from . import ir
-from .context import Context, Unsupported, construct_name, source_info
+from .context import Context, construct_name, source_info
 from .controls import block_env, flat_statements
 from .expressions import ExprLowering, describe
 from .storage import HeaderPlace, StackPlace, StructPlace, UnionPlace, UnionStackPlace
+from .unsupported import Unsupported
 
 
 class LowerDeparser:

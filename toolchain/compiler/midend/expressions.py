@@ -11,9 +11,10 @@ from typing import Optional
 
 from ..frontend import ast, types as T
 from . import ir
-from .context import Context, Unsupported, ir_type
+from .context import Context, ir_type
 from .storage import (HeaderPlace, HeaderStructPlace, StackPlace, StructPlace, UnionPlace,
                       UnionStackPlace, header_field_name, header_leaves)
+from .unsupported import Unsupported
 
 BINARY_OPS = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "|+|", "|-|", "++",
               "==", "!=", "<", "<=", ">", ">=", "&&", "||"}

@@ -12,12 +12,13 @@ from itertools import product
 
 from ..frontend import ast, types as T
 from . import externs, ir
-from .context import Context, Unsupported, construct_name, ir_type, source_info
+from .context import Context, construct_name, ir_type, source_info
 from .controls import block_env, control_name, qualified_name
 from .expressions import StackNext, UnionStackLastFieldRef, UnionStackNextMember, describe
 from .ranges import range_to_masks
 from .statements import StmtLowering, _folded_int
 from .storage import HeaderPlace, StackPlace, StructPlace, header_leaves
+from .unsupported import Unsupported
 
 ACCEPT, REJECT = "accept", "reject"
 

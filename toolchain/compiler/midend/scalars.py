@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import ir
 from .names import NameGenerator
+from .unsupported import Unsupported
 
 SCALARS = "scalars"
 SCALARS_TYPE = "scalars_0"
@@ -24,7 +25,6 @@ class ScalarAllocator:
         # a varbit value needs a header instance of its own (storage.allocate_local_varbit):
         # `scalars` is one fixed-width header
         if isinstance(t, ir.Varbit):
-            from .context import Unsupported
             raise Unsupported(None, f"a varbit value in '{name}' (metadata fields, parameters "
                                     f"and temporaries of varbit type) is not supported")
 

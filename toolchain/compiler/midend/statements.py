@@ -8,13 +8,14 @@ from pathlib import Path
 
 from ..frontend import ast, types as T
 from . import externs, ir
-from .context import Context, Unsupported, construct_name, ir_type, source_info
+from .context import Context, construct_name, ir_type, source_info
 from .expressions import Env, ExprLowering, describe, stack_element_arg
 from .storage import (HeaderPlace, HeaderStructPlace, StackPlace, StructPlace, UnionPlace,
                       UnionStackPlace, allocate_local_union, allocate_local_union_stack,
                       allocate_local_header, header_leaves,
                       allocate_local_varbit,
                       allocate_local_stack, allocate_local_struct)
+from .unsupported import Unsupported
 
 _labels = count()
 

@@ -18,8 +18,9 @@ from typing import Optional
 
 from ..frontend import ast, types as T
 from . import ir
-from .context import Context, Unsupported, ir_type
+from .context import Context, ir_type
 from .scalars import SCALARS, SCALARS_TYPE
+from .unsupported import Unsupported
 
 STANDARD_METADATA = "standard_metadata"
 

@@ -1,5 +1,5 @@
 """Every construct outside the compiler's subset is refused with file:line:col and the
-construct's name -- never silently mistranslated (issue 7, "Must include" 1).
+construct's name -- never silently mistranslated.
 
 Line numbers: the helper programs put the user's declarations on line 13 and the ingress
 control's body on line 15 (see conftest.program_text); parser bodies start on line 14."""

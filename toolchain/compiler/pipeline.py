@@ -1,0 +1,36 @@
+"""One compilation: the front end, the mid end and the back end in a straight line, as p4c's
+driver runs them (each stops the compilation after a pass that reported errors)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .backend import emit_program
+from .deep import run_deep
+from .diagnostics import CompileError, Diagnostics
+from .frontend import parse_and_check
+from .midend import run_midend
+
+
+def compile_program(path, include_dirs=(), defines=None, warnings=None) -> dict:
+    """Front end -> mid end -> back end; returns the BMv2 JSON document."""
+    return run_deep(_compile, Path(path), include_dirs, defines, warnings)
+
+
+def _compile(path: Path, include_dirs, defines, warnings) -> dict:
+    if not path.is_file():
+        raise CompileError.at(None, f"{path}: no such file")
+    program, front_warnings = parse_and_check(str(path), include_dirs=tuple(include_dirs),
+                                              defines=dict(defines or {}))
+    diags = Diagnostics()
+    lowered = run_midend(program, diags, path.name)
+    if warnings is not None:
+        warnings.extend(front_warnings)
+        warnings.extend(diags.warnings)
+    try:
+        return emit_program(lowered)
+    except (CompileError, RecursionError):
+        raise                           # RecursionError: reported where the nesting is (deep.py)
+    except Exception as e:              # a back-end bug: say so instead of a traceback
+        raise CompileError.at(None, f"internal compiler error in the back end: "
+                                    f"{type(e).__name__}: {e} (please report it with the "
+                                    f"program)") from None
