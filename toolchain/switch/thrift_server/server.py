@@ -20,7 +20,7 @@ import errno
 import logging
 import socket
 
-from . import thrift_modules
+from .modules import thrift_modules
 
 __all__ = ["ThriftServer", "ThriftServerError", "MAX_STRING", "MAX_CONTAINER"]
 

@@ -13,7 +13,7 @@ from ..bm_sim.hash_algos import CrcParams
 from ..bm_sim.tables import HANDLE_INDEX_MASK, TableOpError
 from ..errors import CliError, LoadError
 from ..runtime import OpError
-from . import thrift_modules
+from .modules import thrift_modules
 from .convert import data_bytes, i32, i64, match_params, u32, wire_match_key
 from .host import ControlHost, SwapError
 
