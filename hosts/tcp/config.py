@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hosts.tcp.rtt import ESTIMATORS
+from hosts.tcp.variants import VARIANTS
+
 __all__ = ["TcpConfig", "DEFAULT_MSS", "RDTCP_MSS_REDUCTION"]
 
 DEFAULT_MSS = 1460            # Ethernet MTU 1500 - 20 (IPv4) - 20 (TCP)
@@ -44,7 +47,6 @@ class TcpConfig:
                                     # 004 §3.2)
 
     def __post_init__(self):
-        from hosts.tcp.variants import VARIANTS
         if self.variant not in VARIANTS:
             raise ValueError(f"unknown TCP variant {self.variant!r}; choose from "
                              f"{', '.join(sorted(VARIANTS))}")
@@ -54,7 +56,6 @@ class TcpConfig:
             raise ValueError("window_scale must be in 0..14 (RFC 7323 §2.3)")
         if self.rdtcp_k < 0 or self.max_cwnd_segments < 1:
             raise ValueError("rdtcp_k must be >= 0 and max_cwnd_segments >= 1")
-        from hosts.tcp.rtt import ESTIMATORS
         if self.rto_estimator not in ESTIMATORS:
             raise ValueError(f"unknown rto_estimator {self.rto_estimator!r}; choose from "
                              f"{', '.join(sorted(ESTIMATORS))}")

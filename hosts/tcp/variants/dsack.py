@@ -17,7 +17,7 @@ exceeds 90 % of cwnd (in segments) and a retransmission timeout resets it to 3. 
 schemes ([10]) as "TCP using DSACK"; its Fig. 4 does not say which of them it ran.
 """
 
-from hosts.tcp.variants import DUPTHRESH, LossRecoveryPolicy, register
+from hosts.tcp.variants.base import DUPTHRESH, LossRecoveryPolicy, register
 from hosts.tcp.variants.spurious import FalseRecoveryUndo
 
 CWND_FRACTION_CAP = 0.9     # 000 §5.1: BL variants bound dupthresh by 0.9 * cwnd

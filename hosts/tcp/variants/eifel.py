@@ -29,7 +29,7 @@ Without negotiated timestamps there is nothing to compare and the variant behave
 from __future__ import annotations
 
 from netbase.seq import seq_lt
-from hosts.tcp.variants import register
+from hosts.tcp.variants.base import register
 from hosts.tcp.variants.sack import Sack
 from hosts.tcp.variants.spurious import respond_to_spurious_timeout
 

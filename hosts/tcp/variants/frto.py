@@ -38,7 +38,7 @@ retransmission timer expires again, go to step 1").
 
 from __future__ import annotations
 
-from hosts.tcp.variants import register
+from hosts.tcp.variants.base import register
 from hosts.tcp.variants.sack import Sack
 from hosts.tcp.variants.spurious import respond_to_spurious_timeout
 

@@ -40,7 +40,7 @@ plain ``sack``; NR-MARK (§6.3, the marked packets that restart a stalled ACK cl
 
 from __future__ import annotations
 
-from hosts.tcp.variants import DUPTHRESH, LossRecoveryPolicy, register
+from hosts.tcp.variants.base import DUPTHRESH, LossRecoveryPolicy, register
 
 SW_MAX = 10         # 002 §4.2: the small-window rules only while cwnd < 10 packets
 REORDER_TICKS = 3   # 002 §6.2: "three additional duplicate ACKs" after an ACK-clock RTT

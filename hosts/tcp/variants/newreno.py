@@ -35,7 +35,7 @@ backed-off timer expired, tens of segments beyond the hole (``eifel-newreno`` un
 
 from __future__ import annotations
 
-from hosts.tcp.variants import register
+from hosts.tcp.variants.base import register
 from hosts.tcp.variants.eifel import Eifel
 from hosts.tcp.variants.frto import RFC4015, UNDO, Frto
 from hosts.tcp.variants.sack import Sack

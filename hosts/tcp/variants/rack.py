@@ -27,7 +27,7 @@ first RTT sample; TLP.max_ack_delay is 200 ms (the delayed-ACK bound of RFC 5681
 
 from __future__ import annotations
 
-from hosts.tcp.variants import DUPTHRESH, register
+from hosts.tcp.variants.base import DUPTHRESH, register
 from hosts.tcp.variants.sack import Sack
 
 REO_WND_PERSIST = 16        # §6.2 step 4: recoveries the inflated window outlives a DSACK

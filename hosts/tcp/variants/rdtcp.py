@@ -8,7 +8,7 @@ highest byte received (Receiver.highest) and "PNO_i" the arriving segment [start
 """
 
 from hosts.tcp.ranges import RangeSet
-from hosts.tcp.variants import DUPTHRESH, LossRecoveryPolicy, register
+from hosts.tcp.variants.base import DUPTHRESH, LossRecoveryPolicy, register
 from hosts.tcp.variants.dsack import dupthresh_cap
 from hosts.tcp.variants.spurious import FalseRecoveryUndo, FalseRetransmitDetector
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 from collections import deque
 
-from hosts.tcp.variants import DUPTHRESH, register
+from hosts.tcp.variants.base import DUPTHRESH, register
 from hosts.tcp.variants.dsack import DsackUndo, dupthresh_cap
 from hosts.tcp.variants.spurious import FalseRetransmitDetector
 
