@@ -24,15 +24,14 @@ by the connection's parts, one module each:
 from __future__ import annotations
 
 from hosts.tcp.config import TcpConfig
-from hosts.tcp.handshake import Negotiated, negotiate, syn_options, ts_val
-from hosts.tcp.handshake import initial_window as _initial_window
+from hosts.tcp.handshake import Negotiated, negotiate, syn_options
 from hosts.tcp.inbound import Inbound
 from hosts.tcp.receiver import Receiver
 from hosts.tcp.recovery import LossRecovery
 from hosts.tcp.rtt import make_estimator
 from hosts.tcp.scoreboard import Scoreboard
 from hosts.tcp.sender import MAX_WINDOW_UNSCALED, Sender
-from hosts.tcp.timers import Timers
+from hosts.tcp.timers import Timers, ts_val
 from hosts.tcp.variants import get_variant
 from netbase.segment import ACK, FIN, RST, SYN, Segment
 from netbase.seq import SEQ_MOD, seq_geq, seq_sub
@@ -75,15 +74,8 @@ class TcpConnection:
         self.policy = get_variant(config.variant)(config)
         self.sender = Sender(self, Scoreboard(), per_flight=config.rtt_sampling == "per-flight")
         self.recovery = LossRecovery(self, self.policy)
+        self.sender.recovery = self.recovery
         self.inbound: Inbound | None = None         # once the peer's SYN is in
-        self._wire_policy()
-
-    def _wire_policy(self) -> None:
-        policy = self.policy
-        self.sender.on_retransmit = policy.on_retransmit
-        if policy.observes_deliveries:
-            self.sender.sb.delivered = \
-                lambda s, e, sent_at, tx, now: policy.on_delivered(self, s, e, sent_at, tx)
 
     # ------------------------------------------------------------------ public state
     @property
@@ -121,10 +113,6 @@ class TcpConnection:
         return self.sender.unsent
 
     @property
-    def flight_size_before_limited_transmit(self) -> int:
-        return self.recovery.flight_size_before_limited_transmit
-
-    @property
     def cwnd(self) -> int:
         return self.recovery.cwnd
 
@@ -148,15 +136,11 @@ class TcpConnection:
     def recovery_point(self) -> int:
         return self.recovery.recovery_point
 
-    @recovery_point.setter
-    def recovery_point(self, value: int) -> None:
-        self.recovery.recovery_point = value
-
     @property
     def pipe(self) -> int:
         """RFC 6675 §4 SetPipe, in bytes: what the engine believes is in the network (without
         SACK each duplicate ACK counts as a segment gone)."""
-        return self.recovery.pipe()
+        return self.recovery.pipe
 
     @property
     def sacked_out(self) -> int:
@@ -175,14 +159,6 @@ class TcpConnection:
     @property
     def _retrans_out(self) -> int:
         return self.sender.sb.retrans_out
-
-    def highest_sacked(self) -> int:
-        """The end of the highest data ever SACKed, or SND.UNA when that is beyond it."""
-        return max(self.sender.sb.high_sacked, self.sender.snd_una)
-
-    def initial_window(self) -> int:
-        """IW in bytes: the configured segments, else RFC 5681 §3.1's by SMSS."""
-        return _initial_window(self.cfg, self.mss)
 
     @property
     def irs(self) -> int:
@@ -255,10 +231,6 @@ class TcpConnection:
             return []
         return self.transmit(now)
 
-    def ts_val(self) -> int:
-        """The TSval our segments carry now (RFC 7323 §3: a millisecond clock)."""
-        return ts_val(self._now)
-
     # ------------------------------------------------------------------ segments out
     def ts_options(self) -> tuple:
         if not self.ts_ok:
@@ -301,6 +273,11 @@ class TcpConnection:
         rec = self.recovery
         snd = self.sender
         sb = snd.sb
+        if rec.probe_due:
+            rec.probe_due = False
+            probe = rec.send_probe(now)
+            if probe is not None:
+                out.append(probe)
         if rec.force_head:
             # RFC 6675 (4.3) / RFC 6298 (5.4): the first lost segment goes out regardless of pipe
             rec.force_head = False
@@ -309,7 +286,7 @@ class TcpConnection:
                 out.append(snd.retransmit(r, now))
         mss = self.mss
         while True:
-            room = rec.cwnd - rec.pipe()
+            room = rec.cwnd - rec.pipe
             if room < mss and not (room > 0 and snd.app_end - snd.snd_nxt < mss):
                 break
             r = sb.next_lost() if (rec.in_recovery or rec.in_loss) else None
@@ -322,7 +299,7 @@ class TcpConnection:
             out.append(seg)
         if rec.in_loss:
             # F-RTO (RFC 5682 §3 step 2b): new segments beyond cwnd to probe the timeout
-            for _ in range(self.policy.new_data_allowance(self)):
+            for _ in range(self.policy.new_data_allowance(rec, now=now)):
                 seg = snd.new_data(now)
                 if seg is None:
                     break
@@ -361,8 +338,6 @@ class TcpConnection:
         self.mss = peer.mss
         self.recovery.open_window()
         self.inbound = Inbound(self, seg.seq, cfg.rcv_buffer)
-        self.inbound.on_data_hook = self.policy.on_data
-        self.inbound.reorder_bit_hook = self.policy.ack_reorder_bit
 
     def _on_listen(self, seg: Segment, now: float) -> list[Segment]:
         if seg.flags & RST:
@@ -396,7 +371,7 @@ class TcpConnection:
         self.sender.snd_una = 1
         self.sender.snd_wnd = seg.window
         self._established(now)
-        return [self.inbound.ack_segment()] + self.transmit(now)
+        return [self.inbound.ack_segment(now)] + self.transmit(now)
 
     def _established(self, now: float) -> None:
         """Our SYN is acknowledged: its RTT if it was sent once (Karn), timer stopped."""
@@ -420,17 +395,17 @@ class TcpConnection:
         rcv = inb.rcv
         start = inb.offset(seg.seq)
         if seg.flags & RST:
-            return self._on_rst(start)
+            return self._on_rst(start, now)
         if seg.flags & SYN:
             if self.state == SYN_RCVD and start == 0:
                 return [self._syn(ack=True)]    # our SYN-ACK was lost: the peer repeats its SYN
             self.stats["challenge_acks"] += 1   # RFC 9293 §3.10.7.4 (RFC 5961 §4)
-            return [inb.ack_segment()]
+            return [inb.ack_segment(now)]
         if not seg.flags & ACK:
             return []
         if not inb.acceptable(seg, start):
             inb.note_duplicate(seg, start)
-            return [inb.ack_segment()]          # RFC 9293 §3.10.7.4: ACK and drop
+            return [inb.ack_segment(now)]       # RFC 9293 §3.10.7.4: ACK and drop
         if self.state == SYN_RCVD:
             if seq_sub(seg.ack, (self.iss + 1) % SEQ_MOD) != 0:
                 return self._reset(seg)
@@ -441,7 +416,7 @@ class TcpConnection:
             if ts is not None and start <= rcv.rcv_nxt and seq_geq(ts[0], self.ts_recent):
                 self.ts_recent = ts[0]          # RFC 7323 §4.3 (2): never backwards
         if not self.recovery.on_ack(seg, now):
-            return [inb.ack_segment()]          # ACK of unsent data (RFC 9293 §3.10.7.4)
+            return [inb.ack_segment(now)]       # ACK of unsent data (RFC 9293 §3.10.7.4)
         snd = self.sender
         if self.state in (FIN_WAIT_1, CLOSING, LAST_ACK) and snd.fin_at is not None \
                 and snd.snd_una > snd.fin_at:
@@ -452,14 +427,14 @@ class TcpConnection:
         out += self.transmit(now)
         return out
 
-    def _on_rst(self, start: int) -> list[Segment]:
+    def _on_rst(self, start: int, now: float) -> list[Segment]:
         """RFC 9293 §3.10.7.4 / RFC 5961 §3: reset only on an exact match, challenge if in window."""
         rcv = self.inbound.rcv
         if start == rcv.rcv_nxt:
             return self._abort("reset by peer")
         if rcv.rcv_nxt <= start < rcv.rcv_nxt + max(rcv.window, 1):
             self.stats["challenge_acks"] += 1
-            return [self.inbound.ack_segment()]
+            return [self.inbound.ack_segment(now)]
         return []
 
     # ------------------------------------------------------------------ closing
@@ -496,13 +471,13 @@ class TcpConnection:
             self.state = CLOSED
             return []
         if timers.ack_due is not None and now >= timers.ack_due:
-            out.append(self.inbound.ack_segment())  # RFC 5681 §4.2 delayed-ACK timer
+            out.append(self.inbound.ack_segment(now))   # RFC 5681 §4.2 delayed-ACK timer
         if timers.rto_at is not None and now >= timers.rto_at:
             out += self._on_rto(now)
         elif timers.policy_deadline is not None and now >= timers.policy_deadline:
             timers.policy_deadline = None           # one shot: the variant re-arms it
             if self.state in _SYNCHRONIZED:
-                out += self.policy.on_deadline(self, now)
+                self.recovery.on_deadline(now)
                 out += self.transmit(now)
         return out
 
@@ -520,70 +495,3 @@ class TcpConnection:
         if self.sender.snd_max <= self.sender.snd_una:
             return []
         return self.recovery.on_rto(now)
-
-    # ------------------------------------------------------------------ variant calls (old API)
-    def undo_reduction(self, *, cwnd: int, ssthresh: int, detector: str = "dsack") -> None:
-        self.recovery.undo_reduction(cwnd=cwnd, ssthresh=ssthresh, detector=detector)
-
-    def resume_after_spurious_timeout(self, *, cwnd: int, ssthresh: int) -> None:
-        self.recovery.resume_after_spurious_timeout(cwnd=cwnd, ssthresh=ssthresh)
-
-    def mark_all_lost(self, *, cwnd_cap: int | None = None) -> None:
-        self.recovery.mark_all_lost(cwnd_cap=cwnd_cap)
-
-    def enter_recovery(self) -> None:
-        self.recovery.enter_recovery_for_marked()
-
-    def reduce_window(self) -> None:
-        self.recovery.reduce_window()
-
-    def retransmit_head(self) -> None:
-        self.recovery.retransmit_head()
-
-    def carry_dupacks(self, n: int) -> None:
-        self.recovery.carry_dupacks(n)
-
-    def restart_rto(self) -> None:
-        snd = self.sender
-        self.timers.restart_rto(self._now, snd.snd_max > snd.snd_una)
-
-    @cwnd.setter
-    def cwnd(self, value: int) -> None:
-        self.recovery.cwnd = value
-
-    def mark_lost_by_send_time(self, xmit_ts: float, end_seq: int,
-                               window: float) -> tuple[int, float]:
-        from hosts.tcp.scoreboard import END, LOST, RETRANS, SACKED, SENT_AT, TX
-        now = self._now
-        timeout = 0.0
-        sb = self.sender.sb
-        segs = sb.records
-        lost = []
-        for i in range(sb.head, len(segs)):
-            r = segs[i]
-            sent = r[SENT_AT]
-            if sent > xmit_ts or (sent == xmit_ts and r[END] > end_seq):
-                if r[TX] == 1:
-                    break
-                continue
-            if r[SACKED] or (r[LOST] and not r[RETRANS]):
-                continue
-            remaining = sent + window - now
-            if remaining <= 0:
-                lost.append(r)
-            elif remaining > timeout:
-                timeout = remaining
-        if lost:
-            sb.mark_lost(lost)
-            self.trace("marked-lost", count=len(lost), rule="send-time")
-        return len(lost), timeout
-
-    def send_probe(self, now: float) -> Segment | None:
-        self._now = now
-        probe = self.sender.probe(now)
-        if probe is None:
-            return None
-        seg, start, retransmission = probe
-        self.stats["loss_probes"] += 1
-        self.trace("loss-probe", start=start, retransmission=retransmission)
-        return seg

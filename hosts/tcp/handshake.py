@@ -1,6 +1,6 @@
 """The options two endpoints agree on in their SYN and SYN-ACK (RFC 9293 §3.7.1, RFC 2018 §2,
 RFC 7323, design.md's RD-TCP-permitted), and the values derived from them: the MSS a segment
-carries and the initial window.
+carries and the initial window (TSval's clock is in timers.py).
 
 ``negotiate`` reads the peer's SYN or SYN-ACK; ``syn_options`` writes ours (a SYN-ACK answers
 only what the SYN offered). The connection's state machine (connection.py) decides when.
@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from hosts.tcp.config import RDTCP_MSS_REDUCTION, TcpConfig
-from netbase.seq import SEQ_MOD
 
-__all__ = ["Negotiated", "negotiate", "syn_options", "initial_window", "ts_val",
+__all__ = ["Negotiated", "negotiate", "syn_options", "initial_window",
            "DEFAULT_PEER_MSS", "TIMESTAMP_OPTION_BYTES", "MAX_WSCALE"]
 
 DEFAULT_PEER_MSS = 536              # RFC 9293 §3.7.1: when the peer sends no MSS option
@@ -84,8 +83,3 @@ def initial_window(cfg: TcpConfig, mss: int) -> int:
     if mss > 1095:
         return 3 * mss
     return 4 * mss
-
-
-def ts_val(now: float) -> int:
-    """The TSval a segment sent at ``now`` carries (RFC 7323 §3: a millisecond clock)."""
-    return int(now * 1000) % SEQ_MOD

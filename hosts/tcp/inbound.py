@@ -9,6 +9,7 @@ is offset 0, its data starts at 1.
 from __future__ import annotations
 
 from hosts.tcp.receiver import MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TS, Receiver
+from hosts.tcp.variants.base import overrides
 from netbase.segment import FIN, REORDER_BIT, Segment
 from netbase.seq import SEQ_MOD, seq_sub
 
@@ -23,8 +24,9 @@ class Inbound:
         self.peer_fin: int | None = None            # offset of the peer's FIN not yet reached
         self.peer_fin_at: int | None = None         # offset of the peer's FIN once reached
         self.unacked_segments = 0                   # data segments not yet acknowledged
-        self.on_data_hook = None                    # the policy's receiver hooks, set by the
-        self.reorder_bit_hook = None                # connection when the policy has them
+        # the policy's receiver hooks, when it has them (variants/base.py)
+        self._on_data = overrides(conn.policy, "on_data")
+        self._ack_reorder_bit = overrides(conn.policy, "ack_reorder_bit")
 
     def offset(self, seq: int) -> int:
         """A wire sequence number of the peer's as an offset from its IRS."""
@@ -64,11 +66,11 @@ class Inbound:
             payload = payload[:max(0, fin - start)]
             end = start + len(payload)
             if not payload:
-                return [self.ack_segment()]
+                return [self.ack_segment(now)]
         if payload:
             stamp = self._epdn_of(seg, start, end)
-            if self.on_data_hook is not None:
-                self.on_data_hook(rcv, start, end, stamp)
+            if self._on_data is not None:
+                self._on_data(rcv, start, end, stamp, now=now)
             how = rcv.on_data(start, payload)
         else:
             how = "in-order"
@@ -82,14 +84,14 @@ class Inbound:
             self.peer_fin_at, self.peer_fin = self.peer_fin, None
             rcv.rcv_nxt += 1                        # the FIN takes one sequence number
             conn.on_peer_fin(now)
-            return [self.ack_segment()]
+            return [self.ack_segment(now)]
         if not payload:
             return []
         # RFC 5681 §4.2: ACK out-of-order, duplicate and hole-filling data at once; otherwise
         # every segment (delayed ACKs off, as in the paper's ns-2 runs) or every second one
         self.unacked_segments += 1
         if not conn.cfg.delayed_ack or how != "in-order" or self.unacked_segments >= 2:
-            return [self.ack_segment()]
+            return [self.ack_segment(now)]
         timers = conn.timers
         if timers.ack_due is None:
             timers.ack_due = now + conn.cfg.delayed_ack_timeout
@@ -124,7 +126,7 @@ class Inbound:
         return None
 
     # ------------------------------------------------------------------ our ACKs
-    def ack_segment(self) -> Segment:
+    def ack_segment(self, now: float) -> Segment:
         """A pure ACK with SACK/DSACK blocks and, on RD-TCP flows, the reorder bit."""
         conn = self.conn
         conn.timers.ack_due = None
@@ -138,7 +140,8 @@ class Inbound:
                 wire = tuple(((irs + s) % SEQ_MOD, (irs + e) % SEQ_MOD) for s, e in blocks)
                 opts = opts + (("NOP", None), ("NOP", None), ("SAck", wire))
         reserved = 0
-        if conn.rdtcp_ok and self.reorder_bit_hook is not None and self.reorder_bit_hook(rcv):
+        if conn.rdtcp_ok and self._ack_reorder_bit is not None \
+                and self._ack_reorder_bit(rcv, now=now):
             reserved = REORDER_BIT
             conn.stats["reorder_acks_sent"] += 1
         return conn.make(conn.sender.snd_nxt, b"", 0, opts, reserved)

@@ -5,14 +5,16 @@ response to a retransmission timeout, and the window (cwnd, ssthresh) they set.
 RFC 5681 congestion control (ssthresh from the FlightSize before limited transmit, §3.2 step
 2); RFC 6675 SACK loss recovery on the scoreboard (scoreboard.py), or RFC 6582 NewReno when the
 peer did not negotiate SACK; the RFC 6298 timer's expiry as RFC 5681 §3.1 and RFC 6675 §5.1
-answer it. Where a variant decides differently, this part asks its policy
-(hosts/tcp/variants/).
+answer it. Where a variant decides differently, this part asks its policy (variants/base.py):
+it calls the policy's hooks at the points documented there, giving itself as the policy's
+read-only ``SenderView``, and applies the decisions they return.
 """
 
 from __future__ import annotations
 
 from hosts.tcp.handshake import initial_window
 from hosts.tcp.scoreboard import SACKED
+from hosts.tcp.variants.base import overrides
 from netbase.segment import FIN, SYN, Segment
 from netbase.seq import SEQ_MOD, seq_sub
 
@@ -28,13 +30,86 @@ class LossRecovery:
         self.cwnd = 0
         self.ssthresh = 1 << 30                     # RFC 5681 §3.1: arbitrarily high
         self.dupacks = 0
-        self.reno_dupacks = 0                       # without SACK: dupacks standing for segments gone
+        self.reno_dupacks = 0               # without SACK: dupacks standing for segments gone
         self.in_recovery = False                    # fast recovery (RFC 6675 §5)
-        self.recovery_undone = False                # its reduction was undone (undo_reduction)
+        self.recovery_undone = False                # its reduction was undone (Undo)
         self.in_loss = False                        # after an RTO, until RecoveryPoint is acked
         self.recovery_point = 0                     # RFC 6675 RecoveryPoint, RFC 6582 "recover"
         self.lt_mark: int | None = None             # SND.MAX at the episode's first duplicate ACK
-        self.force_head = False                     # send the first lost segment regardless of pipe
+        self.force_head = False             # send the first lost segment regardless of pipe
+        self.probe_due = False                      # a loss probe goes out first (SendProbe)
+        # the hooks the policy overrides (None: the base class's, which does nothing)
+        self._on_dupack_hook = overrides(policy, "on_dupack")
+        self._on_new_ack_hook = overrides(policy, "on_new_ack")
+        self._on_ack_hook = overrides(policy, "on_ack")
+        self._on_dsack_hook = overrides(policy, "on_dsack")
+        self._on_undo_hook = overrides(policy, "on_undo")
+        self._on_enter_recovery_hook = overrides(policy, "on_enter_recovery")
+        self._on_retransmit_hook = overrides(policy, "on_retransmit")
+        self._on_timeout_hook = overrides(policy, "on_timeout")
+        self._on_probe_sent_hook = overrides(policy, "on_probe_sent")
+        self._deadline_hook = overrides(policy, "deadline")
+        if policy.observes_deliveries:
+            self.sb.on_delivered, self.sb.view = policy.on_delivered, self
+
+    # ------------------------------------------------------------------ the policy's view
+    @property
+    def mss(self) -> int:
+        return self.conn.mss
+
+    @property
+    def snd_una(self) -> int:
+        return self.sender.snd_una
+
+    @property
+    def snd_max(self) -> int:
+        return self.sender.snd_max
+
+    @property
+    def snd_wnd(self) -> int:
+        return self.sender.snd_wnd
+
+    @property
+    def flight_size(self) -> int:
+        return self.sender.snd_max - self.sender.snd_una
+
+    @property
+    def unsent(self) -> int:
+        return self.sender.unsent
+
+    @property
+    def sacked_out(self) -> int:
+        return self.sb.sacked_out
+
+    @property
+    def sack_ok(self) -> bool:
+        return self.conn.sack_ok
+
+    @property
+    def ts_ok(self) -> bool:
+        return self.conn.ts_ok
+
+    @property
+    def rdtcp_ok(self) -> bool:
+        return self.conn.rdtcp_ok
+
+    @property
+    def rtt(self):
+        return self.conn.rtt
+
+    @property
+    def rto_deadline(self) -> float | None:
+        return self.conn.timers.rto_at
+
+    @property
+    def scoreboard(self):
+        return self.sb
+
+    def highest_sacked(self) -> int:
+        return max(self.sb.high_sacked, self.sender.snd_una)
+
+    def initial_window(self) -> int:
+        return initial_window(self.conn.cfg, self.conn.mss)
 
     # ------------------------------------------------------------------ the window
     @property
@@ -53,6 +128,7 @@ class LossRecovery:
         end = snd.snd_max if mark is None or mark > snd.snd_max else mark
         return end - snd.snd_una
 
+    @property
     def pipe(self) -> int:
         """RFC 6675 §4 SetPipe: bytes believed in the network (NewReno: dupacks as SACKs)."""
         snd, sb = self.sender, self.sb
@@ -63,7 +139,7 @@ class LossRecovery:
 
     def open_window(self) -> None:
         """The handshake set the MSS: cwnd starts at IW (RFC 5681 §3.1)."""
-        self.cwnd = min(initial_window(self.conn.cfg, self.conn.mss), self.max_cwnd)
+        self.cwnd = min(self.initial_window(), self.max_cwnd)
 
     def _grow_cwnd(self, acked: int) -> None:
         mss = self.conn.mss
@@ -91,11 +167,13 @@ class LossRecovery:
         if ack > prior_una:
             self._on_new_ack(ack, now)
         elif self._is_dupack(seg, new_sack, prior_wnd):
-            self._on_dupack(seg)
+            self._on_dupack(seg, now)
         policy = self.policy
         if (self.in_recovery or self.in_loss) and new_sack and policy.dupthresh_loss_marking:
             self.sb.mark_lost_below_sacked(policy.dupthresh)
-        policy.on_ack(conn, seg, prior_una)
+        if self._on_ack_hook is not None:
+            self.apply(self._on_ack_hook(self, seg, prior_una, now=now), now)
+        self._read_deadline()
         return True
 
     def _on_sack_blocks(self, seg: Segment, ack: int, now: float) -> bool:
@@ -111,7 +189,7 @@ class LossRecovery:
         # inside the second block
         if first[0] < ack or (len(parsed) > 1 and parsed[1][0] <= first[0]
                               and first[1] <= parsed[1][1]):
-            self._on_dsack(*first)
+            self._dsack(first[0], first[1], now)
             parsed = parsed[1:]
         news = False
         mark_sacked = self.sb.mark_sacked
@@ -121,13 +199,14 @@ class LossRecovery:
             news |= mark_sacked(left, right, now)
         return news
 
-    def _on_dsack(self, start: int, end: int) -> None:
+    def _dsack(self, start: int, end: int, now: float) -> None:
         conn = self.conn
         retransmitted = self.sb.was_retransmitted(start, end)
         if retransmitted:
             conn.stats["spurious_retransmits"] += 1
         conn.trace("dsack", start=start, end=end, retransmitted=retransmitted)
-        self.policy.on_dsack(conn, start, end, retransmitted)
+        if self._on_dsack_hook is not None:
+            self.apply(self._on_dsack_hook(self, start, end, retransmitted, now=now), now)
 
     def _is_dupack(self, seg: Segment, new_sack: bool, prior_wnd: int) -> bool:
         """Whether an ACK that does not advance SND.UNA is a duplicate ACK.
@@ -151,8 +230,8 @@ class LossRecovery:
         conn.stats["bytes_acked"] += acked
         self.dupacks = 0
         self.lt_mark = None
-        partial = self.in_recovery and not conn.sack_ok and ack < self.recovery_point
-        if partial:
+        partial = self.in_recovery and ack < self.recovery_point
+        if partial and not conn.sack_ok:
             # the segments between the holes that drew duplicate ACKs (counted as gone from the
             # network) are now acked: they leave the count, the rest still stand for segments
             # that arrived above the next hole (RFC 6582 §3.2 step 5's deflation, in pipe terms)
@@ -161,17 +240,16 @@ class LossRecovery:
             self.reno_dupacks = 0
         timers = conn.timers
         timers.retries = 0
-        self.policy.on_new_ack(conn)
+        if self._on_new_ack_hook is not None:
+            self.apply(self._on_new_ack_hook(self, now=now), now)
         if self.in_recovery or self.in_loss:
             if ack >= self.recovery_point:
                 self._exit_recovery()
-            elif partial and conn.cfg.partial_ack == "newreno" \
-                    and self.policy.retransmit_on_partial_ack(conn):
-                # RFC 6582 §3.2 step 5: retransmit the first unacknowledged segment now
-                # (partial_ack "wait": no retransmission, the next hole waits for the RTO; a
-                # variant may defer it, Net Reno's reordering guard, 002 §5.3)
-                self.sb.mark_head_lost()
-                self.force_head = True
+            elif partial and conn.cfg.partial_ack == "newreno":
+                # RFC 6582 §3.2 step 5 by default (partial_ack "wait": no retransmission, the
+                # next hole waits for the RTO; a variant may defer it, Net Reno's reordering
+                # guard, 002 §5.3)
+                self.apply(self.policy.on_partial_ack(self, now=now), now)
         if not self.in_recovery:
             self._grow_cwnd(acked)
         # RFC 6298 (5.2)/(5.3): stop the timer when all is acked, else restart it
@@ -183,7 +261,7 @@ class LossRecovery:
         self.in_recovery = self.in_loss = False
         self.conn.trace("recovery-exit", cwnd=self.cwnd)
 
-    def _on_dupack(self, seg: Segment) -> None:
+    def _on_dupack(self, seg: Segment, now: float) -> None:
         conn = self.conn
         snd = self.sender
         self.dupacks += 1
@@ -193,27 +271,28 @@ class LossRecovery:
             conn.stats["reorder_dupacks_received"] += 1
         if not conn.sack_ok:
             self.reno_dupacks += 1                  # each dupack: a segment left the network
-        policy = self.policy
-        policy.on_dupack(conn, seg, self.dupacks)
+        if self._on_dupack_hook is not None:
+            self.apply(self._on_dupack_hook(self, seg, self.dupacks, now=now), now)
         if not self.in_recovery and not self.in_loss \
-                and policy.should_fast_retransmit(conn, self.dupacks):
+                and self.policy.should_fast_retransmit(self, self.dupacks, now=now):
             if not conn.sack_ok and conn.cfg.partial_ack == "newreno" \
                     and snd.snd_una <= self.recovery_point:
                 # RFC 6582 §3.2 step 2: duplicate ACKs whose cumulative ACK does not cover more
                 # than "recover" may come from the last recovery's retransmissions: no new one
                 return
-            self.enter_recovery()
+            self._enter_recovery(now)
 
-    def enter_recovery(self) -> None:
+    def _enter_recovery(self, now: float) -> None:
         """Fast retransmit and fast recovery: RFC 6675 §5 steps (4.1)-(4.3), RFC 5681 eq. (4)."""
         conn = self.conn
         snd = self.sender
         policy = self.policy
         prior_cwnd, prior_ssthresh = self.cwnd, self.ssthresh
-        policy.on_enter_recovery(conn, prior_cwnd, prior_ssthresh)
+        if self._on_enter_recovery_hook is not None:
+            self._on_enter_recovery_hook(self, prior_cwnd, prior_ssthresh, now=now)
         self.recovery_point = snd.snd_max
         flight = snd.snd_max - snd.snd_una
-        self.ssthresh = policy.ssthresh_after_loss(conn)    # RFC 5681 eq. (4) by default
+        self.ssthresh = policy.ssthresh_after_loss(self, now=now)  # RFC 5681 eq. (4) by default
         self.cwnd = self.ssthresh
         self.in_recovery = True
         self.recovery_undone = False
@@ -226,6 +305,11 @@ class LossRecovery:
             self.sb.mark_lost_below_sacked(policy.dupthresh)
         self.force_head = True
 
+    def retransmitted(self, start: int, end: int, last_sent_at: float, now: float) -> None:
+        """The sender is sending [start, end) again (the policy's ``on_retransmit``)."""
+        if self._on_retransmit_hook is not None:
+            self.apply(self._on_retransmit_hook(self, start, end, last_sent_at, now=now), now)
+
     # ------------------------------------------------------------------ the RTO expired
     def on_rto(self, now: float) -> list[Segment]:
         """The retransmission timer expired with data outstanding (the connection has backed
@@ -233,17 +317,18 @@ class LossRecovery:
         conn = self.conn
         snd = self.sender
         policy = self.policy
-        if not self.in_recovery and not self.in_loss and policy.timeout_enters_recovery(conn):
+        if not self.in_recovery and not self.in_loss \
+                and policy.timeout_enters_recovery(self, now=now):
             # the variant reads this expiry as a loss to repair by fast recovery (RD-TCP,
             # 003 §3.1: the timer ran out while waiting for 3+k dupacks), not as an RTO: the
             # backed-off timer stays (RFC 6298 (5.5)), the window is halved, not collapsed
-            policy.on_timeout(conn)
+            self._timed_out(now)
             conn.trace("timeout", snd_una=snd.snd_una, rto=conn.rtt.rto, recovery=True)
-            self.enter_recovery()
+            self._enter_recovery(now)
             return conn.transmit(now)
-        policy.on_timeout(conn)
+        self._timed_out(now)
         if not self.in_loss:
-            ssthresh = policy.ssthresh_after_loss(conn)     # RFC 5681 eq. (4) by default
+            ssthresh = policy.ssthresh_after_loss(self, now=now)  # RFC 5681 eq. (4) by default
             if self.in_recovery and not self.recovery_undone:
                 # The RTO ends a fast recovery that already cut ssthresh for this loss event:
                 # keep that cut (as Linux's tcp_enter_loss does in Recovery). FlightSize has
@@ -256,7 +341,7 @@ class LossRecovery:
         self.in_loss = True
         self.recovery_point = snd.snd_max
         self.dupacks = self.reno_dupacks = 0
-        if policy.timeout_retransmits_all(conn):
+        if policy.timeout_retransmits_all(self, now=now):
             self.sb.mark_all_lost()
         else:
             self.sb.mark_head_lost()    # F-RTO (RFC 5682 §3 step 1): the timed-out segment only
@@ -268,29 +353,54 @@ class LossRecovery:
             conn.timers.arm_rto(now)    # RFC 6298 (5.1): the timer runs while data is outstanding
         return out
 
-    # ------------------------------------------------------------------ what variants ask for
-    def undo_reduction(self, *, cwnd: int, ssthresh: int, detector: str = "dsack") -> None:
-        """Restore the pre-reduction window (DSACK undo, 000 §2-3; Eifel, RFC 3522);
-        ``detector`` names what showed the reduction false, counted in
-        ``stats["<detector>_undos"]``.
+    def _timed_out(self, now: float) -> None:
+        if self._on_timeout_hook is not None:
+            self.apply(self._on_timeout_hook(self, now=now), now)
+        self._read_deadline()
 
-        An undo during fast recovery marks the episode undone, so that leaving recovery keeps
-        the restored window instead of setting cwnd to ssthresh (as Linux's undo clears its
-        undo_marker, tcp_end_cwnd_reduction); otherwise the undo lasted one RTT, and an episode
-        begun in the first slow start, whose restored ssthresh is the initial "infinite" one,
-        left recovery with cwnd at its maximum in one step."""
+    # ------------------------------------------------------------------ the variant's timer
+    def on_deadline(self, now: float) -> None:
+        """The variant's own timer expired (the connection has disarmed it)."""
+        self.apply(self.policy.on_deadline(self, now=now), now)
+        self._read_deadline()
+
+    def _read_deadline(self) -> None:
+        """The variant's timer as it now stands (``deadline``: after each ACK, each expiry of
+        this timer and each RTO)."""
+        if self._deadline_hook is not None:
+            self.conn.timers.policy_deadline = self._deadline_hook()
+
+    # ------------------------------------------------------------------ applying decisions
+    def apply(self, decision, now: float) -> None:
+        """Apply what a hook returned: a Decision, a tuple of them (in order) or None."""
+        if decision is None:
+            return
+        if type(decision) is tuple:
+            for d in decision:
+                d.apply(self, now)
+        else:
+            decision.apply(self, now)
+
+    def undo_reduction(self, cwnd: int, ssthresh: int, detector: str, now: float) -> None:
+        """``Undo`` (DSACK undo, 000 §2-3; Eifel, RFC 3522). An undo during fast recovery marks
+        the episode undone, so that leaving recovery keeps the restored window instead of
+        setting cwnd to ssthresh (as Linux's undo clears its undo_marker,
+        tcp_end_cwnd_reduction); otherwise the undo lasted one RTT, and an episode begun in the
+        first slow start, whose restored ssthresh is the initial "infinite" one, left recovery
+        with cwnd at its maximum in one step."""
         self.cwnd = max(self.cwnd, min(cwnd, self.max_cwnd))
         self.ssthresh = max(self.ssthresh, ssthresh)
         if self.in_recovery:
             self.recovery_undone = True
         self.conn.stats[f"{detector}_undos"] += 1
         self.conn.trace("undo", cwnd=self.cwnd, ssthresh=self.ssthresh, detector=detector)
+        if self._on_undo_hook is not None:
+            self._on_undo_hook(self, now=now)
 
-    def resume_after_spurious_timeout(self, *, cwnd: int, ssthresh: int) -> None:
-        """The last retransmission timeout was spurious (Eifel response, RFC 4015): leave its
-        loss recovery without the go-back-N retransmissions still to come ("SND.NXT <-
-        SND.MAX": segments marked lost by the timeout and not yet sent again are in flight
-        after all) and set cwnd and ssthresh as the response decides."""
+    def resume_after_spurious_timeout(self, cwnd: int, ssthresh: int, recover: int | None,
+                                      now: float) -> None:
+        """``SpuriousTimeout`` (RFC 4015, RFC 5682): segments marked lost by the timeout and
+        not yet sent again are in flight after all."""
         if self.in_loss:
             self.sb.unmark_unsent_lost()
             self.in_loss = False
@@ -299,45 +409,61 @@ class LossRecovery:
         self.ssthresh = max(2 * mss, ssthresh)
         self.conn.stats["spurious_timeouts_undone"] += 1
         self.conn.trace("spurious-timeout", cwnd=self.cwnd, ssthresh=self.ssthresh)
+        if recover is not None:
+            self.recovery_point = recover
+        if self._on_undo_hook is not None:
+            self._on_undo_hook(self, now=now)
 
-    def mark_all_lost(self, *, cwnd_cap: int | None = None) -> None:
-        """Go on with the conventional recovery of a timeout that retransmitted its first
-        segment only (F-RTO, RFC 5682): every unSACKed segment is lost, cwnd at most
-        ``cwnd_cap``."""
+    def mark_all_lost(self, cwnd_cap: int | None) -> None:
+        """``GoBackN`` (F-RTO, RFC 5682 steps 2a, 3a)."""
         self.sb.mark_all_lost()
         if cwnd_cap is not None:
             self.cwnd = max(self.conn.mss, min(self.cwnd, cwnd_cap))
 
-    def enter_recovery_for_marked(self) -> None:
-        """Losses the variant marked start fast recovery now (RACK, RFC 8985 §6.2 step 5; TLP),
-        unless a recovery already runs."""
-        if not self.in_recovery and not self.in_loss:
-            self.enter_recovery()
+    def mark_lost(self, records: list, rule: str) -> None:
+        """``MarkLost`` (RACK, RFC 8985 §6.2 step 5)."""
+        self.sb.mark_lost(records)
+        self.conn.trace("marked-lost", count=len(records), rule=rule)
 
-    def reduce_window(self) -> None:
-        """A loss probe repaired a loss (TLP, RFC 8985 §7.4.2): the congestion response of a
-        fast recovery entered and left at once (ssthresh as the variant's reduction, cwnd no
-        larger)."""
-        self.ssthresh = self.policy.ssthresh_after_loss(self.conn)
+    def enter_recovery_if_idle(self, now: float) -> None:
+        """``EnterRecovery``: unless a recovery already runs."""
+        if not self.in_recovery and not self.in_loss:
+            self._enter_recovery(now)
+
+    def reduce_window(self, now: float) -> None:
+        """``ReduceWindow`` (TLP, RFC 8985 §7.4.2)."""
+        self.ssthresh = self.policy.ssthresh_after_loss(self, now=now)
         self.cwnd = max(self.conn.mss, min(self.cwnd, self.ssthresh))
         self.conn.trace("window-reduced", cwnd=self.cwnd, ssthresh=self.ssthresh)
 
-    def retransmit_head(self) -> None:
-        """The first unacknowledged segment is lost (again, if its retransmission is still
-        counted in flight): it goes out on this event's transmission whatever pipe says, as a
-        NewReno partial ACK's retransmission does (RFC 6582 §3.2 step 5). Nothing happens when
-        it is SACKed or nothing is outstanding."""
+    def retransmit_head(self, cwnd: int | None) -> None:
+        """``RetransmitHead`` (RFC 6582 §3.2 step 5; Net Reno, 002 §5.3 and §6.2)."""
         sb = self.sb
         if sb.head < len(sb.records) and not sb.records[sb.head][SACKED]:
             sb.mark_head_lost()
             self.force_head = True
+        if cwnd is not None:
+            self.cwnd = cwnd
 
     def carry_dupacks(self, n: int) -> None:
-        """After a cumulative ACK outside any recovery, the next unacknowledged segment counts
-        as having drawn ``n`` duplicate ACKs already (``dupacks`` = n, so the next duplicate
-        ACK is the (n+1)th); without SACK each also stands for a segment gone from the network,
-        as a duplicate ACK does (pipe)."""
+        """``CarryDupacks`` (Net Reno's small-window rule, 002 §4.2)."""
         if not self.in_recovery and not self.in_loss and n > 0:
             self.dupacks = n
             if not self.conn.sack_ok:
                 self.reno_dupacks = n
+
+    def send_probe(self, now: float) -> Segment | None:
+        """``SendProbe`` (TLP, RFC 8985 §7.3), sent first by the connection's transmit: the
+        probe, the RTO restarted from now, and the policy told (``on_probe_sent``)."""
+        conn = self.conn
+        snd = self.sender
+        probe = snd.probe(now)
+        if probe is None:
+            return None
+        seg, start, retransmission = probe
+        conn.stats["loss_probes"] += 1
+        conn.trace("loss-probe", start=start, retransmission=retransmission)
+        conn.timers.restart_rto(now, snd.snd_max > snd.snd_una)
+        if self._on_probe_sent_hook is not None:
+            self._on_probe_sent_hook(self, retransmission, now=now)
+        return seg

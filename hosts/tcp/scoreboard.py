@@ -22,11 +22,12 @@ RETX_HISTORY = 4096         # retransmitted ranges remembered for DSACK (then ha
 class Scoreboard:
     """The records and the counts of SACKed, lost and retransmitted bytes above SND.UNA.
 
-    ``delivered`` (optional) is called as ``delivered(start, end, sent_at, transmissions, now)``
-    for every segment acknowledged for the first time, by a SACK block or by the cumulative
-    ACK (a segment SACKed earlier is not reported again when the cumulative ACK passes it)."""
+    ``on_delivered`` (optional, with the ``view`` it is given: a policy's hook, variants/base.py)
+    is called for every segment acknowledged for the first time, by a SACK block or by the
+    cumulative ACK (a segment SACKed earlier is not reported again when the cumulative ACK
+    passes it)."""
 
-    def __init__(self, delivered=None) -> None:
+    def __init__(self) -> None:
         self.records: list[list] = []
         self.head = 0                   # first record not cumulatively acknowledged
         self.sacked_out = 0             # bytes SACKed above SND.UNA
@@ -35,7 +36,8 @@ class Scoreboard:
         self.lost_hint = 0              # no lost record below this index (NextSeg's start)
         self.high_sacked = 0            # end of the highest data ever SACKed or ACKed
         self.retransmitted: list[tuple[int, int]] = []  # recent retransmissions (DSACK)
-        self.delivered = delivered
+        self.on_delivered = None
+        self.view = None
 
     # ------------------------------------------------------------------ new segments
     def add(self, start: int, end: int, now: float) -> list:
@@ -63,12 +65,12 @@ class Scoreboard:
     def trim(self, ack: int, now: float) -> None:
         """The cumulative ACK reached ``ack``: its records leave the scoreboard's counts."""
         segs, i = self.records, self.head
-        delivered = self.delivered
+        delivered = self.on_delivered
         while i < len(segs) and segs[i][END] <= ack:
             r = segs[i]
             self._uncount(r)
             if delivered is not None and not r[SACKED]:
-                delivered(r[START], r[END], r[SENT_AT], r[TX], now)
+                delivered(self.view, r[START], r[END], r[SENT_AT], r[TX], now=now)
             i += 1
         if i < len(segs) and segs[i][START] < ack:      # partly acked (peer's window edge)
             r = segs[i]
@@ -104,7 +106,7 @@ class Scoreboard:
             else:
                 hi = mid
         news = False
-        delivered = self.delivered
+        delivered = self.on_delivered
         for i in range(lo, len(segs)):
             r = segs[i]
             if r[START] >= right:
@@ -122,7 +124,7 @@ class Scoreboard:
             if r[END] > self.high_sacked:
                 self.high_sacked = r[END]
             if delivered is not None:
-                delivered(r[START], r[END], r[SENT_AT], r[TX], now)
+                delivered(self.view, r[START], r[END], r[SENT_AT], r[TX], now=now)
         return news
 
     def newest_acked_once(self, ack: int) -> list | None:

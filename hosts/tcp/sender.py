@@ -30,7 +30,7 @@ class Sender:
         self.fin_at: int | None = None  # offset of our FIN once sent
         self.per_flight = per_flight    # one RTT measurement per flight (BSD's t_rtt)
         self.timed: list | None = None  # per-flight sampling: the record being timed
-        self.on_retransmit = None       # the policy's hook, set by the connection
+        self.recovery = None            # loss recovery (recovery.py), set by the connection
 
     @property
     def flight_size(self) -> int:
@@ -68,10 +68,10 @@ class Sender:
     def retransmit(self, r: list, now: float) -> Segment:
         """Record ``r`` sent again."""
         conn = self.conn
+        last_sent_at = r[SENT_AT]
         self.sb.on_retransmit(r, now)
         conn.stats["retransmits"] += 1
-        if self.on_retransmit is not None:
-            self.on_retransmit(conn, r[START], r[END])
+        self.recovery.retransmitted(r[START], r[END], last_sent_at, now)
         conn.trace("retransmit", start=r[START], end=r[END])
         if self.fin_at is not None and r[START] == self.fin_at:
             return conn.make(r[START], b"", FIN)

@@ -1,4 +1,5 @@
-"""A connection's timers, as absolute deadlines (seconds of the caller's clock) or None.
+"""A connection's timers, as absolute deadlines (seconds of the caller's clock) or None, and
+the timestamp option's clock.
 
 Nothing here fires anything: whoever drives the engine asks ``TcpConnection.next_timer()``
 (the earliest of these) and calls ``on_timer(now=...)`` once it has passed, which is how a
@@ -7,7 +8,15 @@ sans-IO engine has timers (aioquic's get_timer / handle_timer).
 
 from __future__ import annotations
 
-__all__ = ["Timers"]
+from netbase.seq import SEQ_MOD
+
+__all__ = ["Timers", "ts_val"]
+
+
+def ts_val(now: float) -> int:
+    """The TSval a segment sent at ``now`` carries: the timestamp clock ticks every
+    millisecond (RFC 7323 §5.4 asks for 1 ms to 1 s per tick)."""
+    return int(now * 1000) % SEQ_MOD
 
 
 class Timers:

@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 from collections import deque
 
-from hosts.tcp.variants.base import DUPTHRESH, register
+from hosts.tcp.variants.base import DUPTHRESH, SenderView, SpuriousTimeout, Undo, register
 from hosts.tcp.variants.dsack import DsackUndo, dupthresh_cap
 from hosts.tcp.variants.spurious import FalseRetransmitDetector
 
@@ -232,14 +232,14 @@ def limited_transmit_cost(idle: float, r: float, w: float, dupacks: int) -> floa
 
 
 # ------------------------------------------------------------------------------- W, D, R, T
-def _srtt(conn) -> float:
+def _srtt(view: SenderView) -> float:
     """R: the smoothed RTT (the RTO before the first sample, which the handshake gives)."""
-    return conn.rtt.srtt or conn.rtt.rto
+    return view.rtt.srtt or view.rtt.rto
 
 
-def _window_packets(conn) -> float:
+def _window_packets(view: SenderView) -> float:
     """The window the sender can use, in packets: cwnd bounded by the peer's window."""
-    return max(1.0, min(conn.cwnd, conn.snd_wnd) / conn.mss)
+    return max(1.0, min(view.cwnd, view.snd_wnd) / view.mss)
 
 
 class WindowAverage:
@@ -251,16 +251,16 @@ class WindowAverage:
         self.value: float | None = None
         self._next_at = 0.0
 
-    def on_ack(self, conn) -> None:
-        if conn.in_recovery or conn.in_loss or conn.now < self._next_at:
+    def on_ack(self, view: SenderView, now: float) -> None:
+        if view.in_recovery or view.in_loss or now < self._next_at:
             return
-        sample = _window_packets(conn)
+        sample = _window_packets(view)
         self.value = sample if self.value is None else \
             (1 - self.gain) * self.value + self.gain * sample
-        self._next_at = conn.now + _srtt(conn)
+        self._next_at = now + _srtt(view)
 
-    def get(self, conn) -> float:
-        return self.value if self.value is not None else _window_packets(conn)
+    def get(self, view: SenderView) -> float:
+        return self.value if self.value is not None else _window_packets(view)
 
 
 class FfrDuration:
@@ -299,24 +299,25 @@ class LimitedTransmitIdle:
     def on_timeout(self) -> None:
         self.since = None
 
-    def on_ack(self, conn, prior_una: int, dupthresh: int) -> tuple[float, int] | None:
+    def on_ack(self, view: SenderView, prior_una: int, dupthresh: int,
+               now: float) -> tuple[float, int] | None:
         """Returns (I, d) when this ACK ends an idle period."""
         if self.since is not None:
-            if conn.snd_una > prior_una:
-                period = (conn.now - self.since, self.dupacks)
+            if view.snd_una > prior_una:
+                period = (now - self.since, self.dupacks)
                 self.since = None
                 return period
             return None
-        if (conn.snd_una == prior_una and 0 < conn.dupacks < dupthresh
-                and not conn.in_recovery and not conn.in_loss and self._blocked(conn)):
-            self.since, self.dupacks = conn.now, 0
+        if (view.snd_una == prior_una and 0 < view.dupacks < dupthresh
+                and not view.in_recovery and not view.in_loss and self._blocked(view)):
+            self.since, self.dupacks = now, 0
         return None
 
     @staticmethod
-    def _blocked(conn) -> bool:
-        unsent = conn.unsent
-        room = conn.snd_una + conn.snd_wnd - conn.snd_max
-        return unsent > 0 and room < min(conn.mss, unsent)
+    def _blocked(view: SenderView) -> bool:
+        unsent = view.unsent
+        room = view.snd_una + view.snd_wnd - view.snd_max
+        return unsent > 0 and room < min(view.mss, unsent)
 
 
 # ------------------------------------------------------------------------------- §4.3.4
@@ -371,7 +372,7 @@ class RrTcpFa(DsackUndo):
         return FA_RATIO
 
     # -------------------------------------------------------------- dupthresh (§4.2)
-    def _apply(self, conn) -> None:
+    def _apply(self, view: SenderView) -> None:
         """dupthresh from the histogram and the FA ratio, recomputed when either changed
         (§4.2), bounded by 90 % of the current cwnd.
 
@@ -385,75 +386,81 @@ class RrTcpFa(DsackUndo):
         if basis != self._basis:
             self._basis = basis
             self.target = dupthresh_for(self.histogram, self.fa_ratio)
-        if conn.in_recovery or conn.in_loss:
+        if view.in_recovery or view.in_loss:
             self.dupthresh = DUPTHRESH
         else:
-            self.dupthresh = max(DUPTHRESH, min(self.target, dupthresh_cap(conn)))
+            self.dupthresh = max(DUPTHRESH, min(self.target, dupthresh_cap(view)))
 
-    def _close_ack(self, conn) -> None:
+    def _close_ack(self, view: SenderView, now: float) -> None:
         """The ACK's deliveries are all reported: take its sample (§4.1.1) and let old
         events go (§4.1.3's coarse timer, run on every ACK)."""
-        self.sampler.ack_done(conn.now, conn.highest_sacked(), conn.mss)
-        self.histogram.expire(conn.now)
+        self.sampler.ack_done(now, view.highest_sacked(), view.mss)
+        self.histogram.expire(now)
 
     # -------------------------------------------------------------- hooks
-    def on_delivered(self, conn, start, end, sent_at, transmissions):
+    def on_delivered(self, view, start, end, sent_at, transmissions, *, now):
         self.sampler.delivered(start, end, transmissions)
 
-    def on_dupack(self, conn, seg, dupacks):
-        super().on_dupack(conn, seg, dupacks)
-        self._close_ack(conn)
-        self._apply(conn)           # before the engine compares dupacks with it
+    def on_dupack(self, view, seg, dupacks, *, now):
+        super().on_dupack(view, seg, dupacks, now=now)
+        self._close_ack(view, now)
+        self._apply(view)           # before the engine compares dupacks with it
 
-    def on_new_ack(self, conn):
-        self._close_ack(conn)
+    def on_new_ack(self, view, *, now):
+        self._close_ack(view, now)
 
-    def on_ack(self, conn, seg, prior_una):
-        self._close_ack(conn)
-        self._apply(conn)
+    def on_ack(self, view, seg, prior_una, *, now):
+        self._close_ack(view, now)
+        self._apply(view)
 
-    def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
-        super().on_enter_recovery(conn, prior_cwnd, prior_ssthresh)
-        self.cut_at = conn.now      # §4.1: the fast retransmit's start time
+    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+        super().on_enter_recovery(view, prior_cwnd, prior_ssthresh, now=now)
+        self.cut_at = now           # §4.1: the fast retransmit's start time
         self.timeout_episode.cancel()
 
-    def on_retransmit(self, conn, start, end):
-        super().on_retransmit(conn, start, end)
+    def on_retransmit(self, view, start, end, last_sent_at, *, now):
+        super().on_retransmit(view, start, end, last_sent_at, now=now)
         self.timeout_episode.on_retransmit()
 
-    def on_dsack(self, conn, start, end, retransmitted):
+    def on_dsack(self, view, start, end, retransmitted, *, now):
         if retransmitted:
-            self.sampler.dsack(conn.now, start, end, conn.mss)
-        super().on_dsack(conn, start, end, retransmitted)     # undo, on_false_fast_retransmit
+            self.sampler.dsack(now, start, end, view.mss)
+        decision = super().on_dsack(view, start, end, retransmitted, now=now)   # DSACK undo
         if self.timeout_episode.on_dsack(end, retransmitted):
-            self._undo_false_timeout(conn)
-        self._apply(conn)
+            undo = self._undo_false_timeout(view)
+            decision = undo if decision is None else (decision, undo)
+        if decision is None:
+            self._apply(view)
+        return decision
 
-    def on_false_fast_retransmit(self, conn, dupacks):
+    def on_undo(self, view, *, now):
+        super().on_undo(view, now=now)  # on_false_fast_retransmit, if the episode's
+        self._apply(view)               # dupthresh for the restored window
+
+    def on_false_fast_retransmit(self, view, dupacks, *, now):
         if self.cut_at is not None:
-            self.ffr_duration.sample(conn.now - self.cut_at)      # §4.1, §4.3.2: D
+            self.ffr_duration.sample(now - self.cut_at)         # §4.1, §4.3.2: D
             self.cut_at = None
 
-    def on_timeout(self, conn):
-        first = not conn.in_loss        # the first expiry of this episode, not a backoff
-        super().on_timeout(conn)        # the fast-recovery episode is not judged
+    def on_timeout(self, view, *, now):
+        first = not view.in_loss        # the first expiry of this episode, not a backoff
+        super().on_timeout(view, now=now)   # the fast-recovery episode is not judged
         self.cut_at = None
         if first:
-            self.timeout_prior = (conn.cwnd, conn.ssthresh)      # before the engine's cut
-            self.timeout_episode.start(conn.snd_una)
-            self.on_timeout_episode(conn)
+            self.timeout_prior = (view.cwnd, view.ssthresh)     # before the engine's cut
+            self.timeout_episode.start(view.snd_una)
+            self.on_timeout_episode(view, now=now)
 
-    def on_timeout_episode(self, conn) -> None:
+    def on_timeout_episode(self, view: SenderView, *, now: float) -> None:
         """A retransmission timeout (once per episode). DSACK-FA's FA ratio is fixed."""
 
-    def _undo_false_timeout(self, conn) -> None:
+    def _undo_false_timeout(self, view: SenderView) -> SpuriousTimeout | Undo:
         cwnd, ssthresh = self.timeout_prior
         self.timeout_prior = None
-        if conn.in_loss:
+        if view.in_loss:
             # go-back-N still running: stop it, as the other spurious-timeout responses do
-            conn.resume_after_spurious_timeout(cwnd=cwnd, ssthresh=ssthresh)
-        else:
-            conn.undo_reduction(cwnd=cwnd, ssthresh=ssthresh)
+            return SpuriousTimeout(cwnd, ssthresh)
+        return Undo(cwnd, ssthresh)
 
 
 @register
@@ -481,32 +488,32 @@ class RrTcp(RrTcpFa):
     def _c_ffr(self, w: float, r: float) -> float:
         return false_fast_retransmit_cost(w, self.ffr_duration.get(r), r)
 
-    def on_dupack(self, conn, seg, dupacks):
+    def on_dupack(self, view, seg, dupacks, *, now):
         self.lt_idle.on_dupack()
-        super().on_dupack(conn, seg, dupacks)
+        super().on_dupack(view, seg, dupacks, now=now)
 
-    def on_ack(self, conn, seg, prior_una):
-        super().on_ack(conn, seg, prior_una)
-        self.window.on_ack(conn)
-        self.rto_in_force = conn.rtt.rto
-        period = self.lt_idle.on_ack(conn, prior_una, self.dupthresh)
+    def on_ack(self, view, seg, prior_una, *, now):
+        super().on_ack(view, seg, prior_una, now=now)
+        self.window.on_ack(view, now)
+        self.rto_in_force = view.rtt.rto
+        period = self.lt_idle.on_ack(view, prior_una, self.dupthresh, now)
         if period is not None:
             idle, dupacks = period
-            w, r = self.window.get(conn), _srtt(conn)
+            w, r = self.window.get(view), _srtt(view)
             self.adapter.on_limited_transmit_idle(limited_transmit_cost(idle, r, w, dupacks),
                                                   self._c_ffr(w, r))
-            self._apply(conn)
+            self._apply(view)
 
-    def on_false_fast_retransmit(self, conn, dupacks):
-        super().on_false_fast_retransmit(conn, dupacks)
+    def on_false_fast_retransmit(self, view, dupacks, *, now):
+        super().on_false_fast_retransmit(view, dupacks, now=now)
         self.adapter.on_false_fast_retransmit()
 
-    def on_timeout(self, conn):
+    def on_timeout(self, view, *, now):
         self.lt_idle.on_timeout()
-        super().on_timeout(conn)
+        super().on_timeout(view, now=now)
 
-    def on_timeout_episode(self, conn):
-        w, r = self.window.get(conn), _srtt(conn)
-        t = self.rto_in_force or conn.rtt.rto
+    def on_timeout_episode(self, view, *, now):
+        w, r = self.window.get(view), _srtt(view)
+        t = self.rto_in_force or view.rtt.rto
         self.adapter.on_timeout(timeout_cost(w, t, r), self._c_ffr(w, r))
-        self._apply(conn)
+        self._apply(view)
