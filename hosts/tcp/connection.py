@@ -78,14 +78,10 @@ class TcpConnection:
         self.inbound: Inbound | None = None         # once the peer's SYN is in
 
     # ------------------------------------------------------------------ public state
+    # (the rest is on the parts: conn.sender, conn.recovery, conn.inbound, conn.timers)
     @property
     def dupthresh(self) -> int:
         return self.policy.dupthresh
-
-    @property
-    def now(self) -> float:
-        """The time of the event being processed (passed in by the caller, never read)."""
-        return self._now
 
     @property
     def snd_una(self) -> int:
@@ -98,10 +94,6 @@ class TcpConnection:
     @property
     def snd_max(self) -> int:
         return self.sender.snd_max
-
-    @property
-    def snd_wnd(self) -> int:
-        return self.sender.snd_wnd
 
     @property
     def flight_size(self) -> int:
@@ -121,31 +113,12 @@ class TcpConnection:
         return self.recovery.ssthresh
 
     @property
-    def dupacks(self) -> int:
-        return self.recovery.dupacks
-
-    @property
     def in_recovery(self) -> bool:
         return self.recovery.in_recovery
 
     @property
     def in_loss(self) -> bool:
         return self.recovery.in_loss
-
-    @property
-    def recovery_point(self) -> int:
-        return self.recovery.recovery_point
-
-    @property
-    def pipe(self) -> int:
-        """RFC 6675 §4 SetPipe, in bytes: what the engine believes is in the network (without
-        SACK each duplicate ACK counts as a segment gone)."""
-        return self.recovery.pipe
-
-    @property
-    def sacked_out(self) -> int:
-        """Bytes above SND.UNA the peer has SACKed (RFC 6675's SACKed segments, in bytes)."""
-        return self.sender.sb.sacked_out
 
     # the scoreboard's counts, which return to zero once everything is acknowledged
     @property
@@ -161,17 +134,8 @@ class TcpConnection:
         return self.sender.sb.retrans_out
 
     @property
-    def irs(self) -> int:
-        return self.inbound.irs if self.inbound is not None else 0
-
-    @property
     def rcv(self) -> Receiver | None:
         return self.inbound.rcv if self.inbound is not None else None
-
-    @property
-    def rto_deadline(self) -> float | None:
-        """When the retransmission timer expires, or None when it is not armed."""
-        return self.timers.rto_at
 
     @property
     def policy_deadline(self) -> float | None:
