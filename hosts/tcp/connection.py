@@ -36,7 +36,7 @@ from hosts.tcp.variants import get_variant
 from netbase.segment import ACK, FIN, RST, SYN, Segment
 from netbase.seq import SEQ_MOD, seq_geq, seq_sub
 
-__all__ = ["TcpConnection", "CLOSED", "LISTEN", "SYN_SENT", "SYN_RCVD", "ESTABLISHED",
+__all__ = ["TcpConnection", "reset_for", "CLOSED", "LISTEN", "SYN_SENT", "SYN_RCVD", "ESTABLISHED",
            "FIN_WAIT_1", "FIN_WAIT_2", "CLOSING", "TIME_WAIT", "CLOSE_WAIT", "LAST_ACK"]
 
 CLOSED, LISTEN, SYN_SENT, SYN_RCVD, ESTABLISHED = "CLOSED", "LISTEN", "SYN-SENT", "SYN-RECEIVED", "ESTABLISHED"
@@ -48,6 +48,18 @@ _STATS = ("segments_sent", "segments_received", "retransmits", "fast_retransmits
           "spurious_retransmits", "dsack_undos", "eifel_undos", "spurious_timeouts_undone",
           "bytes_acked", "epdn_stamps", "epdn_ignored", "reorder_acks_sent",
           "reorder_dupacks_received", "bad_segments", "challenge_acks", "loss_probes")
+
+
+def reset_for(seg: Segment) -> Segment | None:
+    """The reset that answers ``seg`` when it arrives for no connection: at a CLOSED endpoint
+    or where no endpoint matches (RFC 9293 §3.10.7.1). It is made acceptable to the sender:
+    <SEQ=SEG.ACK><CTL=RST> for a segment with ACK, else <SEQ=0><ACK=SEG.SEQ+SEG.LEN>
+    <CTL=RST,ACK>. A reset is never answered (None)."""
+    if seg.flags & RST:
+        return None
+    if seg.flags & ACK:
+        return Segment(seg.dst_port, seg.src_port, seg.ack, 0, RST)
+    return Segment(seg.dst_port, seg.src_port, 0, (seg.seq + seg.seg_len) % SEQ_MOD, RST | ACK)
 
 
 class TcpConnection:
@@ -280,7 +292,8 @@ class TcpConnection:
         self._now = now
         self.stats["segments_received"] += 1
         if self.state == CLOSED:
-            return []
+            rst = reset_for(seg)                # RFC 9293 §3.10.7.1
+            return [rst] if rst is not None else []
         if self.state == LISTEN:
             return self._on_listen(seg, now)
         if self.state == SYN_SENT:
@@ -289,7 +302,7 @@ class TcpConnection:
 
     def _reset(self, seg: Segment) -> list[Segment]:
         """RFC 9293 §3.10.7.2/3: an unacceptable ACK is answered <SEQ=SEG.ACK><CTL=RST>."""
-        return [Segment(self.local_port, self.remote_port, seg.ack, 0, RST)]
+        return [reset_for(seg)]
 
     def _negotiated(self, seg: Segment) -> None:
         """The peer's SYN or SYN-ACK is in: its options, its IRS, our receive half."""
@@ -369,6 +382,10 @@ class TcpConnection:
             return []
         if not inb.acceptable(seg, start):
             inb.note_duplicate(seg, start)
+            if self.state == TIME_WAIT and seg.flags & FIN:
+                # RFC 9293 §3.10.7.4: the peer's FIN again (our ACK of it was lost):
+                # acknowledge it and restart the 2 MSL timeout
+                self._enter_time_wait(now)
             return [inb.ack_segment(now)]       # RFC 9293 §3.10.7.4: ACK and drop
         if self.state == SYN_RCVD:
             if seq_sub(seg.ack, (self.iss + 1) % SEQ_MOD) != 0:
@@ -392,9 +409,17 @@ class TcpConnection:
         return out
 
     def _on_rst(self, start: int, now: float) -> list[Segment]:
-        """RFC 9293 §3.10.7.4 / RFC 5961 §3: reset only on an exact match, challenge if in window."""
+        """RFC 9293 §3.10.7.4 / RFC 5961 §3: reset only on an exact match, challenge if in window.
+        In CLOSING, LAST-ACK and TIME-WAIT a reset closes the connection (the peer is gone),
+        without error when everything we sent before our FIN was acknowledged."""
         rcv = self.inbound.rcv
         if start == rcv.rcv_nxt:
+            snd = self.sender
+            if self.state in (CLOSING, LAST_ACK, TIME_WAIT) and snd.snd_una >= snd.fin_at:
+                self.trace("closed", reason="reset", state=self.state)
+                self.state = CLOSED
+                self.timers.stop_all()
+                return []
             return self._abort("reset by peer")
         if rcv.rcv_nxt <= start < rcv.rcv_nxt + max(rcv.window, 1):
             self.stats["challenge_acks"] += 1
