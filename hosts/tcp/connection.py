@@ -7,7 +7,7 @@
 Nothing here reads a clock or does I/O. Internally every sequence number is an *unwrapped*
 offset from the initial sequence number (ISS for what we send, IRS for what we receive), so
 plain integer order is sequence order; wire numbers are converted at the edges with the
-mod-2^32 helpers of seq.py, which makes a transfer across 2^32 behave like any other.
+mod-2^32 helpers of netbase/seq.py, which makes a transfer across 2^32 behave like any other.
 
 This module is the state machine (RFC 9293 §3.3.2, §3.10) and the public API; the work is done
 by the connection's parts, one module each:
@@ -36,8 +36,9 @@ from hosts.tcp.variants import get_variant
 from netbase.segment import ACK, FIN, RST, SYN, Segment
 from netbase.seq import SEQ_MOD, seq_geq, seq_sub
 
-__all__ = ["TcpConnection", "reset_for", "CLOSED", "LISTEN", "SYN_SENT", "SYN_RCVD", "ESTABLISHED",
-           "FIN_WAIT_1", "FIN_WAIT_2", "CLOSING", "TIME_WAIT", "CLOSE_WAIT", "LAST_ACK"]
+__all__ = ["TcpConnection", "reset_for", "CLOSED", "LISTEN", "SYN_SENT", "SYN_RCVD",
+           "ESTABLISHED", "FIN_WAIT_1", "FIN_WAIT_2", "CLOSING", "TIME_WAIT", "CLOSE_WAIT",
+           "LAST_ACK"]
 
 CLOSED, LISTEN, SYN_SENT, SYN_RCVD, ESTABLISHED = "CLOSED", "LISTEN", "SYN-SENT", "SYN-RECEIVED", "ESTABLISHED"
 FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT = "FIN-WAIT-1", "FIN-WAIT-2", "CLOSING", "TIME-WAIT"
@@ -280,7 +281,8 @@ class TcpConnection:
                 if seg is None:
                     break
                 out.append(seg)
-        if snd.fin_pending and snd.snd_nxt == snd.app_end and self.state in (ESTABLISHED, CLOSE_WAIT):
+        if snd.fin_pending and snd.snd_nxt == snd.app_end \
+                and self.state in (ESTABLISHED, CLOSE_WAIT):
             out.append(snd.send_fin(now))
             self.state = FIN_WAIT_1 if self.state == ESTABLISHED else LAST_ACK
         if out:

@@ -21,7 +21,8 @@ hosts/README.md, "Variants". How a planned variant maps onto the hooks: docs/arc
 from __future__ import annotations
 
 from hosts.tcp.variants.base import DUPTHRESH, VARIANTS, LossRecoveryPolicy, get_variant, register
-from hosts.tcp.variants import sack, dsack, eifel, frto, netreno, rack, rdtcp, rrtcp  # noqa: F401  (registration)
-from hosts.tcp.variants import newreno  # noqa: F401  (registration: 001's NewReno forms)
+# importing the variants registers them
+from hosts.tcp.variants import sack, dsack, eifel, frto, netreno, rack, rdtcp, rrtcp  # noqa: F401
+from hosts.tcp.variants import newreno  # noqa: F401  (001's NewReno forms, on frto and eifel)
 
 __all__ = ["LossRecoveryPolicy", "VARIANTS", "register", "get_variant", "DUPTHRESH"]
