@@ -10,18 +10,24 @@ so tests exercise the real wire format. Time is virtual; nothing sleeps.
     net.drop(3); net.hold(5, positions=4); net.stamp(6, drop_lo_of=3, drop_hi_of=3)
     net.run()
     assert net.delivered == net.data
+
+``ChaosNetwork`` is the other kind of path: seeded random drops, duplicates and reordering
+of every segment both ways, for a whole connection from SYN to both ends CLOSED, the stream
+checked byte for byte (hosts.apps).
 """
 
 from __future__ import annotations
 
 import heapq
+import random
 from dataclasses import dataclass, field, replace
 
+from hosts.apps import BulkSender, PatternSink
 from hosts.tcp import TcpConfig, TcpConnection
 from netbase.segment import Segment
 from netbase.wire import decode_frame, encode_frame
 
-__all__ = ["TestNetwork", "Sent"]
+__all__ = ["TestNetwork", "Sent", "ChaosNetwork"]
 
 A_IP, B_IP = "10.0.0.1", "10.0.0.2"
 
@@ -217,3 +223,107 @@ class TestNetwork:
 
     def events_named(self, name: str) -> list[tuple]:
         return [e for e in self.events if e[1] == name]
+
+
+@dataclass
+class ChaosNetwork:
+    """A transfer of ``total`` pattern bytes from A to B over a path that, in both directions
+    and for every segment (SYNs, data, ACKs, FINs, resets), drops it with probability ``drop``,
+    sends it twice with probability ``duplicate`` and delays it with probability ``reorder`` by
+    up to three times ``delay`` more (so later segments overtake it), all drawn from
+    ``random.Random(seed)``. A closes once it has written everything, B once it has read A's
+    FIN (as TestNetwork's applications do). ``run`` goes on until neither end has a timer
+    armed and nothing is in flight: with the default TIME-WAIT of 2*MSL that is when both ends
+    are CLOSED, or ``until`` seconds. Then ``sink.ok`` and ``sink.bytes == total`` say the
+    stream arrived exactly, and each end's ``state`` and ``error`` how it ended."""
+
+    config: TcpConfig
+    total: int
+    seed: int = 0
+    drop: float = 0.25
+    duplicate: float = 0.25
+    reorder: float = 0.25
+    delay: float = 0.01                   # one-way delay, seconds
+    receiver_config: TcpConfig | None = None
+    iss_a: int = 2**32 - 3000             # both directions cross 2^32 early
+    iss_b: int = 2**32 - 1
+    until: float = 3600.0
+    max_events: int = 200_000
+
+    def __post_init__(self):
+        self.__test__ = False
+        self.a = TcpConnection(self.config, local_port=40000, remote_port=80, iss=self.iss_a)
+        self.b = TcpConnection(self.receiver_config or self.config, local_port=80,
+                               remote_port=40000, iss=self.iss_b)
+        self.b.listen()
+        self.source = BulkSender(self.total, seed=self.seed)
+        self.sink = PatternSink(seed=self.seed)
+        self.now = 0.0
+        self.segments = 0                 # segments the two ends sent
+        self.dropped = self.duplicated = self.delayed = 0     # what the path did to them
+        self._rng = random.Random(self.seed)
+        self._queue: list[tuple] = []
+        self._order = 0
+
+    __test__ = False     # not a pytest test class
+
+    def _send(self, segs: list[Segment], src: str) -> None:
+        dst, src_ip, dst_ip = ("b", A_IP, B_IP) if src == "a" else ("a", B_IP, A_IP)
+        rng = self._rng
+        for seg in segs:
+            self.segments += 1
+            frame = encode_frame(seg, src_ip=src_ip, dst_ip=dst_ip)
+            if rng.random() < self.drop:
+                self.dropped += 1
+                continue
+            copies = 2 if rng.random() < self.duplicate else 1
+            self.duplicated += copies - 1
+            for _ in range(copies):
+                late = 0.0
+                if rng.random() < self.reorder:
+                    late = rng.uniform(0, 3 * self.delay)
+                    self.delayed += 1
+                self._order += 1
+                heapq.heappush(self._queue, (self.now + self.delay + late, self._order, dst,
+                                             frame))
+
+    def _pump(self) -> None:
+        self._send(self.source.pump(self.a, self.now), "a")
+
+    def _deliver(self, dst: str, frame: bytes) -> None:
+        seg = decode_frame(frame)[2]
+        if dst == "a":
+            self._send(self.a.on_segment(seg, now=self.now), "a")
+            self._pump()
+            return
+        b = self.b
+        self._send(b.on_segment(seg, now=self.now), "b")
+        self.sink.pump(b, self.now)
+        if b.state == "CLOSE-WAIT":
+            b.close()                           # B's application closes after A's FIN
+            self._send(b.poll(now=self.now), "b")
+
+    def run(self) -> "ChaosNetwork":
+        self._send(self.a.connect(now=0.0), "a")
+        for _ in range(self.max_events):
+            due = [(t, end) for end, t in (("a", self.a.next_timer()), ("b", self.b.next_timer()))
+                   if t is not None]
+            if self._queue and (not due or self._queue[0][0] <= min(due)[0]):
+                t, _, dst, frame = heapq.heappop(self._queue)
+                if t > self.until:
+                    break
+                self.now = t
+                self._deliver(dst, frame)
+            elif due:
+                t, end = min(due)
+                if t > self.until:
+                    break
+                self.now = t
+                if end == "a":
+                    self._send(self.a.on_timer(now=t), "a")
+                    self._pump()
+                else:
+                    self._send(self.b.on_timer(now=t), "b")
+            else:
+                break
+        return self

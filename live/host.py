@@ -52,7 +52,8 @@ from typing import Any, Callable
 from netbase import wire
 from netbase.pcap import PcapWriter, TimeOrderedCapture
 from hosts.apps import BulkSender, PatternSink
-from hosts.tcp import TcpConfig, TcpConnection
+from hosts.tcp import TcpConfig, TcpConnection, reset_for
+from hosts.tcp.config import MSL
 from hosts.tcp.connection import CLOSE_WAIT, CLOSED, LAST_ACK, LISTEN, SYN_RCVD, SYN_SENT
 from hosts.tcp.variants import VARIANTS, get_variant
 
@@ -71,7 +72,7 @@ class HostError(Exception):
 
 def tcp_config(variant: str, *, mss: int = 1460, k: int = 3, max_cwnd_segments: int = 500,
                timestamps: bool | None = None, rdtcp: bool | None = None,
-               delayed_ack: bool = False, time_wait: float = 1.0) -> TcpConfig:
+               delayed_ack: bool = False, time_wait: float = 2 * MSL) -> TcpConfig:
     """The engine configuration of a live host: the paper scenario's (experiments.runner.scenario's
     ``tcp_config``: SACK, window scale 7, no delayed ACKs, cwnd at most 500 segments), with
     timestamps where the variant needs them and RD-TCP-permitted offered by the RD-TCP family."""
@@ -316,6 +317,10 @@ class LiveHost:
         ep = self.endpoints.get((seg.dst_port, src_ip, seg.src_port)) if dst_ip == self.ip else None
         if ep is None:
             self.unmatched += 1
+            rst = reset_for(seg) if dst_ip == self.ip else None     # RFC 9293 §3.10.7.1
+            if rst is not None:
+                self._send(wire.encode_frame(rst, src_ip=self.ip, dst_ip=src_ip, src_mac=self.mac,
+                                             dst_mac=self.gateway_mac), now)
             return
         self.emit(ep, ep.conn.on_segment(seg, now=now), now)
 
@@ -425,7 +430,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--rdtcp", choices=("auto", "on", "off"), default="auto",
                     help="offer RD-TCP-permitted (auto: for the RD-TCP variants)")
     ap.add_argument("--time-wait", type=float, default=1.0, metavar="S",
-                    help="TIME-WAIT of the side that closes first (default 1 s)")
+                    help="TIME-WAIT of the side that closes first (default 1 s, shorter than "
+                         "the engine's 2*MSL: the host exits once its connection has closed)")
     ap.add_argument("--duration", type=float, default=None, metavar="S",
                     help="sender: send for S seconds after the handshake, then close; receiver: "
                          "measure throughput over S seconds after the handshake")

@@ -1,15 +1,17 @@
 """A simulated end host: TCP engine endpoints behind one NIC, frames via ``netbase.wire``.
 
 The host owns no TCP logic: each endpoint is a sans-IO ``hosts.tcp.TcpConnection``; the host
-decodes arriving frames, hands the segment to the endpoint it belongs to, encodes what the
-engine returns, and keeps one timer event per endpoint armed at ``next_timer()`` (re-armed after
-every call, stale firings ignored).
+decodes arriving frames, hands the segment to the endpoint it belongs to (a segment for none is
+answered with the engine's reset, ``hosts.tcp.reset_for``), encodes what the engine returns, and
+keeps one timer event per endpoint armed at ``next_timer()`` (re-armed after every call, stale
+firings ignored).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hosts.tcp import reset_for
 from netbase import wire
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -79,7 +81,7 @@ class HostNode:
         self.nic: "Nic | None" = None
         self.endpoints: dict[tuple[int, str, int], Endpoint] = {}
         self.malformed = 0              # frames netbase.wire refused
-        self.unmatched = 0              # frames for no endpoint (no RST model)
+        self.unmatched = 0              # frames for no endpoint (TCP ones answered with a reset)
 
     def add_endpoint(self, conn: Any, *, local_port: int, remote_ip: str, remote_port: int,
                      app: Any) -> Endpoint:
@@ -105,8 +107,11 @@ class HostNode:
             self.malformed += 1
             return
         ep = self.endpoints.get((seg.dst_port, src_ip, seg.src_port))
+        now = self.events.now
         if ep is None:
             self.unmatched += 1
+            rst = reset_for(seg)            # RFC 9293 §3.10.7.1: no connection
+            if rst is not None:
+                self.nic.send(self.encode(rst, src_ip), now)
             return
-        now = self.events.now
         ep.emit(ep.conn.on_segment(seg, now=now), now)

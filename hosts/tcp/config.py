@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["TcpConfig", "DEFAULT_MSS", "RDTCP_MSS_REDUCTION"]
+from hosts.tcp.rtt import ESTIMATORS
+from hosts.tcp.variants import VARIANTS
+
+__all__ = ["TcpConfig", "DEFAULT_MSS", "RDTCP_MSS_REDUCTION", "MSL"]
 
 DEFAULT_MSS = 1460            # Ethernet MTU 1500 - 20 (IPv4) - 20 (TCP)
 RDTCP_MSS_REDUCTION = 12      # design.md: negotiated RD-TCP endpoints leave room for a 12-byte EPDN stamp
+MSL = 120.0                   # RFC 9293 §3.4.2: Maximum Segment Lifetime, 2 minutes
 
 
 @dataclass(frozen=True)
@@ -28,7 +32,8 @@ class TcpConfig:
     min_rto: float = 1.0            # RFC 6298 (2.4)
     max_rto: float = 60.0           # RFC 6298 (2.5)
     initial_rto: float = 1.0        # RFC 6298 (2.1)
-    time_wait: float = 1.0          # 2*MSL, shortened for simulation (RFC 9293 §3.4.2 allows a local choice)
+    time_wait: float = 2 * MSL      # RFC 9293 §3.10.7.4: TIME-WAIT lasts 2*MSL, long enough that
+                                    # the peer's retransmitted FIN is still acknowledged
     max_retries: int = 15           # give up after this many RTOs of one segment (RFC 9293 §3.8.3 R2)
     # the knobs seed 004's OS profiles set (hosts/tcp/profiles.py builds configs from them)
     dupthresh: int = 3              # RFC 5681 §3.2 DupThresh of the sack/NewReno senders (004: D)
@@ -44,7 +49,6 @@ class TcpConfig:
                                     # 004 §3.2)
 
     def __post_init__(self):
-        from hosts.tcp.variants import VARIANTS
         if self.variant not in VARIANTS:
             raise ValueError(f"unknown TCP variant {self.variant!r}; choose from "
                              f"{', '.join(sorted(VARIANTS))}")
@@ -54,7 +58,6 @@ class TcpConfig:
             raise ValueError("window_scale must be in 0..14 (RFC 7323 §2.3)")
         if self.rdtcp_k < 0 or self.max_cwnd_segments < 1:
             raise ValueError("rdtcp_k must be >= 0 and max_cwnd_segments >= 1")
-        from hosts.tcp.rtt import ESTIMATORS
         if self.rto_estimator not in ESTIMATORS:
             raise ValueError(f"unknown rto_estimator {self.rto_estimator!r}; choose from "
                              f"{', '.join(sorted(ESTIMATORS))}")
@@ -63,6 +66,9 @@ class TcpConfig:
                              f"{self.rtt_sampling!r}")
         if self.partial_ack not in ("newreno", "wait"):
             raise ValueError(f"partial_ack must be 'newreno' or 'wait', got {self.partial_ack!r}")
+        if not 0 <= self.time_wait < float("inf"):
+            raise ValueError(f"time_wait must be a finite number of seconds >= 0, got "
+                             f"{self.time_wait!r}")
         if self.dupthresh < 1:
             raise ValueError(f"dupthresh must be >= 1, got {self.dupthresh}")
         if self.dupthresh != 3 and self.variant != "sack":

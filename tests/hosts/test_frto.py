@@ -97,7 +97,8 @@ def test_the_halving_response_releases_at_most_three_segments_beyond_the_flight(
     calls = []
     conn = SimpleNamespace(mss=MSS, ssthresh=10 * MSS, flight_size=2 * MSS,
                            resume_after_spurious_timeout=lambda **kw: calls.append(kw))
-    halve_response(conn)
+    response = halve_response(conn)         # the decision; the engine applies it as below
+    conn.resume_after_spurious_timeout(cwnd=response.cwnd, ssthresh=response.ssthresh)
     assert calls == [{"cwnd": 5 * MSS, "ssthresh": 10 * MSS}]
 
 

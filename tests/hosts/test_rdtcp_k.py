@@ -126,7 +126,7 @@ def test_the_wait_is_bounded_by_the_window_when_it_is_used():
     conn, policy = net.a, net.a.policy
     policy.k = 40
     for cwnd_segments, expected in ((20, int(0.9 * 20) - 3), (100, 40), (2, 3)):
-        conn.cwnd = cwnd_segments * conn.mss
+        conn.recovery.cwnd = cwnd_segments * conn.mss
         assert policy.wait_k(conn) == expected
 
 

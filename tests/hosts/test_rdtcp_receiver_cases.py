@@ -32,9 +32,9 @@ def receive(arrivals):
     for n, stamp in arrivals:
         start, end = P(n)
         st = None if stamp is None else (P(stamp[0])[0], P(stamp[1])[1])
-        policy.on_data(rcv, start, end, st)
+        policy.on_data(rcv, start, end, st, now=0.0)
         rcv.on_data(start, bytes(SIZE))
-        bits.append(policy.ack_reorder_bit(rcv))
+        bits.append(policy.ack_reorder_bit(rcv, now=0.0))
     return policy, bits
 
 

@@ -279,10 +279,10 @@ def test_dsack_dupthresh_capped_at_90pct_of_cwnd_and_reset_by_a_timeout(variant)
         mss, cwnd, dupacks = 1000, 5000, 40
     policy = get_variant(variant)(config(variant))
     policy.dupthresh = 10
-    policy.on_false_fast_retransmit(Conn, 40)
+    policy.on_false_fast_retransmit(Conn, 40, now=1.0)
     assert policy.dupthresh == 4                             # int(0.9 * 5 segments)
     policy.dupthresh = 9
-    policy.on_timeout(Conn)
+    policy.on_timeout(Conn, now=2.0)
     assert policy.dupthresh == 3
 
 
@@ -336,7 +336,7 @@ class _HeadOnlyTimeout(LossRecoveryPolicy):
     """A timeout resends the first segment only (as F-RTO's and RACK's do)."""
     name = "test-head-only-rto"
 
-    def timeout_retransmits_all(self, conn):
+    def timeout_retransmits_all(self, conn, *, now):
         return False
 
 

@@ -165,7 +165,7 @@ def test_dupthresh_bounded_by_90pct_of_cwnd():
     for t in range(10):
         policy.histogram.add(float(t), 30)
     conn = _stand_in(cwnd=20 * MSS, highest=1)
-    policy.on_ack(conn, None, 1)
+    policy.on_ack(conn, None, 1, now=conn.now)
     assert policy.target == 31 and policy.dupthresh == 18      # int(0.9 * 20)
 
 
@@ -222,10 +222,11 @@ def test_false_timeout_found_during_go_back_n_stops_it():
         undo_reduction=lambda **kw: calls.append(("undo", kw)),
         resume_after_spurious_timeout=lambda **kw: calls.append(("resume", kw)))
     policy = rr.RrTcpFa(config("rrtcp-fa"))
-    policy.on_timeout(conn)
+    policy.on_timeout(conn, now=conn.now)
     conn.in_loss, conn.cwnd = True, MSS
-    policy.on_retransmit(conn, 1, 1 + MSS)
-    policy.on_dsack(conn, 1, 1 + MSS, True)
+    policy.on_retransmit(conn, 1, 1 + MSS, 0.0, now=conn.now)
+    response = policy.on_dsack(conn, 1, 1 + MSS, True, now=conn.now)
+    conn.resume_after_spurious_timeout(cwnd=response.cwnd, ssthresh=response.ssthresh)
     assert calls == [("resume", {"cwnd": 40 * MSS, "ssthresh": 30 * MSS})]
 
 
@@ -288,16 +289,16 @@ def _idle_period(variant, idle, timeout=False):
     full), one more dupack comes (d = 1), and ``idle`` s later an ACK advances the window."""
     policy = get_variant(variant)(config(variant))
     conn = _stand_in()
-    policy.on_ack(conn, None, 1)                        # W sampled: 20 packets
+    policy.on_ack(conn, None, 1, now=conn.now)          # W sampled: 20 packets
     for n in (1, 2):
         conn.now, conn.dupacks = 1.0 + n / 100, n
-        policy.on_dupack(conn, None, n)
-        policy.on_ack(conn, None, 1)
+        policy.on_dupack(conn, None, n, now=conn.now)
+        policy.on_ack(conn, None, 1, now=conn.now)
     if timeout:
-        policy.on_timeout(conn)
+        policy.on_timeout(conn, now=conn.now)
     conn.now, conn.dupacks, conn.snd_una = 1.01 + idle, 0, 1 + MSS
-    policy.on_new_ack(conn)
-    policy.on_ack(conn, None, 1)
+    policy.on_new_ack(conn, now=conn.now)
+    policy.on_ack(conn, None, 1, now=conn.now)
     return policy
 
 

@@ -12,10 +12,10 @@ class FiveDupacksGentle(LossRecoveryPolicy):
     """Fast retransmit after 5 dupacks; reduce ssthresh to 3/4 of the flight, not 1/2."""
     name = "test-five-gentle"
 
-    def should_fast_retransmit(self, conn, dupacks):
+    def should_fast_retransmit(self, conn, dupacks, *, now):
         return dupacks >= 5
 
-    def ssthresh_after_loss(self, conn):
+    def ssthresh_after_loss(self, conn, *, now):
         return max(conn.flight_size * 3 // 4, 2 * conn.mss)
 
 
@@ -47,10 +47,10 @@ class DeliveryRecorder(LossRecoveryPolicy):
         self.calls: list[tuple] = []
         self.acks: list[int] = []          # len(self.calls) at each on_ack
 
-    def on_delivered(self, conn, start, end, sent_at, transmissions):
-        self.calls.append((start, end, sent_at, transmissions, conn.now))
+    def on_delivered(self, conn, start, end, sent_at, transmissions, *, now):
+        self.calls.append((start, end, sent_at, transmissions, now))
 
-    def on_ack(self, conn, seg, prior_una):
+    def on_ack(self, conn, seg, prior_una, *, now):
         self.acks.append(len(self.calls))
 
 

@@ -123,6 +123,27 @@ def test_frames_for_another_address_are_not_ours():
     s2.close()
 
 
+def test_a_segment_for_no_endpoint_of_ours_is_answered_with_a_reset():
+    # RFC 9293 §3.10.7.1, the engine's rule (hosts.tcp.reset_for): <SEQ=SEG.ACK><CTL=RST>
+    from hosts.tcp import Segment
+    from netbase.segment import ACK, RST
+    from netbase.wire import decode_frame, encode_frame
+
+    s1, s2 = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    port = PairPort(s2)
+    b = live.LiveHost(port, **B)
+    stray = Segment(40000, 5999, 1, 4242, ACK, 1000, (), b"late")
+    s1.send(encode_frame(stray, src_ip=A["ip"], dst_ip=B["ip"]))
+    b.turn(max_wait=1.0)
+    assert b.unmatched == 1
+    ((src, dst, rst),) = [decode_frame(f) for f in port.sent]
+    assert (src, dst) == (B["ip"], A["ip"])
+    assert (rst.src_port, rst.dst_port, rst.seq, rst.flags) == (5999, 40000, 4242, RST)
+    b.close()
+    s1.close()
+    s2.close()
+
+
 # -- configuration and command line ----------------------------------------------------------------
 @pytest.mark.parametrize("variant", ["sack", "rdtcp", "eifel", "rdtcp-adaptive"])
 def test_live_run_gives_the_hosts_the_simulators_engine_configuration(variant):

@@ -17,15 +17,15 @@ exceeds 90 % of cwnd (in segments) and a retransmission timeout resets it to 3. 
 schemes ([10]) as "TCP using DSACK"; its Fig. 4 does not say which of them it ran.
 """
 
-from hosts.tcp.variants import DUPTHRESH, LossRecoveryPolicy, register
+from hosts.tcp.variants.base import DUPTHRESH, LossRecoveryPolicy, SenderView, register
 from hosts.tcp.variants.spurious import FalseRecoveryUndo
 
 CWND_FRACTION_CAP = 0.9     # 000 §5.1: BL variants bound dupthresh by 0.9 * cwnd
 
 
-def dupthresh_cap(conn) -> int:
+def dupthresh_cap(view: SenderView) -> int:
     """The highest duplicate-ACK threshold a window of cwnd can still reach (000 §5.1)."""
-    return int(CWND_FRACTION_CAP * conn.cwnd / conn.mss)
+    return int(CWND_FRACTION_CAP * view.cwnd / view.mss)
 
 
 @register
@@ -36,37 +36,44 @@ class DsackUndo(LossRecoveryPolicy):
         super().__init__(config)
         self.undo = FalseRecoveryUndo()             # the last fast-recovery episode's DSACKs
         self.episode_dupacks = 0                    # most dupacks seen since recovery began
+        self.proved_false = False                   # the Undo returned is this episode's
 
-    def on_dupack(self, conn, seg, dupacks):
+    def on_dupack(self, view, seg, dupacks, *, now):
         if dupacks > self.episode_dupacks:
             self.episode_dupacks = dupacks
 
-    def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
-        self.undo.start(conn, prior_cwnd, prior_ssthresh)
-        self.episode_dupacks = conn.dupacks
+    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+        self.undo.start(view, prior_cwnd, prior_ssthresh)
+        self.episode_dupacks = view.dupacks
 
-    def on_timeout(self, conn):
+    def on_timeout(self, view, *, now):
         # a timeout's retransmissions are not undone (only the fast-retransmit reduction is)
         self.undo.cancel()
 
-    def on_retransmit(self, conn, start, end):
+    def on_retransmit(self, view, start, end, last_sent_at, *, now):
         self.undo.on_retransmit()
 
-    def on_dsack(self, conn, start, end, retransmitted):
-        if self.undo.on_dsack(conn, end, retransmitted):
-            self.on_false_fast_retransmit(conn, self.episode_dupacks)
+    def on_dsack(self, view, start, end, retransmitted, *, now):
+        undo = self.undo.on_dsack(end, retransmitted)
+        self.proved_false = undo is not None
+        return undo
 
-    def on_false_fast_retransmit(self, conn, dupacks: int) -> None:
-        """Every retransmission of the last recovery was spurious; the episode saw ``dupacks``
-        duplicate ACKs. BL-R keeps dupthresh at 3."""
+    def on_undo(self, view, *, now):
+        if self.proved_false:
+            self.proved_false = False
+            self.on_false_fast_retransmit(view, self.episode_dupacks, now=now)
+
+    def on_false_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> None:
+        """Every retransmission of the last recovery was spurious and its window is restored;
+        the episode saw ``dupacks`` duplicate ACKs. BL-R keeps dupthresh at 3."""
 
 
 class _DupthreshAdapting(DsackUndo):
-    def _set_dupthresh(self, conn, value: int) -> None:
-        self.dupthresh = max(DUPTHRESH, min(value, dupthresh_cap(conn)))
+    def _set_dupthresh(self, view: SenderView, value: int) -> None:
+        self.dupthresh = max(DUPTHRESH, min(value, dupthresh_cap(view)))
 
-    def on_timeout(self, conn):
-        super().on_timeout(conn)
+    def on_timeout(self, view, *, now):
+        super().on_timeout(view, now=now)
         self.dupthresh = DUPTHRESH          # 000 §5.1: a timeout resets dupthresh to 3
 
 
@@ -74,13 +81,13 @@ class _DupthreshAdapting(DsackUndo):
 class DsackInc(_DupthreshAdapting):
     name = "dsack-inc"
 
-    def on_false_fast_retransmit(self, conn, dupacks):
-        self._set_dupthresh(conn, self.dupthresh + 1)
+    def on_false_fast_retransmit(self, view, dupacks, *, now):
+        self._set_dupthresh(view, self.dupthresh + 1)
 
 
 @register
 class DsackAvg(_DupthreshAdapting):
     name = "dsack-avg"
 
-    def on_false_fast_retransmit(self, conn, dupacks):
-        self._set_dupthresh(conn, (self.dupthresh + dupacks + 1) // 2)
+    def on_false_fast_retransmit(self, view, dupacks, *, now):
+        self._set_dupthresh(view, (self.dupthresh + dupacks + 1) // 2)

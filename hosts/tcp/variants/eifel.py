@@ -28,10 +28,11 @@ Without negotiated timestamps there is nothing to compare and the variant behave
 
 from __future__ import annotations
 
-from netbase.seq import seq_lt
-from hosts.tcp.variants import register
+from hosts.tcp.timers import ts_val
+from hosts.tcp.variants.base import Undo, register
 from hosts.tcp.variants.sack import Sack
 from hosts.tcp.variants.spurious import respond_to_spurious_timeout
+from netbase.seq import seq_lt
 
 FAST_RETRANSMIT, TIMEOUT = "fast retransmit", "timeout"
 
@@ -48,36 +49,35 @@ class Eifel(Sack):
         self.prior: tuple[int, int] | None = None   # fast retransmit: (cwnd, ssthresh) before
         self.pipe_prev = 0                      # timeout: RFC 4015 pipe_prev
 
-    def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
-        self._start(conn, FAST_RETRANSMIT)
+    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+        self._start(view, FAST_RETRANSMIT)
         self.prior = (prior_cwnd, prior_ssthresh)
 
-    def on_timeout(self, conn):
+    def on_timeout(self, view, *, now):
         # a timeout that interrupts an episode not yet judged starts a new one (RFC 3522 §3.1:
         # RetransmitTS is that of the first retransmission of this recovery)
-        self._start(conn, TIMEOUT)
-        self.pipe_prev = max(conn.flight_size, conn.ssthresh)
+        self._start(view, TIMEOUT)
+        self.pipe_prev = max(view.flight_size, view.ssthresh)
 
-    def _start(self, conn, kind: str) -> None:
-        self.episode = kind if conn.ts_ok else None
+    def _start(self, view, kind: str) -> None:
+        self.episode = kind if view.ts_ok else None
         self.retransmit_ts = None
 
-    def on_retransmit(self, conn, start, end):
+    def on_retransmit(self, view, start, end, last_sent_at, *, now):
         if self.episode is not None and self.retransmit_ts is None:
-            self.retransmit_ts = conn.ts_val()
+            self.retransmit_ts = ts_val(now)    # the TSval this retransmission carries
 
-    def on_ack(self, conn, seg, prior_una):
-        if self.retransmit_ts is None or conn.snd_una <= prior_una:
-            return                              # no retransmission to judge, or not acceptable
-        if self.episode == FAST_RETRANSMIT and conn.in_recovery:
-            return                              # judged when the recovery ends (see above)
+    def on_ack(self, view, seg, prior_una, *, now):
+        if self.retransmit_ts is None or view.snd_una <= prior_una:
+            return None                         # no retransmission to judge, or not acceptable
+        if self.episode == FAST_RETRANSMIT and view.in_recovery:
+            return None                         # judged when the recovery ends (see above)
         kind, self.episode = self.episode, None
         retransmit_ts, self.retransmit_ts = self.retransmit_ts, None
         ts = seg.option("Timestamp")
         if ts is None or not seq_lt(ts[1], retransmit_ts):
-            return                              # the retransmission is what arrived
+            return None                         # the retransmission is what arrived
         if kind == FAST_RETRANSMIT:
             cwnd, ssthresh = self.prior
-            conn.undo_reduction(cwnd=cwnd, ssthresh=ssthresh, detector="eifel")
-        else:
-            respond_to_spurious_timeout(conn, prior_una, self.pipe_prev)
+            return Undo(cwnd, ssthresh, detector="eifel")
+        return respond_to_spurious_timeout(view, prior_una, self.pipe_prev)

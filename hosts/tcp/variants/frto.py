@@ -38,7 +38,7 @@ retransmission timer expires again, go to step 1").
 
 from __future__ import annotations
 
-from hosts.tcp.variants import register
+from hosts.tcp.variants.base import GoBackN, SenderView, SpuriousTimeout, register
 from hosts.tcp.variants.sack import Sack
 from hosts.tcp.variants.spurious import respond_to_spurious_timeout
 
@@ -69,65 +69,63 @@ class Frto(Sack):
         self.allowance = 0
         self.dupacks_at = 0                 # duplicate ACKs counted when the probes went out
 
-    def on_timeout(self, conn):
-        if self.state == FIRST_ACK and conn.in_loss:
+    def on_timeout(self, view, *, now):
+        if self.state == FIRST_ACK and view.in_loss:
             pass                            # step 2: "if the retransmission timer expires
                                             # again, go to step 1" (RFC 5682 §2.1, §3): the
                                             # timeout's segment only, pipe_prev of the first
-        elif conn.in_recovery or conn.in_loss:
+        elif view.in_recovery or view.in_loss:
             self.state = IDLE               # step 1: a recovery is running, recover as usual
         else:
             self.state = FIRST_ACK
-            self.pipe_prev = max(conn.flight_size, conn.ssthresh)
-            self.prior = (conn.cwnd, conn.ssthresh)     # called before the engine cuts them
+            self.pipe_prev = max(view.flight_size, view.ssthresh)
+            self.prior = (view.cwnd, view.ssthresh)     # called before the engine cuts them
         self.allowance = 0
 
-    def timeout_retransmits_all(self, conn):
+    def timeout_retransmits_all(self, view, *, now):
         return self.state == IDLE
 
-    def new_data_allowance(self, conn):
+    def new_data_allowance(self, view, *, now):
         n, self.allowance = self.allowance, 0
         return n
 
-    def on_ack(self, conn, seg, prior_una):
+    def on_ack(self, view, seg, prior_una, *, now):
         if self.state == FIRST_ACK:
-            if conn.snd_una <= prior_una:
-                return                      # step 2: duplicate ACKs only update the scoreboard
-            self.recovery_point = conn.snd_max
-            if not conn.in_loss or conn.snd_una >= self.recovery_point or not conn.unsent:
-                self._conventional(conn, cap=None)      # step 2a
-                return
-            self.state = SECOND_ACK                     # step 2b
+            if view.snd_una <= prior_una:
+                return None                 # step 2: duplicate ACKs only update the scoreboard
+            self.recovery_point = view.snd_max
+            if not view.in_loss or view.snd_una >= self.recovery_point or not view.unsent:
+                return self._conventional(view, cap=None)   # step 2a
+            self.state = SECOND_ACK                         # step 2b
             self.allowance = NEW_SEGMENTS
-            self.dupacks_at = conn.dupacks
+            self.dupacks_at = view.dupacks
         elif self.state == SECOND_ACK:
-            advanced = conn.snd_una > prior_una
-            if not advanced and conn.dupacks <= self.dupacks_at:
-                return                      # neither a duplicate nor a new ACK: ignored
-            beyond = max(conn.snd_una, conn.highest_sacked()) > self.recovery_point
+            advanced = view.snd_una > prior_una
+            if not advanced and view.dupacks <= self.dupacks_at:
+                return None                 # neither a duplicate nor a new ACK: ignored
+            beyond = max(view.snd_una, view.highest_sacked()) > self.recovery_point
             if advanced and not beyond:
                 self.state = IDLE
-                if conn.in_loss:            # step 3b: spurious
-                    self._respond(conn, prior_una)
+                if view.in_loss:            # step 3b: spurious
+                    return self._respond(view, prior_una)
             else:
-                self._conventional(conn, cap=GENUINE_CWND * conn.mss)   # step 3a
+                return self._conventional(view, cap=GENUINE_CWND * view.mss)    # step 3a
+        return None
 
-    def _respond(self, conn, prior_una):
+    def _respond(self, view, prior_una):
         if self.response == HALVE:
-            halve_response(conn)
-        elif self.response == UNDO:
+            return halve_response(view)
+        if self.response == UNDO:
             cwnd, ssthresh = self.prior
-            conn.resume_after_spurious_timeout(cwnd=cwnd, ssthresh=ssthresh)
-        else:
-            respond_to_spurious_timeout(conn, prior_una, self.pipe_prev)
+            return SpuriousTimeout(cwnd, ssthresh)
+        return respond_to_spurious_timeout(view, prior_una, self.pipe_prev)
 
-    def _conventional(self, conn, *, cap):
+    def _conventional(self, view, *, cap):
         self.state = IDLE
-        if conn.in_loss:
-            conn.mark_all_lost(cwnd_cap=cap)
+        return GoBackN(cap) if view.in_loss else None
 
 
-def halve_response(conn) -> None:
+def halve_response(view: SenderView) -> SpuriousTimeout:
     """001 §3 step 3a (FRTO-RESP-HALVE): the timeout was spurious, but the delay that caused it
     is taken as a congestion signal, as a fast recovery would: keep ssthresh, which the timeout
     set to half the flight (RFC 5681 eq. (4)), and go on from cwnd = ssthresh in congestion
@@ -135,8 +133,8 @@ def halve_response(conn) -> None:
     and halving then is what fast recovery does. cwnd is at most FlightSize + BURST_MAX
     segments (001 §4.2, Linux's tcp_moderate_cwnd), so an ACK that covers much does not
     release a burst; below ssthresh, slow start climbs back."""
-    cwnd = min(conn.ssthresh, conn.flight_size + BURST_MAX * conn.mss)
-    conn.resume_after_spurious_timeout(cwnd=cwnd, ssthresh=conn.ssthresh)
+    cwnd = min(view.ssthresh, view.flight_size + BURST_MAX * view.mss)
+    return SpuriousTimeout(cwnd, view.ssthresh)
 
 
 @register

@@ -40,7 +40,9 @@ plain ``sack``; NR-MARK (§6.3, the marked packets that restart a stalled ACK cl
 
 from __future__ import annotations
 
-from hosts.tcp.variants import DUPTHRESH, LossRecoveryPolicy, register
+from hosts.tcp.variants.base import (DUPTHRESH, ENTER_RECOVERY, CarryDupacks,
+                                     LossRecoveryPolicy, RetransmitHead, SenderView, SetCwnd,
+                                     register)
 
 SW_MAX = 10         # 002 §4.2: the small-window rules only while cwnd < 10 packets
 REORDER_TICKS = 3   # 002 §6.2: "three additional duplicate ACKs" after an ACK-clock RTT
@@ -72,144 +74,145 @@ class NetReno(LossRecoveryPolicy):
         self.lrx_last_ticks = 0             # T at the last of them
 
     # ------------------------------------------------------------------ NR-SW (002 §4.2)
-    def _flight_before_early_sends(self, conn) -> int:
+    def _flight_before_early_sends(self, view: SenderView) -> int:
         """FlightSize without the segments sent on duplicate ACKs ("the inflated congestion
         window should be deflated back for computing the slow start threshold"); across a
         carried positive ACK the engine no longer knows where the episode began."""
-        flight = conn.flight_size_before_limited_transmit
+        flight = view.flight_size_before_limited_transmit
         if self.carried and self.sw_mark is not None:
-            flight = min(flight, max(0, self.sw_mark - conn.snd_una))
+            flight = min(flight, max(0, self.sw_mark - view.snd_una))
         return flight
 
-    def ssthresh_after_loss(self, conn) -> int:
-        if conn.sack_ok:
-            return super().ssthresh_after_loss(conn)
-        return max(self._flight_before_early_sends(conn) // 2, 2 * conn.mss)  # RFC 5681 eq. (4)
+    def ssthresh_after_loss(self, view, *, now):
+        if view.sack_ok:
+            return super().ssthresh_after_loss(view, now=now)
+        return max(self._flight_before_early_sends(view) // 2, 2 * view.mss)  # RFC 5681 eq. (4)
 
-    def _carry_dupacks(self, conn) -> None:
+    def _carry_dupacks(self, view: SenderView) -> CarryDupacks | None:
         """002 §4.2: a positive ACK for k packets before the third duplicate ACK, j packets
         sent early: k >= j clears dupacks; else dupacks -= k, "as if the next unacknowledged
         packet is now receiving duplicate ACKs" (the window moved less than the ACKs seen)."""
-        k = -(-(conn.snd_una - self.sw_una) // conn.mss)
-        j = (conn.snd_max - self.sw_mark) // conn.mss
+        k = -(-(view.snd_una - self.sw_una) // view.mss)
+        j = (view.snd_max - self.sw_mark) // view.mss
         carry = self.sw_dupacks - k
         if k < j and carry > 0:
-            conn.carry_dupacks(carry)
-            self.sw_dupacks, self.sw_una, self.carried = carry, conn.snd_una, True
-        else:
-            self._end_episode()
+            self.sw_dupacks, self.sw_una, self.carried = carry, view.snd_una, True
+            return CarryDupacks(carry)
+        self._end_episode()
+        return None
 
     def _end_episode(self) -> None:
         self.sw_mark, self.sw_dupacks, self.carried = None, 0, False
 
     # ------------------------------------------------------------------ duplicate ACKs
-    def on_dupack(self, conn, seg, dupacks: int) -> None:
-        if conn.sack_ok or conn.in_loss:
-            return
-        if conn.in_recovery:
-            self._recovery_dupack(conn)
-        elif self.b2b_wait:
+    def on_dupack(self, view, seg, dupacks, *, now):
+        if view.sack_ok or view.in_loss:
+            return None
+        if view.in_recovery:
+            return self._recovery_dupack(view)
+        if self.b2b_wait:
             # NR-B2B (002 §6.4): "the second recovery will be triggered by the next incoming
             # duplicate ACK" (entered here: RFC 6582 §3.2 step 2 would refuse it at ack = recover)
             self.b2b_wait -= 1
-            if not self.b2b_wait:
-                conn.enter_recovery()
-        else:
-            if dupacks == 1:
-                self.sw_mark = conn.snd_max if conn.cwnd < SW_MAX * conn.mss else None
-            self.sw_dupacks, self.sw_una = dupacks, conn.snd_una
+            return None if self.b2b_wait else ENTER_RECOVERY
+        if dupacks == 1:
+            self.sw_mark = view.snd_max if view.cwnd < SW_MAX * view.mss else None
+        self.sw_dupacks, self.sw_una = dupacks, view.snd_una
+        return None
 
-    def _recovery_dupack(self, conn) -> None:
+    def _recovery_dupack(self, view: SenderView) -> RetransmitHead | None:
         self.ticks += 1                                     # 002 §6.2: a duplicate ACK, a tick
         if self.wait:
             # NR-OOO (002 §5.3): "the number of additional duplicate ACKs is 3 - D"
             self.wait -= 1
-            if not self.wait:
-                self._resend_head(conn)
-            return
+            return None if self.wait else self._resend_head(view)
         if self.ticks >= self.t_ref + self.round + REORDER_TICKS:
             # NR-LRX (002 §6.2): one RTT of ticks and three more, SND.UNA still not acked:
             # its retransmission was lost, send it "again"
             self.lrx_resends += 1
             self.lrx_last_ticks = self.ticks
-            self._resend_head(conn)
+            return self._resend_head(view)
+        return None
 
-    def _resend_head(self, conn) -> None:
+    def _resend_head(self, view: SenderView) -> RetransmitHead:
         """Send SND.UNA now in place of the new segment this duplicate ACK releases (002 §5.1:
         one packet per ACK), and time it from here with W / 2 ticks per RTT (002 §6.1)."""
-        conn.retransmit_head()
-        conn.cwnd = max(conn.mss, conn.cwnd - conn.mss)
         self.t_ref, self.round = self.ticks, self.half
+        return RetransmitHead(cwnd=max(view.mss, view.cwnd - view.mss))
 
     # ------------------------------------------------------------------ recovery
-    def on_enter_recovery(self, conn, prior_cwnd: int, prior_ssthresh: int) -> None:
-        if conn.sack_ok:
+    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+        if view.sack_ok:
             return
         # NR-LRX (002 §6.1-6.2): T_ref = 3 at fast retransmit, the first RTT is W ticks
-        self.ticks = self.t_ref = max(conn.dupacks, DUPTHRESH)
-        self.round = self._flight_before_early_sends(conn) // conn.mss
+        self.ticks = self.t_ref = max(view.dupacks, DUPTHRESH)
+        self.round = self._flight_before_early_sends(view) // view.mss
         self.half = self.round // 2
-        self.marker = conn.snd_max
+        self.marker = view.snd_max
         self.wait = self.b2b_wait = 0
         self.exiting = False
 
-    def on_retransmit(self, conn, start: int, end: int) -> None:
-        if conn.in_recovery and not conn.sack_ok:
+    def on_retransmit(self, view, start, end, last_sent_at, *, now):
+        if view.in_recovery and not view.sack_ok:
             self.ticks += 1             # 002 §6.2: "one additional tick ... for each retransmission"
-            self.marker = conn.snd_max  # 002 §5.3 rule 1: the marker at snd_nxt
+            self.marker = view.snd_max  # 002 §5.3 rule 1: the marker at snd_nxt
 
-    def retransmit_on_partial_ack(self, conn) -> bool:
-        if conn.sack_ok:
-            return True
+    def on_partial_ack(self, view, *, now):
+        if view.sack_ok:
+            return None                 # with a SACK peer, plain SACK (NR-LSSACK is not built)
         # NR-LRX (002 §6.2): a positive ACK leaving holes times the next unacked packet
         self.t_ref, self.round = self.ticks, self.half
-        d = (self.marker - conn.snd_una) // conn.mss
-        if d >= DUPTHRESH or not conn.unsent:
+        d = (self.marker - view.snd_una) // view.mss
+        if d >= DUPTHRESH or not view.unsent:
             # NR-OOO (002 §5.3): D >= 3, the hole is a loss. NR-LSNR rule 1 (002 §5.1):
             # "this partial ACK does not cause more packets to be sent" than the retransmission
             self.wait = 0
-            conn.cwnd = max(conn.mss, min(conn.cwnd, conn.pipe))
-            return True
+            return RetransmitHead(cwnd=max(view.mss, min(view.cwnd, view.pipe)))
         # NR-OOO (002 §5.3): D < 3, "send a new packet" and wait for 3 - D duplicate ACKs
         self.wait = DUPTHRESH - d
-        conn.cwnd = conn.pipe + conn.mss
-        return False
+        return SetCwnd(view.pipe + view.mss)
 
-    def on_new_ack(self, conn) -> None:
-        if conn.sack_ok:
-            return
-        if conn.in_recovery:
+    def on_new_ack(self, view, *, now):
+        if view.sack_ok:
+            return None
+        if view.in_recovery:
             self._end_episode()
-            self.exiting = conn.snd_una >= conn.recovery_point
-        elif conn.in_loss:
+            self.exiting = view.snd_una >= view.recovery_point
+        elif view.in_loss:
             self._end_episode()
         else:
+            cwnd = None
             if self.b2b_wait:
                 # the segment NR-B2B suspected arrived after all: no second reduction, and
                 # no more than the window of the full ACK (its one extra segment is sent)
                 self.b2b_wait = 0
-                conn.cwnd = min(conn.cwnd, self.b2b_cwnd)
+                cwnd = SetCwnd(min(view.cwnd, self.b2b_cwnd))
             if self.sw_mark is not None and self.sw_dupacks:
-                self._carry_dupacks(conn)
+                carry = self._carry_dupacks(view)
+                if carry is not None:
+                    return carry if cwnd is None else (cwnd, carry)
             else:
                 self._end_episode()
+            return cwnd
+        return None
 
-    def on_ack(self, conn, seg, prior_una: int) -> None:
+    def on_ack(self, view, seg, prior_una, *, now):
         if not self.exiting:
-            return
+            return None
         self.exiting = False
         # NR-LSNR rule 2 (002 §5.1): "at most one packet can be sent"; RFC 6582 §3.2 step 3
         # option (1), min(ssthresh, max(FlightSize, SMSS) + SMSS): at least two segments, so an
         # empty pipe does not restart from one segment that a delayed ACK holds back 200 ms
-        conn.cwnd = min(conn.cwnd, max(conn.flight_size, conn.mss) + conn.mss)
-        if conn.snd_una < self.marker:
+        cwnd = min(view.cwnd, max(view.flight_size, view.mss) + view.mss)
+        if view.snd_una < self.marker:
             # NR-B2B (002 §6.4): data sent before the last retransmission is still missing
-            d = (self.marker - conn.snd_una) // conn.mss
+            d = (self.marker - view.snd_una) // view.mss
             self.b2b_wait = max(1, DUPTHRESH - d)
-            self.b2b_cwnd = conn.cwnd
-            conn.cwnd = conn.flight_size + conn.mss         # "send out a new packet"
+            self.b2b_cwnd = cwnd
+            cwnd = view.flight_size + view.mss              # "send out a new packet"
+        return SetCwnd(cwnd)
 
-    def on_timeout(self, conn) -> None:
+    def on_timeout(self, view, *, now):
         self._end_episode()
         self.wait = self.b2b_wait = 0
         self.exiting = False

@@ -35,7 +35,7 @@ backed-off timer expired, tens of segments beyond the hole (``eifel-newreno`` un
 
 from __future__ import annotations
 
-from hosts.tcp.variants import register
+from hosts.tcp.variants.base import SpuriousTimeout, register
 from hosts.tcp.variants.eifel import Eifel
 from hosts.tcp.variants.frto import RFC4015, UNDO, Frto
 from hosts.tcp.variants.sack import Sack
@@ -55,11 +55,12 @@ class _ForgetsSendHigh:
 
     offers_sack = False
 
-    def on_ack(self, conn, seg, prior_una):
-        undone = conn.stats["spurious_timeouts_undone"]
-        super().on_ack(conn, seg, prior_una)
-        if conn.stats["spurious_timeouts_undone"] > undone:
-            conn.recovery_point = conn.snd_una - 1
+    def on_ack(self, view, seg, prior_una, *, now):
+        decision = super().on_ack(view, seg, prior_una, now=now)
+        if isinstance(decision, SpuriousTimeout):
+            decision = SpuriousTimeout(decision.cwnd, decision.ssthresh,
+                                       recover=view.snd_una - 1)
+        return decision
 
 
 @register

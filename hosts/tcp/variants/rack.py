@@ -8,12 +8,12 @@ round trip in which a DSACK arrived, and is bounded by SRTT. TLP (§7) sends a p
 after the last ACK when the flight's tail may be lost, so that the ACK it draws lets RACK find
 the losses instead of the retransmission timer.
 
-Composition over the engine (hosts/tcp/variants/__init__.py): the engine's RFC 6675 recovery,
+Composition over the engine (hosts/tcp/variants/base.py): the engine's RFC 6675 recovery,
 congestion control and RTO stay; this policy turns off the engine's DupThresh loss marking,
-marks losses with ``conn.mark_lost_by_send_time`` (the scoreboard scan of §6.2 step 5), starts
-recovery with ``conn.enter_recovery`` and runs its two timers (reordering timer, PTO) through
-``conn.policy_deadline``. Without SACK it is plain RFC 5681/6582 (RACK needs SACK to know what
-was delivered).
+finds losses on the scoreboard itself (``detect_loss``, §6.2 step 5) and returns them
+(``MarkLost``) with ``ENTER_RECOVERY``, asks for probes with ``SEND_PROBE`` and runs its two
+timers (reordering timer, PTO) through ``deadline``. Without SACK it is plain RFC 5681/6582
+(RACK needs SACK to know what was delivered).
 
 ``rack`` is RFC 8985 alone: a fast recovery RACK started on reordering keeps its reduction
 (Linux adds DSACK undo, variants/dsack.py's, on top; not composed here yet).
@@ -27,20 +27,52 @@ first RTT sample; TLP.max_ack_delay is 200 ms (the delayed-ACK bound of RFC 5681
 
 from __future__ import annotations
 
-from hosts.tcp.variants import DUPTHRESH, register
+from hosts.tcp.scoreboard import END, LOST, RETRANS, SACKED, SENT_AT, TX, Scoreboard
+from hosts.tcp.variants.base import (DUPTHRESH, ENTER_RECOVERY, REDUCE_WINDOW, SEND_PROBE,
+                                     MarkLost, SenderView, register)
 from hosts.tcp.variants.sack import Sack
 
 REO_WND_PERSIST = 16        # §6.2 step 4: recoveries the inflated window outlives a DSACK
 TLP_MAX_ACK_DELAY = 0.2     # §7.2: a delayed ACK's worst case (RFC 5681 §4.2: < 0.5 s; 200 ms)
 PTO_WITHOUT_SRTT = 1.0      # §7.2: "Else: PTO = 1 sec"
 
-__all__ = ["Rack", "RackState", "sent_after"]
+__all__ = ["Rack", "RackState", "sent_after", "detect_loss"]
 
 
 def sent_after(t1: float, seq1: int, t2: float, seq2: int) -> bool:
     """RACK_sent_after (§6.2): segment 1 was sent after segment 2 (equal times: the higher
     sequence was sent later)."""
     return t1 > t2 or (t1 == t2 and seq1 > seq2)
+
+
+def detect_loss(sb: Scoreboard, xmit_ts: float, end_seq: int, window: float,
+                now: float) -> tuple[list, float]:
+    """§6.2 step 5, RACK_detect_loss: every outstanding segment (not SACKed, not already
+    marked lost and unsent since) sent before the delivered segment (xmit_ts, end_seq) and at
+    least ``window`` (RACK.rtt + RACK.reo_wnd) before now is lost: its delivery is overdue by
+    more than the reordering window. Returns those records and the seconds until the next of
+    the others qualifies (0.0 if none: the reordering timer, §6.3).
+
+    The scan goes in sequence order and stops at the first segment sent only once that was sent
+    after (xmit_ts, end_seq): original transmissions go out in sequence order and a later
+    transmission only makes a segment later, so every segment beyond it is later too."""
+    lost = []
+    timeout = 0.0
+    segs = sb.records
+    for i in range(sb.head, len(segs)):
+        r = segs[i]
+        if sent_after(r[SENT_AT], r[END], xmit_ts, end_seq):
+            if r[TX] == 1:
+                break
+            continue                            # retransmitted after it: not overdue
+        if r[SACKED] or (r[LOST] and not r[RETRANS]):
+            continue
+        remaining = r[SENT_AT] + window - now
+        if remaining <= 0:
+            lost.append(r)
+        elif remaining > timeout:
+            timeout = remaining
+    return lost, timeout
 
 
 class RackState:
@@ -130,138 +162,147 @@ class Rack(Sack):
         self._tlp_dsacked = False
 
     # ------------------------------------------------------------ engine hooks
-    def should_fast_retransmit(self, conn, dupacks):
-        if conn.sack_ok:
+    def should_fast_retransmit(self, view, dupacks, *, now):
+        if view.sack_ok:
             return False                # RACK decides what is lost, not a dupack count
-        return super().should_fast_retransmit(conn, dupacks)
+        return super().should_fast_retransmit(view, dupacks, now=now)
 
-    def on_delivered(self, conn, start, end, sent_at, transmissions):
+    def on_delivered(self, view, start, end, sent_at, transmissions, *, now):
         self._deliveries.append((start, end, sent_at, transmissions))
 
-    def on_dsack(self, conn, start, end, retransmitted):
+    def on_dsack(self, view, start, end, retransmitted, *, now):
         self._dsack = True
         if self.tlp_end_seq is not None and self.tlp_is_retrans and start < self.tlp_end_seq <= end:
             self._tlp_dsacked = True
-        super().on_dsack(conn, start, end, retransmitted)
+        return super().on_dsack(view, start, end, retransmitted, now=now)
 
-    def on_ack(self, conn, seg, prior_una):
-        super().on_ack(conn, seg, prior_una)
-        if not conn.sack_ok:
+    def on_ack(self, view, seg, prior_una, *, now):
+        if not view.sack_ok:
             self._deliveries.clear()
-            return
+            return None
         self.dupthresh_loss_marking = False
         deliveries, self._deliveries = self._deliveries, []
         rack = self.rack
         if deliveries:
-            rack.update(deliveries, conn.now, self._tsecr(conn, seg))
+            rack.update(deliveries, now, self._tsecr(view, seg))
             rack.detect_reordering(deliveries)
-        self._detect_losses(conn)
-        self._process_tlp_ack(conn, seg)
-        self._schedule_pto(conn, advanced=conn.snd_una > prior_una)
+        losses = self._detect_losses(view, now)
+        # the recovery losses start resets the probe (§7.1): its ACK matters only without them
+        decision = losses if losses is not None else self._process_tlp_ack(view)
+        self._schedule_pto(view, now, advanced=view.snd_una > prior_una,
+                           recovering=losses is not None)
         self._dsack = False
-        self._arm(conn)
+        return decision
 
-    def on_deadline(self, conn, now):
-        out = []
+    def deadline(self):
+        if self.reorder_deadline is None:
+            return self.pto_deadline
+        if self.pto_deadline is None:
+            return self.reorder_deadline
+        return min(self.reorder_deadline, self.pto_deadline)
+
+    def on_deadline(self, view, *, now):
+        decision = None
         if self.reorder_deadline is not None and now >= self.reorder_deadline:
             self.reorder_deadline = None
-            self._detect_losses(conn)           # §6.3: the reordering timer re-runs detection
+            decision = self._detect_losses(view, now)   # §6.3: the reordering timer re-runs it
         if self.pto_deadline is not None and now >= self.pto_deadline:
             self.pto_deadline = None
-            out += self._send_probe(conn, now)
-        self._arm(conn)
-        return out
+            if decision is None:
+                decision = self._probe(view)
+        return decision
 
-    def timeout_retransmits_all(self, conn):
+    def on_probe_sent(self, view, retransmission, *, now):
+        """§7.3: one probe, then the RTO (not another PTO) guards the flight."""
+        self.tlp_is_retrans = retransmission
+        self.tlp_end_seq = view.snd_max
+        self._tlp_dsacked = False
+
+    def timeout_retransmits_all(self, view, *, now):
         return self.rack.rtt is None        # no RACK state yet: the engine's RFC 6675 §5.1 rule
 
-    def on_timeout(self, conn):
-        super().on_timeout(conn)
+    def on_timeout(self, view, *, now):
         # §6.3 RACK_mark_losses_on_RTO: the head (the engine marks it) and everything sent more
         # than RACK.rtt + reo_wnd ago; the rest waits for RACK on the ACKs to come
+        decision = None
         if self.rack.rtt is not None:
-            conn.mark_lost_by_send_time(conn.now, conn.snd_max, self.rack.rtt + self.reo_wnd)
+            lost, _ = detect_loss(view.scoreboard, now, view.snd_max,
+                                  self.rack.rtt + self.reo_wnd, now)
+            if lost:
+                decision = MarkLost(lost, "send-time")
         self.tlp_end_seq = None             # §7.1: reset on RTO recovery
         self.reorder_deadline = self.pto_deadline = None
-        conn.policy_deadline = None
+        return decision
 
-    def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
-        super().on_enter_recovery(conn, prior_cwnd, prior_ssthresh)
+    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+        super().on_enter_recovery(view, prior_cwnd, prior_ssthresh, now=now)
         self.tlp_end_seq = None             # §7.1: reset on fast recovery
         self.pto_deadline = None
 
     # ------------------------------------------------------------ RACK (§6.2 steps 4-5)
-    def _detect_losses(self, conn) -> None:
+    def _detect_losses(self, view: SenderView, now: float):
+        """Steps 4-5: the reordering window, then the losses it shows (``MarkLost``, and fast
+        recovery unless one runs: RFC 6675 §5 (4)) and the reordering timer for the rest."""
         rack = self.rack
-        recovering = conn.in_recovery or conn.in_loss
+        recovering = view.in_recovery or view.in_loss
         self.reo_wnd = rack.update_reo_wnd(
-            conn.snd_una, conn.snd_max, self._dsack,
+            view.snd_una, view.snd_max, self._dsack,
             leaving_recovery=self._was_recovering and not recovering, in_recovery=recovering,
-            sacked_segments=conn.sacked_out // conn.mss, srtt=conn.rtt.srtt)
+            sacked_segments=view.sacked_out // view.mss, srtt=view.rtt.srtt)
         self._was_recovering = recovering
         self.reorder_deadline = None
         if rack.rtt is None:
-            return
-        marked, timeout = conn.mark_lost_by_send_time(rack.xmit_ts, rack.end_seq,
-                                                      rack.rtt + self.reo_wnd)
-        if marked:
-            conn.enter_recovery()           # no-op when a recovery already runs
-            self._was_recovering = conn.in_recovery or conn.in_loss
+            return None
+        lost, timeout = detect_loss(view.scoreboard, rack.xmit_ts, rack.end_seq,
+                                    rack.rtt + self.reo_wnd, now)
         if timeout > 0:
-            self.reorder_deadline = conn.now + timeout
+            self.reorder_deadline = now + timeout
+        if not lost:
+            return None
+        self._was_recovering = True         # the engine enters recovery unless it runs one
+        return MarkLost(lost, "send-time"), ENTER_RECOVERY
 
     # ------------------------------------------------------------ TLP (§7)
-    def _schedule_pto(self, conn, *, advanced: bool) -> None:
+    def _schedule_pto(self, view: SenderView, now: float, *, advanced: bool,
+                      recovering: bool) -> None:
         """§7.2: a probe timer while data is outstanding outside recovery and no probe is in
         flight; re-armed by every ACK that advances SND.UNA."""
-        if conn.in_recovery or conn.in_loss or conn.flight_size == 0 \
-                or self.tlp_end_seq is not None or conn.rtt.srtt is None:
+        if recovering or view.in_recovery or view.in_loss or view.flight_size == 0 \
+                or self.tlp_end_seq is not None or view.rtt.srtt is None:
             self.pto_deadline = None
             return
         if not advanced and self.pto_deadline is not None:
             return
-        pto = 2 * conn.rtt.srtt
-        if conn.flight_size <= conn.mss:
+        pto = 2 * view.rtt.srtt
+        if view.flight_size <= view.mss:
             pto += TLP_MAX_ACK_DELAY
-        deadline = conn.now + pto
-        rto = conn.rto_deadline
+        deadline = now + pto
+        rto = view.rto_deadline
         self.pto_deadline = min(deadline, rto) if rto is not None else deadline
 
-    def _send_probe(self, conn, now: float) -> list:
-        """§7.3: one probe, then the RTO (not another PTO) guards the flight."""
-        if conn.in_recovery or conn.in_loss or self.tlp_end_seq is not None:
-            return []
-        una_before = conn.snd_max
-        seg = conn.send_probe(now)
-        if seg is None:
-            return []
-        self.tlp_is_retrans = conn.snd_max == una_before
-        self.tlp_end_seq = conn.snd_max
-        self._tlp_dsacked = False
-        conn.restart_rto()
-        return [seg]
+    def _probe(self, view: SenderView):
+        """§7.3: one probe at a time, none during a recovery."""
+        if view.in_recovery or view.in_loss or self.tlp_end_seq is not None:
+            return None
+        return SEND_PROBE
 
-    def _process_tlp_ack(self, conn, seg) -> None:
+    def _process_tlp_ack(self, view: SenderView):
         """§7.4.2: did the probe repair a loss? Only a retransmitted probe whose ACK goes
         beyond it with no DSACK for it says the original was lost: then the congestion
         response of a loss is due."""
         end = self.tlp_end_seq
-        if end is None or conn.snd_una < end:
-            return
+        if end is None or view.snd_una < end:
+            return None
         if not self.tlp_is_retrans or self._tlp_dsacked:
             self.tlp_end_seq = None
-        elif conn.snd_una > end:
+        elif view.snd_una > end:
             self.tlp_end_seq = None
-            conn.reduce_window()
-
-    def _arm(self, conn) -> None:
-        deadlines = [t for t in (self.reorder_deadline, self.pto_deadline) if t is not None]
-        conn.policy_deadline = min(deadlines) if deadlines else None
+            return REDUCE_WINDOW
+        return None
 
     @staticmethod
-    def _tsecr(conn, seg) -> int | None:
-        if not conn.ts_ok:
+    def _tsecr(view: SenderView, seg) -> int | None:
+        if not view.ts_ok:
             return None
         ts = seg.option("Timestamp")
         return ts[1] if ts else None
-

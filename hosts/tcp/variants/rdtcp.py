@@ -8,7 +8,7 @@ highest byte received (Receiver.highest) and "PNO_i" the arriving segment [start
 """
 
 from hosts.tcp.ranges import RangeSet
-from hosts.tcp.variants import DUPTHRESH, LossRecoveryPolicy, register
+from hosts.tcp.variants.base import DUPTHRESH, LossRecoveryPolicy, SenderView, register
 from hosts.tcp.variants.dsack import dupthresh_cap
 from hosts.tcp.variants.spurious import FalseRecoveryUndo, FalseRetransmitDetector
 
@@ -26,25 +26,25 @@ class RdTcp(LossRecoveryPolicy):
 
     # ------------------------------------------------------------------------ sender, 003 §3.1
     # "TCP Sender: Processing the acknowledgements"
-    def on_dupack(self, conn, seg, dupacks):
-        if dupacks == DUPTHRESH and conn.rdtcp_ok and seg.reorder:
+    def on_dupack(self, view, seg, dupacks, *, now):
+        if dupacks == DUPTHRESH and view.rdtcp_ok and seg.reorder:
             # the ACK making the third dupack has the reorder bit: wait for k more
-            self.dupthresh = DUPTHRESH + self.wait_k(conn)
+            self.dupthresh = DUPTHRESH + self.wait_k(view)
             self.waiting = True
         elif self.waiting and not seg.reorder:
             # a later dupack lacks the bit: the packet could have been dropped, retransmit now
             self.dupthresh = DUPTHRESH
             self.waiting = False
 
-    def wait_k(self, conn) -> int:
+    def wait_k(self, view: SenderView) -> int:
         """How many duplicate ACKs beyond three to wait for on a hole marked reordered."""
         return self.k
 
-    def on_new_ack(self, conn):
+    def on_new_ack(self, view, *, now):
         self.dupthresh = DUPTHRESH
         self.waiting = False
 
-    def timeout_enters_recovery(self, conn):
+    def timeout_enters_recovery(self, view, *, now):
         # "If the timer runs out while waiting for '3+k' dupacks ..., then the sender assumes
         # that the packet has been dropped, retransmits the packet and enters fast recovery."
         # The rest of "that particular gap" is then retransmitted "after receiving 3 dupacks":
@@ -52,13 +52,13 @@ class RdTcp(LossRecoveryPolicy):
         # hole with 3 SACKed segments above it during that recovery.
         return self.waiting
 
-    def on_timeout(self, conn):
+    def on_timeout(self, view, *, now):
         self.waiting = False
         self.dupthresh = DUPTHRESH
 
     # ---------------------------------------------------------------------- receiver, 003 §3.1
     # "TCP receiver: Processing data packets"
-    def on_data(self, rcv, start, end, stamp):
+    def on_data(self, rcv, start, end, stamp, *, now):
         high = rcv.highest                                  # PNO_k before this segment
         if stamp is not None:
             lo, hi = stamp
@@ -93,7 +93,7 @@ class RdTcp(LossRecoveryPolicy):
 
     # "TCP receiver: Sending acknowledgements": the reorder bit is set when the data the ACK
     # asks for next (the byte after the last in-order one) is in the reordered list.
-    def ack_reorder_bit(self, rcv):
+    def ack_reorder_bit(self, rcv, *, now):
         self.reordered.drop_below(rcv.rcv_nxt)
         return self.reordered.contains(rcv.rcv_nxt)
 
@@ -124,25 +124,25 @@ class RdTcpAdaptiveK(RdTcp):
         self.k_configured = self.k
         self.episode = FalseRetransmitDetector()
 
-    def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
+    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
         if self.waiting:
-            self.episode.start(conn.snd_una)
+            self.episode.start(view.snd_una)
         else:
             self.episode.cancel()
 
-    def on_retransmit(self, conn, start, end):
+    def on_retransmit(self, view, start, end, last_sent_at, *, now):
         self.episode.on_retransmit()
 
-    def on_dsack(self, conn, start, end, retransmitted):
+    def on_dsack(self, view, start, end, retransmitted, *, now):
         if self.episode.on_dsack(end, retransmitted):
             self.k += 1
 
-    def wait_k(self, conn):
-        cap = dupthresh_cap(conn) - DUPTHRESH
+    def wait_k(self, view):
+        cap = dupthresh_cap(view) - DUPTHRESH
         return max(self.k_configured, min(self.k, cap))
 
-    def on_timeout(self, conn):
-        super().on_timeout(conn)
+    def on_timeout(self, view, *, now):
+        super().on_timeout(view, now=now)
         self.episode.cancel()
         self.k = self.k_configured
 
@@ -180,32 +180,32 @@ class RdTcpMeasuredK(RdTcp):
         self.counting = False           # that hole is not yet filled
         self.overtaken = 0              # duplicate ACKs it drew so far
 
-    def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
+    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
         # only a wait of 3+k measures anything: at 3 dupacks the gateway reported a drop
-        self.hole = conn.snd_una if self.waiting else None
+        self.hole = view.snd_una if self.waiting else None
         self.counting = self.waiting
-        self.overtaken = conn.dupacks
+        self.overtaken = view.dupacks
 
-    def on_dupack(self, conn, seg, dupacks):
-        super().on_dupack(conn, seg, dupacks)
+    def on_dupack(self, view, seg, dupacks, *, now):
+        super().on_dupack(view, seg, dupacks, now=now)
         if self.counting:
             self.overtaken = dupacks
 
-    def on_new_ack(self, conn):
-        super().on_new_ack(conn)
+    def on_new_ack(self, view, *, now):
+        super().on_new_ack(view, now=now)
         self.counting = False
 
-    def on_dsack(self, conn, start, end, retransmitted):
+    def on_dsack(self, view, start, end, retransmitted, *, now):
         if retransmitted and self.hole is not None and start <= self.hole < end:
             self.k = max(self.k, self.overtaken + 1 - DUPTHRESH)
             self.hole = None
 
-    def wait_k(self, conn):
-        cap = dupthresh_cap(conn) - DUPTHRESH
+    def wait_k(self, view):
+        cap = dupthresh_cap(view) - DUPTHRESH
         return max(self.k_configured, min(self.k, cap))
 
-    def on_timeout(self, conn):
-        super().on_timeout(conn)
+    def on_timeout(self, view, *, now):
+        super().on_timeout(view, now=now)
         self.hole = None
         self.counting = False
         self.k = self.k_configured
@@ -235,17 +235,17 @@ class RdTcpMeasuredKUndo(RdTcpMeasuredK):
         super().__init__(config)
         self.undo = FalseRecoveryUndo()
 
-    def on_enter_recovery(self, conn, prior_cwnd, prior_ssthresh):
-        super().on_enter_recovery(conn, prior_cwnd, prior_ssthresh)
-        self.undo.start(conn, prior_cwnd, prior_ssthresh)
+    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+        super().on_enter_recovery(view, prior_cwnd, prior_ssthresh, now=now)
+        self.undo.start(view, prior_cwnd, prior_ssthresh)
 
-    def on_retransmit(self, conn, start, end):
+    def on_retransmit(self, view, start, end, last_sent_at, *, now):
         self.undo.on_retransmit()
 
-    def on_dsack(self, conn, start, end, retransmitted):
-        super().on_dsack(conn, start, end, retransmitted)     # k from the measured amount
-        self.undo.on_dsack(conn, end, retransmitted)
+    def on_dsack(self, view, start, end, retransmitted, *, now):
+        super().on_dsack(view, start, end, retransmitted, now=now)    # k from the amount
+        return self.undo.on_dsack(end, retransmitted)
 
-    def on_timeout(self, conn):
-        super().on_timeout(conn)
+    def on_timeout(self, view, *, now):
+        super().on_timeout(view, now=now)
         self.undo.cancel()

@@ -2,7 +2,7 @@
 
 The engine's defaults are exactly this variant; it exists so that "sack" is a name."""
 
-from hosts.tcp.variants import LossRecoveryPolicy, register
+from hosts.tcp.variants.base import LossRecoveryPolicy, register
 
 
 @register

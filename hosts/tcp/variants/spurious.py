@@ -6,12 +6,14 @@ count: a late DSACK for an earlier episode covers data below the snd_una this ep
 with (Linux keeps the same boundary as ``undo_marker``, tcp_check_dsack).
 
 Used by the DSACK schemes (variants/dsack.py: undo, BL-INC, BL-AVG) and by RD-TCP's adaptive and
-measured k (variants/rdtcp.py). ``FalseRecoveryUndo``: the window restored once an episode proved
-false (DSACK undo). ``respond_to_spurious_timeout``: what Eifel and F-RTO do once a timeout
-proved spurious.
+measured k (variants/rdtcp.py). ``FalseRecoveryUndo``: the ``Undo`` of an episode proved false
+(DSACK undo). ``respond_to_spurious_timeout``: what Eifel and F-RTO do once a timeout proved
+spurious.
 """
 
 from __future__ import annotations
+
+from hosts.tcp.variants.base import SenderView, SpuriousTimeout, Undo
 
 __all__ = ["FalseRetransmitDetector", "FalseRecoveryUndo", "respond_to_spurious_timeout"]
 
@@ -66,9 +68,9 @@ class FalseRecoveryUndo:
         self.prior: tuple[int, int] | None = None   # (cwnd, ssthresh) before the reduction
         self.episode = FalseRetransmitDetector()
 
-    def start(self, conn, prior_cwnd: int, prior_ssthresh: int) -> None:
+    def start(self, view: SenderView, prior_cwnd: int, prior_ssthresh: int) -> None:
         self.prior = (prior_cwnd, prior_ssthresh)
-        self.episode.start(conn.snd_una)
+        self.episode.start(view.snd_una)
 
     def cancel(self) -> None:
         self.prior = None
@@ -77,23 +79,22 @@ class FalseRecoveryUndo:
     def on_retransmit(self) -> None:
         self.episode.on_retransmit()
 
-    def on_dsack(self, conn, end: int, retransmitted: bool) -> bool:
-        """A DSACK for data ending at ``end``; True when it proved the episode false and the
-        window was restored (``conn.undo_reduction``)."""
+    def on_dsack(self, end: int, retransmitted: bool) -> Undo | None:
+        """A DSACK for data ending at ``end``: the ``Undo`` of the episode's reduction when it
+        proved the episode false, else None."""
         if not self.episode.on_dsack(end, retransmitted):
-            return False
+            return None
         cwnd, ssthresh = self.prior
         self.prior = None
-        conn.undo_reduction(cwnd=cwnd, ssthresh=ssthresh)
-        return True
+        return Undo(cwnd, ssthresh)
 
 
-def respond_to_spurious_timeout(conn, prior_una: int, pipe_prev: int) -> None:
+def respond_to_spurious_timeout(view: SenderView, prior_una: int,
+                                pipe_prev: int) -> SpuriousTimeout:
     """The Eifel response to a spurious timeout (RFC 4015 §3), once the ACK that showed it has
     been processed (``prior_una``: SND.UNA before it): no go-back-N (SND.NXT <- SND.MAX),
     cwnd <- FlightSize + min(bytes_acked, IW), ssthresh <- pipe_prev, where pipe_prev =
     max(FlightSize, ssthresh) when the timer expired. RFC 4015 §4.2's adaptation of the timer
     is not done: the engine's RFC 6298 estimator stays as it is. Used by Eifel and F-RTO."""
-    acked = conn.snd_una - prior_una
-    conn.resume_after_spurious_timeout(cwnd=conn.flight_size + min(acked, conn.initial_window()),
-                                       ssthresh=pipe_prev)
+    acked = view.snd_una - prior_una
+    return SpuriousTimeout(view.flight_size + min(acked, view.initial_window()), pipe_prev)

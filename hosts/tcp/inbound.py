@@ -1,0 +1,147 @@
+"""The receiving half of a synchronized connection: which segments are acceptable, their data
+and FIN into the reassembly buffer (receiver.py), the EPDN stamps they carry, and the ACKs we
+owe (RFC 5681 §4.2, SACK and DSACK blocks, RD-TCP's reorder bit).
+
+Positions are unwrapped offsets from the peer's initial sequence number (IRS); the peer's SYN
+is offset 0, its data starts at 1.
+"""
+
+from __future__ import annotations
+
+from hosts.tcp.receiver import MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TS, Receiver
+from hosts.tcp.variants.base import overrides
+from netbase.segment import FIN, REORDER_BIT, Segment
+from netbase.seq import SEQ_MOD, seq_sub
+
+__all__ = ["Inbound"]
+
+
+class Inbound:
+    def __init__(self, conn, irs: int, buffer: int):
+        self.conn = conn                            # state machine, segment building, counters
+        self.irs = irs
+        self.rcv = Receiver(1, buffer)
+        self.peer_fin: int | None = None            # offset of the peer's FIN not yet reached
+        self.peer_fin_at: int | None = None         # offset of the peer's FIN once reached
+        self.unacked_segments = 0                   # data segments not yet acknowledged
+        # the policy's receiver hooks, when it has them (variants/base.py)
+        self._on_data = overrides(conn.policy, "on_data")
+        self._ack_reorder_bit = overrides(conn.policy, "ack_reorder_bit")
+
+    def offset(self, seq: int) -> int:
+        """A wire sequence number of the peer's as an offset from its IRS."""
+        return self.rcv.rcv_nxt + seq_sub(seq, (self.irs + self.rcv.rcv_nxt) % SEQ_MOD)
+
+    def wire_ack(self) -> int:
+        return (self.irs + self.rcv.rcv_nxt) % SEQ_MOD
+
+    def acceptable(self, seg: Segment, start: int) -> bool:
+        """RFC 9293 §3.10.7.4 segment acceptability test (window of the receiver)."""
+        rcv = self.rcv
+        nxt = rcv.rcv_nxt
+        wnd = rcv.window or 1           # a zero window still accepts the segment at RCV.NXT's edge
+        length = seg.seg_len or 1
+        return start < nxt + wnd and start + length > nxt
+
+    def note_duplicate(self, seg: Segment, start: int) -> None:
+        """An unacceptable segment entirely below RCV.NXT: report its data by DSACK."""
+        rcv = self.rcv
+        if seg.seg_len and start + seg.seg_len <= rcv.rcv_nxt:
+            rcv.dsack = (max(start, 1), start + len(seg.payload)) if seg.payload else None
+
+    # ------------------------------------------------------------------ data and FIN
+    def on_data(self, seg: Segment, start: int, now: float) -> list[Segment]:
+        conn = self.conn
+        rcv = self.rcv
+        payload = seg.payload
+        end = start + len(payload)
+        if payload and start < 1:                  # bytes before the first data byte: trim
+            payload = payload[1 - start:]
+            start = 1
+        fin = self.peer_fin if self.peer_fin is not None else self.peer_fin_at
+        if payload and fin is not None and end > fin:
+            # no data follows the peer's FIN: RFC 9293 §3.10.7.4 (seventh step) ignores the text
+            # of segments after it (CLOSE-WAIT and later), and a FIN still beyond a hole ends
+            # the stream where it stands; the segment is acknowledged as a duplicate would be
+            payload = payload[:max(0, fin - start)]
+            end = start + len(payload)
+            if not payload:
+                return [self.ack_segment(now)]
+        if payload:
+            stamp = self._epdn_of(seg, start, end)
+            if self._on_data is not None:
+                self._on_data(rcv, start, end, stamp, now=now)
+            how = rcv.on_data(start, payload)
+        else:
+            how = "in-order"
+        if seg.flags & FIN and end >= rcv.rcv_nxt and self.peer_fin is None \
+                and self.peer_fin_at is None:
+            # a FIN beyond a hole is kept, like its data, until the hole fills (RFC 9293
+            # §3.10.7.4: segments are processed in sequence; dropping it would leave the sender
+            # to repair it by RTO, since no SACK block can cover a FIN)
+            self.peer_fin = end
+        if self.peer_fin is not None and self.peer_fin == rcv.rcv_nxt:
+            self.peer_fin_at, self.peer_fin = self.peer_fin, None
+            rcv.rcv_nxt += 1                        # the FIN takes one sequence number
+            conn.on_peer_fin(now)
+            return [self.ack_segment(now)]
+        if not payload:
+            return []
+        # RFC 5681 §4.2: ACK out-of-order, duplicate and hole-filling data at once; otherwise
+        # every segment (delayed ACKs off, as in the paper's ns-2 runs) or every second one
+        self.unacked_segments += 1
+        if not conn.cfg.delayed_ack or how != "in-order" or self.unacked_segments >= 2:
+            return [self.ack_segment(now)]
+        timers = conn.timers
+        if timers.ack_due is None:
+            timers.ack_due = now + conn.cfg.delayed_ack_timeout
+        return []
+
+    def _epdn_of(self, seg: Segment, start: int, end: int):
+        """The EPDN stamp of ``seg`` as unwrapped offsets, or None (logged when ignored)."""
+        stamp = seg.option("EPDN")
+        if stamp is None:
+            return None
+        conn = self.conn
+        if seg.options[0][0] != "EPDN":
+            # Trust boundary (design.md, docs/architecture.md §4): a gateway always inserts EPDN
+            # as the first option, and edge gateways strip only that position, so an EPDN option
+            # further in was put there by a host and is not evidence of a drop.
+            return self._ignore(stamp, "EPDN is not the first option")
+        if not conn.rdtcp_ok:
+            return self._ignore(stamp, "flow did not negotiate RD-TCP")
+        base = self.wire_ack()
+        nxt = self.rcv.rcv_nxt
+        lo = nxt + seq_sub(stamp[0], base)
+        hi = nxt + seq_sub(stamp[1], base)
+        limit = nxt + conn.cfg.rcv_buffer + len(seg.payload)
+        if lo > hi or lo < 1 or hi > limit:
+            return self._ignore(stamp, "range reversed or outside the window")
+        conn.stats["epdn_stamps"] += 1
+        return (lo, hi)
+
+    def _ignore(self, stamp, reason: str) -> None:
+        self.conn.stats["epdn_ignored"] += 1
+        self.conn.trace("epdn-ignored", reason=reason, stamp=stamp)
+        return None
+
+    # ------------------------------------------------------------------ our ACKs
+    def ack_segment(self, now: float) -> Segment:
+        """A pure ACK with SACK/DSACK blocks and, on RD-TCP flows, the reorder bit."""
+        conn = self.conn
+        conn.timers.ack_due = None
+        self.unacked_segments = 0
+        opts = conn.ts_options()
+        rcv = self.rcv
+        if conn.sack_ok and (rcv.ooo or rcv.dsack):
+            blocks = rcv.sack_blocks(MAX_SACK_BLOCKS_WITH_TS if conn.ts_ok else MAX_SACK_BLOCKS)
+            if blocks:
+                irs = self.irs
+                wire = tuple(((irs + s) % SEQ_MOD, (irs + e) % SEQ_MOD) for s, e in blocks)
+                opts = opts + (("NOP", None), ("NOP", None), ("SAck", wire))
+        reserved = 0
+        if conn.rdtcp_ok and self._ack_reorder_bit is not None \
+                and self._ack_reorder_bit(rcv, now=now):
+            reserved = REORDER_BIT
+            conn.stats["reorder_acks_sent"] += 1
+        return conn.make(conn.sender.snd_nxt, b"", 0, opts, reserved)

@@ -1,0 +1,128 @@
+"""The sending half's sequence space: SND.UNA, SND.NXT, SND.MAX, the peer's window, the bytes
+the application wrote (the send buffer), our FIN, and the segments that carry them.
+
+Positions are unwrapped offsets from the ISS (the SYN is offset 0, data starts at 1), so
+plain integer order is sequence order (connection.py converts at the edges). Every segment sent
+has a record in the scoreboard (scoreboard.py); which segment goes out when is decided by
+loss recovery and congestion control (recovery.py) and the connection's ``transmit``.
+"""
+
+from __future__ import annotations
+
+from hosts.tcp.scoreboard import END, SACKED, SENT_AT, START, TX, Scoreboard
+from hosts.tcp.sendbuf import SendBuffer
+from netbase.segment import FIN, Segment
+
+__all__ = ["Sender", "MAX_WINDOW_UNSCALED"]
+
+MAX_WINDOW_UNSCALED = 65535         # RFC 9293 §3.1: the 16-bit window field
+
+
+class Sender:
+    def __init__(self, conn, scoreboard: Scoreboard, *, per_flight: bool):
+        self.conn = conn                # segment building, counters, tracer
+        self.sb = scoreboard
+        self.snd_una = self.snd_nxt = self.snd_max = 0
+        self.snd_wnd = MAX_WINDOW_UNSCALED    # until the peer's SYN says (RFC 9293 §3.1)
+        self.buf = SendBuffer(1)        # data starts at offset 1 (after the SYN)
+        self.app_end = 1                # end of what the application wrote
+        self.fin_pending = False        # close() was called, the FIN is not sent yet
+        self.fin_at: int | None = None  # offset of our FIN once sent
+        self.per_flight = per_flight    # one RTT measurement per flight (BSD's t_rtt)
+        self.timed: list | None = None  # per-flight sampling: the record being timed
+        self.recovery = None            # loss recovery (recovery.py), set by the connection
+
+    @property
+    def flight_size(self) -> int:
+        return self.snd_max - self.snd_una
+
+    @property
+    def unsent(self) -> int:
+        """Bytes the application has written that were never sent."""
+        return self.app_end - self.snd_max
+
+    def write(self, data: bytes) -> None:
+        self.buf.append(data)
+        self.app_end += len(data)
+
+    @property
+    def closing(self) -> bool:
+        """close() was called (the FIN is queued or sent)."""
+        return self.fin_pending or self.fin_at is not None
+
+    # ------------------------------------------------------------------ segments out
+    def new_data(self, now: float) -> Segment | None:
+        """The next segment of new data the peer's window allows (at most one MSS), or None."""
+        if self.snd_nxt >= self.app_end:
+            return None
+        start = self.snd_nxt
+        n = min(self.conn.mss, self.app_end - start, self.snd_una + self.snd_wnd - start)
+        if n <= 0:
+            return None
+        r = self.sb.add(start, start + n, now)
+        if self.per_flight and self.timed is None:
+            self.timed = r                          # time this one; the next after its ACK
+        self.snd_nxt = self.snd_max = start + n
+        return self.conn.make(start, self.buf.read(start, start + n), 0)
+
+    def retransmit(self, r: list, now: float) -> Segment:
+        """Record ``r`` sent again."""
+        conn = self.conn
+        last_sent_at = r[SENT_AT]
+        self.sb.on_retransmit(r, now)
+        conn.stats["retransmits"] += 1
+        self.recovery.retransmitted(r[START], r[END], last_sent_at, now)
+        conn.trace("retransmit", start=r[START], end=r[END])
+        if self.fin_at is not None and r[START] == self.fin_at:
+            return conn.make(r[START], b"", FIN)
+        return conn.make(r[START], self.buf.read(r[START], r[END]), 0)
+
+    def send_fin(self, now: float) -> Segment:
+        """Our FIN, after the last byte written (RFC 9293 §3.10.4); it takes one offset."""
+        self.fin_pending = False
+        self.fin_at = self.snd_nxt
+        self.sb.add(self.fin_at, self.fin_at + 1, now)
+        self.snd_nxt = self.snd_max = self.fin_at + 1
+        return self.conn.make(self.fin_at, b"", FIN)
+
+    def probe(self, now: float) -> tuple[Segment, int, bool] | None:
+        """TLP's probe (RFC 8985 §7.3): one new segment if the application and the peer's
+        window allow, whatever cwnd says, else the highest-sequence segment sent so far again;
+        a FIN alone is passed over for the data below it, since a FIN beyond a hole draws no
+        ACK (it waits unSACKed, see Inbound.on_data). Returns the segment, the offset it
+        starts at and whether it is a retransmission, or None when nothing can be sent."""
+        if self.snd_max <= self.snd_una:
+            return None
+        start = self.snd_nxt
+        seg = self.new_data(now)
+        if seg is not None:
+            return seg, start, False
+        segs = self.sb.records
+        for i in range(len(segs) - 1, self.sb.head - 1, -1):
+            r = segs[i]
+            if not r[SACKED] and r[START] != self.fin_at:
+                return self.retransmit(r, now), r[START], True
+        return None
+
+    # ------------------------------------------------------------------ acknowledgments
+    def advance(self, ack: int, now: float, rtt) -> None:
+        """The cumulative ACK moved SND.UNA to ``ack``: time what it acknowledges, take its
+        records off the scoreboard, free the acknowledged bytes."""
+        self._rtt_sample(ack, now, rtt)
+        self.sb.trim(ack, now)
+        self.snd_una = ack
+        self.buf.release(ack)                       # acknowledged bytes leave the send buffer
+
+    def _rtt_sample(self, ack: int, now: float, rtt) -> None:
+        """RFC 6298 §3: time the newest fully acked segment that was sent once (Karn); with
+        per-flight sampling, the one segment being timed, once it is acked (BSD's t_rtt)."""
+        if self.per_flight:
+            r = self.timed
+            if r is not None and r[END] <= ack:
+                self.timed = None
+                if r[TX] == 1:
+                    rtt.sample(now - r[SENT_AT], snd_una=ack, snd_nxt=self.snd_nxt)
+            return
+        newest = self.sb.newest_acked_once(ack)
+        if newest is not None:
+            rtt.sample(now - newest[SENT_AT], snd_una=ack, snd_nxt=self.snd_nxt)
