@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from hosts.tcp.profiles import get_profile
+from hosts.tcp.rtt import ESTIMATORS
+
 __all__ = ["SenderProfile", "PROFILES", "DEFAULT_PROFILES", "get_profiles"]
 
 
@@ -37,7 +40,6 @@ class SenderProfile:
 
     def estimator(self):
         """A fresh RTO estimator of this profile's kind (the engine's, hosts/tcp/rtt.py)."""
-        from hosts.tcp.rtt import ESTIMATORS
         return ESTIMATORS[self.rto_estimator](
             initial_rto=self.initial_rto, min_rto=self.min_rto, max_rto=self.max_rto,
             granularity=self.granularity, m=self.m, k=self.k)
@@ -62,7 +64,6 @@ def _from_os(name: str, os_name: str, description: str, *, rto_tolerance: float,
     ``os_name`` sets (hosts/tcp/profiles.py: seed 004 Table 1.1 and §3.2, one table for the
     simulated senders and for the analyzer); ``granularity`` overrides the timer tick where
     the analyzer needs a coarser tolerance than the engine's clock."""
-    from hosts.tcp.profiles import get_profile
     os_p = get_profile(os_name)
     return SenderProfile(
         name, description, dupthresh=os_p.dupthresh, min_rto=os_p.min_rto,

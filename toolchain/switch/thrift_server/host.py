@@ -11,10 +11,12 @@ while packets still run through the old one, until the swap (behavioral-model
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from typing import Callable
 
 from ..bm_sim.json_loader import load_program
+from ..errors import LoadError
 from ..simple_switch.switch import SimpleSwitch
 
 __all__ = ["ControlHost", "SwapError"]
@@ -69,11 +71,9 @@ class ControlHost:
             raise SwapError("CONFIG_SWAP_DISABLED")
         if self.sw is not self.running:
             raise SwapError("ONGOING_SWAP")
-        import json
         try:
             doc = json.loads(text)
         except ValueError as e:
-            from ..errors import LoadError
             raise LoadError(f"the new config is not JSON: {e}") from None
         self.sw = SimpleSwitch(load_program(doc), seed=self.seed)
         self.config_text = text

@@ -1,0 +1,130 @@
+"""The package layers of docs/architecture.md, checked on the import statements themselves: no
+package imports one above it or beside it, and no modules import each other in a circle."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# bottom first; a package may import only packages of a lower layer (and itself)
+LAYERS = (
+    ("netbase",),
+    ("toolchain.compiler", "toolchain.switch"),
+    ("toolchain.stf",),
+    ("hosts", "controller", "topologies"),
+    ("sim", "analyzer"),
+    ("live",),
+    ("experiments.runner",),
+    ("experiments",),
+)
+LAYER_OF = {pkg: i for i, layer in enumerate(LAYERS) for pkg in layer}
+SOURCE_TREES = ("netbase", "toolchain", "hosts", "controller", "topologies", "sim", "analyzer",
+                "live", "experiments")
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for tree in SOURCE_TREES:
+        for path in (ROOT / tree).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _package(module: str) -> str:
+    """The layered package a module belongs to (the longest LAYER_OF key that prefixes it)."""
+    best = ""
+    for pkg in LAYER_OF:
+        if (module == pkg or module.startswith(pkg + ".")) and len(pkg) > len(best):
+            best = pkg
+    return best or module.split(".")[0]
+
+
+def _imports(module: str, path: Path) -> list[tuple[str, int]]:
+    """The project modules ``module`` imports, with the line of each import."""
+    tree = ast.parse(path.read_text(), str(path))
+    is_package = path.name == "__init__.py"
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = module.split(".")[: len(module.split(".")) - node.level + is_package]
+                base = ".".join(parts + ([base] if base else []))
+            # "from pkg import mod" imports the module; "from pkg import name", the package
+            names = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base
+                     for a in node.names]
+        else:
+            continue
+        for name in names:
+            while name and name not in MODULES:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                out.append((name, node.lineno))
+    return out
+
+
+GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
+
+
+def test_every_source_package_has_a_layer():
+    assert {_package(m) for m in MODULES} <= set(LAYER_OF) | {"toolchain"}
+
+
+def test_no_package_imports_a_package_above_or_beside_it():
+    wrong = []
+    for module, imports in GRAPH.items():
+        here = _package(module)
+        for target, line in imports:
+            there = _package(target)
+            if there != here and there in LAYER_OF and here in LAYER_OF \
+                    and LAYER_OF[there] >= LAYER_OF[here]:
+                wrong.append(f"{MODULES[module].relative_to(ROOT)}:{line}: {here} imports {target}")
+    assert wrong == []
+
+
+def test_no_import_cycles():
+    index, low, stack, on_stack, cycles = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):   # Tarjan's strongly connected components, iteratively deep enough here
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w, _ in GRAPH[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in sorted(GRAPH):
+        if module not in index:
+            visit(module)
+    assert not cycles, "import cycles: " + "; ".join(" <-> ".join(c) for c in cycles)
+
+
+@pytest.mark.parametrize("package", ["netbase"])
+def test_the_bottom_layer_imports_nothing_of_the_project(package):
+    assert [(m, t) for m, imports in GRAPH.items() if _package(m) == package
+            for t, _ in imports if _package(t) != package] == []
