@@ -211,12 +211,12 @@ REFUSALS = [
         "parser_ops"].__setitem__(0, _extract("union_stack", ["us", "zz"]))),
     ("unknown header union stack 'nope'", lambda p: _state_named(p, "pa")[
         "parser_ops"].__setitem__(0, _extract("union_stack", ["nope", "a"]))),
-    ("a union_stack extract is [stack, member]", lambda p: _state_named(p, "pa")[
+    ("parser_ops[0].parameters[0].value: expected an array, got 'us'", lambda p: _state_named(p, "pa")[
         "parser_ops"].__setitem__(0, _extract("union_stack", "us"))),
     ("header union stack 'us': header type 'A_t' has no field 'zz'", lambda p: _state_named(
         p, "peek").__setitem__("transition_key", [{"type": "union_stack_field",
                                                    "value": ["us", "a", "zz"]}])),
-    ("union_stack_field value is [stack, member, field]", lambda p: _state_named(
+    ("transition_key[0].value: expected an array of 3 elements, got 2", lambda p: _state_named(
         p, "peek").__setitem__("transition_key", [{"type": "union_stack_field",
                                                    "value": ["us", "a"]}])),
     ("header union stack 'us': unknown union_type 'W'",

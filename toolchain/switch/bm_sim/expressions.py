@@ -16,7 +16,7 @@ from ..errors import LoadError
 from .codegen import CodeGen
 from .phv import Layout
 
-__all__ = ["ExprCompiler", "BINARY_OPS", "SIMPLE_OPS", "EXPRESSION_OPS"]
+__all__ = ["ExprCompiler", "BINARY_OPS", "SIMPLE_OPS", "EXPRESSION_OPS", "MAX_SHIFT"]
 
 BINARY_OPS = {
     "+": "+", "-": "-", "*": "*", "<<": "<<", ">>": ">>", "&": "&", "|": "|", "^": "^",
@@ -55,6 +55,10 @@ def _fits(node: ast.expr, mask: int, widths: list[int], arrays: dict | None = No
     return False
 
 
+# the largest shift count computed (an integer of 8 KiB); larger ones are a packet fault
+MAX_SHIFT = 1 << 16
+
+
 def _div(a: int, b: int) -> int:
     return a // b if b else 0
 
@@ -72,6 +76,30 @@ class ExprCompiler:
         self.layout = layout
         self.gen = gen
         self.array_widths: dict[str, int] = {}   # see _fits: filled with the register arrays
+        self._depth = 0                          # ops being compiled, outermost first
+
+    # -- deep expressions --------------------------------------------------------------------------
+    # CPython refuses source with more than 200 nested parentheses, and p4c writes a chain
+    # of n operators (a + b + ... ) as an expression n levels deep: every HOIST_DEPTH levels
+    # the rest of the expression becomes a function of its own, called in its place.
+    HOIST_DEPTH = 32
+
+    def _nested(self, compile_op, x, params: bool) -> str:
+        """``compile_op(x)`` one level deeper, or in a function of its own when deep."""
+        if self._depth >= self.HOIST_DEPTH:
+            saved, self._depth = self._depth, 0
+            try:
+                src = compile_op(x, params)
+            finally:
+                self._depth = saved
+            name = self.gen.name("_X")
+            self.gen.add_source(f"def {name}(F, A):\n    return {src}\n")
+            return f"{name}(F, A)" if params else f"{name}(F, None)"
+        self._depth += 1
+        try:
+            return compile_op(x, params)
+        finally:
+            self._depth -= 1
 
     # -- values --------------------------------------------------------------------------------
     def value(self, e, *, params: bool = False) -> str:
@@ -166,6 +194,9 @@ class ExprCompiler:
             raise LoadError(f"malformed expression {x!r}")
         if "op" not in x:
             return self.value(x, params=params)
+        return self._nested(self._operation, x, params)
+
+    def _operation(self, x: dict, params: bool) -> str:
         op = x["op"]
         L, R = x.get("left"), x.get("right")
         val = lambda e: self.value(e, params=params)  # noqa: E731
@@ -173,8 +204,10 @@ class ExprCompiler:
             same = self._aggregate_equal(L, R, params)
             return same if op == "==" else f"(not {same})"
         if op in BINARY_OPS:
-            if op == "-" and L is None:
-                return f"(-{val(R)})"
+            if op in ("-", "+") and L is None:        # BMv2: 0 - right, 0 + right
+                return f"({op}{val(R)})"
+            if op in ("<<", ">>"):
+                return self._shift(op, val(L), val(R))
             return f"({val(L)} {BINARY_OPS[op]} {val(R)})"
         if op in ("/", "%") and R is not None:
             divisor = val(R)
@@ -192,6 +225,19 @@ class ExprCompiler:
             raise LoadError(f"unsupported expression op {op!r}")
         return method(x, L, R, params)
 
+    def _shift(self, op: str, left: str, right: str) -> str:
+        """``left << right`` (or ``>>``). Values are unbounded integers, as BMv2's, so a shift
+        by a count read from the packet could ask for an integer of billions of bits: a count
+        above MAX_SHIFT (or below 0) stops the packet as a fault instead (p4c masks a shifted
+        value to its type's width, at most json_checks.MAX_WIDTH bits, so any count above
+        that width already gives 0 there)."""
+        if right.isdigit():
+            if op == "<<" and int(right) > MAX_SHIFT:
+                raise LoadError(f"shift left by {right} bits (at most {MAX_SHIFT})")
+            return f"({left} {op} {right})"
+        y = self.gen.name("_y")
+        return f"({left} {op} {y} if 0 <= ({y} := {right}) <= {MAX_SHIFT} else _shift_fault({y}))"
+
     def condition(self, e, *, params: bool = False) -> str:
         """Python source of a boolean JSON expression used only for its truth (an ``if``):
         ``x != 0`` and ``d2b(x)`` are written ``x``, ``x == 0`` is ``not x``, through
@@ -202,6 +248,10 @@ class ExprCompiler:
             x = x.get("value")
         if not isinstance(x, dict) or "op" not in x:
             return self.value(e, params=params)
+        return self._nested(self._test, x, params)
+
+    def _test(self, x: dict, params: bool) -> str:
+        """condition() of an op object."""
         op, L, R = x["op"], x.get("left"), x.get("right")
         if op in ("and", "or") and L is not None and R is not None:
             return f"({self.condition(L, params=params)} {op} {self.condition(R, params=params)})"
@@ -212,7 +262,7 @@ class ExprCompiler:
         if op in ("!=", "==") and L is not None and _is_zero(R):
             inner = self.condition(L, params=params)
             return inner if op == "!=" else f"(not {inner})"
-        return self.value(e, params=params)
+        return self._operation(x, params)
 
     # -- whole-header and header-union comparison ----------------------------------------------
     def _aggregate_equal(self, L, R, params: bool) -> str:

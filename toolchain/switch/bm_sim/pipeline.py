@@ -63,6 +63,9 @@ class TableSpec:
     type: str = "simple"                  # "simple", or "indirect"/"indirect_ws" (action profile)
     action_profile: str | None = None
     action_specs: dict = field(default_factory=dict)   # name -> this table's ActionSpec
+    # the table's number in the program, which names its objects in the generated code
+    # (``_T<seq>``, ``_I<seq>``): JSON ids are only unique within a pipeline
+    seq: int = 0
 
 
 @dataclass
@@ -92,6 +95,8 @@ class PipelineCompiler:
         calls = pipe.get("action_calls", []) or []
         order = [t["name"] for t in tables] + [c["name"] for c in conds] + [a["name"] for a in calls]
         for name in order:
+            if name in self.node_names:      # tables, conditionals, calls: one name space
+                raise LoadError(f"Duplicate objects of type 'control node' with name {name!r}")
             self.node_names[name] = self.gen.name("_N")
         self.specs = {t["name"]: self._table_spec(t) for t in tables}
         self.conds = {c["name"]: c for c in conds}
@@ -284,11 +289,11 @@ class PipelineCompiler:
             name = nxt
 
     def _emit_table(self, fb: FunctionBuilder, spec: "TableSpec") -> None:
-        obj = f"_T{spec.id}"
+        obj = f"_T{spec.seq}"
         inlined = self._const_default(spec)
         if inlined is not None:
             func, data = inlined
-            fb.emit(f"if _I{spec.id}:")
+            fb.emit(f"if _I{spec.seq}:")
             fb.indent()
             body = self.program.action_bodies[func]
             if any(_uses_action_data(line) for line in body):
@@ -300,7 +305,7 @@ class PipelineCompiler:
             fb.emit(f"e = {obj}.keyless")
             fb.emit("e[0](F, e[1], P)")
             fb.dedent()
-            self.program.inlined_defaults[spec.id] = spec.name
+            self.program.inlined_defaults[spec.seq] = spec.name
         else:
             if spec.type != "simple":
                 key = "()" if not spec.keys else (spec.keys[0].source if len(spec.keys) == 1 else
@@ -396,8 +401,9 @@ class PipelineCompiler:
             if algo not in KNOWN_ALGORITHMS:
                 raise LoadError(f"action selector {name!r}: unsupported hash algorithm {algo!r}")
             # the selector hashes its input fields as a calculation does (BMv2 builds it as one)
-            cid = f"sel{spec.id}"
-            spec.select_func = f"_select{spec.id}"
+            seq = len(self.program.action_profiles)
+            cid = f"sel{seq}"
+            spec.select_func = f"_select{seq}"
             self.program.calc_algos[cid] = algo
             compile_calculation({"name": name, "id": cid, "algo": algo, "input": sel.get("input", [])},
                                 self.layout, self.gen, self.expr, spec.select_func)
@@ -440,6 +446,9 @@ class PipelineCompiler:
         self.node(spec.base_default_next)
         for nxt in spec.next_tables.values():
             self.node(nxt)
+        if spec.name in self.program.tables:
+            raise LoadError(f"Duplicate objects of type 'table' with name {spec.name!r}")
+        spec.seq = len(self.program.tables)
         self.program.tables[spec.name] = spec
         return spec
 
@@ -467,7 +476,8 @@ def _topological(order: list[str], succ: dict[str, list]) -> list[str]:
     return out
 
 
-_ACTION_DATA = re.compile(r"(?<![\w.])A\[")
+# ``A[i]``, or ``A`` passed to a function of a deep expression (ExprCompiler._nested)
+_ACTION_DATA = re.compile(r"(?<![\w.])A[\[)]")
 
 
 def _uses_action_data(line: str) -> bool:

@@ -33,7 +33,7 @@ from .packet import Packet
 from .traffic_manager import TrafficManager
 from .v1model_metadata import metadata_setters
 
-__all__ = ["SimpleSwitch", "P4AssertionError", "INSTANCE_TYPES", "MAX_PASSES"]
+__all__ = ["SimpleSwitch", "P4AssertionError", "PacketFault", "INSTANCE_TYPES", "MAX_PASSES"]
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,15 @@ MAX_PASSES = 1024
 
 class P4AssertionError(Exception):
     """An assert()/assume() in the program failed (simple_switch would abort)."""
+
+
+class PacketFault(Exception):
+    """The program asked for something this target will not compute for one packet (a shift
+    by more than expressions.MAX_SHIFT bits): the packet is stopped and the fault recorded."""
+
+
+def _shift_fault(count: int):
+    raise PacketFault(f"shift by {count} bits")
 
 
 def _inlined_node(F, P):
@@ -130,9 +139,9 @@ class SimpleSwitch:
     def _bind_namespace(self) -> None:
         prog = self.program
         ns: dict = dict(prog.constants)
-        ns.update(_PErr=ParserError, _P4Assert=P4AssertionError, _stack_push=_stack_push,
-                  _stack_pop=_stack_pop, _rng_uniform=self._rng_uniform, _div=_div, _mod=_mod,
-                  _csum16_int=csum16_int, _digest=self._digest)
+        ns.update(_PErr=ParserError, _P4Assert=P4AssertionError, _shift_fault=_shift_fault,
+                  _stack_push=_stack_push, _stack_pop=_stack_pop, _rng_uniform=self._rng_uniform,
+                  _div=_div, _mod=_mod, _csum16_int=csum16_int, _digest=self._digest)
         self.registers = {}
         for name, rid in prog.register_ids.items():
             ns[f"_R{rid}"] = self.registers[name] = [0] * prog.register_sizes[rid]
@@ -153,7 +162,7 @@ class SimpleSwitch:
         exec(prog.code, ns)
         self.action_profiles = self._make_action_profiles(ns)
         for spec in prog.tables.values():
-            ns[f"_T{spec.id}"] = self.tables[spec.name] = self._make_table(spec)
+            ns[f"_T{spec.seq}"] = self.tables[spec.name] = self._make_table(spec)
             if spec.action_profile is not None:
                 self.tables[spec.name].profile = self.action_profiles[spec.action_profile]
         for tid, tname in prog.inlined_defaults.items():
@@ -328,7 +337,7 @@ class SimpleSwitch:
             if self._verify_ck is not None:
                 self._verify_ck(F, P)
             self._ingress(F, P)
-        except (IndexError, P4AssertionError, ZeroDivisionError) as e:
+        except (IndexError, P4AssertionError, ZeroDivisionError, PacketFault) as e:
             self._fault(f"ingress: {type(e).__name__}: {e}")
             return None
         P.exit = False
@@ -384,7 +393,7 @@ class SimpleSwitch:
         C.now_us = P.now_us
         try:
             C.payload = P.data[self._parse(C.F, P.data, C):]
-        except IndexError as e:
+        except (IndexError, PacketFault) as e:
             self._fault(f"ingress clone: {e}")
             return
         self._copy_metadata_reset(P.F, C.F, fl, PKT_INSTANCE_TYPE_INGRESS_CLONE)
@@ -474,7 +483,7 @@ class SimpleSwitch:
         self._on_dequeue(F, P, port, now_us, depth_after)
         try:
             self._egress(F, P)
-        except (IndexError, P4AssertionError, ZeroDivisionError) as e:
+        except (IndexError, P4AssertionError, ZeroDivisionError, PacketFault) as e:
             self._fault(f"egress: {type(e).__name__}: {e}")
             return
         P.exit = False
