@@ -223,7 +223,7 @@ REFUSALS = [
      lambda p: p["header_union_stacks"][0].__setitem__("union_type", "W")),
     ("header union stack 'us': unknown header union id 7",
      lambda p: p["header_union_stacks"][0]["header_union_ids"].append(7)),
-    ("assign_union_stack operand of type 'header_stack'", lambda p: p["actions"][0][
+    ("expected a header_union_stack operand, got 'header_stack'", lambda p: p["actions"][0][
         "primitives"].append(prim("assign_union_stack", {"type": "header_stack", "value": "us"},
                                   {"type": "header_union_stack", "value": "us"}))),
 ]
