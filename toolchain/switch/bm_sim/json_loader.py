@@ -218,6 +218,10 @@ def _lists(j: dict, prog: Program) -> None:
     for fl in j.get("field_lists", []):
         prog.field_lists[fl["id"]] = _field_slots(prog.layout, fl.get("elements", []))
     for ll in j.get("learn_lists", []):
+        for e in ll.get("elements", []):
+            if e.get("type") != "field":        # P4Objects::init_learn_lists asserts it
+                raise LoadError(f"learn list {ll['name']!r}: element of type {e.get('type')!r} "
+                                "(a learn list holds fields)")
         prog.learn_lists[ll["id"]] = (ll["name"], _field_slots(prog.layout, ll.get("elements", [])))
 
 

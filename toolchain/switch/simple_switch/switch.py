@@ -29,6 +29,7 @@ from ..bm_sim.tables import MatchParam, MatchTable, TableOpError
 from ..errors import LoadError
 from ..runtime import Runtime
 from ..runtime_cli import RuntimeCLI
+from .learning import LearnEngine
 from .packet import Packet
 from .traffic_manager import TrafficManager
 from .v1model_metadata import metadata_setters
@@ -118,7 +119,10 @@ class SimpleSwitch:
         self.program = program
         self.rng = random.Random(seed)
         self.errors: list[str] = []          # packets stopped by a runtime fault (see MAX_PASSES)
-        self.digests: list[tuple[str, tuple]] = []   # (learn list name, field values) from digest()
+        # (learn list name, field values) of every sample the learn engine took from a digest()
+        # (duplicates of samples not yet acknowledged are not taken: learning.py)
+        self.digests: list[tuple[str, tuple]] = []
+        self.learning = LearnEngine(program.learn_lists)
         self.mirroring: dict[int, dict] = {}  # session id -> {"port": p} or {"mgid": g}
         self.mc_nodes: dict[int, tuple[int, list[int]]] = {}    # node handle -> (rid, ports)
         self.mc_assoc: dict[int, list[int]] = {}                # mgid -> node handles
@@ -141,7 +145,7 @@ class SimpleSwitch:
         ns: dict = dict(prog.constants)
         ns.update(_PErr=ParserError, _P4Assert=P4AssertionError, _shift_fault=_shift_fault,
                   _stack_push=_stack_push, _stack_pop=_stack_pop, _rng_uniform=self._rng_uniform,
-                  _div=_div, _mod=_mod, _csum16_int=csum16_int, _digest=self._digest)
+                  _div=_div, _mod=_mod, _csum16_int=csum16_int)
         self.registers = {}
         for name, rid in prog.register_ids.items():
             ns[f"_R{rid}"] = self.registers[name] = [0] * prog.register_sizes[rid]
@@ -274,9 +278,10 @@ class SimpleSwitch:
                 size += F[ls] // 8
         return size
 
-    def _digest(self, learn_list: int, F: list) -> None:
-        name, slots = self.program.learn_lists.get(learn_list, (str(learn_list), []))
-        self.digests.append((name, tuple(F[s] for s in slots)))
+    def _learn(self, learn_list: int, F: list, now: float) -> None:
+        sample = self.learning.learn(learn_list, F, now)
+        if sample is not None:
+            self.digests.append((self.program.learn_lists[learn_list][0], sample))
 
     def _rng_uniform(self, lo: int, hi: int) -> int:
         if lo > hi:
@@ -344,7 +349,7 @@ class SimpleSwitch:
         if P.clone is not None:
             self._ingress_clone(P, now)
         if P.learn:     # after ingress cloning, before resubmit and drop (ingress_thread)
-            self._digest(P.learn, F)
+            self._learn(P.learn, F, now)
             P.learn = 0
         if P.resubmit is not None:
             return self._resubmit(P)
