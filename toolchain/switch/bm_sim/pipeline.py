@@ -435,7 +435,8 @@ class PipelineCompiler:
                 raise LoadError(f"table {t['name']!r} is indirect_ws but action profile {profile!r} has no selector")
         keys = [self._key(k) for k in t.get("key", [])]
         dm = t.get("direct_meters")
-        spec = TableSpec(t["name"], t["id"], t.get("match_type", "exact"), keys, list(t.get("actions", [])),
+        spec = TableSpec(t["name"], t["id"], t.get("match_type") or table_match_type(keys),
+                         keys, list(t.get("actions", [])),
                          dict(t.get("next_tables", {})), t.get("default_entry"), int(t.get("max_size", 1024)),
                          bool(t.get("with_counters")), dm, list(t.get("entries", []) or []),
                          bool(t.get("support_timeout")), self.node_names[t["name"]])
@@ -451,6 +452,18 @@ class PipelineCompiler:
         spec.seq = len(self.program.tables)
         self.program.tables[spec.name] = spec
         return spec
+
+
+def table_match_type(keys: list[KeySpec]) -> str:
+    """A table's match type as p4c derives it from its keys when the JSON gives none
+    (backends/bmv2/common/control.h): range if a key is range, else ternary if one is
+    ternary or optional, else lpm if one is lpm, else exact."""
+    kinds = {k.match_type for k in keys}
+    for kind, implied_by in (("range", {"range"}), ("ternary", {"ternary", "optional"}),
+                             ("lpm", {"lpm"})):
+        if kinds & implied_by:
+            return kind
+    return "exact"
 
 
 def _topological(order: list[str], succ: dict[str, list]) -> list[str]:
