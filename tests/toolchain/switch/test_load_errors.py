@@ -81,7 +81,7 @@ CASES = [
     ("deparsers[0].primitives[0].op: unsupported primitive 'emit_magic'", lambda: mutate(
         lambda p: p["deparsers"][0].update(primitives=[{"op": "emit_magic"}]))),
     ("deparser primitives are not supported: mark_to_drop", lambda: mutate(lambda p: p["deparsers"][0].update(
-        primitives=[{"op": "mark_to_drop", "parameters": []}]))),
+        primitives=[{"op": "mark_to_drop", "parameters": [{"type": "header", "value": "standard_metadata"}]}]))),
     ("table 'tbl_ingress' refers to unknown action 'ghost'", lambda: mutate(lambda p: _first_table(p)["actions"].append("ghost"))),
     ("pipeline refers to unknown table or conditional 'nowhere'", lambda: mutate(lambda p: p["pipelines"][0].update(
         init_table="nowhere"))),

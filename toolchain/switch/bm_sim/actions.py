@@ -16,10 +16,26 @@ from .codegen import CodeGen, FunctionBuilder
 from .expressions import ExprCompiler, aggregate_name, index_range_known, mux, unwrap
 from .phv import Layout
 
-__all__ = ["ActionCompiler", "PRIMITIVES"]
+__all__ = ["ActionCompiler", "PRIMITIVES", "PRIMITIVE_PARAMS"]
 
 Emitter = Callable[["ActionCompiler", list], list]
 PRIMITIVES: dict[str, Emitter] = {}
+
+# How many parameters each primitive takes (the ActionPrimitive<...> signatures of BMv2's
+# src/bm_sim/core/primitives.h, src/bm_sim/actions.cpp and targets/simple_switch/primitives.cpp):
+# P4Objects::add_primitive_to_action refuses any other number.
+PRIMITIVE_PARAMS = {
+    "assign": 2, "assign_VL": 2, "assign_header": 2, "assign_union": 2, "assign_header_stack": 2,
+    "assign_union_stack": 2, "push": 2, "pop": 2, "assume": 1, "assert": 1, "exit": 0,
+    "log_msg": 2, "_jump": 1, "_jump_if_zero": 2,
+    "modify_field": 2, "modify_field_rng_uniform": 3, "add_to_field": 2, "subtract_from_field": 2,
+    "add": 3, "subtract": 3, "bit_xor": 3, "bit_or": 3, "bit_and": 3, "shift_left": 3,
+    "shift_right": 3, "drop": 0, "mark_to_drop": 1, "generate_digest": 2, "add_header": 1,
+    "add_header_fast": 1, "remove_header": 1, "copy_header": 2, "clone_ingress_pkt_to_egress": 2,
+    "clone_egress_pkt_to_egress": 2, "resubmit": 1, "recirculate": 1,
+    "modify_field_with_hash_based_offset": 4, "no_op": 0, "execute_meter": 3, "count": 2,
+    "register_read": 3, "register_write": 3, "truncate": 1,
+}
 
 
 def primitive(*names: str):

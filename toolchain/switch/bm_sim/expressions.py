@@ -31,8 +31,8 @@ SIMPLE_OPS = {
 }
 EXPRESSION_OPS = set(BINARY_OPS) | {
     "/", "%", "~", "not", "and", "or", "d2b", "b2d", "?", "valid", "valid_union",
-    "two_comp_mod", "sat_cast", "usat_cast", "dereference_header_stack", "access_field",
-    "last_stack_index", "size_stack", "access_union_header",
+    "two_comp_mod", "sat_cast", "usat_cast", "dereference_header_stack", "dereference_stack",
+    "access_field", "last_stack_index", "size_stack", "access_union_header",
 }
 
 
@@ -162,7 +162,7 @@ class ExprCompiler:
             op = v.get("op")
             if op == "?":
                 return self._choice(v, params, lambda e: self.header_base(e, params=params))
-            if op == "dereference_header_stack":
+            if op in ("dereference_header_stack", "dereference_stack"):     # BMv2: the same
                 bases, tname = self._stack_bases(v["left"], params)
                 idx = self.value(v["right"], params=params)
                 return f"{bases}[{idx}]", tname
@@ -419,6 +419,8 @@ class ExprCompiler:
     def _op_dereference_header_stack(self, x, L, R, params: bool) -> str:
         return self.header_base({"type": "expression", "value": x}, params=params)[0]
 
+    _op_dereference_stack = _op_dereference_header_stack
+
     def _op_valid_union(self, x, L, R, params: bool) -> str:
         # a union is valid when any of its members is
         m = mux(R)
@@ -541,7 +543,8 @@ def _aggregate_kind(e) -> str | None:
     if t in ("header", "header_union"):
         return t
     if t == "expression" and isinstance(e.get("value"), dict):
-        if e["value"].get("op") in ("dereference_header_stack", "access_union_header"):
+        if e["value"].get("op") in ("dereference_header_stack", "dereference_stack",
+                                    "access_union_header"):
             return "header"
     return None
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from ..errors import LoadError
-from .actions import PRIMITIVES
+from .actions import PRIMITIVE_PARAMS, PRIMITIVES
 from .expressions import EXPRESSION_OPS
 from .hash_algos import KNOWN_ALGORITHMS
 from .pipeline import MATCH_TYPES, TABLE_TYPES
@@ -377,6 +377,10 @@ class _Checker:
         self.obj(prim, path)
         op = self.word(prim.get("op"), path + ("op",), _PRIMITIVE_NAMES, "primitive")
         params = self.list(prim.get("parameters", []), path + ("parameters",))
+        want = PRIMITIVE_PARAMS.get(op)
+        if want is not None and len(params) != want:
+            raise _bad(path + ("parameters",), f"Invalid number of parameters for primitive action "
+                       f"{op}: expected {want} but got {len(params)}")
         for i, x in enumerate(params):
             self.operand(x, path + ("parameters", i))
         if op in ("_jump", "_jump_if_zero"):

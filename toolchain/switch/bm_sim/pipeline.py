@@ -66,6 +66,7 @@ class TableSpec:
     # the table's number in the program, which names its objects in the generated code
     # (``_T<seq>``, ``_I<seq>``): JSON ids are only unique within a pipeline
     seq: int = 0
+    has_entries: bool = False             # const entries: the control plane cannot change them
 
 
 @dataclass
@@ -442,6 +443,12 @@ class PipelineCompiler:
                          bool(t.get("support_timeout")), self.node_names[t["name"]])
         spec.base_default_next = t.get("base_default_next")
         spec.type, spec.action_profile = ttype, profile
+        if "entries" in t:
+            # the table holds its const entries and nothing else (P4Objects.cpp get_table_size)
+            if ttype != "simple":
+                raise LoadError(f"Table {t['name']!r} does not have type 'simple' and therefore "
+                                "cannot specify a 'entries' attribute")
+            spec.has_entries, spec.max_size = True, len(spec.entries)
         spec.action_specs = self._table_actions(t)
         spec.actions = list(spec.action_specs)
         self.node(spec.base_default_next)

@@ -226,6 +226,7 @@ class SimpleSwitch:
                 self._add_const_entry(t, e)
             except (TableOpError, KeyError, ValueError) as err:
                 raise LoadError(f"table {spec.name!r}: const entry {i} refused: {err}") from None
+        t.immutable = spec.has_entries
         return t
 
     def _add_const_entry(self, t: MatchTable, e: dict) -> None:
@@ -239,6 +240,8 @@ class SimpleSwitch:
                 match.append(MatchParam(mt, int(mk["key"], 16), mask))
             elif mt == "range":
                 match.append(MatchParam("range", int(mk["start"], 16), int(mk["end"], 16)))
+            elif mt == "valid":                  # P4_14's valid match: true or false
+                match.append(MatchParam(mt, 1 if mk["key"] else 0))
             else:
                 match.append(MatchParam(mt, int(mk["key"], 16)))
         ae = e["action_entry"]
