@@ -99,3 +99,47 @@ def test_forms_only_p4_14_compilers_or_hand_written_json_use_are_refused_by_name
     with pytest.raises(LoadError) as e:
         SimpleSwitch(make())
     assert message in str(e.value)
+
+
+def _parse_h_then(ops, transitions=None, key=()):
+    """The program's parse_h state with ``ops`` after its extract of h (a = 8 bits, r = 8 bits)."""
+    p = program([["a", 8, False], ["r", 8, False]], [assign("h", "r", F("standard_metadata", "parser_error"))])
+    st = p["parsers"][0]["parse_states"][1]
+    st["parser_ops"] += ops
+    if transitions is not None:
+        st["transition_key"], st["transitions"] = list(key), transitions
+    return p
+
+
+def test_shift_skips_bytes_and_verify_takes_a_plain_error_code():
+    # "shift" reads an integer of bytes (P4_14's form); "verify" an error as an integer (JSON
+    # before expressions could name errors): both as P4Objects::init_parsers reads them
+    p = _parse_h_then([{"op": "shift", "parameters": [2]},
+                       {"op": "verify", "parameters": [{"type": "bool", "value": False}, 3]}])
+    out = SimpleSwitch(p).process(0, frame(bytes([7, 0, 0xAA, 0xBB, 0xCC])))[0][1]
+    # error 3 (StackOutOfBounds) from the verify; the 2 bytes shifted over are not payload
+    assert out[14:] == bytes([7, 3, 0xCC])
+
+
+def test_a_verify_with_an_unknown_error_code_is_refused():
+    p = _parse_h_then([{"op": "verify", "parameters": [{"type": "bool", "value": False}, 77]}])
+    with pytest.raises(LoadError, match="Invalid error code 77 in verify statement"):
+        SimpleSwitch(p)
+
+
+def test_a_transition_value_of_another_width_than_its_key_is_refused():
+    # P4Objects::init_parsers: "Parser transition value has incorrect width"
+    cases = [{"type": "hexstr", "value": "0x0001", "mask": None, "next_state": None},
+             {"type": "default", "value": None, "mask": None, "next_state": None}]
+    with pytest.raises(LoadError, match="expected width is 1 bytes but actual width is 2 bytes"):
+        SimpleSwitch(_parse_h_then([], cases, [F("h", "a")]))
+
+
+def test_unary_plus_and_minus_have_no_left_operand():
+    # build_expression: "+" or "-" without a left operand is 0 + right, 0 - right
+    plus = {"type": "expression", "value": {"op": "+", "left": None, "right": F("h", "a")}}
+    minus = {"type": "expression", "value": {"op": "-", "left": None, "right": F("h", "a")}}
+    p = program([["a", 8, False], ["r", 8, False]],
+                [assign("h", "r", E("&", E("+", plus, E("&", minus, X(0xF0))), X(0xFF)))])
+    out = SimpleSwitch(p).process(0, frame(bytes([3, 0])))[0][1]
+    assert out[15] == (3 + (-3 & 0xF0)) & 0xFF
