@@ -106,6 +106,14 @@ def test_reset_state_empties_the_filter_and_numbers_buffers_from_zero():
     assert [m.buffer_id for m in sw.learning.messages] == [0, 0]
 
 
+def test_the_cli_reset_state_resets_the_learn_engine():
+    sw = SimpleSwitch(learn_prog())
+    learn(sw, a=4)
+    sw.cli("reset_state")
+    learn(sw, a=4)
+    assert sw.digests == [("by_a", (4,)), ("by_a", (4,))]
+
+
 def test_a_learn_list_of_something_else_than_fields_is_refused():
     p = learn_prog()
     p["learn_lists"][0]["elements"].append({"type": "hexstr", "value": "0x1", "bitwidth": 8})
