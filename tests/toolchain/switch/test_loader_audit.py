@@ -46,7 +46,7 @@ def test_entries_in_a_table_that_is_not_simple_are_refused():
     t = p["pipelines"][0]["tables"][-1]
     p["pipelines"][0]["action_profiles"] = [{"name": "ap", "id": 0, "max_size": 4}]
     t.update(type="indirect", action_profile="ap")
-    with pytest.raises(LoadError, match="does not have type 'simple' and therefore cannot specify a 'entries'"):
+    with pytest.raises(LoadError, match="not have type 'simple' and therefore cannot specify a 'entries'"):
         SimpleSwitch(p)
 
 
@@ -103,7 +103,8 @@ def test_forms_only_p4_14_compilers_or_hand_written_json_use_are_refused_by_name
 
 def _parse_h_then(ops, transitions=None, key=()):
     """The program's parse_h state with ``ops`` after its extract of h (a = 8 bits, r = 8 bits)."""
-    p = program([["a", 8, False], ["r", 8, False]], [assign("h", "r", F("standard_metadata", "parser_error"))])
+    p = program([["a", 8, False], ["r", 8, False]],
+                [assign("h", "r", F("standard_metadata", "parser_error"))])
     st = p["parsers"][0]["parse_states"][1]
     st["parser_ops"] += ops
     if transitions is not None:
