@@ -23,10 +23,10 @@ from netbase.pcap import PcapWriter, read_pcap
 from ..switch import LoadError, load_program
 from .embedded import compare_packet
 from .stf_parser import (Add, CheckCounter, CliCommand, Expect, PacketIn, RegisterCheck, SetDefault,
-                         bmv2_priority, parse_key_value, parse_stf, stf_key_index,
+                         StfAddError, add_priority, parse_key_value, parse_stf, stf_key_index,
                          stf_name)
 
-__all__ = ["missing_tools", "run_bmv2", "stf_to_cli"]
+__all__ = ["missing_tools", "run_bmv2", "stf_to_cli", "cli_failure"]
 
 USE_FILES_DELAY_S = 5          # simple_switch waits this long before reading the input pcaps
 READY_TIMEOUT_S = 20.0
@@ -52,9 +52,6 @@ def _compile(program, workdir: Path) -> Path:
 
 
 def _key_text(key, text: str) -> str:
-    if key.match_type == "range" and ".." in text:
-        lo, hi = text.split("..")
-        return f"{int(lo, 0)}->{int(hi, 0)}"
     value, mask = parse_key_value(text, key.width)
     if key.match_type == "lpm":
         return f"{hex(value)}/{bin(mask).count('1')}"
@@ -75,10 +72,11 @@ def _ordered_args(prog, action: str, args) -> list[int]:
 def stf_to_cli(cmds, prog) -> list[str]:
     """simple_switch_CLI lines for the STF's control-plane commands, in order."""
     out = []
-    prio = 1
     for c in cmds:
         if isinstance(c, Add):
             t = prog.tables[stf_name("table", prog.tables, c.table)]
+            priority = add_priority(t.name, t.match_type, [(k.name, k.match_type) for k in t.keys],
+                                    c.priority)
             texts = ["0&&&0" if k.match_type == "ternary" else "0/0" if k.match_type == "lpm" else "0"
                      for k in t.keys]
             for name, text in c.keys:
@@ -88,10 +86,7 @@ def stf_to_cli(cmds, prog) -> list[str]:
                 texts[i] = _key_text(t.keys[i], text)
             args = " ".join(hex(v) for v in _ordered_args(prog, c.action, c.args))
             line = f"table_add {t.name} {c.action} {' '.join(texts)} => {args}"
-            if any(k.match_type in ("ternary", "range", "optional") for k in t.keys):
-                line += f" {bmv2_priority(c.priority) if c.priority is not None else prio}"
-                prio += 1
-            out.append(line)
+            out.append(line if priority is None else f"{line} {priority}")
         elif isinstance(c, SetDefault):
             out.append(f"table_set_default {c.table} {c.action} "
                        + " ".join(hex(v) for v in _ordered_args(prog, c.action, c.args)))
@@ -170,16 +165,16 @@ def run_bmv2(program, stf_path) -> list[str]:
         try:
             json_path = _compile(program, workdir)
             prog = load_program(json_path)
-        except (RuntimeError, LoadError) as e:
-            return [str(e)]
+            cli_lines = stf_to_cli(cmds, prog)
+        except (RuntimeError, LoadError, StfAddError, KeyError) as e:
+            return [str(e).strip('"')]
         ports = _write_inputs(cmds, workdir)
         thrift = _free_port()
         started = time.monotonic()
         proc = _start_switch(json_path, ports, workdir, thrift)
         try:
             _wait_port(thrift, proc)
-            cli = subprocess.run(["simple_switch_CLI", "--thrift-port", str(thrift)],
-                                 input="\n".join(stf_to_cli(cmds, prog)) + "\n", capture_output=True, text=True)
+            cli = _run_cli(thrift, "\n".join(cli_lines) + "\n")
             _wait_outputs(workdir, started, USE_FILES_DELAY_S + 30)
             failures = _checks(cmds, thrift)
         except RuntimeError as e:
@@ -191,17 +186,56 @@ def run_bmv2(program, stf_path) -> list[str]:
         return failures + _compare(cmds, workdir)
 
 
+def _run_cli(thrift: int, commands: str) -> subprocess.CompletedProcess:
+    """simple_switch_CLI with ``commands`` on its standard input. A CLI that could not run
+    them (exited with an error, or died in a traceback: Thrift missing, switch unreachable)
+    is a RuntimeError naming its first line of error, rather than the packets a switch it
+    never configured failed to send."""
+    try:
+        res = subprocess.run(["simple_switch_CLI", "--thrift-port", str(thrift)], input=commands,
+                             capture_output=True, text=True)
+    except OSError as e:
+        raise RuntimeError(f"cannot run simple_switch_CLI: {e.strerror}") from None
+    failed = cli_failure(res.returncode, res.stdout, res.stderr)
+    if failed:
+        raise RuntimeError(failed)
+    return res
+
+
+TRACEBACK = "Traceback (most recent call last):"
+
+
+def cli_failure(returncode: int, stdout: str, stderr: str) -> str | None:
+    """None if simple_switch_CLI ran to its end; otherwise what went wrong, in one line: its
+    exit status and its first line of error (of a traceback, the exception it ends with)."""
+    crashed = TRACEBACK in stderr or TRACEBACK in stdout
+    if returncode == 0 and not crashed:
+        return None
+    text = stderr if stderr.strip() else stdout
+    how = f"exit status {returncode}" if returncode else "a traceback"
+    return f"simple_switch_CLI failed ({how}): {_first_error_line(text)}"
+
+
+def _first_error_line(text: str) -> str:
+    lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+    if TRACEBACK in text:
+        start = next(i for i, line in enumerate(lines) if line.startswith(TRACEBACK))
+        # the frames are indented; the exception ("ValueError: ...") is the first line not
+        tail = [line for line in lines[start + 1:] if not line.startswith((" ", "\t"))]
+        if tail:
+            return tail[0]
+    return lines[0] if lines else "(no output)"
+
+
 def _checks(cmds, thrift: int) -> list[str]:
     failures = []
     for c in cmds:
         if isinstance(c, RegisterCheck):
-            res = subprocess.run(["simple_switch_CLI", "--thrift-port", str(thrift)],
-                                 input=f"register_read {c.register} {c.index}\n", capture_output=True, text=True)
+            res = _run_cli(thrift, f"register_read {c.register} {c.index}\n")
             if f"= {c.value}\n" not in res.stdout:
                 failures.append(f"line {c.lineno}: register {c.register}[{c.index}]: {res.stdout.strip()}")
         elif isinstance(c, CheckCounter):
-            res = subprocess.run(["simple_switch_CLI", "--thrift-port", str(thrift)],
-                                 input=f"counter_read {c.counter} {c.index}\n", capture_output=True, text=True)
+            res = _run_cli(thrift, f"counter_read {c.counter} {c.index}\n")
             m = re.search(rf"{c.kind}=(\d+)", res.stdout)
             if m is None:
                 failures.append(f"line {c.lineno}: counter {c.counter}({c.index}): {res.stdout.strip()}")

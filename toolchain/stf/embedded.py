@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..switch import CliError, SimpleSwitch
 from ..switch.bm_sim.tables import MatchParam
 from .stf_parser import (Add, CheckCounter, CliCommand, Expect, IgnoredCommand, PacketIn, RegisterCheck, SetDefault,
-                         StfCommand, Wait, bmv2_priority, parse_key_value, stf_key_index, stf_name)
+                         StfAddError, StfCommand, Wait, add_priority, parse_key_value, stf_key_index,
+                         stf_name)
 
 __all__ = ["EmbeddedRun", "compare_packet", "STF_PACKET_INTERVAL"]
 
@@ -34,7 +35,6 @@ class EmbeddedRun:
         self.received: dict[int, list[bytes]] = {}
         self.expected: dict[int, list[Expect]] = {}
         self.now = 0.0
-        self._auto_priority: dict[str, int] = {}
 
     def fail(self, cmd: StfCommand, msg: str) -> None:
         self.failures.append(f"line {cmd.lineno}: {msg}")
@@ -110,6 +110,11 @@ class EmbeddedRun:
     def _add(self, cmd: Add) -> None:
         rt = self.sw.runtime
         t, action = self._table_and_action(cmd.table, cmd.action)
+        try:
+            priority = add_priority(t.name, t.spec.match_type,
+                                    [(k.name, k.match_type) for k in t.keys], cmd.priority)
+        except StfAddError as e:
+            raise CliError(str(e)) from None
         match = [None] * len(t.keys)
         for name, text in cmd.keys:
             i = self._key_index(t, name)
@@ -117,11 +122,7 @@ class EmbeddedRun:
         for i, k in enumerate(t.keys):
             if match[i] is None:
                 match[i] = self._wildcard(k, t.name)
-        priority = bmv2_priority(cmd.priority) if cmd.priority is not None else None
-        if priority is None:
-            priority = self._auto_priority.get(t.name, 1)
-            self._auto_priority[t.name] = priority + 1
-        rt.table_add(t.name, action, match, self._args(action, cmd.args, t), priority)
+        rt.table_add(t.name, action, match, self._args(action, cmd.args, t), priority or 0)
 
     @staticmethod
     def _wildcard(key, table: str) -> MatchParam:
@@ -130,17 +131,12 @@ class EmbeddedRun:
         become 0 (they match the value 0, not anything)."""
         if key.match_type == "lpm":
             return MatchParam("lpm", 0, 0)
-        if key.match_type == "range":
-            return MatchParam("range", 0, (1 << key.width) - 1)
         if key.match_type in ("ternary", "optional"):
             return MatchParam(key.match_type, 0, 0)
         return MatchParam(key.match_type, 0)
 
     @staticmethod
     def _match_param(key, text: str) -> MatchParam:
-        if key.match_type == "range" and ".." in text:
-            lo, hi = text.split("..")
-            return MatchParam("range", int(lo, 0), int(hi, 0))
         value, mask = parse_key_value(text, key.width)
         full = (1 << key.width) - 1
         if key.match_type == "lpm":
@@ -150,8 +146,6 @@ class EmbeddedRun:
             return MatchParam("lpm", value, plen)
         if key.match_type in ("ternary", "optional"):
             return MatchParam(key.match_type, value, mask)
-        if key.match_type == "range":
-            return MatchParam("range", value, value)
         if mask != full:
             raise CliError(f"exact key {text} has wildcards")
         return MatchParam(key.match_type, value)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 __all__ = ["StfSyntaxError", "StfCommand", "Add", "SetDefault", "PacketIn", "Expect", "Wait",
            "CheckCounter", "RegisterCheck", "CliCommand", "IgnoredCommand", "CLI_PASSTHROUGH", "parse_stf",
-           "stf_key_index", "stf_name", "bmv2_priority",
+           "stf_key_index", "stf_name", "bmv2_priority", "add_priority", "StfAddError",
            "parse_key_value"]
 
 
@@ -230,6 +230,35 @@ def bmv2_priority(stf_priority: int) -> int:
     bmv2stf.py, parse_table_add) passes 10000 - priority, because in an STF a larger priority
     wins while in BMv2 the smaller value does."""
     return 10000 - stf_priority
+
+
+class StfAddError(Exception):
+    """An ``add`` that p4c's runner cannot send to simple_switch; the message says why."""
+
+
+# the key kinds p4c's runner fills in (bmv2stf.py, TableKeyInstance); "optional" keys are
+# written "ternary" in p4c's JSON, which is what the runner sees for them
+RUNNER_KEY_TYPES = {"exact", "lpm", "ternary", "valid", "optional"}
+
+
+def add_priority(table: str, table_match_type: str, keys: list[tuple[str, str]],
+                 stf_priority: int | None) -> int | None:
+    """The priority an STF ``add`` reaches simple_switch with, as p4c's runner sends it
+    (bmv2stf.py, parse_table_add), or None when it sends none (simple_switch_CLI then uses
+    0): only a table whose JSON match type is "ternary" gets one, 10000 - the STF's. Raises
+    StfAddError for the adds the runner cannot make: to a ternary table without a priority
+    (it appends None to the command and fails), or to a table with a range key (it knows no
+    range keys). ``keys`` are the table's (name, match type)."""
+    for name, match_type in keys:
+        if match_type not in RUNNER_KEY_TYPES:
+            raise StfAddError(f"p4c's STF runner cannot add to table {table}: its key {name} is a "
+                              f"{match_type} key (bmv2stf.py knows exact, lpm, ternary and valid keys)")
+    if table_match_type != "ternary":
+        return None
+    if stf_priority is None:
+        raise StfAddError(f"an add to the ternary table {table} needs a priority (p4c's STF runner "
+                          "sends '10000 - priority' to simple_switch, and fails without one)")
+    return bmv2_priority(stf_priority)
 
 
 def parse_stf(text: str) -> list[StfCommand]:

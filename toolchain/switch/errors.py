@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
-__all__ = ["LoadError", "CliError"]
+__all__ = ["LoadError", "CliError", "one_line"]
+
+
+MAX_MESSAGE = 400
+
+
+def one_line(text: str) -> str:
+    """``text`` as one printable line: control characters escaped (a name read from the JSON
+    may hold a newline), and at most MAX_MESSAGE characters."""
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."
 
 
 class LoadError(Exception):
     """The BMv2 JSON cannot be loaded: malformed, or it uses a feature this target refuses.
 
     The message always names the offending JSON feature (a primitive, an expression op, a
-    parser op, a table type...), so that a user knows what to change in the program.
+    parser op, a table type...) or the JSON path of a value of the wrong type or out of
+    range, so that a user knows what to change in the program. It is one line.
     """
+
+    def __init__(self, message: str):
+        super().__init__(one_line(str(message)))
 
 
 class CliError(Exception):

@@ -10,6 +10,7 @@ departure is written with its departure time. Useful to debug a program without 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -23,14 +24,18 @@ __all__ = ["replay", "main"]
 
 
 def replay(sw: SimpleSwitch, pcap_in: str, port: int, outdir: Path) -> dict[int, int]:
-    """Send every packet of ``pcap_in`` into ``port``; returns packets written per egress port."""
+    """Send every packet of ``pcap_in`` into ``port``; returns packets written per egress port.
+
+    Each port's capture is written under a temporary name and renamed to ``port<N>.pcap`` only
+    once the whole input has been read: an input that turns out truncated or corrupt leaves no
+    partial output (and an earlier run's files as they were)."""
     writers: dict[int, PcapWriter] = {}
     counts: dict[int, int] = {}
 
     def emit(out):
         for eport, frame, t in out:
             if eport not in writers:
-                writers[eport] = PcapWriter(outdir / f"port{eport}.pcap")
+                writers[eport] = PcapWriter(_partial(outdir, eport))
             writers[eport].write(t, frame)
             counts[eport] = counts.get(eport, 0) + 1
 
@@ -41,10 +46,20 @@ def replay(sw: SimpleSwitch, pcap_in: str, port: int, outdir: Path) -> dict[int,
             emit(sw.advance(now=rec.time))
         while (t := sw.next_event_time()) is not None:
             emit(sw.advance(now=t))
-    finally:
-        for w in writers.values():
+    except BaseException:
+        for eport, w in writers.items():
             w.close()
+            _partial(outdir, eport).unlink(missing_ok=True)
+        raise
+    for eport, w in writers.items():
+        w.close()
+        os.replace(_partial(outdir, eport), outdir / f"port{eport}.pcap")
     return counts
+
+
+def _partial(outdir: Path, eport: int) -> Path:
+    """Where port ``eport``'s capture is written until the replay has finished."""
+    return outdir / f".port{eport}.pcap.{os.getpid()}.partial"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -679,6 +679,7 @@ class Runtime:
         for m in self.sw.meters.values():
             for cell in m.meters:
                 cell.rates = None
+        self.sw.learning.reset_state()            # P4Objects::reset_state: learn_engine too
         self._reset_pre()
 
     def _reset_table(self, t: MatchTable) -> None:

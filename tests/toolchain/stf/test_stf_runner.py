@@ -252,6 +252,53 @@ def test_larger_stf_priority_wins_as_in_p4c_runner(tmp_path):
     assert [line.rsplit(" ", 1)[1] for line in lines] == ["9890", "9900"]
 
 
+def _table_stf(tmp_path, keys, body: str):
+    """(embedded result, simple_switch_CLI lines or the error) of an STF over MyIngress.t."""
+    import json
+    from tests.toolchain.switch.tables_kit import table_prog
+    from toolchain.stf.bmv2 import stf_to_cli
+    from toolchain.stf.stf_parser import StfAddError
+    from toolchain.switch import load_program
+    prog_json = tmp_path / "p.json"
+    prog_json.write_text(json.dumps(table_prog(keys)))
+    stf = tmp_path / "t.stf"
+    stf.write_text(body)
+    try:
+        lines = stf_to_cli(parse_stf(body), load_program(prog_json))
+    except StfAddError as e:
+        lines = str(e)
+    return run_stf(prog_json, stf), lines
+
+
+def test_a_ternary_add_without_priority_fails_as_in_p4c_runner(tmp_path):
+    # bmv2stf.py appends the priority only to adds of tables whose match_type is "ternary";
+    # without one it appends None and fails (a larger priority wins otherwise)
+    res, lines = _table_stf(tmp_path, [("ternary", "a")], "add MyIngress.t h.a:0x25 MyIngress.setr(v:1)\n")
+    msg = "an add to the ternary table MyIngress.t needs a priority"
+    assert len(res.failures) == 1 and res.failures[0].startswith(f"line 1: {msg}")
+    assert lines.startswith(msg)
+
+
+def test_priority_zero_is_sent_as_10000(tmp_path):
+    res, lines = _table_stf(tmp_path, [("ternary", "a")], "add MyIngress.t 0 h.a:0x25 MyIngress.setr(v:1)\n")
+    assert res.ok and lines == ["table_add MyIngress.t MyIngress.setr 0x25&&&0xff => 0x1 10000"]
+
+
+def test_an_lpm_or_exact_add_sends_no_priority(tmp_path):
+    # the STF's priority is dropped: simple_switch_CLI uses 0 for these tables
+    res, lines = _table_stf(tmp_path, [("lpm", "b")], "add MyIngress.t 7 h.b:0x0a****** MyIngress.setr(v:1)\n"
+                            "add MyIngress.t h.b:0x0b****** MyIngress.setr(v:2)\n")
+    assert res.ok, res.failures
+    assert lines == ["table_add MyIngress.t MyIngress.setr 0xa000000/8 => 0x1",
+                     "table_add MyIngress.t MyIngress.setr 0xb000000/8 => 0x2"]
+
+
+def test_an_add_to_a_table_with_a_range_key_fails_as_in_p4c_runner(tmp_path):
+    res, lines = _table_stf(tmp_path, [("range", "a")], "add MyIngress.t 1 h.a:5 MyIngress.setr(v:1)\n")
+    msg = "p4c's STF runner cannot add to table MyIngress.t: its key hdr.h.a is a range key"
+    assert res.failures[0].startswith(f"line 1: {msg}") and lines.startswith(msg)
+
+
 @pytest.mark.parametrize("stf_name, index", [
     ("hdr.ipv4.dstAddr", 0), ("ipv4.dstAddr", 0), ("dstAddr", 0),        # exact, then ".name" suffix
     ("hdr.labels$0.label", 1),                                           # $N is a stack index

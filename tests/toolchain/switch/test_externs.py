@@ -141,6 +141,29 @@ def test_packet_meter_two_rate_three_color_marking():
     assert send(sw, now=1.0)["color"] == 0    # one second later the committed bucket refilled
 
 
+def test_meter_buckets_fill_in_whole_tokens_counted_from_the_switch_start():
+    # BMv2 (meters.cpp): by t microseconds after the switch started, a bucket has been credited
+    # floor(t * rate) tokens; a packet takes whole tokens. Committed 250 packets/s (0.00025 per
+    # microsecond) with a burst of 1; the peak rate is far away.
+    sw = SimpleSwitch(ext_prog([prim("execute_meter", ref("meter_array", "MyIngress.pm"), X(0), F("h", "color"))]))
+    sw.cli("meter_set_rates pm 0 0.00025:1 1:1000")
+    times_ms = [0, 3, 5, 8, 11.9, 12]
+    colors = [send(sw, now=t / 1000)["color"] for t in times_ms]
+    # credited by then: 0, 0.75 -> 0, 1.25 -> 1, 2.0 -> 2, 2.975 -> 2, 3.0 -> 3 (whole tokens);
+    # counted from the last packet in fractions, 8 ms would be yellow (0.75 of a token) and
+    # 12 ms green only after 11.9 ms had been yellow as well
+    assert colors == [0, 1, 0, 0, 1, 0]
+
+
+def test_meter_refill_is_counted_from_the_switch_start_not_from_configuration():
+    sw = SimpleSwitch(ext_prog([prim("execute_meter", ref("meter_array", "MyIngress.pm"), X(0), F("h", "color"))]))
+    send(sw, now=0.0035)                       # time passes before the meter is configured
+    sw.cli("meter_set_rates pm 0 0.00025:1 1:1000")
+    # configured at 3.5 ms, full: green; at 4 ms the bucket is credited its token for the
+    # first 4 ms of the switch (a bucket counted from 3.5 ms would hold 0.125 of one)
+    assert [send(sw, now=t)["color"] for t in (0.0035, 0.004, 0.0041)] == [0, 0, 1]
+
+
 def test_byte_meter_uses_packet_size():
     sw = SimpleSwitch(ext_prog([prim("execute_meter", ref("meter_array", "MyIngress.bm"), X(1), F("h", "color"))]))
     sw.cli("meter_set_rates bm 1 0.000001:30 0.000001:100")   # a 21-byte frame fits 30 once

@@ -60,7 +60,7 @@ CASES = [
     ("is indirect_ws but action profile 'ap' has no selector", lambda: mutate(lambda p: (
         p["pipelines"][0].update(action_profiles=[{"name": "ap", "id": 0, "max_size": 4}]),
         _first_table(p).update(type="indirect_ws", action_profile="ap")))),
-    ("action selector 'ap': unsupported hash algorithm 'md5'", lambda: mutate(lambda p: p["pipelines"][0].update(
+    ("pipelines[0].action_profiles[0].selector.algo: unsupported hash algorithm 'md5'", lambda: mutate(lambda p: p["pipelines"][0].update(
         action_profiles=[{"name": "ap", "id": 0, "max_size": 4, "selector": {"algo": "md5", "input": []}}]))),
     ("unsupported match type 'fuzzy'", lambda: mutate(lambda p: _first_table(p).update(
         key=[{"match_type": "fuzzy", "name": "h.a", "target": ["h", "a"], "mask": None}]))),
@@ -76,10 +76,12 @@ CASES = [
     ("missing required field standard_metadata.egress_spec", lambda: mutate(lambda p: p["header_types"][1]["fields"].pop(1))),
     ("unsupported hash algorithm 'sha1'", lambda: mutate(lambda p: p["calculations"].append(
         {"name": "c", "id": 0, "algo": "sha1", "input": []}))),
-    ("unsupported calculation input type 'register'", lambda: mutate(lambda p: p["calculations"].append(
+    ("calculations[0].input[0].type: unsupported expression operand type 'register'", lambda: mutate(lambda p: p["calculations"].append(
         {"name": "c", "id": 0, "algo": "crc16", "input": [{"type": "register", "value": "r"}]}))),
-    ("deparser primitives are not supported: emit_magic", lambda: mutate(lambda p: p["deparsers"][0].update(
-        primitives=[{"op": "emit_magic"}]))),
+    ("deparsers[0].primitives[0].op: unsupported primitive 'emit_magic'", lambda: mutate(
+        lambda p: p["deparsers"][0].update(primitives=[{"op": "emit_magic"}]))),
+    ("deparser primitives are not supported: mark_to_drop", lambda: mutate(lambda p: p["deparsers"][0].update(
+        primitives=[{"op": "mark_to_drop", "parameters": [{"type": "header", "value": "standard_metadata"}]}]))),
     ("table 'tbl_ingress' refers to unknown action 'ghost'", lambda: mutate(lambda p: _first_table(p)["actions"].append("ghost"))),
     ("pipeline refers to unknown table or conditional 'nowhere'", lambda: mutate(lambda p: p["pipelines"][0].update(
         init_table="nowhere"))),
@@ -87,7 +89,8 @@ CASES = [
         {"name": "m", "id": 0, "type": "furlongs", "size": 1, "rate_count": 2, "is_direct": False}))),
     ("unsupported checksum type 'crc_magic'", lambda: mutate(lambda p: p["checksums"].append(
         {"name": "ck", "id": 0, "type": "crc_magic", "calculation": "c", "target": ["h", "a"]}))),
-    ("malformed BMv2 JSON: KeyError", lambda: mutate(lambda p: p["actions"][0].pop("primitives") and p["actions"][0].pop("name"))),
+    ("actions[0].name: expected a string, got None", lambda: mutate(
+        lambda p: p["actions"][0].pop("primitives") and p["actions"][0].pop("name"))),
 ]
 
 

@@ -1,6 +1,8 @@
 """Parser semantics: select with masks/default/value sets, lookahead, verify, parser errors
 (PacketTooShort, StackOutOfBounds), header stacks, and what stays valid after an error."""
 
+import itertools
+
 from toolchain.switch import SimpleSwitch
 
 from .jsonkit import E, F, X, assign, frame, pack, program, unpack
@@ -9,8 +11,12 @@ FIELDS = [["a", 8, False], ["b", 8, False]]
 OUT = [["err", 8, False], ["path", 8, False], ["hv", 8, False]]
 
 
+_STATE_IDS = itertools.count()
+
+
 def state(name, ops=(), key=(), transitions=None):
-    return {"name": name, "id": 0, "parser_ops": list(ops), "transition_key": list(key),
+    # parse state ids are unique within a parser (BMv2's DupIdChecker)
+    return {"name": name, "id": next(_STATE_IDS), "parser_ops": list(ops), "transition_key": list(key),
             "transitions": transitions or [{"type": "default", "value": None, "mask": None, "next_state": None}]}
 
 

@@ -1,6 +1,8 @@
 """Control flow compiled into regions (bm_sim/pipeline.py): long chains, deep nesting, joins,
 and exit inside an inlined chain behave exactly as the node-by-node graph says."""
 
+import itertools
+
 import pytest
 
 from toolchain.switch import SimpleSwitch
@@ -10,8 +12,12 @@ from .jsonkit import E, F, X, action, assign, frame, keyless_table, pack, prim, 
 H = [["a", 8, False], ["b", 8, False], ["n", 8, False], ["m", 8, False]]
 
 
+_COND_IDS = itertools.count()
+
+
 def cond(name: str, field: str, value: int, true_next, false_next) -> dict:
-    return {"name": name, "id": 0, "expression": E("==", F("h", field), X(value))["value"],
+    # conditional ids are unique in a pipeline (BMv2's DupIdChecker)
+    return {"name": name, "id": next(_COND_IDS), "expression": E("==", F("h", field), X(value))["value"],
             "true_next": true_next, "false_next": false_next}
 
 

@@ -31,3 +31,27 @@ def test_replay_writes_one_pcap_per_egress_port_with_departure_times(tmp_path, c
 def test_replay_reports_a_bad_program(tmp_path, capsys):
     assert main([str(tmp_path / "none.json"), str(tmp_path / "in.pcap")]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not KIT.is_dir(), reason="conformance kit not found")
+def test_a_truncated_input_leaves_no_partial_output(tmp_path, capsys):
+    with PcapWriter(tmp_path / "in.pcap") as w:
+        for t in (1.0, 1.1, 1.2):
+            w.write(t, IN)
+    data = (tmp_path / "in.pcap").read_bytes()
+    (tmp_path / "cut.pcap").write_bytes(data[:-10])          # the third record cut short
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "port1.pcap").write_bytes(b"an earlier run's file")
+    cmds = tmp_path / "c.txt"
+    cmds.write_text("table_add ipv4_lpm forward 10.0.1.0/24 => 1 0xb1\n")
+    assert main([str(KIT / "lpm_forward.json"), str(tmp_path / "cut.pcap"), "-c", str(cmds),
+                 "-o", str(out)]) == 1
+    assert "truncated" in capsys.readouterr().err
+    # the two packets read before the cut were forwarded, but nothing was written for them
+    assert sorted(p.name for p in out.iterdir()) == ["port1.pcap"]
+    assert (out / "port1.pcap").read_bytes() == b"an earlier run's file"
+    assert main([str(KIT / "lpm_forward.json"), str(tmp_path / "in.pcap"), "-c", str(cmds),
+                 "-o", str(out)]) == 0
+    assert len(list(read_pcap(str(out / "port1.pcap")))) == 3
+    assert sorted(p.name for p in out.iterdir()) == ["port1.pcap"]

@@ -9,10 +9,11 @@ from toolchain.switch.runtime import OpError
 from .tables_kit import table_prog
 
 
-def state_switch() -> SimpleSwitch:
-    p = table_prog([("exact", "a")], with_counters=True,
-                   entries=[{"match_key": [{"match_type": "exact", "key": "0x09"}],
-                             "action_entry": {"action_id": 10, "action_data": ["0x01"]}, "priority": 1}])
+def state_switch(*, const_entries: bool = True) -> SimpleSwitch:
+    # a table with const entries takes no others (BMv2's set_immutable_entries)
+    entries = [{"match_key": [{"match_type": "exact", "key": "0x09"}],
+                "action_entry": {"action_id": 10, "action_data": ["0x01"]}, "priority": 1}]
+    p = table_prog([("exact", "a")], with_counters=True, entries=entries if const_entries else None)
     p["register_arrays"].append({"name": "MyIngress.reg", "id": 0, "size": 4, "bitwidth": 16})
     p["counter_arrays"].append({"name": "MyIngress.cnt", "id": 1, "is_direct": False, "size": 2})
     p["meter_arrays"].append({"name": "MyIngress.mtr", "id": 0, "is_direct": False, "size": 2,
@@ -23,7 +24,7 @@ def state_switch() -> SimpleSwitch:
 
 def test_reset_state_keeps_program_entries_value_sets_and_mirroring():
     sw = state_switch()
-    for line in ("table_add t setr 5 => 7", "table_set_default t setr 3", "register_write reg 1 7",
+    for line in ("table_set_default t setr 3", "register_write reg 1 7",
                  "counter_write MyIngress.cnt 0 1 2", "meter_set_rates mtr 0 0.5:10 1:20",
                  "pvs_add pvs 4", "mirroring_add 3 4", "mc_mgrp_create 1", "mc_node_create 0 1"):
         sw.cli(line)
@@ -36,15 +37,16 @@ def test_reset_state_keeps_program_entries_value_sets_and_mirroring():
     assert sw.runtime.meter_get_rates("mtr", 0) == []
     assert sw.runtime.pvs_get("pvs") == [4] and sw.mirroring == {3: {"port": 4}}
     assert sw.mc_nodes == {} and sw.runtime.mc_entries() == []
-    assert sw.cli("table_add t setr 5 => 7").endswith("handle 1")     # handle 0 is the const one
+    with pytest.raises(CliError, match=r"IMMUTABLE_TABLE_ENTRIES"):
+        sw.cli("table_add t setr 5 => 7")                             # and the table still const
 
 
 def test_direct_counter_is_the_tables_entry_counter():
-    sw = state_switch()
-    sw.cli("table_add t setr 5 => 7")
-    sw.cli("counter_write t_counter 1 3 300")
-    assert sw.runtime.table_counter_read("MyIngress.t", 1) == (3, 300)
-    assert sw.cli("counter_read t_counter 1").endswith("t_counter[1]= (300 bytes, 3 packets)")
+    sw = state_switch(const_entries=False)
+    sw.cli("table_add t setr 5 => 7")                                 # handle 0
+    sw.cli("counter_write t_counter 0 3 300")
+    assert sw.runtime.table_counter_read("MyIngress.t", 0) == (3, 300)
+    assert sw.cli("counter_read t_counter 0").endswith("t_counter[0]= (300 bytes, 3 packets)")
     with pytest.raises(OpError) as e:
         sw.runtime.counter_read("t_counter", 7)
     assert (e.value.kind, e.value.code) == ("table", "INVALID_HANDLE")

@@ -211,19 +211,19 @@ REFUSALS = [
         "parser_ops"].__setitem__(0, _extract("union_stack", ["us", "zz"]))),
     ("unknown header union stack 'nope'", lambda p: _state_named(p, "pa")[
         "parser_ops"].__setitem__(0, _extract("union_stack", ["nope", "a"]))),
-    ("a union_stack extract is [stack, member]", lambda p: _state_named(p, "pa")[
+    ("parser_ops[0].parameters[0].value: expected an array, got 'us'", lambda p: _state_named(p, "pa")[
         "parser_ops"].__setitem__(0, _extract("union_stack", "us"))),
     ("header union stack 'us': header type 'A_t' has no field 'zz'", lambda p: _state_named(
         p, "peek").__setitem__("transition_key", [{"type": "union_stack_field",
                                                    "value": ["us", "a", "zz"]}])),
-    ("union_stack_field value is [stack, member, field]", lambda p: _state_named(
+    ("transition_key[0].value: expected an array of 3 elements, got 2", lambda p: _state_named(
         p, "peek").__setitem__("transition_key", [{"type": "union_stack_field",
                                                    "value": ["us", "a"]}])),
     ("header union stack 'us': unknown union_type 'W'",
      lambda p: p["header_union_stacks"][0].__setitem__("union_type", "W")),
     ("header union stack 'us': unknown header union id 7",
      lambda p: p["header_union_stacks"][0]["header_union_ids"].append(7)),
-    ("assign_union_stack operand of type 'header_stack'", lambda p: p["actions"][0][
+    ("expected a header_union_stack operand, got 'header_stack'", lambda p: p["actions"][0][
         "primitives"].append(prim("assign_union_stack", {"type": "header_stack", "value": "us"},
                                   {"type": "header_union_stack", "value": "us"}))),
 ]

@@ -13,13 +13,29 @@ from typing import Callable
 
 from ..errors import LoadError
 from .codegen import CodeGen, FunctionBuilder
-from .expressions import ExprCompiler, index_range_known
+from .expressions import ExprCompiler, aggregate_name, index_range_known, mux, unwrap
 from .phv import Layout
 
-__all__ = ["ActionCompiler", "PRIMITIVES"]
+__all__ = ["ActionCompiler", "PRIMITIVES", "PRIMITIVE_PARAMS"]
 
 Emitter = Callable[["ActionCompiler", list], list]
 PRIMITIVES: dict[str, Emitter] = {}
+
+# How many parameters each primitive takes (the ActionPrimitive<...> signatures of BMv2's
+# src/bm_sim/core/primitives.h, src/bm_sim/actions.cpp and targets/simple_switch/primitives.cpp):
+# P4Objects::add_primitive_to_action refuses any other number.
+PRIMITIVE_PARAMS = {
+    "assign": 2, "assign_VL": 2, "assign_header": 2, "assign_union": 2, "assign_header_stack": 2,
+    "assign_union_stack": 2, "push": 2, "pop": 2, "assume": 1, "assert": 1, "exit": 0,
+    "log_msg": 2, "_jump": 1, "_jump_if_zero": 2,
+    "modify_field": 2, "modify_field_rng_uniform": 3, "add_to_field": 2, "subtract_from_field": 2,
+    "add": 3, "subtract": 3, "bit_xor": 3, "bit_or": 3, "bit_and": 3, "shift_left": 3,
+    "shift_right": 3, "drop": 0, "mark_to_drop": 1, "generate_digest": 2, "add_header": 1,
+    "add_header_fast": 1, "remove_header": 1, "copy_header": 2, "clone_ingress_pkt_to_egress": 2,
+    "clone_egress_pkt_to_egress": 2, "resubmit": 1, "recirculate": 1,
+    "modify_field_with_hash_based_offset": 4, "no_op": 0, "execute_meter": 3, "count": 2,
+    "register_read": 3, "register_write": 3, "truncate": 1,
+}
 
 
 def primitive(*names: str):
@@ -147,8 +163,10 @@ for _name, _op in _BINARY_PRIMITIVES.items():
 
 @primitive("add_header_fast")
 def _add_header_fast(c: ActionCompiler, p: list) -> list:
-    base, n = c.header(p[0])
-    return [f"F[{base} + {n}] = 1"]
+    def mark(h) -> list:
+        base, n = c.header(h)
+        return [f"F[{base} + {n}] = 1"]
+    return _each_choice(c, p[0], mark)
 
 
 def _copy_header(dst, src, n: int, also: str = "") -> list:
@@ -161,31 +179,60 @@ def _copy_header(dst, src, n: int, also: str = "") -> list:
             f"else: F[{dst} + {n}] = 0"]
 
 
+def _each_choice(c: ActionCompiler, e, emit) -> list:
+    """``emit(operand)`` for an operand that is a header, a union or a stack; when it is a
+    ``?`` between two of them (p4c's predicated ``if`` in an action), an ``if``/``else`` on
+    its condition with ``emit`` on each of its operands: BMv2 evaluates the condition once,
+    then the primitive works on the operand it picked."""
+    x = mux(e)
+    if x is None:
+        return emit(e)
+
+    def block(operand) -> list:
+        return ["    " + line for line in _each_choice(c, operand, emit) or ["pass"]]
+    return ([f"if {c.expr.condition(x['cond'], params=c.params)}:"] + block(x["left"])
+            + ["else:"] + block(x["right"]))
+
+
+def _both_choices(c: ActionCompiler, p: list, emit) -> list:
+    """_each_choice over a primitive's destination and, for each, over its source."""
+    return _each_choice(c, p[0], lambda d: _each_choice(c, p[1], lambda s: emit(d, s)))
+
+
 @primitive("assign_header", "copy_header")
 def _assign_header(c: ActionCompiler, p: list) -> list:
     """BMv2 core assign_header (into a union member, a copied valid source makes the other
     members invalid)."""
-    db, n = c.header(p[0])
-    sb, _ = c.header(p[1])
-    sibs = _siblings(c, p[0])
-    return _copy_header(db, sb, n, "".join(f"; F[{v}] = 0" for v in sibs))
+    def copy(dst, src) -> list:
+        db, dtype = c.expr.header_base(dst, params=c.params)
+        sb, stype = c.expr.header_base(src, params=c.params)
+        if c.expr.fields_of(dtype) != c.expr.fields_of(stype):
+            raise LoadError(f"assign_header between headers of different types {dtype!r} and {stype!r}")
+        n = len(c.expr.fields_of(dtype))
+        return _copy_header(db, sb, n, "".join(f"; F[{v}] = 0" for v in _siblings(c, dst)))
+    return _both_choices(c, p, copy)
 
 
 @primitive("assign_union")
 def _assign_union(c: ActionCompiler, p: list) -> list:
     """BMv2 core assign_union: assign_header member by member."""
-    dst, src = c.layout.union(p[0]["value"]), c.layout.union(p[1]["value"])
-    return [line for d, s in zip(dst, src) for line in _copy_header(d.base, s.base, len(d.fields))]
+    def copy(dst, src) -> list:
+        d = c.layout.union(aggregate_name(dst, "header_union"))
+        s = c.layout.union(aggregate_name(src, "header_union"))
+        return [line for dh, sh in zip(d, s) for line in _copy_header(dh.base, sh.base, len(dh.fields))]
+    return _both_choices(c, p, copy)
 
 
 @primitive("assign_header_stack")
 def _assign_header_stack(c: ActionCompiler, p: list) -> list:
     """BMv2 core assign_header_stack: assign_header element by element, then the next index."""
-    d, s = c.layout.stack(p[0]["value"]), c.layout.stack(p[1]["value"])
-    lines = [line for dh, sh in zip(d.elements, s.elements)
-             for line in _copy_header(dh.base, sh.base, len(dh.fields))]
-    lines.append(f"F[{d.next_slot}] = F[{s.next_slot}]")
-    return lines
+    def copy(dst, src) -> list:
+        d = c.layout.stack(aggregate_name(dst, "header_stack"))
+        s = c.layout.stack(aggregate_name(src, "header_stack"))
+        lines = [line for dh, sh in zip(d.elements, s.elements)
+                 for line in _copy_header(dh.base, sh.base, len(dh.fields))]
+        return lines + [f"F[{d.next_slot}] = F[{s.next_slot}]"]
+    return _both_choices(c, p, copy)
 
 
 @primitive("assign_union_stack")
@@ -194,10 +241,12 @@ def _assign_union_stack(c: ActionCompiler, p: list) -> list:
     actions and parser states): the next index, then every member of every union as BMv2's
     assign_header copies it: a valid source member is copied (valid), an invalid one makes
     the destination member invalid and leaves its fields."""
-    for x in p[:2]:
-        if x.get("type") != "header_union_stack":
-            raise LoadError(f"assign_union_stack operand of type {x.get('type')!r}")
-    d, s = c.layout.union_stack(p[0]["value"]), c.layout.union_stack(p[1]["value"])
+    return _both_choices(c, p, lambda d, s: _copy_union_stack(c, d, s))
+
+
+def _copy_union_stack(c: ActionCompiler, dst, src) -> list:
+    d = c.layout.union_stack(aggregate_name(dst, "header_union_stack"))
+    s = c.layout.union_stack(aggregate_name(src, "header_union_stack"))
     if d.size != s.size or d.union_type != s.union_type:
         raise LoadError(f"assign_union_stack between {d.name!r} and {s.name!r}: "
                         "different union types or sizes")
@@ -219,13 +268,14 @@ def _header_bytes(c: ActionCompiler, e) -> int:
 def _add_header(c: ActionCompiler, p: list) -> list:
     # setValid(): a header that was invalid comes back zeroed (BMv2 resets it) and the
     # packet-length register grows by the header's size.
-    base, n = c.header(p[0])
-    nb = _header_bytes(c, p[0])
-    zeros = c.gen.const((0,) * n, "Z")
-    return [f"if not F[{base} + {n}]:",
-            f"    F[{base}:{base} + {n}] = {zeros}",
-            f"    F[{base} + {n}] = 1",
-            f"    P.length += {nb}"] + [f"F[{v}] = 0" for v in _siblings(c, p[0])]
+    def add(h) -> list:
+        base, n = c.header(h)
+        zeros = c.gen.const((0,) * n, "Z")
+        return [f"if not F[{base} + {n}]:",
+                f"    F[{base}:{base} + {n}] = {zeros}",
+                f"    F[{base} + {n}] = 1",
+                f"    P.length += {_header_bytes(c, h)}"] + [f"F[{v}] = 0" for v in _siblings(c, h)]
+    return _each_choice(c, p[0], add)
 
 
 def _siblings(c: ActionCompiler, e) -> tuple[int, ...]:
@@ -238,27 +288,32 @@ def _siblings(c: ActionCompiler, e) -> tuple[int, ...]:
 
 @primitive("remove_header")
 def _remove_header(c: ActionCompiler, p: list) -> list:
-    base, n = c.header(p[0])
-    nb = _header_bytes(c, p[0])
-    return [f"if F[{base} + {n}]:", f"    F[{base} + {n}] = 0", f"    P.length -= {nb}"]
+    def remove(h) -> list:
+        base, n = c.header(h)
+        return [f"if F[{base} + {n}]:", f"    F[{base} + {n}] = 0",
+                f"    P.length -= {_header_bytes(c, h)}"]
+    return _each_choice(c, p[0], remove)
 
 
 def _stack_shift(c: ActionCompiler, p: list, fn: str) -> list:
     """push / pop (BMv2 push_front / pop_front) of a header stack, or of a header union
     stack: there BMv2 shifts whole unions, i.e. every member header of each element shifts
     as the elements of a header stack do, and the stack's next index moves once."""
-    count = c.val(p[1])
-    if p[0].get("type") == "header_union_stack":
-        us = c.layout.union_stack(p[0]["value"])
+    return _each_choice(c, p[0], lambda stack: _shift_lines(c, stack, c.val(p[1]), fn))
+
+
+def _shift_lines(c: ActionCompiler, stack, count: str, fn: str) -> list:
+    if unwrap(stack).get("type") == "header_union_stack":
+        us = c.layout.union_stack(aggregate_name(stack, "header_union_stack"))
         cnt = c.gen.name("_cnt")
         lines = [f"{cnt} = {count}"]
         for k in range(len(us.unions[0]) if us.unions else 0):
-            members = [u[k] for u in us.unions]
+            members = [un[k] for un in us.unions]
             bases = c.gen.const(tuple(h.base for h in members), "S")
             lines.append(f"{fn}(P, F, {bases}, {len(members[0].fields) + 1}, None, {cnt})")
         lines.append(f"{fn}(P, F, (), 0, {us.next_slot}, {cnt}, {us.size})")
         return lines
-    st = c.layout.stack(p[0]["value"])
+    st = c.layout.stack(aggregate_name(stack, "header_stack"))
     bases = c.gen.const(tuple(h.base for h in st.elements), "S")
     n = len(st.elements[0].fields) + 1 if st.elements else 1
     return [f"{fn}(P, F, {bases}, {n}, {st.next_slot}, {count})"]

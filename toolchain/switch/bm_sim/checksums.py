@@ -242,7 +242,10 @@ def compile_checksums(checksums: list, calc_names: dict[str, str], layout: Layou
     err_slot = layout.slot("standard_metadata", "checksum_error") \
         if layout.has_field("standard_metadata", "checksum_error") else None
     for ck in checksums:
-        if ck.get("type", "generic") not in ("generic", "ipv4"):
+        if ck.get("type", "generic") == "ipv4":
+            raise LoadError(f"checksum {ck.get('name')!r}: type 'ipv4' (BMv2's built-in IPv4 "
+                            "header checksum, which P4_14 compilers wrote) is not supported")
+        if ck.get("type", "generic") != "generic":
             raise LoadError(f"unsupported checksum type {ck.get('type')!r}")
         calc = calc_names.get(ck.get("calculation"))
         if calc is None:

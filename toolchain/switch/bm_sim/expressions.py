@@ -16,7 +16,8 @@ from ..errors import LoadError
 from .codegen import CodeGen
 from .phv import Layout
 
-__all__ = ["ExprCompiler", "BINARY_OPS", "SIMPLE_OPS", "EXPRESSION_OPS"]
+__all__ = ["ExprCompiler", "BINARY_OPS", "SIMPLE_OPS", "EXPRESSION_OPS", "MAX_SHIFT", "mux",
+           "aggregate_name", "unwrap"]
 
 BINARY_OPS = {
     "+": "+", "-": "-", "*": "*", "<<": "<<", ">>": ">>", "&": "&", "|": "|", "^": "^",
@@ -30,8 +31,8 @@ SIMPLE_OPS = {
 }
 EXPRESSION_OPS = set(BINARY_OPS) | {
     "/", "%", "~", "not", "and", "or", "d2b", "b2d", "?", "valid", "valid_union",
-    "two_comp_mod", "sat_cast", "usat_cast", "dereference_header_stack", "access_field",
-    "last_stack_index", "size_stack", "access_union_header",
+    "two_comp_mod", "sat_cast", "usat_cast", "dereference_header_stack", "dereference_stack",
+    "access_field", "last_stack_index", "size_stack", "access_union_header",
 }
 
 
@@ -55,6 +56,10 @@ def _fits(node: ast.expr, mask: int, widths: list[int], arrays: dict | None = No
     return False
 
 
+# the largest shift count computed (an integer of 8 KiB); larger ones are a packet fault
+MAX_SHIFT = 1 << 16
+
+
 def _div(a: int, b: int) -> int:
     return a // b if b else 0
 
@@ -72,6 +77,30 @@ class ExprCompiler:
         self.layout = layout
         self.gen = gen
         self.array_widths: dict[str, int] = {}   # see _fits: filled with the register arrays
+        self._depth = 0                          # ops being compiled, outermost first
+
+    # -- deep expressions --------------------------------------------------------------------------
+    # CPython refuses source with more than 200 nested parentheses, and p4c writes a chain
+    # of n operators (a + b + ... ) as an expression n levels deep: every HOIST_DEPTH levels
+    # the rest of the expression becomes a function of its own, called in its place.
+    HOIST_DEPTH = 32
+
+    def _nested(self, compile_op, x, params: bool) -> str:
+        """``compile_op(x)`` one level deeper, or in a function of its own when deep."""
+        if self._depth >= self.HOIST_DEPTH:
+            saved, self._depth = self._depth, 0
+            try:
+                src = compile_op(x, params)
+            finally:
+                self._depth = saved
+            name = self.gen.name("_X")
+            self.gen.add_source(f"def {name}(F, A):\n    return {src}\n")
+            return f"{name}(F, A)" if params else f"{name}(F, None)"
+        self._depth += 1
+        try:
+            return compile_op(x, params)
+        finally:
+            self._depth -= 1
 
     # -- values --------------------------------------------------------------------------------
     def value(self, e, *, params: bool = False) -> str:
@@ -131,16 +160,58 @@ class ExprCompiler:
                 # with wrap; BMv2's build_expression unwraps nested "expression" nodes)
                 return self.header_base(v, params=params)
             op = v.get("op")
-            if op == "dereference_header_stack":
-                st = self.layout.stack(v["left"]["value"])
-                bases = self.gen.const(tuple(h.base for h in st.elements), "S")
+            if op == "?":
+                return self._choice(v, params, lambda e: self.header_base(e, params=params))
+            if op in ("dereference_header_stack", "dereference_stack"):     # BMv2: the same
+                bases, tname = self._stack_bases(v["left"], params)
                 idx = self.value(v["right"], params=params)
-                return f"{bases}[{idx}]", st.elements[0].type_name
+                return f"{bases}[{idx}]", tname
             if op == "access_union_header":
-                h = self._union_member(v)
-                return str(h.base), h.type_name
+                return self._union_member(v, params)
             raise LoadError(f"unsupported header expression op {op!r}")
         raise LoadError(f"unsupported header operand type {t!r}")
+
+    # -- operands of "?" that are headers, unions or stacks ----------------------------------------
+    # BMv2's "?" evaluates its condition and pushes the operand it picks, whatever its kind
+    # (expressions.cpp TERNARY_OP); p4c 1.2.4.8 writes one for an assignment of a header, a
+    # union or a stack under an ``if`` inside an action (its Predication pass):
+    # ``tmp1[0] = c ? tmp2[1] : tmp1[0]``. Such an operand is compiled as the operand picked.
+    def _choice(self, x: dict, params: bool, resolve) -> tuple[str, str]:
+        """(source choosing between ``resolve(left)`` and ``resolve(right)`` by the condition,
+        their type): for header base slots, stack element bases, stack counts."""
+        ls, lt = resolve(x["left"])
+        rs, rt = resolve(x["right"])
+        if self.fields_of(lt) != self.fields_of(rt):
+            raise LoadError(f"'?' chooses between operands of different types {lt!r} and {rt!r}")
+        return f"({ls} if {self.condition(x['cond'], params=params)} else {rs})", lt
+
+    def fields_of(self, type_name: str) -> list | None:
+        """What makes two header (or stack element) types interchangeable: the widths and
+        signedness of their fields, in order (None for a type-less operand)."""
+        return [f[1:] for f in self._type_fields(type_name)] if type_name else None
+
+    def _stack_bases(self, e, params: bool) -> tuple[str, str]:
+        """(source of the tuple of element base slots, element type) of a header stack operand."""
+        x = mux(e)
+        if x is not None:
+            return self._choice(x, params, lambda s: self._stack_bases(s, params))
+        st = self.layout.stack(aggregate_name(e, "header_stack"))
+        if not st.elements:
+            raise LoadError(f"header stack {st.name!r} has no elements")
+        return self.gen.const(tuple(h.base for h in st.elements), "S"), st.elements[0].type_name
+
+    def _union_member(self, x: dict, params: bool) -> tuple[str, str]:
+        """(base slot source, type) of member ``right`` of the union operand ``left``."""
+        idx = x["right"]
+        idx = self._const_int(idx) if isinstance(idx, dict) else int(idx)
+        m = mux(x["left"])
+        if m is not None:
+            pick = lambda u: self._union_member({"left": u, "right": idx}, params)  # noqa: E731
+            return self._choice(m, params, pick)
+        members = self.layout.union(aggregate_name(x["left"], "header_union"))
+        if not 0 <= idx < len(members):
+            raise LoadError(f"header union member {idx} out of range")
+        return str(members[idx].base), members[idx].type_name
 
     def _type_fields(self, type_name: str):
         for h in self.layout.headers.values():
@@ -166,6 +237,9 @@ class ExprCompiler:
             raise LoadError(f"malformed expression {x!r}")
         if "op" not in x:
             return self.value(x, params=params)
+        return self._nested(self._operation, x, params)
+
+    def _operation(self, x: dict, params: bool) -> str:
         op = x["op"]
         L, R = x.get("left"), x.get("right")
         val = lambda e: self.value(e, params=params)  # noqa: E731
@@ -173,8 +247,10 @@ class ExprCompiler:
             same = self._aggregate_equal(L, R, params)
             return same if op == "==" else f"(not {same})"
         if op in BINARY_OPS:
-            if op == "-" and L is None:
-                return f"(-{val(R)})"
+            if op in ("-", "+") and L is None:        # BMv2: 0 - right, 0 + right
+                return f"({op}{val(R)})"
+            if op in ("<<", ">>"):
+                return self._shift(op, val(L), val(R))
             return f"({val(L)} {BINARY_OPS[op]} {val(R)})"
         if op in ("/", "%") and R is not None:
             divisor = val(R)
@@ -192,6 +268,19 @@ class ExprCompiler:
             raise LoadError(f"unsupported expression op {op!r}")
         return method(x, L, R, params)
 
+    def _shift(self, op: str, left: str, right: str) -> str:
+        """``left << right`` (or ``>>``). Values are unbounded integers, as BMv2's, so a shift
+        by a count read from the packet could ask for an integer of billions of bits: a count
+        above MAX_SHIFT (or below 0) stops the packet as a fault instead (p4c masks a shifted
+        value to its type's width, at most json_checks.MAX_WIDTH bits, so any count above
+        that width already gives 0 there)."""
+        if right.isdigit():
+            if op == "<<" and int(right) > MAX_SHIFT:
+                raise LoadError(f"shift left by {right} bits (at most {MAX_SHIFT})")
+            return f"({left} {op} {right})"
+        y = self.gen.name("_y")
+        return f"({left} {op} {y} if 0 <= ({y} := {right}) <= {MAX_SHIFT} else _shift_fault({y}))"
+
     def condition(self, e, *, params: bool = False) -> str:
         """Python source of a boolean JSON expression used only for its truth (an ``if``):
         ``x != 0`` and ``d2b(x)`` are written ``x``, ``x == 0`` is ``not x``, through
@@ -202,6 +291,10 @@ class ExprCompiler:
             x = x.get("value")
         if not isinstance(x, dict) or "op" not in x:
             return self.value(e, params=params)
+        return self._nested(self._test, x, params)
+
+    def _test(self, x: dict, params: bool) -> str:
+        """condition() of an op object."""
         op, L, R = x["op"], x.get("left"), x.get("right")
         if op in ("and", "or") and L is not None and R is not None:
             return f"({self.condition(L, params=params)} {op} {self.condition(R, params=params)})"
@@ -212,7 +305,7 @@ class ExprCompiler:
         if op in ("!=", "==") and L is not None and _is_zero(R):
             inner = self.condition(L, params=params)
             return inner if op == "!=" else f"(not {inner})"
-        return self.value(e, params=params)
+        return self._operation(x, params)
 
     # -- whole-header and header-union comparison ----------------------------------------------
     def _aggregate_equal(self, L, R, params: bool) -> str:
@@ -225,13 +318,21 @@ class ExprCompiler:
         kl, kr = _aggregate_kind(L), _aggregate_kind(R)
         if kl != kr:
             raise LoadError(f"'==' compares a {kl} with {kr or 'a non-header value'}")
+        for x, other, left in ((mux(L), R, True), (mux(R), L, False)):
+            if x is not None:           # the comparison of whichever operand "?" picks
+                a, b = ((x["left"], other), (x["right"], other)) if left else \
+                    ((other, x["left"]), (other, x["right"]))
+                return (f"({self._aggregate_equal(*a, params)} if "
+                        f"{self.condition(x['cond'], params=params)} else "
+                        f"{self._aggregate_equal(*b, params)})")
         if kl == "header_union":
-            lu, ru = self.layout.union(_unwrap(L)["value"]), self.layout.union(_unwrap(R)["value"])
+            lu = self.layout.union(aggregate_name(L, "header_union"))
+            ru = self.layout.union(aggregate_name(R, "header_union"))
             terms = [self._headers_equal(str(a.base), a.type_name, str(b.base), b.type_name)
                      for a, b in zip(lu, ru)]
             return "(" + " or ".join(terms) + ")" if terms else "False"
-        lb, lt = self.header_base(_unwrap(L), params=params)
-        rb, rt = self.header_base(_unwrap(R), params=params)
+        lb, lt = self.header_base(unwrap(L), params=params)
+        rb, rt = self.header_base(unwrap(R), params=params)
         return self._headers_equal(lb, lt, rb, rt)
 
     def _headers_equal(self, lb: str, lt: str, rb: str, rt: str) -> str:
@@ -298,39 +399,40 @@ class ExprCompiler:
         return f"F[{slot}]"
 
     def _op_last_stack_index(self, x, L, R, params: bool) -> str:
-        return f"(F[{self._stack_next_slot(R)}] - 1)"
+        return f"({self._stack_count(R, params)} - 1)"
 
     def _op_size_stack(self, x, L, R, params: bool) -> str:
-        return f"F[{self._stack_next_slot(R)}]"
+        return self._stack_count(R, params)
 
-    def _stack_next_slot(self, R) -> int:
-        """The next-index slot of a header stack or header union stack operand (p4c writes
-        `u.lastIndex` of a union stack as last_stack_index of a header_union_stack; BMv2 reads
-        the count of either kind of stack)."""
-        if isinstance(R, dict) and R.get("type") == "header_union_stack":
-            return self.layout.union_stack(R["value"]).next_slot
-        return self.layout.stack(R["value"]).next_slot
+    def _stack_count(self, R, params: bool) -> str:
+        """The next index (the count of elements in use) of a header stack or header union
+        stack operand (p4c writes `u.lastIndex` of a union stack as last_stack_index of a
+        header_union_stack; BMv2 reads the count of either kind of stack)."""
+        x = mux(R)
+        if x is not None:
+            return self._choice(x, params, lambda s: (self._stack_count(s, params), ""))[0]
+        u = unwrap(R)
+        if isinstance(u, dict) and u.get("type") == "header_union_stack":
+            return f"F[{self.layout.union_stack(u['value']).next_slot}]"
+        return f"F[{self.layout.stack(aggregate_name(R, 'header_stack')).next_slot}]"
 
     def _op_dereference_header_stack(self, x, L, R, params: bool) -> str:
         return self.header_base({"type": "expression", "value": x}, params=params)[0]
 
-    def _union_member(self, x: dict):
-        union = x["left"]
-        if union.get("type") != "header_union":
-            raise LoadError(f"unsupported header union operand type {union.get('type')!r}")
-        idx = x["right"]
-        idx = self._const_int(idx) if isinstance(idx, dict) else int(idx)
-        return self.layout.union(union["value"])[idx]
+    _op_dereference_stack = _op_dereference_header_stack
 
     def _op_valid_union(self, x, L, R, params: bool) -> str:
         # a union is valid when any of its members is
-        if R.get("type") != "header_union":
-            raise LoadError(f"unsupported valid_union operand type {R.get('type')!r}")
-        slots = [f"F[{h.valid_slot}] == 1" for h in self.layout.union(R["value"])]
+        m = mux(R)
+        if m is not None:
+            return (f"({self._op_valid_union(x, L, m['left'], params)} if "
+                    f"{self.condition(m['cond'], params=params)} else "
+                    f"{self._op_valid_union(x, L, m['right'], params)})")
+        slots = [f"F[{h.valid_slot}] == 1" for h in self.layout.union(aggregate_name(R, "header_union"))]
         return "(" + " or ".join(slots) + ")" if slots else "False"
 
     def _op_access_union_header(self, x, L, R, params: bool) -> str:
-        return str(self._union_member(x).base)
+        return self._union_member(x, params)[0]
 
     def _valid(self, R, params: bool) -> str:
         if R.get("type") == "header":
@@ -398,7 +500,7 @@ def index_range_known(src_code: str, layout: Layout, size: int) -> tuple[bool, b
     return below or _fits(tree, (1 << 4096) - 1, layout.widths), below
 
 
-def _unwrap(e):
+def unwrap(e):
     """A type-value operand without the extra "expression" wrappers p4c may put around it."""
     while (isinstance(e, dict) and e.get("type") == "expression" and isinstance(e.get("value"), dict)
            and "op" not in e["value"] and "type" in e["value"]):
@@ -406,18 +508,43 @@ def _unwrap(e):
     return e
 
 
+def mux(e) -> dict | None:
+    """The op object of operand ``e`` when it is a ``?`` (under any "expression" wrappers)."""
+    while isinstance(e, dict) and e.get("type") == "expression":
+        e = e.get("value")
+    return e if isinstance(e, dict) and e.get("op") == "?" else None
+
+
+def aggregate_name(e, kind: str) -> str:
+    """The name of operand ``e``, which must be of type ``kind`` (a header_union, a
+    header_stack, a header_union_stack)."""
+    u = unwrap(e)
+    t = u.get("type") if isinstance(u, dict) else None
+    if t != kind:
+        raise LoadError(f"expected a {kind} operand, got {t or _kind_of(u)!r}")
+    return u["value"]
+
+
+def _kind_of(e) -> str:
+    return e.get("op", "an expression") if isinstance(e, dict) else type(e).__name__
+
+
 def _aggregate_kind(e) -> str | None:
     """"header" or "header_union" for an operand BMv2 types as a header (a header instance,
-    a stack element, a union member) or a header union (JSON_format.md, expressions); None
-    for data and boolean operands."""
-    e = _unwrap(e)
+    a stack element, a union member, a "?" between headers) or a header union
+    (JSON_format.md, expressions); None for data and boolean operands."""
+    x = mux(e)
+    if x is not None:
+        return _aggregate_kind(x.get("left"))
+    e = unwrap(e)
     if not isinstance(e, dict):
         return None
     t = e.get("type")
     if t in ("header", "header_union"):
         return t
     if t == "expression" and isinstance(e.get("value"), dict):
-        if e["value"].get("op") in ("dereference_header_stack", "access_union_header"):
+        if e["value"].get("op") in ("dereference_header_stack", "dereference_stack",
+                                    "access_union_header"):
             return "header"
     return None
 

@@ -1,10 +1,12 @@
 """Stateful externs: counters and meters (registers are plain Python lists of ints).
 
-Meters follow BMv2's ``src/bm_sim/meters.cpp``: a meter has one token bucket per rate,
-ordered committed then peak (rates in units per microsecond, bursts in units), and the
-color is the highest color whose bucket lacks tokens for the packet — RFC 2698's
-two-rate three-color marker (color-blind): GREEN 0, YELLOW 1, RED 2. Only buckets of a
-color above the packet's color are debited. An unconfigured meter marks everything GREEN.
+Meters follow BMv2's ``src/bm_sim/meters.cpp``: a meter has one token bucket per rate
+(committed, then peak; rates in units per microsecond, bursts in units), and a packet's color
+is that of the first bucket, peak first, lacking tokens for it: RFC 2698's two-rate
+three-color marker, color-blind (GREEN 0, YELLOW 1, RED 2). Buckets hold whole tokens and
+are refilled from the switch's start: a bucket has received ``floor(t * rate)`` tokens by
+``t`` microseconds after it (time 0 of the ``now`` passed in), so tokens never accrue in
+fractions between packets. An unconfigured meter marks everything GREEN.
 """
 
 from __future__ import annotations
@@ -35,36 +37,46 @@ class CounterArray:
         self.bytes[:] = [0] * n
 
 
+# a bucket: [info rate (units/us), burst (units), tokens, tokens credited since the start]
+RATE, BURST, TOKENS, CREDITED = range(4)
+
+
 class Meter:
-    """One meter instance: token buckets refilled from the packet's timestamp (µs)."""
+    """One meter instance: token buckets in whole tokens, credited from the switch's start."""
 
     __slots__ = ("by_bytes", "rates")
 
     def __init__(self, by_bytes: bool):
         self.by_bytes = by_bytes
-        self.rates: list[list[float]] | None = None    # [info_rate/us, burst, tokens, last_us]
+        self.rates: list[list] | None = None       # committed first, as set
 
     def set_rates(self, rates: list[tuple[float, int]]) -> None:
-        self.rates = [[float(r), float(b), float(b), None] for r, b in rates]
+        """Meter::set_rate: each bucket starts full, and the tokens credited since the start
+        are counted from 0 again (the next packet's refill is capped by the burst anyway)."""
+        self.rates = [[float(r), int(b), int(b), 0] for r, b in rates]
 
     def execute_one(self, P) -> int:
-        if not self.rates:
+        """Meter::execute: from the peak bucket down, refill (whole tokens credited up to the
+        packet's microsecond), then take the packet's units or stop at the first bucket that
+        lacks them: its color. A bucket after that one is neither refilled nor debited now;
+        its refill is only deferred, since it is counted from the start."""
+        rates = self.rates
+        if not rates:
             return GREEN
-        now = P.now_us
         amount = P.ingress_length if self.by_bytes else 1
-        for r in self.rates:
-            if r[3] is not None:
-                r[2] = min(r[2] + (now - r[3]) * r[0], r[1])
-            r[3] = now
-        color = GREEN
-        for i in range(len(self.rates) - 1, -1, -1):
-            if self.rates[i][2] < amount:
-                color = i + 1
-                break
-        for i, r in enumerate(self.rates):
-            if i + 1 > color:
-                r[2] -= amount
-        return color
+        now_us = P.now_us
+        for i in range(len(rates) - 1, -1, -1):
+            b = rates[i]
+            credited = int(now_us * b[RATE])       # as BMv2: uint64 of micros * rate (double)
+            tokens = b[TOKENS] + credited - b[CREDITED]
+            b[CREDITED] = credited
+            if tokens > b[BURST]:
+                tokens = b[BURST]
+            if tokens < amount:
+                b[TOKENS] = tokens
+                return i + 1
+            b[TOKENS] = tokens - amount
+        return GREEN
 
 
 class MeterArray:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from .checksums import compile_calculation, compile_checksums
 from .codegen import CodeGen
 from .deparser import compile_deparser
 from .expressions import ExprCompiler
+from .json_checks import MAX_NESTING, check_program
 from .parser import DEFAULT_ERRORS, ParserCompiler
 from .phv import Layout
 from .pipeline import PipelineCompiler, TableSpec
@@ -69,7 +72,7 @@ class Program:
     action_bodies: dict[str, list[str]] = field(default_factory=dict)   # action function -> lines
     exiting_actions: set[str] = field(default_factory=set)     # action functions that may exit
     action_profiles: dict[str, object] = field(default_factory=dict)   # name -> ActionProfileSpec
-    inlined_defaults: dict[int, str] = field(default_factory=dict)  # table id -> name, default inlined
+    inlined_defaults: dict[int, str] = field(default_factory=dict)  # table seq -> name, default inlined
     has_verify_checksums: bool = False
     has_update_checksums: bool = False
     source: str = ""
@@ -83,16 +86,26 @@ class Program:
 
 def _read_json(src) -> tuple[dict, str]:
     if isinstance(src, dict):
-        return src, str(src.get("program", "<dict>"))
+        name = src.get("program")
+        return src, name if isinstance(name, str) else "<dict>"
     path = Path(os.fspath(src))
     try:
-        text = path.read_text()
+        data = path.read_bytes()
     except OSError as e:
         raise LoadError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        text = data.decode("utf-8")           # JSON text is UTF-8 (RFC 8259 §8.1)
+    except UnicodeDecodeError as e:
+        raise LoadError(f"{path}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset "
+                        f"{e.start})") from None
     try:
         return json.loads(text), path.name
     except json.JSONDecodeError as e:
         raise LoadError(f"{path}: not valid JSON: {e}") from None
+    except RecursionError:
+        raise LoadError(f"{path}: the JSON is nested too deeply") from None
+    except ValueError:              # an integer of thousands of digits (int_max_str_digits)
+        raise LoadError(f"{path}: not valid JSON: a number too long to read") from None
 
 
 def _check_version(j: dict) -> None:
@@ -119,16 +132,41 @@ def _one_named(items: list, name: str, what: str) -> dict:
 
 
 def load_program(src) -> Program:
-    """Load and compile BMv2 JSON from a path or an already-parsed dict."""
-    j, name = _read_json(src)
-    if not isinstance(j, dict):
-        raise LoadError("BMv2 JSON must be an object at top level")
+    """Load and compile BMv2 JSON from a path or an already-parsed dict.
+
+    Any problem is a ``LoadError`` with a one-line message: the values are checked first
+    (json_checks: the message starts with the JSON path of a value of the wrong type or out
+    of range), then every feature the program uses is resolved and compiled (the message
+    names the feature this target refuses, or the reference it cannot resolve)."""
+    with _recursion_room():
+        j, name = _read_json(src)
+        check_program(j)
+        try:
+            return _compile(j, name)
+        except LoadError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise LoadError(f"malformed BMv2 JSON: {type(e).__name__}: {e}") from None
+        except (RecursionError, MemoryError):
+            raise LoadError("the program is too large or nested too deeply to compile") from None
+
+
+# Python frames the loader may need: json_checks and the expression compiler recurse once per
+# level of an expression (MAX_EXPRESSION_DEPTH levels, a few frames each), and CPython's JSON
+# reader once per level of nesting.
+RECURSION_ROOM = 8 * MAX_NESTING
+
+
+@contextmanager
+def _recursion_room():
+    old = sys.getrecursionlimit()
+    if old < RECURSION_ROOM:
+        sys.setrecursionlimit(RECURSION_ROOM)
     try:
-        return _compile(j, name)
-    except LoadError:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        raise LoadError(f"malformed BMv2 JSON: {type(e).__name__}: {e}") from None
+        yield
+    finally:
+        if old < RECURSION_ROOM:
+            sys.setrecursionlimit(old)
 
 
 def _compile(j: dict, name: str) -> Program:
@@ -180,6 +218,10 @@ def _lists(j: dict, prog: Program) -> None:
     for fl in j.get("field_lists", []):
         prog.field_lists[fl["id"]] = _field_slots(prog.layout, fl.get("elements", []))
     for ll in j.get("learn_lists", []):
+        for e in ll.get("elements", []):
+            if e.get("type") != "field":        # P4Objects::init_learn_lists asserts it
+                raise LoadError(f"learn list {ll['name']!r}: element of type {e.get('type')!r} "
+                                "(a learn list holds fields)")
         prog.learn_lists[ll["id"]] = (ll["name"], _field_slots(prog.layout, ll.get("elements", [])))
 
 
@@ -232,3 +274,20 @@ def _check_tables(prog: Program) -> None:
                 raise LoadError(f"table {t.name!r} refers to unknown action {a!r}")
         if t.direct_meters and t.direct_meters not in prog.meter_ids:
             raise LoadError(f"table {t.name!r}: unknown direct meter {t.direct_meters!r}")
+        if t.default_entry is not None:
+            _check_action_entry(prog, t, t.default_entry, "default entry")
+        for i, e in enumerate(t.entries):
+            _check_action_entry(prog, t, e.get("action_entry") or {}, f"const entry {i}")
+
+
+def _check_action_entry(prog: Program, t: TableSpec, entry: dict, what: str) -> None:
+    """An action (with its data) set by the JSON itself is one of the table's actions, with
+    one value per parameter (P4Objects.cpp parse_action_data)."""
+    action = prog.actions_by_id.get(entry.get("action_id"))
+    if action is None or t.action_specs.get(action.name) is not action:
+        raise LoadError(f"table {t.name!r}: {what}: action id {entry.get('action_id')} is not "
+                        "one of the table's actions")
+    data = entry.get("action_data", [])
+    if len(data) != len(action.params):
+        raise LoadError(f"table {t.name!r}: {what}: Invalid number of arguments for action "
+                        f"'{action.name}': expected {len(action.params)} but got {len(data)}")

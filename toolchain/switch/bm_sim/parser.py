@@ -263,14 +263,24 @@ class ParserCompiler:
             fb.emit(self.expr.assign(params[0], code, params=False))
         elif name == "verify":
             cond = self.expr.value(params[0])
-            err = self.expr.value(params[1])
+            if type(params[1]) is int:          # an error code as a plain integer (older JSON)
+                if params[1] not in self.errors.values():
+                    raise LoadError(f"Invalid error code {params[1]} in verify statement")
+                err = str(params[1])
+            else:
+                err = self.expr.value(params[1])
             fb.emit(f"if not ({cond}): raise _PErr({err}, off)")
         elif name == "shift":
-            nbytes = int(params[0]["value"], 16)
-            self._advance_bytes(fb, str(nbytes))
+            # BMv2 reads the byte count as a plain integer; a hexstr is accepted too
+            n = params[0] if type(params[0]) is int else int(params[0]["value"], 16)
+            if n < 0:
+                raise LoadError(f"parser op 'shift' by {n} bytes")
+            self._advance_bytes(fb, str(n))
         elif name == "advance":
             bits = fb.tmp("adv")
             fb.emit(f"{bits} = {self.expr.value(params[0])}")
+            # a negative count cannot move back (BMv2 reads it unsigned: far past the end)
+            fb.emit(f"if {bits} < 0: raise _PErr({self.error_code('PacketTooShort')}, off)")
             self._advance_bytes(fb, f"({bits} >> 3)")
         elif name == "primitive":
             fb.emit_all(self.emit_primitive(params[0]))
@@ -531,10 +541,14 @@ class ParserCompiler:
                 self._emit_goto(fb, nxt, top, depth)
                 return
             if ttype == "hexstr":
+                self._check_case_width(st, key, t)
                 val = int(t["value"], 16)
                 mask = t.get("mask")
                 cond = f"({k} & {int(mask, 16)}) == {val & int(mask, 16)}" if mask else f"{k} == {val}"
             elif ttype == "parse_vset":
+                if not key:
+                    raise LoadError(f"parser state {st.get('name')!r}: a value set case without "
+                                    "a transition key")
                 vs = self.gen.const(t["value"], "vsname")
                 self.vsets.add(t["value"])
                 mask = t.get("mask")
@@ -548,6 +562,50 @@ class ParserCompiler:
             fb.dedent()
         # no transition matched: NoMatch error (p4c always emits a default; this is a safeguard)
         fb.emit(f"raise _PErr({self.error_code('NoMatch')}, off)")
+
+    def _check_case_width(self, st: dict, key: list, t: dict) -> None:
+        """A case's value (and mask) has the key's size in bytes, each key component padded
+        to whole bytes, as BMv2 requires (P4Objects::init_parsers: "Parser transition value
+        has incorrect width"); a state without a key has no case but the default."""
+        want = sum((w + 7) // 8 for w in self._key_widths(key))
+        for what in ("value", "mask"):
+            text = t.get(what)
+            if text is not None and _hex_bytes(text) != want:
+                raise LoadError(f"parser state {st.get('name')!r}: Parser transition {what} has "
+                                f"incorrect width, expected width is {want} bytes but actual "
+                                f"width is {_hex_bytes(text)} bytes")
+
+    def _key_widths(self, key: list) -> list[int]:
+        """The bit width of each component of a transition key (as _key reads them)."""
+        out = []
+        for k in key:
+            t, v = k.get("type"), k.get("value")
+            if t == "field":
+                out.append(self.layout.widths[self.layout.slot(v[0], v[1])])
+            elif t in ("stack_field", "union_stack_field"):
+                if t == "stack_field":
+                    elements = self.layout.stack(v[0]).elements
+                else:
+                    elements = self.layout.union_stack(v[0]).member_elements(v[1])
+                h0 = elements[0] if elements else None
+                fname = v[-1]
+                if h0 is None or fname not in [f[0] for f in h0.fields] + ["$valid$"]:
+                    out.append(0)          # refused with its own message by _key
+                else:
+                    off = h0.field_offset(fname)
+                    out.append(h0.fields[off][1] if off < len(h0.fields) else 1)
+            elif t == "lookahead":
+                out.append(v[1])
+            else:
+                out.append(int(k.get("bitwidth", 32)))
+        return out
+
+
+def _hex_bytes(text: str) -> int:
+    """Bytes of BMv2's ByteContainer built from hex string ``text`` (an odd number of digits
+    gets a leading zero)."""
+    digits = len(text) - (2 if text[:2] in ("0x", "0X") else 0)
+    return (digits + 1) // 2
 
 
 def _has_cycle(succ: list[list[int]]) -> bool:

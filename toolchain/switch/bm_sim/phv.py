@@ -155,9 +155,15 @@ class Layout:
         """The header type's fields; a varbit field ("*") gets the width left by the type's
         max_length, and a hidden last field ``$varbit_len$`` holds its current length."""
         fields, varbit = [], None
+        if ht.get("length_exp") is not None:
+            raise LoadError(f"header type {ht['name']!r}: a varbit length expression "
+                            "('length_exp', P4_14) is not supported: p4c writes extract_VL")
         for f in ht["fields"]:
             name, width = f[0], f[1]
             signed = bool(f[2]) if len(f) > 2 else False
+            if len(f) > 3 and f[3]:
+                raise LoadError(f"header type {ht['name']!r}: field {name!r} is saturating "
+                                "(P4_14's field attribute) and this target does not saturate stores")
             if width == "*":
                 if varbit is not None:
                     raise LoadError(f"header type {ht['name']!r}: more than one varbit field")

@@ -63,6 +63,10 @@ class TableSpec:
     type: str = "simple"                  # "simple", or "indirect"/"indirect_ws" (action profile)
     action_profile: str | None = None
     action_specs: dict = field(default_factory=dict)   # name -> this table's ActionSpec
+    # the table's number in the program, which names its objects in the generated code
+    # (``_T<seq>``, ``_I<seq>``): JSON ids are only unique within a pipeline
+    seq: int = 0
+    has_entries: bool = False             # const entries: the control plane cannot change them
 
 
 @dataclass
@@ -92,6 +96,8 @@ class PipelineCompiler:
         calls = pipe.get("action_calls", []) or []
         order = [t["name"] for t in tables] + [c["name"] for c in conds] + [a["name"] for a in calls]
         for name in order:
+            if name in self.node_names:      # tables, conditionals, calls: one name space
+                raise LoadError(f"Duplicate objects of type 'control node' with name {name!r}")
             self.node_names[name] = self.gen.name("_N")
         self.specs = {t["name"]: self._table_spec(t) for t in tables}
         self.conds = {c["name"]: c for c in conds}
@@ -284,11 +290,11 @@ class PipelineCompiler:
             name = nxt
 
     def _emit_table(self, fb: FunctionBuilder, spec: "TableSpec") -> None:
-        obj = f"_T{spec.id}"
+        obj = f"_T{spec.seq}"
         inlined = self._const_default(spec)
         if inlined is not None:
             func, data = inlined
-            fb.emit(f"if _I{spec.id}:")
+            fb.emit(f"if _I{spec.seq}:")
             fb.indent()
             body = self.program.action_bodies[func]
             if any(_uses_action_data(line) for line in body):
@@ -300,7 +306,7 @@ class PipelineCompiler:
             fb.emit(f"e = {obj}.keyless")
             fb.emit("e[0](F, e[1], P)")
             fb.dedent()
-            self.program.inlined_defaults[spec.id] = spec.name
+            self.program.inlined_defaults[spec.seq] = spec.name
         else:
             if spec.type != "simple":
                 key = "()" if not spec.keys else (spec.keys[0].source if len(spec.keys) == 1 else
@@ -396,8 +402,9 @@ class PipelineCompiler:
             if algo not in KNOWN_ALGORITHMS:
                 raise LoadError(f"action selector {name!r}: unsupported hash algorithm {algo!r}")
             # the selector hashes its input fields as a calculation does (BMv2 builds it as one)
-            cid = f"sel{spec.id}"
-            spec.select_func = f"_select{spec.id}"
+            seq = len(self.program.action_profiles)
+            cid = f"sel{seq}"
+            spec.select_func = f"_select{seq}"
             self.program.calc_algos[cid] = algo
             compile_calculation({"name": name, "id": cid, "algo": algo, "input": sel.get("input", [])},
                                 self.layout, self.gen, self.expr, spec.select_func)
@@ -429,19 +436,41 @@ class PipelineCompiler:
                 raise LoadError(f"table {t['name']!r} is indirect_ws but action profile {profile!r} has no selector")
         keys = [self._key(k) for k in t.get("key", [])]
         dm = t.get("direct_meters")
-        spec = TableSpec(t["name"], t["id"], t.get("match_type", "exact"), keys, list(t.get("actions", [])),
+        spec = TableSpec(t["name"], t["id"], t.get("match_type") or table_match_type(keys),
+                         keys, list(t.get("actions", [])),
                          dict(t.get("next_tables", {})), t.get("default_entry"), int(t.get("max_size", 1024)),
                          bool(t.get("with_counters")), dm, list(t.get("entries", []) or []),
                          bool(t.get("support_timeout")), self.node_names[t["name"]])
         spec.base_default_next = t.get("base_default_next")
         spec.type, spec.action_profile = ttype, profile
+        if "entries" in t:
+            # the table holds its const entries and nothing else (P4Objects.cpp get_table_size)
+            if ttype != "simple":
+                raise LoadError(f"Table {t['name']!r} does not have type 'simple' and therefore "
+                                "cannot specify a 'entries' attribute")
+            spec.has_entries, spec.max_size = True, len(spec.entries)
         spec.action_specs = self._table_actions(t)
         spec.actions = list(spec.action_specs)
         self.node(spec.base_default_next)
         for nxt in spec.next_tables.values():
             self.node(nxt)
+        if spec.name in self.program.tables:
+            raise LoadError(f"Duplicate objects of type 'table' with name {spec.name!r}")
+        spec.seq = len(self.program.tables)
         self.program.tables[spec.name] = spec
         return spec
+
+
+def table_match_type(keys: list[KeySpec]) -> str:
+    """A table's match type as p4c derives it from its keys when the JSON gives none
+    (backends/bmv2/common/control.h): range if a key is range, else ternary if one is
+    ternary or optional, else lpm if one is lpm, else exact."""
+    kinds = {k.match_type for k in keys}
+    for kind, implied_by in (("range", {"range"}), ("ternary", {"ternary", "optional"}),
+                             ("lpm", {"lpm"})):
+        if kinds & implied_by:
+            return kind
+    return "exact"
 
 
 def _topological(order: list[str], succ: dict[str, list]) -> list[str]:
@@ -467,7 +496,8 @@ def _topological(order: list[str], succ: dict[str, list]) -> list[str]:
     return out
 
 
-_ACTION_DATA = re.compile(r"(?<![\w.])A\[")
+# ``A[i]``, or ``A`` passed to a function of a deep expression (ExprCompiler._nested)
+_ACTION_DATA = re.compile(r"(?<![\w.])A[\[)]")
 
 
 def _uses_action_data(line: str) -> bool:

@@ -158,7 +158,17 @@ class MatchTable:
             out.append(m)
         return out
 
+    # a table with const entries (JSON "entries") keeps them: the control plane can neither add,
+    # modify nor delete one (MatchTable::set_immutable_entries); table_clear still empties it,
+    # as BMv2's reset_state does
+    immutable = False
+
+    def _mutable(self) -> None:
+        if self.immutable:
+            raise TableOpError("IMMUTABLE_TABLE_ENTRIES")
+
     def add(self, match: list[MatchParam], action: str, data: tuple, priority: int = 0) -> int:
+        self._mutable()
         if self.profile is not None:
             raise TableOpError("WRONG_TABLE_TYPE")
         if action not in self.bind:
@@ -260,6 +270,7 @@ class MatchTable:
         ent.result = (fn, ent.data, hit_next, ent)
 
     def modify(self, handle: int, action: str, data: tuple) -> None:
+        self._mutable()
         ent = self._entry(handle)
         if self.profile is not None:
             raise TableOpError("WRONG_TABLE_TYPE")
@@ -270,6 +281,7 @@ class MatchTable:
         self._rebuild()
 
     def delete(self, handle: int) -> None:
+        self._mutable()
         ent = self._entry(handle)
         if ent.index is not None:
             self.profile.unref(*ent.index)

@@ -29,11 +29,12 @@ from ..bm_sim.tables import MatchParam, MatchTable, TableOpError
 from ..errors import LoadError
 from ..runtime import Runtime
 from ..runtime_cli import RuntimeCLI
+from .learning import LearnEngine
 from .packet import Packet
 from .traffic_manager import TrafficManager
 from .v1model_metadata import metadata_setters
 
-__all__ = ["SimpleSwitch", "P4AssertionError", "INSTANCE_TYPES", "MAX_PASSES"]
+__all__ = ["SimpleSwitch", "P4AssertionError", "PacketFault", "INSTANCE_TYPES", "MAX_PASSES"]
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,15 @@ MAX_PASSES = 1024
 
 class P4AssertionError(Exception):
     """An assert()/assume() in the program failed (simple_switch would abort)."""
+
+
+class PacketFault(Exception):
+    """The program asked for something this target will not compute for one packet (a shift
+    by more than expressions.MAX_SHIFT bits): the packet is stopped and the fault recorded."""
+
+
+def _shift_fault(count: int):
+    raise PacketFault(f"shift by {count} bits")
 
 
 def _inlined_node(F, P):
@@ -109,7 +119,10 @@ class SimpleSwitch:
         self.program = program
         self.rng = random.Random(seed)
         self.errors: list[str] = []          # packets stopped by a runtime fault (see MAX_PASSES)
-        self.digests: list[tuple[str, tuple]] = []   # (learn list name, field values) from digest()
+        # (learn list name, field values) of every sample the learn engine took from a digest()
+        # (duplicates of samples not yet acknowledged are not taken: learning.py)
+        self.digests: list[tuple[str, tuple]] = []
+        self.learning = LearnEngine(program.learn_lists)
         self.mirroring: dict[int, dict] = {}  # session id -> {"port": p} or {"mgid": g}
         self.mc_nodes: dict[int, tuple[int, list[int]]] = {}    # node handle -> (rid, ports)
         self.mc_assoc: dict[int, list[int]] = {}                # mgid -> node handles
@@ -130,9 +143,9 @@ class SimpleSwitch:
     def _bind_namespace(self) -> None:
         prog = self.program
         ns: dict = dict(prog.constants)
-        ns.update(_PErr=ParserError, _P4Assert=P4AssertionError, _stack_push=_stack_push,
-                  _stack_pop=_stack_pop, _rng_uniform=self._rng_uniform, _div=_div, _mod=_mod,
-                  _csum16_int=csum16_int, _digest=self._digest)
+        ns.update(_PErr=ParserError, _P4Assert=P4AssertionError, _shift_fault=_shift_fault,
+                  _stack_push=_stack_push, _stack_pop=_stack_pop, _rng_uniform=self._rng_uniform,
+                  _div=_div, _mod=_mod, _csum16_int=csum16_int)
         self.registers = {}
         for name, rid in prog.register_ids.items():
             ns[f"_R{rid}"] = self.registers[name] = [0] * prog.register_sizes[rid]
@@ -153,7 +166,7 @@ class SimpleSwitch:
         exec(prog.code, ns)
         self.action_profiles = self._make_action_profiles(ns)
         for spec in prog.tables.values():
-            ns[f"_T{spec.id}"] = self.tables[spec.name] = self._make_table(spec)
+            ns[f"_T{spec.seq}"] = self.tables[spec.name] = self._make_table(spec)
             if spec.action_profile is not None:
                 self.tables[spec.name].profile = self.action_profiles[spec.action_profile]
         for tid, tname in prog.inlined_defaults.items():
@@ -213,6 +226,7 @@ class SimpleSwitch:
                 self._add_const_entry(t, e)
             except (TableOpError, KeyError, ValueError) as err:
                 raise LoadError(f"table {spec.name!r}: const entry {i} refused: {err}") from None
+        t.immutable = spec.has_entries
         return t
 
     def _add_const_entry(self, t: MatchTable, e: dict) -> None:
@@ -226,11 +240,18 @@ class SimpleSwitch:
                 match.append(MatchParam(mt, int(mk["key"], 16), mask))
             elif mt == "range":
                 match.append(MatchParam("range", int(mk["start"], 16), int(mk["end"], 16)))
+            elif mt == "valid":                  # P4_14's valid match: true or false
+                match.append(MatchParam(mt, 1 if mk["key"] else 0))
             else:
                 match.append(MatchParam(mt, int(mk["key"], 16)))
         ae = e["action_entry"]
         name = self.program.actions_by_id[ae["action_id"]].name
-        t.add(match, name, tuple(int(x, 16) for x in ae.get("action_data", [])), int(e.get("priority", 0)))
+        immutable, t.immutable = t.immutable, False     # the JSON's own entries go in (again)
+        try:
+            t.add(match, name, tuple(int(x, 16) for x in ae.get("action_data", [])),
+                  int(e.get("priority", 0)))
+        finally:
+            t.immutable = immutable
 
     def _cache_slots(self) -> None:
         lay = self._layout
@@ -265,9 +286,10 @@ class SimpleSwitch:
                 size += F[ls] // 8
         return size
 
-    def _digest(self, learn_list: int, F: list) -> None:
-        name, slots = self.program.learn_lists.get(learn_list, (str(learn_list), []))
-        self.digests.append((name, tuple(F[s] for s in slots)))
+    def _learn(self, learn_list: int, F: list, now: float) -> None:
+        sample = self.learning.learn(learn_list, F, now)
+        if sample is not None:
+            self.digests.append((self.program.learn_lists[learn_list][0], sample))
 
     def _rng_uniform(self, lo: int, hi: int) -> int:
         if lo > hi:
@@ -328,14 +350,14 @@ class SimpleSwitch:
             if self._verify_ck is not None:
                 self._verify_ck(F, P)
             self._ingress(F, P)
-        except (IndexError, P4AssertionError, ZeroDivisionError) as e:
+        except (IndexError, P4AssertionError, ZeroDivisionError, PacketFault) as e:
             self._fault(f"ingress: {type(e).__name__}: {e}")
             return None
         P.exit = False
         if P.clone is not None:
             self._ingress_clone(P, now)
         if P.learn:     # after ingress cloning, before resubmit and drop (ingress_thread)
-            self._digest(P.learn, F)
+            self._learn(P.learn, F, now)
             P.learn = 0
         if P.resubmit is not None:
             return self._resubmit(P)
@@ -384,7 +406,7 @@ class SimpleSwitch:
         C.now_us = P.now_us
         try:
             C.payload = P.data[self._parse(C.F, P.data, C):]
-        except IndexError as e:
+        except (IndexError, PacketFault) as e:
             self._fault(f"ingress clone: {e}")
             return
         self._copy_metadata_reset(P.F, C.F, fl, PKT_INSTANCE_TYPE_INGRESS_CLONE)
@@ -474,7 +496,7 @@ class SimpleSwitch:
         self._on_dequeue(F, P, port, now_us, depth_after)
         try:
             self._egress(F, P)
-        except (IndexError, P4AssertionError, ZeroDivisionError) as e:
+        except (IndexError, P4AssertionError, ZeroDivisionError, PacketFault) as e:
             self._fault(f"egress: {type(e).__name__}: {e}")
             return
         P.exit = False
