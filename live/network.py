@@ -616,7 +616,7 @@ class LiveNetwork:
     def __init__(self, plan: LivePlan, *, program_path: str | os.PathLike, backend: str = "auto",
                  log_dir: str | os.PathLike | None = None,
                  pcap_dir: str | os.PathLike | None = None,
-                 cli: str | None = None):
+                 cli: str | None = None, switch_python: str = sys.executable):
         self.plan = plan
         self.program_path = str(program_path)
         self.names = Names(new_tag(), {s: i for i, s in enumerate(plan.switches)})
@@ -625,6 +625,7 @@ class LiveNetwork:
         self.log_dir = Path(log_dir) if log_dir is not None else None
         self.pcap_dir = Path(pcap_dir) if pcap_dir is not None else None
         self.cli = cli
+        self.switch_python = switch_python      # the interpreter rdtcp-switch runs on (PyPy too)
         self._drivers: dict[str, Any] = {}      # one control connection per switch (no CLI)
         self.switch_procs: dict[str, subprocess.Popen] = {}
         self.control_ports: dict[str, int] = {}
@@ -686,7 +687,8 @@ class LiveNetwork:
 
     def _start_switch(self, switch: str) -> None:
         argv = self.plan.switch_argv(switch, self.backend.interfaces(switch), self.program_path,
-                                     pcap_dir=None if self.pcap_dir is None else str(self.pcap_dir))
+                                     pcap_dir=None if self.pcap_dir is None else str(self.pcap_dir),
+                                     python=self.switch_python)
         log = self._log(switch)
         proc = self.backend.start_switch(switch, argv, log)
         self.switch_procs[switch] = proc
