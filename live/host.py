@@ -56,6 +56,8 @@ from hosts.tcp import TcpConfig, TcpConnection, reset_for
 from hosts.tcp.config import MSL
 from hosts.tcp.connection import CLOSE_WAIT, CLOSED, LAST_ACK, LISTEN, SYN_RCVD, SYN_SENT
 from hosts.tcp.variants import VARIANTS, get_variant
+from netbase.segment import SYN
+from netbase.seq import seq_add, seq_gt
 
 __all__ = ["LiveHost", "LiveEndpoint", "WindowedSender", "ClosingSink", "tcp_config",
            "build_parser", "main", "READY_LINE", "HostError", "check_address_not_local"]
@@ -107,6 +109,8 @@ class LiveEndpoint:
         self.last_progress_at: float | None = None  # last byte delivered (sink) or acked (source)
         self.progress_at_window: int | None = None  # progress when the window ended
         self._progress = 0
+        self.ooo_segments = 0           # data segments that arrived ahead of the next expected
+        self._rcv_base: int | None = None           # the peer's ISN + 1, once its SYN arrived
 
     # -- what the run measures --------------------------------------------------------------------
     def progress(self) -> int:
@@ -119,6 +123,18 @@ class LiveEndpoint:
         if self.window is None or self.established_at is None:
             return None
         return self.established_at + self.window
+
+    def note_arrival(self, seg) -> None:
+        """Count a data segment arriving beyond the next byte expected (a hole before it: lost
+        or reordered), as Linux's receiver counts its out-of-order queue (tcpi_rcv_ooopack).
+        Seen from outside the engine: the next byte expected is the peer's first plus what the
+        sink has read, which it reads after every event."""
+        if seg.flags & SYN:
+            self._rcv_base = seq_add(seg.seq, 1)
+        elif seg.payload and self._rcv_base is not None and hasattr(self.app, "bytes") \
+                and not hasattr(self.app, "queued"):
+            if seq_gt(seg.seq, seq_add(self._rcv_base, self.app.bytes)):
+                self.ooo_segments += 1
 
     def observe(self, now: float) -> None:
         """Bookkeeping after an event at ``now``: handshake, progress, window, close."""
@@ -168,7 +184,8 @@ class LiveEndpoint:
             "throughput_Bps": round(self.throughput(), 3),
             "mss": conn.mss, "rdtcp": conn.rdtcp_ok, "sack": conn.sack_ok,
             "timestamps": conn.ts_ok, "cwnd": conn.cwnd, "ssthresh": conn.ssthresh,
-            "dupthresh": conn.dupthresh, "stats": dict(conn.stats),
+            "dupthresh": conn.dupthresh,
+            "stats": {**conn.stats, "ooo_segments": self.ooo_segments},
         }
         if hasattr(self.app, "queued"):
             out["bytes_queued"] = self.app.queued
@@ -322,6 +339,7 @@ class LiveHost:
                 self._send(wire.encode_frame(rst, src_ip=self.ip, dst_ip=src_ip, src_mac=self.mac,
                                              dst_mac=self.gateway_mac), now)
             return
+        ep.note_arrival(seg)
         self.emit(ep, ep.conn.on_segment(seg, now=now), now)
 
     def run(self, done: Callable[[], bool], *, timeout: float | None = None) -> bool:

@@ -74,6 +74,8 @@ STOP_TIMEOUT = 5.0            # seconds a process gets to exit after SIGTERM bef
 MININET_DIRS = ("/usr/lib/python3/dist-packages",)   # Debian's mininet, for /usr/bin/python3
 SWITCH_READY = "Control server was started on "      # toolchain.switch.process.main
 HOST_READY = "live.host: ready"                    # live.host.READY_LINE
+KERNEL_HOST_READY = "live.kernel_host: ready"       # live.kernel_host.READY_LINE
+STAGE_READY = "live.delay_stage: ready"             # live.delay_stage.READY_LINE
 
 
 class LiveError(Exception):
@@ -160,32 +162,70 @@ class LivePlan:
         return list(self.ports)
 
     def switch_argv(self, name: str, ifnames: dict[int, str], program_path: str, *,
-                    pcap_dir: str | None = None, python: str = sys.executable) -> list[str]:
+                    pcap_dir: str | None = None, python: str = sys.executable,
+                    delayed_ports: set[int] | None = None) -> list[str]:
         """``rdtcp-switch`` for switch ``name`` with its ports on ``ifnames`` ({port: interface}),
-        each link's delay on the port that sends into it, a control port the system picks."""
+        each link's delay on the port that sends into it (only ``delayed_ports`` when given: the
+        others' links have a delay stage), a control port the system picks."""
         argv = [python, "-m", "toolchain.switch.process.main"]
         for port in sorted(self.ports[name]):
             argv.append(f"-i{port}@{ifnames[port]}")
         for port, p in sorted(self.ports[name].items()):
-            if p.delay_s > 0:
+            if p.delay_s > 0 and (delayed_ports is None or port in delayed_ports):
                 argv += ["--port-delay", f"{port}:{p.delay_s * 1000:g}"]
         argv += ["--thrift-port", "0", "--seed", str(self.switch_seeds.get(name, 0))]
         if pcap_dir is not None:
             argv += ["--pcap", str(pcap_dir)]
         return argv + [str(program_path)]
 
+    def simple_switch_argv(self, name: str, ifnames: dict[int, str], program_path: str, *,
+                           binary: str, thrift_port: int,
+                           pcap_dir: str | None = None) -> list[str]:
+        """simple_switch's command line (behavioral-model ``options_parse.cpp``) for switch
+        ``name``: its ports, its Thrift port, a device id of its own, the JSON. No delay and no
+        seed: simple_switch has neither option (a delay stage serves its links)."""
+        argv = [binary]
+        for port in sorted(self.ports[name]):
+            argv += ["-i", f"{port}@{ifnames[port]}"]
+        argv += ["--thrift-port", str(thrift_port),
+                 "--device-id", str(self.switches.index(name))]
+        if pcap_dir is not None:
+            argv += ["--pcap", str(pcap_dir)]
+        return argv + [str(program_path)]
+
     def host_argv(self, name: str, ifname: str, peer: str, extra: list[str], *,
-                  python: str = sys.executable) -> list[str]:
+                  python: str = sys.executable, own_link: bool = True) -> list[str]:
         """``live.host`` on host ``name`` talking to host ``peer``, with its link's delay and
-        rate on what it sends; ``extra`` adds the role and engine options."""
+        rate on what it sends (unless a delay stage serves its link: ``own_link`` False);
+        ``extra`` adds the role and engine options."""
         h, p = self.hosts[name], self.hosts[peer]
         argv = [python, "-m", "live.host", "--interface", ifname, "--ip", h.ip, "--mac", h.mac,
                 "--gateway-mac", h.gateway_mac, "--peer-ip", p.ip]
-        if h.delay_s > 0:
+        if own_link and h.delay_s > 0:
             argv += ["--delay", f"{h.delay_s * 1000:g}"]
-        if h.rate_bps is not None:
+        if own_link and h.rate_bps is not None:
             argv += ["--rate", f"{h.rate_bps / 1e6:g}"]
         return argv + list(extra)
+
+    def kernel_host_argv(self, name: str, peer: str, extra: list[str], *,
+                         python: str = sys.executable) -> list[str]:
+        """``live.kernel_host`` (Linux's TCP) on host ``name`` talking to host ``peer``; the
+        kernel owns the address and its link is served by a delay stage."""
+        return [python, "-m", "live.kernel_host", "--ip", self.hosts[name].ip,
+                "--peer-ip", self.hosts[peer].ip, *extra]
+
+    def link_index(self, node: str, port: int) -> int:
+        """The index in ``links`` of the link at ``node``'s ``port``."""
+        for i, (n1, p1, n2, p2) in enumerate(self.links):
+            if (n1, p1) == (node, port) or (n2, p2) == (node, port):
+                return i
+        raise KeyError(f"{node} has no link on port {port}")
+
+    def link_delay(self, i: int) -> float:
+        n1, p1, n2, p2 = self.links[i]
+        if n1 in self.ports:
+            return self.ports[n1][p1].delay_s
+        return self.hosts[n1].delay_s
 
     def gateway_config(self, name: str, *, tm_depth: int | None = None,
                        impair: dict[int, dict] | None = None) -> dict:
@@ -207,6 +247,107 @@ class LivePlan:
                 "ports": {s: {str(p): {**pp.__dict__} for p, pp in sorted(ports.items())}
                           for s, ports in self.ports.items()},
                 "links": [list(link) for link in self.links]}
+
+
+# -- how a plan is run: hosts' and switches' kinds, where link delays are applied ------------------
+HOST_KINDS = ("engine", "kernel")
+SWITCH_KINDS = ("embedded", "simple_switch")
+LINK_DELAYS = ("auto", "senders", "relay", "netem")
+
+
+@dataclass(frozen=True)
+class SwitchSpec:
+    """What runs each gateway: ``embedded``, the project's ``rdtcp-switch`` on ``python``, or
+    ``simple_switch``: ``binary``, anything with simple_switch's command line and Thrift API
+    (real BMv2, or rdtcp-switch standing in)."""
+
+    kind: str = "embedded"
+    binary: str | None = None
+    python: str = sys.executable
+
+    def __post_init__(self):
+        if self.kind not in SWITCH_KINDS:
+            raise LiveError(f"unknown switch {self.kind!r}; choose from {', '.join(SWITCH_KINDS)}")
+        if self.kind == "simple_switch" and not self.binary:
+            raise LiveError("a simple_switch gateway needs its binary (--switch-binary)")
+
+    @property
+    def delays_its_ports(self) -> bool:
+        """rdtcp-switch holds a port's frames for its link's delay (--port-delay); real
+        simple_switch has no such option."""
+        return self.kind == "embedded"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a ``LivePlan`` is run.
+
+    ``hosts``: ``engine`` (the project's TCP on a raw socket, ``live.host``) or ``kernel``
+    (Linux's TCP, ``live.kernel_host``, the kernel owning the host's address). ``switch``: a
+    ``SwitchSpec``. ``stages``: link index -> ``relay`` (a ``live.delay_stage`` process between
+    two veth pairs) or ``netem`` (qdiscs on the link's two sending interfaces), for the links
+    whose delay a sender cannot apply itself. ``sysctls``: settings for the hosts' namespaces.
+    """
+
+    hosts: str = "engine"
+    switch: SwitchSpec = field(default_factory=SwitchSpec)
+    stages: dict = field(default_factory=dict)
+    sysctls: tuple = ()
+
+    @classmethod
+    def choose(cls, plan: "LivePlan", *, hosts: str = "engine", switch: SwitchSpec | None = None,
+               link_delay: str = "auto", sysctls: dict | None = None,
+               netem: bool | None = None) -> "Layout":
+        """Stages where they are needed (``auto``: a link whose delay, or whose host's rate,
+        one of its senders cannot apply: Linux's TCP, simple_switch) or everywhere
+        (``relay``/``netem``); ``senders`` refuses a layout that would need one. ``netem``:
+        whether the kernel has it (probed when None and needed)."""
+        from live.environment import netem_available
+
+        if hosts not in HOST_KINDS:
+            raise LiveError(f"unknown host kind {hosts!r}; choose from {', '.join(HOST_KINDS)}")
+        if link_delay not in LINK_DELAYS:
+            raise LiveError(f"unknown link delay {link_delay!r}; choose from "
+                            f"{', '.join(LINK_DELAYS)}")
+        switch = switch or SwitchSpec()
+        stages: dict[int, str] = {}
+        for i, link in enumerate(plan.links):
+            if not _link_has_timing(plan, link):
+                continue
+            needed = not all(_sender_times_itself(plan, node, hosts, switch)
+                             for node in (link[0], link[2]))
+            if link_delay == "senders" and needed:
+                raise LiveError(f"link {link[0]}-{link[2]}: {_why_not_itself(plan, link, hosts)} "
+                                "cannot delay what it sends; use --link-delay auto, relay or "
+                                "netem")
+            if link_delay in ("relay", "netem") or (link_delay == "auto" and needed):
+                stages[i] = link_delay
+        if "auto" in stages.values():
+            kind = "netem" if (netem if netem is not None else netem_available()) else "relay"
+            stages = {i: kind for i in stages}
+        return cls(hosts=hosts, switch=switch, stages=stages,
+                   sysctls=tuple(sorted((sysctls or {}).items())))
+
+    def staged(self, plan: "LivePlan", node: str, port: int) -> bool:
+        return plan.link_index(node, port) in self.stages
+
+
+def _link_has_timing(plan: "LivePlan", link: tuple) -> bool:
+    n1, p1, n2, p2 = link
+    ends = [plan.hosts[n] for n in (n1, n2) if n in plan.hosts]
+    return plan.link_delay(plan.links.index(link)) > 0 or any(h.rate_bps for h in ends)
+
+
+def _sender_times_itself(plan: "LivePlan", node: str, hosts: str, switch: SwitchSpec) -> bool:
+    if node in plan.hosts:
+        return hosts == "engine"            # live.host --delay/--rate; Linux sends at once
+    return switch.delays_its_ports
+
+
+def _why_not_itself(plan: "LivePlan", link: tuple, hosts: str) -> str:
+    if hosts == "kernel" and (link[0] in plan.hosts or link[2] in plan.hosts):
+        return "Linux's TCP"
+    return "simple_switch"
 
 
 # -- names ----------------------------------------------------------------------------------------
@@ -268,15 +409,34 @@ class Names:
     def host_ns(self, host: str) -> str:
         return f"{PREFIX}{self.tag}-{host}"
 
+    def stage_if(self, link: int, side: str) -> str:
+        """A delay stage's interface on link ``link``, side ``a`` (towards the link's first
+        node) or ``b``, in the root namespace: ``rl<tag>l<link><side>``."""
+        name = f"{PREFIX}{self.tag}l{link}{side}"
+        if len(name) > 15:
+            raise LiveError(f"interface name {name!r} is longer than 15 characters (a topology "
+                            "of more than 999 links)")
+        return name
+
 
 # -- environment ----------------------------------------------------------------------------------
-def check_environment() -> None:
-    """LiveError unless this process can build a live network: root and iproute2's ``ip``."""
-    if os.geteuid() != 0:
-        raise LiveError("live runs need root (network namespaces, veth pairs, AF_PACKET "
-                        "sockets): run it with sudo")
-    if shutil.which("ip") is None:
-        raise LiveError("the `ip` command (iproute2) is not installed: apt-get install iproute2")
+def check_environment(layout: Layout | None = None) -> None:
+    """LiveError unless this process can build ``layout`` here: root and iproute2's ``ip``;
+    ``ethtool`` for Linux's TCP on the hosts; netem for netem stages; the switch binary."""
+    from live.environment import (EnvironmentProblem, require_binary, require_netem,
+                                  require_root_and_ip, require_tool)
+
+    layout = layout or Layout()
+    try:
+        require_root_and_ip()
+        if layout.hosts == "kernel":
+            require_tool("ethtool")
+        if "netem" in layout.stages.values():
+            require_netem()
+        if layout.switch.kind == "simple_switch":
+            require_binary(layout.switch.binary, "switch binary")
+    except EnvironmentProblem as e:
+        raise LiveError(str(e)) from None
 
 
 def find_mininet(dirs: tuple[str, ...] | None = None) -> Any | None:
@@ -352,6 +512,39 @@ def wait_for_line(proc: subprocess.Popen, log: Path, prefix: str, what: str,
         time.sleep(0.02)
 
 
+def free_tcp_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now (simple_switch needs one given:
+    it cannot pick its own Thrift port as rdtcp-switch does with 0)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_thrift(proc: subprocess.Popen, port: int, log: Path, what: str,
+                    timeout: float = START_TIMEOUT) -> None:
+    """Wait until the switch answers on its Thrift port; LiveError if it exits first or does
+    not answer within ``timeout``."""
+    import socket
+
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            text = log.read_text(errors="replace") if log.exists() else ""
+            raise LiveError(f"{what} exited with status {proc.returncode} before it was ready: "
+                            f"{_tail(text)}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1.0):
+                return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise LiveError(f"{what} not ready within {timeout:g} s: nothing answers on its "
+                            f"Thrift port {port} (see {log})")
+        time.sleep(0.05)
+
+
 def stop_process(proc: subprocess.Popen, timeout: float = STOP_TIMEOUT) -> int | None:
     """SIGTERM, then SIGKILL after ``timeout``; the exit status."""
     if proc.poll() is None:
@@ -376,13 +569,15 @@ def _run(argv: list[str], *, check: bool = True) -> subprocess.CompletedProcess:
 
 # -- backends -------------------------------------------------------------------------------------
 class NetnsBackend:
-    """Hosts in ``ip netns`` namespaces, switch ports in the root namespace, veth links."""
+    """Hosts in ``ip netns`` namespaces, switch ports in the root namespace, veth links (a
+    link with a relay delay stage is two veth pairs, the stage's ends in the root namespace)."""
 
     name = "netns"
 
-    def __init__(self, plan: LivePlan, names: Names):
+    def __init__(self, plan: LivePlan, names: Names, layout: Layout | None = None):
         self.plan = plan
         self.names = names
+        self.layout = layout or Layout()
         self._created_ns: list[str] = []
         self._created_if: list[str] = []
 
@@ -392,39 +587,97 @@ class NetnsBackend:
     def host_interface(self, host: str) -> str:
         return self.names.host_if(host, self.plan.hosts[host].port)
 
+    def stage_interfaces(self, link: int) -> tuple[str, str]:
+        return self.names.stage_if(link, "a"), self.names.stage_if(link, "b")
+
+    def _end(self, node: str, port: int) -> tuple[str, str | None]:
+        """(interface, namespace or None for the root) of a node's end of a link."""
+        if node in self.plan.hosts:
+            return self.names.host_if(node, port), self.names.host_ns(node)
+        return self.names.switch_if(node, port), None
+
     def setup_commands(self) -> list[list[str]]:
-        """The ``ip`` and ``sysctl`` commands that build the network, in order."""
-        plan, names = self.plan, self.names
+        """The ``ip``, ``sysctl``, ``ethtool`` and ``tc`` commands that build the network."""
+        plan, layout = self.plan, self.layout
         cmds: list[list[str]] = []
         for host in plan.hosts:
-            ns = names.host_ns(host)
-            cmds.append(["ip", "netns", "add", ns])
-            # IPv6 off before any interface exists there (no router solicitations, no DAD)
-            for key in ("all", "default"):
-                cmds.append(["ip", "netns", "exec", ns, "sysctl", "-qw",
-                             f"net.ipv6.conf.{key}.disable_ipv6=1"])
-            cmds.append(["ip", "-n", ns, "link", "set", "lo", "up"])
-        up_root: list[str] = []
-        for n1, p1, n2, p2 in plan.links:
+            cmds += self._namespace_commands(host)
+        ends: list[tuple[str, str | None]] = []           # every veth end, to bring up
+        for i, (n1, p1, n2, p2) in enumerate(plan.links):
             if n1 in plan.hosts and n2 in plan.hosts:
                 raise LiveError(f"link {n1}-{n2}: hosts must attach to switches")
-            if n1 in plan.hosts:
-                n1, p1, n2, p2 = n2, p2, n1, p1          # the switch end first
-            sw_if = names.switch_if(n1, p1)
-            if n2 in plan.hosts:
-                ns, h_if = names.host_ns(n2), names.host_if(n2, p2)
-                cmds.append(["ip", "link", "add", sw_if, "type", "veth", "peer", "name", h_if,
-                             "netns", ns])
-                cmds.append(["ip", "-n", ns, "link", "set", h_if, "up"])
-                up_root.append(sw_if)
+            e1, e2 = self._end(n1, p1), self._end(n2, p2)
+            if layout.stages.get(i) == "relay":
+                sa, sb = self.stage_interfaces(i)
+                pairs = [(e1, (sa, None)), ((sb, None), e2)]
             else:
-                other = names.switch_if(n2, p2)
-                cmds.append(["ip", "link", "add", sw_if, "type", "veth", "peer", "name", other])
-                up_root += [sw_if, other]
-        for ifname in up_root:
-            # the root namespace's defaults are not ours to change: per interface, before up
+                pairs = [(e1, e2)]
+            for x, y in pairs:
+                cmds.append(_veth_add(x, y))
+                ends += [x, y]
+        for ifname, ns in ends:
+            cmds += self._up_commands(ifname, ns)
+        if layout.hosts == "kernel":
+            for ifname, ns in ends:        # frames MTU-sized, checksums complete (see kernel_host)
+                cmds.append(_in_ns(ns, ["ethtool", "-K", ifname, *OFFLOADS_OFF]))
+            for host in plan.hosts:
+                cmds += self._kernel_host_commands(host)
+        for i, kind in sorted(layout.stages.items()):
+            if kind == "netem":
+                cmds += self._netem_commands(i)
+        return cmds
+
+    def _namespace_commands(self, host: str) -> list[list[str]]:
+        ns = self.names.host_ns(host)
+        cmds = [["ip", "netns", "add", ns]]
+        # IPv6 off before any interface exists there (no router solicitations, no DAD)
+        for key in ("all", "default"):
+            cmds.append(_in_ns(ns, ["sysctl", "-qw", f"net.ipv6.conf.{key}.disable_ipv6=1"]))
+        cmds.append(["ip", "-n", ns, "link", "set", "lo", "up"])
+        for key, value in self.layout.sysctls:
+            cmds.append(_in_ns(ns, ["sysctl", "-qw", f"{key}={value}"]))
+        return cmds
+
+    def _up_commands(self, ifname: str, ns: str | None) -> list[list[str]]:
+        host = next((h for h in self.plan.hosts if ns == self.names.host_ns(h)), None)
+        cmds = []
+        if ns is None:      # the root namespace's defaults are not ours: per interface, before up
             cmds.append(["sysctl", "-qw", f"net.ipv6.conf.{ifname}.disable_ipv6=1"])
-            cmds.append(["ip", "link", "set", ifname, "up"])
+        elif host is not None and self.layout.hosts == "kernel":
+            # Linux's TCP receives what is addressed to the host: the veth takes its MAC
+            cmds.append(["ip", "-n", ns, "link", "set", ifname, "address",
+                         self.plan.hosts[host].mac])
+        cmds.append(["ip", "link", "set", ifname, "up"] if ns is None
+                    else ["ip", "-n", ns, "link", "set", ifname, "up"])
+        return cmds
+
+    def _kernel_host_commands(self, host: str) -> list[list[str]]:
+        """The host's address (/32) and, for every other host, a route on the link and a
+        permanent neighbour entry with the gateway port's MAC: no ARP (the P4 gateway does not
+        answer it), every frame to the gateway as in the engine's hosts."""
+        h = self.plan.hosts[host]
+        ns, ifname = self.names.host_ns(host), self.host_interface(host)
+        cmds = [["ip", "-n", ns, "addr", "add", f"{h.ip}/32", "dev", ifname]]
+        for other, o in self.plan.hosts.items():
+            if other != host:
+                cmds.append(["ip", "-n", ns, "route", "add", f"{o.ip}/32", "dev", ifname])
+                cmds.append(["ip", "-n", ns, "neigh", "replace", o.ip, "lladdr", h.gateway_mac,
+                             "dev", ifname, "nud", "permanent"])
+        return cmds
+
+    def _netem_commands(self, i: int) -> list[list[str]]:
+        """The link's delay on both sending interfaces, and a host's rate on what it sends."""
+        n1, p1, n2, p2 = self.plan.links[i]
+        delay = self.plan.link_delay(i)
+        cmds = []
+        for node, port in ((n1, p1), (n2, p2)):
+            ifname, ns = self._end(node, port)
+            qdisc = ["tc", "qdisc", "replace", "dev", ifname, "root", "netem",
+                     "delay", f"{delay * 1000:g}ms"]
+            rate = self.plan.hosts[node].rate_bps if node in self.plan.hosts else None
+            if rate:
+                qdisc += ["rate", f"{rate / 1e6:g}mbit"]
+            cmds.append(_in_ns(ns, qdisc))
         return cmds
 
     def teardown_commands(self) -> list[list[str]]:
@@ -433,7 +686,11 @@ class NetnsBackend:
         return cmds + [["ip", "netns", "del", self.names.host_ns(h)] for h in self.plan.hosts]
 
     def _root_ifs(self) -> list[str]:
-        return [self.names.switch_if(s, p) for s, ports in self.plan.ports.items() for p in ports]
+        ifs = [self.names.switch_if(s, p) for s, ports in self.plan.ports.items() for p in ports]
+        for i, kind in sorted(self.layout.stages.items()):
+            if kind == "relay":
+                ifs += list(self.stage_interfaces(i))
+        return ifs
 
     def build(self) -> None:
         for argv in self.setup_commands():
@@ -443,15 +700,22 @@ class NetnsBackend:
             elif argv[:3] == ["ip", "link", "add"]:
                 self._created_if.append(argv[3])
 
-    def start_switch(self, switch: str, argv: list[str], log) -> subprocess.Popen:
+    def start_process(self, node: str | None, argv: list[str], log) -> subprocess.Popen:
+        """A process in ``node``'s namespace (a host's), or in the root namespace (None)."""
+        if node is not None and node in self.plan.hosts:
+            # `ip netns exec` enters the namespace and execs the command: the Popen is the host
+            argv = ["ip", "netns", "exec", self.names.host_ns(node), *argv]
         return subprocess.Popen(argv, cwd=REPO_ROOT, env=_child_env(), stdin=subprocess.DEVNULL,
                                 stdout=log, stderr=subprocess.STDOUT)
 
+    def start_switch(self, switch: str, argv: list[str], log) -> subprocess.Popen:
+        return self.start_process(None, argv, log)
+
     def start_host(self, host: str, argv: list[str], log) -> subprocess.Popen:
-        # `ip netns exec` enters the namespace and execs the command: the Popen is the host
-        return subprocess.Popen(["ip", "netns", "exec", self.names.host_ns(host), *argv],
-                                cwd=REPO_ROOT, env=_child_env(), stdin=subprocess.DEVNULL,
-                                stdout=log, stderr=subprocess.STDOUT)
+        return self.start_process(host, argv, log)
+
+    def start_stage(self, link: int, argv: list[str], log) -> subprocess.Popen:
+        return self.start_process(None, argv, log)
 
     def destroy(self) -> list[str]:
         """Remove what ``build`` created (also after a partial build); the errors, if any."""
@@ -469,13 +733,33 @@ class NetnsBackend:
         return errors
 
 
+OFFLOADS_OFF = ("tx", "off", "tso", "off", "gso", "off", "gro", "off")
+
+
+def _in_ns(ns: str | None, argv: list[str]) -> list[str]:
+    return argv if ns is None else ["ip", "netns", "exec", ns, *argv]
+
+
+def _veth_add(x: tuple[str, str | None], y: tuple[str, str | None]) -> list[str]:
+    """``ip link add`` of a veth pair between two ends, each in its namespace (None: root)."""
+    (xi, xns), (yi, yns) = x, y
+    if xns is not None and yns is None:
+        (xi, xns), (yi, yns) = (yi, yns), (xi, xns)     # made from the root namespace's end
+    argv = ["ip", "link", "add", xi, "type", "veth", "peer", "name", yi]
+    if yns is not None:
+        argv += ["netns", yns]
+    if xns is not None:
+        raise LiveError(f"veth {xi}-{yi}: one end must be in the root namespace")
+    return argv
+
+
 class MininetBackend:
     """The same network through Mininet: ``Mininet(controller=None)`` with a Switch subclass
     that runs ``rdtcp-switch`` and a Host subclass whose interface keeps no IP address."""
 
     name = "mininet"
 
-    def __init__(self, plan: LivePlan, names: Names):
+    def __init__(self, plan: LivePlan, names: Names, layout: Layout | None = None):
         self.mn = find_mininet()
         if self.mn is None:
             raise LiveError("Mininet is not importable here (apt-get install mininet installs it "
@@ -483,8 +767,17 @@ class MininetBackend:
                             "for another Python 3.11); use --backend netns")
         self.plan = plan
         self.names = names
+        self.layout = layout or Layout()
+        if not self.supports(self.layout):
+            raise LiveError("--backend mininet runs the project's engine hosts and rdtcp-switch "
+                            "only; use --backend netns")
         self.net = None
         self._switch_argv: dict[str, list[str]] = {}
+
+    @staticmethod
+    def supports(layout: Layout) -> bool:
+        return (layout.hosts == "engine" and layout.switch.kind == "embedded"
+                and not layout.stages and not layout.sysctls)
 
     def interfaces(self, switch: str) -> dict[int, str]:
         return {p: self.names.switch_if(switch, p) for p in self.plan.ports[switch]}
@@ -591,10 +884,11 @@ def _rdtcp_switch_class() -> type:
 BACKENDS = {"netns": NetnsBackend, "mininet": MininetBackend}
 
 
-def choose_backend(name: str) -> type:
-    """``auto``: Mininet when it can be loaded, else plain namespaces."""
+def choose_backend(name: str, layout: Layout | None = None) -> type:
+    """``auto``: Mininet when it can be loaded (and builds ``layout``), else plain namespaces."""
     if name == "auto":
-        return MininetBackend if find_mininet() is not None else NetnsBackend
+        usable = find_mininet() is not None and MininetBackend.supports(layout or Layout())
+        return MininetBackend if usable else NetnsBackend
     if name not in BACKENDS:
         raise LiveError(f"unknown backend {name!r}; choose from auto, {', '.join(BACKENDS)}")
     return BACKENDS[name]
@@ -606,28 +900,33 @@ class LiveInterrupted(BaseException):
 
 
 class LiveNetwork:
-    """A ``LivePlan`` built and running: switch processes ready, hosts started on demand.
+    """A ``LivePlan`` built and running: delay stages and switch processes ready, hosts started
+    on demand.
 
     Use as a context manager (teardown always runs, SIGTERM included), or call ``start`` and
-    ``stop``. ``log_dir`` receives each process's output (``<node>.log``); ``pcap_dir`` makes
-    the switches write pcaps, renamed ``<switch>-eth<port>_{in,out}.pcap`` at the end.
+    ``stop``. ``layout`` says what runs where (``Layout``: the hosts' and switches' kinds, the
+    links' delay stages; default: the project's engine and rdtcp-switch, delays applied by the
+    senders). ``log_dir`` receives each process's output (``<node>.log``, ``link<i>.log`` for
+    a stage); ``pcap_dir`` makes the switches write pcaps, renamed
+    ``<switch>-eth<port>_{in,out}.pcap`` at the end.
     """
 
     def __init__(self, plan: LivePlan, *, program_path: str | os.PathLike, backend: str = "auto",
                  log_dir: str | os.PathLike | None = None,
                  pcap_dir: str | os.PathLike | None = None,
-                 cli: str | None = None, switch_python: str = sys.executable):
+                 cli: str | None = None, layout: Layout | None = None):
         self.plan = plan
         self.program_path = str(program_path)
         self.names = Names(new_tag(), {s: i for i, s in enumerate(plan.switches)})
         self.backend_name = backend
         self.backend: Any = None
+        self.layout = layout or Layout()
         self.log_dir = Path(log_dir) if log_dir is not None else None
         self.pcap_dir = Path(pcap_dir) if pcap_dir is not None else None
         self.cli = cli
-        self.switch_python = switch_python      # the interpreter rdtcp-switch runs on (PyPy too)
         self._drivers: dict[str, Any] = {}      # one control connection per switch (no CLI)
         self.switch_procs: dict[str, subprocess.Popen] = {}
+        self.stage_procs: dict[int, subprocess.Popen] = {}
         self.control_ports: dict[str, int] = {}
         self.host_procs: list[tuple[str, subprocess.Popen]] = []
         self._logs: list[Any] = []
@@ -668,14 +967,18 @@ class LiveNetwork:
         raise LiveInterrupted("SIGTERM")
 
     def start(self) -> "LiveNetwork":
-        check_environment()
+        check_environment(self.layout)
         if self.log_dir is None:
             import tempfile
             self._tmp_logs = Path(tempfile.mkdtemp(prefix="rdtcp-live-"))
             self.log_dir = self._tmp_logs
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        self.backend = choose_backend(self.backend_name)(self.plan, self.names)
+        self.backend = choose_backend(self.backend_name, self.layout)(self.plan, self.names,
+                                                                      self.layout)
         self.backend.build()
+        for i, kind in sorted(self.layout.stages.items()):
+            if kind == "relay":
+                self._start_stage(i)
         for switch in self.plan.switches:
             self._start_switch(switch)
         return self
@@ -685,16 +988,44 @@ class LiveNetwork:
         self._logs.append(f)
         return f
 
+    def _start_stage(self, i: int) -> None:
+        n1, _, n2, _ = self.plan.links[i]
+        a, b = self.backend.stage_interfaces(i)
+        argv = [sys.executable, "-m", "live.delay_stage", "--a", a, "--b", b,
+                "--delay", f"{self.plan.link_delay(i) * 1000:g}"]
+        # a host's NIC serialises what it sends (sim.links.Nic); switches pace their own ports
+        for node, flag in ((n1, "--rate-ab"), (n2, "--rate-ba")):
+            rate = self.plan.hosts[node].rate_bps if node in self.plan.hosts else None
+            if rate:
+                argv += [flag, f"{rate / 1e6:g}"]
+        name = f"link{i}-{n1}-{n2}"
+        proc = self.backend.start_stage(i, argv, self._log(name))
+        self.stage_procs[i] = proc
+        wait_for_line(proc, self.log_dir / f"{name}.log", STAGE_READY, f"delay stage {n1}-{n2}")
+
     def _start_switch(self, switch: str) -> None:
-        argv = self.plan.switch_argv(switch, self.backend.interfaces(switch), self.program_path,
-                                     pcap_dir=None if self.pcap_dir is None else str(self.pcap_dir),
-                                     python=self.switch_python)
+        spec, ifnames = self.layout.switch, self.backend.interfaces(switch)
+        pcap = None if self.pcap_dir is None else str(self.pcap_dir)
         log = self._log(switch)
+        if spec.kind == "embedded":
+            delayed = {p for p in self.plan.ports[switch]
+                       if not self.layout.staged(self.plan, switch, p)}
+            argv = self.plan.switch_argv(switch, ifnames, self.program_path, pcap_dir=pcap,
+                                         python=spec.python, delayed_ports=delayed)
+            proc = self.backend.start_switch(switch, argv, log)
+            self.switch_procs[switch] = proc
+            line = wait_for_line(proc, self.log_dir / f"{switch}.log", SWITCH_READY,
+                                 f"switch {switch} (rdtcp-switch)")
+            self.control_ports[switch] = int(line.rsplit(":", 1)[1])
+            return
+        port = free_tcp_port()
+        argv = self.plan.simple_switch_argv(switch, ifnames, self.program_path,
+                                            binary=spec.binary, thrift_port=port, pcap_dir=pcap)
         proc = self.backend.start_switch(switch, argv, log)
         self.switch_procs[switch] = proc
-        line = wait_for_line(proc, self.log_dir / f"{switch}.log", SWITCH_READY,
-                             f"switch {switch} (rdtcp-switch)")
-        self.control_ports[switch] = int(line.rsplit(":", 1)[1])
+        wait_for_thrift(proc, port, self.log_dir / f"{switch}.log",
+                        f"switch {switch} ({spec.binary})")
+        self.control_ports[switch] = port
 
     def stop(self) -> None:
         """End every process, remove interfaces and namespaces, rename the pcaps. Idempotent."""
@@ -705,6 +1036,8 @@ class LiveNetwork:
             stop_process(proc)
         for proc in self.switch_procs.values():
             stop_process(proc)
+        for proc in self.stage_procs.values():
+            stop_process(proc)
         errors = self.backend.destroy() if self.backend is not None else []
         self._rename_pcaps()
         for f in self._logs:
@@ -712,6 +1045,7 @@ class LiveNetwork:
         self._logs.clear()
         self.host_procs.clear()
         self.switch_procs.clear()
+        self.stage_procs.clear()
         if self._tmp_logs is not None:
             shutil.rmtree(self._tmp_logs, ignore_errors=True)
             self._tmp_logs = None
@@ -748,13 +1082,35 @@ class LiveNetwork:
 
     def start_host(self, host: str, peer: str, extra: list[str], *,
                    wait_ready: bool = True) -> subprocess.Popen:
-        """Start ``live.host`` on ``host`` (log ``<host>.log``); waits for its ready line."""
-        argv = self.plan.host_argv(host, self.host_interface(host), peer, extra)
+        """Start the host's TCP (``live.host``, or ``live.kernel_host`` on a kernel layout) on
+        ``host`` towards ``peer`` (log ``<host>.log``); waits for its ready line."""
+        if self.layout.hosts == "kernel":
+            argv, ready = self.plan.kernel_host_argv(host, peer, extra), KERNEL_HOST_READY
+        else:
+            h = self.plan.hosts[host]
+            own = not self.layout.staged(self.plan, host, h.port)
+            argv = self.plan.host_argv(host, self.host_interface(host), peer, extra,
+                                       own_link=own)
+            ready = HOST_READY
         proc = self.backend.start_host(host, argv, self._log(host))
         self.host_procs.append((host, proc))
         if wait_ready:
-            wait_for_line(proc, self.log_dir / f"{host}.log", HOST_READY, f"host {host}")
+            wait_for_line(proc, self.log_dir / f"{host}.log", ready, f"host {host}")
         return proc
+
+    def failures(self) -> list[str]:
+        """The switch and stage processes that are no longer running, with their exit status:
+        a live run whose gateway died says so instead of waiting for its hosts' timeouts."""
+        out = []
+        for name, proc in self.switch_procs.items():
+            if proc.poll() is not None:
+                out.append(f"switch {name} exited with status {proc.returncode}: "
+                           f"{_tail(self.log_text(name))}")
+        for i, proc in self.stage_procs.items():
+            if proc.poll() is not None:
+                n1, _, n2, _ = self.plan.links[i]
+                out.append(f"delay stage {n1}-{n2} exited with status {proc.returncode}")
+        return out
 
     def log_text(self, node: str) -> str:
         try:
@@ -762,6 +1118,9 @@ class LiveNetwork:
         except (OSError, TypeError):
             return ""
 
+
+def _tail(text: str, n: int = 3) -> str:
+    return " | ".join(text.strip().splitlines()[-n:]) or "no output"
 
 
 # -- stale networks -------------------------------------------------------------------------------
@@ -788,7 +1147,7 @@ def cleanup_stale(*, dry_run: bool = False) -> list[list[str]]:
 
 
 _STALE_NS = re.compile(rf"^{PREFIX}([0-9a-z]{{6}})-[A-Za-z0-9_.]+$")
-_STALE_IF = re.compile(rf"^{PREFIX}([0-9a-z]{{6}})s\d+p\d+$")
+_STALE_IF = re.compile(rf"^{PREFIX}([0-9a-z]{{6}})(?:s\d+p\d+|l\d+[ab])$")
 
 
 def _stale(tag: str) -> bool:

@@ -60,7 +60,8 @@ def test_rdtcp_switch_under_pypy_forwards_a_transfer(netns_ok, gateway, tmp_path
 
     plan = ln.LivePlan.from_topo(Line(), gateway[1])
     with ln.LiveNetwork(plan, program_path=gateway[0], backend="netns",
-                        log_dir=tmp_path / "logs", switch_python=pypy) as net:
+                        log_dir=tmp_path / "logs",
+                        layout=ln.Layout(switch=ln.SwitchSpec(python=pypy))) as net:
         for s in plan.switches:
             net.controller(s).apply(plan.gateway_config(s))
         rx = net.start_host("h2", "h1", ["--role", "receiver", "--out", str(tmp_path / "rx.json")])
