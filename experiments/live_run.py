@@ -38,6 +38,7 @@ __all__ = ["main", "parse_args", "live_spec", "host_options", "gateway_configs",
 # the gateway's own P4 injections; the simulator's "swap" and "delay" have no live form
 INJECTIONS = ("none",) + P4_INJECTIONS
 LINUX = "linux"              # --variant: the kernel's TCP on both hosts
+DEFAULT_BW = {"bottleneck": 5.0, "access": 10.0}     # Mb/s, topologies.PaperTopo's (003 §4)
 RECEIVER_GRACE = 15.0        # seconds the receiver gets after the sender ends to see the FIN
 SENDER_MARGIN = 60.0         # seconds beyond --duration before the sender is given up on
 
@@ -63,6 +64,19 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "(repeatable): net.ipv4.tcp_sack, tcp_dsack, tcp_recovery (RACK: 1 on, 0 "
                         "off), tcp_reordering, tcp_max_reordering, tcp_congestion_control, "
                         "tcp_timestamps, tcp_early_retrans, tcp_frto")
+    p.add_argument("--io", choices=("struct", "scapy"), default="struct",
+                   help="the engine's hosts: frames built, parsed, sent and received by the "
+                        "project's struct codec on raw sockets, or by Scapy (its layers, the "
+                        "project's EPDN option layer, its L2 sockets); slower: scale the "
+                        "dumbbell down with --bottleneck-bw")
+    p.add_argument("--bottleneck-bw", type=finite_float, default=None, metavar="MBPS",
+                   help="rate of the r1-r2 link (default: the paper's 5 Mb/s)")
+    p.add_argument("--access-bw", type=finite_float, default=None, metavar="MBPS",
+                   help="rate of the hosts' links (default: the paper's 10 Mb/s)")
+    p.add_argument("--max-cwnd", type=int, default=None, metavar="SEGMENTS",
+                   help="the engine's largest cwnd (default: the simulator's 500); with a "
+                        "scaled-down bottleneck, a window that fits its buffer keeps slow "
+                        "start from overflowing it")
     p.add_argument("--link-delay", choices=LINK_DELAYS, default="auto",
                    help="who delays each link: auto (the senders where they can: rdtcp-switch, "
                         "the engine's hosts; elsewhere netem, or a delay-stage process where "
@@ -108,6 +122,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parse_delay(args.alt_extra_delay)
     except ValueError as exc:
         p.error(f"--alt-extra-delay: {exc}")
+    for name in ("bottleneck_bw", "access_bw"):
+        value = getattr(args, name)
+        if value is not None and not 0.01 <= value <= 1000:
+            p.error(f"--{name.replace('_', '-')} must be 0.01..1000 Mb/s")
+    if args.max_cwnd is not None and not 1 <= args.max_cwnd <= 100_000:
+        p.error("--max-cwnd must be 1..100000 segments")
+    if args.max_cwnd is not None and args.variant == LINUX:
+        p.error("--max-cwnd caps the engine's window; Linux's TCP has its own")
+    if args.io != "struct" and args.variant == LINUX:
+        p.error("--io chooses how the engine's hosts handle frames; Linux's TCP has its own")
     if args.sysctl and args.variant != LINUX:
         p.error("--sysctl sets Linux's TCP: use it with --variant linux")
     try:
@@ -137,13 +161,14 @@ def live_spec(args: argparse.Namespace):
                    alt_extra_delay=args.alt_extra_delay, k=RDTCP_K if args.k is None else args.k)
 
 
-def host_options(spec) -> list[str]:
-    """``live.host`` options giving both ends ``experiments.runner.scenario.tcp_config(spec)``."""
+def host_options(spec, max_cwnd: int | None = None) -> list[str]:
+    """``live.host`` options giving both ends ``experiments.runner.scenario.tcp_config(spec)``
+    (its cwnd cap replaced by ``max_cwnd`` when given)."""
     from experiments.runner.scenario import tcp_config
 
     cfg = tcp_config(spec)
     return ["--variant", cfg.variant, "--mss", str(cfg.mss), "--k", str(cfg.rdtcp_k),
-            "--max-cwnd", str(cfg.max_cwnd_segments),
+            "--max-cwnd", str(max_cwnd or cfg.max_cwnd_segments),
             "--timestamps", "on" if cfg.timestamps else "off",
             "--rdtcp", "on" if cfg.rdtcp else "off", "--seed", str(spec.seed)]
 
@@ -214,15 +239,19 @@ def _wait(proc: subprocess.Popen, timeout: float) -> bool:
         return False
 
 
-def live_plan(spec, program):
-    """The paper's dumbbell (with the alternate path when the injection uses it)."""
+def live_plan(spec, program, *, bottleneck_bw: float | None = None,
+              access_bw: float | None = None):
+    """The paper's dumbbell (with the alternate path when the injection uses it), its rates
+    scaled when given (Mb/s)."""
     from experiments.runner.scenario import BUFFER_PACKETS
     from live.network import LivePlan
     from topologies import PaperTopo
 
     alt = spec.alt_extra_delay if spec.injection == "altpath" else None
-    return LivePlan.from_topo(PaperTopo(queue=BUFFER_PACKETS, alt_extra_delay=alt), program,
-                              seed=spec.seed)
+    rates = {k: v for k, v in (("bottleneck_bw", bottleneck_bw), ("access_bw", access_bw))
+             if v is not None}
+    return LivePlan.from_topo(PaperTopo(queue=BUFFER_PACKETS, alt_extra_delay=alt, **rates),
+                              program, seed=spec.seed)
 
 
 def live_layout(args: argparse.Namespace, plan):
@@ -242,7 +271,7 @@ def host_commands(args: argparse.Namespace, spec, out: Path, pcap_dir: Path | No
         common = ["--seed", str(spec.seed)]
         pc = (lambda h: [])
     else:
-        common = host_options(spec)
+        common = host_options(spec, args.max_cwnd) + ["--io", args.io]
         pc = (lambda h: ["--pcap", str(pcap_dir / f"{h}.pcap")]) if pcap_dir else (lambda h: [])
     rx = ["--role", "receiver", *common, *window, "--out", str(out / "receiver.json"), *pc("b")]
     tx = ["--role", "sender", *common, *window, "--out", str(out / "sender.json"), *pc("a")]
@@ -278,7 +307,9 @@ def run_live(args: argparse.Namespace, out: Path, program_path: str, plan, layou
     for stale in (rx_json, tx_json):        # they are in run.json
         stale.unlink(missing_ok=True)
     doc = summarize(spec, tx, rx, reports, drop=args.drop, variant=args.variant)
-    doc.update({"backend": backend, "wall_s": round(time.monotonic() - started, 3),
+    doc.update({"io": None if args.variant == LINUX else args.io,
+                "bottleneck_bw_mbps": args.bottleneck_bw or DEFAULT_BW["bottleneck"],
+                "access_bw_mbps": args.access_bw or DEFAULT_BW["access"], "backend": backend, "wall_s": round(time.monotonic() - started, 3),
                 "switch": layout.switch.kind, "link_delay": _delays(plan, layout),
                 "sender": tx, "receiver": rx,
                 "gateways": {n: _jsonable(r) for n, r in reports.items()},
@@ -329,7 +360,8 @@ def one_line(doc: dict) -> str:
                  f"{doc['in_csum_errors']}, r1 EPDN stamps {doc.get('r1_epdn_events_stamp', 0)}")
     else:
         marks = f"{doc['epdn_stamps']} EPDN stamps"
-    return (f"live {doc['variant']}, {what}{drop}, {doc['duration']:g} s: "
+    io = " (Scapy)" if doc.get("io") == "scapy" else ""
+    return (f"live {doc['variant']}{io}, {what}{drop}, {doc['duration']:g} s: "
             f"{thr:,.0f} B/s ({thr * 8 / 1e6:.2f} Mb/s), {doc['delivered_bytes']:,} bytes "
             f"{'intact' if doc['pattern_ok'] else 'NOT intact'}, handshake RTT "
             f"{'-' if rtt is None else f'{rtt * 1000:.1f} ms'}; {doc['retransmits']} "
@@ -352,7 +384,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_environment()
         check_sysctls(args.sysctls)
         program_path, program = gateway_program()
-        plan = live_plan(args.spec, program)
+        plan = live_plan(args.spec, program, bottleneck_bw=args.bottleneck_bw,
+                         access_bw=args.access_bw)
         layout = live_layout(args, plan)
         check_environment(layout)
         make_out_dir(out)

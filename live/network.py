@@ -1,35 +1,44 @@
-"""A ``topologies`` Topo built for real: hosts in network namespaces, switches as ``rdtcp-switch``.
+"""A ``topologies`` Topo built for real: hosts in network namespaces, switches as processes.
 
 The simulator's twin of a Topo (``sim.Network.from_topo``) and this live network come from the
 same class and the same derivation: host IPs and MACs, switch-port MACs and routes are those of
 the twin (``LivePlan.from_topo`` builds it and reads them there), so the controller configures a
 live gateway exactly as it configures a simulated one (``sim.gateway.gateway_config``).
 
-Each host runs ``python -m live.host`` (the project's TCP engine on a raw socket) in its own
-namespace; each switch is an ``rdtcp-switch`` process in the root namespace (its control port on
-127.0.0.1, where ``rdtcp-switch-cli`` and the controller reach it). Links are veth pairs. Two
-ways to build it, the same plan either way:
+What runs where is a ``Layout``:
+
+* hosts, each in its own namespace: ``engine``, the project's TCP engine on a raw socket
+  (``python -m live.host``, struct or Scapy frames), the kernel never seeing the host's
+  address; or ``kernel``, Linux's own TCP (``python -m live.kernel_host``), the kernel owning a
+  /32 on the host's interface, with the host's MAC, a route and a permanent neighbour entry
+  (the gateway port's MAC) for every other host, offloads off and the run's ``sysctls``;
+* switches, in the root namespace: ``embedded``, ``rdtcp-switch`` (its control port on
+  127.0.0.1, chosen by the system and read from its ready line), or ``simple_switch``: any
+  binary with simple_switch's command line and Thrift API, given a free Thrift port and
+  waited for there;
+* links: veth pairs. ``bw`` becomes the sending switch port's ``set_queue_rate`` in packets/s
+  of MTU-sized frames (``queue_rate_pps``, set by the controller) and a host's serialisation of
+  what it sends. ``delay`` is applied once per direction, by the sender where it can (the
+  switch's ``--port-delay``, ``live.host --delay``, and ``--rate`` for a host); a link with a
+  sender that cannot (Linux's TCP, simple_switch) gets a stage: netem qdiscs on both sending
+  interfaces where the kernel has netem, else a ``live.delay_stage`` process between two veth
+  pairs (``Layout.choose``, ``--link-delay``).
+
+Two ways to build it, the same plan either way:
 
 * ``mininet``: when Mininet is importable (Debian's ``mininet`` package installs it for
   /usr/bin/python3 only; ``find_mininet`` loads that copy, the package alone, into another
-  3.11 interpreter): a ``mininet.node.Switch`` subclass starts ``rdtcp-switch``, a ``Host``
-  subclass leaves its interface without an IP address.
+  3.11 interpreter): ``live.mininet``'s ``P4Switch`` runs the switches, its ``RawHost`` leaves
+  the hosts' configuration to the layout's commands;
 * ``netns``: plain ``ip netns`` and ``ip link`` commands (``NetnsBackend.setup_commands``).
 
-Link properties, with no netem (tc qdiscs are not used at all):
-
-* ``bw`` becomes the sending switch port's ``set_queue_rate`` in packets/s of MTU-sized frames
-  (``queue_rate_pps``), set through the controller with the rest of the configuration (a host
-  serialises its own frames at its link's rate, ``live.host --rate``);
-* ``delay`` is applied once per direction, on the sending side: ``rdtcp-switch --port-delay``
-  for a switch port, ``live.host --delay`` for a host's transmissions.
-
-Nothing on the path carries the topology's addresses: every veth keeps its kernel-made MAC and
-has no IPv4 address and IPv6 disabled, so each kernel sees the frames as another host's
-(``PACKET_OTHERHOST``) and drops them before IP; the switches' and hosts' raw sockets are
-promiscuous. Teardown (``LiveNetwork.stop``, also on errors, Ctrl-C and SIGTERM) ends the
-processes, deletes the veths and the namespaces; ``python -m live.network --cleanup``
-removes what a killed run left behind. Needs root and iproute2.
+With the engine's hosts nothing on the path carries the topology's addresses: every veth keeps
+its kernel-made MAC and has no IPv4 address and IPv6 disabled, so each kernel sees the frames
+as another host's (``PACKET_OTHERHOST``) and drops them before IP; the switches' and hosts'
+raw sockets are promiscuous. Teardown (``LiveNetwork.stop``, also on errors, Ctrl-C and
+SIGTERM) ends the processes, deletes the veths and the namespaces; ``python -m live.network
+--cleanup`` removes what a killed run left behind. Needs root and iproute2 (and ethtool for
+Linux's TCP).
 
     from topologies import PaperTopo
     from live.network import LivePlan, LiveNetwork
@@ -46,9 +55,11 @@ import argparse
 import importlib
 import importlib.machinery
 import importlib.util
+import itertools
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -482,6 +493,19 @@ def _system_python_version() -> tuple[int, int]:
 
 
 # -- processes ------------------------------------------------------------------------------------
+def die_with_parent() -> Any:
+    """A ``preexec_fn`` that makes the child get SIGTERM when the process that started it
+    dies (prctl(2) PR_SET_PDEATHSIG, kept across exec): a run killed outright, or a ``mn``
+    stopped before it could stop its switches, leaves no process of ours running."""
+    import ctypes
+
+    prctl = ctypes.CDLL(None, use_errno=True).prctl        # resolved here, not in the child
+    return lambda: prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+PR_SET_PDEATHSIG = 1          # linux/prctl.h
+
+
 def _child_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT)] + ([env["PYTHONPATH"]]
@@ -601,84 +625,38 @@ class NetnsBackend:
         plan, layout = self.plan, self.layout
         cmds: list[list[str]] = []
         for host in plan.hosts:
-            cmds += self._namespace_commands(host)
-        ends: list[tuple[str, str | None]] = []           # every veth end, to bring up
+            ns = self.names.host_ns(host)
+            cmds.append(["ip", "netns", "add", ns])
+            cmds += [_in_ns(ns, c) for c in namespace_commands(layout)]
         for i, (n1, p1, n2, p2) in enumerate(plan.links):
             if n1 in plan.hosts and n2 in plan.hosts:
                 raise LiveError(f"link {n1}-{n2}: hosts must attach to switches")
             e1, e2 = self._end(n1, p1), self._end(n2, p2)
             if layout.stages.get(i) == "relay":
                 sa, sb = self.stage_interfaces(i)
-                pairs = [(e1, (sa, None)), ((sb, None), e2)]
+                cmds += [_veth_add(e1, (sa, None)), _veth_add((sb, None), e2)]
             else:
-                pairs = [(e1, e2)]
-            for x, y in pairs:
-                cmds.append(_veth_add(x, y))
-                ends += [x, y]
-        for ifname, ns in ends:
-            cmds += self._up_commands(ifname, ns)
-        if layout.hosts == "kernel":
-            for ifname, ns in ends:        # frames MTU-sized, checksums complete (see kernel_host)
-                cmds.append(_in_ns(ns, ["ethtool", "-K", ifname, *OFFLOADS_OFF]))
-            for host in plan.hosts:
-                cmds += self._kernel_host_commands(host)
-        for i, kind in sorted(layout.stages.items()):
-            if kind == "netem":
-                cmds += self._netem_commands(i)
+                cmds.append(_veth_add(e1, e2))
+        for host in plan.hosts:
+            ns = self.names.host_ns(host)
+            cmds += [_in_ns(ns, c) for c in host_commands(plan, layout, host,
+                                                          self.host_interface(host))]
+        for ifname, netem in self._root_ends():
+            cmds += root_if_commands(layout, ifname, netem)
         return cmds
 
-    def _namespace_commands(self, host: str) -> list[list[str]]:
-        ns = self.names.host_ns(host)
-        cmds = [["ip", "netns", "add", ns]]
-        # IPv6 off before any interface exists there (no router solicitations, no DAD)
-        for key in ("all", "default"):
-            cmds.append(_in_ns(ns, ["sysctl", "-qw", f"net.ipv6.conf.{key}.disable_ipv6=1"]))
-        cmds.append(["ip", "-n", ns, "link", "set", "lo", "up"])
-        for key, value in self.layout.sysctls:
-            cmds.append(_in_ns(ns, ["sysctl", "-qw", f"{key}={value}"]))
-        return cmds
-
-    def _up_commands(self, ifname: str, ns: str | None) -> list[list[str]]:
-        host = next((h for h in self.plan.hosts if ns == self.names.host_ns(h)), None)
-        cmds = []
-        if ns is None:      # the root namespace's defaults are not ours: per interface, before up
-            cmds.append(["sysctl", "-qw", f"net.ipv6.conf.{ifname}.disable_ipv6=1"])
-        elif host is not None and self.layout.hosts == "kernel":
-            # Linux's TCP receives what is addressed to the host: the veth takes its MAC
-            cmds.append(["ip", "-n", ns, "link", "set", ifname, "address",
-                         self.plan.hosts[host].mac])
-        cmds.append(["ip", "link", "set", ifname, "up"] if ns is None
-                    else ["ip", "-n", ns, "link", "set", ifname, "up"])
-        return cmds
-
-    def _kernel_host_commands(self, host: str) -> list[list[str]]:
-        """The host's address (/32) and, for every other host, a route on the link and a
-        permanent neighbour entry with the gateway port's MAC: no ARP (the P4 gateway does not
-        answer it), every frame to the gateway as in the engine's hosts."""
-        h = self.plan.hosts[host]
-        ns, ifname = self.names.host_ns(host), self.host_interface(host)
-        cmds = [["ip", "-n", ns, "addr", "add", f"{h.ip}/32", "dev", ifname]]
-        for other, o in self.plan.hosts.items():
-            if other != host:
-                cmds.append(["ip", "-n", ns, "route", "add", f"{o.ip}/32", "dev", ifname])
-                cmds.append(["ip", "-n", ns, "neigh", "replace", o.ip, "lladdr", h.gateway_mac,
-                             "dev", ifname, "nud", "permanent"])
-        return cmds
-
-    def _netem_commands(self, i: int) -> list[list[str]]:
-        """The link's delay on both sending interfaces, and a host's rate on what it sends."""
-        n1, p1, n2, p2 = self.plan.links[i]
-        delay = self.plan.link_delay(i)
-        cmds = []
-        for node, port in ((n1, p1), (n2, p2)):
-            ifname, ns = self._end(node, port)
-            qdisc = ["tc", "qdisc", "replace", "dev", ifname, "root", "netem",
-                     "delay", f"{delay * 1000:g}ms"]
-            rate = self.plan.hosts[node].rate_bps if node in self.plan.hosts else None
-            if rate:
-                qdisc += ["rate", f"{rate / 1e6:g}mbit"]
-            cmds.append(_in_ns(ns, qdisc))
-        return cmds
+    def _root_ends(self) -> list[tuple[str, list[str] | None]]:
+        """Every root-namespace interface, with the netem arguments of what it sends."""
+        out = []
+        for i, (n1, p1, n2, p2) in enumerate(self.plan.links):
+            kind = self.layout.stages.get(i)
+            for node, port in ((n1, p1), (n2, p2)):
+                if node in self.plan.ports:
+                    out.append((self.names.switch_if(node, port),
+                                netem_args(self.plan, i, node) if kind == "netem" else None))
+            if kind == "relay":
+                out += [(name, None) for name in self.stage_interfaces(i)]
+        return out
 
     def teardown_commands(self) -> list[list[str]]:
         """Deleting one end of a veth deletes the pair; deleting a namespace deletes its ends."""
@@ -706,7 +684,8 @@ class NetnsBackend:
             # `ip netns exec` enters the namespace and execs the command: the Popen is the host
             argv = ["ip", "netns", "exec", self.names.host_ns(node), *argv]
         return subprocess.Popen(argv, cwd=REPO_ROOT, env=_child_env(), stdin=subprocess.DEVNULL,
-                                stdout=log, stderr=subprocess.STDOUT)
+                                stdout=log, stderr=subprocess.STDOUT,
+                                preexec_fn=die_with_parent())
 
     def start_switch(self, switch: str, argv: list[str], log) -> subprocess.Popen:
         return self.start_process(None, argv, log)
@@ -736,8 +715,70 @@ class NetnsBackend:
 OFFLOADS_OFF = ("tx", "off", "tso", "off", "gso", "off", "gro", "off")
 
 
+def namespace_commands(layout: Layout) -> list[list[str]]:
+    """Run in a new host namespace before any interface exists there: IPv6 off (no router
+    solicitations, no DAD), loopback up, the run's TCP settings."""
+    cmds = [["sysctl", "-qw", f"net.ipv6.conf.{key}.disable_ipv6=1"] for key in ("all", "default")]
+    cmds.append(["ip", "link", "set", "lo", "up"])
+    return cmds + [["sysctl", "-qw", f"{key}={value}"] for key, value in layout.sysctls]
+
+
+def host_commands(plan: LivePlan, layout: Layout, host: str, ifname: str) -> list[list[str]]:
+    """Run in the host's namespace once its interface exists: up, and for Linux's TCP the
+    host's MAC, its address (/32), and for every other host a route on the link and a permanent
+    neighbour entry with the gateway port's MAC (the P4 gateway answers no ARP; every frame
+    goes to the gateway, as from the engine's hosts); offloads off; netem on what it sends."""
+    h = plan.hosts[host]
+    cmds = []
+    if layout.hosts == "kernel":     # Linux's TCP receives what is addressed to the host
+        cmds.append(["ip", "link", "set", ifname, "address", h.mac])
+    cmds.append(["ip", "link", "set", ifname, "up"])
+    if layout.hosts == "kernel":
+        cmds.append(["ip", "addr", "add", f"{h.ip}/32", "dev", ifname])
+        for other, o in plan.hosts.items():
+            if other != host:
+                cmds.append(["ip", "route", "add", f"{o.ip}/32", "dev", ifname])
+                cmds.append(["ip", "neigh", "replace", o.ip, "lladdr", h.gateway_mac,
+                             "dev", ifname, "nud", "permanent"])
+        # frames MTU-sized and checksums complete, as the gateway must see them (kernel_host)
+        cmds.append(["ethtool", "-K", ifname, *OFFLOADS_OFF])
+    i = plan.link_index(host, h.port)
+    if layout.stages.get(i) == "netem":
+        cmds.append(["tc", "qdisc", "replace", "dev", ifname, "root",
+                     *netem_args(plan, i, host)])
+    return cmds
+
+
+def root_if_commands(layout: Layout, ifname: str,
+                     netem: list[str] | None = None) -> list[list[str]]:
+    """A root-namespace interface: IPv6 off (the root namespace's defaults are not ours to
+    change: per interface, before it is up), up, offloads off with Linux's TCP, netem."""
+    cmds = [["sysctl", "-qw", f"net.ipv6.conf.{ifname}.disable_ipv6=1"],
+            ["ip", "link", "set", ifname, "up"]]
+    if layout.hosts == "kernel":
+        cmds.append(["ethtool", "-K", ifname, *OFFLOADS_OFF])
+    if netem is not None:
+        cmds.append(["tc", "qdisc", "replace", "dev", ifname, "root", *netem])
+    return cmds
+
+
+def netem_args(plan: LivePlan, link: int, sender: str) -> list[str]:
+    """netem's arguments for what ``sender`` puts on ``link``: the link's delay, and a host's
+    rate (its NIC serialises; a switch's traffic manager paces its own port)."""
+    args = ["netem", "delay", f"{plan.link_delay(link) * 1000:g}ms"]
+    rate = plan.hosts[sender].rate_bps if sender in plan.hosts else None
+    if rate:
+        args += ["rate", f"{rate / 1e6:g}mbit"]
+    return args
+
+
 def _in_ns(ns: str | None, argv: list[str]) -> list[str]:
-    return argv if ns is None else ["ip", "netns", "exec", ns, *argv]
+    """``argv`` run in namespace ``ns`` (None: the root namespace)."""
+    if ns is None:
+        return argv
+    if argv[0] == "ip":
+        return ["ip", "-n", ns, *argv[1:]]
+    return ["ip", "netns", "exec", ns, *argv]
 
 
 def _veth_add(x: tuple[str, str | None], y: tuple[str, str | None]) -> list[str]:
@@ -754,8 +795,10 @@ def _veth_add(x: tuple[str, str | None], y: tuple[str, str | None]) -> list[str]
 
 
 class MininetBackend:
-    """The same network through Mininet: ``Mininet(controller=None)`` with a Switch subclass
-    that runs ``rdtcp-switch`` and a Host subclass whose interface keeps no IP address."""
+    """The same network through Mininet: ``Mininet(controller=None)`` with the P4 switch class
+    of ``live.mininet`` (``P4Switch``, which the runner gives its command line), hosts whose
+    interface Mininet leaves without an address (``RawHost``: the layout's commands configure
+    it), and a node holding the two interfaces of each relay delay stage (``StageNode``)."""
 
     name = "mininet"
 
@@ -768,16 +811,7 @@ class MininetBackend:
         self.plan = plan
         self.names = names
         self.layout = layout or Layout()
-        if not self.supports(self.layout):
-            raise LiveError("--backend mininet runs the project's engine hosts and rdtcp-switch "
-                            "only; use --backend netns")
         self.net = None
-        self._switch_argv: dict[str, list[str]] = {}
-
-    @staticmethod
-    def supports(layout: Layout) -> bool:
-        return (layout.hosts == "engine" and layout.switch.kind == "embedded"
-                and not layout.stages and not layout.sysctls)
 
     def interfaces(self, switch: str) -> dict[int, str]:
         return {p: self.names.switch_if(switch, p) for p in self.plan.ports[switch]}
@@ -785,52 +819,68 @@ class MininetBackend:
     def host_interface(self, host: str) -> str:
         return self.names.host_if(host, self.plan.hosts[host].port)
 
+    def stage_interfaces(self, link: int) -> tuple[str, str]:
+        return self.names.stage_if(link, "a"), self.names.stage_if(link, "b")
+
+    def _ifname(self, node: str, port: int) -> str:
+        return (self.names.host_if(node, port) if node in self.plan.hosts
+                else self.names.switch_if(node, port))
+
     def build(self) -> None:
         from mininet.link import Link
         from mininet.log import setLogLevel
         from mininet.net import Mininet
-        from mininet.node import Host
+
+        from live.mininet import P4Switch, RawHost, StageNode
 
         setLogLevel("warning")
-        plan, names = self.plan, self.names
-
-        class RawHost(Host):
-            """A host whose interface has no IP address (live.host owns the address) and no
-            IPv6, so the kernel never answers the project's TCP segments."""
-
-            def config(self, **_params):
-                self.cmd("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
-                         "net.ipv6.conf.default.disable_ipv6=1")
-                return Host.config(self, mac=None, ip=None, defaultRoute=None, lo="up")
-
+        plan, layout = self.plan, self.layout
         net = Mininet(topo=None, build=False, controller=None, host=RawHost, link=Link,
                       autoSetMacs=False)
         self.net = net
         for host in plan.hosts:
-            h = net.addHost(host)
-            h.cmd("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
-                  "net.ipv6.conf.default.disable_ipv6=1")
-        for i, switch in enumerate(plan.switches):
-            net.addSwitch(switch, cls=_rdtcp_switch_class(), dpid=f"{i + 1:x}")
-        for n1, p1, n2, p2 in plan.links:
-            ifs = [names.host_if(n, p) if n in plan.hosts else names.switch_if(n, p)
-                   for n, p in ((n1, p1), (n2, p2))]
-            net.addLink(n1, n2, port1=p1, port2=p2, intfName1=ifs[0], intfName2=ifs[1])
+            net.addHost(host)
+        dpids = itertools.count(1)
         for switch in plan.switches:
-            for ifname in self.interfaces(switch).values():
-                _run(["sysctl", "-qw", f"net.ipv6.conf.{ifname}.disable_ipv6=1"], check=False)
+            net.addSwitch(switch, cls=P4Switch, dpid=f"{next(dpids):x}", managed=True)
+        for i, (n1, p1, n2, p2) in enumerate(plan.links):
+            if1, if2 = self._ifname(n1, p1), self._ifname(n2, p2)
+            if layout.stages.get(i) == "relay":
+                sa, sb = self.stage_interfaces(i)
+                stage = net.addSwitch(f"stage{i}", cls=StageNode, dpid=f"{next(dpids):x}")
+                net.addLink(n1, stage, port1=p1, port2=1, intfName1=if1, intfName2=sa)
+                net.addLink(stage, n2, port1=2, port2=p2, intfName1=sb, intfName2=if2)
+            else:
+                net.addLink(n1, n2, port1=p1, port2=p2, intfName1=if1, intfName2=if2)
         net.build()
+        for host in plan.hosts:
+            node = net.get(host)
+            for argv in (namespace_commands(layout)
+                         + host_commands(plan, layout, host, self.host_interface(host))):
+                out = node.cmd(" ".join(shlex.quote(a) for a in argv) + " ; echo rc=$?")
+                if not out.strip().endswith("rc=0"):
+                    raise LiveError(f"`{' '.join(argv)}` failed on host {host}: "
+                                    f"{out.strip().splitlines()[0] if out.strip() else '?'}")
+        for ifname, netem in self._root_ends():
+            for argv in root_if_commands(layout, ifname, netem):
+                _run(argv)
+
+    def _root_ends(self) -> list[tuple[str, list[str] | None]]:
+        return NetnsBackend._root_ends(self)        # the same interfaces, the same names
 
     def start_switch(self, switch: str, argv: list[str], log) -> subprocess.Popen:
-        node = self.net.get(switch)
-        node.rdtcp_argv, node.rdtcp_log = argv, log
-        node.start([])
-        return node.rdtcp_proc
+        return self.net.get(switch).launch(argv, log)
 
     def start_host(self, host: str, argv: list[str], log) -> subprocess.Popen:
         return self.net.get(host).popen(argv, cwd=str(REPO_ROOT), env=_child_env(),
                                         stdin=subprocess.DEVNULL, stdout=log,
-                                        stderr=subprocess.STDOUT)
+                                        stderr=subprocess.STDOUT,
+                                        preexec_fn=die_with_parent())
+
+    def start_stage(self, link: int, argv: list[str], log) -> subprocess.Popen:
+        return subprocess.Popen(argv, cwd=REPO_ROOT, env=_child_env(), stdin=subprocess.DEVNULL,
+                                stdout=log, stderr=subprocess.STDOUT,
+                                preexec_fn=die_with_parent())
 
     def destroy(self) -> list[str]:
         errors = []
@@ -841,44 +891,9 @@ class MininetBackend:
                 errors.append(f"mininet stop: {e}")
             self.net = None
         # whatever Mininet left (a link of a half-built network)
-        for switch in self.plan.switches:
-            for ifname in self.interfaces(switch).values():
-                _run(["ip", "link", "del", ifname], check=False)
+        for ifname, _ in self._root_ends():
+            _run(["ip", "link", "del", ifname], check=False)
         return errors
-
-
-_SWITCH_CLASS: list[Any] = []
-
-
-def _rdtcp_switch_class() -> type:
-    """``mininet.node.Switch`` running ``rdtcp-switch`` (defined once Mininet is loaded)."""
-    if _SWITCH_CLASS:
-        return _SWITCH_CLASS[0]
-    from mininet.node import Switch
-
-    class RdtcpSwitch(Switch):
-        """The embedded target as a Mininet switch. ``LiveNetwork`` sets ``rdtcp_argv`` (the
-        plan's ``switch_argv``) and ``rdtcp_log`` before ``start``; the process runs in the root
-        namespace, like Mininet's other switches."""
-
-        rdtcp_argv: list[str] | None = None
-        rdtcp_log: Any = None
-        rdtcp_proc: subprocess.Popen | None = None
-
-        def start(self, controllers):
-            if self.rdtcp_argv is None or self.rdtcp_proc is not None:
-                return                      # Mininet.start(): LiveNetwork starts it itself
-            self.rdtcp_proc = self.popen(self.rdtcp_argv, cwd=str(REPO_ROOT), env=_child_env(),
-                                         stdin=subprocess.DEVNULL, stdout=self.rdtcp_log,
-                                         stderr=subprocess.STDOUT)
-
-        def stop(self, deleteIntfs=True):   # noqa: N803 (Mininet's signature)
-            if self.rdtcp_proc is not None:
-                stop_process(self.rdtcp_proc)
-            super().stop(deleteIntfs)
-
-    _SWITCH_CLASS.append(RdtcpSwitch)
-    return RdtcpSwitch
 
 
 BACKENDS = {"netns": NetnsBackend, "mininet": MininetBackend}
@@ -887,8 +902,7 @@ BACKENDS = {"netns": NetnsBackend, "mininet": MininetBackend}
 def choose_backend(name: str, layout: Layout | None = None) -> type:
     """``auto``: Mininet when it can be loaded (and builds ``layout``), else plain namespaces."""
     if name == "auto":
-        usable = find_mininet() is not None and MininetBackend.supports(layout or Layout())
-        return MininetBackend if usable else NetnsBackend
+        return MininetBackend if find_mininet() is not None else NetnsBackend
     if name not in BACKENDS:
         raise LiveError(f"unknown backend {name!r}; choose from auto, {', '.join(BACKENDS)}")
     return BACKENDS[name]
