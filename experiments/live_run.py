@@ -14,6 +14,15 @@ from the gateway's own P4 injections (``--injection recirc|altpath --level P``);
 simulator's queue swaps have no live form. ``--drop P`` adds the gateway's injected drops on
 the same port (EPDN stamps follow them on RD-TCP flows).
 
+The real parts can stand in for the embedded ones: ``--variant linux`` runs Linux's own TCP on
+both hosts (``live.kernel_host``; ``--sysctl KEY=VALUE`` sets its TCP in their namespaces),
+``--io scapy`` has Scapy build and carry the engine's frames (``live.scapy_io``), and
+``--backend mininet`` builds the network through Mininet with ``live.mininet.P4Switch``. Where
+a sender cannot delay what it sends (Linux's TCP), its links get a delay stage (netem, or a
+``live.delay_stage`` process where the kernel has no netem; ``--link-delay``). Everything the
+machine lacks for the run is named before anything is built (exit status 2), and a gateway or
+stage that dies during the run ends it at once, torn down (exit status 1).
+
 Writes into --out: ``run.json`` (throughput, the two hosts' summaries with engine statistics,
 the gateways' counters from the controller's report, the plan), ``logs/`` (each process's
 output), with --pcap ``pcap/`` (every switch port, ``<switch>-eth<port>_{in,out}.pcap``, and
