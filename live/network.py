@@ -12,10 +12,11 @@ What runs where is a ``Layout``:
   address; or ``kernel``, Linux's own TCP (``python -m live.kernel_host``), the kernel owning a
   /32 on the host's interface, with the host's MAC, a route and a permanent neighbour entry
   (the gateway port's MAC) for every other host, offloads off and the run's ``sysctls``;
-* switches, in the root namespace: ``embedded``, ``rdtcp-switch`` (its control port on
+* switches, in the root namespace: ``embedded``, ``rdtcp-switch`` (its Thrift port on
   127.0.0.1, chosen by the system and read from its ready line), or ``simple_switch``: any
-  binary with simple_switch's command line and Thrift API, given a free Thrift port and
-  waited for there;
+  binary with simple_switch's command line and Thrift API, given a free Thrift port; either
+  is ready when it answers Thrift calls, and the controller keeps that connection
+  (``controller.drivers.ThriftDriver``);
 * links: veth pairs. ``bw`` becomes the sending switch port's ``set_queue_rate`` in packets/s
   of MTU-sized frames (``queue_rate_pps``, set by the controller) and a host's serialisation of
   what it sends. ``delay`` is applied once per direction, by the sender where it can (the
@@ -431,21 +432,25 @@ class Names:
 
 
 # -- environment ----------------------------------------------------------------------------------
-def check_environment(layout: Layout | None = None) -> None:
+def check_environment(layout: Layout | None = None, *, cli: str | None = None) -> None:
     """LiveError unless this process can build ``layout`` here: root and iproute2's ``ip``;
-    ``ethtool`` for Linux's TCP on the hosts; netem for netem stages; the switch binary."""
+    the Thrift client the controller drives the switches with; ``ethtool`` for Linux's TCP on
+    the hosts; netem for netem stages; the switch binary; the CLI program, when one is used."""
     from live.environment import (EnvironmentProblem, require_binary, require_netem,
-                                  require_root_and_ip, require_tool)
+                                  require_root_and_ip, require_thrift_client, require_tool)
 
     layout = layout or Layout()
     try:
         require_root_and_ip()
+        require_thrift_client()
         if layout.hosts == "kernel":
             require_tool("ethtool")
         if "netem" in layout.stages.values():
             require_netem()
         if layout.switch.kind == "simple_switch":
             require_binary(layout.switch.binary, "switch binary")
+        if cli is not None:
+            require_binary(cli, "switch CLI")
     except EnvironmentProblem as e:
         raise LiveError(str(e)) from None
 
@@ -507,9 +512,18 @@ PR_SET_PDEATHSIG = 1          # linux/prctl.h
 
 
 def _child_env() -> dict[str, str]:
+    """The environment of the processes a run starts: the checkout first on PYTHONPATH, and
+    the folders of the Thrift modules the switch serves with, for a switch under another
+    interpreter (PyPy has none of its own; they are pure Python)."""
+    from toolchain.switch.thrift_server import ThriftUnavailable, module_dirs
+
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT)] + ([env["PYTHONPATH"]]
-                                                            if env.get("PYTHONPATH") else []))
+    try:
+        paths = [str(REPO_ROOT), *module_dirs()]
+    except ThriftUnavailable:           # check_environment names what is missing
+        paths = [str(REPO_ROOT)]
+    env["PYTHONPATH"] = os.pathsep.join(paths + ([env["PYTHONPATH"]]
+                                                 if env.get("PYTHONPATH") else []))
     env["PYTHONUNBUFFERED"] = "1"
     return env
 
@@ -546,27 +560,40 @@ def free_tcp_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for_thrift(proc: subprocess.Popen, port: int, log: Path, what: str,
-                    timeout: float = START_TIMEOUT) -> None:
-    """Wait until the switch answers on its Thrift port; LiveError if it exits first or does
-    not answer within ``timeout``."""
+def thrift_when_ready(proc: subprocess.Popen, port: int, log: Path, what: str,
+                      timeout: float = START_TIMEOUT) -> Any:
+    """The controller's driver on the switch's Thrift port, once the switch answers Thrift
+    calls there (readiness checked over Thrift, as simple_switch prints no readiness line):
+    first the port accepting connections, then one ``controller.drivers.ThriftDriver``
+    (whose first call reads the program back, bm_get_config) given the rest of ``timeout``
+    to answer, so a loaded machine that is slow to send a large JSON is not taken for a dead
+    switch. LiveError, with the end of the switch's log, if it exits first or does not answer
+    in time."""
     import socket
 
+    from controller.drivers import DriverError, ThriftDriver
+    from live.environment import EnvironmentProblem, require_thrift_client
+
+    try:
+        require_thrift_client()
+    except EnvironmentProblem as e:
+        raise LiveError(str(e)) from None
     deadline = time.monotonic() + timeout
     while True:
         if proc.poll() is not None:
             text = log.read_text(errors="replace") if log.exists() else ""
             raise LiveError(f"{what} exited with status {proc.returncode} before it was ready: "
                             f"{_tail(text)}")
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise LiveError(f"{what} not ready within {timeout:g} s: no answer to Thrift calls "
+                            f"on port {port} (see {log})")
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1.0):
-                return
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            raise LiveError(f"{what} not ready within {timeout:g} s: nothing answers on its "
-                            f"Thrift port {port} (see {log})")
-        time.sleep(0.05)
+            with socket.create_connection(("127.0.0.1", port), timeout=min(1.0, left)):
+                pass
+            return ThriftDriver(port, connect_timeout=max(1.0, left))
+        except (OSError, DriverError):
+            time.sleep(0.05)
 
 
 def stop_process(proc: subprocess.Popen, timeout: float = STOP_TIMEOUT) -> int | None:
@@ -981,7 +1008,7 @@ class LiveNetwork:
         raise LiveInterrupted("SIGTERM")
 
     def start(self) -> "LiveNetwork":
-        check_environment(self.layout)
+        check_environment(self.layout, cli=self.cli)
         if self.log_dir is None:
             import tempfile
             self._tmp_logs = Path(tempfile.mkdtemp(prefix="rdtcp-live-"))
@@ -1018,28 +1045,32 @@ class LiveNetwork:
         wait_for_line(proc, self.log_dir / f"{name}.log", STAGE_READY, f"delay stage {n1}-{n2}")
 
     def _start_switch(self, switch: str) -> None:
+        """Start a gateway, wait until it answers Thrift calls, keep that connection for the
+        controller. rdtcp-switch picks its own port and prints it; simple_switch is given a
+        free one (it cannot pick its own)."""
         spec, ifnames = self.layout.switch, self.backend.interfaces(switch)
         pcap = None if self.pcap_dir is None else str(self.pcap_dir)
-        log = self._log(switch)
+        log_path = self.log_dir / f"{switch}.log"
         if spec.kind == "embedded":
             delayed = {p for p in self.plan.ports[switch]
                        if not self.layout.staged(self.plan, switch, p)}
             argv = self.plan.switch_argv(switch, ifnames, self.program_path, pcap_dir=pcap,
                                          python=spec.python, delayed_ports=delayed)
-            proc = self.backend.start_switch(switch, argv, log)
-            self.switch_procs[switch] = proc
-            line = wait_for_line(proc, self.log_dir / f"{switch}.log", SWITCH_READY,
-                                 f"switch {switch} (rdtcp-switch)")
-            self.control_ports[switch] = int(line.rsplit(":", 1)[1])
-            return
-        port = free_tcp_port()
-        argv = self.plan.simple_switch_argv(switch, ifnames, self.program_path,
-                                            binary=spec.binary, thrift_port=port, pcap_dir=pcap)
-        proc = self.backend.start_switch(switch, argv, log)
-        self.switch_procs[switch] = proc
-        wait_for_thrift(proc, port, self.log_dir / f"{switch}.log",
-                        f"switch {switch} ({spec.binary})")
+            proc = self.switch_procs[switch] = self.backend.start_switch(switch, argv,
+                                                                         self._log(switch))
+            line = wait_for_line(proc, log_path, SWITCH_READY, f"switch {switch} (rdtcp-switch)")
+            port = int(line.rsplit(":", 1)[1])
+            what = f"switch {switch} (rdtcp-switch)"
+        else:
+            port = free_tcp_port()
+            argv = self.plan.simple_switch_argv(switch, ifnames, self.program_path,
+                                                binary=spec.binary, thrift_port=port,
+                                                pcap_dir=pcap)
+            proc = self.switch_procs[switch] = self.backend.start_switch(switch, argv,
+                                                                         self._log(switch))
+            what = f"switch {switch} ({spec.binary})"
         self.control_ports[switch] = port
+        self._drivers[switch] = thrift_when_ready(proc, port, log_path, what)
 
     def stop(self) -> None:
         """End every process, remove interfaces and namespaces, rename the pcaps. Idempotent."""
@@ -1078,18 +1109,15 @@ class LiveNetwork:
 
     # -- use --------------------------------------------------------------------------------------
     def controller(self, switch: str) -> Any:
-        """``controller.Controller`` on the switch's control port: over one connection kept for
-        the run (``SwitchProcessDriver``), or piped through ``cli`` when one was given (e.g.
-        ``rdtcp-switch-cli``, as for real simple_switch)."""
+        """``controller.Controller`` on the switch's Thrift port: over the connection kept for
+        the run (``ThriftDriver``, the same for rdtcp-switch and simple_switch), or piped
+        through ``cli`` when one was given (e.g. ``simple_switch_CLI``, one session per call)."""
         from controller import Controller
-        from controller.drivers import Bmv2Driver, SwitchProcessDriver
+        from controller.drivers import Bmv2Driver
 
         if self.cli is not None:
             return Controller(Bmv2Driver(self.control_ports[switch], cli=self.cli))
-        driver = self._drivers.get(switch)
-        if driver is None:
-            driver = self._drivers[switch] = SwitchProcessDriver(self.control_ports[switch])
-        return Controller(driver)
+        return Controller(self._drivers[switch])
 
     def host_interface(self, host: str) -> str:
         return self.backend.host_interface(host)

@@ -70,3 +70,29 @@ def test_the_live_runner_builds_linux_hosts_and_delay_stages_through_mininet(min
     assert doc["in_csum_errors"] == 0 and doc["r1_epdn_events_stamp"] > 0
     assert doc["link_delay"]["a-r1"] in ("relay", "netem")
     assert 0.104 <= doc["handshake_rtt_s"] <= 0.15
+
+
+def test_mn_by_hand_with_a_simple_switch_binary(mininet_ok, tmp_path):
+    """``sw_path`` naming a simple_switch (rdtcp-switch standing in under that name): started
+    with simple_switch's command line, ready and configured over Thrift."""
+    from tests.live.test_simple_switch import stand_in
+
+    binary = tmp_path / "simple_switch"
+    binary.symlink_to(stand_in())
+    p = _mn("--switch", f"p4,sw_path={binary}",
+            cli=f"b iperf -s > {tmp_path}/server.log 2>&1 &\na iperf -c 10.0.2.1 -t 3\nexit\n")
+    out = p.stdout + p.stderr
+    assert p.returncode == 0, out
+    assert f"{binary} -i 1@r1-eth1" in out and "--port-delay" not in out
+    assert re.search(r"sec\s+[\d.]+ [KM]Bytes\s+[\d.]+ [KM]bits/sec", out), out
+    assert _leftover_switch_interfaces() == []
+
+
+def test_the_live_runner_runs_simple_switch_gateways_through_mininet(mininet_ok, tmp_path):
+    from tests.live.test_simple_switch import stand_in
+
+    doc = live_run(tmp_path, "--switch", "simple_switch", "--switch-binary", stand_in(),
+                   "--variant", "sack", "--duration", "3", "--backend", "mininet")
+    assert doc["backend"] == "mininet" and doc["switch"] == "simple_switch" and doc["ok"]
+    assert set(doc["link_delay"].values()) <= {"relay", "netem"}
+    assert 0.104 <= doc["handshake_rtt_s"] <= 0.16
