@@ -64,9 +64,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m experiments.live_run", formatter_class=HelpFormatter,
         description="Run one bulk transfer over the paper's dumbbell (003 §4) in real time: "
-                    "hosts in network namespaces running the project's TCP engine, both "
-                    "gateways as rdtcp-switch processes configured by the controller. "
-                    "Needs root.")
+                    "hosts in network namespaces running the project's TCP engine (or "
+                    "Linux's), both gateways as rdtcp-switch (or simple_switch) processes "
+                    "configured by the controller. Needs root.")
     p.add_argument("--variant", choices=(*VARIANTS, LINUX), default="rdtcp",
                    help="sender (and receiver): one of the engine's variants, or linux: the "
                         "kernel's own TCP on both hosts (live.kernel_host)")
