@@ -60,9 +60,9 @@ if importlib.util.find_spec("bm_cli") is None:
     for _site in sorted(_REPO.glob(".venv/lib/python%d.%d/site-packages" % sys.version_info[:2])):
         sys.path.append(str(_site))
 
-from live.network import (LiveError, LivePlan, find_mininet, host_commands,  # noqa: E402
-                          stop_process, thrift_when_ready, Layout, _child_env, die_with_parent,
-                          free_tcp_port)
+from live.network import (OFFLOADS_OFF, LiveError, LivePlan, find_mininet,  # noqa: E402
+                          host_commands, stop_process, thrift_when_ready, Layout, _child_env,
+                          die_with_parent, free_tcp_port)
 
 if find_mininet() is None:
     raise ImportError("Mininet is not installed here (apt-get install mininet)")
@@ -222,8 +222,7 @@ class P4Switch(Switch):
                     node.cmd(" ".join(shlex.quote(a) for a in ["ip", "route", "replace",
                                                                *argv[3:]]))
             if shutil.which("ethtool"):
-                subprocess.run(["ethtool", "-K", intf.name, "tx", "off", "tso", "off", "gso",
-                                "off", "gro", "off"], capture_output=True)
+                subprocess.run(["ethtool", "-K", intf.name, *OFFLOADS_OFF], capture_output=True)
             else:
                 warn("*** ethtool is not installed: offloads stay on (apt-get install ethtool)\n")
 
