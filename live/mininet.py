@@ -15,7 +15,7 @@ connection (``controller.drivers.ThriftDriver``): with ``commands=FILE`` a
 simple_switch_CLI command file (``{name}`` in the path becomes the switch's name), else, when
 the topology is one of the project's (``topos`` below), the gateway configuration the
 simulator gives that switch (routes, edge ports, the P4 buffer limits, queue rates:
-``live.network.LivePlan.gateway_config``), rdtcp-switch also holding each port's frames for
+``live.plan.LivePlan.gateway_config``), rdtcp-switch also holding each port's frames for
 its link's delay. The hosts attached to a configured gateway get what the P4 gateway needs of
 them: a permanent neighbour entry with the gateway port's MAC for every other host (the gateway
 answers no ARP), segmentation offloads off, IPv6 off. Then ``a iperf -s &``, ``b iperf -c
@@ -60,9 +60,9 @@ if importlib.util.find_spec("bm_cli") is None:
     for _site in sorted(_REPO.glob(".venv/lib/python%d.%d/site-packages" % sys.version_info[:2])):
         sys.path.append(str(_site))
 
-from live.network import (OFFLOADS_OFF, LiveError, LivePlan, find_mininet,  # noqa: E402
-                          host_commands, stop_process, thrift_when_ready, Layout, _child_env,
-                          die_with_parent, free_tcp_port)
+from live.plan import OFFLOADS_OFF, Layout, LiveError, LivePlan, host_commands  # noqa: E402
+from live.processes import (child_env, die_with_parent, find_mininet,  # noqa: E402
+                            free_tcp_port, stop_process, thrift_when_ready)
 
 if find_mininet() is None:
     raise ImportError("Mininet is not installed here (apt-get install mininet)")
@@ -162,7 +162,7 @@ class P4Switch(Switch):
     # -- start, configure, stop -------------------------------------------------------------------
     def launch(self, argv: list[str], log) -> subprocess.Popen:
         """Start ``argv`` for this switch (root namespace, the project importable)."""
-        self.proc = subprocess.Popen(argv, cwd=str(_REPO), env=_child_env(),
+        self.proc = subprocess.Popen(argv, cwd=str(_REPO), env=child_env(),
                                      stdin=subprocess.DEVNULL, stdout=log,
                                      stderr=subprocess.STDOUT, preexec_fn=die_with_parent())
         return self.proc

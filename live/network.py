@@ -70,296 +70,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from netbase.units import parse_bw, parse_delay
+from live.plan import (ETH_HEADER, HOST_KINDS, LINK_DELAYS, MTU, OFFLOADS_OFF, REPO_ROOT,
+                       SWITCH_KINDS, HostPlan, Layout, LiveError, LivePlan, PortPlan, SwitchSpec,
+                       host_commands, namespace_commands, netem_args, queue_rate_pps,
+                       root_if_commands)
+from live.processes import (MININET_DIRS, START_TIMEOUT, STOP_TIMEOUT, _system_python_version,
+                            child_env, die_with_parent, find_mininet, free_tcp_port, stop_process,
+                            tail, thrift_when_ready, wait_for_line)
 
 __all__ = ["LivePlan", "HostPlan", "PortPlan", "LiveNetwork", "LiveError", "LiveInterrupted",
            "NetnsBackend",
            "MininetBackend", "queue_rate_pps", "find_mininet", "check_environment",
            "cleanup_stale", "tag_prefix", "new_tag", "Names", "REPO_ROOT", "MTU", "ETH_HEADER"]
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-MTU = 1500                    # the paper's packets (003 §4); gateway_config's port MTU
-ETH_HEADER = 14               # a frame of an MTU-sized packet is 1514 bytes on the wire
 PREFIX = "rl"                 # every name a live network creates starts with this
-START_TIMEOUT = 30.0          # seconds for a switch or host process to print its ready line
-STOP_TIMEOUT = 5.0            # seconds a process gets to exit after SIGTERM before SIGKILL
-MININET_DIRS = ("/usr/lib/python3/dist-packages",)   # Debian's mininet, for /usr/bin/python3
 SWITCH_READY = "Control server was started on "      # toolchain.switch.process.main
 HOST_READY = "live.host: ready"                    # live.host.READY_LINE
 KERNEL_HOST_READY = "live.kernel_host: ready"       # live.kernel_host.READY_LINE
 STAGE_READY = "live.delay_stage: ready"             # live.delay_stage.READY_LINE
-
-
-class LiveError(Exception):
-    """The live network cannot be built or run here; the message says why (printed as error:)."""
-
-
-def queue_rate_pps(bw_bps: float, mtu: int = MTU) -> int:
-    """``set_queue_rate`` for a link of ``bw_bps``: packets/s of MTU-sized frames (1514 bytes at
-    MTU 1500, the size the simulator serialises at ``bw``), rounded, at least 1. Smaller frames
-    (ACKs) take a whole slot each: the traffic manager paces packets, not bits."""
-    return max(1, round(bw_bps / (8.0 * (mtu + ETH_HEADER))))
-
-
-# -- the plan: everything derived from the Topo, no root needed -----------------------------------
-@dataclass(frozen=True)
-class HostPlan:
-    name: str
-    ip: str
-    mac: str
-    gateway_mac: str          # the MAC of the switch port the host is attached to
-    switch: str
-    switch_port: int
-    port: int                 # the host's own port number in the Topo (its interface ethN)
-    delay_s: float            # the link's propagation delay, applied by the host as it sends
-    rate_bps: float | None    # the link's rate, at which the host serialises what it sends
-
-
-@dataclass(frozen=True)
-class PortPlan:
-    switch: str
-    port: int
-    peer: str
-    peer_port: int
-    delay_s: float            # applied as the switch sends (--port-delay)
-    rate_bps: float | None
-    queue_rate_pps: int | None
-
-
-@dataclass
-class LivePlan:
-    """Hosts, switch ports and links of a Topo, and the command lines that run them."""
-
-    topo: Any
-    twin: Any                                   # sim.network.Network built from the same Topo
-    hosts: dict[str, HostPlan] = field(default_factory=dict)
-    ports: dict[str, dict[int, PortPlan]] = field(default_factory=dict)
-    links: list[tuple[str, int, str, int]] = field(default_factory=list)
-    switch_seeds: dict[str, int] = field(default_factory=dict)
-
-    @classmethod
-    def from_topo(cls, topo: Any, program: Any = None, *, seed: int = 1) -> "LivePlan":
-        """``program``: the loaded gateway (default: ``sim.program.gateway_json()``); the twin
-        needs one to exist, its switches are never run. ``seed``: the run's, from which each
-        switch's random stream is derived as the simulator derives it."""
-        from sim.network import Network
-        from toolchain.switch import load_program
-
-        if program is None:
-            from sim.program import gateway_json
-            program = load_program(gateway_json())
-        twin = Network.from_topo(topo, program=program, seed=seed, configure=None)
-        plan = cls(topo=topo, twin=twin)
-        # the simulator's per-switch seed (sim.network.Network.derive_seed)
-        plan.switch_seeds = {name: twin.derive_seed(name) for name in twin.switches}
-        for _, _, info in topo.links(withInfo=True):
-            ends = ((info["node1"], info["port1"]), (info["node2"], info["port2"]))
-            plan.links.append((*ends[0], *ends[1]))
-            delay, rate = parse_delay(info.get("delay")), parse_bw(info.get("bw"))
-            for (node, port), (peer, peer_port) in (ends, ends[::-1]):
-                if node in twin.switches:
-                    plan.ports.setdefault(node, {})[port] = PortPlan(
-                        node, port, peer, peer_port, delay, rate,
-                        None if rate is None else queue_rate_pps(rate))
-                else:
-                    h = twin.hosts[node]
-                    plan.hosts[node] = HostPlan(node, h.ip, h.mac, h.gateway_mac, peer,
-                                                peer_port, port, delay, rate)
-        for name in twin.switches:
-            plan.ports.setdefault(name, {})
-        return plan
-
-    @property
-    def switches(self) -> list[str]:
-        return list(self.ports)
-
-    def switch_argv(self, name: str, ifnames: dict[int, str], program_path: str, *,
-                    pcap_dir: str | None = None, python: str = sys.executable,
-                    delayed_ports: set[int] | None = None) -> list[str]:
-        """``rdtcp-switch`` for switch ``name`` with its ports on ``ifnames`` ({port: interface}),
-        each link's delay on the port that sends into it (only ``delayed_ports`` when given: the
-        others' links have a delay stage), a control port the system picks."""
-        argv = [python, "-m", "toolchain.switch.process.main"]
-        for port in sorted(self.ports[name]):
-            argv.append(f"-i{port}@{ifnames[port]}")
-        for port, p in sorted(self.ports[name].items()):
-            if p.delay_s > 0 and (delayed_ports is None or port in delayed_ports):
-                argv += ["--port-delay", f"{port}:{p.delay_s * 1000:g}"]
-        argv += ["--thrift-port", "0", "--seed", str(self.switch_seeds.get(name, 0))]
-        if pcap_dir is not None:
-            argv += ["--pcap", str(pcap_dir)]
-        return argv + [str(program_path)]
-
-    def simple_switch_argv(self, name: str, ifnames: dict[int, str], program_path: str, *,
-                           binary: str, thrift_port: int,
-                           pcap_dir: str | None = None) -> list[str]:
-        """simple_switch's command line (behavioral-model ``options_parse.cpp``) for switch
-        ``name``: its ports, its Thrift port, a device id of its own, the JSON. No delay and no
-        seed: simple_switch has neither option (a delay stage serves its links)."""
-        argv = [binary]
-        for port in sorted(self.ports[name]):
-            argv += ["-i", f"{port}@{ifnames[port]}"]
-        argv += ["--thrift-port", str(thrift_port),
-                 "--device-id", str(self.switches.index(name))]
-        if pcap_dir is not None:
-            argv += ["--pcap", str(pcap_dir)]
-        return argv + [str(program_path)]
-
-    def host_argv(self, name: str, ifname: str, peer: str, extra: list[str], *,
-                  python: str = sys.executable, own_link: bool = True) -> list[str]:
-        """``live.host`` on host ``name`` talking to host ``peer``, with its link's delay and
-        rate on what it sends (unless a delay stage serves its link: ``own_link`` False);
-        ``extra`` adds the role and engine options."""
-        h, p = self.hosts[name], self.hosts[peer]
-        argv = [python, "-m", "live.host", "--interface", ifname, "--ip", h.ip, "--mac", h.mac,
-                "--gateway-mac", h.gateway_mac, "--peer-ip", p.ip]
-        if own_link and h.delay_s > 0:
-            argv += ["--delay", f"{h.delay_s * 1000:g}"]
-        if own_link and h.rate_bps is not None:
-            argv += ["--rate", f"{h.rate_bps / 1e6:g}"]
-        return argv + list(extra)
-
-    def kernel_host_argv(self, name: str, peer: str, extra: list[str], *,
-                         python: str = sys.executable) -> list[str]:
-        """``live.kernel_host`` (Linux's TCP) on host ``name`` talking to host ``peer``; the
-        kernel owns the address and its link is served by a delay stage."""
-        return [python, "-m", "live.kernel_host", "--ip", self.hosts[name].ip,
-                "--peer-ip", self.hosts[peer].ip, *extra]
-
-    def link_index(self, node: str, port: int) -> int:
-        """The index in ``links`` of the link at ``node``'s ``port``."""
-        for i, (n1, p1, n2, p2) in enumerate(self.links):
-            if (n1, p1) == (node, port) or (n2, p2) == (node, port):
-                return i
-        raise KeyError(f"{node} has no link on port {port}")
-
-    def link_delay(self, i: int) -> float:
-        n1, p1, n2, p2 = self.links[i]
-        if n1 in self.ports:
-            return self.ports[n1][p1].delay_s
-        return self.hosts[n1].delay_s
-
-    def gateway_config(self, name: str, *, tm_depth: int | None = None,
-                       impair: dict[int, dict] | None = None) -> dict:
-        """The controller config of switch ``name``: the simulator's (routes, edge ports, buffer
-        limits, impairments; ``sim.gateway.gateway_config``) plus each rate-limited port's
-        ``queue_rate_pps``, which the simulator sets in bits/s in the library instead."""
-        from sim.gateway import DEFAULT_TM_DEPTH, gateway_config
-
-        cfg = gateway_config(self.twin, name, tm_depth=tm_depth or DEFAULT_TM_DEPTH,
-                             impair=impair)
-        for port, p in self.ports[name].items():
-            if p.queue_rate_pps is not None:
-                cfg["ports"].setdefault(str(port), {})["queue_rate_pps"] = p.queue_rate_pps
-        return cfg
-
-    def describe(self) -> dict:
-        """The plan as JSON-able data (written into run.json)."""
-        return {"hosts": {n: {**h.__dict__} for n, h in self.hosts.items()},
-                "ports": {s: {str(p): {**pp.__dict__} for p, pp in sorted(ports.items())}
-                          for s, ports in self.ports.items()},
-                "links": [list(link) for link in self.links]}
-
-
-# -- how a plan is run: hosts' and switches' kinds, where link delays are applied ------------------
-HOST_KINDS = ("engine", "kernel")
-SWITCH_KINDS = ("embedded", "simple_switch")
-LINK_DELAYS = ("auto", "senders", "relay", "netem")
-
-
-@dataclass(frozen=True)
-class SwitchSpec:
-    """What runs each gateway: ``embedded``, the project's ``rdtcp-switch`` on ``python``, or
-    ``simple_switch``: ``binary``, anything with simple_switch's command line and Thrift API
-    (real BMv2, or rdtcp-switch standing in)."""
-
-    kind: str = "embedded"
-    binary: str | None = None
-    python: str = sys.executable
-
-    def __post_init__(self):
-        if self.kind not in SWITCH_KINDS:
-            raise LiveError(f"unknown switch {self.kind!r}; choose from {', '.join(SWITCH_KINDS)}")
-        if self.kind == "simple_switch" and not self.binary:
-            raise LiveError("a simple_switch gateway needs its binary (--switch-binary)")
-
-    @property
-    def delays_its_ports(self) -> bool:
-        """rdtcp-switch holds a port's frames for its link's delay (--port-delay); real
-        simple_switch has no such option."""
-        return self.kind == "embedded"
-
-
-@dataclass(frozen=True)
-class Layout:
-    """How a ``LivePlan`` is run.
-
-    ``hosts``: ``engine`` (the project's TCP on a raw socket, ``live.host``) or ``kernel``
-    (Linux's TCP, ``live.kernel_host``, the kernel owning the host's address). ``switch``: a
-    ``SwitchSpec``. ``stages``: link index -> ``relay`` (a ``live.delay_stage`` process between
-    two veth pairs) or ``netem`` (qdiscs on the link's two sending interfaces), for the links
-    whose delay a sender cannot apply itself. ``sysctls``: settings for the hosts' namespaces.
-    """
-
-    hosts: str = "engine"
-    switch: SwitchSpec = field(default_factory=SwitchSpec)
-    stages: dict = field(default_factory=dict)
-    sysctls: tuple = ()
-
-    @classmethod
-    def choose(cls, plan: "LivePlan", *, hosts: str = "engine", switch: SwitchSpec | None = None,
-               link_delay: str = "auto", sysctls: dict | None = None,
-               netem: bool | None = None) -> "Layout":
-        """Stages where they are needed (``auto``: a link whose delay, or whose host's rate,
-        one of its senders cannot apply: Linux's TCP, simple_switch) or everywhere
-        (``relay``/``netem``); ``senders`` refuses a layout that would need one. ``netem``:
-        whether the kernel has it (probed when None and needed)."""
-        from live.environment import netem_available
-
-        if hosts not in HOST_KINDS:
-            raise LiveError(f"unknown host kind {hosts!r}; choose from {', '.join(HOST_KINDS)}")
-        if link_delay not in LINK_DELAYS:
-            raise LiveError(f"unknown link delay {link_delay!r}; choose from "
-                            f"{', '.join(LINK_DELAYS)}")
-        switch = switch or SwitchSpec()
-        stages: dict[int, str] = {}
-        for i, link in enumerate(plan.links):
-            if not _link_has_timing(plan, link):
-                continue
-            needed = not all(_sender_times_itself(plan, node, hosts, switch)
-                             for node in (link[0], link[2]))
-            if link_delay == "senders" and needed:
-                raise LiveError(f"link {link[0]}-{link[2]}: {_why_not_itself(plan, link, hosts)} "
-                                "cannot delay what it sends; use --link-delay auto, relay or "
-                                "netem")
-            if link_delay in ("relay", "netem") or (link_delay == "auto" and needed):
-                stages[i] = link_delay
-        if "auto" in stages.values():
-            kind = "netem" if (netem if netem is not None else netem_available()) else "relay"
-            stages = {i: kind for i in stages}
-        return cls(hosts=hosts, switch=switch, stages=stages,
-                   sysctls=tuple(sorted((sysctls or {}).items())))
-
-    def staged(self, plan: "LivePlan", node: str, port: int) -> bool:
-        return plan.link_index(node, port) in self.stages
-
-
-def _link_has_timing(plan: "LivePlan", link: tuple) -> bool:
-    n1, p1, n2, p2 = link
-    ends = [plan.hosts[n] for n in (n1, n2) if n in plan.hosts]
-    return plan.link_delay(plan.links.index(link)) > 0 or any(h.rate_bps for h in ends)
-
-
-def _sender_times_itself(plan: "LivePlan", node: str, hosts: str, switch: SwitchSpec) -> bool:
-    if node in plan.hosts:
-        return hosts == "engine"            # live.host --delay/--rate; Linux sends at once
-    return switch.delays_its_ports
-
-
-def _why_not_itself(plan: "LivePlan", link: tuple, hosts: str) -> str:
-    if hosts == "kernel" and (link[0] in plan.hosts or link[2] in plan.hosts):
-        return "Linux's TCP"
-    return "simple_switch"
 
 
 # -- names ----------------------------------------------------------------------------------------
@@ -453,161 +181,6 @@ def check_environment(layout: Layout | None = None, *, cli: str | None = None) -
             require_binary(cli, "switch CLI")
     except EnvironmentProblem as e:
         raise LiveError(str(e)) from None
-
-
-def find_mininet(dirs: tuple[str, ...] | None = None) -> Any | None:
-    """The ``mininet`` package, or None. Importable as is, or Debian's copy (installed for
-    /usr/bin/python3) loaded from ``dirs`` (``RDTCP_MININET_DIR`` or MININET_DIRS) when this
-    interpreter is the same major.minor: only the package is loaded from there, never the rest
-    of that directory, so nothing else of the system Python shadows this environment's packages.
-    Mininet is pure Python over the standard library (and the ``mnexec`` binary)."""
-    try:
-        importlib.import_module("mininet.net")
-        return sys.modules["mininet"]
-    except ImportError:
-        pass
-    if dirs is None:
-        env = os.environ.get("RDTCP_MININET_DIR")
-        dirs = (env,) if env else MININET_DIRS
-    if sys.version_info[:2] != _system_python_version():
-        return None
-    spec = importlib.machinery.PathFinder.find_spec("mininet", list(dirs))
-    if spec is None or spec.loader is None:
-        return None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["mininet"] = module
-    try:
-        spec.loader.exec_module(module)
-        importlib.import_module("mininet.net")      # submodules resolve through the package
-    except Exception:       # noqa: BLE001 -- a broken copy: as if there were none
-        for name in [n for n in sys.modules if n == "mininet" or n.startswith("mininet.")]:
-            del sys.modules[name]
-        return None
-    return module
-
-
-def _system_python_version() -> tuple[int, int]:
-    """The major.minor Debian's dist-packages are for: /usr/bin/python3's (3.11 on Debian 12)."""
-    exe = Path("/usr/bin/python3")
-    try:
-        target = os.path.basename(os.path.realpath(exe))     # python3.11
-        major, minor = target.replace("python", "").split(".")[:2]
-        return int(major), int(minor)
-    except (OSError, ValueError):
-        return sys.version_info[:2]
-
-
-# -- processes ------------------------------------------------------------------------------------
-def die_with_parent() -> Any:
-    """A ``preexec_fn`` that makes the child get SIGTERM when the process that started it
-    dies (prctl(2) PR_SET_PDEATHSIG, kept across exec): a run killed outright, or a ``mn``
-    stopped before it could stop its switches, leaves no process of ours running."""
-    import ctypes
-
-    prctl = ctypes.CDLL(None, use_errno=True).prctl        # resolved here, not in the child
-    return lambda: prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-
-
-PR_SET_PDEATHSIG = 1          # linux/prctl.h
-
-
-def _child_env() -> dict[str, str]:
-    """The environment of the processes a run starts: the checkout first on PYTHONPATH, and
-    the folders of the Thrift modules the switch serves with, for a switch under another
-    interpreter (PyPy has none of its own; they are pure Python)."""
-    from toolchain.switch.thrift_server import ThriftUnavailable, module_dirs
-
-    env = dict(os.environ)
-    try:
-        paths = [str(REPO_ROOT), *module_dirs()]
-    except ThriftUnavailable:           # check_environment names what is missing
-        paths = [str(REPO_ROOT)]
-    env["PYTHONPATH"] = os.pathsep.join(paths + ([env["PYTHONPATH"]]
-                                                 if env.get("PYTHONPATH") else []))
-    env["PYTHONUNBUFFERED"] = "1"
-    return env
-
-
-def wait_for_line(proc: subprocess.Popen, log: Path, prefix: str, what: str,
-                  timeout: float = START_TIMEOUT) -> str:
-    """The first line of ``log`` (the process's stdout) starting with ``prefix``; LiveError if
-    the process exits first or ``timeout`` passes (the log's last lines tell why)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            text = log.read_text(errors="replace")
-        except FileNotFoundError:
-            text = ""
-        for line in text.splitlines():
-            if line.startswith(prefix):
-                return line
-        if proc.poll() is not None:
-            tail = " | ".join(text.strip().splitlines()[-3:]) or "no output"
-            raise LiveError(f"{what} exited with status {proc.returncode} before it was ready: "
-                            f"{tail}")
-        if time.monotonic() > deadline:
-            raise LiveError(f"{what} not ready within {timeout:g} s (see {log})")
-        time.sleep(0.02)
-
-
-def free_tcp_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on now (simple_switch needs one given:
-    it cannot pick its own Thrift port as rdtcp-switch does with 0)."""
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def thrift_when_ready(proc: subprocess.Popen, port: int, log: Path, what: str,
-                      timeout: float = START_TIMEOUT) -> Any:
-    """The controller's driver on the switch's Thrift port, once the switch answers Thrift
-    calls there (readiness checked over Thrift, as simple_switch prints no readiness line):
-    first the port accepting connections, then one ``controller.drivers.ThriftDriver``
-    (whose first call reads the program back, bm_get_config) given the rest of ``timeout``
-    to answer, so a loaded machine that is slow to send a large JSON is not taken for a dead
-    switch. LiveError, with the end of the switch's log, if it exits first or does not answer
-    in time."""
-    import socket
-
-    from controller.drivers import DriverError, ThriftDriver
-    from live.environment import EnvironmentProblem, require_thrift_client
-
-    try:
-        require_thrift_client()
-    except EnvironmentProblem as e:
-        raise LiveError(str(e)) from None
-    deadline = time.monotonic() + timeout
-    while True:
-        if proc.poll() is not None:
-            text = log.read_text(errors="replace") if log.exists() else ""
-            raise LiveError(f"{what} exited with status {proc.returncode} before it was ready: "
-                            f"{_tail(text)}")
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise LiveError(f"{what} not ready within {timeout:g} s: no answer to Thrift calls "
-                            f"on port {port} (see {log})")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=min(1.0, left)):
-                pass
-            return ThriftDriver(port, connect_timeout=max(1.0, left))
-        except (OSError, DriverError):
-            time.sleep(0.05)
-
-
-def stop_process(proc: subprocess.Popen, timeout: float = STOP_TIMEOUT) -> int | None:
-    """SIGTERM, then SIGKILL after ``timeout``; the exit status."""
-    if proc.poll() is None:
-        try:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=timeout)
-        except ProcessLookupError:
-            pass
-    return proc.returncode
 
 
 def _run(argv: list[str], *, check: bool = True) -> subprocess.CompletedProcess:
@@ -710,7 +283,7 @@ class NetnsBackend:
         if node is not None and node in self.plan.hosts:
             # `ip netns exec` enters the namespace and execs the command: the Popen is the host
             argv = ["ip", "netns", "exec", self.names.host_ns(node), *argv]
-        return subprocess.Popen(argv, cwd=REPO_ROOT, env=_child_env(), stdin=subprocess.DEVNULL,
+        return subprocess.Popen(argv, cwd=REPO_ROOT, env=child_env(), stdin=subprocess.DEVNULL,
                                 stdout=log, stderr=subprocess.STDOUT,
                                 preexec_fn=die_with_parent())
 
@@ -737,66 +310,6 @@ class NetnsBackend:
         self._created_if.clear()
         self._created_ns.clear()
         return errors
-
-
-OFFLOADS_OFF = ("tx", "off", "tso", "off", "gso", "off", "gro", "off")
-
-
-def namespace_commands(layout: Layout) -> list[list[str]]:
-    """Run in a new host namespace before any interface exists there: IPv6 off (no router
-    solicitations, no DAD), loopback up, the run's TCP settings."""
-    cmds = [["sysctl", "-qw", f"net.ipv6.conf.{key}.disable_ipv6=1"] for key in ("all", "default")]
-    cmds.append(["ip", "link", "set", "lo", "up"])
-    return cmds + [["sysctl", "-qw", f"{key}={value}"] for key, value in layout.sysctls]
-
-
-def host_commands(plan: LivePlan, layout: Layout, host: str, ifname: str) -> list[list[str]]:
-    """Run in the host's namespace once its interface exists: up, and for Linux's TCP the
-    host's MAC, its address (/32), and for every other host a route on the link and a permanent
-    neighbour entry with the gateway port's MAC (the P4 gateway answers no ARP; every frame
-    goes to the gateway, as from the engine's hosts); offloads off; netem on what it sends."""
-    h = plan.hosts[host]
-    cmds = []
-    if layout.hosts == "kernel":     # Linux's TCP receives what is addressed to the host
-        cmds.append(["ip", "link", "set", ifname, "address", h.mac])
-    cmds.append(["ip", "link", "set", ifname, "up"])
-    if layout.hosts == "kernel":
-        cmds.append(["ip", "addr", "add", f"{h.ip}/32", "dev", ifname])
-        for other, o in plan.hosts.items():
-            if other != host:
-                cmds.append(["ip", "route", "add", f"{o.ip}/32", "dev", ifname])
-                cmds.append(["ip", "neigh", "replace", o.ip, "lladdr", h.gateway_mac,
-                             "dev", ifname, "nud", "permanent"])
-        # frames MTU-sized and checksums complete, as the gateway must see them (kernel_host)
-        cmds.append(["ethtool", "-K", ifname, *OFFLOADS_OFF])
-    i = plan.link_index(host, h.port)
-    if layout.stages.get(i) == "netem":
-        cmds.append(["tc", "qdisc", "replace", "dev", ifname, "root",
-                     *netem_args(plan, i, host)])
-    return cmds
-
-
-def root_if_commands(layout: Layout, ifname: str,
-                     netem: list[str] | None = None) -> list[list[str]]:
-    """A root-namespace interface: IPv6 off (the root namespace's defaults are not ours to
-    change: per interface, before it is up), up, offloads off with Linux's TCP, netem."""
-    cmds = [["sysctl", "-qw", f"net.ipv6.conf.{ifname}.disable_ipv6=1"],
-            ["ip", "link", "set", ifname, "up"]]
-    if layout.hosts == "kernel":
-        cmds.append(["ethtool", "-K", ifname, *OFFLOADS_OFF])
-    if netem is not None:
-        cmds.append(["tc", "qdisc", "replace", "dev", ifname, "root", *netem])
-    return cmds
-
-
-def netem_args(plan: LivePlan, link: int, sender: str) -> list[str]:
-    """netem's arguments for what ``sender`` puts on ``link``: the link's delay, and a host's
-    rate (its NIC serialises; a switch's traffic manager paces its own port)."""
-    args = ["netem", "delay", f"{plan.link_delay(link) * 1000:g}ms"]
-    rate = plan.hosts[sender].rate_bps if sender in plan.hosts else None
-    if rate:
-        args += ["rate", f"{rate / 1e6:g}mbit"]
-    return args
 
 
 def _in_ns(ns: str | None, argv: list[str]) -> list[str]:
@@ -899,13 +412,13 @@ class MininetBackend:
         return self.net.get(switch).launch(argv, log)
 
     def start_host(self, host: str, argv: list[str], log) -> subprocess.Popen:
-        return self.net.get(host).popen(argv, cwd=str(REPO_ROOT), env=_child_env(),
+        return self.net.get(host).popen(argv, cwd=str(REPO_ROOT), env=child_env(),
                                         stdin=subprocess.DEVNULL, stdout=log,
                                         stderr=subprocess.STDOUT,
                                         preexec_fn=die_with_parent())
 
     def start_stage(self, link: int, argv: list[str], log) -> subprocess.Popen:
-        return subprocess.Popen(argv, cwd=REPO_ROOT, env=_child_env(), stdin=subprocess.DEVNULL,
+        return subprocess.Popen(argv, cwd=REPO_ROOT, env=child_env(), stdin=subprocess.DEVNULL,
                                 stdout=log, stderr=subprocess.STDOUT,
                                 preexec_fn=die_with_parent())
 
@@ -1147,7 +660,7 @@ class LiveNetwork:
         for name, proc in self.switch_procs.items():
             if proc.poll() is not None:
                 out.append(f"switch {name} exited with status {proc.returncode}: "
-                           f"{_tail(self.log_text(name))}")
+                           f"{tail(self.log_text(name))}")
         for i, proc in self.stage_procs.items():
             if proc.poll() is not None:
                 n1, _, n2, _ = self.plan.links[i]
@@ -1159,10 +672,6 @@ class LiveNetwork:
             return (self.log_dir / f"{node}.log").read_text(errors="replace")
         except (OSError, TypeError):
             return ""
-
-
-def _tail(text: str, n: int = 3) -> str:
-    return " | ".join(text.strip().splitlines()[-n:]) or "no output"
 
 
 # -- stale networks -------------------------------------------------------------------------------

@@ -179,7 +179,8 @@ def test_find_mininet_loads_only_the_package_or_nothing(tmp_path, monkeypatch):
 
 def _find_mininet_in(tmp_path, monkeypatch):
     import sys
-    monkeypatch.setattr(tl, "_system_python_version", lambda: sys.version_info[:2])
+    from live import processes
+    monkeypatch.setattr(processes, "_system_python_version", lambda: sys.version_info[:2])
     assert tl.find_mininet((str(tmp_path),)) is None           # no copy there
     pkg = tmp_path / "mininet"
     pkg.mkdir()
