@@ -262,7 +262,7 @@ class TcpConnection:
             if r is not None:
                 out.append(snd.retransmit(r, now))
         mss = self.mss
-        while True:
+        while not (rec.dupacks and rec.holds_new_data()):
             room = rec.cwnd - rec.pipe
             if room < mss and not (room > 0 and snd.app_end - snd.snd_nxt < mss):
                 break
@@ -274,6 +274,14 @@ class TcpConnection:
             if seg is None:
                 break
             out.append(seg)
+        if rec.new_allowance:
+            # SendNew (Net Reno's marked packets, 002 §6.3): new segments beyond cwnd
+            for _ in range(rec.new_allowance):
+                seg = snd.new_data(now)
+                if seg is None:
+                    break
+                out.append(seg)
+            rec.new_allowance = 0
         if rec.in_loss:
             # F-RTO (RFC 5682 §3 step 2b): new segments beyond cwnd to probe the timeout
             for _ in range(self.policy.new_data_allowance(rec, now=now)):
