@@ -15,7 +15,9 @@ hosts/README.md, "Variants". How a planned variant maps onto the hooks: docs/arc
   (001, RFC 5682); newreno.py: ``newreno`` and their NewReno forms (001 §5.1)
 - rack.py: ``rack`` (RACK-TLP, RFC 8985)
 - rrtcp.py: ``rrtcp``, ``rrtcp-fa`` (RR-TCP, 000)
-- netreno.py: ``netreno`` (Net Reno, 002)
+- netreno.py: ``netreno``, ``netreno-sack`` and the loss-sensitive senders ``lsnr``, ``lssack``
+  with each of Net Reno's optimizations (002); netreno_parts.py: the rules' pieces; reno.py:
+  ``reno``, the NetBSD Reno sender Net Reno modifies (002's baseline)
 """
 
 from __future__ import annotations
@@ -24,5 +26,6 @@ from hosts.tcp.variants.base import DUPTHRESH, VARIANTS, LossRecoveryPolicy, get
 # importing the variants registers them
 from hosts.tcp.variants import sack, dsack, eifel, frto, netreno, rack, rdtcp, rrtcp  # noqa: F401
 from hosts.tcp.variants import newreno  # noqa: F401  (001's NewReno forms, on frto and eifel)
+from hosts.tcp.variants import reno  # noqa: F401  (002's baseline)
 
 __all__ = ["LossRecoveryPolicy", "VARIANTS", "register", "get_variant", "DUPTHRESH"]
