@@ -53,7 +53,8 @@ CODE_TREES = ("controller", "hosts", "netbase", "sim", "toolchain/switch", "topo
 CODE_FILES = ("toolchain/__init__.py", "experiments/__init__.py", "experiments/runner/__init__.py",
               "experiments/runner/scenario.py",
               "experiments/runner/gateways.py", "experiments/runner/frto_scenario.py",
-              "experiments/runner/dbce_scenario.py", "experiments/runner/dbce_networks.py")
+              "experiments/runner/dbce_scenario.py", "experiments/runner/dbce_networks.py",
+              "experiments/runner/netreno_scenario.py")
 
 
 def code_files(root: Path) -> list[Path]:
