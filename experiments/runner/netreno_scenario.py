@@ -352,16 +352,16 @@ def run_netreno_trace(spec: RunSpec, program: Any) -> RunResult:
 
 def _rto_causes(pcap: str) -> list:
     """Every RTO of s's connections in the capture: [cause, window in segments] (analyzer/
-    rto_classes.py, under the RFC sender profile: RTO of at least 1 s, dupthresh 3)."""
+    rto_classes.py, under the analyzer's NetBSD 1.2 profile: the timers netbsd_config sets)."""
     out: list = []
 
     def on_flow(summary: dict) -> None:
         if not summary["sender"].startswith("10.0.1.1:"):
             return
-        profile = summary.get("profiles", {}).get("rfc5681")
+        profile = summary.get("profiles", {}).get("netbsd12")
         if profile:
             out.extend([cls, -(-flight // SEGMENT)] for cls, flight in profile["rtos"])
 
-    analyze_file(pcap, AnalyzerConfig(vantage="sender", profiles=("rfc5681",)),
+    analyze_file(pcap, AnalyzerConfig(vantage="sender", profiles=("netbsd12",)),
                  on_flow=on_flow)
     return out

@@ -92,3 +92,10 @@ def test_a_fast_retransmission_lost_again_is_a_lost_retransmission_rto(tmp_path,
     p = analyze(tr, tmp_path)
     assert p["classes"]["fast_retransmit"] == 1 and p["classes"]["rto"] == 1
     assert p["rto_causes"] == {NON_TRIGGER: 0, MULTIPLE_LOSS: 0, LOST_RETRANSMISSION: 1}
+
+
+def test_the_netbsd_profile_is_selectable_and_not_a_default():
+    from analyzer.profiles import DEFAULT_PROFILES, PROFILES, get_profiles
+    (p,) = get_profiles(("netbsd12",))
+    assert (p.granularity, p.min_rto, p.per_flight_rtt, p.dupthresh) == (0.5, 1.0, True, 3)
+    assert "netbsd12" in PROFILES and "netbsd12" not in DEFAULT_PROFILES

@@ -1,0 +1,268 @@
+"""Net Reno's evaluation (seed 002 §4.1, §7.1-7.2; experiments.netreno_tables): 002's networks,
+one run of each scenario with its ground truth, the driver's outputs and bad options, and the
+digest's targets as checks on quick runs. A target that does not reproduce is a strict xfail
+with its reason and numbers (experiments/README.md, "Net Reno").
+
+RED runs need the gateway's RED (the P4 program and the controller's ``ports.N.red``); where the
+program has none, the tests of RED runs say so and skip, and the drop-tail form of the same
+networks is what runs."""
+
+import json
+
+import pytest
+
+from experiments import netreno_tables as nt
+from experiments.runner import pool
+from experiments.runner import netreno_scenario as ns
+from experiments.runner.journal import CODE_FILES
+from experiments.runner.netreno_report import checks_of, fig1_data, table12_rows, table3_rows
+from experiments.runner.scenario import SCENARIOS, SENDERS, RunSpec, gateway_program
+from netbase.units import parse_bw, parse_delay
+from topologies import NetRenoLabTopo, NetRenoTopo, topos
+from topologies.netreno import ATM_SCALE
+
+
+@pytest.fixture(scope="module")
+def program():
+    return gateway_program()[1]
+
+
+@pytest.fixture(scope="module")
+def red_missing(program):
+    return ns.red_unavailable(program)
+
+
+def need_red(red_missing):
+    if red_missing:
+        pytest.skip(f"the gateway has no RED on this branch: {red_missing}")
+
+
+# ----------------------------------------------------------------------------- networks
+def test_fig6_network_has_002s_links_scaled_to_atm_cells():
+    t = NetRenoTopo()
+    assert t.hosts() == ["c1", "c2", "c3", "c4", "c5", "d"] and t.switches() == ["r1"]
+    for i in range(1, 5):
+        link = t.linkInfo(f"c{i}", "r1")
+        assert parse_delay(link["delay"]) == 0.001
+        assert parse_bw(link["bw"]) == pytest.approx(103.3e6 * ATM_SCALE)
+        assert t.port(f"c{i}", "r1") == (0, i)
+    c5 = t.linkInfo("c5", "r1")
+    assert parse_delay(c5["delay"]) == 0.016 and parse_bw(c5["bw"]) == pytest.approx(31e6 * ATM_SCALE)
+    shared = t.linkInfo("r1", "d")
+    assert (parse_delay(shared["delay"]), shared["max_queue_size"]) == (0.002, 16)
+    assert parse_bw(shared["bw"]) == pytest.approx(51.7e6 * ATM_SCALE)
+    # a full-size packet takes as long on our Ethernet link as its 12 cells on 002's
+    assert ATM_SCALE == pytest.approx((512 + 54) / (12 * 53))
+    assert parse_bw(NetRenoTopo(atm_cells=False).linkInfo("r1", "d")["bw"]) == 51.7e6
+
+
+def test_fig7_lab_and_the_topos_mn_custom_sees():
+    t = NetRenoLabTopo()
+    assert t.linkInfo("s", "r1")["bw"] == 100 and t.linkInfo("r1", "d")["bw"] == 10
+    assert t.linkInfo("r1", "d")["max_queue_size"] == 20 and t.port("r1", "d") == (2, 0)
+    assert topos["netreno_sim"] is NetRenoTopo and topos["netreno_lab"] is NetRenoLabTopo
+    with pytest.raises(ValueError, match="senders must be 1..5"):
+        NetRenoTopo(senders=6)
+
+
+def test_the_scenarios_are_registered_with_512_byte_segments():
+    for name in ns.NETRENO_SCENARIOS:
+        assert SCENARIOS[name].mss == 512
+        assert pool.SCENARIO_RUNNERS[name][0] == "experiments.runner.netreno_scenario"
+    assert "experiments/runner/netreno_scenario.py" in CODE_FILES
+    cfg = ns.netbsd_config(RunSpec("netreno", scenario="netreno-sim"))
+    assert (cfg.mss, cfg.sack, cfg.delayed_ack, cfg.initial_window_segments,
+            cfg.max_cwnd_segments, cfg.clock_granularity, cfg.min_rto, cfg.rtt_sampling) == \
+        (512, False, True, 1, 128, 0.5, 1.0, "per-flight")
+    assert ns.netbsd_config(RunSpec("netreno-sack", scenario="netreno-sim")).sack
+
+
+def test_red_is_one_entry_of_the_port_in_the_controller_config(program, red_missing,
+                                                              monkeypatch):
+    seen = []
+    monkeypatch.setattr(ns.Controller, "apply", lambda self, cfg: seen.append(cfg) or [])
+    ns._sim_network(RunSpec("netreno", scenario="netreno-sim", duration=1.0), program)
+    port = seen[0]["ports"][str(ns.SINK_PORT)]
+    assert port["red"] == {"min_th": 4, "max_th": 8, "w_q": 0.002, "max_p": 0.02}
+    assert port["buffer_limit"] == 16
+    seen.clear()
+    ns._sim_network(RunSpec("netreno", scenario="netreno-sim-droptail", duration=1.0), program)
+    assert "red" not in seen[0]["ports"][str(ns.SINK_PORT)]
+
+
+def test_a_gateway_without_red_refuses_the_red_runs_naming_why(program, red_missing):
+    if not red_missing:
+        pytest.skip("the gateway has RED")
+    assert red_missing.startswith("RED in the P4 gateway: the controller refuses ports.")
+    with pytest.raises(ns.RedUnavailable, match="red"):
+        ns.run_netreno_sim(RunSpec("netreno", scenario="netreno-sim", duration=1.0), program)
+
+
+# ----------------------------------------------------------------------------- one run each
+def test_sim_run_counts_each_connections_drops_exactly(program):
+    spec = RunSpec("lsnr", scenario="netreno-sim-droptail", duration=3.0, seed=2)
+    row = ns.run_netreno_sim(spec, program).row()
+    drops = [row[f"c{i}_drops"] for i in range(1, 6)]
+    assert all(d >= 0 for d in drops) and sum(drops) == row["total_drops"] > 0
+    # every data frame the gateway dropped is one of some connection's: the program's counts
+    assert row["total_drops"] == sum(v for k, v in row.items() if k.startswith("r1_drops_"))
+    assert all(row[f"c{i}_goodput_Bps"] > 0 for i in range(1, 6))
+
+
+def test_sim_run_with_red(program, red_missing):
+    need_red(red_missing)
+    row = ns.run_netreno_sim(RunSpec("netreno", scenario="netreno-sim", duration=3.0),
+                             program).row()
+    assert row["r1_drops_red"] > 0
+    assert row["total_drops"] == sum(v for k, v in row.items() if k.startswith("r1_drops_"))
+
+
+def test_lab_run_reports_goodput_and_the_loss_rate(program):
+    row = ns.run_netreno_lab(RunSpec("reno", scenario="netreno-lab-droptail", duration=10.0,
+                                     level=0.01), program).row()
+    assert 0 < row["goodput_kbps"] <= 10_000
+    assert 0.005 < row["loss_rate"] < 0.03 and row["drops"] > 0
+
+
+def test_trace_runs_classify_every_timeout_the_engines_had(program):
+    # the analyzer (its NetBSD profile) finds exactly the RTOs the senders' engines counted
+    row = ns.run_netreno_trace(RunSpec("reno", scenario="netreno-trace", duration=1800.0,
+                                       seed=2, level=0.05), program).row()
+    assert row["transfers"] == row["completed"] == ns.TRACE_TRANSFERS
+    assert row["delivered_bytes"] == ns.TRACE_TRANSFERS * ns.TRANSFER_BYTES
+    assert row["analyzed_rtos"] == row["engine_timeouts"] > 10
+    assert row["non_trigger"] + row["multiple_loss"] + row["lost_retransmission"] == \
+        row["analyzed_rtos"]
+    assert all(w >= 1 for _, w in row["rtos"])
+
+
+# ----------------------------------------------------------------------------- selectable
+def test_netreno_netreno_sack_and_newreno_are_selectable_everywhere(tmp_path):
+    from experiments import live_run, one_run, rdtcp_figures
+    assert {"netreno", "netreno-sack", "newreno"} <= set(SENDERS)
+    for v in ("netreno", "netreno-sack", "newreno"):
+        assert one_run.parse_args(["--variant", v]).spec.variant == v
+        assert live_run.parse_args(["--variant", v]).spec.variant == v
+    args = rdtcp_figures.parse_args(["--variants", "netreno,netreno-sack,newreno",
+                                     "--out", str(tmp_path)])
+    assert args.variants == ("netreno", "netreno-sack", "newreno")
+    assert one_run.main(["--variant", "netreno", "--swaps", "0", "--duration", "2",
+                         "--out", str(tmp_path / "one")]) == 0
+    row = json.loads((tmp_path / "one" / "run.json").read_text())
+    assert row["variant"] == "netreno" and row["throughput_Bps"] > 0
+
+
+# ----------------------------------------------------------------------------- the driver
+def test_driver_writes_the_tables_and_figure(tmp_path):
+    out = tmp_path / "nr"
+    code = nt.main(["--mode", "quick", "--queue", "droptail", "--runs", "1", "--duration", "2",
+                    "--variants", "lsnr,netreno", "--lab-duration", "5", "--trace-runs", "1",
+                    "--trace-levels", "0.05", "--jobs", "1", "--worker-python", "self",
+                    "--no-progress", "--out", str(out)])
+    assert code == 0
+    for name in ("table1_rtos.md", "table2_drops.md", "table3_goodput.md", "table1_rtos.csv",
+                 "table2_drops.csv", "table3_goodput.csv", "fig1_rto_causes.csv",
+                 "fig1_rto_causes.png", "runs.csv", "summary.json", "paper_table.md"):
+        assert (out / name).exists(), name
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["runs"] == 2 + len(nt.LAB_VARIANTS) + 1 and summary["failed_runs"] == 0
+    table1 = (out / "table1_rtos.md").read_text()
+    assert "19 / 33 / 36 / 28 / 13 = 129" in table1 and "`netreno`" in table1
+    assert "4006" in (out / "table3_goodput.md").read_text()
+    assert {c["id"] for c in summary["checks"]} >= {"table1_netreno_no_rto",
+                                                    "fig1_reno_non_trigger"}
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--parts", "lab", "--runs", "2"], "--runs sets the sim part"),
+    (["--parts", "trace", "--queue", "red"], "--queue sets the gateway of sim and lab"),
+    (["--runs", "0"], "--runs must be >= 1"),
+    (["--lab-loss", "1.5"], "--lab-loss must be a probability"),
+    (["--trace-levels", "0.1,2"], "--trace-levels are probabilities"),
+    (["--parts", "sim,tcp"], "unknown tcp"),
+    (["--variants", "tahoe"], "unknown tahoe"),
+])
+def test_driver_refuses_options_that_would_not_act_or_make_no_sense(argv, message, capsys):
+    with pytest.raises(SystemExit):
+        nt.main(argv)
+    assert message in capsys.readouterr().err
+
+
+def test_driver_refuses_red_runs_without_red_in_one_line(tmp_path, capsys, red_missing):
+    if not red_missing:
+        pytest.skip("the gateway has RED")
+    assert nt.main(["--parts", "lab", "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: RED in the P4 gateway") and "--queue droptail" in err
+    assert len(err.splitlines()) == 1 and not (tmp_path / "x").exists()
+
+
+# ----------------------------------------------------------------------------- 002's targets
+def sweep(cfg, jobs=2) -> list[dict]:
+    path, _ = gateway_program()
+    return pool.run_specs(nt.build_specs(cfg), jobs=jobs, program_path=path, progress=False,
+                          python=pool.worker_python("auto")[0])
+
+
+@pytest.fixture(scope="module")
+def trace_checks():
+    cfg = nt.NetRenoSweepConfig(**{**nt.MODES["quick"].__dict__, "parts": ("trace",)})
+    fig1 = fig1_data(sweep(cfg))
+    return {c["id"]: c for c in checks_of([], [], fig1)}, fig1
+
+
+def test_fig1_every_rto_is_classified(trace_checks):
+    _, fig1 = trace_checks
+    d = fig1["reno"]
+    assert d["transfers"] == 3 * 2 * ns.TRACE_TRANSFERS
+    # the analyzer finds the timeouts the engines counted, to 1 %: a resend whose timer the
+    # machine's estimate of the RTO has not yet seen expire is left unexplained
+    assert d["engine_timeouts"] > 100
+    assert abs(len(d["rtos"]) - d["engine_timeouts"]) <= 0.01 * d["engine_timeouts"]
+
+
+@pytest.mark.xfail(strict=True, reason="002 §4.1: over 85 % of RTOs are non-trigger; the quick "
+                   "run's Reno over the lab path with random drops has 79.5 % (217 of 273; "
+                   "multiple losses 12.8 %, lost retransmissions 7.7 %): independent random "
+                   "drops take a second segment of a window, or its retransmission, more often "
+                   "than the 1995 Internet's losses did (experiments/README.md, Net Reno)")
+def test_fig1_non_trigger_dominates(trace_checks):
+    assert trace_checks[0]["fig1_reno_non_trigger"]["ok"], trace_checks[0]["fig1_reno_non_trigger"]
+
+
+def test_fig1_multiple_losses_near_11_percent(trace_checks):
+    assert trace_checks[0]["fig1_reno_multiple_loss"]["ok"], \
+        trace_checks[0]["fig1_reno_multiple_loss"]
+
+
+def test_fig1_lost_retransmissions_few(trace_checks):
+    # 002: 4 %; at most twice that
+    assert trace_checks[0]["fig1_reno_lost_retransmission"]["ok"], \
+        trace_checks[0]["fig1_reno_lost_retransmission"]
+
+
+def test_fig1_rtos_at_small_windows(trace_checks):
+    # 002: "less than 10% of timeouts have congestion window larger than 10 packets"
+    assert trace_checks[0]["fig1_reno_small_windows"]["ok"], \
+        trace_checks[0]["fig1_reno_small_windows"]
+
+
+@pytest.fixture(scope="module")
+def red_checks(red_missing):
+    """The quick mode's sim and lab parts with RED: 002's Tables 1-3 checks."""
+    need_red(red_missing)
+    cfg = nt.NetRenoSweepConfig(**{**nt.MODES["quick"].__dict__, "parts": ("sim", "lab")})
+    rows = sweep(cfg)
+    t12 = table12_rows(rows, cfg.sim_variants)
+    return {c["id"]: c for c in checks_of(t12, table3_rows(rows), {})}
+
+
+@pytest.mark.parametrize("check", ["table1_netreno_no_rto", "table1_netreno-sack_no_rto",
+                                   "table1_baselines_time_out", "table2_netreno_more_drops",
+                                   "table2_netreno-sack_more_drops",
+                                   "table3_Reno_standard_below_none",
+                                   "table3_smallwnd_below_smallwnd+lrxt",
+                                   "table3_all_like_smallwnd_lrxt",
+                                   "table3_sack_no_cpu_deficit"])
+def test_red_targets(red_checks, check):
+    assert red_checks[check]["ok"], red_checks[check]
