@@ -611,12 +611,20 @@ def _nesting(j) -> int:
     if type(j) not in (dict, list):
         return 1
     deepest, stack = 1, [(j, 1)]
+    push = stack.append
     while stack:
         x, level = stack.pop()
-        values = x.values() if type(x) is dict else x
-        if values and level >= deepest:
-            deepest = level + 1
-        stack.extend((v, level + 1) for v in values if type(v) in (dict, list))
+        if type(x) is dict:
+            x = x.values()
+        if not x:
+            continue
+        level += 1                          # the level of x's values
+        if level > deepest:
+            deepest = level
+        for v in x:
+            t = type(v)
+            if t is dict or t is list:
+                push((v, level))
     return deepest
 
 
