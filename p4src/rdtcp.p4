@@ -23,6 +23,10 @@
  * (frontends/p4/unusedDeclarations.cpp, "'X' is unused"). */
 const bit<32> PKT_INSTANCE_TYPE_RECIRC = 4;
 
+/* RFC 9293 §3.2: the option kinds without a length byte (walked by trust.p4). */
+const bit<8> TCP_OPT_EOL = 0;      /* End of Option List: what follows is padding */
+const bit<8> TCP_OPT_NOP = 1;      /* No-Operation: one byte */
+
 /*************************************************************************
  **************  I N G R E S S   P R O C E S S I N G   *******************
  *************************************************************************/
@@ -32,6 +36,7 @@ control MyIngress(inout headers_t hdr,
 
 #include "include/forwarding.p4"
 #include "include/epdn.p4"
+#include "include/trust.p4"
 #include "include/impair.p4"
 
     /* A whole, consistent TCP segment: the only kind the gateway reads or rewrites. A truncated
@@ -103,13 +108,45 @@ control MyIngress(inout headers_t hdr,
         bool tcp_fragment = hdr.ipv4.isValid() && hdr.ipv4.protocol == PROTO_TCP
                             && (hdr.ipv4.frag_offset != 0 || (hdr.ipv4.flags & 3w1) == 3w1);
         if (first_pass && meta.drop_cause == DROP_NONE
-                && ((meta.tcp_ok == 1 && hdr.epdn.isValid()) || tcp_fragment)) {
+                && ((meta.tcp_ok == 1 && (hdr.epdn.isValid() || meta.opt_words != 0))
+                    || tcp_fragment)) {
             bit<1> edge = 0;
             edge_port.read(edge, ((bit<32>)standard_metadata.ingress_port) & PORT_INDEX_MASK);
             if (edge == 1 && tcp_fragment) {
                 drop_edge_fragment();
             } else if (edge == 1) {
-                epdn_strip_option();
+                if (meta.opt_words != 0) {
+                    find_epdn_kind();
+                    if (meta.opt_fd == 1) {
+                        WALK_TCP_OPTIONS_29
+                    }
+                }
+                if (hdr.epdn.isValid() || meta.forged_n != 0) {
+                    epdn_events.count(EV_STRIP);
+                }
+                if (hdr.epdn.isValid()) {
+                    epdn_strip_option();
+                }
+                /* the options further in, the last found first, so the offsets before it hold */
+                if (meta.forged_n != 0) {
+                    cut_tcp_option(meta.forged_at[7:0]);
+                    if (meta.forged_n >= 2) {
+                        cut_tcp_option(meta.forged_at[15:8]);
+                    }
+                    if (meta.forged_n >= 3) {
+                        cut_tcp_option(meta.forged_at[23:16]);
+                    }
+                    clear_option_bytes();
+                    if ((meta.opt_words & 4) != 0) {
+                        write_option_bytes_16();
+                    }
+                    if ((meta.opt_words & 2) != 0) {
+                        write_option_bytes_8();
+                    }
+                    if ((meta.opt_words & 1) != 0) {
+                        write_option_bytes_4();
+                    }
+                }
             }
         }
         if (first_pass && meta.drop_cause == DROP_NONE && meta.is_data == 1) {

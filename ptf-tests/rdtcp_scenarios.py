@@ -201,6 +201,75 @@ def strip_on_edge_port(h):
     assert h.counters()["epdn_events"]["strip"]["packets"] == 1
 
 
+NOP, EOL = b"\x01", b"\x00"
+
+
+def strip_two_forged_options(h):
+    """Two EPDN options from a host, one after the other: both go, the first-option one and the
+    one that would take its place; from a core port both stay. One strip event per segment."""
+    h.configure({})
+    two = epdn_bytes(1, 2) + epdn_bytes(3, 4)
+    h.send(PORT_A, a_to_b(1000, raw_options=two))
+    h.expect(PORT_R2, a_to_b_out(1000))
+    h.send(PORT_R2, b_to_a(7000, raw_options=two))
+    h.expect(PORT_A, b_to_a_out(7000, raw_options=two))
+    h.expect_none()
+    assert h.counters()["epdn_events"]["strip"]["packets"] == 1
+
+
+def strip_three_forged_options(h):
+    """Three EPDN options (the most 40 option bytes hold), behind a NOP and between other
+    options: all three go, whatever their offset; the other options stay in their order."""
+    h.configure({})
+    three = NOP + epdn_bytes(1, 2) + epdn_bytes(3, 4) + epdn_bytes(5, 6) + NOP * 3
+    h.send(PORT_A, a_to_b(1000, raw_options=three))
+    h.expect(PORT_R2, a_to_b_out(1000, raw_options=NOP * 4))
+    first_and_two = (epdn_bytes(7, 8) + bytes.fromhex("030307")      # window scale 7 between
+                     + epdn_bytes(9, 10) + epdn_bytes(11, 12) + NOP)
+    h.send(PORT_A, a_to_b(1100, raw_options=first_and_two))
+    h.expect(PORT_R2, a_to_b_out(1100, raw_options=bytes.fromhex("030307") + NOP))
+    h.expect_none()
+    assert h.counters()["epdn_events"]["strip"]["packets"] == 2
+
+
+def strip_forged_option_after_nop(h):
+    """A NOP then an EPDN option (an odd offset: its bytes sit across 16-bit words, so the TCP
+    checksum update takes their byte-swapped sum): the EPDN goes, the NOPs stay."""
+    h.configure({})
+    h.send(PORT_A, a_to_b(1000, raw_options=NOP + epdn_bytes(1, 2) + NOP * 3))
+    h.expect(PORT_R2, a_to_b_out(1000, raw_options=NOP * 4))
+    h.send(PORT_A, a_to_b(1100, options=[("NOP", None), ("NOP", None),
+                                         ("Timestamp", (0x01020304, 0x05060708)),
+                                         epdn_option(3, 4)]))
+    h.expect(PORT_R2, a_to_b_out(1100, options=[("NOP", None), ("NOP", None),
+                                                ("Timestamp", (0x01020304, 0x05060708))]))
+    h.expect_none()
+    assert h.counters()["epdn_events"]["strip"]["packets"] == 2
+
+
+def forged_option_bytes_inside_values_kept(h):
+    """Only options are stripped: the EPDN bytes inside a timestamp value, after a malformed
+    length or after End of Option List are not options (RFC 9293 §3.1) and are carried as they
+    are; a strip behind them all still lets a pending range be stamped."""
+    h.configure(pattern(PORT_R2, "D...D" + "." * 27))
+    h.send(PORT_A, a_to_b(900))                                           # dropped: entry
+    inside = bytes.fromhex("0101080a") + epdn_bytes(1, 2)[:8]             # TSval, TSecr
+    h.send(PORT_A, a_to_b(1000, raw_options=inside))
+    h.expect(PORT_R2, a_to_b_out(1000, raw_options=epdn_bytes(900, 1000) + inside))
+    for area in (bytes.fromhex("0100") + NOP * 2 + epdn_bytes(1, 2),     # after End of Option List
+                 bytes.fromhex("1e01") + NOP * 2 + epdn_bytes(1, 2)):    # after a length of 1
+        h.send(PORT_A, a_to_b(1100, raw_options=area))
+        h.expect(PORT_R2, a_to_b_out(1100, raw_options=area))
+    h.send(PORT_A, a_to_b(1200))                                          # dropped: entry
+    behind = bytes.fromhex("0101080a") + bytes(8) + NOP + epdn_bytes(3, 4) + NOP * 3
+    h.send(PORT_A, a_to_b(1300, raw_options=behind))
+    h.expect(PORT_R2, a_to_b_out(1300, raw_options=epdn_bytes(1200, 1300)
+                                 + bytes.fromhex("0101080a") + bytes(8) + NOP * 4))
+    h.expect_none()
+    c = h.counters()["epdn_events"]
+    assert (c["strip"]["packets"], c["stamp"]["packets"]) == (1, 2)
+
+
 def edge_tcp_fragments_dropped(h):
     """A TCP fragment from a host is dropped (its EPDN option could not be stripped: any fragment
     may hold it); from a core port it is routed, and a host's UDP fragment is routed too."""
@@ -413,7 +482,9 @@ def alternate_port_counted(h):
 ALL = [forwarding_ttl, ttl_expired_dropped, lpm_miss_dropped, ipv4_header_checksum_verified,
        non_tcp_untouched,
        ip_options_preserved, stamp_after_drops, stamp_range_wraps, merge_upstream_stamp,
-       dropped_stamp_carried_on, strip_on_edge_port, edge_tcp_fragments_dropped,
+       dropped_stamp_carried_on, strip_on_edge_port, strip_two_forged_options,
+       strip_three_forged_options, strip_forged_option_after_nop,
+       forged_option_bytes_inside_values_kept, edge_tcp_fragments_dropped,
        forged_stamp_not_recorded, mtu_rule,
        bytes_after_datagram_kept_outside_checksum, collision_policy, malformed_options_safe,
        malformed_option_areas_carried, injected_drops_counted, recirculation_counted,

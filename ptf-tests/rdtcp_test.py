@@ -170,6 +170,34 @@ class EdgeStripTest(GatewayTest):
 
 
 @group("epdn")
+class TwoForgedStampsTest(GatewayTest):
+    """Two EPDN options from a host are both stripped; from a core port both are kept."""
+    def runTest(self):
+        sc.strip_two_forged_options(self)
+
+
+@group("epdn")
+class ThreeForgedStampsTest(GatewayTest):
+    """Three EPDN options from a host are all stripped, at odd offsets too; other options stay."""
+    def runTest(self):
+        sc.strip_three_forged_options(self)
+
+
+@group("epdn")
+class NopThenForgedStampTest(GatewayTest):
+    """An EPDN option after a NOP (or after other options) is stripped; the rest is kept."""
+    def runTest(self):
+        sc.strip_forged_option_after_nop(self)
+
+
+@group("epdn")
+class ForgedBytesInValuesTest(GatewayTest):
+    """EPDN bytes inside an option value, after End of Option List or a bad length stay."""
+    def runTest(self):
+        sc.forged_option_bytes_inside_values_kept(self)
+
+
+@group("epdn")
 class EdgeFragmentTest(GatewayTest):
     """TCP fragments from hosts are dropped (trust boundary); from core ports they are routed."""
     def runTest(self):

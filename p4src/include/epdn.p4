@@ -35,8 +35,8 @@
  * detects it (a recomputation would bless the corruption: RFC 1624 §1); (2) bytes after the IP
  * datagram (Ethernet padding, a trailer) stay outside the sum, where a v1model checksum "with
  * payload" would cover them. The sum is accumulated in meta.tcp_csum_acc, 32 bits wide so no
- * carry is lost (at most 21 terms of 16 bits: ~HC, a strip's 10, a stamp's 10), and folded once
- * at the end of the ingress.
+ * carry is lost (at most 36 terms of 16 bits: ~HC, a strip's 10, three cuts' 5, a stamp's 10),
+ * and folded once at the end of the ingress.
  */
 #define CSUM_ADD(w) meta.tcp_csum_acc = meta.tcp_csum_acc + (bit<32>)(w)
 #define CSUM_SUB(w) meta.tcp_csum_acc = meta.tcp_csum_acc + (bit<32>)(~(w))
@@ -145,20 +145,6 @@
         EPDN_RANGE_WORDS(CSUM_ADD);
         meta.tcp_modified = 1;
         epdn_events.count(EV_MERGE);
-    }
-
-    /* Trust boundary (design.md): hosts cannot forge drop reports. */
-    action epdn_strip_option() {
-        EPDN_WORDS16(CSUM_SUB);
-        CSUM_SUB(TCP_DOFF_WORD);
-        CSUM_SUB(TCP_LENGTH);
-        hdr.epdn.setInvalid();
-        hdr.tcp.data_offset = hdr.tcp.data_offset - EPDN_WORDS;
-        hdr.ipv4.total_len = hdr.ipv4.total_len - EPDN_BYTES;
-        CSUM_ADD(TCP_DOFF_WORD);
-        CSUM_ADD(TCP_LENGTH);
-        meta.tcp_modified = 1;
-        epdn_events.count(EV_STRIP);
     }
 
     /* RFC 1624 eqn. 3, last step: fold the carries back in (twice: the first fold can carry once

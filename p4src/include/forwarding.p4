@@ -9,7 +9,6 @@
 
     /* Port properties, index port & PORT_INDEX_MASK. */
     register<bit<16>>(MAX_PORTS) port_mtu;     /* IP MTU in bytes; 0 = DEFAULT_MTU */
-    register<bit<1>>(MAX_PORTS)  edge_port;    /* 1: hosts attach here; EPDN arriving is stripped */
 
     counter(DROP_CAUSES, CounterType.packets_and_bytes) drops;   /* by DROP_* cause */
     counter(MAX_PORTS, CounterType.packets_and_bytes) port_drops; /* every drop after routing, by port */

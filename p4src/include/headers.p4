@@ -60,13 +60,30 @@ const bit<32> DEFAULT_MTU = 1500;   /* used when port_mtu[p] == 0 (Ethernet, RFC
 #define RDTCP_LOOP_STATE @field_list(FL_RECIRC)
 #endif
 
+/* The TCP option area after the first option (v1model): read by the parser
+ * (p4src/include/tcp_options.p4), walked by an edge port for the EPDN options a host put there
+ * and written back without them (p4src/include/trust.p4). */
+#define TCP_OPTION_AREA_METADATA                                                               \
+    bit<320> opt_area;      /* the area (at most 40 bytes); the parser appends at the bottom */ \
+    bit<8>   opt_words;     /* its length in 32-bit words */                                   \
+    bit<1>   opt_fd;        /* a byte of it is 0xFD, the EPDN kind: worth walking */           \
+    bit<8>   opt_pos;       /* the walk: offset in opt_area of the next option */             \
+    bit<8>   opt_left;      /* the walk: bytes from there to the end; 0 once it stops */       \
+    bit<32>  opt_word;      /* the walk: the option's first 4 bytes (kind, length, ...) */     \
+    bit<8>   opt_len;       /* the walk: its length (1 for No-Operation) */                    \
+    bit<1>   opt_ends;      /* the walk: it ends the list (End of Option List, bad length) */  \
+    bit<1>   opt_epdn;      /* the walk: it is an EPDN option */                               \
+    bit<8>   forged_n;      /* EPDN options the walk found (at most 3 fit) */                  \
+    bit<24>  forged_at;     /* their offsets in opt_area, the last found in the low byte */
+
 /* Extra metadata fields an architecture needs for the TCP checksum. v1model: the accumulator of
  * the incremental update done in ingress (p4src/include/epdn.p4, RFC 1624); TNA: the payload's
  * residual from the parser's Checksum (p4src/tna/). */
 #ifndef RDTCP_ARCH_METADATA
 #define RDTCP_ARCH_METADATA                                                                    \
     bit<32> tcp_csum_acc;   /* TCP checksum: ~HC + the changed words, folded at the end */     \
-    bit<1>  entry_ours;     /* the flow's EPDN slot holds its own entry (TNA: has_entry) */
+    bit<1>  entry_ours;     /* the flow's EPDN slot holds its own entry (TNA: has_entry) */    \
+    TCP_OPTION_AREA_METADATA
 #endif
 
 /* Drop causes: index into the counter MyIngress.drops (0 = not dropped, never counted). */
@@ -135,6 +152,14 @@ header ipv4_option_word_t {
 }
 #define IPV4_OPTION_WORDS 10       /* ihl 15 - 5 */
 
+/* The TCP option area after the first option (at most 40 bytes) as the headers of 32, 16, 8 and
+ * 4 bytes whose sizes add up to its length, each present at most once: the deparser emits the
+ * area with four validity tests (p4src/include/tcp_options.p4). */
+header tcp_option_bytes_32_t { bit<256> bytes; }
+header tcp_option_bytes_16_t { bit<128> bytes; }
+header tcp_option_bytes_8_t  { bit<64>  bytes; }
+header tcp_option_bytes_4_t  { bit<32>  bytes; }
+
 header tcp_t {
     bit<16> src_port;
     bit<16> dst_port;
@@ -163,6 +188,10 @@ struct headers_t {
     ipv4_option_word_t[IPV4_OPTION_WORDS] ipv4_options;
     tcp_t                                 tcp;
     epdn_t                                epdn;
+    tcp_option_bytes_32_t                 tcp_options_32;
+    tcp_option_bytes_16_t                 tcp_options_16;
+    tcp_option_bytes_8_t                  tcp_options_8;
+    tcp_option_bytes_4_t                  tcp_options_4;
 }
 
 struct metadata_t {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 import re
 import shutil
 import struct
@@ -129,6 +130,61 @@ def test_epdn_flows_with_equal_crc32_told_apart(gateway_program):
         (sc.PORT_R2, bytes(sc.a_to_b_out(1100, options=[epdn_option(1000, 1100)])))]
     assert sw.process(sc.PORT_A, bytes(sc.a_to_b(5100, **g))) == []                  # G dropped
     assert ctl.report()["epdn_events"]["collision"]["packets"] == 0                  # F's was stamped
+
+
+# ------------------------------------------------------------------------------ trust boundary
+def established_rdtcp_pair():
+    """Host A's and host B's engines after an RD-TCP handshake (EPDN negotiated both ways)."""
+    from hosts.tcp import TcpConfig, TcpConnection
+    a = TcpConnection(TcpConfig(variant="rdtcp", rdtcp=True), local_port=5000, remote_port=80,
+                      iss=100)
+    b = TcpConnection(TcpConfig(variant="rdtcp", rdtcp=True), local_port=80, remote_port=5000,
+                      iss=5000)
+    b.listen()
+    (syn,) = a.connect(now=0.0)
+    (synack,) = b.on_segment(syn, now=0.01)
+    for seg in a.on_segment(synack, now=0.02):
+        b.on_segment(seg, now=0.03)
+    assert a.state == b.state == "ESTABLISHED" and b.rdtcp_ok
+    return a, b
+
+
+FORGERIES = {
+    "two": lambda lo, hi: (("EPDN", (lo, hi)), ("EPDN", (lo, hi))),
+    "three": lambda lo, hi: (("NOP", None),) + (("EPDN", (lo, hi)),) * 3,
+    "nop_then_epdn": lambda lo, hi: (("NOP", None), ("EPDN", (lo, hi))),
+}
+
+
+@pytest.mark.parametrize("forgery", sorted(FORGERIES))
+@pytest.mark.parametrize("port", [sc.PORT_A, sc.PORT_R2], ids=["edge", "core"])
+def test_forged_stamp_never_reaches_receiver_as_gateway_stamp(gateway_program, forgery, port):
+    """Host A writes EPDN options claiming a drop into its own data segment. Through the edge
+    port every one is stripped, so host B's RD-TCP receiver sees no stamp at all; the same
+    segment through a core port (where the gateway trusts upstream gateways) reaches B with
+    the options in place, and B honours the first one: the receiver would believe the forgery,
+    so only the gateway keeps it out."""
+    from netbase.wire import decode_frame, encode_frame
+    a, b = established_rdtcp_pair()
+    a.send(b"x" * 100)
+    (seg,) = a.poll(now=0.1)
+    forged = replace(seg, options=FORGERIES[forgery](seg.seq, seg.seq + 100))
+    sw, ctl = new_gateway(gateway_program, {"ports": {str(sc.PORT_R2): {"edge": False}}})
+    frame = encode_frame(forged, src_ip=sc.HOST_A_IP, dst_ip=sc.HOST_B_IP,
+                         src_mac=sc.HOST_A_MAC, dst_mac=sc.SWITCH_MAC)
+    [(out_port, out)] = sw.process(port, frame)
+    assert out_port == sc.PORT_R2
+    _, _, delivered = decode_frame(out)
+    b.on_segment(delivered, now=0.2)
+    assert b.receive() == b"x" * 100
+    if port == sc.PORT_A:
+        assert not any(name == "EPDN" for name, _ in delivered.options)
+        assert b.stats["epdn_stamps"] == 0 and b.stats["epdn_ignored"] == 0
+        assert ctl.report()["epdn_events"]["strip"]["packets"] == 1
+    else:
+        epdns = [v for name, v in delivered.options if name == "EPDN"]
+        assert epdns == [v for name, v in forged.options if name == "EPDN"]
+        assert b.stats["epdn_stamps"] == (1 if forged.options[0][0] == "EPDN" else 0)
 
 
 # ------------------------------------------------------------------------------ buffer limit
