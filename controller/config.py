@@ -226,6 +226,7 @@ def _gateway(data: Mapping[str, Any]) -> GatewayConfig:
                    for i, r in enumerate(_list(data.get("routes", []), "routes")))
     _no_duplicate_prefixes(routes)
     l2 = tuple(_l2(x, f"l2[{i}]", max_ports) for i, x in enumerate(_list(data.get("l2", []), "l2")))
+    _no_duplicate_in_ports(l2)
     ports = _ports(data.get("ports", {}), max_ports)
     return GatewayConfig(name=name, max_ports=max_ports, routes=routes, l2=l2, ports=ports)
 
@@ -264,6 +265,17 @@ def _l2(value: Any, path: str, max_ports: int) -> L2Link:
             raise ConfigError(f"{path}.{key}", "missing")
     return L2Link(in_port=_port(t["in_port"], f"{path}.in_port", max_ports),
                   out_port=_port(t["out_port"], f"{path}.out_port", max_ports))
+
+
+def _no_duplicate_in_ports(links: tuple[L2Link, ...]) -> None:
+    """l2_forward matches the ingress port exactly: a second link from one port is a second
+    entry with the same key, which the switch refuses."""
+    seen: dict[int, int] = {}
+    for i, link in enumerate(links):
+        if link.in_port in seen:
+            raise ConfigError(f"l2[{i}].in_port",
+                              f"port {link.in_port} already bridged by l2[{seen[link.in_port]}]")
+        seen[link.in_port] = i
 
 
 def _ports(value: Any, max_ports: int) -> dict[int, PortConfig]:

@@ -15,13 +15,17 @@ __all__ = [
     "REG_EPDN_FP", "REG_EPDN_LO", "REG_EPDN_HI", "CONFIG_REGISTERS",
     "CTR_DROPS", "CTR_PORT_DROPS", "CTR_EPDN_EVENTS", "CTR_REORDERS",
     "DROP_CAUSES", "EPDN_EVENTS", "REORDER_KINDS", "PATTERN_SLOTS", "IMPAIR_CODES",
-    "DEFAULT_MAX_PORTS", "DEFAULT_MTU", "DROP_PORT",
+    "DEFAULT_MAX_PORTS", "DEFAULT_EPDN_ENTRIES", "DEFAULT_MTU", "DROP_PORT",
+    "DROP_ACTION", "NO_ACTION", "IPV4_LPM_SIZE", "REGISTER_LAYOUT",
 ]
 
 IPV4_LPM = "MyIngress.ipv4_lpm"
 IPV4_FORWARD = "MyIngress.ipv4_forward"
 L2_FORWARD = "MyIngress.l2_forward"
 L2_OUTPUT = "MyIngress.l2_output"
+DROP_ACTION = "MyIngress.drop"          # the default action of both tables (routing.p4)
+NO_ACTION = "NoAction"
+IPV4_LPM_SIZE = 1024                    # routing.p4; l2_forward holds MAX_PORTS entries
 
 # buffer.p4 declares these two at the top level (shared by ingress and egress): no prefix.
 REG_BUFFER_LIMIT = "buffer_limit"
@@ -47,6 +51,17 @@ CONFIG_REGISTERS = (
     REG_RECIRC_LOOPS, REG_ALT_PORT, REG_PATTERN_LEN, REG_PATTERN_POS, REG_IMPAIR_PATTERN,
 )
 
+# Every register array: (bits per cell, cells: one per port, per port and pattern slot, or per
+# EPDN entry), as p4src declares them (p4src/README.md, "API").
+REGISTER_LAYOUT = {
+    REG_BUFFER_LIMIT: (32, "port"), REG_PORT_QLEN: (32, "port"), REG_PORT_MTU: (16, "port"),
+    REG_EDGE_PORT: (1, "port"), REG_DROP_PROB: (32, "port"), REG_RECIRC_PROB: (32, "port"),
+    REG_ALT_PROB: (32, "port"), REG_RECIRC_LOOPS: (8, "port"), REG_ALT_PORT: (9, "port"),
+    REG_PATTERN_LEN: (32, "port"), REG_PATTERN_POS: (32, "port"),
+    REG_IMPAIR_PATTERN: (2, "pattern"),
+    REG_EPDN_FP: (32, "epdn"), REG_EPDN_LO: (32, "epdn"), REG_EPDN_HI: (32, "epdn"),
+}
+
 CTR_DROPS = "MyIngress.drops"
 CTR_PORT_DROPS = "MyIngress.port_drops"
 CTR_EPDN_EVENTS = "MyIngress.epdn_events"
@@ -64,5 +79,6 @@ IMPAIR_CODES = {"pass": 0, "drop": 1, "recirc": 2, "alt": 3,
                 ".": 0, "D": 1, "R": 2, "A": 3}
 
 DEFAULT_MAX_PORTS = 64
+DEFAULT_EPDN_ENTRIES = 65536
 DEFAULT_MTU = 1500
 DROP_PORT = 511

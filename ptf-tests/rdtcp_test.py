@@ -6,6 +6,7 @@ the switch (the embedded target's rdtcp-switch, or real simple_switch). Test par
     target=embedded|bmv2     which switch runs (rdtcp-switch / simple_switch); simple_switch_CLI drives both
     thrift_port=9090
     epdn_entries=65536       the compiled program's EPDN_ENTRIES (collision test input selection)
+    program=PATH             the BMv2 JSON the switch runs (configs are checked against it)
 
 Groups: forwarding, epdn, impair, robustness (``ptf ... --test-dir ptf-tests epdn``).
 The behaviours are the scenarios of rdtcp_scenarios.py; the library-mode pytest suite runs the
@@ -40,7 +41,8 @@ class GatewayTest(BaseTest):
         if target not in CLI_OF_TARGET:
             raise ValueError(f"test param target={target!r}: expected one of {sorted(CLI_OF_TARGET)}")
         self.ctl = Controller(Bmv2Driver(int(test_param_get("thrift_port", 9090)),
-                                         cli=CLI_OF_TARGET[target]))
+                                         cli=CLI_OF_TARGET[target]),
+                              program=test_param_get("program", None))
         self.epdn_entries = int(test_param_get("epdn_entries", 65536))
         self.ctl.reset_state()
 

@@ -185,3 +185,10 @@ def test_alt_port_equal_to_port_refused():
 def test_pattern_with_probabilities_refused():
     with pytest.raises(ConfigError, match=r"^ports\.2\.impair\.pattern: a pattern replaces"):
         load_config({"ports": {"2": {"impair": {"pattern": "D.", "drop_prob": 0.1}}}})
+
+
+def test_duplicate_l2_in_port_refused():
+    """l2_forward matches the ingress port exactly: two links from one port cannot both be
+    entries (the switch would refuse the second after the first writes)."""
+    msg = _err({"l2": [{"in_port": 1, "out_port": 2}, {"in_port": 1, "out_port": 3}]})
+    assert msg == "l2[1].in_port: port 1 already bridged by l2[0]"

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import rdtcp_scenarios as sc
 from rdtcp_frames import TEST_CONFIG, checksums_ok, deep_merge, epdn_option
 
-from controller import Controller, DriverError, EmbeddedDriver, load_config
+from controller import ConfigError, Controller, EmbeddedDriver, load_config
 from controller import names as n
 from netbase.checksum import internet_checksum
 
@@ -317,19 +317,24 @@ def test_malformed_tcp_never_crashes_nor_corrupts(fuzz_gateway, doff, options, p
 
 
 # ------------------------------------------------------------------------------ bad input
-def test_controller_on_other_program_names_refused_command():
+def test_controller_on_other_program_names_missing_table_before_any_write():
     from toolchain.switch import SimpleSwitch
     sw = SimpleSwitch.from_json(str(KIT / "lpm_forward.json"))
-    with pytest.raises(DriverError, match="MyIngress.ipv4_lpm"):
+    with pytest.raises(ConfigError, match="routes: the program has no table MyIngress.ipv4_lpm"):
         Controller(EmbeddedDriver(sw)).apply(load_config({}))
 
 
-def test_port_beyond_program_registers_refused(gateway_program):
-    """A config written for a 128-port build, applied to the 64-port program: named refusal."""
+def test_port_beyond_program_registers_refused_before_any_write(gateway_program):
+    """A config written for a 128-port build, applied to the 64-port program: named refusal,
+    and the switch untouched (its edge ports still edge)."""
     from toolchain.switch import SimpleSwitch
-    ctl = Controller(EmbeddedDriver(SimpleSwitch(gateway_program)))
-    with pytest.raises(DriverError, match=r"register_write MyIngress.edge_port 100 1"):
+    sw = SimpleSwitch(gateway_program)
+    ctl = Controller(EmbeddedDriver(sw))
+    ctl.apply(TEST_CONFIG)
+    with pytest.raises(ConfigError, match="max_ports: 128, but the program's per-port registers "
+                                          "have 64 cells"):
         ctl.apply({"max_ports": 128, "ports": {"100": {"edge": True}}})
+    assert sw.runtime.register_read(n.REG_EDGE_PORT, sc.PORT_A) == 1
 
 
 def test_program_target_refuses_is_named(gateway_json):
