@@ -83,10 +83,13 @@ const bit<32> DEFAULT_MTU = 1500;   /* used when port_mtu[p] == 0 (Ethernet, RFC
 #define RDTCP_ARCH_METADATA                                                                    \
     bit<32> tcp_csum_acc;   /* TCP checksum: ~HC + the changed words, folded at the end */     \
     bit<1>  entry_ours;     /* the flow's EPDN slot holds its own entry (TNA: has_entry) */    \
+    bool    first_pass;     /* not back from a reordering loop (classify.p4) */                \
+    bit<32> frame_ip_bytes; /* the frame's bytes after Ethernet: what IPv4 may claim */        \
     TCP_OPTION_AREA_METADATA
 #endif
 
-/* Drop causes: index into the counter MyIngress.drops (0 = not dropped, never counted). */
+/* Drop causes: index into the counter MyIngress.drops (0 = not dropped, never counted). The
+ * drops the EPDN table records come first: cause <= DROP_PATTERN (verdict.p4, epdn.p4). */
 const bit<8> DROP_NONE      = 0;
 const bit<8> DROP_BUFFER    = 1;   /* per-port buffer limit reached (drop-tail, design.md) */
 const bit<8> DROP_RANDOM    = 2;   /* injected: drop_prob */

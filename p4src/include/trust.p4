@@ -1,8 +1,7 @@
 /*
- * trust.p4 -- the trust boundary (design.md): on an edge port, where hosts attach, every EPDN
- * option of an arriving segment is removed, so a host cannot forge a drop report. A fragment of
- * MyIngress's declarations (names read MyIngress.edge_port), after epdn.p4, whose RFC 1624
- * checksum macros it uses.
+ * trust.p4 -- TrustBoundary, the piece of MyIngress that keeps hosts from forging drop reports
+ * (design.md): on an edge port, where hosts attach, every EPDN option of an arriving segment is
+ * removed, and a TCP fragment is dropped (v1model).
  *
  * A receiver honours EPDN only as the first option (docs/architecture.md §4), but removing the
  * first one can make the next one first, and a NOP before an option is no reason for a later
@@ -16,16 +15,47 @@
  *    what follows it is not an option to a receiver either), then cut out of the area, which
  *    is written back shorter.
  *
- * Only well-formed TCP (meta.tcp_ok) is rewritten. The TCP checksum is updated incrementally
- * (RFC 1624 eqn. 3, see epdn.p4) and never recomputed over the payload.
+ * Only well-formed TCP (meta.tcp_ok) is rewritten, on its first pass. The TCP checksum is
+ * updated incrementally (tcp_checksum.p4) and never recomputed over the payload. A segment
+ * stripped is counted (EV_STRIP) in epdn_events (epdn.p4).
  */
+#ifndef RDTCP_TRUST_P4
+#define RDTCP_TRUST_P4
+
+/* RFC 9293 §3.2: the option kinds without a length byte. */
+const bit<8> TCP_OPT_EOL = 0;      /* End of Option List: what follows is padding */
+const bit<8> TCP_OPT_NOP = 1;      /* No-Operation: one byte */
 
 /* Bytes 0xFD, 0x01 and 0x80 across the 40 bytes of meta.opt_area (find_epdn_kind). */
 #define OPT_BYTES_FD 320w0xFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFD
 #define OPT_BYTES_01 320w0x01010101010101010101010101010101010101010101010101010101010101010101010101010101
 #define OPT_BYTES_80 320w0x80808080808080808080808080808080808080808080808080808080808080808080808080808080
 
-    register<bit<1>>(MAX_PORTS) edge_port;     /* 1: hosts attach here; EPDN arriving is stripped */
+/* Controls have no loops: the walk is unrolled. A step that starts with fewer than 12 bytes
+ * left cannot find an EPDN option, so 29 steps walk any area: 40 bytes of No-Operation leave
+ * 12 after 28 steps, and anything longer than a NOP leaves fewer sooner. */
+#define WALK_TCP_OPTION if (meta.opt_left >= EPDN_LEN) { walk_tcp_option(); }
+#define WALK_TCP_OPTIONS_4 WALK_TCP_OPTION WALK_TCP_OPTION WALK_TCP_OPTION WALK_TCP_OPTION
+#define WALK_TCP_OPTIONS_29                                                                    \
+    WALK_TCP_OPTIONS_4 WALK_TCP_OPTIONS_4 WALK_TCP_OPTIONS_4 WALK_TCP_OPTIONS_4                \
+    WALK_TCP_OPTIONS_4 WALK_TCP_OPTIONS_4 WALK_TCP_OPTIONS_4 WALK_TCP_OPTION
+
+control TrustBoundary(inout headers_t hdr,
+                      inout metadata_t meta,
+                      inout standard_metadata_t standard_metadata) {
+
+    /* 1: hosts attach to port p; EPDN options arriving there are stripped. Index p & mask. */
+    @name(".MyIngress.edge_port")
+    register<bit<1>>(MAX_PORTS) edge_port;
+
+    /* A TCP fragment from a host: the trust boundary cannot be enforced on it. A forged EPDN
+     * option may sit in any fragment, and removing one would shift the offsets of the fragments
+     * after it, which a stateless switch never sees together. TCP hosts send whole segments with
+     * DF set (path MTU discovery, RFC 1191 §3), so this drops nothing in normal operation.
+     * Counted with DROP_MALFORMED: a packet this gateway must not forward. */
+    action drop_edge_fragment() {
+        meta.drop_cause = DROP_MALFORMED;
+    }
 
     /* The first-option EPDN (RFC 9293 §3.1: data offset in 32-bit words). */
     action epdn_strip_option() {
@@ -120,11 +150,53 @@
         hdr.tcp_options_4.bytes = meta.opt_area[319:288];
     }
 
-/* Controls have no loops: the walk is unrolled. A step that starts with fewer than 12 bytes
- * left cannot find an EPDN option, so 29 steps walk any area: 40 bytes of No-Operation leave
- * 12 after 28 steps, and anything longer than a NOP leaves fewer sooner. */
-#define WALK_TCP_OPTION if (meta.opt_left >= EPDN_LEN) { walk_tcp_option(); }
-#define WALK_TCP_OPTIONS_4 WALK_TCP_OPTION WALK_TCP_OPTION WALK_TCP_OPTION WALK_TCP_OPTION
-#define WALK_TCP_OPTIONS_29                                                                    \
-    WALK_TCP_OPTIONS_4 WALK_TCP_OPTIONS_4 WALK_TCP_OPTIONS_4 WALK_TCP_OPTIONS_4                \
-    WALK_TCP_OPTIONS_4 WALK_TCP_OPTIONS_4 WALK_TCP_OPTIONS_4 WALK_TCP_OPTION
+
+    apply {
+        bool tcp_fragment = hdr.ipv4.isValid() && hdr.ipv4.protocol == PROTO_TCP
+                            && (hdr.ipv4.frag_offset != 0 || (hdr.ipv4.flags & 3w1) == 3w1);
+        if (meta.first_pass && meta.drop_cause == DROP_NONE
+                && ((meta.tcp_ok == 1 && (hdr.epdn.isValid() || meta.opt_words != 0))
+                    || tcp_fragment)) {
+            bit<1> edge = 0;
+            edge_port.read(edge, ((bit<32>)standard_metadata.ingress_port) & PORT_INDEX_MASK);
+            if (edge == 1 && tcp_fragment) {
+                drop_edge_fragment();
+            } else if (edge == 1) {
+                if (meta.opt_words != 0) {
+                    find_epdn_kind();
+                    if (meta.opt_fd == 1) {
+                        WALK_TCP_OPTIONS_29
+                    }
+                }
+                if (hdr.epdn.isValid() || meta.forged_n != 0) {
+                    epdn_events.count(EV_STRIP);
+                }
+                if (hdr.epdn.isValid()) {
+                    epdn_strip_option();
+                }
+                /* the options further in, the last found first, so the offsets before it hold */
+                if (meta.forged_n != 0) {
+                    cut_tcp_option(meta.forged_at[7:0]);
+                    if (meta.forged_n >= 2) {
+                        cut_tcp_option(meta.forged_at[15:8]);
+                    }
+                    if (meta.forged_n >= 3) {
+                        cut_tcp_option(meta.forged_at[23:16]);
+                    }
+                    clear_option_bytes();
+                    if ((meta.opt_words & 4) != 0) {
+                        write_option_bytes_16();
+                    }
+                    if ((meta.opt_words & 2) != 0) {
+                        write_option_bytes_8();
+                    }
+                    if ((meta.opt_words & 1) != 0) {
+                        write_option_bytes_4();
+                    }
+                }
+            }
+        }
+    }
+}
+
+#endif /* RDTCP_TRUST_P4 */
