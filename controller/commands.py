@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller import names as n
-from controller.config import ConfigError, GatewayConfig, Impairments, PortConfig
+from controller.config import ConfigError, GatewayConfig, Impairments, PortConfig, RedConfig
 from controller.program import ProgramInfo
 
 __all__ = ["Command", "config_commands", "plan_commands", "check_commands", "probability_word",
-           "tm_depth_for"]
+           "tm_depth_for", "red_words"]
 
 MIN_TM_DEPTH = 64              # simple_switch's default queue depth
 MAX_TM_DEPTH = (1 << 31) - 1   # simple_switch's set_queue_depth takes a 32-bit signed count
@@ -59,6 +59,16 @@ class Command:
 def probability_word(p: float) -> int:
     """A probability as the program's 32-bit threshold: drop when random32 < word."""
     return min(round(p * (1 << 32)), (1 << 32) - 1)
+
+
+def red_words(red: RedConfig) -> dict[str, int]:
+    """RED's parameters in the program's fixed point (p4src/include/buffer.p4): thresholds in
+    1/2^16 packets, w_q in 1/2^24, and the slope max_p / (max_th - min_th) such that
+    p_b * 2^32 = (avg - min_th) * slope / 2^16 (at most 2^32 - 1)."""
+    lo, hi = round(red.min_th * n.RED_AVG_ONE), round(red.max_th * n.RED_AVG_ONE)
+    slope = min(round(red.max_p * (1 << 48) / (hi - lo)), (1 << 32) - 1)
+    return {n.REG_RED_MIN_TH: lo, n.REG_RED_W_Q: round(red.w_q * n.RED_W_Q_ONE),
+            n.REG_RED_SLOPE: slope, n.REG_RED_MAX_TH: hi}
 
 
 def tm_depth_for(port: PortConfig) -> int | None:
@@ -113,6 +123,10 @@ def _port_commands(pc: PortConfig) -> list[Command]:
         cmds.append(Command("set_queue_depth", (depth, p), f"{at}.tm_depth"))
     if pc.queue_rate_pps is not None:
         cmds.append(Command("set_queue_rate", (pc.queue_rate_pps, p), f"{at}.queue_rate_pps"))
+    if pc.red is not None:
+        # red_max_th last: a port's RED turns on only once its other parameters are in place
+        cmds += [Command("register_write", (reg, p, word), f"{at}.red")
+                 for reg, word in red_words(pc.red).items()]
     return cmds + _impair_commands(p, pc.impair, f"{at}.impair")
 
 

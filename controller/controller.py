@@ -77,7 +77,8 @@ class Controller:
         manager must be empty (no packet in flight), or port_qlen would under-count.
         """
         cmds = [f"register_reset {r}" for r in (n.REG_EPDN_FP, n.REG_EPDN_LO, n.REG_EPDN_HI,
-                                                 n.REG_PORT_QLEN, n.REG_PATTERN_POS)]
+                                                 n.REG_PORT_QLEN, n.REG_PATTERN_POS,
+                                                 n.REG_RED_AVG, n.REG_RED_COUNT)]
         cmds += [f"counter_reset {c}" for c in (n.CTR_DROPS, n.CTR_PORT_DROPS, n.CTR_EPDN_EVENTS,
                                                  n.CTR_REORDERS)]
         self.driver.run(cmds)
@@ -97,6 +98,7 @@ class Controller:
             "epdn_events": self._counters(n.CTR_EPDN_EVENTS, n.EPDN_EVENTS),
             "reorders": self._counters(n.CTR_REORDERS, n.REORDER_KINDS),
             "ports": self._ports(ports),
+            "red": self._red(ports),
         }
         if epdn_table:
             report["epdn_table"] = self.epdn_entries()
@@ -123,6 +125,18 @@ class Controller:
                 for i, lo, hi in zip(live, los, his)]
 
     # ------------------------------------------------------------------ helpers
+    def _red(self, ports: list[int]) -> dict[str, Any]:
+        """RED's drops (their own cause, counted apart from ``drops``), and the average queue
+        (packets) and count since the last drop of every reported port the config runs RED on."""
+        [(packets, nbytes)] = self.driver.read_counters([(n.CTR_DROPS, n.RED_DROP_CAUSE)])
+        red_ports = [p for p in ports
+                     if self.config and p in self.config.ports and self.config.ports[p].red]
+        avgs = self.driver.read_registers([(n.REG_RED_AVG, p) for p in red_ports])
+        counts = self.driver.read_registers([(n.REG_RED_COUNT, p) for p in red_ports])
+        return {"drops": {"packets": packets, "bytes": nbytes},
+                "ports": {p: {"avg": avg / n.RED_AVG_ONE, "count": count - 1}
+                          for p, avg, count in zip(red_ports, avgs, counts)}}
+
     def _counters(self, name: str, labels: dict[int, str]) -> dict[str, dict[str, int]]:
         values = self.driver.read_counters([(name, i) for i in labels])
         return {label: {"packets": p, "bytes": b} for label, (p, b) in zip(labels.values(), values)}

@@ -47,12 +47,14 @@ control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
 /*************************************************************************
  **************  I N G R E S S   P R O C E S S I N G   *******************
  *************************************************************************/
+/* The pieces, declared in the order their declarations need (DROP_RED and epdn_events are used
+ * by pieces applied before the one that owns them); applied in the order of MyIngress.apply. */
 #include "include/classify.p4"        /* Classify: well-formed TCP, data */
 #include "include/forwarding.p4"      /* Route: ipv4_lpm, l2_forward (routing.p4) */
+#include "include/buffer.p4"          /* Buffer: RED if configured, the drop-tail limit; port_qlen */
 #include "include/epdn.p4"            /* Epdn: drops recorded, stamps inserted; epdn_events */
 #include "include/trust.p4"           /* TrustBoundary: EPDN options from hosts stripped */
 #include "include/impair.p4"          /* Impairment: injected drops and reorderings */
-#include "include/buffer.p4"          /* Buffer: the per-port drop-tail limit */
 #include "include/verdict.p4"         /* Verdict: drop and count, or forward */
 
 control MyIngress(inout headers_t hdr,

@@ -8,7 +8,7 @@ the switch (the embedded target's rdtcp-switch, or real simple_switch). Test par
     epdn_entries=65536       the compiled program's EPDN_ENTRIES (collision test input selection)
     program=PATH             the BMv2 JSON the switch runs (configs are checked against it)
 
-Groups: forwarding, epdn, impair, robustness (``ptf ... --test-dir ptf-tests epdn``).
+Groups: forwarding, epdn, impair, red, robustness (``ptf ... --test-dir ptf-tests epdn``).
 The behaviours are the scenarios of rdtcp_scenarios.py; the library-mode pytest suite runs the
 same scenarios on SimpleSwitch.process.
 """
@@ -69,6 +69,20 @@ class GatewayTest(BaseTest):
         got = bytes(result.packet)
         self.assertTrue(checksums_ok(got), f"bad checksum on port {port}: {got.hex()}")
         self.assertEqual(got.hex(), bytes(pkt).hex(), f"unexpected frame on port {port}")
+
+    def received(self, port: int) -> list[bytes]:
+        """Every frame arriving on ``port`` until none comes for a while, in order."""
+        frames = []
+        while True:
+            result = testutils.dp_poll(self, device_number=0, port_number=port, timeout=0.5)
+            if isinstance(result, self.dataplane.PollFailure):
+                return frames
+            got = bytes(result.packet)
+            self.assertTrue(checksums_ok(got), f"bad checksum on port {port}: {got.hex()}")
+            frames.append(got)
+
+    def register_write(self, name: str, index: int, value: int) -> None:
+        self.ctl.driver.run([f"register_write {name} {index} {value}"])
 
     def expect_none(self) -> None:
         testutils.verify_no_other_packets(self)
@@ -246,6 +260,13 @@ class MalformedOptionAreasTest(GatewayTest):
     """Option areas the gateway does not parse are carried byte for byte; a full header defers."""
     def runTest(self):
         sc.malformed_option_areas_carried(self)
+
+
+@group("red")
+class RedDropCurveTest(GatewayTest):
+    """RED drops nothing below min_th, everything above max_th, and in between by FJ's count."""
+    def runTest(self):
+        sc.red_drop_curve(self)
 
 
 @group("impair")

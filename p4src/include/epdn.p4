@@ -172,8 +172,8 @@ control Epdn(inout headers_t hdr,
                         epdn_clear_entry();
                     }
                 }
-            } else if (meta.drop_cause <= DROP_PATTERN) {
-                /* a congestion or injected drop (buffer, random, pattern: headers.p4): recorded */
+            } else if (meta.drop_cause <= DROP_PATTERN || meta.drop_cause == DROP_RED) {
+                /* a congestion, injected or RED drop (buffer, random, pattern, RED): recorded */
                 epdn_range_of_segment();
                 if (hdr.epdn.isValid()) {
                     epdn_widen_by_carried_stamp();

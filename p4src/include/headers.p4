@@ -84,12 +84,22 @@ const bit<32> DEFAULT_MTU = 1500;   /* used when port_mtu[p] == 0 (Ethernet, RFC
     bit<32> tcp_csum_acc;   /* TCP checksum: ~HC + the changed words, folded at the end */     \
     bit<1>  entry_ours;     /* the flow's EPDN slot holds its own entry (TNA: has_entry) */    \
     bool    first_pass;     /* not back from a reordering loop (classify.p4) */                \
+    bit<32> queue_len;      /* the egress port's queue the packet finds (buffer.p4) */         \
+    bit<32> queue_limit;    /* its drop-tail limit; 0 = none */                                \
+    bit<32> red_max_th;     /* RED (buffer.p4): 0 = off on the port; else packets * 2^16 */    \
+    bit<32> red_min_th;     /* RED: packets * 2^16 */                                          \
+    bit<32> red_avg;        /* RED: the port's average queue, packets * 2^16 */                \
+    bit<32> red_count;      /* RED: packets since its last drop, + 1 */                        \
+    bit<32> red_p;          /* RED: p_b * 2^32 */                                              \
+    bit<64> red_cp;         /* RED: count * p_b * 2^32 */                                      \
+    bit<1>  red_hit;        /* RED: the draw says drop */                                      \
     bit<32> frame_ip_bytes; /* the frame's bytes after Ethernet: what IPv4 may claim */        \
     TCP_OPTION_AREA_METADATA
 #endif
 
 /* Drop causes: index into the counter MyIngress.drops (0 = not dropped, never counted). The
- * drops the EPDN table records come first: cause <= DROP_PATTERN (verdict.p4, epdn.p4). */
+ * drops the EPDN table records are buffer, random, pattern (cause <= DROP_PATTERN) and RED
+ * (verdict.p4, epdn.p4). */
 const bit<8> DROP_NONE      = 0;
 const bit<8> DROP_BUFFER    = 1;   /* per-port buffer limit reached (drop-tail, design.md) */
 const bit<8> DROP_RANDOM    = 2;   /* injected: drop_prob */
@@ -97,7 +107,8 @@ const bit<8> DROP_PATTERN   = 3;   /* injected: control-plane pattern slot IMPAI
 const bit<8> DROP_NO_ROUTE  = 4;   /* no forwarding entry: IPv4 LPM miss or l2_forward miss */
 const bit<8> DROP_TTL       = 5;   /* TTL <= 1 (RFC 1812 §5.3.1; no ICMP is generated) */
 const bit<8> DROP_MALFORMED = 6;   /* IPv4 header unusable (RFC 1812 §5.2.2); TCP fragment on an edge port */
-#define DROP_CAUSES 7
+/* 7: DROP_RED, Random Early Detection (v1model: p4src/include/buffer.p4, which declares it) */
+#define DROP_CAUSES 8
 
 /* EPDN events: index into the counter MyIngress.epdn_events. */
 const bit<32> EV_RECORD      = 0;  /* a dropped data segment recorded in the flow's entry */

@@ -15,7 +15,7 @@ control Verdict(inout headers_t hdr,
     @name(".MyIngress.drops")
     counter(DROP_CAUSES, CounterType.packets_and_bytes) drops;        /* by DROP_* cause */
     @name(".MyIngress.port_drops")
-    counter(MAX_PORTS, CounterType.packets_and_bytes) port_drops;     /* buffer and injected drops, by port */
+    counter(MAX_PORTS, CounterType.packets_and_bytes) port_drops;     /* buffer, injected, RED drops, by port */
     @name(".MyIngress.reorders")
     counter(REORDER_KINDS, CounterType.packets_and_bytes) reorders;   /* by REORDER_* kind */
     @name(".MyIngress.recirc_loops")
@@ -32,7 +32,7 @@ control Verdict(inout headers_t hdr,
         if (meta.drop_cause != DROP_NONE) {
             mark_to_drop(standard_metadata);
             drops.count((bit<32>)meta.drop_cause);
-            if (meta.drop_cause <= DROP_PATTERN) {     /* buffer, random, pattern: headers.p4 */
+            if (meta.drop_cause <= DROP_PATTERN || meta.drop_cause == DROP_RED) {
                 port_drops.count(meta.out_idx);
             }
         } else {

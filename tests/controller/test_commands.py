@@ -206,3 +206,22 @@ def test_cli_main_checks_against_given_program(tmp_path, capsys):
     assert "routes: the program has no table MyIngress.ipv4_lpm" in capsys.readouterr().err
     assert main([str(cfg), "--program", str(tmp_path / "none.json"), "--print"]) == 1
     assert "none.json: cannot read the program" in capsys.readouterr().err
+
+
+def test_commands_red_in_fixed_point_max_th_last():
+    """Thresholds in 1/2^16 packets, w_q in 1/2^24, the slope max_p / (max_th - min_th) as
+    p_b * 2^32 per packet * 2^16; red_max_th, which turns RED on, written after the others."""
+    cfg = {"ports": {"2": {"buffer_limit": 16,
+                           "red": {"min_th": 4, "max_th": 8, "w_q": 0.002, "max_p": 0.02}}}}
+    red = [c for c in Controller(RecordingDriver()).commands(cfg) if " MyIngress.red_" in c
+           and c.startswith("register_write")]
+    assert red == ["register_write MyIngress.red_min_th 2 262144",
+                   "register_write MyIngress.red_w_q 2 33554",
+                   f"register_write MyIngress.red_slope 2 {round(0.02 * 2 ** 48 / 262144)}",
+                   "register_write MyIngress.red_max_th 2 524288"]
+
+
+def test_commands_red_off_by_default_reset():
+    cmds = Controller(RecordingDriver()).commands(R1)
+    assert "register_reset MyIngress.red_max_th" in cmds
+    assert not any(c.startswith("register_write MyIngress.red_") for c in cmds)

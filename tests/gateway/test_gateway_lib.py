@@ -58,8 +58,10 @@ def test_names_every_controller_name_exists_in_program(gateway_json):
 
 
 def header_constants(prefix: str) -> dict[int, str]:
-    """``const bit<W> PREFIX_NAME = N;`` of p4src/include/headers.p4 as {N: "name"}."""
-    text = (Path(__file__).resolve().parents[2] / "p4src" / "include" / "headers.p4").read_text()
+    """``const bit<W> PREFIX_NAME = N;`` of p4src/include/headers.p4 and buffer.p4 (DROP_RED) as
+    {N: "name"}."""
+    include = Path(__file__).resolve().parents[2] / "p4src" / "include"
+    text = (include / "headers.p4").read_text() + (include / "buffer.p4").read_text()
     found = re.findall(r"const\s+bit<\d+>\s+" + prefix + r"_(\w+)\s*=\s*(\d+)\s*;", text)
     return {int(value): name.lower() for name, value in found}
 
@@ -67,12 +69,13 @@ def header_constants(prefix: str) -> dict[int, str]:
 def test_names_report_labels_match_program_constants(gateway_json):
     """Every DROP_*/EV_*/REORDER_* index the program counts has the report label of its name,
     and every counter has exactly the cells the report reads."""
-    assert n.DROP_CAUSES == {i: name for i, name in header_constants("DROP").items() if i}
+    assert {**n.DROP_CAUSES, n.RED_DROP_CAUSE: "red"} == {
+        i: name for i, name in header_constants("DROP").items() if i}
     assert n.EPDN_EVENTS == header_constants("EV")
     assert n.REORDER_KINDS == {0: "recirculate", 1: "alternate_port"}
     assert header_constants("REORDER") == {0: "recirc", 1: "alt"}
     sizes = {c["name"]: c["size"] for c in gateway_json["counter_arrays"]}
-    assert sizes[n.CTR_DROPS] == 1 + len(n.DROP_CAUSES)          # index 0 = not dropped
+    assert sizes[n.CTR_DROPS] == 2 + len(n.DROP_CAUSES)          # 0 = not dropped; RED apart
     assert sizes[n.CTR_EPDN_EVENTS] == len(n.EPDN_EVENTS)
     assert sizes[n.CTR_REORDERS] == len(n.REORDER_KINDS)
 
@@ -212,6 +215,49 @@ def test_buffer_limit_applies_to_non_tcp(gateway_program):
     assert len(run_until_idle(sw)) == 1
     assert ctl.report()["drops"]["buffer"]["packets"] == 2
     assert ctl.report()["epdn_events"]["record"]["packets"] == 0
+
+
+# ------------------------------------------------------------------------------ RED
+RED_EWMA = {"min_th": 10, "max_th": 20, "w_q": 0.5, "max_p": 0.1}
+
+
+def test_red_average_follows_queue_as_ewma(gateway_program):
+    """FJ §4: avg <- avg + w_q (q - avg) at every arrival, q the queue it finds: with w_q = 1/2
+    and arrivals finding 0, 1, 2, 3 packets queued, 0, 1/2, 5/4, 17/8 packets; then, the queue
+    drained, an arrival finding it empty halves the average (no idle decay, buffer.p4)."""
+    sw, ctl = new_gateway(gateway_program, {"ports": {"2": {"red": RED_EWMA}}})
+    avgs = []
+    for i in range(4):
+        sw.receive(sc.PORT_A, bytes(sc.a_to_b(1000 + 100 * i)), now=0.0)
+        avgs.append(sw.runtime.register_read(n.REG_RED_AVG, 2))
+    assert avgs == [0, 32768, 81920, 139264]                         # packets * 2^16
+    assert len(run_until_idle(sw)) == 4
+    sw.receive(sc.PORT_A, bytes(sc.a_to_b(1400)), now=1.0)
+    assert sw.runtime.register_read(n.REG_RED_AVG, 2) == 69632     # 17/16 packets
+    assert ctl.report(ports=[2])["red"]["ports"][2] == {"avg": 17 / 16, "count": -1}
+
+
+def test_red_drops_above_max_th_recorded_and_counted_apart(gateway_program):
+    """An average at max_th drops every arrival as RED (its own cause, recorded for EPDN), acks
+    included; pure ACKs are not recorded (no data). (w_q = 2^-24 keeps the average in place.)"""
+    sw, ctl = new_gateway(gateway_program, {"ports": {"2": {"red": dict(RED_EWMA, w_q=2 ** -24)}}})
+    sw.runtime.register_write(n.REG_RED_AVG, 2, 20 << 16)
+    assert sw.process(sc.PORT_A, bytes(sc.a_to_b(1000))) == []
+    assert sw.process(sc.PORT_A, bytes(sc.a_to_b(1100, payload=b""))) == []
+    report = ctl.report(ports=[2])
+    assert report["red"]["drops"]["packets"] == 2
+    assert report["ports"][2]["drops"]["packets"] == 2
+    assert report["epdn_events"]["record"]["packets"] == 1
+    assert all(v["packets"] == 0 for v in report["drops"].values())
+
+
+def test_red_off_by_default_reads_one_register(gateway_program):
+    """Without a red table in the config, red_max_th is 0 and the average is never touched."""
+    sw, _ = new_gateway(gateway_program, {"ports": {"2": {"buffer_limit": 3}}})
+    for i in range(5):
+        sw.receive(sc.PORT_A, bytes(sc.a_to_b(1000 + 100 * i)), now=0.0)
+    assert sw.runtime.register_read(n.REG_RED_MAX_TH, 2) == 0
+    assert sw.runtime.register_read(n.REG_RED_AVG, 2) == 0
 
 
 # ------------------------------------------------------------------------------ reordering
