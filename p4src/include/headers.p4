@@ -64,7 +64,7 @@ const bit<32> DEFAULT_MTU = 1500;   /* used when port_mtu[p] == 0 (Ethernet, RFC
  * (p4src/include/tcp_options.p4), walked by an edge port for the EPDN options a host put there
  * and written back without them (p4src/include/trust.p4). */
 #define TCP_OPTION_AREA_METADATA                                                               \
-    bit<320> opt_area;      /* the area (at most 40 bytes); the parser appends at the bottom */ \
+    bit<320> opt_area;      /* the area (<= 40 bytes): parsed at the bottom, walked at the top */ \
     bit<8>   opt_words;     /* its length in 32-bit words */                                   \
     bit<1>   opt_fd;        /* a byte of it is 0xFD, the EPDN kind: worth walking */           \
     bit<8>   opt_pos;       /* the walk: offset in opt_area of the next option */             \
@@ -76,9 +76,10 @@ const bit<32> DEFAULT_MTU = 1500;   /* used when port_mtu[p] == 0 (Ethernet, RFC
     bit<8>   forged_n;      /* EPDN options the walk found (at most 3 fit) */                  \
     bit<24>  forged_at;     /* their offsets in opt_area, the last found in the low byte */
 
-/* Extra metadata fields an architecture needs for the TCP checksum. v1model: the accumulator of
- * the incremental update done in ingress (p4src/include/epdn.p4, RFC 1624); TNA: the payload's
- * residual from the parser's Checksum (p4src/tna/). */
+/* Extra metadata fields an architecture's pieces need. v1model: the accumulator of the TCP
+ * checksum's incremental update done in ingress (p4src/include/tcp_checksum.p4, RFC 1624), the
+ * first-pass flag, the queue and RED state of Buffer, the option area of TrustBoundary; TNA: the
+ * payload's residual from the parser's Checksum and per-packet knobs (p4src/tna/). */
 #ifndef RDTCP_ARCH_METADATA
 #define RDTCP_ARCH_METADATA                                                                    \
     bit<32> tcp_csum_acc;   /* TCP checksum: ~HC + the changed words, folded at the end */     \
