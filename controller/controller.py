@@ -22,9 +22,8 @@ class ApplyError(DriverError):
         i, _, err = failures[0]
         more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
         super().__init__(
-            f"command {i + 1} of {len(commands)} failed{more}: {err}; the other commands ran, "
-            "and edge ports and buffer limits are set first and cleared last, so the trust "
-            "boundary held throughout")
+            f"command {i + 1} of {len(commands)} failed{more}: {err}; the other commands ran "
+            "(edge ports and buffer limits are set first and cleared last)")
 
 
 class Controller:
@@ -58,6 +57,8 @@ class Controller:
         return cmds
 
     def _run_every(self, cmds: list[str]) -> list[tuple[int, str, Exception]]:
+        """Every command, past refusals: in one call where the driver runs a whole batch that
+        way (Bmv2Driver.run_all: one CLI session), else one call per command."""
         run_all = getattr(self.driver, "run_all", None)
         if run_all is not None:
             return [(i, cmds[i], err) for i, (_, err) in enumerate(run_all(cmds))
