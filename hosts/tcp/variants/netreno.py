@@ -113,6 +113,12 @@ class NetReno(LossRecoveryPolicy):
             return ENTER_RECOVERY if self.b2b.dupack() else None
         if self.small_window:
             self.sw.on_dupack(view, dupacks)
+        if dupacks >= DUPTHRESH and not view.sack_ok and view.snd_una <= view.recovery_point:
+            # NetBSD 1.2's Reno, which 002 §5.1 changes, has no RFC 6582 §3.2 step 2: the third
+            # duplicate ACK is a fast retransmit even at the last recovery's end, as when the
+            # segment after a full ACK is lost ("another three duplicate ACKs for the second
+            # recovery", 002 §6.4)
+            return ENTER_RECOVERY
         return None
 
     def on_new_ack(self, view, *, now):

@@ -163,7 +163,8 @@ class BackToBack:
     unacknowledged; with SACK: "this positive ACK would carry a SACK block") means a segment
     sent during recovery was lost. "We set the dupacks counter to two packets and send out a
     new packet ... the second recovery will be triggered by the next incoming duplicate ACK"
-    (where RFC 6582 §3.2 step 2 would refuse a fast retransmit at ack = recover)."""
+    (without the rule, the third: "the connection needs to accumulate another three duplicate
+    ACKs for the second recovery")."""
 
     __slots__ = ("wait", "cwnd", "starting")
 
