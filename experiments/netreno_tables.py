@@ -18,9 +18,9 @@ virtual time with the P4 gateway.
   retransmission; analyzer/rto_classes.py) of simulated 100 KB transfers of NetBSD's Reno ->
   fig1_rto_causes.png/.csv.
 
-Every host runs NetBSD 1.2's timers (experiments.runner.netreno_scenario). ``--queue droptail``
-runs the same networks with the program's drop-tail buffer instead of RED (RED needs a gateway
-program and controller that have it; without them the RED runs are refused, naming why).
+Every host runs NetBSD 1.2's timers (experiments.runner.netreno_scenario). RED is the P4
+gateway's (p4src/include/buffer.p4), configured through the controller's ``ports.N.red``;
+``--queue droptail`` runs the same networks with the program's drop-tail buffer instead.
 
 Outputs in --out: the tables (.md and .csv), fig1_rto_causes.png/.csv, runs.csv, summary.json
 (configuration, tables, the checks of the digest's targets, invocations), paper_table.md (all
@@ -36,14 +36,13 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
-from experiments.runner.cli import (HelpFormatter, UsageError, csv_list, finite_float,
-                                    out_of_range)
+from experiments.runner.cli import HelpFormatter, csv_list, finite_float, out_of_range
 from experiments.runner.netreno_report import (FIG1_XS, TABLE3_ROWS, checks_of, fig1_data,
                                                markdown, plot_fig1, table1_markdown,
                                                table2_markdown, table3_markdown, table3_rows,
                                                table12_rows)
 from experiments.runner.report import write_csv
-from experiments.runner.scenario import ProgramError, RunSpec, gateway_program
+from experiments.runner.scenario import RunSpec
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
@@ -268,28 +267,9 @@ def sweep_config(args: argparse.Namespace) -> NetRenoSweepConfig:
     return replace(MODES[args.mode], **{k: v for k, v in overrides.items() if v is not None})
 
 
-def check_red(cfg: NetRenoSweepConfig) -> None:
-    """UsageError, before any run, when RED is asked for and the gateway cannot run it."""
-    if cfg.queue != "red" or not {"sim", "lab"} & set(cfg.parts):
-        return
-    from experiments.runner.netreno_scenario import red_unavailable
-    try:
-        _, program = gateway_program()
-    except ProgramError as exc:
-        raise UsageError(str(exc)) from None
-    why = red_unavailable(program)
-    if why:
-        raise UsageError(f"{why}; --queue droptail runs the same networks without RED")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     cfg = sweep_config(args)
-    try:
-        check_red(cfg)
-    except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
     return run_driver(args, cfg, build_specs=build_specs, write_outputs=write_outputs,
                       name_of=series_name, label="Net Reno tables", modes=MODES)
 

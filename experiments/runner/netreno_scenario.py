@@ -37,21 +37,21 @@ import time
 from typing import Any
 
 from analyzer import AnalyzerConfig, analyze_file
-from controller import ConfigError, Controller
+from controller import Controller
 from controller.drivers import EmbeddedDriver
 from experiments.runner.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
 from hosts.tcp import TcpConfig
 from hosts.tcp.variants import get_variant
 from sim.flows import add_bulk_flow
-from sim.gateway import gateway_config, gateway_counters
+from sim.gateway import counters_from_report, gateway_config
 from sim.network import Network
 from topologies import topos
 from topologies.netreno import SEGMENT, SINK_PORT
 
 __all__ = ["run_netreno_sim", "run_netreno_lab", "run_netreno_trace", "netbsd_config",
-           "gateway_setup", "red_unavailable", "RedUnavailable", "SIM_SCENARIOS",
-           "LAB_SCENARIOS", "TRACE_SCENARIO", "NETRENO_SCENARIOS", "RED_SIM", "RED_LAB",
-           "SIM_SENDERS", "TRANSFER_BYTES", "TRACE_TRANSFERS", "TRACE_DELAY", "DRAIN"]
+           "gateway_setup", "gateway_counters", "SIM_SCENARIOS", "LAB_SCENARIOS",
+           "TRACE_SCENARIO", "NETRENO_SCENARIOS", "RED_SIM", "RED_LAB", "SIM_SENDERS",
+           "TRANSFER_BYTES", "TRACE_TRANSFERS", "TRACE_DELAY", "DRAIN"]
 
 SIM_SCENARIOS = ("netreno-sim", "netreno-sim-droptail")
 LAB_SCENARIOS = ("netreno-lab", "netreno-lab-droptail")
@@ -74,10 +74,6 @@ TRACE_GAP = 0.5                 # seconds between one transfer's end and the nex
 TRACE_LIMIT = 300.0             # seconds a transfer may take at most
 
 
-class RedUnavailable(RuntimeError):
-    """The gateway program or the controller has no RED: the message says which and why."""
-
-
 def netbsd_config(spec: RunSpec) -> Any:
     """Both ends' engine configuration: the variant (its SACK offer) on NetBSD 1.2's timers
     (002 §3; digest 002 §5 item 9)."""
@@ -93,29 +89,23 @@ def netbsd_config(spec: RunSpec) -> Any:
 def gateway_setup(net: Any, name: str, switch: Any, *, port: int, red: dict | None,
                   drop: float = 0.0) -> list[str]:
     """r1's controller config: the simulator's (routes, edge ports, the P4 buffer limit of
-    ``port``), and on ``port`` RED's parameters (``red``; None: drop-tail) and the program's
-    random drop of data packets (``drop``). One apply through the controller."""
+    ``port``), and on ``port`` RED's parameters (``red``, the controller's ``ports.N.red``:
+    thresholds in packets of the program's queue; None: drop-tail) and the program's random
+    drop of data packets (``drop``). One apply through the controller."""
     cfg = gateway_config(net, name, tm_depth=TM_DEPTH,
                          impair={port: {"drop_prob": drop}} if drop > 0 else None)
     if red is not None:
         cfg["ports"][str(port)]["red"] = dict(red)
-    try:
-        return Controller(EmbeddedDriver(switch)).apply(cfg)
-    except ConfigError as exc:
-        if red is not None and ".red" in f"{exc.path}.":
-            raise RedUnavailable(f"RED in the P4 gateway: the controller refuses "
-                                 f"{exc}") from None
-        raise
+    return Controller(EmbeddedDriver(switch)).apply(cfg)
 
 
-def red_unavailable(program: Any) -> str | None:
-    """Why the gateway cannot run RED as these scenarios configure it, or None when it can
-    (the lab network built once with RED)."""
-    try:
-        _lab_network(program, seed=1, red=RED_LAB)
-    except RedUnavailable as exc:
-        return str(exc)
-    return None
+def gateway_counters(switch: Any) -> dict[str, int]:
+    """The gateway's packet counters as ``r1_*`` columns: sim.gateway's (drops by cause, EPDN
+    events, reorders) and RED's drops (``r1_drops_red``), which the controller reports apart."""
+    report = Controller(EmbeddedDriver(switch)).report(ports=[])
+    counters = counters_from_report(report, "r1_")
+    counters["r1_drops_red"] = int(report["red"]["drops"]["packets"])
+    return counters
 
 
 class _DataFrames:
@@ -214,7 +204,7 @@ def run_netreno_sim(spec: RunSpec, program: Any) -> RunResult:
     for key in ("rtos", "drops", "fast_retransmits", "retransmits"):
         stats[f"total_{key}"] = sum(stats[f"{h}_{key}"] for h in senders)
     stats["events"] = net.events.executed
-    stats.update({f"r1_{k}": v for k, v in gateway_counters(net.switches["r1"].switch).items()})
+    stats.update(gateway_counters(net.switches["r1"].switch))
     return RunResult(spec, delivered / spec.duration, delivered, stats,
                      time.perf_counter() - started, [], mss=SEGMENT)
 
@@ -248,7 +238,7 @@ def run_netreno_lab(spec: RunSpec, program: Any) -> RunResult:
     stats["loss_rate"] = round(stats["drops"] / arrived, 6) if arrived else 0.0
     stats["goodput_kbps"] = round(delivered * 8 / spec.duration / 1000, 3)
     stats["events"] = net.events.executed
-    stats.update({f"r1_{k}": v for k, v in gateway_counters(net.switches["r1"].switch).items()})
+    stats.update(gateway_counters(net.switches["r1"].switch))
     return RunResult(spec, delivered / spec.duration, delivered, stats,
                      time.perf_counter() - started, [], mss=SEGMENT)
 
