@@ -42,10 +42,9 @@ from experiments.runner.netreno_report import (FIG1_XS, TABLE3_ROWS, checks_of, 
                                                table2_markdown, table3_markdown, table3_rows,
                                                table12_rows)
 from experiments.runner.report import write_csv
-from experiments.runner.scenario import RunSpec
+from experiments.runner.scenario import SENDERS, RunSpec
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
-from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
 
 __all__ = ["MODES", "NetRenoSweepConfig", "build_specs", "write_outputs", "main", "parse_args",
            "SIM_VARIANTS", "LAB_VARIANTS", "PARTS"]
@@ -155,6 +154,8 @@ def _flat12(t12: list[dict], what: str) -> list[dict]:
                "seconds": r["seconds"]}
         row.update({f"c{i + 1}": v for i, v in enumerate(r[what])})
         row["total"] = r[f"{what}_total"]
+        if what == "rtos":
+            row["handshake_rtos"] = r["syn_rtos_total"]
         paper = r[f"paper_{what}"]
         row.update({f"paper_c{i + 1}": v for i, v in enumerate(paper or [None] * 5)})
         row["paper_total"] = sum(paper) if paper else None
@@ -200,7 +201,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--runs", type=int, help=f"§7.1 runs per sender ({mode_defaults(MODES, 'runs')})")
     p.add_argument("--duration", type=finite_float,
                    help=f"§7.1 seconds per run ({mode_defaults(MODES, 'duration')})")
-    p.add_argument("--variants", type=csv_list(str, sorted(ALL_VARIANTS)),
+    p.add_argument("--variants", type=csv_list(str, SENDERS),
                    help=f"§7.1 senders (default: {','.join(SIM_VARIANTS)}; quick: the first "
                         f"four)")
     p.add_argument("--lab-runs", type=int, help=f"§7.2 runs per sender "

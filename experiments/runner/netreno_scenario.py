@@ -18,10 +18,13 @@ time, through the P4 gateway (``topologies.netreno``).
   gateway; the capture at the sender goes through the analyzer, and the row has every RTO's
   cause and window (analyzer/rto_classes.py) beside the engines' own timeout counts.
 
-Drops per connection are counted exactly: the data frames of each sender that reach r1 less
-those that leave it towards the sink, after the run's ``spec.duration``, when the senders'
-links stop carrying anything and ``DRAIN`` seconds empty the queue. Counters (RTOs, goodput)
-are read at ``spec.duration``.
+Drops per connection are counted exactly: the frames of each sender (data, and the SYN and
+ACKs of its opening) that reach r1 less those that leave it towards the sink, after the run's
+``spec.duration``, when the senders' links stop carrying anything and ``DRAIN`` seconds empty
+the queue. Counters (RTOs, goodput) are read at ``spec.duration``. RTOs are those of data (``rtos``), the handshake's apart
+(``syn_rtos``): a sender that opens when the queue is full may lose its SYN, which 002's
+always-backlogged connections, open before the runs, could not, and which no recovery of data
+avoids.
 
 Every host runs NetBSD 1.2's timers as 002 §3 states them (``netbsd_config``): 512-byte
 segments, delayed ACKs (200 ms), an initial window of one segment, at most 128 segments of
@@ -108,19 +111,24 @@ def gateway_counters(switch: Any) -> dict[str, int]:
     return counters
 
 
-class _DataFrames:
-    """A tap counting the data frames (TCP payload > 0) of each source address."""
+class _Frames:
+    """A tap counting the IPv4 frames of each source address (``by_src``) and, of them, those
+    that carry TCP data (``data_by_src``)."""
 
     def __init__(self) -> None:
         self.by_src: dict[bytes, int] = {}
+        self.data_by_src: dict[bytes, int] = {}
 
     def write(self, _time: float, frame: bytes) -> None:
+        if frame[12:14] != b"\x08\x00":
+            return
+        src = frame[26:30]
+        self.by_src[src] = self.by_src.get(src, 0) + 1
         ihl = (frame[14] & 0x0F) * 4
         total = int.from_bytes(frame[16:18], "big")
         doff = (frame[14 + ihl + 12] >> 4) * 4
         if total - ihl - doff > 0:
-            src = frame[26:30]
-            self.by_src[src] = self.by_src.get(src, 0) + 1
+            self.data_by_src[src] = self.data_by_src.get(src, 0) + 1
 
     def close(self) -> None:
         pass
@@ -131,8 +139,8 @@ def _ip(text: str) -> bytes:
 
 
 def _drop_counter(net: Any, senders: list[str], sink: str) -> tuple:
-    """Taps counting each sender's data frames into r1 and out towards the sink."""
-    into, out = _DataFrames(), _DataFrames()
+    """Taps counting each sender's frames into r1 and out towards the sink."""
+    into, out = _Frames(), _Frames()
     for host in senders:
         net.channel(host, "r1").rx_taps.append(into)
     net.channel("r1", sink).taps.append(out)
@@ -146,9 +154,34 @@ def _stop_and_drain(net: Any, senders: list[str], until: float) -> None:
     net.run(until=until)
 
 
-def _flow_counters(flow: Any, duration: float) -> dict:
+class _HandshakeTimeouts:
+    """A sender's tracer: how many of its timeouts came before the connection was established
+    (its SYN sent again), which no recovery of lost data can avoid."""
+
+    __slots__ = ("count", "established")
+
+    def __init__(self) -> None:
+        self.count, self.established = 0, False
+
+    def __call__(self, event: str, conn: Any, fields: dict) -> None:
+        if event == "established":
+            self.count, self.established = int(conn.stats.get("timeouts", 0)), True
+
+    def of(self, conn: Any) -> int:
+        return self.count if self.established else int(conn.stats.get("timeouts", 0))
+
+
+def _watch_handshake(flow: Any) -> _HandshakeTimeouts:
+    flow.sender.tracer = watch = _HandshakeTimeouts()
+    return watch
+
+
+def _flow_counters(flow: Any, handshake: _HandshakeTimeouts, duration: float) -> dict:
+    """A sender's counters. ``rtos``: retransmission timeouts of data (002's Tables 1 and 3);
+    ``syn_rtos``: the timeouts of the opening handshake, apart."""
     s = flow.sender.stats
-    return {"rtos": int(s.get("timeouts", 0)),
+    syn = handshake.of(flow.sender)
+    return {"rtos": int(s.get("timeouts", 0)) - syn, "syn_rtos": syn,
             "fast_retransmits": int(s.get("fast_retransmits", 0)),
             "retransmits": int(s.get("retransmits", 0)),
             "goodput_Bps": round(flow.delivered_bytes / duration, 3)}
@@ -189,10 +222,11 @@ def run_netreno_sim(spec: RunSpec, program: Any) -> RunResult:
                            dst_port=5001 + i, start=starts.uniform(0.0, START_SPREAD),
                            name=host)
              for i, host in enumerate(senders)]
+    handshakes = [_watch_handshake(f) for f in flows]
     net.run(until=spec.duration)
     stats: dict = {}
-    for host, flow in zip(senders, flows):
-        for key, value in _flow_counters(flow, spec.duration).items():
+    for host, flow, handshake in zip(senders, flows, handshakes):
+        for key, value in _flow_counters(flow, handshake, spec.duration).items():
             stats[f"{host}_{key}"] = value
     delivered = sum(f.delivered_bytes for f in flows)
     _stop_and_drain(net, senders, spec.duration + DRAIN)
@@ -200,8 +234,8 @@ def run_netreno_sim(spec: RunSpec, program: Any) -> RunResult:
     for host in senders:
         ip = _ip(net.hosts[host].ip)
         stats[f"{host}_drops"] = into.by_src.get(ip, 0) - out.by_src.get(ip, 0)
-        stats[f"{host}_data_into_r1"] = into.by_src.get(ip, 0)
-    for key in ("rtos", "drops", "fast_retransmits", "retransmits"):
+        stats[f"{host}_data_into_r1"] = into.data_by_src.get(ip, 0)
+    for key in ("rtos", "syn_rtos", "drops", "fast_retransmits", "retransmits"):
         stats[f"total_{key}"] = sum(stats[f"{h}_{key}"] for h in senders)
     stats["events"] = net.events.executed
     stats.update(gateway_counters(net.switches["r1"].switch))
@@ -227,8 +261,9 @@ def run_netreno_lab(spec: RunSpec, program: Any) -> RunResult:
                        red=RED_LAB if spec.scenario == "netreno-lab" else None)
     into, out = _drop_counter(net, ["s"], "d")
     flow = add_bulk_flow(net, "s", "d", config=netbsd_config(spec), name="s")
+    handshake = _watch_handshake(flow)
     net.run(until=spec.duration)
-    stats = _flow_counters(flow, spec.duration)
+    stats = _flow_counters(flow, handshake, spec.duration)
     delivered = flow.delivered_bytes
     _stop_and_drain(net, ["s"], spec.duration + DRAIN)
     net.close()

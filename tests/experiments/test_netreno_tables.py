@@ -87,13 +87,16 @@ def test_sim_run_counts_each_connections_drops_exactly(program):
     assert all(row[f"c{i}_goodput_Bps"] > 0 for i in range(1, 6))
 
 
-def test_sim_run_with_red_counts_reds_drops_apart(program):
-    row = ns.run_netreno_sim(RunSpec("netreno", scenario="netreno-sim", duration=3.0),
+def test_sim_run_with_red_counts_reds_drops_and_the_handshakes_timeouts_apart(program):
+    row = ns.run_netreno_sim(RunSpec("netreno", scenario="netreno-sim", duration=4.0, seed=4),
                              program).row()
     # RED drops early (its own cause in the program) and the buffer of 16 still overflows
     # between RED's slow average (w_q 0.002) and the bursts
     assert row["r1_drops_red"] > 0 and row["r1_drops_buffer"] > 0
     assert row["total_drops"] == sum(v for k, v in row.items() if k.startswith("r1_drops_"))
+    # C5 opens last, into a full queue, and loses its SYN: a timeout, not an RTO of data
+    assert (row["c5_syn_rtos"], row["c5_rtos"]) == (1, 0)
+    assert row["total_syn_rtos"] == 1
 
 
 def test_lab_run_with_red_drops_early(program):
