@@ -175,9 +175,23 @@ def checks_of(t12: list[dict], t3: list[dict], fig1: dict) -> list[dict]:
                {"c5 / mean c1-c4": round(drops[4] / local, 3) if local else None},
                lambda o: C5_RATIO / GAIN_FACTOR <= o["c5 / mean c1-c4"]
                <= C5_RATIO * GAIN_FACTOR)
+    _goodput_check(checks, by)
     _table3_checks(checks, t3)
     _fig1_checks(checks, fig1)
     return checks
+
+
+def _goodput_check(checks: list, by: dict) -> None:
+    """002 §7.2 on §7.1's runs (text only): "New-Reno provided lower total goodput than SACK,
+    but Net-Reno's performance is better than SACK and comparable to that of Net-Reno-SACK"."""
+    def total(v):
+        return round(sum(by[v]["goodput_Mbps"]), 2) if v in by else None
+    order = ("lsnr", "lssack", "netreno", "netreno-sack")
+    _check(checks, "sim_goodput_order",
+           f"§7.1's total goodput: new-reno < sack < net-reno ≈ net-reno-sack (within "
+           f"{ALIKE:.0%})", {v: total(v) for v in order},
+           lambda o: o["lsnr"] < o["lssack"] < o["netreno"]
+           and abs(o["netreno"] - o["netreno-sack"]) <= ALIKE * o["netreno-sack"])
 
 
 def _table3_checks(checks: list, t3: list[dict]) -> None:
