@@ -262,7 +262,9 @@ class TcpConnection:
             if r is not None:
                 out.append(snd.retransmit(r, now))
         mss = self.mss
-        while not (rec.dupacks and rec.holds_new_data()):
+        # a policy that refused Limited Transmit sends nothing new below DupThresh (002 §4.2)
+        held = rec.dupacks > 0 and rec.holds_new_data()
+        while not held:
             room = rec.cwnd - rec.pipe
             if room < mss and not (room > 0 and snd.app_end - snd.snd_nxt < mss):
                 break
