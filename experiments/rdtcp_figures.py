@@ -255,7 +255,6 @@ def _legacy_conflict(args: argparse.Namespace) -> str | None:
     if args.r2_drop is not None and not 0 < args.r2_drop <= 1:
         return ("--r2-drop must be a probability in (0, 1]: 0 would repeat the runs with loss "
                 "at R1")
-    args.legacy = tuple(dict.fromkeys(args.legacy))
     return None
 
 
@@ -265,7 +264,8 @@ def sweep_config(args: argparse.Namespace) -> SweepConfig:
                  "intervals": args.interval, "variants": args.variants,
                  "injections": args.injections, "levels": args.levels,
                  "swap_span": args.swap_span, "k_values": args.k_values,
-                 "k_spans": args.k_spans, "legacy": args.legacy,
+                 "k_spans": args.k_spans,
+                 "legacy": tuple(dict.fromkeys(args.legacy)) if args.legacy else None,
                  "legacy_swaps": args.legacy_swaps, "r2_drop": args.r2_drop}
     cfg = replace(cfg, **{k: v for k, v in overrides.items() if v is not None})
     if args.no_injections:

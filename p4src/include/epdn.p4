@@ -182,8 +182,10 @@ control Epdn(inout headers_t hdr,
                         } else if (hdr.tcp.data_offset > TCP_MAX_DOFF_FOR_EPDN) {
                             /* no room for 12 more option bytes in a 60-byte TCP header */
                             epdn_events.count(EV_DEFER_NO_ROOM);
-                        } else if ((bit<32>)hdr.ipv4.total_len + (bit<32>)EPDN_BYTES > meta.port_mtu) {
-                            /* MTU rule (design.md): keep the entry for the flow's next segment that fits */
+                        } else if ((bit<32>)hdr.ipv4.total_len + (bit<32>)EPDN_BYTES
+                                   > meta.port_mtu) {
+                            /* MTU rule (design.md): keep the entry for the flow's next
+                             * segment that fits */
                             epdn_events.count(EV_DEFER_MTU);
                         } else {
                             epdn_insert_option();
@@ -191,7 +193,8 @@ control Epdn(inout headers_t hdr,
                         }
                     }
                 } else if (meta.drop_cause <= DROP_PATTERN || meta.drop_cause == DROP_RED) {
-                    /* a congestion, injected or RED drop (buffer, random, pattern, RED): recorded */
+                    /* a congestion, injected or RED drop (buffer, random, pattern, RED):
+                     * recorded */
                     epdn_range_of_segment();
                     if (hdr.epdn.isValid()) {
                         epdn_widen_by_carried_stamp();
