@@ -64,7 +64,7 @@ MODES = {
                       drops=(0.0, 0.01, 0.02), path_delays=(0.05, 0.1, 0.2),
                       fa_ratios=(0.95, 0.9, 0.6, 0.3, 0.05), long_k=(4.5, 6.0, 8.0),
                       ack_levels=(0.0, 0.1, 0.3), dist_levels=(0.05, 0.30),
-                      path_gaps=(0.05, 0.1, 0.2), bl_k=(0.5, 2.0, 4.0)),
+                      path_gaps=(0.05, 0.1, 0.2), bl_k=(0.5, 2.0, 4.0), per_packet=True),
 }
 SWEEP57_DIR = "sweep57"
 
@@ -179,7 +179,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                     "Options without a default shown take the --mode's value.")
     p.add_argument("--mode", choices=sorted(MODES), default="quick",
                    help="full: 000's 1000 s runs, 5 seeds (about 1.5 hours on 2 cores with "
-                        "PyPy workers); quick: 60 s runs, 2 seeds, fewer points (minutes)")
+                        "PyPy workers); quick: 60 s runs (as many packets on slower paths: "
+                        "240 s at P = 200 ms), 2 seeds, fewer points (minutes)")
     add_sweep_options(p, out="results/rrtcp")
     p.add_argument("--seeds", type=int, help=f"seeds per point ({mode_defaults(MODES, 'seeds')})")
     p.add_argument("--duration", type=finite_float,

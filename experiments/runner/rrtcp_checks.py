@@ -233,8 +233,8 @@ def _fig8_9(v: View) -> list[Check]:
                "fixed FA ratios (top priority; test: at least 95% of the best)",
                {"TA": ta, "FA fixed": tput}, lambda **k: ta >= 0.95 * max(tput.values())),
         _check("Fig. 9", "DSACK-TA's FA ratio oscillates about 70% (60% in §5.2's text; test: "
-               "its mean over the runs in [0.55, 0.75])", {"TA mean FA ratio": fa_mean},
-               lambda **k: 0.55 <= fa_mean <= 0.75),
+               "its mean over the runs within 0.1 of 60-70%: [0.5, 0.8])",
+               {"TA mean FA ratio": fa_mean}, lambda **k: 0.5 <= fa_mean <= 0.8),
         _check("Fig. 9", "dupthresh oscillates around 25 (test: its mean over the runs within "
                "30% of 25)", {"TA mean dupthresh": dup_mean},
                lambda **k: 17.5 <= dup_mean <= 32.5),

@@ -18,9 +18,10 @@ from experiments.runner.rrtcp_studies import Panel, Trace, ideal_key  # noqa: E4
 
 __all__ = ["plot_panels", "plot_traces", "panel_mechanisms"]
 
-# Fig. 15: one line style per delay distribution (the colour is the sender's)
-DIST_STYLES = {"normal": "-", "exponential": "--", "hyperexponential": ":", "pareto": "-.",
-               "pareto II": (0, (5, 1, 1, 1)), "uniform": (0, (1, 3))}
+# Fig. 15: one line style and marker per delay distribution (the colour is the sender's)
+DIST_STYLES = {"normal": ("-", "o"), "exponential": ("--", "s"), "hyperexponential": (":", "^"),
+               "pareto": ("-.", "v"), "pareto II": ((0, (6, 2, 1, 2, 1, 2)), "D"),
+               "uniform": ((0, (10, 3)), "x")}
 
 
 def panel_mechanisms(keys, *, delay_nth: frozenset | None = None) -> str:
@@ -64,8 +65,8 @@ def plot_panels(points: dict, panels: Sequence[Panel], out: Path, *, duration: f
                 continue
             xs, shown = [x for x, _ in pts], [_shown(p, panel.metric) for _, p in pts]
             if curve.style:
-                _styled_curve(ax, xs, shown, colour, marker, DIST_STYLES[curve.style],
-                              curve.label)
+                linestyle, marker = DIST_STYLES[curve.style]
+                _styled_curve(ax, xs, shown, colour, marker, linestyle, curve.label)
             else:
                 plot_curve(ax, xs, shown, colour=colour, marker=marker, label=curve.label)
             drawn += [p for _, p in pts]

@@ -27,8 +27,10 @@ be made:
 it beside each figure and table.
 
 The senders run 000's timers (§5, digest 000 §5 items 14 and 16): RFC 2988's RTO with K = 4 and
-a 1 s minimum, 64 s maximum, a 10 ms clock; an initial window of two packets; no delayed ACKs at
-the receiver, which sends DSACKs (RFC 2883). Throughput is the in-order data delivered to b's
+a 1 s minimum, 64 s maximum, a 10 ms clock, one segment timed at a time as ns-2's agents do
+(``RTT_SAMPLING``); an initial window of two packets; limited transmit bounded to one cwnd
+beyond cwnd (000 §2.3, Table 2), the same rule for every sender (digest 000 §5 item 7); no
+delayed ACKs at the receiver, which sends DSACKs (RFC 2883). Throughput is the in-order data delivered to b's
 application over the run, as in the other scenarios. Besides the engine's counters a row has
 the mean RTO over the run (time-weighted, sampled every ``RTO_STEP``; 000's Table 3) and at its
 timeouts, and the mean FA ratio and dupthresh of the sender over the run (000 §5.1.1, Fig. 9).
@@ -56,6 +58,8 @@ from topologies import topos
 
 __all__ = ["run_rrtcp", "rrtcp_config", "mechanisms", "delay_distribution", "SenderTrace",
            "PATH_DELAY", "INITIAL_WINDOW", "MIN_RTO", "MAX_RTO", "CLOCK", "RTO_STEP",
+           "RTT_SAMPLING",
+           "LIMITED_TRANSMIT_CWNDS",
            "RRTCP_INJECTIONS", "TRACE_COLUMNS"]
 
 PATH_DELAY = 0.050      # 000 §5.1: "the delay of link (R1, R2) is 50 ms"
@@ -63,7 +67,14 @@ INITIAL_WINDOW = 2      # digest 000 §5 item 16: 000 does not say; ns-2's sack1
 MIN_RTO = 1.0           # 000 §5.3: "the minimum RTO of 1 second" (RFC 2988 (2.4))
 MAX_RTO = 64.0          # digest 000 §5 item 14: not given; ns-2's maxrto_ of 64 s
 CLOCK = 0.010           # digest 000 §5 item 14: not given; a 10 ms timer clock
+# ns-2's TCP agents time one segment at a time (rtt_active_, rtt_seq_: the next one sent once
+# the last timed one is acknowledged; none that was retransmitted, Karn): a delayed packet that
+# is not retransmitted is timed with its delay, which is what 000 §4.4 and §5.3 are about
+RTT_SAMPLING = "per-flight"
 RTO_STEP = 0.1          # s between samples of the RTO, FA ratio and dupthresh
+# 000 §2.3, Table 2: limited transmit sends at most one cwnd beyond cwnd, for every sender
+# (digest 000 §5 item 7: min(dupthresh - 1, cwnd), so SACK's dupthresh of 3 sends 2)
+LIMITED_TRANSMIT_CWNDS = 1.0
 RRTCP_INJECTIONS = ("swap", "delay", "altpath")   # "swap" with no swaps: no reordering
 # a one-run figure's series (``trace_step``): one row per sample
 TRACE_COLUMNS = ("time", "cwnd", "ssthresh", "dupthresh", "fa_ratio", "rto", "timeouts")
@@ -83,7 +94,9 @@ def rrtcp_config(spec: RunSpec) -> Any:
     on 000's timers and initial window; a fixed FA ratio when the spec gives one."""
     extra = {"fa_ratio": spec.fa_ratio} if spec.fa_ratio else {}
     return replace(tcp_config(spec), initial_window_segments=INITIAL_WINDOW, min_rto=MIN_RTO,
-                   max_rto=MAX_RTO, clock_granularity=CLOCK, **extra)
+                   send_window_segments=spec.max_cwnd_segments,
+                   max_rto=MAX_RTO, clock_granularity=CLOCK, rtt_sampling=RTT_SAMPLING,
+                   limited_transmit_cwnds=LIMITED_TRANSMIT_CWNDS, **extra)
 
 
 def mechanisms(spec: RunSpec, *, delay_nth: frozenset | None = None) -> dict[str, str]:
@@ -152,7 +165,9 @@ def _link_models(net: Any, spec: RunSpec, delay_nth: frozenset | None) -> dict:
 class _Sampler:
     """Every ``step`` s: the sender's RTO, FA ratio (when its policy has one) and dupthresh,
     summed for their time averages; with ``keep``, each sample as a row of TRACE_COLUMNS for a
-    one-run figure."""
+    one-run figure. dupthresh is what fast retransmit waits for outside a recovery (a policy's
+    ``fast_retransmit_threshold`` where it sets one apart from the in-recovery value, as
+    RR-TCP's: 000's dupthresh)."""
 
     def __init__(self, events: Any, conn: Any, *, step: float, keep: bool = False):
         self.events, self.conn, self.step, self.keep = events, conn, step, keep
@@ -164,16 +179,18 @@ class _Sampler:
 
     def _sample(self, _arg: object = None) -> None:
         conn = self.conn
-        fa = getattr(conn.policy, "fa_ratio", None)
+        policy = conn.policy
+        fa = getattr(policy, "fa_ratio", None)
+        dupthresh = getattr(policy, "fast_retransmit_threshold", policy.dupthresh)
         self.n += 1
         self.rto += conn.rtt.rto
-        self.dupthresh += conn.dupthresh
+        self.dupthresh += dupthresh
         if fa is not None:
             self.fa += fa
             self.fa_last = fa
         if self.keep:
-            self.rows.append((round(self.events.now, 6), conn.cwnd, conn.ssthresh,
-                              conn.dupthresh, fa, conn.rtt.rto, conn.stats["timeouts"]))
+            self.rows.append((round(self.events.now, 6), conn.cwnd, conn.ssthresh, dupthresh,
+                              fa, conn.rtt.rto, conn.stats["timeouts"]))
         self.events.schedule(self.events.now + self.step, self._sample)
 
     def means(self) -> dict:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
+from experiments.runner.rrtcp_scenario import PATH_DELAY
 from experiments.runner.scenario import RunSpec
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
 from topologies.paper import RRTCP_MAXWND
@@ -45,7 +46,7 @@ BURSTS = 0.0002                 # 000 §5.7: "a small fraction (0.02%) of packet
 class RrConfig:
     """A mode of the sweep: run length, seeds, which figures, and each figure's x values."""
 
-    duration: float
+    duration: float                     # s per run (at P = 50 ms, see ``per_packet``)
     seeds: int
     figures: tuple[str, ...]            # "1", "4", ..., "19", "t3", "t4"
     levels: tuple[float, ...]           # Figs. 4/5: fractions of data packets delayed
@@ -58,6 +59,9 @@ class RrConfig:
     path_gaps: tuple[float, ...]        # Fig. 16: delay of the second path, s
     bl_k: tuple[float, ...]             # Figs. 17/18: mean delay kP, P = 50 ms
     variants: tuple[str, ...] = ()      # only these senders (empty: each figure's own)
+    # runs on a slower path (P > 50 ms, capacity M/2P) last P/50 ms times ``duration``, so that
+    # every run carries as many packets (quick mode's short runs); False: all ``duration`` (000)
+    per_packet: bool = False
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,10 @@ def base_spec(cfg: RrConfig, variant: str, **kw) -> RunSpec:
         kw["fa_ratio"] = 0.0
     if kw.get("level") and "injection" not in kw:
         kw["injection"] = "delay"
-    return RunSpec(variant, scenario="rrtcp", duration=cfg.duration,
+    duration = cfg.duration
+    if cfg.per_packet and kw.get("path_delay", 0.0) > PATH_DELAY:
+        duration = round(cfg.duration * kw["path_delay"] / PATH_DELAY, 6)
+    return RunSpec(variant, scenario="rrtcp", duration=duration,
                    max_cwnd_segments=RRTCP_MAXWND, **kw)
 
 

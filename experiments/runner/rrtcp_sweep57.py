@@ -33,7 +33,7 @@ __all__ = ["conditions", "sweep_specs", "best_table", "sweep_checks", "sweep_mar
            "SENDERS", "SEED", "CONDITIONS"]
 
 SEED = 57                   # the conditions' random stream (000 §5.7)
-CONDITIONS = 200            # conditions drawn: 2,400 runs of 12 senders (hours on 2 cores)
+CONDITIONS = 300            # conditions drawn: 3,600 runs of 12 senders (about 2 hours on 2 cores)
 SENDERS = ("sack", "dsack", "rrtcp-fa", "rrtcp-faes", "rrtcp", "rrtcp-taes", "rrtcp-hg",
            "dsack-inc", "dsack-avg", "dsack-ewma", "dsack-timedel", "dsack-timeinc")
 FINAL = "rrtcp-taes"        # 000 §7: DSACK-TAES, the scheme 000 recommends
