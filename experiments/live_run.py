@@ -43,7 +43,7 @@ SENDER_MARGIN = 60.0         # seconds beyond --duration before the sender is gi
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     from experiments.runner.cli import HelpFormatter, finite_float, out_of_range
-    from experiments.runner.scenario import RDTCP_K, RDTCP_VARIANTS, VARIANTS
+    from experiments.runner.scenario import RDTCP_K, RDTCP_VARIANTS, SENDERS
     from netbase.units import parse_delay
 
     p = argparse.ArgumentParser(
@@ -52,7 +52,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                     "hosts in network namespaces running the project's TCP engine, both "
                     "gateways as rdtcp-switch processes configured by the controller. "
                     "Needs root.")
-    p.add_argument("--variant", choices=VARIANTS, default="rdtcp", help="sender (and receiver)")
+    p.add_argument("--variant", choices=SENDERS, default="rdtcp", help="sender (and receiver)")
     p.add_argument("--duration", type=finite_float, default=20.0,
                    help="seconds of transfer after the handshake (wall clock)")
     p.add_argument("--injection", choices=INJECTIONS, default="none",

@@ -28,10 +28,13 @@ it beside each figure and table.
 
 The senders run 000's timers (§5, digest 000 §5 items 14 and 16): RFC 2988's RTO with K = 4 and
 a 1 s minimum, 64 s maximum, a 10 ms clock, one segment timed at a time as ns-2's agents do
-(``RTT_SAMPLING``); an initial window of two packets; limited transmit bounded to one cwnd
-beyond cwnd (000 §2.3, Table 2), the same rule for every sender (digest 000 §5 item 7); no
-delayed ACKs at the receiver, which sends DSACKs (RFC 2883). Throughput is the in-order data delivered to b's
-application over the run, as in the other scenarios. Besides the engine's counters a row has
+(``RTT_SAMPLING``); an initial window of two packets; maxwnd M as the sender's own window
+(ns-2's window_: at most M packets beyond SND.UNA, whatever limited transmit allows, which is
+what makes a packet delayed by more than a window wait rather than draw a fast retransmit,
+000 §5.6-5.7); limited transmit bounded to one cwnd beyond cwnd (000 §2.3, Table 2), the same
+rule for every sender (digest 000 §5 item 7); no delayed ACKs at the receiver, which sends
+DSACKs (RFC 2883). Throughput is the in-order data delivered to b's application over the run,
+as in the other scenarios. Besides the engine's counters a row has
 the mean RTO over the run (time-weighted, sampled every ``RTO_STEP``; 000's Table 3) and at its
 timeouts, and the mean FA ratio and dupthresh of the sender over the run (000 §5.1.1, Fig. 9).
 """

@@ -41,7 +41,7 @@ from topologies import topos
 
 __all__ = ["RunSpec", "run_paper", "PAPER", "BOTTLENECK_BPS", "INJECTIONS", "P4_INJECTIONS",
            "Scenario", "SCENARIOS",
-           "DELAY_MEAN", "DELAY_SD", "VARIANTS",
+           "DELAY_MEAN", "DELAY_SD", "VARIANTS", "SENDERS",
            "PAPER_VARIANTS", "RDTCP_VARIANTS", "ProgramError", "gateway_program"]
 
 BOTTLENECK_BPS = 5e6          # §4: R1–R2 at 5 Mb/s
@@ -62,8 +62,10 @@ TM_DEPTH = 4 * BUFFER_PACKETS  # traffic-manager queue deeper than the program's
 PAPER_VARIANTS = ("sack", "dsack", "rdtcp")
 VARIANTS = PAPER_VARIANTS + ("dsack-inc", "dsack-avg", "rdtcp-adaptive", "rdtcp-measured",
                              "rdtcp-measured-undo", "eifel", "rack", "rrtcp")
+# every registered variant, which any run may use (one_run, live_run, the sweeps' --variants)
+SENDERS = tuple(sorted(ALL_VARIANTS))
 # the senders that negotiate RD-TCP: the RD-TCP policy or one derived from it
-RDTCP_VARIANTS = tuple(v for v in VARIANTS if issubclass(get_variant(v), RdTcp))
+RDTCP_VARIANTS = tuple(v for v in SENDERS if issubclass(get_variant(v), RdTcp))
 INJECTIONS = ("swap", "altpath", "recirc", "delay")
 # "delay": reordering by delay on the bottleneck link (000 §5 Fig. 4's model, which 003 §7 asks
 # RD-TCP to be tested with): a data segment is delayed by a further N(25 ms, 8 ms) with

@@ -133,3 +133,23 @@ def test_run_rrtcp_refuses_runs_it_cannot_make(program):
         run_rrtcp(spec(swaps=5), program)
     with pytest.raises(ValueError, match="run by experiments.runner.rrtcp_scenario"):
         run_paper(replace(spec(), drop=0.01), program)
+
+
+NEW_SENDERS = ("rrtcp-faes", "rrtcp-taes", "rrtcp-hg", "rrtcp-fa-rtx", "rrtcp-rtx",
+               "dsack-ewma", "dsack-timedel", "dsack-timeinc")
+
+
+def test_000s_senders_are_selectable_in_one_run_the_sweeps_and_live_run(tmp_path):
+    import json
+
+    from experiments import live_run, one_run, rdtcp_figures, rrtcp_figures
+    from experiments.runner.scenario import SENDERS
+
+    assert set(NEW_SENDERS) <= set(SENDERS)
+    assert one_run.main(["--variant", "rrtcp-taes", "--injection", "delay", "--level", "0.1",
+                         "--duration", "3", "--out", str(tmp_path)]) == 0
+    assert json.loads((tmp_path / "run.json").read_text())["variant"] == "rrtcp-taes"
+    for variant in NEW_SENDERS:
+        assert live_run.parse_args(["--variant", variant]).variant == variant
+        assert rdtcp_figures.parse_args(["--variants", variant]).variants == (variant,)
+        assert rrtcp_figures.parse_args(["--variants", variant]).variants == (variant,)
