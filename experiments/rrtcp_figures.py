@@ -111,7 +111,9 @@ def _sweep57_checks(out: Path) -> list[dict]:
 def paper_table(checks: list[dict], cfg: RrConfig) -> str:
     counts = {k: sum(c["ok"] == k for c in checks) for k in ("ok", "not ok", "not run")}
     lines = [f"000's statements on its figures and tables (digest 000 §4), checked on "
-             f"{cfg.duration:g} s runs, {cfg.seeds} seed(s) per point (000: 1000 s, 5 seeds): "
+             f"{cfg.duration:g} s runs" + (" (on slower paths as many packets: longer)"
+                                            if cfg.per_packet else "")
+             + f", {cfg.seeds} seed(s) per point (000: 1000 s, 5 seeds): "
              f"{counts['ok']} ok, {counts['not ok']} not ok, {counts['not run']} not run.", "",
              "| item | 000 says (and the test) | ours | |", "|---|---|---|---|"]
     for c in checks:
@@ -124,11 +126,11 @@ def write_outputs(rows: list[dict], cfg: RrConfig, out: Path, *, mode: str,
     points = points_of(rows)
     ps, ts = panels(cfg), tables(cfg)
     trace_runs = run_traces(cfg)
-    figures = plot_panels(points, ps, out, duration=cfg.duration)
+    figures = plot_panels(points, ps, out)
     figures += plot_traces(trace_runs, traces(cfg), out)
     table_text = {}
     for table in ts:
-        table_text[table.name] = table_markdown(table, points, cfg.duration)
+        table_text[table.name] = table_markdown(table, points)
         (out / table.name).write_text(table_text[table.name] + "\n")
     checks = [c.row() for c in checks_of(View(points, ps, ts, trace_runs))]
     checks += [{**c, "ok": {True: "ok", False: "not ok", None: "not run"}.get(c["ok"], c["ok"])}

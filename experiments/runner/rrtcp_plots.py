@@ -16,7 +16,7 @@ from experiments.runner.plots import plot_curve, save_figure, sender_style, stat
 from experiments.runner.rrtcp_scenario import mechanisms  # noqa: E402
 from experiments.runner.rrtcp_studies import Panel, Trace, ideal_key  # noqa: E402
 
-__all__ = ["plot_panels", "plot_traces", "panel_mechanisms"]
+__all__ = ["plot_panels", "plot_traces", "panel_mechanisms", "run_lengths"]
 
 # Fig. 15: one line style and marker per delay distribution (the colour is the sender's)
 DIST_STYLES = {"normal": ("-", "o"), "exponential": ("--", "s"), "hyperexponential": (":", "^"),
@@ -43,8 +43,15 @@ def _shown(point: dict, metric: str) -> dict:
     return {"mean": point[metric], "std": point.get(metric + "_std"), "n": point["n"]}
 
 
-def plot_panels(points: dict, panels: Sequence[Panel], out: Path, *, duration: float
-                ) -> list[str]:
+def run_lengths(keys) -> str:
+    """'60 s' or '120-240 s': the run lengths of these points."""
+    lengths = sorted({k.duration for k in keys})
+    if not lengths:
+        return "no"
+    return f"{lengths[0]:g} s" if len(lengths) == 1 else f"{lengths[0]:g}-{lengths[-1]:g} s"
+
+
+def plot_panels(points: dict, panels: Sequence[Panel], out: Path) -> list[str]:
     """One PNG per panel with at least one point; returns the names written."""
     written = []
     for panel in panels:
@@ -60,7 +67,7 @@ def plot_panels(points: dict, panels: Sequence[Panel], out: Path, *, duration: f
                 colour, marker = "gold", "*"
             if curve.hline:
                 ax.axhline(pts[0][1][panel.metric], color=colour, ls="--", lw=1.5,
-                           label=f"{curve.label} (adaptive)")
+                           label=f"{curve.label} (its own dupthresh)")
                 drawn.append(pts[0][1])
                 continue
             xs, shown = [x for x, _ in pts], [_shown(p, panel.metric) for _, p in pts]
@@ -78,7 +85,7 @@ def plot_panels(points: dict, panels: Sequence[Panel], out: Path, *, duration: f
         if panel.log_y:
             ax.set_yscale("symlog", linthresh=1e-3)
         ax.set_ylim(bottom=0)
-        ax.set_title(f"000 Fig. {panel.number}: {panel.title}\n{duration:g} s transfers "
+        ax.set_title(f"000 Fig. {panel.number}: {panel.title}\n{run_lengths(_keys(panel))} runs "
                      f"(000: 1000 s), {stats_note(drawn)}\n{panel_mechanisms(_keys(panel))}",
                      fontsize=8)
         ax.grid(alpha=0.3)

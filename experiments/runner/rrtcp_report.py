@@ -148,11 +148,11 @@ def _fmt(v: float | None, digits: int = 3) -> str:
     return "-" if v is None else f"{v:.{digits}f}"
 
 
-def table_markdown(table: TableSpec, points: dict, duration: float) -> str:
+def table_markdown(table: TableSpec, points: dict) -> str:
     """Table 3 or 4 with 000's numbers beside ours."""
     if table.number == "3":
         return _table3(table, points)
-    return _table4(table, points, duration)
+    return _table4(table, points)
 
 
 def _table3(table: TableSpec, points: dict) -> str:
@@ -168,7 +168,8 @@ def _table3(table: TableSpec, points: dict) -> str:
     return "\n".join(lines)
 
 
-def _table4(table: TableSpec, points: dict, duration: float) -> str:
+def _table4(table: TableSpec, points: dict) -> str:
+    duration = table.rows[0][1].duration if table.rows else 1000.0
     scale = 1000.0 / duration
     lines = [f"000 Table 4: {table.title} (P = 200 ms, 2% delayed by N(100, 33) ms; drops: "
              f"events started by 0.02% of packets, each dropping everything for U[300, 400] "
