@@ -219,3 +219,23 @@ def test_sweep57_table_counts_the_best_sender_and_its_margins():
     checks = sweep_checks(per_condition, summary)
     assert [c["ok"] for c in checks] == [True, True]     # behind by 3 %: under 5 %
     assert all(c["ok"] is None for c in sweep_checks([], []))
+
+
+def test_sweep57_runs_resumably_into_its_own_folder_and_the_figures_report_it(tmp_path, capsys):
+    argv = ["--mode", "full", "--sweep-57", "--sweep-57-conditions", "2", "--duration", "3",
+            "--variants", "sack,rrtcp,rrtcp-taes", "--jobs", "1", "--no-progress",
+            "--worker-python", "self", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    sweep = tmp_path / "sweep57"
+    assert "| DSACK-TAES (`rrtcp-taes`) |" in (sweep / "sweep57.md").read_text()
+    summary = json.loads((sweep / "summary.json").read_text())
+    assert summary["runs"] == 6 and [c["ok"] for c in summary["checks"]] != [None, None]
+    assert main(argv + ["--resume"]) == 0
+    assert "6 kept from" in capsys.readouterr().err
+    # the figures' paper_table lists the sweep's two statements with their outcome
+    assert main(["--duration", "2", "--seeds", "1", "--figures", "1", "--jobs", "1",
+                 "--no-progress", "--worker-python", "self", "--out", str(tmp_path)]) == 0
+    checks = json.loads((tmp_path / "summary.json").read_text())["checks"]
+    sweep_checks = [c for c in checks if c["item"] == "§5.7 sweep"]
+    assert len(sweep_checks) == 2 and all(c["ok"] != "not run" for c in sweep_checks)
+    assert "| §5.7 sweep |" in (tmp_path / "paper_table.md").read_text()
