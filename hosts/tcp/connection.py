@@ -263,7 +263,7 @@ class TcpConnection:
             if r is not None:
                 out.append(snd.retransmit(r, now))
         mss = self.mss
-        new_data_end = rec.new_data_end()
+        new_data_end = rec.new_data_end() if rec.bounds_new_data else None
         while True:
             room = rec.cwnd - rec.pipe
             if room < mss and not (room > 0 and snd.app_end - snd.snd_nxt < mss):

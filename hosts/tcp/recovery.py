@@ -38,6 +38,9 @@ class LossRecovery:
         self.lt_mark: int | None = None             # SND.MAX at the episode's first duplicate ACK
         self.force_head = False             # send the first lost segment regardless of pipe
         self.probe_due = False                      # a loss probe goes out first (SendProbe)
+        cfg = conn.cfg              # new data bounded beyond cwnd - pipe (``new_data_end``)
+        self.bounds_new_data = cfg.send_window_segments is not None \
+            or cfg.limited_transmit_cwnds is not None
         # the hooks the policy overrides (None: the base class's, which does nothing)
         self._on_dupack_hook = overrides(policy, "on_dupack")
         self._on_new_ack_hook = overrides(policy, "on_new_ack")
