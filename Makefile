@@ -5,8 +5,9 @@
 SYSTEM_PYTHON ?= python3
 VENV ?= .venv
 PYTHON := $(VENV)/bin/python
-# python3-venv: Debian's python3 needs it for `python3 -m venv` (ensurepip)
-APT_PACKAGES := iproute2 tshark python3-venv
+# python3-venv: Debian's python3 needs it for `python3 -m venv` (ensurepip); ethtool: live runs
+# with Linux's TCP turn segmentation offloads off
+APT_PACKAGES := iproute2 tshark python3-venv ethtool
 # optional: the sweeps run in PyPy workers when it is there (2-5x faster), else on CPython;
 # live runs build the network with Mininet when it is there, else with plain ip netns
 APT_OPTIONAL := pypy3 mininet

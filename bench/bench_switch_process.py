@@ -1,7 +1,9 @@
 """Benchmark of the switch process (rdtcp-switch) on veth pairs: start-up time to the readiness
-line, one-frame round-trip latency through the switch, and forwarding rate of a burst.
+line, one-frame round-trip latency through the switch, and forwarding rate of a burst; under
+this interpreter and, beside it, under PyPy when ``pypy3`` is on PATH (Debian's package).
 
     sudo python bench/bench_switch_process.py [--frames 20000] [--json ../shared/p4-kit/lpm_forward.json]
+        [--pypy EXE | --no-pypy]
 
 Program: the kit's lpm_forward (LPM table, MAC rewrite, TTL, IPv4 checksum). Frames enter port 0
 and leave port 1. Needs root and iproute2; creates and removes its own namespace and veths.
@@ -12,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import selectors
+import shutil
 import signal
 import socket
 import statistics
@@ -21,6 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 READY = "Control server was started on "
 FRAME = bytes.fromhex("0000000000AA00000000000108004500002D00070000400665BF0A0000010A00010504D20050"
                       "000003E800000000501020002DEE000068656C6C6F")
@@ -67,16 +71,26 @@ def recv_forwarded(s: socket.socket, timeout: float) -> bytes | None:
             return data
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--frames", type=int, default=20000)
-    ap.add_argument("--pings", type=int, default=500)
-    ap.add_argument("--json", default=str(ROOT / ".." / "shared" / "p4-kit" / "lpm_forward.json"))
-    args = ap.parse_args()
-    if os.geteuid() != 0:
-        print("needs root (AF_PACKET, ip netns)")
-        return 77
-    ns, h0, h1 = f"rdtcp-bench-{os.getpid()}", f"rb{os.getpid() % 100000}h0", f"rb{os.getpid() % 100000}h1"
+def interpreters(pypy: str | None) -> list[tuple[str, str]]:
+    """(label, executable): this CPython, and PyPy when one is given or ``pypy3`` is on PATH."""
+    out = [(f"CPython {sys.version.split()[0]}", sys.executable)]
+    exe = pypy if pypy is not None else shutil.which("pypy3")
+    if exe:
+        version = subprocess.run([exe, "-c", "import sys; print(sys.version.split()[0])"],
+                                 capture_output=True, text=True, timeout=60).stdout.strip()
+        out.append((f"PyPy (Python {version or '?'})", exe))
+    return out
+
+
+def measure(python: str, args: argparse.Namespace) -> dict:
+    """Start the switch under ``python`` in a namespace of its own, configure it (with
+    simple_switch_CLI over Thrift), and measure; everything it made is removed again."""
+    tag = f"{os.getpid() % 100000}"
+    ns, h0, h1 = f"rdtcp-bench-{tag}", f"rb{tag}h0", f"rb{tag}h1"
+    from toolchain.switch.thrift_server import module_dirs
+
+    # PyPy has not the venv: the checkout, and the Thrift modules the switch serves with
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), *module_dirs()]))
     proc = None
     try:
         sh("ip", "netns", "add", ns)
@@ -89,9 +103,10 @@ def main() -> int:
             sh("ip", "link", "set", h, "up")
             sh("ip", "-n", ns, "link", "set", f"sw{i}", "up")
         t0 = time.perf_counter()
-        proc = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-m", "toolchain.switch.process.main",
+        proc = subprocess.Popen(["ip", "netns", "exec", ns, python, "-m", "toolchain.switch.process.main",
                                  "-i", "0@sw0", "-i", "1@sw1", "--thrift-port", "0", args.json],
-                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+                                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                bufsize=0)
         port = wait_ready(proc)
         startup = time.perf_counter() - t0
         cli = subprocess.run(["ip", "netns", "exec", ns, str(Path(sys.executable).parent / "simple_switch_CLI"),
@@ -117,7 +132,6 @@ def main() -> int:
             else:
                 got += 1
         elapsed = time.perf_counter() - start
-        rate = got / elapsed
     finally:
         if proc is not None and proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
@@ -125,13 +139,39 @@ def main() -> int:
         subprocess.run(["ip", "link", "del", h0], capture_output=True)
         subprocess.run(["ip", "link", "del", h1], capture_output=True)
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    rtts.sort()
+    return {"startup_ms": startup * 1000, "rtt_median_us": statistics.median(rtts) * 1e6,
+            "rtt_p99_us": rtts[int(len(rtts) * 0.99) - 1] * 1e6, "forwarded": got, "lost": lost,
+            "rate": got / elapsed}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--frames", type=int, default=20000)
+    ap.add_argument("--pings", type=int, default=500)
+    ap.add_argument("--json", default=str(ROOT / ".." / "shared" / "p4-kit" / "lpm_forward.json"))
+    ap.add_argument("--pypy", metavar="EXE", default=None,
+                    help="a PyPy to measure beside this interpreter (default: pypy3 on PATH)")
+    ap.add_argument("--no-pypy", action="store_true", help="measure this interpreter only")
+    args = ap.parse_args()
+    if os.geteuid() != 0:
+        print("needs root (AF_PACKET, ip netns)")
+        return 77
+    runs = interpreters(None if args.no_pypy else args.pypy)
+    if args.no_pypy:
+        runs = runs[:1]
+    results = [(label, measure(exe, args)) for label, exe in runs]
     print(f"command: sudo {sys.executable} bench/bench_switch_process.py --frames {args.frames} "
-          f"--pings {args.pings} --json {args.json}")
-    print(f"start-up to readiness line: {startup * 1000:.0f} ms")
-    print(f"round trip through the switch (send on h0 -> receive on h1), {args.pings} frames: "
-          f"median {statistics.median(rtts) * 1e6:.0f} us, p99 {sorted(rtts)[int(len(rtts) * 0.99) - 1] * 1e6:.0f} us")
-    print(f"{args.frames} {len(FRAME)}-byte frames, {WINDOW} in flight: {got} forwarded ({lost} lost), "
-          f"{rate:,.0f} frames/s")
+          f"--pings {args.pings} --json {args.json}" + (" --no-pypy" if args.no_pypy else ""))
+    print(f"rdtcp-switch under each interpreter; {args.pings} single frames h0 -> switch -> h1, "
+          f"then {args.frames} {len(FRAME)}-byte frames with {WINDOW} in flight")
+    print(f"{'interpreter':<28} {'start-up':>9} {'RTT median':>11} {'RTT p99':>9} "
+          f"{'forwarded':>10} {'lost':>5} {'frames/s':>9}")
+    for label, r in results:
+        print(f"{label:<28} {r['startup_ms']:>6.0f} ms {r['rtt_median_us']:>8.0f} us "
+              f"{r['rtt_p99_us']:>6.0f} us {r['forwarded']:>10} {r['lost']:>5} {r['rate']:>9,.0f}")
+    if len(results) == 1:
+        print("(no pypy3 on PATH: apt-get install pypy3 to measure it beside CPython)")
     return 0
 
 

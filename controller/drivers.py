@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -141,17 +142,30 @@ class ThriftDriver:
         over Thrift, as for simple_switch, which prints no readiness line of its own.
         ``alive()`` (e.g. a Popen's ``poll() is None``) stops the wait when the switch died.
         DriverError after ``timeout`` seconds, or at once if ``alive()`` turns false."""
+        # first the port (a plain TCP connect: no Thrift client, so nothing is logged while
+        # the switch starts), then one Thrift session given the rest of the time: a loaded
+        # machine may take seconds to answer the first calls (the program's JSON)
         deadline = time.monotonic() + timeout
         while True:
             try:
-                return cls(thrift_port, host=host, connect_timeout=min(1.0, timeout))
-            except DriverError as e:
+                with socket.create_connection((host, thrift_port), timeout=poll):
+                    break
+            except OSError:
                 if alive is not None and not alive():
                     raise DriverError(f"the switch on {host}:{thrift_port} exited before its "
                                       "Thrift server answered") from None
                 if time.monotonic() >= deadline:
-                    raise DriverError(f"{e} (waited {timeout:g} s)") from None
+                    raise DriverError(f"no switch answers on {host}:{thrift_port}: nothing "
+                                      f"accepts connections (waited {timeout:g} s)") from None
             time.sleep(poll)
+        try:
+            return cls(thrift_port, host=host,
+                       connect_timeout=max(1.0, deadline - time.monotonic()))
+        except DriverError as e:
+            if alive is not None and not alive():
+                raise DriverError(f"the switch on {host}:{thrift_port} exited before its "
+                                  "Thrift server answered") from None
+            raise DriverError(f"{e} (waited {timeout:g} s)") from None
 
     def run(self, commands: Sequence[str]) -> list[str]:
         out = []
@@ -208,6 +222,17 @@ class Bmv2Driver(_CliTextDriver):
     def run(self, commands: Sequence[str]) -> list[str]:
         outputs = self._session(commands)
         return [_check(c, o) for c, o in zip(commands, outputs)]
+
+    def run_all(self, commands: Sequence[str]) -> list[tuple[str, DriverError | None]]:
+        """One session, which runs every command even past a refused one (the CLI reads on):
+        per command, its output and its refusal (None when accepted)."""
+        results: list[tuple[str, DriverError | None]] = []
+        for c, o in zip(commands, self._session(commands)):
+            try:
+                results.append((_check(c, o), None))
+            except DriverError as e:
+                results.append((o, e))
+        return results
 
 
 class _CliSession:

@@ -14,6 +14,17 @@ from the gateway's own P4 injections (``--injection recirc|altpath --level P``);
 simulator's queue swaps have no live form. ``--drop P`` adds the gateway's injected drops on
 the same port (EPDN stamps follow them on RD-TCP flows).
 
+The real parts can stand in for the embedded ones: ``--variant linux`` runs Linux's own TCP on
+both hosts (``live.kernel_host``; ``--sysctl KEY=VALUE`` sets its TCP in their namespaces),
+``--io scapy`` has Scapy build and carry the engine's frames (``live.scapy_io``), and
+``--backend mininet`` builds the network through Mininet with ``live.mininet.P4Switch``, and
+``--switch simple_switch`` runs real BMv2 (or anything with its command line and Thrift API,
+``--switch-binary``) as the gateways, ready when it answers Thrift calls. Where a sender cannot
+delay what it sends (Linux's TCP, simple_switch), its links get a delay stage (netem, or a
+``live.delay_stage`` process where the kernel has no netem; ``--link-delay``). Everything the
+machine lacks for the run is named before anything is built (exit status 2), and a gateway or
+stage that dies during the run ends it at once, torn down (exit status 1).
+
 Writes into --out: ``run.json`` (throughput, the two hosts' summaries with engine statistics,
 the gateways' counters from the controller's report, the plan), ``logs/`` (each process's
 output), with --pcap ``pcap/`` (every switch port, ``<switch>-eth<port>_{in,out}.pcap``, and
@@ -33,10 +44,12 @@ from typing import Sequence
 from experiments.runner.scenario import P4_INJECTIONS
 
 __all__ = ["main", "parse_args", "live_spec", "host_options", "gateway_configs", "summarize",
-           "INJECTIONS"]
+           "INJECTIONS", "LINUX", "live_plan", "live_layout", "run_live"]
 
 # the gateway's own P4 injections; the simulator's "swap" and "delay" have no live form
 INJECTIONS = ("none",) + P4_INJECTIONS
+LINUX = "linux"              # --variant: the kernel's TCP on both hosts
+DEFAULT_BW = {"bottleneck": 5.0, "access": 10.0}     # Mb/s, topologies.PaperTopo's (003 §4)
 RECEIVER_GRACE = 15.0        # seconds the receiver gets after the sender ends to see the FIN
 SENDER_MARGIN = 60.0         # seconds beyond --duration before the sender is given up on
 
@@ -44,15 +57,51 @@ SENDER_MARGIN = 60.0         # seconds beyond --duration before the sender is gi
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     from experiments.runner.cli import HelpFormatter, finite_float, out_of_range
     from experiments.runner.scenario import RDTCP_K, RDTCP_VARIANTS, SENDERS
+    from live.environment import parse_sysctl
+    from live.network import LINK_DELAYS
     from netbase.units import parse_delay
 
     p = argparse.ArgumentParser(
         prog="python -m experiments.live_run", formatter_class=HelpFormatter,
         description="Run one bulk transfer over the paper's dumbbell (003 §4) in real time: "
-                    "hosts in network namespaces running the project's TCP engine, both "
-                    "gateways as rdtcp-switch processes configured by the controller. "
-                    "Needs root.")
-    p.add_argument("--variant", choices=SENDERS, default="rdtcp", help="sender (and receiver)")
+                    "hosts in network namespaces running the project's TCP engine (or "
+                    "Linux's), both gateways as rdtcp-switch (or simple_switch) processes "
+                    "configured by the controller. Needs root.")
+    p.add_argument("--variant", choices=(*SENDERS, LINUX), default="rdtcp",
+                   help="sender (and receiver): one of the engine's variants, or linux: the "
+                        "kernel's own TCP on both hosts (live.kernel_host)")
+    p.add_argument("--sysctl", action="append", default=[], metavar="KEY=VALUE",
+                   help="with --variant linux: a TCP setting of both hosts' namespaces "
+                        "(repeatable): net.ipv4.tcp_sack, tcp_dsack, tcp_recovery (RACK: 1 on, 0 "
+                        "off), tcp_reordering, tcp_max_reordering, tcp_congestion_control, "
+                        "tcp_timestamps, tcp_early_retrans, tcp_frto")
+    p.add_argument("--switch", choices=("embedded", "simple_switch"), default="embedded",
+                   help="the gateways: the project's rdtcp-switch, or simple_switch: anything "
+                        "with simple_switch's command line and Thrift API (--switch-binary)")
+    p.add_argument("--switch-binary", default=None, metavar="PATH",
+                   help="with --switch simple_switch: the binary (default: simple_switch on "
+                        "PATH); rdtcp-switch itself can stand in")
+    p.add_argument("--cli", default=None, metavar="PROGRAM",
+                   help="configure the gateways by piping commands into this CLI (e.g. "
+                        "simple_switch_CLI) instead of over one Thrift connection each")
+    p.add_argument("--io", choices=("struct", "scapy"), default="struct",
+                   help="the engine's hosts: frames built, parsed, sent and received by the "
+                        "project's struct codec on raw sockets, or by Scapy (its layers, the "
+                        "project's EPDN option layer, its L2 sockets); slower: scale the "
+                        "dumbbell down with --bottleneck-bw")
+    p.add_argument("--bottleneck-bw", type=finite_float, default=None, metavar="MBPS",
+                   help="rate of the r1-r2 link (default: the paper's 5 Mb/s)")
+    p.add_argument("--access-bw", type=finite_float, default=None, metavar="MBPS",
+                   help="rate of the hosts' links (default: the paper's 10 Mb/s)")
+    p.add_argument("--max-cwnd", type=int, default=None, metavar="SEGMENTS",
+                   help="the engine's largest cwnd (default: the simulator's 500); with a "
+                        "scaled-down bottleneck, a window that fits its buffer keeps slow "
+                        "start from overflowing it")
+    p.add_argument("--link-delay", choices=LINK_DELAYS, default="auto",
+                   help="who delays each link: auto (the senders where they can: rdtcp-switch, "
+                        "the engine's hosts; elsewhere netem, or a delay-stage process where "
+                        "the kernel has no netem), senders, relay (delay stages on every link) "
+                        "or netem")
     p.add_argument("--duration", type=finite_float, default=20.0,
                    help="seconds of transfer after the handshake (wall clock)")
     p.add_argument("--injection", choices=INJECTIONS, default="none",
@@ -93,6 +142,24 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parse_delay(args.alt_extra_delay)
     except ValueError as exc:
         p.error(f"--alt-extra-delay: {exc}")
+    for name in ("bottleneck_bw", "access_bw"):
+        value = getattr(args, name)
+        if value is not None and not 0.01 <= value <= 1000:
+            p.error(f"--{name.replace('_', '-')} must be 0.01..1000 Mb/s")
+    if args.switch_binary is not None and args.switch != "simple_switch":
+        p.error("--switch-binary names the simple_switch to run: give --switch simple_switch")
+    if args.max_cwnd is not None and not 1 <= args.max_cwnd <= 100_000:
+        p.error("--max-cwnd must be 1..100000 segments")
+    if args.max_cwnd is not None and args.variant == LINUX:
+        p.error("--max-cwnd caps the engine's window; Linux's TCP has its own")
+    if args.io != "struct" and args.variant == LINUX:
+        p.error("--io chooses how the engine's hosts handle frames; Linux's TCP has its own")
+    if args.sysctl and args.variant != LINUX:
+        p.error("--sysctl sets Linux's TCP: use it with --variant linux")
+    try:
+        args.sysctls = dict(parse_sysctl(item) for item in args.sysctl)
+    except ValueError as exc:
+        p.error(str(exc))
     if args.k is not None and args.variant not in RDTCP_VARIANTS:
         p.error(f"--k is RD-TCP's; --variant {args.variant} has no k (it applies to "
                 f"{', '.join(RDTCP_VARIANTS)})")
@@ -105,22 +172,25 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def live_spec(args: argparse.Namespace):
     """The run as the simulator's ``RunSpec`` (its checks, its TCP and gateway configuration);
-    no injection is the spec's "swap" with no swaps."""
+    no injection is the spec's "swap" with no swaps. A Linux run's spec says ``sack`` (the
+    gateways' configuration does not depend on the hosts' TCP); run.json says ``linux``."""
     from experiments.runner.scenario import RDTCP_K, RunSpec
 
     injection = "swap" if args.injection == "none" else args.injection
-    return RunSpec(variant=args.variant, seed=args.seed, duration=args.duration,
+    variant = "sack" if args.variant == LINUX else args.variant
+    return RunSpec(variant=variant, seed=args.seed, duration=args.duration,
                    injection=injection, level=args.level or 0.0,
                    alt_extra_delay=args.alt_extra_delay, k=RDTCP_K if args.k is None else args.k)
 
 
-def host_options(spec) -> list[str]:
-    """``live.host`` options giving both ends ``experiments.runner.scenario.tcp_config(spec)``."""
+def host_options(spec, max_cwnd: int | None = None) -> list[str]:
+    """``live.host`` options giving both ends ``experiments.runner.scenario.tcp_config(spec)``
+    (its cwnd cap replaced by ``max_cwnd`` when given)."""
     from experiments.runner.scenario import tcp_config
 
     cfg = tcp_config(spec)
     return ["--variant", cfg.variant, "--mss", str(cfg.mss), "--k", str(cfg.rdtcp_k),
-            "--max-cwnd", str(cfg.max_cwnd_segments),
+            "--max-cwnd", str(max_cwnd or cfg.max_cwnd_segments),
             "--timestamps", "on" if cfg.timestamps else "off",
             "--rdtcp", "on" if cfg.rdtcp else "off", "--seed", str(spec.seed)]
 
@@ -143,12 +213,19 @@ def counters(reports: dict[str, dict]) -> dict[str, int]:
             for k, v in counters_from_report(report, f"{name}_").items()}
 
 
-def summarize(spec, sender: dict, receiver: dict, reports: dict, *, drop: float) -> dict:
-    """run.json's head: the figures a reader looks for first."""
-    s_stats = sender.get("stats", {})
-    return {"variant": spec.variant, "duration": spec.duration,
+def summarize(spec, sender: dict, receiver: dict, reports: dict, *, drop: float,
+              variant: str | None = None) -> dict:
+    """run.json's head: the figures a reader looks for first, the same for the engine's hosts
+    and Linux's (whose summaries carry the engine's names, live.kernel_host); the Linux-only
+    figures (reordering events the sender saw, the receiver's checksum errors) are None for the
+    engine."""
+    s_stats, r_stats = sender.get("stats", {}), receiver.get("stats", {})
+    linux = (variant or spec.variant) == LINUX
+    return {"variant": variant or spec.variant, "duration": spec.duration,
+            "implementation": "linux" if linux else "engine",
             "injection": "none" if spec.injection == "swap" else spec.injection,
-            "level": spec.level, "drop": drop, "seed": spec.seed, "k": spec.k,
+            "level": spec.level, "drop": drop, "seed": spec.seed,
+            "k": None if linux else spec.k,
             "ok": bool(sender.get("ok") and receiver.get("ok")),
             "throughput_Bps": receiver.get("throughput_Bps", 0.0),
             "delivered_bytes": receiver.get("bytes", 0),
@@ -159,8 +236,12 @@ def summarize(spec, sender: dict, receiver: dict, reports: dict, *, drop: float)
             "mss": sender.get("mss"),
             **{k: s_stats.get(k, 0) for k in ("retransmits", "spurious_retransmits",
                                               "fast_retransmits", "timeouts")},
-            "epdn_stamps": receiver.get("stats", {}).get("epdn_stamps", 0),
-            "reorder_acks_sent": receiver.get("stats", {}).get("reorder_acks_sent", 0),
+            "ooo_segments": r_stats.get("ooo_segments", 0),
+            "reord_seen": s_stats.get("reord_seen") if linux else None,
+            "in_csum_errors": r_stats.get("in_csum_errors") if linux else None,
+            "epdn_stamps": None if linux else r_stats.get("epdn_stamps", 0),
+            "reorder_acks_sent": None if linux else r_stats.get("reorder_acks_sent", 0),
+            "sysctl": receiver.get("sysctl") if linux else None,
             **counters(reports)}
 
 
@@ -180,53 +261,116 @@ def _wait(proc: subprocess.Popen, timeout: float) -> bool:
         return False
 
 
-def run_live(args: argparse.Namespace, out: Path, program_path: str, program) -> dict:
-    """Build the network, configure it, run the transfer; the run.json document."""
-    from topologies import PaperTopo
-    from live.network import LiveNetwork, LivePlan
-
+def live_plan(spec, program, *, bottleneck_bw: float | None = None,
+              access_bw: float | None = None):
+    """The paper's dumbbell (with the alternate path when the injection uses it), its rates
+    scaled when given (Mb/s)."""
     from experiments.runner.scenario import BUFFER_PACKETS
+    from live.network import LivePlan
+    from topologies import PaperTopo
+
+    alt = spec.alt_extra_delay if spec.injection == "altpath" else None
+    rates = {k: v for k, v in (("bottleneck_bw", bottleneck_bw), ("access_bw", access_bw))
+             if v is not None}
+    return LivePlan.from_topo(PaperTopo(queue=BUFFER_PACKETS, alt_extra_delay=alt, **rates),
+                              program, seed=spec.seed)
+
+
+def live_layout(args: argparse.Namespace, plan):
+    """What runs where: the hosts' TCP, the gateways, the links' delay stages (LiveError when
+    --link-delay senders cannot serve this run)."""
+    from live.network import Layout, SwitchSpec
+
+    hosts = "kernel" if args.variant == LINUX else "engine"
+    if args.switch == "simple_switch":
+        switch = SwitchSpec("simple_switch", binary=switch_binary(args))
+    else:
+        switch = SwitchSpec()
+    return Layout.choose(plan, hosts=hosts, switch=switch, link_delay=args.link_delay,
+                         sysctls=args.sysctls)
+
+
+def switch_binary(args: argparse.Namespace) -> str:
+    """--switch-binary resolved (a path, or a name on PATH; default simple_switch)."""
+    from live.environment import require_binary
+    return require_binary(args.switch_binary or "simple_switch", "switch binary")
+
+
+def host_commands(args: argparse.Namespace, spec, out: Path, pcap_dir: Path | None):
+    """The receiver's and the sender's options (role, TCP, window, summary file)."""
+    window = ["--duration", f"{spec.duration:g}",
+              "--timeout", f"{spec.duration + SENDER_MARGIN:g}"]
+    if args.variant == LINUX:
+        common = ["--seed", str(spec.seed)]
+        pc = (lambda h: [])
+    else:
+        common = host_options(spec, args.max_cwnd) + ["--io", args.io]
+        pc = (lambda h: ["--pcap", str(pcap_dir / f"{h}.pcap")]) if pcap_dir else (lambda h: [])
+    rx = ["--role", "receiver", *common, *window, "--out", str(out / "receiver.json"), *pc("b")]
+    tx = ["--role", "sender", *common, *window, "--out", str(out / "sender.json"), *pc("a")]
+    return rx, tx
+
+
+def run_live(args: argparse.Namespace, out: Path, program_path: str, plan, layout) -> dict:
+    """Build the network, configure it, run the transfer; the run.json document."""
+    from live.network import LiveNetwork
 
     spec = args.spec
-    alt = spec.alt_extra_delay if spec.injection == "altpath" else None
-    plan = LivePlan.from_topo(PaperTopo(queue=BUFFER_PACKETS, alt_extra_delay=alt), program,
-                              seed=spec.seed)
     configs = gateway_configs(plan, spec, args.drop)
     pcap_dir = out / "pcap" if args.pcap else None
     if pcap_dir is not None:
         pcap_dir.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    common = host_options(spec)
+    rx_json, tx_json = out / "receiver.json", out / "sender.json"
+    rx_args, tx_args = host_commands(args, spec, out, pcap_dir)
     with LiveNetwork(plan, program_path=program_path, backend=args.backend,
-                     log_dir=out / "logs", pcap_dir=pcap_dir) as net:
+                     log_dir=out / "logs", pcap_dir=pcap_dir, layout=layout,
+                     cli=args.cli) as net:
         ctls = {name: net.controller(name) for name in plan.switches}
         _each(ctls, lambda name, ctl: ctl.apply(configs[name]))
-        rx_json, tx_json = out / "receiver.json", out / "sender.json"
         for stale in (rx_json, tx_json):
             stale.unlink(missing_ok=True)
-        pc = (lambda h: ["--pcap", str(pcap_dir / f"{h}.pcap")]) if pcap_dir else (lambda h: [])
-        receiver = net.start_host("b", "a", ["--role", "receiver", *common,
-                                             "--duration", f"{spec.duration:g}",
-                                             "--timeout", f"{spec.duration + SENDER_MARGIN:g}",
-                                             "--out", str(rx_json), *pc("b")])
-        sender = net.start_host("a", "b", ["--role", "sender", *common,
-                                           "--duration", f"{spec.duration:g}",
-                                           "--timeout", f"{spec.duration + SENDER_MARGIN:g}",
-                                           "--out", str(tx_json), *pc("a")])
-        _wait(sender, spec.duration + SENDER_MARGIN + 10)
-        _wait(receiver, RECEIVER_GRACE)
+        receiver = net.start_host("b", "a", rx_args)
+        sender = net.start_host("a", "b", tx_args)
+        _watch(net, sender, spec.duration + SENDER_MARGIN + 10)
+        _watch(net, receiver, RECEIVER_GRACE)
         reports = _each(ctls, lambda name, ctl: ctl.report())
         tx = _read_summary(tx_json, sender, net.log_text("a"))
         rx = _read_summary(rx_json, receiver, net.log_text("b"))
         backend = net.backend.name
     for stale in (rx_json, tx_json):        # they are in run.json
         stale.unlink(missing_ok=True)
-    doc = summarize(spec, tx, rx, reports, drop=args.drop)
-    doc.update({"backend": backend, "wall_s": round(time.monotonic() - started, 3),
+    doc = summarize(spec, tx, rx, reports, drop=args.drop, variant=args.variant)
+    doc.update({"io": None if args.variant == LINUX else args.io,
+                "bottleneck_bw_mbps": args.bottleneck_bw or DEFAULT_BW["bottleneck"],
+                "access_bw_mbps": args.access_bw or DEFAULT_BW["access"], "backend": backend,
+                "wall_s": round(time.monotonic() - started, 3),
+                "switch": layout.switch.kind, "switch_binary": layout.switch.binary,
+                "link_delay": _delays(plan, layout),
                 "sender": tx, "receiver": rx,
                 "gateways": {n: _jsonable(r) for n, r in reports.items()},
                 "gateway_configs": configs, "plan": plan.describe()})
     return doc
+
+
+def _delays(plan, layout) -> dict[str, str]:
+    """Who delayed each link: its senders, a relay delay stage, or netem."""
+    return {f"{n1}-{n2}": layout.stages.get(i, "senders")
+            for i, (n1, _, n2, _) in enumerate(plan.links)}
+
+
+def _watch(net, proc: subprocess.Popen, timeout: float) -> None:
+    """Wait for a host to end; LiveError naming the process when a gateway or a delay stage
+    dies meanwhile (the network is then torn down at once, not after the hosts' timeouts)."""
+    from live.network import LiveError
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if _wait(proc, 0.2):
+            return
+        failed = net.failures()
+        if failed:
+            raise LiveError("; ".join(failed))
 
 
 def _each(ctls: dict, call) -> dict:
@@ -247,12 +391,18 @@ def one_line(doc: dict) -> str:
     rtt = doc["handshake_rtt_s"]
     what = "no injection" if doc["injection"] == "none" else f"{doc['injection']} {doc['level']:g}"
     drop = f", drop {doc['drop']:g}" if doc["drop"] else ""
-    return (f"live {doc['variant']}, {what}{drop}, {doc['duration']:g} s: "
+    if doc["implementation"] == "linux":
+        marks = (f"{doc['reord_seen']} reorderings seen, TcpInCsumErrors "
+                 f"{doc['in_csum_errors']}, r1 EPDN stamps {doc.get('r1_epdn_events_stamp', 0)}")
+    else:
+        marks = f"{doc['epdn_stamps']} EPDN stamps"
+    io = " (Scapy)" if doc.get("io") == "scapy" else ""
+    return (f"live {doc['variant']}{io}, {what}{drop}, {doc['duration']:g} s: "
             f"{thr:,.0f} B/s ({thr * 8 / 1e6:.2f} Mb/s), {doc['delivered_bytes']:,} bytes "
             f"{'intact' if doc['pattern_ok'] else 'NOT intact'}, handshake RTT "
             f"{'-' if rtt is None else f'{rtt * 1000:.1f} ms'}; {doc['retransmits']} "
             f"retransmissions ({doc['fast_retransmits']} fast, {doc['timeouts']} timeouts), "
-            f"{doc['epdn_stamps']} EPDN stamps; r1 drops "
+            f"{marks}; r1 drops "
             f"{sum(v for k, v in doc.items() if k.startswith('r1_drops_'))}"
             f" [{doc['backend']}, wall {doc['wall_s']:.1f} s]")
 
@@ -261,19 +411,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     from experiments.runner.cli import UsageError, make_out_dir
     from experiments.runner.scenario import ProgramError, gateway_program
     from controller.drivers import DriverError
+    from live.environment import EnvironmentProblem, check_sysctls
     from live.network import LiveError, LiveInterrupted, check_environment
 
     args = parse_args(argv)
     out = Path(args.out)
-    try:
+    try:                    # everything this machine lacks, said before any namespace exists
         check_environment()
+        check_sysctls(args.sysctls)
         program_path, program = gateway_program()
+        plan = live_plan(args.spec, program, bottleneck_bw=args.bottleneck_bw,
+                         access_bw=args.access_bw)
+        layout = live_layout(args, plan)
+        check_environment(layout, cli=args.cli)
         make_out_dir(out)
-    except (ProgramError, UsageError, LiveError) as exc:
+    except (ProgramError, UsageError, LiveError, EnvironmentProblem) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        doc = run_live(args, out, program_path, program)
+        doc = run_live(args, out, program_path, plan, layout)
     except KeyboardInterrupt:
         print("\ninterrupted: the network was torn down; no run.json", file=sys.stderr)
         return 130
@@ -281,7 +437,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("terminated: the network was torn down; no run.json", file=sys.stderr)
         return 143
     except (LiveError, DriverError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {exc}; the network was torn down", file=sys.stderr)
         return 1
     tmp = out / "run.json.tmp"
     tmp.write_text(json.dumps(doc, indent=2, default=str) + "\n")

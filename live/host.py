@@ -56,6 +56,8 @@ from hosts.tcp import TcpConfig, TcpConnection, reset_for
 from hosts.tcp.config import MSL
 from hosts.tcp.connection import CLOSE_WAIT, CLOSED, LAST_ACK, LISTEN, SYN_RCVD, SYN_SENT
 from hosts.tcp.variants import VARIANTS, get_variant
+from netbase.segment import SYN
+from netbase.seq import seq_add, seq_gt
 
 __all__ = ["LiveHost", "LiveEndpoint", "WindowedSender", "ClosingSink", "tcp_config",
            "build_parser", "main", "READY_LINE", "HostError", "check_address_not_local"]
@@ -99,14 +101,16 @@ class LiveEndpoint:
         self.remote_ip = remote_ip
         self.app = app
         self.window = window            # seconds after the handshake over which throughput is taken
-        self.encode = wire.FrameEncoder(src_ip=host.ip, dst_ip=remote_ip, src_mac=host.mac,
-                                        dst_mac=host.gateway_mac).encode
+        self.encode = host.codec.encoder(src_ip=host.ip, dst_ip=remote_ip, src_mac=host.mac,
+                                         dst_mac=host.gateway_mac)
         self.opened_at: float | None = None         # connect() or the first SYN received
         self.established_at: float | None = None
         self.closed_at: float | None = None
         self.last_progress_at: float | None = None  # last byte delivered (sink) or acked (source)
         self.progress_at_window: int | None = None  # progress when the window ended
         self._progress = 0
+        self.ooo_segments = 0           # data segments that arrived ahead of the next expected
+        self._rcv_base: int | None = None           # the peer's ISN + 1, once its SYN arrived
 
     # -- what the run measures --------------------------------------------------------------------
     def progress(self) -> int:
@@ -119,6 +123,18 @@ class LiveEndpoint:
         if self.window is None or self.established_at is None:
             return None
         return self.established_at + self.window
+
+    def note_arrival(self, seg) -> None:
+        """Count a data segment arriving beyond the next byte expected (a hole before it: lost
+        or reordered), as Linux's receiver counts its out-of-order queue (tcpi_rcv_ooopack).
+        Seen from outside the engine: the next byte expected is the peer's first plus what the
+        sink has read, which it reads after every event."""
+        if seg.flags & SYN:
+            self._rcv_base = seq_add(seg.seq, 1)
+        elif seg.payload and self._rcv_base is not None and hasattr(self.app, "bytes") \
+                and not hasattr(self.app, "queued"):
+            if seq_gt(seg.seq, seq_add(self._rcv_base, self.app.bytes)):
+                self.ooo_segments += 1
 
     def observe(self, now: float) -> None:
         """Bookkeeping after an event at ``now``: handshake, progress, window, close."""
@@ -168,7 +184,8 @@ class LiveEndpoint:
             "throughput_Bps": round(self.throughput(), 3),
             "mss": conn.mss, "rdtcp": conn.rdtcp_ok, "sack": conn.sack_ok,
             "timestamps": conn.ts_ok, "cwnd": conn.cwnd, "ssthresh": conn.ssthresh,
-            "dupthresh": conn.dupthresh, "stats": dict(conn.stats),
+            "dupthresh": conn.dupthresh,
+            "stats": {**conn.stats, "ooo_segments": self.ooo_segments},
         }
         if hasattr(self.app, "queued"):
             out["bytes_queued"] = self.app.queued
@@ -195,24 +212,29 @@ class LiveHost:
     """An IPv4 host with one interface: endpoints, a transmit line, and the event loop.
 
     ``port`` is anything with ``sock`` (selectable), ``recv_frames()`` and ``send(frame)``:
-    a ``RawPort`` on a real interface, or a socket pair in tests. ``clock`` is read here only.
-    ``pcap``: a ``netbase.pcap.PcapWriter`` for what the host sends and receives (closed by
-    ``close``), written in time order.
+    a ``RawPort`` on a real interface, a ``live.scapy_io.ScapyPort``, or a socket pair in
+    tests. ``codec`` turns segments into frames and back (``live.scapy_io``: ``StructCodec``,
+    the default, or ``ScapyCodec``). ``clock`` is read here only. ``pcap``: a
+    ``netbase.pcap.PcapWriter`` for what the host sends and receives (closed by ``close``),
+    written in time order.
     """
 
     def __init__(self, port: Any, *, ip: str, mac: str, gateway_mac: str, delay: float = 0.0,
                  rate_bps: float | None = None, clock: Callable[[], float] = time.monotonic,
-                 wall_clock: Callable[[], float] = time.time, pcap: Any = None):
+                 wall_clock: Callable[[], float] = time.time, pcap: Any = None,
+                 codec: Any = None):
+        from live.scapy_io import StructCodec
         from netbase.packet_socket import DelayLine
         from netbase.wakeup import Wakeup
 
+        self.codec = codec or StructCodec
         self.port = port
         self.ip, self.mac, self.gateway_mac = ip, mac, gateway_mac
         self.line = DelayLine(delay, rate_bps) if (delay or rate_bps) else None
         self.pcap = None if pcap is None else _ordered_capture(pcap, self)
         self.endpoints: dict[tuple[int, str, int], LiveEndpoint] = {}
         self.frames_in = self.frames_out = 0
-        self.malformed = 0              # frames netbase.wire refused
+        self.malformed = 0              # frames the codec refused
         self.unmatched = 0              # TCP for another address or no endpoint of ours
         self._clock = clock
         self.t0 = clock()
@@ -308,9 +330,9 @@ class LiveHost:
     def _receive(self, frame: bytes, now: float) -> None:
         self.frames_in += 1
         if self.pcap is not None:
-            self.pcap.write(self.wall0 + now, frame)
+            self.pcap.write(self.wall0 + now, self.codec.raw(frame))
         try:
-            src_ip, dst_ip, seg = wire.decode_frame(frame)
+            src_ip, dst_ip, seg = self.codec.decode(frame)
         except wire.MalformedPacket:
             self.malformed += 1
             return
@@ -322,6 +344,7 @@ class LiveHost:
                 self._send(wire.encode_frame(rst, src_ip=self.ip, dst_ip=src_ip, src_mac=self.mac,
                                              dst_mac=self.gateway_mac), now)
             return
+        ep.note_arrival(seg)
         self.emit(ep, ep.conn.on_segment(seg, now=now), now)
 
     def run(self, done: Callable[[], bool], *, timeout: float | None = None) -> bool:
@@ -448,6 +471,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="receiver: wait at most S seconds for the ACK of its FIN (default 3)")
     ap.add_argument("--out", metavar="JSON", help="write the summary here")
     ap.add_argument("--pcap", metavar="FILE", help="record the frames sent and received")
+    ap.add_argument("--io", choices=("struct", "scapy"), default="struct",
+                    help="how frames are built, parsed, sent and received: the project's "
+                         "struct codec on a raw socket (default), or Scapy's layers (with the "
+                         "project's EPDN option layer) on Scapy's L2 socket; the engine is the "
+                         "same")
     return ap
 
 
@@ -498,12 +526,17 @@ def check_address_not_local(ip: str) -> None:
                     "use a namespace without it")
 
 
-def _open_port(ifname: str):
+def _open_port(ifname: str, io: str = "struct"):
     from netbase.packet_socket import PortError, RawPort
     try:
+        if io == "scapy":
+            from live.scapy_io import ScapyPort
+            return ScapyPort(ifname)
         return RawPort(0, ifname)
     except PortError as e:
         raise HostError(str(e)) from None
+    except OSError as e:                    # Scapy's socket: the interface, the permission
+        raise HostError(e.strerror or str(e)) from None
 
 
 def _write_json(path: str, doc: dict) -> None:
@@ -527,7 +560,9 @@ def run(args) -> tuple[int, dict]:
                      time_wait=args.time_wait)
     if args.out and not Path(args.out).resolve().parent.is_dir():
         raise HostError(f"--out {args.out}: the directory does not exist")
-    port = _open_port(args.interface)
+    from live.scapy_io import CODECS
+
+    port = _open_port(args.interface, args.io)
     pcap = None
     try:
         pcap = PcapWriter(args.pcap) if args.pcap else None
@@ -536,7 +571,8 @@ def run(args) -> tuple[int, dict]:
         raise HostError(f"--pcap {args.pcap}: {e.strerror or e}") from None
     host = LiveHost(port, ip=args.ip, mac=args.mac, gateway_mac=args.gateway_mac,
                     delay=args.delay / 1000.0,
-                    rate_bps=None if args.rate is None else args.rate * 1e6, pcap=pcap)
+                    rate_bps=None if args.rate is None else args.rate * 1e6, pcap=pcap,
+                    codec=CODECS[args.io])
     # an ISS from the OS's randomness, as RFC 9293 §3.4.1 wants; the byte pattern is seeded
     conn = TcpConnection(cfg, local_port=local, remote_port=remote,
                          iss=int.from_bytes(os.urandom(4), "big"))
@@ -569,7 +605,8 @@ def run(args) -> tuple[int, dict]:
     finally:
         host.close()
         port.close()
-    summary = {"role": args.role, "interface": args.interface, "ip": args.ip, "mac": args.mac,
+    summary = {"role": args.role, "io": args.io, "interface": args.interface, "ip": args.ip,
+               "mac": args.mac,
                "gateway_mac": args.gateway_mac, "delay_ms": args.delay, "rate_mbps": args.rate,
                "config": asdict(cfg), "start_monotonic": host.t0,
                "wall_s": round(time.monotonic() - started, 3),

@@ -1,35 +1,45 @@
-"""A ``topologies`` Topo built for real: hosts in network namespaces, switches as ``rdtcp-switch``.
+"""A ``topologies`` Topo built for real: hosts in network namespaces, switches as processes.
 
 The simulator's twin of a Topo (``sim.Network.from_topo``) and this live network come from the
 same class and the same derivation: host IPs and MACs, switch-port MACs and routes are those of
 the twin (``LivePlan.from_topo`` builds it and reads them there), so the controller configures a
 live gateway exactly as it configures a simulated one (``sim.gateway.gateway_config``).
 
-Each host runs ``python -m live.host`` (the project's TCP engine on a raw socket) in its own
-namespace; each switch is an ``rdtcp-switch`` process in the root namespace (its control port on
-127.0.0.1, where ``rdtcp-switch-cli`` and the controller reach it). Links are veth pairs. Two
-ways to build it, the same plan either way:
+What runs where is a ``Layout``:
+
+* hosts, each in its own namespace: ``engine``, the project's TCP engine on a raw socket
+  (``python -m live.host``, struct or Scapy frames), the kernel never seeing the host's
+  address; or ``kernel``, Linux's own TCP (``python -m live.kernel_host``), the kernel owning a
+  /32 on the host's interface, with the host's MAC, a route and a permanent neighbour entry
+  (the gateway port's MAC) for every other host, offloads off and the run's ``sysctls``;
+* switches, in the root namespace: ``embedded``, ``rdtcp-switch`` (its Thrift port on
+  127.0.0.1, chosen by the system and read from its ready line), or ``simple_switch``: any
+  binary with simple_switch's command line and Thrift API, given a free Thrift port; either
+  is ready when it answers Thrift calls, and the controller keeps that connection
+  (``controller.drivers.ThriftDriver``);
+* links: veth pairs. ``bw`` becomes the sending switch port's ``set_queue_rate`` in packets/s
+  of MTU-sized frames (``queue_rate_pps``, set by the controller) and a host's serialisation of
+  what it sends. ``delay`` is applied once per direction, by the sender where it can (the
+  switch's ``--port-delay``, ``live.host --delay``, and ``--rate`` for a host); a link with a
+  sender that cannot (Linux's TCP, simple_switch) gets a stage: netem qdiscs on both sending
+  interfaces where the kernel has netem, else a ``live.delay_stage`` process between two veth
+  pairs (``Layout.choose``, ``--link-delay``).
+
+Two ways to build it, the same plan either way:
 
 * ``mininet``: when Mininet is importable (Debian's ``mininet`` package installs it for
   /usr/bin/python3 only; ``find_mininet`` loads that copy, the package alone, into another
-  3.11 interpreter): a ``mininet.node.Switch`` subclass starts ``rdtcp-switch``, a ``Host``
-  subclass leaves its interface without an IP address.
+  3.11 interpreter): ``live.mininet``'s ``P4Switch`` runs the switches, its ``RawHost`` leaves
+  the hosts' configuration to the layout's commands;
 * ``netns``: plain ``ip netns`` and ``ip link`` commands (``NetnsBackend.setup_commands``).
 
-Link properties, with no netem (tc qdiscs are not used at all):
-
-* ``bw`` becomes the sending switch port's ``set_queue_rate`` in packets/s of MTU-sized frames
-  (``queue_rate_pps``), set through the controller with the rest of the configuration (a host
-  serialises its own frames at its link's rate, ``live.host --rate``);
-* ``delay`` is applied once per direction, on the sending side: ``rdtcp-switch --port-delay``
-  for a switch port, ``live.host --delay`` for a host's transmissions.
-
-Nothing on the path carries the topology's addresses: every veth keeps its kernel-made MAC and
-has no IPv4 address and IPv6 disabled, so each kernel sees the frames as another host's
-(``PACKET_OTHERHOST``) and drops them before IP; the switches' and hosts' raw sockets are
-promiscuous. Teardown (``LiveNetwork.stop``, also on errors, Ctrl-C and SIGTERM) ends the
-processes, deletes the veths and the namespaces; ``python -m live.network --cleanup``
-removes what a killed run left behind. Needs root and iproute2.
+With the engine's hosts nothing on the path carries the topology's addresses: every veth keeps
+its kernel-made MAC and has no IPv4 address and IPv6 disabled, so each kernel sees the frames
+as another host's (``PACKET_OTHERHOST``) and drops them before IP; the switches' and hosts'
+raw sockets are promiscuous. Teardown (``LiveNetwork.stop``, also on errors, Ctrl-C and
+SIGTERM) ends the processes, deletes the veths and the namespaces; ``python -m live.network
+--cleanup`` removes what a killed run left behind. Needs root and iproute2 (and ethtool for
+Linux's TCP).
 
     from topologies import PaperTopo
     from live.network import LivePlan, LiveNetwork
@@ -46,9 +56,11 @@ import argparse
 import importlib
 import importlib.machinery
 import importlib.util
+import itertools
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -58,155 +70,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from netbase.units import parse_bw, parse_delay
+from live.plan import (ETH_HEADER, HOST_KINDS, LINK_DELAYS, MTU, OFFLOADS_OFF, REPO_ROOT,
+                       SWITCH_KINDS, HostPlan, Layout, LiveError, LivePlan, PortPlan, SwitchSpec,
+                       host_commands, namespace_commands, netem_args, queue_rate_pps,
+                       root_if_commands)
+from live.processes import (MININET_DIRS, START_TIMEOUT, STOP_TIMEOUT, _system_python_version,
+                            child_env, die_with_parent, find_mininet, free_tcp_port, stop_process,
+                            tail, thrift_when_ready, wait_for_line)
 
 __all__ = ["LivePlan", "HostPlan", "PortPlan", "LiveNetwork", "LiveError", "LiveInterrupted",
            "NetnsBackend",
            "MininetBackend", "queue_rate_pps", "find_mininet", "check_environment",
            "cleanup_stale", "tag_prefix", "new_tag", "Names", "REPO_ROOT", "MTU", "ETH_HEADER"]
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-MTU = 1500                    # the paper's packets (003 §4); gateway_config's port MTU
-ETH_HEADER = 14               # a frame of an MTU-sized packet is 1514 bytes on the wire
 PREFIX = "rl"                 # every name a live network creates starts with this
-START_TIMEOUT = 30.0          # seconds for a switch or host process to print its ready line
-STOP_TIMEOUT = 5.0            # seconds a process gets to exit after SIGTERM before SIGKILL
-MININET_DIRS = ("/usr/lib/python3/dist-packages",)   # Debian's mininet, for /usr/bin/python3
 SWITCH_READY = "Control server was started on "      # toolchain.switch.process.main
 HOST_READY = "live.host: ready"                    # live.host.READY_LINE
-
-
-class LiveError(Exception):
-    """The live network cannot be built or run here; the message says why (printed as error:)."""
-
-
-def queue_rate_pps(bw_bps: float, mtu: int = MTU) -> int:
-    """``set_queue_rate`` for a link of ``bw_bps``: packets/s of MTU-sized frames (1514 bytes at
-    MTU 1500, the size the simulator serialises at ``bw``), rounded, at least 1. Smaller frames
-    (ACKs) take a whole slot each: the traffic manager paces packets, not bits."""
-    return max(1, round(bw_bps / (8.0 * (mtu + ETH_HEADER))))
-
-
-# -- the plan: everything derived from the Topo, no root needed -----------------------------------
-@dataclass(frozen=True)
-class HostPlan:
-    name: str
-    ip: str
-    mac: str
-    gateway_mac: str          # the MAC of the switch port the host is attached to
-    switch: str
-    switch_port: int
-    port: int                 # the host's own port number in the Topo (its interface ethN)
-    delay_s: float            # the link's propagation delay, applied by the host as it sends
-    rate_bps: float | None    # the link's rate, at which the host serialises what it sends
-
-
-@dataclass(frozen=True)
-class PortPlan:
-    switch: str
-    port: int
-    peer: str
-    peer_port: int
-    delay_s: float            # applied as the switch sends (--port-delay)
-    rate_bps: float | None
-    queue_rate_pps: int | None
-
-
-@dataclass
-class LivePlan:
-    """Hosts, switch ports and links of a Topo, and the command lines that run them."""
-
-    topo: Any
-    twin: Any                                   # sim.network.Network built from the same Topo
-    hosts: dict[str, HostPlan] = field(default_factory=dict)
-    ports: dict[str, dict[int, PortPlan]] = field(default_factory=dict)
-    links: list[tuple[str, int, str, int]] = field(default_factory=list)
-    switch_seeds: dict[str, int] = field(default_factory=dict)
-
-    @classmethod
-    def from_topo(cls, topo: Any, program: Any = None, *, seed: int = 1) -> "LivePlan":
-        """``program``: the loaded gateway (default: ``sim.program.gateway_json()``); the twin
-        needs one to exist, its switches are never run. ``seed``: the run's, from which each
-        switch's random stream is derived as the simulator derives it."""
-        from sim.network import Network
-        from toolchain.switch import load_program
-
-        if program is None:
-            from sim.program import gateway_json
-            program = load_program(gateway_json())
-        twin = Network.from_topo(topo, program=program, seed=seed, configure=None)
-        plan = cls(topo=topo, twin=twin)
-        # the simulator's per-switch seed (sim.network.Network.derive_seed)
-        plan.switch_seeds = {name: twin.derive_seed(name) for name in twin.switches}
-        for _, _, info in topo.links(withInfo=True):
-            ends = ((info["node1"], info["port1"]), (info["node2"], info["port2"]))
-            plan.links.append((*ends[0], *ends[1]))
-            delay, rate = parse_delay(info.get("delay")), parse_bw(info.get("bw"))
-            for (node, port), (peer, peer_port) in (ends, ends[::-1]):
-                if node in twin.switches:
-                    plan.ports.setdefault(node, {})[port] = PortPlan(
-                        node, port, peer, peer_port, delay, rate,
-                        None if rate is None else queue_rate_pps(rate))
-                else:
-                    h = twin.hosts[node]
-                    plan.hosts[node] = HostPlan(node, h.ip, h.mac, h.gateway_mac, peer,
-                                                peer_port, port, delay, rate)
-        for name in twin.switches:
-            plan.ports.setdefault(name, {})
-        return plan
-
-    @property
-    def switches(self) -> list[str]:
-        return list(self.ports)
-
-    def switch_argv(self, name: str, ifnames: dict[int, str], program_path: str, *,
-                    pcap_dir: str | None = None, python: str = sys.executable) -> list[str]:
-        """``rdtcp-switch`` for switch ``name`` with its ports on ``ifnames`` ({port: interface}),
-        each link's delay on the port that sends into it, a control port the system picks."""
-        argv = [python, "-m", "toolchain.switch.process.main"]
-        for port in sorted(self.ports[name]):
-            argv.append(f"-i{port}@{ifnames[port]}")
-        for port, p in sorted(self.ports[name].items()):
-            if p.delay_s > 0:
-                argv += ["--port-delay", f"{port}:{p.delay_s * 1000:g}"]
-        argv += ["--thrift-port", "0", "--seed", str(self.switch_seeds.get(name, 0))]
-        if pcap_dir is not None:
-            argv += ["--pcap", str(pcap_dir)]
-        return argv + [str(program_path)]
-
-    def host_argv(self, name: str, ifname: str, peer: str, extra: list[str], *,
-                  python: str = sys.executable) -> list[str]:
-        """``live.host`` on host ``name`` talking to host ``peer``, with its link's delay and
-        rate on what it sends; ``extra`` adds the role and engine options."""
-        h, p = self.hosts[name], self.hosts[peer]
-        argv = [python, "-m", "live.host", "--interface", ifname, "--ip", h.ip, "--mac", h.mac,
-                "--gateway-mac", h.gateway_mac, "--peer-ip", p.ip]
-        if h.delay_s > 0:
-            argv += ["--delay", f"{h.delay_s * 1000:g}"]
-        if h.rate_bps is not None:
-            argv += ["--rate", f"{h.rate_bps / 1e6:g}"]
-        return argv + list(extra)
-
-    def gateway_config(self, name: str, *, tm_depth: int | None = None,
-                       impair: dict[int, dict] | None = None) -> dict:
-        """The controller config of switch ``name``: the simulator's (routes, edge ports, buffer
-        limits, impairments; ``sim.gateway.gateway_config``) plus each rate-limited port's
-        ``queue_rate_pps``, which the simulator sets in bits/s in the library instead."""
-        from sim.gateway import DEFAULT_TM_DEPTH, gateway_config
-
-        cfg = gateway_config(self.twin, name, tm_depth=tm_depth or DEFAULT_TM_DEPTH,
-                             impair=impair)
-        for port, p in self.ports[name].items():
-            if p.queue_rate_pps is not None:
-                cfg["ports"].setdefault(str(port), {})["queue_rate_pps"] = p.queue_rate_pps
-        return cfg
-
-    def describe(self) -> dict:
-        """The plan as JSON-able data (written into run.json)."""
-        return {"hosts": {n: {**h.__dict__} for n, h in self.hosts.items()},
-                "ports": {s: {str(p): {**pp.__dict__} for p, pp in sorted(ports.items())}
-                          for s, ports in self.ports.items()},
-                "links": [list(link) for link in self.links]}
+KERNEL_HOST_READY = "live.kernel_host: ready"       # live.kernel_host.READY_LINE
+STAGE_READY = "live.delay_stage: ready"             # live.delay_stage.READY_LINE
 
 
 # -- names ----------------------------------------------------------------------------------------
@@ -268,102 +149,38 @@ class Names:
     def host_ns(self, host: str) -> str:
         return f"{PREFIX}{self.tag}-{host}"
 
+    def stage_if(self, link: int, side: str) -> str:
+        """A delay stage's interface on link ``link``, side ``a`` (towards the link's first
+        node) or ``b``, in the root namespace: ``rl<tag>l<link><side>``."""
+        name = f"{PREFIX}{self.tag}l{link}{side}"
+        if len(name) > 15:
+            raise LiveError(f"interface name {name!r} is longer than 15 characters (a topology "
+                            "of more than 999 links)")
+        return name
+
 
 # -- environment ----------------------------------------------------------------------------------
-def check_environment() -> None:
-    """LiveError unless this process can build a live network: root and iproute2's ``ip``."""
-    if os.geteuid() != 0:
-        raise LiveError("live runs need root (network namespaces, veth pairs, AF_PACKET "
-                        "sockets): run it with sudo")
-    if shutil.which("ip") is None:
-        raise LiveError("the `ip` command (iproute2) is not installed: apt-get install iproute2")
+def check_environment(layout: Layout | None = None, *, cli: str | None = None) -> None:
+    """LiveError unless this process can build ``layout`` here: root and iproute2's ``ip``;
+    the Thrift client the controller drives the switches with; ``ethtool`` for Linux's TCP on
+    the hosts; netem for netem stages; the switch binary; the CLI program, when one is used."""
+    from live.environment import (EnvironmentProblem, require_binary, require_netem,
+                                  require_root_and_ip, require_thrift_client, require_tool)
 
-
-def find_mininet(dirs: tuple[str, ...] | None = None) -> Any | None:
-    """The ``mininet`` package, or None. Importable as is, or Debian's copy (installed for
-    /usr/bin/python3) loaded from ``dirs`` (``RDTCP_MININET_DIR`` or MININET_DIRS) when this
-    interpreter is the same major.minor: only the package is loaded from there, never the rest
-    of that directory, so nothing else of the system Python shadows this environment's packages.
-    Mininet is pure Python over the standard library (and the ``mnexec`` binary)."""
+    layout = layout or Layout()
     try:
-        importlib.import_module("mininet.net")
-        return sys.modules["mininet"]
-    except ImportError:
-        pass
-    if dirs is None:
-        env = os.environ.get("RDTCP_MININET_DIR")
-        dirs = (env,) if env else MININET_DIRS
-    if sys.version_info[:2] != _system_python_version():
-        return None
-    spec = importlib.machinery.PathFinder.find_spec("mininet", list(dirs))
-    if spec is None or spec.loader is None:
-        return None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["mininet"] = module
-    try:
-        spec.loader.exec_module(module)
-        importlib.import_module("mininet.net")      # submodules resolve through the package
-    except Exception:       # noqa: BLE001 -- a broken copy: as if there were none
-        for name in [n for n in sys.modules if n == "mininet" or n.startswith("mininet.")]:
-            del sys.modules[name]
-        return None
-    return module
-
-
-def _system_python_version() -> tuple[int, int]:
-    """The major.minor Debian's dist-packages are for: /usr/bin/python3's (3.11 on Debian 12)."""
-    exe = Path("/usr/bin/python3")
-    try:
-        target = os.path.basename(os.path.realpath(exe))     # python3.11
-        major, minor = target.replace("python", "").split(".")[:2]
-        return int(major), int(minor)
-    except (OSError, ValueError):
-        return sys.version_info[:2]
-
-
-# -- processes ------------------------------------------------------------------------------------
-def _child_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT)] + ([env["PYTHONPATH"]]
-                                                            if env.get("PYTHONPATH") else []))
-    env["PYTHONUNBUFFERED"] = "1"
-    return env
-
-
-def wait_for_line(proc: subprocess.Popen, log: Path, prefix: str, what: str,
-                  timeout: float = START_TIMEOUT) -> str:
-    """The first line of ``log`` (the process's stdout) starting with ``prefix``; LiveError if
-    the process exits first or ``timeout`` passes (the log's last lines tell why)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            text = log.read_text(errors="replace")
-        except FileNotFoundError:
-            text = ""
-        for line in text.splitlines():
-            if line.startswith(prefix):
-                return line
-        if proc.poll() is not None:
-            tail = " | ".join(text.strip().splitlines()[-3:]) or "no output"
-            raise LiveError(f"{what} exited with status {proc.returncode} before it was ready: "
-                            f"{tail}")
-        if time.monotonic() > deadline:
-            raise LiveError(f"{what} not ready within {timeout:g} s (see {log})")
-        time.sleep(0.02)
-
-
-def stop_process(proc: subprocess.Popen, timeout: float = STOP_TIMEOUT) -> int | None:
-    """SIGTERM, then SIGKILL after ``timeout``; the exit status."""
-    if proc.poll() is None:
-        try:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=timeout)
-        except ProcessLookupError:
-            pass
-    return proc.returncode
+        require_root_and_ip()
+        require_thrift_client()
+        if layout.hosts == "kernel":
+            require_tool("ethtool")
+        if "netem" in layout.stages.values():
+            require_netem()
+        if layout.switch.kind == "simple_switch":
+            require_binary(layout.switch.binary, "switch binary")
+        if cli is not None:
+            require_binary(cli, "switch CLI")
+    except EnvironmentProblem as e:
+        raise LiveError(str(e)) from None
 
 
 def _run(argv: list[str], *, check: bool = True) -> subprocess.CompletedProcess:
@@ -376,13 +193,15 @@ def _run(argv: list[str], *, check: bool = True) -> subprocess.CompletedProcess:
 
 # -- backends -------------------------------------------------------------------------------------
 class NetnsBackend:
-    """Hosts in ``ip netns`` namespaces, switch ports in the root namespace, veth links."""
+    """Hosts in ``ip netns`` namespaces, switch ports in the root namespace, veth links (a
+    link with a relay delay stage is two veth pairs, the stage's ends in the root namespace)."""
 
     name = "netns"
 
-    def __init__(self, plan: LivePlan, names: Names):
+    def __init__(self, plan: LivePlan, names: Names, layout: Layout | None = None):
         self.plan = plan
         self.names = names
+        self.layout = layout or Layout()
         self._created_ns: list[str] = []
         self._created_if: list[str] = []
 
@@ -392,40 +211,52 @@ class NetnsBackend:
     def host_interface(self, host: str) -> str:
         return self.names.host_if(host, self.plan.hosts[host].port)
 
+    def stage_interfaces(self, link: int) -> tuple[str, str]:
+        return self.names.stage_if(link, "a"), self.names.stage_if(link, "b")
+
+    def _end(self, node: str, port: int) -> tuple[str, str | None]:
+        """(interface, namespace or None for the root) of a node's end of a link."""
+        if node in self.plan.hosts:
+            return self.names.host_if(node, port), self.names.host_ns(node)
+        return self.names.switch_if(node, port), None
+
     def setup_commands(self) -> list[list[str]]:
-        """The ``ip`` and ``sysctl`` commands that build the network, in order."""
-        plan, names = self.plan, self.names
+        """The ``ip``, ``sysctl``, ``ethtool`` and ``tc`` commands that build the network."""
+        plan, layout = self.plan, self.layout
         cmds: list[list[str]] = []
         for host in plan.hosts:
-            ns = names.host_ns(host)
+            ns = self.names.host_ns(host)
             cmds.append(["ip", "netns", "add", ns])
-            # IPv6 off before any interface exists there (no router solicitations, no DAD)
-            for key in ("all", "default"):
-                cmds.append(["ip", "netns", "exec", ns, "sysctl", "-qw",
-                             f"net.ipv6.conf.{key}.disable_ipv6=1"])
-            cmds.append(["ip", "-n", ns, "link", "set", "lo", "up"])
-        up_root: list[str] = []
-        for n1, p1, n2, p2 in plan.links:
+            cmds += [_in_ns(ns, c) for c in namespace_commands(layout)]
+        for i, (n1, p1, n2, p2) in enumerate(plan.links):
             if n1 in plan.hosts and n2 in plan.hosts:
                 raise LiveError(f"link {n1}-{n2}: hosts must attach to switches")
-            if n1 in plan.hosts:
-                n1, p1, n2, p2 = n2, p2, n1, p1          # the switch end first
-            sw_if = names.switch_if(n1, p1)
-            if n2 in plan.hosts:
-                ns, h_if = names.host_ns(n2), names.host_if(n2, p2)
-                cmds.append(["ip", "link", "add", sw_if, "type", "veth", "peer", "name", h_if,
-                             "netns", ns])
-                cmds.append(["ip", "-n", ns, "link", "set", h_if, "up"])
-                up_root.append(sw_if)
+            e1, e2 = self._end(n1, p1), self._end(n2, p2)
+            if layout.stages.get(i) == "relay":
+                sa, sb = self.stage_interfaces(i)
+                cmds += [_veth_add(e1, (sa, None)), _veth_add((sb, None), e2)]
             else:
-                other = names.switch_if(n2, p2)
-                cmds.append(["ip", "link", "add", sw_if, "type", "veth", "peer", "name", other])
-                up_root += [sw_if, other]
-        for ifname in up_root:
-            # the root namespace's defaults are not ours to change: per interface, before up
-            cmds.append(["sysctl", "-qw", f"net.ipv6.conf.{ifname}.disable_ipv6=1"])
-            cmds.append(["ip", "link", "set", ifname, "up"])
+                cmds.append(_veth_add(e1, e2))
+        for host in plan.hosts:
+            ns = self.names.host_ns(host)
+            cmds += [_in_ns(ns, c) for c in host_commands(plan, layout, host,
+                                                          self.host_interface(host))]
+        for ifname, netem in self._root_ends():
+            cmds += root_if_commands(layout, ifname, netem)
         return cmds
+
+    def _root_ends(self) -> list[tuple[str, list[str] | None]]:
+        """Every root-namespace interface, with the netem arguments of what it sends."""
+        out = []
+        for i, (n1, p1, n2, p2) in enumerate(self.plan.links):
+            kind = self.layout.stages.get(i)
+            for node, port in ((n1, p1), (n2, p2)):
+                if node in self.plan.ports:
+                    out.append((self.names.switch_if(node, port),
+                                netem_args(self.plan, i, node) if kind == "netem" else None))
+            if kind == "relay":
+                out += [(name, None) for name in self.stage_interfaces(i)]
+        return out
 
     def teardown_commands(self) -> list[list[str]]:
         """Deleting one end of a veth deletes the pair; deleting a namespace deletes its ends."""
@@ -433,7 +264,11 @@ class NetnsBackend:
         return cmds + [["ip", "netns", "del", self.names.host_ns(h)] for h in self.plan.hosts]
 
     def _root_ifs(self) -> list[str]:
-        return [self.names.switch_if(s, p) for s, ports in self.plan.ports.items() for p in ports]
+        ifs = [self.names.switch_if(s, p) for s, ports in self.plan.ports.items() for p in ports]
+        for i, kind in sorted(self.layout.stages.items()):
+            if kind == "relay":
+                ifs += list(self.stage_interfaces(i))
+        return ifs
 
     def build(self) -> None:
         for argv in self.setup_commands():
@@ -443,15 +278,23 @@ class NetnsBackend:
             elif argv[:3] == ["ip", "link", "add"]:
                 self._created_if.append(argv[3])
 
+    def start_process(self, node: str | None, argv: list[str], log) -> subprocess.Popen:
+        """A process in ``node``'s namespace (a host's), or in the root namespace (None)."""
+        if node is not None and node in self.plan.hosts:
+            # `ip netns exec` enters the namespace and execs the command: the Popen is the host
+            argv = ["ip", "netns", "exec", self.names.host_ns(node), *argv]
+        return subprocess.Popen(argv, cwd=REPO_ROOT, env=child_env(), stdin=subprocess.DEVNULL,
+                                stdout=log, stderr=subprocess.STDOUT,
+                                preexec_fn=die_with_parent())
+
     def start_switch(self, switch: str, argv: list[str], log) -> subprocess.Popen:
-        return subprocess.Popen(argv, cwd=REPO_ROOT, env=_child_env(), stdin=subprocess.DEVNULL,
-                                stdout=log, stderr=subprocess.STDOUT)
+        return self.start_process(None, argv, log)
 
     def start_host(self, host: str, argv: list[str], log) -> subprocess.Popen:
-        # `ip netns exec` enters the namespace and execs the command: the Popen is the host
-        return subprocess.Popen(["ip", "netns", "exec", self.names.host_ns(host), *argv],
-                                cwd=REPO_ROOT, env=_child_env(), stdin=subprocess.DEVNULL,
-                                stdout=log, stderr=subprocess.STDOUT)
+        return self.start_process(host, argv, log)
+
+    def start_stage(self, link: int, argv: list[str], log) -> subprocess.Popen:
+        return self.start_process(None, argv, log)
 
     def destroy(self) -> list[str]:
         """Remove what ``build`` created (also after a partial build); the errors, if any."""
@@ -469,13 +312,37 @@ class NetnsBackend:
         return errors
 
 
+def _in_ns(ns: str | None, argv: list[str]) -> list[str]:
+    """``argv`` run in namespace ``ns`` (None: the root namespace)."""
+    if ns is None:
+        return argv
+    if argv[0] == "ip":
+        return ["ip", "-n", ns, *argv[1:]]
+    return ["ip", "netns", "exec", ns, *argv]
+
+
+def _veth_add(x: tuple[str, str | None], y: tuple[str, str | None]) -> list[str]:
+    """``ip link add`` of a veth pair between two ends, each in its namespace (None: root)."""
+    (xi, xns), (yi, yns) = x, y
+    if xns is not None and yns is None:
+        (xi, xns), (yi, yns) = (yi, yns), (xi, xns)     # made from the root namespace's end
+    argv = ["ip", "link", "add", xi, "type", "veth", "peer", "name", yi]
+    if yns is not None:
+        argv += ["netns", yns]
+    if xns is not None:
+        raise LiveError(f"veth {xi}-{yi}: one end must be in the root namespace")
+    return argv
+
+
 class MininetBackend:
-    """The same network through Mininet: ``Mininet(controller=None)`` with a Switch subclass
-    that runs ``rdtcp-switch`` and a Host subclass whose interface keeps no IP address."""
+    """The same network through Mininet: ``Mininet(controller=None)`` with the P4 switch class
+    of ``live.mininet`` (``P4Switch``, which the runner gives its command line), hosts whose
+    interface Mininet leaves without an address (``RawHost``: the layout's commands configure
+    it), and a node holding the two interfaces of each relay delay stage (``StageNode``)."""
 
     name = "mininet"
 
-    def __init__(self, plan: LivePlan, names: Names):
+    def __init__(self, plan: LivePlan, names: Names, layout: Layout | None = None):
         self.mn = find_mininet()
         if self.mn is None:
             raise LiveError("Mininet is not importable here (apt-get install mininet installs it "
@@ -483,8 +350,8 @@ class MininetBackend:
                             "for another Python 3.11); use --backend netns")
         self.plan = plan
         self.names = names
+        self.layout = layout or Layout()
         self.net = None
-        self._switch_argv: dict[str, list[str]] = {}
 
     def interfaces(self, switch: str) -> dict[int, str]:
         return {p: self.names.switch_if(switch, p) for p in self.plan.ports[switch]}
@@ -492,52 +359,68 @@ class MininetBackend:
     def host_interface(self, host: str) -> str:
         return self.names.host_if(host, self.plan.hosts[host].port)
 
+    def stage_interfaces(self, link: int) -> tuple[str, str]:
+        return self.names.stage_if(link, "a"), self.names.stage_if(link, "b")
+
+    def _ifname(self, node: str, port: int) -> str:
+        return (self.names.host_if(node, port) if node in self.plan.hosts
+                else self.names.switch_if(node, port))
+
     def build(self) -> None:
         from mininet.link import Link
         from mininet.log import setLogLevel
         from mininet.net import Mininet
-        from mininet.node import Host
+
+        from live.mininet import P4Switch, RawHost, StageNode
 
         setLogLevel("warning")
-        plan, names = self.plan, self.names
-
-        class RawHost(Host):
-            """A host whose interface has no IP address (live.host owns the address) and no
-            IPv6, so the kernel never answers the project's TCP segments."""
-
-            def config(self, **_params):
-                self.cmd("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
-                         "net.ipv6.conf.default.disable_ipv6=1")
-                return Host.config(self, mac=None, ip=None, defaultRoute=None, lo="up")
-
+        plan, layout = self.plan, self.layout
         net = Mininet(topo=None, build=False, controller=None, host=RawHost, link=Link,
                       autoSetMacs=False)
         self.net = net
         for host in plan.hosts:
-            h = net.addHost(host)
-            h.cmd("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
-                  "net.ipv6.conf.default.disable_ipv6=1")
-        for i, switch in enumerate(plan.switches):
-            net.addSwitch(switch, cls=_rdtcp_switch_class(), dpid=f"{i + 1:x}")
-        for n1, p1, n2, p2 in plan.links:
-            ifs = [names.host_if(n, p) if n in plan.hosts else names.switch_if(n, p)
-                   for n, p in ((n1, p1), (n2, p2))]
-            net.addLink(n1, n2, port1=p1, port2=p2, intfName1=ifs[0], intfName2=ifs[1])
+            net.addHost(host)
+        dpids = itertools.count(1)
         for switch in plan.switches:
-            for ifname in self.interfaces(switch).values():
-                _run(["sysctl", "-qw", f"net.ipv6.conf.{ifname}.disable_ipv6=1"], check=False)
+            net.addSwitch(switch, cls=P4Switch, dpid=f"{next(dpids):x}", managed=True)
+        for i, (n1, p1, n2, p2) in enumerate(plan.links):
+            if1, if2 = self._ifname(n1, p1), self._ifname(n2, p2)
+            if layout.stages.get(i) == "relay":
+                sa, sb = self.stage_interfaces(i)
+                stage = net.addSwitch(f"stage{i}", cls=StageNode, dpid=f"{next(dpids):x}")
+                net.addLink(n1, stage, port1=p1, port2=1, intfName1=if1, intfName2=sa)
+                net.addLink(stage, n2, port1=2, port2=p2, intfName1=sb, intfName2=if2)
+            else:
+                net.addLink(n1, n2, port1=p1, port2=p2, intfName1=if1, intfName2=if2)
         net.build()
+        for host in plan.hosts:
+            node = net.get(host)
+            for argv in (namespace_commands(layout)
+                         + host_commands(plan, layout, host, self.host_interface(host))):
+                out = node.cmd(" ".join(shlex.quote(a) for a in argv) + " ; echo rc=$?")
+                if not out.strip().endswith("rc=0"):
+                    raise LiveError(f"`{' '.join(argv)}` failed on host {host}: "
+                                    f"{out.strip().splitlines()[0] if out.strip() else '?'}")
+        for ifname, netem in self._root_ends():
+            for argv in root_if_commands(layout, ifname, netem):
+                _run(argv)
+
+    def _root_ends(self) -> list[tuple[str, list[str] | None]]:
+        return NetnsBackend._root_ends(self)        # the same interfaces, the same names
 
     def start_switch(self, switch: str, argv: list[str], log) -> subprocess.Popen:
-        node = self.net.get(switch)
-        node.rdtcp_argv, node.rdtcp_log = argv, log
-        node.start([])
-        return node.rdtcp_proc
+        return self.net.get(switch).launch(argv, log)
 
     def start_host(self, host: str, argv: list[str], log) -> subprocess.Popen:
-        return self.net.get(host).popen(argv, cwd=str(REPO_ROOT), env=_child_env(),
+        return self.net.get(host).popen(argv, cwd=str(REPO_ROOT), env=child_env(),
                                         stdin=subprocess.DEVNULL, stdout=log,
-                                        stderr=subprocess.STDOUT)
+                                        stderr=subprocess.STDOUT,
+                                        preexec_fn=die_with_parent())
+
+    def start_stage(self, link: int, argv: list[str], log) -> subprocess.Popen:
+        return subprocess.Popen(argv, cwd=REPO_ROOT, env=child_env(), stdin=subprocess.DEVNULL,
+                                stdout=log, stderr=subprocess.STDOUT,
+                                preexec_fn=die_with_parent())
 
     def destroy(self) -> list[str]:
         errors = []
@@ -548,51 +431,16 @@ class MininetBackend:
                 errors.append(f"mininet stop: {e}")
             self.net = None
         # whatever Mininet left (a link of a half-built network)
-        for switch in self.plan.switches:
-            for ifname in self.interfaces(switch).values():
-                _run(["ip", "link", "del", ifname], check=False)
+        for ifname, _ in self._root_ends():
+            _run(["ip", "link", "del", ifname], check=False)
         return errors
-
-
-_SWITCH_CLASS: list[Any] = []
-
-
-def _rdtcp_switch_class() -> type:
-    """``mininet.node.Switch`` running ``rdtcp-switch`` (defined once Mininet is loaded)."""
-    if _SWITCH_CLASS:
-        return _SWITCH_CLASS[0]
-    from mininet.node import Switch
-
-    class RdtcpSwitch(Switch):
-        """The embedded target as a Mininet switch. ``LiveNetwork`` sets ``rdtcp_argv`` (the
-        plan's ``switch_argv``) and ``rdtcp_log`` before ``start``; the process runs in the root
-        namespace, like Mininet's other switches."""
-
-        rdtcp_argv: list[str] | None = None
-        rdtcp_log: Any = None
-        rdtcp_proc: subprocess.Popen | None = None
-
-        def start(self, controllers):
-            if self.rdtcp_argv is None or self.rdtcp_proc is not None:
-                return                      # Mininet.start(): LiveNetwork starts it itself
-            self.rdtcp_proc = self.popen(self.rdtcp_argv, cwd=str(REPO_ROOT), env=_child_env(),
-                                         stdin=subprocess.DEVNULL, stdout=self.rdtcp_log,
-                                         stderr=subprocess.STDOUT)
-
-        def stop(self, deleteIntfs=True):   # noqa: N803 (Mininet's signature)
-            if self.rdtcp_proc is not None:
-                stop_process(self.rdtcp_proc)
-            super().stop(deleteIntfs)
-
-    _SWITCH_CLASS.append(RdtcpSwitch)
-    return RdtcpSwitch
 
 
 BACKENDS = {"netns": NetnsBackend, "mininet": MininetBackend}
 
 
-def choose_backend(name: str) -> type:
-    """``auto``: Mininet when it can be loaded, else plain namespaces."""
+def choose_backend(name: str, layout: Layout | None = None) -> type:
+    """``auto``: Mininet when it can be loaded (and builds ``layout``), else plain namespaces."""
     if name == "auto":
         return MininetBackend if find_mininet() is not None else NetnsBackend
     if name not in BACKENDS:
@@ -606,27 +454,33 @@ class LiveInterrupted(BaseException):
 
 
 class LiveNetwork:
-    """A ``LivePlan`` built and running: switch processes ready, hosts started on demand.
+    """A ``LivePlan`` built and running: delay stages and switch processes ready, hosts started
+    on demand.
 
     Use as a context manager (teardown always runs, SIGTERM included), or call ``start`` and
-    ``stop``. ``log_dir`` receives each process's output (``<node>.log``); ``pcap_dir`` makes
-    the switches write pcaps, renamed ``<switch>-eth<port>_{in,out}.pcap`` at the end.
+    ``stop``. ``layout`` says what runs where (``Layout``: the hosts' and switches' kinds, the
+    links' delay stages; default: the project's engine and rdtcp-switch, delays applied by the
+    senders). ``log_dir`` receives each process's output (``<node>.log``, ``link<i>.log`` for
+    a stage); ``pcap_dir`` makes the switches write pcaps, renamed
+    ``<switch>-eth<port>_{in,out}.pcap`` at the end.
     """
 
     def __init__(self, plan: LivePlan, *, program_path: str | os.PathLike, backend: str = "auto",
                  log_dir: str | os.PathLike | None = None,
                  pcap_dir: str | os.PathLike | None = None,
-                 cli: str | None = None):
+                 cli: str | None = None, layout: Layout | None = None):
         self.plan = plan
         self.program_path = str(program_path)
         self.names = Names(new_tag(), {s: i for i, s in enumerate(plan.switches)})
         self.backend_name = backend
         self.backend: Any = None
+        self.layout = layout or Layout()
         self.log_dir = Path(log_dir) if log_dir is not None else None
         self.pcap_dir = Path(pcap_dir) if pcap_dir is not None else None
         self.cli = cli
         self._drivers: dict[str, Any] = {}      # one control connection per switch (no CLI)
         self.switch_procs: dict[str, subprocess.Popen] = {}
+        self.stage_procs: dict[int, subprocess.Popen] = {}
         self.control_ports: dict[str, int] = {}
         self.host_procs: list[tuple[str, subprocess.Popen]] = []
         self._logs: list[Any] = []
@@ -667,14 +521,18 @@ class LiveNetwork:
         raise LiveInterrupted("SIGTERM")
 
     def start(self) -> "LiveNetwork":
-        check_environment()
+        check_environment(self.layout, cli=self.cli)
         if self.log_dir is None:
             import tempfile
             self._tmp_logs = Path(tempfile.mkdtemp(prefix="rdtcp-live-"))
             self.log_dir = self._tmp_logs
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        self.backend = choose_backend(self.backend_name)(self.plan, self.names)
+        self.backend = choose_backend(self.backend_name, self.layout)(self.plan, self.names,
+                                                                      self.layout)
         self.backend.build()
+        for i, kind in sorted(self.layout.stages.items()):
+            if kind == "relay":
+                self._start_stage(i)
         for switch in self.plan.switches:
             self._start_switch(switch)
         return self
@@ -684,15 +542,48 @@ class LiveNetwork:
         self._logs.append(f)
         return f
 
+    def _start_stage(self, i: int) -> None:
+        n1, _, n2, _ = self.plan.links[i]
+        a, b = self.backend.stage_interfaces(i)
+        argv = [sys.executable, "-m", "live.delay_stage", "--a", a, "--b", b,
+                "--delay", f"{self.plan.link_delay(i) * 1000:g}"]
+        # a host's NIC serialises what it sends (sim.links.Nic); switches pace their own ports
+        for node, flag in ((n1, "--rate-ab"), (n2, "--rate-ba")):
+            rate = self.plan.hosts[node].rate_bps if node in self.plan.hosts else None
+            if rate:
+                argv += [flag, f"{rate / 1e6:g}"]
+        name = f"link{i}-{n1}-{n2}"
+        proc = self.backend.start_stage(i, argv, self._log(name))
+        self.stage_procs[i] = proc
+        wait_for_line(proc, self.log_dir / f"{name}.log", STAGE_READY, f"delay stage {n1}-{n2}")
+
     def _start_switch(self, switch: str) -> None:
-        argv = self.plan.switch_argv(switch, self.backend.interfaces(switch), self.program_path,
-                                     pcap_dir=None if self.pcap_dir is None else str(self.pcap_dir))
-        log = self._log(switch)
-        proc = self.backend.start_switch(switch, argv, log)
-        self.switch_procs[switch] = proc
-        line = wait_for_line(proc, self.log_dir / f"{switch}.log", SWITCH_READY,
-                             f"switch {switch} (rdtcp-switch)")
-        self.control_ports[switch] = int(line.rsplit(":", 1)[1])
+        """Start a gateway, wait until it answers Thrift calls, keep that connection for the
+        controller. rdtcp-switch picks its own port and prints it; simple_switch is given a
+        free one (it cannot pick its own)."""
+        spec, ifnames = self.layout.switch, self.backend.interfaces(switch)
+        pcap = None if self.pcap_dir is None else str(self.pcap_dir)
+        log_path = self.log_dir / f"{switch}.log"
+        if spec.kind == "embedded":
+            delayed = {p for p in self.plan.ports[switch]
+                       if not self.layout.staged(self.plan, switch, p)}
+            argv = self.plan.switch_argv(switch, ifnames, self.program_path, pcap_dir=pcap,
+                                         python=spec.python, delayed_ports=delayed)
+            proc = self.switch_procs[switch] = self.backend.start_switch(switch, argv,
+                                                                         self._log(switch))
+            line = wait_for_line(proc, log_path, SWITCH_READY, f"switch {switch} (rdtcp-switch)")
+            port = int(line.rsplit(":", 1)[1])
+            what = f"switch {switch} (rdtcp-switch)"
+        else:
+            port = free_tcp_port()
+            argv = self.plan.simple_switch_argv(switch, ifnames, self.program_path,
+                                                binary=spec.binary, thrift_port=port,
+                                                pcap_dir=pcap)
+            proc = self.switch_procs[switch] = self.backend.start_switch(switch, argv,
+                                                                         self._log(switch))
+            what = f"switch {switch} ({spec.binary})"
+        self.control_ports[switch] = port
+        self._drivers[switch] = thrift_when_ready(proc, port, log_path, what)
 
     def stop(self) -> None:
         """End every process, remove interfaces and namespaces, rename the pcaps. Idempotent."""
@@ -703,6 +594,8 @@ class LiveNetwork:
             stop_process(proc)
         for proc in self.switch_procs.values():
             stop_process(proc)
+        for proc in self.stage_procs.values():
+            stop_process(proc)
         errors = self.backend.destroy() if self.backend is not None else []
         self._rename_pcaps()
         for f in self._logs:
@@ -710,6 +603,7 @@ class LiveNetwork:
         self._logs.clear()
         self.host_procs.clear()
         self.switch_procs.clear()
+        self.stage_procs.clear()
         if self._tmp_logs is not None:
             shutil.rmtree(self._tmp_logs, ignore_errors=True)
             self._tmp_logs = None
@@ -728,38 +622,56 @@ class LiveNetwork:
 
     # -- use --------------------------------------------------------------------------------------
     def controller(self, switch: str) -> Any:
-        """``controller.Controller`` on the switch's control port: over one connection kept for
-        the run (``SwitchProcessDriver``), or piped through ``cli`` when one was given (e.g.
-        ``rdtcp-switch-cli``, as for real simple_switch)."""
+        """``controller.Controller`` on the switch's Thrift port: over the connection kept for
+        the run (``ThriftDriver``, the same for rdtcp-switch and simple_switch), or piped
+        through ``cli`` when one was given (e.g. ``simple_switch_CLI``, one session per call)."""
         from controller import Controller
-        from controller.drivers import Bmv2Driver, SwitchProcessDriver
+        from controller.drivers import Bmv2Driver
 
         if self.cli is not None:
             return Controller(Bmv2Driver(self.control_ports[switch], cli=self.cli))
-        driver = self._drivers.get(switch)
-        if driver is None:
-            driver = self._drivers[switch] = SwitchProcessDriver(self.control_ports[switch])
-        return Controller(driver)
+        return Controller(self._drivers[switch])
 
     def host_interface(self, host: str) -> str:
         return self.backend.host_interface(host)
 
     def start_host(self, host: str, peer: str, extra: list[str], *,
                    wait_ready: bool = True) -> subprocess.Popen:
-        """Start ``live.host`` on ``host`` (log ``<host>.log``); waits for its ready line."""
-        argv = self.plan.host_argv(host, self.host_interface(host), peer, extra)
+        """Start the host's TCP (``live.host``, or ``live.kernel_host`` on a kernel layout) on
+        ``host`` towards ``peer`` (log ``<host>.log``); waits for its ready line."""
+        if self.layout.hosts == "kernel":
+            argv, ready = self.plan.kernel_host_argv(host, peer, extra), KERNEL_HOST_READY
+        else:
+            h = self.plan.hosts[host]
+            own = not self.layout.staged(self.plan, host, h.port)
+            argv = self.plan.host_argv(host, self.host_interface(host), peer, extra,
+                                       own_link=own)
+            ready = HOST_READY
         proc = self.backend.start_host(host, argv, self._log(host))
         self.host_procs.append((host, proc))
         if wait_ready:
-            wait_for_line(proc, self.log_dir / f"{host}.log", HOST_READY, f"host {host}")
+            wait_for_line(proc, self.log_dir / f"{host}.log", ready, f"host {host}")
         return proc
+
+    def failures(self) -> list[str]:
+        """The switch and stage processes that are no longer running, with their exit status:
+        a live run whose gateway died says so instead of waiting for its hosts' timeouts."""
+        out = []
+        for name, proc in self.switch_procs.items():
+            if proc.poll() is not None:
+                out.append(f"switch {name} exited with status {proc.returncode}: "
+                           f"{tail(self.log_text(name))}")
+        for i, proc in self.stage_procs.items():
+            if proc.poll() is not None:
+                n1, _, n2, _ = self.plan.links[i]
+                out.append(f"delay stage {n1}-{n2} exited with status {proc.returncode}")
+        return out
 
     def log_text(self, node: str) -> str:
         try:
             return (self.log_dir / f"{node}.log").read_text(errors="replace")
         except (OSError, TypeError):
             return ""
-
 
 
 # -- stale networks -------------------------------------------------------------------------------
@@ -786,7 +698,7 @@ def cleanup_stale(*, dry_run: bool = False) -> list[list[str]]:
 
 
 _STALE_NS = re.compile(rf"^{PREFIX}([0-9a-z]{{6}})-[A-Za-z0-9_.]+$")
-_STALE_IF = re.compile(rf"^{PREFIX}([0-9a-z]{{6}})s\d+p\d+$")
+_STALE_IF = re.compile(rf"^{PREFIX}([0-9a-z]{{6}})(?:s\d+p\d+|l\d+[ab])$")
 
 
 def _stale(tag: str) -> bool:

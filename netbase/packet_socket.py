@@ -16,13 +16,14 @@ netem, which this project's kernels may lack (experiments/LIVE.md).
 from __future__ import annotations
 
 import errno
+import fcntl
 import logging
 import socket
 import struct
 from collections import deque
 
 __all__ = ["PortError", "RawPort", "SocketPairPort", "parse_interface_spec", "DelayLine",
-           "parse_port_delay"]
+           "parse_port_delay", "interface_index"]
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +42,34 @@ _MAX_FRAME = 65536 + 4 + 14          # largest veth MTU plus a reinserted tag an
 _RCVBUF = 4 << 20
 SO_RCVBUFFORCE = 33
 MAX_PORT = 510                        # 9-bit v1model ports; 511 is simple_switch's drop port
+SIOCGIFINDEX = 0x8933                 # linux/sockios.h: interface name -> index
+_IFREQ = struct.Struct("16si20x")     # struct ifreq: ifr_name, then ifr_ifindex in a 24-byte union
 
 
 class PortError(Exception):
     """A port cannot be opened or a ``-i`` spec is malformed; the message names the interface."""
+
+
+def interface_index(ifname: str) -> int:
+    """The kernel's index of interface ``ifname`` (OSError with ENODEV when there is none).
+
+    ``socket.if_nametoindex`` where the interpreter has it; PyPy 3.9's ``socket`` does not, so
+    then the SIOCGIFINDEX ioctl (netdevice(7)) it is built on. Not ``/sys/class/net/<if>/ifindex``:
+    sysfs shows the namespace it was mounted in, which a process entering another namespace
+    without remounting it (Mininet's hosts) does not share, and a same-named interface there
+    would give another interface's index; the ioctl always answers for the caller's namespace.
+    """
+    lookup = getattr(socket, "if_nametoindex", None)
+    return lookup(ifname) if lookup is not None else _ioctl_index(ifname)
+
+
+def _ioctl_index(ifname: str) -> int:
+    name = ifname.encode()
+    if not name or len(name) >= 16:
+        raise OSError(errno.ENODEV, f"no interface {ifname!r}")
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        reply = fcntl.ioctl(s.fileno(), SIOCGIFINDEX, _IFREQ.pack(name, 0))
+    return _IFREQ.unpack(reply)[1]
 
 
 def parse_interface_spec(spec: str) -> tuple[int, str]:
@@ -83,7 +108,7 @@ class RawPort:
                             "AF_PACKET needs root or CAP_NET_RAW") from None
         try:
             s.bind((self.ifname, ETH_P_ALL))
-            ifindex = socket.if_nametoindex(self.ifname)
+            ifindex = interface_index(self.ifname)
             # struct packet_mreq { int ifindex; u16 type; u16 alen; u8 address[8]; }
             mreq = struct.pack("=iHH8s", ifindex, PACKET_MR_PROMISC, 0, b"")
             s.setsockopt(SOL_PACKET, PACKET_ADD_MEMBERSHIP, mreq)

@@ -1,6 +1,6 @@
 """Mininet-style topologies; ``sim.Network.from_topo`` builds the simulator twin of each.
 
-``topos`` exposes them to ``mn --custom topologies/paper.py --topo rdtcp_paper``.
+``topos`` names them for ``mn --custom live/mininet.py --topo rdtcp_paper`` (live/mininet.py).
 """
 
 from topologies.paper import FrtoTopo, PaperTopo, RrTcpTopo, topos

