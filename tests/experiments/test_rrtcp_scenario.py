@@ -149,7 +149,21 @@ def test_000s_senders_are_selectable_in_one_run_the_sweeps_and_live_run(tmp_path
     assert one_run.main(["--variant", "rrtcp-taes", "--injection", "delay", "--level", "0.1",
                          "--duration", "3", "--out", str(tmp_path)]) == 0
     assert json.loads((tmp_path / "run.json").read_text())["variant"] == "rrtcp-taes"
+    from hosts.tcp.connection import TcpConnection
+    from hosts.tcp.variants import get_variant
+    from live import host
+
+    addresses = ["--role", "sender", "--interface", "a-eth0", "--ip", "10.0.1.1", "--mac",
+                 "02:00:00:00:00:01", "--gateway-mac", "02:00:00:00:00:02", "--peer-ip",
+                 "10.0.2.1"]
     for variant in NEW_SENDERS:
-        assert live_run.parse_args(["--variant", variant]).variant == variant
+        args = live_run.parse_args(["--variant", variant])
+        assert args.variant == variant
+        # what live_run hands each live host, which runs the engine with that sender's policy
+        opts = host.build_parser().parse_args(
+            addresses + live_run.host_options(live_run.live_spec(args)))
+        conn = TcpConnection(host.tcp_config(opts.variant), local_port=5000, remote_port=80,
+                             iss=1)
+        assert type(conn.policy) is get_variant(variant)
         assert rdtcp_figures.parse_args(["--variants", variant]).variants == (variant,)
         assert rrtcp_figures.parse_args(["--variants", variant]).variants == (variant,)

@@ -90,6 +90,18 @@ def test_ewma_moves_dupthresh_an_eighth_of_the_way_to_each_false_fast_retransmit
     assert policy.dupthresh == 3 and policy.average == 3          # a timeout resets both
 
 
+def test_ewma_dupthresh_is_at_most_90pct_of_cwnd():
+    policy = get_variant("dsack-ewma")(config("dsack-ewma"))
+    v = view(cwnd=10 * MSS)
+    for _ in range(40):                             # the average climbs towards 60 dupacks
+        _false_fast_retransmit(policy, v, dupacks=60)
+    # set on the window BA02's undo leaves (cwnd halved to 5 segments, slow-starting back)
+    assert policy.average > 50 and policy.dupthresh == 4            # int(0.9 * 5 segments)
+    v.cwnd = 40 * MSS
+    _false_fast_retransmit(policy, v, dupacks=60)
+    assert policy.dupthresh == 18                                   # int(0.9 * 20 segments)
+
+
 @pytest.mark.parametrize("variant", ["dsack-timedel", "dsack-timeinc"])
 def test_timer_delays_the_fast_retransmit_from_the_first_duplicate_ack(variant):
     policy = get_variant(variant)(config(variant))
