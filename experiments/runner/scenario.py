@@ -9,6 +9,9 @@ bulk transfer from A to B; no delayed ACKs (ns-2's default TCP sink). Reordering
 paper's random queue swaps at R1's bottleneck queue (``sim.reorder``), one of the gateway's
 own P4 injection modes, set through the controller's impairment knobs, or reordering by delay
 on the bottleneck link (``sim.reorder.PacketDelayer``, the model of 000 and of 003 §7).
+Incremental deployment (003 §7): either gateway, or both, may run as a legacy router (``legacy``,
+the gateway program's legacy mode: the same queue, no EPDN), and R2 may drop data segments on
+their way to B (``r2_drop``, the gateway's drop injection), so that loss can happen at either.
 
 Throughput is what the paper plots: data bytes delivered in order to B's application over the
 whole run, divided by the run's duration.
@@ -24,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from experiments.runner.dbce_networks import NETWORKS as DBCE_NETWORKS
-from experiments.runner.gateways import configure_gateway, gateway_stats
+from experiments.runner.gateways import LEGACY_SETTINGS, configure_gateway, gateway_stats
 from hosts.tcp import TcpConfig
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
 from hosts.tcp.variants import get_variant
@@ -155,6 +158,8 @@ class RunSpec:
     bursts: float = 0.0           # drop-event start probability per data packet (000 §5.7)
     path_delay: float = 0.0       # the bottleneck's one-way delay P, s (0: the topology's own)
     fa_ratio: float = 0.0         # a fixed FA ratio for DSACK-FA senders (0: theirs, 0.90)
+    legacy: str = "none"          # legacy routers (003 §7): "none", "r1", "r2" or "both"
+    r2_drop: float = 0.0          # probability per data segment of a drop at R2 (towards B)
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -182,6 +187,7 @@ class RunSpec:
         if self.sample_step < 0 or self.max_cwnd_segments < 1:
             raise ValueError("sample_step must be >= 0 (0: no series) and max_cwnd_segments >= 1")
         self._check_000_fields()
+        self._check_deployment()
 
     def _check_000_fields(self) -> None:
         """000's impairments: in range, and only on 000's scenario, whose run reads them."""
@@ -195,6 +201,17 @@ class RunSpec:
         if self.scenario != "rrtcp" and any(getattr(self, name) for name in _RRTCP_FIELDS):
             raise ValueError(f"{', '.join(n for n in _RRTCP_FIELDS if getattr(self, n))}: "
                              f"000's impairments apply to scenario 'rrtcp' only")
+
+    def _check_deployment(self) -> None:
+        """Legacy routers and R2's drops are settings of 003's dumbbell run by ``run_paper``."""
+        if self.legacy not in LEGACY_SETTINGS:
+            raise ValueError(f"unknown legacy setting {self.legacy!r}; choose from "
+                             f"{', '.join(LEGACY_SETTINGS)}")
+        if not 0.0 <= self.r2_drop <= 1.0:
+            raise ValueError("r2_drop must be a probability in [0, 1]")
+        if (self.legacy != "none" or self.r2_drop) and self.scenario != "rdtcp":
+            raise ValueError(f"legacy and r2_drop are settings of the rdtcp scenario (003 §7), "
+                             f"not of {self.scenario!r}")
 
     def _check_types(self) -> None:
         """TypeError for a field of the wrong type (a spec read back from JSON may carry
@@ -214,10 +231,10 @@ class RunSpec:
             object.__setattr__(self, name, float(value))
 
 
-_STR_FIELDS = ("variant", "injection", "alt_extra_delay", "scenario", "delay")
+_STR_FIELDS = ("variant", "injection", "alt_extra_delay", "scenario", "delay", "legacy")
 _INT_FIELDS = ("swaps", "seed", "k", "swap_span", "max_cwnd_segments")
 _FLOAT_FIELDS = ("interval", "duration", "level", "sample_step", "ack_level", "drop", "bursts",
-                 "path_delay", "fa_ratio")
+                 "path_delay", "fa_ratio", "r2_drop")
 _RRTCP_FIELDS = ("delay", "ack_level", "drop", "bursts", "path_delay", "fa_ratio")
 
 
@@ -230,11 +247,12 @@ class RunResult:
     wall_s: float = 0.0
     series: list = field(default_factory=list)
     mss: int = 0        # the sender's segment size: MSS less 12 bytes for EPDN on RD-TCP flows
+    endpoints: dict = field(default_factory=dict)   # what the hosts saw of EPDN (_epdn_seen)
 
     def row(self) -> dict:
         return {**asdict(self.spec), "throughput_Bps": round(self.throughput_Bps, 3),
                 "delivered_bytes": self.delivered_bytes, "mss": self.mss,
-                "wall_s": round(self.wall_s, 3), **self.stats}
+                "wall_s": round(self.wall_s, 3), **self.stats, **self.endpoints}
 
 
 def tcp_config(spec: RunSpec) -> Any:
@@ -297,14 +315,30 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
     stats.update(gateway_stats(net))
     return RunResult(spec, flow.delivered_bytes / spec.duration, flow.delivered_bytes, stats,
                      time.perf_counter() - started, sampler.rows if sampler else [],
-                     mss=flow.sender.mss)
+                     mss=flow.sender.mss, endpoints=_epdn_seen(flow))
+
+
+def _stat(stats: Any, name: str) -> int:
+    """A counter of an engine's ``stats``, a dict or an object with attributes."""
+    value = stats.get(name, 0) if isinstance(stats, dict) else getattr(stats, name, 0)
+    return int(value or 0)
 
 
 def _flow_stats(flow: Any) -> dict:
-    s = flow.sender.stats
-    get = (lambda k: s.get(k, 0)) if isinstance(s, dict) else (lambda k: getattr(s, k, 0))
-    return {k: int(get(k) or 0) for k in ("retransmits", "spurious_retransmits",
-                                          "fast_retransmits", "timeouts")}
+    return {k: _stat(flow.sender.stats, k) for k in ("retransmits", "spurious_retransmits",
+                                                     "fast_retransmits", "timeouts")}
+
+
+def _epdn_seen(flow: Any) -> dict:
+    """What the endpoints saw of EPDN: the stamps B's receiver honoured (a drop reported) and
+    ignored, the ACKs it sent with the reorder bit (a gap it took for reordering), and the
+    duplicate ACKs with that bit A received. Beside the gateways' drop counters they show
+    whether a drop reached the receiver as a stamp (003 §7: not from a legacy router)."""
+    rcv, snd = flow.receiver.stats, flow.sender.stats
+    return {"rcv_epdn_stamps": _stat(rcv, "epdn_stamps"),
+            "rcv_epdn_ignored": _stat(rcv, "epdn_ignored"),
+            "rcv_reorder_acks": _stat(rcv, "reorder_acks_sent"),
+            "snd_reorder_dupacks": _stat(snd, "reorder_dupacks_received")}
 
 
 def _displacement_stats(displacements: dict[int, int], spec: RunSpec) -> dict:
