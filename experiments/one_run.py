@@ -25,7 +25,7 @@ from experiments.runner.cli import (HelpFormatter, UsageError, finite_float, mak
 from experiments.runner.gateways import LEGACY_SETTINGS, legacy_routers
 from experiments.runner.journal import code_version
 from experiments.runner.scenario import (BOTTLENECK_BPS, CAPTURE_POINTS, INJECTIONS,
-                                         MAX_CWND_SEGMENTS, RDTCP_K, RDTCP_VARIANTS, VARIANTS,
+                                         MAX_CWND_SEGMENTS, RDTCP_K, RDTCP_VARIANTS, SENDERS,
                                          ProgramError, RunSpec, gateway_program, run_paper)
 from sim.trace import write_series_csv
 
@@ -44,7 +44,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         prog="python -m experiments.one_run", formatter_class=HelpFormatter,
         description="Simulate one bulk transfer over the paper's dumbbell (003 §4) with the P4 "
                     "gateway, and write its counters, time series, plot and pcap.")
-    p.add_argument("--variant", choices=VARIANTS, default="rdtcp", help="sender")
+    p.add_argument("--variant", choices=SENDERS, default="rdtcp", help="sender")
     p.add_argument("--swaps", type=int,
                    help=f"queue swaps per interval (default: {SWAP_DEFAULTS['swaps']}; "
                         "the paper's swaps, not with --injection altpath|recirc|delay)")

@@ -51,7 +51,7 @@ from experiments.runner.report import (STATISTICS_NOTE, aggregate_all, figure_po
                                        paper_table, point_rows, shape_checks, table_markdown,
                                        write_csv)
 from experiments.runner.scenario import (INJECTIONS, P4_INJECTIONS, PAPER_VARIANTS, RDTCP_VARIANTS,
-                                         VARIANTS, RunSpec)
+                                         SENDERS, VARIANTS, RunSpec)
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
 
@@ -170,7 +170,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help=f"swap counts per interval ({mode_defaults(MODES, 'swaps')})")
     p.add_argument("--interval", type=csv_list(finite_float),
                    help=f"swap intervals in s ({mode_defaults(MODES, 'intervals')})")
-    p.add_argument("--variants", type=csv_list(str, VARIANTS),
+    p.add_argument("--variants", type=csv_list(str, SENDERS),
                    help=f"senders, comma-separated (default: all, {','.join(VARIANTS)})")
     p.add_argument("--injections", type=csv_list(str, INJECTIONS[1:]),
                    help=f"extra reordering series: altpath,recirc (the P4 gateway's, for "
