@@ -36,7 +36,8 @@ _SPEC_FIELDS = tuple(f.name for f in fields(RunSpec))
 # what decides a run's numbers: every RunSpec field but the time series' step
 _RUN_FIELDS = tuple(name for name in _SPEC_FIELDS if name != "sample_step")
 # RunSpec fields added after journals were first written, with the value older rows meant
-_ADDED_FIELDS = {"scenario": "rdtcp", "legacy": "none", "r2_drop": 0.0}
+_ADDED_FIELDS = {"scenario": "rdtcp", "delay": "", "ack_level": 0.0, "drop": 0.0, "bursts": 0.0,
+                 "path_delay": 0.0, "fa_ratio": 0.0, "legacy": "none", "r2_drop": 0.0}
 
 # ----------------------------------------------------------------------------- code version
 # The sources whose code decides a run's numbers, relative to the repository root: every .py file
@@ -54,7 +55,7 @@ CODE_FILES = ("toolchain/__init__.py", "experiments/__init__.py", "experiments/r
               "experiments/runner/scenario.py",
               "experiments/runner/gateways.py", "experiments/runner/frto_scenario.py",
               "experiments/runner/dbce_scenario.py", "experiments/runner/dbce_networks.py",
-              "experiments/runner/netreno_scenario.py")
+              "experiments/runner/rrtcp_scenario.py", "experiments/runner/netreno_scenario.py")
 
 
 def code_files(root: Path) -> list[Path]:

@@ -66,6 +66,7 @@ SCENARIO_RUNNERS = {name: ("experiments.runner.frto_scenario", "run_frto")
 SCENARIO_RUNNERS["frto-fair"] = ("experiments.runner.frto_scenario", "run_frto_fairness")
 SCENARIO_RUNNERS.update({name: ("experiments.runner.dbce_scenario", "run_dbce")
                          for name in DBCE_NETWORKS})
+SCENARIO_RUNNERS["rrtcp"] = ("experiments.runner.rrtcp_scenario", "run_rrtcp")
 SCENARIO_RUNNERS.update({  # seed 002 (experiments.runner.netreno_scenario)
     "netreno-sim": ("experiments.runner.netreno_scenario", "run_netreno_sim"),
     "netreno-sim-droptail": ("experiments.runner.netreno_scenario", "run_netreno_sim"),

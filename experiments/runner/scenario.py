@@ -35,6 +35,7 @@ from hosts.tcp.variants.rdtcp import RdTcp
 from sim import program as gateway_source  # its gateway_json is looked up at each call
 from sim.flows import add_bulk_flow
 from sim.network import Network
+from sim.delays import parse as parse_delay_distribution
 from sim.reorder import PacketDelayer, QueueSwapper
 from sim.trace import FlowSampler
 from toolchain.switch import load_program
@@ -43,8 +44,8 @@ from topologies import topos
 
 __all__ = ["RunSpec", "run_paper", "PAPER", "BOTTLENECK_BPS", "INJECTIONS", "P4_INJECTIONS",
            "Scenario", "SCENARIOS",
-           "DELAY_MEAN", "DELAY_SD", "VARIANTS",
-           "PAPER_VARIANTS", "RDTCP_VARIANTS", "SENDERS", "ProgramError", "gateway_program"]
+           "DELAY_MEAN", "DELAY_SD", "VARIANTS", "SENDERS",
+           "PAPER_VARIANTS", "RDTCP_VARIANTS", "ProgramError", "gateway_program"]
 
 BOTTLENECK_BPS = 5e6          # §4: R1–R2 at 5 Mb/s
 BUFFER_PACKETS = 65           # §4: "The queue size used was 65 segments", drop-tail
@@ -65,8 +66,8 @@ NETRENO_MTU = 512 + 40        # 002 §3: "Maximum segment size is 512 bytes"
 PAPER_VARIANTS = ("sack", "dsack", "rdtcp")
 VARIANTS = PAPER_VARIANTS + ("dsack-inc", "dsack-avg", "rdtcp-adaptive", "rdtcp-measured",
                              "rdtcp-measured-undo", "eifel", "rack", "rrtcp")
-# every registered sender (hosts.tcp.variants): what one_run, live_run and a sweep's --variants
-# accept; VARIANTS above is only the RD-TCP sweep's default set
+# every registered sender (hosts.tcp.variants), which any run may use (one_run, live_run, the
+# sweeps' --variants); VARIANTS above is only the RD-TCP sweep's default set
 SENDERS = tuple(sorted(ALL_VARIANTS))
 # the senders that negotiate RD-TCP: the RD-TCP policy or one derived from it
 RDTCP_VARIANTS = tuple(v for v in SENDERS if issubclass(get_variant(v), RdTcp))
@@ -159,6 +160,13 @@ class RunSpec:
     sample_step: float = 0.0      # > 0: record per-flow time series at this step
     max_cwnd_segments: int = MAX_CWND_SEGMENTS
     scenario: str = "rdtcp"       # the network: SCENARIOS (003's dumbbell, or 000's)
+    # 000's impairments, scenario "rrtcp" only (experiments.runner.rrtcp_scenario)
+    delay: str = ""               # a delayed packet's extra delay (sim.delays); "": N(25, 8) ms
+    ack_level: float = 0.0        # probability that an ACK is delayed alike (000 §5.4)
+    drop: float = 0.0             # data packets dropped by R1's P4 drop_prob (000 §5.1.2)
+    bursts: float = 0.0           # drop-event start probability per data packet (000 §5.7)
+    path_delay: float = 0.0       # the bottleneck's one-way delay P, s (0: the topology's own)
+    fa_ratio: float = 0.0         # a fixed FA ratio for DSACK-FA senders (0: theirs, 0.90)
     legacy: str = "none"          # legacy routers (003 §7): "none", "r1", "r2" or "both"
     r2_drop: float = 0.0          # probability per data segment of a drop at R2 (towards B)
 
@@ -187,7 +195,21 @@ class RunSpec:
             raise ValueError("seed must be >= 1 (the sweeps number their seeds 1, 2, ...)")
         if self.sample_step < 0 or self.max_cwnd_segments < 1:
             raise ValueError("sample_step must be >= 0 (0: no series) and max_cwnd_segments >= 1")
+        self._check_000_fields()
         self._check_deployment()
+
+    def _check_000_fields(self) -> None:
+        """000's impairments: in range, and only on 000's scenario, whose run reads them."""
+        for name in ("ack_level", "drop", "bursts", "fa_ratio"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+        if self.path_delay < 0:
+            raise ValueError(f"path_delay must be >= 0 seconds, got {self.path_delay}")
+        if self.delay:      # DistributionError names the problem; one spelling per run
+            object.__setattr__(self, "delay", str(parse_delay_distribution(self.delay)))
+        if self.scenario != "rrtcp" and any(getattr(self, name) for name in _RRTCP_FIELDS):
+            raise ValueError(f"{', '.join(n for n in _RRTCP_FIELDS if getattr(self, n))}: "
+                             f"000's impairments apply to scenario 'rrtcp' only")
 
     def _check_deployment(self) -> None:
         """Legacy routers and R2's drops are settings of 003's dumbbell run by ``run_paper``."""
@@ -218,9 +240,11 @@ class RunSpec:
             object.__setattr__(self, name, float(value))
 
 
-_STR_FIELDS = ("variant", "injection", "alt_extra_delay", "scenario", "legacy")
+_STR_FIELDS = ("variant", "injection", "alt_extra_delay", "scenario", "delay", "legacy")
 _INT_FIELDS = ("swaps", "seed", "k", "swap_span", "max_cwnd_segments")
-_FLOAT_FIELDS = ("interval", "duration", "level", "sample_step", "r2_drop")
+_FLOAT_FIELDS = ("interval", "duration", "level", "sample_step", "ack_level", "drop", "bursts",
+                 "path_delay", "fa_ratio", "r2_drop")
+_RRTCP_FIELDS = ("delay", "ack_level", "drop", "bursts", "path_delay", "fa_ratio")
 
 
 @dataclass
@@ -270,6 +294,8 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
               pcap_at: str = "r1") -> RunResult:
     """Simulate ``spec`` to completion and return its throughput and counters; with ``pcap``,
     capture at ``pcap_at`` (a key of CAPTURE_POINTS)."""
+    if any(getattr(spec, name) for name in _RRTCP_FIELDS):
+        raise ValueError("000's impairments are run by experiments.runner.rrtcp_scenario")
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
     net = build_network(spec, program)
     if pcap:

@@ -82,9 +82,10 @@ class TcpConnection:
         self._peer: Negotiated | None = None
         self._syn_sent_at: float | None = None      # for the handshake's RTT sample (Karn: once)
         # the parts
-        self.rtt = make_estimator(config)           # RFC 6298, or an OS's (004)
+        policy = get_variant(config.variant)
+        self.rtt = make_estimator(config, policy.rto_estimator)   # RFC 6298, an OS's (004)
         self.timers = Timers(self.rtt)
-        self.policy = get_variant(config.variant)(config)
+        self.policy = policy(config)
         self.sender = Sender(self, Scoreboard(), per_flight=config.rtt_sampling == "per-flight")
         self.recovery = LossRecovery(self, self.policy)
         self.sender.recovery = self.recovery
@@ -262,6 +263,7 @@ class TcpConnection:
             if r is not None:
                 out.append(snd.retransmit(r, now))
         mss = self.mss
+        new_data_end = rec.new_data_end() if rec.bounds_new_data else None
         # a policy that refused Limited Transmit sends nothing new below DupThresh (002 §4.2)
         held = rec.dupacks > 0 and rec.holds_new_data()
         while not held:
@@ -272,6 +274,8 @@ class TcpConnection:
             if r is not None:
                 out.append(snd.retransmit(r, now))
                 continue
+            if new_data_end is not None and snd.snd_nxt + mss > new_data_end:
+                break                       # the sender's window, limited transmit's bound
             seg = snd.new_data(now)
             if seg is None:
                 break
