@@ -198,7 +198,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--queue", choices=("red", "droptail"),
                    help="the gateway's queue in sim and lab: red (002's, in the P4 program) or "
                         "the program's drop-tail buffer of the same size (default: red)")
-    p.add_argument("--runs", type=int, help=f"§7.1 runs per sender ({mode_defaults(MODES, 'runs')})")
+    p.add_argument("--runs", type=int,
+                   help=f"§7.1 runs per sender ({mode_defaults(MODES, 'runs')})")
     p.add_argument("--duration", type=finite_float,
                    help=f"§7.1 seconds per run ({mode_defaults(MODES, 'duration')})")
     p.add_argument("--variants", type=csv_list(str, SENDERS),

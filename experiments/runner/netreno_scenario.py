@@ -21,10 +21,10 @@ time, through the P4 gateway (``topologies.netreno``).
 Drops per connection are counted exactly: the frames of each sender (data, and the SYN and
 ACKs of its opening) that reach r1 less those that leave it towards the sink, after the run's
 ``spec.duration``, when the senders' links stop carrying anything and ``DRAIN`` seconds empty
-the queue. Counters (RTOs, goodput) are read at ``spec.duration``. RTOs are those of data (``rtos``), the handshake's apart
-(``syn_rtos``): a sender that opens when the queue is full may lose its SYN, which 002's
-always-backlogged connections, open before the runs, could not, and which no recovery of data
-avoids.
+the queue. Counters (RTOs, goodput) are read at ``spec.duration``. RTOs are those of data
+(``rtos``), the handshake's apart (``syn_rtos``): a sender that opens when the queue is full may
+lose its SYN, which 002's always-backlogged connections, open before the runs, could not, and
+which no recovery of data avoids.
 
 Every host runs NetBSD 1.2's timers as 002 §3 states them (``netbsd_config``): 512-byte
 segments, delayed ACKs (200 ms), an initial window of one segment, at most 128 segments of
