@@ -27,7 +27,7 @@ from experiments.runner.pool import run_specs, worker_python
 from experiments.runner.scenario import ProgramError, RunSpec, gateway_program
 from sim.trace import write_series_csv
 
-__all__ = ["main_guarded", "run_sweep", "run_driver", "write_series", "mode_defaults",
+__all__ = ["main_guarded", "run_sweep", "run_lengths", "run_driver", "write_series", "mode_defaults",
            "add_sweep_options",
            "add_run_options", "default_jobs"]
 
@@ -138,6 +138,15 @@ def describe_mode(mode: str, cfg: Any, base: Any | None) -> str:
     return f"{mode} mode" + (f" with {', '.join(changed)} changed" if changed else "")
 
 
+def run_lengths(specs: Sequence[RunSpec], default: float) -> str:
+    """'60 s each', or '10-1800 s' when the sweep's parts run for different times (Net Reno's
+    simulation, lab and trace runs)."""
+    lengths = sorted({s.duration for s in specs}) or [default]
+    if len(lengths) == 1:
+        return f"{lengths[0]:g} s each"
+    return f"{lengths[0]:g}-{lengths[-1]:g} s"
+
+
 def run_sweep(specs: Sequence[RunSpec], args: argparse.Namespace, where: dict, *,
               duration: float, name_of: Callable[[dict], str], report: Report,
               label: str = "runs", described: str | None = None) -> int:
@@ -168,7 +177,7 @@ def run_sweep(specs: Sequence[RunSpec], args: argparse.Namespace, where: dict, *
     kept = resumed.kept
     todo = [s for s in specs if s not in kept]
     jobs = pool.jobs_for(args.jobs, len(todo))
-    print(f"{len(specs)} runs ({described or args.mode + ' mode'}, {duration:g} s each, "
+    print(f"{len(specs)} runs ({described or args.mode + ' mode'}, {run_lengths(specs, duration)}, "
           f"code version "
           f"{version}) -> {out}/; " +
           (f"{len(kept)} kept from {journal}, " if args.resume else "") +

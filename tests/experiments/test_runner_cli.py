@@ -21,6 +21,7 @@ from experiments.rdtcp_figures import MODES, build_specs, main, parse_args
 from experiments.runner import pool
 from experiments.runner.journal import scan_journal, spec_key
 from experiments.runner.scenario import RunSpec, run_paper
+from experiments.runner.sweep import run_lengths
 from sim.program import REPO_ROOT, gateway_json
 
 
@@ -49,6 +50,15 @@ def test_the_first_line_names_the_settings_that_differ_from_the_mode(tmp_path, c
     first = capsys.readouterr().err.splitlines()[0]
     assert first.startswith("2 runs (quick mode with duration, seeds, swaps, intervals, "
                             "variants, k_values, k_spans changed, 2 s each"), first
+
+
+def test_the_first_line_gives_each_parts_run_length():
+    """A sweep whose parts run for different times (Net Reno's 10 s simulation, 60 s lab and
+    1800 s trace runs) says the range, not the mode's first duration."""
+    mixed = [RunSpec("netreno", duration=d) for d in (10.0, 1800.0, 60.0, 10.0)]
+    assert run_lengths(mixed, 10.0) == "10-1800 s"
+    assert run_lengths(mixed[:1] * 3, 99.0) == "10 s each"
+    assert run_lengths([], 5.0) == "5 s each"
 
 
 def test_new_sweeps_set_old_journals_aside_without_overwriting_one(tmp_path, capsys):
