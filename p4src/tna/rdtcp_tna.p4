@@ -186,6 +186,11 @@ control MyIngress(inout ig_headers_t hdr,
     KNOB(bit<32>, pattern_len, MAX_PORTS, port_t)
     KNOB(bit<8>, impair_pattern, MAX_PORTS * PATTERN_SLOTS, pattern_index_t)
     KNOB(bit<16>, loop_port, 1, bit<1>)               /* TNA only: the internal port loops use */
+    /* 1: a legacy router, one not upgraded to RD-TCP (003 §7, incremental deployment; v1model's
+     * bit<1> register of the same name, ../README.md "Legacy router"): no EPDN record, stamp,
+     * merge or strip, and fragments pass an edge port; routing, impairments, the queue and the
+     * counters as always. Read once per packet, at the top, as a Tofino register allows. */
+    KNOB(bit<8>, legacy_router, 1, bit<1>)
 #undef KNOB
 
     /* pattern_pos[p]: return the slot for this segment and advance mod pattern_len[p]
@@ -335,6 +340,7 @@ control MyIngress(inout ig_headers_t hdr,
         bool report = hdr.bridge.isValid() && hdr.bridge.kind == BRIDGE_DROP_REPORT;
         bool looping = hdr.bridge.isValid() && hdr.bridge.kind == BRIDGE_LOOP;
         port_t loop = (port_t)loop_port_read.execute(0);
+        bool legacy = legacy_router_read.execute(0) == 1;
         bit<32> event = EPDN_EVENTS;          /* the one epdn_events cell this packet counts */
         bit<32> reordered = REORDER_KINDS;    /* the one reorders cell this packet counts */
 
@@ -385,7 +391,7 @@ control MyIngress(inout ig_headers_t hdr,
             }
 
             /* ---- 3. trust boundary (edge ports; TCP fragments dropped) ----------------------- */
-            if (meta.drop_cause == DROP_NONE && hdr.ipv4.isValid()) {
+            if (meta.drop_cause == DROP_NONE && hdr.ipv4.isValid() && !legacy) {
                 if (edge_port_read.execute(ig_intr_md.ingress_port) == 1) {
                     if (meta.tcp_ok == 1 && hdr.epdn.isValid()) {
                         epdn_strip_option();
@@ -440,7 +446,7 @@ control MyIngress(inout ig_headers_t hdr,
             if (meta.drop_cause == DROP_BUFFER || meta.drop_cause == DROP_RANDOM
                     || meta.drop_cause == DROP_PATTERN) {
                 port_drops.count(meta.out_port);
-                if (meta.is_data == 1) {
+                if (meta.is_data == 1 && !legacy) {
                     epdn_range_of_segment();
                     if (hdr.epdn.isValid()) {
                         /* 003 §3: a dropped stamp's range travels on in this record */
@@ -464,7 +470,7 @@ control MyIngress(inout ig_headers_t hdr,
             }
         } else if (!looping) {
             /* ---- 5b. forwarded (first pass): stamp or merge the flow's pending range ------- */
-            if (meta.is_data == 1) {
+            if (meta.is_data == 1 && !legacy) {
                 bit<16> mtu16 = port_mtu_read.execute(meta.out_port);
                 meta.port_mtu = (mtu16 == 0) ? DEFAULT_MTU : (bit<32>)mtu16;
                 bool room = hdr.tcp.data_offset <= TCP_MAX_DOFF_FOR_EPDN;

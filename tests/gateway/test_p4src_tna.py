@@ -201,3 +201,51 @@ def test_tna_metadata_initializer_reports_missing_field(api_dir):
     broken = text.replace(", pattern_len = 0", "")
     assert broken != text
     assert any("do not match" in d for d in front_end_diagnostics(broken))
+
+
+# ---------------------------------------------------------------------- legacy router (003 §7)
+LEGACY_GATED = re.compile(r"\b(epdn_\w+|edge_port_read)\.execute\s*\(")
+
+
+def enclosing_conditions(text: str, pos: int) -> list[str]:
+    """The heads of the blocks around ``pos`` (``if (c)``, ``else if (c)``, ...), outermost
+    first, and the statement ``pos`` stands in, up to ``pos``."""
+    heads, start = [], 0
+    for i, ch in enumerate(text[:pos]):
+        if ch == "{":
+            heads.append(text[start:i])
+            start = i + 1
+        elif ch == "}":
+            heads.pop()
+            start = i + 1
+        elif ch == ";":
+            start = i + 1
+    return [h.strip() for h in heads] + [text[start:pos].strip()]
+
+
+def ungated_epdn_accesses(text: str) -> list[str]:
+    """Every access of the EPDN table or of edge_port that no enclosing condition (nor its own
+    statement's) restricts to a switch that is not legacy."""
+    return [m.group(1) for m in LEGACY_GATED.finditer(text)
+            if not any("!legacy" in h for h in enclosing_conditions(text, m.start()))]
+
+
+def test_tna_legacy_router_neither_records_stamps_nor_strips(api_dir):
+    # as v1model's Epdn and TrustBoundary (../README.md "Legacy router"): every access of the
+    # EPDN table and of edge_port is under a `!legacy` condition; the register is read once
+    text = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
+    assert len(LEGACY_GATED.findall(text)) >= 8         # claim, 2 records, 3 takes, peek, edge
+    assert ungated_epdn_accesses(text) == []
+    assert text.count("legacy_router_read.execute(") == 1
+    assert re.search(r"Register<\s*bit<8>\s*,\s*bit<1>\s*>\s*\(\s*1\s*,\s*0\s*\)\s*"
+                     r"legacy_router\s*;", text)
+
+
+def test_tna_legacy_check_finds_an_ungated_stamp(api_dir):
+    # negative control: without the guard of 5b, the take/peek accesses are reported
+    text = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
+    broken = text.replace("if (meta.is_data == 1 && !legacy) {\n                bit<16> mtu16",
+                          "if (meta.is_data == 1) {\n                bit<16> mtu16")
+    assert broken != text
+    assert set(ungated_epdn_accesses(broken)) == {"epdn_fp_take", "epdn_lo_take",
+                                                  "epdn_hi_take", "epdn_fp_peek"}
