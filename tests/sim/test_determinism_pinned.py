@@ -6,7 +6,8 @@ not change a result. Each scenario below is run for a few seconds
 of virtual time and summarised by a fingerprint that covers everything observable:
 
 * every counter of the run (delivered bytes, the sender's retransmission statistics, swaps,
-  both gateways' drop/EPDN/reordering counters), except the number of executed events, which
+  both gateways' drop/EPDN/reordering counters, the stamps and reorder bits the hosts saw),
+  except the number of executed events, which
   is an implementation detail the optimisations are meant to lower;
 * the sender's state sampled every 0.25 s (cwnd, ssthresh, dupthresh, counters, goodput);
 * a SHA-256 over every frame put on every link, in order, with its exact departure time
@@ -86,7 +87,8 @@ def _fingerprint(spec_kwargs: dict, program) -> dict:
     stats = {k: v for k, v in sorted(result.stats.items()) if k != "events"}
     series = hashlib.sha256(repr(result.series).encode()).hexdigest()
     return {"delivered_bytes": result.delivered_bytes, "stats": stats,
-            "series_sha256": series, "frames": tap.frames, "links_sha256": tap.h.hexdigest()}
+            "endpoints": dict(sorted(result.endpoints.items())), "series_sha256": series,
+            "frames": tap.frames, "links_sha256": tap.h.hexdigest()}
 
 
 def compute_all() -> dict:
@@ -98,6 +100,10 @@ def compute_all() -> dict:
 
 # the output of `python tests/sim/test_determinism_pinned.py` (see the module docstring)
 PINNED = {'dsack_swap40_8s': {'delivered_bytes': 2671800,
+                              'endpoints': {'rcv_epdn_ignored': 0,
+                                            'rcv_epdn_stamps': 0,
+                                            'rcv_reorder_acks': 0,
+                                            'snd_reorder_dupacks': 0},
                               'frames': 11142,
                               'links_sha256': 'e3a305a10ac35d35ecb0500c4c78f439415d33aa0c5b757950aaf3ea9b92b061',
                               'series_sha256': '70e7087588f786a964c9f5197ccff578e99ad1818e229e511dcb92032a03dd07',
@@ -144,6 +150,10 @@ PINNED = {'dsack_swap40_8s': {'delivered_bytes': 2671800,
                                         'swaps_skipped': 3,
                                         'timeouts': 0}},
           'rdtcp_altpath': {'delivered_bytes': 2428296,
+                            'endpoints': {'rcv_epdn_ignored': 0,
+                                          'rcv_epdn_stamps': 171,
+                                          'rcv_reorder_acks': 659,
+                                          'snd_reorder_dupacks': 73},
                             'frames': 10800,
                             'links_sha256': 'b91a945a103dba072b14e883c62bd49d89be28c1d83c95174844c30cd3e86668',
                             'series_sha256': '639cc17e1a68b6ec072cce650729d9bfb60c98149f047a7ce456c0f007791fd7',
@@ -190,6 +200,10 @@ PINNED = {'dsack_swap40_8s': {'delivered_bytes': 2671800,
                                       'swaps_skipped': 0,
                                       'timeouts': 1}},
           'rdtcp_swap15': {'delivered_bytes': 2535448,
+                           'endpoints': {'rcv_epdn_ignored': 0,
+                                         'rcv_epdn_stamps': 51,
+                                         'rcv_reorder_acks': 194,
+                                         'snd_reorder_dupacks': 189},
                            'frames': 10673,
                            'links_sha256': 'ea8c1c9cb182aee71e593fb8a2cca6fdcd33cd31b036f6406b52c4b13342a23f',
                            'series_sha256': 'f7aed70f2ba7f7f703cc7a7c44003c7bca8c3ee9a1da1f7066959b17d21d12f1',
@@ -236,6 +250,10 @@ PINNED = {'dsack_swap40_8s': {'delivered_bytes': 2671800,
                                      'swaps_skipped': 30,
                                      'timeouts': 0}},
           'sack_recirc': {'delivered_bytes': 1522780,
+                          'endpoints': {'rcv_epdn_ignored': 0,
+                                        'rcv_epdn_stamps': 0,
+                                        'rcv_reorder_acks': 0,
+                                        'snd_reorder_dupacks': 0},
                           'frames': 6307,
                           'links_sha256': 'df61a1102b79dc6f51c8adeedef0d31e1313577248fe6fb235f211091512ccee',
                           'series_sha256': 'ffda0212e9cad116fed5c5c2a0b067862837f1d6f7721872d6acf889a5ec51ec',
@@ -282,6 +300,10 @@ PINNED = {'dsack_swap40_8s': {'delivered_bytes': 2671800,
                                     'swaps_skipped': 0,
                                     'timeouts': 0}},
           'sack_swap15': {'delivered_bytes': 2100940,
+                          'endpoints': {'rcv_epdn_ignored': 0,
+                                        'rcv_epdn_stamps': 0,
+                                        'rcv_reorder_acks': 0,
+                                        'snd_reorder_dupacks': 0},
                           'frames': 8654,
                           'links_sha256': '22612dd7a24bed62a237fa83348bdcbab6edae66218fc540764e1f7ba4cf7d6f',
                           'series_sha256': '8d62ecfbe774fa0fec76ae06c955a241ad776d118043b44694d2d03bad837998',
@@ -343,6 +365,7 @@ def test_seeded_run_matches_pinned_outcome(name, program):
     # compare the readable parts first, so a failure says which counter moved
     assert got["delivered_bytes"] == want["delivered_bytes"]
     assert got["stats"] == want["stats"]
+    assert got["endpoints"] == want["endpoints"], "the hosts saw other EPDN stamps or bits"
     assert got["series_sha256"] == want["series_sha256"], "sampled sender state differs"
     assert got["frames"] == want["frames"]
     assert got["links_sha256"] == want["links_sha256"], \
