@@ -250,9 +250,13 @@ def test_sigint_ends_the_sweep_and_its_workers_cleanly(workers, tmp_path):
             "--interval", "1", "--duration", "10", "--no-k-study", "--no-progress",
             "--worker-python", python, "--out", str(out)]
     env = dict(os.environ, RDTCP_PROGRAM=str(program), PYTHONPATH=str(REPO_ROOT))
-    # a session of its own, as a shell's foreground job: Ctrl-C goes to the whole group
+    # a session of its own, as a shell's foreground job: Ctrl-C goes to the whole group. An
+    # interactive shell gives its foreground job SIGINT's default action; a test runner that
+    # was itself started in the background (`cmd &` in a script, nohup) ignores SIGINT, which
+    # the sweep would inherit (Python keeps an ignored SIGINT ignored)
     proc = subprocess.Popen(argv, cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     journal = out / "runs.jsonl"
     deadline = time.monotonic() + 120
     while not (journal.exists() and journal.read_text().count("\n") >= 1):
