@@ -232,7 +232,8 @@ class TcpConnection:
         inb = self.inbound
         if inb is not None:
             rcv = inb.rcv
-            ack = (inb.irs + rcv.rcv_nxt) % SEQ_MOD
+            inb.last_ack_sent = nxt = rcv.rcv_nxt
+            ack = (inb.irs + nxt) % SEQ_MOD
             win = rcv.window >> self.rcv_wscale
         else:
             ack = 0
@@ -396,8 +397,12 @@ class TcpConnection:
             self._established(now)
         if self.ts_ok:
             ts = seg.option("Timestamp")
-            if ts is not None and start <= rcv.rcv_nxt and seq_geq(ts[0], self.ts_recent):
-                self.ts_recent = ts[0]          # RFC 7323 §4.3 (2): never backwards
+            if ts is not None and start <= inb.last_ack_sent and seq_geq(ts[0], self.ts_recent):
+                # RFC 7323 §4.3 (2): never backwards, and only from a segment at or below
+                # Last.ACK.sent, so an ACK echoes the earliest segment it acknowledges when ACKs
+                # are delayed (§4.2 (A)), and the one that advanced RCV.NXT or filled a hole,
+                # never one held above a hole (§4.2 (B), (C))
+                self.ts_recent = ts[0]
         if not self.recovery.on_ack(seg, now):
             return [inb.ack_segment(now)]       # ACK of unsent data (RFC 9293 §3.10.7.4)
         snd = self.sender

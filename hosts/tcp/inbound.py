@@ -24,6 +24,8 @@ class Inbound:
         self.peer_fin: int | None = None            # offset of the peer's FIN not yet reached
         self.peer_fin_at: int | None = None         # offset of the peer's FIN once reached
         self.unacked_segments = 0                   # data segments not yet acknowledged
+        self.last_ack_sent = 1                      # RCV.NXT our last segment acknowledged
+                                                    # (RFC 7323 §4.3 Last.ACK.sent, as an offset)
         # the policy's receiver hooks, when it has them (variants/base.py)
         self._on_data = overrides(conn.policy, "on_data")
         self._ack_reorder_bit = overrides(conn.policy, "ack_reorder_bit")

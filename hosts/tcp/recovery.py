@@ -165,7 +165,8 @@ class LossRecovery:
         new_sack = self._on_sack_blocks(seg, ack, now) if conn.sack_ok else False
         prior_una = snd.snd_una
         if ack > prior_una:
-            self._on_new_ack(ack, now)
+            ts = seg.option("Timestamp") if conn.ts_ok else None
+            self._on_new_ack(ack, now, ts[1] if ts is not None else None)
         elif self._is_dupack(seg, new_sack, prior_wnd):
             self._on_dupack(seg, now)
         policy = self.policy
@@ -222,11 +223,11 @@ class LossRecovery:
         return (not seg.payload and not seg.flags & (SYN | FIN)
                 and snd.snd_max > snd.snd_una and snd.snd_wnd == prior_wnd)
 
-    def _on_new_ack(self, ack: int, now: float) -> None:
+    def _on_new_ack(self, ack: int, now: float, tsecr: int | None) -> None:
         conn = self.conn
         snd = self.sender
         acked = ack - snd.snd_una
-        snd.advance(ack, now, conn.rtt)
+        snd.advance(ack, now, conn.rtt, tsecr)
         conn.stats["bytes_acked"] += acked
         self.dupacks = 0
         self.lt_mark = None

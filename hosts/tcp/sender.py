@@ -11,11 +11,16 @@ from __future__ import annotations
 
 from hosts.tcp.scoreboard import END, SACKED, SENT_AT, START, TX, Scoreboard
 from hosts.tcp.sendbuf import SendBuffer
+from hosts.tcp.timers import TS_HZ, ts_val
 from netbase.segment import FIN, Segment
+from netbase.seq import SEQ_MOD
 
 __all__ = ["Sender", "MAX_WINDOW_UNSCALED"]
 
 MAX_WINDOW_UNSCALED = 65535         # RFC 9293 §3.1: the 16-bit window field
+# an echoed timestamp further back than half the clock's range is not one of ours (RFC 7323
+# §5.2: timestamps compare in 2^31 of the 32-bit space)
+TS_ECHO_LIMIT = 1 << 31
 
 
 class Sender:
@@ -105,24 +110,40 @@ class Sender:
         return None
 
     # ------------------------------------------------------------------ acknowledgments
-    def advance(self, ack: int, now: float, rtt) -> None:
-        """The cumulative ACK moved SND.UNA to ``ack``: time what it acknowledges, take its
-        records off the scoreboard, free the acknowledged bytes."""
-        self._rtt_sample(ack, now, rtt)
+    def advance(self, ack: int, now: float, rtt, tsecr: int | None = None) -> None:
+        """The cumulative ACK moved SND.UNA to ``ack``: its RTT sample (``tsecr``: the
+        timestamp it echoes, when the connection uses timestamps), its records off the
+        scoreboard, the acknowledged bytes freed."""
+        self._rtt_sample(ack, now, rtt, tsecr)
         self.sb.trim(ack, now)
         self.snd_una = ack
         self.buf.release(ack)                       # acknowledged bytes leave the send buffer
 
-    def _rtt_sample(self, ack: int, now: float, rtt) -> None:
-        """RFC 6298 §3: time the newest fully acked segment that was sent once (Karn); with
-        per-flight sampling, the one segment being timed, once it is acked (BSD's t_rtt)."""
+    def _rtt_sample(self, ack: int, now: float, rtt, tsecr: int | None) -> None:
+        """The RTT measurement of an ACK that acknowledges new data.
+
+        With timestamps, RFC 7323 §4 (RTTM): the time since the TSval the ACK echoes. The
+        receiver echoes the segment that last advanced its cumulative ACK, or filled a hole
+        (§4.2, §4.3), so a retransmission is timed by its own copy and data held behind a hole
+        does not count its wait (RFC 6298 §3: timestamps remove Karn's ambiguity).
+        Otherwise RFC 6298 §3, Karn: the newest segment the ACK covers that was sent once, and
+        nothing when it also covers a retransmission (Scoreboard.covers_retransmission); with
+        per-flight sampling, the one segment being timed, on the same terms (BSD's t_rtt)."""
+        timed = None
         if self.per_flight:
             r = self.timed
             if r is not None and r[END] <= ack:
                 self.timed = None
-                if r[TX] == 1:
-                    rtt.sample(now - r[SENT_AT], snd_una=ack, snd_nxt=self.snd_nxt)
-            return
-        newest = self.sb.newest_acked_once(ack)
-        if newest is not None:
-            rtt.sample(now - newest[SENT_AT], snd_una=ack, snd_nxt=self.snd_nxt)
+                if r[TX] == 1 and not self.sb.covers_retransmission(ack):
+                    timed = r
+        elif tsecr is None:
+            timed = self.sb.karn_timed(ack)
+        if tsecr is not None:
+            elapsed = (ts_val(now) - tsecr) % SEQ_MOD
+            if elapsed < TS_ECHO_LIMIT:
+                rtt.sample(elapsed / TS_HZ, snd_una=ack, snd_nxt=self.snd_nxt)
+                return
+            if not self.per_flight:         # not an echo of ours: time by sequence instead
+                timed = self.sb.karn_timed(ack)
+        if timed is not None:
+            rtt.sample(now - timed[SENT_AT], snd_una=ack, snd_nxt=self.snd_nxt)

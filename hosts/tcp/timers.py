@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from netbase.seq import SEQ_MOD
 
-__all__ = ["Timers", "ts_val"]
+__all__ = ["Timers", "ts_val", "TS_HZ"]
+
+TS_HZ = 1000        # the timestamp clock's ticks per second (RFC 7323 §5.4: 1 ms to 1 s a tick)
 
 
 def ts_val(now: float) -> int:
     """The TSval a segment sent at ``now`` carries: the timestamp clock ticks every
-    millisecond (RFC 7323 §5.4 asks for 1 ms to 1 s per tick)."""
-    return int(now * 1000) % SEQ_MOD
+    millisecond."""
+    return int(now * TS_HZ) % SEQ_MOD
 
 
 class Timers:
