@@ -18,7 +18,7 @@ by the connection's parts, one module each:
 - recovery.py: what an ACK means, fast retransmit/recovery, the RTO's response, cwnd and
   ssthresh (RFC 5681, 6675, 6582), and the variant's policy (variants/)
 - inbound.py: acceptability, data and FIN into the receive buffer (receiver.py), EPDN, our ACKs
-- timers.py: RTO, delayed ACK, TIME-WAIT and the variant's timer, as deadlines
+- timers.py: RTO, delayed ACK, TIME-WAIT, the persist timer and the variant's timer, as deadlines
 """
 
 from __future__ import annotations
@@ -44,11 +44,13 @@ CLOSED, LISTEN, SYN_SENT, SYN_RCVD, ESTABLISHED = "CLOSED", "LISTEN", "SYN-SENT"
 FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT = "FIN-WAIT-1", "FIN-WAIT-2", "CLOSING", "TIME-WAIT"
 CLOSE_WAIT, LAST_ACK = "CLOSE-WAIT", "LAST-ACK"
 _SYNCHRONIZED = {ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT, CLOSE_WAIT, LAST_ACK}
+_RECEIVING = {ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2}      # the peer may still send data
 
 _STATS = ("segments_sent", "segments_received", "retransmits", "fast_retransmits", "timeouts",
           "spurious_retransmits", "dsack_undos", "eifel_undos", "spurious_timeouts_undone",
           "bytes_acked", "epdn_stamps", "epdn_ignored", "reorder_acks_sent",
-          "reorder_dupacks_received", "bad_segments", "challenge_acks", "loss_probes")
+          "reorder_dupacks_received", "bad_segments", "challenge_acks", "loss_probes",
+          "window_probes", "window_updates")
 
 
 def reset_for(seg: Segment) -> Segment | None:
@@ -83,7 +85,7 @@ class TcpConnection:
         self._syn_sent_at: float | None = None      # for the handshake's RTT sample (Karn: once)
         # the parts
         self.rtt = make_estimator(config)           # RFC 6298, or an OS's (004)
-        self.timers = Timers(self.rtt)
+        self.timers = Timers(self.rtt, max_rto=config.max_rto)
         self.policy = get_variant(config.variant)(config)
         self.sender = Sender(self, Scoreboard(), per_flight=config.rtt_sampling == "per-flight")
         self.recovery = LossRecovery(self, self.policy)
@@ -166,8 +168,8 @@ class TcpConnection:
         return max(0, self.cfg.snd_buffer - (snd.app_end - snd.snd_una))
 
     def next_timer(self) -> float | None:
-        """The earliest armed deadline (RTO, delayed ACK, TIME-WAIT, the variant's own timer),
-        or None."""
+        """The earliest armed deadline (RTO, delayed ACK or window update, TIME-WAIT, persist,
+        the variant's own timer), or None."""
         return self.timers.next()
 
     def trace(self, event: str, **fields) -> None:
@@ -199,7 +201,17 @@ class TcpConnection:
             self.sender.fin_pending = True
 
     def receive(self) -> bytes:
-        return self.inbound.rcv.read() if self.inbound is not None else b""
+        """The in-order data delivered so far. Reading frees the receive buffer; when that
+        opens the window enough, an ACK that says so is due at once (Inbound.on_read), at the
+        time of the last event the engine saw: ``next_timer()`` returns it and ``on_timer()``
+        sends it."""
+        inb = self.inbound
+        if inb is None:
+            return b""
+        data = inb.rcv.read()
+        if data and self.state in _RECEIVING:
+            inb.on_read(self._now)
+        return data
 
     def poll(self, *, now: float) -> list[Segment]:
         """Segments the engine can send now (after send()/close() or a window change)."""
@@ -235,11 +247,14 @@ class TcpConnection:
             inb.last_ack_sent = nxt = rcv.rcv_nxt
             ack = (inb.irs + nxt) % SEQ_MOD
             win = rcv.window >> self.rcv_wscale
+            if win > MAX_WINDOW_UNSCALED:
+                win = MAX_WINDOW_UNSCALED
+            inb.offered_edge = nxt + (win << self.rcv_wscale)
         else:
             ack = 0
             win = self.cfg.rcv_buffer >> self.rcv_wscale
-        if win > MAX_WINDOW_UNSCALED:
-            win = MAX_WINDOW_UNSCALED
+            if win > MAX_WINDOW_UNSCALED:
+                win = MAX_WINDOW_UNSCALED
         return Segment(self.local_port, self.remote_port, (self.iss + off) % SEQ_MOD, ack,
                        flags | ACK, win,
                        opts if opts is not None else (self.ts_options() if self.ts_ok else ()),
@@ -286,9 +301,51 @@ class TcpConnection:
                 and self.state in (ESTABLISHED, CLOSE_WAIT):
             out.append(snd.send_fin(now))
             self.state = FIN_WAIT_1 if self.state == ESTABLISHED else LAST_ACK
+        timers = self.timers
         if out:
-            self.timers.arm_rto(now)
+            timers.arm_rto(now)
+        if snd.snd_wnd == 0 or timers.persist_at is not None:
+            self._check_persist(now)
         return out
+
+    def _window_shut(self) -> bool:
+        """The peer's window is shut, nothing is in flight (else the RTO runs) and data waits
+        to be sent: only a probe can draw the ACK that opens it (RFC 9293 §3.8.6.1)."""
+        snd = self.sender
+        return snd.snd_wnd == 0 and snd.snd_max == snd.snd_una and snd.unsent > 0
+
+    def _check_persist(self, now: float) -> None:
+        if self._window_shut():
+            self.timers.arm_persist(now)
+        else:
+            self.timers.stop_persist()
+
+    def _on_persist(self, now: float) -> list[Segment]:
+        """The persist timer expired: probe the shut window (RFC 9293 §3.8.6.1, MUST-35).
+
+        The probe is Linux's (tcp_xmit_probe_skb): no data, sequence number SND.UNA - 1. The
+        peer finds it unacceptable, an old segment, and answers with an ACK that carries its
+        window as it stands (§3.10.7.4), so a window update that was lost is sent again and
+        nothing enters the sequence space or the scoreboard (RFC 9293's probe of one octet
+        would be a segment to retransmit, time and release). The connection stays open while
+        the peer answers (MUST-36); ``max_retries`` probes in a row unanswered abort it, as
+        that many RTOs do."""
+        timers = self.timers
+        timers.persist_at = None
+        if self.state not in _SYNCHRONIZED:
+            return []
+        if not self._window_shut():
+            timers.stop_persist()
+            return self.transmit(now)
+        timers.probes += 1
+        if timers.probes > self.cfg.max_retries:
+            return self._abort("timed out")
+        if self.rtt.rto * (1 << timers.persist_backoff) < self.cfg.max_rto:
+            timers.persist_backoff += 1             # SHLD-30: exponential, up to max_rto
+        timers.arm_persist(now)
+        self.stats["window_probes"] += 1
+        self.trace("window-probe", snd_una=self.sender.snd_una, probes=timers.probes)
+        return [self.make(self.sender.snd_una - 1, b"", 0)]
 
     # ------------------------------------------------------------------ segments in
     def on_segment(self, seg: Segment, *, now: float) -> list[Segment]:
@@ -405,6 +462,7 @@ class TcpConnection:
                 self.ts_recent = ts[0]
         if not self.recovery.on_ack(seg, now):
             return [inb.ack_segment(now)]       # ACK of unsent data (RFC 9293 §3.10.7.4)
+        self.timers.probes = 0                  # the peer answers: probing may go on
         snd = self.sender
         if self.state in (FIN_WAIT_1, CLOSING, LAST_ACK) and snd.fin_at is not None \
                 and snd.snd_una > snd.fin_at:
@@ -470,6 +528,8 @@ class TcpConnection:
             out.append(self.inbound.ack_segment(now))   # RFC 5681 §4.2 delayed-ACK timer
         if timers.rto_at is not None and now >= timers.rto_at:
             out += self._on_rto(now)
+        elif timers.persist_at is not None and now >= timers.persist_at:
+            out += self._on_persist(now)
         elif timers.policy_deadline is not None and now >= timers.policy_deadline:
             timers.policy_deadline = None           # one shot: the variant re-arms it
             if self.state in _SYNCHRONIZED:
