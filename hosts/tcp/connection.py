@@ -304,24 +304,28 @@ class TcpConnection:
         timers = self.timers
         if out:
             timers.arm_rto(now)
-        if snd.snd_wnd == 0 or timers.persist_at is not None:
+        if timers.persist_at is not None or snd.snd_max == snd.snd_una < snd.app_end:
             self._check_persist(now)
         return out
 
-    def _window_shut(self) -> bool:
-        """The peer's window is shut, nothing is in flight (else the RTO runs) and data waits
-        to be sent: only a probe can draw the ACK that opens it (RFC 9293 §3.8.6.1)."""
+    def _window_blocks(self) -> bool:
+        """Data waits, nothing is in flight (else the RTO runs) and the peer's window lets
+        no segment go, shut or too small to fill (Sender.sendable): only a probe, or the
+        timer's override, can draw the ACK that opens it (RFC 9293 §3.8.6.1, §3.8.6.2.1)."""
         snd = self.sender
-        return snd.snd_wnd == 0 and snd.snd_max == snd.snd_una and snd.unsent > 0
+        return snd.snd_max == snd.snd_una < snd.app_end and snd.sendable() <= 0
 
     def _check_persist(self, now: float) -> None:
-        if self._window_shut():
+        if self._window_blocks():
             self.timers.arm_persist(now)
         else:
             self.timers.stop_persist()
 
     def _on_persist(self, now: float) -> list[Segment]:
-        """The persist timer expired: probe the shut window (RFC 9293 §3.8.6.1, MUST-35).
+        """The persist timer expired. A window too small to fill takes what fits, as SWS
+        avoidance's override timeout allows (RFC 9293 §3.8.6.2.1 (4); Linux's
+        tcp_write_wakeup); then the RTO covers it. A shut window is probed (§3.8.6.1,
+        MUST-35).
 
         The probe is Linux's (tcp_xmit_probe_skb): no data, sequence number SND.UNA - 1. The
         peer finds it unacceptable, an old segment, and answers with an ACK that carries its
@@ -334,18 +338,25 @@ class TcpConnection:
         timers.persist_at = None
         if self.state not in _SYNCHRONIZED:
             return []
-        if not self._window_shut():
+        if not self._window_blocks():
             timers.stop_persist()
             return self.transmit(now)
-        timers.probes += 1
-        if timers.probes > self.cfg.max_retries:
-            return self._abort("timed out")
-        if self.rtt.rto * (1 << timers.persist_backoff) < self.cfg.max_rto:
-            timers.persist_backoff += 1             # SHLD-30: exponential, up to max_rto
-        timers.arm_persist(now)
+        snd = self.sender
+        if snd.sendable(force=True) > 0:
+            timers.stop_persist()
+            seg = snd.new_data(now, force=True)
+            timers.arm_rto(now)
+        else:
+            timers.probes += 1
+            if timers.probes > self.cfg.max_retries:
+                return self._abort("timed out")
+            if self.rtt.rto * (1 << timers.persist_backoff) < self.cfg.max_rto:
+                timers.persist_backoff += 1         # SHLD-30: exponential, up to max_rto
+            timers.arm_persist(now)
+            seg = self.make(snd.snd_una - 1, b"", 0)
         self.stats["window_probes"] += 1
-        self.trace("window-probe", snd_una=self.sender.snd_una, probes=timers.probes)
-        return [self.make(self.sender.snd_una - 1, b"", 0)]
+        self.trace("window-probe", snd_una=snd.snd_una, data=len(seg.payload))
+        return [seg]
 
     # ------------------------------------------------------------------ segments in
     def on_segment(self, seg: Segment, *, now: float) -> list[Segment]:
@@ -384,7 +395,7 @@ class TcpConnection:
         if not seg.flags & SYN:
             return []
         self._negotiated(seg)
-        self.sender.snd_wnd = seg.window    # RFC 7323 §2.2: a SYN's window is never scaled
+        self.sender.set_window(seg.window)  # RFC 7323 §2.2: a SYN's window is never scaled
         self.state = SYN_RCVD
         self.sender.snd_nxt = self.sender.snd_max = 1
         self._syn_sent_at = now
@@ -406,7 +417,7 @@ class TcpConnection:
         if not seg.flags & ACK:
             return []                           # simultaneous open: not modelled
         self.sender.snd_una = 1
-        self.sender.snd_wnd = seg.window
+        self.sender.set_window(seg.window)
         self._established(now)
         return [self.inbound.ack_segment(now)] + self.transmit(now)
 

@@ -161,7 +161,9 @@ class LossRecovery:
         if ack < snd.snd_una:
             return True                             # old ACK: nothing new (RFC 9293 §3.10.7.4)
         prior_wnd = snd.snd_wnd
-        snd.snd_wnd = seg.window << conn.snd_wscale
+        wnd = snd.snd_wnd = seg.window << conn.snd_wscale
+        if wnd > snd.max_wnd:
+            snd.max_wnd = wnd
         new_sack = self._on_sack_blocks(seg, ack, now) if conn.sack_ok else False
         prior_una = snd.snd_una
         if ack > prior_una:

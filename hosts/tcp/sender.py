@@ -29,6 +29,7 @@ class Sender:
         self.sb = scoreboard
         self.snd_una = self.snd_nxt = self.snd_max = 0
         self.snd_wnd = MAX_WINDOW_UNSCALED    # until the peer's SYN says (RFC 9293 §3.1)
+        self.max_wnd = 0                # the largest window the peer offered (§3.8.6.2.1)
         self.buf = SendBuffer(1)        # data starts at offset 1 (after the SYN)
         self.app_end = 1                # end of what the application wrote
         self.fin_pending = False        # close() was called, the FIN is not sent yet
@@ -55,15 +56,39 @@ class Sender:
         """close() was called (the FIN is queued or sent)."""
         return self.fin_pending or self.fin_at is not None
 
+    def set_window(self, wnd: int) -> None:
+        """The peer's window (SND.WND), in bytes."""
+        self.snd_wnd = wnd
+        if wnd > self.max_wnd:
+            self.max_wnd = wnd
+
+    def sendable(self, force: bool = False) -> int:
+        """How many bytes of new data the next segment carries under the peer's window: a
+        full segment, all the data written (the application pushes what it writes), or at
+        least half the largest window the peer offered; 0 for less, which SWS avoidance holds
+        back (RFC 9293 §3.8.6.2.1, MUST-38: a sender fills no sliver of window with a small
+        segment), unless ``force`` (the override, (4) there), and 0 for a shut window."""
+        start = self.snd_nxt
+        avail = self.app_end - start
+        n = self.snd_una + self.snd_wnd - start
+        mss = self.conn.mss
+        if n >= mss:
+            return mss if avail > mss else avail
+        if n >= avail:
+            return avail
+        return n if n > 0 and (force or 2 * n >= self.max_wnd) else 0
+
     # ------------------------------------------------------------------ segments out
-    def new_data(self, now: float) -> Segment | None:
-        """The next segment of new data the peer's window allows (at most one MSS), or None."""
+    def new_data(self, now: float, *, force: bool = False) -> Segment | None:
+        """The next segment of new data the peer's window allows (at most one MSS), or None.
+        ``force``: whatever part of the window is open, SWS avoidance overridden (the persist
+        timer's expiry, RFC 9293 §3.8.6.2.1 (4))."""
         if self.snd_nxt >= self.app_end:
             return None
-        start = self.snd_nxt
-        n = min(self.conn.mss, self.app_end - start, self.snd_una + self.snd_wnd - start)
+        n = self.sendable(force)
         if n <= 0:
             return None
+        start = self.snd_nxt
         r = self.sb.add(start, start + n, now)
         if self.per_flight and self.timed is None:
             self.timed = r                          # time this one; the next after its ACK

@@ -137,6 +137,33 @@ def test_the_window_opens_a_segment_at_a_time_not_in_slivers():
     assert windows == [7700, 7400, 7100, 6800, 7700]
 
 
+def test_the_sender_fills_no_sliver_of_window_until_the_persist_timer_says_so():
+    # RFC 9293 §3.8.6.2.1 (MUST-38): a segment goes when it is full, carries all the data
+    # written, or fills half the largest window offered. B's 2,500-byte buffer takes two
+    # segments and leaves a 500-byte sliver, which A does not fill while ACKs may still open
+    # the window; with nothing in flight, the persist timer's expiry sends what fits (the
+    # override of (4), as Linux's tcp_write_wakeup), and the RTO covers it from then on
+    cfg = replace(CFG, rcv_buffer=2500)
+    a = TcpConnection(cfg, local_port=1, remote_port=2, iss=100)
+    b = TcpConnection(cfg, local_port=2, remote_port=1, iss=7)
+    b.listen()
+    (syn,) = a.connect(now=0.0)
+    (synack,) = b.on_segment(syn, now=0.05)
+    deliver(b, a.on_segment(synack, now=0.1), 0.15)
+    a.send(bytes(5 * MSS))
+    segs = a.poll(now=1.0)
+    assert [len(s.payload) for s in segs] == [MSS, MSS]
+    acks = deliver(b, segs, 1.05)
+    assert acks[-1].window == 500
+    assert deliver(a, acks, 1.1) == []
+    assert a.next_timer() == pytest.approx(1.1 + 1.0)    # the persist timer, one RTO
+    (seg,) = a.on_timer(now=2.1)
+    assert len(seg.payload) == 500 and a.flight_size == 500
+    assert a.stats["window_probes"] == 1
+    (ack,) = b.on_segment(seg, now=2.15)
+    assert ack.window == 0 and len(b.receive()) == 2500
+
+
 def test_data_beyond_a_shut_window_is_dropped_and_acknowledged():
     # RFC 9293 §3.10.7.4: a segment with data is not acceptable in a zero window; its ACK
     # field still counts, its data is trimmed off and answered with an ACK of the window
