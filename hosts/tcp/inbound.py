@@ -66,16 +66,17 @@ class Inbound:
             payload = payload[1 - start:]
             start = 1
         has_fin = seg.flags & FIN
-        edge = rcv.rcv_nxt + rcv.window
-        if end > edge:
-            # RFC 9293 §3.10.7.4: data beyond the window is trimmed off, and a FIN after it
-            # with it (a zero-window probe's data, or a sender that overran the window); what
-            # is left is processed, and nothing left is answered with an ACK of our window
-            payload = payload[:max(0, edge - start)]
-            end = start + len(payload)
-            has_fin = 0
-            if not payload:
-                return [self.ack_segment(now)]
+        if end > rcv.right_edge:            # (the edge as last computed: it never moves left)
+            edge = rcv.rcv_nxt + rcv.window
+            if end > edge:
+                # RFC 9293 §3.10.7.4: data beyond the window is trimmed off, and a FIN after
+                # it with it (a sender that overran the window, or sent into a shut one);
+                # what is left is processed, nothing left is answered with an ACK
+                payload = payload[:max(0, edge - start)]
+                end = start + len(payload)
+                has_fin = 0
+                if not payload:
+                    return [self.ack_segment(now)]
         fin = self.peer_fin if self.peer_fin is not None else self.peer_fin_at
         if payload and fin is not None and end > fin:
             # no data follows the peer's FIN: RFC 9293 §3.10.7.4 (seventh step) ignores the text

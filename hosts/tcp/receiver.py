@@ -22,9 +22,9 @@ class Receiver:
         # RFC 9293 §3.8.6.2.2: the window opens in steps of min(Fr * RCV.BUFF, Eff.snd.MSS),
         # Fr = 1/2, the receiver's own MSS standing for the sender's
         self.sws_step = max(1, min(buffer // 2, mss))
-        # RCV.NXT + RCV.WND as last offered: the right edge of the window never moves left
+        # RCV.NXT + RCV.WND as last computed: the right edge of the window never moves left
         # (RFC 9293 §3.8.6, SHLD-14), see ``window``
-        self._right_edge = rcv_nxt + buffer
+        self.right_edge = rcv_nxt + buffer
         self.ooo = RangeSet()           # out-of-order bytes held
         self._ooo_data: dict[int, bytes] = {}
         self._delivered = bytearray()   # in-order bytes the application has not read
@@ -109,9 +109,9 @@ class Receiver:
         ``sws_step`` at a time: the receiver's silly window syndrome avoidance (§3.8.6.2.2,
         MUST-39) offers no sliver of window a sender would fill with a small segment."""
         edge = self.rcv_nxt + self.buffer - len(self._delivered) - self.ooo._total  # hot path
-        if edge - self._right_edge >= self.sws_step:
-            self._right_edge = edge
-        wnd = self._right_edge - self.rcv_nxt
+        if edge - self.right_edge >= self.sws_step:
+            self.right_edge = edge
+        wnd = self.right_edge - self.rcv_nxt
         return wnd if wnd > 0 else 0
 
     # -- SACK -----------------------------------------------------------------------------

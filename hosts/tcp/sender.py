@@ -83,12 +83,18 @@ class Sender:
         """The next segment of new data the peer's window allows (at most one MSS), or None.
         ``force``: whatever part of the window is open, SWS avoidance overridden (the persist
         timer's expiry, RFC 9293 §3.8.6.2.1 (4))."""
-        if self.snd_nxt >= self.app_end:
-            return None
-        n = self.sendable(force)
-        if n <= 0:
-            return None
         start = self.snd_nxt
+        avail = self.app_end - start
+        if avail <= 0:
+            return None
+        n = self.snd_una + self.snd_wnd - start
+        mss = self.conn.mss
+        if n >= mss:                        # the usual case, inline: a full segment or the rest
+            n = mss if avail > mss else avail
+        else:
+            n = self.sendable(force)
+            if n <= 0:
+                return None
         r = self.sb.add(start, start + n, now)
         if self.per_flight and self.timed is None:
             self.timed = r                          # time this one; the next after its ACK
