@@ -208,8 +208,11 @@ class TcpConnection:
         inb = self.inbound
         if inb is None:
             return b""
-        data = inb.rcv.read()
-        if data and self.state in _RECEIVING:
+        rcv = inb.rcv
+        data = rcv.read()
+        # (only a window offered that was at most half the buffer can be worth an update)
+        if data and 2 * (rcv.right_edge - rcv.rcv_nxt) <= rcv.buffer \
+                and self.state in _RECEIVING:
             inb.on_read(self._now)
         return data
 
@@ -247,14 +250,11 @@ class TcpConnection:
             inb.last_ack_sent = nxt = rcv.rcv_nxt
             ack = (inb.irs + nxt) % SEQ_MOD
             win = rcv.window >> self.rcv_wscale
-            if win > MAX_WINDOW_UNSCALED:
-                win = MAX_WINDOW_UNSCALED
-            inb.offered_edge = nxt + (win << self.rcv_wscale)
         else:
             ack = 0
             win = self.cfg.rcv_buffer >> self.rcv_wscale
-            if win > MAX_WINDOW_UNSCALED:
-                win = MAX_WINDOW_UNSCALED
+        if win > MAX_WINDOW_UNSCALED:
+            win = MAX_WINDOW_UNSCALED
         return Segment(self.local_port, self.remote_port, (self.iss + off) % SEQ_MOD, ack,
                        flags | ACK, win,
                        opts if opts is not None else (self.ts_options() if self.ts_ok else ()),
@@ -304,7 +304,9 @@ class TcpConnection:
         timers = self.timers
         if out:
             timers.arm_rto(now)
-        if timers.persist_at is not None or snd.snd_max == snd.snd_una < snd.app_end:
+            if timers.persist_at is not None:       # data in flight: the RTO's turn
+                timers.stop_persist()
+        elif timers.persist_at is not None or snd.snd_max == snd.snd_una < snd.app_end:
             self._check_persist(now)
         return out
 
@@ -347,7 +349,10 @@ class TcpConnection:
             seg = snd.new_data(now, force=True)
             timers.arm_rto(now)
         else:
-            timers.probes += 1
+            received = self.stats["segments_received"]
+            # probes in a row the peer left unanswered (any segment from it is an answer)
+            timers.probes = 1 if received != timers.probe_answers else timers.probes + 1
+            timers.probe_answers = received
             if timers.probes > self.cfg.max_retries:
                 return self._abort("timed out")
             if self.rtt.rto * (1 << timers.persist_backoff) < self.cfg.max_rto:
@@ -473,7 +478,6 @@ class TcpConnection:
                 self.ts_recent = ts[0]
         if not self.recovery.on_ack(seg, now):
             return [inb.ack_segment(now)]       # ACK of unsent data (RFC 9293 §3.10.7.4)
-        self.timers.probes = 0                  # the peer answers: probing may go on
         snd = self.sender
         if self.state in (FIN_WAIT_1, CLOSING, LAST_ACK) and snd.fin_at is not None \
                 and snd.snd_una > snd.fin_at:

@@ -27,8 +27,6 @@ class Inbound:
         self.unacked_segments = 0                   # data segments not yet acknowledged
         self.last_ack_sent = 1                      # RCV.NXT our last segment acknowledged
                                                     # (RFC 7323 §4.3 Last.ACK.sent, as an offset)
-        self.offered_edge = 1 + min(buffer, MAX_WINDOW_UNSCALED)    # RCV.NXT + RCV.WND as
-                                                    # last sent (the SYN's window is unscaled)
         # the policy's receiver hooks, when it has them (variants/base.py)
         self._on_data = overrides(conn.policy, "on_data")
         self._ack_reorder_bit = overrides(conn.policy, "ack_reorder_bit")
@@ -153,12 +151,12 @@ class Inbound:
         §3.8.6.1). How far the window opens is §3.8.6.2.2's (Receiver.window)."""
         rcv = self.rcv
         conn = self.conn
-        offered = self.offered_edge - rcv.rcv_nxt
-        if 2 * offered > rcv.buffer:
-            return
+        # the window as last offered (the edge as last computed; a delayed ACK may not have
+        # told it yet, and tells it soon), which the connection checked is at most half
+        offered = max(rcv.right_edge - rcv.rcv_nxt, 0)
         wscale = conn.rcv_wscale
         new = min(rcv.window >> wscale, MAX_WINDOW_UNSCALED) << wscale
-        if new > 0 and new >= 2 * max(offered, 0):
+        if new > 0 and new >= 2 * offered:
             timers = conn.timers
             if timers.ack_due is None or timers.ack_due > now:
                 timers.ack_due = now

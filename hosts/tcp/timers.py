@@ -23,7 +23,7 @@ def ts_val(now: float) -> int:
 
 class Timers:
     __slots__ = ("rtt", "rto_at", "retries", "ack_due", "time_wait_until", "policy_deadline",
-                 "persist_at", "persist_backoff", "probes", "max_rto")
+                 "persist_at", "persist_backoff", "probes", "probe_answers", "max_rto")
 
     def __init__(self, rtt, *, max_rto: float) -> None:
         self.rtt = rtt                              # the RTO's estimator (rtt.py)
@@ -34,7 +34,8 @@ class Timers:
         self.policy_deadline: float | None = None   # the variant's own timer (RACK, TLP)
         self.persist_at: float | None = None        # next zero-window probe (RFC 9293 §3.8.6.1)
         self.persist_backoff = 0                    # probes sent while the window stays shut
-        self.probes = 0                             # probes sent since the peer's last ACK
+        self.probes = 0                             # probes in a row left unanswered
+        self.probe_answers = -1                     # segments received when the last went
         self.max_rto = max_rto                      # the probes' interval grows up to this
 
     def next(self) -> float | None:
