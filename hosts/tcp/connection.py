@@ -18,7 +18,7 @@ by the connection's parts, one module each:
 - recovery.py: what an ACK means, fast retransmit/recovery, the RTO's response, cwnd and
   ssthresh (RFC 5681, 6675, 6582), and the variant's policy (variants/)
 - inbound.py: acceptability, data and FIN into the receive buffer (receiver.py), EPDN, our ACKs
-- timers.py: RTO, delayed ACK, TIME-WAIT, the persist timer and the variant's timer, as deadlines
+- timers.py, persist.py: RTO, delayed ACK, TIME-WAIT, persist, the variant's timer, as deadlines
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from __future__ import annotations
 from hosts.tcp.config import TcpConfig
 from hosts.tcp.handshake import Negotiated, negotiate, syn_options
 from hosts.tcp.inbound import Inbound
+from hosts.tcp.persist import Persist
 from hosts.tcp.receiver import Receiver
 from hosts.tcp.recovery import LossRecovery
 from hosts.tcp.rtt import make_estimator
@@ -34,7 +35,7 @@ from hosts.tcp.sender import MAX_WINDOW_UNSCALED, Sender
 from hosts.tcp.timers import Timers, ts_val
 from hosts.tcp.variants import get_variant
 from netbase.segment import ACK, FIN, RST, SYN, Segment
-from netbase.seq import SEQ_MOD, seq_geq, seq_sub
+from netbase.seq import SEQ_MOD, seq_sub
 
 __all__ = ["TcpConnection", "reset_for", "CLOSED", "LISTEN", "SYN_SENT", "SYN_RCVD",
            "ESTABLISHED", "FIN_WAIT_1", "FIN_WAIT_2", "CLOSING", "TIME_WAIT", "CLOSE_WAIT",
@@ -44,7 +45,6 @@ CLOSED, LISTEN, SYN_SENT, SYN_RCVD, ESTABLISHED = "CLOSED", "LISTEN", "SYN-SENT"
 FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT = "FIN-WAIT-1", "FIN-WAIT-2", "CLOSING", "TIME-WAIT"
 CLOSE_WAIT, LAST_ACK = "CLOSE-WAIT", "LAST-ACK"
 _SYNCHRONIZED = {ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT, CLOSE_WAIT, LAST_ACK}
-_RECEIVING = {ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2}      # the peer may still send data
 
 _STATS = ("segments_sent", "segments_received", "retransmits", "fast_retransmits", "timeouts",
           "spurious_retransmits", "dsack_undos", "eifel_undos", "spurious_timeouts_undone",
@@ -85,12 +85,13 @@ class TcpConnection:
         self._syn_sent_at: float | None = None      # for the handshake's RTT sample (Karn: once)
         # the parts
         self.rtt = make_estimator(config)           # RFC 6298, or an OS's (004)
-        self.timers = Timers(self.rtt, max_rto=config.max_rto)
+        self.timers = Timers(self.rtt)
         self.policy = get_variant(config.variant)(config)
         self.sender = Sender(self, Scoreboard(), per_flight=config.rtt_sampling == "per-flight")
         self.recovery = LossRecovery(self, self.policy)
         self.sender.recovery = self.recovery
         self.inbound: Inbound | None = None         # once the peer's SYN is in
+        self.persist = Persist(self)
 
     # ------------------------------------------------------------------ public state
     # (the rest is on the parts: conn.sender, conn.recovery, conn.inbound, conn.timers)
@@ -201,20 +202,8 @@ class TcpConnection:
             self.sender.fin_pending = True
 
     def receive(self) -> bytes:
-        """The in-order data delivered so far. Reading frees the receive buffer; when that
-        opens the window enough, an ACK that says so is due at once (Inbound.on_read), at the
-        time of the last event the engine saw: ``next_timer()`` returns it and ``on_timer()``
-        sends it."""
-        inb = self.inbound
-        if inb is None:
-            return b""
-        rcv = inb.rcv
-        data = rcv.read()
-        # (only a window offered that was at most half the buffer can be worth an update)
-        if data and 2 * (rcv.right_edge - rcv.rcv_nxt) <= rcv.buffer \
-                and self.state in _RECEIVING:
-            inb.on_read(self._now)
-        return data
+        """The in-order data delivered so far; a window update may fall due (Inbound.read)."""
+        return self.inbound.read(self._now) if self.inbound is not None else b""
 
     def poll(self, *, now: float) -> list[Segment]:
         """Segments the engine can send now (after send()/close() or a window change)."""
@@ -305,63 +294,10 @@ class TcpConnection:
         if out:
             timers.arm_rto(now)
             if timers.persist_at is not None:       # data in flight: the RTO's turn
-                timers.stop_persist()
+                self.persist.stop()
         elif timers.persist_at is not None or snd.snd_max == snd.snd_una < snd.app_end:
-            self._check_persist(now)
+            self.persist.update(now)
         return out
-
-    def _window_blocks(self) -> bool:
-        """Data waits, nothing is in flight (else the RTO runs) and the peer's window lets
-        no segment go, shut or too small to fill (Sender.sendable): only a probe, or the
-        timer's override, can draw the ACK that opens it (RFC 9293 §3.8.6.1, §3.8.6.2.1)."""
-        snd = self.sender
-        return snd.snd_max == snd.snd_una < snd.app_end and snd.sendable() <= 0
-
-    def _check_persist(self, now: float) -> None:
-        if self._window_blocks():
-            self.timers.arm_persist(now)
-        else:
-            self.timers.stop_persist()
-
-    def _on_persist(self, now: float) -> list[Segment]:
-        """The persist timer expired. A window too small to fill takes what fits, as SWS
-        avoidance's override timeout allows (RFC 9293 §3.8.6.2.1 (4); Linux's
-        tcp_write_wakeup); then the RTO covers it. A shut window is probed (§3.8.6.1,
-        MUST-35).
-
-        The probe is Linux's (tcp_xmit_probe_skb): no data, sequence number SND.UNA - 1. The
-        peer finds it unacceptable, an old segment, and answers with an ACK that carries its
-        window as it stands (§3.10.7.4), so a window update that was lost is sent again and
-        nothing enters the sequence space or the scoreboard (RFC 9293's probe of one octet
-        would be a segment to retransmit, time and release). The connection stays open while
-        the peer answers (MUST-36); ``max_retries`` probes in a row unanswered abort it, as
-        that many RTOs do."""
-        timers = self.timers
-        timers.persist_at = None
-        if self.state not in _SYNCHRONIZED:
-            return []
-        if not self._window_blocks():
-            timers.stop_persist()
-            return self.transmit(now)
-        snd = self.sender
-        if snd.sendable(force=True) > 0:
-            timers.stop_persist()
-            seg = snd.new_data(now, force=True)
-            timers.arm_rto(now)
-        else:
-            received = self.stats["segments_received"]
-            # probes in a row the peer left unanswered (any segment from it is an answer)
-            timers.probes = 1 if received != timers.probe_answers else timers.probes + 1
-            timers.probe_answers = received
-            if timers.probes > self.cfg.max_retries:
-                return self._abort("timed out")
-            if self.rtt.rto * (1 << timers.persist_backoff) < self.cfg.max_rto:
-                timers.persist_backoff += 1         # SHLD-30: exponential, up to max_rto
-            timers.arm_persist(now)
-            seg = self.make(snd.snd_una - 1, b"", 0)
-        self.stats["window_probes"] += 1
-        self.trace("window-probe", snd_una=snd.snd_una, data=len(seg.payload))
-        return [seg]
 
     # ------------------------------------------------------------------ segments in
     def on_segment(self, seg: Segment, *, now: float) -> list[Segment]:
@@ -469,13 +405,7 @@ class TcpConnection:
             self.sender.snd_una = 1
             self._established(now)
         if self.ts_ok:
-            ts = seg.option("Timestamp")
-            if ts is not None and start <= inb.last_ack_sent and seq_geq(ts[0], self.ts_recent):
-                # RFC 7323 §4.3 (2): never backwards, and only from a segment at or below
-                # Last.ACK.sent, so an ACK echoes the earliest segment it acknowledges when ACKs
-                # are delayed (§4.2 (A)), and the one that advanced RCV.NXT or filled a hole,
-                # never one held above a hole (§4.2 (B), (C))
-                self.ts_recent = ts[0]
+            inb.note_timestamp(seg, start)
         if not self.recovery.on_ack(seg, now):
             return [inb.ack_segment(now)]       # ACK of unsent data (RFC 9293 §3.10.7.4)
         snd = self.sender
@@ -544,7 +474,9 @@ class TcpConnection:
         if timers.rto_at is not None and now >= timers.rto_at:
             out += self._on_rto(now)
         elif timers.persist_at is not None and now >= timers.persist_at:
-            out += self._on_persist(now)
+            if self.state in _SYNCHRONIZED:
+                segs = self.persist.on_expiry(now)
+                out += segs if segs is not None else self._abort("timed out")
         elif timers.policy_deadline is not None and now >= timers.policy_deadline:
             timers.policy_deadline = None           # one shot: the variant re-arms it
             if self.state in _SYNCHRONIZED:

@@ -12,7 +12,7 @@ from hosts.tcp.receiver import MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TS, Receive
 from hosts.tcp.sender import MAX_WINDOW_UNSCALED
 from hosts.tcp.variants.base import overrides
 from netbase.segment import FIN, REORDER_BIT, Segment
-from netbase.seq import SEQ_MOD, seq_sub
+from netbase.seq import SEQ_MOD, seq_geq, seq_sub
 
 __all__ = ["Inbound"]
 
@@ -47,6 +47,17 @@ class Inbound:
         wnd = rcv.window or 1
         length = seg.seg_len or 1
         return start < nxt + wnd and start + length > nxt
+
+    def note_timestamp(self, seg: Segment, start: int) -> None:
+        """An acceptable segment's TSval becomes TS.Recent, the TSecr of what we send, when it
+        is not older and the segment starts at or below Last.ACK.sent (RFC 7323 §4.3 (2)): an
+        ACK echoes the earliest segment it acknowledges when ACKs are delayed (§4.2 (A)), and
+        the one that advanced RCV.NXT or filled a hole, never one held above a hole (§4.2
+        (B), (C))."""
+        ts = seg.option("Timestamp")
+        conn = self.conn
+        if ts is not None and start <= self.last_ack_sent and seq_geq(ts[0], conn.ts_recent):
+            conn.ts_recent = ts[0]
 
     def note_duplicate(self, seg: Segment, start: int) -> None:
         """An unacceptable segment entirely below RCV.NXT: report its data by DSACK."""
@@ -143,6 +154,16 @@ class Inbound:
         return None
 
     # ------------------------------------------------------------------ the application reads
+    def read(self, now: float) -> bytes:
+        """The application takes the in-order data; ``now``: the last event's time, which the
+        read follows. Only a window offered that was at most half the buffer can be worth an
+        update, and none once the peer's FIN is in."""
+        rcv = self.rcv
+        data = rcv.read()
+        if data and 2 * (rcv.right_edge - rcv.rcv_nxt) <= rcv.buffer and self.peer_fin_at is None:
+            self.on_read(now)
+        return data
+
     def on_read(self, now: float) -> None:
         """The application read what was delivered; when the freed buffer opens the window
         to at least twice what the peer was last offered, and what it was offered was at
@@ -152,7 +173,7 @@ class Inbound:
         rcv = self.rcv
         conn = self.conn
         # the window as last offered (the edge as last computed; a delayed ACK may not have
-        # told it yet, and tells it soon), which the connection checked is at most half
+        # told it yet, and tells it soon), which ``read`` checked is at most half
         offered = max(rcv.right_edge - rcv.rcv_nxt, 0)
         wscale = conn.rcv_wscale
         new = min(rcv.window >> wscale, MAX_WINDOW_UNSCALED) << wscale

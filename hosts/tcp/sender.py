@@ -62,6 +62,21 @@ class Sender:
         if wnd > self.max_wnd:
             self.max_wnd = wnd
 
+    def window_blocks(self) -> bool:
+        """Data waits, nothing is in flight (else the RTO runs) and the peer's window lets no
+        segment go, shut or too small to fill (``sendable``): only the persist timer can get
+        things moving (persist.py)."""
+        return self.snd_max == self.snd_una < self.app_end and self.sendable() <= 0
+
+    def zero_window_probe(self) -> Segment:
+        """A probe of the peer's shut window (RFC 9293 §3.8.6.1, MUST-35), Linux's
+        (tcp_xmit_probe_skb): no data, sequence number SND.UNA - 1. The peer finds it
+        unacceptable, an old segment, and answers with an ACK that carries its window as it
+        stands (§3.10.7.4), so a window update that was lost is sent again, and nothing enters
+        the sequence space or the scoreboard (RFC 9293's probe of one octet would be a segment
+        to retransmit, time and release)."""
+        return self.conn.make(self.snd_una - 1, b"", 0)
+
     def sendable(self, force: bool = False) -> int:
         """How many bytes of new data the next segment carries under the peer's window: a
         full segment, all the data written (the application pushes what it writes), or at

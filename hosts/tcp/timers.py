@@ -23,20 +23,16 @@ def ts_val(now: float) -> int:
 
 class Timers:
     __slots__ = ("rtt", "rto_at", "retries", "ack_due", "time_wait_until", "policy_deadline",
-                 "persist_at", "persist_backoff", "probes", "probe_answers", "max_rto")
+                 "persist_at")
 
-    def __init__(self, rtt, *, max_rto: float) -> None:
+    def __init__(self, rtt) -> None:
         self.rtt = rtt                              # the RTO's estimator (rtt.py)
         self.rto_at: float | None = None            # retransmission timer (RFC 6298)
         self.retries = 0                            # expiries for the same data (RFC 9293 R2)
         self.ack_due: float | None = None           # delayed ACK (RFC 5681 §4.2), window update
         self.time_wait_until: float | None = None   # TIME-WAIT's end (RFC 9293 §3.10.7.4)
         self.policy_deadline: float | None = None   # the variant's own timer (RACK, TLP)
-        self.persist_at: float | None = None        # next zero-window probe (RFC 9293 §3.8.6.1)
-        self.persist_backoff = 0                    # probes sent while the window stays shut
-        self.probes = 0                             # probes in a row left unanswered
-        self.probe_answers = -1                     # segments received when the last went
-        self.max_rto = max_rto                      # the probes' interval grows up to this
+        self.persist_at: float | None = None        # persist timer (RFC 9293 §3.8.6.1, persist.py)
 
     def next(self) -> float | None:
         """The earliest armed deadline, or None. Asked after every event by whoever drives
@@ -66,20 +62,6 @@ class Timers:
         self.rto_at = None
         if outstanding:
             self.rto_at = now + self.rtt.rto
-
-    def arm_persist(self, now: float) -> None:
-        """RFC 9293 §3.8.6.1: the peer's window is shut and nothing is in flight, so no ACK
-        will come unless we ask: the next probe is due one RTO after the window shut
-        (SHLD-29), each later interval twice the one before (SHLD-30), at most ``max_rto``
-        (as Linux's probe timer, tcp_probe0_when). Runs on unless already armed."""
-        if self.persist_at is None:
-            self.persist_at = now + min(self.rtt.rto * (1 << self.persist_backoff), self.max_rto)
-
-    def stop_persist(self) -> None:
-        """The window opened, or data is in flight (the RTO covers it): no more probes, and
-        the next shut window starts again at one RTO."""
-        self.persist_at = None
-        self.persist_backoff = 0
 
     def stop_all(self) -> None:
         self.rto_at = self.ack_due = self.time_wait_until = self.persist_at = None
