@@ -47,9 +47,14 @@ class Scoreboard:
         return r
 
     def on_retransmit(self, r: list, now: float) -> None:
-        """Record ``r`` is being sent again at ``now``: in flight as a retransmission."""
-        r[RETRANS] = True
-        self.retrans_out += r[END] - r[START]
+        """Record ``r`` is being sent again at ``now``: in flight as a retransmission. Its
+        bytes count once in retrans_out however often they are resent (RFC 6675 §4 SetPipe
+        counts an octet retransmitted once): TLP's probe may resend a segment whose
+        retransmission is still in flight (RFC 8985 §7.3), and counting it twice left
+        retrans_out, hence pipe, too high once the segment was acknowledged."""
+        if not r[RETRANS]:
+            r[RETRANS] = True
+            self.retrans_out += r[END] - r[START]
         r[TX] += 1
         r[SENT_AT] = now
         history = self.retransmitted

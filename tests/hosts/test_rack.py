@@ -131,6 +131,20 @@ def test_any_drops_and_holds_deliver_the_data_intact(drops, holds):
     assert a._sacked_out == a._lost_out == a._retrans_out == 0
 
 
+def test_a_probe_resending_a_segment_whose_retransmission_is_in_flight_counts_it_once():
+    # the case the property test above found: TLP's probe (RFC 8985 §7.3) resends the last
+    # segment while its retransmission is in flight; RFC 6675 §4 counts a retransmitted octet
+    # once in pipe, and the count returns to zero once everything is acknowledged
+    data = DATA[:60_000]
+    net = _net("rack", data)
+    net.drop(15, 41)
+    net.hold(63, positions=1)
+    net.hold(51, positions=12)
+    net.run()
+    assert net.delivered == data and net.a.stats["loss_probes"] == 1
+    assert net.a._retrans_out == 0
+
+
 def test_the_variant_timer_is_one_shot_and_ignored_once_the_connection_is_closed():
     net = _net("rack")
     net.drop(SEGMENTS)
