@@ -9,8 +9,9 @@ The config schema is in controller/README.md; the P4 names it drives in p4src/RE
 """
 
 from controller.config import ConfigError, GatewayConfig, load_config
-from controller.controller import Controller
+from controller.controller import ApplyError, Controller
 from controller.drivers import Bmv2Driver, DriverError, EmbeddedDriver
+from controller.program import ProgramError, ProgramInfo
 
-__all__ = ["load_config", "ConfigError", "GatewayConfig", "Controller", "DriverError",
-           "EmbeddedDriver", "Bmv2Driver"]
+__all__ = ["load_config", "ConfigError", "GatewayConfig", "Controller", "ApplyError",
+           "DriverError", "EmbeddedDriver", "Bmv2Driver", "ProgramInfo", "ProgramError"]

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from controller.names import DEFAULT_MAX_PORTS, DROP_PORT, IMPAIR_CODES, PATTERN_SLOTS
+from controller.names import (DEFAULT_MAX_PORTS, DROP_PORT, IMPAIR_CODES, PATTERN_SLOTS,
+                              RED_MAX_QUEUE, RED_W_Q_ONE)
 
-__all__ = ["ConfigError", "GatewayConfig", "PortConfig", "Impairments", "Route", "L2Link",
-           "load_config"]
+__all__ = ["ConfigError", "GatewayConfig", "PortConfig", "Impairments", "RedConfig", "Route",
+           "L2Link", "load_config"]
 
 MAC_RE = re.compile(r"^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$")
 MIN_MTU = 68          # RFC 791 §3.1: every IPv4 module must handle 68-byte datagrams
@@ -63,6 +64,15 @@ class Impairments:
 
 
 @dataclass(frozen=True)
+class RedConfig:
+    """Random Early Detection on a port (Floyd and Jacobson 1993; p4src/include/buffer.p4)."""
+    min_th: float          # packets: below it the average queue drops nothing
+    max_th: float          # packets: at or above it every arrival is dropped
+    w_q: float             # the average's weight, in (0, 1]
+    max_p: float           # the drop probability as the average reaches max_th, in [0, 1]
+
+
+@dataclass(frozen=True)
 class PortConfig:
     port: int
     edge: bool = False
@@ -71,6 +81,7 @@ class PortConfig:
     tm_depth: int | None = None        # traffic-manager queue depth; None = derived
     queue_rate_pps: int | None = None  # set_queue_rate; None = unlimited
     impair: Impairments = field(default_factory=Impairments)
+    red: RedConfig | None = None       # None: RED off (drop-tail only)
 
 
 @dataclass(frozen=True)
@@ -226,6 +237,7 @@ def _gateway(data: Mapping[str, Any]) -> GatewayConfig:
                    for i, r in enumerate(_list(data.get("routes", []), "routes")))
     _no_duplicate_prefixes(routes)
     l2 = tuple(_l2(x, f"l2[{i}]", max_ports) for i, x in enumerate(_list(data.get("l2", []), "l2")))
+    _no_duplicate_in_ports(l2)
     ports = _ports(data.get("ports", {}), max_ports)
     return GatewayConfig(name=name, max_ports=max_ports, routes=routes, l2=l2, ports=ports)
 
@@ -266,6 +278,17 @@ def _l2(value: Any, path: str, max_ports: int) -> L2Link:
                   out_port=_port(t["out_port"], f"{path}.out_port", max_ports))
 
 
+def _no_duplicate_in_ports(links: tuple[L2Link, ...]) -> None:
+    """l2_forward matches the ingress port exactly: a second link from one port is a second
+    entry with the same key, which the switch refuses."""
+    seen: dict[int, int] = {}
+    for i, link in enumerate(links):
+        if link.in_port in seen:
+            raise ConfigError(f"l2[{i}].in_port",
+                              f"port {link.in_port} already bridged by l2[{seen[link.in_port]}]")
+        seen[link.in_port] = i
+
+
 def _ports(value: Any, max_ports: int) -> dict[int, PortConfig]:
     t = _table(value, "ports")
     out: dict[int, PortConfig] = {}
@@ -283,7 +306,8 @@ def _ports(value: Any, max_ports: int) -> dict[int, PortConfig]:
 
 
 def _port_config(port: int, t: Mapping[str, Any], path: str, max_ports: int) -> PortConfig:
-    _check_keys(t, path, ("edge", "mtu", "buffer_limit", "tm_depth", "queue_rate_pps", "impair"))
+    _check_keys(t, path, ("edge", "mtu", "buffer_limit", "tm_depth", "queue_rate_pps", "impair",
+                          "red"))
     edge = t.get("edge", False)
     if not isinstance(edge, bool):
         raise ConfigError(f"{path}.edge", f"expected true or false, got {edge!r}")
@@ -301,8 +325,43 @@ def _port_config(port: int, t: Mapping[str, Any], path: str, max_ports: int) -> 
     if rate is not None:
         rate = _int(rate, f"{path}.queue_rate_pps", 1, U32)
     impair = _impairments(t.get("impair", {}), f"{path}.impair", max_ports, port)
+    red = None if t.get("red") is None else _red(t["red"], f"{path}.red", limit)
     return PortConfig(port=port, edge=edge, mtu=mtu, buffer_limit=limit, tm_depth=depth,
-                      queue_rate_pps=rate, impair=impair)
+                      queue_rate_pps=rate, impair=impair, red=red)
+
+
+def _number(value: Any, path: str, lo: float, hi: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(path, f"expected a number, got {value!r}")
+    if not lo <= value <= hi:
+        raise ConfigError(path, f"{value} out of range {lo:g}..{hi:g}")
+    return float(value)
+
+
+def _red(value: Any, path: str, buffer_limit: int) -> RedConfig:
+    """Floyd and Jacobson's parameters (1993, §4 and §11). Thresholds are packets; the program
+    keeps the average in 1/65536 packets and w_q in 1/2^24 (p4src/include/buffer.p4)."""
+    t = _table(value, path)
+    keys = ("min_th", "max_th", "w_q", "max_p")
+    _check_keys(t, path, keys)
+    for key in keys:
+        if key not in t:
+            raise ConfigError(f"{path}.{key}", "missing")
+    min_th = _number(t["min_th"], f"{path}.min_th", 0, RED_MAX_QUEUE)
+    max_th = _number(t["max_th"], f"{path}.max_th", 0, RED_MAX_QUEUE)
+    if max_th < min_th + 1:
+        raise ConfigError(f"{path}.max_th", f"{max_th:g} must exceed min_th {min_th:g} by at least "
+                                            "one packet")
+    if buffer_limit and max_th > buffer_limit:
+        raise ConfigError(f"{path}.max_th", f"{max_th:g} is above the port's buffer_limit "
+                                            f"{buffer_limit}: the buffer drops first")
+    w_q = t["w_q"]
+    if isinstance(w_q, bool) or not isinstance(w_q, (int, float)) or not 0 < w_q <= 1:
+        raise ConfigError(f"{path}.w_q", f"expected a weight in (0, 1], got {w_q!r}")
+    if round(w_q * RED_W_Q_ONE) < 1:
+        raise ConfigError(f"{path}.w_q", f"{w_q:g} is below the program's resolution 2^-24")
+    max_p = _number(t["max_p"], f"{path}.max_p", 0, 1)
+    return RedConfig(min_th=min_th, max_th=max_th, w_q=float(w_q), max_p=max_p)
 
 
 def _impairments(value: Any, path: str, max_ports: int, port: int) -> Impairments:

@@ -2,34 +2,74 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from controller import names as n
 from controller.commands import config_commands
 from controller.config import GatewayConfig, load_config
-from controller.drivers import Driver
+from controller.drivers import Driver, DriverError
+from controller.program import ProgramInfo
 
-__all__ = ["Controller"]
+__all__ = ["Controller", "ApplyError"]
+
+
+class ApplyError(DriverError):
+    """The switch refused commands of an apply; ``failures`` lists (index, command, error)."""
+
+    def __init__(self, commands: list[str], failures: list[tuple[int, str, Exception]]):
+        self.commands = commands
+        self.failures = failures
+        i, _, err = failures[0]
+        more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+        super().__init__(
+            f"command {i + 1} of {len(commands)} failed{more}: {err}; the other commands ran "
+            "(edge ports and buffer limits are set first and cleared last)")
 
 
 class Controller:
-    """Target-agnostic control plane of one gateway, over a ``Driver``."""
+    """Target-agnostic control plane of one gateway, over a ``Driver``.
 
-    def __init__(self, driver: Driver):
+    ``program``: the program the switch runs, to check configs against (a BMv2 JSON path or
+    dict, or a ``ProgramInfo``). By default the program of an ``EmbeddedDriver``'s switch, else
+    the gateway's documented interface (p4src/README.md) with the config's ``max_ports``.
+    """
+
+    def __init__(self, driver: Driver, *, program: Any = None):
         self.driver = driver
         self.config: GatewayConfig | None = None
+        self.program = ProgramInfo.load(program) if program is not None else _program_of(driver)
 
     def commands(self, cfg: GatewayConfig | dict | str) -> list[str]:
-        """The simple_switch_CLI commands that make the switch run ``cfg``."""
-        return config_commands(_as_config(cfg))
+        """The simple_switch_CLI commands that make the switch run ``cfg``, checked against the
+        program (``ConfigError`` names the field that it would refuse or misread)."""
+        return config_commands(_as_config(cfg), self.program)
 
     def apply(self, cfg: GatewayConfig | dict | str) -> list[str]:
-        """Run ``commands(cfg)`` on the switch; returns the commands (DriverError if refused)."""
+        """Check ``cfg`` against the program, then run ``commands(cfg)`` on the switch, every one
+        of them even past a refused one (as a piped simple_switch_CLI session does, so every
+        driver leaves the same state); ``ApplyError`` names the refused commands."""
         cfg = _as_config(cfg)
-        cmds = config_commands(cfg)
-        self.driver.run(cmds)
+        cmds = config_commands(cfg, self.program)
+        failures = self._run_every(cmds)
+        if failures:
+            raise ApplyError(cmds, failures)
         self.config = cfg
         return cmds
+
+    def _run_every(self, cmds: list[str]) -> list[tuple[int, str, Exception]]:
+        """Every command, past refusals: in one call where the driver runs a whole batch that
+        way (Bmv2Driver.run_all: one CLI session), else one call per command."""
+        run_all = getattr(self.driver, "run_all", None)
+        if run_all is not None:
+            return [(i, cmds[i], err) for i, (_, err) in enumerate(run_all(cmds))
+                    if err is not None]
+        failures = []
+        for i, cmd in enumerate(cmds):
+            try:
+                self.driver.run([cmd])
+            except DriverError as e:
+                failures.append((i, cmd, e))
+        return failures
 
     def reset_state(self) -> list[str]:
         """Empty the EPDN table, zero the virtual queues, restart patterns, zero every counter.
@@ -38,7 +78,8 @@ class Controller:
         manager must be empty (no packet in flight), or port_qlen would under-count.
         """
         cmds = [f"register_reset {r}" for r in (n.REG_EPDN_FP, n.REG_EPDN_LO, n.REG_EPDN_HI,
-                                                 n.REG_PORT_QLEN, n.REG_PATTERN_POS)]
+                                                 n.REG_PORT_QLEN, n.REG_PATTERN_POS,
+                                                 n.REG_RED_AVG, n.REG_RED_COUNT)]
         cmds += [f"counter_reset {c}" for c in (n.CTR_DROPS, n.CTR_PORT_DROPS, n.CTR_EPDN_EVENTS,
                                                  n.CTR_REORDERS)]
         self.driver.run(cmds)
@@ -58,6 +99,7 @@ class Controller:
             "epdn_events": self._counters(n.CTR_EPDN_EVENTS, n.EPDN_EVENTS),
             "reorders": self._counters(n.CTR_REORDERS, n.REORDER_KINDS),
             "ports": self._ports(ports),
+            "red": self._red(ports),
         }
         if epdn_table:
             report["epdn_table"] = self.epdn_entries()
@@ -84,6 +126,18 @@ class Controller:
                 for i, lo, hi in zip(live, los, his)]
 
     # ------------------------------------------------------------------ helpers
+    def _red(self, ports: list[int]) -> dict[str, Any]:
+        """RED's drops (their own cause, counted apart from ``drops``), and the average queue
+        (packets) and count since the last drop of every reported port the config runs RED on."""
+        [(packets, nbytes)] = self.driver.read_counters([(n.CTR_DROPS, n.RED_DROP_CAUSE)])
+        red_ports = [p for p in ports
+                     if self.config and p in self.config.ports and self.config.ports[p].red]
+        avgs = self.driver.read_registers([(n.REG_RED_AVG, p) for p in red_ports])
+        counts = self.driver.read_registers([(n.REG_RED_COUNT, p) for p in red_ports])
+        return {"drops": {"packets": packets, "bytes": nbytes},
+                "ports": {p: {"avg": avg / n.RED_AVG_ONE, "count": count - 1}
+                          for p, avg, count in zip(red_ports, avgs, counts)}}
+
     def _counters(self, name: str, labels: dict[int, str]) -> dict[str, dict[str, int]]:
         values = self.driver.read_counters([(name, i) for i in labels])
         return {label: {"packets": p, "bytes": b} for label, (p, b) in zip(labels.values(), values)}
@@ -97,3 +151,23 @@ class Controller:
 
 def _as_config(cfg: GatewayConfig | dict | str) -> GatewayConfig:
     return cfg if isinstance(cfg, GatewayConfig) else load_config(cfg)
+
+
+# ProgramInfo per loaded program JSON: many switches (the simulator's) share one program, and
+# each Controller over them would otherwise read the same JSON again. The JSON is kept with its
+# entry, so its id cannot be reused while the entry lives.
+_PROGRAMS: dict[int, tuple[Mapping, ProgramInfo]] = {}
+
+
+def _program_of(driver: Any) -> ProgramInfo | None:
+    """The program of an embedded switch (``EmbeddedDriver.switch``), None for a driver that
+    cannot show it (a switch process: the gateway's documented interface is used)."""
+    doc = getattr(getattr(getattr(driver, "switch", None), "program", None), "json", None)
+    if not isinstance(doc, Mapping):
+        return None
+    hit = _PROGRAMS.get(id(doc))
+    if hit is None or hit[0] is not doc:
+        if len(_PROGRAMS) > 64:
+            _PROGRAMS.clear()
+        hit = _PROGRAMS[id(doc)] = (doc, ProgramInfo.from_json(doc))
+    return hit[1]

@@ -223,6 +223,17 @@ class Bmv2Driver(_CliTextDriver):
         outputs = self._session(commands)
         return [_check(c, o) for c, o in zip(commands, outputs)]
 
+    def run_all(self, commands: Sequence[str]) -> list[tuple[str, DriverError | None]]:
+        """One session, which runs every command even past a refused one (the CLI reads on):
+        per command, its output and its refusal (None when accepted)."""
+        results: list[tuple[str, DriverError | None]] = []
+        for c, o in zip(commands, self._session(commands)):
+            try:
+                results.append((_check(c, o), None))
+            except DriverError as e:
+                results.append((o, e))
+        return results
+
 
 class _CliSession:
     """simple_switch_CLI's interpreter on one Thrift connection, as its ``main`` sets it up

@@ -7,232 +7,77 @@
  * (seeds/003-rd-tcp-epdn.txt §3, §3.1), plus the drop and reordering injection experiments use.
  * Ports, tables, registers, counters, the collision policy and every knob: p4src/README.md.
  *
+ * The six blocks of V1Switch follow in their order; the ingress is a sequence of pieces, each a
+ * control declared in the file that owns it (include/). Control-plane names are API: every
+ * table, action, register and counter keeps MyIngress.<name> (an absolute @name), whichever
+ * piece holds it.
+ *
  * Compile: rdtcp-p4c p4src/rdtcp.p4 -o build/rdtcp.json      (or p4c-bm2-ss, same arguments)
  * Sizes:   -D EPDN_ENTRIES=N (default 65536), -D MAX_PORTS=N (power of two, default 64)
  */
 #include <core.p4>
 #include <v1model.p4>
 
-#include "include/headers.p4"
-#include "include/parser.p4"
-#include "include/buffer.p4"
-#include "include/checksums.p4"
+/*************************************************************************
+ *********************** H E A D E R S  **********************************
+ *************************************************************************/
+#include "include/headers.p4"         /* types, constants, headers, metadata */
+#include "include/checksums.p4"       /* the IPv4 header checksum's field list */
+#include "include/tcp_checksum.p4"    /* RFC 1624 updates of the TCP checksum; TcpChecksum */
 
-/* v1model instance type of a recirculated packet, as simple_switch sets it (simple_switch.md).
- * Only the values the program tests are declared: p4c warns about every unused constant
- * (frontends/p4/unusedDeclarations.cpp, "'X' is unused"). */
-const bit<32> PKT_INSTANCE_TYPE_RECIRC = 4;
+/*************************************************************************
+ *********************** P A R S E R  ************************************
+ *************************************************************************/
+#include "include/parser.p4"          /* MyParser */
+
+/*************************************************************************
+ ************   C H E C K S U M    V E R I F I C A T I O N   *************
+ *************************************************************************/
+/* RFC 1812 §5.2.2: a router MUST verify the IP header checksum and discard a datagram whose
+ * checksum is wrong; otherwise the recomputation (MyComputeChecksum) would turn a header
+ * corrupted on the link into a valid one. A failure sets standard_metadata.checksum_error; Route
+ * drops the packet (DROP_MALFORMED). The TCP checksum is end to end: the receiver's to verify. */
+control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
+    apply {
+        verify_checksum(hdr.ipv4.isValid(), IPV4_CHECKSUM_FIELDS, hdr.ipv4.hdr_checksum,
+                        HashAlgorithm.csum16);
+    }
+}
 
 /*************************************************************************
  **************  I N G R E S S   P R O C E S S I N G   *******************
  *************************************************************************/
+/* The pieces, declared in the order their declarations need (DROP_RED and epdn_events are used
+ * by pieces applied before the one that owns them); applied in the order of MyIngress.apply. */
+#include "include/classify.p4"        /* Classify: well-formed TCP, data */
+#include "include/forwarding.p4"      /* Route: ipv4_lpm, l2_forward (routing.p4) */
+#include "include/buffer.p4"          /* Buffer: RED if configured, the drop-tail limit; port_qlen */
+#include "include/epdn.p4"            /* Epdn: drops recorded, stamps inserted; epdn_events */
+#include "include/trust.p4"           /* TrustBoundary: EPDN options from hosts stripped */
+#include "include/impair.p4"          /* Impairment: injected drops and reorderings */
+#include "include/verdict.p4"         /* Verdict: drop and count, or forward */
+
 control MyIngress(inout headers_t hdr,
                   inout metadata_t meta,
                   inout standard_metadata_t standard_metadata) {
-
-#include "include/forwarding.p4"
-#include "include/epdn.p4"
-#include "include/impair.p4"
-
-    /* A whole, consistent TCP segment: the only kind the gateway reads or rewrites. A truncated
-     * or inconsistent one (parser error, data offset < 5, lengths that do not add up, a frame
-     * shorter than the IP total length) is forwarded as plain IP, untouched. */
-    action classify_tcp(in bit<16> tcp_hdr_bytes) {
-        meta.tcp_ok = 1;
-        meta.tcp_csum_acc = (bit<32>)(~hdr.tcp.checksum);     /* ~HC of RFC 1624 eqn. 3 (epdn.p4) */
-        meta.payload_len = (bit<32>)(hdr.ipv4.total_len - meta.ip_hdr_bytes - tcp_hdr_bytes);
-        meta.is_data = (meta.payload_len != 0) ? 1w1 : 1w0;
-    }
-
-    action set_out_index() {
-        meta.out_idx = ((bit<32>)meta.out_port) & PORT_INDEX_MASK;
-    }
+    Classify() classify;
+    Route() route;
+    TrustBoundary() trust_boundary;
+    Impairment() impairment;
+    Buffer() buffer;
+    Verdict() verdict;
+    Epdn() epdn;
+    TcpChecksum() tcp_checksum;
 
     apply {
-        bool first_pass = standard_metadata.instance_type != PKT_INSTANCE_TYPE_RECIRC;
-        bit<32> frame_ip_bytes = standard_metadata.packet_length - 14;
-        meta.drop_cause = DROP_NONE;
-        meta.impair = IMPAIR_PASS;
-        meta.tcp_modified = 0;
-        meta.tcp_ok = 0;
-        meta.is_data = 0;
-        meta.entry_ours = 0;
-
-        /* ---- 1. classify ---------------------------------------------------------------- */
-        if (hdr.ipv4.isValid()) {
-            meta.ip_hdr_bytes = ((bit<16>)hdr.ipv4.ihl) << 2;
-            if (hdr.tcp.isValid() && standard_metadata.parser_error == error.NoError) {
-                bit<16> tcp_hdr_bytes = ((bit<16>)hdr.tcp.data_offset) << 2;
-                if (hdr.tcp.data_offset >= 5
-                        && hdr.ipv4.total_len >= meta.ip_hdr_bytes + tcp_hdr_bytes
-                        && (bit<32>)hdr.ipv4.total_len <= frame_ip_bytes) {
-                    classify_tcp(tcp_hdr_bytes);
-                }
-            }
-        }
-        if (meta.is_data == 1) {
-            epdn_slot();
-            if (meta.entry_fp != 0) {
-                epdn_fingerprint();
-                if (meta.entry_fp == meta.flow_fp) {
-                    epdn_read_entry();
-                }
-            }
-        }
-
-        /* ---- 2. route (a reordering loop re-enters the port chosen on the first pass) ------ */
-        if (!first_pass) {
-            meta.out_port = meta.recirc_port;
-        } else if (hdr.ipv4.isValid()) {
-            if (hdr.ipv4.version != 4 || hdr.ipv4.ihl < 5
-                    || hdr.ipv4.total_len < meta.ip_hdr_bytes
-                    || (bit<32>)hdr.ipv4.total_len > frame_ip_bytes
-                    || standard_metadata.checksum_error == 1) {
-                drop_malformed();
-            } else if (hdr.ipv4.ttl <= 1) {
-                drop_ttl();
-            } else {
-                ipv4_lpm.apply();
-            }
-        } else {
-            l2_forward.apply();
-        }
-        set_out_index();
-
-        /* ---- 3. trust boundary (edge ports), then impairments (first pass, TCP only) -------- */
-        bool tcp_fragment = hdr.ipv4.isValid() && hdr.ipv4.protocol == PROTO_TCP
-                            && (hdr.ipv4.frag_offset != 0 || (hdr.ipv4.flags & 3w1) == 3w1);
-        if (first_pass && meta.drop_cause == DROP_NONE
-                && ((meta.tcp_ok == 1 && hdr.epdn.isValid()) || tcp_fragment)) {
-            bit<1> edge = 0;
-            edge_port.read(edge, ((bit<32>)standard_metadata.ingress_port) & PORT_INDEX_MASK);
-            if (edge == 1 && tcp_fragment) {
-                drop_edge_fragment();
-            } else if (edge == 1) {
-                epdn_strip_option();
-            }
-        }
-        if (first_pass && meta.drop_cause == DROP_NONE && meta.is_data == 1) {
-            bit<32> plen = 0;
-            pattern_len.read(plen, meta.out_idx);
-            if (plen != 0) {
-                /* 1. the control plane's pattern: slot k mod len of this port */
-                bit<32> pos = 0;
-                pattern_pos.read(pos, meta.out_idx);
-                if (pos >= plen || pos >= PATTERN_SLOTS) {
-                    pos = 0;
-                }
-                impair_pattern.read(meta.impair, (meta.out_idx << PATTERN_SLOTS_LOG2) + pos);
-                pos = pos + 1;
-                if (pos >= plen) {
-                    pos = 0;
-                }
-                pattern_pos.write(meta.out_idx, pos);
-                if (meta.impair == IMPAIR_DROP) {
-                    impair_drop(DROP_PATTERN);
-                }
-            } else {
-                /* 2. probabilities, one independent draw each */
-                bit<32> p = 0;
-                drop_prob.read(p, meta.out_idx);
-                if (p != 0) {
-                    impair_draw(p, IMPAIR_DROP);
-                }
-                if (meta.impair == IMPAIR_PASS) {
-                    recirc_prob.read(p, meta.out_idx);
-                    if (p != 0) {
-                        impair_draw(p, IMPAIR_RECIRC);
-                    }
-                }
-                if (meta.impair == IMPAIR_PASS) {
-                    alt_prob.read(p, meta.out_idx);
-                    if (p != 0) {
-                        impair_draw(p, IMPAIR_ALT);
-                    }
-                }
-                if (meta.impair == IMPAIR_DROP) {
-                    impair_drop(DROP_RANDOM);
-                }
-            }
-            if (meta.impair == IMPAIR_ALT) {
-                port_t alt = 0;
-                alt_port.read(alt, meta.out_idx);
-                impair_alternate_port(alt);
-            }
-        }
-
-        /* ---- 4. the buffer limit (buffer.p4): admit to the port's virtual queue or drop ---- */
-        if (meta.drop_cause == DROP_NONE) {
-            bit<32> qlen = 0;
-            bit<32> limit = 0;
-            port_qlen.read(qlen, meta.out_idx);
-            buffer_limit.read(limit, meta.out_idx);
-            if (limit != 0 && qlen >= limit) {
-                meta.drop_cause = DROP_BUFFER;
-            } else {
-                port_qlen.write(meta.out_idx, qlen + 1);
-            }
-        }
-
-        /* ---- 5a. dropped: count; a congestion or injected drop of data is recorded --------- */
-        if (meta.drop_cause != DROP_NONE) {
-            mark_to_drop(standard_metadata);
-            drops.count((bit<32>)meta.drop_cause);
-            if (meta.drop_cause == DROP_BUFFER || meta.drop_cause == DROP_RANDOM
-                    || meta.drop_cause == DROP_PATTERN) {
-                port_drops.count(meta.out_idx);
-                if (meta.is_data == 1) {
-                    epdn_range_of_segment();
-                    if (hdr.epdn.isValid()) {
-                        epdn_widen_by_carried_stamp();
-                    }
-                    if (meta.entry_ours == 1) {
-                        epdn_widen_by_entry();
-                    } else if (meta.entry_fp != 0) {
-                        epdn_events.count(EV_COLLISION);
-                    } else {
-                        epdn_fingerprint();       /* an empty slot: not needed until now */
-                    }
-                    epdn_store();
-                }
-            }
-        /* ---- 5b. forwarded: stamp the flow's pending range (first pass, data only) --------- */
-        } else {
-            standard_metadata.egress_spec = meta.out_port;
-            if (first_pass && meta.is_data == 1 && meta.entry_ours == 1) {
-                bit<16> mtu16 = 0;
-                port_mtu.read(mtu16, meta.out_idx);
-                meta.port_mtu = (mtu16 == 0) ? DEFAULT_MTU : (bit<32>)mtu16;
-                if (hdr.epdn.isValid()) {
-                    epdn_merge_option();
-                    epdn_clear_entry();
-                } else if (hdr.tcp.data_offset > TCP_MAX_DOFF_FOR_EPDN) {
-                    /* no room for 12 more option bytes in a 60-byte TCP header */
-                    epdn_events.count(EV_DEFER_NO_ROOM);
-                } else if ((bit<32>)hdr.ipv4.total_len + (bit<32>)EPDN_BYTES > meta.port_mtu) {
-                    /* MTU rule (design.md): keep the entry for the flow's next segment that fits */
-                    epdn_events.count(EV_DEFER_MTU);
-                } else {
-                    epdn_insert_option();
-                    epdn_clear_entry();
-                }
-            }
-            if (first_pass && meta.impair == IMPAIR_RECIRC) {
-                bit<8> loops = 0;
-                recirc_loops.read(loops, meta.out_idx);
-                if (loops != 0) {
-                    meta.recirc_port = meta.out_port;
-                    impair_recirculate(loops);
-                }
-            }
-            if (first_pass && meta.impair == IMPAIR_ALT) {
-                reorders.count(REORDER_ALT);
-            }
-        }
-
-        if (meta.tcp_modified == 1) {
-            tcp_checksum_finish();
-        }
+        classify.apply(hdr, meta, standard_metadata);
+        route.apply(hdr, meta, standard_metadata);
+        trust_boundary.apply(hdr, meta, standard_metadata);
+        impairment.apply(hdr, meta, standard_metadata);
+        buffer.apply(hdr, meta, standard_metadata);
+        verdict.apply(hdr, meta, standard_metadata);
+        epdn.apply(hdr, meta, standard_metadata);
+        tcp_checksum.apply(hdr, meta);
     }
 }
 
@@ -254,6 +99,38 @@ control MyEgress(inout headers_t hdr,
             meta.loops_left = meta.loops_left - 1;
             recirculate_preserving_field_list(FL_RECIRC);
         }
+    }
+}
+
+/*************************************************************************
+ *************   C H E C K S U M    C O M P U T A T I O N   **************
+ *************************************************************************/
+/* The IPv4 header, on every IPv4 packet: the TTL changes at each hop, the total length when an
+ * option is inserted or removed (options of invalid stack entries are left out). */
+control MyComputeChecksum(inout headers_t hdr, inout metadata_t meta) {
+    apply {
+        update_checksum(hdr.ipv4.isValid(), IPV4_CHECKSUM_FIELDS, hdr.ipv4.hdr_checksum,
+                        HashAlgorithm.csum16);
+    }
+}
+
+/*************************************************************************
+ ***********************  D E P A R S E R  *******************************
+ *************************************************************************/
+/* An inserted EPDN option is emitted right after the fixed TCP header: the first option. The
+ * rest of the option area follows, as the parts tcp_options.p4 extracted (TrustBoundary may
+ * have rewritten them shorter). */
+control MyDeparser(packet_out packet, in headers_t hdr) {
+    apply {
+        packet.emit(hdr.ethernet);
+        packet.emit(hdr.ipv4);
+        packet.emit(hdr.ipv4_options);
+        packet.emit(hdr.tcp);
+        packet.emit(hdr.epdn);
+        packet.emit(hdr.tcp_options_32);
+        packet.emit(hdr.tcp_options_16);
+        packet.emit(hdr.tcp_options_8);
+        packet.emit(hdr.tcp_options_4);
     }
 }
 

@@ -12,6 +12,8 @@ suite (``tests/gateway``, ``SimpleSwitch.process``). A harness ``h`` offers:
     h.counters()                Controller.report() of the switch
     h.epdn_table()              the live EPDN entries as (lo, hi) pairs (Controller.epdn_entries)
     h.epdn_entries              the program's EPDN_ENTRIES
+    h.received(port)            every frame out of ``port`` not expected yet, in order
+    h.register_write(n, i, v)   write cell i of register n (the control plane's own command)
 
 Expected frames are written out with the same builder as the inputs (p4lang/tutorials style);
 nothing here computes what the gateway would do. Sequence numbers are byte offsets; an EPDN
@@ -20,6 +22,7 @@ range is [first byte of the lowest dropped segment, end of the highest) (design.
 
 from __future__ import annotations
 
+import math
 import struct
 import zlib
 from ipaddress import IPv4Address
@@ -29,8 +32,9 @@ from scapy.layers.l2 import Ether
 
 from rdtcp_frames import (HOST_A_IP, HOST_A_MAC, HOST_B_IP, HOST_C_IP, PORT_A, PORT_ALT, PORT_R2,
                           PORT_SMALL_MTU, R2_MAC, SMALL_MTU, SWITCH_MAC, arp_frame, epdn_bytes,
-                          epdn_option,
-                          tcp_frame, udp_frame)
+                          epdn_of, epdn_option, tcp_frame, udp_frame)
+
+from controller import names as n
 
 PAYLOAD = bytes(range(100))          # 100-byte data segments
 C_MAC = "00:00:00:00:00:0c"
@@ -199,6 +203,75 @@ def strip_on_edge_port(h):
     h.expect(PORT_A, b_to_a_out(7000, options=[epdn_option(1, 2)]))
     h.expect_none()
     assert h.counters()["epdn_events"]["strip"]["packets"] == 1
+
+
+NOP, EOL = b"\x01", b"\x00"
+
+
+def strip_two_forged_options(h):
+    """Two EPDN options from a host, one after the other: both go, the first-option one and the
+    one that would take its place; from a core port both stay. One strip event per segment."""
+    h.configure({})
+    two = epdn_bytes(1, 2) + epdn_bytes(3, 4)
+    h.send(PORT_A, a_to_b(1000, raw_options=two))
+    h.expect(PORT_R2, a_to_b_out(1000))
+    h.send(PORT_R2, b_to_a(7000, raw_options=two))
+    h.expect(PORT_A, b_to_a_out(7000, raw_options=two))
+    h.expect_none()
+    assert h.counters()["epdn_events"]["strip"]["packets"] == 1
+
+
+def strip_three_forged_options(h):
+    """Three EPDN options (the most 40 option bytes hold), behind a NOP and between other
+    options: all three go, whatever their offset; the other options stay in their order."""
+    h.configure({})
+    three = NOP + epdn_bytes(1, 2) + epdn_bytes(3, 4) + epdn_bytes(5, 6) + NOP * 3
+    h.send(PORT_A, a_to_b(1000, raw_options=three))
+    h.expect(PORT_R2, a_to_b_out(1000, raw_options=NOP * 4))
+    first_and_two = (epdn_bytes(7, 8) + bytes.fromhex("030307")      # window scale 7 between
+                     + epdn_bytes(9, 10) + epdn_bytes(11, 12) + NOP)
+    h.send(PORT_A, a_to_b(1100, raw_options=first_and_two))
+    h.expect(PORT_R2, a_to_b_out(1100, raw_options=bytes.fromhex("030307") + NOP))
+    h.expect_none()
+    assert h.counters()["epdn_events"]["strip"]["packets"] == 2
+
+
+def strip_forged_option_after_nop(h):
+    """A NOP then an EPDN option (an odd offset: its bytes sit across 16-bit words, so the TCP
+    checksum update takes their byte-swapped sum): the EPDN goes, the NOPs stay."""
+    h.configure({})
+    h.send(PORT_A, a_to_b(1000, raw_options=NOP + epdn_bytes(1, 2) + NOP * 3))
+    h.expect(PORT_R2, a_to_b_out(1000, raw_options=NOP * 4))
+    h.send(PORT_A, a_to_b(1100, options=[("NOP", None), ("NOP", None),
+                                         ("Timestamp", (0x01020304, 0x05060708)),
+                                         epdn_option(3, 4)]))
+    h.expect(PORT_R2, a_to_b_out(1100, options=[("NOP", None), ("NOP", None),
+                                                ("Timestamp", (0x01020304, 0x05060708))]))
+    h.expect_none()
+    assert h.counters()["epdn_events"]["strip"]["packets"] == 2
+
+
+def forged_option_bytes_inside_values_kept(h):
+    """Only options are stripped: the EPDN bytes inside a timestamp value, after a malformed
+    length or after End of Option List are not options (RFC 9293 §3.1) and are carried as they
+    are; a strip behind them all still lets a pending range be stamped."""
+    h.configure(pattern(PORT_R2, "D...D" + "." * 27))
+    h.send(PORT_A, a_to_b(900))                                           # dropped: entry
+    inside = bytes.fromhex("0101080a") + epdn_bytes(1, 2)[:8]             # TSval, TSecr
+    h.send(PORT_A, a_to_b(1000, raw_options=inside))
+    h.expect(PORT_R2, a_to_b_out(1000, raw_options=epdn_bytes(900, 1000) + inside))
+    for area in (bytes.fromhex("0100") + NOP * 2 + epdn_bytes(1, 2),     # after End of Option List
+                 bytes.fromhex("1e01") + NOP * 2 + epdn_bytes(1, 2)):    # after a length of 1
+        h.send(PORT_A, a_to_b(1100, raw_options=area))
+        h.expect(PORT_R2, a_to_b_out(1100, raw_options=area))
+    h.send(PORT_A, a_to_b(1200))                                          # dropped: entry
+    behind = bytes.fromhex("0101080a") + bytes(8) + NOP + epdn_bytes(3, 4) + NOP * 3
+    h.send(PORT_A, a_to_b(1300, raw_options=behind))
+    h.expect(PORT_R2, a_to_b_out(1300, raw_options=epdn_bytes(1200, 1300)
+                                 + bytes.fromhex("0101080a") + bytes(8) + NOP * 4))
+    h.expect_none()
+    c = h.counters()["epdn_events"]
+    assert (c["strip"]["packets"], c["stamp"]["packets"]) == (1, 2)
 
 
 def edge_tcp_fragments_dropped(h):
@@ -410,11 +483,80 @@ def alternate_port_counted(h):
     assert h.counters()["reorders"]["alternate_port"]["packets"] == 1
 
 
+# ---------------------------------------------------------------------------------- RED
+RED = {"min_th": 4, "max_th": 8, "w_q": 2 ** -24, "max_p": 0.5}
+RED_ARRIVALS = 40
+
+
+def red_drop_curve(h):
+    """RED's drop curve at fixed average queue lengths (FJ 1993, Fig. 2; w_q = 2^-24 keeps the
+    average where the control plane writes it): at or below min_th nothing is dropped, at or
+    above max_th everything; in between p_b = max_p (avg - min_th) / (max_th - min_th), and FJ's
+    count makes p_a = p_b / (1 - count p_b) reach 1 within 1/p_b arrivals of a drop (within
+    1/p_b + 1 of count = -1), so no run of forwarded segments is longer than ceil(1/p_b),
+    whatever the random draws. Every drop is recorded: the next forwarded segment carries the
+    range of the run of drops before it."""
+    h.configure({"ports": {str(PORT_R2): {"red": RED}}})
+    seq, all_sent, all_out = 1000, [], []
+    for avg in (3, 4, 5, 6, 7, 8, 9, 3):
+        h.register_write(n.REG_RED_AVG, PORT_R2, avg * n.RED_AVG_ONE)
+        h.register_write(n.REG_RED_COUNT, PORT_R2, 0)
+        sent = [seq + 100 * i for i in range(RED_ARRIVALS)]
+        for s in sent:
+            h.send(PORT_A, a_to_b(s))
+        seq += 100 * RED_ARRIVALS
+        out = h.received(PORT_R2)
+        forwarded = [struct.unpack_from("!I", f, 38)[0] for f in out]
+        if avg >= RED["max_th"]:
+            p_b = 1.0
+        else:
+            p_b = max(RED["max_p"] * (avg - RED["min_th"]) / (RED["max_th"] - RED["min_th"]), 0)
+        if p_b == 0:
+            assert forwarded == sent, (avg, forwarded)
+        elif p_b == 1:
+            assert forwarded == [], (avg, forwarded)
+        else:
+            assert forwarded and len(forwarded) < len(sent), (avg, forwarded)
+            assert longest_run(sent, set(forwarded)) <= math.ceil(1 / p_b), (avg, forwarded)
+        all_sent += sent
+        all_out += out
+    assert_stamps_cover_drops(all_sent, all_out)
+    dropped = len(all_sent) - len(all_out)
+    c = h.counters()
+    assert c["red"]["drops"]["packets"] == dropped > 0
+    assert c["ports"][PORT_R2]["drops"]["packets"] == dropped
+    assert sum(v["packets"] for v in c["drops"].values()) == 0        # RED is its own cause
+    assert c["epdn_events"]["record"]["packets"] == dropped
+
+
+def longest_run(sent: list[int], forwarded: set[int]) -> int:
+    run = longest = 0
+    for s in sent:
+        run = run + 1 if s in forwarded else 0
+        longest = max(longest, run)
+    return longest
+
+
+def assert_stamps_cover_drops(sent: list[int], out: list[bytes]):
+    """A forwarded segment after a run of drops carries exactly that run's range (the EPDN
+    entry's [first dropped byte, end of the last)); any other, no option."""
+    forwarded = {struct.unpack_from("!I", f, 38)[0]: f for f in out}
+    pending = None
+    for s in sent:
+        if s not in forwarded:
+            pending = (pending[0] if pending else s, s + 100)
+            continue
+        assert epdn_of(forwarded[s]) == pending, (s, epdn_of(forwarded[s]), pending)
+        pending = None
+
+
 ALL = [forwarding_ttl, ttl_expired_dropped, lpm_miss_dropped, ipv4_header_checksum_verified,
        non_tcp_untouched,
        ip_options_preserved, stamp_after_drops, stamp_range_wraps, merge_upstream_stamp,
-       dropped_stamp_carried_on, strip_on_edge_port, edge_tcp_fragments_dropped,
+       dropped_stamp_carried_on, strip_on_edge_port, strip_two_forged_options,
+       strip_three_forged_options, strip_forged_option_after_nop,
+       forged_option_bytes_inside_values_kept, edge_tcp_fragments_dropped,
        forged_stamp_not_recorded, mtu_rule,
        bytes_after_datagram_kept_outside_checksum, collision_policy, malformed_options_safe,
        malformed_option_areas_carried, injected_drops_counted, recirculation_counted,
-       alternate_port_counted]
+       alternate_port_counted, red_drop_curve]

@@ -6,8 +6,9 @@ the switch (the embedded target's rdtcp-switch, or real simple_switch). Test par
     target=embedded|bmv2     which switch runs (rdtcp-switch / simple_switch); simple_switch_CLI drives both
     thrift_port=9090
     epdn_entries=65536       the compiled program's EPDN_ENTRIES (collision test input selection)
+    program=PATH             the BMv2 JSON the switch runs (configs are checked against it)
 
-Groups: forwarding, epdn, impair, robustness (``ptf ... --test-dir ptf-tests epdn``).
+Groups: forwarding, epdn, impair, red, robustness (``ptf ... --test-dir ptf-tests epdn``).
 The behaviours are the scenarios of rdtcp_scenarios.py; the library-mode pytest suite runs the
 same scenarios on SimpleSwitch.process.
 """
@@ -40,7 +41,8 @@ class GatewayTest(BaseTest):
         if target not in CLI_OF_TARGET:
             raise ValueError(f"test param target={target!r}: expected one of {sorted(CLI_OF_TARGET)}")
         self.ctl = Controller(Bmv2Driver(int(test_param_get("thrift_port", 9090)),
-                                         cli=CLI_OF_TARGET[target]))
+                                         cli=CLI_OF_TARGET[target]),
+                              program=test_param_get("program", None))
         self.epdn_entries = int(test_param_get("epdn_entries", 65536))
         self.ctl.reset_state()
 
@@ -67,6 +69,20 @@ class GatewayTest(BaseTest):
         got = bytes(result.packet)
         self.assertTrue(checksums_ok(got), f"bad checksum on port {port}: {got.hex()}")
         self.assertEqual(got.hex(), bytes(pkt).hex(), f"unexpected frame on port {port}")
+
+    def received(self, port: int) -> list[bytes]:
+        """Every frame arriving on ``port`` until none comes for a while, in order."""
+        frames = []
+        while True:
+            result = testutils.dp_poll(self, device_number=0, port_number=port, timeout=0.5)
+            if isinstance(result, self.dataplane.PollFailure):
+                return frames
+            got = bytes(result.packet)
+            self.assertTrue(checksums_ok(got), f"bad checksum on port {port}: {got.hex()}")
+            frames.append(got)
+
+    def register_write(self, name: str, index: int, value: int) -> None:
+        self.ctl.driver.run([f"register_write {name} {index} {value}"])
 
     def expect_none(self) -> None:
         testutils.verify_no_other_packets(self)
@@ -170,6 +186,34 @@ class EdgeStripTest(GatewayTest):
 
 
 @group("epdn")
+class TwoForgedStampsTest(GatewayTest):
+    """Two EPDN options from a host are both stripped; from a core port both are kept."""
+    def runTest(self):
+        sc.strip_two_forged_options(self)
+
+
+@group("epdn")
+class ThreeForgedStampsTest(GatewayTest):
+    """Three EPDN options from a host are all stripped, at odd offsets too; other options stay."""
+    def runTest(self):
+        sc.strip_three_forged_options(self)
+
+
+@group("epdn")
+class NopThenForgedStampTest(GatewayTest):
+    """An EPDN option after a NOP (or after other options) is stripped; the rest is kept."""
+    def runTest(self):
+        sc.strip_forged_option_after_nop(self)
+
+
+@group("epdn")
+class ForgedBytesInValuesTest(GatewayTest):
+    """EPDN bytes inside an option value, after End of Option List or a bad length stay."""
+    def runTest(self):
+        sc.forged_option_bytes_inside_values_kept(self)
+
+
+@group("epdn")
 class EdgeFragmentTest(GatewayTest):
     """TCP fragments from hosts are dropped (trust boundary); from core ports they are routed."""
     def runTest(self):
@@ -216,6 +260,13 @@ class MalformedOptionAreasTest(GatewayTest):
     """Option areas the gateway does not parse are carried byte for byte; a full header defers."""
     def runTest(self):
         sc.malformed_option_areas_carried(self)
+
+
+@group("red")
+class RedDropCurveTest(GatewayTest):
+    """RED drops nothing below min_th, everything above max_th, and in between by FJ's count."""
+    def runTest(self):
+        sc.red_drop_curve(self)
 
 
 @group("impair")

@@ -168,7 +168,7 @@ def run_target(target: str, args, program: Path) -> int:
         bed.start_switch(target, program, args.thrift_port)
         bed.wait_ready(args.thrift_port, args.ready_timeout)
         params = (f"target='{target}';thrift_port={args.thrift_port};"
-                  f"epdn_entries={epdn_entries(args.define)}")
+                  f"epdn_entries={epdn_entries(args.define)};program='{program}'")
         cmd = ["ip", "netns", "exec", bed.ns, shutil.which("ptf") or "ptf",
                "--test-dir", str(TEST_DIR), "--pypath", str(ROOT),
                "--log-file", str(log_dir / "ptf.log"), "--test-params", params]

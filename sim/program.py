@@ -12,12 +12,13 @@ The front end needs Python 3.10 or later; the simulator also runs on PyPy 3.9 (D
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from toolchain.switch.bm_sim.json_loader import parse_json_text
 
 __all__ = ["REPO_ROOT", "gateway_json", "sources_digest"]
 
@@ -39,7 +40,7 @@ def gateway_json(root: Path = REPO_ROOT) -> dict:
     """The BMv2 JSON of the RD-TCP gateway, compiled with the project's front end if stale."""
     override = os.environ.get("RDTCP_PROGRAM")
     if override:
-        return json.loads(Path(override).read_text())
+        return _read(Path(override))
     source = root / "p4src" / "rdtcp.p4"
     if not source.exists():
         raise FileNotFoundError(f"{source}: the gateway program is missing")
@@ -47,20 +48,29 @@ def gateway_json(root: Path = REPO_ROOT) -> dict:
     stamp = out.with_suffix(".json.sha256")
     digest = sources_digest(root / "p4src", REPO_ROOT / "toolchain" / "compiler")
     if out.exists() and stamp.exists() and stamp.read_text().strip() == digest:
-        return json.loads(out.read_text())
+        return _read(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".json.tmp")
     if FRONT_END_IN_PROCESS:
         # deferred on purpose: the front end needs Python 3.10+, and PyPy 3.9 workers, which
         # import this module, compile through another interpreter (_compile_elsewhere)
         from toolchain.compiler import compile_file
+        from toolchain.compiler.backend.json_text import to_json_text
         program = compile_file(str(source))
-        tmp.write_text(json.dumps(program))
+        # written without recursion, as rdtcp-p4c writes it: json.dumps recurses once per
+        # level and a long operator chain nests thousands deep (the switch then refuses it)
+        tmp.write_text(to_json_text(program) + "\n")
     else:
         program = _compile_elsewhere(source, tmp)
     tmp.replace(out)
     stamp.write_text(digest + "\n")
     return program
+
+
+def _read(path: Path) -> dict:
+    """A BMv2 JSON file read as the switch reads it: a document nested deeper than BMv2 reads
+    is a one-line LoadError naming where, not a RecursionError of Python's JSON reader."""
+    return parse_json_text(path.read_text(), str(path))
 
 
 # the front end's dataclasses use slots=True (3.10+); PyPy 3.9 runs the simulator only
@@ -77,7 +87,7 @@ def _compile_elsewhere(source: Path, out: Path) -> dict:
         proc = subprocess.run([python, "-m", "toolchain.compiler.driver", str(source), "-o",
                                str(out)], cwd=REPO_ROOT, capture_output=True, text=True)
         if proc.returncode == 0:
-            return json.loads(out.read_text())
+            return _read(out)
         why = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
     raise RuntimeError(f"{source}: build/rdtcp.json is stale and this interpreter "
                        f"({sys.implementation.name} {sys.version_info.major}."

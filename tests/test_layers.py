@@ -128,3 +128,14 @@ def test_no_import_cycles():
 def test_the_bottom_layer_imports_nothing_of_the_project(package):
     assert [(m, t) for m, imports in GRAPH.items() if _package(m) == package
             for t, _ in imports if _package(t) != package] == []
+
+
+MAX_MODULE_LINES = 1000
+
+
+def test_no_source_module_is_over_a_thousand_lines():
+    """A module a newcomer can read: past this size a module holds more than one piece and is
+    split along its parts (the engine's connection into scoreboard, recovery, receiver, ...)."""
+    long = {m: n for m, p in MODULES.items()
+            if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
+    assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"

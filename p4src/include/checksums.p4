@@ -1,21 +1,19 @@
 /*
- * checksums.p4 -- checksum controls of the RD-TCP gateway (v1model).
+ * checksums.p4 -- the IPv4 header checksum's field list, for MyVerifyChecksum and
+ * MyComputeChecksum (rdtcp.p4, v1model).
  *
  * IPv4: the header checksum is verified on arrival (RFC 1812 §5.2.2) and recomputed on every
  * IPv4 packet (the TTL changes at each hop and the total length when an option is inserted or
  * removed). Option words of invalid stack entries are skipped, so the sum covers exactly
  * ihl * 4 bytes (RFC 791 §3.1).
  * TCP: not here. The ingress updates it incrementally (RFC 1624) when it changes the segment
- * (p4src/include/epdn.p4): a recomputation "with payload" would cover bytes after the IP
+ * (p4src/include/tcp_checksum.p4): a recomputation "with payload" would cover bytes after the IP
  * datagram (padding, trailers) and would turn a segment corrupted upstream into one with a valid
  * checksum. A segment the gateway did not touch keeps its checksum as it came.
  */
 #ifndef RDTCP_CHECKSUMS_P4
 #define RDTCP_CHECKSUMS_P4
 
-/*************************************************************************
- ************   C H E C K S U M    V E R I F I C A T I O N   *************
- *************************************************************************/
 /* The IPv4 header's 16-bit words (RFC 791 §3.1), options included: the words of invalid stack
  * entries are left out of the sum, so it covers exactly ihl * 4 bytes. */
 #define IPV4_CHECKSUM_FIELDS                                                                   \
@@ -26,26 +24,5 @@
       hdr.ipv4_options[3].word, hdr.ipv4_options[4].word, hdr.ipv4_options[5].word,            \
       hdr.ipv4_options[6].word, hdr.ipv4_options[7].word, hdr.ipv4_options[8].word,            \
       hdr.ipv4_options[9].word }
-
-/* RFC 1812 §5.2.2: a router MUST verify the IP header checksum and discard a datagram whose
- * checksum is wrong; otherwise the recomputation below would turn a header corrupted on the link
- * into a valid one. A failure sets standard_metadata.checksum_error; the ingress drops the packet
- * (DROP_MALFORMED). The TCP checksum is end to end: the receiver's to verify, never this one's. */
-control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
-    apply {
-        verify_checksum(hdr.ipv4.isValid(), IPV4_CHECKSUM_FIELDS, hdr.ipv4.hdr_checksum,
-                        HashAlgorithm.csum16);
-    }
-}
-
-/*************************************************************************
- *************   C H E C K S U M    C O M P U T A T I O N   **************
- *************************************************************************/
-control MyComputeChecksum(inout headers_t hdr, inout metadata_t meta) {
-    apply {
-        update_checksum(hdr.ipv4.isValid(), IPV4_CHECKSUM_FIELDS, hdr.ipv4.hdr_checksum,
-                        HashAlgorithm.csum16);
-    }
-}
 
 #endif /* RDTCP_CHECKSUMS_P4 */

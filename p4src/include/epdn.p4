@@ -1,6 +1,7 @@
 /*
- * epdn.p4 -- the per-flow EPDN table of RD-TCP (seeds/003-rd-tcp-epdn.txt §3, §3.1). A fragment
- * of MyIngress's declarations (included inside the control body: names read MyIngress.epdn_fp).
+ * epdn.p4 -- Epdn, the piece of MyIngress that keeps the per-flow EPDN table of RD-TCP
+ * (seeds/003-rd-tcp-epdn.txt §3, §3.1): a dropped data segment is recorded, the flow's next
+ * forwarded data segment is stamped. Its registers keep their names, MyIngress.epdn_fp etc.
  *
  * Table: three register arrays of EPDN_ENTRIES cells, 12 bytes per entry (the paper's §3.2
  * estimate is 16 B: flow id, min, max, pointer; an array index replaces the pointer):
@@ -27,32 +28,27 @@
  * are indistinguishable (probability 2^-32 per colliding pair, see above): not countable.
  */
 
-/*
- * TCP checksum: updated incrementally, RFC 1624 eqn. 3, HC' = ~(~HC + ~m + m'), for every 16-bit
- * word the gateway changes (the data-offset word, the pseudo-header's TCP length, the option's
- * words; an inserted word replaces 0, a removed one is replaced by 0). Not recomputed over the
- * payload: (1) a segment corrupted on the way keeps a wrong checksum, so the receiver still
- * detects it (a recomputation would bless the corruption: RFC 1624 §1); (2) bytes after the IP
- * datagram (Ethernet padding, a trailer) stay outside the sum, where a v1model checksum "with
- * payload" would cover them. The sum is accumulated in meta.tcp_csum_acc, 32 bits wide so no
- * carry is lost (at most 21 terms of 16 bits: ~HC, a strip's 10, a stamp's 10), and folded once
- * at the end of the ingress.
- */
-#define CSUM_ADD(w) meta.tcp_csum_acc = meta.tcp_csum_acc + (bit<32>)(w)
-#define CSUM_SUB(w) meta.tcp_csum_acc = meta.tcp_csum_acc + (bit<32>)(~(w))
-/* The TCP header word holding the data offset, and the TCP length of the pseudo-header (RFC 9293 §3.1). */
-#define TCP_DOFF_WORD (hdr.tcp.data_offset ++ hdr.tcp.res ++ hdr.tcp.flags)
-#define TCP_LENGTH (hdr.ipv4.total_len - meta.ip_hdr_bytes)
-/* OP applied to each of the six 16-bit words of hdr.epdn. */
-#define EPDN_RANGE_WORDS(OP) OP(hdr.epdn.drop_lo[31:16]); OP(hdr.epdn.drop_lo[15:0]); \
-                             OP(hdr.epdn.drop_hi[31:16]); OP(hdr.epdn.drop_hi[15:0])
-#define EPDN_WORDS16(OP) OP(hdr.epdn.kind ++ hdr.epdn.len); OP(hdr.epdn.exid); EPDN_RANGE_WORDS(OP)
+#ifndef RDTCP_EPDN_P4
+#define RDTCP_EPDN_P4
 
+/* EPDN events by EV_* (headers.p4). At the top level because TrustBoundary (trust.p4) counts its
+ * strips in it too; named as the API names it. */
+@name(".MyIngress.epdn_events")
+counter(EPDN_EVENTS, CounterType.packets_and_bytes) epdn_events;
+
+control Epdn(inout headers_t hdr,
+             inout metadata_t meta,
+             inout standard_metadata_t standard_metadata) {
+
+    @name(".MyIngress.epdn_fp")
     register<bit<32>>(EPDN_ENTRIES) epdn_fp;
+    @name(".MyIngress.epdn_lo")
     register<seq_t>(EPDN_ENTRIES)   epdn_lo;
+    @name(".MyIngress.epdn_hi")
     register<seq_t>(EPDN_ENTRIES)   epdn_hi;
-
-    counter(EPDN_EVENTS, CounterType.packets_and_bytes) epdn_events;  /* by EV_* event */
+    /* IP MTU of port p in bytes, 0 = DEFAULT_MTU: the MTU rule of a stamp. Index p & mask. */
+    @name(".MyIngress.port_mtu")
+    register<bit<16>>(MAX_PORTS) port_mtu;
 
     /* The flow's slot and the fingerprint stored there (0: empty). Hash of the data direction's
      * 5-tuple: drops and stamps concern the same direction. */
@@ -147,24 +143,52 @@
         epdn_events.count(EV_MERGE);
     }
 
-    /* Trust boundary (design.md): hosts cannot forge drop reports. */
-    action epdn_strip_option() {
-        EPDN_WORDS16(CSUM_SUB);
-        CSUM_SUB(TCP_DOFF_WORD);
-        CSUM_SUB(TCP_LENGTH);
-        hdr.epdn.setInvalid();
-        hdr.tcp.data_offset = hdr.tcp.data_offset - EPDN_WORDS;
-        hdr.ipv4.total_len = hdr.ipv4.total_len - EPDN_BYTES;
-        CSUM_ADD(TCP_DOFF_WORD);
-        CSUM_ADD(TCP_LENGTH);
-        meta.tcp_modified = 1;
-        epdn_events.count(EV_STRIP);
+    apply {
+        if (meta.is_data == 1) {
+            epdn_slot();
+            if (meta.entry_fp != 0) {
+                epdn_fingerprint();
+                if (meta.entry_fp == meta.flow_fp) {
+                    epdn_read_entry();
+                }
+            }
+            if (meta.drop_cause == DROP_NONE) {
+                if (meta.first_pass && meta.entry_ours == 1) {
+                    /* forwarded: the flow's pending range leaves in this segment, or waits */
+                    bit<16> mtu16 = 0;
+                    port_mtu.read(mtu16, meta.out_idx);
+                    meta.port_mtu = (mtu16 == 0) ? DEFAULT_MTU : (bit<32>)mtu16;
+                    if (hdr.epdn.isValid()) {
+                        epdn_merge_option();
+                        epdn_clear_entry();
+                    } else if (hdr.tcp.data_offset > TCP_MAX_DOFF_FOR_EPDN) {
+                        /* no room for 12 more option bytes in a 60-byte TCP header */
+                        epdn_events.count(EV_DEFER_NO_ROOM);
+                    } else if ((bit<32>)hdr.ipv4.total_len + (bit<32>)EPDN_BYTES > meta.port_mtu) {
+                        /* MTU rule (design.md): keep the entry for the flow's next segment that fits */
+                        epdn_events.count(EV_DEFER_MTU);
+                    } else {
+                        epdn_insert_option();
+                        epdn_clear_entry();
+                    }
+                }
+            } else if (meta.drop_cause <= DROP_PATTERN || meta.drop_cause == DROP_RED) {
+                /* a congestion, injected or RED drop (buffer, random, pattern, RED): recorded */
+                epdn_range_of_segment();
+                if (hdr.epdn.isValid()) {
+                    epdn_widen_by_carried_stamp();
+                }
+                if (meta.entry_ours == 1) {
+                    epdn_widen_by_entry();
+                } else if (meta.entry_fp != 0) {
+                    epdn_events.count(EV_COLLISION);
+                } else {
+                    epdn_fingerprint();       /* an empty slot: not needed until now */
+                }
+                epdn_store();
+            }
+        }
     }
+}
 
-    /* RFC 1624 eqn. 3, last step: fold the carries back in (twice: the first fold can carry once
-     * more) and complement. Once per packet, after every change. */
-    action tcp_checksum_finish() {
-        meta.tcp_csum_acc = (meta.tcp_csum_acc & 0xFFFF) + (meta.tcp_csum_acc >> 16);
-        meta.tcp_csum_acc = (meta.tcp_csum_acc & 0xFFFF) + (meta.tcp_csum_acc >> 16);
-        hdr.tcp.checksum = ~meta.tcp_csum_acc[15:0];
-    }
+#endif /* RDTCP_EPDN_P4 */

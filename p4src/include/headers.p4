@@ -60,16 +60,47 @@ const bit<32> DEFAULT_MTU = 1500;   /* used when port_mtu[p] == 0 (Ethernet, RFC
 #define RDTCP_LOOP_STATE @field_list(FL_RECIRC)
 #endif
 
-/* Extra metadata fields an architecture needs for the TCP checksum. v1model: the accumulator of
- * the incremental update done in ingress (p4src/include/epdn.p4, RFC 1624); TNA: the payload's
- * residual from the parser's Checksum (p4src/tna/). */
+/* The TCP option area after the first option (v1model): read by the parser
+ * (p4src/include/tcp_options.p4), walked by an edge port for the EPDN options a host put there
+ * and written back without them (p4src/include/trust.p4). */
+#define TCP_OPTION_AREA_METADATA                                                               \
+    bit<320> opt_area;      /* the area (<= 40 bytes): parsed at the bottom, walked at the top */ \
+    bit<8>   opt_words;     /* its length in 32-bit words */                                   \
+    bit<1>   opt_fd;        /* a byte of it is 0xFD, the EPDN kind: worth walking */           \
+    bit<8>   opt_pos;       /* the walk: offset in opt_area of the next option */             \
+    bit<8>   opt_left;      /* the walk: bytes from there to the end; 0 once it stops */       \
+    bit<32>  opt_word;      /* the walk: the option's first 4 bytes (kind, length, ...) */     \
+    bit<8>   opt_len;       /* the walk: its length (1 for No-Operation) */                    \
+    bit<1>   opt_ends;      /* the walk: it ends the list (End of Option List, bad length) */  \
+    bit<1>   opt_epdn;      /* the walk: it is an EPDN option */                               \
+    bit<8>   forged_n;      /* EPDN options the walk found (at most 3 fit) */                  \
+    bit<24>  forged_at;     /* their offsets in opt_area, the last found in the low byte */
+
+/* Extra metadata fields an architecture's pieces need. v1model: the accumulator of the TCP
+ * checksum's incremental update done in ingress (p4src/include/tcp_checksum.p4, RFC 1624), the
+ * first-pass flag, the queue and RED state of Buffer, the option area of TrustBoundary; TNA: the
+ * payload's residual from the parser's Checksum and per-packet knobs (p4src/tna/). */
 #ifndef RDTCP_ARCH_METADATA
 #define RDTCP_ARCH_METADATA                                                                    \
     bit<32> tcp_csum_acc;   /* TCP checksum: ~HC + the changed words, folded at the end */     \
-    bit<1>  entry_ours;     /* the flow's EPDN slot holds its own entry (TNA: has_entry) */
+    bit<1>  entry_ours;     /* the flow's EPDN slot holds its own entry (TNA: has_entry) */    \
+    bool    first_pass;     /* not back from a reordering loop (classify.p4) */                \
+    bit<32> queue_len;      /* the egress port's queue the packet finds (buffer.p4) */         \
+    bit<32> queue_limit;    /* its drop-tail limit; 0 = none */                                \
+    bit<32> red_max_th;     /* RED (buffer.p4): 0 = off on the port; else packets * 2^16 */    \
+    bit<32> red_min_th;     /* RED: packets * 2^16 */                                          \
+    bit<32> red_avg;        /* RED: the port's average queue, packets * 2^16 */                \
+    bit<32> red_count;      /* RED: packets since its last drop, + 1 */                        \
+    bit<32> red_p;          /* RED: p_b * 2^32 */                                              \
+    bit<64> red_cp;         /* RED: count * p_b * 2^32 */                                      \
+    bit<1>  red_hit;        /* RED: the draw says drop */                                      \
+    bit<32> frame_ip_bytes; /* the frame's bytes after Ethernet: what IPv4 may claim */        \
+    TCP_OPTION_AREA_METADATA
 #endif
 
-/* Drop causes: index into the counter MyIngress.drops (0 = not dropped, never counted). */
+/* Drop causes: index into the counter MyIngress.drops (0 = not dropped, never counted). The
+ * drops the EPDN table records are buffer, random, pattern (cause <= DROP_PATTERN) and RED
+ * (verdict.p4, epdn.p4). */
 const bit<8> DROP_NONE      = 0;
 const bit<8> DROP_BUFFER    = 1;   /* per-port buffer limit reached (drop-tail, design.md) */
 const bit<8> DROP_RANDOM    = 2;   /* injected: drop_prob */
@@ -77,7 +108,8 @@ const bit<8> DROP_PATTERN   = 3;   /* injected: control-plane pattern slot IMPAI
 const bit<8> DROP_NO_ROUTE  = 4;   /* no forwarding entry: IPv4 LPM miss or l2_forward miss */
 const bit<8> DROP_TTL       = 5;   /* TTL <= 1 (RFC 1812 §5.3.1; no ICMP is generated) */
 const bit<8> DROP_MALFORMED = 6;   /* IPv4 header unusable (RFC 1812 §5.2.2); TCP fragment on an edge port */
-#define DROP_CAUSES 7
+/* 7: DROP_RED, Random Early Detection (v1model: p4src/include/buffer.p4, which declares it) */
+#define DROP_CAUSES 8
 
 /* EPDN events: index into the counter MyIngress.epdn_events. */
 const bit<32> EV_RECORD      = 0;  /* a dropped data segment recorded in the flow's entry */
@@ -135,6 +167,14 @@ header ipv4_option_word_t {
 }
 #define IPV4_OPTION_WORDS 10       /* ihl 15 - 5 */
 
+/* The TCP option area after the first option (at most 40 bytes) as the headers of 32, 16, 8 and
+ * 4 bytes whose sizes add up to its length, each present at most once: the deparser emits the
+ * area with four validity tests (p4src/include/tcp_options.p4). */
+header tcp_option_bytes_32_t { bit<256> bytes; }
+header tcp_option_bytes_16_t { bit<128> bytes; }
+header tcp_option_bytes_8_t  { bit<64>  bytes; }
+header tcp_option_bytes_4_t  { bit<32>  bytes; }
+
 header tcp_t {
     bit<16> src_port;
     bit<16> dst_port;
@@ -163,6 +203,10 @@ struct headers_t {
     ipv4_option_word_t[IPV4_OPTION_WORDS] ipv4_options;
     tcp_t                                 tcp;
     epdn_t                                epdn;
+    tcp_option_bytes_32_t                 tcp_options_32;
+    tcp_option_bytes_16_t                 tcp_options_16;
+    tcp_option_bytes_8_t                  tcp_options_8;
+    tcp_option_bytes_4_t                  tcp_options_4;
 }
 
 struct metadata_t {

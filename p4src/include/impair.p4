@@ -1,6 +1,6 @@
 /*
- * impair.p4 -- drop and reordering injection, the knobs experiments turn (design.md).
- * A fragment of MyIngress's declarations (names read MyIngress.drop_prob etc.).
+ * impair.p4 -- Impairment, the piece of MyIngress that injects drops and reorderings: the knobs
+ * experiments turn (design.md). Its registers keep their names, MyIngress.drop_prob etc.
  *
  * Impairments apply to well-formed TCP segments that carry data, on their first pass, and are
  * chosen per egress port (index port & PORT_INDEX_MASK) after routing:
@@ -11,19 +11,31 @@
  * An injected drop is recorded in the EPDN table like a congestion drop (design.md).
  * Reordering: IMPAIR_RECIRC makes the packet loop recirc_loops[p] times through port p's queue,
  * so it falls behind the packets queued after it (delay-based reordering, 003 §7);
- * IMPAIR_ALT sends it by alt_port[p] (a second, longer path to the same next hop).
+ * IMPAIR_ALT sends it by alt_port[p] (a second, longer path to the same next hop). A reordering
+ * happens only to a packet the buffer admits, and is counted then (Verdict, verdict.p4, which
+ * starts the loops).
  */
+#ifndef RDTCP_IMPAIR_P4
+#define RDTCP_IMPAIR_P4
 
+control Impairment(inout headers_t hdr,
+                   inout metadata_t meta,
+                   inout standard_metadata_t standard_metadata) {
+
+    @name(".MyIngress.drop_prob")
     register<bit<32>>(MAX_PORTS) drop_prob;
+    @name(".MyIngress.recirc_prob")
     register<bit<32>>(MAX_PORTS) recirc_prob;
+    @name(".MyIngress.alt_prob")
     register<bit<32>>(MAX_PORTS) alt_prob;
-    register<bit<8>>(MAX_PORTS)  recirc_loops;    /* loops per recirculated packet (>= 1 to act) */
+    @name(".MyIngress.alt_port")
     register<port_t>(MAX_PORTS)  alt_port;        /* the alternate egress port of port p */
+    @name(".MyIngress.pattern_len")
     register<bit<32>>(MAX_PORTS) pattern_len;     /* 0 = no pattern; at most PATTERN_SLOTS */
+    @name(".MyIngress.pattern_pos")
     register<bit<32>>(MAX_PORTS) pattern_pos;     /* next slot: data segments seen mod pattern_len */
+    @name(".MyIngress.impair_pattern")
     register<bit<2>>(MAX_PORTS * PATTERN_SLOTS) impair_pattern;
-
-    counter(REORDER_KINDS, CounterType.packets_and_bytes) reorders;   /* by REORDER_* kind */
 
     /* One Bernoulli trial: impair = what when a uniform 32-bit draw falls below threshold. */
     action impair_draw(in bit<32> threshold, in bit<2> what) {
@@ -36,14 +48,61 @@
         meta.drop_cause = cause;
     }
 
-    /* Loop `loops` times through the queue of the chosen port (see MyEgress). Counted (like
-     * IMPAIR_ALT) only once the packet is admitted: a reordering that happened. */
-    action impair_recirculate(in bit<8> loops) {
-        meta.loops_left = loops;
-        reorders.count(REORDER_RECIRC);
-    }
-
     action impair_alternate_port(in port_t port) {
         meta.out_port = port;
         meta.out_idx = ((bit<32>)port) & PORT_INDEX_MASK;
     }
+
+    apply {
+        if (meta.first_pass && meta.drop_cause == DROP_NONE && meta.is_data == 1) {
+            bit<32> plen = 0;
+            pattern_len.read(plen, meta.out_idx);
+            if (plen != 0) {
+                /* 1. the control plane's pattern: slot k mod len of this port */
+                bit<32> pos = 0;
+                pattern_pos.read(pos, meta.out_idx);
+                if (pos >= plen || pos >= PATTERN_SLOTS) {
+                    pos = 0;
+                }
+                impair_pattern.read(meta.impair, (meta.out_idx << PATTERN_SLOTS_LOG2) + pos);
+                pos = pos + 1;
+                if (pos >= plen) {
+                    pos = 0;
+                }
+                pattern_pos.write(meta.out_idx, pos);
+                if (meta.impair == IMPAIR_DROP) {
+                    impair_drop(DROP_PATTERN);
+                }
+            } else {
+                /* 2. probabilities, one independent draw each */
+                bit<32> p = 0;
+                drop_prob.read(p, meta.out_idx);
+                if (p != 0) {
+                    impair_draw(p, IMPAIR_DROP);
+                }
+                if (meta.impair == IMPAIR_PASS) {
+                    recirc_prob.read(p, meta.out_idx);
+                    if (p != 0) {
+                        impair_draw(p, IMPAIR_RECIRC);
+                    }
+                }
+                if (meta.impair == IMPAIR_PASS) {
+                    alt_prob.read(p, meta.out_idx);
+                    if (p != 0) {
+                        impair_draw(p, IMPAIR_ALT);
+                    }
+                }
+                if (meta.impair == IMPAIR_DROP) {
+                    impair_drop(DROP_RANDOM);
+                }
+            }
+            if (meta.impair == IMPAIR_ALT) {
+                port_t alt = 0;
+                alt_port.read(alt, meta.out_idx);
+                impair_alternate_port(alt);
+            }
+        }
+    }
+}
+
+#endif /* RDTCP_IMPAIR_P4 */

@@ -1,15 +1,13 @@
 /*
- * parser.p4 -- parser and deparser of the RD-TCP gateway (v1model signatures).
+ * parser.p4 -- the parser of the RD-TCP gateway (v1model signature).
  *
  * The states themselves are architecture-neutral and live in parser_states.p4 (the TNA port,
- * p4src/tna/, includes the same file); this file gives them v1model's parser signature.
+ * p4src/tna/, includes the same file); this file gives them v1model's parser signature and adds
+ * the states of tcp_options.p4, which read the rest of the TCP option area.
  */
 #ifndef RDTCP_PARSER_P4
 #define RDTCP_PARSER_P4
 
-/*************************************************************************
- ***********************  P A R S E R  ***********************************
- *************************************************************************/
 parser MyParser(packet_in packet,
                 out headers_t hdr,
                 inout metadata_t meta,
@@ -20,21 +18,10 @@ parser MyParser(packet_in packet,
         transition parse_ethernet;
     }
 
+#define PARSE_TCP_OPTIONS parse_tcp_options
+#define PARSE_EPDN_OPTIONS parse_options_after_epdn
 #include "parser_states.p4"
-}
-
-/*************************************************************************
- ***********************  D E P A R S E R  *******************************
- *************************************************************************/
-/* An inserted EPDN option is emitted right after the fixed TCP header: the first option. */
-control MyDeparser(packet_out packet, in headers_t hdr) {
-    apply {
-        packet.emit(hdr.ethernet);
-        packet.emit(hdr.ipv4);
-        packet.emit(hdr.ipv4_options);
-        packet.emit(hdr.tcp);
-        packet.emit(hdr.epdn);
-    }
+#include "tcp_options.p4"
 }
 
 #endif /* RDTCP_PARSER_P4 */

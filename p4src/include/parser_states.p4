@@ -18,6 +18,9 @@
  * end in accept. Likewise PARSE_IPV4_HOOK (after the fixed IPv4 header), PARSE_IPV4_OPTION_HOOK
  * (after each option word) and PARSE_IPV4_DONE_HOOK (once the whole IPv4 header is in): TNA
  * verifies the IPv4 header checksum with them (v1model: MyVerifyChecksum, checksums.p4).
+ * PARSE_TCP_OPTIONS and PARSE_EPDN_OPTIONS are the states that read the option area after the
+ * first-option position, without and after a first-option EPDN (v1model: tcp_options.p4, for the
+ * trust boundary); by default the TCP paths end there.
  */
 #ifndef RDTCP_PARSER_STATES_P4
 #define RDTCP_PARSER_STATES_P4
@@ -30,6 +33,12 @@
 #endif
 #ifndef PARSE_TCP_DONE
 #define PARSE_TCP_DONE accept
+#endif
+#ifndef PARSE_TCP_OPTIONS
+#define PARSE_TCP_OPTIONS PARSE_TCP_DONE
+#endif
+#ifndef PARSE_EPDN_OPTIONS
+#define PARSE_EPDN_OPTIONS PARSE_TCP_DONE
 #endif
 #ifndef PARSE_IPV4_HOOK
 #define PARSE_IPV4_HOOK
@@ -99,6 +108,7 @@
         PARSE_TCP_HOOK
         transition select(hdr.tcp.data_offset) {
             8 .. 15: parse_first_option;
+            6 .. 7: PARSE_TCP_OPTIONS;
             default: PARSE_TCP_DONE;
         }
     }
@@ -106,14 +116,14 @@
     state parse_first_option {
         transition select(packet.lookahead<bit<32>>()) {
             EPDN_FIRST_WORD: parse_epdn;
-            default: PARSE_TCP_DONE;
+            default: PARSE_TCP_OPTIONS;
         }
     }
 
     state parse_epdn {
         packet.extract(hdr.epdn);
         PARSE_EPDN_HOOK
-        transition PARSE_TCP_DONE;
+        transition PARSE_EPDN_OPTIONS;
     }
 
 #endif /* RDTCP_PARSER_STATES_P4 */

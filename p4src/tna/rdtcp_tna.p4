@@ -11,7 +11,7 @@
  *
  * Shared with the v1model program, unchanged: include/headers.p4 (types, constants, headers,
  * metadata), include/parser_states.p4 (every parser state after the architecture's start),
- * include/routing.p4 (ipv4_lpm, l2_forward and their actions).
+ * include/routing.p4 (ipv4_lpm, l2_forward and their actions, named MyIngress.<name>).
  *
  * Compile (where bf-p4c is installed):  bf-p4c --target tofino2 --arch t2na p4src/tna/rdtcp_tna.p4
  */
@@ -149,6 +149,13 @@ control MyIngress(inout ig_headers_t hdr,
 
 #define RDTCP_INGRESS_PORT ig_intr_md.ingress_port
 #include "../include/routing.p4"
+
+    /* A TCP fragment from a host (edge port): the trust boundary cannot be enforced on it (a
+     * forged EPDN option may sit in any fragment); dropped as DROP_MALFORMED, as in v1model
+     * (../include/trust.p4). */
+    action drop_edge_fragment() {
+        meta.drop_cause = DROP_MALFORMED;
+    }
 
     /* ---- counters ---------------------------------------------------------------------
      * Tofino updates a counter at most once per packet, so the three EPDN events one packet
@@ -377,7 +384,7 @@ control MyIngress(inout ig_headers_t hdr,
                 l2_forward.apply();
             }
 
-            /* ---- 3. trust boundary (edge ports; routing.p4: TCP fragments dropped) -------- */
+            /* ---- 3. trust boundary (edge ports; TCP fragments dropped) ----------------------- */
             if (meta.drop_cause == DROP_NONE && hdr.ipv4.isValid()) {
                 if (edge_port_read.execute(ig_intr_md.ingress_port) == 1) {
                     if (meta.tcp_ok == 1 && hdr.epdn.isValid()) {

@@ -185,3 +185,50 @@ def test_alt_port_equal_to_port_refused():
 def test_pattern_with_probabilities_refused():
     with pytest.raises(ConfigError, match=r"^ports\.2\.impair\.pattern: a pattern replaces"):
         load_config({"ports": {"2": {"impair": {"pattern": "D.", "drop_prob": 0.1}}}})
+
+
+def test_duplicate_l2_in_port_refused():
+    """l2_forward matches the ingress port exactly: two links from one port cannot both be
+    entries (the switch would refuse the second after the first writes)."""
+    msg = _err({"l2": [{"in_port": 1, "out_port": 2}, {"in_port": 1, "out_port": 3}]})
+    assert msg == "l2[1].in_port: port 1 already bridged by l2[0]"
+
+
+# ------------------------------------------------------------------ RED (ports.<N>.red)
+RED = {"min_th": 4, "max_th": 8, "w_q": 0.002, "max_p": 0.02}     # seed 002 §7.1
+
+
+def _red(**change) -> dict:
+    return {"ports": {"2": {"buffer_limit": 16, "red": dict(RED, **change)}}}
+
+
+def test_red_loads_seed_002_parameters():
+    red = load_config(_red()).ports[2].red
+    assert (red.min_th, red.max_th, red.w_q, red.max_p) == (4, 8, 0.002, 0.02)
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"min_th": 8}, "ports.2.red.max_th: 8 must exceed min_th 8 by at least one packet"),
+    ({"min_th": 9}, "ports.2.red.max_th: 8 must exceed min_th 9 by at least one packet"),
+    ({"max_th": 17}, "ports.2.red.max_th: 17 is above the port's buffer_limit 16"),
+    ({"w_q": 0}, "ports.2.red.w_q: expected a weight in (0, 1], got 0"),
+    ({"w_q": 1.5}, "ports.2.red.w_q: expected a weight in (0, 1], got 1.5"),
+    ({"w_q": 1e-9}, "ports.2.red.w_q: 1e-09 is below the program's resolution 2^-24"),
+    ({"max_p": -0.1}, "ports.2.red.max_p: -0.1 out of range 0..1"),
+    ({"max_p": 2}, "ports.2.red.max_p: 2 out of range 0..1"),
+    ({"min_th": "4"}, "ports.2.red.min_th: expected a number, got '4'"),
+    ({"min_th": -1}, "ports.2.red.min_th: -1 out of range 0..65535"),
+    ({"max_q": 1}, "ports.2.red.max_q: unknown key"),
+])
+def test_red_bad_value_refused_naming_field(change, message):
+    assert _err(_red(**change)).startswith(message)
+
+
+def test_red_missing_parameter_named():
+    red = dict(RED)
+    del red["w_q"]
+    assert _err({"ports": {"2": {"red": red}}}) == "ports.2.red.w_q: missing"
+
+
+def test_red_without_buffer_limit_any_threshold_up_to_fixed_point_range():
+    assert load_config({"ports": {"2": {"red": dict(RED, max_th=500)}}}).ports[2].red.max_th == 500

@@ -69,6 +69,15 @@ class LibraryHarness:
         got = self.out[port].popleft()
         assert got == want, f"port {port}:\n got  {got.hex()}\n want {want.hex()}"
 
+    def received(self, port: int) -> list[bytes]:
+        """Every frame out of ``port`` not expected yet, in order (and they are consumed)."""
+        frames = list(self.out[port])
+        self.out[port].clear()
+        return frames
+
+    def register_write(self, name: str, index: int, value: int) -> None:
+        self.ctl.driver.run([f"register_write {name} {index} {value}"])
+
     def expect_none(self) -> None:
         left = {p: [f.hex() for f in q] for p, q in self.out.items() if q}
         assert not left, f"unexpected frames: {left}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 import re
 import shutil
 import struct
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 import rdtcp_scenarios as sc
 from rdtcp_frames import TEST_CONFIG, checksums_ok, deep_merge, epdn_option
 
-from controller import Controller, DriverError, EmbeddedDriver, load_config
+from controller import ConfigError, Controller, EmbeddedDriver, load_config
 from controller import names as n
 from netbase.checksum import internet_checksum
 
@@ -57,8 +58,10 @@ def test_names_every_controller_name_exists_in_program(gateway_json):
 
 
 def header_constants(prefix: str) -> dict[int, str]:
-    """``const bit<W> PREFIX_NAME = N;`` of p4src/include/headers.p4 as {N: "name"}."""
-    text = (Path(__file__).resolve().parents[2] / "p4src" / "include" / "headers.p4").read_text()
+    """``const bit<W> PREFIX_NAME = N;`` of p4src/include/headers.p4 and buffer.p4 (DROP_RED) as
+    {N: "name"}."""
+    include = Path(__file__).resolve().parents[2] / "p4src" / "include"
+    text = (include / "headers.p4").read_text() + (include / "buffer.p4").read_text()
     found = re.findall(r"const\s+bit<\d+>\s+" + prefix + r"_(\w+)\s*=\s*(\d+)\s*;", text)
     return {int(value): name.lower() for name, value in found}
 
@@ -66,12 +69,13 @@ def header_constants(prefix: str) -> dict[int, str]:
 def test_names_report_labels_match_program_constants(gateway_json):
     """Every DROP_*/EV_*/REORDER_* index the program counts has the report label of its name,
     and every counter has exactly the cells the report reads."""
-    assert n.DROP_CAUSES == {i: name for i, name in header_constants("DROP").items() if i}
+    assert {**n.DROP_CAUSES, n.RED_DROP_CAUSE: "red"} == {
+        i: name for i, name in header_constants("DROP").items() if i}
     assert n.EPDN_EVENTS == header_constants("EV")
     assert n.REORDER_KINDS == {0: "recirculate", 1: "alternate_port"}
     assert header_constants("REORDER") == {0: "recirc", 1: "alt"}
     sizes = {c["name"]: c["size"] for c in gateway_json["counter_arrays"]}
-    assert sizes[n.CTR_DROPS] == 1 + len(n.DROP_CAUSES)          # index 0 = not dropped
+    assert sizes[n.CTR_DROPS] == 2 + len(n.DROP_CAUSES)          # 0 = not dropped; RED apart
     assert sizes[n.CTR_EPDN_EVENTS] == len(n.EPDN_EVENTS)
     assert sizes[n.CTR_REORDERS] == len(n.REORDER_KINDS)
 
@@ -131,6 +135,61 @@ def test_epdn_flows_with_equal_crc32_told_apart(gateway_program):
     assert ctl.report()["epdn_events"]["collision"]["packets"] == 0                  # F's was stamped
 
 
+# ------------------------------------------------------------------------------ trust boundary
+def established_rdtcp_pair():
+    """Host A's and host B's engines after an RD-TCP handshake (EPDN negotiated both ways)."""
+    from hosts.tcp import TcpConfig, TcpConnection
+    a = TcpConnection(TcpConfig(variant="rdtcp", rdtcp=True), local_port=5000, remote_port=80,
+                      iss=100)
+    b = TcpConnection(TcpConfig(variant="rdtcp", rdtcp=True), local_port=80, remote_port=5000,
+                      iss=5000)
+    b.listen()
+    (syn,) = a.connect(now=0.0)
+    (synack,) = b.on_segment(syn, now=0.01)
+    for seg in a.on_segment(synack, now=0.02):
+        b.on_segment(seg, now=0.03)
+    assert a.state == b.state == "ESTABLISHED" and b.rdtcp_ok
+    return a, b
+
+
+FORGERIES = {
+    "two": lambda lo, hi: (("EPDN", (lo, hi)), ("EPDN", (lo, hi))),
+    "three": lambda lo, hi: (("NOP", None),) + (("EPDN", (lo, hi)),) * 3,
+    "nop_then_epdn": lambda lo, hi: (("NOP", None), ("EPDN", (lo, hi))),
+}
+
+
+@pytest.mark.parametrize("forgery", sorted(FORGERIES))
+@pytest.mark.parametrize("port", [sc.PORT_A, sc.PORT_R2], ids=["edge", "core"])
+def test_forged_stamp_never_reaches_receiver_as_gateway_stamp(gateway_program, forgery, port):
+    """Host A writes EPDN options claiming a drop into its own data segment. Through the edge
+    port every one is stripped, so host B's RD-TCP receiver sees no stamp at all; the same
+    segment through a core port (where the gateway trusts upstream gateways) reaches B with
+    the options in place, and B honours the first one: the receiver would believe the forgery,
+    so only the gateway keeps it out."""
+    from netbase.wire import decode_frame, encode_frame
+    a, b = established_rdtcp_pair()
+    a.send(b"x" * 100)
+    (seg,) = a.poll(now=0.1)
+    forged = replace(seg, options=FORGERIES[forgery](seg.seq, seg.seq + 100))
+    sw, ctl = new_gateway(gateway_program, {"ports": {str(sc.PORT_R2): {"edge": False}}})
+    frame = encode_frame(forged, src_ip=sc.HOST_A_IP, dst_ip=sc.HOST_B_IP,
+                         src_mac=sc.HOST_A_MAC, dst_mac=sc.SWITCH_MAC)
+    [(out_port, out)] = sw.process(port, frame)
+    assert out_port == sc.PORT_R2
+    _, _, delivered = decode_frame(out)
+    b.on_segment(delivered, now=0.2)
+    assert b.receive() == b"x" * 100
+    if port == sc.PORT_A:
+        assert not any(name == "EPDN" for name, _ in delivered.options)
+        assert b.stats["epdn_stamps"] == 0 and b.stats["epdn_ignored"] == 0
+        assert ctl.report()["epdn_events"]["strip"]["packets"] == 1
+    else:
+        epdns = [v for name, v in delivered.options if name == "EPDN"]
+        assert epdns == [v for name, v in forged.options if name == "EPDN"]
+        assert b.stats["epdn_stamps"] == (1 if forged.options[0][0] == "EPDN" else 0)
+
+
 # ------------------------------------------------------------------------------ buffer limit
 def test_buffer_limit_drops_beyond_limit_are_recorded(gateway_program):
     """Five arrivals before any departure at limit 2: three drops, one stamp of their range."""
@@ -156,6 +215,49 @@ def test_buffer_limit_applies_to_non_tcp(gateway_program):
     assert len(run_until_idle(sw)) == 1
     assert ctl.report()["drops"]["buffer"]["packets"] == 2
     assert ctl.report()["epdn_events"]["record"]["packets"] == 0
+
+
+# ------------------------------------------------------------------------------ RED
+RED_EWMA = {"min_th": 10, "max_th": 20, "w_q": 0.5, "max_p": 0.1}
+
+
+def test_red_average_follows_queue_as_ewma(gateway_program):
+    """FJ §4: avg <- avg + w_q (q - avg) at every arrival, q the queue it finds: with w_q = 1/2
+    and arrivals finding 0, 1, 2, 3 packets queued, 0, 1/2, 5/4, 17/8 packets; then, the queue
+    drained, an arrival finding it empty halves the average (no idle decay, buffer.p4)."""
+    sw, ctl = new_gateway(gateway_program, {"ports": {"2": {"red": RED_EWMA}}})
+    avgs = []
+    for i in range(4):
+        sw.receive(sc.PORT_A, bytes(sc.a_to_b(1000 + 100 * i)), now=0.0)
+        avgs.append(sw.runtime.register_read(n.REG_RED_AVG, 2))
+    assert avgs == [0, 32768, 81920, 139264]                         # packets * 2^16
+    assert len(run_until_idle(sw)) == 4
+    sw.receive(sc.PORT_A, bytes(sc.a_to_b(1400)), now=1.0)
+    assert sw.runtime.register_read(n.REG_RED_AVG, 2) == 69632     # 17/16 packets
+    assert ctl.report(ports=[2])["red"]["ports"][2] == {"avg": 17 / 16, "count": -1}
+
+
+def test_red_drops_above_max_th_recorded_and_counted_apart(gateway_program):
+    """An average at max_th drops every arrival as RED (its own cause, recorded for EPDN), acks
+    included; pure ACKs are not recorded (no data). (w_q = 2^-24 keeps the average in place.)"""
+    sw, ctl = new_gateway(gateway_program, {"ports": {"2": {"red": dict(RED_EWMA, w_q=2 ** -24)}}})
+    sw.runtime.register_write(n.REG_RED_AVG, 2, 20 << 16)
+    assert sw.process(sc.PORT_A, bytes(sc.a_to_b(1000))) == []
+    assert sw.process(sc.PORT_A, bytes(sc.a_to_b(1100, payload=b""))) == []
+    report = ctl.report(ports=[2])
+    assert report["red"]["drops"]["packets"] == 2
+    assert report["ports"][2]["drops"]["packets"] == 2
+    assert report["epdn_events"]["record"]["packets"] == 1
+    assert all(v["packets"] == 0 for v in report["drops"].values())
+
+
+def test_red_off_by_default_reads_one_register(gateway_program):
+    """Without a red table in the config, red_max_th is 0 and the average is never touched."""
+    sw, _ = new_gateway(gateway_program, {"ports": {"2": {"buffer_limit": 3}}})
+    for i in range(5):
+        sw.receive(sc.PORT_A, bytes(sc.a_to_b(1000 + 100 * i)), now=0.0)
+    assert sw.runtime.register_read(n.REG_RED_MAX_TH, 2) == 0
+    assert sw.runtime.register_read(n.REG_RED_AVG, 2) == 0
 
 
 # ------------------------------------------------------------------------------ reordering
@@ -261,19 +363,24 @@ def test_malformed_tcp_never_crashes_nor_corrupts(fuzz_gateway, doff, options, p
 
 
 # ------------------------------------------------------------------------------ bad input
-def test_controller_on_other_program_names_refused_command():
+def test_controller_on_other_program_names_missing_table_before_any_write():
     from toolchain.switch import SimpleSwitch
     sw = SimpleSwitch.from_json(str(KIT / "lpm_forward.json"))
-    with pytest.raises(DriverError, match="MyIngress.ipv4_lpm"):
+    with pytest.raises(ConfigError, match="routes: the program has no table MyIngress.ipv4_lpm"):
         Controller(EmbeddedDriver(sw)).apply(load_config({}))
 
 
-def test_port_beyond_program_registers_refused(gateway_program):
-    """A config written for a 128-port build, applied to the 64-port program: named refusal."""
+def test_port_beyond_program_registers_refused_before_any_write(gateway_program):
+    """A config written for a 128-port build, applied to the 64-port program: named refusal,
+    and the switch untouched (its edge ports still edge)."""
     from toolchain.switch import SimpleSwitch
-    ctl = Controller(EmbeddedDriver(SimpleSwitch(gateway_program)))
-    with pytest.raises(DriverError, match=r"register_write MyIngress.edge_port 100 1"):
+    sw = SimpleSwitch(gateway_program)
+    ctl = Controller(EmbeddedDriver(sw))
+    ctl.apply(TEST_CONFIG)
+    with pytest.raises(ConfigError, match="max_ports: 128, but the program's per-port registers "
+                                          "have 64 cells"):
         ctl.apply({"max_ports": 128, "ports": {"100": {"edge": True}}})
+    assert sw.runtime.register_read(n.REG_EDGE_PORT, sc.PORT_A) == 1
 
 
 def test_program_target_refuses_is_named(gateway_json):

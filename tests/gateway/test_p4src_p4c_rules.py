@@ -1,5 +1,6 @@
 """The gateway source against the rules real p4c (p4c-bm2-ss, v1model) enforces with warnings or
-errors, checked here without p4c (issue 6: "valid P4_16 for real p4c (v1model), no warnings").
+errors, checked here without p4c: the gateway must be valid P4_16 for real p4c (v1model) with
+no warnings.
 
 p4c is not installable on this machine (tests/gateway/test_real_p4c.py runs the real thing where
 it is). Each rule below is one that p4c's front end, mid end or BMv2 back end applies to v1model

@@ -186,7 +186,7 @@ def test_tna_p4c_front_end_rule_holds(rule, api_dir):
 
 
 def test_tna_epdn_table_is_12_bytes_per_entry(api_dir):
-    # the same layout as v1model: epdn_fp, epdn_lo, epdn_hi, 32 bits each (README, issue 6)
+    # the same layout as v1model: epdn_fp, epdn_lo, epdn_hi, 32 bits each (p4src/README.md)
     text = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
     widths = {name: int(w) for w, name in re.findall(
         r"Register<\s*(?:bit<(\d+)>|seq_t)[^>]*>\s*\([^)]*\)\s*(epdn_\w+)\s*;",

@@ -1,5 +1,5 @@
-"""The gateway through REAL p4c, wherever it is installed (issue 6: "valid P4_16 for real p4c
-(v1model), no warnings"). Skipped, with the reason shown, on machines without p4c-bm2-ss."""
+"""The gateway through REAL p4c, wherever it is installed: valid P4_16 for real p4c (v1model),
+no warnings. Skipped, with the reason shown, on machines without p4c-bm2-ss."""
 
 from __future__ import annotations
 

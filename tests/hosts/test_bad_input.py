@@ -1,4 +1,4 @@
-"""Bad input to the engine (issue 2 §6): handled per RFC 9293, never a crash, never corrupted
+"""Bad input to the engine: handled per RFC 9293, never a crash, never corrupted
 delivery."""
 
 from dataclasses import replace

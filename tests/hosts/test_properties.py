@@ -1,4 +1,4 @@
-"""Property (issue 2 §5): under any pattern of drops, reordering, duplication and EPDN stamps,
+"""Property: under any pattern of drops, reordering, duplication and EPDN stamps,
 every variant delivers the exact byte stream and the transfer terminates."""
 
 from hypothesis import HealthCheck, given, settings, strategies as st

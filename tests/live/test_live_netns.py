@@ -50,8 +50,10 @@ def test_paper_transfer_through_both_gateways_is_intact_at_the_bottleneck_rate(n
     assert doc["delivered_bytes"] == doc["sender"]["bytes"] > 0       # every byte, in order
     # 5 Mb/s = 413 frames/s at the bottleneck; 4 s include slow start and its overshoot
     assert 0.5 * BOTTLENECK_GOODPUT <= doc["throughput_Bps"] <= 1.02 * BOTTLENECK_GOODPUT
-    # 2 x (1 + 50 + 1) ms of propagation, put in by the switches' --port-delay and the hosts
-    assert 0.104 <= doc["handshake_rtt_s"] <= 0.14
+    # 2 x (1 + 50 + 1) ms of propagation, put in by the switches' --port-delay and the hosts:
+    # never less; under 0.2 s, so a delay applied twice (0.208 s) fails, with the rest as room
+    # for a loaded machine's wake-ups (six process hops each way)
+    assert 0.104 <= doc["handshake_rtt_s"] < 0.2
     assert doc["sender"]["rdtcp"] and doc["mss"] == 1448
     assert doc["receiver"]["handshake_rtt_s"] >= 0.104
     # the gateways ran the controller's configuration: r1's program-enforced 65-packet buffer
@@ -77,7 +79,7 @@ def test_injected_drops_on_r1_give_epdn_stamps_and_retransmissions(netns_ok, tmp
     assert doc["retransmits"] >= doc["r1_drops_random"]
     assert doc["receiver"]["stats"]["epdn_ignored"] == 0
     assert doc["r1_reorders_recirculate"] > 0
-    assert 0.104 <= doc["handshake_rtt_s"] <= 0.14
+    assert 0.104 <= doc["handshake_rtt_s"] < 0.2            # as above
     pcaps = tmp_path / "out" / "pcap"
     names = set(os.listdir(pcaps))
     assert {"a.pcap", "b.pcap", "r1-eth2_out.pcap", "r2-eth1_in.pcap"} <= names

@@ -60,3 +60,42 @@ def test_no_python_for_the_front_end_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setattr(program, "FRONT_END_IN_PROCESS", False)
     with pytest.raises(RuntimeError, match="needs Python 3.10.*no-such-python3 is not on PATH"):
         program.gateway_json(root)
+
+
+DEEP_GATEWAY = """#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<32> a; bit<32> b; }
+struct headers_t { h_t h; }
+struct meta_t { }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
+    state start { pkt.extract(hdr.h); transition accept; }
+}
+control V(inout headers_t hdr, inout meta_t meta) { apply { } }
+control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
+    action add_many() { hdr.h.a = SUM; }
+    apply { add_many(); }
+}
+control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) { apply { } }
+control C(inout headers_t hdr, inout meta_t meta) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr.h); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"""
+
+
+def test_a_gateway_nested_deeper_than_bmv2_reads_is_cached_and_refused_in_one_line(tmp_path):
+    """A 3,000-term sum nests over 12,000 levels of JSON: it is written to the cache (without
+    a recursive encoder) and refused, where it passes BMv2's 1000 levels, by the switch and
+    by the cache's reader, never with a RecursionError."""
+    import pytest
+
+    import sim.program as program
+    from toolchain.switch import LoadError, SimpleSwitch
+
+    _tree(tmp_path, {"p4src/rdtcp.p4": DEEP_GATEWAY.replace("SUM", " + ".join(["hdr.h.b"] * 3000))})
+    doc = program.gateway_json(tmp_path)
+    refused = (r"actions\[0\]\.primitives\[0\]\.parameters\[1\]\.value.*"
+               r"nested deeper than the 1000 levels")
+    with pytest.raises(LoadError, match=refused):
+        SimpleSwitch(doc)
+    with pytest.raises(LoadError, match=refused):
+        program.gateway_json(tmp_path)                                # now from the cache

@@ -3,15 +3,9 @@
     from toolchain.stf import run_stf
     result = run_stf("prog.json", "test.stf", target="embedded")   # .ok, .failures
 
-The names are loaded lazily so that ``python -m toolchain.stf.runner`` does not import the
-runner module twice.
+The command is ``rdtcp-stf`` or ``python -m toolchain.stf`` (``__main__.py``).
 """
 
+from .runner import StfError, StfResult, run_stf
+
 __all__ = ["run_stf", "StfResult", "StfError"]
-
-
-def __getattr__(name: str):
-    if name in __all__:
-        from . import runner
-        return getattr(runner, name)
-    raise AttributeError(f"module 'toolchain.stf' has no attribute {name!r}")

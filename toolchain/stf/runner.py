@@ -11,7 +11,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..compiler import compile_file
 from ..switch import LoadError, load_program
+from .bmv2 import missing_tools, run_bmv2
 from .embedded import EmbeddedRun
 from .stf_parser import StfSyntaxError, parse_stf
 
@@ -43,10 +45,6 @@ def _program_json(program) -> dict | object:
         return program
     path = Path(program)
     if path.suffix == ".p4":
-        try:
-            from toolchain.compiler import compile_file   # imported lazily: a separate part
-        except ImportError as e:
-            raise StfError(f"cannot compile {path}: the P4 front end is not available ({e})") from None
         try:
             return compile_file(str(path))
         except Exception as e:   # CompileError and friends: report, do not crash the runner
@@ -88,7 +86,6 @@ def run_stf(program, stf_path, target: str = "embedded") -> StfResult:
         result.failures += [f"[embedded] {f}" if target == "all" else f for f in run.failures]
         result.warnings += run.warnings
     if target in ("bmv2", "all"):
-        from .bmv2 import run_bmv2, missing_tools
         missing = missing_tools(program)
         if missing:
             result.skipped.append(f"bmv2: {', '.join(missing)} not on PATH")
@@ -126,7 +123,3 @@ def main(argv: list[str] | None = None) -> int:
     ran = ", ".join(res.targets) or "no target"
     print(f"{'PASS' if res.ok else 'FAIL'}: {args.stf} on {ran}")
     return 0 if res.ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -661,10 +661,16 @@ class Runtime:
 
     # -- whole-switch state (bm_reset_state) ---------------------------------------------------------
     def reset_state(self) -> None:
-        """BMv2's ``reset_state`` (P4Objects::reset_state, and simple_switch's PRE): every
-        table back to its loaded entries (the JSON's const entries) and default, action
-        profiles, counters, registers and meters emptied, the multicast engine emptied. The
-        program, parser value sets, mirroring sessions and the queues' settings stay."""
+        """BMv2's ``reset_state`` (SwitchWContexts::reset_state: P4Objects::reset_state, then
+        simple_switch's reset_target_state_, its PRE): every table emptied, its handles
+        numbered from 0 again and its default back to the JSON's; action profiles emptied;
+        counter arrays and registers zeroed; meters unconfigured; the learn engine's filter
+        and buffers emptied; multicast groups, nodes and LAGs gone. A table's const entries
+        go too (MatchTable::reset_state_ empties its match unit) and the table stays
+        immutable, so it holds nothing until the program is loaded again: BMv2's behaviour,
+        kept so that a test passes or fails alike on both switches. The program, parser value
+        sets, mirroring sessions, CRC parameters, the learn lists' timeouts and buffer sizes
+        and the queues' settings stay (README.md, "reset_state")."""
         for t in self.sw.tables.values():
             self._reset_table(t)
         for prof in self.sw.action_profiles.values():
@@ -679,7 +685,7 @@ class Runtime:
         for m in self.sw.meters.values():
             for cell in m.meters:
                 cell.rates = None
-        self.sw.learning.reset_state()            # P4Objects::reset_state: learn_engine too
+        self.sw.learning.reset_state()
         self._reset_pre()
 
     def _reset_table(self, t: MatchTable) -> None:
@@ -691,8 +697,6 @@ class Runtime:
         if t.initial_default is not None:
             aid, data = t.initial_default
             t.set_default(self.program.actions_by_id[aid].name, data, force=True)
-        for e in t.spec.entries:
-            self.sw._add_const_entry(t, e)
 
     def _reset_pre(self) -> None:
         self.sw.mc_nodes.clear()

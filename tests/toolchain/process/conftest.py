@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from netbase.pcap import PcapFormatError, read_pcap
+
 ROOT = Path(__file__).resolve().parents[3]
 KIT = Path(os.environ.get("RDTCP_P4KIT", ROOT / ".." / "shared" / "p4-kit"))
 LPM_JSON = KIT / "lpm_forward.json"
@@ -194,3 +196,47 @@ def bed(request):
         yield b
     finally:
         b.close()
+
+
+# pcap timestamps are whole microseconds
+PCAP_RESOLUTION = 1e-6
+
+
+def paced_departures(arrivals: list[float], rate_pps: float) -> list[float]:
+    """When a FIFO limited to ``rate_pps`` packets per second lets packets arriving at
+    ``arrivals`` leave (simple_switch's set_queue_rate): the first at once, each next one
+    when it has arrived and 1/rate after the one before."""
+    out: list[float] = []
+    for a in arrivals:
+        out.append(a if not out else max(a, out[-1] + 1.0 / rate_pps))
+    return out
+
+
+def assert_paced(in_pcap: Path, out_pcap: Path, rate_pps: float) -> list[float]:
+    """The switch's own records of a paced queue: the departures in ``out_pcap`` are exactly
+    those of ``paced_departures`` for the arrivals in ``in_pcap`` (to the pcap's microsecond).
+    Both are stamped by the switch (arrival when read, departure when the traffic manager
+    let the frame go), so load on the machine changes when frames arrive, never the spacing
+    the rate gives them. Returns the departures."""
+    arrivals = [r.time for r in read_pcap(str(in_pcap))]
+    departures = [r.time for r in read_pcap(str(out_pcap))]
+    assert len(departures) == len(arrivals) > 1
+    expected = paced_departures(arrivals, rate_pps)
+    assert departures == pytest.approx(expected, abs=2 * PCAP_RESOLUTION), \
+        (arrivals, departures)
+    return departures
+
+
+def wait_for_records(pcap: Path, n: int, timeout: float = 10.0) -> None:
+    """Wait until the switch has recorded ``n`` frames in ``pcap`` (it writes the records of
+    a loop turn once the turn is done): the frames were handled, whatever the load."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if pcap.exists() and sum(1 for _ in read_pcap(str(pcap))) >= n:
+                return
+        except PcapFormatError:         # a record being written: read again
+            pass
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"{pcap}: fewer than {n} records after {timeout} s")
+        time.sleep(0.01)

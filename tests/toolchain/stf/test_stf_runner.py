@@ -7,10 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.toolchain.switch.jsonkit import frame, pack
+from tests.toolchain.switch.tables_kit import FIELDS, table_prog
 from toolchain.stf import StfError, run_stf
+from toolchain.stf.bmv2 import stf_to_cli
 from toolchain.stf.embedded import compare_packet
 from toolchain.stf.runner import main
-from toolchain.stf.stf_parser import Add, CliCommand, Expect, StfSyntaxError, parse_key_value, parse_stf
+from toolchain.stf.stf_parser import (Add, CliCommand, Expect, IgnoredCommand, StfAddError,
+                                      StfSyntaxError, parse_key_value, parse_stf, stf_key_index,
+                                      stf_name)
+from toolchain.switch import SimpleSwitch, load_program
 
 KIT = Path(os.environ.get("RDTCP_P4KIT", Path(__file__).resolve().parents[3] / ".." / "shared" / "p4-kit"))
 needs_kit = pytest.mark.skipif(not KIT.is_dir(), reason="conformance kit not found")
@@ -40,7 +46,6 @@ def test_parse_expect_pattern_and_exact_marker():
 
 
 def test_p4c_pass_through_lines_become_cli_commands_and_others_are_ignored():
-    from toolchain.stf.stf_parser import IgnoredCommand
     c, d = parse_stf("mirroring_add 5 3\ntable_dump t\n")
     assert isinstance(c, CliCommand) and c.line == "mirroring_add 5 3"
     assert isinstance(d, IgnoredCommand) and d.line == "table_dump t"
@@ -179,8 +184,6 @@ def test_command_line_reports_malformed_stf_as_an_input_error(capsys, tmp_path):
 
 @needs_kit
 def test_stf_translates_to_simple_switch_cli_for_real_bmv2():
-    from toolchain.stf.bmv2 import stf_to_cli
-    from toolchain.switch import load_program
     prog = load_program(KIT / "lpm_forward.json")
     cmds = parse_stf("add KitIngress.ipv4_lpm hdr.ipv4.dst:0x0a0001** KitIngress.forward(next_hop:0xb1, port:1)\n"
                      "setdefault KitIngress.ipv4_lpm KitIngress.forward(port:2, next_hop:0x3)\nmirroring_add 5 3\n")
@@ -193,8 +196,6 @@ def test_stf_translates_to_simple_switch_cli_for_real_bmv2():
 @needs_kit
 def test_stf_translation_runs_on_the_embedded_cli():
     # the commands meant for simple_switch_CLI are accepted by the embedded target's CLI too
-    from toolchain.stf.bmv2 import stf_to_cli
-    from toolchain.switch import SimpleSwitch, load_program
     for name in ("lpm_forward", "epdn_option", "label_stack", "recirculate_clone"):
         prog = load_program(KIT / f"{name}.json")
         sw = SimpleSwitch(prog)
@@ -208,8 +209,6 @@ def test_add_without_an_exact_key_gives_it_the_value_0_as_p4c_runner(tmp_path):
     stf.write_text("add KitIngress.stamp hdr.tcp.dport:80 KitIngress.insert_option(lo:1, hi:2)\n")
     res = run_stf(KIT / "epdn_option.json", stf)
     assert res.ok, res.failures
-    from toolchain.stf.bmv2 import stf_to_cli
-    from toolchain.switch import load_program
     [line] = stf_to_cli(parse_stf(stf.read_text()), load_program(KIT / "epdn_option.json"))
     assert line == "table_add KitIngress.stamp KitIngress.insert_option 0x50 0 => 0x1 0x2"
 
@@ -234,10 +233,6 @@ def test_larger_stf_priority_wins_as_in_p4c_runner(tmp_path):
     # BMv2 the smaller value does): of two matching ternary entries, the one added with 110
     # beats the one added with 100, whatever the order (p4c's ternary2-bmv2 relies on it)
     import json
-    from tests.toolchain.switch.jsonkit import frame, pack
-    from tests.toolchain.switch.tables_kit import FIELDS, table_prog
-    from toolchain.stf.bmv2 import stf_to_cli
-    from toolchain.switch import load_program
     prog_json = tmp_path / "p.json"
     prog_json.write_text(json.dumps(table_prog([("ternary", "a")])))
     pkt = frame(pack(FIELDS, {"a": 0x25})).hex()
@@ -255,10 +250,6 @@ def test_larger_stf_priority_wins_as_in_p4c_runner(tmp_path):
 def _table_stf(tmp_path, keys, body: str):
     """(embedded result, simple_switch_CLI lines or the error) of an STF over MyIngress.t."""
     import json
-    from tests.toolchain.switch.tables_kit import table_prog
-    from toolchain.stf.bmv2 import stf_to_cli
-    from toolchain.stf.stf_parser import StfAddError
-    from toolchain.switch import load_program
     prog_json = tmp_path / "p.json"
     prog_json.write_text(json.dumps(table_prog(keys)))
     stf = tmp_path / "t.stf"
@@ -305,13 +296,11 @@ def test_an_add_to_a_table_with_a_range_key_fails_as_in_p4c_runner(tmp_path):
     ("hdr.epdn", 2), ("hdr.epdn.valid", 2),                              # header validity spellings
     ("nosuch", None)])
 def test_stf_key_names_resolve_as_p4c_runner(stf_name, index):
-    from toolchain.stf.stf_parser import stf_key_index
     keys = ["hdr.ipv4.dstAddr", "hdr.labels[0].label", "hdr.epdn.$valid$"]
     assert stf_key_index(keys, stf_name) == index
 
 
 def test_stf_table_and_action_names_resolve_by_suffix_and_refuse_ambiguity():
-    from toolchain.stf.stf_parser import stf_name
     assert stf_name("table", ["MyIngress.ipv4_lpm", "MyEgress.t"], "ipv4_lpm") == "MyIngress.ipv4_lpm"
     with pytest.raises(KeyError, match="ambiguous table 't'"):
         stf_name("table", ["MyIngress.t", "MyEgress.t"], "t")

@@ -128,3 +128,20 @@ def test_legacy_table_indirect_commands_use_the_tables_profile():
     sw.cli("table_indirect_add_member_to_group t 0 0")
     sw.cli("table_indirect_add_with_group t 2 => 0")
     assert send(sw, a=5, b=2)["r"] == 8
+
+
+def test_reset_state_empties_profiles_and_unsets_the_default_member():
+    # ActionProfile::reset_state (members, groups, handles) and MatchTableIndirect's
+    # reset_state_ (default_set = false)
+    sw = SimpleSwitch(indirect_prog())
+    for v in (10, 11):
+        sw.cli(f"act_prof_create_member ap setr {v}")
+    sw.cli("act_prof_create_group ap")
+    sw.cli("act_prof_add_member_to_group ap 1 0")
+    sw.cli("table_indirect_add_with_group t 1 => 0")
+    sw.cli("table_indirect_set_default t 0")
+    sw.cli("reset_state")
+    assert send(sw, b=1)["r"] == 0 and send(sw, b=9)["r"] == 0      # no entry, no default
+    assert sw.cli("act_prof_dump ap").count("Dumping member") == 0
+    assert sw.cli("act_prof_create_member ap setr 12") == "Member has been created with handle 0"
+    assert sw.cli("act_prof_create_group ap") == "Group has been created with handle 0"

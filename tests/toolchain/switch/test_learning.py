@@ -119,3 +119,17 @@ def test_a_learn_list_of_something_else_than_fields_is_refused():
     p["learn_lists"][0]["elements"].append({"type": "hexstr", "value": "0x1", "bitwidth": 8})
     with pytest.raises(LoadError, match="learn list 'by_a': element of type 'hexstr'"):
         SimpleSwitch(p)
+
+
+def test_reset_state_keeps_each_lists_timeout_and_buffer_size():
+    # LearnList::reset_state empties buffers and filter; max_samples and timeout stay
+    sw = SimpleSwitch(learn_prog())
+    sw.learning.set_max_samples(1, 2)
+    sw.learning.set_timeout(1, 0)
+    learn(sw, a=1)
+    sw.cli("reset_state")
+    learn(sw, now=5.0, a=2)
+    assert sw.learning.poll(100.0) == []               # no timeout: not sent however late
+    learn(sw, now=100.0, a=3)
+    [msg] = sw.learning.messages
+    assert (msg.buffer_id, msg.samples) == (0, [(2,), (3,)])

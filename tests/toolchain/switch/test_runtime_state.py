@@ -22,23 +22,51 @@ def state_switch(*, const_entries: bool = True) -> SimpleSwitch:
     return SimpleSwitch(p)
 
 
-def test_reset_state_keeps_program_entries_value_sets_and_mirroring():
-    sw = state_switch()
-    for line in ("table_set_default t setr 3", "register_write reg 1 7",
+def test_reset_state_empties_and_zeroes_what_p4objects_resets():
+    # P4Objects::reset_state: match tables (default back to the JSON's), counter arrays,
+    # registers, meters (unconfigured); simple_switch's reset_target_state_: the PRE
+    sw = state_switch(const_entries=False)
+    for line in ("table_add t setr 5 => 7", "table_add t setr 6 => 7", "table_delete t 0",
+                 "table_set_default t setr 3", "register_write reg 1 7",
                  "counter_write MyIngress.cnt 0 1 2", "meter_set_rates mtr 0 0.5:10 1:20",
-                 "pvs_add pvs 4", "mirroring_add 3 4", "mc_mgrp_create 1", "mc_node_create 0 1"):
+                 "mc_mgrp_create 1", "mc_node_create 0 1"):
         sw.cli(line)
     sw.cli("reset_state")
     t = sw.tables["MyIngress.t"]
-    assert [e.match[0].a for e in t.entries.values()] == [9]          # the const entry is back
-    assert t.default_action == "MyIngress.nop"                        # the JSON's default
+    assert t.entries == {} and t.default_action == "MyIngress.nop"   # the JSON's default
     assert sw.runtime.register_read_all("reg") == [0, 0, 0, 0]
     assert sw.runtime.counter_read("cnt", 0) == (0, 0)
     assert sw.runtime.meter_get_rates("mtr", 0) == []
-    assert sw.runtime.pvs_get("pvs") == [4] and sw.mirroring == {3: {"port": 4}}
     assert sw.mc_nodes == {} and sw.runtime.mc_entries() == []
+    # the match unit is renewed: handles from 0, version byte 0 (MatchUnitAbstract::reset_state)
+    assert sw.cli("table_add t setr 5 => 7").endswith("handle 0")
+
+
+def test_reset_state_removes_const_entries_and_the_table_stays_immutable():
+    # MatchTable::reset_state_ empties the match unit; nothing puts the JSON's entries back,
+    # and the immutable flag set at load time stays: the table holds nothing from then on
+    sw = state_switch()
+    assert sw.runtime.table_num_entries("MyIngress.t") == 1
+    sw.cli("reset_state")
+    assert sw.runtime.table_num_entries("MyIngress.t") == 0
     with pytest.raises(CliError, match=r"IMMUTABLE_TABLE_ENTRIES"):
-        sw.cli("table_add t setr 5 => 7")                             # and the table still const
+        sw.cli("table_add t setr 9 => 1")
+
+
+def test_reset_state_keeps_value_sets_mirroring_crc_parameters_and_queues():
+    # none of these is in P4Objects::reset_state or SimpleSwitch::reset_target_state_
+    p = state_switch().program.json
+    p["calculations"].append({"name": "calc", "id": 0, "algo": "crc16_custom",
+                              "input": [{"type": "field", "value": ["h", "a"]}]})
+    sw = SimpleSwitch(p)
+    for line in ("pvs_add pvs 4", "mirroring_add 3 4", "set_queue_rate 50 1",
+                 "set_crc16_parameters calc 0x1021 0xffff 0x0 false false"):
+        sw.cli(line)
+    crc = sw.hash_algorithms[0].params
+    sw.cli("reset_state")
+    assert sw.runtime.pvs_get("pvs") == [4] and sw.mirroring == {3: {"port": 4}}
+    assert sw.tm.queues[1].rate_pps == 50
+    assert sw.hash_algorithms[0].params == crc and crc.initial == 0xFFFF
 
 
 def test_direct_counter_is_the_tables_entry_counter():

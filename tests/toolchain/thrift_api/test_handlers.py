@@ -126,6 +126,25 @@ def test_swap_loads_a_program_for_the_api_and_swaps_the_data_path():
         std.bm_load_new_config("{not json")
 
 
+def test_a_new_config_is_read_as_deep_as_bmv2_reads_it_and_no_deeper():
+    # jsoncpp's stackLimit: a value 1000 levels deep is read, one 1001 levels deep is not;
+    # far deeper text is measured without recursion (no RecursionError from the handler)
+    from thrift.Thrift import TApplicationException
+
+    host, std, _, _ = handlers(enable_swap=True)
+    program = json.dumps(dict(table_prog([("exact", "a")]), x="DEEP"))
+    for levels, ok in ((1000, True), (1001, False), (50_000, False)):
+        text = program.replace('"DEEP"', "[" * (levels - 2) + "0" + "]" * (levels - 2))
+        if ok:
+            std.bm_load_new_config(text)
+            std.bm_swap_configs()
+            continue
+        with pytest.raises(TApplicationException) as e:
+            std.bm_load_new_config(text)
+        assert str(e.value).startswith("new config refused: the new config: x[0][0]")
+        assert str(e.value).endswith(f"the document nests {levels} levels")
+
+
 def test_pre_codes_and_port_maps():
     _, _, pre, _ = handlers()
     assert bitmap_members("1010") == [1, 3] and bitmap_members("") == []

@@ -194,6 +194,19 @@ def test_reset_state_clears_what_bmv2_clears(start_switch):
     assert out[9] == embedded_cli(resources_prog(), ["table_dump t"])[0]
 
 
+def test_reset_state_leaves_a_table_of_const_entries_empty_and_immutable(start_switch):
+    entries = [{"match_key": [{"match_type": "exact", "key": "0x09"}],
+                "action_entry": {"action_id": 10, "action_data": ["0x01"]}, "priority": 1}]
+    program = table_prog([("exact", "a")], entries=entries)
+    cmds = ["table_num_entries t", "reset_state", "table_num_entries t", "table_dump t",
+            "table_add t setr 5 => 7"]
+    sw = start_switch(program)
+    out = real_cli(sw.port, cmds)
+    assert out[0] == "1" and out[2] == "0"
+    assert out[4].endswith("\nInvalid table operation (IMMUTABLE_TABLE_ENTRIES)")
+    assert out == embedded_cli(program, cmds)
+
+
 def test_switch_info_ports_clock_and_config(start_switch, tmp_path):
     sw = start_switch(table_prog([("exact", "a")]), "--device-id", "3")
     saved = tmp_path / "config.json"

@@ -12,8 +12,8 @@ one is refused with a ``LoadError`` that starts with its JSON path (``actions[3]
   match, table, meter and checksum types, hash algorithms) are names this target knows;
 * names of objects are strings and stay data: the generated code holds them as constants
   or dictionary keys, never in its text;
-* expressions nest at most ``MAX_EXPRESSION_DEPTH`` levels (BMv2's JSON reader, jsoncpp,
-  stops at 1000 levels of JSON nesting, two per expression level).
+* the document nests at most ``MAX_NESTING`` levels, as BMv2's JSON reader (jsoncpp) counts
+  them, and expressions at most ``MAX_EXPRESSION_DEPTH`` levels (two levels of JSON each).
 
 Which names refer to which objects is checked where they are resolved (json_loader and the
 compilers it drives); this module only guarantees the types they are read with. The keys
@@ -22,6 +22,7 @@ are the ones BMv2's ``P4Objects::init_objects`` reads (README.md, "The loader, k
 
 from __future__ import annotations
 
+import json
 import re
 
 from ..errors import LoadError
@@ -30,8 +31,8 @@ from .expressions import EXPRESSION_OPS
 from .hash_algos import KNOWN_ALGORITHMS
 from .pipeline import MATCH_TYPES, TABLE_TYPES
 
-__all__ = ["check_program", "json_path", "shown_path", "MAX_ID", "MAX_WIDTH", "MAX_HEX_DIGITS",
-           "MAX_ARRAY_SIZE", "MAX_EXPRESSION_DEPTH", "MAX_NESTING"]
+__all__ = ["check_program", "json_path", "shown_path", "too_deep", "too_deep_text", "MAX_ID",
+           "MAX_WIDTH", "MAX_HEX_DIGITS", "MAX_ARRAY_SIZE", "MAX_EXPRESSION_DEPTH", "MAX_NESTING"]
 
 MAX_ID = (1 << 31) - 1           # BMv2's p4object_id_t is an int
 MAX_WIDTH = 4096                 # bits of a field, a register cell, an action parameter
@@ -40,7 +41,12 @@ MAX_ARRAY_SIZE = 1 << 22         # cells of one register, counter or meter array
 MAX_RATE_COUNT = 16              # token buckets of one meter (v1model's meters have 2)
 MAX_BIT_OFFSET = 1 << 20         # lookahead offsets, in bits
 MAX_EXPRESSION_DEPTH = 500
-MAX_NESTING = 2 * MAX_EXPRESSION_DEPTH + 24     # levels of the JSON document itself
+# Levels of the JSON document: BMv2 reads its JSON with jsoncpp (P4Objects::init_objects,
+# ``is >> cfg_root``), whose reader throws "Exceeded stackLimit in readValue()" at a value
+# nested deeper than its stackLimit: 1000 in jsoncpp up to 1.9.6, the versions Debian 12 and
+# Ubuntu ship (1.9.7 lowered it to 256). The document is level 1 and every value, scalars
+# included, is one level deeper than the object or array holding it.
+MAX_NESTING = 1000
 
 PARSER_OPS = {"extract", "extract_VL", "set", "verify", "shift", "advance", "primitive"}
 TRANSITION_TYPES = {"default", "hexstr", "parse_vset"}
@@ -599,24 +605,119 @@ _OPERANDS = {
 _PRIMITIVE_NAMES = set(PRIMITIVES) | {"_jump", "_jump_if_zero"}
 
 
+# -- nesting, counted as jsoncpp counts it, without recursion --------------------------------------
 def _nesting(j) -> int:
-    """The nesting depth of a parsed JSON value, found without recursion."""
-    deepest, stack = 0, [(j, 1)]
+    """The level of the deepest value of a parsed document (the document is level 1)."""
+    if type(j) not in (dict, list):
+        return 1
+    deepest, stack = 1, [(j, 1)]
+    push = stack.append
     while stack:
-        x, d = stack.pop()
-        if d > deepest:
-            deepest = d
+        x, level = stack.pop()
         if type(x) is dict:
-            stack.extend((v, d + 1) for v in x.values() if type(v) in (dict, list))
-        elif type(x) is list:
-            stack.extend((v, d + 1) for v in x if type(v) in (dict, list))
+            x = x.values()
+        if not x:
+            continue
+        level += 1                          # the level of x's values
+        if level > deepest:
+            deepest = level
+        for v in x:
+            t = type(v)
+            if t is dict or t is list:
+                push((v, level))
     return deepest
 
 
-def check_program(j) -> None:
+def _first_deeper(j, limit: int) -> Path:
+    """The path of the first value, in document order, deeper than ``limit`` levels (the
+    document holds one). Each value keeps a link to its parent instead of its whole path,
+    so a chain thousands of levels deep costs no more than its length."""
+    work = [(j, 1, None)]                  # (value, level, (key, parent link) or None)
+    while work:
+        x, level, link = work.pop()
+        if level > limit:
+            path = []
+            while link is not None:
+                key, link = link
+                path.append(key)
+            return tuple(reversed(path))
+        if type(x) is dict:
+            items = list(x.items())
+        elif type(x) is list:
+            items = list(enumerate(x))
+        else:
+            continue
+        work.extend((v, level + 1, (k, link)) for k, v in reversed(items))
+    return ()
+
+
+def _too_deep_message(where: Path, depth: int, limit: int) -> str:
+    return (f"{shown_path(where)}: nested deeper than the {limit} levels BMv2's JSON "
+            f"reader takes (jsoncpp's stackLimit); the document nests {depth} levels")
+
+
+def too_deep(j, limit: int = MAX_NESTING) -> str | None:
+    """Why a parsed document is nested too deeply for BMv2 (its path and depth), or None."""
+    depth = _nesting(j)
+    if depth <= limit:
+        return None
+    return _too_deep_message(_first_deeper(j, limit), depth, limit)
+
+
+# the tokens of JSON text: strings, punctuation, and anything else up to the next of those
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[][{}:,]|[^][{}:,"\s]+')
+
+
+def too_deep_text(text: str, limit: int = MAX_NESTING) -> str | None:
+    """``too_deep`` for JSON text that is too deep to parse with a recursive reader: the path of
+    the first value past ``limit`` and the text's depth, found by one pass over its tokens;
+    None when the text is not nested that deep (or not JSON enough to tell)."""
+    frames: list[list] = []                 # per open container: [key or index, wants a key]
+    depth, where = 0, None
+    for m in _JSON_TOKEN.finditer(text):
+        tok = m.group()
+        if tok in "]}":
+            if not frames:
+                return None
+            frames.pop()
+        elif tok == ",":
+            if frames:
+                top = frames[-1]
+                if top[1] is None:          # an array: the next element
+                    top[0] += 1
+                else:
+                    top[1] = True
+        elif tok == ":":
+            if frames and frames[-1][1]:
+                frames[-1][1] = False
+        elif frames and frames[-1][1]:      # an object's key
+            frames[-1][0] = _key(tok)
+        else:                               # a value starts here
+            level = len(frames) + 1
+            depth = max(depth, level)
+            if where is None and level > limit:
+                where = tuple(f[0] for f in frames)
+            if tok == "{":
+                frames.append([None, True])
+            elif tok == "[":
+                frames.append([0, None])
+    return None if where is None else _too_deep_message(where, depth, limit)
+
+
+def _key(token: str) -> str:
+    try:
+        return json.loads(token)
+    except ValueError:
+        return token
+
+
+def check_program(j, source: str | None = None) -> None:
     """Raise ``LoadError`` ("<JSON path>: <problem>") for the first value of the wrong type,
     out of range or naming an unknown behaviour; return when every value the compiler
-    reads has the shape it reads it with."""
-    if _nesting(j) > MAX_NESTING:
-        raise LoadError(f"the JSON is nested deeper than {MAX_NESTING} levels")
+    reads has the shape it reads it with. A document nested deeper than BMv2 reads is
+    refused first, as BMv2's reader refuses it: prefixed with ``source`` (the file it was
+    read from), as the reader's other errors are."""
+    why = too_deep(j)
+    if why is not None:
+        raise LoadError(f"{source}: {why}" if source else why)
     _Checker().document(j)

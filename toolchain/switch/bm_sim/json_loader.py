@@ -20,12 +20,12 @@ from .checksums import compile_calculation, compile_checksums
 from .codegen import CodeGen
 from .deparser import compile_deparser
 from .expressions import ExprCompiler
-from .json_checks import MAX_NESTING, check_program
+from .json_checks import MAX_NESTING, check_program, too_deep_text
 from .parser import DEFAULT_ERRORS, ParserCompiler
 from .phv import Layout
 from .pipeline import PipelineCompiler, TableSpec
 
-__all__ = ["Program", "ActionSpec", "load_program"]
+__all__ = ["Program", "ActionSpec", "load_program", "load_program_text", "parse_json_text"]
 
 SUPPORTED_MAJOR = 2
 # JSON sections that must be empty for this target (name -> what it is)
@@ -84,10 +84,10 @@ class Program:
         return self.layout.slot(hname, fname)
 
 
-def _read_json(src) -> tuple[dict, str]:
+def _read_json(src) -> tuple[dict, str | None]:
+    """The document, and the file it was read from (None for a dict)."""
     if isinstance(src, dict):
-        name = src.get("program")
-        return src, name if isinstance(name, str) else "<dict>"
+        return src, None
     path = Path(os.fspath(src))
     try:
         data = path.read_bytes()
@@ -98,14 +98,24 @@ def _read_json(src) -> tuple[dict, str]:
     except UnicodeDecodeError as e:
         raise LoadError(f"{path}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset "
                         f"{e.start})") from None
-    try:
-        return json.loads(text), path.name
-    except json.JSONDecodeError as e:
-        raise LoadError(f"{path}: not valid JSON: {e}") from None
-    except RecursionError:
-        raise LoadError(f"{path}: the JSON is nested too deeply") from None
-    except ValueError:              # an integer of thousands of digits (int_max_str_digits)
-        raise LoadError(f"{path}: not valid JSON: a number too long to read") from None
+    return parse_json_text(text, str(path)), str(path)
+
+
+def parse_json_text(text: str, name: str):
+    """The value of JSON ``text`` (named ``name`` in messages); LoadError, one line, for text
+    that is not JSON or that nests deeper than BMv2 reads. Python's JSON reader recurses once
+    per level: it runs with room for MAX_NESTING levels and more, and a document too deep even
+    for that is measured without recursion to say where it goes past the limit."""
+    with _recursion_room():
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as e:
+            raise LoadError(f"{name}: not valid JSON: {e}") from None
+        except RecursionError:
+            why = too_deep_text(text) or "the JSON is nested too deeply to read"
+            raise LoadError(f"{name}: {why}") from None
+        except ValueError:          # an integer of thousands of digits (int_max_str_digits)
+            raise LoadError(f"{name}: not valid JSON: a number too long to read") from None
 
 
 def _check_version(j: dict) -> None:
@@ -139,16 +149,30 @@ def load_program(src) -> Program:
     of range), then every feature the program uses is resolved and compiled (the message
     names the feature this target refuses, or the reference it cannot resolve)."""
     with _recursion_room():
-        j, name = _read_json(src)
-        check_program(j)
-        try:
-            return _compile(j, name)
-        except LoadError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            raise LoadError(f"malformed BMv2 JSON: {type(e).__name__}: {e}") from None
-        except (RecursionError, MemoryError):
-            raise LoadError("the program is too large or nested too deeply to compile") from None
+        j, source = _read_json(src)
+        return _checked_compile(j, source, Path(source).name if source else None)
+
+
+def load_program_text(text: str, source: str) -> Program:
+    """``load_program`` for JSON text (a configuration sent over the runtime API), named
+    ``source`` where the file's path would be named."""
+    with _recursion_room():
+        return _checked_compile(parse_json_text(text, source), source, None)
+
+
+def _checked_compile(j, source: str | None, name: str | None) -> Program:
+    """Check, then compile; ``name`` names the program (else the JSON's ``program``)."""
+    check_program(j, source)
+    if name is None:
+        name = j.get("program")
+    try:
+        return _compile(j, name if isinstance(name, str) else "<dict>")
+    except LoadError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        raise LoadError(f"malformed BMv2 JSON: {type(e).__name__}: {e}") from None
+    except (RecursionError, MemoryError):
+        raise LoadError("the program is too large or nested too deeply to compile") from None
 
 
 # Python frames the loader may need: json_checks and the expression compiler recurse once per

@@ -159,8 +159,8 @@ class MatchTable:
         return out
 
     # a table with const entries (JSON "entries") keeps them: the control plane can neither add,
-    # modify nor delete one (MatchTable::set_immutable_entries); table_clear still empties it,
-    # as BMv2's reset_state does
+    # modify nor delete one (MatchTable::set_immutable_entries); table_clear and reset_state
+    # still empty it, as BMv2's MatchTable::reset_state does, and it stays immutable (empty)
     immutable = False
 
     def _mutable(self) -> None:

@@ -246,12 +246,8 @@ class SimpleSwitch:
                 match.append(MatchParam(mt, int(mk["key"], 16)))
         ae = e["action_entry"]
         name = self.program.actions_by_id[ae["action_id"]].name
-        immutable, t.immutable = t.immutable, False     # the JSON's own entries go in (again)
-        try:
-            t.add(match, name, tuple(int(x, 16) for x in ae.get("action_data", [])),
-                  int(e.get("priority", 0)))
-        finally:
-            t.immutable = immutable
+        t.add(match, name, tuple(int(x, 16) for x in ae.get("action_data", [])),
+              int(e.get("priority", 0)))
 
     def _cache_slots(self) -> None:
         lay = self._layout

@@ -11,11 +11,10 @@ while packets still run through the old one, until the swap (behavioral-model
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from typing import Callable
 
-from ..bm_sim.json_loader import load_program
+from ..bm_sim.json_loader import load_program_text
 from ..errors import LoadError
 from ..simple_switch.switch import SimpleSwitch
 
@@ -71,11 +70,7 @@ class ControlHost:
             raise SwapError("CONFIG_SWAP_DISABLED")
         if self.sw is not self.running:
             raise SwapError("ONGOING_SWAP")
-        try:
-            doc = json.loads(text)
-        except ValueError as e:
-            raise LoadError(f"the new config is not JSON: {e}") from None
-        self.sw = SimpleSwitch(load_program(doc), seed=self.seed)
+        self.sw = SimpleSwitch(load_program_text(text, "the new config"), seed=self.seed)
         self.config_text = text
 
     def swap_configs(self) -> None:

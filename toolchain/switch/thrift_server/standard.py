@@ -21,6 +21,9 @@ __all__ = ["StandardHandler", "api_call"]
 
 log = logging.getLogger("rdtcp-switch.thrift")
 
+_UINT_MASK = (1 << 32) - 1           # C++ unsigned int
+_SIZE_T_MASK = (1 << 64) - 1         # C++ size_t
+
 
 def _exception(kind: str, code: str):
     """The IDL exception for an OpError of ``kind`` with ``code`` (ERROR when the installed
@@ -413,22 +416,28 @@ class StandardHandler(_Base):
     def bm_set_crc32_custom_parameters(self, cxt_id, calc_name, crc32_config):
         self._crc(32, calc_name, crc32_config)
 
-    # -- learning: the target has no learn lists to acknowledge ---------------------------------
-    def _learn(self, list_id):
-        raise self.m.std.InvalidLearnOperation(
-            code=self.m.std.LearnOperationErrorCode.INVALID_LIST_ID)
+    # -- learning (LearnEngine::ack, ack_buffer, list_set_timeout, list_set_max_samples) -------
+    # The IDL's integers reach BMv2's engine converted to its C++ types: a buffer id to uint64
+    # (a negative one names no buffer: nothing is acknowledged), a timeout to unsigned int and
+    # a buffer size to size_t (a negative one is a huge value, not "none").
+    def _learning(self, call, list_id, *args) -> None:
+        try:
+            call(list_id, *args)
+        except KeyError:                # no learn list of that id
+            raise self.m.std.InvalidLearnOperation(
+                code=self.m.std.LearnOperationErrorCode.INVALID_LIST_ID) from None
 
     def bm_learning_ack(self, cxt_id, list_id, buffer_id, sample_ids):
-        self._learn(list_id)
+        self._learning(self.sw.learning.ack, list_id, buffer_id, list(sample_ids or []))
 
     def bm_learning_ack_buffer(self, cxt_id, list_id, buffer_id):
-        self._learn(list_id)
+        self._learning(self.sw.learning.ack_buffer, list_id, buffer_id)
 
     def bm_learning_set_timeout(self, cxt_id, list_id, timeout_ms):
-        self._learn(list_id)
+        self._learning(self.sw.learning.set_timeout, list_id, timeout_ms & _UINT_MASK)
 
     def bm_learning_set_buffer_size(self, cxt_id, list_id, nb_samples):
-        self._learn(list_id)
+        self._learning(self.sw.learning.set_max_samples, list_id, nb_samples & _SIZE_T_MASK)
 
     # -- configuration ------------------------------------------------------------------------
     def bm_load_new_config(self, config_str):
@@ -470,7 +479,8 @@ class StandardHandler(_Base):
             std.BmResourceType.COUNTER: {c["name"]: c["id"] for c in prog.counters.values()},
             std.BmResourceType.METER: {m["name"]: m["id"] for m in prog.meters.values()},
             std.BmResourceType.REGISTER: dict(prog.register_ids),
-            std.BmResourceType.LEARNING_LIST: {},
+            std.BmResourceType.LEARNING_LIST: {name: lid for lid, (name, _)
+                                                in prog.learn_lists.items()},
         }.get(resource_type)
         if ids is None:
             raise std.InvalidIdLookup(code=std.IdLookupErrorCode.INVALID_RESOURCE_TYPE)

@@ -1,0 +1,186 @@
+"""Controller.apply when the switch refuses a command on the way: a failure injected at each
+command of an apply, through the embedded switch and through simple_switch_CLI text (the
+embedded switch process driven by simple_switch_CLI). Both must end in the same state, with the
+trust boundary and the buffer limits intact, and name the command that failed."""
+
+from __future__ import annotations
+
+import selectors
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from controller import Controller, EmbeddedDriver
+from controller import names as n
+from controller.controller import ApplyError
+from controller.drivers import Bmv2Driver, SwitchProcessDriver
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "gateway"))
+from gateway_build import compile_gateway  # noqa: E402
+
+PORTS = 8                     # a gateway built with -D MAX_PORTS=8: short command lists
+MAC = "02:00:00:00:02:02"
+OLD = {"max_ports": PORTS,
+       "routes": [{"prefix": "10.0.2.0/24", "port": 2, "next_hop_mac": MAC}],
+       "ports": {"1": {"edge": True}, "2": {"buffer_limit": 65}, "5": {"edge": True}}}
+NEW = {"max_ports": PORTS,
+       "routes": [{"prefix": "10.0.2.0/24", "port": 2, "next_hop_mac": MAC},
+                  {"prefix": "10.0.1.0/24", "port": 1, "next_hop_mac": "00:00:00:00:00:0a"}],
+       "l2": [{"in_port": 1, "out_port": 2}, {"in_port": 2, "out_port": 1}],
+       "ports": {"1": {"edge": True}, "3": {"edge": True, "buffer_limit": 10},
+                 "2": {"buffer_limit": 30, "mtu": 1400, "queue_rate_pps": 1000,
+                       "impair": {"pattern": ".D.R", "recirc_loops": 2}}}}
+STATE_REGISTERS = [r for r in n.CONFIG_REGISTERS if r != n.REG_IMPAIR_PATTERN]
+
+
+def refused(cmd: str) -> str:
+    """``cmd`` with its first argument replaced by one the switch refuses (an unknown table or
+    register name, a queue depth or rate that is not a number)."""
+    words = cmd.split()
+    return " ".join([words[0], "no_such_name", *words[2:]])
+
+
+class FailingAt:
+    """An EmbeddedDriver whose ``k``-th command (counted over all runs) is refused."""
+
+    def __init__(self, switch, k: int):
+        self.switch = switch
+        self.inner = EmbeddedDriver(switch)
+        self.k = k
+        self.count = 0
+
+    def run(self, commands):
+        out = []
+        for cmd in commands:
+            self.count += 1
+            out += self.inner.run([refused(cmd) if self.count - 1 == self.k else cmd])
+        return out
+
+
+class CliFailingAt(Bmv2Driver):
+    """A Bmv2Driver whose session carries the ``k``-th command refused."""
+
+    def __init__(self, thrift_port: int, cli: str, k: int):
+        super().__init__(thrift_port, cli=cli)
+        self.k = k
+
+    def _session(self, commands):
+        return super()._session([refused(c) if i == self.k else c for i, c in enumerate(commands)])
+
+
+@pytest.fixture(scope="module")
+def program_json() -> dict:
+    return compile_gateway(MAX_PORTS=PORTS)
+
+
+@pytest.fixture(scope="module")
+def commands(program_json) -> list[str]:
+    from toolchain.switch import SimpleSwitch
+    return Controller(EmbeddedDriver(SimpleSwitch(program_json))).commands(NEW)
+
+
+def state(read_array, run) -> dict:
+    regs = {r: read_array(r) for r in STATE_REGISTERS}
+    regs["pattern"] = read_array(n.REG_IMPAIR_PATTERN)[:PORTS * n.PATTERN_SLOTS]
+    regs["entries"] = [run([f"table_num_entries {t}"])[0].split()[-1]
+                       for t in (n.IPV4_LPM, n.L2_FORWARD)]
+    return regs
+
+
+def embedded_after_failure(program_json, k: int) -> tuple[dict, ApplyError]:
+    from toolchain.switch import SimpleSwitch
+    sw = SimpleSwitch(program_json)
+    Controller(EmbeddedDriver(sw)).apply(OLD)
+    with pytest.raises(ApplyError) as e:
+        Controller(FailingAt(sw, k)).apply(NEW)
+    drv = EmbeddedDriver(sw)
+    return state(drv.read_register_array, drv.run), e.value
+
+
+def assert_safe(st: dict, failed: str) -> None:
+    """Edge ports of the old and of the new config still edge; buffer limits old or new."""
+    edge, limit = st[n.REG_EDGE_PORT], st[n.REG_BUFFER_LIMIT]
+    assert edge[1] == 1
+    assert edge[3] == (0 if failed == f"register_write {n.REG_EDGE_PORT} 3 1" else 1)
+    assert edge[5] == (1 if failed == f"register_write {n.REG_EDGE_PORT} 5 0" else 0)
+    assert limit[2] == (65 if failed == f"register_write {n.REG_BUFFER_LIMIT} 2 30" else 30)
+    assert limit[3] == (0 if failed == f"register_write {n.REG_BUFFER_LIMIT} 3 10" else 10)
+
+
+def test_apply_failure_at_each_command_keeps_trust_boundary_embedded(program_json, commands):
+    for k, cmd in enumerate(commands):
+        st, err = embedded_after_failure(program_json, k)
+        assert err.failures[0][:2] == (k, cmd)        # a cleared table refused can make
+        assert str(err).startswith(f"command {k + 1} of {len(commands)} failed")  # a later add fail
+        assert f"'{refused(cmd)}' refused by the switch: " in str(err)
+        assert_safe(st, cmd)
+
+
+def test_apply_without_failure_leaves_exactly_the_new_config(program_json, commands):
+    from toolchain.switch import SimpleSwitch
+    sw = SimpleSwitch(program_json)
+    Controller(EmbeddedDriver(sw)).apply(OLD)
+    assert Controller(EmbeddedDriver(sw)).apply(NEW) == commands
+    st = state(EmbeddedDriver(sw).read_register_array, EmbeddedDriver(sw).run)
+    assert st[n.REG_EDGE_PORT] == [0, 1, 0, 1, 0, 0, 0, 0]
+    assert st[n.REG_BUFFER_LIMIT] == [0, 0, 30, 10, 0, 0, 0, 0]
+    assert st["entries"] == ["2", "2"]
+
+
+# ------------------------------------------------------------------ the switch process
+@pytest.fixture(scope="module")
+def switch_process(tmp_path_factory, program_json):
+    """rdtcp-switch without interfaces (no root needed), its Thrift port, and the CLI."""
+    import json
+    cli = Path(sys.executable).parent / "simple_switch_CLI"
+    if not cli.exists():
+        pytest.skip(f"{cli} not installed (make deps)")
+    path = tmp_path_factory.mktemp("prog") / "rdtcp.json"
+    path.write_text(json.dumps(program_json))
+    proc = subprocess.Popen([sys.executable, "-m", "toolchain.switch.process.main",
+                             "--thrift-port", "0", str(path)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        yield _control_port(proc), str(cli)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _control_port(proc) -> int:
+    """The port of the readiness line ``Control server was started on 127.0.0.1:<port>``."""
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if sel.select(timeout=1) and (line := proc.stdout.readline()):
+            if line.startswith("Control server was started on "):
+                return int(line.rsplit(":", 1)[1])
+        elif proc.poll() is not None:
+            raise RuntimeError(f"rdtcp-switch exited: {proc.stderr.read()[-2000:]}")
+    raise RuntimeError("rdtcp-switch did not become ready within 60 s")
+
+
+def test_apply_failure_at_each_command_same_state_through_cli(program_json, commands,
+                                                              switch_process):
+    """Through simple_switch_CLI every command after the refused one still runs (the CLI reads
+    on); the embedded switch runs them too: same state, same command named. The state is read
+    back over Thrift (SwitchProcessDriver)."""
+    port, cli = switch_process
+    direct = SwitchProcessDriver(port)
+    try:
+        for k, cmd in enumerate(commands):
+            Controller(direct).apply(OLD)
+            with pytest.raises(ApplyError) as e:
+                Controller(CliFailingAt(port, cli, k)).apply(NEW)
+            assert e.value.failures[0][:2] == (k, cmd)
+            through_cli = state(direct.read_register_array, direct.run)
+            embedded, _ = embedded_after_failure(program_json, k)
+            assert through_cli == embedded, cmd
+            assert_safe(through_cli, cmd)
+    finally:
+        direct.close()

@@ -1,0 +1,46 @@
+"""Code and docs state requirements and reasons, not the project's history: no reference to the
+tracker's issue numbers, which mean nothing to a reader of a release. (p4c's sample programs named
+like ``issue1560-bmv2`` are names, not references, and are allowed.)"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ISSUE_REFERENCE = re.compile(r"\bissues?\s+#?\d+", re.IGNORECASE)
+TEXT_SUFFIXES = {".py", ".p4", ".md", ".txt", ".cfg", ".toml", ".sh", ".mk", ""}
+
+
+def tracked_text_files() -> list[Path]:
+    try:
+        out = subprocess.run(["git", "-C", str(ROOT), "ls-files"], capture_output=True,
+                             text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout: the tracked files are unknown")
+    return [ROOT / name for name in out.splitlines()
+            if Path(name).suffix in TEXT_SUFFIXES and (ROOT / name).is_file()]
+
+
+def test_no_issue_numbers_in_code_or_docs():
+    found = []
+    for path in tracked_text_files():
+        if path == Path(__file__).resolve():
+            continue  # its own examples below
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            if ISSUE_REFERENCE.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, "references to issue numbers:\n" + "\n".join(found)
+
+
+def test_the_check_sees_a_reference():
+    assert ISSUE_REFERENCE.search("checked here (issue 6: valid P4)")
+    assert ISSUE_REFERENCE.search("see Issues #12")
+    assert not ISSUE_REFERENCE.search("as in p4c's sample issue1560-bmv2")
