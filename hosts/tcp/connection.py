@@ -251,9 +251,17 @@ class TcpConnection:
 
     def transmit(self, now: float) -> list[Segment]:
         """Send what cwnd, the peer's window and the scoreboard allow (RFC 6675 §5 NextSeg)."""
-        out: list[Segment] = []
         rec = self.recovery
         snd = self.sender
+        if snd.snd_nxt >= snd.app_end and not (rec.probe_due or rec.force_head or rec.in_recovery
+                                               or rec.in_loss or snd.fin_pending):
+            # no new data, nothing to resend, no probe and no FIN: what the receiving end of a
+            # transfer meets on every segment. The persist timer, if it runs, stops (with all
+            # data sent the window blocks nothing)
+            if self.timers.persist_at is not None:
+                self.persist.update(now)
+            return []
+        out: list[Segment] = []
         sb = snd.sb
         if rec.probe_due:
             rec.probe_due = False

@@ -23,8 +23,10 @@ class Receiver:
         # Fr = 1/2, the receiver's own MSS standing for the sender's
         self.sws_step = max(1, min(buffer // 2, mss))
         # RCV.NXT + RCV.WND as last computed: the right edge of the window never moves left
-        # (RFC 9293 §3.8.6, SHLD-14), see ``window``
+        # (RFC 9293 §3.8.6, SHLD-14), see ``window``; it moves when the edge the free buffer
+        # allows reaches ``_advance_at``, one step beyond it (one comparison per segment)
         self.right_edge = rcv_nxt + buffer
+        self._advance_at = self.right_edge + self.sws_step
         self.ooo = RangeSet()           # out-of-order bytes held
         self._ooo_data: dict[int, bytes] = {}
         self._delivered = bytearray()   # in-order bytes the application has not read
@@ -109,8 +111,9 @@ class Receiver:
         ``sws_step`` at a time: the receiver's silly window syndrome avoidance (§3.8.6.2.2,
         MUST-39) offers no sliver of window a sender would fill with a small segment."""
         edge = self.rcv_nxt + self.buffer - len(self._delivered) - self.ooo._total  # hot path
-        if edge - self.right_edge >= self.sws_step:
+        if edge >= self._advance_at:
             self.right_edge = edge
+            self._advance_at = edge + self.sws_step
         wnd = self.right_edge - self.rcv_nxt
         return wnd if wnd > 0 else 0
 
