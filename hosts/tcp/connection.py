@@ -389,20 +389,20 @@ class TcpConnection:
 
     def _on_synchronized(self, seg: Segment, now: float) -> list[Segment]:
         inb = self.inbound
-        rcv = inb.rcv
         start = inb.offset(seg.seq)
-        if seg.flags & RST:
+        flags = seg.flags
+        if flags & RST:
             return self._on_rst(start, now)
-        if seg.flags & SYN:
+        if flags & SYN:
             if self.state == SYN_RCVD and start == 0:
                 return [self._syn(ack=True)]    # our SYN-ACK was lost: the peer repeats its SYN
             self.stats["challenge_acks"] += 1   # RFC 9293 §3.10.7.4 (RFC 5961 §4)
             return [inb.ack_segment(now)]
-        if not seg.flags & ACK:
+        if not flags & ACK:
             return []
         if not inb.acceptable(seg, start):
             inb.note_duplicate(seg, start)
-            if self.state == TIME_WAIT and seg.flags & FIN:
+            if self.state == TIME_WAIT and flags & FIN:
                 # RFC 9293 §3.10.7.4: the peer's FIN again (our ACK of it was lost):
                 # acknowledge it and restart the 2 MSL timeout
                 self._enter_time_wait(now)
@@ -420,11 +420,9 @@ class TcpConnection:
         if self.state in (FIN_WAIT_1, CLOSING, LAST_ACK) and snd.fin_at is not None \
                 and snd.snd_una > snd.fin_at:
             self._on_fin_acked(now)
-        out: list[Segment] = []
-        if seg.payload or seg.flags & FIN:
-            out += inb.on_data(seg, start, now)
-        out += self.transmit(now)
-        return out
+        if seg.payload or flags & FIN:
+            return inb.on_data(seg, start, now) + self.transmit(now)
+        return self.transmit(now)
 
     def _on_rst(self, start: int, now: float) -> list[Segment]:
         """RFC 9293 §3.10.7.4 / RFC 5961 §3: reset only on an exact match, challenge if in window.

@@ -167,8 +167,12 @@ class LossRecovery:
         new_sack = self._on_sack_blocks(seg, ack, now) if conn.sack_ok else False
         prior_una = snd.snd_una
         if ack > prior_una:
-            ts = seg.option("Timestamp") if conn.ts_ok else None
-            self._on_new_ack(ack, now, ts[1] if ts is not None else None)
+            tsecr = None
+            if conn.ts_ok:
+                ts = seg.option("Timestamp")
+                if ts is not None:
+                    tsecr = ts[1]
+            self._on_new_ack(ack, now, tsecr)
         elif self._is_dupack(seg, new_sack, prior_wnd):
             self._on_dupack(seg, now)
         policy = self.policy

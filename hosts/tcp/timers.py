@@ -38,18 +38,22 @@ class Timers:
         """The earliest armed deadline, or None. Asked after every event by whoever drives
         the engine, hence comparisons and no temporary list."""
         t = self.rto_at
-        due = self.ack_due
-        if due is not None and (t is None or due < t):
-            t = due
-        tw = self.time_wait_until
-        if tw is not None and (t is None or tw < t):
-            t = tw
-        pd = self.policy_deadline
-        if pd is not None and (t is None or pd < t):
-            t = pd
-        pa = self.persist_at
-        if pa is not None and (t is None or pa < t):
-            t = pa
+        if self.ack_due is not None:        # (an unarmed timer costs one attribute read)
+            due = self.ack_due
+            if t is None or due < t:
+                t = due
+        if self.time_wait_until is not None:
+            tw = self.time_wait_until
+            if t is None or tw < t:
+                t = tw
+        if self.policy_deadline is not None:
+            pd = self.policy_deadline
+            if t is None or pd < t:
+                t = pd
+        if self.persist_at is not None:
+            pa = self.persist_at
+            if t is None or pa < t:
+                t = pa
         return t
 
     def arm_rto(self, now: float) -> None:
