@@ -202,8 +202,17 @@ class TcpConnection:
             self.sender.fin_pending = True
 
     def receive(self) -> bytes:
-        """The in-order data delivered so far; a window update may fall due (Inbound.read)."""
-        return self.inbound.read(self._now) if self.inbound is not None else b""
+        """The in-order data delivered so far. The read may make a window update due
+        (Inbound.on_read): only a window offered that was at most half the buffer can be worth
+        one, and none once the peer's FIN is in (checked here, as this runs for every read)."""
+        inb = self.inbound
+        if inb is None:
+            return b""
+        rcv = inb.rcv
+        data = rcv.read()
+        if data and 2 * (rcv.right_edge - rcv.rcv_nxt) <= rcv.buffer and inb.peer_fin_at is None:
+            inb.on_read(self._now)
+        return data
 
     def poll(self, *, now: float) -> list[Segment]:
         """Segments the engine can send now (after send()/close() or a window change)."""
@@ -214,8 +223,15 @@ class TcpConnection:
 
     # ------------------------------------------------------------------ segments out
     def ts_options(self) -> tuple:
+        """The timestamp option of the segment being built (none without timestamps): TSval
+        now, TSecr TS.Recent. Every segment we send after the SYN gets it here, so here its
+        ACK becomes Last.ACK.sent, which decides what may become TS.Recent next (RFC 7323
+        §4.3, Inbound.note_timestamp)."""
         if not self.ts_ok:
             return ()
+        inb = self.inbound
+        if inb is not None:
+            inb.last_ack_sent = inb.rcv.rcv_nxt
         return (("NOP", None), ("NOP", None), ("Timestamp", (ts_val(self._now), self.ts_recent)))
 
     def _syn(self, *, ack: bool) -> Segment:
@@ -236,8 +252,7 @@ class TcpConnection:
         inb = self.inbound
         if inb is not None:
             rcv = inb.rcv
-            inb.last_ack_sent = nxt = rcv.rcv_nxt
-            ack = (inb.irs + nxt) % SEQ_MOD
+            ack = (inb.irs + rcv.rcv_nxt) % SEQ_MOD
             win = rcv.window >> self.rcv_wscale
         else:
             ack = 0

@@ -154,26 +154,17 @@ class Inbound:
         return None
 
     # ------------------------------------------------------------------ the application reads
-    def read(self, now: float) -> bytes:
-        """The application takes the in-order data; ``now``: the last event's time, which the
-        read follows. Only a window offered that was at most half the buffer can be worth an
-        update, and none once the peer's FIN is in."""
-        rcv = self.rcv
-        data = rcv.read()
-        if data and 2 * (rcv.right_edge - rcv.rcv_nxt) <= rcv.buffer and self.peer_fin_at is None:
-            self.on_read(now)
-        return data
-
     def on_read(self, now: float) -> None:
-        """The application read what was delivered; when the freed buffer opens the window
-        to at least twice what the peer was last offered, and what it was offered was at
-        most half the buffer, tell the peer at once (Linux's tcp_cleanup_rbuf): a window
-        update. Above all after a zero window: the sender can only wait, and probe (RFC 9293
+        """The application read what was delivered (``now``: the last event's time, which the
+        read follows), while the window offered was at most half the buffer and the peer's FIN
+        is not in (TcpConnection.receive checks that, inline, on every read); when the freed
+        buffer opens the window to at least twice what the peer was last offered, tell the
+        peer at once (Linux's tcp_cleanup_rbuf): a window update. Above all after a zero window: the sender can only wait, and probe (RFC 9293
         §3.8.6.1). How far the window opens is §3.8.6.2.2's (Receiver.window)."""
         rcv = self.rcv
         conn = self.conn
         # the window as last offered (the edge as last computed; a delayed ACK may not have
-        # told it yet, and tells it soon), which ``read`` checked is at most half
+        # told it yet, and tells it soon), which receive() checked is at most half
         offered = max(rcv.right_edge - rcv.rcv_nxt, 0)
         wscale = conn.rcv_wscale
         new = min(rcv.window >> wscale, MAX_WINDOW_UNSCALED) << wscale

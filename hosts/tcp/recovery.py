@@ -133,7 +133,7 @@ class LossRecovery:
         """RFC 6675 §4 SetPipe: bytes believed in the network (NewReno: dupacks as SACKs)."""
         snd, sb = self.sender, self.sb
         pipe = snd.snd_max - snd.snd_una - sb.sacked_out - sb.lost_out + sb.retrans_out
-        if not self.conn.sack_ok:
+        if self.reno_dupacks and not self.conn.sack_ok:    # (0 for every SACK connection)
             pipe -= self.reno_dupacks * self.conn.mss
         return pipe if pipe > 0 else 0
 
@@ -161,9 +161,11 @@ class LossRecovery:
         if ack < snd.snd_una:
             return True                             # old ACK: nothing new (RFC 9293 §3.10.7.4)
         prior_wnd = snd.snd_wnd
-        wnd = snd.snd_wnd = seg.window << conn.snd_wscale
-        if wnd > snd.max_wnd:
-            snd.max_wnd = wnd
+        wnd = seg.window << conn.snd_wscale
+        if wnd != prior_wnd:                        # (the window seldom changes)
+            snd.snd_wnd = wnd
+            if wnd > snd.max_wnd:
+                snd.max_wnd = wnd
         new_sack = self._on_sack_blocks(seg, ack, now) if conn.sack_ok else False
         prior_una = snd.snd_una
         if ack > prior_una:
