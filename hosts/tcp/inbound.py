@@ -159,8 +159,9 @@ class Inbound:
         read follows), while the window offered was at most half the buffer and the peer's FIN
         is not in (TcpConnection.receive checks that, inline, on every read); when the freed
         buffer opens the window to at least twice what the peer was last offered, tell the
-        peer at once (Linux's tcp_cleanup_rbuf): a window update. Above all after a zero window: the sender can only wait, and probe (RFC 9293
-        §3.8.6.1). How far the window opens is §3.8.6.2.2's (Receiver.window)."""
+        peer at once (Linux's tcp_cleanup_rbuf): a window update. Above all after a zero
+        window: the sender can only wait, and probe (RFC 9293 §3.8.6.1). How far the window
+        opens is §3.8.6.2.2's (Receiver.window)."""
         rcv = self.rcv
         conn = self.conn
         # the window as last offered (the edge as last computed; a delayed ACK may not have
