@@ -13,6 +13,9 @@ APT_PACKAGES := iproute2 tshark python3-venv ethtool
 APT_OPTIONAL := pypy3 mininet
 MODE ?= full
 RRTCP_MODE ?= quick
+# more options of experiments.rrtcp_figures, e.g. RRTCP_FLAGS=--sweep-57 (000 §5.7's sweep, full
+# mode only) or --resume
+RRTCP_FLAGS ?=
 FRTO_MODE ?= quick
 DBCE_MODE ?= quick
 JOBS ?= $(shell nproc)
@@ -29,7 +32,9 @@ help:
 	@echo "make deps       system packages (apt, when root) and .venv/ with the project and its test extras"
 	@echo "make run        deps + reproduce RD-TCP Figures 1-4 (MODE=full|quick) into results/"
 	@echo "make run-quick  the same in quick mode (60 s transfers, fewer points; a few minutes)"
-	@echo "make run-rrtcp  deps + reproduce RR-TCP (seed 000) Figures 4-5 (RRTCP_MODE=quick|full) into results/rrtcp/"
+	@echo "make run-rrtcp  deps + reproduce RR-TCP (seed 000) Figures 1, 4-19 and Tables 3-4, each statement checked in"
+	@echo "                paper_table.md (RRTCP_MODE=quick|full; RRTCP_MODE=full RRTCP_FLAGS=--sweep-57: the"
+	@echo "                section 5.7 sweep) into results/rrtcp/"
 	@echo "make run-frto   deps + reproduce F-RTO (seed 001) Tables 1-3, Figures 6-9 (FRTO_MODE=quick|full) into results/frto/"
 	@echo "make run-dbce   deps + seed 004 ch. 4-5: delay-based estimators (LPA/FPA) and the RTO replay (DBCE_MODE=quick|full) into results/dbce/"
 	@echo "make test       deps + every test (unit, STF conformance, PTF on the embedded target)"
@@ -78,7 +83,7 @@ run-quick:
 	$(MAKE) run MODE=quick
 
 run-rrtcp: deps
-	$(PYTHON) -m experiments.rrtcp_figures --mode $(RRTCP_MODE) --jobs $(JOBS) --out results/rrtcp/
+	$(PYTHON) -m experiments.rrtcp_figures --mode $(RRTCP_MODE) --jobs $(JOBS) --out results/rrtcp/ $(RRTCP_FLAGS)
 
 run-frto: deps
 	$(PYTHON) -m experiments.frto_tables --mode $(FRTO_MODE) --jobs $(JOBS) --out results/frto/

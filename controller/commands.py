@@ -7,12 +7,15 @@ untouched. Its order keeps the switch safe when a command fails on the way:
 
 1. the trust boundary and the buffer limits first: ``edge_port`` and ``buffer_limit`` cells the
    config sets are written before anything else and are never reset;
-2. then the tables and the other configuration registers, cleared and written;
-3. last, the ``edge_port`` and ``buffer_limit`` cells the config leaves at 0, one by one.
+2. then the tables and the other configuration registers, cleared and written (for an RD-TCP
+   gateway, not ``legacy``, ``legacy_router`` cleared after the resets, before the writes);
+3. last, the ``edge_port`` and ``buffer_limit`` cells the config leaves at 0, one by one, and
+   for a legacy router, ``legacy_router`` set.
 
 So whichever command fails, an edge port of the old config or of the new one is still an edge
 port (EPDN options from its hosts are still stripped) and a port's buffer limit is the old or the
-new one, never none. ``Controller.apply`` runs every command even past a failed one (as a piped
+new one, never none. ``legacy_router`` is never reset on the way: it changes once, in the
+direction that strips sooner (to a gateway, first) or later (to a legacy router, last). ``Controller.apply`` runs every command even past a failed one (as a piped
 simple_switch_CLI session does), so the embedded switch and a switch process end in the same
 state, and names the command that failed.
 
@@ -39,6 +42,9 @@ MIN_TM_DEPTH = 64              # simple_switch's default queue depth
 MAX_TM_DEPTH = (1 << 31) - 1   # simple_switch's set_queue_depth takes a 32-bit signed count
 MAX_RATE_PPS = (1 << 32) - 1   # the schema's bound (controller/config.py)
 SAFETY_REGISTERS = (n.REG_EDGE_PORT, n.REG_BUFFER_LIMIT)
+# written once, never reset on the way: a reset would turn a legacy router into a gateway that
+# records and stamps in the middle of an apply
+ONCE_REGISTERS = SAFETY_REGISTERS + (n.REG_LEGACY_ROUTER,)
 
 
 @dataclass(frozen=True)
@@ -99,7 +105,9 @@ def plan_commands(cfg: GatewayConfig) -> list[Command]:
     cmds += [Command("table_clear", (n.IPV4_LPM,), "routes"),
              Command("table_clear", (n.L2_FORWARD,), "l2")]
     cmds += [Command("register_reset", (reg,), "ports")
-             for reg in n.CONFIG_REGISTERS if reg not in SAFETY_REGISTERS]
+             for reg in n.CONFIG_REGISTERS if reg not in ONCE_REGISTERS]
+    if not cfg.legacy:          # an RD-TCP gateway: its edge ports strip from here on
+        cmds.append(Command("register_write", (n.REG_LEGACY_ROUTER, 0, 0), "legacy"))
     cmds += [Command("table_add", (n.IPV4_LPM, n.IPV4_FORWARD, r.prefix, (r.next_hop_mac, r.port)),
                      f"routes[{i}]") for i, r in enumerate(cfg.routes)]
     cmds += [Command("table_add", (n.L2_FORWARD, n.L2_OUTPUT, link.in_port, (link.out_port,)),
@@ -110,6 +118,8 @@ def plan_commands(cfg: GatewayConfig) -> list[Command]:
              for p in range(cfg.max_ports) if not (p in cfg.ports and cfg.ports[p].edge)]
     cmds += [Command("register_write", (n.REG_BUFFER_LIMIT, p, 0), f"ports.{p}.buffer_limit")
              for p in range(cfg.max_ports) if not (p in cfg.ports and cfg.ports[p].buffer_limit)]
+    if cfg.legacy:              # a legacy router: the old config's trust boundary held till now
+        cmds.append(Command("register_write", (n.REG_LEGACY_ROUTER, 0, 1), "legacy"))
     return cmds
 
 

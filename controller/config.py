@@ -91,6 +91,7 @@ class GatewayConfig:
     routes: tuple[Route, ...] = ()
     l2: tuple[L2Link, ...] = ()
     ports: Mapping[int, PortConfig] = field(default_factory=dict)
+    legacy: bool = False               # a legacy router: no EPDN recording, stamping, stripping
 
 
 # ------------------------------------------------------------------ loading
@@ -225,7 +226,7 @@ def _prefix(value: Any, path: str) -> str:
 
 # ------------------------------------------------------------------ sections
 def _gateway(data: Mapping[str, Any]) -> GatewayConfig:
-    _check_keys(data, "", ("name", "max_ports", "routes", "l2", "ports"))
+    _check_keys(data, "", ("name", "max_ports", "legacy", "routes", "l2", "ports"))
     name = data.get("name", "gateway")
     if not isinstance(name, str) or not name:
         raise ConfigError("name", f"expected a non-empty string, got {name!r}")
@@ -239,7 +240,28 @@ def _gateway(data: Mapping[str, Any]) -> GatewayConfig:
     l2 = tuple(_l2(x, f"l2[{i}]", max_ports) for i, x in enumerate(_list(data.get("l2", []), "l2")))
     _no_duplicate_in_ports(l2)
     ports = _ports(data.get("ports", {}), max_ports)
-    return GatewayConfig(name=name, max_ports=max_ports, routes=routes, l2=l2, ports=ports)
+    legacy = data.get("legacy", False)
+    if not isinstance(legacy, bool):
+        raise ConfigError("legacy", f"expected true or false, got {legacy!r}")
+    if legacy:
+        _nothing_a_legacy_router_ignores(ports)
+    return GatewayConfig(name=name, max_ports=max_ports, routes=routes, l2=l2, ports=ports,
+                         legacy=legacy)
+
+
+def _nothing_a_legacy_router_ignores(ports: Mapping[int, PortConfig]) -> None:
+    """A legacy router (003 §7: not upgraded to RD-TCP) strips no EPDN option and inserts no
+    stamp, so a port's ``edge`` (the trust boundary) and ``mtu`` (the stamping rule) would not
+    act: a config naming them says something the switch will not do."""
+    for number in sorted(ports):
+        pc = ports[number]
+        if pc.edge:
+            raise ConfigError(f"ports.{number}.edge", "a legacy router (legacy = true) strips no "
+                                                      "EPDN option: leave edge out")
+        if pc.mtu is not None:
+            raise ConfigError(f"ports.{number}.mtu", "the MTU rule governs EPDN stamps, which a "
+                                                     "legacy router (legacy = true) never inserts: "
+                                                     "leave mtu out")
 
 
 def _list(value: Any, path: str) -> list:

@@ -100,6 +100,7 @@ class Controller:
             "reorders": self._counters(n.CTR_REORDERS, n.REORDER_KINDS),
             "ports": self._ports(ports),
             "red": self._red(ports),
+            "legacy": self.driver.read_registers([(n.REG_LEGACY_ROUTER, 0)]) == [1],
         }
         if epdn_table:
             report["epdn_table"] = self.epdn_entries()

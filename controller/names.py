@@ -12,7 +12,7 @@ __all__ = [
     "REG_BUFFER_LIMIT", "REG_PORT_QLEN", "REG_PORT_MTU", "REG_EDGE_PORT",
     "REG_DROP_PROB", "REG_RECIRC_PROB", "REG_ALT_PROB", "REG_RECIRC_LOOPS", "REG_ALT_PORT",
     "REG_PATTERN_LEN", "REG_PATTERN_POS", "REG_IMPAIR_PATTERN",
-    "REG_EPDN_FP", "REG_EPDN_LO", "REG_EPDN_HI", "CONFIG_REGISTERS",
+    "REG_EPDN_FP", "REG_EPDN_LO", "REG_EPDN_HI", "REG_LEGACY_ROUTER", "CONFIG_REGISTERS",
     "CTR_DROPS", "CTR_PORT_DROPS", "CTR_EPDN_EVENTS", "CTR_REORDERS",
     "DROP_CAUSES", "EPDN_EVENTS", "REORDER_KINDS", "PATTERN_SLOTS", "IMPAIR_CODES",
     "DEFAULT_MAX_PORTS", "DEFAULT_EPDN_ENTRIES", "DEFAULT_MTU", "DROP_PORT",
@@ -55,6 +55,8 @@ RED_MAX_QUEUE = 65535                       # packets the fixed-point average ho
 REG_EPDN_FP = "MyIngress.epdn_fp"
 REG_EPDN_LO = "MyIngress.epdn_lo"
 REG_EPDN_HI = "MyIngress.epdn_hi"
+# one cell: 1 = a legacy router (no EPDN recording, stamping or stripping; p4src/include/epdn.p4)
+REG_LEGACY_ROUTER = "MyIngress.legacy_router"
 
 # Every register a config sets: Controller.apply resets or rewrites them all (controller/
 # commands.py), so applying a config leaves the switch exactly as the config says, whatever was
@@ -62,11 +64,11 @@ REG_EPDN_HI = "MyIngress.epdn_hi"
 CONFIG_REGISTERS = (
     REG_BUFFER_LIMIT, REG_PORT_MTU, REG_EDGE_PORT, REG_DROP_PROB, REG_RECIRC_PROB, REG_ALT_PROB,
     REG_RECIRC_LOOPS, REG_ALT_PORT, REG_PATTERN_LEN, REG_PATTERN_POS, REG_IMPAIR_PATTERN,
-    REG_RED_MIN_TH, REG_RED_MAX_TH, REG_RED_W_Q, REG_RED_SLOPE,
+    REG_RED_MIN_TH, REG_RED_MAX_TH, REG_RED_W_Q, REG_RED_SLOPE, REG_LEGACY_ROUTER,
 )
 
-# Every register array: (bits per cell, cells: one per port, per port and pattern slot, or per
-# EPDN entry), as p4src declares them (p4src/README.md, "API").
+# Every register array: (bits per cell, cells: one per port, per port and pattern slot, per
+# EPDN entry, or one for the switch), as p4src declares them (p4src/README.md, "API").
 REGISTER_LAYOUT = {
     REG_BUFFER_LIMIT: (32, "port"), REG_PORT_QLEN: (32, "port"), REG_PORT_MTU: (16, "port"),
     REG_EDGE_PORT: (1, "port"), REG_DROP_PROB: (32, "port"), REG_RECIRC_PROB: (32, "port"),
@@ -76,6 +78,7 @@ REGISTER_LAYOUT = {
     REG_EPDN_FP: (32, "epdn"), REG_EPDN_LO: (32, "epdn"), REG_EPDN_HI: (32, "epdn"),
     REG_RED_MIN_TH: (32, "port"), REG_RED_MAX_TH: (32, "port"), REG_RED_W_Q: (32, "port"),
     REG_RED_SLOPE: (32, "port"), REG_RED_AVG: (32, "port"), REG_RED_COUNT: (32, "port"),
+    REG_LEGACY_ROUTER: (1, "switch"),
 }
 
 CTR_DROPS = "MyIngress.drops"

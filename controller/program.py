@@ -89,7 +89,8 @@ class ProgramInfo:
                 epdn_entries: int = n.DEFAULT_EPDN_ENTRIES) -> "ProgramInfo":
         """p4src/rdtcp.p4 compiled with -D MAX_PORTS=max_ports, as p4src/README.md documents
         it (tests/controller checks it against the compiled program)."""
-        cells = {"port": max_ports, "pattern": max_ports * n.PATTERN_SLOTS, "epdn": epdn_entries}
+        cells = {"port": max_ports, "pattern": max_ports * n.PATTERN_SLOTS, "epdn": epdn_entries,
+                 "switch": 1}
         registers = {name: RegisterInfo(cells[per], width)
                      for name, (width, per) in n.REGISTER_LAYOUT.items()}
         tables = {

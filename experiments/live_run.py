@@ -56,7 +56,7 @@ SENDER_MARGIN = 60.0         # seconds beyond --duration before the sender is gi
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     from experiments.runner.cli import HelpFormatter, finite_float, out_of_range
-    from experiments.runner.scenario import RDTCP_K, RDTCP_VARIANTS, VARIANTS
+    from experiments.runner.scenario import RDTCP_K, RDTCP_VARIANTS, SENDERS
     from live.environment import parse_sysctl
     from live.network import LINK_DELAYS
     from netbase.units import parse_delay
@@ -67,7 +67,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                     "hosts in network namespaces running the project's TCP engine (or "
                     "Linux's), both gateways as rdtcp-switch (or simple_switch) processes "
                     "configured by the controller. Needs root.")
-    p.add_argument("--variant", choices=(*VARIANTS, LINUX), default="rdtcp",
+    p.add_argument("--variant", choices=(*SENDERS, LINUX), default="rdtcp",
                    help="sender (and receiver): one of the engine's variants, or linux: the "
                         "kernel's own TCP on both hosts (live.kernel_host)")
     p.add_argument("--sysctl", action="append", default=[], metavar="KEY=VALUE",

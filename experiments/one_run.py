@@ -22,9 +22,10 @@ from typing import Sequence
 
 from experiments.runner.cli import (HelpFormatter, UsageError, finite_float, make_out_dir,
                                     out_of_range, series_too_long)
+from experiments.runner.gateways import LEGACY_SETTINGS, legacy_routers
 from experiments.runner.journal import code_version
 from experiments.runner.scenario import (BOTTLENECK_BPS, CAPTURE_POINTS, INJECTIONS,
-                                         MAX_CWND_SEGMENTS, RDTCP_K, RDTCP_VARIANTS, VARIANTS,
+                                         MAX_CWND_SEGMENTS, RDTCP_K, RDTCP_VARIANTS, SENDERS,
                                          ProgramError, RunSpec, gateway_program, run_paper)
 from sim.trace import write_series_csv
 
@@ -43,7 +44,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         prog="python -m experiments.one_run", formatter_class=HelpFormatter,
         description="Simulate one bulk transfer over the paper's dumbbell (003 §4) with the P4 "
                     "gateway, and write its counters, time series, plot and pcap.")
-    p.add_argument("--variant", choices=VARIANTS, default="rdtcp", help="sender")
+    p.add_argument("--variant", choices=SENDERS, default="rdtcp", help="sender")
     p.add_argument("--swaps", type=int,
                    help=f"queue swaps per interval (default: {SWAP_DEFAULTS['swaps']}; "
                         "the paper's swaps, not with --injection altpath|recirc|delay)")
@@ -61,6 +62,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--level", type=finite_float, metavar="P",
                    help="probability per data packet of the injection (needed with "
                         "--injection altpath|recirc|delay, and only there)")
+    p.add_argument("--legacy", choices=LEGACY_SETTINGS[1:],
+                   help="incremental deployment (003 §7): these gateways run as legacy routers "
+                        "(the same queue, no EPDN recording, stamping or stripping), so a drop "
+                        "there reaches B without a stamp (default: both are RD-TCP gateways; "
+                        f"only for {', '.join(RDTCP_VARIANTS)}, which read the stamps)")
+    p.add_argument("--r2-drop", type=finite_float, metavar="P",
+                   help="probability per data segment that R2 drops it on its way to B (the "
+                        "gateway's drop injection: loss downstream of R1's queue; default: none)")
     p.add_argument("--duration", type=finite_float, default=60.0, help="virtual seconds")
     p.add_argument("--seed", type=int, default=1,
                    help="run seed: draws the queue swaps, the injection's choices and the "
@@ -95,7 +104,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.spec = RunSpec(variant=args.variant, swaps=args.swaps, interval=args.interval,
                             seed=args.seed, duration=args.duration, injection=args.injection,
                             level=args.level, k=args.k, swap_span=args.swap_span,
-                            sample_step=args.series or 0.0)
+                            sample_step=args.series or 0.0, legacy=args.legacy or "none",
+                            r2_drop=args.r2_drop or 0.0)
     except (TypeError, ValueError) as exc:
         p.error(str(exc))
     return args
@@ -122,6 +132,11 @@ def _conflict(args: argparse.Namespace) -> str | None:
     if args.k is not None and args.variant not in RDTCP_VARIANTS:
         return (f"--k is RD-TCP's; --variant {args.variant} has no k (it applies to "
                 f"{', '.join(RDTCP_VARIANTS)})")
+    if args.legacy is not None and args.variant not in RDTCP_VARIANTS:
+        return (f"--legacy changes only the EPDN stamps a receiver reads, and --variant "
+                f"{args.variant} reads none (it applies to {', '.join(RDTCP_VARIANTS)})")
+    if args.r2_drop is not None and not 0 < args.r2_drop <= 1:
+        return "--r2-drop must be a probability in (0, 1] (leave it out for no drops at R2)"
     return None
 
 
@@ -160,6 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{row['fast_retransmits']} fast retransmits, {row['spurious_retransmits']} spurious "
           f"retransmissions, {row['timeouts']} timeouts; {row['swaps_done']} swaps "
           f"({row['swaps_skipped']} skipped); wall {row['wall_s']:.1f} s")
+    print(drops_line(row))
     print(f"wrote {', '.join(written)} in {out}/")
     return 0
 
@@ -171,7 +187,21 @@ def _title(spec: RunSpec) -> str:
         span = f", span {spec.swap_span}" if spec.swap_span else ""
         what = f"{spec.swaps} swaps every {spec.interval:g} s{span}"
     k = f" k={spec.k}" if spec.variant in RDTCP_VARIANTS else ""
-    return f"{spec.variant}{k}, {what}, seed {spec.seed}"
+    legacy = f", legacy {spec.legacy}" if spec.legacy != "none" else ""
+    r2_drop = f", R2 drops {spec.r2_drop:g}" if spec.r2_drop else ""
+    return f"{spec.variant}{k}, {what}{legacy}{r2_drop}, seed {spec.seed}"
+
+
+def drops_line(row: dict) -> str:
+    """Which router dropped, which is a legacy router, and what reached B as EPDN stamps."""
+    def drops(router: str) -> int:
+        return sum(row[f"{router}_drops_{cause}"] for cause in ("buffer", "random", "pattern"))
+    legacy = legacy_routers(row["legacy"])
+    where = ", ".join(f"{router.upper()} {drops(router)}"
+                      + (" (legacy router)" if router in legacy else "")
+                      for router in ("r1", "r2"))
+    return (f"drops at {where}; B honoured {row['rcv_epdn_stamps']} EPDN stamps and sent "
+            f"{row['rcv_reorder_acks']} ACKs with the reorder bit")
 
 
 def series_lines(rows: list, *, mss: int, max_cwnd_segments: int = MAX_CWND_SEGMENTS) -> dict:

@@ -20,6 +20,8 @@ and asked per point),
 fig1_sack.png, fig2_rdtcp.png, fig3_sack_vs_rdtcp.png, fig4_dsack_vs_rdtcp.png,
 fig5_injection.png (when injection series ran), fig6_k_study.png (RD-TCP at the paper's 15 swaps
 every second against k, for unbounded and bounded swap distances: the paper's §6 statements on k),
+with --legacy the incremental-deployment series (003 §7: experiments.runner.legacy) in
+legacy.csv, legacy.json and fig10_legacy.png,
 paper_table.md/.csv (the paper's numbers beside ours), summary.json (configuration, points, shape
 checks, k study, the code version, and each invocation's wall time, jobs and workers), the journal
 runs.jsonl that --resume reads back (each row stamped with the code version that made it;
@@ -42,12 +44,14 @@ from typing import Any, Sequence
 
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
+from experiments.runner.legacy import (LEGACY_FIGURE, LEGACY_INTERVAL, legacy_markdown,
+                                       legacy_points, legacy_rows, plot_legacy, series_variants)
 from experiments.runner.plots import plot_all
 from experiments.runner.report import (STATISTICS_NOTE, aggregate_all, figure_points, k_study,
                                        paper_table, point_rows, shape_checks, table_markdown,
                                        write_csv)
 from experiments.runner.scenario import (INJECTIONS, P4_INJECTIONS, PAPER_VARIANTS, RDTCP_VARIANTS,
-                                         VARIANTS, RunSpec)
+                                         SENDERS, VARIANTS, RunSpec)
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
 
@@ -71,6 +75,9 @@ class SweepConfig:
     swap_span: int = 0                # figures' swap model: max places apart (0: anywhere)
     k_values: tuple[int, ...] = ()    # k study: RD-TCP's k at 15 swaps every 1 s ...
     k_spans: tuple[int, ...] = ()     # ... for each of these swap spans
+    legacy: tuple[str, ...] = ()      # incremental deployment (003 §7): legacy routers, r1/r2/both
+    legacy_swaps: tuple[int, ...] = (0, 15)  # ... at these swaps per second
+    r2_drop: float = 0.005            # ... and loss at R2: drop probability per data segment
 
 
 MODES = {
@@ -116,7 +123,31 @@ def build_specs(cfg: SweepConfig) -> list[RunSpec]:
                     specs.append(RunSpec(variant="rdtcp", seed=seed, duration=cfg.duration,
                                          swaps=K_STUDY_SWAPS, interval=K_STUDY_INTERVAL, k=k,
                                          swap_span=span))
-    return list(dict.fromkeys(specs))
+    return list(dict.fromkeys(specs + legacy_specs(cfg)))
+
+
+def legacy_specs(cfg: SweepConfig) -> list[RunSpec]:
+    """The incremental-deployment series (003 §7, experiments.runner.legacy): each RD-TCP
+    sender with both gateways upgraded and with each of ``cfg.legacy``'s routers a legacy one,
+    SACK and RACK-TLP with both upgraded (they read no EPDN), each with loss at R1 (its queue)
+    and at R2 (``cfg.r2_drop``), at ``cfg.legacy_swaps`` swaps per second. A run without swaps
+    and without R2's drops is deterministic: seed 1 only, as in the figures."""
+    if not cfg.legacy:
+        return []
+    specs = []
+    for variant in series_variants(cfg.variants):
+        settings = ("none",) + cfg.legacy if variant in RDTCP_VARIANTS else ("none",)
+        for legacy in settings:
+            for r2_drop in (0.0, cfg.r2_drop):
+                for swaps in cfg.legacy_swaps:
+                    for seed in range(1, cfg.seeds + 1):
+                        if seed > 1 and not swaps and not r2_drop:
+                            continue
+                        specs.append(RunSpec(
+                            variant=variant, seed=seed, duration=cfg.duration, swaps=swaps,
+                            interval=LEGACY_INTERVAL if swaps else cfg.intervals[0],
+                            swap_span=cfg.swap_span, legacy=legacy, r2_drop=r2_drop))
+    return specs
 
 
 # --------------------------------------------------------------------------- CLI
@@ -139,7 +170,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help=f"swap counts per interval ({mode_defaults(MODES, 'swaps')})")
     p.add_argument("--interval", type=csv_list(finite_float),
                    help=f"swap intervals in s ({mode_defaults(MODES, 'intervals')})")
-    p.add_argument("--variants", type=csv_list(str, VARIANTS),
+    p.add_argument("--variants", type=csv_list(str, SENDERS),
                    help=f"senders, comma-separated (default: all, {','.join(VARIANTS)})")
     p.add_argument("--injections", type=csv_list(str, INJECTIONS[1:]),
                    help=f"extra reordering series: altpath,recirc (the P4 gateway's, for "
@@ -161,6 +192,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help=f"k study: swap spans to run it for, 0: anywhere "
                         f"({mode_defaults(MODES, 'k_spans')})")
     p.add_argument("--no-k-study", action="store_true", help="skip the k study")
+    p.add_argument("--legacy", type=csv_list(str, LEGACY_CHOICES),
+                   help="incremental deployment (003 §7): also run RD-TCP's senders with these "
+                        "gateways as legacy routers (no EPDN), comma-separated r1, r2, both, "
+                        "beside both upgraded and beside SACK and RACK-TLP, with loss at R1 "
+                        "(its queue) and at R2 (--r2-drop); writes legacy.csv, legacy.json and "
+                        f"{LEGACY_FIGURE} (default: not run)")
+    p.add_argument("--legacy-swaps", type=csv_list(int),
+                   help=f"--legacy series: swaps every {LEGACY_INTERVAL:g} s "
+                        f"({mode_defaults(MODES, 'legacy_swaps')})")
+    p.add_argument("--r2-drop", type=finite_float, metavar="P",
+                   help="--legacy series: probability per data segment that R2 drops it, for "
+                        f"the runs with loss at R2 ({mode_defaults(MODES, 'r2_drop')})")
     add_run_options(p)
     args = p.parse_args(argv)
     default_jobs(args)
@@ -186,7 +229,33 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if args.levels and not any(args.levels):
         p.error("--levels: level 0 is the zero-swap run, not an injection series; give a "
                 "level > 0")
+    bad = _legacy_conflict(args)
+    if bad:
+        p.error(bad)
     return args
+
+
+LEGACY_CHOICES = ("r1", "r2", "both")
+
+
+def _legacy_conflict(args: argparse.Namespace) -> str | None:
+    """A sentence naming a --legacy series option that would not act, else None."""
+    if not args.legacy:
+        shaping = [o for o, v in (("--legacy-swaps", args.legacy_swaps),
+                                  ("--r2-drop", args.r2_drop)) if v is not None]
+        if shaping:
+            return (f"{' and '.join(shaping)} shape(s) the --legacy series: give --legacy "
+                    f"r1, r2 or both with it")
+        return None
+    if args.variants and not set(args.variants) & set(RDTCP_VARIANTS):
+        return (f"--legacy studies the RD-TCP senders ({', '.join(RDTCP_VARIANTS)}): a legacy "
+                f"router changes only the EPDN stamps they read; add one to --variants")
+    if args.legacy_swaps is not None and any(v < 0 for v in args.legacy_swaps):
+        return "--legacy-swaps must be >= 0"
+    if args.r2_drop is not None and not 0 < args.r2_drop <= 1:
+        return ("--r2-drop must be a probability in (0, 1]: 0 would repeat the runs with loss "
+                "at R1")
+    return None
 
 
 def sweep_config(args: argparse.Namespace) -> SweepConfig:
@@ -195,7 +264,9 @@ def sweep_config(args: argparse.Namespace) -> SweepConfig:
                  "intervals": args.interval, "variants": args.variants,
                  "injections": args.injections, "levels": args.levels,
                  "swap_span": args.swap_span, "k_values": args.k_values,
-                 "k_spans": args.k_spans}
+                 "k_spans": args.k_spans,
+                 "legacy": tuple(dict.fromkeys(args.legacy)) if args.legacy else None,
+                 "legacy_swaps": args.legacy_swaps, "r2_drop": args.r2_drop}
     cfg = replace(cfg, **{k: v for k, v in overrides.items() if v is not None})
     if args.no_injections:
         cfg = replace(cfg, injections=())
@@ -210,6 +281,10 @@ def series_name(row: dict) -> str:
     parts = [row["variant"]]
     if row["variant"] in RDTCP_VARIANTS:
         parts.append(f"k{row['k']}")
+    if row.get("legacy", "none") != "none":
+        parts.append(f"legacy-{row['legacy']}")
+    if row.get("r2_drop", 0.0):
+        parts.append(f"r2drop{row['r2_drop']:g}")
     if row["injection"] != "swap":
         parts.append(f"{row['injection']}{row['level']:g}")
     elif row["swaps"]:
@@ -238,6 +313,10 @@ def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str,
     markdown = table_markdown(table, duration=duration)
     (out / "paper_table.md").write_text(markdown + "\n")
     figures = plot_all(points, out, k_study=study, duration=duration)
+    legacy = write_legacy(rows, cfg, out, duration=duration)
+    if legacy:
+        figures += legacy["figures"]
+        markdown += "\n\n" + legacy["table_markdown"]
     invocations = list(invocations)
     summary = {"mode": mode, "config": asdict(cfg), "code_version": code_version,
                "wall_s": round(sum(i["wall_s"] for i in invocations
@@ -248,8 +327,28 @@ def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str,
                "points": prows, "checks": shape_checks(points), "paper_table": table,
                "table_markdown": markdown, "figures": figures,
                "k_study": {str(span): ks for span, ks in study.items()}}
+    if legacy:
+        summary["legacy"] = legacy
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
+
+
+def write_legacy(rows: list[dict], cfg: Any, out: Path, *,
+                 duration: float | None) -> dict | None:
+    """The incremental-deployment series' legacy.csv, legacy.json and figure, when it ran;
+    returns what summary.json keeps of it (None when it did not run)."""
+    if not getattr(cfg, "legacy", ()):
+        return None
+    points = legacy_points(rows, swaps=cfg.legacy_swaps, swap_span=cfg.swap_span)
+    table = legacy_rows(points)
+    write_csv(out / "legacy.csv", table)
+    figures = [LEGACY_FIGURE] if plot_legacy(points, out / LEGACY_FIGURE,
+                                             duration=duration) else []
+    legacy = {"legacy_routers": list(cfg.legacy), "swaps_per_s": list(cfg.legacy_swaps),
+              "swap_interval_s": LEGACY_INTERVAL, "r2_drop": cfg.r2_drop, "points": table,
+              "table_markdown": legacy_markdown(table, duration=duration), "figures": figures}
+    (out / "legacy.json").write_text(json.dumps(legacy, indent=2) + "\n")
+    return legacy
 
 
 def main(argv: Sequence[str] | None = None) -> int:

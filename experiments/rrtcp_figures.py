@@ -1,315 +1,241 @@
-"""Reproduce RR-TCP's Figures 4 and 5 (seeds/000-rr-tcp-dsack.txt §5.1.1) in virtual time.
+"""Reproduce RR-TCP's evaluation (seeds/000-rr-tcp-dsack.txt §5) in virtual time: Figures 1 and
+4-19, Tables 3 and 4, and the §5.7 sweep.
 
     python -m experiments.rrtcp_figures --mode quick --out results/rrtcp/     # minutes
-    python -m experiments.rrtcp_figures --mode full --out results/rrtcp/      # the paper's runs
+    python -m experiments.rrtcp_figures --mode full --out results/rrtcp/      # 000's runs
+    python -m experiments.rrtcp_figures --mode full --sweep-57 --out results/rrtcp/   # hours
 
-000's setup (§5, Fig. 3, Table 2; ``experiments.runner.scenario.SCENARIOS["rrtcp"]``): one long-lived flow
-over a 50 ms, 4 Mb/s bottleneck whose capacity is exactly maxwnd / RTT (50 packets of 1000
-bytes), through the same P4 gateways as every run. A fraction of the data packets (1-30 %) is
-delayed on the bottleneck link by a further N(25 ms, 8 ms) "without holding others back"
-(``sim.reorder.PacketDelayer``); there are no drops. Fig. 4 is throughput against the fraction
-delayed, with SACK-NODELAY (SACK without delays) as the ideal at 0; Fig. 5 the false fast
-retransmit ratio: false fast retransmits per delayed packet, i.e. the share of reorderings the
-sender failed to tolerate (a DSACK-FA sender tolerating the 90th percentile stays "less than 10
-%"). With no drops in the network every fast retransmit is false; a run that had a drop (the
-report says so) gives no ratio.
+000's setup (``experiments.runner.rrtcp_scenario``): one long-lived flow over 000's dumbbell
+(``topologies.RrTcpTopo``: bottleneck capacity maxwnd / RTT, 50 packets of 1000 bytes) through
+the P4 gateways, with 000's impairments on the bottleneck: data packets delayed by one of 000's
+distributions (the simulator's delay element), two paths of constant delay (the gateway's
+alternate path), delayed ACKs, random drops (the gateway's drop), drop bursts (the simulator).
+Each figure and table says which element made its impairments. The figures and their runs are
+``experiments.runner.rrtcp_studies``; the metrics ``rrtcp_report``; 000's statements, checked
+against our numbers, ``rrtcp_checks``.
 
-Senders by 000's names: SACK (``sack``), DSACK-R (``dsack``: undo only), DSACK-FA (``rrtcp-fa``:
-fixed FA ratio 90 %), DSACK-TA (``rrtcp``: the FA ratio adapted by cost), BL-INC and BL-AVG
-(``dsack-inc``, ``dsack-avg``: Blanton and Allman, 000 §3), and RACK-TLP (``rack``, RFC 8985)
-as today's reference, which 000 predates.
-
-Outputs in --out: runs.csv, points.csv, fig4_rrtcp_throughput.png, fig5_rrtcp_ffr.png,
-paper_table.md/.csv (000's statements on Figs. 4-5 beside ours), summary.json (configuration,
-points, checks, invocations), the journal runs.jsonl (``--resume``) and invocations.jsonl.
+Outputs in --out: figNN_*.png (Figs. 1, 4-19), table3_mean_rto.md and table4_bursty_loss.md
+(000's numbers beside ours), paper_table.md/.csv (every statement of 000 on its figures and
+tables: ok, not ok or not run), runs.csv, points.csv, summary.json, the journal runs.jsonl
+(``--resume``) and invocations.jsonl. ``--sweep-57`` runs §5.7's sweep instead, into
+OUT/sweep57/ (sweep57.md, sweep57.csv, its own journal), whose two statements the figures'
+paper_table.md then reports too.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Sequence
 
-import matplotlib.pyplot as plt
-
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
-from experiments.runner.plots import LABELS, plot_curve, save_figure, sender_style, stats_note
 from experiments.runner.report import write_csv
-from experiments.runner.scenario import RunSpec
+from experiments.runner.rrtcp_checks import View, checks_of
+from experiments.runner.rrtcp_plots import plot_panels, plot_traces
+from experiments.runner.rrtcp_report import point_rows, points_of, table_markdown
+from experiments.runner.rrtcp_scenario import run_rrtcp
+from experiments.runner.rrtcp_studies import (ALL_FIGURES, PAPER_NAMES, RrConfig, build_specs,
+                                              panels, tables, traces)
+from experiments.runner.rrtcp_sweep57 import (CONDITIONS, best_table, sweep_checks,
+                                              sweep_markdown, sweep_specs)
+from experiments.runner.scenario import gateway_program
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
 
-__all__ = ["MODES", "RrSweepConfig", "build_specs", "main", "parse_args", "points_of",
-           "checks_of", "MAXWND", "VARIANTS", "PAPER_NAMES"]
-
-SCENARIO = "rrtcp"
-MAXWND = 50                 # 000 Table 2: maximum sending window, packets
-TA_KEEPS_AT_30 = 0.71       # 000 §5.1.1: "DSACK-TA can maintain over 71% ... when 30% ... delayed"
-FA_FFR_BELOW = 0.10         # 000 §5.1.1: DSACK-FA's false fast retransmit ratio "less than 10%"
-PAPER_NAMES = {"sack": "SACK", "dsack": "DSACK-R", "rrtcp-fa": "DSACK-FA", "rrtcp": "DSACK-TA",
-               "dsack-inc": "BL-INC", "dsack-avg": "BL-AVG", "rack": "RACK-TLP (RFC 8985)"}
-VARIANTS = tuple(PAPER_NAMES)
-
-
-@dataclass(frozen=True)
-class RrSweepConfig:
-    duration: float
-    seeds: int
-    levels: tuple[float, ...]       # fractions of data packets delayed
-    variants: tuple[str, ...]
-
+__all__ = ["MODES", "main", "parse_args", "write_outputs", "series_name", "PAPER_NAMES"]
 
 MODES = {
-    # 000 §5: 1000 s per run, 5 seeds of the reordering RNG, 1-30 % delayed
-    "full": RrSweepConfig(duration=1000.0, seeds=5,
-                          levels=(0.01, 0.02, 0.05, 0.10, 0.15, 0.20, 0.25, 0.30),
-                          variants=VARIANTS),
-    "quick": RrSweepConfig(duration=100.0, seeds=2, levels=(0.05, 0.15, 0.30), variants=VARIANTS),
+    # 000 §5: 1000 s per run, 5 seeds of the reordering process; the x values are ours (000's
+    # figure images are missing), as many as fit 2 hours on 2 cores
+    "full": RrConfig(duration=1000.0, seeds=5, figures=ALL_FIGURES,
+                     levels=(0.01, 0.05, 0.10, 0.15, 0.20, 0.30),
+                     drops=(0.0, 0.005, 0.01, 0.02), path_delays=(0.04, 0.07, 0.1, 0.15, 0.2),
+                     fa_ratios=(0.95, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05),
+                     long_k=(4.5, 5.0, 5.5, 6.0, 6.5, 7.0, 8.0),
+                     ack_levels=(0.0, 0.05, 0.1, 0.2, 0.3), dist_levels=(0.05, 0.15, 0.30),
+                     path_gaps=(0.025, 0.05, 0.1, 0.15, 0.2), bl_k=(0.1, 0.5, 1.5, 4.0)),
+    # every figure and table with fewer points, seeds and shorter runs (a few minutes)
+    "quick": RrConfig(duration=60.0, seeds=2, figures=ALL_FIGURES, levels=(0.05, 0.15, 0.30),
+                      drops=(0.0, 0.01, 0.02), path_delays=(0.05, 0.1, 0.2),
+                      fa_ratios=(0.95, 0.9, 0.6, 0.3, 0.05), long_k=(4.5, 6.0, 8.0),
+                      ack_levels=(0.0, 0.1, 0.3), dist_levels=(0.05, 0.30),
+                      path_gaps=(0.05, 0.1, 0.2), bl_k=(0.5, 2.0, 4.0), per_packet=True),
 }
-
-
-def build_specs(cfg: RrSweepConfig) -> list[RunSpec]:
-    """SACK-NODELAY (deterministic: seed 1 only), then every sender at every level and seed."""
-    base = RunSpec(variant="sack", scenario=SCENARIO, duration=cfg.duration,
-                   max_cwnd_segments=MAXWND)
-    specs = [base]
-    for variant in cfg.variants:
-        for seed in range(1, cfg.seeds + 1):
-            for level in cfg.levels:
-                specs.append(replace(base, variant=variant, seed=seed, injection="delay",
-                                     level=level))
-    return list(dict.fromkeys(specs))
+SWEEP57_DIR = "sweep57"
 
 
 def series_name(row: dict) -> str:
-    what = f"delay{row['level']:g}" if row["injection"] == "delay" else "nodelay"
-    return f"{row['variant']}_{what}_seed{row['seed']}.csv"
+    """A run's time-series file name: the sender and what sets its run apart."""
+    parts = [row["variant"]]
+    if row["injection"] == "altpath":
+        parts.append(f"alt{row['level']:g}+{row['alt_extra_delay']}")
+    elif row["level"]:
+        parts.append(f"delay{row['level']:g}")
+    for name in ("delay", "ack_level", "drop", "bursts", "path_delay", "fa_ratio"):
+        if row.get(name):
+            parts.append(f"{name}{row[name]}".replace(":", "-").replace(",", "-"))
+    return "_".join(parts + [f"seed{row['seed']}"]) + ".csv"
+
+
+# --------------------------------------------------------------------------- traces
+def run_traces(cfg: RrConfig) -> dict[str, list[dict]]:
+    """The one-run figures (1, 9, 19), run here: their series and counters by figure."""
+    program = gateway_program()[1]
+    out: dict[str, list[dict]] = {}
+    for trace in traces(cfg):
+        for spec in trace.specs:
+            result = run_rrtcp(spec, program, trace_step=trace.step,
+                               delay_nth=trace.delay_nth or None,
+                               sender_trace=trace.number == "1")
+            out.setdefault(trace.number, []).append(
+                {"spec": spec, "label": PAPER_NAMES.get(spec.variant, spec.variant),
+                 "series": result.stats.pop("trace"), "stats": result.stats,
+                 "mss": result.mss, "throughput_Bps": result.throughput_Bps})
+    return out
 
 
 # --------------------------------------------------------------------------- report
-def _ffr_ratio(row: dict) -> float | None:
-    """False fast retransmits per delayed packet; None when the run dropped a packet (then a
-    fast retransmit may have been true) or delayed none."""
-    drops = sum(int(v) for k, v in row.items() if "_drops_" in k)
-    delayed = int(row.get("delayed_segments", 0))
-    if drops or not delayed:
-        return None
-    return int(row["fast_retransmits"]) / delayed
+def _sweep57_checks(out: Path) -> list[dict]:
+    path = out / SWEEP57_DIR / "summary.json"
+    try:
+        return json.loads(path.read_text())["checks"]
+    except (OSError, ValueError, KeyError):
+        return sweep_checks([], [])
 
 
-def points_of(rows: Sequence[dict]) -> dict[tuple[str, float], dict]:
-    """Per (variant, level): throughput mean and sample sd, the same relative to SACK-NODELAY,
-    the mean false fast retransmit ratio, timeouts and drops per run."""
-    groups: dict[tuple[str, float], list[dict]] = {}
-    for r in rows:
-        if "error" not in r:
-            groups.setdefault((r["variant"], float(r["level"])), []).append(r)
-    ideal_rows = groups.get(("sack", 0.0))
-    ideal = statistics.fmean(float(r["throughput_Bps"]) for r in ideal_rows) if ideal_rows \
-        else None
-    points = {}
-    for key, group in sorted(groups.items()):
-        tput = [float(r["throughput_Bps"]) for r in group]
-        ffr = [f for f in map(_ffr_ratio, group) if f is not None]
-        mean = statistics.fmean(tput)
-        std = statistics.stdev(tput) if len(tput) > 1 else None
-        points[key] = {
-            "variant": key[0], "level": key[1], "n": len(group), "mean": mean, "std": std,
-            "relative": mean / ideal if ideal else None,
-            "relative_std": std / ideal if ideal and std is not None else None,
-            "ffr_ratio": statistics.fmean(ffr) if ffr else None,
-            "timeouts_mean": statistics.fmean(int(r["timeouts"]) for r in group),
-            "fast_retransmits_mean": statistics.fmean(int(r["fast_retransmits"]) for r in group),
-            "drops_total": sum(int(v) for r in group for k, v in r.items() if "_drops_" in k)}
-    return points
-
-
-def checks_of(points: dict, cfg: RrSweepConfig) -> list[dict]:
-    """000 §5.1.1's statements on Figs. 4-5, each with our numbers and whether they hold; a
-    statement about a sender or level the sweep did not run is left out."""
-    levels = sorted(cfg.levels)
-    def rel(v, lv):
-        p = points.get((v, lv))
-        return p["relative"] if p else None
-    def ffr(v, lv):
-        p = points.get((v, lv))
-        return p["ffr_ratio"] if p else None
-    checks = []
-    def add(claim, values, ok):
-        if all(x is not None for x in values.values()):
-            checks.append({"claim": claim, "ours": values, "ok": ok(values)})
-    add("SACK's throughput falls as more packets are delayed",
-        {f"{lv:.0%}": rel("sack", lv) for lv in [0.0] + levels},
-        lambda v: all(a >= b for a, b in zip(list(v.values()), list(v.values())[1:])))
-    for lv in levels:
-        add(f"DSACK-FA and DSACK-TA above SACK at {lv:.0%} delayed",
-            {"sack": rel("sack", lv), "rrtcp-fa": rel("rrtcp-fa", lv), "rrtcp": rel("rrtcp", lv)},
-            lambda v: v["rrtcp-fa"] > v["sack"] and v["rrtcp"] > v["sack"])
-        add(f"DSACK-TA performs best (at least DSACK-FA's throughput) at {lv:.0%} delayed",
-            {"rrtcp-fa": rel("rrtcp-fa", lv), "rrtcp": rel("rrtcp", lv)},
-            lambda v: v["rrtcp"] >= v["rrtcp-fa"])
-        add(f"DSACK-FA's false fast retransmit ratio below {FA_FFR_BELOW:.0%} at {lv:.0%} "
-            f"delayed", {"rrtcp-fa": ffr("rrtcp-fa", lv)},
-            lambda v: v["rrtcp-fa"] < FA_FFR_BELOW)
-        add(f"DSACK-TA prevents still more false fast retransmits than DSACK-FA at {lv:.0%} "
-            f"delayed", {"rrtcp-fa": ffr("rrtcp-fa", lv), "rrtcp": ffr("rrtcp", lv)},
-            lambda v: v["rrtcp"] <= v["rrtcp-fa"])
-    if 0.30 in levels:
-        add(f"DSACK-TA keeps over {TA_KEEPS_AT_30:.0%} of SACK-NODELAY's throughput at 30% "
-            f"delayed", {"rrtcp": rel("rrtcp", 0.30)}, lambda v: v["rrtcp"] > TA_KEEPS_AT_30)
-    return checks
-
-
-def _fmt(v) -> str:
-    return "-" if v is None else f"{v:.3f}"
-
-
-def table_markdown(points: dict, checks: list[dict], cfg: RrSweepConfig) -> str:
-    levels = sorted(cfg.levels)
-    head = "| sender | " + " | ".join(f"{lv:.0%}" for lv in levels) + " |"
-    lines = [f"Throughput relative to SACK-NODELAY (mean over seeds of {cfg.duration:g} s "
-             f"transfers; 000 ran 1000 s); in brackets false fast retransmits per delayed packet",
-             "", head, "|---|" + "---:|" * len(levels)]
-    for v in cfg.variants:
-        cells = []
-        for lv in levels:
-            p = points.get((v, lv))
-            cells.append("-" if p is None else
-                         f"{_fmt(p['relative'])} ({_fmt(p['ffr_ratio'])})")
-        lines.append(f"| {PAPER_NAMES.get(v, v)} (`{v}`) | " + " | ".join(cells) + " |")
-    ideal = points.get(("sack", 0.0))
-    if ideal:
-        lines += ["", f"SACK-NODELAY: {ideal['mean']:,.0f} B/s."]
-    lines += ["", "| 000 §5.1.1 says | ours | holds |", "|---|---|---|"]
+def paper_table(checks: list[dict], cfg: RrConfig) -> str:
+    counts = {k: sum(c["ok"] == k for c in checks) for k in ("ok", "not ok", "not run")}
+    lines = [f"000's statements on its figures and tables (digest 000 §4), checked on "
+             f"{cfg.duration:g} s runs" + (" (on slower paths as many packets: longer)"
+                                            if cfg.per_packet else "")
+             + f", {cfg.seeds} seed(s) per point (000: 1000 s, 5 seeds): "
+             f"{counts['ok']} ok, {counts['not ok']} not ok, {counts['not run']} not run.", "",
+             "| item | 000 says (and the test) | ours | |", "|---|---|---|---|"]
     for c in checks:
-        ours = ", ".join(f"{k} {_fmt(v)}" for k, v in c["ours"].items())
-        lines.append(f"| {c['claim']} | {ours} | {'yes' if c['ok'] else 'no'} |")
+        lines.append(f"| {c['item']} | {c['claim']} | {c['ours']} | {c['ok']} |")
     return "\n".join(lines)
 
 
-def write_outputs(rows: list[dict], cfg: RrSweepConfig, out: Path, *, mode: str,
+def write_outputs(rows: list[dict], cfg: RrConfig, out: Path, *, mode: str,
                   invocations: Sequence[dict] = (), code_version: str | None = None) -> dict:
     points = points_of(rows)
-    checks = checks_of(points, cfg)
+    ps, ts = panels(cfg), tables(cfg)
+    trace_runs = run_traces(cfg)
+    figures = plot_panels(points, ps, out)
+    figures += plot_traces(trace_runs, traces(cfg), out)
+    table_text = {}
+    for table in ts:
+        table_text[table.name] = table_markdown(table, points)
+        (out / table.name).write_text(table_text[table.name] + "\n")
+    checks = [c.row() for c in checks_of(View(points, ps, ts, trace_runs))]
+    checks += [{**c, "ok": {True: "ok", False: "not ok", None: "not run"}.get(c["ok"], c["ok"])}
+               for c in _sweep57_checks(out)]
     write_csv(out / "runs.csv", rows)
-    prows = list(points.values())
+    prows = point_rows(points)
     write_csv(out / "points.csv", prows)
-    write_csv(out / "paper_table.csv", [{"claim": c["claim"], "ok": c["ok"],
-                                        **{f"ours_{k}": v for k, v in c["ours"].items()}}
-                                       for c in checks])
-    markdown = table_markdown(points, checks, cfg)
+    write_csv(out / "paper_table.csv", checks)
+    markdown = paper_table(checks, cfg)
     (out / "paper_table.md").write_text(markdown + "\n")
-    figures = plot_figures(points, cfg, out)
     invocations = list(invocations)
     summary = {"mode": mode, "config": asdict(cfg), "code_version": code_version,
                "wall_s": round(sum(i["wall_s"] for i in invocations
                                    if isinstance(i.get("wall_s"), (int, float))), 3),
                "invocations": invocations, "runs": len(rows),
-               "failed_runs": sum("error" in r for r in rows), "points": prows,
-               "checks": checks, "table_markdown": markdown, "figures": figures}
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+               "failed_runs": sum("error" in r for r in rows),
+               "points": [{**r, "key": None} for r in prows], "checks": checks,
+               "tables": table_text, "table_markdown": markdown, "figures": figures}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
     return summary
 
 
-def plot_figures(points: dict, cfg: RrSweepConfig, out: Path) -> list[str]:
-    """Fig. 4 (throughput) and Fig. 5 (false fast retransmit ratio) against % delayed."""
-    written = []
-    ideal = points.get(("sack", 0.0))
-    for name, field, ylabel, senders in (
-            ("fig4_rrtcp_throughput.png", "mean", "throughput (data bytes/s delivered in order)",
-             cfg.variants),
-            # 000 shows no ratio for SACK: "the SACK implementation does not detect these events"
-            ("fig5_rrtcp_ffr.png", "ffr_ratio", "false fast retransmits per delayed packet",
-             [v for v in cfg.variants if v != "sack"])):
-        fig, ax = plt.subplots(figsize=(8, 5))
-        drawn = []
-        for v in senders:
-            curve = [points[(v, lv)] for lv in sorted(cfg.levels)
-                     if (v, lv) in points and points[(v, lv)][field] is not None]
-            if not curve:
-                continue
-            colour, marker = sender_style(v)
-            shown = [{"mean": p[field], "std": p["std"] if field == "mean" else None}
-                     for p in curve]
-            plot_curve(ax, [p["level"] * 100 for p in curve], shown, colour=colour,
-                       marker=marker, label=f"{PAPER_NAMES.get(v, v)}: {LABELS.get(v, v)}")
-            drawn += curve
-        if not drawn:
-            plt.close(fig)
-            continue
-        if field == "mean" and ideal:
-            ax.plot([0], [ideal["mean"]], "*", ms=14, color="gold", mec="black",
-                    label="SACK-NODELAY (no packet delayed)")
-        ax.set_xlabel("data packets delayed by a further N(25 ms, 8 ms) (%)")
-        ax.set_ylabel(ylabel)
-        if field == "mean":
-            ax.set_ylim(bottom=0)
-        else:   # ratios from about 0.4 (undo only) down to 0.001: logarithmic, 0 still shown
-            ax.set_yscale("symlog", linthresh=1e-3)
-            ax.set_ylim(bottom=0)
-        number = "4" if field == "mean" else "5"
-        ax.set_title(f"000 Fig. {number}: 50 ms bottleneck, maxwnd {MAXWND}, no drops; "
-                     f"{cfg.duration:g} s transfers\n{stats_note(drawn)}", fontsize=9)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
-        save_figure(fig, out / name)
-        written.append(name)
-    return written
+def write_sweep57(rows: list[dict], cfg: RrConfig, out: Path, *, mode: str,
+                  invocations: Sequence[dict] = (), code_version: str | None = None) -> dict:
+    per_condition, summary_rows = best_table(rows)
+    checks = sweep_checks(per_condition, summary_rows)
+    write_csv(out / "runs.csv", rows)
+    write_csv(out / "sweep57.csv", per_condition)
+    markdown = sweep_markdown(per_condition, summary_rows, checks, cfg.duration)
+    (out / "sweep57.md").write_text(markdown + "\n")
+    invocations = list(invocations)
+    summary = {"mode": mode, "config": asdict(cfg), "code_version": code_version,
+               "wall_s": round(sum(i["wall_s"] for i in invocations
+                                   if isinstance(i.get("wall_s"), (int, float))), 3),
+               "invocations": invocations, "runs": len(rows),
+               "failed_runs": sum("error" in r for r in rows), "senders": summary_rows,
+               "checks": checks, "table_markdown": markdown}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
 
 
 # --------------------------------------------------------------------------- CLI
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m experiments.rrtcp_figures", formatter_class=HelpFormatter,
-        description="Reproduce RR-TCP's Figures 4 and 5 (000 §5.1.1: throughput and false fast "
-                    "retransmit ratio against the fraction of packets delayed) on 000's "
-                    "topology with the P4 gateways. Options without a default shown take the "
-                    "--mode's value.")
+        description="Reproduce RR-TCP's evaluation (000 §5: Figures 1 and 4-19, Tables 3 and "
+                    "4; with --sweep-57 §5.7's sweep) on 000's topology with the P4 gateways. "
+                    "Options without a default shown take the --mode's value.")
     p.add_argument("--mode", choices=sorted(MODES), default="quick",
-                   help="full: 000's 1000 s runs, 5 seeds, 1-30 %% delayed (about 1.5 hours on "
-                        "2 cores); quick: 100 s runs, 2 seeds, 5/15/30 %%")
+                   help="full: 000's 1000 s runs, 5 seeds (about 1.5 hours on 2 cores with "
+                        "PyPy workers); quick: 60 s runs (as many packets on slower paths: "
+                        "240 s at P = 200 ms), 2 seeds, fewer points (minutes)")
     add_sweep_options(p, out="results/rrtcp")
     p.add_argument("--seeds", type=int, help=f"seeds per point ({mode_defaults(MODES, 'seeds')})")
     p.add_argument("--duration", type=finite_float,
-                   help="seconds of virtual time per transfer "
-                        f"({mode_defaults(MODES, 'duration')})")
+                   help=f"seconds of virtual time per run ({mode_defaults(MODES, 'duration')})")
+    p.add_argument("--figures", type=csv_list(str, ALL_FIGURES),
+                   help=f"which of 000's figures and tables (t3, t4) to reproduce (default: "
+                        f"all: {','.join(ALL_FIGURES)})")
     p.add_argument("--levels", type=csv_list(finite_float),
-                   help=f"fractions of data packets delayed, each in (0, 1] "
+                   help=f"Figs. 4-5: fractions of data packets delayed, each in (0, 1] "
                         f"({mode_defaults(MODES, 'levels')})")
     p.add_argument("--variants", type=csv_list(str, sorted(ALL_VARIANTS)),
-                   help=f"senders, comma-separated (default: {','.join(VARIANTS)}); SACK "
-                        f"without delays runs whatever is chosen, as the reference")
+                   help="only these senders (default: each figure's own, 000's); SACK without "
+                        "delays runs whatever is chosen, as the reference")
+    p.add_argument("--sweep-57", action="store_true",
+                   help="run 000 §5.7's sweep (full mode only) into OUT/sweep57/ instead of "
+                        "the figures: every sender under conditions drawn from 000's ranges")
+    p.add_argument("--sweep-57-conditions", type=int, default=CONDITIONS, metavar="N",
+                   help="conditions the §5.7 sweep draws (12 runs each)")
     add_run_options(p)
     args = p.parse_args(argv)
     default_jobs(args)
     duration = args.duration if args.duration is not None else MODES[args.mode].duration
     bad = (out_of_range(args, ("jobs", "seeds", "duration", "series", "levels"))
-           or series_too_long(args.series, duration, "transfers"))
+           or series_too_long(args.series, duration, "runs"))
     if bad:
         p.error(bad)
     if args.levels is not None and not all(0 < lv <= 1 for lv in args.levels):
         p.error("--levels: each fraction delayed must be in (0, 1]; 0 is SACK-NODELAY, which "
                 "always runs")
+    if args.sweep_57 and args.mode != "full":
+        p.error("--sweep-57 runs 000's 1000 s runs: it needs --mode full")
+    if args.sweep_57_conditions < 1:
+        p.error("--sweep-57-conditions must be >= 1")
     return args
 
 
-def sweep_config(args: argparse.Namespace) -> RrSweepConfig:
+def sweep_config(args: argparse.Namespace) -> RrConfig:
     overrides = {"seeds": args.seeds, "duration": args.duration, "levels": args.levels,
-                 "variants": args.variants}
+                 "variants": args.variants, "figures": args.figures}
     return replace(MODES[args.mode], **{k: v for k, v in overrides.items() if v is not None})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    return run_driver(args, sweep_config(args), build_specs=build_specs,
-                      write_outputs=write_outputs, name_of=series_name, label="RR-TCP figures",
-                      modes=MODES)
+    cfg = sweep_config(args)
+    if args.sweep_57:
+        args.out = str(Path(args.out) / SWEEP57_DIR)
+        n = args.sweep_57_conditions
+        return run_driver(args, cfg, build_specs=lambda c: sweep_specs(c, n),
+                          write_outputs=write_sweep57, name_of=series_name,
+                          label="RR-TCP §5.7 sweep", modes=MODES)
+    return run_driver(args, cfg, build_specs=build_specs, write_outputs=write_outputs,
+                      name_of=series_name, label="RR-TCP figures", modes=MODES)
 
 
 if __name__ == "__main__":

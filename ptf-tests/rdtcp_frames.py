@@ -18,7 +18,7 @@ from scapy.utils import checksum
 
 __all__ = ["EPDN_KIND", "EPDN_EXID", "epdn_option", "epdn_bytes", "tcp_frame", "udp_frame", "arp_frame",
            "checksums_ok", "epdn_of", "deep_merge", "SWITCH_MAC", "HOST_A_MAC", "R2_MAC", "HOST_A_IP",
-           "HOST_B_IP", "PORT_A", "PORT_R2", "PORT_ALT", "TEST_CONFIG"]
+           "HOST_B_IP", "PORT_A", "PORT_R2", "PORT_ALT", "TEST_CONFIG", "LEGACY_CONFIG"]
 
 EPDN_KIND = 253          # RFC 6994 experimental option (design.md)
 EPDN_EXID = 0x5244
@@ -44,6 +44,12 @@ TEST_CONFIG = {
               str(PORT_R2): {"mtu": 1500},
               str(PORT_SMALL_MTU): {"mtu": SMALL_MTU}},
 }
+
+# The same router not upgraded to RD-TCP (003 §7): its routes and bridging, no EPDN. A legacy
+# router has no trust boundary and no stamping rule, so its config names no edge port and no MTU
+# (the controller refuses them with `legacy = true`).
+LEGACY_CONFIG = {"name": "ptf-legacy-router", "legacy": True,
+                 "routes": TEST_CONFIG["routes"], "l2": TEST_CONFIG["l2"]}
 
 
 def epdn_option(lo: int, hi: int) -> tuple[int, bytes]:

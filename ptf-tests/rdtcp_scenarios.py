@@ -4,7 +4,8 @@ One scenario runs under two harnesses: the PTF suite (``rdtcp_test.py``, real PT
 pairs, against the embedded switch process or real simple_switch) and the library-mode pytest
 suite (``tests/gateway``, ``SimpleSwitch.process``). A harness ``h`` offers:
 
-    h.configure(delta)          apply TEST_CONFIG deep-merged with ``delta`` (the controller)
+    h.configure(delta)          apply TEST_CONFIG deep-merged with ``delta`` (the controller);
+                                ``h.configure(delta, base=LEGACY_CONFIG)`` merges into another
     h.send(port, pkt)           inject a frame
     h.expect(port, pkt)         the next frame out of ``port`` is exactly ``pkt`` (bytes); every
                                 frame received is also checked with ``checksums_ok``
@@ -30,9 +31,10 @@ from ipaddress import IPv4Address
 from scapy.layers.inet import IP, IPOption_EOL, IPOption_NOP, TCP, in4_chksum
 from scapy.layers.l2 import Ether
 
-from rdtcp_frames import (HOST_A_IP, HOST_A_MAC, HOST_B_IP, HOST_C_IP, PORT_A, PORT_ALT, PORT_R2,
-                          PORT_SMALL_MTU, R2_MAC, SMALL_MTU, SWITCH_MAC, arp_frame, epdn_bytes,
-                          epdn_of, epdn_option, tcp_frame, udp_frame)
+from rdtcp_frames import (HOST_A_IP, HOST_A_MAC, HOST_B_IP, HOST_C_IP, LEGACY_CONFIG, PORT_A,
+                          PORT_ALT, PORT_R2, PORT_SMALL_MTU, R2_MAC, SMALL_MTU, SWITCH_MAC,
+                          TEST_CONFIG, arp_frame, epdn_bytes, epdn_of, epdn_option, tcp_frame,
+                          udp_frame)
 
 from controller import names as n
 
@@ -529,6 +531,76 @@ def red_drop_curve(h):
     assert c["epdn_events"]["record"]["packets"] == dropped
 
 
+# ---------------------------------------------------------------------------------- legacy router
+def legacy_drops_not_recorded(h):
+    """A legacy router (003 §7) drops as the gateway does and counts it, but records nothing:
+    the next data segment leaves without a stamp and the EPDN table stays empty."""
+    h.configure(pattern(PORT_R2, "DD" + "." * 30), base=LEGACY_CONFIG)
+    h.send(PORT_A, a_to_b(1000))
+    h.send(PORT_A, a_to_b(1100))
+    h.expect_none()
+    assert h.epdn_table() == []
+    h.send(PORT_A, a_to_b(1200))
+    h.expect(PORT_R2, a_to_b_out(1200))
+    h.expect_none()
+    c = h.counters()
+    assert c["legacy"] is True
+    assert c["drops"]["pattern"]["packets"] == 2
+    assert c["ports"][PORT_R2]["drops"]["packets"] == 2
+    assert {e: c["epdn_events"][e]["packets"] for e in ("record", "stamp", "merge")} == \
+        {"record": 0, "stamp": 0, "merge": 0}
+
+
+def legacy_options_pass_edge_port(h):
+    """EPDN options from a host pass a legacy router unchanged, first or further in, and so
+    does a host's TCP fragment: it has no trust boundary (the gateway's edge port strips both).
+    Port 1's edge cell is set behind the controller's back (which refuses ``edge`` with
+    ``legacy``), so that it is the mode, not a missing edge port, that keeps the options."""
+    h.configure({}, base=LEGACY_CONFIG)
+    h.register_write(n.REG_EDGE_PORT, PORT_A, 1)
+    options = [epdn_option(1, 2), ("NOP", None), ("NOP", None), ("SAckOK", b"")]
+    h.send(PORT_A, a_to_b(1000, options=options))
+    h.expect(PORT_R2, a_to_b_out(1000, options=options))
+    raw = NOP * 4 + epdn_bytes(3, 4)
+    h.send(PORT_A, a_to_b(1100, raw_options=raw))
+    h.expect(PORT_R2, a_to_b_out(1100, raw_options=raw))
+    head = bytes(TCP(sport=5000, dport=80, seq=1200, flags="A", options=[epdn_option(5, 6)]))
+    h.send(PORT_A, Ether(src=HOST_A_MAC, dst=SWITCH_MAC)
+           / IP(src=HOST_A_IP, dst=HOST_B_IP, ttl=64, id=9, flags="MF") / head)
+    h.expect(PORT_R2, Ether(src=SWITCH_MAC, dst=R2_MAC)
+             / IP(src=HOST_A_IP, dst=HOST_B_IP, ttl=63, id=9, flags="MF") / head)
+    h.expect_none()
+    c = h.counters()
+    assert c["epdn_events"]["strip"]["packets"] == 0
+    assert c["drops"]["malformed"]["packets"] == 0
+
+
+def legacy_upstream_stamp_passes_or_is_lost(h):
+    """An upstream gateway's stamp passes a legacy router unchanged; when the legacy router
+    drops the segment carrying it, the report is lost (an upgraded one would carry it on: 003
+    §3, dropped_stamp_carried_on)."""
+    h.configure(pattern(PORT_A, ".D" + "." * 30), base=LEGACY_CONFIG)
+    h.send(PORT_R2, b_to_a(7000, options=[epdn_option(6500, 6700)]))
+    h.expect(PORT_A, b_to_a_out(7000, options=[epdn_option(6500, 6700)]))
+    h.send(PORT_R2, b_to_a(7100, options=[epdn_option(6800, 6900)]))     # dropped here
+    h.send(PORT_R2, b_to_a(7200))
+    h.expect(PORT_A, b_to_a_out(7200))
+    h.expect_none()
+    assert h.epdn_table() == []
+
+
+def legacy_off_again_records_and_stamps(h):
+    """The same switch configured back as an RD-TCP gateway records and stamps again, and its
+    edge port strips: the mode is the config's, not left over from the last one."""
+    h.configure({}, base=LEGACY_CONFIG)
+    h.configure(pattern(PORT_R2, "D" + "." * 31), base=TEST_CONFIG)
+    assert h.counters()["legacy"] is False
+    h.send(PORT_A, a_to_b(1000))
+    h.send(PORT_A, a_to_b(1100, options=[epdn_option(1, 2)]))
+    h.expect(PORT_R2, a_to_b_out(1100, options=[epdn_option(1000, 1100)]))
+    h.expect_none()
+
+
 def longest_run(sent: list[int], forwarded: set[int]) -> int:
     run = longest = 0
     for s in sent:
@@ -559,4 +631,6 @@ ALL = [forwarding_ttl, ttl_expired_dropped, lpm_miss_dropped, ipv4_header_checks
        forged_stamp_not_recorded, mtu_rule,
        bytes_after_datagram_kept_outside_checksum, collision_policy, malformed_options_safe,
        malformed_option_areas_carried, injected_drops_counted, recirculation_counted,
-       alternate_port_counted, red_drop_curve]
+       alternate_port_counted, red_drop_curve, legacy_drops_not_recorded,
+       legacy_options_pass_edge_port, legacy_upstream_stamp_passes_or_is_lost,
+       legacy_off_again_records_and_stamps]

@@ -8,7 +8,7 @@ the switch (the embedded target's rdtcp-switch, or real simple_switch). Test par
     epdn_entries=65536       the compiled program's EPDN_ENTRIES (collision test input selection)
     program=PATH             the BMv2 JSON the switch runs (configs are checked against it)
 
-Groups: forwarding, epdn, impair, red, robustness (``ptf ... --test-dir ptf-tests epdn``).
+Groups: forwarding, epdn, impair, red, legacy, robustness (``ptf ... --test-dir ptf-tests epdn``).
 The behaviours are the scenarios of rdtcp_scenarios.py; the library-mode pytest suite runs the
 same scenarios on SimpleSwitch.process.
 """
@@ -55,8 +55,8 @@ class GatewayTest(BaseTest):
         self.ctl.driver.run([f"table_add {n.L2_FORWARD} {n.L2_OUTPUT} {in_port} => {out_port}"])
 
     # -- the scenario harness --------------------------------------------------------------------
-    def configure(self, delta: dict) -> None:
-        self.ctl.apply(deep_merge(TEST_CONFIG, delta))
+    def configure(self, delta: dict, *, base: dict = TEST_CONFIG) -> None:
+        self.ctl.apply(deep_merge(base, delta))
 
     def send(self, port: int, pkt) -> None:
         testutils.send_packet(self, port, pkt)
@@ -288,3 +288,31 @@ class AlternatePortTest(GatewayTest):
     """A segment picked for the alternate path leaves by the alternate port and is counted."""
     def runTest(self):
         sc.alternate_port_counted(self)
+
+
+@group("legacy")
+class LegacyDropNotRecordedTest(GatewayTest):
+    """A legacy router drops and counts, but records no drop and stamps no segment."""
+    def runTest(self):
+        sc.legacy_drops_not_recorded(self)
+
+
+@group("legacy")
+class LegacyOptionsPassTest(GatewayTest):
+    """EPDN options and TCP fragments from a host pass a legacy router's edge port unchanged."""
+    def runTest(self):
+        sc.legacy_options_pass_edge_port(self)
+
+
+@group("legacy")
+class LegacyUpstreamStampTest(GatewayTest):
+    """An upstream stamp passes a legacy router, and is lost with a segment it drops."""
+    def runTest(self):
+        sc.legacy_upstream_stamp_passes_or_is_lost(self)
+
+
+@group("legacy")
+class LegacyOffAgainTest(GatewayTest):
+    """Configured back as a gateway, the switch records, stamps and strips again."""
+    def runTest(self):
+        sc.legacy_off_again_records_and_stamps(self)

@@ -4,7 +4,9 @@ The config is the controller's schema (controller/README.md) as a dict: routes f
 network's fewest-hop paths, edge ports where hosts attach (the EPDN trust boundary), and the
 drop-tail buffer limit that the P4 program enforces itself on every link with a
 ``max_queue_size`` (design.md, "Drops the program can see"), with the traffic-manager queue
-configured deeper than that limit. Impairments (``ports.<N>.impair``) are passed in.
+configured deeper than that limit. Impairments (``ports.<N>.impair``) are passed in. A switch
+can be made a legacy router (``legacy``: the same routes and queues, no EPDN; 003 §7), whose
+config then names no edge port and no MTU, which it would not act on.
 """
 
 from __future__ import annotations
@@ -21,14 +23,15 @@ DEFAULT_TM_DEPTH = 1024   # packets; far deeper than any buffer limit, so the pr
 
 
 def gateway_config(net: Any, name: str, *, tm_depth: int = DEFAULT_TM_DEPTH,
-                   impair: dict[int, dict] | None = None) -> dict:
-    """The controller config of switch ``name``; ``impair`` maps a port to its knobs."""
+                   impair: dict[int, dict] | None = None, legacy: bool = False) -> dict:
+    """The controller config of switch ``name``; ``impair`` maps a port to its knobs;
+    ``legacy``: a legacy router instead of the RD-TCP gateway."""
     ports: dict[str, dict] = {}
     for (node, port), (peer, _) in sorted(net.neighbours.items()):
         if node != name:
             continue
-        entry: dict[str, Any] = {"mtu": 1500}
-        if peer in net.hosts:
+        entry: dict[str, Any] = {} if legacy else {"mtu": 1500}
+        if peer in net.hosts and not legacy:
             entry["edge"] = True
         limit = queue_packets(net.link_info(node, port))
         if limit:
@@ -39,13 +42,16 @@ def gateway_config(net: Any, name: str, *, tm_depth: int = DEFAULT_TM_DEPTH,
         ports.setdefault(str(port), {})["impair"] = dict(knobs)
     routes = [{"prefix": r.prefix, "port": r.port, "next_hop_mac": r.next_hop_mac}
               for r in net.routes(name)]
-    return {"name": name, "routes": routes, "ports": ports}
+    cfg = {"name": name, "routes": routes, "ports": ports}
+    if legacy:
+        cfg["legacy"] = True
+    return cfg
 
 
 def configure_gateway(net: Any, name: str, switch: Any, *, tm_depth: int = DEFAULT_TM_DEPTH,
-                      impair: dict[int, dict] | None = None) -> list[str]:
+                      impair: dict[int, dict] | None = None, legacy: bool = False) -> list[str]:
     """Apply ``gateway_config`` through the controller; returns the CLI commands it ran."""
-    cfg = gateway_config(net, name, tm_depth=tm_depth, impair=impair)
+    cfg = gateway_config(net, name, tm_depth=tm_depth, impair=impair, legacy=legacy)
     return Controller(EmbeddedDriver(switch)).apply(cfg)
 
 

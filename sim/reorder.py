@@ -21,13 +21,16 @@ seconds" at R1's drop-tail queue in ns-2. Here, exactly:
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
+
+from sim.delays import Distribution, normal
 
 if TYPE_CHECKING:  # pragma: no cover
     from sim.links import Channel
     from sim.switch import SwitchNode
 
-__all__ = ["QueueSwapper", "PacketDelayer", "carries_tcp_data"]
+__all__ = ["QueueSwapper", "PacketDelayer", "carries_tcp_data", "carries_pure_ack",
+           "FRAME_KINDS"]
 
 
 class QueueSwapper:
@@ -89,43 +92,86 @@ class QueueSwapper:
 def carries_tcp_data(frame: bytes) -> bool:
     """Whether an Ethernet/IPv4 frame holds a TCP segment with payload (a data segment, not a
     pure ACK); False for anything else or anything too short to tell."""
-    if len(frame) < 54 or frame[12:14] != b"\x08\x00" or frame[23] != 6:
+    payload = _tcp_payload_length(frame)
+    return payload is not None and payload > 0
+
+
+def carries_pure_ack(frame: bytes) -> bool:
+    """Whether an Ethernet/IPv4 frame holds a TCP segment without payload, SYN or RST: an
+    acknowledgment (a FIN's too); False for anything else or anything too short to tell."""
+    payload = _tcp_payload_length(frame)
+    if payload != 0:
         return False
     ihl = (frame[14] & 0x0F) * 4
+    return not frame[14 + ihl + 13] & 0x06          # neither SYN (0x02) nor RST (0x04)
+
+
+def _tcp_payload_length(frame: bytes) -> int | None:
+    """The TCP payload length of an Ethernet/IPv4/TCP frame, None if it is not one."""
+    if len(frame) < 54 or frame[12:14] != b"\x08\x00" or frame[23] != 6:
+        return None
+    ihl = (frame[14] & 0x0F) * 4
     total = int.from_bytes(frame[16:18], "big")
-    if len(frame) < 14 + ihl + 13:
-        return False
+    if len(frame) < 14 + ihl + 14:
+        return None
     doff = (frame[14 + ihl + 12] >> 4) * 4
-    return total - ihl - doff > 0
+    return total - ihl - doff
 
 
 class PacketDelayer:
     """Reordering by delay, the model of 000 §2.4 and §5 (RR-TCP's evaluation) that 003 §7 asks
     RD-TCP to be tested with ("a realistic model of reordering based on delays rather than
-    swapping segments"): each data segment crossing ``channel`` is, with ``probability``, delayed
-    by a further normal(``mean``, ``sd``) seconds (negative draws clipped to 0, 000 digest §5
-    item 4), "without holding others back": later segments overtake it. It keeps its place in
-    the sender's queue and on the link's capacity; only its propagation is longer. Pure ACKs
-    are never delayed. ``delays`` records every extra delay given, for ground truth."""
+    swapping segments"): each data segment crossing ``channel`` is, with ``probability``,
+    delayed by a further draw of ``distribution`` (``sim.delays``; by default normal(``mean``,
+    ``sd``) seconds, negative draws clipped to 0, 000 digest §5 item 4), "without holding others
+    back": later segments overtake it. It keeps its place in the sender's queue and on the
+    link's capacity; only its propagation is longer. ``delays`` records every extra delay given,
+    for ground truth.
 
-    def __init__(self, channel: "Channel", *, probability: float, mean: float, sd: float,
-                 seed: int):
+    ``frames`` chooses what may be delayed: "data" (the default; pure ACKs are never delayed) or
+    "acks" (pure ACKs only: 000 §5.4's reordered ACKs, delayed "as data" by the same model).
+    ``nth``, when given, replaces the draw of who is delayed: exactly the frames of that kind
+    whose number (1, 2, ... in the order they cross the channel) is in it (000 §2.1's Figure 1
+    delays one packet of one window)."""
+
+    def __init__(self, channel: "Channel", *, probability: float, seed: int,
+                 mean: float | None = None, sd: float | None = None,
+                 distribution: Distribution | None = None, frames: str = "data",
+                 nth: Iterable[int] | None = None):
         if not 0.0 <= probability <= 1.0:
             raise ValueError(f"probability must be in [0, 1], got {probability}")
-        if mean < 0 or sd < 0:
-            raise ValueError(f"mean and sd must be >= 0 seconds, got {mean}, {sd}")
-        self.probability, self.mean, self.sd = probability, mean, sd
+        if distribution is None:
+            if mean is None or sd is None:
+                raise ValueError("give a delay distribution, or mean and sd of a normal one")
+            if mean < 0 or sd < 0:
+                raise ValueError(f"mean and sd must be >= 0 seconds, got {mean}, {sd}")
+            distribution = normal(mean, sd)
+        elif mean is not None or sd is not None:
+            raise ValueError("give either a distribution or mean and sd, not both")
+        if frames not in FRAME_KINDS:
+            raise ValueError(f"frames must be one of {', '.join(FRAME_KINDS)}, got {frames!r}")
+        self.probability = probability
+        self.distribution = distribution
+        self.frames = frames
+        self.nth = frozenset(nth) if nth is not None else None
+        self._selects = FRAME_KINDS[frames]
         self.rng = random.Random(seed)
         self.delays: list[float] = []
-        self.data_frames = 0
+        self.data_frames = 0        # frames of the kind chosen that crossed (data or ACKs)
         channel.extra_delay = self._extra
 
     def _extra(self, frame: bytes) -> float:
-        if not carries_tcp_data(frame):
+        if not self._selects(frame):
             return 0.0
         self.data_frames += 1
-        if self.rng.random() >= self.probability:
+        if self.nth is not None:
+            if self.data_frames not in self.nth:
+                return 0.0
+        elif self.rng.random() >= self.probability:
             return 0.0
-        extra = max(0.0, self.rng.gauss(self.mean, self.sd))
+        extra = self.distribution.draw(self.rng)
         self.delays.append(extra)
         return extra
+
+
+FRAME_KINDS = {"data": carries_tcp_data, "acks": carries_pure_ack}

@@ -21,7 +21,8 @@ except ImportError:  # pragma: no cover - depends on the machine
 
 from netbase.units import parse_delay
 
-__all__ = ["PaperTopo", "RrTcpTopo", "FrtoTopo", "topos"]
+__all__ = ["PaperTopo", "RrTcpTopo", "FrtoTopo", "topos", "rrtcp_capacity_mbps", "RRTCP_MAXWND",
+           "RRTCP_PACKET_BYTES"]
 
 
 def _mac(i: int) -> str:
@@ -68,21 +69,40 @@ class PaperTopo(Topo):
 
 class RrTcpTopo(PaperTopo):
     """RR-TCP's path (seeds/000-rr-tcp-dsack.txt §5, Fig. 3 and Table 2): the same dumbbell with
-    000's parameters. The 50 ms, 4 Mb/s bottleneck carries exactly maxwnd / RTT (50 packets of
-    1000 bytes per 100 ms), so an unimpaired window builds no queue; 000 does not describe the
-    access links, so they are fast and short and the RTT is the bottleneck's; the buffer (200
-    packets) holds two windows and limited transmit's extra cwnd, so nothing overflows it.
+    000's parameters. The bottleneck's capacity is S = M/R, maxwnd over the round-trip time
+    (``rrtcp_capacity_mbps``: 50 packets of 1000 bytes per 2P), so an unimpaired window of M
+    packets builds no queue: 4 Mb/s at 000's usual P = 50 ms, 1 Mb/s at P = 200 ms. Give
+    ``bottleneck_delay`` alone and the rate follows it; ``bottleneck_bw`` overrides it. 000 does
+    not describe the access links, so they are fast and short and the RTT is the bottleneck's;
+    the buffer (200 packets) holds two windows and limited transmit's extra cwnd, so nothing
+    overflows it (000 injects every drop). ``alt_extra_delay`` adds the second, longer path of
+    §5.6 (port 3), at the bottleneck's rate.
 
     Use with Mininet: ``sudo mn --custom live/mininet.py --topo rrtcp_paper --switch p4 --controller none``
 (the P4 gateways configured as the simulator configures them).
     """
 
     def build(self, access_bw: float = 100, access_delay: str = "0.1ms",  # noqa: D401
-              bottleneck_bw: float = 4, bottleneck_delay: str = "50ms",
+              bottleneck_bw: float | None = None, bottleneck_delay: str = "50ms",
               queue: int = 200, alt_extra_delay: str | None = None) -> None:
+        if bottleneck_bw is None:
+            bottleneck_bw = rrtcp_capacity_mbps(parse_delay(bottleneck_delay))
         super().build(access_bw=access_bw, access_delay=access_delay,
                       bottleneck_bw=bottleneck_bw, bottleneck_delay=bottleneck_delay,
                       queue=queue, alt_extra_delay=alt_extra_delay)
+
+
+RRTCP_MAXWND = 50           # 000 Table 2: maximum sending window M, packets
+RRTCP_PACKET_BYTES = 1000   # ns-2's packet size (digest 000 §5 item 2: 4 Mb/s at P = 50 ms)
+
+
+def rrtcp_capacity_mbps(one_way_delay: float, *, maxwnd: int = RRTCP_MAXWND,
+                        packet_bytes: int = RRTCP_PACKET_BYTES) -> float:
+    """000 §5: S = M/R packets per second with R = 2P, in Mb/s."""
+    if not one_way_delay > 0:
+        raise ValueError(f"the bottleneck's delay must be > 0 s to set S = M/R, got "
+                         f"{one_way_delay!r}")
+    return maxwnd * packet_bytes * 8 / (2 * one_way_delay) / 1e6
 
 
 class FrtoTopo(PaperTopo):

@@ -36,7 +36,8 @@ _SPEC_FIELDS = tuple(f.name for f in fields(RunSpec))
 # what decides a run's numbers: every RunSpec field but the time series' step
 _RUN_FIELDS = tuple(name for name in _SPEC_FIELDS if name != "sample_step")
 # RunSpec fields added after journals were first written, with the value older rows meant
-_ADDED_FIELDS = {"scenario": "rdtcp"}
+_ADDED_FIELDS = {"scenario": "rdtcp", "delay": "", "ack_level": 0.0, "drop": 0.0, "bursts": 0.0,
+                 "path_delay": 0.0, "fa_ratio": 0.0, "legacy": "none", "r2_drop": 0.0}
 
 # ----------------------------------------------------------------------------- code version
 # The sources whose code decides a run's numbers, relative to the repository root: every .py file
@@ -53,7 +54,8 @@ CODE_TREES = ("controller", "hosts", "netbase", "sim", "toolchain/switch", "topo
 CODE_FILES = ("toolchain/__init__.py", "experiments/__init__.py", "experiments/runner/__init__.py",
               "experiments/runner/scenario.py",
               "experiments/runner/gateways.py", "experiments/runner/frto_scenario.py",
-              "experiments/runner/dbce_scenario.py", "experiments/runner/dbce_networks.py")
+              "experiments/runner/dbce_scenario.py", "experiments/runner/dbce_networks.py",
+              "experiments/runner/rrtcp_scenario.py")
 
 
 def code_files(root: Path) -> list[Path]:
@@ -171,9 +173,9 @@ def _key(spec_or_row, names) -> tuple:
 
 
 def row_key(row: dict) -> tuple:
-    return (row.get("scenario", "rdtcp"), row["variant"], row["injection"], row["interval"],
-            row["swaps"], row["level"], row.get("k", RDTCP_K), row.get("swap_span", 0),
-            row["seed"])
+    return (row.get("scenario", "rdtcp"), row.get("legacy", "none"), row.get("r2_drop", 0.0),
+            row["variant"], row["injection"], row["interval"], row["swaps"], row["level"],
+            row.get("k", RDTCP_K), row.get("swap_span", 0), row["seed"])
 
 
 # ----------------------------------------------------------------------------- reuse

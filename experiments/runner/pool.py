@@ -66,6 +66,7 @@ SCENARIO_RUNNERS = {name: ("experiments.runner.frto_scenario", "run_frto")
 SCENARIO_RUNNERS["frto-fair"] = ("experiments.runner.frto_scenario", "run_frto_fairness")
 SCENARIO_RUNNERS.update({name: ("experiments.runner.dbce_scenario", "run_dbce")
                          for name in DBCE_NETWORKS})
+SCENARIO_RUNNERS["rrtcp"] = ("experiments.runner.rrtcp_scenario", "run_rrtcp")
 
 
 def runner_for(spec: RunSpec):

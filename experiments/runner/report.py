@@ -13,7 +13,8 @@ from experiments.runner.scenario import (BOTTLENECK_BPS, PAPER, PAPER_VARIANTS, 
                                          RDTCP_VARIANTS, VARIANTS)
 from hosts.tcp.variants import get_variant
 
-__all__ = ["aggregate", "aggregate_all", "figure_points", "k_study", "shape_checks", "paper_table",
+__all__ = ["aggregate", "aggregate_all", "deployment_run", "figure_points", "k_study",
+           "shape_checks", "paper_table",
            "paper_sender", "table_markdown", "point_rows", "write_csv", "STATISTICS_NOTE"]
 
 # aggregate_all(): (variant, injection, interval or None, swaps, level, k, swap span)
@@ -35,7 +36,7 @@ def aggregate_all(rows: Iterable[dict]) -> dict[PointKey, dict]:
     one seed only)."""
     groups: dict[PointKey, list[dict]] = {}
     for r in rows:
-        if "error" in r:
+        if "error" in r or deployment_run(r):
             continue
         swapping = r["injection"] == "swap" and r["swaps"]
         interval = r["interval"] if swapping else None
@@ -44,6 +45,12 @@ def aggregate_all(rows: Iterable[dict]) -> dict[PointKey, dict]:
         key = (r["variant"], r["injection"], interval, r["swaps"], r["level"], k, span)
         groups.setdefault(key, []).append(r)
     return {k: _point(v) for k, v in sorted(groups.items(), key=lambda kv: str(kv[0]))}
+
+
+def deployment_run(row: dict) -> bool:
+    """A run of the incremental-deployment series (003 §7: a legacy router, or drops at R2),
+    reported apart (experiments.runner.legacy), never in the figures' points."""
+    return row.get("legacy", "none") != "none" or bool(row.get("r2_drop", 0.0))
 
 
 def _point(rows: list[dict]) -> dict:

@@ -9,6 +9,9 @@ bulk transfer from A to B; no delayed ACKs (ns-2's default TCP sink). Reordering
 paper's random queue swaps at R1's bottleneck queue (``sim.reorder``), one of the gateway's
 own P4 injection modes, set through the controller's impairment knobs, or reordering by delay
 on the bottleneck link (``sim.reorder.PacketDelayer``, the model of 000 and of 003 §7).
+Incremental deployment (003 §7): either gateway, or both, may run as a legacy router (``legacy``,
+the gateway program's legacy mode: the same queue, no EPDN), and R2 may drop data segments on
+their way to B (``r2_drop``, the gateway's drop injection), so that loss can happen at either.
 
 Throughput is what the paper plots: data bytes delivered in order to B's application over the
 whole run, divided by the run's duration.
@@ -24,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from experiments.runner.dbce_networks import NETWORKS as DBCE_NETWORKS
-from experiments.runner.gateways import configure_gateway, gateway_stats
+from experiments.runner.gateways import LEGACY_SETTINGS, configure_gateway, gateway_stats
 from hosts.tcp import TcpConfig
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
 from hosts.tcp.variants import get_variant
@@ -32,6 +35,7 @@ from hosts.tcp.variants.rdtcp import RdTcp
 from sim import program as gateway_source  # its gateway_json is looked up at each call
 from sim.flows import add_bulk_flow
 from sim.network import Network
+from sim.delays import parse as parse_delay_distribution
 from sim.reorder import PacketDelayer, QueueSwapper
 from sim.trace import FlowSampler
 from toolchain.switch import load_program
@@ -40,7 +44,7 @@ from topologies import topos
 
 __all__ = ["RunSpec", "run_paper", "PAPER", "BOTTLENECK_BPS", "INJECTIONS", "P4_INJECTIONS",
            "Scenario", "SCENARIOS",
-           "DELAY_MEAN", "DELAY_SD", "VARIANTS",
+           "DELAY_MEAN", "DELAY_SD", "VARIANTS", "SENDERS",
            "PAPER_VARIANTS", "RDTCP_VARIANTS", "ProgramError", "gateway_program"]
 
 BOTTLENECK_BPS = 5e6          # §4: R1–R2 at 5 Mb/s
@@ -61,8 +65,10 @@ TM_DEPTH = 4 * BUFFER_PACKETS  # traffic-manager queue deeper than the program's
 PAPER_VARIANTS = ("sack", "dsack", "rdtcp")
 VARIANTS = PAPER_VARIANTS + ("dsack-inc", "dsack-avg", "rdtcp-adaptive", "rdtcp-measured",
                              "rdtcp-measured-undo", "eifel", "rack", "rrtcp")
+# every registered variant, which any run may use (one_run, live_run, the sweeps' --variants)
+SENDERS = tuple(sorted(ALL_VARIANTS))
 # the senders that negotiate RD-TCP: the RD-TCP policy or one derived from it
-RDTCP_VARIANTS = tuple(v for v in VARIANTS if issubclass(get_variant(v), RdTcp))
+RDTCP_VARIANTS = tuple(v for v in SENDERS if issubclass(get_variant(v), RdTcp))
 INJECTIONS = ("swap", "altpath", "recirc", "delay")
 # "delay": reordering by delay on the bottleneck link (000 §5 Fig. 4's model, which 003 §7 asks
 # RD-TCP to be tested with): a data segment is delayed by a further N(25 ms, 8 ms) with
@@ -145,6 +151,15 @@ class RunSpec:
     sample_step: float = 0.0      # > 0: record per-flow time series at this step
     max_cwnd_segments: int = MAX_CWND_SEGMENTS
     scenario: str = "rdtcp"       # the network: SCENARIOS (003's dumbbell, or 000's)
+    # 000's impairments, scenario "rrtcp" only (experiments.runner.rrtcp_scenario)
+    delay: str = ""               # a delayed packet's extra delay (sim.delays); "": N(25, 8) ms
+    ack_level: float = 0.0        # probability that an ACK is delayed alike (000 §5.4)
+    drop: float = 0.0             # data packets dropped by R1's P4 drop_prob (000 §5.1.2)
+    bursts: float = 0.0           # drop-event start probability per data packet (000 §5.7)
+    path_delay: float = 0.0       # the bottleneck's one-way delay P, s (0: the topology's own)
+    fa_ratio: float = 0.0         # a fixed FA ratio for DSACK-FA senders (0: theirs, 0.90)
+    legacy: str = "none"          # legacy routers (003 §7): "none", "r1", "r2" or "both"
+    r2_drop: float = 0.0          # probability per data segment of a drop at R2 (towards B)
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -171,6 +186,32 @@ class RunSpec:
             raise ValueError("seed must be >= 1 (the sweeps number their seeds 1, 2, ...)")
         if self.sample_step < 0 or self.max_cwnd_segments < 1:
             raise ValueError("sample_step must be >= 0 (0: no series) and max_cwnd_segments >= 1")
+        self._check_000_fields()
+        self._check_deployment()
+
+    def _check_000_fields(self) -> None:
+        """000's impairments: in range, and only on 000's scenario, whose run reads them."""
+        for name in ("ack_level", "drop", "bursts", "fa_ratio"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+        if self.path_delay < 0:
+            raise ValueError(f"path_delay must be >= 0 seconds, got {self.path_delay}")
+        if self.delay:      # DistributionError names the problem; one spelling per run
+            object.__setattr__(self, "delay", str(parse_delay_distribution(self.delay)))
+        if self.scenario != "rrtcp" and any(getattr(self, name) for name in _RRTCP_FIELDS):
+            raise ValueError(f"{', '.join(n for n in _RRTCP_FIELDS if getattr(self, n))}: "
+                             f"000's impairments apply to scenario 'rrtcp' only")
+
+    def _check_deployment(self) -> None:
+        """Legacy routers and R2's drops are settings of 003's dumbbell run by ``run_paper``."""
+        if self.legacy not in LEGACY_SETTINGS:
+            raise ValueError(f"unknown legacy setting {self.legacy!r}; choose from "
+                             f"{', '.join(LEGACY_SETTINGS)}")
+        if not 0.0 <= self.r2_drop <= 1.0:
+            raise ValueError("r2_drop must be a probability in [0, 1]")
+        if (self.legacy != "none" or self.r2_drop) and self.scenario != "rdtcp":
+            raise ValueError(f"legacy and r2_drop are settings of the rdtcp scenario (003 §7), "
+                             f"not of {self.scenario!r}")
 
     def _check_types(self) -> None:
         """TypeError for a field of the wrong type (a spec read back from JSON may carry
@@ -190,9 +231,11 @@ class RunSpec:
             object.__setattr__(self, name, float(value))
 
 
-_STR_FIELDS = ("variant", "injection", "alt_extra_delay", "scenario")
+_STR_FIELDS = ("variant", "injection", "alt_extra_delay", "scenario", "delay", "legacy")
 _INT_FIELDS = ("swaps", "seed", "k", "swap_span", "max_cwnd_segments")
-_FLOAT_FIELDS = ("interval", "duration", "level", "sample_step")
+_FLOAT_FIELDS = ("interval", "duration", "level", "sample_step", "ack_level", "drop", "bursts",
+                 "path_delay", "fa_ratio", "r2_drop")
+_RRTCP_FIELDS = ("delay", "ack_level", "drop", "bursts", "path_delay", "fa_ratio")
 
 
 @dataclass
@@ -204,11 +247,12 @@ class RunResult:
     wall_s: float = 0.0
     series: list = field(default_factory=list)
     mss: int = 0        # the sender's segment size: MSS less 12 bytes for EPDN on RD-TCP flows
+    endpoints: dict = field(default_factory=dict)   # what the hosts saw of EPDN (_epdn_seen)
 
     def row(self) -> dict:
         return {**asdict(self.spec), "throughput_Bps": round(self.throughput_Bps, 3),
                 "delivered_bytes": self.delivered_bytes, "mss": self.mss,
-                "wall_s": round(self.wall_s, 3), **self.stats}
+                "wall_s": round(self.wall_s, 3), **self.stats, **self.endpoints}
 
 
 def tcp_config(spec: RunSpec) -> Any:
@@ -241,6 +285,8 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
               pcap_at: str = "r1") -> RunResult:
     """Simulate ``spec`` to completion and return its throughput and counters; with ``pcap``,
     capture at ``pcap_at`` (a key of CAPTURE_POINTS)."""
+    if any(getattr(spec, name) for name in _RRTCP_FIELDS):
+        raise ValueError("000's impairments are run by experiments.runner.rrtcp_scenario")
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
     net = build_network(spec, program)
     if pcap:
@@ -269,14 +315,30 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
     stats.update(gateway_stats(net))
     return RunResult(spec, flow.delivered_bytes / spec.duration, flow.delivered_bytes, stats,
                      time.perf_counter() - started, sampler.rows if sampler else [],
-                     mss=flow.sender.mss)
+                     mss=flow.sender.mss, endpoints=_epdn_seen(flow))
+
+
+def _stat(stats: Any, name: str) -> int:
+    """A counter of an engine's ``stats``, a dict or an object with attributes."""
+    value = stats.get(name, 0) if isinstance(stats, dict) else getattr(stats, name, 0)
+    return int(value or 0)
 
 
 def _flow_stats(flow: Any) -> dict:
-    s = flow.sender.stats
-    get = (lambda k: s.get(k, 0)) if isinstance(s, dict) else (lambda k: getattr(s, k, 0))
-    return {k: int(get(k) or 0) for k in ("retransmits", "spurious_retransmits",
-                                          "fast_retransmits", "timeouts")}
+    return {k: _stat(flow.sender.stats, k) for k in ("retransmits", "spurious_retransmits",
+                                                     "fast_retransmits", "timeouts")}
+
+
+def _epdn_seen(flow: Any) -> dict:
+    """What the endpoints saw of EPDN: the stamps B's receiver honoured (a drop reported) and
+    ignored, the ACKs it sent with the reorder bit (a gap it took for reordering), and the
+    duplicate ACKs with that bit A received. Beside the gateways' drop counters they show
+    whether a drop reached the receiver as a stamp (003 §7: not from a legacy router)."""
+    rcv, snd = flow.receiver.stats, flow.sender.stats
+    return {"rcv_epdn_stamps": _stat(rcv, "epdn_stamps"),
+            "rcv_epdn_ignored": _stat(rcv, "epdn_ignored"),
+            "rcv_reorder_acks": _stat(rcv, "reorder_acks_sent"),
+            "snd_reorder_dupacks": _stat(snd, "reorder_dupacks_received")}
 
 
 def _displacement_stats(displacements: dict[int, int], spec: RunSpec) -> dict:

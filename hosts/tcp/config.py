@@ -37,12 +37,21 @@ class TcpConfig:
     max_retries: int = 15           # give up after this many RTOs of one segment (RFC 9293 §3.8.3 R2)
     # the knobs seed 004's OS profiles set (hosts/tcp/profiles.py builds configs from them)
     dupthresh: int = 3              # RFC 5681 §3.2 DupThresh of the sack/NewReno senders (004: D)
-    rto_estimator: str = "rfc6298"  # hosts.tcp.rtt.ESTIMATORS: "rfc6298" or "linux-2.4"
+    rto_estimator: str = "rfc6298"  # hosts.tcp.rtt.ESTIMATORS: "rfc6298", "linux-2.4" or
+                                    # "histogram"; a variant built on its own (DSACK-HG) uses it
     rto_m: float = 1.0              # RTO = m·srtt + k·rttvar (004 Table 1.1; RFC 6298: 1 and 4)
     rto_k: float = 4.0
     clock_granularity: float = 0.001    # G: the timer's tick (RFC 6298 §2.2; 004 Table 1.1)
     rtt_sampling: str = "per-ack"   # "per-ack" (RFC 7323 style: every ACK that can be timed)
                                     # or "per-flight" (one segment timed per RTT, as BSD/Windows)
+    # limited transmit's bound: new data sent while duplicate ACKs arrive below dupthresh, in
+    # windows of cwnd (000 §2.3 and Table 2: 1); None: no bound but cwnd - pipe (RFC 6675 §5 (3))
+    limited_transmit_cwnds: float | None = None
+    # the sender's own window (ns-2's window_, 000 §5's maxwnd M): no new data beyond SND.UNA +
+    # this many segments, limited transmit's and recovery's included; None: cwnd and the peer's
+    send_window_segments: int | None = None
+    fa_ratio: float | None = None   # RR-TCP's FA ratio: DSACK-FA's fixed one, DSACK-TA's first
+                                    # (000 §4.2-4.3); None: Table 2's 0.90
     partial_ack: str = "newreno"    # without SACK, a partial ACK in fast recovery: "newreno"
                                     # (RFC 6582: retransmit the next hole) or "wait" (no
                                     # retransmission, later holes wait for the RTO: Windows XP,
@@ -76,6 +85,14 @@ class TcpConfig:
             # BL-INC's resets, RR-TCP's clamp): a different base is the plain senders' knob
             raise ValueError(f"dupthresh {self.dupthresh} is for variant 'sack' (an OS profile's "
                              f"D); {self.variant!r} sets its own from 3")
+        if self.limited_transmit_cwnds is not None and not self.limited_transmit_cwnds >= 0:
+            raise ValueError(f"limited_transmit_cwnds must be >= 0 (or None: unbounded), got "
+                             f"{self.limited_transmit_cwnds}")
+        if self.send_window_segments is not None and self.send_window_segments < 1:
+            raise ValueError(f"send_window_segments must be >= 1 (or None), got "
+                             f"{self.send_window_segments}")
+        if self.fa_ratio is not None and not 0.0 <= self.fa_ratio <= 1.0:
+            raise ValueError(f"fa_ratio must be in [0, 1], got {self.fa_ratio}")
         if not (self.rto_m > 0 and self.rto_k >= 0 and self.clock_granularity > 0
                 and 0 < self.min_rto <= self.max_rto and self.initial_rto > 0):
             raise ValueError("the RTO parameters must satisfy rto_m > 0, rto_k >= 0, "

@@ -84,9 +84,10 @@ class TcpConnection:
         self._peer: Negotiated | None = None
         self._syn_sent_at: float | None = None      # for the handshake's RTT sample (Karn: once)
         # the parts
-        self.rtt = make_estimator(config)           # RFC 6298, or an OS's (004)
+        policy = get_variant(config.variant)
+        self.rtt = make_estimator(config, policy.rto_estimator)   # RFC 6298, an OS's (004)
         self.timers = Timers(self.rtt)
-        self.policy = get_variant(config.variant)(config)
+        self.policy = policy(config)
         self.sender = Sender(self, Scoreboard(), per_flight=config.rtt_sampling == "per-flight")
         self.recovery = LossRecovery(self, self.policy)
         self.sender.recovery = self.recovery
@@ -290,6 +291,7 @@ class TcpConnection:
             if r is not None:
                 out.append(snd.retransmit(r, now))
         mss = self.mss
+        new_data_end = rec.new_data_end() if rec.bounds_new_data else None
         while True:
             room = rec.cwnd - rec.pipe
             if room < mss and not (room > 0 and snd.app_end - snd.snd_nxt < mss):
@@ -298,6 +300,8 @@ class TcpConnection:
             if r is not None:
                 out.append(snd.retransmit(r, now))
                 continue
+            if new_data_end is not None and snd.snd_nxt + mss > new_data_end:
+                break                       # the sender's window, limited transmit's bound
             seg = snd.new_data(now)
             if seg is None:
                 break

@@ -9,7 +9,7 @@ is offset 0, its data starts at 1.
 from __future__ import annotations
 
 from hosts.tcp.receiver import MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TS, Receiver
-from hosts.tcp.sender import MAX_WINDOW_UNSCALED
+from hosts.tcp.sender import MAX_WINDOW_UNSCALED, RTX_BIT
 from hosts.tcp.variants.base import overrides
 from netbase.segment import FIN, REORDER_BIT, Segment
 from netbase.seq import SEQ_MOD, seq_geq, seq_sub
@@ -27,6 +27,7 @@ class Inbound:
         self.unacked_segments = 0                   # data segments not yet acknowledged
         self.last_ack_sent = 1                      # RCV.NXT our last segment acknowledged
                                                     # (RFC 7323 §4.3 Last.ACK.sent, as an offset)
+        self.rtx_echo = 0                           # the RTX bit of the last data segment
         # the policy's receiver hooks, when it has them (variants/base.py)
         self._on_data = overrides(conn.policy, "on_data")
         self._ack_reorder_bit = overrides(conn.policy, "ack_reorder_bit")
@@ -62,6 +63,7 @@ class Inbound:
     def note_duplicate(self, seg: Segment, start: int) -> None:
         """An unacceptable segment entirely below RCV.NXT: report its data by DSACK."""
         rcv = self.rcv
+        self.rtx_echo = seg.reserved & RTX_BIT
         if seg.seg_len and start + seg.seg_len <= rcv.rcv_nxt:
             rcv.dsack = (max(start, 1), start + len(seg.payload)) if seg.payload else None
 
@@ -69,6 +71,7 @@ class Inbound:
     def on_data(self, seg: Segment, start: int, now: float) -> list[Segment]:
         conn = self.conn
         rcv = self.rcv
+        self.rtx_echo = seg.reserved & RTX_BIT     # an ACK echoes it (Ludwig's RTX bit)
         payload = seg.payload
         end = start + len(payload)
         if payload and start < 1:                  # bytes before the first data byte: trim
@@ -190,9 +193,9 @@ class Inbound:
                 irs = self.irs
                 wire = tuple(((irs + s) % SEQ_MOD, (irs + e) % SEQ_MOD) for s, e in blocks)
                 opts = opts + (("NOP", None), ("NOP", None), ("SAck", wire))
-        reserved = 0
+        reserved = self.rtx_echo
         if conn.rdtcp_ok and self._ack_reorder_bit is not None \
                 and self._ack_reorder_bit(rcv, now=now):
-            reserved = REORDER_BIT
+            reserved |= REORDER_BIT
             conn.stats["reorder_acks_sent"] += 1
         return conn.make(conn.sender.snd_nxt, b"", 0, opts, reserved)

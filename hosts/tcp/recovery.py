@@ -38,6 +38,9 @@ class LossRecovery:
         self.lt_mark: int | None = None             # SND.MAX at the episode's first duplicate ACK
         self.force_head = False             # send the first lost segment regardless of pipe
         self.probe_due = False                      # a loss probe goes out first (SendProbe)
+        cfg = conn.cfg              # new data bounded beyond cwnd - pipe (``new_data_end``)
+        self.bounds_new_data = cfg.send_window_segments is not None \
+            or cfg.limited_transmit_cwnds is not None
         # the hooks the policy overrides (None: the base class's, which does nothing)
         self._on_dupack_hook = overrides(policy, "on_dupack")
         self._on_new_ack_hook = overrides(policy, "on_new_ack")
@@ -127,6 +130,24 @@ class LossRecovery:
         mark = self.lt_mark
         end = snd.snd_max if mark is None or mark > snd.snd_max else mark
         return end - snd.snd_una
+
+    def new_data_end(self) -> int | None:
+        """The offset new data may not pass now, or None (cwnd - pipe and the peer's window
+        decide alone): the sender's own window, ``send_window_segments`` beyond SND.UNA (ns-2's
+        window_, 000 §5's maxwnd), and while duplicate ACKs arrive below dupthresh limited
+        transmit's bound, ``limited_transmit_cwnds`` windows of cwnd beyond what was sent at the
+        episode's first duplicate ACK (000 §2.3, Table 2: one cwnd; with dupthresh 3 it sends
+        its 2, RFC 3042)."""
+        cfg = self.conn.cfg
+        end = None
+        if cfg.send_window_segments is not None:
+            end = self.sender.snd_una + cfg.send_window_segments * self.conn.mss
+        k = cfg.limited_transmit_cwnds
+        if k is not None and self.lt_mark is not None and not self.in_recovery \
+                and not self.in_loss:
+            lt_end = self.lt_mark + int(k * self.cwnd)
+            end = lt_end if end is None or lt_end < end else end
+        return end
 
     @property
     def pipe(self) -> int:
@@ -389,6 +410,12 @@ class LossRecovery:
                 d.apply(self, now)
         else:
             decision.apply(self, now)
+
+    def sample_rtt(self, rtt: float) -> None:
+        """``RttSample``: the policy's measurement, to the RTO's estimator."""
+        snd = self.sender
+        self.conn.rtt.sample(rtt, snd_una=snd.snd_una, snd_nxt=snd.snd_nxt)
+        self.conn.trace("rtt-sample", rtt=rtt, rto=self.conn.rtt.rto)
 
     def undo_reduction(self, cwnd: int, ssthresh: int, detector: str, now: float) -> None:
         """``Undo`` (DSACK undo, 000 §2-3; Eifel, RFC 3522). An undo during fast recovery marks

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["RttEstimator", "LinuxRttEstimator", "make_estimator", "ESTIMATORS",
+__all__ = ["RttEstimator", "LinuxRttEstimator", "HistogramRtoEstimator", "make_estimator",
+           "ESTIMATORS",
            "ALPHA", "BETA", "K", "CLOCK_GRANULARITY"]
 
 ALPHA = 1 / 8               # RFC 6298 §2.3 (004's b)
@@ -110,11 +111,58 @@ class LinuxRttEstimator(RttEstimator):
         self._set_rto(self.srtt + self.rttvar)
 
 
-ESTIMATORS = {"rfc6298": RttEstimator, "linux-2.4": LinuxRttEstimator}
+class HistogramRtoEstimator(RttEstimator):
+    """DSACK-HG's RTO (000 §5.3, Table 2): the 99.8th percentile of a histogram of the
+    connection's RTT samples ("a detailed histogram of RTT samples for each packet, rather than
+    an exponentially weighted moving average"), at least ``min_rto``, backed off on a timeout
+    as RFC 6298 (5.5) until the next sample. The histogram keeps every sample of the connection
+    (000 gives no lifetime; it calls it "nearly perfect information concerning the RTT
+    distribution") in bins of ``BIN`` s; the RTO is the upper edge of the percentile's bin.
+    srtt and rttvar are kept as RFC 6298's for those who read them (RR-TCP's R)."""
+
+    PERCENTILE = 0.998          # 000 Table 2: "RTT Histogram ratio 99.8%ile sampled"
+    BIN = 0.010                 # s: the clock's tick of 000's setup
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.counts: list[int] = [0]    # samples per bin
+        self.n = 0
+        self.bin = 0                    # the percentile's bin
+        self.above = 0                  # samples in bins above it
+
+    def sample(self, rtt: float, *, snd_una: int = 0, snd_nxt: int = 0) -> None:
+        super().sample(rtt, snd_una=snd_una, snd_nxt=snd_nxt)
+        b = int(self.ticks(rtt) / self.BIN + 1e-9)
+        counts = self.counts
+        if b >= len(counts):
+            counts.extend([0] * (b + 1 - len(counts)))
+        counts[b] += 1
+        self.n += 1
+        if b > self.bin:
+            self.above += 1
+        self._settle()
+        self._set_rto((self.bin + 1) * self.BIN)
+
+    def _settle(self) -> None:
+        """Move the percentile's bin to the smallest whose cumulative count is at least
+        PERCENTILE of the samples: at most ``allowed`` samples lie above it."""
+        counts = self.counts
+        allowed = self.n - math.ceil(self.PERCENTILE * self.n - 1e-9)
+        while self.above > allowed:
+            self.bin += 1
+            self.above -= counts[self.bin]
+        while self.bin > 0 and self.above + counts[self.bin] <= allowed:
+            self.above += counts[self.bin]
+            self.bin -= 1
 
 
-def make_estimator(config) -> RttEstimator:
-    """The estimator a TcpConfig asks for (``rto_estimator`` and the RTO parameters)."""
-    return ESTIMATORS[config.rto_estimator](
+ESTIMATORS = {"rfc6298": RttEstimator, "linux-2.4": LinuxRttEstimator,
+              "histogram": HistogramRtoEstimator}
+
+
+def make_estimator(config, name: str | None = None) -> RttEstimator:
+    """The estimator a TcpConfig asks for (``rto_estimator``, or ``name`` when a variant is
+    built on its own, and the RTO parameters)."""
+    return ESTIMATORS[name or config.rto_estimator](
         initial_rto=config.initial_rto, min_rto=config.min_rto, max_rto=config.max_rto,
         granularity=config.clock_granularity, m=config.rto_m, k=config.rto_k)

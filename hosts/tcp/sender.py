@@ -15,12 +15,16 @@ from hosts.tcp.timers import TS_HZ, ts_val
 from netbase.segment import FIN, Segment
 from netbase.seq import SEQ_MOD
 
-__all__ = ["Sender", "MAX_WINDOW_UNSCALED"]
+__all__ = ["Sender", "MAX_WINDOW_UNSCALED", "RTX_BIT"]
 
 MAX_WINDOW_UNSCALED = 65535         # RFC 9293 §3.1: the 16-bit window field
 # an echoed timestamp further back than half the clock's range is not one of ours (RFC 7323
 # §5.2: timestamps compare in 2^31 of the 32-bit space)
 TS_ECHO_LIMIT = 1 << 31
+# Ludwig's RTX bit (000 §3, §5.1.1): a reserved bit marking a retransmission, which the ACK it
+# draws echoes, so the sender knows which transmission an ACK is for. Bit 0x04 of header byte
+# 12 (Segment.reserved), beside RD-TCP's reorder bit (0x02).
+RTX_BIT = 0x04
 
 
 class Sender:
@@ -126,7 +130,8 @@ class Sender:
         conn.trace("retransmit", start=r[START], end=r[END])
         if self.fin_at is not None and r[START] == self.fin_at:
             return conn.make(r[START], b"", FIN)
-        return conn.make(r[START], self.buf.read(r[START], r[END]), 0)
+        mark = RTX_BIT if conn.policy.marks_retransmissions else 0
+        return conn.make(r[START], self.buf.read(r[START], r[END]), 0, None, mark)
 
     def send_fin(self, now: float) -> Segment:
         """Our FIN, after the last byte written (RFC 9293 §3.10.4); it takes one offset."""

@@ -20,6 +20,10 @@
  * 32 fingerprint bits equal (2^-32 per colliding pair), and flows that differ only in their ports
  * never match falsely at all.
  *
+ * Legacy router (legacy_router = 1, 003 §7): the table is neither read nor written; a segment
+ * leaves as it came, an upstream gateway's stamp included, and a dropped segment's report (its
+ * own range, or the stamp it carried) is lost.
+ *
  * Collision policy (newest wins): a drop of flow F landing on a live entry of another flow G
  * overwrites G's entry and counts EV_COLLISION: G's pending report is lost, and G's receiver
  * treats that gap as reordering (the paper's fallback, 003 §3: RTO or 3+k dupacks). Keeping the
@@ -35,6 +39,16 @@
  * strips in it too; named as the API names it. */
 @name(".MyIngress.epdn_events")
 counter(EPDN_EVENTS, CounterType.packets_and_bytes) epdn_events;
+
+/* 1: this switch is a legacy router, one not upgraded to RD-TCP (003 §7, "incremental
+ * deployment ... some routers in a network which have not been upgraded to use our mechanism").
+ * It forwards and queues as the gateway does (the same buffer limit, RED, impairments, counters)
+ * but records no drop and stamps no segment (Epdn), and strips no option (TrustBoundary): an
+ * EPDN option passes through it as any option would. One cell, written by the controller
+ * (`legacy = true`); 0, the RD-TCP gateway, by default. At the top level because both pieces
+ * read it. */
+@name(".MyIngress.legacy_router")
+register<bit<1>>(1) legacy_router;
 
 control Epdn(inout headers_t hdr,
              inout metadata_t meta,
@@ -145,47 +159,55 @@ control Epdn(inout headers_t hdr,
 
     apply {
         if (meta.is_data == 1) {
-            epdn_slot();
-            if (meta.entry_fp != 0) {
-                epdn_fingerprint();
-                if (meta.entry_fp == meta.flow_fp) {
-                    epdn_read_entry();
-                }
-            }
-            if (meta.drop_cause == DROP_NONE) {
-                if (meta.first_pass && meta.entry_ours == 1) {
-                    /* forwarded: the flow's pending range leaves in this segment, or waits */
-                    bit<16> mtu16 = 0;
-                    port_mtu.read(mtu16, meta.out_idx);
-                    meta.port_mtu = (mtu16 == 0) ? DEFAULT_MTU : (bit<32>)mtu16;
-                    if (hdr.epdn.isValid()) {
-                        epdn_merge_option();
-                        epdn_clear_entry();
-                    } else if (hdr.tcp.data_offset > TCP_MAX_DOFF_FOR_EPDN) {
-                        /* no room for 12 more option bytes in a 60-byte TCP header */
-                        epdn_events.count(EV_DEFER_NO_ROOM);
-                    } else if ((bit<32>)hdr.ipv4.total_len + (bit<32>)EPDN_BYTES > meta.port_mtu) {
-                        /* MTU rule (design.md): keep the entry for the flow's next segment that fits */
-                        epdn_events.count(EV_DEFER_MTU);
-                    } else {
-                        epdn_insert_option();
-                        epdn_clear_entry();
+            /* a legacy router keeps no EPDN table: it neither records nor stamps */
+            bit<1> legacy = 0;
+            legacy_router.read(legacy, 0);
+            if (legacy == 0) {
+                epdn_slot();
+                if (meta.entry_fp != 0) {
+                    epdn_fingerprint();
+                    if (meta.entry_fp == meta.flow_fp) {
+                        epdn_read_entry();
                     }
                 }
-            } else if (meta.drop_cause <= DROP_PATTERN || meta.drop_cause == DROP_RED) {
-                /* a congestion, injected or RED drop (buffer, random, pattern, RED): recorded */
-                epdn_range_of_segment();
-                if (hdr.epdn.isValid()) {
-                    epdn_widen_by_carried_stamp();
+                if (meta.drop_cause == DROP_NONE) {
+                    if (meta.first_pass && meta.entry_ours == 1) {
+                        /* forwarded: the flow's pending range leaves in this segment, or waits */
+                        bit<16> mtu16 = 0;
+                        port_mtu.read(mtu16, meta.out_idx);
+                        meta.port_mtu = (mtu16 == 0) ? DEFAULT_MTU : (bit<32>)mtu16;
+                        if (hdr.epdn.isValid()) {
+                            epdn_merge_option();
+                            epdn_clear_entry();
+                        } else if (hdr.tcp.data_offset > TCP_MAX_DOFF_FOR_EPDN) {
+                            /* no room for 12 more option bytes in a 60-byte TCP header */
+                            epdn_events.count(EV_DEFER_NO_ROOM);
+                        } else if ((bit<32>)hdr.ipv4.total_len + (bit<32>)EPDN_BYTES
+                                   > meta.port_mtu) {
+                            /* MTU rule (design.md): keep the entry for the flow's next
+                             * segment that fits */
+                            epdn_events.count(EV_DEFER_MTU);
+                        } else {
+                            epdn_insert_option();
+                            epdn_clear_entry();
+                        }
+                    }
+                } else if (meta.drop_cause <= DROP_PATTERN || meta.drop_cause == DROP_RED) {
+                    /* a congestion, injected or RED drop (buffer, random, pattern, RED):
+                     * recorded */
+                    epdn_range_of_segment();
+                    if (hdr.epdn.isValid()) {
+                        epdn_widen_by_carried_stamp();
+                    }
+                    if (meta.entry_ours == 1) {
+                        epdn_widen_by_entry();
+                    } else if (meta.entry_fp != 0) {
+                        epdn_events.count(EV_COLLISION);
+                    } else {
+                        epdn_fingerprint();       /* an empty slot: not needed until now */
+                    }
+                    epdn_store();
                 }
-                if (meta.entry_ours == 1) {
-                    epdn_widen_by_entry();
-                } else if (meta.entry_fp != 0) {
-                    epdn_events.count(EV_COLLISION);
-                } else {
-                    epdn_fingerprint();       /* an empty slot: not needed until now */
-                }
-                epdn_store();
             }
         }
     }

@@ -15,6 +15,9 @@
  *    what follows it is not an option to a receiver either), then cut out of the area, which
  *    is written back shorter.
  *
+ * A legacy router (legacy_router, epdn.p4) has no trust boundary: it strips nothing and drops no
+ * fragment, as a router not upgraded to RD-TCP would not (003 §7).
+ *
  * Only well-formed TCP (meta.tcp_ok) is rewritten, on its first pass. The TCP checksum is
  * updated incrementally (tcp_checksum.p4) and never recomputed over the payload. A segment
  * stripped is counted (EV_STRIP) in epdn_events (epdn.p4).
@@ -157,8 +160,13 @@ control TrustBoundary(inout headers_t hdr,
         if (meta.first_pass && meta.drop_cause == DROP_NONE
                 && ((meta.tcp_ok == 1 && (hdr.epdn.isValid() || meta.opt_words != 0))
                     || tcp_fragment)) {
+            /* a legacy router has no trust boundary: options and fragments pass (epdn.p4) */
+            bit<1> legacy = 0;
+            legacy_router.read(legacy, 0);
             bit<1> edge = 0;
-            edge_port.read(edge, ((bit<32>)standard_metadata.ingress_port) & PORT_INDEX_MASK);
+            if (legacy == 0) {
+                edge_port.read(edge, ((bit<32>)standard_metadata.ingress_port) & PORT_INDEX_MASK);
+            }
             if (edge == 1 && tcp_fragment) {
                 drop_edge_fragment();
             } else if (edge == 1) {

@@ -43,3 +43,18 @@ def test_toml_config_nested_a_hundred_thousand_deep(tmp_path):
     config.write_text("routes = " + "[" * 100_000 + "]" * 100_000 + "\n")
     assert one_error_line(controller_cli(config)) == (
         f"error: {config}: invalid TOML: nested too deeply")
+
+
+def test_legacy_mistyped_is_one_error_line(tmp_path):
+    config = tmp_path / "r2.toml"
+    config.write_text('legacy = "yes"\n')
+    assert one_error_line(controller_cli(config)) == (
+        "error: legacy: expected true or false, got 'yes'")
+
+
+def test_legacy_with_edge_port_is_one_error_line(tmp_path):
+    config = tmp_path / "r2.json"
+    config.write_text('{"legacy": true, "ports": {"1": {"edge": true}}}')
+    assert one_error_line(controller_cli(config)) == (
+        "error: ports.1.edge: a legacy router (legacy = true) strips no EPDN option: "
+        "leave edge out")

@@ -225,3 +225,39 @@ def test_commands_red_off_by_default_reset():
     cmds = Controller(RecordingDriver()).commands(R1)
     assert "register_reset MyIngress.red_max_th" in cmds
     assert not any(c.startswith("register_write MyIngress.red_") for c in cmds)
+
+
+# ------------------------------------------------------------------ legacy router (003 §7)
+LEGACY = {"legacy": True, "routes": R1["routes"], "ports": {"2": {"buffer_limit": 65}}}
+
+
+def _legacy_commands(cmds: list[str]) -> list[tuple[int, str]]:
+    return [(i, c) for i, c in enumerate(cmds) if n.REG_LEGACY_ROUTER in c]
+
+
+def test_commands_gateway_clears_legacy_once_after_resets_before_writes():
+    cmds = Controller(RecordingDriver()).commands(R1)
+    [(i, cmd)] = _legacy_commands(cmds)
+    assert cmd == "register_write MyIngress.legacy_router 0 0"
+    resets = [j for j, c in enumerate(cmds) if c.startswith("register_reset")]
+    adds = [j for j, c in enumerate(cmds) if c.startswith("table_add")]
+    assert max(resets) < i < min(adds)
+
+
+def test_commands_legacy_router_set_last_never_reset():
+    cmds = Controller(RecordingDriver()).commands(LEGACY)
+    assert _legacy_commands(cmds) == [(len(cmds) - 1,
+                                       "register_write MyIngress.legacy_router 0 1")]
+    assert not any(c.startswith("register_write MyIngress.edge_port") and c.endswith(" 1")
+                   for c in cmds)
+    assert "register_write buffer_limit 2 65" in cmds
+    assert not any(c.startswith("register_write MyIngress.port_mtu") for c in cmds)
+
+
+def test_commands_legacy_refused_by_program_without_the_register():
+    program = ProgramInfo.gateway()
+    registers = {k: v for k, v in program.registers.items() if k != n.REG_LEGACY_ROUTER}
+    old = ProgramInfo(tables=program.tables, registers=registers)
+    with pytest.raises(ConfigError) as e:
+        Controller(RecordingDriver(), program=old).commands(LEGACY)
+    assert str(e.value) == "legacy: the program has no register MyIngress.legacy_router"

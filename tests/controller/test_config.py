@@ -232,3 +232,51 @@ def test_red_missing_parameter_named():
 
 def test_red_without_buffer_limit_any_threshold_up_to_fixed_point_range():
     assert load_config({"ports": {"2": {"red": dict(RED, max_th=500)}}}).ports[2].red.max_th == 500
+
+
+# ------------------------------------------------------------------ legacy router (003 §7)
+def test_legacy_off_by_default():
+    assert load_config({}).legacy is False
+    assert load_config(EXAMPLES / "r2.toml").legacy is False
+
+
+def test_legacy_example_loads_without_edge_or_mtu():
+    cfg = load_config(EXAMPLES / "r2_legacy.toml")
+    assert cfg.legacy is True
+    assert [r.port for r in cfg.routes] == [1, 2]
+    assert cfg.ports == {}
+
+
+@pytest.mark.parametrize("value", ["yes", 1, 0, None, "true"])
+def test_legacy_must_be_bool(value):
+    assert _err({"legacy": value}) == f"legacy: expected true or false, got {value!r}"
+
+
+def test_legacy_misspelt_key_names_the_allowed_ones():
+    msg = _err({"legasy": True})
+    assert msg.startswith("legasy: unknown key (allowed: ")
+    assert "legacy" in msg
+
+
+def test_legacy_with_edge_port_refused():
+    assert _err({"legacy": True, "ports": {"1": {"edge": True}}}) == (
+        "ports.1.edge: a legacy router (legacy = true) strips no EPDN option: leave edge out")
+
+
+def test_legacy_with_mtu_refused():
+    assert _err({"legacy": True, "ports": {"2": {"mtu": 1500, "buffer_limit": 65}}}) == (
+        "ports.2.mtu: the MTU rule governs EPDN stamps, which a legacy router (legacy = true) "
+        "never inserts: leave mtu out")
+
+
+def test_legacy_keeps_queue_and_impairments():
+    cfg = load_config({"legacy": True, "ports": {"2": {
+        "buffer_limit": 65, "red": {"min_th": 5, "max_th": 15, "w_q": 0.002, "max_p": 0.1},
+        "impair": {"drop_prob": 0.01}}}})
+    assert cfg.ports[2].buffer_limit == 65 and cfg.ports[2].red is not None
+    assert cfg.ports[2].impair.drop_prob == 0.01
+
+
+def test_legacy_false_allows_edge_and_mtu():
+    cfg = load_config({"legacy": False, "ports": {"1": {"edge": True, "mtu": 1500}}})
+    assert cfg.legacy is False and cfg.ports[1].edge

@@ -184,3 +184,56 @@ def test_apply_failure_at_each_command_same_state_through_cli(program_json, comm
             assert_safe(through_cli, cmd)
     finally:
         direct.close()
+
+
+# ------------------------------------------------------------------ legacy router (003 §7)
+LEGACY = {"max_ports": PORTS, "legacy": True,
+          "routes": [{"prefix": "10.0.2.0/24", "port": 2, "next_hop_mac": MAC}],
+          "ports": {"2": {"buffer_limit": 65}}}
+
+
+def applied_with_failure(program_json, first: dict, then: dict, k: int):
+    """A switch configured ``first``, then ``then`` with its k-th command refused."""
+    from toolchain.switch import SimpleSwitch
+    sw = SimpleSwitch(program_json)
+    Controller(EmbeddedDriver(sw)).apply(first)
+    with pytest.raises(ApplyError) as e:
+        Controller(FailingAt(sw, k)).apply(then)
+    return EmbeddedDriver(sw), e.value
+
+
+@pytest.mark.parametrize("first, then", [(OLD, LEGACY), (LEGACY, NEW)],
+                         ids=["gateway-to-legacy", "legacy-to-gateway"])
+def test_apply_failure_switching_legacy_mode_changes_it_only_by_its_command(
+        program_json, first, then):
+    """Whichever command is refused, the mode ends as the new config's unless the refused
+    command is the mode's own write (never reset on the way), and the edge ports are the new
+    config's unless the refused command is that port's edge cell."""
+    from toolchain.switch import SimpleSwitch
+    cmds = Controller(EmbeddedDriver(SimpleSwitch(program_json))).commands(then)
+    def mode(cfg):
+        return 1 if cfg.get("legacy") else 0
+
+    def edges(cfg):
+        return [1 if cfg["ports"].get(str(p), {}).get("edge") else 0 for p in range(PORTS)]
+
+    for k, cmd in enumerate(cmds):
+        drv, err = applied_with_failure(program_json, first, then, k)
+        assert err.failures[0][:2] == (k, cmd)
+        mode_write = cmd.startswith(f"register_write {n.REG_LEGACY_ROUTER} ")
+        assert drv.read_register_array(n.REG_LEGACY_ROUTER) == \
+            [mode(first) if mode_write else mode(then)], cmd
+        edge = drv.read_register_array(n.REG_EDGE_PORT)
+        for p in range(PORTS):
+            refused_here = cmd.startswith(f"register_write {n.REG_EDGE_PORT} {p} ")
+            assert edge[p] == (edges(first) if refused_here else edges(then))[p], cmd
+
+
+def test_report_says_whether_the_switch_is_a_legacy_router(program_json):
+    from toolchain.switch import SimpleSwitch
+    ctl = Controller(EmbeddedDriver(SimpleSwitch(program_json)))
+    assert ctl.report()["legacy"] is False
+    ctl.apply(LEGACY)
+    assert ctl.report()["legacy"] is True
+    ctl.apply(NEW)
+    assert ctl.report()["legacy"] is False

@@ -116,3 +116,35 @@ def test_reordering_by_delay_delays_data_on_the_bottleneck_and_costs_sack(tmp_pa
     assert row["delayed_segments"] > 20 and 15 < row["delay_extra_mean_ms"] < 35
     assert row["spurious_retransmits"] >= 5 and row["r1_drops_buffer"] == 0
     assert (tmp_path / "run.json").exists()
+
+
+def test_one_run_with_a_legacy_router_says_which_router_dropped(tmp_path, capsys):
+    # 003 §7: R1 a legacy router; drops at R1 (its queue) and at R2 (injected), and the stamps
+    # B honoured are R2's alone
+    assert main(["--variant", "rdtcp", "--legacy", "r1", "--r2-drop", "0.005", "--swaps", "0",
+                 "--duration", "6", "--out", str(tmp_path)]) == 0
+    row = json.loads((tmp_path / "run.json").read_text())
+    assert (row["legacy"], row["r2_drop"]) == ("r1", 0.005)
+    assert row["r1_drops_buffer"] > 0 and row["r1_epdn_events_record"] == 0
+    assert 0 < row["rcv_epdn_stamps"] == row["r2_epdn_events_stamp"]
+    out = capsys.readouterr().out
+    assert "rdtcp k=3, 0 swaps every 1 s, legacy r1, R2 drops 0.005, seed 1:" in out
+    assert (f"drops at R1 {row['r1_drops_buffer']} (legacy router), R2 "
+            f"{row['r2_drops_random']}; B honoured {row['rcv_epdn_stamps']} EPDN stamps") in out
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--variant", "sack", "--legacy", "r1"],
+     "--legacy changes only the EPDN stamps a receiver reads, and --variant sack reads none"),
+    (["--legacy", "r3"], "argument --legacy: invalid choice: 'r3'"),
+    (["--legacy", "none"], "argument --legacy: invalid choice: 'none'"),
+    (["--r2-drop", "0"], "--r2-drop must be a probability in (0, 1]"),
+    (["--r2-drop", "1.5"], "--r2-drop must be a probability in (0, 1]"),
+])
+def test_one_run_refuses_a_deployment_that_would_not_act(argv, message, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv + ["--out", str(tmp_path / "o")])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("error:") == 1
+    assert not (tmp_path / "o").exists()

@@ -1,110 +1,185 @@
-"""RR-TCP's Figures 4-5 (seed 000 §5.1.1) on 000's own topology: the scenario is the one 000
-describes (capacity maxwnd / RTT, no drops), the sweep writes its table, figures and checks, and
-the checks read the paper's statements off our numbers."""
+"""RR-TCP's evaluation (seed 000 §5) as a sweep: every figure's runs built once, the metrics read
+off the rows, 000's statements checked against them (ok, not ok, not run), and the driver
+writing every figure and table, resumably; the §5.7 sweep's conditions and its best-sender
+table."""
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 import pytest
 
-from experiments.rrtcp_figures import (MAXWND, MODES, RrSweepConfig, build_specs, checks_of, main,
-                                       points_of)
+from experiments.rrtcp_figures import MODES, main, series_name
 from experiments.runner.journal import scan_journal
-from experiments.runner.scenario import SCENARIOS, RunSpec, gateway_program, run_paper
+from experiments.runner.rrtcp_checks import View, checks_of
+from experiments.runner.rrtcp_report import points_of, run_metrics
+from experiments.runner.rrtcp_studies import (ALL_FIGURES, DISTRIBUTIONS, RrConfig, base_spec,
+                                              build_specs, ideal_key, panels, point_key,
+                                              point_keys, tables, traces)
+from experiments.runner.rrtcp_sweep57 import best_table, conditions, sweep_checks, sweep_specs
+from experiments.runner.scenario import RunSpec
+from hosts.tcp.variants import VARIANTS
+
+QUICK = MODES["quick"]
 
 
-@pytest.fixture(scope="module")
-def program():
-    return gateway_program()[1]
+def test_full_mode_is_000s_runs_and_both_modes_cover_every_figure_and_table():
+    assert MODES["full"].duration == 1000.0 and MODES["full"].seeds == 5    # 000 §5
+    for mode in MODES.values():
+        assert mode.figures == ALL_FIGURES
+        drawn = {p.number.rstrip("abc") for p in panels(mode)} | {t.number for t in traces(mode)}
+        drawn |= {"t" + t.number for t in tables(mode)}
+        assert drawn == set(ALL_FIGURES)
 
 
-def test_000s_scenario_fills_maxwnd_over_rtt_without_a_queue_or_a_drop(program):
-    # 000 §5: capacity = maxwnd / RTT (50 packets of 1000 bytes per 100 ms = 4 Mb/s), so SACK
-    # without delays runs at nearly the link's rate and drops nothing
-    spec = RunSpec("sack", scenario="rrtcp", duration=20.0, max_cwnd_segments=MAXWND)
-    result = run_paper(spec, program)
-    assert result.mss == SCENARIOS["rrtcp"].mss == 960
-    packets_per_s = result.throughput_Bps / result.mss
-    assert 0.93 * 500 < packets_per_s <= 500
-    assert result.stats["r1_drops_buffer"] == 0 and result.stats["retransmits"] == 0
+def test_each_point_runs_once_per_seed_and_shared_setups_share_runs():
+    specs = build_specs(QUICK)
+    assert len(specs) == len(set(specs))
+    keys = point_keys(QUICK)
+    nodelay = base_spec(QUICK, "sack")
+    assert nodelay in keys and [s for s in specs if point_key(s) == nodelay] == [nodelay]
+    randomised = [k for k in keys if k.level or k.drop or k.bursts or k.ack_level]
+    assert all(sum(point_key(s) == k for s in specs) == QUICK.seeds for k in randomised)
+    # Fig. 15's normal curve is Fig. 4's runs; Fig. 8's fixed FA at 90 % is DSACK-FA's own
+    assert DISTRIBUTIONS["normal"] == "normal:0.025,0.008"
+    fig15 = {key for p in panels(QUICK) if p.number == "15" for c in p.curves
+             if c.style == "normal" for _, key in c.points}
+    fig4 = {key for p in panels(QUICK) if p.number == "4" for c in p.curves
+            for _, key in c.points}
+    assert {replace(k, delay="") for k in fig15} <= fig4 | {replace(k, delay="") for k in fig4}
+    fa90 = [key for p in panels(QUICK) if p.number == "8c" for c in p.curves
+            if c.variant == "rrtcp-fa" for x, key in c.points if x == 90]
+    assert fa90 and fa90[0].fa_ratio == 0.0
+    assert all(s.scenario == "rrtcp" and s.max_cwnd_segments == 50 for s in specs)
 
 
-def test_delays_make_sack_retransmit_falsely_and_rrtcp_far_less(program):
-    # 5 % of data packets delayed by N(25 ms, 8 ms): every fast retransmit is false (no drops)
-    rows = [run_paper(RunSpec(v, scenario="rrtcp", duration=30.0, max_cwnd_segments=MAXWND,
-                              injection="delay", level=0.05), program).row()
-            for v in ("sack", "rrtcp")]
-    sack, rrtcp = rows
-    assert sack["r1_drops_buffer"] == rrtcp["r1_drops_buffer"] == 0
-    ratio = {r["variant"]: r["fast_retransmits"] / r["delayed_segments"] for r in rows}
-    assert ratio["sack"] > 5 * ratio["rrtcp"]       # per packet delayed, 000 Fig. 5's measure
-    assert rrtcp["throughput_Bps"] > 3 * sack["throughput_Bps"]
+def test_figures_use_000s_setups():
+    by_number = {p.number: p for p in panels(QUICK)}
+    key = by_number["10"].curves[0].points[-1][1]           # k = 8, P = 200 ms
+    assert (key.path_delay, key.level, key.delay) == (0.2, 0.04, "normal:1.6,0.533333")
+    key = by_number["7"].curves[0].points[0][1]             # P = 50 ms
+    assert (key.level, key.drop, key.delay) == (0.014, 0.006, "uniform:0,0.2")
+    key = by_number["16"].curves[0].points[-1][1]
+    assert (key.injection, key.level, key.alt_extra_delay) == ("altpath", 0.5, "200ms")
+    table4 = {(k.variant, k.bursts) for _, k in tables(QUICK)[1].rows}
+    assert table4 == {(v, b) for v in ("dsack-inc", "rrtcp") for b in (0.0, 0.0002)}
+    assert ideal_key(key) == base_spec(QUICK, "sack")
 
 
-def test_build_specs_runs_sack_nodelay_once_and_every_sender_at_every_level():
-    cfg = RrSweepConfig(duration=10.0, seeds=2, levels=(0.05, 0.3), variants=("sack", "rrtcp"))
-    specs = build_specs(cfg)
-    assert len(specs) == 1 + 2 * 2 * 2
-    assert specs[0] == RunSpec("sack", scenario="rrtcp", duration=10.0, max_cwnd_segments=50)
-    assert all(s.scenario == "rrtcp" and s.max_cwnd_segments == MAXWND for s in specs)
-    assert {(s.variant, s.level, s.seed) for s in specs[1:]} == {
-        (v, lv, seed) for v in ("sack", "rrtcp") for lv in (0.05, 0.3) for seed in (1, 2)}
-    assert MODES["full"].duration == 1000.0 and MODES["full"].seeds == 5   # 000 §5
+def test_variants_restrict_every_figure_but_the_ideal():
+    cfg = replace(QUICK, variants=("rrtcp",), figures=("4",))
+    assert {s.variant for s in build_specs(cfg)} == {"rrtcp", "sack"}
+    assert {s.level for s in build_specs(cfg) if s.variant == "sack"} == {0.0}
 
 
-def _row(variant, level, tput, *, fr=0, delayed=100, drops=0, seed=1):
-    return {**asdict(RunSpec(variant, scenario="rrtcp", level=level, seed=seed,
-                             injection="delay" if level else "swap")),
-            "throughput_Bps": tput, "fast_retransmits": fr, "timeouts": 0,
-            "delayed_segments": delayed if level else 0, "r1_drops_buffer": drops,
-            "r2_drops_buffer": 0}
+def _row(variant, tput, **kw):
+    counters = {k: kw.pop(k) for k in list(kw) if k in (
+        "fast_retransmits", "timeouts", "segments_sent", "delayed_segments", "delivered_packets",
+        "r1_drops_random", "rto_mean_s", "fa_ratio_end", "dupthresh_mean", "fa_ratio_mean")}
+    spec = base_spec(QUICK, variant, **kw)
+    return {**asdict(spec), "throughput_Bps": tput, "fast_retransmits": 0, "timeouts": 0,
+            "segments_sent": 1000, "delayed_segments": 100 if spec.level else 0,
+            "delivered_packets": 900, **counters}
+
+
+def test_metrics_are_000s_measures():
+    m = run_metrics(_row("rrtcp", 1000.0, level=0.3, fast_retransmits=5, timeouts=2,
+                         segments_sent=2000, delivered_packets=1000))
+    assert m["ffr_ratio"] == 5 / 100 and m["timeout_fraction"] == 2 / 2000
+    assert m["fr_fraction"] == 5 / 2000 and m["fr_ratio_pct"] == 0.5
+    # with a drop a fast retransmit may be true: no false-retransmit ratio
+    assert run_metrics(_row("rrtcp", 1.0, level=0.3, r1_drops_random=1))["ffr_ratio"] is None
+    points = points_of([_row("sack", 1000.0), _row("rrtcp", 800.0, level=0.3, seed=1),
+                        _row("rrtcp", 700.0, level=0.3, seed=2)])
+    p = points[base_spec(QUICK, "rrtcp", level=0.3)]
+    assert p["n"] == 2 and p["throughput"] == 750.0 and p["relative"] == 0.75
+    assert p["throughput_std"] == pytest.approx(70.71, abs=0.01)
+
+
+def _fig4_rows(ta_at_30: float, fa_ffr: int):
+    rows = [_row("sack", 1000.0)]
+    for lv, sack, fa, ta in ((0.05, 300.0, 850.0, 900.0), (0.15, 200.0, 800.0, 850.0),
+                             (0.30, 100.0, 700.0, ta_at_30)):
+        rows += [_row("sack", sack, level=lv, fast_retransmits=40),
+                 _row("dsack", sack + 50, level=lv, fast_retransmits=30),
+                 _row("rrtcp-fa", fa, level=lv, fast_retransmits=fa_ffr, fa_ratio_end=0.9),
+                 _row("rrtcp", ta, level=lv, fast_retransmits=1, fa_ratio_end=0.99)]
+    return rows
+
+
+def _fig4_checks(rows):
+    cfg = replace(QUICK, figures=("4", "5"))
+    view = View(points_of(rows), panels(cfg), tables(cfg), {})
+    return {c.claim: c.ok for c in checks_of(view) if c.item.startswith("Fig. 4")
+            or c.item.startswith("Fig. 5")}
 
 
 def test_checks_read_000s_statements_off_the_points():
-    cfg = RrSweepConfig(duration=10.0, seeds=1, levels=(0.3,), variants=("sack", "rrtcp-fa",
-                                                                          "rrtcp"))
-    rows = [_row("sack", 0.0, 1000.0), _row("sack", 0.3, 100.0, fr=50),
-            _row("rrtcp-fa", 0.3, 700.0, fr=5), _row("rrtcp", 0.3, 720.0, fr=2)]
-    points = points_of(rows)
-    assert points[("rrtcp", 0.3)]["relative"] == pytest.approx(0.72)
-    assert points[("rrtcp-fa", 0.3)]["ffr_ratio"] == pytest.approx(0.05)
-    checks = {c["claim"]: c["ok"] for c in checks_of(points, cfg)}
-    assert checks["DSACK-TA keeps over 71% of SACK-NODELAY's throughput at 30% delayed"]
-    assert all(checks.values())
-    # TA below 71 %, and FA retransmitting falsely for 12 % of the delayed packets: both fail
-    rows[2:] = [_row("rrtcp-fa", 0.3, 700.0, fr=12), _row("rrtcp", 0.3, 650.0, fr=2)]
-    checks = {c["claim"]: c["ok"] for c in checks_of(points_of(rows), cfg)}
-    assert not checks["DSACK-TA keeps over 71% of SACK-NODELAY's throughput at 30% delayed"]
-    assert not checks["DSACK-FA's false fast retransmit ratio below 10% at 30% delayed"]
-    assert not checks["DSACK-TA performs best (at least DSACK-FA's throughput) at 30% delayed"]
-    # a run that dropped a packet gives no false-retransmit ratio (a retransmit may be true)
-    assert points_of([_row("rrtcp", 0.3, 1.0, fr=3, drops=1)])[("rrtcp", 0.3)]["ffr_ratio"] is None
+    checks = _fig4_checks(_fig4_rows(ta_at_30=750.0, fa_ffr=5))
+    ta71 = "DSACK-TA keeps over 71% of SACK-NODELAY's throughput at 30% delayed (at the " \
+           "highest level run)"
+    assert checks[ta71] is True
+    assert checks["DSACK-FA's false fast retransmit ratio is less than 10%"] is True
+    # the senders that did not run: their statements are "not run", not passed
+    assert checks["DSACK-TA-MEAN and DSACK-TA-RTX plot atop one another (test: within 2% at "
+                  "every level)"] is None
+    # TA below 71 % and FA retransmitting falsely for 12 % of the delayed packets: both fail
+    checks = _fig4_checks(_fig4_rows(ta_at_30=650.0, fa_ffr=12))
+    assert checks[ta71] is False
+    assert checks["DSACK-FA's false fast retransmit ratio is less than 10%"] is False
 
 
-def test_sweep_writes_table_figures_and_checks_and_resumes(tmp_path, capsys):
-    argv = ["--duration", "8", "--seeds", "1", "--levels", "0.3", "--variants", "sack,rrtcp",
-            "--jobs", "1", "--no-progress", "--worker-python", "self", "--out", str(tmp_path)]
+def test_every_statement_is_listed_even_when_nothing_ran():
+    checks = checks_of(View({}, panels(QUICK), tables(QUICK), {}))
+    assert len(checks) >= 40 and all(c.ok is None for c in checks)
+    items = {c.item for c in checks}
+    for item in ("Fig. 1", "Fig. 4", "Fig. 5", "Fig. 6", "Fig. 7", "Fig. 8a", "Fig. 8b",
+                 "Fig. 8c", "Fig. 9", "Fig. 10", "Fig. 11", "Fig. 12", "Fig. 13", "Table 3",
+                 "Fig. 14", "Fig. 15", "Fig. 16", "Fig. 17", "Fig. 18", "Table 4", "Fig. 19"):
+        assert item in items, item
+
+
+def test_series_names_tell_runs_apart():
+    names = {series_name({**asdict(s), "seed": s.seed}) for s in build_specs(QUICK)}
+    assert len(names) == len(build_specs(QUICK))
+
+
+def test_sweep_writes_figures_tables_checks_and_resumes(tmp_path, capsys):
+    argv = ["--duration", "4", "--seeds", "1", "--figures", "1,4,5,t3,t4,19",
+            "--variants", "sack,rrtcp,dsack,dsack-inc", "--levels", "0.3", "--jobs", "1",
+            "--no-progress", "--worker-python", "self", "--out", str(tmp_path)]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "| DSACK-TA (`rrtcp`) |" in out and "SACK-NODELAY:" in out
+    assert "| Fig. 4 |" in out and "| Table 4 |" in out
     for name in ("runs.csv", "points.csv", "paper_table.md", "paper_table.csv", "summary.json",
-                 "fig4_rrtcp_throughput.png", "fig5_rrtcp_ffr.png"):
+                 "fig01_false_fast_retransmit.png", "fig04_throughput_vs_delayed.png",
+                 "fig05_ffr_ratio_vs_delayed.png", "fig19_dupthresh_over_time.png",
+                 "table3_mean_rto.md", "table4_bursty_loss.md"):
         assert (tmp_path / name).stat().st_size > 0, name
     summary = json.loads((tmp_path / "summary.json").read_text())
-    assert summary["runs"] == 3 and summary["failed_runs"] == 0
-    assert [c["claim"] for c in summary["checks"]][:1] == [
-        "SACK's throughput falls as more packets are delayed"]
+    assert summary["failed_runs"] == 0
+    runs = len(build_specs(replace(QUICK, duration=4.0, seeds=1, figures=("1", "4", "5", "t3",
+                                                                           "t4", "19"),
+                                   levels=(0.3,), variants=("sack", "rrtcp", "dsack",
+                                                            "dsack-inc"))))
+    assert summary["runs"] == runs
+    assert "| 000 | ours |" not in (tmp_path / "table4_bursty_loss.md").read_text()
+    assert "97184" in (tmp_path / "table4_bursty_loss.md").read_text()
+    assert "1.6" in (tmp_path / "table3_mean_rto.md").read_text()
     rows = [r for _, r in scan_journal(tmp_path / "runs.jsonl").lines]
     assert {r["scenario"] for r in rows} == {"rrtcp"}
     assert main(argv + ["--resume"]) == 0
-    assert "3 kept from" in capsys.readouterr().err
+    assert f"{runs} kept from" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv, message", [
     (["--levels", "0"], "--levels: each fraction delayed must be in (0, 1]"),
     (["--levels", "1.5"], "--levels are probabilities in [0, 1]"),
     (["--variants", "tahoe"], "tahoe"),
+    (["--figures", "2"], "unknown 2"),
     (["--seeds", "0"], "--seeds must be >= 1"),
+    (["--sweep-57"], "--sweep-57 runs 000's 1000 s runs: it needs --mode full"),
+    (["--mode", "full", "--sweep-57", "--sweep-57-conditions", "0"],
+     "--sweep-57-conditions must be >= 1"),
 ])
 def test_bad_options_are_usage_errors(argv, message, capsys):
     with pytest.raises(SystemExit) as exc:
@@ -113,38 +188,54 @@ def test_bad_options_are_usage_errors(argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_runspec_refuses_an_unknown_scenario():
-    with pytest.raises(ValueError, match="unknown scenario 'ns2'"):
-        RunSpec("sack", scenario="ns2")
+# ------------------------------------------------------------------------------- §5.7
+def test_sweep57_conditions_are_reproducible_and_in_000s_ranges():
+    first = conditions(50)
+    assert conditions(10) == first[:10]           # a longer sweep extends a shorter one
+    for c in first:
+        assert 0.05 <= c["path_delay"] <= 0.4 and 0 <= c["drop"] <= 0.09
+        assert 0.001 <= c["level"] <= 0.10
+        RunSpec("sack", scenario="rrtcp", delay=c["delay"])      # a valid distribution
+    kinds = {c["delay"].split(":")[0] for c in first}
+    assert kinds == {"normal", "exponential", "hyperexponential", "pareto", "pareto2",
+                     "uniform"}
+    assert any(c["drop"] == 0 for c in first) and any(c["drop"] > 0.01 for c in first)
+    specs = sweep_specs(MODES["full"], 3)
+    assert len(specs) == 3 * len({s.variant for s in specs})
+    assert {s.variant for s in specs} <= set(VARIANTS)
 
 
-def test_a_journal_row_from_before_scenarios_is_read_as_003s_dumbbell(tmp_path):
-    row = {**asdict(RunSpec("sack", swaps=15)), "throughput_Bps": 1.0, "code_version": "x"}
-    del row["scenario"]
-    (tmp_path / "runs.jsonl").write_text(json.dumps(row) + "\n")
-    journal = scan_journal(tmp_path / "runs.jsonl")
-    assert journal.bad == [] and journal.lines[0][1]["scenario"] == "rdtcp"
+def test_sweep57_table_counts_the_best_sender_and_its_margins():
+    cond = conditions(2)
+    rows = []
+    for c, tputs in zip(cond, ({"rrtcp-taes": 100.0, "rrtcp-fa": 96.0, "sack": 50.0},
+                               {"rrtcp-taes": 97.0, "rrtcp-fa": 100.0, "sack": 40.0})):
+        rows += [{**asdict(base_spec(MODES["full"], v, **c)), "throughput_Bps": t}
+                 for v, t in tputs.items()]
+    per_condition, summary = best_table(rows)
+    by = {s["variant"]: s for s in summary}
+    assert by["rrtcp-taes"]["best"] == 1 and by["rrtcp-fa"]["best"] == 1
+    assert by["rrtcp-taes"]["mean_relative"] == pytest.approx(0.985)
+    checks = sweep_checks(per_condition, summary)
+    assert [c["ok"] for c in checks] == [True, True]     # behind by 3 %: under 5 %
+    assert all(c["ok"] is None for c in sweep_checks([], []))
 
 
-def test_each_scenario_builds_its_papers_dumbbell(program):
-    from experiments.runner.scenario import BUFFER_PACKETS, build_network
-    from netbase.units import parse_delay
-
-    expected = {"rdtcp": (5, "50ms", BUFFER_PACKETS, 10), "rrtcp": (4, "50ms", 200, 100)}
-    for name, (bw, delay, queue, access) in expected.items():
-        net = build_network(RunSpec("sack", scenario=name), program)
-        link = net.link_info("r1", 2)
-        assert (link["bw"], parse_delay(link["delay"]), link["max_queue_size"]) == \
-            (bw, parse_delay(delay), queue), name
-        assert net.link_info("r1", 1)["bw"] == access, name
-        net.close()
-
-
-def test_net_reno_runs_as_the_newreno_sender_it_is_built_on(program):
-    from experiments.runner.scenario import tcp_config
-
-    assert tcp_config(RunSpec("netreno")).sack is False
-    assert tcp_config(RunSpec("sack")).sack is True
-    row = run_paper(RunSpec("netreno", scenario="rrtcp", duration=20.0, max_cwnd_segments=MAXWND,
-                            injection="delay", level=0.05), program).row()
-    assert row["throughput_Bps"] > 0 and row["delivered_bytes"] > 0
+def test_sweep57_runs_resumably_into_its_own_folder_and_the_figures_report_it(tmp_path, capsys):
+    argv = ["--mode", "full", "--sweep-57", "--sweep-57-conditions", "2", "--duration", "3",
+            "--variants", "sack,rrtcp,rrtcp-taes", "--jobs", "1", "--no-progress",
+            "--worker-python", "self", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    sweep = tmp_path / "sweep57"
+    assert "| DSACK-TAES (`rrtcp-taes`) |" in (sweep / "sweep57.md").read_text()
+    summary = json.loads((sweep / "summary.json").read_text())
+    assert summary["runs"] == 6 and [c["ok"] for c in summary["checks"]] != [None, None]
+    assert main(argv + ["--resume"]) == 0
+    assert "6 kept from" in capsys.readouterr().err
+    # the figures' paper_table lists the sweep's two statements with their outcome
+    assert main(["--duration", "2", "--seeds", "1", "--figures", "1", "--jobs", "1",
+                 "--no-progress", "--worker-python", "self", "--out", str(tmp_path)]) == 0
+    checks = json.loads((tmp_path / "summary.json").read_text())["checks"]
+    sweep_checks = [c for c in checks if c["item"] == "§5.7 sweep"]
+    assert len(sweep_checks) == 2 and all(c["ok"] != "not run" for c in sweep_checks)
+    assert "| §5.7 sweep |" in (tmp_path / "paper_table.md").read_text()

@@ -50,11 +50,14 @@ class LibraryHarness:
         self.ctl = None
         self.out: dict[int, deque] = defaultdict(deque)
 
-    def configure(self, delta: dict) -> None:
+    def configure(self, delta: dict, *, base: dict = TEST_CONFIG) -> None:
+        """A switch configured with ``base`` merged with ``delta``; a second call reconfigures
+        the same switch (its state stays, as on a switch process)."""
         from toolchain.switch import SimpleSwitch
-        self.sw = SimpleSwitch(self.program, seed=self.seed)
-        self.ctl = Controller(EmbeddedDriver(self.sw))
-        self.ctl.apply(deep_merge(TEST_CONFIG, delta))
+        if self.sw is None:
+            self.sw = SimpleSwitch(self.program, seed=self.seed)
+            self.ctl = Controller(EmbeddedDriver(self.sw))
+        self.ctl.apply(deep_merge(base, delta))
         self.out = defaultdict(deque)
 
     def send(self, port: int, pkt, now: float = 0.0) -> None:

@@ -30,8 +30,11 @@ def _policy(variant):
     return get_variant(variant)(TcpConfig(variant=variant, mss=MSS))
 
 
-@pytest.mark.parametrize("variant", ["dsack", "dsack-inc", "dsack-avg", "rdtcp-measured-undo"])
-def test_late_dsack_of_an_earlier_episode_does_not_undo_the_current_one(variant):
+@pytest.mark.parametrize("variant, restored", [
+    ("dsack", (30 * MSS, 20 * MSS)), ("rdtcp-measured-undo", (30 * MSS, 20 * MSS)),
+    # Blanton and Allman's undo (BA02): ssthresh back to the old cwnd, cwnd slow-starts to it
+    ("dsack-inc", (20 * MSS, 30 * MSS)), ("dsack-avg", (20 * MSS, 30 * MSS))])
+def test_late_dsack_of_an_earlier_episode_does_not_undo_the_current_one(variant, restored):
     conn = _Conn(snd_una=10_001, dupacks=3, cwnd=20 * MSS, mss=MSS, undos=[])
     policy = _policy(variant)
     # episode 1 retransmits [10001, 11001) (later shown spurious, but its DSACK is late)
@@ -44,7 +47,7 @@ def test_late_dsack_of_an_earlier_episode_does_not_undo_the_current_one(variant)
     conn.apply(policy.on_dsack(conn, 10_001, 11_001, True, now=2.1))   # episode 1's DSACK now
     assert conn.undos == []
     conn.apply(policy.on_dsack(conn, 50_001, 51_001, True, now=2.2))   # episode 2's: all spurious
-    assert conn.undos == [(30 * MSS, 20 * MSS)]
+    assert conn.undos == [restored]
 
 
 def test_dsack_for_data_never_retransmitted_does_not_count():

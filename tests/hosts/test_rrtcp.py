@@ -160,15 +160,6 @@ def test_dupthresh_is_the_fa_percentile_plus_one():
     assert rr.dupthresh_for(h, 1.0) == 64
 
 
-def test_dupthresh_bounded_by_90pct_of_cwnd():
-    policy = rr.RrTcpFa(config("rrtcp-fa"))
-    for t in range(10):
-        policy.histogram.add(float(t), 30)
-    conn = _stand_in(cwnd=20 * MSS, highest=1)
-    policy.on_ack(conn, None, 1, now=conn.now)
-    assert policy.target == 31 and policy.dupthresh == 18      # int(0.9 * 20)
-
-
 # ------------------------------------------------------------------ DSACK-R + FA end to end
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_false_fast_retransmit_undone_and_the_same_displacement_then_waited_out(variant):

@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from live import host as live
 from hosts.tcp import TcpConnection
+from live import host as live
 from netbase.packet_socket import SocketPairPort
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from live import network as tl
 from topologies import PaperTopo
 from topologies.base import Topo
-from live import network as tl
 
 
 @pytest.fixture(scope="module")
@@ -179,6 +179,7 @@ def test_find_mininet_loads_only_the_package_or_nothing(tmp_path, monkeypatch):
 
 def _find_mininet_in(tmp_path, monkeypatch):
     import sys
+
     from live import processes
     monkeypatch.setattr(processes, "_system_python_version", lambda: sys.version_info[:2])
     assert tl.find_mininet((str(tmp_path),)) is None           # no copy there
@@ -373,8 +374,9 @@ def test_sysctls_this_kernel_lacks_are_named(tmp_path):
 
 
 def test_live_run_missing_ethtool_is_named_before_anything_is_made(monkeypatch, tmp_path, capsys):
-    from experiments import live_run
     import shutil
+
+    from experiments import live_run
     real = shutil.which
     monkeypatch.setattr(tl.os, "geteuid", lambda: 0)
     monkeypatch.setattr(shutil, "which", lambda n, *a, **k: None if n == "ethtool" else real(n))

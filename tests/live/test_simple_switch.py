@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from live import network as ln
+from tests.live import plausible_handshake_rtt
 from tests.live.test_live_netns import leftovers, live_run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,7 +78,7 @@ def test_a_simple_switch_run_delays_every_link_by_stages_and_is_configured_over_
     # simple_switch has no --port-delay: every delayed link is a stage's
     assert set(doc["link_delay"].values()) <= {"relay", "netem"}
     assert len(doc["link_delay"]) == 3
-    assert 0.104 <= doc["handshake_rtt_s"] <= 0.16
+    assert plausible_handshake_rtt(doc["handshake_rtt_s"])
     # the controller's configuration reached both gateways over Thrift
     assert doc["r1_drops_random"] > 0 and doc["r1_epdn_events_stamp"] > 0
     assert doc["epdn_stamps"] > 0 and doc["retransmits"] >= doc["r1_drops_random"]

@@ -3,19 +3,17 @@ frames for the delay after the traffic manager's departure (a fake clock, socket
 
 from __future__ import annotations
 
-
 import pytest
 
 from controller import Controller
 from controller.drivers import EmbeddedDriver
 from hosts.tcp import Segment
+from netbase.packet_socket import DelayLine, PortError, SocketPairPort, parse_port_delay
 from netbase.segment import ACK
 from netbase.wire import encode_frame
 from toolchain.switch import SimpleSwitch
 from toolchain.switch.process import main as switch_main
 from toolchain.switch.process.main import SwitchProcess
-from netbase.packet_socket import (DelayLine, PortError, SocketPairPort,
-                                             parse_port_delay)
 
 
 # -- the delay line -------------------------------------------------------------------------------

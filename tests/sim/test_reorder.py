@@ -139,3 +139,70 @@ def test_packet_delayer_refuses_bad_parameters_by_name():
         PacketDelayer(ch, probability=1.5, mean=0.01, sd=0.0, seed=1)
     with pytest.raises(ValueError, match="mean and sd must be >= 0"):
         PacketDelayer(ch, probability=0.1, mean=-0.01, sd=0.0, seed=1)
+
+
+def test_carries_pure_ack_tells_acks_from_data_syns_and_other_frames():
+    from netbase.segment import ACK, SYN, Segment
+    from netbase.wire import encode_frame
+    from sim.reorder import carries_pure_ack
+    assert carries_pure_ack(_frame(b""))
+    assert carries_pure_ack(_frame(b"", options=(("SAck", ((5, 9),)),)))
+    assert not carries_pure_ack(_frame(b"x"))
+    syn = encode_frame(Segment(40000, 5001, seq=1, flags=SYN | ACK), src_ip="10.0.1.1",
+                       dst_ip="10.0.2.1")
+    assert not carries_pure_ack(syn)
+    assert not carries_pure_ack(b"\xff" * 60)
+
+
+def _delaying_channel(**kw):
+    from sim.events import EventQueue
+    from sim.links import Channel
+    from sim.reorder import PacketDelayer
+    q, arrivals = EventQueue(), []
+    ch = Channel(q, delay=0.05, rate_bps=None, dst_port=2,
+                 deliver=lambda pf: arrivals.append((q.now, pf[1])))
+    return q, arrivals, ch, PacketDelayer(ch, seed=3, **kw)
+
+
+def test_packet_delayer_on_acks_delays_pure_acks_only_by_its_distribution():
+    # 000 §5.4: ACKs delayed "as data" by the same model, on the reverse link
+    from sim.delays import parse
+    q, arrivals, ch, delayer = _delaying_channel(probability=0.5, frames="acks",
+                                                 distribution=parse("constant:0.1"))
+    data, ack = _frame(b"x" * 100), _frame(b"")
+    for i in range(200):
+        ch.transmit(data, i * 0.01)
+        ch.transmit(ack, i * 0.01)
+    q.run(until=10.0)
+    assert delayer.data_frames == 200 and 70 <= len(delayer.delays) <= 130
+    assert set(delayer.delays) == {0.1}
+    assert all(t == pytest.approx(i * 0.01 + 0.05) for i, (t, f) in
+               enumerate((t, f) for t, f in arrivals if f == data))
+    ack_times = sorted(t for t, f in arrivals if f == ack)
+    on_time = [t for t in ack_times if any(t == pytest.approx(i * 0.01 + 0.05)
+                                           for i in range(200))]
+    assert len(ack_times) == 200 and len(on_time) >= 200 - len(delayer.delays)
+
+
+def test_packet_delayer_nth_delays_exactly_those_frames():
+    # 000 Fig. 1: one packet of one window delayed by 0.45 s
+    from sim.delays import parse
+    q, arrivals, ch, delayer = _delaying_channel(probability=0.0, nth={3},
+                                                 distribution=parse("constant:0.45"))
+    frames = [_frame(bytes([i]) * 100) for i in range(6)]
+    for i, f in enumerate(frames):
+        ch.transmit(f, i * 0.001)
+    q.run(until=5.0)
+    assert delayer.delays == [0.45]
+    assert [f for _, f in arrivals] == frames[:2] + frames[3:] + [frames[2]]
+    assert arrivals[-1][0] == pytest.approx(0.002 + 0.05 + 0.45)
+
+
+def test_packet_delayer_takes_a_distribution_or_mean_and_sd_not_both():
+    from sim.delays import parse
+    with pytest.raises(ValueError, match="either a distribution or mean and sd"):
+        _delaying_channel(probability=0.1, mean=0.01, sd=0.0, distribution=parse("constant:1"))
+    with pytest.raises(ValueError, match="give a delay distribution"):
+        _delaying_channel(probability=0.1)
+    with pytest.raises(ValueError, match="frames must be one of"):
+        _delaying_channel(probability=0.1, mean=0.01, sd=0.0, frames="syns")

@@ -7,7 +7,7 @@ markers map positions back to the file that was included), formatted like gcc/cl
     prog.p4:12:5: warning: <message>
 
 (p4c itself prints `prog.p4(12): [--Werror=type-error] error: ...`; the project uses the
-file:line:col form the issue asks for, which editors and CI tools understand.)
+file:line:col form, which editors and CI tools understand.)
 
 How phases use it: each phase (preprocess, parse, check, mid end, back end) reports into one
 `Diagnostics` collector, keeps going while it can (so one run shows several errors), and calls

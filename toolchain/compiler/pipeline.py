@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .backend import emit_program
+from .backend.nesting import nesting_warning
 from .deep import run_deep
 from .diagnostics import CompileError, Diagnostics
 from .frontend import parse_and_check
@@ -27,10 +28,14 @@ def _compile(path: Path, include_dirs, defines, warnings) -> dict:
         warnings.extend(front_warnings)
         warnings.extend(diags.warnings)
     try:
-        return emit_program(lowered)
+        doc = emit_program(lowered)
     except (CompileError, RecursionError):
         raise                           # RecursionError: reported where the nesting is (deep.py)
     except Exception as e:              # a back-end bug: say so instead of a traceback
         raise CompileError.at(None, f"internal compiler error in the back end: "
                                     f"{type(e).__name__}: {e} (please report it with the "
                                     f"program)") from None
+    too_deep = nesting_warning(doc, main_file=path)
+    if too_deep and warnings is not None:
+        warnings.append(too_deep)
+    return doc

@@ -14,7 +14,10 @@ hosts/README.md, "Variants". How a planned variant maps onto the hooks: docs/arc
 - eifel.py: ``eifel`` (RFC 3522, RFC 4015); frto.py: ``frto``, ``frto-undo``, ``frto-rfc4015``
   (001, RFC 5682); newreno.py: ``newreno`` and their NewReno forms (001 §5.1)
 - rack.py: ``rack`` (RACK-TLP, RFC 8985)
-- rrtcp.py: ``rrtcp``, ``rrtcp-fa`` (RR-TCP, 000)
+- rrtcp.py: ``rrtcp``, ``rrtcp-fa`` (RR-TCP, 000); rrtcp_rtt.py: ``rrtcp-faes``, ``rrtcp-taes``,
+  ``rrtcp-hg`` (DSACK-ES and DSACK-HG); rrtcp_rtx.py: ``rrtcp-fa-rtx``, ``rrtcp-rtx`` (the RTX
+  bit); blanton.py: ``dsack-ewma``, ``dsack-timedel``, ``dsack-timeinc`` (BL-EWMA, -TIMEDEL,
+  -TIMEINC, 000 §3)
 - netreno.py: ``netreno`` (Net Reno, 002)
 """
 
@@ -24,5 +27,6 @@ from hosts.tcp.variants.base import DUPTHRESH, VARIANTS, LossRecoveryPolicy, get
 # importing the variants registers them
 from hosts.tcp.variants import sack, dsack, eifel, frto, netreno, rack, rdtcp, rrtcp  # noqa: F401
 from hosts.tcp.variants import newreno  # noqa: F401  (001's NewReno forms, on frto and eifel)
+from hosts.tcp.variants import blanton, rrtcp_rtt, rrtcp_rtx  # noqa: F401  (000's other forms)
 
 __all__ = ["LossRecoveryPolicy", "VARIANTS", "register", "get_variant", "DUPTHRESH"]

@@ -21,7 +21,8 @@ from typing import Protocol
 __all__ = ["LossRecoveryPolicy", "SenderView", "VARIANTS", "register", "get_variant",
            "DUPTHRESH", "Decision", "Undo", "SpuriousTimeout", "GoBackN", "MarkLost",
            "EnterRecovery", "ReduceWindow", "SendProbe", "RetransmitHead", "SetCwnd",
-           "CarryDupacks", "ENTER_RECOVERY", "REDUCE_WINDOW", "SEND_PROBE", "RETRANSMIT_HEAD"]
+           "CarryDupacks", "RttSample", "ENTER_RECOVERY", "REDUCE_WINDOW", "SEND_PROBE",
+           "RETRANSMIT_HEAD"]
 
 DUPTHRESH = 3   # RFC 5681 §3.2, RFC 6675 §2: DupThresh
 
@@ -251,6 +252,21 @@ class SetCwnd(Decision):
         engine.cwnd = self.cwnd
 
 
+class RttSample(Decision):
+    """``rtt`` seconds is a round-trip time the variant measured where the engine takes none
+    (Karn's rule skips retransmitted segments): the RTO's estimator gets it as it gets the
+    engine's own (DSACK-ES, 000 §4.4: the mean RTT of a retransmission and its original once a
+    DSACK shows both arrived)."""
+
+    __slots__ = ("rtt",)
+
+    def __init__(self, rtt: float):
+        self.rtt = rtt
+
+    def apply(self, engine, now):
+        engine.sample_rtt(self.rtt)
+
+
 class CarryDupacks(Decision):
     """Outside any recovery, after a cumulative ACK: the next unacknowledged segment counts as
     having drawn ``n`` duplicate ACKs already (the next one is the (n+1)th); without SACK each
@@ -282,6 +298,9 @@ class LossRecoveryPolicy:
     observes_deliveries = False     # the engine calls on_delivered (a call per segment acked)
     dupthresh_loss_marking = True   # the engine's IsLost (RFC 6675 §4) marks losses; False for
                                     # a variant that finds them itself (RACK)
+    rto_estimator: str | None = None    # the RTO estimator the variant is built on, a key of
+                                        # hosts.tcp.rtt.ESTIMATORS (None: the config's)
+    marks_retransmissions = False   # set the RTX bit on retransmissions (Ludwig's, 000 §3)
 
     def __init__(self, config):
         self.config = config

@@ -17,7 +17,7 @@ exceeds 90 % of cwnd (in segments) and a retransmission timeout resets it to 3. 
 schemes ([10]) as "TCP using DSACK"; its Fig. 4 does not say which of them it ran.
 """
 
-from hosts.tcp.variants.base import DUPTHRESH, LossRecoveryPolicy, SenderView, register
+from hosts.tcp.variants.base import DUPTHRESH, LossRecoveryPolicy, SenderView, Undo, register
 from hosts.tcp.variants.spurious import FalseRecoveryUndo
 
 CWND_FRACTION_CAP = 0.9     # 000 §5.1: BL variants bound dupthresh by 0.9 * cwnd
@@ -68,7 +68,19 @@ class DsackUndo(LossRecoveryPolicy):
         the episode saw ``dupacks`` duplicate ACKs. BL-R keeps dupthresh at 3."""
 
 
-class _DupthreshAdapting(DsackUndo):
+class BlantonAllmanUndo(DsackUndo):
+    """Blanton and Allman's response to a false fast retransmit (BA02, the code 000 §5.7 ran
+    for its BL schemes): not DSACK-R's immediate restore but ssthresh set back to the cwnd
+    before the reduction, from which cwnd slow-starts back."""
+
+    def on_dsack(self, view, start, end, retransmitted, *, now):
+        undo = super().on_dsack(view, start, end, retransmitted, now=now)
+        if undo is None:
+            return None
+        return Undo(view.cwnd, undo.cwnd)
+
+
+class _DupthreshAdapting(BlantonAllmanUndo):
     def _set_dupthresh(self, view: SenderView, value: int) -> None:
         self.dupthresh = max(DUPTHRESH, min(value, dupthresh_cap(view)))
 

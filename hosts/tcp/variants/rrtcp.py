@@ -14,22 +14,15 @@ measures how far its segments are displaced and sets dupthresh from that history
 
 The pieces are the paper's, in rrtcp_parts.py (measurement §4.1, dupthresh §4.2, costs and
 the FA ratio's loop §4.3); the two variants compose them over the DSACK undo of dsack.py.
-
-Not done (docs/architecture.md §4 says what each would take):
-- DSACK-ES (§4.4, the RTT sample mean(t_ack1 - t_orig, t_dsack - t_rtx) of a DSACKed
-  retransmission): the hooks give the times (``on_retransmit``'s ``last_sent_at``,
-  ``on_delivered``, ``on_dsack``), no decision feeds an RTT sample to the estimator yet.
-- Limited transmit bounded to one cwnd beyond cwnd (§2.3, Table 2): the engine's limited
-  transmit is RFC 6675's, one new segment per duplicate ACK with no bound but the peer's window,
-  and no hook limits new data outside an RTO. So limited transmit "runs out" here when the
-  peer's window is full, which is when ``LimitedTransmitIdle`` starts an idle period; k_LT of
-  C_TO stays the paper's 1.
+DSACK-ES and DSACK-HG are rrtcp_rtt.py, the -RTX forms rrtcp_rtx.py. Limited transmit's bound of
+one cwnd (§2.3, Table 2) is the engine's, ``TcpConfig.limited_transmit_cwnds``, the same rule
+for every sender; ``LimitedTransmitIdle`` reads it (and the windows) to tell when it ran out.
 """
 
 from __future__ import annotations
 
 from hosts.tcp.variants.base import DUPTHRESH, SenderView, SpuriousTimeout, Undo, register
-from hosts.tcp.variants.dsack import DsackUndo, dupthresh_cap
+from hosts.tcp.variants.dsack import DsackUndo
 from hosts.tcp.variants.rrtcp_parts import (FA_RATIO, FaRatioAdapter, FfrDuration,
                                             LimitedTransmitIdle, ReorderingHistogram,
                                             ReorderingSampler, WindowAverage, dupthresh_for,
@@ -67,12 +60,19 @@ class RrTcpFa(DsackUndo):
 
     @property
     def fa_ratio(self) -> float:
-        return FA_RATIO
+        return FA_RATIO if self.config.fa_ratio is None else self.config.fa_ratio
+
+    @property
+    def fast_retransmit_threshold(self) -> int:
+        """The duplicate ACKs fast retransmit waits for outside a recovery (§4.2)."""
+        return max(DUPTHRESH, self.target)
 
     # -------------------------------------------------------------- dupthresh (§4.2)
     def _apply(self, view: SenderView) -> None:
         """dupthresh from the histogram and the FA ratio, recomputed when either changed
-        (§4.2), bounded by 90 % of the current cwnd.
+        (§4.2). Unlike Blanton and Allman's schemes it is not bounded by cwnd (000 §5.7: that
+        bound is what keeps them from avoiding longer reorderings); limited transmit's bound
+        and, for DSACK-TA, the costs of idle periods and timeouts keep it in check.
 
         The raised value decides when to enter fast retransmit (§4.2: it is there to avoid
         false ones). Once a recovery runs, the engine's IsLost (RFC 6675 §4) uses the standard
@@ -87,7 +87,7 @@ class RrTcpFa(DsackUndo):
         if view.in_recovery or view.in_loss:
             self.dupthresh = DUPTHRESH
         else:
-            self.dupthresh = max(DUPTHRESH, min(self.target, dupthresh_cap(view)))
+            self.dupthresh = self.fast_retransmit_threshold
 
     def _close_ack(self, view: SenderView, now: float) -> None:
         """The ACK's deliveries are all reported: take its sample (§4.1.1) and let old
@@ -174,20 +174,24 @@ class RrTcp(RrTcpFa):
 
     def __init__(self, config):
         super().__init__(config)
-        self.adapter = FaRatioAdapter()
+        self.adapter = FaRatioAdapter(self.fa_ratio_first)
         self.window = WindowAverage()
-        self.lt_idle = LimitedTransmitIdle()
+        self.lt_idle = LimitedTransmitIdle(config.limited_transmit_cwnds)
         self.rto_in_force: float | None = None
 
     @property
     def fa_ratio(self) -> float:
         return self.adapter.ratio
 
+    @property
+    def fa_ratio_first(self) -> float:
+        return FA_RATIO if self.config.fa_ratio is None else self.config.fa_ratio
+
     def _c_ffr(self, w: float, r: float) -> float:
         return false_fast_retransmit_cost(w, self.ffr_duration.get(r), r)
 
     def on_dupack(self, view, seg, dupacks, *, now):
-        self.lt_idle.on_dupack()
+        self.lt_idle.on_dupack(view)
         super().on_dupack(view, seg, dupacks, now=now)
 
     def on_ack(self, view, seg, prior_una, *, now):

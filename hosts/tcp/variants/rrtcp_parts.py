@@ -261,15 +261,21 @@ class LimitedTransmitIdle:
     duplicate ACKs arrive below dupthresh, to the next ACK that advances the window, with no
     timeout in between; d counts the duplicate ACKs after that moment.
 
-    With this engine's limited transmit (RFC 6675: a new segment per duplicate ACK) the bound
-    that runs out is the peer's window: the sender is idle when it holds data it may not send.
+    Limited transmit runs out at its bound, ``bound`` windows of cwnd beyond what was out at
+    the episode's first duplicate ACK (000 §2.3, Table 2: one; ``TcpConfig.
+    limited_transmit_cwnds``, which the engine enforces), or when the peer's window is full:
+    the sender is idle when it holds data it may not send.
     """
 
-    def __init__(self):
+    def __init__(self, bound: float | None = LT_CWNDS):
+        self.bound = bound
         self.since: float | None = None     # when limited transmit ran out
         self.dupacks = 0                    # d
+        self.mark: int | None = None        # SND.MAX at the episode's first duplicate ACK
 
-    def on_dupack(self) -> None:
+    def on_dupack(self, view: SenderView) -> None:
+        if view.dupacks == 1:
+            self.mark = view.snd_max
         if self.since is not None:
             self.dupacks += 1
 
@@ -290,11 +296,15 @@ class LimitedTransmitIdle:
             self.since, self.dupacks = now, 0
         return None
 
-    @staticmethod
-    def _blocked(view: SenderView) -> bool:
+    def _blocked(self, view: SenderView) -> bool:
         unsent = view.unsent
+        if unsent <= 0:
+            return False
         room = view.snd_una + view.snd_wnd - view.snd_max
-        return unsent > 0 and room < min(view.mss, unsent)
+        if room < min(view.mss, unsent):
+            return True
+        return self.bound is not None and self.mark is not None and \
+            view.snd_max + view.mss > self.mark + int(self.bound * view.cwnd)
 
 
 # ------------------------------------------------------------------------------- §4.3.4

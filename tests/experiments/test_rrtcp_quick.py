@@ -1,0 +1,92 @@
+"""000's top priorities (digest 000 §4) checked on quick-mode runs of its figures: Figs. 4/5
+(SACK << FA < TA, TA over 71 % of the ideal at 30 % delayed), Figs. 8/9 (the timeout knee near an
+FA ratio of 60 %, TA at the best fixed FA ratio's throughput, its FA ratio about 60-70 % and
+dupthresh about 25), Figs. 10/11 with Table 3 (TA collapses beyond a 1.1 s mean delay, TAES
+fixes it, mean RTOs ordered TA < HG < FA ~ TAES), and Table 4's ordering (TA above BL-INC with
+and without bursty loss). Each test reads one statement of paper_table as the sweep wrote it;
+where ours does not reproduce 000's, a strict xfail says why (experiments/README.md, RR-TCP)."""
+
+import json
+
+import pytest
+
+from experiments.rrtcp_figures import main
+
+FIGURES = "4,5,8,9,10,11,12,13,t3,t4"
+
+
+@pytest.fixture(scope="module")
+def checks(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rrtcp-quick")
+    status = main(["--mode", "quick", "--figures", FIGURES, "--jobs", "2", "--no-progress",
+                   "--out", str(out)])
+    summary = json.loads((out / "summary.json").read_text())
+    assert status == 0 and summary["failed_runs"] == 0
+    return {c["claim"]: c for c in summary["checks"]}
+
+
+def _holds(checks: dict, claim_start: str) -> None:
+    found = [c for claim, c in checks.items() if claim.startswith(claim_start)]
+    assert len(found) == 1, f"no single statement starts {claim_start!r}"
+    assert found[0]["ok"] == "ok", found[0]
+
+
+# ------------------------------------------------------------------ Figs. 4/5
+def test_fig4_sack_far_below_fa_below_ta(checks):
+    _holds(checks, "DSACK-FA and DSACK-TA do better than SACK at every level")
+
+
+def test_fig4_ta_keeps_over_71pct_of_sack_nodelay_at_30pct_delayed(checks):
+    _holds(checks, "DSACK-TA keeps over 71% of SACK-NODELAY's throughput")
+
+
+def test_fig5_fa_false_fast_retransmits_below_10pct_and_ta_fewer(checks):
+    _holds(checks, "DSACK-FA's false fast retransmit ratio is less than 10%")
+    _holds(checks, "DSACK-TA prevents still more false fast retransmits")
+
+
+# ------------------------------------------------------------------ Figs. 8/9
+def test_fig8a_timeouts_have_a_knee_near_an_fa_ratio_of_60pct(checks):
+    _holds(checks, "Timeouts decrease rapidly as the FA ratio falls from 95% to 60%")
+
+
+def test_fig8c_ta_reaches_the_best_fixed_fa_ratios_throughput(checks):
+    _holds(checks, "DSACK-TA achieves approximately the maximum throughput among all fixed")
+
+
+def test_fig9_ta_settles_its_fa_ratio_about_60_70pct_and_dupthresh_about_25(checks):
+    _holds(checks, "DSACK-TA's FA ratio oscillates about 70%")
+    _holds(checks, "dupthresh oscillates around 25")
+
+
+# ------------------------------------------------------------------ Figs. 10/11, Table 3
+@pytest.mark.xfail(strict=True, reason=(
+    "not reproduced: with 000's maxwnd of 50 packets as the sender's window, a packet delayed "
+    "0.9-1.6 s is displaced by more than the 49 duplicate ACKs a window can draw, so DSACK-TA "
+    "and DSACK-FA alike wait for it rather than retransmit it; TA's FA ratio stays near 0.88 "
+    "(its idle periods cost too little to lower dupthresh below the window) and TA runs as FA "
+    "does (quick: 43.1, 35.5, 29.2 kB/s at 0.9, 1.2, 1.6 s for both, the same timeouts); "
+    "experiments/README.md, RR-TCP"))
+def test_fig10_11_ta_collapses_beyond_a_1_1s_mean_delay(checks):
+    _holds(checks, "Beyond a mean delay of 1.1 s (k = 5.5) DSACK-TA's throughput drops below")
+    _holds(checks, "DSACK-TA's timeouts exceed DSACK-FA's beyond a mean delay of 1.1 s")
+
+
+def test_fig10_11_taes_has_fewer_timeouts_and_more_throughput_than_ta(checks):
+    # holds, but by a little: TA does not collapse here (above), so there is little to fix
+    _holds(checks, "DSACK-TAES maintains a low incidence of timeouts and high throughput")
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "partly reproduced: FA at 95% and TAES have the longest mean RTOs and HG a shorter one, "
+    "as in 000 (quick: 3.23, 3.27 and 2.46 s; 000: 3.1, 3.1, 2.3), but TA's is FA's (3.23 s; "
+    "000: 1.6 s), not below HG's: TA retransmits no more delayed packets than FA here, so "
+    "Karn's rule does not bias its RTO (above); experiments/README.md, RR-TCP"))
+def test_table3_mean_rtos_ordered_ta_hg_fa_taes(checks):
+    _holds(checks, "Mean RTOs ordered TA < HG < FA ~ TAES")
+
+
+# ------------------------------------------------------------------ Table 4
+def test_table4_ta_above_bl_inc_with_and_without_bursty_loss(checks):
+    _holds(checks, "TA above BL-INC with and without bursty loss")
+    _holds(checks, "BL-INC suffers more fast retransmits than DSACK-TA")
