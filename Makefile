@@ -18,6 +18,7 @@ RRTCP_MODE ?= quick
 RRTCP_FLAGS ?=
 FRTO_MODE ?= quick
 DBCE_MODE ?= quick
+NETRENO_MODE ?= quick
 JOBS ?= $(shell nproc)
 P4C ?= $(PYTHON) -m toolchain.compiler.driver
 # the stamp records that the venv holds the project as pyproject.toml describes it, so a second
@@ -26,7 +27,7 @@ VENV_STAMP := $(VENV)/.installed
 # every target runs with the venv first on PATH, so its rdtcp-* commands and python are the ones used
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: help deps apt-deps test test-fast ptf run run-quick run-rrtcp run-frto run-dbce live bench build clean
+.PHONY: help deps apt-deps test test-fast ptf run run-quick run-rrtcp run-frto run-dbce run-netreno live bench build clean
 
 help:
 	@echo "make deps       system packages (apt, when root) and .venv/ with the project and its test extras"
@@ -37,6 +38,7 @@ help:
 	@echo "                section 5.7 sweep) into results/rrtcp/"
 	@echo "make run-frto   deps + reproduce F-RTO (seed 001) Tables 1-3, Figures 6-9 (FRTO_MODE=quick|full) into results/frto/"
 	@echo "make run-dbce   deps + seed 004 ch. 4-5: delay-based estimators (LPA/FPA) and the RTO replay (DBCE_MODE=quick|full) into results/dbce/"
+	@echo "make run-netreno deps + reproduce Net Reno (seed 002) Tables 1-3, Figure 1 with RED in the P4 gateway (NETRENO_MODE=quick|full) into results/netreno/"
 	@echo "make test       deps + every test (unit, STF conformance, PTF on the embedded target)"
 	@echo "make test-fast  the tests without reinstalling, stopping at the first failure"
 	@echo "make ptf        the PTF data-plane suite on the embedded switch (root: makes a network namespace)"
@@ -90,6 +92,9 @@ run-frto: deps
 
 run-dbce: deps
 	$(PYTHON) -m experiments.dbce_tables --mode $(DBCE_MODE) --jobs $(JOBS) --out results/dbce/
+
+run-netreno: deps
+	$(PYTHON) -m experiments.netreno_tables --mode $(NETRENO_MODE) --jobs $(JOBS) --out results/netreno/
 
 live: deps build
 	$(PYTHON) -m experiments.live_run --variant rdtcp --duration 20 --out results/live/

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from netbase.pcap import LINKTYPE_ETHERNET, PcapFormatError, parse_global_header, read_pcap
 
-from analyzer.profiles import PROFILES
+from analyzer.profiles import DEFAULT_PROFILES, PROFILES
 from analyzer.report import CsvSink, render_flow, render_head
 from analyzer.trace import Analyzer, AnalyzerConfig, VANTAGES
 
@@ -82,9 +82,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "a profile's fast retransmit that does not follow counts against it) "
                         "or 'path' (between sender and receiver, --pcap: segments may be "
                         "reordered or lost before the capture) (default: sender)")
-    p.add_argument("--profiles", type=_profile_list, default=tuple(PROFILES), metavar="LIST",
-                   help=f"comma-separated sender profiles to try (default: all: "
-                        f"{','.join(PROFILES)})")
+    p.add_argument("--profiles", type=_profile_list, default=DEFAULT_PROFILES, metavar="LIST",
+                   help=f"comma-separated sender profiles to try (default: "
+                        f"{','.join(DEFAULT_PROFILES)}; also: "
+                        f"{','.join(n for n in PROFILES if n not in DEFAULT_PROFILES)})")
     p.add_argument("--rdtcp-k", type=_non_negative_int, default=3, metavar="K",
                    help="k of the rdtcp profile: it waits 3+K duplicate ACKs on the reorder "
                         "bit (default: 3, the paper's)")

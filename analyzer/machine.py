@@ -10,6 +10,8 @@ which becomes fast recovery only when the sender's retransmission of that segmen
 
 from __future__ import annotations
 
+from analyzer.rto_classes import rto_class
+
 __all__ = ["Machine", "OPEN", "RECOVERY", "LOSS", "FAST", "SACK", "PARTIAL", "RTO",
            "IMPLICIT", "UNEXPLAINED", "RETRANSMISSION_CLASSES", "EXPLICIT_CLASSES"]
 
@@ -52,6 +54,7 @@ class Machine:
         self.recovery_point = 0
         self.episode_start = float("-inf")
         self.partial: int | None = None     # cum ACK of the last partial ACK (NewReno)
+        self.partial_at = 0.0               # ... and when it came
         # RTO estimator: the engine's own, with the profile's parameters (hosts/tcp/rtt.py)
         self.estimator = profile.estimator()
         self.base_rto = profile.initial_rto
@@ -74,6 +77,7 @@ class Machine:
         self.tentative = 0                  # dupthresh reached in the open state
         self.missed = 0                     # ... and no retransmission followed
         self.rto_to_recovery = 0            # RD-TCP timer expiries that entered fast recovery
+        self.rtos: list | None = None       # (002 §4.1 class, bytes outstanding) per RTO
         self.dupthresh_seen: dict[int, int] = {}
         self.syn_retx = 0
         self.syn_unexplained = 0
@@ -157,7 +161,7 @@ class Machine:
                 self.state = OPEN
                 self.partial = None
             elif self.state == RECOVERY:
-                self.partial = una
+                self.partial, self.partial_at = una, now
 
     @property
     def expecting(self) -> bool:
@@ -203,16 +207,24 @@ class Machine:
             # reached it (captures stamp frames as they leave), so judge it in that recovery
             self.state, self.recovery_point, self.episode_start = exited[1:]
             restored = True
+        before = self.state
         if self.state == OPEN:
             cls = self._classify_open(now, start, end, una, flow_dupacks, snd_max)
         elif self.state == RECOVERY:
             cls = self._classify_recovery(now, start, end, una, snd_max, last_retx, sacked,
-                                          sacked_above, sack_mode)
+                                          sacked_above, sack_mode,
+                                          sent_after - self.partial_at > window)
         else:
             cls = self._classify_loss(now, start, snd_max, last_retx)
         if restored and self.state != OPEN and una >= self.recovery_point:
             self.state = OPEN
         self.classes[cls] = self.classes.get(cls, 0) + 1
+        if cls == RTO:
+            # 002 §4.1: why the timer fired, and the window it fired at (rto_classes.py)
+            if self.rtos is None:
+                self.rtos = []
+            self.rtos.append((rto_class(before != OPEN, last_retx > float("-inf")),
+                              snd_max - una))
         return cls
 
     def _awaited(self, start: int):
@@ -266,13 +278,19 @@ class Machine:
                                  "enough duplicate ACKs")
 
     def _classify_recovery(self, now, start, end, una, snd_max, last_retx, sacked,
-                           sacked_above, sack_mode) -> str:
+                           sacked_above, sack_mode, late: bool) -> str:
+        """``late``: the sender decided on this segment later than it answers an ACK after the
+        last partial ACK. At the sender, where every ACK seen reached it, such a resend when
+        the timer can have fired is the timer's (Reno, which leaves recovery on a partial ACK,
+        resends the next hole only by a new fast retransmit or the timer: 002 §4.1's multiple
+        losses); away from it the partial ACK may have reached the sender late."""
         fresh = last_retx < self.episode_start      # not yet resent in this recovery
         if fresh and not sacked:
             if sack_mode and self.p.sack_recovery and sacked_above:
                 return SACK                 # a hole below SACKed data (RFC 6675 §4 IsLost)
             if (not sack_mode and self.p.partial_ack and self.partial is not None
-                    and start <= self.partial < end):
+                    and start <= self.partial < end
+                    and not (late and self.strict and self.timer_fired(now))):
                 self.partial = None
                 return PARTIAL              # RFC 6582 §3.2 step 5
             if sack_mode is None and self.p.sack_recovery and start < self.recovery_point:

@@ -110,7 +110,20 @@ PROFILES = {p.name: p for p in (
         notes="NewReno and per-flight sampling are implied, not stated"),
 )}
 
-DEFAULT_PROFILES = tuple(PROFILES)
+# NetBSD 1.2, the sender of seed 002 (§3: "TCP's fast timer expires every 200ms and slow timer
+# every 500 ms"; digest 002 §5 item 9): the timer in 500 ms ticks with a 2-tick minimum, one RTT
+# sample per flight; for the simulated senders of experiments.netreno_tables (their engine
+# configuration: experiments.runner.netreno_scenario.netbsd_config). Not among the defaults: no
+# OS profile of seed 004's is this stack.
+PROFILES["netbsd12"] = SenderProfile(
+    "netbsd12", "NetBSD 1.2 (002 §3): dupthresh 3, RTO in 500 ms ticks with a 1 s minimum, one "
+    "RTT sample per flight", dupthresh=3, min_rto=1.0, initial_rto=3.0, granularity=0.5,
+    rto_tolerance=0.01, per_flight_rtt=True,
+    notes="the NewReno/SACK machine: 002's Reno leaves recovery on a partial ACK, which the "
+          "machine reads as NewReno's recovery going on (a timeout then is a multiple loss, as "
+          "002 §4.1 classes it)")
+
+DEFAULT_PROFILES = tuple(name for name in PROFILES if name != "netbsd12")
 
 
 def get_profiles(names=DEFAULT_PROFILES, *, rdtcp_k: int = 3) -> tuple[SenderProfile, ...]:

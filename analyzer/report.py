@@ -15,6 +15,7 @@ from analyzer.flow import NEEDED, UNNEEDED, UNKNOWN
 from analyzer.frames import ip_text
 from analyzer.machine import (EXPLICIT_CLASSES, IMPLICIT, RETRANSMISSION_CLASSES,
                               UNEXPLAINED)
+from analyzer.rto_classes import class_counts
 
 __all__ = ["flow_summary", "verdict", "render_text", "render_head", "render_flow", "CsvSink",
            "CSV_FIXED_COLUMNS"]
@@ -82,6 +83,9 @@ def _profile_summary(m, need_by_class: dict) -> dict:
         "tentative_fast_retransmits": m.tentative,
         "missed_fast_retransmits": m.missed,
         "rto_entering_fast_recovery": m.rto_to_recovery,
+        # 002 §4.1's class of each RTO and the bytes outstanding when it fired
+        "rto_causes": class_counts(m.rtos or ()),
+        "rtos": [list(r) for r in m.rtos or ()],
         "observed_dupthresh": {str(n): c for n, c in sorted(m.dupthresh_seen.items())},
         "syn_retransmissions_unexplained": m.syn_unexplained,
         "unexplained_reasons": dict(sorted(m.reasons.items())),

@@ -171,7 +171,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--interval", type=csv_list(finite_float),
                    help=f"swap intervals in s ({mode_defaults(MODES, 'intervals')})")
     p.add_argument("--variants", type=csv_list(str, SENDERS),
-                   help=f"senders, comma-separated (default: all, {','.join(VARIANTS)})")
+                   help=f"senders, comma-separated: any of hosts.tcp.variants (default: "
+                        f"{','.join(VARIANTS)})")
     p.add_argument("--injections", type=csv_list(str, INJECTIONS[1:]),
                    help=f"extra reordering series: altpath,recirc (the P4 gateway's, for "
                         f"{','.join(PAPER_VARIANTS)}), delay (each data packet delayed by "

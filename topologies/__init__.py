@@ -3,6 +3,10 @@
 ``topos`` names them for ``mn --custom live/mininet.py --topo rdtcp_paper`` (live/mininet.py).
 """
 
+from topologies import netreno as _netreno
+from topologies.netreno import NetRenoLabTopo, NetRenoTopo
 from topologies.paper import FrtoTopo, PaperTopo, RrTcpTopo, topos
 
-__all__ = ["PaperTopo", "RrTcpTopo", "FrtoTopo", "topos"]
+topos = {**topos, **_netreno.topos}     # 002 §7's networks (topologies/netreno.py) beside them
+
+__all__ = ["PaperTopo", "RrTcpTopo", "FrtoTopo", "NetRenoTopo", "NetRenoLabTopo", "topos"]

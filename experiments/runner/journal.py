@@ -55,7 +55,7 @@ CODE_FILES = ("toolchain/__init__.py", "experiments/__init__.py", "experiments/r
               "experiments/runner/scenario.py",
               "experiments/runner/gateways.py", "experiments/runner/frto_scenario.py",
               "experiments/runner/dbce_scenario.py", "experiments/runner/dbce_networks.py",
-              "experiments/runner/rrtcp_scenario.py")
+              "experiments/runner/rrtcp_scenario.py", "experiments/runner/netreno_scenario.py")
 
 
 def code_files(root: Path) -> list[Path]:

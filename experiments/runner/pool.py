@@ -67,6 +67,12 @@ SCENARIO_RUNNERS["frto-fair"] = ("experiments.runner.frto_scenario", "run_frto_f
 SCENARIO_RUNNERS.update({name: ("experiments.runner.dbce_scenario", "run_dbce")
                          for name in DBCE_NETWORKS})
 SCENARIO_RUNNERS["rrtcp"] = ("experiments.runner.rrtcp_scenario", "run_rrtcp")
+SCENARIO_RUNNERS.update({  # seed 002 (experiments.runner.netreno_scenario)
+    "netreno-sim": ("experiments.runner.netreno_scenario", "run_netreno_sim"),
+    "netreno-sim-droptail": ("experiments.runner.netreno_scenario", "run_netreno_sim"),
+    "netreno-lab": ("experiments.runner.netreno_scenario", "run_netreno_lab"),
+    "netreno-lab-droptail": ("experiments.runner.netreno_scenario", "run_netreno_lab"),
+    "netreno-trace": ("experiments.runner.netreno_scenario", "run_netreno_trace")})
 
 
 def runner_for(spec: RunSpec):

@@ -54,6 +54,7 @@ MTU = 1500                    # §4: "1500 byte segments"
 MSS = MTU - 40                # IPv4 + TCP headers without options
 RDTCP_K = 3                   # §6: "we present the results for value of k = 3 (dupthresh = 6)"
 TM_DEPTH = 4 * BUFFER_PACKETS  # traffic-manager queue deeper than the program's own limit
+NETRENO_MTU = 512 + 40        # 002 §3: "Maximum segment size is 512 bytes"
 # the paper's three senders, then Blanton and Allman's DSACK schemes that adapt dupthresh (003 §2
 # cites them as [10]; Fig. 4's "TCP using DSACK" may be one of them: hosts/tcp/variants/dsack.py),
 # then RD-TCP with the two ways of setting k that 003 §3 proposes for further research: raised
@@ -65,7 +66,8 @@ TM_DEPTH = 4 * BUFFER_PACKETS  # traffic-manager queue deeper than the program's
 PAPER_VARIANTS = ("sack", "dsack", "rdtcp")
 VARIANTS = PAPER_VARIANTS + ("dsack-inc", "dsack-avg", "rdtcp-adaptive", "rdtcp-measured",
                              "rdtcp-measured-undo", "eifel", "rack", "rrtcp")
-# every registered variant, which any run may use (one_run, live_run, the sweeps' --variants)
+# every registered sender (hosts.tcp.variants), which any run may use (one_run, live_run, the
+# sweeps' --variants); VARIANTS above is only the RD-TCP sweep's default set
 SENDERS = tuple(sorted(ALL_VARIANTS))
 # the senders that negotiate RD-TCP: the RD-TCP policy or one derived from it
 RDTCP_VARIANTS = tuple(v for v in SENDERS if issubclass(get_variant(v), RdTcp))
@@ -113,6 +115,13 @@ SCENARIOS = {s.name: s for s in (
     # 001 §5.3, Fig. 9: six 50 KB transfers over the same path, three conventional ones at 0 s
     # and three of the run's variant at 3 s, with DELAY's stalls (level 0.02) or without (0)
     Scenario("frto-fair", "frto_paper", 296, "001 §5.3 fairness, Fig. 9"),
+    # 002 §7.1 (Tables 1-2), §7.2 (Table 3), §4.1 (Fig. 1): topologies.netreno's networks,
+    # 512-byte segments; their runs are experiments.runner.netreno_scenario's
+    Scenario("netreno-sim", "netreno_sim", NETRENO_MTU, "002 §7.1, RED, Tables 1-2"),
+    Scenario("netreno-sim-droptail", "netreno_sim", NETRENO_MTU, "002 §7.1, drop-tail"),
+    Scenario("netreno-lab", "netreno_lab", NETRENO_MTU, "002 §7.2, RED, Table 3"),
+    Scenario("netreno-lab-droptail", "netreno_lab", NETRENO_MTU, "002 §7.2, drop-tail"),
+    Scenario("netreno-trace", "netreno_lab", NETRENO_MTU, "002 §4.1, Fig. 1"),
     # 004 ch. 4-5: many connections over varied dumbbells (experiments.runner.dbce_networks);
     # their runs are experiments.runner.dbce_scenario's
     *(Scenario(name, "rdtcp_paper", MTU, "004 ch. 4-5") for name in DBCE_NETWORKS),

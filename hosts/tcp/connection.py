@@ -270,10 +270,11 @@ class TcpConnection:
         rec = self.recovery
         snd = self.sender
         if snd.snd_nxt >= snd.app_end and not (rec.probe_due or rec.force_head or rec.in_recovery
-                                               or rec.in_loss or snd.fin_pending):
-            # no new data, nothing to resend, no probe and no FIN: what the receiving end of a
-            # transfer meets on every segment. The persist timer, if it runs, stops (with all
-            # data sent the window blocks nothing)
+                                               or rec.in_loss or rec.new_allowance
+                                               or snd.fin_pending):
+            # no new data, nothing to resend, no probe, no SendNew allowance to use up and no
+            # FIN: what the receiving end of a transfer meets on every segment. The persist
+            # timer, if it runs, stops (with all data sent the window blocks nothing)
             if self.timers.persist_at is not None:
                 self.persist.update(now)
             return []
@@ -292,7 +293,9 @@ class TcpConnection:
                 out.append(snd.retransmit(r, now))
         mss = self.mss
         new_data_end = rec.new_data_end() if rec.bounds_new_data else None
-        while True:
+        # a policy that refused Limited Transmit sends nothing new below DupThresh (002 §4.2)
+        held = rec.dupacks > 0 and rec.holds_new_data()
+        while not held:
             room = rec.cwnd - rec.pipe
             if room < mss and not (room > 0 and snd.app_end - snd.snd_nxt < mss):
                 break
@@ -306,6 +309,14 @@ class TcpConnection:
             if seg is None:
                 break
             out.append(seg)
+        if rec.new_allowance:
+            # SendNew (Net Reno's marked packets, 002 §6.3): new segments beyond cwnd
+            for _ in range(rec.new_allowance):
+                seg = snd.new_data(now)
+                if seg is None:
+                    break
+                out.append(seg)
+            rec.new_allowance = 0
         if rec.in_loss:
             # F-RTO (RFC 5682 §3 step 2b): new segments beyond cwnd to probe the timeout
             for _ in range(self.policy.new_data_allowance(rec, now=now)):

@@ -38,6 +38,8 @@ class LossRecovery:
         self.lt_mark: int | None = None             # SND.MAX at the episode's first duplicate ACK
         self.force_head = False             # send the first lost segment regardless of pipe
         self.probe_due = False                      # a loss probe goes out first (SendProbe)
+        self.new_allowance = 0              # new segments beyond cwnd on this event (SendNew)
+        self.lt_ok = True                   # this dupack episode may send (limited_transmit)
         cfg = conn.cfg              # new data bounded beyond cwnd - pipe (``new_data_end``)
         self.bounds_new_data = cfg.send_window_segments is not None \
             or cfg.limited_transmit_cwnds is not None
@@ -52,6 +54,7 @@ class LossRecovery:
         self._on_timeout_hook = overrides(policy, "on_timeout")
         self._on_probe_sent_hook = overrides(policy, "on_probe_sent")
         self._deadline_hook = overrides(policy, "deadline")
+        self._limited_transmit_hook = overrides(policy, "limited_transmit")
         if policy.observes_deliveries:
             self.sb.on_delivered, self.sb.view = policy.on_delivered, self
 
@@ -297,6 +300,8 @@ class LossRecovery:
         self.dupacks += 1
         if self.dupacks == 1 and not self.in_recovery and not self.in_loss:
             self.lt_mark = snd.snd_max              # what follows is limited transmit
+            if self._limited_transmit_hook is not None:
+                self.lt_ok = self._limited_transmit_hook(self, now=now)
         if seg.reorder and conn.rdtcp_ok:
             conn.stats["reorder_dupacks_received"] += 1
         if not conn.sack_ok:
@@ -480,6 +485,23 @@ class LossRecovery:
             self.force_head = True
         if cwnd is not None:
             self.cwnd = cwnd
+
+    def holds_new_data(self) -> bool:
+        """Duplicate ACKs below DupThresh outside any recovery, in an episode whose policy
+        refused Limited Transmit (``limited_transmit``): nothing new goes out until fast
+        retransmit or a new ACK (BSD Reno's sender, 002 §4.2)."""
+        return (not self.lt_ok and self.dupacks > 0 and not self.in_recovery
+                and not self.in_loss)
+
+    def leave_recovery(self) -> None:
+        """``LeaveRecovery`` (Reno: RFC 5681 §3.2 step 6 on the first new ACK): fast recovery
+        ends with cwnd = ssthresh; ``recover`` is set below SND.UNA so that the next three
+        duplicate ACKs may be a fast retransmit, and no duplicate ACK of the old episode stands
+        for a segment gone any more (Reno's flight is SND.MAX - SND.UNA)."""
+        if self.in_recovery:
+            self._exit_recovery()
+            self.recovery_point = self.sender.snd_una - 1
+            self.reno_dupacks = 0
 
     def carry_dupacks(self, n: int) -> None:
         """``CarryDupacks`` (Net Reno's small-window rule, 002 §4.2)."""

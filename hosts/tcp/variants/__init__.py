@@ -18,7 +18,9 @@ hosts/README.md, "Variants". How a planned variant maps onto the hooks: docs/arc
   ``rrtcp-hg`` (DSACK-ES and DSACK-HG); rrtcp_rtx.py: ``rrtcp-fa-rtx``, ``rrtcp-rtx`` (the RTX
   bit); blanton.py: ``dsack-ewma``, ``dsack-timedel``, ``dsack-timeinc`` (BL-EWMA, -TIMEDEL,
   -TIMEINC, 000 §3)
-- netreno.py: ``netreno`` (Net Reno, 002)
+- netreno.py: ``netreno``, ``netreno-sack`` and the loss-sensitive senders ``lsnr``, ``lssack``
+  with each of Net Reno's optimizations (002); netreno_parts.py: the rules' pieces; reno.py:
+  ``reno``, the NetBSD Reno sender Net Reno modifies (002's baseline)
 """
 
 from __future__ import annotations
@@ -28,5 +30,6 @@ from hosts.tcp.variants.base import DUPTHRESH, VARIANTS, LossRecoveryPolicy, get
 from hosts.tcp.variants import sack, dsack, eifel, frto, netreno, rack, rdtcp, rrtcp  # noqa: F401
 from hosts.tcp.variants import newreno  # noqa: F401  (001's NewReno forms, on frto and eifel)
 from hosts.tcp.variants import blanton, rrtcp_rtt, rrtcp_rtx  # noqa: F401  (000's other forms)
+from hosts.tcp.variants import reno  # noqa: F401  (002's baseline)
 
 __all__ = ["LossRecoveryPolicy", "VARIANTS", "register", "get_variant", "DUPTHRESH"]

@@ -21,8 +21,8 @@ from typing import Protocol
 __all__ = ["LossRecoveryPolicy", "SenderView", "VARIANTS", "register", "get_variant",
            "DUPTHRESH", "Decision", "Undo", "SpuriousTimeout", "GoBackN", "MarkLost",
            "EnterRecovery", "ReduceWindow", "SendProbe", "RetransmitHead", "SetCwnd",
-           "CarryDupacks", "RttSample", "ENTER_RECOVERY", "REDUCE_WINDOW", "SEND_PROBE",
-           "RETRANSMIT_HEAD"]
+           "CarryDupacks", "RttSample", "LeaveRecovery", "SendNew", "ENTER_RECOVERY",
+           "REDUCE_WINDOW", "SEND_PROBE", "RETRANSMIT_HEAD", "LEAVE_RECOVERY"]
 
 DUPTHRESH = 3   # RFC 5681 §3.2, RFC 6675 §2: DupThresh
 
@@ -281,7 +281,34 @@ class CarryDupacks(Decision):
         engine.carry_dupacks(self.n)
 
 
+class LeaveRecovery(Decision):
+    """Leave fast recovery now, as Reno's first new ACK does (RFC 5681 §3.2 step 6: cwnd =
+    ssthresh), and forget ``recover``, so that three more duplicate ACKs for a hole still open
+    start the next fast retransmit (Reno has no RFC 6582 §3.2 step 2). Applied from
+    ``on_partial_ack`` (002's plain Reno, the baseline of Table 3)."""
+
+    __slots__ = ()
+
+    def apply(self, engine, now):
+        engine.leave_recovery()
+
+
+class SendNew(Decision):
+    """``count`` segments of new data go out on this event beyond what cwnd allows, after
+    what it allows (Net Reno's marked packets on the 5th and 7th duplicate ACK, 002 §6.3); as
+    many as the application and the peer's window have."""
+
+    __slots__ = ("count",)
+
+    def __init__(self, count: int = 1):
+        self.count = count
+
+    def apply(self, engine, now):
+        engine.new_allowance += self.count
+
+
 ENTER_RECOVERY = EnterRecovery()
+LEAVE_RECOVERY = LeaveRecovery()
 REDUCE_WINDOW = ReduceWindow()
 SEND_PROBE = SendProbe()
 RETRANSMIT_HEAD = RetransmitHead()
@@ -313,6 +340,13 @@ class LossRecoveryPolicy:
         """A duplicate ACK arrived (``dupacks``: the count so far; ``seg`` carries the reorder
         bit and options); may change ``dupthresh``. Returns a decision or None."""
         return None
+
+    def limited_transmit(self, view: SenderView, *, now: float) -> bool:
+        """At the first duplicate ACK outside any recovery: whether the duplicate ACKs below
+        DupThresh of this episode may release new segments (RFC 3042 Limited Transmit, which
+        the engine's pipe does: each counts as a segment gone), or release nothing until fast
+        retransmit (BSD Reno; 002 §4.2 allows them only below 10 segments of cwnd)."""
+        return True
 
     def should_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> bool:
         """Enter fast retransmit now (called after ``on_dupack``, outside any recovery)."""

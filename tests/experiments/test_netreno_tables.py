@@ -1,0 +1,302 @@
+"""Net Reno's evaluation (seed 002 §4.1, §7.1-7.2; experiments.netreno_tables): 002's networks,
+one run of each scenario with its ground truth, the driver's outputs and bad options, and the
+digest's targets as checks on quick runs with RED in the P4 gateway (the controller's
+``ports.N.red``). A target that does not reproduce is a strict xfail with its reason and numbers
+(experiments/README.md, "Net Reno")."""
+
+import json
+
+import pytest
+
+from experiments import netreno_tables as nt
+from experiments.runner import pool
+from experiments.runner import netreno_scenario as ns
+from experiments.runner.journal import CODE_FILES
+from experiments.runner.netreno_report import checks_of, fig1_data, table12_rows, table3_rows
+from experiments.runner.scenario import SCENARIOS, SENDERS, RunSpec, gateway_program
+from netbase.units import parse_bw, parse_delay
+from topologies import NetRenoLabTopo, NetRenoTopo, topos
+from topologies.netreno import ATM_SCALE
+
+
+@pytest.fixture(scope="module")
+def program():
+    return gateway_program()[1]
+
+
+# ----------------------------------------------------------------------------- networks
+def test_fig6_network_has_002s_links_scaled_to_atm_cells():
+    t = NetRenoTopo()
+    assert t.hosts() == ["c1", "c2", "c3", "c4", "c5", "d"] and t.switches() == ["r1"]
+    for i in range(1, 5):
+        link = t.linkInfo(f"c{i}", "r1")
+        assert parse_delay(link["delay"]) == 0.001
+        assert parse_bw(link["bw"]) == pytest.approx(103.3e6 * ATM_SCALE)
+        assert t.port(f"c{i}", "r1") == (0, i)
+    c5 = t.linkInfo("c5", "r1")
+    assert parse_delay(c5["delay"]) == 0.016 and parse_bw(c5["bw"]) == pytest.approx(31e6 * ATM_SCALE)
+    shared = t.linkInfo("r1", "d")
+    assert (parse_delay(shared["delay"]), shared["max_queue_size"]) == (0.002, 16)
+    assert parse_bw(shared["bw"]) == pytest.approx(51.7e6 * ATM_SCALE)
+    # a full-size packet takes as long on our Ethernet link as its 12 cells on 002's
+    assert ATM_SCALE == pytest.approx((512 + 54) / (12 * 53))
+    assert parse_bw(NetRenoTopo(atm_cells=False).linkInfo("r1", "d")["bw"]) == 51.7e6
+
+
+def test_fig7_lab_and_the_topos_mn_custom_sees():
+    t = NetRenoLabTopo()
+    assert t.linkInfo("s", "r1")["bw"] == 100 and t.linkInfo("r1", "d")["bw"] == 10
+    assert t.linkInfo("r1", "d")["max_queue_size"] == 20 and t.port("r1", "d") == (2, 0)
+    assert topos["netreno_sim"] is NetRenoTopo and topos["netreno_lab"] is NetRenoLabTopo
+    with pytest.raises(ValueError, match="senders must be 1..5"):
+        NetRenoTopo(senders=6)
+
+
+def test_the_scenarios_are_registered_with_512_byte_segments():
+    for name in ns.NETRENO_SCENARIOS:
+        assert SCENARIOS[name].mss == 512
+        assert pool.SCENARIO_RUNNERS[name][0] == "experiments.runner.netreno_scenario"
+    assert "experiments/runner/netreno_scenario.py" in CODE_FILES
+    cfg = ns.netbsd_config(RunSpec("netreno", scenario="netreno-sim"))
+    assert (cfg.mss, cfg.sack, cfg.delayed_ack, cfg.initial_window_segments,
+            cfg.max_cwnd_segments, cfg.clock_granularity, cfg.min_rto, cfg.rtt_sampling) == \
+        (512, False, True, 1, 128, 0.5, 1.0, "per-flight")
+    assert ns.netbsd_config(RunSpec("netreno-sack", scenario="netreno-sim")).sack
+
+
+def test_red_is_one_entry_of_the_port_in_the_controller_config(program, monkeypatch):
+    seen = []
+    monkeypatch.setattr(ns.Controller, "apply", lambda self, cfg: seen.append(cfg) or [])
+    ns._sim_network(RunSpec("netreno", scenario="netreno-sim", duration=1.0), program)
+    port = seen[0]["ports"][str(ns.SINK_PORT)]
+    assert port["red"] == {"min_th": 4, "max_th": 8, "w_q": 0.002, "max_p": 0.02}
+    assert port["buffer_limit"] == 16
+    seen.clear()
+    ns._sim_network(RunSpec("netreno", scenario="netreno-sim-droptail", duration=1.0), program)
+    assert "red" not in seen[0]["ports"][str(ns.SINK_PORT)]
+
+
+# ----------------------------------------------------------------------------- one run each
+def test_sim_run_counts_each_connections_drops_exactly(program):
+    spec = RunSpec("lsnr", scenario="netreno-sim-droptail", duration=3.0, seed=2)
+    row = ns.run_netreno_sim(spec, program).row()
+    drops = [row[f"c{i}_drops"] for i in range(1, 6)]
+    assert all(d >= 0 for d in drops) and sum(drops) == row["total_drops"] > 0
+    # every data frame the gateway dropped is one of some connection's: the program's counts
+    assert row["total_drops"] == sum(v for k, v in row.items() if k.startswith("r1_drops_"))
+    assert all(row[f"c{i}_goodput_Bps"] > 0 for i in range(1, 6))
+
+
+def test_sim_run_with_red_counts_reds_drops_and_the_handshakes_timeouts_apart(program):
+    row = ns.run_netreno_sim(RunSpec("netreno", scenario="netreno-sim", duration=4.0, seed=4),
+                             program).row()
+    # RED drops early (its own cause in the program) and the buffer of 16 still overflows
+    # between RED's slow average (w_q 0.002) and the bursts
+    assert row["r1_drops_red"] > 0 and row["r1_drops_buffer"] > 0
+    assert row["total_drops"] == sum(v for k, v in row.items() if k.startswith("r1_drops_"))
+    # C5 opens last, into a full queue, and loses its SYN: a timeout, not an RTO of data
+    assert (row["c5_syn_rtos"], row["c5_rtos"]) == (1, 0)
+    assert row["total_syn_rtos"] == 1
+
+
+def test_lab_run_with_red_drops_early(program):
+    row = ns.run_netreno_lab(RunSpec("lsnr", scenario="netreno-lab", duration=10.0),
+                             program).row()
+    assert row["r1_drops_red"] > 0 and row["drops"] == sum(
+        v for k, v in row.items() if k.startswith("r1_drops_"))
+    assert 0 < row["goodput_kbps"] <= 10_000
+
+
+def test_lab_run_reports_goodput_and_the_loss_rate(program):
+    row = ns.run_netreno_lab(RunSpec("reno", scenario="netreno-lab-droptail", duration=10.0,
+                                     level=0.01), program).row()
+    assert 0 < row["goodput_kbps"] <= 10_000
+    assert 0.005 < row["loss_rate"] < 0.03 and row["drops"] > 0
+
+
+def test_trace_runs_classify_every_timeout_the_engines_had(program):
+    # the analyzer (its NetBSD profile) finds exactly the RTOs the senders' engines counted
+    row = ns.run_netreno_trace(RunSpec("reno", scenario="netreno-trace", duration=1800.0,
+                                       seed=2, level=0.05), program).row()
+    assert row["transfers"] == row["completed"] == ns.TRACE_TRANSFERS
+    assert row["delivered_bytes"] == ns.TRACE_TRANSFERS * ns.TRANSFER_BYTES
+    assert row["analyzed_rtos"] == row["engine_timeouts"] > 10
+    assert row["non_trigger"] + row["multiple_loss"] + row["lost_retransmission"] == \
+        row["analyzed_rtos"]
+    assert all(w >= 1 for _, w in row["rtos"])
+
+
+# ----------------------------------------------------------------------------- selectable
+def test_netreno_netreno_sack_and_newreno_are_selectable_everywhere(tmp_path):
+    from experiments import live_run, one_run, rdtcp_figures
+    assert {"netreno", "netreno-sack", "newreno"} <= set(SENDERS)
+    for v in ("netreno", "netreno-sack", "newreno"):
+        assert one_run.parse_args(["--variant", v]).spec.variant == v
+        assert live_run.parse_args(["--variant", v]).spec.variant == v
+    args = rdtcp_figures.parse_args(["--variants", "netreno,netreno-sack,newreno",
+                                     "--out", str(tmp_path)])
+    assert args.variants == ("netreno", "netreno-sack", "newreno")
+    assert one_run.main(["--variant", "netreno", "--swaps", "0", "--duration", "2",
+                         "--out", str(tmp_path / "one")]) == 0
+    row = json.loads((tmp_path / "one" / "run.json").read_text())
+    assert row["variant"] == "netreno" and row["throughput_Bps"] > 0
+
+
+# ----------------------------------------------------------------------------- the driver
+def test_driver_writes_the_tables_and_figure(tmp_path):
+    out = tmp_path / "nr"
+    code = nt.main(["--mode", "quick", "--queue", "droptail", "--runs", "1", "--duration", "2",
+                    "--variants", "lsnr,netreno", "--lab-duration", "5", "--trace-runs", "1",
+                    "--trace-levels", "0.05", "--jobs", "1", "--worker-python", "self",
+                    "--no-progress", "--out", str(out)])
+    assert code == 0
+    for name in ("table1_rtos.md", "table2_drops.md", "table3_goodput.md", "table1_rtos.csv",
+                 "table2_drops.csv", "table3_goodput.csv", "fig1_rto_causes.csv",
+                 "fig1_rto_causes.png", "runs.csv", "summary.json", "paper_table.md"):
+        assert (out / name).exists(), name
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["runs"] == 2 + len(nt.LAB_VARIANTS) + 1 and summary["failed_runs"] == 0
+    table1 = (out / "table1_rtos.md").read_text()
+    assert "19 / 33 / 36 / 28 / 13 = 129" in table1 and "`netreno`" in table1
+    assert "4006" in (out / "table3_goodput.md").read_text()
+    assert {c["id"] for c in summary["checks"]} >= {"table1_netreno_no_rto",
+                                                    "fig1_reno_non_trigger"}
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--parts", "lab", "--runs", "2"], "--runs sets the sim part"),
+    (["--parts", "trace", "--queue", "red"], "--queue sets the gateway of sim and lab"),
+    (["--runs", "0"], "--runs must be >= 1"),
+    (["--lab-loss", "1.5"], "--lab-loss must be a probability"),
+    (["--trace-levels", "0.1,2"], "--trace-levels are probabilities"),
+    (["--parts", "sim,tcp"], "unknown tcp"),
+    (["--variants", "tahoe"], "unknown tahoe"),
+])
+def test_driver_refuses_options_that_would_not_act_or_make_no_sense(argv, message, capsys):
+    with pytest.raises(SystemExit):
+        nt.main(argv)
+    assert message in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- 002's targets
+def sweep(cfg, jobs=2) -> list[dict]:
+    path, _ = gateway_program()
+    return pool.run_specs(nt.build_specs(cfg), jobs=jobs, program_path=path, progress=False,
+                          python=pool.worker_python("auto")[0])
+
+
+@pytest.fixture(scope="module")
+def trace_checks():
+    cfg = nt.NetRenoSweepConfig(**{**nt.MODES["quick"].__dict__, "parts": ("trace",)})
+    fig1 = fig1_data(sweep(cfg))
+    return {c["id"]: c for c in checks_of([], [], fig1)}, fig1
+
+
+def test_fig1_every_rto_is_classified(trace_checks):
+    _, fig1 = trace_checks
+    d = fig1["reno"]
+    assert d["transfers"] == 3 * 2 * ns.TRACE_TRANSFERS
+    # the analyzer finds the timeouts the engines counted, to 1 %: a resend whose timer the
+    # machine's estimate of the RTO has not yet seen expire is left unexplained
+    assert d["engine_timeouts"] > 100
+    assert abs(len(d["rtos"]) - d["engine_timeouts"]) <= 0.01 * d["engine_timeouts"]
+
+
+@pytest.mark.xfail(strict=True, reason="002 §4.1: over 85 % of RTOs are non-trigger; the quick "
+                   "run's Reno over the lab path with random drops has 79.5 % (217 of 273; "
+                   "multiple losses 12.8 %, lost retransmissions 7.7 %): independent random "
+                   "drops take a second segment of a window, or its retransmission, more often "
+                   "than the 1995 Internet's losses did (experiments/README.md, Net Reno)")
+def test_fig1_non_trigger_dominates(trace_checks):
+    assert trace_checks[0]["fig1_reno_non_trigger"]["ok"], trace_checks[0]["fig1_reno_non_trigger"]
+
+
+def test_fig1_multiple_losses_near_11_percent(trace_checks):
+    assert trace_checks[0]["fig1_reno_multiple_loss"]["ok"], \
+        trace_checks[0]["fig1_reno_multiple_loss"]
+
+
+def test_fig1_lost_retransmissions_few(trace_checks):
+    # 002: 4 %; at most twice that
+    assert trace_checks[0]["fig1_reno_lost_retransmission"]["ok"], \
+        trace_checks[0]["fig1_reno_lost_retransmission"]
+
+
+def test_fig1_rtos_at_small_windows(trace_checks):
+    # 002: "less than 10% of timeouts have congestion window larger than 10 packets"
+    assert trace_checks[0]["fig1_reno_small_windows"]["ok"], \
+        trace_checks[0]["fig1_reno_small_windows"]
+
+
+@pytest.fixture(scope="module")
+def red_checks():
+    """The quick mode's sim and lab parts with RED: 002's Tables 1-3 checks."""
+    cfg = nt.NetRenoSweepConfig(**{**nt.MODES["quick"].__dict__, "parts": ("sim", "lab")})
+    rows = sweep(cfg)
+    t12 = table12_rows(rows, cfg.sim_variants)
+    return {c["id"]: c for c in checks_of(t12, table3_rows(rows), {})}
+
+
+# the digest's targets that hold in the quick run
+RED_TARGETS_HOLD = (
+    "table1_netreno-sack_no_rto", "table1_baselines_time_out", "table2_netreno_more_drops",
+    "table2_netreno-sack_more_drops", "table2_lsnr_c5_ratio", "table2_lssack_c5_ratio",
+    "table2_netreno_c5_ratio", "table2_netreno-sack_c5_ratio",
+    "table3_Reno_standard_below_none", "table3_back-to-back_below_lrxt",
+    "table3_lrxt_below_smallwnd", "table3_smallwnd_below_smallwnd+lrxt")
+# those that do not, with 002's number, ours (quick run) and why (experiments/README.md, Net Reno)
+RED_TARGETS_FAIL = {
+    "table1_netreno_no_rto":
+        "002: no RTO; ours 1 in 10 connection-runs of 10 s (lsnr 11, lssack 5): C2 of seed 2, "
+        "a second recovery's partial ACK leaves two segments in flight, NR-OOO waits for 2 "
+        "duplicate ACKs (D = 1), and the one that comes carries a window update (the sink "
+        "read what the partial ACK acknowledged), which is no duplicate ACK (RFC 5681 §2 (e), "
+        "as NetBSD's tcp_input)",
+    "table1_lsnr_c5_fewest":
+        "002: C5 has the fewest RTOs (13 against 19-36); ours 5 of lsnr's 11: C5 sends "
+        "0.28 Mb/s over a 36 ms round trip, 2-3 segments a round trip, where a loss draws no "
+        "3 duplicate ACKs",
+    "table1_lssack_c5_fewest":
+        "002: C5 has the fewest RTOs (8 against 26-35); ours 1 against 0-3 for lssack: a "
+        "handful of RTOs in the quick run",
+    "sim_goodput_order":
+        "002: new-reno < sack < net-reno ~ net-reno-sack in total goodput; ours 32.0 < 32.8 "
+        "> 32.5 < 33.6 Mb/s: RED holds the shared link's load whatever the sender, the four "
+        "totals are within 5 %",
+    "table3_none_below_back-to-back":
+        "002: back-to-back 5584 > none 5274 kb/s; ours 4898 = 4898: NR-B2B never fires in "
+        "the lab: at every full ACK nothing sent before the last retransmission is "
+        "outstanding (RED spreads its 1.1 % of drops, so a recovery seldom loses a second "
+        "segment, and a segment sent after a single loss's only retransmission is a new "
+        "episode)",
+    "table3_all_like_smallwnd_lrxt":
+        "002: smallwnd+lrxt+back 6739 ~ smallwnd+lrxt 6717 kb/s; ours 7802 against 8223 "
+        "(-5.1 %): the bundle netreno adds NR-OOO, which with no reordering only delays the "
+        "next hole's resend after a partial ACK with D < 3 (8 RTOs against 5; without OOO "
+        "8223, as NR-B2B never fires)",
+    "table3_smallwnd_gain":
+        "002: smallwnd +14 % over none; ours +47 % (7194 against 4898 kb/s): lsnr times out "
+        "23 times in 60 s (each at least the 1 s minimum RTO), 21 of them with 2-5 segments "
+        "in flight, too few for 3 duplicate ACKs; NR-SW turns most of those losses into fast "
+        "retransmits (6 RTOs)",
+    "table3_smallwnd_lrxt_gain":
+        "002: smallwnd+lrxt +27 % over none; ours +68 % (8223 against 4898 kb/s): as "
+        "smallwnd's gain",
+    "table3_sack_no_cpu_deficit":
+        "002's SACK deficit is CPU cost, absent in virtual time; ours lssack 1505 and "
+        "lssack-sw 434 kb/s against 4898 and 7194: a lost retransmission lets SACK send new "
+        "data until the sink's 256 KB window is full; the RTO's repair acknowledges it all "
+        "with a zero window, and the engine sends no window update after the sink reads and "
+        "has no persist timer: the connection stalls for the rest of the run",
+}
+
+
+def test_every_red_target_is_held_or_failed_with_its_reason(red_checks):
+    assert set(red_checks) == set(RED_TARGETS_HOLD) | set(RED_TARGETS_FAIL)
+
+
+@pytest.mark.parametrize("check", RED_TARGETS_HOLD + tuple(
+    pytest.param(check, marks=pytest.mark.xfail(strict=True, reason=why))
+    for check, why in RED_TARGETS_FAIL.items()))
+def test_red_targets(red_checks, check):
+    assert red_checks[check]["ok"], red_checks[check]
