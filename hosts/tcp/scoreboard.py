@@ -135,8 +135,14 @@ class Scoreboard:
     def karn_timed(self, ack: int) -> list | None:
         """The record whose send time the cumulative ACK ``ack`` is timed by, or None: the
         newest it covers that was sent once and not SACKed before, and only when no segment it
-        covers was ever retransmitted (Karn's algorithm, RFC 6298 §3; ``covers_retransmission``
-        says why the whole ACK is ambiguous then)."""
+        covers was ever retransmitted (Karn's algorithm, RFC 6298 §3). Such an ACK gives no
+        sample at all, not even from a segment in it that was sent once (Linux's
+        tcp_clean_rtx_queue takes none from an ACK with FLAG_RETRANS_DATA_ACKED): the segments
+        above a hole that a retransmission repaired waited at the receiver until it arrived,
+        and the cumulative ACK reports them only then, so their send times measure the repair,
+        not the path (without SACK, every partial ACK of a NewReno recovery is such an ACK).
+        After a retransmission the next sample comes from data sent and acknowledged without
+        one (RFC 6298 §5)."""
         segs = self.records
         i = self.head
         n = len(segs)
@@ -151,30 +157,6 @@ class Scoreboard:
                 newest = r
             i += 1
         return newest
-
-    def covers_retransmission(self, ack: int) -> bool:
-        """Whether the cumulative ACK ``ack`` acknowledges any segment that was retransmitted.
-
-        Such an ACK gives no RTT sample at all, not even from a segment in it that was sent
-        once (RFC 6298 §3, Karn: the ACK may answer the retransmission; Linux's
-        tcp_clean_rtx_queue takes none from an ACK with FLAG_RETRANS_DATA_ACKED). The
-        segments above a hole that was repaired by a retransmission waited at the receiver
-        until it arrived, and the cumulative ACK reports them only then: their send times
-        measure the repair, not the path (without SACK, every partial ACK of a NewReno
-        recovery is such an ACK). After a retransmission the next sample comes from data sent
-        and acknowledged without one (RFC 6298 §5: "which can only happen when new data has
-        been sent and acknowledged")."""
-        segs = self.records
-        i = self.head
-        n = len(segs)
-        while i < n:
-            r = segs[i]
-            if r[START] >= ack:
-                return False
-            if r[TX] != 1:
-                return True
-            i += 1
-        return False
 
     # ------------------------------------------------------------------ loss marking
     def set_lost(self, r: list) -> None:

@@ -121,9 +121,14 @@ class Sender:
         return self.conn.make(start, self.buf.read(start, start + n), 0)
 
     def retransmit(self, r: list, now: float) -> Segment:
-        """Record ``r`` sent again."""
+        """Record ``r`` sent again. Per-flight timing stops here (Karn's algorithm as BSD runs
+        it: t_rtt = 0 at a timeout, a fast retransmit and, in FreeBSD's NewReno, a partial
+        ACK's retransmission; ns-2's agents alike, reset_rtx_timer): the next new segment sent
+        is the one timed."""
         conn = self.conn
         last_sent_at = r[SENT_AT]
+        if self.per_flight:
+            self.timed = None
         self.sb.on_retransmit(r, now)
         conn.stats["retransmits"] += 1
         self.recovery.retransmitted(r[START], r[END], last_sent_at, now)
@@ -178,15 +183,17 @@ class Sender:
         (§4.2, §4.3), so a retransmission is timed by its own copy and data held behind a hole
         does not count its wait (RFC 6298 §3: timestamps remove Karn's ambiguity).
         Otherwise RFC 6298 §3, Karn: the newest segment the ACK covers that was sent once, and
-        nothing when it also covers a retransmission (Scoreboard.covers_retransmission); with
-        per-flight sampling, the one segment being timed, on the same terms (BSD's t_rtt)."""
+        nothing when it also covers a retransmission (Scoreboard.karn_timed; Linux's
+        FLAG_RETRANS_DATA_ACKED); with per-flight sampling (BSD's t_rtt), the one segment
+        being timed once it is acknowledged: a retransmission stopped the timing of any
+        segment sent before it (``retransmit``), so the one timed was sent after the last
+        retransmission and its ACK is its own, whatever else the ACK covers."""
         timed = None
         if self.per_flight:
             r = self.timed
             if r is not None and r[END] <= ack:
                 self.timed = None
-                if r[TX] == 1 and not self.sb.covers_retransmission(ack):
-                    timed = r
+                timed = r
         elif tsecr is None:
             timed = self.sb.karn_timed(ack)
         if tsecr is not None:

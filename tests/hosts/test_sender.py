@@ -65,7 +65,9 @@ def test_karn_the_next_sample_comes_from_data_sent_after_the_retransmission():
     a.send(bytes(MSS))
     (fresh,) = a.poll(now=2.0)
     deliver(a, deliver(b, [fresh], 2.05), 2.1)
-    assert a.rtt.srtt == pytest.approx(0.875 * before[0] + 0.125 * 0.1)    # RFC 6298 (2.3)
+    srtt, rttvar, _ = before                                # RFC 6298 (2.3), R = 0.1
+    assert (a.rtt.srtt, a.rtt.rttvar) == pytest.approx(
+        (0.875 * srtt + 0.125 * 0.1, 0.75 * rttvar + 0.25 * abs(srtt - 0.1)))
 
 
 def test_karn_with_sack_the_segments_sacked_above_the_hole_are_not_timed_either():
@@ -118,3 +120,29 @@ def test_per_flight_no_sample_from_the_timed_segment_held_behind_a_hole():
     a.on_segment(ack, now=1.3)
     assert a.flight_size == 0
     assert (a.rtt.srtt, a.rtt.rttvar, a.rtt.rto) == before
+
+
+def test_per_flight_a_retransmission_stops_the_timing_and_the_next_new_segment_is_timed():
+    # BSD's t_rtt (and ns-2's rtt_active_): a retransmission stops the timing of the segment
+    # timed before it, and the next new segment is timed; its ACK is its own, so it gives a
+    # sample even though it also acknowledges the retransmission. Two segments sent at 1.0 are
+    # lost; the timer (1 s) resends the first at 2.0, whose ACK at 2.1 gives no sample; the
+    # second goes again and a new third with it at 2.1; the third arrives first, so one ACK at
+    # 2.2 covers both: 0.1 s for the third (Linux's per-ACK rule would take none)
+    a, b = pair(sack=False, rtt_sampling="per-flight")
+    a.send(bytes(2 * MSS))
+    assert len(a.poll(now=1.0)) == 2
+    (rtx1,) = a.on_timer(now=a.next_timer())
+    assert a.stats["timeouts"] == 1 and rtx1.payload
+    before = (a.rtt.srtt, a.rtt.rttvar)
+    a.send(bytes(MSS))
+    (ack1,) = deliver(b, [rtx1], 2.05)
+    rtx2, third = deliver(a, [ack1], 2.1)
+    assert (a.rtt.srtt, a.rtt.rttvar) == before             # the ACK of a retransmission
+    assert a.stats["retransmits"] == 2 and third.seq == (rtx2.seq + MSS) % 2**32
+    dupack, ack = deliver(b, [third, rtx2], 2.15)
+    deliver(a, [dupack, ack], 2.2)
+    assert a.flight_size == 0
+    srtt, rttvar = before                                   # RFC 6298 (2.3), R = 0.1
+    assert (a.rtt.srtt, a.rtt.rttvar) == pytest.approx(
+        (0.875 * srtt + 0.125 * 0.1, 0.75 * rttvar + 0.25 * abs(srtt - 0.1)))
