@@ -90,8 +90,8 @@ NOT_HERE = {
                               "signals); CARD 90 %, CIM 56 %, DUAL 97 %, DECA 98 %",
     "timely": "29 % of the congestion phases before a loss began an RTT or more before it "
               "(004: 50-70 %): most begin as the queue fills, within the last round trip",
-    "per_flight_same_lpa": "once a flight, CIM never has its 22 samples (LPA 0.01 against "
-                           "0.50) and DUAL and DECA fall from 0.71-0.72 to 0.51: these "
+    "per_flight_same_lpa": "once a flight, CIM never has its 22 samples (LPA 0.02 against "
+                           "0.50) and DUAL and DECA fall from 0.71-0.72 to 0.52: these "
                            "connections last few flights",
 }
 CH5 = ("conservative_vegas", "conservative_daimd", "harmful_tris", "harmful_dual", "cim_best",
