@@ -35,6 +35,7 @@ SYN, FIN, RST, ACK = 0x02, 0x01, 0x04, 0x10
 
 NEEDED, UNNEEDED, UNKNOWN = "needed", "unneeded", "unknown"
 _PENDING, _COVERED = None, "covered"    # no ACK yet; ACKed late enough (needed unless DSACK)
+_NEVER = float("-inf")                  # Record.last_retx of a segment never retransmitted
 REORDER = "network_reorder"             # kinds of an OOS segment that is no retransmission
 DUPLICATE = "network_duplicate"
 
@@ -125,7 +126,7 @@ class Record:
         self.acked_by = ""
         self.dsacks = 0
         self.events: list | None = None  # Retransmission per OOS transmission
-        self.last_retx = float("-inf")
+        self.last_retx = _NEVER
         self.first_oos = False          # first seen out of sequence (lost before the vantage)
         self.flight = flight            # bytes outstanding once it was first sent (RTT series)
 
@@ -519,8 +520,9 @@ class Flow:
         rec.events.append(ev)
         rec.tx.append(now)
         rec.last_retx = now
-        if self.timed is rec:
-            self.timed = None               # Karn: a resent segment gives no sample
+        # Karn as BSD's t_rtt and ns-2's agents run it: any retransmission stops the per-flight
+        # timing, and the next new segment is the one timed
+        self.timed = None
         for m in self.machines:
             m.start_timer_if_idle(sent)
         self.pending_machines = any(m.expecting for m in self.machines)
@@ -592,6 +594,7 @@ class Flow:
         i = self.head
         newest_once = last = None
         clean = True                # no segment it covers was resent or SACKed before
+        resent = False              # a segment it covers was resent (Karn: no sample at all)
         while i < len(recs) and recs[i].end <= a:
             rec = last = recs[i]
             if rec.acked_at is None:
@@ -600,6 +603,8 @@ class Flow:
                 newest_once = rec
             else:
                 clean = False
+                if rec.last_retx > _NEVER:
+                    resent = True
             if rec.events:
                 self._settle(rec)
             else:
@@ -620,9 +625,12 @@ class Flow:
         self.snd_una = a
         self.una_time = now
         self.dupacks = 0
-        # RTT samples (Karn, RFC 6298 §3): the newest segment the ACK covers that was sent
-        # once, as the engine samples; and the per-flight sample of the timed segment
-        if newest_once is not None:
+        if i < len(recs) and recs[i].start < a and recs[i].last_retx > _NEVER:
+            resent = True                   # (a resent segment the ACK covers in part)
+        # RTT samples as the engine takes them (Karn, RFC 6298 §3): the newest segment the ACK
+        # covers that was sent once, none when it also covers a resent one; and the per-flight
+        # sample of the timed segment, whose timing a retransmission stops (``_retransmission``)
+        if newest_once is not None and not resent:
             self._rtt_sample(now - newest_once.tx[0], newest_once, per_flight=False, ack=a)
         timed = self.timed
         if timed is not None and timed.end <= a:

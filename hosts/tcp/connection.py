@@ -18,7 +18,7 @@ by the connection's parts, one module each:
 - recovery.py: what an ACK means, fast retransmit/recovery, the RTO's response, cwnd and
   ssthresh (RFC 5681, 6675, 6582), and the variant's policy (variants/)
 - inbound.py: acceptability, data and FIN into the receive buffer (receiver.py), EPDN, our ACKs
-- timers.py: RTO, delayed ACK, TIME-WAIT and the variant's timer, as deadlines
+- timers.py, persist.py: RTO, delayed ACK, TIME-WAIT, persist, the variant's timer, as deadlines
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from __future__ import annotations
 from hosts.tcp.config import TcpConfig
 from hosts.tcp.handshake import Negotiated, negotiate, syn_options
 from hosts.tcp.inbound import Inbound
+from hosts.tcp.persist import Persist
 from hosts.tcp.receiver import Receiver
 from hosts.tcp.recovery import LossRecovery
 from hosts.tcp.rtt import make_estimator
@@ -34,7 +35,7 @@ from hosts.tcp.sender import MAX_WINDOW_UNSCALED, Sender
 from hosts.tcp.timers import Timers, ts_val
 from hosts.tcp.variants import get_variant
 from netbase.segment import ACK, FIN, RST, SYN, Segment
-from netbase.seq import SEQ_MOD, seq_geq, seq_sub
+from netbase.seq import SEQ_MOD, seq_sub
 
 __all__ = ["TcpConnection", "reset_for", "CLOSED", "LISTEN", "SYN_SENT", "SYN_RCVD",
            "ESTABLISHED", "FIN_WAIT_1", "FIN_WAIT_2", "CLOSING", "TIME_WAIT", "CLOSE_WAIT",
@@ -48,7 +49,8 @@ _SYNCHRONIZED = {ESTABLISHED, FIN_WAIT_1, FIN_WAIT_2, CLOSING, TIME_WAIT, CLOSE_
 _STATS = ("segments_sent", "segments_received", "retransmits", "fast_retransmits", "timeouts",
           "spurious_retransmits", "dsack_undos", "eifel_undos", "spurious_timeouts_undone",
           "bytes_acked", "epdn_stamps", "epdn_ignored", "reorder_acks_sent",
-          "reorder_dupacks_received", "bad_segments", "challenge_acks", "loss_probes")
+          "reorder_dupacks_received", "bad_segments", "challenge_acks", "loss_probes",
+          "window_probes", "window_updates")
 
 
 def reset_for(seg: Segment) -> Segment | None:
@@ -90,6 +92,7 @@ class TcpConnection:
         self.recovery = LossRecovery(self, self.policy)
         self.sender.recovery = self.recovery
         self.inbound: Inbound | None = None         # once the peer's SYN is in
+        self.persist = Persist(self)
 
     # ------------------------------------------------------------------ public state
     # (the rest is on the parts: conn.sender, conn.recovery, conn.inbound, conn.timers)
@@ -167,8 +170,8 @@ class TcpConnection:
         return max(0, self.cfg.snd_buffer - (snd.app_end - snd.snd_una))
 
     def next_timer(self) -> float | None:
-        """The earliest armed deadline (RTO, delayed ACK, TIME-WAIT, the variant's own timer),
-        or None."""
+        """The earliest armed deadline (RTO, delayed ACK or window update, TIME-WAIT, persist,
+        the variant's own timer), or None."""
         return self.timers.next()
 
     def trace(self, event: str, **fields) -> None:
@@ -200,7 +203,17 @@ class TcpConnection:
             self.sender.fin_pending = True
 
     def receive(self) -> bytes:
-        return self.inbound.rcv.read() if self.inbound is not None else b""
+        """The in-order data delivered so far. The read may make a window update due
+        (Inbound.on_read): only a window offered that was at most half the buffer can be worth
+        one, and none once the peer's FIN is in (checked here, as this runs for every read)."""
+        inb = self.inbound
+        if inb is None:
+            return b""
+        rcv = inb.rcv
+        data = rcv.read()
+        if data and 2 * (rcv.right_edge - rcv.rcv_nxt) <= rcv.buffer and inb.peer_fin_at is None:
+            inb.on_read(self._now)
+        return data
 
     def poll(self, *, now: float) -> list[Segment]:
         """Segments the engine can send now (after send()/close() or a window change)."""
@@ -211,8 +224,15 @@ class TcpConnection:
 
     # ------------------------------------------------------------------ segments out
     def ts_options(self) -> tuple:
+        """The timestamp option of the segment being built (none without timestamps): TSval
+        now, TSecr TS.Recent. Every segment we send after the SYN gets it here, so here its
+        ACK becomes Last.ACK.sent, which decides what may become TS.Recent next (RFC 7323
+        §4.3, Inbound.note_timestamp)."""
         if not self.ts_ok:
             return ()
+        inb = self.inbound
+        if inb is not None:
+            inb.last_ack_sent = inb.rcv.rcv_nxt
         return (("NOP", None), ("NOP", None), ("Timestamp", (ts_val(self._now), self.ts_recent)))
 
     def _syn(self, *, ack: bool) -> Segment:
@@ -247,9 +267,18 @@ class TcpConnection:
 
     def transmit(self, now: float) -> list[Segment]:
         """Send what cwnd, the peer's window and the scoreboard allow (RFC 6675 §5 NextSeg)."""
-        out: list[Segment] = []
         rec = self.recovery
         snd = self.sender
+        if snd.snd_nxt >= snd.app_end and not (rec.probe_due or rec.force_head or rec.in_recovery
+                                               or rec.in_loss or rec.new_allowance
+                                               or snd.fin_pending):
+            # no new data, nothing to resend, no probe, no SendNew allowance to use up and no
+            # FIN: what the receiving end of a transfer meets on every segment. The persist
+            # timer, if it runs, stops (with all data sent the window blocks nothing)
+            if self.timers.persist_at is not None:
+                self.persist.update(now)
+            return []
+        out: list[Segment] = []
         sb = snd.sb
         if rec.probe_due:
             rec.probe_due = False
@@ -299,8 +328,13 @@ class TcpConnection:
                 and self.state in (ESTABLISHED, CLOSE_WAIT):
             out.append(snd.send_fin(now))
             self.state = FIN_WAIT_1 if self.state == ESTABLISHED else LAST_ACK
+        timers = self.timers
         if out:
-            self.timers.arm_rto(now)
+            timers.arm_rto(now)
+            if timers.persist_at is not None:       # data in flight: the RTO's turn
+                self.persist.stop()
+        elif timers.persist_at is not None or snd.snd_max == snd.snd_una < snd.app_end:
+            self.persist.update(now)
         return out
 
     # ------------------------------------------------------------------ segments in
@@ -340,7 +374,7 @@ class TcpConnection:
         if not seg.flags & SYN:
             return []
         self._negotiated(seg)
-        self.sender.snd_wnd = seg.window    # RFC 7323 §2.2: a SYN's window is never scaled
+        self.sender.set_window(seg.window)  # RFC 7323 §2.2: a SYN's window is never scaled
         self.state = SYN_RCVD
         self.sender.snd_nxt = self.sender.snd_max = 1
         self._syn_sent_at = now
@@ -362,7 +396,7 @@ class TcpConnection:
         if not seg.flags & ACK:
             return []                           # simultaneous open: not modelled
         self.sender.snd_una = 1
-        self.sender.snd_wnd = seg.window
+        self.sender.set_window(seg.window)
         self._established(now)
         return [self.inbound.ack_segment(now)] + self.transmit(now)
 
@@ -385,20 +419,20 @@ class TcpConnection:
 
     def _on_synchronized(self, seg: Segment, now: float) -> list[Segment]:
         inb = self.inbound
-        rcv = inb.rcv
         start = inb.offset(seg.seq)
-        if seg.flags & RST:
+        flags = seg.flags
+        if flags & RST:
             return self._on_rst(start, now)
-        if seg.flags & SYN:
+        if flags & SYN:
             if self.state == SYN_RCVD and start == 0:
                 return [self._syn(ack=True)]    # our SYN-ACK was lost: the peer repeats its SYN
             self.stats["challenge_acks"] += 1   # RFC 9293 §3.10.7.4 (RFC 5961 §4)
             return [inb.ack_segment(now)]
-        if not seg.flags & ACK:
+        if not flags & ACK:
             return []
         if not inb.acceptable(seg, start):
             inb.note_duplicate(seg, start)
-            if self.state == TIME_WAIT and seg.flags & FIN:
+            if self.state == TIME_WAIT and flags & FIN:
                 # RFC 9293 §3.10.7.4: the peer's FIN again (our ACK of it was lost):
                 # acknowledge it and restart the 2 MSL timeout
                 self._enter_time_wait(now)
@@ -409,20 +443,16 @@ class TcpConnection:
             self.sender.snd_una = 1
             self._established(now)
         if self.ts_ok:
-            ts = seg.option("Timestamp")
-            if ts is not None and start <= rcv.rcv_nxt and seq_geq(ts[0], self.ts_recent):
-                self.ts_recent = ts[0]          # RFC 7323 §4.3 (2): never backwards
+            inb.note_timestamp(seg, start)
         if not self.recovery.on_ack(seg, now):
             return [inb.ack_segment(now)]       # ACK of unsent data (RFC 9293 §3.10.7.4)
         snd = self.sender
         if self.state in (FIN_WAIT_1, CLOSING, LAST_ACK) and snd.fin_at is not None \
                 and snd.snd_una > snd.fin_at:
             self._on_fin_acked(now)
-        out: list[Segment] = []
-        if seg.payload or seg.flags & FIN:
-            out += inb.on_data(seg, start, now)
-        out += self.transmit(now)
-        return out
+        if seg.payload or flags & FIN:
+            return inb.on_data(seg, start, now) + self.transmit(now)
+        return self.transmit(now)
 
     def _on_rst(self, start: int, now: float) -> list[Segment]:
         """RFC 9293 §3.10.7.4 / RFC 5961 §3: reset only on an exact match, challenge if in window.
@@ -479,6 +509,10 @@ class TcpConnection:
             out.append(self.inbound.ack_segment(now))   # RFC 5681 §4.2 delayed-ACK timer
         if timers.rto_at is not None and now >= timers.rto_at:
             out += self._on_rto(now)
+        elif timers.persist_at is not None and now >= timers.persist_at:
+            if self.state in _SYNCHRONIZED:
+                segs = self.persist.on_expiry(now)
+                out += segs if segs is not None else self._abort("timed out")
         elif timers.policy_deadline is not None and now >= timers.policy_deadline:
             timers.policy_deadline = None           # one shot: the variant re-arms it
             if self.state in _SYNCHRONIZED:

@@ -9,10 +9,10 @@ is offset 0, its data starts at 1.
 from __future__ import annotations
 
 from hosts.tcp.receiver import MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TS, Receiver
-from hosts.tcp.sender import RTX_BIT
+from hosts.tcp.sender import MAX_WINDOW_UNSCALED, RTX_BIT
 from hosts.tcp.variants.base import overrides
 from netbase.segment import FIN, REORDER_BIT, Segment
-from netbase.seq import SEQ_MOD, seq_sub
+from netbase.seq import SEQ_MOD, seq_geq, seq_sub
 
 __all__ = ["Inbound"]
 
@@ -21,10 +21,12 @@ class Inbound:
     def __init__(self, conn, irs: int, buffer: int):
         self.conn = conn                            # state machine, segment building, counters
         self.irs = irs
-        self.rcv = Receiver(1, buffer)
+        self.rcv = Receiver(1, buffer, mss=conn.mss)
         self.peer_fin: int | None = None            # offset of the peer's FIN not yet reached
         self.peer_fin_at: int | None = None         # offset of the peer's FIN once reached
         self.unacked_segments = 0                   # data segments not yet acknowledged
+        self.last_ack_sent = 1                      # RCV.NXT our last segment acknowledged
+                                                    # (RFC 7323 §4.3 Last.ACK.sent, as an offset)
         self.rtx_echo = 0                           # the RTX bit of the last data segment
         # the policy's receiver hooks, when it has them (variants/base.py)
         self._on_data = overrides(conn.policy, "on_data")
@@ -38,12 +40,25 @@ class Inbound:
         return (self.irs + self.rcv.rcv_nxt) % SEQ_MOD
 
     def acceptable(self, seg: Segment, start: int) -> bool:
-        """RFC 9293 §3.10.7.4 segment acceptability test (window of the receiver)."""
+        """RFC 9293 §3.10.7.4 segment acceptability test (window of the receiver). With a zero
+        window the segment at RCV.NXT passes, for the "special allowance" made to its ACK
+        field; its data is then trimmed off (``on_data``)."""
         rcv = self.rcv
         nxt = rcv.rcv_nxt
-        wnd = rcv.window or 1           # a zero window still accepts the segment at RCV.NXT's edge
+        wnd = rcv.window or 1
         length = seg.seg_len or 1
         return start < nxt + wnd and start + length > nxt
+
+    def note_timestamp(self, seg: Segment, start: int) -> None:
+        """An acceptable segment's TSval becomes TS.Recent, the TSecr of what we send, when it
+        is not older and the segment starts at or below Last.ACK.sent (RFC 7323 §4.3 (2)): an
+        ACK echoes the earliest segment it acknowledges when ACKs are delayed (§4.2 (A)), and
+        the one that advanced RCV.NXT or filled a hole, never one held above a hole (§4.2
+        (B), (C))."""
+        ts = seg.option("Timestamp")
+        conn = self.conn
+        if ts is not None and start <= self.last_ack_sent and seq_geq(ts[0], conn.ts_recent):
+            conn.ts_recent = ts[0]
 
     def note_duplicate(self, seg: Segment, start: int) -> None:
         """An unacceptable segment entirely below RCV.NXT: report its data by DSACK."""
@@ -62,6 +77,18 @@ class Inbound:
         if payload and start < 1:                  # bytes before the first data byte: trim
             payload = payload[1 - start:]
             start = 1
+        has_fin = seg.flags & FIN
+        if end > rcv.right_edge:            # (the edge as last computed: it never moves left)
+            edge = rcv.rcv_nxt + rcv.window
+            if end > edge:
+                # RFC 9293 §3.10.7.4: data beyond the window is trimmed off, and a FIN after
+                # it with it (a sender that overran the window, or sent into a shut one);
+                # what is left is processed, nothing left is answered with an ACK
+                payload = payload[:max(0, edge - start)]
+                end = start + len(payload)
+                has_fin = 0
+                if not payload:
+                    return [self.ack_segment(now)]
         fin = self.peer_fin if self.peer_fin is not None else self.peer_fin_at
         if payload and fin is not None and end > fin:
             # no data follows the peer's FIN: RFC 9293 §3.10.7.4 (seventh step) ignores the text
@@ -78,7 +105,7 @@ class Inbound:
             how = rcv.on_data(start, payload)
         else:
             how = "in-order"
-        if seg.flags & FIN and end >= rcv.rcv_nxt and self.peer_fin is None \
+        if has_fin and end >= rcv.rcv_nxt and self.peer_fin is None \
                 and self.peer_fin_at is None:
             # a FIN beyond a hole is kept, like its data, until the hole fills (RFC 9293
             # §3.10.7.4: segments are processed in sequence; dropping it would leave the sender
@@ -128,6 +155,29 @@ class Inbound:
         self.conn.stats["epdn_ignored"] += 1
         self.conn.trace("epdn-ignored", reason=reason, stamp=stamp)
         return None
+
+    # ------------------------------------------------------------------ the application reads
+    def on_read(self, now: float) -> None:
+        """The application read what was delivered (``now``: the last event's time, which the
+        read follows), while the window offered was at most half the buffer and the peer's FIN
+        is not in (TcpConnection.receive checks that, inline, on every read); when the freed
+        buffer opens the window to at least twice what the peer was last offered, tell the
+        peer at once (Linux's tcp_cleanup_rbuf): a window update. Above all after a zero
+        window: the sender can only wait, and probe (RFC 9293 §3.8.6.1). How far the window
+        opens is §3.8.6.2.2's (Receiver.window)."""
+        rcv = self.rcv
+        conn = self.conn
+        # the window as last offered (the edge as last computed; a delayed ACK may not have
+        # told it yet, and tells it soon), which receive() checked is at most half
+        offered = max(rcv.right_edge - rcv.rcv_nxt, 0)
+        wscale = conn.rcv_wscale
+        new = min(rcv.window >> wscale, MAX_WINDOW_UNSCALED) << wscale
+        if new > 0 and new >= 2 * offered:
+            timers = conn.timers
+            if timers.ack_due is None or timers.ack_due > now:
+                timers.ack_due = now
+            conn.stats["window_updates"] += 1
+            conn.trace("window-update", window=new, offered=offered)
 
     # ------------------------------------------------------------------ our ACKs
     def ack_segment(self, now: float) -> Segment:

@@ -15,13 +15,18 @@ MAX_SACK_BLOCKS_WITH_TS = 3     # RFC 2018 §3: 3 when the timestamp option is p
 
 
 class Receiver:
-    def __init__(self, rcv_nxt: int, buffer: int):
+    def __init__(self, rcv_nxt: int, buffer: int, *, mss: int):
         self.rcv_nxt = rcv_nxt          # next in-order byte expected (RFC 9293 RCV.NXT)
         self.highest = rcv_nxt          # end of the highest byte received (003 §3.1's PNO_k)
         self.buffer = buffer
-        # RCV.NXT + RCV.WND as last offered: the right edge of the window never moves left
-        # (RFC 9293 §3.8.6, SHLD-14), see ``window``
-        self._right_edge = rcv_nxt + buffer
+        # RFC 9293 §3.8.6.2.2: the window opens in steps of min(Fr * RCV.BUFF, Eff.snd.MSS),
+        # Fr = 1/2, the receiver's own MSS standing for the sender's
+        self.sws_step = max(1, min(buffer // 2, mss))
+        # RCV.NXT + RCV.WND as last computed: the right edge of the window never moves left
+        # (RFC 9293 §3.8.6, SHLD-14), see ``window``; it moves when the edge the free buffer
+        # allows reaches ``_advance_at``, one step beyond it (one comparison per segment)
+        self.right_edge = rcv_nxt + buffer
+        self._advance_at = self.right_edge + self.sws_step
         self.ooo = RangeSet()           # out-of-order bytes held
         self._ooo_data: dict[int, bytes] = {}
         self._delivered = bytearray()   # in-order bytes the application has not read
@@ -102,11 +107,14 @@ class Receiver:
         (RFC 9293 §3.8.6, SHLD-14): out-of-order segments held fill the buffer but do not take
         back window already offered, so the duplicate ACKs a hole draws all carry the same
         window, as RFC 5681 §2 (e) requires of a duplicate ACK (Linux's tcp_select_window
-        keeps the edge the same way). The edge moves right as the buffer frees."""
+        keeps the edge the same way). The edge moves right as the buffer frees, by at least
+        ``sws_step`` at a time: the receiver's silly window syndrome avoidance (§3.8.6.2.2,
+        MUST-39) offers no sliver of window a sender would fill with a small segment."""
         edge = self.rcv_nxt + self.buffer - len(self._delivered) - self.ooo._total  # hot path
-        if edge > self._right_edge:
-            self._right_edge = edge
-        wnd = self._right_edge - self.rcv_nxt
+        if edge >= self._advance_at:
+            self.right_edge = edge
+            self._advance_at = edge + self.sws_step
+        wnd = self.right_edge - self.rcv_nxt
         return wnd if wnd > 0 else 0
 
     # -- SACK -----------------------------------------------------------------------------

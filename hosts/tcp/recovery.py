@@ -157,7 +157,7 @@ class LossRecovery:
         """RFC 6675 §4 SetPipe: bytes believed in the network (NewReno: dupacks as SACKs)."""
         snd, sb = self.sender, self.sb
         pipe = snd.snd_max - snd.snd_una - sb.sacked_out - sb.lost_out + sb.retrans_out
-        if not self.conn.sack_ok:
+        if self.reno_dupacks and not self.conn.sack_ok:    # (0 for every SACK connection)
             pipe -= self.reno_dupacks * self.conn.mss
         return pipe if pipe > 0 else 0
 
@@ -185,11 +185,20 @@ class LossRecovery:
         if ack < snd.snd_una:
             return True                             # old ACK: nothing new (RFC 9293 §3.10.7.4)
         prior_wnd = snd.snd_wnd
-        snd.snd_wnd = seg.window << conn.snd_wscale
+        wnd = seg.window << conn.snd_wscale
+        if wnd != prior_wnd:                        # (the window seldom changes)
+            snd.snd_wnd = wnd
+            if wnd > snd.max_wnd:
+                snd.max_wnd = wnd
         new_sack = self._on_sack_blocks(seg, ack, now) if conn.sack_ok else False
         prior_una = snd.snd_una
         if ack > prior_una:
-            self._on_new_ack(ack, now)
+            tsecr = None
+            if conn.ts_ok:
+                ts = seg.option("Timestamp")
+                if ts is not None:
+                    tsecr = ts[1]
+            self._on_new_ack(ack, now, tsecr)
         elif self._is_dupack(seg, new_sack, prior_wnd):
             self._on_dupack(seg, now)
         policy = self.policy
@@ -246,11 +255,11 @@ class LossRecovery:
         return (not seg.payload and not seg.flags & (SYN | FIN)
                 and snd.snd_max > snd.snd_una and snd.snd_wnd == prior_wnd)
 
-    def _on_new_ack(self, ack: int, now: float) -> None:
+    def _on_new_ack(self, ack: int, now: float, tsecr: int | None) -> None:
         conn = self.conn
         snd = self.sender
         acked = ack - snd.snd_una
-        snd.advance(ack, now, conn.rtt)
+        snd.advance(ack, now, conn.rtt, tsecr)
         conn.stats["bytes_acked"] += acked
         self.dupacks = 0
         self.lt_mark = None

@@ -132,15 +132,29 @@ class Scoreboard:
                 delivered(self.view, r[START], r[END], r[SENT_AT], r[TX], now=now)
         return news
 
-    def newest_acked_once(self, ack: int) -> list | None:
-        """The newest record the cumulative ACK ``ack`` covers that was sent once and not
-        SACKed before (RFC 6298 §3, Karn: the one an RTT can be measured on), or None."""
+    def karn_timed(self, ack: int) -> list | None:
+        """The record whose send time the cumulative ACK ``ack`` is timed by, or None: the
+        newest it covers that was sent once and not SACKed before, and only when no segment it
+        covers was ever retransmitted (Karn's algorithm, RFC 6298 §3). Such an ACK gives no
+        sample at all, not even from a segment in it that was sent once (Linux's
+        tcp_clean_rtx_queue takes none from an ACK with FLAG_RETRANS_DATA_ACKED): the segments
+        above a hole that a retransmission repaired waited at the receiver until it arrived,
+        and the cumulative ACK reports them only then, so their send times measure the repair,
+        not the path (without SACK, every partial ACK of a NewReno recovery is such an ACK).
+        After a retransmission the next sample comes from data sent and acknowledged without
+        one (RFC 6298 §5)."""
         segs = self.records
         i = self.head
+        n = len(segs)
         newest = None
-        while i < len(segs) and segs[i][END] <= ack:
-            if segs[i][TX] == 1 and not segs[i][SACKED]:
-                newest = segs[i]
+        while i < n:
+            r = segs[i]
+            if r[START] >= ack:
+                break
+            if r[TX] != 1:
+                return None
+            if r[END] <= ack and not r[SACKED]:
+                newest = r
             i += 1
         return newest
 

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 from hosts.tcp.scoreboard import END, SACKED, SENT_AT, START, TX, Scoreboard
 from hosts.tcp.sendbuf import SendBuffer
+from hosts.tcp.timers import TS_HZ, ts_val
 from netbase.segment import FIN, Segment
+from netbase.seq import SEQ_MOD
 
 __all__ = ["Sender", "MAX_WINDOW_UNSCALED", "RTX_BIT"]
 
 MAX_WINDOW_UNSCALED = 65535         # RFC 9293 §3.1: the 16-bit window field
+# an echoed timestamp further back than half the clock's range is not one of ours (RFC 7323
+# §5.2: timestamps compare in 2^31 of the 32-bit space)
+TS_ECHO_LIMIT = 1 << 31
 # Ludwig's RTX bit (000 §3, §5.1.1): a reserved bit marking a retransmission, which the ACK it
 # draws echoes, so the sender knows which transmission an ACK is for. Bit 0x04 of header byte
 # 12 (Segment.reserved), beside RD-TCP's reorder bit (0x02).
@@ -28,6 +33,7 @@ class Sender:
         self.sb = scoreboard
         self.snd_una = self.snd_nxt = self.snd_max = 0
         self.snd_wnd = MAX_WINDOW_UNSCALED    # until the peer's SYN says (RFC 9293 §3.1)
+        self.max_wnd = 0                # the largest window the peer offered (§3.8.6.2.1)
         self.buf = SendBuffer(1)        # data starts at offset 1 (after the SYN)
         self.app_end = 1                # end of what the application wrote
         self.fin_pending = False        # close() was called, the FIN is not sent yet
@@ -54,15 +60,60 @@ class Sender:
         """close() was called (the FIN is queued or sent)."""
         return self.fin_pending or self.fin_at is not None
 
-    # ------------------------------------------------------------------ segments out
-    def new_data(self, now: float) -> Segment | None:
-        """The next segment of new data the peer's window allows (at most one MSS), or None."""
-        if self.snd_nxt >= self.app_end:
-            return None
+    def set_window(self, wnd: int) -> None:
+        """The peer's window (SND.WND), in bytes."""
+        self.snd_wnd = wnd
+        if wnd > self.max_wnd:
+            self.max_wnd = wnd
+
+    def window_blocks(self) -> bool:
+        """Data waits, nothing is in flight (else the RTO runs) and the peer's window lets no
+        segment go, shut or too small to fill (``sendable``): only the persist timer can get
+        things moving (persist.py)."""
+        return self.snd_max == self.snd_una < self.app_end and self.sendable() <= 0
+
+    def zero_window_probe(self) -> Segment:
+        """A probe of the peer's shut window (RFC 9293 §3.8.6.1, MUST-35), Linux's
+        (tcp_xmit_probe_skb): no data, sequence number SND.UNA - 1. The peer finds it
+        unacceptable, an old segment, and answers with an ACK that carries its window as it
+        stands (§3.10.7.4), so a window update that was lost is sent again, and nothing enters
+        the sequence space or the scoreboard (RFC 9293's probe of one octet would be a segment
+        to retransmit, time and release)."""
+        return self.conn.make(self.snd_una - 1, b"", 0)
+
+    def sendable(self, force: bool = False) -> int:
+        """How many bytes of new data the next segment carries under the peer's window: a
+        full segment, all the data written (the application pushes what it writes), or at
+        least half the largest window the peer offered; 0 for less, which SWS avoidance holds
+        back (RFC 9293 §3.8.6.2.1, MUST-38: a sender fills no sliver of window with a small
+        segment), unless ``force`` (the override, (4) there), and 0 for a shut window."""
         start = self.snd_nxt
-        n = min(self.conn.mss, self.app_end - start, self.snd_una + self.snd_wnd - start)
-        if n <= 0:
+        avail = self.app_end - start
+        n = self.snd_una + self.snd_wnd - start
+        mss = self.conn.mss
+        if n >= mss:
+            return mss if avail > mss else avail
+        if n >= avail:
+            return avail
+        return n if n > 0 and (force or 2 * n >= self.max_wnd) else 0
+
+    # ------------------------------------------------------------------ segments out
+    def new_data(self, now: float, *, force: bool = False) -> Segment | None:
+        """The next segment of new data the peer's window allows (at most one MSS), or None.
+        ``force``: whatever part of the window is open, SWS avoidance overridden (the persist
+        timer's expiry, RFC 9293 §3.8.6.2.1 (4))."""
+        start = self.snd_nxt
+        avail = self.app_end - start
+        if avail <= 0:
             return None
+        n = self.snd_una + self.snd_wnd - start
+        mss = self.conn.mss
+        if n >= mss:                        # the usual case, inline: a full segment or the rest
+            n = mss if avail > mss else avail
+        else:
+            n = self.sendable(force)
+            if n <= 0:
+                return None
         r = self.sb.add(start, start + n, now)
         if self.per_flight and self.timed is None:
             self.timed = r                          # time this one; the next after its ACK
@@ -70,9 +121,14 @@ class Sender:
         return self.conn.make(start, self.buf.read(start, start + n), 0)
 
     def retransmit(self, r: list, now: float) -> Segment:
-        """Record ``r`` sent again."""
+        """Record ``r`` sent again. Per-flight timing stops here (Karn's algorithm as BSD runs
+        it: t_rtt = 0 at a timeout, a fast retransmit and, in FreeBSD's NewReno, a partial
+        ACK's retransmission; ns-2's agents alike, reset_rtx_timer): the next new segment sent
+        is the one timed."""
         conn = self.conn
         last_sent_at = r[SENT_AT]
+        if self.per_flight:
+            self.timed = None
         self.sb.on_retransmit(r, now)
         conn.stats["retransmits"] += 1
         self.recovery.retransmitted(r[START], r[END], last_sent_at, now)
@@ -110,24 +166,42 @@ class Sender:
         return None
 
     # ------------------------------------------------------------------ acknowledgments
-    def advance(self, ack: int, now: float, rtt) -> None:
-        """The cumulative ACK moved SND.UNA to ``ack``: time what it acknowledges, take its
-        records off the scoreboard, free the acknowledged bytes."""
-        self._rtt_sample(ack, now, rtt)
+    def advance(self, ack: int, now: float, rtt, tsecr: int | None = None) -> None:
+        """The cumulative ACK moved SND.UNA to ``ack``: its RTT sample (``tsecr``: the
+        timestamp it echoes, when the connection uses timestamps), its records off the
+        scoreboard, the acknowledged bytes freed."""
+        self._rtt_sample(ack, now, rtt, tsecr)
         self.sb.trim(ack, now)
         self.snd_una = ack
         self.buf.release(ack)                       # acknowledged bytes leave the send buffer
 
-    def _rtt_sample(self, ack: int, now: float, rtt) -> None:
-        """RFC 6298 §3: time the newest fully acked segment that was sent once (Karn); with
-        per-flight sampling, the one segment being timed, once it is acked (BSD's t_rtt)."""
+    def _rtt_sample(self, ack: int, now: float, rtt, tsecr: int | None) -> None:
+        """The RTT measurement of an ACK that acknowledges new data.
+
+        With timestamps, RFC 7323 §4 (RTTM): the time since the TSval the ACK echoes. The
+        receiver echoes the segment that last advanced its cumulative ACK, or filled a hole
+        (§4.2, §4.3), so a retransmission is timed by its own copy and data held behind a hole
+        does not count its wait (RFC 6298 §3: timestamps remove Karn's ambiguity).
+        Otherwise RFC 6298 §3, Karn: the newest segment the ACK covers that was sent once, and
+        nothing when it also covers a retransmission (Scoreboard.karn_timed; Linux's
+        FLAG_RETRANS_DATA_ACKED); with per-flight sampling (BSD's t_rtt), the one segment
+        being timed once it is acknowledged: a retransmission stopped the timing of any
+        segment sent before it (``retransmit``), so the one timed was sent after the last
+        retransmission and its ACK is its own, whatever else the ACK covers."""
+        timed = None
         if self.per_flight:
             r = self.timed
             if r is not None and r[END] <= ack:
                 self.timed = None
-                if r[TX] == 1:
-                    rtt.sample(now - r[SENT_AT], snd_una=ack, snd_nxt=self.snd_nxt)
-            return
-        newest = self.sb.newest_acked_once(ack)
-        if newest is not None:
-            rtt.sample(now - newest[SENT_AT], snd_una=ack, snd_nxt=self.snd_nxt)
+                timed = r
+        elif tsecr is None:
+            timed = self.sb.karn_timed(ack)
+        if tsecr is not None:
+            elapsed = (ts_val(now) - tsecr) % SEQ_MOD
+            if elapsed < TS_ECHO_LIMIT:
+                rtt.sample(elapsed / TS_HZ, snd_una=ack, snd_nxt=self.snd_nxt)
+                return
+            if not self.per_flight:         # not an echo of ours: time by sequence instead
+                timed = self.sb.karn_timed(ack)
+        if timed is not None:
+            rtt.sample(now - timed[SENT_AT], snd_una=ack, snd_nxt=self.snd_nxt)

@@ -27,7 +27,7 @@ def packets(rs):
 def receive(arrivals):
     """Feed (packet, stamp) pairs; stamp is (first_dropped, last_dropped) packets or None."""
     policy = get_variant("rdtcp")(TcpConfig(variant="rdtcp", rdtcp=True))
-    rcv = Receiver(1, 1 << 20)
+    rcv = Receiver(1, 1 << 20, mss=1000)
     bits = []
     for n, stamp in arrivals:
         start, end = P(n)

@@ -4,7 +4,7 @@ from hosts.tcp.receiver import MAX_SACK_BLOCKS, Receiver
 
 
 def _rcv(*segments):
-    r = Receiver(1, 1 << 20)
+    r = Receiver(1, 1 << 20, mss=1000)
     for start, end in segments:
         r.on_data(start, bytes(end - start))
     return r

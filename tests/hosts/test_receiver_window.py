@@ -5,7 +5,7 @@ from hosts.tcp.receiver import Receiver
 
 
 def test_out_of_order_data_does_not_shrink_the_window():
-    r = Receiver(1, 10_000)
+    r = Receiver(1, 10_000, mss=1000)
     edge = r.rcv_nxt + r.window
     for start in range(1001, 6001, 1000):            # a hole at [1, 1001), five segments held
         assert r.on_data(start, bytes(1000)) == "out-of-order"
@@ -13,7 +13,7 @@ def test_out_of_order_data_does_not_shrink_the_window():
 
 
 def test_the_edge_moves_right_when_the_hole_fills_and_the_application_reads():
-    r = Receiver(1, 10_000)
+    r = Receiver(1, 10_000, mss=1000)
     for start in (1001, 2001):
         r.on_data(start, bytes(1000))
     assert r.on_data(1, bytes(1000)) == "filled"
@@ -24,7 +24,7 @@ def test_the_edge_moves_right_when_the_hole_fills_and_the_application_reads():
 
 
 def test_unread_data_closes_the_window_without_moving_the_edge_left():
-    r = Receiver(1, 4000)
+    r = Receiver(1, 4000, mss=1000)
     for start in range(1, 4001, 1000):
         r.on_data(start, bytes(1000))
     assert r.window == 0 and r.rcv_nxt == 4001        # buffer full: a zero window, same edge
