@@ -84,14 +84,19 @@ def _condition_of(key: RunSpec) -> tuple:
 def best_table(rows: Iterable[dict]) -> tuple[list[dict], list[dict]]:
     """Per condition, each sender's throughput relative to the best sender's there; then per
     sender: how often it was best, its mean and worst relative throughput, and, where another
-    sender beat DSACK-TAES, by how much."""
+    sender beat DSACK-TAES, by how much. Only conditions where every sender of the sweep has a
+    run are compared (a failed run would make another sender best there); ``incomplete``
+    counts the others."""
     by_condition: dict[tuple, dict[str, float]] = {}
+    swept: set[str] = set()
     for row in rows:
-        if "error" in row:
-            continue
         key = point_key(row)
-        by_condition.setdefault(_condition_of(key), {})[key.variant] = \
-            float(row["throughput_Bps"])
+        swept.add(key.variant)
+        tputs = by_condition.setdefault(_condition_of(key), {})
+        if "error" not in row:
+            tputs[key.variant] = float(row["throughput_Bps"])
+    incomplete = sum(set(t) != swept for t in by_condition.values())
+    by_condition = {c: t for c, t in by_condition.items() if set(t) == swept}
     per_condition = []
     for cond, tputs in by_condition.items():
         best = max(tputs.values())
@@ -106,7 +111,8 @@ def best_table(rows: Iterable[dict]) -> tuple[list[dict], list[dict]]:
         summary.append({"variant": v, "name": PAPER_NAMES.get(v, v), "conditions": len(rel),
                         "best": sum(c["best"] == v for c in per_condition),
                         "mean_relative": statistics.fmean(rel) if rel else None,
-                        "worst_relative": min(rel) if rel else None})
+                        "worst_relative": min(rel) if rel else None,
+                        "incomplete_conditions": incomplete})
     return per_condition, summary
 
 
@@ -141,7 +147,9 @@ def sweep_markdown(per_condition: list[dict], summary: list[dict], checks: list[
                    duration: float) -> str:
     lines = [f"000 §5.7: {len(per_condition)} conditions drawn from 000's ranges, every sender "
              f"once each, {duration:g} s runs (000: 1000 s). Relative: a sender's throughput "
-             f"over the best sender's in that condition.", "",
+             f"over the best sender's in that condition."
+             + (f" {summary[0]['incomplete_conditions']} condition(s) where a sender's run failed "
+                f"are left out." if summary and summary[0]["incomplete_conditions"] else ""), "",
              "| sender | best in | mean relative | worst relative |", "|---|---:|---:|---:|"]
     for s in summary:
         lines.append(f"| {s['name']} (`{s['variant']}`) | {s['best']} of {s['conditions']} | "

@@ -15,7 +15,8 @@ from experiments.runner.rrtcp_report import points_of, run_metrics
 from experiments.runner.rrtcp_studies import (ALL_FIGURES, DISTRIBUTIONS, RrConfig, base_spec,
                                               build_specs, ideal_key, panels, point_key,
                                               point_keys, tables, traces)
-from experiments.runner.rrtcp_sweep57 import best_table, conditions, sweep_checks, sweep_specs
+from experiments.runner.rrtcp_sweep57 import (best_table, conditions, sweep_checks,
+                                              sweep_markdown, sweep_specs)
 from experiments.runner.scenario import RunSpec
 from hosts.tcp.variants import VARIANTS
 
@@ -219,6 +220,22 @@ def test_sweep57_table_counts_the_best_sender_and_its_margins():
     checks = sweep_checks(per_condition, summary)
     assert [c["ok"] for c in checks] == [True, True]     # behind by 3 %: under 5 %
     assert all(c["ok"] is None for c in sweep_checks([], []))
+
+
+def test_sweep57_compares_only_conditions_where_every_sender_ran():
+    # a failed run must not make another sender best in its condition
+    cond = conditions(2)
+    rows = [{**asdict(base_spec(MODES["full"], v, **cond[0])), "throughput_Bps": t}
+            for v, t in (("rrtcp-taes", 100.0), ("sack", 50.0))]
+    rows += [{**asdict(base_spec(MODES["full"], "rrtcp-taes", **cond[1])), "error": "boom"},
+             {**asdict(base_spec(MODES["full"], "sack", **cond[1])), "throughput_Bps": 80.0}]
+    per_condition, summary = best_table(rows)
+    assert len(per_condition) == 1 and per_condition[0]["best"] == "rrtcp-taes"
+    by = {s["variant"]: s for s in summary}
+    assert by["sack"]["best"] == 0 and by["sack"]["conditions"] == 1
+    assert by["sack"]["incomplete_conditions"] == 1
+    text = sweep_markdown(per_condition, summary, sweep_checks(per_condition, summary), 1000.0)
+    assert "1 condition(s) where a sender's run failed are left out" in text
 
 
 def test_sweep57_runs_resumably_into_its_own_folder_and_the_figures_report_it(tmp_path, capsys):
