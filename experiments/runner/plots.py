@@ -19,7 +19,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 from experiments.runner.report import baseline, paper_sender, swap_curve  # noqa: E402
-from experiments.runner.scenario import P4_INJECTIONS, PAPER, PAPER_VARIANTS, VARIANTS  # noqa: E402
+from experiments.runner.scenario import (P4_INJECTIONS, PAPER, PAPER_VARIANTS,  # noqa: E402
+                                         SENDERS, VARIANTS)
 
 __all__ = ["plot_all", "save_figure", "plot_curve", "stats_note", "swap_figure", "injection_figure",
            "delay_figure", "k_study_figure", "sender_style",
@@ -44,9 +45,20 @@ STYLES = {"sack": ("tab:blue", "o"), "dsack": ("tab:orange", "s"), "rdtcp": ("ta
           "dsack-inc": ("tab:brown", "v"), "dsack-avg": ("tab:olive", "^"),
           "rdtcp-adaptive": ("tab:green", "P"), "rdtcp-measured": ("tab:purple", "X"),
           "rdtcp-measured-undo": ("indigo", "8"),
-          "eifel": ("tab:cyan", "h"), "rack": ("tab:gray", "p"), "rrtcp": ("tab:pink", "<"),
-          "rrtcp-fa": ("black", ">")}
-_SPARE = ("tab:pink", "tab:cyan", "tab:gray", "black")
+          "eifel": ("tab:cyan", "h"), "rack": ("tab:gray", "p"),
+          # seed 000's senders, drawn together in its figures: DSACK-TA's family in pinks and
+          # purples, DSACK-FA's in greys and teal, Blanton and Allman's in browns and yellows
+          "rrtcp": ("tab:pink", "<"), "rrtcp-rtx": ("mediumvioletred", "<"),
+          "rrtcp-taes": ("darkmagenta", "*"), "rrtcp-hg": ("mediumpurple", "d"),
+          "rrtcp-fa": ("black", ">"), "rrtcp-fa-rtx": ("dimgray", ">"),
+          "rrtcp-faes": ("teal", "*"), "dsack-ewma": ("goldenrod", "P"),
+          "dsack-timedel": ("sienna", "X"), "dsack-timeinc": ("yellowgreen", "h")}
+# the senders without an entry, in the registry's order, take these in turn (colour and marker
+# cycles of coprime lengths: no two of the first 13 * 12 share both)
+_SPARE_COLOURS = ("steelblue", "darkorange", "forestgreen", "firebrick", "slateblue",
+                  "saddlebrown", "orchid", "darkgray", "darkolivegreen", "darkcyan", "navy",
+                  "maroon", "darkgoldenrod")
+_SPARE_MARKERS = ("o", "s", "^", "v", "D", "<", ">", "p", "h", "P", "X", "d")
 # per interval: line style and whether the marker is filled (1 s solid and filled, 8 s dashed, open)
 INTERVAL_STYLES = (("-", True), ("--", False), (":", False), ("-.", False))
 _LINE_NAMES = {"-": "solid", "--": "dashed", ":": "dotted", "-.": "dash-dot"}
@@ -78,12 +90,14 @@ K_STUDY_PAPER_STAR = {"marker": "*", "color": "gold", "mec": "black"}
 
 def sender_style(variant: str) -> tuple[str, str]:
     """(colour, marker) of ``variant``, fixed for every figure. A sender without an entry in
-    STYLES gets a spare colour by its place in VARIANTS, so it too is fixed across figures."""
+    STYLES gets a spare colour and marker by its place among the registered senders
+    (``scenario.SENDERS``) that have none, so it too is fixed across figures and differs from
+    every other sender's."""
     if variant in STYLES:
         return STYLES[variant]
-    extra = [v for v in VARIANTS if v not in STYLES]
+    extra = [v for v in SENDERS if v not in STYLES]
     n = extra.index(variant) if variant in extra else len(extra)
-    return _SPARE[n % len(_SPARE)], "*h<>"[n % 4]
+    return _SPARE_COLOURS[n % len(_SPARE_COLOURS)], _SPARE_MARKERS[n % len(_SPARE_MARKERS)]
 
 
 def plot_all(points: dict, out: Path, *, k_study: dict | None = None,

@@ -8,7 +8,8 @@ import pytest
 from experiments.runner.plots import (FIGURES, K_STUDY_PAPER_STAR, injection_figure, k_study_figure,
                                       plot_all, sender_style, swap_figure)
 from experiments.runner.report import aggregate, aggregate_all, k_study
-from experiments.runner.scenario import PAPER, VARIANTS
+from experiments.runner.rrtcp_studies import PAPER_NAMES
+from experiments.runner.scenario import PAPER, SENDERS, VARIANTS
 
 SWAPS = {0: 600_000, 5: 590_000, 15: 580_000, 30: 570_000}
 
@@ -40,6 +41,18 @@ def test_every_sender_has_its_own_colour_and_marker():
     styles = [sender_style(v) for v in VARIANTS]
     assert len({c for c, _ in styles}) == len(VARIANTS)
     assert len({m for _, m in styles}) == len(VARIANTS)
+
+
+def test_every_registered_sender_has_a_style_of_its_own():
+    # every sender a figure can draw (the registry), and seed 000's 14 (drawn together in its
+    # figures) each in a colour of its own
+    styles = {v: sender_style(v) for v in SENDERS}
+    assert len(set(styles.values())) == len(SENDERS)
+    rr = ("sack", "dsack", "rrtcp-fa", "rrtcp-fa-rtx", "rrtcp", "rrtcp-rtx", "rrtcp-faes",
+          "rrtcp-taes", "rrtcp-hg", "dsack-inc", "dsack-avg", "dsack-ewma", "dsack-timedel",
+          "dsack-timeinc")
+    assert set(rr) <= set(PAPER_NAMES)
+    assert len({mcolors.to_hex(styles[v][0]) for v in rr}) == len(rr)
 
 
 def test_a_sender_keeps_its_colour_and_marker_in_every_figure():
