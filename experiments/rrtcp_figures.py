@@ -180,7 +180,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                     "4; with --sweep-57 §5.7's sweep) on 000's topology with the P4 gateways. "
                     "Options without a default shown take the --mode's value.")
     p.add_argument("--mode", choices=sorted(MODES), default="quick",
-                   help="full: 000's 1000 s runs, 5 seeds (about 1.5 hours on 2 cores with "
+                   help="full: 000's 1000 s runs, 5 seeds (about an hour on 2 cores with "
                         "PyPy workers); quick: 60 s runs (as many packets on slower paths: "
                         "240 s at P = 200 ms), 2 seeds, fewer points (minutes)")
     add_sweep_options(p, out="results/rrtcp")
