@@ -222,6 +222,23 @@ def test_sweep57_table_counts_the_best_sender_and_its_margins():
     assert all(c["ok"] is None for c in sweep_checks([], []))
 
 
+def test_sweep57_a_tie_counts_for_every_sender_in_it_and_is_no_defeat():
+    # runs that nothing sets apart are the same run: each tied sender is best there, whatever
+    # order the rows come in, and TAES tied with the best is not beaten
+    cond = conditions(2)
+    tputs = ({"rrtcp-taes": 100.0, "rrtcp": 100.0, "sack": 50.0},
+             {"rrtcp-taes": 80.0, "rrtcp": 100.0, "sack": 100.0})
+    rows = [{**asdict(base_spec(MODES["full"], v, **c)), "throughput_Bps": t}
+            for c, tp in zip(cond, tputs) for v, t in tp.items()]
+    for order in (rows, rows[::-1]):
+        per_condition, summary = best_table(order)
+        by = {s["variant"]: s["best"] for s in summary}
+        assert by == {"sack": 1, "rrtcp": 2, "rrtcp-taes": 1}
+        assert sorted(c["best"] for c in per_condition) == ["rrtcp+rrtcp-taes", "sack+rrtcp"]
+        beaten = sweep_checks(per_condition, summary)[1]["ours"]
+        assert beaten.startswith("1 conditions; 0 under 5%, largest 20.0%"), beaten
+
+
 def test_sweep57_compares_only_conditions_where_every_sender_ran():
     # a failed run must not make another sender best in its condition
     cond = conditions(2)
