@@ -109,7 +109,8 @@ def plot_all(points: dict, out: Path, *, k_study: dict | None = None,
     for name, (title, variants) in FIGURES.items():
         needs = FIGURE_NEEDS.get(name, variants)    # a sender the figure is about ran
         if any(swap_curve(points, v, i) for v in needs for i in intervals):
-            save_figure(swap_figure(points, variants, intervals, title, duration=duration), out / name)
+            save_figure(swap_figure(points, variants, intervals, title, duration=duration),
+                        out / name)
             written.append(name)
     if any(k[1] in P4_INJECTIONS for k in points):
         save_figure(injection_figure(points, duration=duration), out / "fig5_injection.png")
