@@ -1,4 +1,6 @@
-"""Bulk applications over a TcpConnection: a sender and a checking sink with constant memory.
+"""Bulk applications over a TcpConnection: a sender and a checking sink with constant memory;
+a finite transfer that closes (``FileSender``) and a sink that closes after its peer
+(``ClosingSink``), for the experiments' file transfers.
 
 The sender writes a deterministic byte pattern: byte ``i`` of the transfer is byte
 ``i % PATTERN_PERIOD`` of a block drawn from ``random.Random(seed)``. It keeps the engine's send
@@ -19,8 +21,10 @@ prime period 65521 a shift of ``k`` segments goes unnoticed only when ``k * mss`
 from __future__ import annotations
 
 import random
+from typing import Callable
 
-__all__ = ["BulkSender", "PatternSink", "pattern_bytes", "PATTERN_PERIOD"]
+__all__ = ["BulkSender", "PatternSink", "FileSender", "ClosingSink", "pattern_bytes",
+           "PATTERN_PERIOD"]
 
 PATTERN_PERIOD = 65521          # largest prime below 2^16 (see the module docstring)
 _WRITE_CHUNK = 1 << 16          # bytes handed to send() at a time
@@ -113,3 +117,47 @@ class PatternSink:
                 wrong = next(i for i, (x, y) in enumerate(zip(data, expected)) if x != y)
                 self.first_error = self.bytes + wrong
         self.bytes += len(data)
+
+
+class FileSender:
+    """The application of a finite transfer: writes ``size`` bytes (zeros) and closes. Its
+    ``done_at`` is when the FIN was acknowledged (the connection reached FIN-WAIT-2 or
+    TIME-WAIT without an error): the end of the transfer, at which ``on_done(now)`` is called
+    once. It polls the engine only when it wrote or closed."""
+
+    def __init__(self, size: int, on_done: Callable[[float], None] | None = None) -> None:
+        self.size, self.queued, self.closed = size, 0, False
+        self.done_at: float | None = None
+        self.on_done = on_done
+
+    def pump(self, conn, now: float) -> list:
+        space = min(conn.send_buffer_space(), self.size - self.queued)
+        if space > 0:
+            conn.send(bytes(space))
+            self.queued += space
+        closing = self.queued >= self.size and not self.closed
+        if closing:
+            conn.close()
+            self.closed = True
+        if self.done_at is None and self.closed and conn.error is None \
+                and conn.state in ("FIN-WAIT-2", "TIME-WAIT"):
+            self.done_at = now
+            if self.on_done is not None:
+                self.on_done(now)
+        return conn.poll(now=now) if space > 0 or closing else []
+
+
+class ClosingSink:
+    """Drains what arrives and closes once the peer has (CLOSE-WAIT), so both FINs are on the
+    wire (a trace shows the whole connection). ``bytes``: how many it read."""
+
+    def __init__(self) -> None:
+        self.bytes, self.closed = 0, False
+
+    def pump(self, conn, now: float) -> list:
+        self.bytes += len(conn.receive())
+        if not self.closed and conn.state == "CLOSE-WAIT":
+            conn.close()
+            self.closed = True
+            return conn.poll(now=now)
+        return []

@@ -32,6 +32,7 @@ from analyzer.study import evaluate
 from experiments.runner.dbce_networks import NETWORKS
 from experiments.runner.gateways import configure_gateway, gateway_stats
 from experiments.runner.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
+from hosts.apps import ClosingSink, FileSender
 from hosts.tcp import TcpConfig
 from hosts.tcp.profiles import profile_config
 from hosts.tcp.variants import get_variant
@@ -87,39 +88,6 @@ def workload(spec: RunSpec, seed: int) -> list[dict]:
     return out
 
 
-class _FileSource:
-    """Writes ``size`` bytes, then closes."""
-
-    def __init__(self, size: int):
-        self.size, self.queued, self.closed = size, 0, False
-
-    def pump(self, conn: Any, now: float) -> list:
-        space = min(conn.send_buffer_space(), self.size - self.queued)
-        if space > 0:
-            conn.send(bytes(space))
-            self.queued += space
-        closing = self.queued >= self.size and not self.closed
-        if closing:
-            conn.close()
-            self.closed = True
-        return conn.poll(now=now) if space > 0 or closing else []
-
-
-class _ClosingSink:
-    """Drains what arrives and closes once the peer has (CLOSE-WAIT), so both FINs show."""
-
-    def __init__(self):
-        self.bytes, self.closed = 0, False
-
-    def pump(self, conn: Any, now: float) -> list:
-        self.bytes += len(conn.receive())
-        if not self.closed and conn.state == "CLOSE-WAIT":
-            conn.close()
-            self.closed = True
-            return conn.poll(now=now)
-        return []
-
-
 def _build_network(spec: RunSpec, program: Any) -> Any:
     """The network's dumbbell with both gateways configured by the controller: R1's reordering
     injection (the spec's) and the network's drop probability on its bottleneck port."""
@@ -158,8 +126,8 @@ def run_dbce(spec: RunSpec, program: Any) -> RunResult:
         for c in plan:
             flow = add_bulk_flow(net, "a", "b", config=dbce_config(spec, c["os"]),
                                  start=c["start"], src_port=c["port"], dst_port=5001)
-            flow.sender_ep.app = flow.source = _FileSource(c["size"])
-            flow.receiver_ep.app = flow.sink = c["sink"] = _ClosingSink()
+            flow.sender_ep.app = flow.source = FileSender(c["size"])
+            flow.receiver_ep.app = flow.sink = c["sink"] = ClosingSink()
         if NETWORKS[spec.scenario]["cross"]:
             cfg = profile_config("rfc5681", dbce_config(spec, "linux-2.4"))
             add_bulk_flow(net, "a", "b", config=cfg, src_port=CROSS_PORTS[0], dst_port=5002)

@@ -41,6 +41,7 @@ from typing import Any
 
 from experiments.runner.gateways import BOTTLENECK_PORT, configure_gateway, gateway_stats
 from experiments.runner.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
+from hosts.apps import FileSender
 from hosts.tcp import TcpConfig
 from hosts.tcp.profiles import profile_config
 from hosts.tcp.ranges import RangeSet
@@ -86,31 +87,6 @@ def frto_config(spec: RunSpec) -> Any:
                      max_cwnd_segments=spec.max_cwnd_segments,
                      initial_window_segments=INITIAL_WINDOW)
     return profile_config("linux-2.4", base)
-
-
-class _FileSource:
-    """The application of the fixed host: writes the file, then closes; notes when the FIN
-    is acknowledged (the end of the transfer)."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self.queued = 0
-        self.closed = False
-        self.done_at: float | None = None
-
-    def pump(self, conn: Any, now: float) -> list:
-        space = min(conn.send_buffer_space(), self.size - self.queued)
-        if space > 0:
-            conn.send(bytes(space))
-            self.queued += space
-        closing = self.queued >= self.size and not self.closed
-        if closing:
-            conn.close()
-            self.closed = True
-        if self.done_at is None and self.closed and conn.error is None \
-                and conn.state in ("FIN-WAIT-2", "TIME-WAIT"):
-            self.done_at = now
-        return conn.poll(now=now) if space > 0 or closing else []
 
 
 class _Duplicates:
@@ -192,7 +168,7 @@ def run_frto(spec: RunSpec, program: Any) -> RunResult:
     duplicates = _Duplicates()
     net.channel("r2", "b").taps.append(duplicates)
     flow = add_bulk_flow(net, "a", "b", config=frto_config(spec))
-    source = _FileSource(TRANSFER_BYTES)
+    source = FileSender(TRANSFER_BYTES)
     flow.sender_ep.app = flow.source = source
     sampler = FlowSampler(net.events, [flow], step=spec.sample_step) if spec.sample_step \
         else None
@@ -263,7 +239,7 @@ def run_frto_fairness(spec: RunSpec, program: Any) -> RunResult:
             flow = add_bulk_flow(net, "a", "b", config=config, start=start,
                                  src_port=40000 + index, dst_port=5001 + index,
                                  name=f"set{number}-{i + 1}")
-            source = _FileSource(FAIR_BYTES)
+            source = FileSender(FAIR_BYTES)
             flow.sender_ep.app = flow.source = source
             flows.append((number, start, flow, source))
     net.run(until=spec.duration)

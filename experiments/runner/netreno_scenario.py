@@ -43,6 +43,7 @@ from analyzer import AnalyzerConfig, analyze_file
 from controller import Controller
 from controller.drivers import EmbeddedDriver
 from experiments.runner.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
+from hosts.apps import ClosingSink, FileSender
 from hosts.tcp import TcpConfig
 from hosts.tcp.variants import get_variant
 from sim.flows import add_bulk_flow
@@ -279,45 +280,6 @@ def run_netreno_lab(spec: RunSpec, program: Any) -> RunResult:
 
 
 # ----------------------------------------------------------------------------- §4.1
-class _Transfer:
-    """The application of one 100 KB transfer: writes the file and closes; when its FIN is
-    acknowledged, the next transfer is due."""
-
-    def __init__(self, size: int, on_done) -> None:
-        self.size, self.queued, self.closed = size, 0, False
-        self.done_at: float | None = None
-        self.on_done = on_done
-
-    def pump(self, conn: Any, now: float) -> list:
-        space = min(conn.send_buffer_space(), self.size - self.queued)
-        if space > 0:
-            conn.send(bytes(space))
-            self.queued += space
-        closing = self.queued >= self.size and not self.closed
-        if closing:
-            conn.close()
-            self.closed = True
-        if self.done_at is None and self.closed and conn.state in ("FIN-WAIT-2", "TIME-WAIT"):
-            self.done_at = now
-            self.on_done(now)
-        return conn.poll(now=now) if space > 0 or closing else []
-
-
-class _ClosingSink:
-    """Drains what arrives and closes once the peer has, so both FINs are in the trace."""
-
-    def __init__(self) -> None:
-        self.bytes, self.closed = 0, False
-
-    def pump(self, conn: Any, now: float) -> list:
-        self.bytes += len(conn.receive())
-        if not self.closed and conn.state == "CLOSE-WAIT":
-            conn.close()
-            self.closed = True
-            return conn.poll(now=now)
-        return []
-
-
 class _Transfers:
     """``TRACE_TRANSFERS`` transfers from s to d, each opening ``TRACE_GAP`` after the last
     one's FIN was acknowledged (or ``TRACE_LIMIT`` after it opened)."""
@@ -333,9 +295,9 @@ class _Transfers:
         n = i + 1
         flow = add_bulk_flow(self.net, "s", "d", config=self.config, start=at,
                              src_port=40000 + i, dst_port=5001, name=f"transfer{n}")
-        source = _Transfer(TRANSFER_BYTES, lambda now: self._next(n, now + TRACE_GAP))
+        source = FileSender(TRANSFER_BYTES, lambda now: self._next(n, now + TRACE_GAP))
         flow.sender_ep.app = flow.source = source
-        flow.receiver_ep.app = flow.sink = _ClosingSink()
+        flow.receiver_ep.app = flow.sink = ClosingSink()
         self.flows.append(flow)
         self.net.events.schedule(at + TRACE_LIMIT, lambda _: self._next(n, self.net.now))
 

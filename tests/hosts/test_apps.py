@@ -4,7 +4,8 @@ from collections import deque
 
 import pytest
 
-from hosts.apps import PATTERN_PERIOD, BulkSender, PatternSink, pattern_bytes
+from hosts.apps import (PATTERN_PERIOD, BulkSender, ClosingSink, FileSender, PatternSink,
+                        pattern_bytes)
 from hosts.tcp import TcpConfig, TcpConnection
 
 
@@ -71,3 +72,26 @@ def test_bad_arguments_are_named():
         BulkSender(-1)
     with pytest.raises(ValueError, match="offset"):
         pattern_bytes(-1, 3)
+
+
+def test_file_sender_and_closing_sink_end_the_transfer_with_both_fins():
+    cfg = TcpConfig(variant="sack")
+    a = TcpConnection(cfg, local_port=1, remote_port=2, iss=100)
+    b = TcpConnection(cfg, local_port=2, remote_port=1, iss=7)
+    b.listen()
+    ends = []
+    src, sink = FileSender(50_000, on_done=ends.append), ClosingSink()
+    now = 0.0
+    to_b, to_a = deque(a.connect(now=now)), deque()
+    while now < 60 and not (a.state == "TIME-WAIT" and b.state == "CLOSED"):
+        now += 0.001
+        while to_b:
+            to_a.extend(b.on_segment(to_b.popleft(), now=now))
+        to_a.extend(sink.pump(b, now))
+        while to_a:
+            to_b.extend(a.on_segment(to_a.popleft(), now=now))
+        to_b.extend(src.pump(a, now))
+    assert sink.bytes == src.queued == 50_000 and src.closed and sink.closed
+    assert a.state == "TIME-WAIT" and b.state == "CLOSED"
+    # the end of the transfer is noted once, when our FIN was acknowledged
+    assert ends == [src.done_at] and src.done_at is not None and src.done_at < now
