@@ -30,7 +30,7 @@ import json
 import math
 import statistics
 import sys
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
@@ -40,7 +40,7 @@ from analyzer.study import ESTIMATOR_ORDER, scored, summarize
 from experiments.runner.cli import HelpFormatter, csv_list, finite_float, out_of_range
 from experiments.runner.dbce_networks import NETWORKS
 from experiments.runner.plots import save_figure
-from experiments.runner.report import write_csv
+from experiments.runner.report import summary_header, write_csv
 from experiments.runner.scenario import RunSpec
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
@@ -455,12 +455,8 @@ def write_outputs(rows: list[dict], cfg: DbceSweepConfig, out: Path, *, mode: st
     markdown = table_markdown(study, checks, ch4, t44, cfg, len(rows), connections)
     (out / "paper_table.md").write_text(markdown + "\n")
     figures = plot_figures(study, connections, out)
-    invocations = list(invocations)
-    summary = {"mode": mode, "config": asdict(cfg), "code_version": code_version,
-               "wall_s": round(sum(i["wall_s"] for i in invocations
-                                   if isinstance(i.get("wall_s"), (int, float))), 3),
-               "invocations": invocations, "runs": len(rows),
-               "failed_runs": sum("error" in r for r in rows),
+    summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
+                                code_version=code_version),
                "connections": study["connections"], "scored": study["scored"],
                "lossy": study["lossy"], "study": study, "checks": checks,
                "chapter4_checks": ch4, "table_4_4": t44, "table_markdown": markdown,

@@ -38,7 +38,7 @@ import argparse
 import json
 import statistics
 import sys
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
@@ -48,7 +48,7 @@ from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_o
                                     series_too_long)
 from experiments.runner.frto_scenario import CONVENTIONAL, FAIR_BYTES, TRANSFER_BYTES
 from experiments.runner.plots import save_figure
-from experiments.runner.report import write_csv
+from experiments.runner.report import summary_header, write_csv
 from experiments.runner.scenario import RunSpec
 from experiments.runner.stats import mann_whitney_p
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
@@ -389,13 +389,9 @@ def write_outputs(rows: list[dict], cfg: FrtoSweepConfig, out: Path, *, mode: st
     markdown = table_markdown(table, checks, cfg, fair)
     (out / "paper_table.md").write_text(markdown + "\n")
     figures = plot_figures(points, cfg, out) + plot_fairness(fair, out)
-    invocations = list(invocations)
-    summary = {"mode": mode, "config": asdict(cfg), "code_version": code_version,
-               "transfer_bytes": TRANSFER_BYTES,
-               "wall_s": round(sum(i["wall_s"] for i in invocations
-                                   if isinstance(i.get("wall_s"), (int, float))), 3),
-               "invocations": invocations, "runs": len(rows),
-               "failed_runs": sum("error" in r for r in rows), "points": prows,
+    summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
+                                code_version=code_version),
+               "transfer_bytes": TRANSFER_BYTES, "points": prows,
                "fairness_points": list(fair.values()),
                "paper_table": table, "checks": checks, "table_markdown": markdown,
                "figures": figures}

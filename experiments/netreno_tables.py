@@ -32,16 +32,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
 from experiments.runner.cli import HelpFormatter, csv_list, finite_float, out_of_range
-from experiments.runner.netreno_report import (FIG1_XS, TABLE3_ROWS, checks_of, fig1_data,
-                                               markdown, plot_fig1, table1_markdown,
-                                               table2_markdown, table3_markdown, table3_rows,
-                                               table12_rows)
-from experiments.runner.report import write_csv
+from experiments.runner.netreno_report import (FIG1_XS, TABLE3_ROWS, checks_of, fig1_data, markdown,
+                                               plot_fig1, table1_markdown, table2_markdown,
+                                               table3_markdown, table3_rows, table12_rows)
+from experiments.runner.report import summary_header, write_csv
 from experiments.runner.scenario import SENDERS, RunSpec
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
@@ -132,12 +131,8 @@ def write_outputs(rows: list[dict], cfg: NetRenoSweepConfig, out: Path, *, mode:
             figures.append("fig1_rto_causes.png")
     text = markdown(t12, t3, fig1, checks, cfg)
     (out / "paper_table.md").write_text(text + "\n")
-    invocations = list(invocations)
-    summary = {"mode": mode, "config": asdict(cfg), "code_version": code_version,
-               "wall_s": round(sum(i["wall_s"] for i in invocations
-                                   if isinstance(i.get("wall_s"), (int, float))), 3),
-               "invocations": invocations, "runs": len(rows),
-               "failed_runs": sum("error" in r for r in rows),
+    summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
+                                code_version=code_version),
                "table1_2": t12, "table3": t3,
                "fig1": {v: {k: d[k] for k in ("counts", "shares", "transfers", "completed",
                                              "engine_timeouts", "levels", "mean_window")}

@@ -38,7 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -48,8 +48,8 @@ from experiments.runner.legacy import (LEGACY_FIGURE, LEGACY_INTERVAL, legacy_ma
                                        legacy_points, legacy_rows, plot_legacy, series_variants)
 from experiments.runner.plots import plot_all
 from experiments.runner.report import (STATISTICS_NOTE, aggregate_all, figure_points, k_study,
-                                       paper_table, point_rows, shape_checks, table_markdown,
-                                       write_csv)
+                                       paper_table, point_rows, shape_checks, summary_header,
+                                       table_markdown, write_csv)
 from experiments.runner.scenario import (INJECTIONS, P4_INJECTIONS, PAPER_VARIANTS, RDTCP_VARIANTS,
                                          SENDERS, VARIANTS, RunSpec)
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
@@ -318,12 +318,8 @@ def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str,
     if legacy:
         figures += legacy["figures"]
         markdown += "\n\n" + legacy["table_markdown"]
-    invocations = list(invocations)
-    summary = {"mode": mode, "config": asdict(cfg), "code_version": code_version,
-               "wall_s": round(sum(i["wall_s"] for i in invocations
-                                   if isinstance(i.get("wall_s"), (int, float))), 3),
-               "invocations": invocations,
-               "runs": len(rows), "failed_runs": sum("error" in r for r in rows),
+    summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
+                                code_version=code_version),
                "statistics": STATISTICS_NOTE,
                "points": prows, "checks": shape_checks(points), "paper_table": table,
                "table_markdown": markdown, "figures": figures,

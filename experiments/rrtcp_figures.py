@@ -27,21 +27,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
-from experiments.runner.report import write_csv
+from experiments.runner.report import summary_header, write_csv
 from experiments.runner.rrtcp_checks import View, checks_of
 from experiments.runner.rrtcp_plots import plot_panels, plot_traces
 from experiments.runner.rrtcp_report import point_rows, points_of, table_markdown
 from experiments.runner.rrtcp_scenario import run_rrtcp
 from experiments.runner.rrtcp_studies import (ALL_FIGURES, PAPER_NAMES, RrConfig, build_specs,
                                               panels, tables, traces)
-from experiments.runner.rrtcp_sweep57 import (CONDITIONS, best_table, sweep_checks,
-                                              sweep_markdown, sweep_specs)
+from experiments.runner.rrtcp_sweep57 import (CONDITIONS, best_table, sweep_checks, sweep_markdown,
+                                              sweep_specs)
 from experiments.runner.scenario import gateway_program
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
@@ -141,12 +141,8 @@ def write_outputs(rows: list[dict], cfg: RrConfig, out: Path, *, mode: str,
     write_csv(out / "paper_table.csv", checks)
     markdown = paper_table(checks, cfg)
     (out / "paper_table.md").write_text(markdown + "\n")
-    invocations = list(invocations)
-    summary = {"mode": mode, "config": asdict(cfg), "code_version": code_version,
-               "wall_s": round(sum(i["wall_s"] for i in invocations
-                                   if isinstance(i.get("wall_s"), (int, float))), 3),
-               "invocations": invocations, "runs": len(rows),
-               "failed_runs": sum("error" in r for r in rows),
+    summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
+                                code_version=code_version),
                "points": [{**r, "key": None} for r in prows], "checks": checks,
                "tables": table_text, "table_markdown": markdown, "figures": figures}
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
@@ -161,12 +157,9 @@ def write_sweep57(rows: list[dict], cfg: RrConfig, out: Path, *, mode: str,
     write_csv(out / "sweep57.csv", per_condition)
     markdown = sweep_markdown(per_condition, summary_rows, checks, cfg.duration)
     (out / "sweep57.md").write_text(markdown + "\n")
-    invocations = list(invocations)
-    summary = {"mode": mode, "config": asdict(cfg), "code_version": code_version,
-               "wall_s": round(sum(i["wall_s"] for i in invocations
-                                   if isinstance(i.get("wall_s"), (int, float))), 3),
-               "invocations": invocations, "runs": len(rows),
-               "failed_runs": sum("error" in r for r in rows), "senders": summary_rows,
+    summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
+                                code_version=code_version),
+               "senders": summary_rows,
                "checks": checks, "table_markdown": markdown}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary

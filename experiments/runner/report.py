@@ -15,7 +15,8 @@ from hosts.tcp.variants import get_variant
 
 __all__ = ["aggregate", "aggregate_all", "deployment_run", "figure_points", "k_study",
            "shape_checks", "paper_table",
-           "paper_sender", "table_markdown", "point_rows", "write_csv", "STATISTICS_NOTE"]
+           "paper_sender", "table_markdown", "point_rows", "write_csv", "summary_header",
+           "STATISTICS_NOTE"]
 
 # aggregate_all(): (variant, injection, interval or None, swaps, level, k, swap span)
 # aggregate(), figure_points(): the first five, for the figures' k and span
@@ -250,6 +251,19 @@ def write_csv(path: Path, rows: list[dict]) -> None:
         w = csv.DictWriter(f, fieldnames=columns)
         w.writeheader()
         w.writerows(rows)
+
+
+def summary_header(rows: list[dict], cfg: Any, *, mode: str, invocations: Iterable[dict],
+                   code_version: str | None) -> dict:
+    """The part every driver's summary.json begins with: the mode and its configuration, the
+    code version, the wall time of every invocation that made the journal (summed), the
+    invocations themselves, and how many runs there are and failed."""
+    invocations = list(invocations)
+    return {"mode": mode, "config": asdict(cfg), "code_version": code_version,
+            "wall_s": round(sum(i["wall_s"] for i in invocations
+                                if isinstance(i.get("wall_s"), (int, float))), 3),
+            "invocations": invocations, "runs": len(rows),
+            "failed_runs": sum("error" in r for r in rows)}
 
 
 def point_rows(points: dict) -> list[dict]:
