@@ -8,7 +8,6 @@ per program and the command that produced the figures.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -19,7 +18,7 @@ sys.path.insert(0, str(REPO))
 
 from toolchain.compiler import CompileError, compile_file  # noqa: E402
 
-KIT = Path(os.environ.get("RDTCP_P4KIT", REPO / ".." / "shared" / "p4-kit")).resolve()
+KIT = REPO / "tests" / "data" / "p4-kit"
 
 
 def programs() -> list[Path]:

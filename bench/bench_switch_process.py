@@ -2,7 +2,7 @@
 line, one-frame round-trip latency through the switch, and forwarding rate of a burst; under
 this interpreter and, beside it, under PyPy when ``pypy3`` is on PATH (Debian's package).
 
-    sudo python bench/bench_switch_process.py [--frames 20000] [--json ../shared/p4-kit/lpm_forward.json]
+    sudo python bench/bench_switch_process.py [--frames 20000] [--json tests/data/p4-kit/lpm_forward.json]
         [--pypy EXE | --no-pypy]
 
 Program: the kit's lpm_forward (LPM table, MAC rewrite, TTL, IPv4 checksum). Frames enter port 0
@@ -149,7 +149,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=20000)
     ap.add_argument("--pings", type=int, default=500)
-    ap.add_argument("--json", default=str(ROOT / ".." / "shared" / "p4-kit" / "lpm_forward.json"))
+    ap.add_argument("--json", default=str(ROOT / "tests" / "data" / "p4-kit" / "lpm_forward.json"))
     ap.add_argument("--pypy", metavar="EXE", default=None,
                     help="a PyPy to measure beside this interpreter (default: pypy3 on PATH)")
     ap.add_argument("--no-pypy", action="store_true", help="measure this interpreter only")

@@ -14,7 +14,6 @@ The figures last measured: bench/README.md.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import struct
 import sys
@@ -27,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from netbase.checksum import internet_checksum  # noqa: E402
 from toolchain.switch import SimpleSwitch, load_program  # noqa: E402
 
-KIT = Path(os.environ.get("RDTCP_P4KIT", ROOT / ".." / "shared" / "p4-kit"))
+KIT = ROOT / "tests" / "data" / "p4-kit"
 
 
 def ipv4(src: int, dst: int, proto: int, payload: bytes) -> bytes:

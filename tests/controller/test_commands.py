@@ -201,7 +201,7 @@ def test_cli_main_checks_against_given_program(tmp_path, capsys):
     cfg = tmp_path / "c.json"
     cfg.write_text('{"routes": [{"prefix": "10.0.0.0/8", "port": 1, '
                    '"next_hop_mac": "00:00:00:00:00:01"}]}')
-    kit = Path(__file__).resolve().parents[3] / "shared" / "p4-kit" / "lpm_forward.json"
+    kit = Path(__file__).resolve().parents[1] / "data" / "p4-kit" / "lpm_forward.json"
     assert main([str(cfg), "--program", str(kit), "--print"]) == 1
     assert "routes: the program has no table MyIngress.ipv4_lpm" in capsys.readouterr().err
     assert main([str(cfg), "--program", str(tmp_path / "none.json"), "--print"]) == 1

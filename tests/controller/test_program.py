@@ -27,7 +27,7 @@ def test_documented_interface_is_the_compiled_gateway(max_ports):
 
 
 def test_program_json_tables_keys_and_action_parameters():
-    info = ProgramInfo.load(ROOT.parent / "shared" / "p4-kit" / "lpm_forward.json")
+    info = ProgramInfo.load(ROOT / "tests" / "data" / "p4-kit" / "lpm_forward.json")
     table = info.tables["KitIngress.ipv4_lpm"]
     assert table.keys == (("lpm", 32),) and table.size == 1024
     assert table.actions["KitIngress.forward"] == (9, 48)

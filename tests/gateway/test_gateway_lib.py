@@ -22,7 +22,7 @@ from controller import ConfigError, Controller, EmbeddedDriver, load_config
 from controller import names as n
 from netbase.checksum import internet_checksum
 
-KIT = Path(__file__).resolve().parents[3] / "shared" / "p4-kit"
+KIT = Path(__file__).resolve().parents[1] / "data" / "p4-kit"
 
 
 def new_gateway(program, delta: dict, seed: int = 1):

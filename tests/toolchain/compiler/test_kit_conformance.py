@@ -1,4 +1,4 @@
-"""The conformance kit (../shared/p4-kit): our JSON for each kit program must run the kit's
+"""The conformance kit (tests/data/p4-kit): our JSON for each kit program must run the kit's
 STF (expected packets from real simple_switch) on the embedded target, and name its tables,
 actions, registers and header types as real p4c 1.2.4 does, so that commands files and STF
 work on both toolchains."""

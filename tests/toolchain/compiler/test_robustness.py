@@ -14,8 +14,7 @@ MUTATIONS = 40
 
 def _sources():
     srcs = sorted(PROGRAMS.glob("*.p4"))
-    if KIT.is_dir():
-        srcs += sorted(p for p in KIT.glob("*.p4") if p.name != "common.p4")
+    srcs += sorted(p for p in KIT.glob("*.p4") if p.name != "common.p4")
     return srcs
 
 

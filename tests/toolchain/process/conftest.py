@@ -22,7 +22,7 @@ import pytest
 from netbase.pcap import PcapFormatError, read_pcap
 
 ROOT = Path(__file__).resolve().parents[3]
-KIT = Path(os.environ.get("RDTCP_P4KIT", ROOT / ".." / "shared" / "p4-kit"))
+KIT = ROOT / "tests" / "data" / "p4-kit"
 LPM_JSON = KIT / "lpm_forward.json"
 READY = "Control server was started on "
 START_TIMEOUT = 20.0
@@ -188,8 +188,6 @@ def bed(request):
     reason = _need_root_and_ip()
     if reason:
         pytest.skip(reason)
-    if not LPM_JSON.is_file():
-        pytest.skip(f"P4 kit not found at {KIT} (set RDTCP_P4KIT)")
     n = getattr(request, "param", 4)
     b = Bed(n)
     try:

@@ -1,7 +1,6 @@
 """STF format and runner: keys with '*' nibbles, '$' stack keys and '$valid$', expect with
 don't-care nibbles and '$', per-port order, CLI pass-through, register/counter checks."""
 
-import os
 import shutil
 from pathlib import Path
 
@@ -18,8 +17,7 @@ from toolchain.stf.stf_parser import (Add, CliCommand, Expect, IgnoredCommand, S
                                       stf_name)
 from toolchain.switch import SimpleSwitch, load_program
 
-KIT = Path(os.environ.get("RDTCP_P4KIT", Path(__file__).resolve().parents[3] / ".." / "shared" / "p4-kit"))
-needs_kit = pytest.mark.skipif(not KIT.is_dir(), reason="conformance kit not found")
+KIT = Path(__file__).resolve().parents[2] / "data" / "p4-kit"
 
 ROUTE = "add KitIngress.ipv4_lpm hdr.ipv4.dst:0x0a0001** KitIngress.forward(port:1, next_hop:0x0000000000b1)\n"
 IN = "0000000000AA00000000000108004500002D00070000400665BF0A0000010A00010504D20050000003E800000000501020002DEE000068656C6C6F"
@@ -72,32 +70,27 @@ def test_compare_packet_wildcards_prefix_and_exact():
     assert compare_packet("AC", False, bytes.fromhex("AB")) == "Packet different at position 1: expected C, received B"
 
 
-@needs_kit
 def test_matching_expectation_passes(tmp_path):
     res = lpm(tmp_path, ROUTE + f"packet 0 {IN}\nexpect 1 {OUT}$\n")
     assert res.ok and res.failures == []
 
 
-@needs_kit
 def test_dont_care_nibbles_match_anything(tmp_path):
     assert lpm(tmp_path, ROUTE + f"packet 0 {IN}\nexpect 1 ****{OUT[4:]}$\n").ok
 
 
-@needs_kit
 def test_wrong_byte_fails_with_position(tmp_path):
     bad = OUT[:20] + ("0" if OUT[20] != "0" else "1") + OUT[21:]
     res = lpm(tmp_path, ROUTE + f"packet 0 {IN}\nexpect 1 {bad}$\n")
     assert not res.ok and "Packet different at position 20" in res.failures[0]
 
 
-@needs_kit
 def test_missing_and_unexpected_packets_fail(tmp_path):
     res = lpm(tmp_path, ROUTE + f"packet 0 {IN}\npacket 0 {IN}\nexpect 1 {OUT}\nexpect 2 {OUT}\n")
     text = "\n".join(res.failures)
     assert "Expected 1 packets on port 1 got 2" in text and "Expected 1 packets on port 2 got 0" in text
 
 
-@needs_kit
 def test_output_on_a_port_no_line_names_is_not_checked_as_p4c_runner(tmp_path):
     # p4c's runner makes interfaces only for the ports of packet/expect lines (bmv2stf.py)
     res = lpm(tmp_path, ROUTE + f"packet 0 {IN}\n")
@@ -105,13 +98,11 @@ def test_output_on_a_port_no_line_names_is_not_checked_as_p4c_runner(tmp_path):
     assert res.received == {1: [bytes.fromhex(OUT)]}
 
 
-@needs_kit
 def test_expect_without_data_leaves_the_port_unchecked(tmp_path):
     res = lpm(tmp_path, ROUTE + f"packet 0 {IN}\npacket 0 {IN}\nexpect 1\n")
     assert res.ok, res.failures
 
 
-@needs_kit
 def test_cli_errors_and_unknown_lines_are_warnings_as_p4c_runner_ignores_them(tmp_path):
     # p4c's runner pipes its pass-through commands to simple_switch_CLI without reading the
     # answer, and skips words it does not know (table_add is not one it passes)
@@ -121,7 +112,6 @@ def test_cli_errors_and_unknown_lines_are_warnings_as_p4c_runner_ignores_them(tm
     assert res.warnings[1] == "line 2: ignored, as p4c's runner ignores it: table_add nosuch x 1 =>"
 
 
-@needs_kit
 def test_setdefault_and_stack_and_valid_keys(tmp_path):
     stf = tmp_path / "s.stf"
     stf.write_text("add KitIngress.stamp hdr.tcp.dport:80 hdr.epdn.$valid$:0 KitIngress.insert_option(lo:1, hi:2)\n"
@@ -131,7 +121,6 @@ def test_setdefault_and_stack_and_valid_keys(tmp_path):
     assert run_stf(KIT / "label_stack.json", stf).ok
 
 
-@needs_kit
 def test_register_read_check(tmp_path):
     stf = tmp_path / "r.stf"
     stf.write_text("register_write KitIngress.flow_packets 3 7\nregister_read KitIngress.flow_packets 3 7\n"
@@ -140,7 +129,6 @@ def test_register_read_check(tmp_path):
     assert res.failures == ["line 3: register KitIngress.flow_packets[3] is 7, expected 8"]
 
 
-@needs_kit
 def test_bmv2_target_is_skipped_when_tools_are_missing(tmp_path):
     if shutil.which("simple_switch"):
         pytest.skip("simple_switch is installed")
@@ -161,7 +149,6 @@ def test_missing_p4_program_is_a_clear_error(tmp_path):
         run_stf(tmp_path / "missing.p4", stf)
 
 
-@needs_kit
 def test_command_line_exit_status_and_output(capsys):
     assert main([str(KIT / "lpm_forward.json"), str(KIT / "lpm_forward.stf"), "-v"]) == 0
     out = capsys.readouterr().out
@@ -182,7 +169,6 @@ def test_command_line_reports_malformed_stf_as_an_input_error(capsys, tmp_path):
     assert "PASS" not in captured.out and "FAIL" not in captured.out
 
 
-@needs_kit
 def test_stf_translates_to_simple_switch_cli_for_real_bmv2():
     prog = load_program(KIT / "lpm_forward.json")
     cmds = parse_stf("add KitIngress.ipv4_lpm hdr.ipv4.dst:0x0a0001** KitIngress.forward(next_hop:0xb1, port:1)\n"
@@ -193,7 +179,6 @@ def test_stf_translates_to_simple_switch_cli_for_real_bmv2():
         "mirroring_add 5 3"]
 
 
-@needs_kit
 def test_stf_translation_runs_on_the_embedded_cli():
     # the commands meant for simple_switch_CLI are accepted by the embedded target's CLI too
     for name in ("lpm_forward", "epdn_option", "label_stack", "recirculate_clone"):
@@ -202,7 +187,6 @@ def test_stf_translation_runs_on_the_embedded_cli():
         sw.run_commands("\n".join(stf_to_cli(parse_stf((KIT / f"{name}.stf").read_text()), prog)))
 
 
-@needs_kit
 def test_add_without_an_exact_key_gives_it_the_value_0_as_p4c_runner(tmp_path):
     # bmv2stf.py (TableKeyInstance) fills a missing exact or valid key with "0"
     stf = tmp_path / "k.stf"
@@ -213,7 +197,6 @@ def test_add_without_an_exact_key_gives_it_the_value_0_as_p4c_runner(tmp_path):
     assert line == "table_add KitIngress.stamp KitIngress.insert_option 0x50 0 => 0x1 0x2"
 
 
-@needs_kit
 def test_check_counter_compares_packets_and_bytes(tmp_path):
     import json
     prog = json.loads((KIT / "lpm_forward.json").read_text())

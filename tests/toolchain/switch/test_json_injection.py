@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
 from pathlib import Path
 
@@ -24,9 +23,8 @@ from toolchain.stf import run_stf
 from toolchain.switch import LoadError, SimpleSwitch, load_program
 from toolchain.switch.bm_sim.json_checks import json_path, shown_path
 
-KIT = Path(os.environ.get("RDTCP_P4KIT", Path(__file__).resolve().parents[3] / ".." / "shared" / "p4-kit"))
+KIT = Path(__file__).resolve().parents[2] / "data" / "p4-kit"
 
-pytestmark = pytest.mark.skipif(not KIT.is_dir(), reason="conformance kit not found")
 
 FRAME = bytes.fromhex(
     "00000000000100000000000208004500002c000100004006f9ad0a0000010a000101"

@@ -1,19 +1,16 @@
 """Offline pcap replay through the embedded target."""
 
-import os
 from pathlib import Path
 
-import pytest
 
 from netbase.pcap import PcapWriter, read_pcap
 from toolchain.switch.replay import main
 
-KIT = Path(os.environ.get("RDTCP_P4KIT", Path(__file__).resolve().parents[3] / ".." / "shared" / "p4-kit"))
+KIT = Path(__file__).resolve().parents[2] / "data" / "p4-kit"
 IN = bytes.fromhex("0000000000AA00000000000108004500002D00070000400665BF0A0000010A00010504D20050000003E8"
                    "00000000501020002DEE000068656C6C6F")
 
 
-@pytest.mark.skipif(not KIT.is_dir(), reason="conformance kit not found")
 def test_replay_writes_one_pcap_per_egress_port_with_departure_times(tmp_path, capsys):
     with PcapWriter(tmp_path / "in.pcap") as w:
         w.write(1.0, IN)
@@ -33,7 +30,6 @@ def test_replay_reports_a_bad_program(tmp_path, capsys):
     assert "cannot read" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(not KIT.is_dir(), reason="conformance kit not found")
 def test_a_truncated_input_leaves_no_partial_output(tmp_path, capsys):
     with PcapWriter(tmp_path / "in.pcap") as w:
         for t in (1.0, 1.1, 1.2):

@@ -2,7 +2,6 @@
 `#include <core.p4>` / `<v1model.p4>` declarations, the way user programs are written."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ from toolchain.compiler.diagnostics import CompileError
 from toolchain.compiler.frontend import parse_and_check
 
 REPO = Path(__file__).resolve().parents[4]
-KIT = Path(os.environ.get("RDTCP_P4KIT", REPO / ".." / "shared" / "p4-kit")).resolve()
+KIT = REPO / "tests" / "data" / "p4-kit"
 
 HEADERS = """
 header ethernet_t { bit<48> dst; bit<48> src; bit<16> etherType; }

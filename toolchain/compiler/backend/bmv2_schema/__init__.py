@@ -23,7 +23,7 @@ Four kinds of problem are reported, all of them errors for our compiler:
 A fifth, smaller group: keys simple_switch_CLI (tools/runtime_CLI.py) and p4c's STF runner
 (backends/bmv2/bmv2stf.py) index when they read the same JSON.
 
-Positive controls: real p4c's JSON in the kit (../shared/p4-kit) passes, and so does every
+Positive controls: real p4c's JSON in the kit (tests/data/p4-kit) passes, and so does every
 p4c-made simple_switch JSON in behavioral-model's own test data (checked by hand, not
 vendored; its older p4c-bm files lack "action_ids", which only the STF runner needs).
 
