@@ -1,5 +1,5 @@
 """Benchmark of live runs against the simulator: one bulk transfer over the paper's dumbbell in
-real time (experiments.live_run) and the same run in virtual time (experiments.runner.scenario), side by
+real time (experiments.live_run) and the same run in virtual time (experiments.studies.rdtcp.scenario), side by
 side: throughput, handshake RTT (nominal 104 ms of propagation), retransmissions, R1's drops,
 and what the live run cost in wall-clock time.
 
@@ -34,7 +34,7 @@ def main() -> int:
     args = ap.parse_args()
 
     from experiments import live_run
-    from experiments.runner.scenario import RunSpec, gateway_program, run_paper
+    from experiments.studies.rdtcp.scenario import RunSpec, gateway_program, run_paper
     from live.network import LiveError, check_environment
 
     try:

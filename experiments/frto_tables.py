@@ -3,7 +3,7 @@
     python -m experiments.frto_tables --mode quick --out results/frto/     # about a minute
     python -m experiments.frto_tables --mode full --out results/frto/      # the paper's 30 runs
 
-001's setup (§5.1, ``experiments.runner.frto_scenario``; ``topologies.FrtoTopo``): one 100 KB transfer from
+001's setup (§5.1, ``experiments.studies.frto.scenario``; ``topologies.FrtoTopo``): one 100 KB transfer from
 a fixed host to a mobile host over a 28.8 kbit/s link with 200 ms one-way delay behind a
 7-packet router buffer and the link's 6-packet send buffer, 296-byte packets, Linux 2.4's timers and delayed ACKs, through the same
 P4 gateways as every run, in three scenarios: DELAY (each packet starts a link stall with
@@ -46,10 +46,10 @@ import matplotlib.pyplot as plt
 
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
-from experiments.runner.frto_scenario import CONVENTIONAL, FAIR_BYTES, TRANSFER_BYTES
-from experiments.runner.plots import save_figure
-from experiments.runner.report import summary_header, write_csv
-from experiments.runner.scenario import RunSpec
+from experiments.studies.frto.scenario import CONVENTIONAL, FAIR_BYTES, TRANSFER_BYTES
+from experiments.studies.rdtcp.plots import save_figure
+from experiments.studies.rdtcp.report import summary_header, write_csv
+from experiments.studies.rdtcp.scenario import RunSpec
 from experiments.runner.stats import mann_whitney_p
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)

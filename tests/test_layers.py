@@ -16,7 +16,6 @@ LAYERS = (
     ("hosts", "controller", "topologies"),
     ("sim", "analyzer"),
     ("live",),
-    ("experiments.runner",),
     ("experiments",),
 )
 LAYER_OF = {pkg: i for i, layer in enumerate(LAYERS) for pkg in layer}

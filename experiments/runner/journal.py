@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Sequence
 
-from experiments.runner.scenario import RDTCP_K, RunSpec
+from experiments.studies.rdtcp.scenario import RDTCP_K, RunSpec
 from sim.program import REPO_ROOT
 
 __all__ = ["Journal", "Resumed", "scan_journal", "spec_key", "run_key", "row_key", "select",
@@ -52,10 +52,13 @@ _ADDED_FIELDS = {"scenario": "rdtcp", "delay": "", "ack_level": 0.0, "drop": 0.0
 CODE_TREES = ("controller", "hosts", "netbase", "sim", "toolchain/switch", "topologies",
               "analyzer")
 CODE_FILES = ("toolchain/__init__.py", "experiments/__init__.py", "experiments/runner/__init__.py",
-              "experiments/runner/scenario.py",
-              "experiments/runner/gateways.py", "experiments/runner/frto_scenario.py",
-              "experiments/runner/dbce_scenario.py", "experiments/runner/dbce_networks.py",
-              "experiments/runner/rrtcp_scenario.py", "experiments/runner/netreno_scenario.py")
+              "experiments/studies/__init__.py", "experiments/studies/rdtcp/__init__.py",
+              "experiments/studies/rrtcp/__init__.py", "experiments/studies/frto/__init__.py",
+              "experiments/studies/netreno/__init__.py", "experiments/studies/dbce/__init__.py",
+              "experiments/studies/rdtcp/scenario.py",
+              "experiments/runner/gateways.py", "experiments/studies/frto/scenario.py",
+              "experiments/studies/dbce/scenario.py", "experiments/studies/dbce/networks.py",
+              "experiments/studies/rrtcp/scenario.py", "experiments/studies/netreno/scenario.py")
 
 
 def code_files(root: Path) -> list[Path]:

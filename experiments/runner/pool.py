@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Sequence
 
 from experiments.runner.cli import UsageError
-from experiments.runner.dbce_networks import NETWORKS as DBCE_NETWORKS
+from experiments.studies.dbce.networks import NETWORKS as DBCE_NETWORKS
 from experiments.runner.journal import row_key
-from experiments.runner.scenario import RunSpec, run_paper
+from experiments.studies.rdtcp.scenario import RunSpec, run_paper
 from sim.program import REPO_ROOT
 from toolchain.switch import load_program
 
@@ -60,19 +60,19 @@ def _init_pool_worker(program_path: str) -> None:
     init_worker(program_path)
 
 
-# scenarios whose runs are not experiments.runner.scenario.run_paper's: (module, function) of their run
-SCENARIO_RUNNERS = {name: ("experiments.runner.frto_scenario", "run_frto")
+# scenarios whose runs are not experiments.studies.rdtcp.scenario.run_paper's: (module, function) of their run
+SCENARIO_RUNNERS = {name: ("experiments.studies.frto.scenario", "run_frto")
                     for name in ("frto-delay", "frto-loss", "frto-burst")}
-SCENARIO_RUNNERS["frto-fair"] = ("experiments.runner.frto_scenario", "run_frto_fairness")
-SCENARIO_RUNNERS.update({name: ("experiments.runner.dbce_scenario", "run_dbce")
+SCENARIO_RUNNERS["frto-fair"] = ("experiments.studies.frto.scenario", "run_frto_fairness")
+SCENARIO_RUNNERS.update({name: ("experiments.studies.dbce.scenario", "run_dbce")
                          for name in DBCE_NETWORKS})
-SCENARIO_RUNNERS["rrtcp"] = ("experiments.runner.rrtcp_scenario", "run_rrtcp")
-SCENARIO_RUNNERS.update({  # seed 002 (experiments.runner.netreno_scenario)
-    "netreno-sim": ("experiments.runner.netreno_scenario", "run_netreno_sim"),
-    "netreno-sim-droptail": ("experiments.runner.netreno_scenario", "run_netreno_sim"),
-    "netreno-lab": ("experiments.runner.netreno_scenario", "run_netreno_lab"),
-    "netreno-lab-droptail": ("experiments.runner.netreno_scenario", "run_netreno_lab"),
-    "netreno-trace": ("experiments.runner.netreno_scenario", "run_netreno_trace")})
+SCENARIO_RUNNERS["rrtcp"] = ("experiments.studies.rrtcp.scenario", "run_rrtcp")
+SCENARIO_RUNNERS.update({  # seed 002 (experiments.studies.netreno.scenario)
+    "netreno-sim": ("experiments.studies.netreno.scenario", "run_netreno_sim"),
+    "netreno-sim-droptail": ("experiments.studies.netreno.scenario", "run_netreno_sim"),
+    "netreno-lab": ("experiments.studies.netreno.scenario", "run_netreno_lab"),
+    "netreno-lab-droptail": ("experiments.studies.netreno.scenario", "run_netreno_lab"),
+    "netreno-trace": ("experiments.studies.netreno.scenario", "run_netreno_trace")})
 
 
 def runner_for(spec: RunSpec):

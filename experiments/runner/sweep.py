@@ -24,7 +24,7 @@ from experiments.runner.cli import UsageError, check_out_dir, finite_float, make
 from experiments.runner.journal import (code_version, finished_count, previous_rows,
                                         read_invocations, record_invocation, row_key)
 from experiments.runner.pool import run_specs, worker_python
-from experiments.runner.scenario import ProgramError, RunSpec, gateway_program
+from experiments.studies.rdtcp.scenario import ProgramError, RunSpec, gateway_program
 from sim.trace import write_series_csv
 
 __all__ = ["main_guarded", "run_sweep", "run_lengths", "run_driver", "write_series", "mode_defaults",

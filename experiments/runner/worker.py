@@ -16,7 +16,7 @@ import platform
 import sys
 
 from experiments.runner.pool import init_worker, run_one
-from experiments.runner.scenario import RunSpec
+from experiments.studies.rdtcp.scenario import RunSpec
 
 __all__ = ["main"]
 

@@ -8,9 +8,9 @@ from sweep_kit import journal_rows, summary
 
 from experiments.rdtcp_figures import MODES, build_specs, main, parse_args, sweep_config
 from experiments.runner.journal import _journal_row, row_key, run_key
-from experiments.runner.legacy import legacy_markdown, legacy_points, legacy_rows
-from experiments.runner.report import aggregate_all
-from experiments.runner.scenario import RunSpec, gateway_program, run_paper
+from experiments.studies.rdtcp.legacy import legacy_markdown, legacy_points, legacy_rows
+from experiments.studies.rdtcp.report import aggregate_all
+from experiments.studies.rdtcp.scenario import RunSpec, gateway_program, run_paper
 
 SHORT = dict(variant="rdtcp", swaps=0, duration=6.0, r2_drop=0.005, seed=1)
 

@@ -17,7 +17,7 @@ from experiments.rdtcp_figures import main
 from experiments.runner import sweep
 from experiments.runner.journal import (CODE_FILES, CODE_TREES, code_files, code_version,
                                         scan_journal, select)
-from experiments.runner.scenario import RunSpec, gateway_program
+from experiments.studies.rdtcp.scenario import RunSpec, gateway_program
 from sim.program import REPO_ROOT
 
 
@@ -136,7 +136,7 @@ def test_the_code_version_covers_every_module_a_run_loads():
     loads no module of the repository outside code_files: the version sees all its code."""
     script = textwrap.dedent("""
         import os, sys
-        from experiments.runner.scenario import RunSpec, gateway_program, run_paper
+        from experiments.studies.rdtcp.scenario import RunSpec, gateway_program, run_paper
         from sim.program import REPO_ROOT
         _, program = gateway_program()
         for spec in (RunSpec("rdtcp", swaps=5, duration=0.5, sample_step=0.1),

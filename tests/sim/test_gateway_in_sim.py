@@ -6,7 +6,7 @@ from scapy.layers.inet import IP, TCP
 from scapy.layers.l2 import Ether
 
 from experiments.runner.gateways import gateway_counters
-from experiments.runner.scenario import BUFFER_PACKETS, RunSpec, build_network
+from experiments.studies.rdtcp.scenario import BUFFER_PACKETS, RunSpec, build_network
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from experiments.runner.scenario import BOTTLENECK_BPS, RunSpec, run_paper
+from experiments.studies.rdtcp.scenario import BOTTLENECK_BPS, RunSpec, run_paper
 from sim.program import gateway_json
 from toolchain.switch import load_program
 

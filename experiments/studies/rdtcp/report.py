@@ -9,7 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Iterable
 
-from experiments.runner.scenario import (BOTTLENECK_BPS, PAPER, PAPER_VARIANTS, RDTCP_K,
+from experiments.studies.rdtcp.scenario import (BOTTLENECK_BPS, PAPER, PAPER_VARIANTS, RDTCP_K,
                                          RDTCP_VARIANTS, VARIANTS)
 from hosts.tcp.variants import get_variant
 
@@ -50,7 +50,7 @@ def aggregate_all(rows: Iterable[dict]) -> dict[PointKey, dict]:
 
 def deployment_run(row: dict) -> bool:
     """A run of the incremental-deployment series (003 §7: a legacy router, or drops at R2),
-    reported apart (experiments.runner.legacy), never in the figures' points."""
+    reported apart (experiments.studies.rdtcp.legacy), never in the figures' points."""
     return row.get("legacy", "none") != "none" or bool(row.get("r2_drop", 0.0))
 
 
@@ -133,7 +133,7 @@ def paper_sender(variant: str) -> str | None:
     """The paper's sender whose number stands for ``variant`` in the table: the variant itself
     for SACK, DSACK and RD-TCP (k = 3), the only senders the paper ran; for one of our
     extensions, the paper's sender its policy derives from (BL-INC/BL-AVG from DSACK undo, the
-    RD-TCPs that set k from RD-TCP), as experiments.runner.scenario.PAPER copies that sender's number."""
+    RD-TCPs that set k from RD-TCP), as experiments.studies.rdtcp.scenario.PAPER copies that sender's number."""
     if variant in PAPER_VARIANTS:
         return variant
     policy = get_variant(variant)

@@ -47,7 +47,7 @@ from typing import Any, Callable
 
 from experiments.runner.gateways import ALT_PORT, BOTTLENECK_PORT, configure_gateway, \
     gateway_stats
-from experiments.runner.scenario import (DELAY_MEAN, DELAY_SD, SCENARIOS, TM_DEPTH, RunResult,
+from experiments.studies.rdtcp.scenario import (DELAY_MEAN, DELAY_SD, SCENARIOS, TM_DEPTH, RunResult,
                                          RunSpec, tcp_config)
 from netbase.seq import seq_sub
 from netbase.wire import MalformedPacket, decode_frame

@@ -18,8 +18,8 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
-from experiments.runner.report import baseline, paper_sender, swap_curve  # noqa: E402
-from experiments.runner.scenario import (P4_INJECTIONS, PAPER, PAPER_VARIANTS,  # noqa: E402
+from experiments.studies.rdtcp.report import baseline, paper_sender, swap_curve  # noqa: E402
+from experiments.studies.rdtcp.scenario import (P4_INJECTIONS, PAPER, PAPER_VARIANTS,  # noqa: E402
                                          SENDERS, VARIANTS)
 
 __all__ = ["plot_all", "save_figure", "plot_curve", "stats_note", "swap_figure", "injection_figure",

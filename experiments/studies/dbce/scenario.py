@@ -1,5 +1,5 @@
 """One run of seed 004 ch. 4-5's study in virtual time: many TCP connections over one of the
-networks of ``experiments.runner.dbce_networks``, through the P4 gateways, captured at the
+networks of ``experiments.studies.dbce.networks``, through the P4 gateways, captured at the
 senders' interface and analysed as 004 analyses its Internet traces.
 
 The workload stands in for 004's traces (§5.2: connections of at least 10 segments, most of
@@ -13,7 +13,7 @@ the network's ``drop`` makes the program drop data packets, its ``cross`` adds a
 each way for the whole run (not scored: it is the connections' cross traffic). Everything random
 is drawn from the run's seed (``Network.derive_seed``).
 
-After the run the capture at a (``experiments.runner.scenario.CAPTURE_POINTS["a"]``) goes
+After the run the capture at a (``experiments.studies.rdtcp.scenario.CAPTURE_POINTS["a"]``) goes
 through the analyzer (``analyzer.Analyzer`` with ``on_series``) and every connection's series
 through ``analyzer.study.evaluate``; the row carries those results (``connections``), each with
 what the workload gave it (``os``, ``size``, ``completed``).
@@ -29,9 +29,9 @@ from typing import Any
 
 from analyzer import AnalyzerConfig, analyze_file
 from analyzer.study import evaluate
-from experiments.runner.dbce_networks import NETWORKS
+from experiments.studies.dbce.networks import NETWORKS
 from experiments.runner.gateways import configure_gateway, gateway_stats
-from experiments.runner.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
+from experiments.studies.rdtcp.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
 from hosts.apps import ClosingSink, FileSender
 from hosts.tcp import TcpConfig
 from hosts.tcp.profiles import profile_config

@@ -17,7 +17,7 @@ from typing import Sequence
 
 from analyzer.rto_classes import (LOST_RETRANSMISSION, MULTIPLE_LOSS, NON_TRIGGER, RTO_CLASSES,
                                   class_counts, window_shares)
-from experiments.runner.netreno_scenario import TRACE_DELAY
+from experiments.studies.netreno.scenario import TRACE_DELAY
 
 __all__ = ["PAPER_TABLE1", "PAPER_TABLE2", "TABLE3_ROWS", "PAPER_FIG1", "SIM_NAMES",
            "table12_rows", "table3_rows", "fig1_data", "checks_of", "markdown",

@@ -1,6 +1,6 @@
 """One run of F-RTO's evaluation (seeds/001-f-rto.txt §5.1) in virtual time: a 100 KB transfer
 from the fixed host to the mobile host over ``topologies.FrtoTopo``, through the P4 gateways, in
-one of the paper's three scenarios (``experiments.runner.scenario.SCENARIOS``):
+one of the paper's three scenarios (``experiments.studies.rdtcp.scenario.SCENARIOS``):
 
 - ``frto-delay`` (Table 1, Fig. 6): each packet on the downlink starts a stall with probability
   ``spec.level`` (the paper's 0.02), Exp(3.5 s) long; nothing is lost on the link, only at the
@@ -18,7 +18,7 @@ RTO 3 s, minimum 200 ms, Linux's RTT variance), an initial window of two segment
 ``snd_cwnd = 2``), and the receiver delays ACKs by Linux's minimum ACK timeout, 40 ms
 (TCP_ATO_MIN: on this link a segment arrives every 86 ms, so each is ACKed on its own, late).
 SACK is offered when the variant's policy offers it (``newreno``, ``frto-newreno`` and
-``eifel-newreno`` do not), timestamps when it needs them (Eifel), as ``experiments.runner.scenario`` does.
+``eifel-newreno`` do not), timestamps when it needs them (Eifel), as ``experiments.studies.rdtcp.scenario`` does.
 
 ``run_frto_fairness`` runs 001 §5.3's fairness test (Fig. 9, scenario ``frto-fair``): six 50 KB
 transfers over the same path, set 1 (three conventional senders, Regular SACK) starting at 0 s
@@ -40,7 +40,7 @@ from dataclasses import replace
 from typing import Any
 
 from experiments.runner.gateways import BOTTLENECK_PORT, configure_gateway, gateway_stats
-from experiments.runner.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
+from experiments.studies.rdtcp.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
 from hosts.apps import FileSender
 from hosts.tcp import TcpConfig
 from hosts.tcp.profiles import profile_config

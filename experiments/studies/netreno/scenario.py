@@ -42,7 +42,7 @@ from typing import Any
 from analyzer import AnalyzerConfig, analyze_file
 from controller import Controller
 from controller.drivers import EmbeddedDriver
-from experiments.runner.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
+from experiments.studies.rdtcp.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
 from hosts.apps import ClosingSink, FileSender
 from hosts.tcp import TcpConfig
 from hosts.tcp.variants import get_variant

@@ -13,8 +13,8 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from experiments.runner.rrtcp_report import curve_values, point_value
-from experiments.runner.rrtcp_studies import TABLE3_K, Panel, TableSpec
+from experiments.studies.rrtcp.report import curve_values, point_value
+from experiments.studies.rrtcp.evaluation import TABLE3_K, Panel, TableSpec
 
 __all__ = ["Check", "checks_of", "View"]
 

@@ -24,9 +24,9 @@ from __future__ import annotations
 import statistics
 from typing import Any, Iterable, Sequence
 
-from experiments.runner.rrtcp_studies import (PAPER_NAMES, Panel, TableSpec, ideal_key,
+from experiments.studies.rrtcp.evaluation import (PAPER_NAMES, Panel, TableSpec, ideal_key,
                                               point_key)
-from experiments.runner.scenario import RunSpec
+from experiments.studies.rdtcp.scenario import RunSpec
 
 __all__ = ["points_of", "run_metrics", "curve_values", "point_value", "table_markdown",
            "TABLE3_PAPER", "TABLE4_PAPER", "METRICS", "point_rows"]

@@ -26,7 +26,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from experiments.runner.dbce_networks import NETWORKS as DBCE_NETWORKS
+from experiments.studies.dbce.networks import NETWORKS as DBCE_NETWORKS
 from experiments.runner.gateways import LEGACY_SETTINGS, configure_gateway, gateway_stats
 from hosts.tcp import TcpConfig
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
@@ -108,7 +108,7 @@ SCENARIOS = {s.name: s for s in (
     # 200 ms one-way delay behind a 7-packet router buffer, 296-byte packets (MSS 256), in the
     # paper's three scenarios: delay spikes (the run's level: stall probability per packet),
     # random losses (level: loss probability) and loss bursts. Their runs are
-    # experiments.runner.frto_scenario's (Linux 2.4 timers, delayed ACKs, the link models of sim.impair).
+    # experiments.studies.frto.scenario's (Linux 2.4 timers, delayed ACKs, the link models of sim.impair).
     Scenario("frto-delay", "frto_paper", 296, "001 §5.1 DELAY, Table 1"),
     Scenario("frto-loss", "frto_paper", 296, "001 §5.1 LOSS, Table 2"),
     Scenario("frto-burst", "frto_paper", 296, "001 §5.1 BURST, Table 3"),
@@ -116,14 +116,14 @@ SCENARIOS = {s.name: s for s in (
     # and three of the run's variant at 3 s, with DELAY's stalls (level 0.02) or without (0)
     Scenario("frto-fair", "frto_paper", 296, "001 §5.3 fairness, Fig. 9"),
     # 002 §7.1 (Tables 1-2), §7.2 (Table 3), §4.1 (Fig. 1): topologies.netreno's networks,
-    # 512-byte segments; their runs are experiments.runner.netreno_scenario's
+    # 512-byte segments; their runs are experiments.studies.netreno.scenario's
     Scenario("netreno-sim", "netreno_sim", NETRENO_MTU, "002 §7.1, RED, Tables 1-2"),
     Scenario("netreno-sim-droptail", "netreno_sim", NETRENO_MTU, "002 §7.1, drop-tail"),
     Scenario("netreno-lab", "netreno_lab", NETRENO_MTU, "002 §7.2, RED, Table 3"),
     Scenario("netreno-lab-droptail", "netreno_lab", NETRENO_MTU, "002 §7.2, drop-tail"),
     Scenario("netreno-trace", "netreno_lab", NETRENO_MTU, "002 §4.1, Fig. 1"),
-    # 004 ch. 4-5: many connections over varied dumbbells (experiments.runner.dbce_networks);
-    # their runs are experiments.runner.dbce_scenario's
+    # 004 ch. 4-5: many connections over varied dumbbells (experiments.studies.dbce.networks);
+    # their runs are experiments.studies.dbce.scenario's
     *(Scenario(name, "rdtcp_paper", MTU, "004 ch. 4-5") for name in DBCE_NETWORKS),
 )}
 
@@ -160,7 +160,7 @@ class RunSpec:
     sample_step: float = 0.0      # > 0: record per-flow time series at this step
     max_cwnd_segments: int = MAX_CWND_SEGMENTS
     scenario: str = "rdtcp"       # the network: SCENARIOS (003's dumbbell, or 000's)
-    # 000's impairments, scenario "rrtcp" only (experiments.runner.rrtcp_scenario)
+    # 000's impairments, scenario "rrtcp" only (experiments.studies.rrtcp.scenario)
     delay: str = ""               # a delayed packet's extra delay (sim.delays); "": N(25, 8) ms
     ack_level: float = 0.0        # probability that an ACK is delayed alike (000 §5.4)
     drop: float = 0.0             # data packets dropped by R1's P4 drop_prob (000 §5.1.2)
@@ -295,7 +295,7 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
     """Simulate ``spec`` to completion and return its throughput and counters; with ``pcap``,
     capture at ``pcap_at`` (a key of CAPTURE_POINTS)."""
     if any(getattr(spec, name) for name in _RRTCP_FIELDS):
-        raise ValueError("000's impairments are run by experiments.runner.rrtcp_scenario")
+        raise ValueError("000's impairments are run by experiments.studies.rrtcp.scenario")
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
     net = build_network(spec, program)
     if pcap:

@@ -1,0 +1,3 @@
+"""The delay-based congestion estimators of [TCPDEBUG] ch. 4-5: the networks (``networks``)
+and the many-connection scenario captured and analysed (``scenario``). Driver:
+``python -m experiments.dbce_tables``."""

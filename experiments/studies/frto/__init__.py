@@ -1,0 +1,2 @@
+"""F-RTO [FRTO]: the scenario of Tables 1-3 and the fairness runs of Figure 9 (``scenario``).
+Driver: ``python -m experiments.frto_tables``."""

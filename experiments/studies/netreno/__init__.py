@@ -1,0 +1,2 @@
+"""Net Reno [NETRENO]: the simulation, lab and trace scenarios (``scenario``) and Tables 1-3
+with Figure 1 (``report``). Driver: ``python -m experiments.netreno_tables``."""
