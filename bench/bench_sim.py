@@ -34,7 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from experiments.studies.rdtcp.scenario import BOTTLENECK_BPS, RunSpec, run_paper  # noqa: E402
+from experiments.runner.spec import RunSpec  # noqa: E402
+from experiments.studies.rdtcp.scenario import BOTTLENECK_BPS, run_paper  # noqa: E402
 from sim.program import gateway_json  # noqa: E402
 
 # Where a function lives decides whose time it is.

@@ -38,12 +38,12 @@ import matplotlib.pyplot as plt
 
 from analyzer.study import ESTIMATOR_ORDER, scored, summarize
 from experiments.runner.cli import HelpFormatter, csv_list, finite_float, out_of_range
-from experiments.studies.dbce.networks import NETWORKS
-from experiments.studies.rdtcp.plots import save_figure
-from experiments.studies.rdtcp.report import summary_header, write_csv
-from experiments.studies.rdtcp.scenario import RunSpec
+from experiments.runner.plots import save_figure
+from experiments.runner.report import summary_header, write_csv
+from experiments.runner.spec import RunSpec
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
+from experiments.studies.dbce.networks import NETWORKS
 
 __all__ = ["MODES", "DbceSweepConfig", "build_specs", "connections_of", "checks_of",
            "chapter4_checks", "main", "parse_args", "REORDERINGS", "PAPER_SAYS"]

@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from experiments.studies.rdtcp.scenario import P4_INJECTIONS
+from experiments.runner.spec import P4_INJECTIONS
 
 __all__ = ["main", "parse_args", "live_spec", "host_options", "gateway_configs", "summarize",
            "INJECTIONS", "LINUX", "live_plan", "live_layout", "run_live"]
@@ -56,7 +56,8 @@ SENDER_MARGIN = 60.0         # seconds beyond --duration before the sender is gi
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     from experiments.runner.cli import HelpFormatter, finite_float, out_of_range
-    from experiments.studies.rdtcp.scenario import RDTCP_K, RDTCP_VARIANTS, SENDERS
+    from experiments.runner.spec import RDTCP_VARIANTS, SENDERS
+    from experiments.studies.rdtcp.scenario import RDTCP_K
     from live.environment import parse_sysctl
     from live.network import LINK_DELAYS
     from netbase.units import parse_delay
@@ -174,7 +175,8 @@ def live_spec(args: argparse.Namespace):
     """The run as the simulator's ``RunSpec`` (its checks, its TCP and gateway configuration);
     no injection is the spec's "swap" with no swaps. A Linux run's spec says ``sack`` (the
     gateways' configuration does not depend on the hosts' TCP); run.json says ``linux``."""
-    from experiments.studies.rdtcp.scenario import RDTCP_K, RunSpec
+    from experiments.runner.spec import RunSpec
+    from experiments.studies.rdtcp.scenario import RDTCP_K
 
     injection = "swap" if args.injection == "none" else args.injection
     variant = "sack" if args.variant == LINUX else args.variant
@@ -184,9 +186,9 @@ def live_spec(args: argparse.Namespace):
 
 
 def host_options(spec, max_cwnd: int | None = None) -> list[str]:
-    """``live.host`` options giving both ends ``experiments.studies.rdtcp.scenario.tcp_config(spec)``
-    (its cwnd cap replaced by ``max_cwnd`` when given)."""
-    from experiments.studies.rdtcp.scenario import tcp_config
+    """``live.host`` options giving both ends ``experiments.runner.spec.tcp_config(spec)`` (its
+    cwnd cap replaced by ``max_cwnd`` when given)."""
+    from experiments.runner.spec import tcp_config
 
     cfg = tcp_config(spec)
     return ["--variant", cfg.variant, "--mss", str(cfg.mss), "--k", str(cfg.rdtcp_k),
@@ -199,7 +201,7 @@ def gateway_configs(plan, spec, drop: float = 0.0) -> dict[str, dict]:
     """Each gateway's controller config: the simulator's for this spec (experiments.runner.gateways:
     the injection on R1's bottleneck port), the injected drops, and the live queue rates."""
     from experiments.runner.gateways import gateway_impairment
-    from experiments.studies.rdtcp.scenario import TM_DEPTH
+    from experiments.runner.gateways import TM_DEPTH
 
     return {name: plan.gateway_config(name, tm_depth=TM_DEPTH,
                                       impair=gateway_impairment(name, spec, drop=drop))
@@ -408,9 +410,9 @@ def one_line(doc: dict) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from experiments.runner.cli import UsageError, make_out_dir
-    from experiments.studies.rdtcp.scenario import ProgramError, gateway_program
     from controller.drivers import DriverError
+    from experiments.runner.cli import UsageError, make_out_dir
+    from experiments.runner.program import ProgramError, gateway_program
     from live.environment import EnvironmentProblem, check_sysctls
     from live.network import LiveError, LiveInterrupted, check_environment
 

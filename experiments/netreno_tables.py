@@ -37,13 +37,14 @@ from pathlib import Path
 from typing import Sequence
 
 from experiments.runner.cli import HelpFormatter, csv_list, finite_float, out_of_range
-from experiments.studies.netreno.report import (FIG1_XS, TABLE3_ROWS, checks_of, fig1_data, markdown,
-                                               plot_fig1, table1_markdown, table2_markdown,
-                                               table3_markdown, table3_rows, table12_rows)
-from experiments.studies.rdtcp.report import summary_header, write_csv
-from experiments.studies.rdtcp.scenario import SENDERS, RunSpec
+from experiments.runner.report import summary_header, write_csv
+from experiments.runner.spec import SENDERS, RunSpec
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
+from experiments.studies.netreno.report import (FIG1_XS, TABLE3_ROWS, checks_of, fig1_data,
+                                                markdown, plot_fig1, table1_markdown,
+                                                table2_markdown, table3_markdown, table3_rows,
+                                                table12_rows)
 
 __all__ = ["MODES", "NetRenoSweepConfig", "build_specs", "write_outputs", "main", "parse_args",
            "SIM_VARIANTS", "LAB_VARIANTS", "PARTS"]

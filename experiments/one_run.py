@@ -24,9 +24,10 @@ from experiments.runner.cli import (HelpFormatter, UsageError, finite_float, mak
                                     out_of_range, series_too_long)
 from experiments.runner.gateways import LEGACY_SETTINGS, legacy_routers
 from experiments.runner.journal import code_version
-from experiments.studies.rdtcp.scenario import (BOTTLENECK_BPS, CAPTURE_POINTS, INJECTIONS,
-                                         MAX_CWND_SEGMENTS, RDTCP_K, RDTCP_VARIANTS, SENDERS,
-                                         ProgramError, RunSpec, gateway_program, run_paper)
+from experiments.runner.program import ProgramError, gateway_program
+from experiments.runner.spec import INJECTIONS, RDTCP_VARIANTS, SENDERS, RunSpec
+from experiments.studies.rdtcp.scenario import (BOTTLENECK_BPS, CAPTURE_POINTS, MAX_CWND_SEGMENTS,
+                                                RDTCP_K, run_paper)
 from sim.trace import write_series_csv
 
 __all__ = ["main", "plot_series", "series_lines"]

@@ -44,16 +44,18 @@ from typing import Any, Sequence
 
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
-from experiments.studies.rdtcp.legacy import (LEGACY_FIGURE, LEGACY_INTERVAL, legacy_markdown,
-                                       legacy_points, legacy_rows, plot_legacy, series_variants)
-from experiments.studies.rdtcp.plots import plot_all
-from experiments.studies.rdtcp.report import (STATISTICS_NOTE, aggregate_all, figure_points, k_study,
-                                       paper_table, point_rows, shape_checks, summary_header,
-                                       table_markdown, write_csv)
-from experiments.studies.rdtcp.scenario import (INJECTIONS, P4_INJECTIONS, PAPER_VARIANTS, RDTCP_VARIANTS,
-                                         SENDERS, VARIANTS, RunSpec)
+from experiments.runner.report import summary_header, write_csv
+from experiments.runner.spec import INJECTIONS, P4_INJECTIONS, RDTCP_VARIANTS, SENDERS, RunSpec
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
+from experiments.studies.rdtcp.legacy import (LEGACY_FIGURE, LEGACY_INTERVAL, legacy_markdown,
+                                              legacy_points, legacy_rows, plot_legacy,
+                                              series_variants)
+from experiments.studies.rdtcp.plots import plot_all
+from experiments.studies.rdtcp.report import (STATISTICS_NOTE, aggregate_all, figure_points,
+                                              k_study, paper_table, point_rows, shape_checks,
+                                              table_markdown)
+from experiments.studies.rdtcp.scenario import PAPER_VARIANTS, VARIANTS
 
 __all__ = ["MODES", "SweepConfig", "build_specs", "main", "parse_args", "sweep_config",
            "write_outputs", "K_STUDY_SWAPS", "K_STUDY_INTERVAL"]

@@ -33,18 +33,18 @@ from typing import Sequence
 
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
-from experiments.studies.rdtcp.report import summary_header, write_csv
+from experiments.runner.program import gateway_program
+from experiments.runner.report import summary_header, write_csv
+from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
+                                      mode_defaults, run_driver)
 from experiments.studies.rrtcp.checks import View, checks_of
+from experiments.studies.rrtcp.evaluation import (ALL_FIGURES, PAPER_NAMES, RrConfig, build_specs,
+                                                  panels, tables, traces)
 from experiments.studies.rrtcp.plots import plot_panels, plot_traces
 from experiments.studies.rrtcp.report import point_rows, points_of, table_markdown
 from experiments.studies.rrtcp.scenario import run_rrtcp
-from experiments.studies.rrtcp.evaluation import (ALL_FIGURES, PAPER_NAMES, RrConfig, build_specs,
-                                              panels, tables, traces)
 from experiments.studies.rrtcp.sweep57 import (CONDITIONS, best_table, sweep_checks, sweep_markdown,
-                                              sweep_specs)
-from experiments.studies.rdtcp.scenario import gateway_program
-from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
-                                      mode_defaults, run_driver)
+                                               sweep_specs)
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
 
 __all__ = ["MODES", "main", "parse_args", "write_outputs", "series_name", "PAPER_NAMES"]

@@ -128,7 +128,8 @@ def test_a_dbce_run_loads_no_module_outside_its_code_version():
     scoring, replay) in a fresh interpreter loads no repository module that version misses."""
     script = textwrap.dedent("""
         import os, sys
-        from experiments.studies.rdtcp.scenario import RunSpec, gateway_program
+        from experiments.runner.program import gateway_program
+        from experiments.runner.spec import RunSpec
         from experiments.studies.dbce.scenario import run_dbce
         from sim.program import REPO_ROOT
         _, program = gateway_program()
@@ -168,7 +169,7 @@ def test_bad_options_are_one_usage_error(tmp_path, capsys, argv, message):
 
 
 def test_a_dbce_scenario_refuses_the_queue_swaps():
+    from experiments.runner.spec import RunSpec
     from experiments.studies.dbce.scenario import run_dbce
-    from experiments.studies.rdtcp.scenario import RunSpec
     with pytest.raises(ValueError, match="reorders in the P4 gateway only"):
         run_dbce(RunSpec("sack", scenario="dbce-dumbbell", swaps=5, duration=1.0), None)

@@ -11,9 +11,11 @@ import pytest
 from experiments.frto_tables import (MODES, PAPER, RESPONSE_NAMES, VARIANTS, build_specs, checks_of,
                                      main, points_of)
 from experiments.runner import pool
-from experiments.studies.frto.scenario import frto_config, run_frto
 from experiments.runner.journal import scan_journal
-from experiments.studies.rdtcp.scenario import SCENARIOS, RunSpec, gateway_program, run_paper
+from experiments.runner.program import gateway_program
+from experiments.runner.spec import SCENARIOS, RunSpec
+from experiments.studies.frto.scenario import frto_config, run_frto
+from experiments.studies.rdtcp.scenario import run_paper
 
 DELAY = RunSpec("frto", scenario="frto-delay", level=0.02, seed=2, duration=900.0)
 

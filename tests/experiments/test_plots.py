@@ -5,11 +5,13 @@ what the bars are and how long the transfers were."""
 import matplotlib.colors as mcolors
 import pytest
 
-from experiments.studies.rdtcp.plots import (FIGURES, K_STUDY_PAPER_STAR, injection_figure, k_study_figure,
-                                      plot_all, sender_style, swap_figure)
+from experiments.runner.plots import sender_style
+from experiments.runner.spec import SENDERS
+from experiments.studies.rdtcp.plots import (FIGURES, K_STUDY_PAPER_STAR, injection_figure,
+                                             k_study_figure, plot_all, swap_figure)
 from experiments.studies.rdtcp.report import aggregate, aggregate_all, k_study
+from experiments.studies.rdtcp.scenario import PAPER, VARIANTS
 from experiments.studies.rrtcp.evaluation import PAPER_NAMES
-from experiments.studies.rdtcp.scenario import PAPER, SENDERS, VARIANTS
 
 SWAPS = {0: 600_000, 5: 590_000, 15: 580_000, 30: 570_000}
 

@@ -7,9 +7,11 @@ from dataclasses import replace
 import pytest
 
 from experiments.runner import pool
+from experiments.runner.program import gateway_program
+from experiments.runner.spec import SCENARIOS, RunSpec
+from experiments.studies.rdtcp.scenario import run_paper
 from experiments.studies.rrtcp.scenario import (INITIAL_WINDOW, MAX_RTO, MIN_RTO, mechanisms,
-                                               rrtcp_config, run_rrtcp)
-from experiments.studies.rdtcp.scenario import SCENARIOS, RunSpec, gateway_program, run_paper
+                                                rrtcp_config, run_rrtcp)
 from topologies.paper import RrTcpTopo, rrtcp_capacity_mbps
 
 MAXWND = 50
@@ -143,7 +145,7 @@ def test_000s_senders_are_selectable_in_one_run_the_sweeps_and_live_run(tmp_path
     import json
 
     from experiments import live_run, one_run, rdtcp_figures, rrtcp_figures
-    from experiments.studies.rdtcp.scenario import SENDERS
+    from experiments.runner.spec import SENDERS
 
     assert set(NEW_SENDERS) <= set(SENDERS)
     assert one_run.main(["--variant", "rrtcp-taes", "--injection", "delay", "--level", "0.1",

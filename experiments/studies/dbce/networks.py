@@ -3,8 +3,8 @@
 and random drops in the P4 gateway or cross traffic added, standing in for 004's Internet
 traces (digest §4.4: the reference values are sanity ranges for 2002-2006 traffic).
 
-Pure data, so ``experiments.studies.rdtcp.scenario`` can name these scenarios without importing the
-simulator. Each: ``bw`` (Mb/s) and ``delay`` of R1-R2, ``queue`` (R1's drop-tail buffer,
+Pure data, which the scenario registers one Scenario for each of and the driver's options
+list. Each: ``bw`` (Mb/s) and ``delay`` of R1-R2, ``queue`` (R1's drop-tail buffer,
 packets), ``drop`` (probability R1's P4 program drops a data packet on its bottleneck port,
 the gateway's ``drop_prob`` knob), ``cross`` (long-lived bulk transfers beside the measured
 connections: a -> b sharing the bottleneck queue, b -> a sharing the ACKs' path).

@@ -29,9 +29,9 @@ from typing import Any
 
 from analyzer import AnalyzerConfig, analyze_file
 from analyzer.study import evaluate
+from experiments.runner.gateways import TM_DEPTH, configure_gateway, gateway_stats
+from experiments.runner.spec import SCENARIOS, RunResult, RunSpec, Scenario, register
 from experiments.studies.dbce.networks import NETWORKS
-from experiments.runner.gateways import configure_gateway, gateway_stats
-from experiments.studies.rdtcp.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
 from hosts.apps import ClosingSink, FileSender
 from hosts.tcp import TcpConfig
 from hosts.tcp.profiles import profile_config
@@ -56,6 +56,7 @@ SIZE_SHAPE = 0.7            # heavy-tailed: most connections short, most bytes i
 FIRST_PORT = 40000
 CROSS_PORTS = (7000, 7001)  # a -> b and b -> a bulk transfers of "cross" networks
 MAX_CONNECTIONS = 2000
+MTU = 1500                  # 003's dumbbell's packets, as its other settings
 
 
 def dbce_config(spec: RunSpec, os_profile: str) -> Any:
@@ -172,3 +173,7 @@ def _stats(net: Any, plan: list[dict], connections: list[dict], sim_s: float) ->
              "connections": connections}
     stats.update(gateway_stats(net))
     return stats
+
+
+# 004 ch. 4-5: many connections over varied dumbbells (NETWORKS)
+register(*(Scenario(name, "rdtcp_paper", MTU, "004 ch. 4-5", run=run_dbce) for name in NETWORKS))

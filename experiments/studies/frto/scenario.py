@@ -1,6 +1,6 @@
 """One run of F-RTO's evaluation (seeds/001-f-rto.txt §5.1) in virtual time: a 100 KB transfer
 from the fixed host to the mobile host over ``topologies.FrtoTopo``, through the P4 gateways, in
-one of the paper's three scenarios (``experiments.studies.rdtcp.scenario.SCENARIOS``):
+one of the paper's three scenarios (registered below):
 
 - ``frto-delay`` (Table 1, Fig. 6): each packet on the downlink starts a stall with probability
   ``spec.level`` (the paper's 0.02), Exp(3.5 s) long; nothing is lost on the link, only at the
@@ -18,7 +18,7 @@ RTO 3 s, minimum 200 ms, Linux's RTT variance), an initial window of two segment
 ``snd_cwnd = 2``), and the receiver delays ACKs by Linux's minimum ACK timeout, 40 ms
 (TCP_ATO_MIN: on this link a segment arrives every 86 ms, so each is ACKed on its own, late).
 SACK is offered when the variant's policy offers it (``newreno``, ``frto-newreno`` and
-``eifel-newreno`` do not), timestamps when it needs them (Eifel), as ``experiments.studies.rdtcp.scenario`` does.
+``eifel-newreno`` do not), timestamps when it needs them (Eifel), as RD-TCP's scenario does.
 
 ``run_frto_fairness`` runs 001 §5.3's fairness test (Fig. 9, scenario ``frto-fair``): six 50 KB
 transfers over the same path, set 1 (three conventional senders, Regular SACK) starting at 0 s
@@ -40,7 +40,8 @@ from dataclasses import replace
 from typing import Any
 
 from experiments.runner.gateways import BOTTLENECK_PORT, configure_gateway, gateway_stats
-from experiments.studies.rdtcp.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
+from experiments.runner.gateways import TM_DEPTH
+from experiments.runner.spec import SCENARIOS, RunResult, RunSpec, Scenario, register
 from hosts.apps import FileSender
 from hosts.tcp import TcpConfig
 from hosts.tcp.profiles import profile_config
@@ -264,3 +265,16 @@ def run_frto_fairness(spec: RunSpec, program: Any) -> RunResult:
     delivered = sum(f.delivered_bytes for _, _, f, _ in flows)
     return RunResult(spec, delivered / last if last else 0.0, delivered, stats,
                      time.perf_counter() - started, [], mss=flows[0][2].sender.mss)
+
+
+# 001 §5.1, Tables 1-3 (topologies.FrtoTopo): a 100 KB transfer over a 28.8 kbit/s link with
+# 200 ms one-way delay behind a 7-packet router buffer, 296-byte packets (MSS 256), in the
+# paper's three scenarios: delay spikes (the run's level: stall probability per packet),
+# random losses (level: loss probability) and loss bursts
+register(Scenario("frto-delay", "frto_paper", 296, "001 §5.1 DELAY, Table 1", run=run_frto),
+         Scenario("frto-loss", "frto_paper", 296, "001 §5.1 LOSS, Table 2", run=run_frto),
+         Scenario("frto-burst", "frto_paper", 296, "001 §5.1 BURST, Table 3", run=run_frto))
+# 001 §5.3, Fig. 9: six 50 KB transfers over the same path, three conventional ones at 0 s
+# and three of the run's variant at 3 s, with DELAY's stalls (level 0.02) or without (0)
+register(Scenario("frto-fair", "frto_paper", 296, "001 §5.3 fairness, Fig. 9",
+                  run=run_frto_fairness))

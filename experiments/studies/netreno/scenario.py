@@ -42,7 +42,8 @@ from typing import Any
 from analyzer import AnalyzerConfig, analyze_file
 from controller import Controller
 from controller.drivers import EmbeddedDriver
-from experiments.studies.rdtcp.scenario import SCENARIOS, TM_DEPTH, RunResult, RunSpec
+from experiments.runner.gateways import TM_DEPTH
+from experiments.runner.spec import SCENARIOS, RunResult, RunSpec, Scenario, register
 from hosts.apps import ClosingSink, FileSender
 from hosts.tcp import TcpConfig
 from hosts.tcp.variants import get_variant
@@ -61,6 +62,7 @@ SIM_SCENARIOS = ("netreno-sim", "netreno-sim-droptail")
 LAB_SCENARIOS = ("netreno-lab", "netreno-lab-droptail")
 TRACE_SCENARIO = "netreno-trace"
 NETRENO_SCENARIOS = SIM_SCENARIOS + LAB_SCENARIOS + (TRACE_SCENARIO,)
+MTU = 512 + 40                  # 002 §3: "Maximum segment size is 512 bytes"
 
 # 002 §7.1: "RED (with buffer size = 16 packets, min_th = 4, max_th = 8, w_q = 0.002, and
 # max_p = 1/50)"; the buffer is the topology's max_queue_size
@@ -352,3 +354,16 @@ def _rto_causes(pcap: str) -> list:
     analyze_file(pcap, AnalyzerConfig(vantage="sender", profiles=("netbsd12",)),
                  on_flow=on_flow)
     return out
+
+
+# 002 §7.1 (Tables 1-2), §7.2 (Table 3), §4.1 (Fig. 1): topologies.netreno's networks,
+# 512-byte segments
+register(Scenario("netreno-sim", "netreno_sim", MTU, "002 §7.1, RED, Tables 1-2",
+                  run=run_netreno_sim),
+         Scenario("netreno-sim-droptail", "netreno_sim", MTU, "002 §7.1, drop-tail",
+                  run=run_netreno_sim),
+         Scenario("netreno-lab", "netreno_lab", MTU, "002 §7.2, RED, Table 3",
+                  run=run_netreno_lab),
+         Scenario("netreno-lab-droptail", "netreno_lab", MTU, "002 §7.2, drop-tail",
+                  run=run_netreno_lab),
+         Scenario(TRACE_SCENARIO, "netreno_lab", MTU, "002 §4.1, Fig. 1", run=run_netreno_trace))

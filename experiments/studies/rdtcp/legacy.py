@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Iterable
 
 from experiments.runner.gateways import LEGACY_SETTINGS, legacy_routers
-from experiments.studies.rdtcp.scenario import RDTCP_K, RDTCP_VARIANTS
+from experiments.runner.spec import RDTCP_VARIANTS
+from experiments.studies.rdtcp.scenario import RDTCP_K
 
 __all__ = ["LEGACY_REFERENCES", "LEGACY_INTERVAL", "DROP_SITES", "series_variants", "drop_site",
            "legacy_points", "legacy_rows", "legacy_markdown", "plot_legacy", "LEGACY_FIGURE"]
@@ -156,7 +157,8 @@ def plot_legacy(points: dict[tuple, dict], path: Path, *,
     deployments where the dropping router is a legacy one marked, and the drops per run at each
     router in the panel's title. The axis is scaled to the points, not from zero: the
     differences are a few per cent. False when there is nothing to draw."""
-    from experiments.studies.rdtcp.plots import LABELS, save_figure, sender_style
+    from experiments.runner.plots import save_figure, sender_style
+    from experiments.studies.rdtcp.plots import LABELS
     import matplotlib.pyplot as plt
 
     panels = sorted({(key[4], key[2], key[3]) for key in points})

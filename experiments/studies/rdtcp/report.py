@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import csv
-import json
 import statistics
-from dataclasses import asdict
-from pathlib import Path
 from typing import Any, Iterable
 
+from experiments.runner.spec import RDTCP_VARIANTS
 from experiments.studies.rdtcp.scenario import (BOTTLENECK_BPS, PAPER, PAPER_VARIANTS, RDTCP_K,
-                                         RDTCP_VARIANTS, VARIANTS)
+                                                VARIANTS)
 from hosts.tcp.variants import get_variant
 
 __all__ = ["aggregate", "aggregate_all", "deployment_run", "figure_points", "k_study",
-           "shape_checks", "paper_table",
-           "paper_sender", "table_markdown", "point_rows", "write_csv", "summary_header",
+           "shape_checks", "paper_table", "paper_sender", "table_markdown", "point_rows",
            "STATISTICS_NOTE"]
 
 # aggregate_all(): (variant, injection, interval or None, swaps, level, k, swap span)
@@ -106,8 +102,9 @@ def swap_curve(points: dict, variant: str, interval: float) -> list[tuple[int, d
 
 
 def shape_checks(points: dict) -> dict[str, Any]:
-    """The issue's checks on shape: SACK falls as swaps rise (every level at most 0.5% above
-    the previous one, the last below zero swaps); RD-TCP within 1% of its own zero-swap
+    """Whether the curves have the shape the paper reports (§5-6, Figs. 1-3): SACK falls as
+    swaps rise (every level at most 0.5% above the previous one, the tolerance for the seeds'
+    noise, and the last below zero swaps); RD-TCP stays within 1% of its own zero-swap
     throughput at every level and interval."""
     out: dict[str, Any] = {}
     intervals = sorted({k[2] for k in points if k[2] is not None})
@@ -116,8 +113,8 @@ def shape_checks(points: dict) -> dict[str, Any]:
         if len(sack) >= 2:
             steps_ok = all(b <= a * 1.005 for a, b in zip(sack, sack[1:]))
             out[f"sack_falls_interval_{interval:g}s"] = bool(steps_ok and sack[-1] < sack[0])
-    # the issue's check is on the paper's RD-TCP (k = 3); the extensions that set k from what
-    # the sender learns (003 §3's further research) are checked the same way beside it
+    # the paper's claim is for its RD-TCP (k = 3); the extensions that set k from what the
+    # sender learns (003 §3's further research) are held to the same bound beside it
     for variant in RDTCP_VARIANTS:
         prefix = variant.replace("-", "_")
         base = baseline(points, variant)
@@ -133,7 +130,7 @@ def paper_sender(variant: str) -> str | None:
     """The paper's sender whose number stands for ``variant`` in the table: the variant itself
     for SACK, DSACK and RD-TCP (k = 3), the only senders the paper ran; for one of our
     extensions, the paper's sender its policy derives from (BL-INC/BL-AVG from DSACK undo, the
-    RD-TCPs that set k from RD-TCP), as experiments.studies.rdtcp.scenario.PAPER copies that sender's number."""
+    RD-TCPs that set k from RD-TCP), as the scenario's PAPER copies that sender's number."""
     if variant in PAPER_VARIANTS:
         return variant
     policy = get_variant(variant)
@@ -241,29 +238,6 @@ def _swaps_cell(r: dict) -> str:
     if not asked:              # no reordering, not run, or rows without swap counts
         return "-"
     return f"{done:,.0f} / {asked:,.0f} ({done / asked:.0%})"
-
-
-def write_csv(path: Path, rows: list[dict]) -> None:
-    columns: list[str] = []
-    for r in rows:
-        columns += [k for k in r if k not in columns]
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=columns)
-        w.writeheader()
-        w.writerows(rows)
-
-
-def summary_header(rows: list[dict], cfg: Any, *, mode: str, invocations: Iterable[dict],
-                   code_version: str | None) -> dict:
-    """The part every driver's summary.json begins with: the mode and its configuration, the
-    code version, the wall time of every invocation that made the journal (summed), the
-    invocations themselves, and how many runs there are and failed."""
-    invocations = list(invocations)
-    return {"mode": mode, "config": asdict(cfg), "code_version": code_version,
-            "wall_s": round(sum(i["wall_s"] for i in invocations
-                                if isinstance(i.get("wall_s"), (int, float))), 3),
-            "invocations": invocations, "runs": len(rows),
-            "failed_runs": sum("error" in r for r in rows)}
 
 
 def point_rows(points: dict) -> list[dict]:

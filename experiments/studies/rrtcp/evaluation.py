@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
+from experiments.runner.spec import RunSpec
 from experiments.studies.rrtcp.scenario import PATH_DELAY
-from experiments.studies.rdtcp.scenario import RunSpec
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
 from topologies.paper import RRTCP_MAXWND
 

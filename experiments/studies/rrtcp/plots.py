@@ -12,9 +12,9 @@ import matplotlib
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 
-from experiments.studies.rdtcp.plots import plot_curve, save_figure, sender_style, stats_note  # noqa: E402
-from experiments.studies.rrtcp.scenario import mechanisms  # noqa: E402
+from experiments.runner.plots import plot_curve, save_figure, sender_style, stats_note  # noqa: E402
 from experiments.studies.rrtcp.evaluation import Panel, Trace, ideal_key  # noqa: E402
+from experiments.studies.rrtcp.scenario import mechanisms  # noqa: E402
 
 __all__ = ["plot_panels", "plot_traces", "panel_mechanisms", "run_lengths"]
 

@@ -24,9 +24,8 @@ from __future__ import annotations
 import statistics
 from typing import Any, Iterable, Sequence
 
-from experiments.studies.rrtcp.evaluation import (PAPER_NAMES, Panel, TableSpec, ideal_key,
-                                              point_key)
-from experiments.studies.rdtcp.scenario import RunSpec
+from experiments.runner.spec import RunSpec
+from experiments.studies.rrtcp.evaluation import PAPER_NAMES, Panel, TableSpec, ideal_key, point_key
 
 __all__ = ["points_of", "run_metrics", "curve_values", "point_value", "table_markdown",
            "TABLE3_PAPER", "TABLE4_PAPER", "METRICS", "point_rows"]

@@ -47,8 +47,9 @@ from typing import Any, Callable
 
 from experiments.runner.gateways import ALT_PORT, BOTTLENECK_PORT, configure_gateway, \
     gateway_stats
-from experiments.studies.rdtcp.scenario import (DELAY_MEAN, DELAY_SD, SCENARIOS, TM_DEPTH, RunResult,
-                                         RunSpec, tcp_config)
+from experiments.runner.gateways import TM_DEPTH
+from experiments.runner.spec import (DELAY_MEAN, DELAY_SD, SCENARIOS, RunResult, RunSpec, Scenario,
+                                     register, tcp_config)
 from netbase.seq import seq_sub
 from netbase.wire import MalformedPacket, decode_frame
 from sim.bursts import DropBursts
@@ -336,3 +337,11 @@ def _stats(flow: Any, net: Any, models: dict, spec: RunSpec) -> dict:
     out["events"] = net.events.executed
     out.update(gateway_stats(net))
     return out
+
+
+# 000 §5, Fig. 3 and Table 2 (topologies.RrTcpTopo): one flow over a 50 ms bottleneck whose
+# capacity is exactly maxwnd / RTT, 1000-byte packets, no drops ("without introducing packet
+# drops", §5.1.1). The run sets maxwnd (max_cwnd_segments) and reads 000's impairments.
+register(Scenario("rrtcp", "rrtcp_paper", 1000, "000 §5", run=run_rrtcp,
+                  settings=("delay", "ack_level", "drop", "bursts", "path_delay", "fa_ratio"),
+                  settings_name="000's impairments"))

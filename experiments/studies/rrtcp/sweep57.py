@@ -25,8 +25,8 @@ import random
 import statistics
 from typing import Iterable
 
+from experiments.runner.spec import RunSpec
 from experiments.studies.rrtcp.evaluation import PAPER_NAMES, RrConfig, base_spec, point_key
-from experiments.studies.rdtcp.scenario import RunSpec
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
 
 __all__ = ["conditions", "sweep_specs", "best_table", "sweep_checks", "sweep_markdown",
