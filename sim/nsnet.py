@@ -27,6 +27,7 @@ start writing at the flow's start time; the trace shows only ns-2's times from 0
 
 from __future__ import annotations
 
+import random
 import re
 from collections import deque
 from dataclasses import dataclass
@@ -40,7 +41,8 @@ from sim.events import EventQueue
 from sim.flows import BulkSink, BulkSource
 from sim.hostnode import HostNode
 
-__all__ = ["NsNetwork", "SimplexLink", "ListErrorModel", "PeriodicErrorModel", "NsFlow",
+__all__ = ["NsNetwork", "SimplexLink", "ListErrorModel", "PeriodicErrorModel",
+           "RateErrorModel", "NsFlow",
            "parse_ns_bandwidth", "parse_ns_time", "ETH_HEADER"]
 
 ETH_HEADER = 14                 # the simulated frames' Ethernet header, not on ns-2's links
@@ -93,6 +95,7 @@ class Packet:
     uid: int
     to_node: int            # the node it is addressed to
     early: bool = False     # sent before ns-2's clock starts (a preopened flow's handshake)
+    data: bool = False      # carries data (a "tcp" packet that is not the SYN)
 
 
 class ListErrorModel:
@@ -131,6 +134,30 @@ class PeriodicErrorModel:
             self.count % self.period == 0
 
 
+class RateErrorModel:
+    """ns-2's ErrorModel in packets (``unit pkt``, ``rate_``): each packet of its flow is hit
+    with probability ``rate``, drawn from its own random stream; a hit is dropped, or with
+    ``delay`` held back that long (``delay_pkt_``). ``frames`` limits it to data packets
+    ("data") or pure ACKs ("acks"), as a model placed where only those pass would be."""
+
+    def __init__(self, rate: float, *, seed: int, delay: float | None = None,
+                 frames: str | None = None):
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError(f"rate must be a probability in [0, 1], got {rate}")
+        if frames not in (None, "data", "acks"):
+            raise ValueError(f"frames must be data or acks, got {frames!r}")
+        self.rate, self.delay, self.frames = rate, delay, frames
+        self.rng = random.Random(seed)
+        self.hits = 0
+
+    def corrupt(self, pkt: "Packet") -> bool:
+        if self.frames == "data" and not pkt.data or self.frames == "acks" and pkt.kind != "ack":
+            return False
+        hit = self.rng.random() < self.rate
+        self.hits += hit
+        return hit
+
+
 class SimplexLink:
     """One direction of an ns-2 link: error module, drop-tail queue, transmitter, delay."""
 
@@ -143,8 +170,9 @@ class SimplexLink:
         # error modules, first one first: (fid, model), ns-2's ErrorModule Fid with one model
         self.errors: list[tuple[int, Any]] = []
         self.drops = 0
-        # per-packet extra delay after transmission (a reordering model; None: none)
-        self.extra_delay: Callable[[Packet], float] | None = None
+        # models after the transmitter, in order: a hit holds the packet back (ns-2's
+        # insert-linkloss with delay_pkt_): it arrives later, behind packets sent after it
+        self.after: list[Any] = []
 
     def recv(self, pkt: Packet, first: int = 0) -> None:
         """A packet handed to the link: through its error modules (from ``first`` on), then
@@ -184,8 +212,20 @@ class SimplexLink:
         events = net.events
         now = events.now
         txt = 8.0 * pkt.size / self.bandwidth
-        extra = self.extra_delay(pkt) if self.extra_delay is not None else 0.0
-        events.schedule(now + (txt + self.delay + extra), self._arrive, pkt)
+        extra = 0.0
+        lost = False
+        if self.after and not pkt.early:
+            for model in self.after:
+                if model.corrupt(pkt):
+                    if model.delay is None:
+                        lost = True         # lost on the link, after its transmission
+                        break
+                    extra += model.delay
+        if lost:
+            net.trace("d", self, pkt)
+            self.drops += 1
+        else:
+            events.schedule(now + (txt + self.delay) + extra, self._arrive, pkt)
         events.schedule(now + txt, self._transmit)
 
     def _arrive(self, pkt: Packet) -> None:
@@ -398,7 +438,8 @@ class NsNetwork:
             kind, seqno = "ack", max(flow.packet_number(ack_off) - 1, 0)
             src, dst = f"{flow.dst}.{flow.dst_port}", f"{flow.src}.{flow.src_port}"
         pkt = Packet(frame, len(frame) - ETH_HEADER, kind, flow.fid, src, dst, seqno, self._uid,
-                     self._ip_node[dst_ip], self.events.now < self.offset)
+                     self._ip_node[dst_ip], self.events.now < self.offset,
+                     forward and bool(seg.payload))
         self.link(node, self._hop(node, pkt.to_node)).recv(pkt)
 
     def deliver(self, node: int, pkt: Packet) -> None:
