@@ -25,6 +25,7 @@ from typing import Any
 from experiments.runner.gateways import TM_DEPTH, configure_gateway, gateway_stats
 from experiments.runner.spec import (DELAY_MEAN, DELAY_SD, SCENARIOS, RunResult, RunSpec, Scenario,
                                      register, tcp_config)
+from hosts.tcp.profiles import profile_config
 from sim.flows import add_bulk_flow
 from sim.network import Network
 from sim.reorder import PacketDelayer, QueueSwapper
@@ -89,9 +90,10 @@ CAPTURE_POINTS = {
 
 
 def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
-              pcap_at: str = "r1") -> RunResult:
+              pcap_at: str = "r1", profile: str | None = None) -> RunResult:
     """Simulate ``spec`` to completion and return its throughput and counters; with ``pcap``,
-    capture at ``pcap_at`` (a key of CAPTURE_POINTS)."""
+    capture at ``pcap_at`` (a key of CAPTURE_POINTS); with ``profile``, both ends run that
+    engine profile's knobs over the scenario's configuration (hosts.tcp.profiles)."""
     run = SCENARIOS[spec.scenario].run
     if run is not run_paper:        # another study's network and settings
         raise ValueError(f"scenario {spec.scenario!r} is run by {run.__module__}.{run.__name__}")
@@ -100,7 +102,10 @@ def run_paper(spec: RunSpec, program: Any, *, pcap: str | None = None,
     if pcap:
         node1, node2, port, at = CAPTURE_POINTS[pcap_at]
         net.capture(node1, node2, pcap, port=port, at=at)
-    flow = add_bulk_flow(net, "a", "b", config=tcp_config(spec))
+    config = tcp_config(spec)
+    if profile:
+        config = profile_config(profile, config)
+    flow = add_bulk_flow(net, "a", "b", config=config)
     swapper = None
     if spec.injection == "swap" and spec.swaps:
         swapper = QueueSwapper(net.switches["r1"], 2, swaps=spec.swaps, interval=spec.interval,
