@@ -3,7 +3,8 @@
 // match kind (exact, lpm, ternary, range, optional) with priorities, direct counters and meters,
 // an idle timeout, @tableonly/@defaultonly actions and a const default action, an action
 // profile and an action selector, indirect counters and meters, registers, a digest, a
-// parser value set, multicast groups and clone sessions.
+// parser value set, multicast groups and clone sessions. A PacketOut for port 0 runs through
+// the tables (ingress port 64), so tests without interfaces see forwarding as PacketIns.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -71,9 +72,9 @@ parser SwParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
 control SwVerify(inout headers_t hdr, inout meta_t meta) { apply { } }
 
 control SwIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
-    counter(64, CounterType.packets_and_bytes) port_in;
-    meter(16, MeterType.packets) port_meter;
-    register<bit<32>>(16) last_len;
+    counter(128, CounterType.packets_and_bytes) port_in;
+    meter(128, MeterType.packets) port_meter;
+    register<bit<32>>(128) last_len;
     direct_counter(CounterType.packets_and_bytes) fwd_hits;
     direct_meter<bit<32>>(MeterType.bytes) acl_rate;
     action_profile(64) nexthops;
@@ -128,9 +129,13 @@ control SwIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadat
     apply {
         port_in.count((bit<32>)std.ingress_port);
         if (hdr.packet_out.isValid()) {
-            std.egress_spec = hdr.packet_out.egress_port;
+            // a PacketOut for port 0 goes through the tables; for another port, straight out
+            port_t out_port = hdr.packet_out.egress_port;
             hdr.packet_out.setInvalid();
-            return;
+            if (out_port != 0) {
+                std.egress_spec = out_port;
+                return;
+            }
         }
         port_meter.execute_meter((bit<32>)std.ingress_port, meta.color);
         last_len.write((bit<32>)std.ingress_port, std.packet_length);

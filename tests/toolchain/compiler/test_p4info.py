@@ -156,12 +156,12 @@ def test_every_kind_of_object(switch_info):
         ("SwIngress.acl_rate", 1, acl.preamble.id)
     (c,) = info.counters
     assert (c.preamble.name, c.size, c.spec.unit, c.preamble.id >> 24) == \
-        ("SwIngress.port_in", 64, 3, Prefix.COUNTER)
+        ("SwIngress.port_in", 128, 3, Prefix.COUNTER)
     (m,) = info.meters
-    assert (m.preamble.name, m.size, m.spec.unit) == ("SwIngress.port_meter", 16, 2)
+    assert (m.preamble.name, m.size, m.spec.unit) == ("SwIngress.port_meter", 128, 2)
     (r,) = info.registers
     assert (r.preamble.name, r.size, r.type_spec.bitstring.bit.bitwidth) == \
-        ("SwIngress.last_len", 16, 32)
+        ("SwIngress.last_len", 128, 32)
     (d,) = info.digests
     assert (d.preamble.name, d.type_spec.struct.name) == ("learn_t", "learn_t")
     members = info.type_info.structs["learn_t"].members
