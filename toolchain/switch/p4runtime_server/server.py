@@ -172,7 +172,7 @@ class LoopExecutor:
 class P4RuntimeServer:
     def __init__(self, slot, address: str, *, executor=None, device_id: int = 0,
                  cpu_port: Optional[CpuPort] = None, seed: int = 0):
-        grpc, pb, pb_grpc = modules()
+        grpc, pb, _ = modules()
         self.grpc, self.pb = grpc, pb
         self.host_name, port = parse_address(address)
         self.executor = executor or LockExecutor()
@@ -188,11 +188,7 @@ class P4RuntimeServer:
             options=[("grpc.max_receive_message_length", MAX_MESSAGE),
                      ("grpc.max_send_message_length", MAX_MESSAGE),
                      ("grpc.so_reuseport", 0)])
-        servicer = type("P4RuntimeServicer", (pb_grpc.P4RuntimeServicer,), {
-            name: staticmethod(getattr(self.service, name))
-            for name in ("Write", "Read", "SetForwardingPipelineConfig",
-                         "GetForwardingPipelineConfig", "StreamChannel", "Capabilities")})()
-        pb_grpc.add_P4RuntimeServicer_to_server(servicer, self.server)
+        self.server.add_generic_rpc_handlers((self._handlers(grpc, pb),))
         target = f"[{self.host_name}]:{port}" if ":" in self.host_name else \
             f"{self.host_name}:{port}"
         try:
@@ -202,6 +198,56 @@ class P4RuntimeServer:
                 from None
         if not self.port:
             raise P4RuntimeUnavailable(f"cannot listen for P4Runtime on {address} (in use?)")
+
+    def _handlers(self, grpc, pb):
+        """The service's methods, each parsing its own request: gRPC's deserializer would
+        answer a malformed protobuf with INTERNAL (and grpcio leaks a worker thread each
+        time, so a client sending garbage could stall the server); here it is
+        INVALID_ARGUMENT, as for any other bad request."""
+        svc = self.service
+
+        def parse(kind, data, context):
+            msg = getattr(pb, kind)()
+            try:
+                msg.ParseFromString(data)
+            except Exception:            # noqa: BLE001 - protobuf's DecodeError and kin
+                context.abort(Code.INVALID_ARGUMENT, f"malformed {kind} (not a protobuf of "
+                                                     "that message)")
+            return msg
+
+        def unary(name, kind, streaming=False):
+            fn = getattr(svc, name)
+            if streaming:
+                return grpc.unary_stream_rpc_method_handler(
+                    lambda data, ctx: fn(parse(kind, data, ctx), ctx),
+                    response_serializer=lambda m: m.SerializeToString())
+            return grpc.unary_unary_rpc_method_handler(
+                lambda data, ctx: fn(parse(kind, data, ctx), ctx),
+                response_serializer=lambda m: m.SerializeToString())
+
+        def stream(data_iter, ctx):
+            def messages():          # None for a malformed message: the stream ends on it
+                for data in data_iter:
+                    msg = pb.StreamMessageRequest()
+                    try:
+                        msg.ParseFromString(data)
+                    except Exception:    # noqa: BLE001 - protobuf's DecodeError and kin
+                        msg = None
+                    yield msg
+            return svc.StreamChannel(messages(), ctx)
+
+        methods = {
+            "Write": unary("Write", "WriteRequest"),
+            "Read": unary("Read", "ReadRequest", streaming=True),
+            "SetForwardingPipelineConfig": unary("SetForwardingPipelineConfig",
+                                                 "SetForwardingPipelineConfigRequest"),
+            "GetForwardingPipelineConfig": unary("GetForwardingPipelineConfig",
+                                                 "GetForwardingPipelineConfigRequest"),
+            "Capabilities": unary("Capabilities", "CapabilitiesRequest"),
+            "StreamChannel": grpc.stream_stream_rpc_method_handler(
+                stream, response_serializer=lambda m: m.SerializeToString()),
+        }
+        return grpc.method_handlers_generic_handler("p4.v1.P4Runtime", methods)
 
     @property
     def address(self) -> str:

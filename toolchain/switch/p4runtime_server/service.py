@@ -153,6 +153,9 @@ class P4RuntimeService:
     def _read_stream(self, requests, stream: Stream, send) -> None:
         try:
             for msg in requests:
+                if msg is None:
+                    send(("abort", Code.INVALID_ARGUMENT, "malformed StreamMessageRequest"))
+                    return
                 which = msg.WhichOneof("update")
                 if which == "arbitration":
                     err = self.arbiter.update(stream, msg.arbitration)
