@@ -1,7 +1,8 @@
 """A forwarding pipeline as P4Runtime sees it: the P4Info bound to the loaded BMv2 JSON.
 
-simple_switch_grpc matches the two by name: every P4Info table, action, counter, meter,
-register, action profile, digest and value set must be the JSON object of the same name,
+simple_switch_grpc matches the two by name: every P4Info table, counter, meter, register,
+action profile, digest and value set, and every action a table uses, must be the JSON object
+of the same name (an action only called from a control's body is inlined in the JSON),
 with the same match fields (widths and kinds, in order), action parameters and sizes; a
 pipeline whose P4Info and JSON disagree is refused at SetForwardingPipelineConfig
 (INVALID_ARGUMENT naming the first disagreement), before anything is replaced. A digest or
@@ -206,7 +207,9 @@ def _bind_actions(pl: Pipeline, p4info, program) -> None:
     for a in p4info.actions:
         spec = program.actions.get(a.preamble.name)
         if spec is None:
-            raise _disagree(f"action {a.preamble.name} is not in the JSON")
+            # an action the program only calls directly: p4c's P4Info lists it (made before
+            # the mid end), the JSON has it inlined; no table can use it (checked there)
+            continue
         if len(spec.params) != len(a.params):
             raise _disagree(f"action {a.preamble.name} has {len(a.params)} parameters in the "
                             f"P4Info, {len(spec.params)} in the JSON")
@@ -245,7 +248,7 @@ def _bind_tables(pl: Pipeline, p4info, program) -> None:
             info = pl.actions.get(ref.id)
             if info is None:
                 raise _disagree(f"table {t.preamble.name} refers to action id {ref.id}, which "
-                                "the P4Info does not define")
+                                "the P4Info does not define or the JSON lacks")
             if info.name not in spec.action_specs and info.name not in spec.actions:
                 raise _disagree(f"table {t.preamble.name}: action {info.name} is not the "
                                 "table's in the JSON")
