@@ -21,6 +21,7 @@ from ..bm_sim.json_loader import load_program_text
 from ..errors import CliError, LoadError
 from ..runtime import OpError
 from ..simple_switch.switch import SimpleSwitch
+from . import wire
 from .errors import Code, P4RTError
 from .externs import Externs, Profiles
 from .pipeline import Pipeline, bind_pipeline
@@ -51,6 +52,7 @@ def op_error_code(e: OpError) -> Code:
 
 
 UPDATE_KINDS = {1: "INSERT", 2: "MODIFY", 3: "DELETE"}
+READ_CHUNK = 1000                  # entities per ReadResponse
 
 
 class Device:
@@ -209,24 +211,25 @@ class Device:
 
     # -- reads --------------------------------------------------------------------------------
     def read(self, entities) -> list:
-        """The Entity messages the request's entities select (§11.1, wildcards)."""
+        """The ReadResponses holding the entities the request selects (§11.1, wildcards),
+        READ_CHUNK entities each."""
         self._ready()
         rt = self.host.sw.runtime
         rt.exact_names = True
         try:
-            out = []
+            responses: list = []
             for e in entities:
                 try:
-                    self._read_one(e, out)
+                    self._read_one(e, responses)
                 except OpError as err:
                     raise P4RTError(op_error_code(err), str(err)) from None
-            return out
+            return responses
         finally:
             rt.exact_names = False
 
-    def _read_one(self, e, out: list) -> None:
+    def _read_one(self, e, responses: list) -> None:
         which = e.WhichOneof("entity")
-        found: list = []
+        found = _Sink(self.pb, which, responses)
         readers = {
             "table_entry": self.tables.read,
             "action_profile_member": self.profiles.read_members,
@@ -245,7 +248,26 @@ class Device:
             raise P4RTError(Code.UNIMPLEMENTED if which == "extern_entry" else
                             Code.INVALID_ARGUMENT, f"cannot read {which or 'an empty entity'}")
         reader(getattr(e, which), found)
-        for msg in found:
-            ent = self.pb.Entity()
-            getattr(ent, which).CopyFrom(msg)
-            out.append(ent)
+
+
+class _Sink:
+    """Where a reader puts what it found: ``add()`` a new message of the entity's kind, made in
+    place in the current ReadResponse (no copy: large register arrays are read whole), or
+    ``append(msg)`` a message built elsewhere."""
+
+    def __init__(self, pb, which: str, responses: list):
+        self.pb, self.which, self.responses = pb, which, responses
+
+    def add(self):
+        r = self.responses
+        if not r or isinstance(r[-1], bytes) or len(r[-1].entities) >= READ_CHUNK:
+            r.append(self.pb.ReadResponse())
+        return getattr(r[-1].entities.add(), self.which)
+
+    def add_raw(self, entities: list[bytes]) -> None:
+        """Entities already serialized (wire.py), as ReadResponses of READ_CHUNK each."""
+        for i in range(0, len(entities), READ_CHUNK):
+            self.responses.append(wire.read_response(entities[i:i + READ_CHUNK]))
+
+    def append(self, msg) -> None:
+        self.add().CopyFrom(msg)

@@ -20,6 +20,7 @@ truncation of clones in simple_switch's mirroring sessions).
 """
 from __future__ import annotations
 
+from . import wire
 from .errors import Code, P4RTError, to_bytes, to_int
 
 __all__ = ["Profiles", "Externs", "meter_rates", "meter_config", "CLONE_MGID_BASE"]
@@ -256,12 +257,11 @@ class Externs:
         cs = [self._one(self.pl.counters, e.counter_id, "counter")] if e.counter_id \
             else list(self.pl.counters.values())
         for c in cs:
+            cells = []
             for i in self._indices(e, c.size, f"counter {c.name}"):
                 p, b = self.rt.counter_read(c.name, i)
-                msg = self.pb.CounterEntry(counter_id=c.id)
-                msg.index.index = i
-                msg.data.packet_count, msg.data.byte_count = p, b
-                out.append(msg)
+                cells.append(wire.counter_entity(c.id, i, p, b))
+            out.add_raw(cells)
 
     def write_direct_counter(self, kind: str, e) -> None:
         if kind != "MODIFY":
@@ -302,10 +302,10 @@ class Externs:
             else list(self.pl.meters.values())
         for m in ms:
             for i in self._indices(e, m.size, f"meter {m.name}"):
-                msg = self.pb.MeterEntry(meter_id=m.id)
+                msg = out.add()
+                msg.meter_id = m.id
                 msg.index.index = i
                 meter_config(self.rt.meter_get_rates(m.name, i), msg)
-                out.append(msg)
 
     def write_direct_meter(self, kind: str, e) -> None:
         if kind != "MODIFY":
@@ -349,11 +349,8 @@ class Externs:
             else list(self.pl.registers.values())
         for r in rs:
             values = self.rt.register_read_all(r.name)
-            for i in self._indices(e, r.size, f"register {r.name}"):
-                msg = self.pb.RegisterEntry(register_id=r.id)
-                msg.index.index = i
-                msg.data.bitstring = to_bytes(values[i])
-                out.append(msg)
+            out.add_raw([wire.register_entity(r.id, i, to_bytes(values[i]))
+                         for i in self._indices(e, r.size, f"register {r.name}")])
 
     # -- packet replication engine ------------------------------------------------------------
     def _replicas(self, replicas, what: str) -> dict:

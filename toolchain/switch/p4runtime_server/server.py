@@ -217,10 +217,11 @@ class P4RuntimeServer:
 
         def unary(name, kind, streaming=False):
             fn = getattr(svc, name)
-            if streaming:
+            if streaming:                # Read: messages, or ReadResponses serialized by hand
                 return grpc.unary_stream_rpc_method_handler(
                     lambda data, ctx: fn(parse(kind, data, ctx), ctx),
-                    response_serializer=lambda m: m.SerializeToString())
+                    response_serializer=lambda m: m if isinstance(m, bytes)
+                    else m.SerializeToString())
             return grpc.unary_unary_rpc_method_handler(
                 lambda data, ctx: fn(parse(kind, data, ctx), ctx),
                 response_serializer=lambda m: m.SerializeToString())

@@ -20,12 +20,11 @@ import grpc
 from .arbitration import Arbiter, Stream, election_key
 from .errors import Code, P4RTError
 
-__all__ = ["P4RuntimeService", "API_VERSION", "READ_CHUNK"]
+__all__ = ["P4RuntimeService", "API_VERSION"]
 
 log = logging.getLogger("rdtcp-switch")
 
 API_VERSION = "1.4.0"
-READ_CHUNK = 1000                  # entities per ReadResponse
 STREAM_QUEUE = 4096                # responses waiting for a slow stream before it is cut off
 
 
@@ -101,11 +100,8 @@ class P4RuntimeService:
 
     def Read(self, request, context):
         self._check_device(context, request.device_id)
-        entities = self._run(context, self.device.read, list(request.entities))
-        for i in range(0, len(entities), READ_CHUNK):
-            yield self.pb.ReadResponse(entities=entities[i:i + READ_CHUNK])
-        if not entities:
-            yield self.pb.ReadResponse()
+        responses = self._run(context, self.device.read, list(request.entities))
+        yield from responses or [self.pb.ReadResponse()]
 
     def SetForwardingPipelineConfig(self, request, context):
         self._check_device(context, request.device_id)
