@@ -118,7 +118,7 @@ def test_queue_settings_need_thrift(switches, gateway):
 def test_tutorial_runtime_json(switches, gateway, tmp_path):
     (_, addr, thrift_port), _ = switches
     info, js = gateway
-    doc = json.loads((EXAMPLES / "r1-runtime.json").read_text())
+    doc = json.loads((REPO / "controller" / "runtime_examples" / "r1-runtime.json").read_text())
     doc["p4info"], doc["bmv2_json"] = str(info), str(js)
     path = tmp_path / "s1-runtime.json"
     path.write_text(json.dumps(doc))
