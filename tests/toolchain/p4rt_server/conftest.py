@@ -103,13 +103,17 @@ class Client:
             self.inbox.put(e)
 
     def next(self, kind: str, timeout: float = 5.0):
-        """The next stream message of ``kind`` (arbitration, packet, digest, error)."""
+        """The next stream message of ``kind`` (arbitration, packet, digest,
+        idle_timeout_notification, error); TimeoutError when none comes in time."""
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"no {kind} message")
-            msg = self.inbox.get(timeout=left)
+            try:
+                msg = self.inbox.get(timeout=left)
+            except queue.Empty:
+                raise TimeoutError(f"no {kind} message") from None
             if isinstance(msg, grpc.RpcError):
                 raise msg
             if msg.WhichOneof("update") == kind:

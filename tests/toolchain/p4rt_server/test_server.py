@@ -379,3 +379,23 @@ def test_digests(primary):
     assert c.next("digest").data[0].struct.members[0].bitstring == b"\x77"
     (got,) = c.read(d)
     assert got.digest_entry.config.max_list_size == 1
+
+
+def test_idle_timeout_notifications(primary):
+    c = primary
+    src = b"\x00\x00\x00\x00\x00\x33"
+    aged = c.table_entry("smac", [("hdr.ethernet.src", src)], "NoAction",
+                         idle_timeout_ns=300_000_000)
+    c.write(("INSERT", aged))
+    note = c.next("idle_timeout_notification", timeout=10)
+    (te,) = note.table_entry
+    assert te.match[0].exact.value == b"\x33" and te.idle_timeout_ns == 300_000_000
+    with pytest.raises(TimeoutError):                   # told once, not again while idle
+        c.next("idle_timeout_notification", timeout=1)
+    c.packet_out(frame(src=src))                         # a hit re-arms it
+    assert c.next("idle_timeout_notification", timeout=10).table_entry[0].match[0].exact.value \
+        == b"\x33"
+    with pytest.raises(grpc.RpcError) as e:              # fwd has no support_timeout
+        c.write(("INSERT", c.table_entry("fwd", [("hdr.ethernet.dst", MAC2)], "set_port",
+                                         [("port", b"\x01")], idle_timeout_ns=10**9)))
+    assert "idle timeouts" in write_error(e.value)[0].message

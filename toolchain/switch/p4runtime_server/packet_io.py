@@ -9,6 +9,10 @@ in P4Info order, by bit); a PacketOut's metadata is written into a
 PacketOut leaves out is 0). PacketIns go to the primary of the default role; with no primary
 they are dropped.
 
+Idle timeouts: an entry of a table with `support_timeout = true` written with an
+idle_timeout_ns is checked every 10 ms; once no packet has hit it for that long, the default
+role's primary gets an IdleTimeoutNotification with it (once, until a packet hits it again).
+
 Digests: the learn engine's notifications for a digest with a DigestEntry configuration go
 to the default role's primary as DigestLists (list_id = BMv2's buffer id); a DigestListAck
 acknowledges its buffer (its samples may be learned again); a list not acknowledged within
@@ -61,6 +65,7 @@ class PacketIO:
         self.device, self.peer, self.arbiter = device, peer, arbiter
         self.executor, self.pb, self.clock = executor, pb, clock
         self.pending_acks: dict = {}          # (list id, buffer id) -> deadline
+        self.idle: dict = {}                  # (table, handle) -> [hits seen, last hit ns, told]
         self.dropped_in = 0
         self._stop = threading.Event()
         self._threads = [threading.Thread(target=self._packet_in_loop, name="p4rt-packet-in",
@@ -204,12 +209,47 @@ class PacketIO:
         except KeyError as e:
             raise P4RTError(Code.NOT_FOUND, f"DigestListAck: {e}") from None
 
+    # -- idle timeouts (§9.1.8) ---------------------------------------------------------------
+    def collect_idle(self) -> list:
+        """On the switch's thread: an IdleTimeoutNotification of the entries idle for their
+        idle_timeout_ns since their last hit (or their insertion), each told once until it
+        is hit again; [] when none."""
+        dev = self.device
+        if dev.pipeline is None or dev.tables is None or not dev.tables.aging:
+            self.idle.clear()
+            return []
+        tables = dev.tables
+        by_name = {t.name: t for t in dev.pipeline.tables.values()}
+        now_ns = dev.host.now_us() * 1000
+        expired = []
+        for key in list(tables.aging):
+            tname, h = key
+            ent = tables.rt.table(tname).entries.get(h) if tname in by_name else None
+            if ent is None:
+                tables.aging.discard(key)
+                self.idle.pop(key, None)
+                continue
+            st = self.idle.get(key)
+            if st is None or st[0] != ent.hits:
+                self.idle[key] = [ent.hits, now_ns, False]
+                continue
+            if not st[2] and now_ns - st[1] >= tables.meta[key][2]:
+                st[2] = True
+                expired.append(tables.entry_message(by_name[tname], ent))
+        if not expired:
+            return []
+        resp = self.pb.StreamMessageResponse()
+        resp.idle_timeout_notification.timestamp = time.time_ns()
+        resp.idle_timeout_notification.table_entry.extend(expired)
+        return [resp]
+
     def _digest_loop(self) -> None:
         while not self._stop.wait(DIGEST_POLL_S):
             if self.device.pipeline is None:
                 continue
             try:
                 lists = self.executor.run(self.collect_digests)
+                lists += self.executor.run(self.collect_idle)
             except Exception:  # noqa: BLE001 - the switch is stopping, or a bug: keep serving
                 log.debug("digest collection failed", exc_info=True)
                 continue

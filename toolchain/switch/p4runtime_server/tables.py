@@ -31,6 +31,7 @@ class TableEntries:
     def __init__(self, pl, rt, profiles, pb):
         self.pl, self.rt, self.profiles, self.pb = pl, rt, profiles, pb
         self.meta: dict = {}           # (table name, handle) -> (controller_metadata, metadata, idle ns)
+        self.aging: set = set()        # the (table name, handle) of entries with an idle timeout
         self.action_by_name = {a.name: a for a in pl.actions.values()}
 
     # -- lookups ------------------------------------------------------------------------------
@@ -167,17 +168,21 @@ class TableEntries:
             if not e.HasField("action"):
                 raise _invalid(f"table {t.name}: an entry needs an action")
             h = self._insert(t, match, prio, e.action)
-            self.meta[(t.name, h)] = meta
         elif kind == "MODIFY":
             h = self.handle_of(t, match, prio)
             if e.HasField("action"):
                 self._modify(t, h, e.action)
-            self.meta[(t.name, h)] = meta
         else:
             h = self.handle_of(t, match, prio)
             self.rt.table_delete(t.name, h)
             self.meta.pop((t.name, h), None)
+            self.aging.discard((t.name, h))
             return
+        self.meta[(t.name, h)] = meta
+        if e.idle_timeout_ns > 0:
+            self.aging.add((t.name, h))
+        else:
+            self.aging.discard((t.name, h))
         if e.HasField("counter_data"):
             self.rt.table_counter_write(t.name, h, e.counter_data.packet_count,
                                         e.counter_data.byte_count)
