@@ -399,3 +399,31 @@ def test_idle_timeout_notifications(primary):
         c.write(("INSERT", c.table_entry("fwd", [("hdr.ethernet.dst", MAC2)], "set_port",
                                          [("port", b"\x01")], idle_timeout_ns=10**9)))
     assert "idle timeouts" in write_error(e.value)[0].message
+
+
+def test_one_shot_action_selector_programming(primary, switch):
+    c = primary
+    nh = c.id("actions", "set_nexthop")
+    ecmp = c.table_entry("ecmp", [("hdr.ipv4.dst", b"\x0a\x00\x00\x07")])
+    for mac in (b"\xc1", b"\xc2"):
+        a = ecmp.table_entry.action.action_profile_action_set.action_profile_actions.add(weight=1)
+        a.action.action_id = nh
+        a.action.params.add(param_id=1, value=bytes([CPU_PORT]))
+        a.action.params.add(param_id=2, value=mac)
+    c.write(("INSERT", ecmp))
+    (got,) = c.read(c.table_entry("ecmp"))
+    assert len(got.table_entry.action.action_profile_action_set.action_profile_actions) == 2
+    assert c.read(pb.Entity(action_profile_member=pb.ActionProfileMember())) == []   # hidden
+    c.packet_out(ipv4(b"\x0a\x00\x00\x07", ttl=1))
+    assert c.next("packet").payload[5:6] in (b"\xc1", b"\xc2")
+    out = subprocess.run(["simple_switch_CLI", "--thrift-port", str(switch.thrift_port)],
+                         input="act_prof_dump SwIngress.ecmp_sel\n", capture_output=True,
+                         text=True, timeout=60).stdout
+    assert out.count("Dumping member") == 2 and out.count("Dumping group") == 1
+    c.write(("DELETE", c.table_entry("ecmp", [("hdr.ipv4.dst", b"\x0a\x00\x00\x07")])))
+    out = subprocess.run(["simple_switch_CLI", "--thrift-port", str(switch.thrift_port)],
+                         input="act_prof_dump SwIngress.ecmp_sel\n", capture_output=True,
+                         text=True, timeout=60).stdout
+    dump = out.split("RuntimeCmd:")[1]
+    assert "MEMBERS" in dump and "GROUPS" in dump
+    assert "Dumping member" not in dump and "Dumping group" not in dump   # gone with the entry

@@ -9,7 +9,10 @@ a config makes the meter unconfigured again (every packet green).
 
 Action profiles: P4Runtime names members and groups by ids the controller picks; the switch
 numbers them itself (handles), and this server keeps the map. A group member's weight must
-be 1 (BMv2 selects among members with equal weight; simple_switch_grpc refuses others).
+be 1 (BMv2 selects among members with equal weight; simple_switch_grpc refuses others). A
+table entry may give its actions itself (one-shot, an action_profile_action_set): the server
+makes a group and members of the entry's own, invisible to the controller's reads of members
+and groups, read back as the set and removed with the entry.
 
 Replication: a multicast group with replicas (port, instance) is one BMv2 multicast group
 with one node per instance (rid) holding that instance's ports; a clone session with one
@@ -63,6 +66,7 @@ class Profiles:
         self.entries_of = entries_of          # () -> TableEntries, for action data
         self.members: dict = {}               # profile id -> {member id: handle}
         self.groups: dict = {}                # profile id -> {group id: (handle, {mid: weight}, max)}
+        self.oneshots: dict = {}              # (profile id, group handle) -> ([member handles], set)
 
     def profile(self, pid: int):
         p = self.pl.profiles.get(pid)
@@ -90,9 +94,61 @@ class Profiles:
                                                 f"{action.action_profile_group_id}")
             return g[0], True
         if which == "action_profile_action_set":
-            raise P4RTError(Code.UNIMPLEMENTED, "one-shot action selector programming "
-                                                "(action_profile_action_set)")
+            return self.oneshot(t, action.action_profile_action_set), True
         raise _invalid(f"table {t.name} takes action profile members or groups")
+
+    # -- one-shot programming (§9.2.3): a group of the entry's own, hidden from the controller -
+    def oneshot(self, t, action_set) -> int:
+        """A new group holding one new member per action of the set; its handle."""
+        p = t.profile
+        if not p.with_selector:
+            raise _invalid(f"table {t.name}: one-shot programming needs an action selector")
+        acts = list(action_set.action_profile_actions)
+        if not acts:
+            raise _invalid(f"table {t.name}: an empty action set")
+        if p.max_group_size and len(acts) > p.max_group_size:
+            raise P4RTError(Code.RESOURCE_EXHAUSTED, f"action profile {p.name}: {len(acts)} "
+                                                     f"actions above the group size")
+        entries = self.entries_of()
+        planned = []
+        for apa in acts:
+            if apa.weight != 1:
+                if apa.weight < 1:
+                    raise _invalid(f"action profile {p.name}: weight {apa.weight}")
+                raise P4RTError(Code.UNIMPLEMENTED, f"action profile {p.name}: weight "
+                                                    f"{apa.weight} (BMv2 selects members alike)")
+            a, data = entries.action(t, apa.action, default=False)
+            planned.append((a.name, data))
+        g = self.rt.act_prof_create_group(p.name)
+        made = []
+        try:
+            for name, data in planned:
+                made.append(self.rt.act_prof_create_member(p.name, name, data))
+                self.rt.act_prof_add_member_to_group(p.name, made[-1], g)
+        except Exception:
+            self._drop(p.name, g, made)
+            raise
+        saved = type(action_set)()
+        saved.CopyFrom(action_set)
+        self.oneshots[(p.id, g)] = (made, saved)
+        return g
+
+    def _drop(self, prof: str, g: int, members: list) -> None:
+        for m in members:
+            try:
+                self.rt.act_prof_remove_member_from_group(prof, m, g)
+            except Exception:            # noqa: BLE001 - not added yet
+                pass
+            self.rt.act_prof_delete_member(prof, m)
+        self.rt.act_prof_delete_group(prof, g)
+
+    def release(self, t, index) -> None:
+        """After an entry stopped using ``index``: its one-shot group and members go."""
+        if index is None or index[0] != "grp":
+            return
+        got = self.oneshots.pop((t.profile.id, index[1]), None)
+        if got is not None:
+            self._drop(t.profile.name, index[1], got[0])
 
     def describe(self, t, index: tuple, msg) -> None:
         """Fill a TableAction with the member or group id of a switch handle."""
@@ -101,6 +157,8 @@ class Profiles:
         if kind == "mbr":
             ids = {h: m for m, h in self.members.get(p.id, {}).items()}
             msg.action_profile_member_id = ids.get(handle, handle)
+        elif (p.id, handle) in self.oneshots:
+            msg.action_profile_action_set.CopyFrom(self.oneshots[(p.id, handle)][1])
         else:
             ids = {g[0]: gid for gid, g in self.groups.get(p.id, {}).items()}
             msg.action_profile_group_id = ids.get(handle, handle)

@@ -174,7 +174,10 @@ class TableEntries:
                 self._modify(t, h, e.action)
         else:
             h = self.handle_of(t, match, prio)
+            index = self.rt.table(t.name).entries[h].index
             self.rt.table_delete(t.name, h)
+            if t.profile is not None:
+                self.profiles.release(t, index)
             self.meta.pop((t.name, h), None)
             self.aging.discard((t.name, h))
             return
@@ -197,7 +200,11 @@ class TableEntries:
             a, data = self.action(t, action.action, default=False)
             return self.rt.table_add(t.name, a.name, match, data, prio)
         handle, group = self.profiles.reference(t, action)
-        return self.rt.table_indirect_add(t.name, match, handle, prio, group=group)
+        try:
+            return self.rt.table_indirect_add(t.name, match, handle, prio, group=group)
+        except Exception:
+            self.profiles.release(t, ("grp", handle) if group else None)
+            raise
 
     def _modify(self, t, h: int, action) -> None:
         if t.profile is None:
@@ -206,8 +213,14 @@ class TableEntries:
             a, data = self.action(t, action.action, default=False)
             self.rt.table_modify(t.name, a.name, h, data)
             return
+        before = self.rt.table(t.name).entries[h].index
         handle, group = self.profiles.reference(t, action)
-        self.rt.table_indirect_modify(t.name, h, handle, group=group)
+        try:
+            self.rt.table_indirect_modify(t.name, h, handle, group=group)
+        except Exception:
+            self.profiles.release(t, ("grp", handle) if group else None)
+            raise
+        self.profiles.release(t, before)
 
     def _write_default(self, kind: str, t: TableInfo, e) -> None:
         """§9.1.4: the default entry is only modified (MODIFY; without an action it goes
