@@ -4,11 +4,18 @@ sessions, digests and packet I/O in its own API; and the kit's programs and the 
 gateway installed over P4Runtime with an entry in each of their tables."""
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from .conftest import CPU_PORT, REPO, frame
 
 sh = pytest.importorskip("p4runtime_sh.shell")
+# p4runtime-shell imports IPython, which puts IPython/extensions on sys.path: its `tests`
+# package would then shadow this repository's (tests.toolchain... imports of later modules)
+sys.path[:] = [p for p in sys.path if not p.rstrip("/").endswith("IPython/extensions")]
+if "tests" in sys.modules and "IPython" in (getattr(sys.modules["tests"], "__file__", "") or ""):
+    del sys.modules["tests"]
 
 
 @pytest.fixture

@@ -83,20 +83,15 @@ class ProfileInfo:
 
 @dataclass
 class CounterInfo:
+    """A counter or a meter (their P4Info units: 1 bytes, 2 packets, 3 both for counters)."""
     id: int
     name: str
     size: int
-    unit: int                 # CounterSpec.Unit: 1 bytes, 2 packets, 3 both
-    table: Optional[TableInfo] = None              # a direct counter's table
+    unit: int
+    table: Optional[TableInfo] = None              # a direct one's table
 
 
-@dataclass
-class MeterInfo:
-    id: int
-    name: str
-    size: int
-    unit: int                 # MeterSpec.Unit: 1 bytes, 2 packets
-    table: Optional[TableInfo] = None
+MeterInfo = CounterInfo
 
 
 @dataclass
@@ -173,8 +168,7 @@ def bind_pipeline(p4info, device_config: bytes, cookie: int, program) -> Pipelin
     _bind_actions(pl, p4info, program)
     _bind_tables(pl, p4info, program)
     _bind_profiles(pl, p4info, program)
-    _bind_counters(pl, p4info, program)
-    _bind_meters(pl, p4info, program)
+    _bind_arrays(pl, p4info, program)
     for r in p4info.registers:
         rid = program.register_ids.get(r.preamble.name)
         if rid is None:
@@ -279,35 +273,26 @@ def _bind_profiles(pl: Pipeline, p4info, program) -> None:
         pl.profiles[ap.preamble.id] = info
 
 
-def _bind_counters(pl: Pipeline, p4info, program) -> None:
-    for c in p4info.counters:
-        if c.preamble.name not in program.counter_ids:
-            raise _disagree(f"counter {c.preamble.name} is not in the JSON")
-        pl.counters[c.preamble.id] = CounterInfo(c.preamble.id, c.preamble.name, c.size,
-                                                 c.spec.unit)
-    for c in p4info.direct_counters:
-        t = pl.tables.get(c.direct_table_id)
-        if t is None or not program.tables[t.name].with_counters:
-            raise _disagree(f"direct counter {c.preamble.name}: its table has no counters in "
-                            "the JSON")
-        t.direct_counter = c.preamble.id
-        pl.direct_counters[c.preamble.id] = CounterInfo(c.preamble.id, c.preamble.name, 0,
-                                                        c.spec.unit, t)
-
-
-def _bind_meters(pl: Pipeline, p4info, program) -> None:
-    for m in p4info.meters:
-        if m.preamble.name not in program.meter_ids:
-            raise _disagree(f"meter {m.preamble.name} is not in the JSON")
-        pl.meters[m.preamble.id] = MeterInfo(m.preamble.id, m.preamble.name, m.size, m.spec.unit)
-    for m in p4info.direct_meters:
-        t = pl.tables.get(m.direct_table_id)
-        if t is None or not program.tables[t.name].direct_meters:
-            raise _disagree(f"direct meter {m.preamble.name}: its table has no meter in the "
-                            "JSON")
-        t.direct_meter = m.preamble.id
-        pl.direct_meters[m.preamble.id] = MeterInfo(m.preamble.id, m.preamble.name, 0,
-                                                    m.spec.unit, t)
+def _bind_arrays(pl: Pipeline, p4info, program) -> None:
+    """Counters and meters: the indirect ones by name, the direct ones through their table."""
+    for kind, ids, indirect, direct, out, direct_out, has in (
+            ("counter", program.counter_ids, p4info.counters, p4info.direct_counters,
+             pl.counters, pl.direct_counters, "with_counters"),
+            ("meter", program.meter_ids, p4info.meters, p4info.direct_meters,
+             pl.meters, pl.direct_meters, "direct_meters")):
+        for x in indirect:
+            if x.preamble.name not in ids:
+                raise _disagree(f"{kind} {x.preamble.name} is not in the JSON")
+            out[x.preamble.id] = CounterInfo(x.preamble.id, x.preamble.name, x.size,
+                                             x.spec.unit)
+        for x in direct:
+            t = pl.tables.get(x.direct_table_id)
+            if t is None or not getattr(program.tables[t.name], has):
+                raise _disagree(f"direct {kind} {x.preamble.name}: its table has no {kind} in "
+                                "the JSON")
+            setattr(t, f"direct_{kind}", x.preamble.id)
+            direct_out[x.preamble.id] = CounterInfo(x.preamble.id, x.preamble.name, 0,
+                                                    x.spec.unit, t)
 
 
 def _bind_digests(pl: Pipeline, p4info, program) -> None:
