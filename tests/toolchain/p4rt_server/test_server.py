@@ -427,3 +427,17 @@ def test_one_shot_action_selector_programming(primary, switch):
     dump = out.split("RuntimeCmd:")[1]
     assert "MEMBERS" in dump and "GROUPS" in dump
     assert "Dumping member" not in dump and "Dumping group" not in dump   # gone with the entry
+
+
+def test_translated_types_are_refused_by_name(primary, artifacts):
+    info, _, js = artifacts
+    bad = type(info)()
+    bad.CopyFrom(info)
+    a = next(x for x in bad.actions if x.preamble.name == "SwIngress.set_port")
+    a.params[0].type_name.name = "PortId_t"
+    bad.type_info.new_types["PortId_t"].translated_type.uri = "p4.org/psa/v1/PortId_t"
+    bad.type_info.new_types["PortId_t"].translated_type.sdn_bitwidth = 32
+    with pytest.raises(grpc.RpcError) as e:
+        primary.set_pipeline(bad, js)
+    assert _code(e) == grpc.StatusCode.UNIMPLEMENTED
+    assert "SwIngress.set_port" in e.value.details() and "PortId_t" in e.value.details()

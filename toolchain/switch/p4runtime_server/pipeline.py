@@ -150,6 +150,16 @@ class Pipeline:
     packet_out: Optional[PacketMetadata] = None
 
 
+def _translated(p4info, named, what: str) -> None:
+    """P4Runtime's translated types (@p4runtime_translation, spec §8.4.5): the controller's
+    values are not the data plane's, and this switch (as simple_switch_grpc) keeps no
+    translation tables; UNIMPLEMENTED names the field."""
+    name = named.name if named is not None else ""
+    if name and p4info.type_info.new_types[name].HasField("translated_type"):
+        raise P4RTError(Code.UNIMPLEMENTED, f"{what} has the translated type {name} "
+                                            "(@p4runtime_translation): not supported")
+
+
 def _bits(spec) -> Optional[int]:
     if spec.HasField("bitstring"):
         b = spec.bitstring
@@ -209,6 +219,8 @@ def _bind_actions(pl: Pipeline, p4info, program) -> None:
                             f"P4Info, {len(spec.params)} in the JSON")
         order = []
         for i, (p, (_, width)) in enumerate(zip(a.params, spec.params)):
+            if p.HasField("type_name"):
+                _translated(p4info, p.type_name, f"action {a.preamble.name}: parameter {p.name}")
             if p.bitwidth != width:
                 raise _disagree(f"action {a.preamble.name}: parameter {p.name} is {p.bitwidth} "
                                 f"bits in the P4Info, {width} in the JSON")
@@ -228,6 +240,9 @@ def _bind_tables(pl: Pipeline, p4info, program) -> None:
         order = []
         for i, (mf, key) in enumerate(zip(t.match_fields, spec.keys)):
             kind = MATCH.get(mf.match_type)
+            if mf.HasField("type_name"):
+                _translated(p4info, mf.type_name, f"table {t.preamble.name}: match field "
+                                                  f"{mf.name}")
             if kind is None:
                 raise P4RTError(Code.UNIMPLEMENTED, f"table {t.preamble.name}: match field "
                                                     f"{mf.name}: match type "
