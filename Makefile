@@ -65,10 +65,10 @@ $(VENV_STAMP): pyproject.toml
 	@touch $@
 
 build: build/rdtcp.json build/rdtcp.p4info.txt
-build/rdtcp.p4info.txt: build/rdtcp.json
-build/rdtcp.json: $(VENV_STAMP) p4src/rdtcp.p4 $(wildcard p4src/include/*.p4) $(shell find toolchain/compiler -name "*.py")
+# one compilation writes both (a grouped target: either missing runs it)
+build/rdtcp.json build/rdtcp.p4info.txt &: $(VENV_STAMP) p4src/rdtcp.p4 $(wildcard p4src/include/*.p4) $(shell find toolchain/compiler -name "*.py")
 	@mkdir -p build
-	$(P4C) p4src/rdtcp.p4 -o $@ --p4runtime-files build/rdtcp.p4info.txt
+	$(P4C) p4src/rdtcp.p4 -o build/rdtcp.json --p4runtime-files build/rdtcp.p4info.txt
 
 test: deps
 	$(PYTHON) -m pytest -q
