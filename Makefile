@@ -46,7 +46,7 @@ help:
 	@echo "make ptf        the PTF data-plane suite on the embedded switch (root: makes a network namespace)"
 	@echo "make live       one real-time run of the paper dumbbell on network namespaces (root; experiments/LIVE.md)"
 	@echo "make bench      print the benchmarks' figures and the commands that produced them"
-	@echo "make build      compile p4src/rdtcp.p4 to build/rdtcp.json with the project's front end"
+	@echo "make build      compile p4src/rdtcp.p4 to build/rdtcp.json and its P4Info build/rdtcp.p4info.txt"
 	@echo "make clean      remove build/, results/, run/ and caches (keeps .venv/; rm -rf .venv to redo it)"
 
 deps: apt-deps $(VENV_STAMP)
@@ -66,10 +66,11 @@ $(VENV_STAMP): pyproject.toml
 	$(PYTHON) -m pip install -q --disable-pip-version-check -e '.[test]'
 	@touch $@
 
-build: build/rdtcp.json
-build/rdtcp.json: $(VENV_STAMP) p4src/rdtcp.p4 $(wildcard p4src/include/*.p4) $(shell find toolchain/compiler -name "*.py")
+build: build/rdtcp.json build/rdtcp.p4info.txt
+# one compilation writes both (a grouped target: either missing runs it)
+build/rdtcp.json build/rdtcp.p4info.txt &: $(VENV_STAMP) p4src/rdtcp.p4 $(wildcard p4src/include/*.p4) $(shell find toolchain/compiler -name "*.py")
 	@mkdir -p build
-	$(P4C) p4src/rdtcp.p4 -o $@
+	$(P4C) p4src/rdtcp.p4 -o build/rdtcp.json --p4runtime-files build/rdtcp.p4info.txt
 
 test: deps
 	$(PYTHON) -m pytest -q

@@ -91,6 +91,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--cli", default=None, metavar="PROGRAM",
                    help="configure the gateways by piping commands into this CLI (e.g. "
                         "simple_switch_CLI) instead of over one Thrift connection each")
+    p.add_argument("--control", choices=("thrift", "p4runtime"), default="thrift",
+                   help="configure the gateways over BMv2's Thrift API (default) or P4Runtime "
+                        "(rdtcp-switch --grpc-server-addr, or --switch-binary "
+                        "simple_switch_grpc; needs build/rdtcp.p4info.txt: make build)")
     p.add_argument("--io", choices=("struct", "scapy"), default="struct",
                    help="the engine's hosts: frames built, parsed, sent and received by the "
                         "project's struct codec on raw sockets, or by Scapy (its layers, the "
@@ -315,7 +319,7 @@ def run_live(args: argparse.Namespace, out: Path, program_path: str, plan, layou
     rx_args, tx_args = host_commands(args, spec, out, pcap_dir)
     with LiveNetwork(plan, program_path=program_path, backend=args.backend,
                      log_dir=out / "logs", pcap_dir=pcap_dir, layout=layout,
-                     cli=args.cli) as net:
+                     cli=args.cli, control=args.control) as net:
         ctls = {name: net.controller(name) for name in plan.switches}
         _each(ctls, lambda name, ctl: ctl.apply(configs[name]))
         for stale in (rx_json, tx_json):
@@ -336,6 +340,7 @@ def run_live(args: argparse.Namespace, out: Path, program_path: str, plan, layou
                 "access_bw_mbps": args.access_bw or DEFAULT_BW["access"], "backend": backend,
                 "wall_s": round(time.monotonic() - started, 3),
                 "switch": layout.switch.kind, "switch_binary": layout.switch.binary,
+                "control": args.control,
                 "link_delay": _delays(plan, layout),
                 "sender": tx, "receiver": rx,
                 "gateways": {n: _jsonable(r) for n, r in reports.items()},
