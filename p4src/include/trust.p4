@@ -34,6 +34,14 @@ const bit<8> TCP_OPT_NOP = 1;      /* No-Operation: one byte */
 #define OPT_BYTES_01 320w0x01010101010101010101010101010101010101010101010101010101010101010101010101010101
 #define OPT_BYTES_80 320w0x80808080808080808080808080808080808080808080808080808080808080808080808080808080
 
+/* The area moved up (toward bit 319) or down by n bytes, n a bit<8> of at most 63. BMv2 takes
+ * a shift amount of at most 8 bits (p4c's bmv2 back end refuses a wider one: "shift amount
+ * limited to 8 bits on this target"), which reaches 255 bits but not the area's 320: so two
+ * shifts of 4n bits each. Where the walk reads the area, it reads it at the top, through a
+ * slice at a constant position. */
+#define OPT_AREA_UP(v, n) (((v) << ((n) << 2)) << ((n) << 2))
+#define OPT_AREA_DOWN(v, n) (((v) >> ((n) << 2)) >> ((n) << 2))
+
 /* Controls have no loops: the walk is unrolled. A step that starts with fewer than 12 bytes
  * left cannot find an EPDN option, so 29 steps walk any area: 40 bytes of No-Operation leave
  * 12 after 28 steps, and anything longer than a NOP leaves fewer sooner. */
@@ -79,7 +87,7 @@ control TrustBoundary(inout headers_t hdr,
      * yes/no). The area is first moved to the top of opt_area, where the walk reads it, and
      * the bytes below it, zero, are no 0xFD. */
     action find_epdn_kind() {
-        meta.opt_area = meta.opt_area << (16w320 - ((bit<16>)meta.opt_words << 5));
+        meta.opt_area = OPT_AREA_UP(meta.opt_area, 8w40 - (meta.opt_words << 2));
         bit<320> x = meta.opt_area ^ OPT_BYTES_FD;
         meta.opt_fd = ((x - OPT_BYTES_01) & ~x & OPT_BYTES_80) != 0 ? 1w1 : 1w0;
         meta.opt_pos = 0;
@@ -90,9 +98,9 @@ control TrustBoundary(inout headers_t hdr,
      * (opt_left becomes 0) when it is End of Option List or its length is below 2 or past the
      * area; otherwise the walk moves past it, noting its offset if it is an EPDN option (kind
      * 253, length 12, ExID 0x5244: the first word EPDN_FIRST_WORD, as parser_states.p4 tests).
-     * A step runs with at least 12 bytes left, so opt_pos <= 28 and the shift is >= 64. */
+     * A step runs with at least 12 bytes left, so opt_pos <= 28. */
     action walk_tcp_option() {
-        meta.opt_word = (bit<32>)(meta.opt_area >> (16w288 - ((bit<16>)meta.opt_pos << 3)));
+        meta.opt_word = OPT_AREA_UP(meta.opt_area, meta.opt_pos)[319:288];
         meta.opt_len = (meta.opt_word[31:24] == TCP_OPT_NOP) ? 8w1 : meta.opt_word[23:16];
         meta.opt_ends = (meta.opt_word[31:24] == TCP_OPT_EOL || meta.opt_len > meta.opt_left
                          || (meta.opt_word[31:24] != TCP_OPT_NOP && meta.opt_len < 2)) ? 1w1 : 1w0;
@@ -111,7 +119,7 @@ control TrustBoundary(inout headers_t hdr,
      * those bytes sit in the words the other way round, so their share is the byte swap of
      * their aligned sum (RFC 1071 §2(B): the sum is byte-order independent). */
     action cut_tcp_option(in bit<8> pos) {
-        bit<96> option = (bit<96>)(meta.opt_area >> (16w224 - ((bit<16>)pos << 3)));
+        bit<96> option = OPT_AREA_UP(meta.opt_area, pos)[319:224];
         bit<32> option_sum = (bit<32>)option[95:80] + (bit<32>)option[79:64]
                              + (bit<32>)option[63:48] + (bit<32>)option[47:32]
                              + (bit<32>)option[31:16] + (bit<32>)option[15:0];
@@ -120,7 +128,7 @@ control TrustBoundary(inout headers_t hdr,
         CSUM_SUB((pos[0:0] == 1) ? (option_sum[7:0] ++ option_sum[15:8]) : option_sum[15:0]);
         CSUM_SUB(TCP_DOFF_WORD);
         CSUM_SUB(TCP_LENGTH);
-        bit<320> before = ~(~320w0 >> ((bit<16>)pos << 3));
+        bit<320> before = ~OPT_AREA_DOWN(~320w0, pos);
         meta.opt_area = (meta.opt_area & before) | ((meta.opt_area << 96) & ~before);
         meta.opt_words = meta.opt_words - 3;
         hdr.tcp.data_offset = hdr.tcp.data_offset - EPDN_WORDS;
