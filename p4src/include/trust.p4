@@ -18,12 +18,28 @@
  * A legacy router (legacy_router, epdn.p4) has no trust boundary: it strips nothing and drops no
  * fragment, as a router not upgraded to RD-TCP would not (003 §7).
  *
+ * Stripping keeps a host from writing a drop report; it does not keep a host from sending in
+ * another host's name. A segment that claims another host's flow and is dropped here (the
+ * attacker first filled the queue) would be recorded in that flow's EPDN entry, and the victim's
+ * next segment would leave stamped with a range the attacker chose. So an edge port also checks
+ * who sends: an IPv4 packet whose source address is not one of the port's hosts' is dropped
+ * (DROP_SPOOFED) before the queue or the EPDN table sees it (ingress filtering, BCP 38 = RFC 2827
+ * §3; strict unicast reverse-path forwarding, RFC 3704 §2.2). The table edge_source holds, per
+ * edge port, the allowed prefixes (source_ok) and 0.0.0.0/0 (source_spoofed); the controller
+ * fills it from the config (a port's `sources`, by default the prefixes routed out of it). A
+ * port without entries, a core port, checks nothing.
+ *
  * Only well-formed TCP (meta.tcp_ok) is rewritten, on its first pass. The TCP checksum is
  * updated incrementally (tcp_checksum.p4) and never recomputed over the payload. A segment
  * stripped is counted (EV_STRIP) in epdn_events (epdn.p4).
  */
 #ifndef RDTCP_TRUST_P4
 #define RDTCP_TRUST_P4
+
+/* A packet from an edge port with a source address its hosts may not use: index into
+ * MyIngress.drops (headers.p4: DROP_CAUSES). Never recorded in the EPDN table. */
+const bit<8> DROP_SPOOFED = 8;
+#define EDGE_SOURCE_ENTRIES 1024    /* allowed prefixes, plus one catch-all per edge port */
 
 /* RFC 9293 §3.2: the option kinds without a length byte. */
 const bit<8> TCP_OPT_EOL = 0;      /* End of Option List: what follows is padding */
@@ -58,6 +74,31 @@ control TrustBoundary(inout headers_t hdr,
     /* 1: hosts attach to port p; EPDN options arriving there are stripped. Index p & mask. */
     @name(".MyIngress.edge_port")
     register<bit<1>>(MAX_PORTS) edge_port;
+
+    /* The source checks of the edge ports (see the top of this file). */
+    @name(".MyIngress.source_ok")
+    action source_ok() {
+    }
+
+    @name(".MyIngress.source_spoofed")
+    action source_spoofed() {
+        meta.drop_cause = DROP_SPOOFED;
+    }
+
+    @name(".MyIngress.edge_source")
+    table edge_source {
+        key = {
+            standard_metadata.ingress_port: exact;
+            hdr.ipv4.src_addr: lpm;
+        }
+        actions = {
+            source_ok;
+            source_spoofed;
+            NoAction;
+        }
+        size = EDGE_SOURCE_ENTRIES;
+        default_action = NoAction();
+    }
 
     /* A TCP fragment from a host: the trust boundary cannot be enforced on it. A forged EPDN
      * option may sit in any fragment, and removing one would shift the offsets of the fragments
@@ -165,6 +206,9 @@ control TrustBoundary(inout headers_t hdr,
     apply {
         bool tcp_fragment = hdr.ipv4.isValid() && hdr.ipv4.protocol == PROTO_TCP
                             && (hdr.ipv4.frag_offset != 0 || (hdr.ipv4.flags & 3w1) == 3w1);
+        if (meta.first_pass && meta.drop_cause == DROP_NONE && hdr.ipv4.isValid()) {
+            edge_source.apply();
+        }
         if (meta.first_pass && meta.drop_cause == DROP_NONE
                 && ((meta.tcp_ok == 1 && (hdr.epdn.isValid() || meta.opt_words != 0))
                     || tcp_fragment)) {
