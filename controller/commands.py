@@ -129,9 +129,10 @@ def plan_commands(cfg: GatewayConfig) -> list[Command]:
 
 def source_commands(cfg: GatewayConfig) -> list[Command]:
     """The source check of the edge ports (p4src/include/trust.p4, BCP 38): per edge port its
-    allowed prefixes, then 0.0.0.0/0 for everything else. The prefixes are the port's
-    ``sources``, else those routed out of it (strict uRPF, RFC 3704 §2.2: a host may send from
-    the addresses its replies are routed to); a port with neither accepts no IPv4 at all."""
+    allowed prefixes; any other source misses the table and is dropped. The prefixes are the
+    port's ``sources``, else those routed out of it (strict uRPF, RFC 3704 §2.2: a host may send
+    from the addresses its replies are routed to), so a port with neither accepts no IPv4 and
+    one with a default route out of it any source."""
     cmds = [Command("table_clear", (n.EDGE_SOURCE,), "ports")]
     for p in sorted(cfg.ports):
         pc = cfg.ports[p]
@@ -143,13 +144,7 @@ def source_commands(cfg: GatewayConfig) -> list[Command]:
             allowed = [(r.prefix, f"routes[{i}]") for i, r in enumerate(cfg.routes)
                        if r.port == p]
         cmds += [Command("table_add", (n.EDGE_SOURCE, n.SOURCE_OK, (p, prefix), ()), at)
-                 for prefix, at in allowed if prefix != "0.0.0.0/0"]
-        if all(prefix != "0.0.0.0/0" for prefix, _ in allowed):
-            cmds.append(Command("table_add", (n.EDGE_SOURCE, n.SOURCE_SPOOFED, (p, "0.0.0.0/0"), ()),
-                                f"ports.{p}.edge"))
-        else:                       # a default route out of the port: any source may come in
-            cmds.append(Command("table_add", (n.EDGE_SOURCE, n.SOURCE_OK, (p, "0.0.0.0/0"), ()),
-                                f"ports.{p}.edge"))
+                 for prefix, at in allowed]
     return cmds
 
 

@@ -30,7 +30,7 @@ DROP_ACTION = "MyIngress.drop"          # the default action of both tables (rou
 NO_ACTION = "NoAction"
 IPV4_LPM_SIZE = 1024                    # routing.p4; l2_forward holds MAX_PORTS entries
 # The source check of the edge ports (trust.p4): key (ingress port, IPv4 source lpm); per edge
-# port its allowed prefixes -> SOURCE_OK and 0.0.0.0/0 -> SOURCE_SPOOFED (drop cause 8)
+# port its allowed prefixes -> SOURCE_OK; a miss is SOURCE_SPOOFED, the default (drop cause 8)
 EDGE_SOURCE = "MyIngress.edge_source"
 SOURCE_OK = "MyIngress.source_ok"
 SOURCE_SPOOFED = "MyIngress.source_spoofed"

@@ -15,8 +15,8 @@
  *    what follows it is not an option to a receiver either), then cut out of the area, which
  *    is written back shorter.
  *
- * A legacy router (legacy_router, epdn.p4) has no trust boundary: it strips nothing and drops no
- * fragment, as a router not upgraded to RD-TCP would not (003 §7).
+ * A legacy router (legacy_router, epdn.p4) has no trust boundary: it checks no source, strips
+ * nothing and drops no fragment, as a router not upgraded to RD-TCP would not (003 §7).
  *
  * Stripping keeps a host from writing a drop report; it does not keep a host from sending in
  * another host's name. A segment that claims another host's flow and is dropped here (the
@@ -25,9 +25,10 @@
  * who sends: an IPv4 packet whose source address is not one of the port's hosts' is dropped
  * (DROP_SPOOFED) before the queue or the EPDN table sees it (ingress filtering, BCP 38 = RFC 2827
  * §3; strict unicast reverse-path forwarding, RFC 3704 §2.2). The table edge_source holds, per
- * edge port, the allowed prefixes (source_ok) and 0.0.0.0/0 (source_spoofed); the controller
- * fills it from the config (a port's `sources`, by default the prefixes routed out of it). A
- * port without entries, a core port, checks nothing.
+ * edge port, the allowed prefixes (source_ok); anything else misses and is dropped, so an edge
+ * port whose entries are missing drops rather than trusts. The controller fills it from the
+ * config (a port's `sources`, by default the prefixes routed out of it). Core ports
+ * (edge_port 0) are not looked up.
  *
  * Only well-formed TCP (meta.tcp_ok) is rewritten, on its first pass. The TCP checksum is
  * updated incrementally (tcp_checksum.p4) and never recomputed over the payload. A segment
@@ -94,10 +95,9 @@ control TrustBoundary(inout headers_t hdr,
         actions = {
             source_ok;
             source_spoofed;
-            NoAction;
         }
         size = EDGE_SOURCE_ENTRIES;
-        default_action = NoAction();
+        default_action = source_spoofed();
     }
 
     /* A TCP fragment from a host: the trust boundary cannot be enforced on it. A forged EPDN
@@ -206,22 +206,26 @@ control TrustBoundary(inout headers_t hdr,
     apply {
         bool tcp_fragment = hdr.ipv4.isValid() && hdr.ipv4.protocol == PROTO_TCP
                             && (hdr.ipv4.frag_offset != 0 || (hdr.ipv4.flags & 3w1) == 3w1);
+        /* 1 on an edge port of an RD-TCP gateway: a legacy router has no trust boundary, so
+         * sources, options and fragments pass it (epdn.p4) */
+        bit<1> edge = 0;
         if (meta.first_pass && meta.drop_cause == DROP_NONE && hdr.ipv4.isValid()) {
-            edge_source.apply();
+            edge_port.read(edge, ((bit<32>)standard_metadata.ingress_port) & PORT_INDEX_MASK);
+            if (edge == 1) {
+                bit<1> legacy = 0;
+                legacy_router.read(legacy, 0);
+                edge = ~legacy;
+            }
+            if (edge == 1) {
+                edge_source.apply();          /* who sends: see the top of this file */
+            }
         }
-        if (meta.first_pass && meta.drop_cause == DROP_NONE
+        if (edge == 1 && meta.drop_cause == DROP_NONE
                 && ((meta.tcp_ok == 1 && (hdr.epdn.isValid() || meta.opt_words != 0))
                     || tcp_fragment)) {
-            /* a legacy router has no trust boundary: options and fragments pass (epdn.p4) */
-            bit<1> legacy = 0;
-            legacy_router.read(legacy, 0);
-            bit<1> edge = 0;
-            if (legacy == 0) {
-                edge_port.read(edge, ((bit<32>)standard_metadata.ingress_port) & PORT_INDEX_MASK);
-            }
-            if (edge == 1 && tcp_fragment) {
+            if (tcp_fragment) {
                 drop_edge_fragment();
-            } else if (edge == 1) {
+            } else {
                 if (meta.opt_words != 0) {
                     find_epdn_kind();
                     if (meta.opt_fd == 1) {

@@ -25,21 +25,18 @@ def test_an_edge_port_allows_the_prefixes_routed_out_of_it_and_nothing_else():
     assert _source_commands(cfg) == [
         "table_clear MyIngress.edge_source",
         "table_add MyIngress.edge_source MyIngress.source_ok 1 10.0.1.0/24 => ",
-        "table_add MyIngress.edge_source MyIngress.source_ok 1 10.0.9.9/32 => ",
-        "table_add MyIngress.edge_source MyIngress.source_spoofed 1 0.0.0.0/0 => "]
+        "table_add MyIngress.edge_source MyIngress.source_ok 1 10.0.9.9/32 => "]
 
 
 def test_sources_replace_the_routed_prefixes():
     cfg = {"routes": ROUTES, "ports": {"1": {"edge": True, "sources": ["10.0.1.0/25", "192.0.2.7"]}}}
     assert _source_commands(cfg)[1:] == [
         "table_add MyIngress.edge_source MyIngress.source_ok 1 10.0.1.0/25 => ",
-        "table_add MyIngress.edge_source MyIngress.source_ok 1 192.0.2.7/32 => ",
-        "table_add MyIngress.edge_source MyIngress.source_spoofed 1 0.0.0.0/0 => "]
+        "table_add MyIngress.edge_source MyIngress.source_ok 1 192.0.2.7/32 => "]
 
 
 def test_an_edge_port_without_a_route_accepts_no_ipv4_and_a_default_route_any():
-    assert _source_commands({"ports": {"3": {"edge": True}}})[1:] == [
-        "table_add MyIngress.edge_source MyIngress.source_spoofed 3 0.0.0.0/0 => "]
+    assert _source_commands({"ports": {"3": {"edge": True}}})[1:] == []     # a miss: dropped
     cfg = {"routes": [{"prefix": "0.0.0.0/0", "port": 3, "next_hop_mac": "00:00:00:00:00:03"}],
            "ports": {"3": {"edge": True}}}
     assert _source_commands(cfg)[1:] == [
@@ -87,8 +84,8 @@ def test_more_source_prefixes_than_the_table_holds_are_refused_before_any_write(
              for p in range(1, 7)}
     with pytest.raises(ConfigError) as e:
         Controller(_Refusing()).apply({"ports": ports})
-    # five ports take 5 * (200 + 1) = 1005 entries: the sixth port's 20th prefix is the 1025th
-    assert str(e.value) == ("ports.6.sources[19]: MyIngress.edge_source holds at most 1024 "
+    # five ports take 5 * 200 = 1000 entries: the sixth port's 25th prefix is the 1025th
+    assert str(e.value) == ("ports.6.sources[24]: MyIngress.edge_source holds at most 1024 "
                             "entries")
 
 
