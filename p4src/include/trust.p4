@@ -40,7 +40,7 @@
 /* A packet from an edge port with a source address its hosts may not use: index into
  * MyIngress.drops (headers.p4: DROP_CAUSES). Never recorded in the EPDN table. */
 const bit<8> DROP_SPOOFED = 8;
-#define EDGE_SOURCE_ENTRIES 1024    /* allowed prefixes, plus one catch-all per edge port */
+#define EDGE_SOURCE_ENTRIES 1024    /* allowed prefixes, every edge port's together */
 
 /* RFC 9293 §3.2: the option kinds without a length byte. */
 const bit<8> TCP_OPT_EOL = 0;      /* End of Option List: what follows is padding */
@@ -72,7 +72,8 @@ control TrustBoundary(inout headers_t hdr,
                       inout metadata_t meta,
                       inout standard_metadata_t standard_metadata) {
 
-    /* 1: hosts attach to port p; EPDN options arriving there are stripped. Index p & mask. */
+    /* 1: hosts attach to port p; sources arriving there are checked, EPDN options stripped.
+     * Index p & mask. */
     @name(".MyIngress.edge_port")
     register<bit<1>>(MAX_PORTS) edge_port;
 
