@@ -47,9 +47,11 @@ sys.path.insert(0, str(ROOT))
 from controller import Controller, EmbeddedDriver  # noqa: E402
 from controller import names as n  # noqa: E402
 
+# port 1: the hosts' edge port, whose senders 10.1.0.x the source check allows
+HOSTS_PORT = {"edge": True, "sources": ["10.0.0.0/8"]}
 CONFIG = {
     "routes": [{"prefix": "10.0.0.0/8", "port": 2, "next_hop_mac": "02:00:00:00:02:02"}],
-    "ports": {"1": {"edge": True}, "2": {"mtu": 1500}},
+    "ports": {"1": HOSTS_PORT, "2": {"mtu": 1500}},
 }
 EPDN_OPTION_PREFIX = b"\xfd\x0c\x52\x44"
 
@@ -162,7 +164,7 @@ def workload(program, frame, mode: str, packets: int):
     if mode == "plain":
         sw, ctl = new_switch(program, CONFIG)
         return sw, ctl, [frame(0x0A010000 + (i % 256), 1000 + i % 1000, 1 + 1460 * i) for i in range(packets)]
-    cfg = dict(CONFIG, ports={"1": {"edge": True}, "2": {"mtu": 1500, "impair": {"pattern": "D."}}})
+    cfg = dict(CONFIG, ports={"1": HOSTS_PORT, "2": {"mtu": 1500, "impair": {"pattern": "D."}}})
     sw, ctl = new_switch(program, cfg)
     return sw, ctl, [frame(0x0A010000 + (i // 2) % 256, 1000 + (i // 2) % 1000, 1 + 1460 * i)
                 for i in range(packets)]

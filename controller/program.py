@@ -98,6 +98,8 @@ class ProgramInfo:
                                   {n.IPV4_FORWARD: (48, 9), n.DROP_ACTION: (), n.NO_ACTION: ()}),
             n.L2_FORWARD: TableInfo(max_ports, (("exact", 9),),
                                     {n.L2_OUTPUT: (9,), n.DROP_ACTION: (), n.NO_ACTION: ()}),
+            n.EDGE_SOURCE: TableInfo(n.EDGE_SOURCE_SIZE, (("exact", 9), ("lpm", 32)),
+                                     {n.SOURCE_OK: (), n.SOURCE_SPOOFED: ()}),
         }
         return cls(tables=tables, registers=registers)
 
