@@ -507,24 +507,35 @@ class Runtime:
         return [(r[0], int(r[1])) for r in m.meters[index].rates or []]
 
     # -- traffic manager, mirroring, multicast ------------------------------------------------------
+    # The queue and mirroring values both paths take: the CLI language (an error line) and
+    # the Thrift handlers (sswitch.py: the call's failure code, or a log line where
+    # simple_switch's own handler answers nothing), so neither applies what the other refuses.
+    MAX_QUEUE_DEPTH = (1 << 31) - 1       # set_egress_queue_depth's i32 depth_pkts
+    MAX_MIRROR_SESSION_ID = (1 << 15) - 1  # simple_switch's mirroring sessions: 0..32767
+
     def set_queue_depth(self, depth: int, port: int | None = None) -> None:
-        if depth < 0:
-            raise CliError("Error: Invalid queue depth, must be >= 0")
+        """simple_switch casts a negative depth to 2^32 - 1 packets (no limit at all); here
+        it is refused, as any depth beyond the API's i32."""
+        if not 0 <= depth <= self.MAX_QUEUE_DEPTH:
+            raise CliError(f"Error: Invalid queue depth {depth}, must be 0..{self.MAX_QUEUE_DEPTH}")
         self.sw.tm.set_queue_depth(depth, port)
 
     def set_queue_rate(self, rate_pps: float, port: int | None = None) -> None:
         self.sw.tm.set_queue_rate(rate_pps, port)
 
-    MAX_MIRROR_SESSION_ID = (1 << 15) - 1
+    def _check_mirror_id(self, session: int) -> None:
+        """simple_switch logs "mirror_id out of range. No session added." and adds none."""
+        if not 0 <= session <= self.MAX_MIRROR_SESSION_ID:
+            raise CliError(f"Error: mirror_id {session} out of range "
+                           f"(0..{self.MAX_MIRROR_SESSION_ID}), no session added")
 
     def mirroring_add(self, session: int, port: int) -> None:
-        # simple_switch ignores (logs) an id out of 0..32767, and the CLI reports nothing
-        if 0 <= session <= self.MAX_MIRROR_SESSION_ID:
-            self.sw.mirroring[session] = {"port": port}
+        self._check_mirror_id(session)
+        self.sw.mirroring[session] = {"port": port}
 
     def mirroring_add_mc(self, session: int, mgid: int) -> None:
-        if 0 <= session <= self.MAX_MIRROR_SESSION_ID:
-            self.sw.mirroring[session] = {"mgid": mgid}
+        self._check_mirror_id(session)
+        self.sw.mirroring[session] = {"mgid": mgid}
 
     def mirroring_delete(self, session: int) -> None:
         if self.sw.mirroring.pop(session, None) is None:
