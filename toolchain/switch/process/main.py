@@ -424,8 +424,8 @@ def start(args) -> SwitchProcess:
     if not Path(args.config).is_file():
         raise StartupError(f"cannot read JSON configuration file {args.config!r}: no such file")
     delays = port_delays(args.port_delay, args.interface)
-    config_text = Path(args.config).read_text()
-    program = load_program(args.config)
+    program = load_program(args.config)          # LoadError for a binary or non-UTF-8 file
+    config_text = Path(args.config).read_bytes().decode("utf-8", errors="replace")
     sw = SimpleSwitch(program, seed=args.seed)
     thrift_modules()                   # missing Thrift packages: one line, before any port opens
     host = ProcessHost(sw, config_text, device_id=args.device_id, seed=args.seed,
