@@ -285,7 +285,9 @@ class SwitchProcess:
                 self.sel.unregister(sock_key.fileobj)
             return
         # a slow reader: wait until its socket can take the rest of the answer
-        want = selectors.EVENT_READ | (selectors.EVENT_WRITE if ctl.wants_write(fd) else 0)
+        # and a client whose answers pile up unread is not read until they leave
+        want = ((selectors.EVENT_READ if ctl.wants_read(fd) else 0)
+                | (selectors.EVENT_WRITE if ctl.wants_write(fd) else 0))
         if sock_key is not None and sock_key.events != want:
             self.sel.modify(sock_key.fileobj, want, sock_key.data)
 

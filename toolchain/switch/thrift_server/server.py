@@ -6,12 +6,14 @@ but runs no thread: the switch's ``selectors`` loop registers the listener and e
 socket, and calls ``on_readable`` / ``flush``. A call runs in the loop, between packets, so
 the control plane needs no lock and a change applies to every packet that arrives after it.
 
-Unframed messages carry no length, so a client's bytes are scanned until they hold one
-complete message (the message header, then its argument struct skipped field by field);
-only then does the processor run, on exactly those bytes. A client that sends bytes that
-are not a Thrift message (no version header, a bad type, a string or list longer than the
-limits) is logged and disconnected; one that disconnects mid-call only loses its own call.
-Neither stops the switch.
+Unframed messages carry no length, so a client's bytes are scanned as they arrive until they
+hold one complete message (``framing.MessageScanner``: linear in the message, whatever the
+reads it comes in); only then does the processor run, on exactly those bytes. A client that
+sends bytes that are not a Thrift message (no version header, a bad type) or a message past
+the limits (``framing.LIMITS``: its bytes, a string's, its elements and fields, its nesting) is
+logged and disconnected before anything is built from it; one that disconnects mid-call only
+loses its own call. Neither stops the switch. A client that does not read its answers is not
+read either once ``OUT_HIGH_WATER`` bytes of them wait, so its answers cannot fill memory.
 """
 
 from __future__ import annotations
@@ -20,46 +22,28 @@ import errno
 import logging
 import socket
 
+from .framing import LIMITS, FrameError, FrameLimits, MessageScanner
 from .modules import thrift_modules
 
-__all__ = ["ThriftServer", "ThriftServerError", "MAX_STRING", "MAX_CONTAINER"]
+__all__ = ["ThriftServer", "ThriftServerError", "OUT_HIGH_WATER"]
 
 log = logging.getLogger("rdtcp-switch.thrift")
 
-MAX_STRING = 64 << 20        # a JSON for bm_load_new_config fits; a garbage length does not
-MAX_CONTAINER = 1 << 20      # entries in one list/map/set
+OUT_HIGH_WATER = 4 << 20     # answers waiting for a client before its calls wait too
+_RECV = 1 << 18
 
 
 class ThriftServerError(Exception):
     """The Thrift port cannot be opened (in use, bad number, loopback down)."""
 
 
-class _NeedMore(Exception):
-    """The bytes so far end inside a message."""
-
-
-def _reader_class(TTransport):
-    class Reader(TTransport.TTransportBase):
-        """Reads a bytes object; running out of it means the message is not all here yet."""
-
-        def __init__(self, data: bytes):
-            self.data, self.pos = data, 0
-
-        def read(self, sz: int) -> bytes:
-            if self.pos >= len(self.data) and sz > 0:
-                raise _NeedMore
-            chunk = self.data[self.pos:self.pos + sz]
-            self.pos += len(chunk)
-            return chunk
-    return Reader
-
-
 class _Client:
-    def __init__(self, sock: socket.socket, peer):
+    def __init__(self, sock: socket.socket, peer, limits: FrameLimits):
         self.sock = sock
         self.peer = peer
         self.inbuf = bytearray()
         self.outbuf = bytearray()
+        self.scanner = MessageScanner(limits)
 
 
 class ThriftServer:
@@ -70,14 +54,14 @@ class ThriftServer:
     client, and asks ``wants_write(fd)`` whether to wait for writability.
     """
 
-    def __init__(self, port: int, processor, host: str = "127.0.0.1"):
+    def __init__(self, port: int, processor, host: str = "127.0.0.1", *,
+                 limits: FrameLimits = LIMITS):
         if not 0 <= port <= 65535:
             raise ThriftServerError(f"--thrift-port {port}: not a TCP port number (0..65535)")
         m = thrift_modules()
         self._protocol = m.TBinaryProtocol.TBinaryProtocol
         self._memory = m.TTransport.TMemoryBuffer
-        self._Reader = _reader_class(m.TTransport)
-        self._struct = m.Thrift.TType.STRUCT
+        self.limits = limits
         self.processor = processor
         self.clients: dict[int, _Client] = {}
         self.calls = 0                  # calls served
@@ -133,30 +117,17 @@ class ThriftServer:
             return None
         sock.setblocking(False)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.clients[sock.fileno()] = _Client(sock, peer)
+        self.clients[sock.fileno()] = _Client(sock, peer, self.limits)
         log.info("thrift: client %s:%d connected", *peer[:2])
         return sock
 
     # -- messages ---------------------------------------------------------------------------------
     def _proto(self, trans):
         # strict: a message without BMv2's version header (every Thrift client sends one) is
-        # refused at its first four bytes instead of being read as a name length
-        return self._protocol(trans, strictRead=True, string_length_limit=MAX_STRING,
-                              container_length_limit=MAX_CONTAINER)
-
-    def message_length(self, data: bytes) -> int | None:
-        """Bytes of the first complete message in ``data``; None if it is not all there.
-        Raises (any Thrift or decoding exception) when ``data`` is not a Thrift call."""
-        reader = self._Reader(data)
-        p = self._proto(reader)
-        p.readString = p.readBinary      # skipped fields may be binary (keys): not UTF-8
-        try:
-            p.readMessageBegin()
-            p.skip(self._struct)
-            p.readMessageEnd()
-        except _NeedMore:
-            return None
-        return reader.pos
+        # refused at its first four bytes instead of being read as a name length; the limits
+        # are the scanner's, which has checked the message before the processor reads it
+        return self._protocol(trans, strictRead=True, string_length_limit=self.limits.string,
+                              container_length_limit=self.limits.items)
 
     def call(self, message: bytes) -> bytes:
         """Run one complete message through the processor; the reply's bytes."""
@@ -169,7 +140,7 @@ class ThriftServer:
         """Read from client ``fd`` and serve its complete calls; False when it is gone."""
         c = self.clients[fd]
         try:
-            data = c.sock.recv(1 << 16)
+            data = c.sock.recv(_RECV)
         except (BlockingIOError, InterruptedError):
             return True
         except OSError:
@@ -178,40 +149,69 @@ class ThriftServer:
             self.drop(fd)
             return False
         c.inbuf += data
+        return self._serve_or_drop(fd, c) and self.flush(fd)
+
+    def _serve_or_drop(self, fd: int, c: _Client) -> bool:
         try:
             self._serve(c)
+        except FrameError as e:
+            # BMv2's server (TConnectedClient) logs the exception and closes the connection
+            self.refused += 1
+            log.warning("thrift: client %s:%d sent what is not a Thrift call this switch "
+                        "reads (%s); disconnected", *c.peer[:2], e)
+            self.drop(fd)
+            return False
         except Exception as e:  # noqa: BLE001 -- whatever a client sends, the switch goes on
             self.refused += 1
             log.warning("thrift: client %s:%d sent what is not a Thrift call (%s: %s); "
                         "disconnected", *c.peer[:2], type(e).__name__, e)
             self.drop(fd)
             return False
-        return self.flush(fd)
+        return True
 
     def _serve(self, c: _Client) -> None:
-        while c.inbuf:
-            n = self.message_length(bytes(c.inbuf))
+        """Every complete call in the client's buffer, while its unread answers stay under
+        OUT_HIGH_WATER; the rest waits for ``flush``."""
+        while c.inbuf and len(c.outbuf) < OUT_HIGH_WATER:
+            n = c.scanner.feed(c.inbuf)
             if n is None:
                 return
-            message = bytes(c.inbuf[:n])
-            del c.inbuf[:n]
+            if n == len(c.inbuf):
+                message = bytes(c.inbuf)
+                c.inbuf.clear()
+            else:
+                message = bytes(memoryview(c.inbuf)[:n])
+                del c.inbuf[:n]
+            c.scanner.reset()
             c.outbuf += self.call(message)
 
     def wants_write(self, fd: int) -> bool:
         return bool(self.clients[fd].outbuf)
 
+    def wants_read(self, fd: int) -> bool:
+        """False while the client's answers wait unread (it is not read until they leave)."""
+        return len(self.clients[fd].outbuf) < OUT_HIGH_WATER
+
     def flush(self, fd: int) -> bool:
+        """Send what waits for client ``fd``; once all of it is gone, serve the calls held
+        back meanwhile. False when the client is gone."""
         c = self.clients[fd]
-        while c.outbuf:
-            try:
-                n = c.sock.send(c.outbuf)
-            except (BlockingIOError, InterruptedError):
+        while True:
+            while c.outbuf:
+                try:
+                    n = c.sock.send(c.outbuf)
+                except (BlockingIOError, InterruptedError):
+                    return True
+                except OSError:
+                    self.drop(fd)
+                    return False
+                del c.outbuf[:n]
+            if not c.inbuf:
                 return True
-            except OSError:
-                self.drop(fd)
+            if not self._serve_or_drop(fd, c):
                 return False
-            del c.outbuf[:n]
-        return True
+            if not c.outbuf:            # no call complete yet
+                return True
 
     def drop(self, fd: int) -> None:
         c = self.clients.pop(fd, None)
