@@ -91,10 +91,12 @@ class Bed:
     def exec_argv(self, *cmd: str) -> list[str]:
         return ["ip", "netns", "exec", self.ns, *cmd]
 
-    def start_switch(self, *args: str, json_path: Path = LPM_JSON, ports=None) -> "Switch":
-        """The switch with ``ports`` (default: every swI as port I) bound at start."""
+    def start_switch(self, *args: str, json_path: Path = LPM_JSON, ports=None,
+                     wrap: tuple[str, ...] = ()) -> "Switch":
+        """The switch with ``ports`` (default: every swI as port I) bound at start; ``wrap``
+        runs it under another command (``prlimit --nofile=24 --``)."""
         ports = range(self.n) if ports is None else ports
-        argv = self.exec_argv(sys.executable, "-m", "toolchain.switch.process.main",
+        argv = self.exec_argv(*wrap, sys.executable, "-m", "toolchain.switch.process.main",
                               *[f"-i{i}@sw{i}" for i in ports], "--thrift-port", "0",
                               *args, str(json_path))
         proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)

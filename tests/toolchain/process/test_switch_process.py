@@ -179,6 +179,52 @@ def test_thrift_port_serves_several_clients_and_survives_garbage(bed):
     assert code == 0 and "not a Thrift call" in err
 
 
+def test_out_of_file_descriptors_the_switch_keeps_forwarding(bed, tmp_path):
+    """Under RLIMIT_NOFILE 24, idle Thrift clients take every descriptor: the switch stops
+    watching its listener for a while instead of spinning on it, logs that once, and forwards
+    every frame meanwhile."""
+    if shutil.which("prlimit") is None:
+        pytest.skip("prlimit (util-linux) is not installed")
+    sw = bed.start_switch("--pcap", str(tmp_path), wrap=("prlimit", "--nofile=24:24", "--"))
+    configure(bed, sw, tmp_path)
+    hold = ("import socket, sys, time\n"
+            "cs = [socket.socket() for _ in range(40)]\n"
+            "for c in cs:\n"
+            "    c.setblocking(False)\n"
+            f"    c.connect_ex(('127.0.0.1', {sw.port}))\n"
+            "print('held', flush=True)\n"
+            "sys.stdin.read()\n")
+    holder = subprocess.Popen(bed.exec_argv(sys.executable, "-c", hold), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        time.sleep(1.0)
+        before = _cpu_seconds(sw.proc.pid)
+        hosts = bed.open_host_ports()
+        in_port, frame, out_port, expected = stf_vectors()[0]
+        for _ in range(50):
+            hosts[in_port].send(frame)
+            assert hosts[out_port].recv() == expected
+            time.sleep(0.04)
+        assert _cpu_seconds(sw.proc.pid) - before < 1.5
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    code, _, err = sw.stop()
+    assert code == 0
+    assert err.count("cannot accept connections: Too many open files") == 1, err[:2000]
+    assert len(err) < 2000, err[:2000]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system time of process ``pid`` (the switch under ``ip netns exec``, which
+    execs it: the same process)."""
+    import os
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def test_burst_faster_than_the_loop_is_not_dropped_by_the_default_queue_depth(bed, tmp_path):
     """200 back-to-back frames with unlimited queue rate: every one is forwarded (the loop
     dequeues between arrivals, as simple_switch's egress threads do) and recorded."""

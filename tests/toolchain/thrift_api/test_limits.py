@@ -136,3 +136,61 @@ def test_a_client_that_does_not_read_its_answers_is_not_read(tmp_path):
         loop.join(timeout=10)
         proc.close()
     assert got == calls * answer and server.calls == calls + 1
+
+
+# ---------------------------------------------------------------- out of file descriptors
+def start_with_fd_limit(tmp_path, limit: int, *extra: str):
+    """rdtcp-switch (no interfaces) with RLIMIT_NOFILE ``limit``; its port and the process."""
+    import json
+    import resource
+    import subprocess
+    import sys
+
+    from .conftest import READY
+    path = tmp_path / "prog.json"
+    path.write_text(json.dumps(table_prog([("exact", "a")])))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolchain.switch.process.main", "--thrift-port", "0",
+         *extra, str(path)],
+        stdout=subprocess.PIPE, stderr=open(tmp_path / "stderr", "wb"), text=True,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit)))
+    line = proc.stdout.readline()
+    assert line.startswith(READY), (line, (tmp_path / "stderr").read_text())
+    return int(line.rsplit(":", 1)[1]), proc
+
+
+def test_out_of_descriptors_the_switch_backs_off_logs_once_and_closes_idle_clients(tmp_path):
+    """Under RLIMIT_NOFILE 20 (13 clients), 30 idle clients: the switch accepts what it can,
+    then stops trying for a while instead of spinning on its listener (little CPU), logs the
+    episode once as it starts and once as it ends, closes the clients idle for over
+    --thrift-idle-timeout, and serves a new client."""
+    port, proc = start_with_fd_limit(tmp_path, 20, "--thrift-idle-timeout", "1")
+    clients = []
+    try:
+        for _ in range(30):
+            s = socket.socket()
+            s.setblocking(False)
+            s.connect_ex(("127.0.0.1", port))
+            clients.append(s)
+        time.sleep(0.5)
+        before = cpu_seconds(proc.pid)
+        time.sleep(3.0)
+        assert cpu_seconds(proc.pid) - before < 1.0      # not spinning (it was 3 s of 3)
+        first = clients[0]                   # accepted at once, then closed for being idle
+        first.setblocking(True)
+        first.settimeout(10)
+        assert first.recv(1) == b""
+        d = ThriftDriver.when_ready(port, timeout=60)
+        assert d.run(["table_num_entries MyIngress.t"]) == ["0"]
+        d.close()
+        assert proc.poll() is None
+    finally:
+        for s in clients:
+            s.close()
+        proc.terminate()
+        proc.wait(timeout=10)
+    log = (tmp_path / "stderr").read_text()
+    starts = log.count("cannot accept connections: Too many open files")
+    assert starts >= 1 and "idle clients closed" in log, log
+    assert starts <= log.count("accepting connections again") + 1, log
+    assert len(log.splitlines()) <= 2 * starts + 1, log

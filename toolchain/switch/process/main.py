@@ -47,7 +47,7 @@ from ..bm_sim.json_loader import load_program
 from ..errors import CliError, LoadError
 from ..simple_switch.switch import SimpleSwitch
 from ..thrift_server import ThriftUnavailable, make_processor, thrift_modules
-from ..thrift_server.server import ThriftServer, ThriftServerError
+from ..thrift_server.server import DEFAULT_IDLE_TIMEOUT, ThriftServer, ThriftServerError
 from .host import ProcessHost
 
 __all__ = ["main", "SwitchProcess", "READY_LINE_PREFIX", "build_parser"]
@@ -116,6 +116,7 @@ class SwitchProcess:
         self.faults = 0                    # frames the target raised on (logged with a traceback)
         self._stop = False
         self._registered = False
+        self._listener_watched = False
         # --port-delay: a FIFO per delayed port between the traffic manager and the interface
         self.delays = {p: DelayLine(d) for p, d in sorted((port_delays or {}).items())}
         self._clock = clock                # injectable, for tests of the delay lines
@@ -158,10 +159,34 @@ class SwitchProcess:
         sel = self.sel
         for num, p in self.ports.items():
             sel.register(p.sock, selectors.EVENT_READ, ("port", num))
-        if self.control is not None:
-            sel.register(self.control.listener, selectors.EVENT_READ, ("accept", None))
         sel.register(self._wakeup.reader, selectors.EVENT_READ, ("wake", None))
         self._registered = True
+        self._watch_listener()
+
+    def _watch_listener(self) -> None:
+        """Watch the Thrift listener unless the server backs off from accepting (out of
+        file descriptors: a pending connection would keep it readable, the loop would spin)."""
+        ctl = self.control
+        if ctl is None or ctl.listening == self._listener_watched:
+            return
+        if ctl.listening:
+            self.sel.register(ctl.listener, selectors.EVENT_READ, ("accept", None))
+        else:
+            self.sel.unregister(ctl.listener)
+        self._listener_watched = ctl.listening
+
+    def _poll_control(self) -> None:
+        """The Thrift server's timers: the end of an accept back-off, and while it lasts the
+        clients closed for being idle (unwatched before they are closed)."""
+        ctl = self.control
+        if ctl is None:
+            return
+        for fd in ctl.poll():
+            key = self.sel.get_map().get(fd)
+            if key is not None:
+                self.sel.unregister(key.fileobj)
+            ctl.drop(fd)
+        self._watch_listener()
 
     def turn(self, max_wait: float | None = None) -> None:
         """One turn of the loop: wait for input (at most until the next departure, the next
@@ -173,6 +198,7 @@ class SwitchProcess:
             timeout = max_wait if timeout is None else min(timeout, max_wait)
         for key, events in self.sel.select(timeout):
             self._dispatch(key, events)
+        self._poll_control()
         self._advance(self.now())
         if self.pcap is not None:
             self.pcap.flush()
@@ -187,9 +213,16 @@ class SwitchProcess:
         return t
 
     def _timeout(self) -> float | None:
-        """Sleep until the next deadline at most (None: until something arrives)."""
+        """Sleep until the next deadline at most (None: until something arrives), or until
+        the Thrift server's next timer (its own clock)."""
         t = self.next_deadline()
-        return None if t is None else max(0.0, t - self.now())
+        wait = None if t is None else max(0.0, t - self.now())
+        if self.control is not None:
+            c = self.control.next_deadline()
+            if c is not None:
+                c = max(0.0, c - self.control.now())
+                wait = c if wait is None else min(wait, c)
+        return wait
 
     def _dispatch(self, key, events) -> None:
         kind, arg = key.data
@@ -199,6 +232,7 @@ class SwitchProcess:
             sock = self.control.accept()
             if sock is not None:
                 self.sel.register(sock, selectors.EVENT_READ, ("client", sock.fileno()))
+            self._watch_listener()
         elif kind == "client":
             self._serve_client(arg, events)
         else:
@@ -340,6 +374,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="hold every frame leaving port <port-num> for <ms> milliseconds after "
                          "the queue's departure, first in first out: a link's propagation delay "
                          "(not a simple_switch option; repeatable, one per port)")
+    ap.add_argument("--thrift-idle-timeout", type=float, default=DEFAULT_IDLE_TIMEOUT,
+                    metavar="S",
+                    help="while the process is out of file descriptors and cannot accept "
+                         "Thrift connections, close those that sent nothing for S seconds "
+                         f"(default {DEFAULT_IDLE_TIMEOUT:g}; none is closed otherwise); not "
+                         "a simple_switch option")
     ap.add_argument("--seed", type=int, default=0,
                     help="seed of the target's random numbers (random extern, hash 'random'); "
                          "not a simple_switch option")
@@ -418,6 +458,8 @@ def start(args) -> SwitchProcess:
         raise StartupError("please specify an input JSON configuration file")
     if args.max_port_count < 0:
         raise StartupError("Invalid --max-port-count argument, cannot be negative")
+    if not 0 < args.thrift_idle_timeout <= 86400:       # also refuses nan and inf
+        raise StartupError("--thrift-idle-timeout must be 0 < S <= 86400 seconds")
     pcap_dir = None
     if args.pcap is not None:
         pcap_dir = Path(args.pcap)
@@ -434,7 +476,8 @@ def start(args) -> SwitchProcess:
                        enable_swap="--enable-swap" in args.target_options)
     ports = open_ports(args.interface, args.max_port_count)
     try:
-        control = ThriftServer(args.thrift_port, make_processor(host))
+        control = ThriftServer(args.thrift_port, make_processor(host),
+                               idle_timeout=args.thrift_idle_timeout)
     except ThriftServerError:
         for p in ports.values():
             p.close()
