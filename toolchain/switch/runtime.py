@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 
+from .bm_sim.externs import fill
 from .bm_sim.hash_algos import Crc, CrcParams
 from .bm_sim.tables import HANDLE_INDEX_MASK, MatchParam, MatchTable, TableOpError
 from .errors import CliError
@@ -378,11 +379,11 @@ class Runtime:
         if start < 0 or end > len(arr) or start > end:
             raise OpError("register", "INVALID_INDEX")
         width = self.program.register_widths[self.program.register_ids[full]]
-        arr[start:end] = [value & ((1 << width) - 1)] * (end - start)
+        fill(arr, value & ((1 << width) - 1), start, end)
 
     def register_reset(self, name: str) -> None:
         _, arr = self._register(name)
-        arr[:] = [0] * len(arr)
+        fill(arr, 0)
 
     # -- counters -----------------------------------------------------------------------------------
     # a direct counter is its table's (simple_switch_CLI goes through the table: bm_mt_read_counter,
@@ -418,7 +419,7 @@ class Runtime:
         c = self._counter(name)
         if not 0 <= index < len(c):
             raise OpError("counter", "INVALID_INDEX")
-        c.packets[index], c.bytes[index] = packets, nbytes
+        c.write(index, packets, nbytes)
 
     # -- meters -------------------------------------------------------------------------------------
     def _check_rate_count(self, count: int, rates: list) -> None:
@@ -481,7 +482,7 @@ class Runtime:
         self._check_rising(rates)
         if not 0 <= index < len(m):
             raise OpError("meter", "INVALID_INDEX")
-        m.meters[index].set_rates(rates)
+        m.set_rates(index, rates)
 
     @staticmethod
     def _check_rising(rates: list[tuple[float, int]], kind: str = "meter",
@@ -494,8 +495,7 @@ class Runtime:
         m = self._meter(name)
         self._check_rate_count(m.rate_count, rates)
         self._check_rising(rates)
-        for cell in getattr(m, "meters", []):
-            cell.set_rates(rates)
+        m.set_all_rates(rates)
 
     def meter_get_rates(self, name: str, index: int) -> list[tuple[float, int]]:
         m = self._meter(name)
@@ -504,7 +504,7 @@ class Runtime:
             return self.table_meter_get_rates(table, index)
         if not 0 <= index < len(m):
             raise OpError("meter", "INVALID_INDEX")
-        return [(r[0], int(r[1])) for r in m.meters[index].rates or []]
+        return [(r, int(b)) for r, b in m.get_rates(index)]
 
     # -- traffic manager, mirroring, multicast ------------------------------------------------------
     # The queue and mirroring values both paths take: the CLI language (an error line) and
@@ -690,12 +690,11 @@ class Runtime:
             prof.refs.clear()
             prof.__post_init__()               # handles from 0 again
         for arr in self.sw.registers.values():
-            arr[:] = [0] * len(arr)
+            fill(arr, 0)
         for c in self.sw.counters.values():
             c.reset()
         for m in self.sw.meters.values():
-            for cell in m.meters:
-                cell.rates = None
+            m.reset()
         self.sw.learning.reset_state()
         self._reset_pre()
 

@@ -43,7 +43,7 @@ from netbase.packet_socket import DelayLine, PortError, RawPort, parse_interface
 from netbase.pcap import PcapWriter
 from netbase.wakeup import Wakeup
 
-from ..bm_sim.json_loader import load_program
+from ..bm_sim.json_loader import DEFAULT_MAX_STATE, load_program, parse_state_size
 from ..errors import CliError, LoadError
 from ..simple_switch.switch import SimpleSwitch
 from ..thrift_server import ThriftUnavailable, make_processor, thrift_modules
@@ -380,6 +380,12 @@ def build_parser() -> argparse.ArgumentParser:
                          "Thrift connections, close those that sent nothing for S seconds "
                          f"(default {DEFAULT_IDLE_TIMEOUT:g}; none is closed otherwise); not "
                          "a simple_switch option")
+    ap.add_argument("--max-state", default=None, metavar="SIZE",
+                    help="the memory the program's register, counter and meter arrays may "
+                         f"take, at start-up and in bm_load_new_config (default "
+                         f"{DEFAULT_MAX_STATE >> 20}M; K, M, G suffixes; none: no limit); a "
+                         "program over it is refused naming its largest arrays; not a "
+                         "simple_switch option")
     ap.add_argument("--seed", type=int, default=0,
                     help="seed of the target's random numbers (random extern, hash 'random'); "
                          "not a simple_switch option")
@@ -468,12 +474,20 @@ def start(args) -> SwitchProcess:
     if not Path(args.config).is_file():
         raise StartupError(f"cannot read JSON configuration file {args.config!r}: no such file")
     delays = port_delays(args.port_delay, args.interface)
-    program = load_program(args.config)          # LoadError for a binary or non-UTF-8 file
+    max_state = DEFAULT_MAX_STATE
+    if args.max_state is not None:
+        try:
+            max_state = parse_state_size(args.max_state)
+        except ValueError as e:
+            raise StartupError(f"--max-state {e}") from None
+    # LoadError for a binary or non-UTF-8 file, or arrays over --max-state
+    program = load_program(args.config, max_state=max_state)
     config_text = Path(args.config).read_bytes().decode("utf-8", errors="replace")
     sw = SimpleSwitch(program, seed=args.seed)
     thrift_modules()                   # missing Thrift packages: one line, before any port opens
     host = ProcessHost(sw, config_text, device_id=args.device_id, seed=args.seed,
-                       enable_swap="--enable-swap" in args.target_options)
+                       enable_swap="--enable-swap" in args.target_options,
+                       max_state=max_state)
     ports = open_ports(args.interface, args.max_port_count)
     try:
         control = ThriftServer(args.thrift_port, make_processor(host),
