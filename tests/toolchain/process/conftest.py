@@ -162,7 +162,9 @@ class HostPort:
 
     def __init__(self, ifname: str):
         self.ifname = ifname
-        self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+        # protocol 0 until bound: a socket opened for ETH_P_ALL reads every interface's
+        # frames until bind() (another test's, a live run's)
+        self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
         self.sock.bind((ifname, ETH_P_ALL))
 
     def send(self, frame: bytes) -> None:
@@ -177,7 +179,7 @@ class HostPort:
                 data, addr = self.sock.recvfrom(65536)
             except socket.timeout:
                 return None
-            if addr[2] != PACKET_OUTGOING:
+            if addr[2] != PACKET_OUTGOING and addr[0] == self.ifname:
                 return data
         return None
 
