@@ -458,11 +458,11 @@ class Runtime:
         m = self._meter(self.table(table).spec.direct_meters)
         self._check_rate_count(m.rate_count, rates)
         self._check_rising(rates, "table", "INVALID_METER_OPERATION")
-        ent.meter.set_rates(rates)
+        ent.meter.set_rates(0, rates)
 
     def table_meter_get_rates(self, table: str, handle: int) -> list[tuple[float, int]]:
         ent = self._direct_entry(table, handle, meters=True)
-        return [(r[0], int(r[1])) for r in ent.meter.rates or []]
+        return [(r, int(b)) for r, b in ent.meter.get_rates(0)]
 
     def _direct_meter_table(self, m) -> str | None:
         """The table a direct meter is bound to (simple_switch_CLI then goes through the

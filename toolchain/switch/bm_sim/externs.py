@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from array import array
 
-__all__ = ["CounterArray", "Meter", "MeterArray", "GREEN", "YELLOW", "RED", "register_array",
+__all__ = ["CounterArray", "MeterArray", "GREEN", "YELLOW", "RED", "register_array",
            "fill", "register_cell_bytes", "COUNTER_CELL_BYTES", "meter_cell_bytes"]
 
 GREEN, YELLOW, RED = 0, 1, 2
@@ -86,53 +86,11 @@ class CounterArray:
         fill(self.bytes, 0)
 
 
-# a bucket: [info rate (units/us), burst (units), tokens, tokens credited since the start]
-RATE, BURST, TOKENS, CREDITED = range(4)
-
-
-class Meter:
-    """One meter instance: token buckets in whole tokens, credited from the switch's start."""
-
-    __slots__ = ("by_bytes", "rates")
-
-    def __init__(self, by_bytes: bool):
-        self.by_bytes = by_bytes
-        self.rates: list[list] | None = None       # committed first, as set
-
-    def set_rates(self, rates: list[tuple[float, int]]) -> None:
-        """Meter::set_rate: each bucket starts full, and the tokens credited since the start
-        are counted from 0 again (the next packet's refill is capped by the burst anyway)."""
-        self.rates = [[float(r), int(b), int(b), 0] for r, b in rates]
-
-    def execute_one(self, P) -> int:
-        """Meter::execute: from the peak bucket down, refill (whole tokens credited up to the
-        packet's microsecond), then take the packet's units or stop at the first bucket that
-        lacks them: its color. A bucket after that one is neither refilled nor debited now;
-        its refill is only deferred, since it is counted from the start."""
-        rates = self.rates
-        if not rates:
-            return GREEN
-        amount = P.ingress_length if self.by_bytes else 1
-        now_us = P.now_us
-        for i in range(len(rates) - 1, -1, -1):
-            b = rates[i]
-            credited = int(now_us * b[RATE])       # as BMv2: uint64 of micros * rate (double)
-            tokens = b[TOKENS] + credited - b[CREDITED]
-            b[CREDITED] = credited
-            if tokens > b[BURST]:
-                tokens = b[BURST]
-            if tokens < amount:
-                b[TOKENS] = tokens
-                return i + 1
-            b[TOKENS] = tokens - amount
-        return GREEN
-
-
 class MeterArray:
     """A meter array, flat: bucket ``b`` of cell ``i`` is slot ``i * rate_count + b`` of four
     arrays (rate, burst, tokens, tokens credited since the start); ``configured[i]`` says
-    whether cell ``i`` has rates. Each cell behaves as one ``Meter``; the counts are BMv2's
-    unsigned 64-bit ones (the credit wraps as BMv2's uint64 does)."""
+    whether cell ``i`` has rates; the counts are BMv2's unsigned 64-bit ones (the credit
+    wraps as BMv2's uint64 does). A direct meter's entry holds an array of one cell."""
 
     def __init__(self, spec: dict):
         self.name = spec["name"]
@@ -172,7 +130,10 @@ class MeterArray:
         self.configured[:] = bytes(self.size)
 
     def execute(self, index: int, P) -> int:
-        """Meter::execute for cell ``index`` (Meter.execute_one on the flat buckets)."""
+        """Meter::execute for cell ``index``: from the peak bucket down, refill (whole tokens
+        credited up to the packet's microsecond), then take the packet's units or stop at the
+        first bucket that lacks them: its color. A bucket after that one is neither refilled
+        nor debited now; its refill is only deferred, since it is counted from the start."""
         if not 0 <= index < self.size or not self.configured[index]:
             return GREEN
         amount = P.ingress_length if self.by_bytes else 1

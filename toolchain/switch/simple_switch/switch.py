@@ -21,7 +21,7 @@ import random
 import struct
 
 from ..bm_sim.action_profiles import ActionProfile
-from ..bm_sim.externs import CounterArray, Meter, MeterArray, register_array
+from ..bm_sim.externs import CounterArray, MeterArray, register_array
 from ..bm_sim.hash_algos import csum16_int, make_algorithm
 from ..bm_sim.json_loader import DEFAULT_MAX_STATE, Program, load_program
 from ..bm_sim.parser import ParserError
@@ -219,8 +219,8 @@ class SimpleSwitch:
             t.set_default(prog.actions_by_id[aid].name, data, force=True)
         if spec.direct_meters:
             mspec = prog.meters[prog.meter_ids[spec.direct_meters]]
-            by_bytes = mspec.get("type", "bytes") == "bytes"
-            t.meter_factory = lambda: Meter(by_bytes)
+            one = dict(mspec, size=1)           # each entry's meter: one cell of its own
+            t.meter_factory = lambda: MeterArray(one)
             tgt = mspec.get("result_target")
             if tgt:
                 t.meter_slot = self._layout.slot(tgt[0], tgt[1])
