@@ -37,7 +37,7 @@ def sh(*cmd: str) -> None:
 
 
 def raw(ifname: str) -> socket.socket:
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)    # nothing until bound
     s.bind((ifname, 3))
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
     return s

@@ -17,9 +17,11 @@ untouched. Its order keeps the switch safe when a command fails on the way:
 So whichever command fails, an edge port of the old config or of the new one is still an edge
 port (EPDN options from its hosts are still stripped) and a port's buffer limit is the old or the
 new one, never none. ``legacy_router`` is never reset on the way: it changes once, in the
-direction that strips sooner (to a gateway, first) or later (to a legacy router, last). ``Controller.apply`` runs every command even past a failed one (as a piped
-simple_switch_CLI session does), so the embedded switch and a switch process end in the same
-state, and names the command that failed.
+direction that strips sooner (to a gateway, first) or later (to a legacy router, last).
+``Controller.apply`` stops when a command of the first block fails (no route then reaches a
+port whose trust boundary is not in place); past it, it runs every command even past a failed
+one (as a piped simple_switch_CLI session does), so the embedded switch and a switch process
+end in the same state, and names the command that failed.
 
 Every command is checked against the program first (``check_commands``): the tables, actions and
 registers it names exist, its register cell exists and its value fits the register (a wider one

@@ -112,6 +112,8 @@ def load_config(source: str | Path | Mapping[str, Any]) -> GatewayConfig:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise ConfigError("", f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from None
+        except ValueError:          # an integer of thousands of digits (int_max_str_digits)
+            raise ConfigError("", f"{path}: invalid JSON: {_TOO_LONG}") from None
     elif path.suffix == ".toml":
         try:
             import tomllib          # Python 3.11+; imported here so that the simulator's workers
@@ -122,6 +124,8 @@ def load_config(source: str | Path | Mapping[str, Any]) -> GatewayConfig:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise ConfigError("", f"{path}: invalid TOML: {e}") from None
+        except ValueError:          # an integer of thousands of digits (int_max_str_digits)
+            raise ConfigError("", f"{path}: invalid TOML: {_TOO_LONG}") from None
         except RecursionError:      # tomllib recurses once per nested array or table
             raise ConfigError("", f"{path}: invalid TOML: nested too deeply") from None
     else:
@@ -130,6 +134,9 @@ def load_config(source: str | Path | Mapping[str, Any]) -> GatewayConfig:
         raise ConfigError("", f"{path}: the top level must be a table/object")
     return _gateway(data)
 
+
+# what Python refuses to read as an int: a config's largest value has ten digits
+_TOO_LONG = "a number too long to read (thousands of digits)"
 
 # a gateway config nests a few levels; json.loads recurses once per level and fails with a
 # RecursionError (a traceback, not a message) somewhere near a thousand
