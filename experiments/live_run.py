@@ -55,6 +55,7 @@ SENDER_MARGIN = 60.0         # seconds beyond --duration before the sender is gi
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    from experiments.helptext import add_list_variants, prog_name
     from experiments.runner.cli import HelpFormatter, finite_float, out_of_range
     from experiments.runner.scenario import RDTCP_K, RDTCP_VARIANTS, SENDERS
     from live.environment import parse_sysctl
@@ -62,14 +63,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     from netbase.units import parse_delay
 
     p = argparse.ArgumentParser(
-        prog="python -m experiments.live_run", formatter_class=HelpFormatter,
+        prog=prog_name("experiments.live_run", "rdtcp-live"), formatter_class=HelpFormatter,
         description="Run one bulk transfer over the paper's dumbbell (003 §4) in real time: "
                     "hosts in network namespaces running the project's TCP engine (or "
                     "Linux's), both gateways as rdtcp-switch (or simple_switch) processes "
                     "configured by the controller. Needs root.")
-    p.add_argument("--variant", choices=(*SENDERS, LINUX), default="rdtcp",
+    p.add_argument("--variant", choices=(*SENDERS, LINUX), default="rdtcp", metavar="VARIANT",
                    help="sender (and receiver): one of the engine's variants, or linux: the "
                         "kernel's own TCP on both hosts (live.kernel_host)")
+    add_list_variants(p, SENDERS, {LINUX: "Linux's own TCP on both hosts (live.kernel_host)"})
     p.add_argument("--sysctl", action="append", default=[], metavar="KEY=VALUE",
                    help="with --variant linux: a TCP setting of both hosts' namespaces "
                         "(repeatable): net.ipv4.tcp_sack, tcp_dsack, tcp_recovery (RACK: 1 on, 0 "
