@@ -11,6 +11,36 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 _BIN = str(Path(sys.executable).parent)
 if _BIN not in os.environ.get("PATH", "").split(os.pathsep):
     os.environ["PATH"] = _BIN + os.pathsep + os.environ.get("PATH", "")
+
+
+# --------------------------------------------------------------------------- running apart
+# Tests that build network namespaces, veths and AF_PACKET test beds (as root), bind a fixed
+# port or run in real time are marked ``serial``: under pytest-xdist (``make test``) they all go
+# to one worker, one at a time, while the other workers run the rest. Tests using the
+# namespace fixtures are marked so here; others carry the mark themselves.
+SERIAL_FIXTURES = {"netns_ok", "bed"}
+# an xfail's reason is one line; its explanation, with the numbers, is in experiments/README.md
+MAX_XFAIL_REASON = 130
+
+
+@pytest.hookimpl(tryfirst=True)     # before xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    too_long = []
+    for item in items:
+        if SERIAL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.serial)
+        if item.get_closest_marker("serial"):
+            item.add_marker(pytest.mark.xdist_group("serial"))
+        for mark in item.iter_markers("xfail"):
+            reason = str(mark.kwargs.get("reason", ""))
+            if "\n" in reason or len(reason) > MAX_XFAIL_REASON:
+                too_long.append(f"{item.nodeid} ({len(reason)} characters)")
+    if too_long:
+        raise pytest.UsageError(
+            f"xfail reasons must be one line of at most {MAX_XFAIL_REASON} characters, the "
+            f"explanation in experiments/README.md: " + "; ".join(too_long))
