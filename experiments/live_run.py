@@ -417,7 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from live.network import LiveError, LiveInterrupted, check_environment
 
     args = parse_args(argv)
-    out = Path(args.out)
+    out = Path(args.out).absolute()     # the hosts' processes run in the checkout, not here
     try:                    # everything this machine lacks, said before any namespace exists
         check_environment()
         check_sysctls(args.sysctls)
