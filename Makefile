@@ -28,17 +28,21 @@ VENV_STAMP := $(VENV)/.installed
 # every target runs with the venv first on PATH, so its rdtcp-* commands and python are the ones used
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-# the tests run in parallel, one pytest-xdist worker per core; those marked 'serial' (network
-# namespaces, veths, fixed ports, real time: tests/conftest.py) go to one worker, one at a time
+# the tests run in parallel, one pytest-xdist worker per core; then those marked 'serial' (network
+# namespaces, veths, fixed ports, real time: tests/conftest.py), one at a time with the machine
+# to themselves. `make test` leaves out those marked 'slow' (the reproduction checks on quick
+# sweeps, minutes of CPU each); `make test-all` runs them too.
 TEST_JOBS ?= $(JOBS)
 PYTEST_PARALLEL = -n $(TEST_JOBS) --dist loadgroup
+TEST_SELECT = and not slow
+TEST_NAME = test
 # benchmarks that need nothing but .venv/; bench-live: those that need root and build namespaces
 BENCH_LIVE := bench/bench_live.py bench/bench_switch_process.py
 BENCH := $(filter-out $(BENCH_LIVE),$(sort $(wildcard bench/bench_*.py)))
 # bench_sim.py's goal is PyPy's: time the scenario under it too when it is installed
 PYPY := $(shell command -v pypy3 2>/dev/null)
 
-.PHONY: help deps apt-deps test test-fast check ptf run run-quick run-rrtcp run-frto run-dbce run-netreno live bench bench-live build clean
+.PHONY: help deps apt-deps test test-all test-fast check ptf run run-quick run-rrtcp run-frto run-dbce run-netreno live bench bench-live build clean
 
 help:
 	@echo "make deps       system packages (apt, when root) and .venv/ with the project and its test extras"
@@ -50,8 +54,9 @@ help:
 	@echo "make run-frto   deps + reproduce F-RTO (seed 001) Tables 1-3, Figures 6-9 (FRTO_MODE=quick|full) into results/frto/"
 	@echo "make run-dbce   deps + seed 004 ch. 4-5: delay-based estimators (LPA/FPA) and the RTO replay (DBCE_MODE=quick|full) into results/dbce/"
 	@echo "make run-netreno deps + reproduce Net Reno (seed 002) Tables 1-3, Figure 1 with RED in the P4 gateway (NETRENO_MODE=quick|full) into results/netreno/"
-	@echo "make test       deps + every test (unit, STF conformance, PTF on the embedded target), in parallel;"
-	@echo "                as root it creates (and removes) network namespaces and veth pairs"
+	@echo "make test       deps + the tests (unit, STF conformance, PTF on the embedded target), in parallel,"
+	@echo "                then the serial ones; as root it creates (and removes) network namespaces and veths"
+	@echo "make test-all   the same with the reproduction checks on quick sweeps (marked slow) too"
 	@echo "make test-fast  the tests without reinstalling, stopping at the first failure"
 	@echo "make check      deps + a smoke test in under 2 minutes: the gateway compiled, one STF program,"
 	@echo "                one PTF group (root), one short simulated run of each paper"
@@ -85,11 +90,19 @@ build/rdtcp.json: $(VENV_STAMP) p4src/rdtcp.p4 $(wildcard p4src/include/*.p4) $(
 	$(P4C) p4src/rdtcp.p4 -o $@
 
 test: deps
-	@[ "$$(id -u)" != 0 ] || echo "make test: as root, the tests marked serial create network namespaces and veth pairs (and remove them)"
-	$(PYTHON) -m pytest -q $(PYTEST_PARALLEL)
+	@[ "$$(id -u)" != 0 ] || echo "make $(TEST_NAME): as root, the tests marked serial create network namespaces and veth pairs (and remove them)"
+	@$(PYTHON) -m pytest -q $(PYTEST_PARALLEL) -m "not serial $(TEST_SELECT)"; parallel=$$?; \
+	echo "make $(TEST_NAME): the tests marked serial, one at a time"; \
+	$(PYTHON) -m pytest -q -p no:xdist -m "serial $(TEST_SELECT)"; serial=$$?; \
+	exit $$(( parallel ? parallel : serial ))
+
+test-all: TEST_SELECT =
+test-all: TEST_NAME = test-all
+test-all: test
 
 test-fast: $(VENV_STAMP)
-	$(PYTHON) -m pytest -q -x $(PYTEST_PARALLEL)
+	$(PYTHON) -m pytest -q -x $(PYTEST_PARALLEL) -m "not serial $(TEST_SELECT)"
+	$(PYTHON) -m pytest -q -x -p no:xdist -m "serial $(TEST_SELECT)"
 
 check: deps
 	$(PYTHON) -m pytest -q $(PYTEST_PARALLEL) tests/test_smoke.py

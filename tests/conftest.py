@@ -20,8 +20,9 @@ if _BIN not in os.environ.get("PATH", "").split(os.pathsep):
 
 # --------------------------------------------------------------------------- running apart
 # Tests that build network namespaces, veths and AF_PACKET test beds (as root), bind a fixed
-# port or run in real time are marked ``serial``: under pytest-xdist (``make test``) they all go
-# to one worker, one at a time, while the other workers run the rest. Tests using the
+# port or run in real time are marked ``serial``: ``make test`` runs them after the others, one
+# at a time (``-m serial``), and a run under pytest-xdist that takes them with the rest (``make
+# check``) gives them all to one worker, one at a time. Tests using the
 # namespace fixtures are marked so here; others carry the mark themselves. The tests of a module
 # that share a module-scoped fixture (a quick sweep that takes minutes) go to one worker too, so
 # that the fixture runs once, not once on every worker.

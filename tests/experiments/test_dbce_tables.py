@@ -30,6 +30,7 @@ def quick(tmp_path_factory):
     return out, summary
 
 
+@pytest.mark.slow             # 004's quick run: minutes (make test-all)
 def test_a_quick_run_writes_the_tables_figures_and_data(quick):
     out, summary = quick
     for name in ("paper_table.md", "estimators.csv", "connections.csv", "breakdowns.csv",
@@ -51,6 +52,7 @@ def test_a_quick_run_writes_the_tables_figures_and_data(quick):
         assert text in table, text
 
 
+@pytest.mark.slow             # 004's quick run: minutes (make test-all)
 def test_every_connection_planned_is_analysed_and_its_losses_are_the_gateways_drops(quick):
     """Ground truth the dissertation never had (digest 004 §4.1): the needed retransmissions
     the analyzer finds in the capture at A are the packets R1 dropped, within a quarter
@@ -90,6 +92,7 @@ CH5 = ("conservative_vegas", "conservative_daimd", "harmful_tris", "harmful_dual
        "large_flight_gains")
 
 
+@pytest.mark.slow             # 004's quick run: minutes (make test-all)
 @pytest.mark.parametrize("key", [
     pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=f"{NOT_HERE[k]}; {WHY}"))
     if k in NOT_HERE else k for k in CH5])
@@ -99,6 +102,7 @@ def test_a_finding_of_004_chapter_5(quick, key):
     assert check["ok"], check
 
 
+@pytest.mark.slow             # 004's quick run: minutes (make test-all)
 def test_chapter_4_checks_say_when_the_run_has_too_few_timer_events(quick):
     """Quick mode's connections lose few packets to the timer (most losses are found by fast
     retransmit): a chapter-4 check on fewer than 20 timer events is reported undecided with its

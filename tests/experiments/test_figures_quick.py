@@ -7,6 +7,8 @@ import pytest
 
 from experiments.rdtcp_figures import main
 
+# every test here runs or reads a quick sweep of 003's figures: minutes (make test-all)
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")

@@ -271,6 +271,7 @@ def fairness_checks(tmp_path_factory):
     return {c["claim"]: c["ok"] for c in summary["checks"]}
 
 
+@pytest.mark.slow             # the fairness runs: minutes (make test-all)
 def test_fig9_with_delays_f_rto_connections_treat_conventional_ones_as_conventional_do(
         fairness_checks):
     # 001 §5.3, Fig. 9 (the runs with delays): test A and test B alike, set by set
@@ -278,6 +279,7 @@ def test_fig9_with_delays_f_rto_connections_treat_conventional_ones_as_conventio
     assert len(with_delay) == 4 and all(with_delay.values()), with_delay
 
 
+@pytest.mark.slow             # the fairness runs: minutes (make test-all)
 @pytest.mark.xfail(strict=True, reason=(
     "Fig. 9 without delays: F-RTO's connections change the outcome (001: no difference); " + WHY))
 def test_fig9_without_delays_f_rto_connections_treat_conventional_ones_as_conventional_do(

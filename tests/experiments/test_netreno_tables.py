@@ -195,6 +195,7 @@ def trace_checks():
     return {c["id"]: c for c in checks_of([], [], fig1)}, fig1
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-all)
 def test_fig1_every_rto_is_classified(trace_checks):
     _, fig1 = trace_checks
     d = fig1["reno"]
@@ -205,23 +206,27 @@ def test_fig1_every_rto_is_classified(trace_checks):
     assert abs(len(d["rtos"]) - d["engine_timeouts"]) <= 0.01 * d["engine_timeouts"]
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-all)
 @pytest.mark.xfail(strict=True, reason=(
     "Fig. 1: 79.6 % of the RTOs are non-trigger (002 §4.1: over 85 %); " + WHY))
 def test_fig1_non_trigger_dominates(trace_checks):
     assert trace_checks[0]["fig1_reno_non_trigger"]["ok"], trace_checks[0]["fig1_reno_non_trigger"]
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-all)
 def test_fig1_multiple_losses_near_11_percent(trace_checks):
     assert trace_checks[0]["fig1_reno_multiple_loss"]["ok"], \
         trace_checks[0]["fig1_reno_multiple_loss"]
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-all)
 def test_fig1_lost_retransmissions_few(trace_checks):
     # 002: 4 %; at most twice that
     assert trace_checks[0]["fig1_reno_lost_retransmission"]["ok"], \
         trace_checks[0]["fig1_reno_lost_retransmission"]
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-all)
 def test_fig1_rtos_at_small_windows(trace_checks):
     # 002: "less than 10% of timeouts have congestion window larger than 10 packets"
     assert trace_checks[0]["fig1_reno_small_windows"]["ok"], \
@@ -258,10 +263,12 @@ RED_TARGETS_FAIL = {
 }
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-all)
 def test_every_red_target_is_held_or_failed_with_its_reason(red_checks):
     assert set(red_checks) == set(RED_TARGETS_HOLD) | set(RED_TARGETS_FAIL)
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-all)
 @pytest.mark.parametrize("check", RED_TARGETS_HOLD + tuple(
     pytest.param(check, marks=pytest.mark.xfail(strict=True, reason=f"{why}; {WHY}"))
     for check, why in RED_TARGETS_FAIL.items()))

@@ -14,6 +14,8 @@ from experiments.rrtcp_figures import main
 
 # where an xfail's reason is explained, with its numbers
 WHY = "experiments/README.md, RR-TCP"
+# every test here reads one quick sweep of 000's figures: minutes (make test-all)
+pytestmark = pytest.mark.slow
 
 FIGURES = "4,5,8,9,10,11,12,13,t3,t4"
 
