@@ -10,8 +10,10 @@ PYTHON := $(VENV)/bin/python
 # with Linux's TCP turn segmentation offloads off
 APT_PACKAGES := iproute2 tshark python3-venv ethtool
 # optional: the sweeps run in PyPy workers when it is there (2-5x faster), else on CPython;
-# live runs build the network with Mininet when it is there, else with plain ip netns
-APT_OPTIONAL := pypy3 mininet
+# live runs build the network with Mininet when it is there, else with plain ip netns;
+# ns-2 (ns2, and its validation suites in ns2-examples) is the outside reference for TCP
+# (experiments.ns2_conformance, experiments.ns2_runs): without it those comparisons skip
+APT_OPTIONAL := pypy3 mininet ns2 ns2-examples
 MODE ?= full
 RRTCP_MODE ?= quick
 # more options of experiments.rrtcp_figures, e.g. RRTCP_FLAGS=--sweep-57 (000 §5.7's sweep, full
@@ -64,7 +66,7 @@ help:
 	@echo "make live       one real-time run of the paper dumbbell on network namespaces (root; experiments/LIVE.md)"
 	@echo "make bench      the benchmarks that need no root: figures, commands, each goal met or NOT MET"
 	@echo "make bench-live the live benchmarks (root: network namespaces, veths, switch processes)"
-	@echo "make build      compile p4src/rdtcp.p4 to build/rdtcp.json with the project's front end"
+	@echo "make build      compile p4src/rdtcp.p4 to build/rdtcp.json and its P4Info build/rdtcp.p4info.txt"
 	@echo "make clean      remove build/, results/, run/ and caches (keeps .venv/; rm -rf .venv to redo it)"
 
 deps: apt-deps $(VENV_STAMP)
@@ -75,7 +77,7 @@ apt-deps:
 	  if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi; \
 	  for p in $(APT_OPTIONAL); do dpkg -s $$p >/dev/null 2>&1 || \
 	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p; } || \
-	    echo "deps: optional $$p not installed; runs use CPython instead"; done; \
+	    echo "deps: optional $$p not installed (pypy3: runs use CPython; mininet: plain ip netns; ns2: the ns-2 comparisons skip)"; done; \
 	else echo "deps: not root or no apt-get; install $(APT_PACKAGES) (and optionally $(APT_OPTIONAL)) yourself if tests need them"; fi
 
 $(VENV_STAMP): pyproject.toml
@@ -84,10 +86,11 @@ $(VENV_STAMP): pyproject.toml
 	$(PYTHON) -m pip install -q --disable-pip-version-check -e '.[test]'
 	@touch $@
 
-build: build/rdtcp.json
-build/rdtcp.json: $(VENV_STAMP) p4src/rdtcp.p4 $(wildcard p4src/include/*.p4) $(shell find toolchain/compiler -name "*.py")
+build: build/rdtcp.json build/rdtcp.p4info.txt
+# one compilation writes both (a grouped target: either missing runs it)
+build/rdtcp.json build/rdtcp.p4info.txt &: $(VENV_STAMP) p4src/rdtcp.p4 $(wildcard p4src/include/*.p4) $(shell find toolchain/compiler -name "*.py")
 	@mkdir -p build
-	$(P4C) p4src/rdtcp.p4 -o $@
+	$(P4C) p4src/rdtcp.p4 -o build/rdtcp.json --p4runtime-files build/rdtcp.p4info.txt
 
 test: deps
 	@[ "$$(id -u)" != 0 ] || echo "make $(TEST_NAME): as root, the tests marked serial create network namespaces and veth pairs (and remove them)"

@@ -1,7 +1,7 @@
 """Benchmark of live runs against the simulator: one bulk transfer over the paper's dumbbell in
-real time (experiments.live_run) and the same run in virtual time (experiments.runner.scenario), side by
-side: throughput, handshake RTT (nominal 104 ms of propagation), retransmissions, R1's drops,
-and what the live run cost in wall-clock time.
+real time (experiments.live_run) and the same run in virtual time
+(experiments.studies.rdtcp.scenario), side by side: throughput, handshake RTT (nominal 104 ms of
+propagation), retransmissions, R1's drops, and what the live run cost in wall-clock time.
 
     sudo python bench/bench_live.py [--variant rdtcp] [--duration 20] [--backend netns] [--drop P]
 
@@ -38,7 +38,9 @@ def main() -> int:
     goal = f"live throughput within {GOAL_RATIO:.0%} of the simulated run's"
 
     from experiments import live_run
-    from experiments.runner.scenario import RunSpec, gateway_program, run_paper
+    from experiments.runner.program import gateway_program
+    from experiments.runner.spec import RunSpec
+    from experiments.studies.rdtcp.scenario import run_paper
     from live.network import LiveError, check_environment
 
     try:

@@ -34,7 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from experiments.runner.scenario import BOTTLENECK_BPS, RunSpec, run_paper  # noqa: E402
+from experiments.runner.spec import RunSpec  # noqa: E402
+from experiments.studies.rdtcp.scenario import BOTTLENECK_BPS, run_paper  # noqa: E402
 from goals import at_most, not_judged  # noqa: E402  (bench/, this script's folder)
 from sim.program import gateway_json  # noqa: E402
 
@@ -72,7 +73,7 @@ def frame_load(program, duration: float):
     """Replay the scenario's packet load without TCP: a full-size data frame from a every
     bottleneck serialisation time and one 54-byte ACK from b per data frame, through the
     paper's network with both gateways configured by the controller."""
-    from experiments.runner.scenario import build_network
+    from experiments.studies.rdtcp.scenario import build_network
     from netbase.segment import Segment
     from netbase.wire import encode_frame
     net = build_network(RunSpec(variant="sack", duration=duration), program)

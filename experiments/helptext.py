@@ -40,7 +40,8 @@ def add_list_variants(p: argparse.ArgumentParser, names, others: dict[str, str] 
     says where the list is."""
     from hosts.tcp.variants import variant_listing
     others = others or {}
-    text = "\n".join([variant_listing(names), *(f"{name}: {what}" for name, what in others.items())])
+    text = "\n".join([variant_listing(names),
+                      *(f"{name}: {what}" for name, what in others.items())])
     p.add_argument("--list-variants", action=_PrintAndExit, text=text,
                    help="list the senders by the paper that defines them, and exit")
     p.epilog = ((p.epilog + " ") if p.epilog else "") + (

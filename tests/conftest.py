@@ -47,9 +47,10 @@ def pytest_collection_modifyitems(config, items):
             if "\n" in reason or len(reason) > MAX_XFAIL_REASON:
                 too_long.append(f"{item.nodeid} ({len(reason)} characters)")
     if too_long:
+        more = f" and {len(too_long) - 3} more" if len(too_long) > 3 else ""
         raise pytest.UsageError(
             f"xfail reasons must be one line of at most {MAX_XFAIL_REASON} characters, the "
-            f"explanation in experiments/README.md: " + "; ".join(too_long))
+            f"explanation in experiments/README.md: {'; '.join(too_long[:3])}{more}")
 
 
 def _uses_a_shared_fixture(item) -> bool:

@@ -59,8 +59,16 @@ def test_one_ptf_group_on_the_switch_process(program):
     assert "embedded: ptf exit status 0" in output
 
 
+STUDIES = ("rdtcp", "rrtcp", "frto", "netreno", "dbce")
+
+
 def run(spec, program):
+    """``spec`` run by the function its study registered (each study's scenario module
+    registers its scenarios when imported)."""
+    import importlib
     from experiments.runner.pool import runner_for
+    for study in STUDIES:
+        importlib.import_module(f"experiments.studies.{study}.scenario")
     return runner_for(spec)(spec, program).row()
 
 
@@ -84,7 +92,7 @@ def run(spec, program):
      lambda r: r["analysed"] == r["planned"] > 0 and len(r["connections"]) > 0),
 ])
 def test_one_short_run_of_each_paper(program, paper, spec, check):
-    from experiments.runner.scenario import RunSpec
+    from experiments.runner.spec import RunSpec
     row = run(RunSpec(**spec), program[1])
     assert "error" not in row, row.get("error")
     assert check(row), {k: v for k, v in row.items() if not k.startswith("_")}

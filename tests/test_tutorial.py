@@ -64,7 +64,8 @@ def steps(text: str) -> list[Step]:
             j = i
             while j < len(lines) and not lines[j].strip():
                 j += 1
-            if j < len(lines) and FENCE.match(lines[j]) and FENCE.match(lines[j]).group(1) == "text":
+            fence = FENCE.match(lines[j]) if j < len(lines) else None
+            if fence and fence.group(1) == "text":
                 out_end = next(k for k in range(j + 1, len(lines)) if lines[k].startswith("```"))
                 found[-1].expected = "\n".join(lines[j + 1:out_end])
                 i = out_end + 1

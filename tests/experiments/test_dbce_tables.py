@@ -122,8 +122,9 @@ def test_a_dbce_run_loads_no_module_outside_its_code_version():
     scoring, replay) in a fresh interpreter loads no repository module that version misses."""
     script = textwrap.dedent("""
         import os, sys
-        from experiments.runner.scenario import RunSpec, gateway_program
-        from experiments.runner.dbce_scenario import run_dbce
+        from experiments.runner.program import gateway_program
+        from experiments.runner.spec import RunSpec
+        from experiments.studies.dbce.scenario import run_dbce
         from sim.program import REPO_ROOT
         _, program = gateway_program()
         run_dbce(RunSpec("sack", scenario="dbce-cross", injection="recirc", level=0.01,
@@ -141,7 +142,7 @@ def test_a_dbce_run_loads_no_module_outside_its_code_version():
                           text=True, check=True)
     loaded = set(done.stdout.split())
     hashed = {p.relative_to(REPO_ROOT).as_posix() for p in code_files(REPO_ROOT)}
-    assert {"analyzer/dbce.py", "experiments/runner/dbce_scenario.py"} <= loaded
+    assert {"analyzer/dbce.py", "experiments/studies/dbce/scenario.py"} <= loaded
     assert loaded - hashed == set()
 
 
@@ -162,7 +163,7 @@ def test_bad_options_are_one_usage_error(tmp_path, capsys, argv, message):
 
 
 def test_a_dbce_scenario_refuses_the_queue_swaps():
-    from experiments.runner.dbce_scenario import run_dbce
-    from experiments.runner.scenario import RunSpec
+    from experiments.runner.spec import RunSpec
+    from experiments.studies.dbce.scenario import run_dbce
     with pytest.raises(ValueError, match="reorders in the P4 gateway only"):
         run_dbce(RunSpec("sack", scenario="dbce-dumbbell", swaps=5, duration=1.0), None)

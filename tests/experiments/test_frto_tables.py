@@ -11,9 +11,11 @@ import pytest
 from experiments.frto_tables import (MODES, PAPER, RESPONSE_NAMES, VARIANTS, build_specs, checks_of,
                                      main, points_of)
 from experiments.runner import pool
-from experiments.runner.frto_scenario import frto_config, run_frto
 from experiments.runner.journal import scan_journal
-from experiments.runner.scenario import SCENARIOS, RunSpec, gateway_program, run_paper
+from experiments.runner.program import gateway_program
+from experiments.runner.spec import SCENARIOS, RunSpec
+from experiments.studies.frto.scenario import frto_config, run_frto
+from experiments.studies.rdtcp.scenario import run_paper
 
 # where an xfail's reason is explained, with its numbers
 WHY = "experiments/README.md, F-RTO"
@@ -26,7 +28,7 @@ def program():
 
 
 def test_the_path_is_001s_link_behind_a_7_packet_buffer(program):
-    from experiments.runner.frto_scenario import _build_network
+    from experiments.studies.frto.scenario import _build_network
     from netbase.units import parse_delay
     from topologies import FrtoTopo, topos
 
@@ -42,7 +44,7 @@ def test_the_path_is_001s_link_behind_a_7_packet_buffer(program):
 def test_the_link_layer_holds_six_packets_after_the_routers_seven(program):
     # 001 §5.1: a 7-packet router queue, then the link's 1776-byte send buffer (six 296-byte
     # packets) ahead of the serialiser: in series they drop exactly when 13 packets wait
-    from experiments.runner.frto_scenario import _build_network
+    from experiments.studies.frto.scenario import _build_network
     from sim.gateway import gateway_config
     from sim.links import queue_packets
 
@@ -57,7 +59,7 @@ def test_the_link_layer_holds_six_packets_after_the_routers_seven(program):
 
 
 def test_a_burst_at_the_router_keeps_thirteen_packets_and_drops_the_rest(program):
-    from experiments.runner.frto_scenario import _build_network
+    from experiments.studies.frto.scenario import _build_network
     from netbase.segment import ACK, Segment
     from netbase.wire import encode_frame
 
@@ -74,7 +76,7 @@ def test_a_burst_at_the_router_keeps_thirteen_packets_and_drops_the_rest(program
 
 
 def test_the_fairness_test_runs_two_sets_of_three_transfers_of_50_kb(program):
-    from experiments.runner.frto_scenario import FAIR_BYTES, run_frto_fairness
+    from experiments.studies.frto.scenario import FAIR_BYTES, run_frto_fairness
 
     spec = RunSpec("frto", scenario="frto-fair", level=0.02, seed=1, duration=900.0)
     row = run_frto_fairness(spec, program).row()

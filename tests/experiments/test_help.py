@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments.runner.scenario import SENDERS
+from experiments.runner.spec import SENDERS
 from hosts.tcp.variants import BY_PAPER, VARIANTS, by_paper
 
 ROOT = Path(__file__).resolve().parents[2]

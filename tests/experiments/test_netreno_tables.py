@@ -10,11 +10,13 @@ import pytest
 
 from experiments import netreno_tables as nt
 from experiments.runner import pool
-from experiments.runner import netreno_scenario as ns
-from experiments.runner.journal import CODE_FILES
-from experiments.runner.netreno_report import checks_of, fig1_data, table12_rows, table3_rows
-from experiments.runner.scenario import SCENARIOS, SENDERS, RunSpec, gateway_program
+from experiments.runner.journal import code_files
+from experiments.runner.program import gateway_program
+from experiments.runner.spec import SCENARIOS, SENDERS, RunSpec
+from experiments.studies.netreno import scenario as ns
+from experiments.studies.netreno.report import checks_of, fig1_data, table12_rows, table3_rows
 from netbase.units import parse_bw, parse_delay
+from sim.program import REPO_ROOT
 from topologies import NetRenoLabTopo, NetRenoTopo, topos
 from topologies.netreno import ATM_SCALE
 
@@ -58,8 +60,9 @@ def test_fig7_lab_and_the_topos_mn_custom_sees():
 def test_the_scenarios_are_registered_with_512_byte_segments():
     for name in ns.NETRENO_SCENARIOS:
         assert SCENARIOS[name].mss == 512
-        assert pool.SCENARIO_RUNNERS[name][0] == "experiments.runner.netreno_scenario"
-    assert "experiments/runner/netreno_scenario.py" in CODE_FILES
+        assert pool.runner_for(RunSpec("netreno", scenario=name)).__module__ == \
+            "experiments.studies.netreno.scenario"
+    assert REPO_ROOT / "experiments/studies/netreno/scenario.py" in code_files(REPO_ROOT)
     cfg = ns.netbsd_config(RunSpec("netreno", scenario="netreno-sim"))
     assert (cfg.mss, cfg.sack, cfg.delayed_ack, cfg.initial_window_segments,
             cfg.max_cwnd_segments, cfg.clock_granularity, cfg.min_rto, cfg.rtt_sampling) == \

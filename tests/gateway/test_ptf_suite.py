@@ -70,3 +70,14 @@ def test_ptf_suite_passes_on_real_simple_switch():
     status, output = run_runner("--target", "bmv2")
     assert status == 0, output[-6000:]
     assert "bmv2: ptf exit status 0" in output
+
+
+@pytest.mark.serial
+@pytest.mark.timeout(900)
+def test_ptf_groups_pass_with_entries_written_over_p4runtime():
+    """The controller over P4Runtime (P4RuntimeDriver; rdtcp-switch serving it): the
+    forwarding and EPDN groups (the whole suite passes so too: run_ptf.py --control p4runtime)."""
+    status, output = run_runner("--target", "embedded", "--control", "p4runtime",
+                                "forwarding", "epdn")
+    assert status == 0, output[-6000:]
+    assert "embedded: ptf exit status 0" in output

@@ -254,7 +254,7 @@ def test_live_run_configures_the_injection_and_drops_on_r1s_bottleneck_only(plan
     imp = cfgs["r1"]["ports"]["2"]["impair"]
     assert imp == {"recirc_prob": 0.05, "recirc_loops": 1, "drop_prob": 0.01}
     assert "impair" not in str(cfgs["r2"])
-    assert cfgs["r1"]["ports"]["2"]["tm_depth"] == 260     # experiments.runner.scenario.TM_DEPTH
+    assert cfgs["r1"]["ports"]["2"]["tm_depth"] == 260     # experiments.runner.gateways.TM_DEPTH
     plain = live_run.gateway_configs(plan, live_run.parse_args([]).spec)
     assert "impair" not in str(plain)
 

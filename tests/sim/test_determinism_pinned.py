@@ -63,11 +63,12 @@ class _HashTap:
 
 
 def _fingerprint(spec_kwargs: dict, program) -> dict:
-    """Run one scenario the way ``experiments.runner.scenario.run_paper`` does, with a hashing tap on
-    every link (one tap object shared by all channels: the order in which frames leave the
-    nodes is part of the fingerprint)."""
-    import experiments.runner.scenario as paper
-    from experiments.runner.scenario import RunSpec, run_paper
+    """Run one scenario the way ``experiments.studies.rdtcp.scenario.run_paper`` does, with a
+    hashing tap on every link (one tap object shared by all channels: the order in which frames
+    leave the nodes is part of the fingerprint)."""
+    from experiments.runner.spec import RunSpec
+    import experiments.studies.rdtcp.scenario as paper
+    from experiments.studies.rdtcp.scenario import run_paper
 
     spec = RunSpec(duration=DURATION, sample_step=SAMPLE_STEP, **spec_kwargs)
     tap = _HashTap()

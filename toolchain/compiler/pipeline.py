@@ -12,16 +12,21 @@ from .frontend import parse_and_check
 from .midend import run_midend
 
 
-def compile_program(path, include_dirs=(), defines=None, warnings=None) -> dict:
-    """Front end -> mid end -> back end; returns the BMv2 JSON document."""
-    return run_deep(_compile, Path(path), include_dirs, defines, warnings)
+def compile_program(path, include_dirs=(), defines=None, warnings=None,
+                    after_front_end=None) -> dict:
+    """Front end -> mid end -> back end; returns the BMv2 JSON document.
+    ``after_front_end(program)``: called with the checked program before the mid end runs
+    (the P4Info is made from it, as p4c does); a CompileError it raises stops the compilation."""
+    return run_deep(_compile, Path(path), include_dirs, defines, warnings, after_front_end)
 
 
-def _compile(path: Path, include_dirs, defines, warnings) -> dict:
+def _compile(path: Path, include_dirs, defines, warnings, after_front_end=None) -> dict:
     if not path.is_file():
         raise CompileError.at(None, f"{path}: no such file")
     program, front_warnings = parse_and_check(str(path), include_dirs=tuple(include_dirs),
                                               defines=dict(defines or {}))
+    if after_front_end is not None:
+        after_front_end(program)
     diags = Diagnostics()
     lowered = run_midend(program, diags, path.name)
     if warnings is not None:

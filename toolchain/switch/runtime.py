@@ -490,6 +490,18 @@ class Runtime:
         if any(rates[i][0] > rates[i + 1][0] for i in range(len(rates) - 1)):
             raise OpError(kind, code)
 
+    def meter_clear_rates(self, name: str, index: int) -> None:
+        """Back to unconfigured (every packet green), as after reset_state; for a direct meter
+        ``index`` is the entry handle (P4Runtime's MeterEntry without a config)."""
+        m = self._meter(name)
+        table = self._direct_meter_table(m)
+        if table is not None:
+            self._direct_entry(table, index, meters=True).meter.rates = None
+            return
+        if not 0 <= index < len(m):
+            raise OpError("meter", "INVALID_INDEX")
+        m.meters[index].rates = None
+
     def meter_array_set_rates(self, name: str, rates: list[tuple[float, int]]) -> None:
         m = self._meter(name)
         self._check_rate_count(m.rate_count, rates)

@@ -48,6 +48,7 @@ from ..errors import CliError, LoadError
 from ..simple_switch.switch import SimpleSwitch
 from ..thrift_server import ThriftUnavailable, make_processor, thrift_modules
 from ..thrift_server.server import ThriftServer, ThriftServerError
+from ..p4runtime_server import process as p4rt_process
 from .host import ProcessHost
 
 __all__ = ["main", "SwitchProcess", "READY_LINE_PREFIX", "build_parser"]
@@ -201,6 +202,8 @@ class SwitchProcess:
                 self.sel.register(sock, selectors.EVENT_READ, ("client", sock.fileno()))
         elif kind == "client":
             self._serve_client(arg, events)
+        elif kind == "call":               # calls the P4Runtime server hands to this loop
+            arg()
         else:
             self._wakeup.drain()
 
@@ -314,7 +317,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "interfaces, with simple_switch's command line.",
         epilog=f"Ready when it prints '{READY_LINE_PREFIX}127.0.0.1:<port>'. BMv2's Thrift "
                "runtime API is served there: simple_switch_CLI --thrift-port <port>. Target "
-               "option after '--': --enable-swap. Needs root (AF_PACKET).")
+               "options after '--': --enable-swap, and simple_switch_grpc's "
+               "--grpc-server-addr, --cpu-port. Needs root (AF_PACKET).")
     ap.add_argument("config", nargs="?", metavar="JSON", help="BMv2 JSON (p4c-bm2-ss or rdtcp-p4c)")
     ap.add_argument("-i", "--interface", action="append", default=[], metavar="<port-num>@<interface-name>",
                     help="attach network interface <interface-name> as port <port-num>; repeatable")
@@ -341,7 +345,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=0,
                     help="seed of the target's random numbers (random extern, hash 'random'); "
                          "not a simple_switch option")
-    ap.add_argument("--no-p4", action="store_true", help="refused: this switch needs a JSON at start")
+    ap.add_argument("--no-p4", action="store_true",
+                    help="start without a program (frames dropped) until a P4Runtime controller "
+                         "sets one (needs --grpc-server-addr)")
+    p4rt_process.add_arguments(ap)
     ap.add_argument("-v", "--version", action="store_true", help="print the version and exit")
     return ap
 
@@ -362,12 +369,18 @@ def split_target_options(argv: list[str]) -> tuple[list[str], list[str]]:
     if "--" not in argv:
         return argv, []
     i = argv.index("--")
-    target = argv[i + 1:]
-    for a in target:
-        if a.split("=", 1)[0] not in TARGET_OPTIONS:
-            raise StartupError(f"simple_switch target option {a.split('=', 1)[0]} is not "
-                               "supported by rdtcp-switch (only --enable-swap)")
-    return argv[:i], target
+    target, moved = [], []
+    rest = iter(argv[i + 1:])
+    for a in rest:
+        name = a.split("=", 1)[0]
+        if name in p4rt_process.GRPC_TARGET_OPTIONS:   # simple_switch_grpc's: parsed as ours
+            moved += [a] if "=" in a else [a, next(rest, "")]
+        elif name not in TARGET_OPTIONS:
+            raise StartupError(f"simple_switch target option {name} is not supported by "
+                               "rdtcp-switch (only --enable-swap, --grpc-server-addr, --cpu-port)")
+        else:
+            target.append(a)
+    return argv[:i] + moved, target
 
 
 def setup_logging(args) -> None:
@@ -410,9 +423,10 @@ def open_ports(specs: list[str], max_ports: int) -> dict[int, RawPort]:
 def start(args) -> SwitchProcess:
     """Everything up to the readiness line; raises StartupError, LoadError, PortError,
     ThriftServerError or ThriftUnavailable."""
-    if args.no_p4:
-        raise StartupError("--no-p4 is not supported: give the BMv2 JSON to run")
-    if not args.config:
+    problem = p4rt_process.check(args)
+    if problem:
+        raise StartupError(problem)
+    if not args.config and not args.no_p4:
         raise StartupError("please specify an input JSON configuration file")
     if args.max_port_count < 0:
         raise StartupError("Invalid --max-port-count argument, cannot be negative")
@@ -421,12 +435,14 @@ def start(args) -> SwitchProcess:
         pcap_dir = Path(args.pcap)
         if not pcap_dir.is_dir():
             raise StartupError(f"Directory '{args.pcap}' specified with '--pcap' does not exist.")
-    if not Path(args.config).is_file():
+    if args.config and not Path(args.config).is_file():
         raise StartupError(f"cannot read JSON configuration file {args.config!r}: no such file")
     delays = port_delays(args.port_delay, args.interface)
-    config_text = Path(args.config).read_text()
-    program = load_program(args.config)
-    sw = SimpleSwitch(program, seed=args.seed)
+    if args.no_p4:
+        config_text, sw = "", p4rt_process.NullSwitch()
+    else:
+        config_text = Path(args.config).read_text()
+        sw = SimpleSwitch(load_program(args.config), seed=args.seed)
     thrift_modules()                   # missing Thrift packages: one line, before any port opens
     host = ProcessHost(sw, config_text, device_id=args.device_id, seed=args.seed,
                        enable_swap="--enable-swap" in args.target_options)
@@ -450,6 +466,13 @@ def start(args) -> SwitchProcess:
     proc = SwitchProcess(sw, ports, control, pcap, dump_packet_data=max(args.dump_packet_data, 0),
                          port_delays=delays)
     host.attach(proc)
+    proc.p4runtime = None
+    if args.grpc_server_addr:
+        try:
+            proc.p4runtime = p4rt_process.attach(args, host, proc)
+        except ValueError as e:        # the packages missing, the address taken, ...
+            proc.close()
+            raise StartupError(str(e)) from None
     return proc
 
 
@@ -493,10 +516,14 @@ def main(argv: list[str] | None = None) -> int:
     log.info("Starting Thrift server on port %d", proc.control.port)
     log.info("Thrift server was started")
     proc.install_signal_handlers()
+    if proc.p4runtime is not None:
+        print(f"{p4rt_process.P4RUNTIME_LINE_PREFIX}{proc.p4runtime.address}", flush=True)
     print(f"{READY_LINE_PREFIX}{proc.control.host}:{proc.control.port}", flush=True)
     try:
         proc.run()
     finally:
+        if proc.p4runtime is not None:
+            proc.p4runtime.stop()
         proc.close()
     for num, p in sorted(proc.ports.items()):
         log.info("port %d (%s): %d in, %d out, %d send errors", num, p.ifname, p.rx_packets,
