@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Sequence
 
 from controller.drivers import DriverError
+from experiments.helptext import add_list_variants, prog_name
 from experiments.runner.cli import (HelpFormatter, UsageError, finite_float, make_out_dir,
                                     out_of_range)
 from experiments.runner.gateways import TM_DEPTH, gateway_impairment
@@ -84,14 +85,15 @@ SYSCTL_RANGES = {"net.ipv4.tcp_sack": (0, 1), "net.ipv4.tcp_dsack": (0, 1),
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
-        prog="python -m experiments.live_run", formatter_class=HelpFormatter,
+        prog=prog_name("experiments.live_run", "rdtcp-live"), formatter_class=HelpFormatter,
         description="Run one bulk transfer over the paper's dumbbell (003 §4) in real time: "
                     "hosts in network namespaces running the project's TCP engine (or "
                     "Linux's), both gateways as rdtcp-switch (or simple_switch) processes "
                     "configured by the controller. Needs root.")
-    p.add_argument("--variant", choices=(*SENDERS, LINUX), default="rdtcp",
+    p.add_argument("--variant", choices=(*SENDERS, LINUX), default="rdtcp", metavar="VARIANT",
                    help="sender (and receiver): one of the engine's variants, or linux: the "
                         "kernel's own TCP on both hosts (live.kernel_host)")
+    add_list_variants(p, SENDERS, {LINUX: "Linux's own TCP on both hosts (live.kernel_host)"})
     p.add_argument("--sysctl", action="append", default=[], metavar="KEY=VALUE",
                    help="with --variant linux: a TCP setting of both hosts' namespaces "
                         "(repeatable): net.ipv4.tcp_sack, tcp_dsack, tcp_recovery (RACK: 1 on, 0 "
@@ -441,7 +443,7 @@ def one_line(doc: dict) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    out = Path(args.out)
+    out = Path(args.out).absolute()     # the hosts' processes run in the checkout, not here
     try:                    # everything this machine lacks, said before any namespace exists
         check_environment()
         check_sysctls(args.sysctls)

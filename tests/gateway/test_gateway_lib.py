@@ -397,6 +397,6 @@ def test_switch_process_missing_interface_is_named(tmp_path, gateway_json):
     prog = tmp_path / "rdtcp.json"
     prog.write_text(json.dumps(gateway_json))
     proc = subprocess.run(["rdtcp-switch", "-i", "1@rdtcp-no-such-if", str(prog),
-                           "--thrift-port", "19093"], capture_output=True, text=True, timeout=60)
+                           "--thrift-port", "0"], capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0
     assert "rdtcp-no-such-if" in proc.stderr + proc.stdout
