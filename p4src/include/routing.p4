@@ -1,7 +1,7 @@
 /*
  * routing.p4 -- IPv4 routing and the L2 patch panel, architecture-neutral: tables and actions,
- * included in the body of the control that applies them (v1model: Route, forwarding.p4; TNA:
- * MyIngress, p4src/tna/rdtcp_tna.p4), unchanged.
+ * included in the body of the control that applies them, Route in both programs (v1model:
+ * forwarding.p4; TNA: p4src/tna/rdtcp_tna.p4), unchanged.
  *
  * IPv4 is routed by longest-prefix match with MAC rewrite (the tutorials' basic.p4 semantics:
  * the new source is the address the frame was sent to, the new destination the next hop) and
