@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from toolchain.compiler import CompileError
+from toolchain.compiler.frontend import check_source
 from toolchain.compiler.pipeline import compile_program
 
 import test_p4src_tna as tna
@@ -72,16 +73,29 @@ def test_every_p4_file_under_p4src_is_checked(tmp_path):
             f"{path.relative_to(ROOT)} is neither a checked program nor included by one"
 
 
-def test_tna_port_front_end_gives_no_warning(tmp_path):
-    # every pass after the preprocessor, the inlining of the ingress pieces included (a
-    # CompileError fails the test with its diagnostics)
-    from toolchain.compiler.frontend import check_source
+def tna_warnings(tmp_path, edit=lambda text: text) -> list:
+    """The front end's warnings on the TNA port (with test_p4src_tna's rewrites), every pass
+    after the preprocessor, the inlining of the ingress pieces included; an error raises."""
     api = tmp_path / "t2na"
     api.mkdir()
     (api / "t2na.p4").write_text(tna.T2NA_API)
     text = tna.rewrite_for_front_end(tna.preprocessed(TNA, [api]))
-    _, warnings = check_source(text, str(TNA), require_main=True)
-    assert [str(d) for d in warnings] == []
+    _, warnings = check_source(edit(text), str(TNA), require_main=True)
+    return warnings
+
+
+def test_tna_port_front_end_gives_no_warning(tmp_path):
+    assert [str(d) for d in tna_warnings(tmp_path)] == []
+
+
+def test_tna_guard_sees_a_warning_inside_a_piece(tmp_path):
+    """Negative control: a constant shifted past its width in TrustBoundary's source_spoofed
+    (a piece inlined into MyIngress) is reported at its line."""
+    old = "meta.drop_cause = DROP_SPOOFED;"
+    warnings = tna_warnings(tmp_path, lambda text: text.replace(old, old[:-1] + " << 9;"))
+    line = next(i for i, s in enumerate(TNA.read_text().splitlines(), 1) if old in s)
+    assert [(d.pos.line, d.message) for d in warnings] == [
+        (line, "8 << 9: shifting value with 8 bits by 9")]
 
 
 def test_the_guard_fails_on_a_shift_p4c_refuses(tmp_path):
