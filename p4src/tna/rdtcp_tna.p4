@@ -4,8 +4,8 @@
  *
  * Same EPDN semantics as the v1model program (seeds/003-rd-tcp-epdn.txt §3, §3.1; p4src/README.md):
  * per-flow table of the dropped byte range, newest-wins collision policy, stamp as the first
- * option of the flow's next forwarded data segment, merge with an upstream stamp, strip at edge
- * ports, MTU rule, drop and reordering injection. What changes is how Tofino does each step;
+ * option of the flow's next forwarded data segment, merge with an upstream stamp, at edge ports
+ * the source check (ingress filtering) and the strip, MTU rule, drop and reordering injection. What changes is how Tofino does each step;
  * p4src/tna/README.md maps every v1model construct to its counterpart here and lists what
  * could not be verified (there is no bf-p4c on this machine: this file has never been compiled).
  *
@@ -228,7 +228,16 @@ control Route(inout ig_headers_t hdr,
 }
 
 /* ---- TrustBoundary (../include/trust.p4): hosts cannot forge drop reports ----------------- */
-/* The first-option EPDN only (README, "Not ported": options further in). */
+/* Who sends, then what: at an edge port, a source address the port's hosts may not use is
+ * dropped, and the first-option EPDN of what passes is stripped (README, "Not ported": options
+ * further in). */
+
+/* A packet from an edge port with a source address its hosts may not use: index into
+ * MyIngress.drops (headers.p4: DROP_CAUSES; v1model: trust.p4 declares it). Never recorded in
+ * the EPDN table (Epdn records buffer, random and pattern drops only). */
+const bit<8> DROP_SPOOFED = 8;
+#define EDGE_SOURCE_ENTRIES 1024    /* allowed prefixes, every edge port's together */
+
 control TrustBoundary(inout ig_headers_t hdr,
                       inout metadata_t meta,
                       in ingress_intrinsic_metadata_t ig_intr_md,
@@ -240,7 +249,36 @@ control TrustBoundary(inout ig_headers_t hdr,
     @name(".MyIngress.epdn_strips")
     Counter<bit<32>, bit<32>>(EPDN_EVENTS, CounterType_t.PACKETS_AND_BYTES) epdn_strips;
     @name(".MyIngress.edge_port")
-    KNOB(bit<8>, edge_port, MAX_PORTS, port_t)        /* 1: strip arriving EPDN options */
+    KNOB(bit<8>, edge_port, MAX_PORTS, port_t)        /* 1: check sources, strip EPDN */
+
+    /* The source check of the edge ports (ingress filtering, BCP 38 = RFC 2827 §3; why a trust
+     * boundary needs it besides the strip: ../include/trust.p4), v1model's table with v1model's
+     * names, so the controller's commands fill it unchanged (each edge port's `sources` in the
+     * config). A port's allowed prefixes give source_ok; anything else misses, and a miss
+     * drops: an edge port without entries drops rather than trusts (fail closed). An exact key
+     * beside an lpm key is a ternary (TCAM) table on Tofino, the prefix length its priority. */
+    @name(".MyIngress.source_ok")
+    action source_ok() {
+    }
+
+    @name(".MyIngress.source_spoofed")
+    action source_spoofed() {
+        meta.drop_cause = DROP_SPOOFED;
+    }
+
+    @name(".MyIngress.edge_source")
+    table edge_source {
+        key = {
+            ig_intr_md.ingress_port: exact;
+            hdr.ipv4.src_addr: lpm;
+        }
+        actions = {
+            source_ok;
+            source_spoofed;
+        }
+        size = EDGE_SOURCE_ENTRIES;
+        default_action = source_spoofed();
+    }
 
     /* A TCP fragment from a host (edge port): the trust boundary cannot be enforced on it (a
      * forged EPDN option may sit in any fragment); dropped as DROP_MALFORMED, as in v1model. */
@@ -260,12 +298,19 @@ control TrustBoundary(inout ig_headers_t hdr,
     apply {
         if (meta.first_pass && meta.drop_cause == DROP_NONE && hdr.ipv4.isValid() && !legacy) {
             if (edge_port_read.execute(ig_intr_md.ingress_port) == 1) {
-                if (meta.tcp_ok == 1 && hdr.epdn.isValid()) {
-                    epdn_strip_option();
-                    epdn_strips.count(EV_STRIP);
-                } else if (hdr.ipv4.protocol == PROTO_TCP
-                        && (hdr.ipv4.frag_offset != 0 || (hdr.ipv4.flags & 3w1) == 3w1)) {
-                    drop_edge_fragment();
+                /* the options only of a sender the port may have. The table's action chooses
+                 * the next step: a condition on drop_cause, which the action writes, would be
+                 * a match dependency, the steps after it a stage later */
+                switch (edge_source.apply().action_run) {
+                    source_ok: {
+                        if (meta.tcp_ok == 1 && hdr.epdn.isValid()) {
+                            epdn_strip_option();
+                            epdn_strips.count(EV_STRIP);
+                        } else if (hdr.ipv4.protocol == PROTO_TCP
+                                && (hdr.ipv4.frag_offset != 0 || (hdr.ipv4.flags & 3w1) == 3w1)) {
+                            drop_edge_fragment();
+                        }
+                    }
                 }
             }
         }

@@ -14,8 +14,13 @@ bf-p4c here, so nothing compiles it for Tofino. What can be checked for real:
 * its ingress is the v1model ingress's pieces, so a reader maps one onto the other: the same
   controls in the same order, each applied once, with the control-plane names of v1model, and
   the Tofino rules the split must keep (the legacy_router register read once and handed to the
-  pieces that act on it, every EPDN-table and edge_port access under `!legacy`, each counter
-  counted at one place).
+  pieces that act on it, every EPDN-table and edge_port access and the source check under
+  `!legacy`, each counter counted at one place);
+* the edge's source check is v1model's (ingress filtering, p4src/include/trust.p4): the tables
+  are the ones the controller fills (names, sizes, keys and action data, from the typed
+  program), and the path a spoofed packet takes through the pieces leads to DROP_SPOOFED,
+  counted in drops, before any piece strips, impairs or records it. Nothing here runs a packet
+  through the port: that needs bf-p4c and a Tofino model (p4src/tna/README.md).
 """
 
 from __future__ import annotations
@@ -26,12 +31,16 @@ from pathlib import Path
 import pytest
 
 from toolchain.compiler.diagnostics import CompileError, Diagnostics
-from toolchain.compiler.frontend import P4INCLUDE, PASSES, FrontEndContext, run_passes
+from toolchain.compiler.frontend import (P4INCLUDE, PASSES, FrontEndContext, check_source,
+                                        run_passes)
+from toolchain.compiler.frontend import ast as A
+from toolchain.compiler.midend.controls import qualified_name
 from toolchain.compiler.frontend.parser import Parse
 from toolchain.compiler.frontend.preprocess import preprocess
 
 import test_p4src_p4c_rules as rules
 from controller import names
+from controller.program import ProgramInfo, TableInfo
 
 ROOT = Path(__file__).resolve().parents[2]
 TNA = ROOT / "p4src" / "tna" / "rdtcp_tna.p4"
@@ -211,7 +220,8 @@ def test_tna_metadata_initializer_reports_missing_field(api_dir):
 
 
 # ---------------------------------------------------------------------- legacy router (003 §7)
-LEGACY_GATED = re.compile(r"\b(epdn_\w+|edge_port_read)\.execute\s*\(")
+# The EPDN table and edge_port (RegisterActions), and the edge's source check (a table).
+LEGACY_GATED = re.compile(r"\b(epdn_\w+|edge_port_read)\.execute\s*\(|\b(edge_source)\.apply\s*\(")
 
 
 def enclosing_conditions(text: str, pos: int) -> list[str]:
@@ -231,17 +241,18 @@ def enclosing_conditions(text: str, pos: int) -> list[str]:
 
 
 def ungated_epdn_accesses(text: str) -> list[str]:
-    """Every access of the EPDN table or of edge_port that no enclosing condition (nor its own
-    statement's) restricts to a switch that is not legacy."""
-    return [m.group(1) for m in LEGACY_GATED.finditer(text)
+    """Every access of the EPDN table or of edge_port, and every source check, that no
+    enclosing condition (nor its own statement's) restricts to a switch that is not legacy."""
+    return [m.group(1) or m.group(2) for m in LEGACY_GATED.finditer(text)
             if not any("!legacy" in h for h in enclosing_conditions(text, m.start()))]
 
 
 def test_tna_legacy_router_neither_records_stamps_nor_strips(api_dir):
     # as v1model's Epdn and TrustBoundary (../README.md "Legacy router"): every access of the
-    # EPDN table and of edge_port is under a `!legacy` condition; the register is read once
+    # EPDN table and of edge_port, and the source check, is under a `!legacy` condition; the
+    # register is read once
     text = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
-    assert len(LEGACY_GATED.findall(text)) >= 8         # claim, 2 records, 3 takes, peek, edge
+    assert len(LEGACY_GATED.findall(text)) >= 9   # claim, 2 records, 3 takes, peek, edge, source
     assert ungated_epdn_accesses(text) == []
     assert text.count("legacy_router_read.execute(") == 1
     assert re.search(r"Register<\s*bit<8>\s*,\s*bit<1>\s*>\s*\(\s*1\s*,\s*0\s*\)\s*"
@@ -257,6 +268,15 @@ def test_tna_legacy_check_finds_an_ungated_stamp(api_dir):
     assert set(ungated_epdn_accesses(broken)) == {
         "epdn_fp_claim", "epdn_lo_record", "epdn_hi_record",
         "epdn_fp_take", "epdn_lo_take", "epdn_hi_take", "epdn_fp_peek"}
+
+
+def test_tna_legacy_check_finds_an_ungated_source_check(api_dir):
+    # negative control: without TrustBoundary's `!legacy`, edge_port and edge_source are reported
+    text = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
+    broken = text.replace("hdr.ipv4.isValid() && !legacy) {\n            if (edge_port_read",
+                          "hdr.ipv4.isValid()) {\n            if (edge_port_read")
+    assert broken != text
+    assert ungated_epdn_accesses(broken) == ["edge_port_read", "edge_source"]
 
 
 def legacy_flow_problems(text: str) -> list[str]:
@@ -437,3 +457,156 @@ def test_tna_each_counter_counted_at_one_place(api_dir):
     # negative control: a second count of drops
     broken = text.replace("drop_here();", "drop_here(); drops.count(DROP_NONE);")
     assert counters_counted_more_than_once(broken) == ["drops counted at 2 places"]
+
+
+# ---------------------------------------------------------------------- the edge's source check
+# There is no Tofino model here to send a packet through: what is checked is the path a spoofed
+# packet takes through the pieces (the conditions around each step, as written), and that the
+# table is the one the controller fills (its declaration as the front end typed it).
+EDGE_SOURCE_GATE = ("meta.first_pass", "meta.drop_cause == DROP_NONE", "hdr.ipv4.isValid()",
+                    "!legacy", "edge_port_read.execute(ig_intr_md.ingress_port) == 1")
+# A later piece may set a drop cause only for a packet not dropped yet, or for a drop report
+# (a later pass: TrustBoundary acts on the first pass only).
+CAUSE_KEPT = ("meta.drop_cause == DROP_NONE", "hdr.bridge.kind == BRIDGE_DROP_REPORT")
+
+
+def const_value(text: str, name: str) -> int:
+    m = re.search(r"\bconst\s+bit<\d+>\s+" + name + r"\s*=\s*(\d+)\s*;", text)
+    assert m, f"no const {name}"
+    return int(m.group(1))
+
+
+def heads_at(block: str, call: str, pattern: str = "") -> list[list[str]]:
+    """enclosing_conditions() of each place `call` (or the regular expression `pattern`)
+    stands in `block`."""
+    return [enclosing_conditions(block, m.start())
+            for m in re.finditer(pattern or r"(?<![\w.])" + re.escape(call), block)]
+
+
+DROP_CAUSE_WRITE = r"(?<![\w.])meta\.drop_cause\s*=(?!=)"
+
+
+def drop_cause_writes(body: str) -> list[tuple[str, list[str]]]:
+    """(where, enclosing conditions) of each assignment to meta.drop_cause in a control's
+    apply block, an action's assignment taken at each place the apply block calls it."""
+    apply = apply_block(body)
+    found = [("apply", h) for h in heads_at(apply, "", DROP_CAUSE_WRITE)]
+    for m in re.finditer(r"\baction\s+(\w+)\s*\(", body):
+        action, _ = rules.block_after(body, m.end())
+        if re.search(DROP_CAUSE_WRITE, action):
+            found += [(m.group(1), h) for h in heads_at(apply, m.group(1) + "(")]
+    return found
+
+
+def spoofed_source_problems(text: str) -> list[str]:
+    """The spoofed-source drop as v1model's (../include/trust.p4): on the first pass of an
+    IPv4 packet not dropped yet, at an edge port of a switch that is not legacy, edge_source is
+    applied; a miss runs source_spoofed, which sets DROP_SPOOFED, the cause v1model has and
+    controller/names.py reports as drops.spoofed; the EPDN strip and the fragment drop run
+    for source_ok only; no later piece overwrites the cause (a later random or pattern drop
+    would be recorded in the EPDN table: the forgery the check exists to stop); Verdict drops
+    and counts every cause."""
+    problems = []
+    spoofed = const_value(text, "DROP_SPOOFED")
+    v1model = const_value((ROOT / "p4src" / "include" / "trust.p4").read_text(), "DROP_SPOOFED")
+    if not spoofed == v1model == {v: k for k, v in names.DROP_CAUSES.items()}["spoofed"]:
+        problems.append(f"DROP_SPOOFED is {spoofed}, v1model's {v1model}")
+    trust = rules.control_body(text, "TrustBoundary")
+    table, _ = rules.block_after(trust, re.search(r"\btable\s+edge_source\b", trust).end())
+    if not re.search(r"\bdefault_action\s*=\s*source_spoofed\s*\(\s*\)\s*;", table):
+        problems.append("a miss in edge_source does not run source_spoofed")
+    action, _ = rules.block_after(trust, re.search(r"\baction\s+source_spoofed\b", trust).end())
+    if [s.strip() for s in action.split(";") if s.strip()] != ["meta.drop_cause = DROP_SPOOFED"]:
+        problems.append(f"source_spoofed does not set DROP_SPOOFED: {action.strip()}")
+    apply = apply_block(trust)
+    gates = heads_at(apply, "edge_source.apply(")
+    if len(gates) != 1:
+        problems.append(f"edge_source applied at {len(gates)} places")
+    for needed in EDGE_SOURCE_GATE:
+        if gates and not any(needed in h for h in gates[0]):
+            problems.append(f"edge_source applied without {needed}")
+    for call in ("epdn_strip_option(", "drop_edge_fragment("):
+        for heads in heads_at(apply, call):
+            if "switch (edge_source.apply().action_run)" not in heads \
+                    or heads[heads.index("switch (edge_source.apply().action_run)") + 1] \
+                    != "source_ok:":
+                problems.append(f"{call[:-1]} not for source_ok only")
+    pieces = applied_pieces(text)
+    for piece in pieces[pieces.index("TrustBoundary") + 1:]:
+        for where, heads in drop_cause_writes(rules.control_body(text, piece)):
+            if not any(kept in h for h in heads for kept in CAUSE_KEPT):
+                problems.append(f"{piece} ({where}) overwrites a drop cause")
+    verdict = apply_block(rules.control_body(text, "Verdict"))
+    for call in ("drop_here(", "drops.count(meta.drop_cause)"):
+        if not any("if (meta.drop_cause != DROP_NONE)" in h for h in heads_at(verdict, call)):
+            problems.append(f"Verdict: {call} not for every drop cause")
+    return problems
+
+
+def table_api(program: A.Program) -> dict[str, TableInfo]:
+    """The tables of the ingress as the front end typed them (the pieces inlined), each by its
+    control-plane name as controller/program.py describes a table: size, (match kind, width)
+    per key field, control-plane action name -> widths of its action data."""
+    ingress = program.find(A.ControlDecl, "MyIngress")[0]
+    tables = {}
+    for table in (d for d in ingress.locals if isinstance(d, A.TableDecl)):
+        actions = {}
+        for ref in table.prop("actions").actions:
+            action = ref.action
+            name = qualified_name(action, "MyIngress") if action.control else action.name
+            actions[name] = tuple(p.p4type.width for p in action.params if not p.direction)
+        size = table.prop("size")
+        tables[qualified_name(table, "MyIngress")] = TableInfo(
+            size.value.folded if size else 1024,
+            tuple((k.match_kind, k.expr.type.width) for k in table.key), actions)
+    return tables
+
+
+def typed_program(api_dir: Path, edit=lambda text: text) -> A.Program:
+    program, _ = check_source(edit(rewrite_for_front_end(preprocessed(TNA, [api_dir]))),
+                              str(TNA), require_main=True)
+    return program
+
+
+def test_tna_tables_are_the_controllers(api_dir):
+    # the controller's commands (routes, the bridges, the edge ports' sources) fill the port's
+    # tables unchanged: the same names, sizes, keys and action data (MAX_PORTS 512 on Tofino)
+    assert table_api(typed_program(api_dir)) == ProgramInfo.gateway(max_ports=512).tables
+
+
+def test_tna_table_check_sees_a_key_the_controller_does_not_fill(api_dir):
+    # negative control: a ternary port key would take a mask the controller never writes
+    broken = table_api(typed_program(api_dir, lambda text: text.replace(
+        "ig_intr_md.ingress_port: exact;\n            hdr.ipv4.src_addr: lpm;",
+        "ig_intr_md.ingress_port: ternary;\n            hdr.ipv4.src_addr: lpm;")))
+    assert broken[names.EDGE_SOURCE].keys == (("ternary", 9), ("lpm", 32))
+
+
+def test_tna_spoofed_source_is_dropped_and_counted_as_v1model(api_dir):
+    text = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
+    assert spoofed_source_problems(text) == []
+
+
+def test_tna_spoofed_source_check_finds_each_defect(api_dir):
+    # negative controls: a miss that passes, a strip before the source is known, a later piece
+    # that relabels a dropped packet, an edge port whose sources go unchecked on first passes
+    text = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
+    fail_open = text.replace("default_action = source_spoofed();",
+                             "default_action = source_ok();")
+    strip_first = text.replace("switch (edge_source.apply().action_run) {",
+                               "edge_source.apply(); {")
+    strip_first = strip_first.replace("source_ok: {", "{")
+    relabel = text.replace(
+        "if (meta.first_pass && meta.drop_cause == DROP_NONE && meta.is_data == 1)",
+        "if (meta.first_pass && meta.is_data == 1)")
+    ungated = text.replace("if (meta.first_pass && meta.drop_cause == DROP_NONE && "
+                           "hdr.ipv4.isValid() && !legacy)", "if (hdr.ipv4.isValid() && !legacy)")
+    assert len({text, fail_open, strip_first, relabel, ungated}) == 5
+    assert spoofed_source_problems(fail_open) == [
+        "a miss in edge_source does not run source_spoofed"]
+    assert spoofed_source_problems(strip_first) == ["epdn_strip_option not for source_ok only",
+                                                    "drop_edge_fragment not for source_ok only"]
+    assert spoofed_source_problems(relabel) == ["Impairment (apply) overwrites a drop cause"] * 2
+    assert spoofed_source_problems(ungated) == ["edge_source applied without meta.first_pass",
+                                                "edge_source applied without "
+                                                "meta.drop_cause == DROP_NONE"]
