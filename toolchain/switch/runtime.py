@@ -497,11 +497,11 @@ class Runtime:
         m = self._meter(name)
         table = self._direct_meter_table(m)
         if table is not None:
-            self._direct_entry(table, index, meters=True).meter.rates = None
+            self._direct_entry(table, index, meters=True).meter.clear_rates(0)
             return
         if not 0 <= index < len(m):
             raise OpError("meter", "INVALID_INDEX")
-        m.meters[index].rates = None
+        m.clear_rates(index)
 
     def meter_array_set_rates(self, name: str, rates: list[tuple[float, int]]) -> None:
         m = self._meter(name)

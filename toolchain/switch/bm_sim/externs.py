@@ -125,6 +125,10 @@ class MeterArray:
         base = index * self.rate_count
         return [(self.rate[base + b], self.burst[base + b]) for b in range(self.rate_count)]
 
+    def clear_rates(self, index: int) -> None:
+        """Cell ``index`` unconfigured: every packet green until rates are set again."""
+        self.configured[index] = 0
+
     def reset(self) -> None:
         """Every cell unconfigured (BMv2's reset_state)."""
         self.configured[:] = bytes(self.size)
