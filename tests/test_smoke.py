@@ -62,14 +62,17 @@ def test_one_ptf_group_on_the_switch_process(program):
 STUDIES = ("rdtcp", "rrtcp", "frto", "netreno", "dbce")
 
 
-def run(spec, program):
-    """``spec`` run by the function its study registered (each study's scenario module
-    registers its scenarios when imported)."""
+def run(spec: dict, program):
+    """The run ``spec`` names, by the function its study registered (each study's scenario
+    module registers its scenarios when imported: before the RunSpec is made, which checks
+    its scenario's name)."""
     import importlib
     from experiments.runner.pool import runner_for
+    from experiments.runner.spec import RunSpec
     for study in STUDIES:
         importlib.import_module(f"experiments.studies.{study}.scenario")
-    return runner_for(spec)(spec, program).row()
+    run_spec = RunSpec(**spec)
+    return runner_for(run_spec)(run_spec, program).row()
 
 
 @pytest.mark.parametrize("paper, spec, check", [
@@ -92,7 +95,6 @@ def run(spec, program):
      lambda r: r["analysed"] == r["planned"] > 0 and len(r["connections"]) > 0),
 ])
 def test_one_short_run_of_each_paper(program, paper, spec, check):
-    from experiments.runner.spec import RunSpec
-    row = run(RunSpec(**spec), program[1])
+    row = run(spec, program[1])
     assert "error" not in row, row.get("error")
     assert check(row), {k: v for k, v in row.items() if not k.startswith("_")}
