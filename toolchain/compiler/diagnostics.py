@@ -103,3 +103,11 @@ class Diagnostics:
     @property
     def warnings(self) -> list[Diagnostic]:
         return [d for d in self.items if d.severity == "warning"]
+
+
+def internal_error(e: BaseException, where: str = "") -> str:
+    """The message for a bug of the compiler itself (an exception no pass meant to raise): one
+    line naming the exception and where it happened, never a traceback."""
+    place = f" in {where}" if where else ""
+    return (f"internal compiler error{place}: {type(e).__name__}: {e} "
+            f"(please report it with the program)")

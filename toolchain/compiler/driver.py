@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from .backend.json_text import to_json_text
-from .diagnostics import CompileError
+from .diagnostics import CompileError, internal_error
 from .pipeline import compile_program
 
 
@@ -88,8 +88,7 @@ def main(argv=None) -> int:
         print(e, file=sys.stderr)
         return 1
     except Exception as e:          # a bug: one line naming it, not a traceback
-        print(f"error: internal compiler error: {type(e).__name__}: {e} (please report it "
-              f"with the program)", file=sys.stderr)
+        print(f"error: {internal_error(e)}", file=sys.stderr)
         return 1
     for w in warnings:
         print(w, file=sys.stderr)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..deep import run_deep
-from ..diagnostics import CompileError, Diagnostics
+from ..diagnostics import CompileError, Diagnostics, internal_error
 from . import ast as A
 from .bmv2_target import Bmv2Target
 from .inline_controls import InlineControls
@@ -83,8 +83,7 @@ def run_passes(ctx: FrontEndContext, passes: list) -> None:
         except (CompileError, RecursionError):
             raise                   # RecursionError: reported where the nesting is (deep.py)
         except Exception as e:      # a bug of the pass: say so instead of a traceback
-            ctx.diags.error(None, f"internal compiler error in {p.name}: "
-                                  f"{type(e).__name__}: {e} (please report it with the program)")
+            ctx.diags.error(None, internal_error(e, p.name))
         ctx.diags.raise_if_errors()
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import P4INCLUDE, parse_and_check
 from . import ast as A
-from ..diagnostics import CompileError
+from ..diagnostics import CompileError, internal_error
 
 _SKIP = {"pos", "annotations", "member_pos", "match_kind_pos", "all_annotations", "scope",
          "errors", "match_kinds", "main"}
@@ -89,8 +89,7 @@ def main(argv=None) -> int:
         print(e, file=sys.stderr)
         return 1
     except Exception as e:          # a bug: one line naming it, not a traceback
-        print(f"error: internal compiler error: {type(e).__name__}: {e} (please report it "
-              f"with the program)", file=sys.stderr)
+        print(f"error: {internal_error(e)}", file=sys.stderr)
         return 1
     for w in warnings:
         print(w, file=sys.stderr)

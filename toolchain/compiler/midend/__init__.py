@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..diagnostics import CompileError, Diagnostics
+from ..diagnostics import CompileError, Diagnostics, internal_error
 from . import ir
 from .architecture import FinishProgram, ResolveArchitecture
 from .checksums import LowerChecksums
@@ -41,8 +41,7 @@ def run_midend(program, diags: Diagnostics, program_name: str) -> ir.Program:
         except (CompileError, RecursionError):
             raise                   # RecursionError: reported where the nesting is (deep.py)
         except Exception as e:      # a mid-end bug: say so instead of a traceback
-            diags.error(None, f"internal compiler error in {p.name}: "
-                              f"{type(e).__name__}: {e} (please report it with the program)")
+            diags.error(None, internal_error(e, p.name))
         diags.raise_if_errors()
     return ctx.out
 
