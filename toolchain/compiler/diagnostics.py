@@ -111,3 +111,9 @@ def internal_error(e: BaseException, where: str = "") -> str:
     place = f" in {where}" if where else ""
     return (f"internal compiler error{place}: {type(e).__name__}: {e} "
             f"(please report it with the program)")
+
+
+def failure_text(e: Exception) -> str:
+    """What a command prints for a compilation that raised `e`: a CompileError's diagnostics,
+    one a line; anything else is a bug of the compiler, one internal-compiler-error line."""
+    return str(e) if isinstance(e, CompileError) else f"error: {internal_error(e)}"
