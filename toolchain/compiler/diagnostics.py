@@ -103,3 +103,17 @@ class Diagnostics:
     @property
     def warnings(self) -> list[Diagnostic]:
         return [d for d in self.items if d.severity == "warning"]
+
+
+def internal_error(e: BaseException, where: str = "") -> str:
+    """The message for a bug of the compiler itself (an exception no pass meant to raise): one
+    line naming the exception and where it happened, never a traceback."""
+    place = f" in {where}" if where else ""
+    return (f"internal compiler error{place}: {type(e).__name__}: {e} "
+            f"(please report it with the program)")
+
+
+def failure_text(e: Exception) -> str:
+    """What a command prints for a compilation that raised `e`: a CompileError's diagnostics,
+    one a line; anything else is a bug of the compiler, one internal-compiler-error line."""
+    return str(e) if isinstance(e, CompileError) else f"error: {internal_error(e)}"

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from .backend.json_text import to_json_text
-from .diagnostics import CompileError
+from .diagnostics import CompileError, failure_text
 from .pipeline import compile_program
 
 
@@ -81,15 +81,11 @@ def main(argv=None) -> int:
                               werror=args.Werror,
                               after_front_end=(lambda prog: p4info.append(build_p4info(prog)))
                               if plan else None)
-    except CompileError as e:
-        if not args.Werror:
+    except Exception as e:          # an error in the program, or a bug: lines, not a traceback
+        if isinstance(e, CompileError) and not args.Werror:
             for w in warnings:
                 print(w, file=sys.stderr)
-        print(e, file=sys.stderr)
-        return 1
-    except Exception as e:          # a bug: one line naming it, not a traceback
-        print(f"error: internal compiler error: {type(e).__name__}: {e} (please report it "
-              f"with the program)", file=sys.stderr)
+        print(failure_text(e), file=sys.stderr)
         return 1
     for w in warnings:
         print(w, file=sys.stderr)

@@ -7,7 +7,7 @@ from pathlib import Path
 from .backend import emit_program
 from .backend.nesting import nesting_warning
 from .deep import run_deep
-from .diagnostics import CompileError, Diagnostic, Diagnostics
+from .diagnostics import CompileError, Diagnostic, Diagnostics, internal_error
 from .frontend import parse_and_check
 from .midend import run_midend
 
@@ -43,9 +43,7 @@ def _compile(path: Path, include_dirs, defines, warnings, after_front_end=None) 
     except (CompileError, RecursionError):
         raise                           # RecursionError: reported where the nesting is (deep.py)
     except Exception as e:              # a back-end bug: say so instead of a traceback
-        raise CompileError.at(None, f"internal compiler error in the back end: "
-                                    f"{type(e).__name__}: {e} (please report it with the "
-                                    f"program)") from None
+        raise CompileError.at(None, internal_error(e, "the back end")) from None
     too_deep = nesting_warning(doc, main_file=path)
     if too_deep and warnings is not None:
         warnings.append(too_deep)

@@ -63,6 +63,28 @@ def test_driver_refuses_other_architectures():
     assert info.value.code == 2
 
 
+def _fails(*args, **kwargs):
+    raise KeyError("oops")
+
+
+def test_driver_reports_its_own_bug_as_one_line_and_exit_1(tmp_path, capsys, monkeypatch):
+    import toolchain.compiler.driver as driver
+    monkeypatch.setattr(driver, "compile_program", _fails)
+    assert main([str(PROGRAMS / "tables.p4"), "-o", str(tmp_path / "x.json")]) == 1
+    assert capsys.readouterr().err == ("error: internal compiler error: KeyError: 'oops' "
+                                       "(please report it with the program)\n")
+
+
+def test_a_back_end_bug_is_one_error_line_naming_the_back_end(tmp_path, capsys, monkeypatch):
+    import toolchain.compiler.pipeline as pipeline
+    monkeypatch.setattr(pipeline, "emit_program", _fails)
+    assert main([str(PROGRAMS / "tables.p4"), "-o", str(tmp_path / "x.json")]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: internal compiler error in the back end: KeyError: 'oops' "
+        "(please report it with the program)")
+    assert not (tmp_path / "x.json").exists()
+
+
 def test_driver_unwritable_output_is_an_error(tmp_path, capsys):
     assert main([str(PROGRAMS / "tables.p4"), "-o", str(tmp_path / "no" / "such" / "x.json")]) == 1
     assert "cannot write" in capsys.readouterr().err

@@ -4,6 +4,7 @@ One pass per class, in one ordered list (PASSES), after p4c's FrontEnd: each pas
 into the compilation's `Diagnostics`, and the front end stops after the first pass that
 reported an error (a later pass would only add noise). A pass that fails on a bug of its
 own is reported as an internal compiler error naming the pass, never as a traceback.
+`passes.run_pass_list` runs this list and the mid end's.
 
 Public entry (used by the driver and the mid end):
 
@@ -29,7 +30,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..deep import run_deep
-from ..diagnostics import CompileError, Diagnostics
+from ..diagnostics import Diagnostics
+from ..passes import run_pass_list
 from . import ast as A
 from .bmv2_target import Bmv2Target
 from .inline_controls import InlineControls
@@ -76,16 +78,7 @@ class FrontEndContext:
 
 def run_passes(ctx: FrontEndContext, passes: list) -> None:
     """Run `passes` in order, stopping after the first that reported an error."""
-    for pass_class in passes:
-        p = pass_class()
-        try:
-            p.run(ctx)
-        except (CompileError, RecursionError):
-            raise                   # RecursionError: reported where the nesting is (deep.py)
-        except Exception as e:      # a bug of the pass: say so instead of a traceback
-            ctx.diags.error(None, f"internal compiler error in {p.name}: "
-                                  f"{type(e).__name__}: {e} (please report it with the program)")
-        ctx.diags.raise_if_errors()
+    run_pass_list(ctx, passes, ctx.diags)
 
 
 def _after(pass_class) -> list:

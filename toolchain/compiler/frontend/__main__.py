@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import P4INCLUDE, parse_and_check
 from . import ast as A
-from ..diagnostics import CompileError
+from ..diagnostics import failure_text
 
 _SKIP = {"pos", "annotations", "member_pos", "match_kind_pos", "all_annotations", "scope",
          "errors", "match_kinds", "main"}
@@ -85,12 +85,8 @@ def main(argv=None) -> int:
     try:
         program, warnings = parse_and_check(args.source, include_dirs=args.include_dirs,
                                             defines=defines, require_main=not args.no_main)
-    except CompileError as e:
-        print(e, file=sys.stderr)
-        return 1
-    except Exception as e:          # a bug: one line naming it, not a traceback
-        print(f"error: internal compiler error: {type(e).__name__}: {e} (please report it "
-              f"with the program)", file=sys.stderr)
+    except Exception as e:          # an error in the program, or a bug: lines, not a traceback
+        print(failure_text(e), file=sys.stderr)
         return 1
     for w in warnings:
         print(w, file=sys.stderr)

@@ -215,6 +215,16 @@ class ControlInliner:
             return True
         return isinstance(a, (A.IntLit, A.BoolLit))
 
+    def _substituted(self, p, a):
+        """The expression that replaces directionless parameter `p` given argument `a`, or
+        None when `a` is copied in (see _by_substitution)."""
+        if not (p.direction == "" and self._by_substitution(p, a)):
+            return None
+        if isinstance(a, A.IntLit) and not (isinstance(p.type_ref, A.BaseTypeRef)
+                                            and p.type_ref.name == "int"):
+            return A.CastExpr(a.pos, copy.deepcopy(p.type_ref), a)   # keeps its type
+        return a
+
     def _value_type(self, r) -> bool:
         if isinstance(r, (A.BitsTypeRef, A.BaseTypeRef)):
             return True
@@ -252,38 +262,12 @@ class ControlInliner:
             renames[local.name] = A.PathExpr(local.pos, new.name)
             local_copies.append(new)
         # parameters: by reference for aggregates and headers, else through a copy
-        copy_in, copy_out = [], []
-        for p, a in zip(callee.params, call.args):
-            a = a.expr if isinstance(a, A.Argument) else a
-            if p.direction == "" and self._by_substitution(p, a):
-                if isinstance(a, A.IntLit) and not (isinstance(p.type_ref, A.BaseTypeRef)
-                                                    and p.type_ref.name == "int"):
-                    a = A.CastExpr(a.pos, copy.deepcopy(p.type_ref), a)   # keeps its type
-                renames[p.name] = a
-                continue
-            if _is_aggregate_ref(p.type_ref, self.by_reference) and (
-                    _is_lvalue(a) or p.direction not in ("", "in")):
-                if not _is_lvalue(a):
-                    return False    # refused by the checker
-                renames[p.name] = a
-                continue
-            # else a value (`in Meta m = {0, 0, 0}`): copied in like a scalar
-            tmp = self.names.fresh(f"{inst.name}_{p.name}")
-            new_locals.append(A.VarDecl(p.pos, tmp, copy.deepcopy(p.type_ref)))
-            renames[p.name] = A.PathExpr(pos, tmp)
-            if p.direction in ("", "in", "inout"):
-                copy_in.append(A.AssignStmt(pos, A.PathExpr(pos, tmp), a))
-            if p.direction in ("out", "inout"):
-                copy_out.append(A.AssignStmt(pos, copy.deepcopy(a), A.PathExpr(pos, tmp)))
-        # the sub-control's variables are initialised when it is applied (spec 15.x), after
-        # the copy-in: their initialisers may read its parameters
-        inits = []
-        for local in (substitute(l, renames) for l in local_copies):
-            if isinstance(local, A.VarDecl) and local.init is not None:
-                inits.append(A.AssignStmt(local.pos, A.PathExpr(local.pos, local.name),
-                                          local.init))
-                local.init = None
-            new_locals.append(local)
+        bound = bind_apply(self.names, inst.name, callee.params, call.args, local_copies, pos,
+                           renames, new_locals, self.by_reference,
+                           substituted=self._substituted, aggregate_values=True)
+        if bound is None:
+            return False            # refused by the checker
+        copy_in, inits, copy_out = bound
         body = substitute(copy.deepcopy(callee.body), renames)
         stmts = self.names._remove_returns(body.stmts, None, callee, pos)
         block = A.BlockStmt(pos, copy_in + inits + stmts + copy_out)
@@ -291,6 +275,54 @@ class ControlInliner:
         i = caller.locals.index(inst)
         caller.locals[i:i] = new_locals
         return True
+
+
+def bind_apply(names: FunctionInliner, instance: str, params, args, block_locals, pos,
+               renames: dict, new_locals: list, by_reference, *, substituted=None,
+               aggregate_values: bool = False):
+    """Bind the parameters of one inlined apply of a sub-control or sub-parser to its
+    arguments, as spec 6.8 passes them, and move the block's variables to the caller.
+
+    A parameter becomes, in `renames`: what `substituted(p, a)` returns, when not None (a
+    compile-time value); the argument itself for a header, struct, stack or union (by
+    reference; `aggregate_values`: an aggregate value passed to a directionless or `in`
+    parameter is copied in instead); else a fresh variable named after `instance`, appended
+    to `new_locals`, copied in (in, inout, directionless) and out (out, inout). Then
+    `block_locals` (the block's variables, already renamed), with `renames` applied, are
+    appended to `new_locals` without their initialisers.
+
+    Returns (copy_in, inits, copy_out), the statements to run before the block, at its start
+    and after it: the block's variables are initialised when it is applied, after the
+    copy-in, as their initialisers may read its parameters. None when an aggregate passed by
+    reference is not an l-value: that apply is left for the checker to refuse."""
+    copy_in, copy_out = [], []
+    for p, a in zip(params, args):
+        a = a.expr if isinstance(a, A.Argument) else a
+        value = substituted(p, a) if substituted is not None else None
+        if value is not None:
+            renames[p.name] = value
+            continue
+        if _is_aggregate_ref(p.type_ref, by_reference) and (
+                not aggregate_values or _is_lvalue(a) or p.direction not in ("", "in")):
+            if not _is_lvalue(a):
+                return None
+            renames[p.name] = a
+            continue
+        tmp = names.fresh(f"{instance}_{p.name}")
+        new_locals.append(A.VarDecl(p.pos, tmp, copy.deepcopy(p.type_ref)))
+        renames[p.name] = A.PathExpr(pos, tmp)
+        if p.direction in ("", "in", "inout"):
+            copy_in.append(A.AssignStmt(pos, A.PathExpr(pos, tmp), a))
+        if p.direction in ("out", "inout"):
+            copy_out.append(A.AssignStmt(pos, copy.deepcopy(a), A.PathExpr(pos, tmp)))
+    inits = []
+    for local in (substitute(l, renames) for l in block_locals):
+        if isinstance(local, A.VarDecl) and local.init is not None:
+            inits.append(A.AssignStmt(local.pos, A.PathExpr(local.pos, local.name),
+                                      local.init))
+            local.init = None
+        new_locals.append(local)
+    return copy_in, inits, copy_out
 
 
 def _applies(call, instance_name: str) -> bool:

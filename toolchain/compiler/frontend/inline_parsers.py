@@ -10,18 +10,20 @@ A state `s { a; sub.apply(pkt, hdr, x); b; transition T; }` becomes
     s_after_N { copy-out; b; transition T; }
 
 and each apply gets its own copy of the sub-parser's states (p4c inlines every invocation
-separately). Parameters as for sub-controls (inline_controls.py): the packet, headers and
-structs by reference, scalars copied in and out through parser-local variables. The
-sub-parser's own local variables become locals of the caller, renamed. `P.apply(...)` on a
-parser type (direct type invocation, spec 16.2) applies an instance `P() P;` added here."""
+separately). Parameters as for sub-controls, by the same function (inline_controls.py's
+`bind_apply`): the packet, headers and structs by reference, scalars copied in and out through
+parser-local variables. The sub-parser's own local variables become locals of the caller,
+renamed. `P.apply(...)` on a parser type (direct type invocation, spec 16.2) applies an
+instance `P() P;` added here."""
 from __future__ import annotations
 
 import copy
 
 from ..diagnostics import Diagnostics
 from . import ast as A
-from .inline_functions import (FunctionInliner, _is_aggregate_ref, _is_lvalue,
-                               complete_arguments, relist_annotations, substitute)
+from .inline_controls import bind_apply
+from .inline_functions import (FunctionInliner, complete_arguments, relist_annotations,
+                               substitute)
 
 BUILTIN_STATES = ("accept", "reject")
 
@@ -123,29 +125,11 @@ class ParserInliner:
             new.name = self.names.fresh(f"{inst.name}_{local.name}")
             renames[local.name] = A.PathExpr(local.pos, new.name)
             new_locals.append(new)
-        copy_in, copy_out = [], []
-        for p, a in zip(callee.params, call.args):
-            a = a.expr if isinstance(a, A.Argument) else a
-            if _is_aggregate_ref(p.type_ref, self.by_reference):
-                if not _is_lvalue(a):
-                    return None
-                renames[p.name] = a
-                continue
-            tmp = self.names.fresh(f"{inst.name}_{p.name}")
-            caller.locals.append(A.VarDecl(p.pos, tmp, copy.deepcopy(p.type_ref)))
-            renames[p.name] = A.PathExpr(pos, tmp)
-            if p.direction in ("", "in", "inout"):
-                copy_in.append(A.AssignStmt(pos, A.PathExpr(pos, tmp), a))
-            if p.direction in ("out", "inout"):
-                copy_out.append(A.AssignStmt(pos, copy.deepcopy(a), A.PathExpr(pos, tmp)))
-        # the sub-parser's variables are initialised when it is applied, after the copy-in
-        inits = []
-        for local in (substitute(l, renames) for l in new_locals):
-            if isinstance(local, A.VarDecl) and local.init is not None:
-                inits.append(A.AssignStmt(local.pos, A.PathExpr(local.pos, local.name),
-                                          local.init))
-                local.init = None
-            caller.locals.append(local)
+        bound = bind_apply(self.names, inst.name, callee.params, call.args, new_locals, pos,
+                           renames, caller.locals, self.by_reference)
+        if bound is None:
+            return None
+        copy_in, inits, copy_out = bound
         copies = []
         for st in callee.states:
             new = copy.deepcopy(st)

@@ -2,13 +2,15 @@
 
 One pass per class, in one ordered list (PASSES), after p4c's SimpleSwitchMidEnd: each pass
 reports refusals (`Unsupported`) as `file:line:col: error:` diagnostics, and the mid end
-stops after the first pass that reported an error (a later pass would only add noise).
+stops after the first pass that reported an error (a later pass would only add noise);
+`passes.run_pass_list` runs this list and the front end's.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from ..diagnostics import CompileError, Diagnostics
+from ..diagnostics import Diagnostics
+from ..passes import run_pass_list
 from . import ir
 from .architecture import FinishProgram, ResolveArchitecture
 from .checksums import LowerChecksums
@@ -32,18 +34,7 @@ PASSES = [
 
 def run_midend(program, diags: Diagnostics, program_name: str) -> ir.Program:
     ctx = Context(program=program, diags=diags, out=ir.Program(Path(program_name).name))
-    for pass_class in PASSES:
-        p = pass_class()
-        try:
-            p.run(ctx)
-        except Unsupported as e:
-            diags.error(e.pos, str(e))
-        except (CompileError, RecursionError):
-            raise                   # RecursionError: reported where the nesting is (deep.py)
-        except Exception as e:      # a mid-end bug: say so instead of a traceback
-            diags.error(None, f"internal compiler error in {p.name}: "
-                              f"{type(e).__name__}: {e} (please report it with the program)")
-        diags.raise_if_errors()
+    run_pass_list(ctx, PASSES, diags, refusal=Unsupported)
     return ctx.out
 
 

@@ -11,8 +11,9 @@ from ..frontend import ast
 from . import ir
 from .context import Context, construct_name, source_info
 from .controls import block_env, flat_statements
-from .statements import StmtLowering, enum_member_name
+from .extern_calls import enum_member_name
 from .externs import CHECKSUM_ALGORITHMS
+from .statements import StmtLowering
 from .unsupported import Unsupported
 
 CALLS = {
@@ -49,7 +50,7 @@ class ChecksumLowering:
         algo = enum_member_name(algo_e)
         if algo not in CHECKSUM_ALGORITHMS:
             raise Unsupported(algo_e.pos, f"checksum algorithm {algo} is not supported")
-        pre, inputs = self.stmts.calc_inputs(data, flatten=True)
+        pre, inputs = self.stmts.extern_calls.calc_inputs(data, flatten=True)
         if pre:
             raise Unsupported(data.pos, "checksum inputs must be fields, constants, "
                                         "concatenations of them or widening casts of "

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import count
 from pathlib import Path
 from typing import Optional
 
@@ -36,6 +37,22 @@ STATEMENT_NAMES = {"IfStmt": "an if statement", "AssignStmt": "an assignment",
                    "SwitchStmt": "a switch statement", "VarDecl": "a variable declaration",
                    "ConstDecl": "a constant declaration", "ExitStmt": "exit",
                    "ReturnStmt": "return", "CallStmt": "a call"}
+
+
+_labels = count()
+
+
+def fresh_label(base: str) -> ir.Label:
+    """A jump target no other label of the compilation has."""
+    return ir.Label(f"{base}_{next(_labels)}")
+
+
+def folded_int(e: ast.Expr, what: str) -> int:
+    """The compile-time integer value of `e` (folded by the checker), else a refusal."""
+    v = getattr(e, "folded", None)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise Unsupported(e.pos, f"{what} must be a compile-time constant")
+    return v
 
 
 def construct_name(stmt) -> str:

@@ -8,7 +8,8 @@ from ..frontend.entry_priorities import written_priority
 from . import cfg, ir
 from .context import STATEMENT_NAMES, Context, ir_type, source_info
 from .expressions import Env, describe
-from .statements import StmtLowering, enum_member_name
+from .extern_calls import enum_member_name
+from .statements import StmtLowering
 from .storage import STANDARD_METADATA, StructPlace
 from .unsupported import Unsupported
 

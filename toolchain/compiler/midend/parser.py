@@ -12,11 +12,11 @@ from itertools import product
 
 from ..frontend import ast, types as T
 from . import externs, ir
-from .context import Context, construct_name, ir_type, source_info
+from .context import Context, construct_name, folded_int, ir_type, source_info
 from .controls import block_env, control_name, qualified_name
 from .expressions import StackNext, UnionStackLastFieldRef, UnionStackNextMember, describe
 from .ranges import range_to_masks
-from .statements import StmtLowering, _folded_int
+from .statements import StmtLowering
 from .storage import HeaderPlace, StackPlace, StructPlace, header_leaves
 from .unsupported import Unsupported
 
@@ -54,7 +54,7 @@ class ParserLowering:
         width = element.width_bits
         if not width:
             raise Unsupported(d.pos, f"value_set '{d.name}' of {element} (no fixed width)")
-        size = _folded_int(d.size, "a value_set size")
+        size = folded_int(d.size, "a value_set size")
         name = qualified_name(d, control_name(self.decl))
         self.value_sets[id(d)] = name
         self.ctx.out.parse_vsets.append(ir.ParseValueSet(name, width, size))
@@ -76,7 +76,7 @@ class ParserLowering:
             if isinstance(s.lhs.type, (T.Header, T.Stack, T.Struct, T.HeaderUnion)):
                 # headers, stacks, structs: the assignment primitives of actions, run as
                 # parser ops (assign_header, assign_header_stack, member-wise sets)
-                items = self.stmts.assign(s.lhs, s.rhs, source_info(s))
+                items = self.stmts.assignments.assign(s.lhs, s.rhs, source_info(s))
                 return [op for p in items if isinstance(p, ir.Primitive)
                         for op in self._set_from(p)]
             pre: list = []
@@ -300,10 +300,10 @@ class ParserLowering:
         if isinstance(k, (ast.DefaultExpr, ast.DontCareExpr)):
             return [(0, 0)]
         if isinstance(k, ast.MaskExpr):
-            v, m = _folded_int(k.value, "a select value") & full, _folded_int(k.mask, "a mask") & full
+            v, m = folded_int(k.value, "a select value") & full, folded_int(k.mask, "a mask") & full
             return [(v & m, m)]
         if isinstance(k, ast.RangeExpr):
-            lo, hi = _folded_int(k.lo, "a range bound"), _folded_int(k.hi, "a range bound")
+            lo, hi = folded_int(k.lo, "a range bound"), folded_int(k.hi, "a range bound")
             return range_to_masks(lo & full, hi & full, width)
         if isinstance(k, ast.PathExpr) and isinstance(getattr(k, "decl", None), ast.ValueSetDecl):
             # BMv2 matches a value set against the whole key only (p4c: combine())

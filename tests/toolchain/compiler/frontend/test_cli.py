@@ -37,3 +37,14 @@ def test_cli_accepts_a_library_with_no_main(tmp_path, capsys):
     src.write_text("#include <core.p4>\nconst bit<8> X = N;\n")
     assert main([str(src), "-D", "N=4", "--no-main", "--dump", "X"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "ConstDecl X : bit<8> = 4"
+
+
+def test_cli_reports_its_own_bug_as_one_line_with_exit_status_1(tmp_path, capsys, monkeypatch):
+    import toolchain.compiler.frontend.__main__ as cli
+
+    def fails(*args, **kwargs):
+        raise KeyError("oops")
+    monkeypatch.setattr(cli, "parse_and_check", fails)
+    assert main([str(tmp_path / "prog.p4")]) == 1
+    assert capsys.readouterr().err == ("error: internal compiler error: KeyError: 'oops' "
+                                       "(please report it with the program)\n")
