@@ -277,7 +277,10 @@ def test_driver_writes_every_format(tmp_path, capsys):
              tmp_path / "sw.p4info.txt"]
     assert main([str(SWITCH_P4), "-o", str(out),
                  "--p4runtime-files", ",".join(map(str, names))]) == 0
-    assert capsys.readouterr().err == ""
+    # the program's one warning is p4c-bm2-ss's own for its action-profile table with a
+    # default action (BMv2 cannot set one there); the P4Info is written all the same
+    err = [line for line in capsys.readouterr().err.splitlines() if ": warning: " in line]
+    assert len(err) == 1 and "Target does not support default_action for routes" in err[0], err
     infos = [parse_p4info(p.read_bytes(), fmt) for p, fmt in
              zip(names, ["text", "json", "binary", "text"])]
     assert all(i == infos[0] for i in infos[1:]) and infos[0].tables
