@@ -108,7 +108,7 @@ def tri_s(h: History):
     dimensionally consistent form of the normalised throughput gradient: NTG =
     firstRTT * (Window/RTT - prevWindow/prevRTT) / (Window - prevWindow) < 0.5 (the
     throughput gradient W/RTT per segment of window, over the first one, 1/firstRTT). The row as
-    printed (``tri_s_as_printed``) is not dimensionless (digest 004 §5 item 8). Undefined when
+    printed (``tri_s_as_printed``) is not dimensionless. Undefined when
     the window did not change: None."""
     if h.prev_rtt is None or h.window == h.prev_window:
         return None
@@ -169,7 +169,7 @@ def fast(h: History):
     """FAST [WJLH06], Table 5.1 row 7, with the inequality turned: 1 - 100/window >=
     minRTT/avgRTT, i.e. window * (1 - minRTT/avgRTT) >= 100 segments queued (FAST's alpha; the
     Vegas-like backlog ch. 2 describes). As printed (``fast_as_printed``, "<=") it is true for
-    every window below 100 segments (digest 004 §5 item 8). avgRTT: the sRTT (weight 1/8)."""
+    every window below 100 segments. avgRTT: the sRTT (weight 1/8)."""
     return 1 - FAST_ALPHA / h.window >= h.min_rtt / h.srtt
 
 
@@ -248,7 +248,7 @@ def M(x: float, beta: float) -> float:
     DAIMD's cwnd*minRTT/currRTT), in whole segments and at least one, so the cut is
     d = x - max(1, floor(beta*x)) (§5.4.3: "flight 3 ... greater than 0.66 will also result in
     a congestion window of two"). App. B.1.2 prints beta(2*beta*x + 1)/(2 + beta), which is
-    the same model with the cut d = beta*x (digest 004 §3.4): the two agree at beta = 0.5."""
+    the same model with the cut d = beta*x: the two agree at beta = 0.5."""
     d = x - max(1, math.floor(beta * x + 1e-9))
     return window_cut(x, d)
 

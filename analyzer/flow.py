@@ -1,4 +1,4 @@
-"""One direction of a TCP connection as a passive model of its sender (004 §3.1, digest §1.2).
+"""One direction of a TCP connection as a passive model of its sender (004 §3.1).
 
 The flow keeps the history of every segment still outstanding (and, for a while after it is
 acknowledged, of every retransmitted one, so that a late DSACK finds it): its transmissions,
@@ -569,7 +569,7 @@ class Flow:
             self.dupack_total += 1
             i = self._find(a)
             head = (a, self.recs[i].end) if i >= 0 else (a, a + 1)
-            reorder = bool(pkt.reserved & 0x02)     # RD-TCP's reorder bit (design.md)
+            reorder = bool(pkt.reserved & 0x02)     # RD-TCP's reorder bit (docs/architecture.md §4)
             rdtcp_ok = self.rdtcp is not False
             if self.series is not None:
                 self.series.on_dupack(now)

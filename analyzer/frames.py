@@ -2,7 +2,7 @@
 
 netbase.wire.decode_frame decodes whole frames for the engines; a trace analyzer needs less and
 more: it must read *header traces* (a capture with a snap length keeps 64-128 bytes of each
-frame, as TCPdebug's traces did, digest 004 §1.7), where the payload is gone but the IPv4
+frame, as TCPdebug's traces did), where the payload is gone but the IPv4
 total length still says how long it was, and it must not reject frames whose checksum a NIC
 was to fill in (checksum offload: a capture at the sender shows them unset). So the headers are
 read here with struct, the payload length comes from the IPv4 header, nothing is copied, and

@@ -3,7 +3,7 @@
 The machine never sees packets: the flow (analyzer/flow.py) keeps the per-segment history and
 the ACK stream, and tells every machine what happened (a duplicate ACK, an advance of the
 cumulative ACK, an RTT sample, a segment sent) and asks each to classify an out-of-sequence
-segment. As in TCPdebug (digest 004 §1.2 item 2) a loss indication in the ACK stream makes only
+segment. As in TCPdebug a loss indication in the ACK stream makes only
 a *tentative* transition: reaching the profile's dupthresh arms a pending fast retransmit,
 which becomes fast recovery only when the sender's retransmission of that segment follows.
 """
@@ -17,7 +17,7 @@ __all__ = ["Machine", "OPEN", "RECOVERY", "LOSS", "FAST", "SACK", "PARTIAL", "RT
 
 OPEN, RECOVERY, LOSS = "open", "fast-recovery", "rto-recovery"
 
-# classes of a retransmission (004 §3.1, digest §1.4's taxonomy)
+# classes of a retransmission (004 §3.1)
 FAST = "fast_retransmit"        # dupack-triggered (FR/R)
 SACK = "sack"                   # SACK-based retransmission during fast recovery
 PARTIAL = "partial_ack"         # NewReno: the hole a partial ACK points at

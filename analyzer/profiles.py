@@ -1,11 +1,11 @@
 """Sender profiles: the loss detection and recovery parameters of one kind of TCP sender.
 
-TCPdebug (seed 004 ch. 3, digest 004 §1.2-1.3) replays each connection through one state
+TCPdebug (seed 004 ch. 3) replays each connection through one state
 machine per operating system and keeps the machine that explains every out-of-sequence
 segment. Our traces come from the lab's own senders, so the set is scaled to what they can
 show: the RFC sender (our engine without RD-TCP), RD-TCP's sender (003 §3.1), and the four
 historical stacks of the dissertation's Table 1.1/3.3, with the behaviours its text states
-(digest 004 §1.3). Parameters the dissertation does not give are marked in ``notes``.
+([TCPDEBUG] Table 1.1). Parameters the dissertation does not give are marked in ``notes``.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ PROFILES = {p.name: p for p in (
         "linux24", "linux-2.4", "Linux 2.4.2 (004 Table 1.1): dupthresh 3, NewReno, RTO = "
         "srtt + rttvar with Linux's variance floored at 200 ms, one RTT sample per segment",
         rto_tolerance=0.01, max_rto=120.0,
-        notes="Linux's estimator as the engine's (hosts/tcp/rtt.py, digest 004 §1.3 [EXT]); its "
+        notes="Linux's estimator as the engine's (hosts/tcp/rtt.py); its "
               "adaptive dupthresh is fixed at 3 as in TCPdebug's machine; max RTO 120 s "
               "(TCP_RTO_MAX) [EXT]"),
     _from_os(
@@ -111,7 +111,7 @@ PROFILES = {p.name: p for p in (
 )}
 
 # NetBSD 1.2, the sender of seed 002 (§3: "TCP's fast timer expires every 200ms and slow timer
-# every 500 ms"; digest 002 §5 item 9): the timer in 500 ms ticks with a 2-tick minimum, one RTT
+# every 500 ms"): the timer in 500 ms ticks with a 2-tick minimum, one RTT
 # sample per flight; for the simulated senders of experiments.netreno_tables (their engine
 # configuration: experiments.studies.netreno.scenario.netbsd_config). Not among the defaults: no
 # OS profile of seed 004's is this stack.

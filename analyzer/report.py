@@ -1,9 +1,9 @@
 """What the analyzer reports: a dict per flow (the JSON), its text summary, the CSV rows.
 
-The verdict follows TCPdebug's rule (004 §3.1.3, digest §1.2 item 4): the profiles that
+The verdict follows TCPdebug's rule (004 §3.1.3): the profiles that
 explain every out-of-sequence segment are the candidates; one is the identification, several
 that classify every segment alike are reported together, several that differ are ambiguous
-(TCPdebug discards such connections; we report them, as digest §4.5 item 2 advises, with the
+(TCPdebug discards such connections; we report them, so that they can be inspected, with the
 counts of the first candidate).
 """
 

@@ -1,5 +1,5 @@
-"""Why a retransmission timeout happened: Lin and Kung's three classes (seeds/002-net-reno-fast-
-recovery.txt §4.1, Fig. 1), judged for each RTO a sender profile's machine finds
+"""Why a retransmission timeout happened: Lin and Kung's three classes ([NETRENO]
+§4.1, Fig. 1), judged for each RTO a sender profile's machine finds
 (analyzer/machine.py), and the shares of Fig. 1 over many of them.
 
 - **non-trigger**: "the sender retransmits a packet without previous attempts because the fast

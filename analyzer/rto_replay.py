@@ -83,7 +83,7 @@ class Setting:
 
 class ScaledLinuxEstimator(LinuxRttEstimator):
     """hosts.tcp.rtt.LinuxRttEstimator with 004's a, b and k as parameters, as ch. 4 varies them
-    for Linux (the mapping is ours: 004 does not say how, digest §1.3 [ISSUE]): srtt gain b
+    for Linux (the mapping is ours: 004 does not say how): srtt gain b
     (Linux: 1/8), mdev gain a (Linux: 1/4; mdev follows 4|error|, and a sample below srtt
     raises it with a/8 of that), RTO = m*srtt + (k/4)*rttvar (Linux's own: m = 1, k = 4, as
     Table 4.5 lists them). With the defaults every step is the engine's

@@ -10,7 +10,7 @@ holds:
   sender timing one segment a flight had timed (``per_flight``, §5.4.4: "exactly in the same
   manner as most of the current implementations of TCP-NewReno"), when it was sent once. Each
   sample carries the segments in flight when its segment was sent (004's "window"). At a path
-  vantage the RTT includes the handshake's sub-RTT (§1.5 of the digest), as the analyzer's own.
+  vantage the RTT includes the handshake's sub-RTT, as the analyzer's own.
 - ``losses`` (``Loss``): the needed retransmissions the analyzer judged (TCPdebug's losses,
   §5.3.1): the lost segment's first transmission, its first retransmission, whether the
   identified sender's timer detected it (RTO, implicit) or duplicate ACKs did, the flight.

@@ -128,7 +128,7 @@ class Connection:
 
     def negotiate(self) -> None:
         """SACK, timestamps and RD-TCP are in use when both SYNs offered them (RFC 2018 §2,
-        RFC 7323 §3.2, design.md); a side whose SYN was not captured leaves them unknown."""
+        RFC 7323 §3.2, docs/architecture.md §4); a side whose SYN was not captured leaves them unknown."""
         if self.negotiated or len(self.flows) < 2:
             return
         a, b = self.flows.values()

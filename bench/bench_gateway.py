@@ -240,7 +240,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--packets", type=int, default=20000)
     ap.add_argument("--flows", type=int, default=10000)
-    # 1448 = the MSS of RD-TCP endpoints (1460 - 12, design.md): a 1460-byte segment fills the
+    # 1448 = the MSS of RD-TCP endpoints (1460 - 12, docs/architecture.md §4): a 1460-byte segment fills the
     # 1500-byte MTU, so the MTU rule defers every stamp and the figures would measure nothing
     ap.add_argument("--payload", type=int, default=1448,
                     help="TCP payload bytes per segment (default 1448, RD-TCP's MSS)")

@@ -21,7 +21,7 @@ sender's FIN arrives. Each writes a JSON summary whose figures carry the engine'
 
 Both ends clamp their MSS (``TCP_MAXSEG``, default 1448) so a full segment with its timestamp
 option plus the gateway's 12-byte EPDN stamp still fits a 1500-byte MTU, as the engine's
-RD-TCP hosts leave the room (design.md); a larger segment would make the gateway defer every
+RD-TCP hosts leave the room (docs/architecture.md §4); a larger segment would make the gateway defer every
 stamp (EV_DEFER_MTU). The kernel owns this host's address: the interface is configured by the
 network (``live.network``), this program only opens sockets. Time is read here, as in
 ``live.host``: the monotonic clock, seconds since the program started.

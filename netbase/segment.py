@@ -18,7 +18,7 @@ __all__ = ["Segment", "FIN", "SYN", "RST", "PSH", "ACK", "URG", "ECE", "CWR",
 
 # TCP header flags (RFC 9293 §3.1)
 FIN, SYN, RST, PSH, ACK, URG, ECE, CWR = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80
-# RD-TCP's reorder bit (003 §3, design.md): bit 0x02 of header byte 12, a reserved bit, kept
+# RD-TCP's reorder bit ([RDTCP] §3, docs/architecture.md §4): bit 0x02 of header byte 12, a reserved bit, kept
 # in Segment.reserved (the low nibble of byte 12: three reserved bits and AE).
 REORDER_BIT = 0x02
 

@@ -21,7 +21,7 @@ __all__ = ["MalformedPacket", "encode_frame", "FrameEncoder", "decode_frame", "e
 
 ETHERTYPE_IPV4 = 0x0800
 IPPROTO_TCP = 6
-# RD-TCP options (design.md): RFC 6994 experimental kind 253 with ExID 0x5244 ("RD")
+# RD-TCP options (docs/architecture.md §4): RFC 6994 experimental kind 253 with ExID 0x5244 ("RD")
 EPDN_KIND = 253
 EPDN_EXID = 0x5244
 EPDN_LEN = 12       # kind, len, ExID(2), drop_lo(4), drop_hi(4)

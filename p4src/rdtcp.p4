@@ -4,7 +4,7 @@
  *
  * An IPv4 router that records, per flow, the sequence range of the TCP data segments it drops
  * and stamps that range as an EPDN option into the flow's next forwarded data segment
- * (seeds/003-rd-tcp-epdn.txt §3, §3.1), plus the drop and reordering injection experiments use.
+ * ([RDTCP] §3, §3.1), plus the drop and reordering injection experiments use.
  * Ports, tables, registers, counters, the collision policy and every knob: p4src/README.md.
  *
  * The six blocks of V1Switch follow in their order; the ingress is a sequence of pieces, each a

@@ -20,7 +20,7 @@ __all__ = ["EPDN_KIND", "EPDN_EXID", "epdn_option", "epdn_bytes", "tcp_frame", "
            "checksums_ok", "epdn_of", "deep_merge", "SWITCH_MAC", "HOST_A_MAC", "R2_MAC", "HOST_A_IP",
            "HOST_B_IP", "PORT_A", "PORT_R2", "PORT_ALT", "TEST_CONFIG", "LEGACY_CONFIG"]
 
-EPDN_KIND = 253          # RFC 6994 experimental option (design.md)
+EPDN_KIND = 253          # RFC 6994 experimental option (docs/architecture.md §4)
 EPDN_EXID = 0x5244
 
 # The test gateway: host A on port 1 (edge), R2 on port 2 (the bottleneck), an alternate link to

@@ -18,7 +18,7 @@ suite (``tests/gateway``, ``SimpleSwitch.process``). A harness ``h`` offers:
 
 Expected frames are written out with the same builder as the inputs (p4lang/tutorials style);
 nothing here computes what the gateway would do. Sequence numbers are byte offsets; an EPDN
-range is [first byte of the lowest dropped segment, end of the highest) (design.md).
+range is [first byte of the lowest dropped segment, end of the highest) (docs/architecture.md §4).
 """
 
 from __future__ import annotations

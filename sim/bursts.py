@@ -1,8 +1,8 @@
-"""Bursty drop events on a link (seeds/000-rr-tcp-dsack.txt §5.7, Table 4 and Figure 19).
+"""Bursty drop events on a link ([RRTCP] §5.7, Table 4 and Figure 19).
 
 000 introduces "a small fraction (0.02%) of packet drops. Each drop event lasts for a period
 that varies uniformly in [300, 400] ms, during which all consecutive packets to arrive are
-dropped." Read here (digest 000 §3, an inference: the paper gives no more) as: each data packet
+dropped." Read here (an inference: the paper gives no more) as: each data packet
 crossing the link outside an event starts one with ``probability`` (0.0002); the event lasts
 U(``low``, ``high``) seconds from that packet's departure, and every frame leaving in it, the
 first included, is lost. Such a burst empties a window, so it ends in a timeout even for a

@@ -1,13 +1,13 @@
 """Delay distributions of reordering by delay: how much later a delayed packet arrives.
 
-000 (seeds/000-rr-tcp-dsack.txt §5) delays a packet selected for delay by a draw from one of
+000 ([RRTCP] §5) delays a packet selected for delay by a draw from one of
 ns-2's random variables: normal (most of its figures), exponential, hyperexponential, Pareto,
 Pareto II, uniform (§5.5), and a constant for the two paths of §5.6. Each is written here from
 its definition, parameterised as ns-2's ``RandomVariable`` classes are (a mean and a shape),
 with ns-2's default shapes where 000 gives none:
 
 * ``normal:MEAN,SD``: N(MEAN, SD); a negative draw is clipped to 0 (a packet cannot arrive
-  before it was sent; digest 000 §5 item 4).
+  before it was sent).
 * ``exponential:MEAN``: Exp with that mean.
 * ``hyperexponential:MEAN[,COV]``: two exponential phases, the first taken with probability
   ALPHA = 0.95, with means MEAN(1 - t(1 - ALPHA)) and MEAN(1 + t ALPHA), t =

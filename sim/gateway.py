@@ -3,7 +3,7 @@
 The config is the controller's schema (controller/README.md) as a dict: routes from the
 network's fewest-hop paths, edge ports where hosts attach (the EPDN trust boundary), and the
 drop-tail buffer limit that the P4 program enforces itself on every link with a
-``max_queue_size`` (design.md, "Drops the program can see"), with the traffic-manager queue
+``max_queue_size`` (p4src/README.md, "Why the program keeps its own queue count"), with the traffic-manager queue
 configured deeper than that limit. Impairments (``ports.<N>.impair``) are passed in. A switch
 can be made a legacy router (``legacy``: the same routes and queues, no EPDN; 003 §7), whose
 config then names no edge port and no MTU, which it would not act on.

@@ -1,4 +1,4 @@
-"""Link models of F-RTO's evaluation (seeds/001-f-rto.txt §5.1): delay spikes, random loss and
+"""Link models of F-RTO's evaluation ([FRTO] §5.1): delay spikes, random loss and
 loss bursts on the emulated wireless link, as ``Channel.gate``s (``sim.links``).
 
 * ``LinkStalls`` (the paper's DELAY scenario): every frame that crosses the link starts a stall

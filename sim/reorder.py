@@ -1,6 +1,6 @@
 """The paper's reordering: "N random queue swaps" per interval in the bottleneck queue.
 
-seeds/003-rd-tcp-epdn.txt §4–5 vary "the number of random queue swaps performed every 1 or 8
+[RDTCP] §4–5 vary "the number of random queue swaps performed every 1 or 8
 seconds" at R1's drop-tail queue in ns-2. Here, exactly:
 
 * Interval k covers [k·T, (k+1)·T). At its start, N swap times are drawn independently and
@@ -123,7 +123,7 @@ class PacketDelayer:
     RD-TCP to be tested with ("a realistic model of reordering based on delays rather than
     swapping segments"): each data segment crossing ``channel`` is, with ``probability``,
     delayed by a further draw of ``distribution`` (``sim.delays``; by default normal(``mean``,
-    ``sd``) seconds, negative draws clipped to 0, 000 digest §5 item 4), "without holding others
+    ``sd``) seconds, negative draws clipped to 0), "without holding others
     back": later segments overtake it. It keeps its place in the sender's queue and on the
     link's capacity; only its propagation is longer. ``delays`` records every extra delay given,
     for ground truth.

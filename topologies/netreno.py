@@ -1,4 +1,4 @@
-"""The networks of Net Reno's evaluation (seeds/002-net-reno-fast-recovery.txt §7).
+"""The networks of Net Reno's evaluation ([NETRENO] §7).
 
 §7.1, Fig. 6 (``NetRenoTopo``): four local senders and one long-distance sender share a gateway's
 link to one sink::

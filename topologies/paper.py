@@ -1,4 +1,4 @@
-"""The dumbbell of RD-TCP's simulations (seeds/003-rd-tcp-epdn.txt §4).
+"""The dumbbell of RD-TCP's simulations ([RDTCP] §4).
 
 ::
 
@@ -68,7 +68,7 @@ class PaperTopo(Topo):
 
 
 class RrTcpTopo(PaperTopo):
-    """RR-TCP's path (seeds/000-rr-tcp-dsack.txt §5, Fig. 3 and Table 2): the same dumbbell with
+    """RR-TCP's path ([RRTCP] §5, Fig. 3 and Table 2): the same dumbbell with
     000's parameters. The bottleneck's capacity is S = M/R, maxwnd over the round-trip time
     (``rrtcp_capacity_mbps``: 50 packets of 1000 bytes per 2P), so an unimpaired window of M
     packets builds no queue: 4 Mb/s at 000's usual P = 50 ms, 1 Mb/s at P = 200 ms. Give
@@ -93,7 +93,8 @@ class RrTcpTopo(PaperTopo):
 
 
 RRTCP_MAXWND = 50           # 000 Table 2: maximum sending window M, packets
-RRTCP_PACKET_BYTES = 1000   # ns-2's packet size (digest 000 §5 item 2: 4 Mb/s at P = 50 ms)
+# not given by [RRTCP]: the packetSize_ default of the ns-2 its simulations ran on (2.1b8)
+RRTCP_PACKET_BYTES = 1000
 
 
 def rrtcp_capacity_mbps(one_way_delay: float, *, maxwnd: int = RRTCP_MAXWND,
@@ -106,13 +107,13 @@ def rrtcp_capacity_mbps(one_way_delay: float, *, maxwnd: int = RRTCP_MAXWND,
 
 
 class FrtoTopo(PaperTopo):
-    """F-RTO's path (seeds/001-f-rto.txt §5.1, Fig. 5): a fixed host ``a`` on a LAN, the
+    """F-RTO's path ([FRTO] §5.1, Fig. 5): a fixed host ``a`` on a LAN, the
     last-hop router ``r1`` with a buffer of seven packets, the emulated wireless link r1–r2
     (28,800 bit/s each way, 200 ms one-way propagation) and the mobile host ``b`` right behind
     it. The LAN (10 Mb/s) and the mobile host's own interface are fast and short; r2 stands for
     the link's far end, so its uplink queue towards r1 has the same seven-packet limit. Each
     direction's link layer holds six 296-byte packets (its 1776-byte send buffer) ahead of the
-    serialiser, after the router's queue (digest of 001, §5 item 6): ``link_buffer``.
+    serialiser, after the router's queue: ``link_buffer``.
 
     ::
 

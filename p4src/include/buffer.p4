@@ -4,7 +4,7 @@
  * drop-tail limit the program enforces itself.
  *
  * Why: a P4 program cannot see the traffic manager's tail drops, so it could not record them in
- * the EPDN table (design.md "Drops the program can see"). The program therefore keeps a virtual
+ * the EPDN table (p4src/README.md, "Why the program keeps its own queue count"). The program therefore keeps a virtual
  * queue length per egress port -- +1 when the ingress admits a packet to the port, -1 when the
  * packet reaches the egress pipeline of that port -- and drops in ingress when the queue holds
  * buffer_limit[p] packets. The traffic manager's own queue is configured deeper than the limit

@@ -1,6 +1,6 @@
 /*
  * epdn.p4 -- Epdn, the piece of MyIngress that keeps the per-flow EPDN table of RD-TCP
- * (seeds/003-rd-tcp-epdn.txt §3, §3.1): a dropped data segment is recorded, the flow's next
+ * ([RDTCP] §3, §3.1): a dropped data segment is recorded, the flow's next
  * forwarded data segment is stamped. Its registers keep their names, MyIngress.epdn_fp etc.
  *
  * Table: three register arrays of EPDN_ENTRIES cells, 12 bytes per entry (the paper's §3.2
@@ -184,7 +184,7 @@ control Epdn(inout headers_t hdr,
                             epdn_events.count(EV_DEFER_NO_ROOM);
                         } else if ((bit<32>)hdr.ipv4.total_len + (bit<32>)EPDN_BYTES
                                    > meta.port_mtu) {
-                            /* MTU rule (design.md): keep the entry for the flow's next
+                            /* MTU rule (p4src/README.md): keep the entry for the flow's next
                              * segment that fits */
                             epdn_events.count(EV_DEFER_MTU);
                         } else {

@@ -22,7 +22,7 @@ typedef bit<32> seq_t;          /* TCP sequence number: compared only mod 2^32 (
 const bit<16> TYPE_IPV4 = 0x0800;
 const bit<8>  PROTO_TCP = 6;
 
-/* EPDN option (design.md, docs/architecture.md §4): RFC 6994 experimental option kind 253 with
+/* EPDN option (docs/architecture.md §4): RFC 6994 experimental option kind 253 with
  * ExID 0x5244 ("RD"), length 12: kind, len, ExID, drop_lo, drop_hi. Its first 32 bits are fixed,
  * so the parser recognises it with one lookahead at the first-option position. */
 const bit<8>  TCP_OPT_EPDN     = 253;

@@ -1,6 +1,6 @@
 /*
  * impair.p4 -- Impairment, the piece of MyIngress that injects drops and reorderings: the knobs
- * experiments turn (design.md). Its registers keep their names, MyIngress.drop_prob etc.
+ * experiments turn (p4src/README.md). Its registers keep their names, MyIngress.drop_prob etc.
  *
  * Impairments apply to well-formed TCP segments that carry data, on their first pass, and are
  * chosen per egress port (index port & PORT_INDEX_MASK) after routing:
@@ -8,7 +8,7 @@
  *     slot impair_pattern[p * PATTERN_SLOTS + (k mod pattern_len[p])] (IMPAIR_PASS/DROP/RECIRC/ALT);
  *  2. otherwise probabilities, 32-bit fractions (p * 2^32, saturating at 2^32 - 1), tried in order
  *     drop_prob, recirc_prob, alt_prob, each with its own random draw.
- * An injected drop is recorded in the EPDN table like a congestion drop (design.md).
+ * An injected drop is recorded in the EPDN table like a congestion drop (p4src/README.md).
  * Reordering: IMPAIR_RECIRC makes the packet loop recirc_loops[p] times through port p's queue,
  * so it falls behind the packets queued after it (delay-based reordering, 003 §7);
  * IMPAIR_ALT sends it by alt_port[p] (a second, longer path to the same next hop). A reordering

@@ -1,6 +1,6 @@
 /*
  * trust.p4 -- TrustBoundary, the piece of MyIngress that keeps hosts from forging drop reports
- * (design.md): on an edge port, where hosts attach, every EPDN option of an arriving segment is
+ * (docs/architecture.md §4): on an edge port, where hosts attach, every EPDN option of an arriving segment is
  * removed, and a TCP fragment is dropped (v1model).
  *
  * A receiver honours EPDN only as the first option (docs/architecture.md §4), but removing the

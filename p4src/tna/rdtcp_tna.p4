@@ -2,7 +2,7 @@
 /*
  * rdtcp_tna.p4 -- the RD-TCP gateway for Tofino 2 (T2NA, bf-p4c), a port of p4src/rdtcp.p4.
  *
- * Same EPDN semantics as the v1model program (seeds/003-rd-tcp-epdn.txt §3, §3.1; p4src/README.md):
+ * Same EPDN semantics as the v1model program ([RDTCP] §3, §3.1; p4src/README.md):
  * per-flow table of the dropped byte range, newest-wins collision policy, stamp as the first
  * option of the flow's next forwarded data segment, merge with an upstream stamp, at edge ports
  * the source check (ingress filtering) and the strip, MTU rule, drop and reordering injection. What changes is how Tofino does each step;
@@ -286,7 +286,7 @@ control TrustBoundary(inout ig_headers_t hdr,
         meta.drop_cause = DROP_MALFORMED;
     }
 
-    /* Trust boundary (design.md): hosts cannot forge drop reports. */
+    /* Trust boundary (p4src/include/trust.p4): hosts cannot forge drop reports. */
     action epdn_strip_option() {
         hdr.epdn.setInvalid();
         hdr.tcp.data_offset = hdr.tcp.data_offset - EPDN_WORDS;
@@ -396,7 +396,7 @@ control Impairment(inout ig_headers_t hdr,
  * TM queue's own. Every packet leaves with deflect-on-drop (Verdict): a packet the queue cannot
  * take goes to the deflection port (an internal port) instead of being dropped, the egress marks
  * it BRIDGE_DROP_REPORT, and it comes back here to be dropped as DROP_BUFFER, where Verdict
- * counts it and Epdn records it (design.md "Drops the program can see"). */
+ * counts it and Epdn records it (p4src/README.md, "Why the program keeps its own queue count"). */
 control Buffer(inout ig_headers_t hdr,
                inout metadata_t meta) {
     apply {

@@ -131,7 +131,7 @@ def test_no_loss_no_lpa_and_no_congestion_phase_no_false_positive():
 
 
 def test_duration_models_match_004s_equations():
-    # App. A's worked values (digest 004 §2.3) and App. B's
+    # App. A's worked values and App. B's
     assert dbce.F_SPURIOUS(4) == pytest.approx(2.905, abs=1e-3)
     assert dbce.R_SPURIOUS(4) == pytest.approx(2.714, abs=1e-3)
     assert dbce.RF(4) == pytest.approx(0.556, abs=1e-3)
