@@ -242,20 +242,32 @@ class SwitchProcess:
             self._wakeup.drain()
 
     def _receive(self, num: int) -> None:
-        port = self.ports[num]
-        frames = port.recv_frames()
+        frames = self.ports[num].recv_frames()
+        if not frames:
+            return
         sw, pcap = self.sw, self.pcap
+        receive, advance = sw.receive, self._advance
+        next_departure = sw.next_event_time
+        clock, t0 = self._clock, self.t0
+        delays = self.delays
+        logged = self._frames_logged()     # once a batch: every frame's path pays nothing else
         for frame in frames:
-            now = self.now()
+            now = clock() - t0
             # departures due before this arrival first: simple_switch's egress threads drain
             # the queues while frames keep arriving, so a burst read in one go must not fill
             # a queue (default depth 64) that would have been emptied meanwhile
-            self._advance(now)
+            if delays:
+                advance(now)
+            else:
+                due = next_departure()
+                if due is not None and due <= now:
+                    advance(now)
             if pcap is not None:
-                pcap.write(num, "in", self.wall(now), frame)
-            self._log_frame("received on", num, frame)
+                pcap.write(num, "in", self.wall0 + now, frame)
+            if logged:
+                self._log_frame("received on", num, frame)
             try:
-                sw.receive(num, frame, now=now)
+                receive(num, frame, now=now)
             except Exception:  # noqa: BLE001 -- a target bug loses this frame, not the switch
                 self.faults += 1
                 log.exception("port %d: the target failed on a %d-byte frame (dropped): %s",
@@ -268,30 +280,34 @@ class SwitchProcess:
         except Exception:  # noqa: BLE001 -- as in _receive: log the target's bug, keep switching
             self.faults += 1
             log.exception("the target failed in its egress pipeline (packet lost)")
-            out = []
-        self._transmit(out)
+            out = ()
+        if out:
+            self._transmit(out)
         if self.delays:
             self._release(now)
 
     def _transmit(self, out) -> None:
-        delays = self.delays
+        delays, ports, pcap = self.delays, self.ports, self.pcap
+        logged = self._frames_logged()
         for num, frame, departure in out:
-            port = self.ports.get(num)
+            port = ports.get(num)
             if port is None:
                 self.unbound_tx += 1
                 log.debug("port %d: no interface bound, %d-byte frame dropped", num, len(frame))
                 continue
-            line = delays.get(num)
-            if line is not None:
-                # the _out record is stamped at the departure, where the delayed link begins,
-                # as a capture at the sending end of a link with that propagation delay
-                line.push(frame, departure)
-                if self.pcap is not None:
-                    self.pcap.write(num, "out", self.wall(departure), frame)
-                continue
-            if port.send(frame) and self.pcap is not None:
-                self.pcap.write(num, "out", self.wall(departure), frame)
-            self._log_frame("sent on", num, frame)
+            if delays:
+                line = delays.get(num)
+                if line is not None:
+                    # the _out record is stamped at the departure, where the delayed link
+                    # begins, as a capture at the sending end of a link with that delay
+                    line.push(frame, departure)
+                    if pcap is not None:
+                        pcap.write(num, "out", self.wall(departure), frame)
+                    continue
+            if port.send(frame) and pcap is not None:
+                pcap.write(num, "out", self.wall(departure), frame)
+            if logged:
+                self._log_frame("sent on", num, frame)
 
     def _release(self, now: float) -> None:
         """Put on the wire the delayed frames due by ``now`` (FIFO per port)."""
@@ -301,6 +317,11 @@ class SwitchProcess:
                 for frame in line.pop_due(now):
                     port.send(frame)
                     self._log_frame("sent on", num, frame)
+
+    def _frames_logged(self) -> bool:
+        """Whether frames are logged at all (``_log_frame`` then decides how)."""
+        return bool(self.dump_packet_data and log.isEnabledFor(logging.INFO)) \
+            or log.isEnabledFor(logging.DEBUG)
 
     def _log_frame(self, what: str, num: int, frame: bytes) -> None:
         if self.dump_packet_data and log.isEnabledFor(logging.INFO):
