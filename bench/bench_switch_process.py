@@ -11,8 +11,8 @@ simple_switch_CLI over Thrift. Frames enter port 0 and leave port 1. Overload: 1
 frames sent into port 0 as fast as the sender goes (``tcpreplay --topspeed`` when it is on PATH,
 else a sending process of this interpreter) for ``--seconds``; the rate is what leaves port 1
 (the receiving veth's counter), and per switch CPU-second (the process's user + system time
-over the same window, from /proc): on a machine shared with other work the second figure is
-what the switch itself costs. Needs root and iproute2; creates and removes its own namespace
+over the same window, from /proc; "kernel": the system time's share): on a machine shared
+with other work the second figure is what the switch itself costs. Needs root and iproute2; creates and removes its own namespace
 and veths.
 """
 
@@ -132,11 +132,11 @@ def interpreters(pypy: str | None) -> list[tuple[str, str]]:
     return out
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system time of process ``pid`` so far (/proc/<pid>/stat, fields 14 and 15)."""
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """User and system time of process ``pid`` so far (/proc/<pid>/stat, fields 14 and 15)."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK
 
 
 def rx_packets(ifname: str) -> int:
@@ -170,9 +170,11 @@ def overload(args, h0: str, h1: str, pid: int, pcap: str) -> dict:
     finally:
         sender.kill()
         sender.wait()
-    n, cpu = n1 - n0, c1 - c0
+    n, user, system = n1 - n0, c1[0] - c0[0], c1[1] - c0[1]
+    cpu = user + system
     return {"over_rate": n / (t1 - t0), "over_cpu_rate": n / cpu if cpu else 0.0,
-            "over_cpu_share": cpu / (t1 - t0), "sender": "tcpreplay" if tcpreplay else "python"}
+            "over_cpu_share": cpu / (t1 - t0), "over_sys_share": system / cpu if cpu else 0.0,
+            "sender": "tcpreplay" if tcpreplay else "python"}
 
 
 def measure(label: str, argv: list[str], args: argparse.Namespace, pcap: str,
@@ -294,12 +296,12 @@ def main() -> int:
           f"frames with {WINDOW} in flight, then {args.seconds:g} s of 1,500-byte frames as fast "
           f"as the sender goes (overload: out of port 1 per second, and per switch CPU-second)")
     print(f"{'switch':<30} {'start-up':>9} {'RTT median':>11} {'RTT p99':>9} {'lost':>5} "
-          f"{'windowed/s':>10} {'overload/s':>10} {'/CPU-s':>9} {'CPU':>5}")
+          f"{'windowed/s':>10} {'overload/s':>10} {'/CPU-s':>9} {'CPU':>5} {'kernel':>6}")
     for r in results:
         print(f"{r['label']:<30} {r['startup_ms']:>6.0f} ms {r['rtt_median_us']:>8.0f} us "
               f"{r['rtt_p99_us']:>6.0f} us {r['lost']:>5} {r['rate']:>10,.0f} "
               f"{r.get('over_rate', 0):>10,.0f} {r.get('over_cpu_rate', 0):>9,.0f} "
-              f"{r.get('over_cpu_share', 0):>5.0%}")
+              f"{r.get('over_cpu_share', 0):>5.0%} {r.get('over_sys_share', 0):>6.0%}")
     for r in results:
         if r["interpreter"]:
             print(f"{r['label']}: {r['interpreter']}")
