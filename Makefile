@@ -12,8 +12,10 @@ APT_PACKAGES := iproute2 tshark python3-venv ethtool
 # optional: the sweeps run in PyPy workers when it is there (2-5x faster), else on CPython;
 # live runs build the network with Mininet when it is there, else with plain ip netns;
 # ns-2 (ns2, and its validation suites in ns2-examples) is the outside reference for TCP
-# (experiments.ns2_conformance, experiments.ns2_runs): without it those comparisons skip
-APT_OPTIONAL := pypy3 mininet ns2 ns2-examples
+# (experiments.ns2_conformance, experiments.ns2_runs): without it those comparisons skip;
+# rdtcp-switch runs under PyPy too when it is there; tcpreplay is bench_switch_process's
+# overload sender (without it a Python sender, slower than the switch under PyPy)
+APT_OPTIONAL := pypy3 mininet ns2 ns2-examples tcpreplay
 MODE ?= full
 RRTCP_MODE ?= quick
 # more options of experiments.rrtcp_figures, e.g. RRTCP_FLAGS=--sweep-57 (000 §5.7's sweep, full
@@ -78,7 +80,7 @@ apt-deps:
 	  if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi; \
 	  for p in $(APT_OPTIONAL); do dpkg -s $$p >/dev/null 2>&1 || \
 	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p; } || \
-	    echo "deps: optional $$p not installed (pypy3: runs use CPython; mininet: plain ip netns; ns2: the ns-2 comparisons skip)"; done; \
+	    echo "deps: optional $$p not installed (pypy3: runs and rdtcp-switch use CPython; mininet: plain ip netns; ns2: the ns-2 comparisons skip; tcpreplay: a Python sender overloads the switch)"; done; \
 	else echo "deps: not root or no apt-get; install $(APT_PACKAGES) (and optionally $(APT_OPTIONAL)) yourself if tests need them"; fi
 
 $(VENV_STAMP): pyproject.toml

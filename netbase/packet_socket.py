@@ -43,6 +43,12 @@ TP_STATUS_CSUMNOTREADY = 0x8         # checksum left to the (offloading) NIC: pa
 TP_STATUS_VLAN_VALID = 0x10
 TP_STATUS_VLAN_TPID_VALID = 0x40
 _AUXDATA = struct.Struct("=IIIHHHH")  # struct tpacket_auxdata
+_AUX_STATUS = struct.Struct("=I")     # its first member, tp_status
+_AUX_ACT = TP_STATUS_CSUMNOTREADY | TP_STATUS_VLAN_VALID   # the status bits acted on
+# a plain int: socket.MSG_TRUNC is an IntFlag, and ``int & IntFlag`` runs enum's Python-level
+# __rand__ and makes a flag object, for every frame received
+_MSG_TRUNC = int(socket.MSG_TRUNC)
+_AUX_SPACE = socket.CMSG_SPACE(_AUXDATA.size)
 _MAX_FRAME = 65536 + 4 + 14          # largest veth MTU plus a reinserted tag and the MAC header
 _RCVBUF = 4 << 20
 SO_RCVBUFFORCE = 33
@@ -104,6 +110,7 @@ class RawPort:
         self.foreign = 0                  # frames of another interface, dropped
         self.ifindex = 0
         self._warned_csum = False
+        self._aux_act = _AUX_ACT         # the status bits that still call for _apply_auxdata
         self._buf = bytearray(_MAX_FRAME)
         self.sock = self._open()
 
@@ -146,10 +153,15 @@ class RawPort:
         """Frames received since the last call (at most ``limit``, so no port starves others)."""
         out = []
         buf = self._buf
-        anc = socket.CMSG_SPACE(_AUXDATA.size)
+        view = memoryview(buf)
+        recv = self.sock.recvmsg_into
+        bufs = [buf]
+        ifname = self.ifname
+        status_of = _AUX_STATUS.unpack_from
+        act = self._aux_act
         for _ in range(limit):
             try:
-                n, ancdata, flags, addr = self.sock.recvmsg_into([buf], anc)
+                n, ancdata, flags, addr = recv(bufs, _AUX_SPACE)
             except (BlockingIOError, InterruptedError):
                 break
             except OSError as e:          # e.g. ENETDOWN when the interface went down
@@ -157,16 +169,20 @@ class RawPort:
                 break
             if addr[2] == PACKET_OUTGOING:
                 continue
-            if addr[0] != self.ifname and not self._renamed(addr[0]):
-                self._foreign(addr[0])
-                continue
-            if flags & socket.MSG_TRUNC:     # larger than any MTU we accept: never cut a frame
+            if addr[0] != ifname:
+                if not self._renamed(addr[0]):
+                    self._foreign(addr[0])
+                    continue
+                ifname = self.ifname
+            if flags & _MSG_TRUNC:       # larger than any MTU we accept: never cut a frame
                 log.warning("port %d (%s): frame longer than %d bytes dropped", self.port,
                             self.ifname, len(buf))
                 continue
-            frame = bytes(buf[:n])
+            frame = bytes(view[:n])       # one copy (buf[:n] would copy twice)
             for level, kind, data in ancdata:
-                if level == SOL_PACKET and kind == PACKET_AUXDATA and len(data) >= _AUXDATA.size:
+                # the tag to put back, or the offloading warning not yet given: the whole record
+                if (level == SOL_PACKET and kind == PACKET_AUXDATA and len(data) >= _AUXDATA.size
+                        and status_of(data)[0] & act):
                     frame = self._apply_auxdata(frame, _AUXDATA.unpack_from(data))
             out.append(frame)
         self.rx_packets += len(out)
@@ -195,6 +211,7 @@ class RawPort:
         status, _len, _snap, _mac, _net, tci, tpid = aux
         if status & TP_STATUS_CSUMNOTREADY and not self._warned_csum:
             self._warned_csum = True
+            self._aux_act = TP_STATUS_VLAN_VALID
             log.warning("port %d (%s): frames arrive with checksums left to offloading; "
                         "disable it on the sending side (ethtool -K <peer> tx off)", self.port, self.ifname)
         if status & TP_STATUS_VLAN_VALID and len(frame) >= 12:

@@ -24,6 +24,16 @@ use, the Thrift packages missing) print
 The wall clock is read here only: a frame received at monotonic time m enters the library as
 ``sw.receive(port, frame, now=m - t0)``; pcap records carry wall-clock times as libpcap's do.
 
+The interpreter: ``rdtcp-switch`` runs the switch under PyPy (``pypy3`` on PATH) by default,
+as the sweeps' workers run the simulator: the same code, several times the packet rate
+(bench/bench_switch_process.py). ``--python auto`` (the command's default) re-executes the
+process under ``pypy3`` with the repository and the Thrift modules on its path, and stays on
+this interpreter when there is no ``pypy3``, when this is PyPy already, or with
+``--grpc-server-addr`` (P4Runtime needs grpcio, a CPython extension); ``--python self`` stays
+here, ``--python EXE`` runs under EXE; ``$RDTCP_SWITCH_PYTHON`` gives the default.
+``python -m toolchain.switch.process.main`` runs under the interpreter named (default
+``self``). After the readiness line one line names the interpreter and why it was chosen.
+
 ``--port-delay P:MS`` (ours; simple_switch has no such option) holds every frame leaving port
 P for MS milliseconds after the traffic manager's departure, first in first out: a link's
 propagation delay for live runs on kernels without netem (experiments/LIVE.md).
@@ -33,7 +43,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import platform
 import selectors
+import shutil
 import signal
 import sys
 import time
@@ -46,7 +59,7 @@ from netbase.wakeup import Wakeup
 from ..bm_sim.json_loader import DEFAULT_MAX_STATE, load_program, parse_state_size
 from ..errors import CliError, LoadError
 from ..simple_switch.switch import SimpleSwitch
-from ..thrift_server import ThriftUnavailable, make_processor, thrift_modules
+from ..thrift_server import ThriftUnavailable, make_processor, module_dirs, thrift_modules
 from ..thrift_server.server import DEFAULT_IDLE_TIMEOUT, ThriftServer, ThriftServerError
 from ..p4runtime_server import process as p4rt_process
 from .host import ProcessHost
@@ -56,6 +69,10 @@ __all__ = ["main", "SwitchProcess", "READY_LINE_PREFIX", "build_parser"]
 log = logging.getLogger("rdtcp-switch")
 
 READY_LINE_PREFIX = "Control server was started on "
+INTERPRETER_LINE_PREFIX = "Running on "
+PYTHON_ENV = "RDTCP_SWITCH_PYTHON"     # --python's default: auto, self, or an interpreter
+_CHOSEN_ENV = "RDTCP_SWITCH_PYTHON_CHOSEN"   # why the parent chose this interpreter
+REPO_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_THRIFT_PORT = 9090            # simple_switch's default
 DEFAULT_MAX_PORT_COUNT = 512          # bm::OptionsParser::default_max_port_count
 LOG_LEVELS = {"trace": 5, "debug": logging.DEBUG, "info": logging.INFO,
@@ -242,20 +259,32 @@ class SwitchProcess:
             self._wakeup.drain()
 
     def _receive(self, num: int) -> None:
-        port = self.ports[num]
-        frames = port.recv_frames()
+        frames = self.ports[num].recv_frames()
+        if not frames:
+            return
         sw, pcap = self.sw, self.pcap
+        receive, advance = sw.receive, self._advance
+        next_departure = sw.next_event_time
+        clock, t0 = self._clock, self.t0
+        delays = self.delays
+        logged = self._frames_logged()     # once a batch: every frame's path pays nothing else
         for frame in frames:
-            now = self.now()
+            now = clock() - t0
             # departures due before this arrival first: simple_switch's egress threads drain
             # the queues while frames keep arriving, so a burst read in one go must not fill
             # a queue (default depth 64) that would have been emptied meanwhile
-            self._advance(now)
+            if delays:
+                advance(now)
+            else:
+                due = next_departure()
+                if due is not None and due <= now:
+                    advance(now)
             if pcap is not None:
-                pcap.write(num, "in", self.wall(now), frame)
-            self._log_frame("received on", num, frame)
+                pcap.write(num, "in", self.wall0 + now, frame)
+            if logged:
+                self._log_frame("received on", num, frame)
             try:
-                sw.receive(num, frame, now=now)
+                receive(num, frame, now=now)
             except Exception:  # noqa: BLE001 -- a target bug loses this frame, not the switch
                 self.faults += 1
                 log.exception("port %d: the target failed on a %d-byte frame (dropped): %s",
@@ -268,30 +297,34 @@ class SwitchProcess:
         except Exception:  # noqa: BLE001 -- as in _receive: log the target's bug, keep switching
             self.faults += 1
             log.exception("the target failed in its egress pipeline (packet lost)")
-            out = []
-        self._transmit(out)
+            out = ()
+        if out:
+            self._transmit(out)
         if self.delays:
             self._release(now)
 
     def _transmit(self, out) -> None:
-        delays = self.delays
+        delays, ports, pcap = self.delays, self.ports, self.pcap
+        logged = self._frames_logged()
         for num, frame, departure in out:
-            port = self.ports.get(num)
+            port = ports.get(num)
             if port is None:
                 self.unbound_tx += 1
                 log.debug("port %d: no interface bound, %d-byte frame dropped", num, len(frame))
                 continue
-            line = delays.get(num)
-            if line is not None:
-                # the _out record is stamped at the departure, where the delayed link begins,
-                # as a capture at the sending end of a link with that propagation delay
-                line.push(frame, departure)
-                if self.pcap is not None:
-                    self.pcap.write(num, "out", self.wall(departure), frame)
-                continue
-            if port.send(frame) and self.pcap is not None:
-                self.pcap.write(num, "out", self.wall(departure), frame)
-            self._log_frame("sent on", num, frame)
+            if delays:
+                line = delays.get(num)
+                if line is not None:
+                    # the _out record is stamped at the departure, where the delayed link
+                    # begins, as a capture at the sending end of a link with that delay
+                    line.push(frame, departure)
+                    if pcap is not None:
+                        pcap.write(num, "out", self.wall(departure), frame)
+                    continue
+            if port.send(frame) and pcap is not None:
+                pcap.write(num, "out", self.wall(departure), frame)
+            if logged:
+                self._log_frame("sent on", num, frame)
 
     def _release(self, now: float) -> None:
         """Put on the wire the delayed frames due by ``now`` (FIFO per port)."""
@@ -301,6 +334,11 @@ class SwitchProcess:
                 for frame in line.pop_due(now):
                     port.send(frame)
                     self._log_frame("sent on", num, frame)
+
+    def _frames_logged(self) -> bool:
+        """Whether frames are logged at all (``_log_frame`` then decides how)."""
+        return bool(self.dump_packet_data and log.isEnabledFor(logging.INFO)) \
+            or log.isEnabledFor(logging.DEBUG)
 
     def _log_frame(self, what: str, num: int, frame: bytes) -> None:
         if self.dump_packet_data and log.isEnabledFor(logging.INFO):
@@ -397,6 +435,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="start without a program (frames dropped) until a P4Runtime controller "
                          "sets one (needs --grpc-server-addr)")
     p4rt_process.add_arguments(ap)
+    ap.add_argument("--python", default=None, metavar="auto|self|EXE",
+                    help="the interpreter the switch runs under: auto (pypy3 when it is on PATH, "
+                         "else this one; this one with --grpc-server-addr), self, or an "
+                         "interpreter; default $RDTCP_SWITCH_PYTHON, else auto for rdtcp-switch "
+                         "and self for python -m; not a simple_switch option")
     ap.add_argument("-v", "--version", action="store_true", help="print the version and exit")
     return ap
 
@@ -551,8 +594,52 @@ def port_delays(specs: list[str], interfaces: list[str]) -> dict[int, float]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
+def this_interpreter() -> str:
+    return f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})"
+
+
+def choose_python(choice: str, args) -> tuple[str | None, str]:
+    """The interpreter to run the switch under (None: this one) and why."""
+    if choice == "self":
+        return None, "--python self"
+    if choice == "auto":
+        if sys.implementation.name == "pypy":
+            return None, "--python auto"
+        if args.grpc_server_addr:
+            return None, "--python auto: P4Runtime's grpcio is a CPython extension"
+        path = shutil.which("pypy3")
+        if path is None:
+            return None, "--python auto: no pypy3 on PATH (installing it speeds the switch up)"
+        return path, "--python auto: pypy3 on PATH"
+    path = shutil.which(choice)
+    if path is None:
+        raise StartupError(f"--python {choice}: no such interpreter")
+    if os.path.realpath(path) == os.path.realpath(sys.executable):
+        return None, f"--python {choice}"
+    return path, f"--python {choice}"
+
+
+def reexec(python: str, why: str, argv: list[str], dirs: list[str]) -> None:
+    """Replace this process by the switch under ``python`` (same pid, same standard streams,
+    so a caller's signals and pipes reach it), with this checkout and the Thrift modules on
+    its path (``dirs``: module_dirs()); it stays there."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(REPO_ROOT), *dirs, *filter(None, [env.get("PYTHONPATH")])])
+    env[PYTHON_ENV] = "self"
+    env[_CHOSEN_ENV] = why
+    sys.stdout.flush()
+    try:
+        os.execve(python, [python, "-m", "toolchain.switch.process.main", *argv], env)
+    except OSError as e:
+        raise StartupError(f"cannot run {python}: {e.strerror or e}") from None
+
+
+def main(argv: list[str] | None = None, *, python: str = "auto") -> int:
+    """``rdtcp-switch``; ``python``: the default of ``--python`` when neither it nor
+    ``$RDTCP_SWITCH_PYTHON`` is given (``python -m`` passes self)."""
     argv = sys.argv[1:] if argv is None else argv
+    given = list(argv)
     try:
         argv, target_options = split_target_options(argv)
     except StartupError as e:
@@ -563,6 +650,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.version:
         print("rdtcp-switch (toolchain.switch), simple_switch-compatible BMv2 JSON 2.x")
         return 0
+    # re-executed by reexec: here it stays, whatever the command line asks
+    choice = "self" if _CHOSEN_ENV in os.environ else (args.python or os.environ.get(PYTHON_ENV)
+                                                         or python)
+    try:
+        exe, why = choose_python(choice, args)
+        if exe is not None:
+            try:
+                dirs = module_dirs()
+            except ThriftUnavailable:          # start() says what is missing, here
+                why = f"{why}, but the Thrift modules are missing"
+            else:
+                reexec(exe, why, given, dirs)
+    except StartupError as e:
+        print(f"error: {e}", file=sys.stderr, flush=True)
+        return 1
+    why = os.environ.pop(_CHOSEN_ENV, why)
     setup_logging(args)
     try:
         proc = start(args)
@@ -579,6 +682,8 @@ def main(argv: list[str] | None = None) -> int:
     if proc.p4runtime is not None:
         print(f"{p4rt_process.P4RUNTIME_LINE_PREFIX}{proc.p4runtime.address}", flush=True)
     print(f"{READY_LINE_PREFIX}{proc.control.host}:{proc.control.port}", flush=True)
+    print(f"{INTERPRETER_LINE_PREFIX}{this_interpreter()}: {why}", flush=True)
+    log.info("running on %s: %s", this_interpreter(), why)
     try:
         proc.run()
     finally:
@@ -595,4 +700,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(python="self"))
