@@ -127,8 +127,9 @@ class Near:
         tol = f"{self.what}: {self.tolerance.text(self.paper)}"
         try:
             ours = self.measure(values)
-        except (KeyError, ZeroDivisionError, ValueError, TypeError):
-            ours = None
+        except (KeyError, IndexError, ZeroDivisionError, ValueError, TypeError,
+                AttributeError):
+            ours = None         # a number the run did not measure
         if ours is None or (isinstance(ours, float) and math.isnan(ours)):
             return NOT_RUN, "", tol, ""
         return (OK if self.tolerance.holds(ours, self.paper) else NOT_OK), \
@@ -218,6 +219,16 @@ class Statement:
     def not_run(self) -> bool:
         return NOT_RUN in (self.direction, self.size)
 
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> "Statement":
+        """The statement a ``row()`` was written from (a journal's summary.json read back)."""
+        fixed = ("key", "item", "says", "direction", "size", "test", "tolerance", "note",
+                 "numbers")
+        return cls(row["key"], row["item"], row["says"], row["direction"], row["size"],
+                   test=row.get("test", ""), tolerance=row.get("tolerance", ""),
+                   note=row.get("note", ""), numbers=dict(row.get("numbers") or {}),
+                   values={k: v for k, v in row.items() if k not in fixed})
+
     def row(self) -> dict:
         return {"key": self.key, "item": self.item, "says": self.says,
                 **{name: text for name, text in self.values.items()},
@@ -264,14 +275,16 @@ def judge(key: str, item: str, says: str, *, paper: str, values: Mapping[str, An
     else:
         try:
             d = OK if direction(values) else NOT_OK
-        except (KeyError, IndexError, ZeroDivisionError) as e:
-            # a curve without the point the statement compares at
-            d = NOT_RUN
+        except (KeyError, IndexError) as e:
+            d = NOT_RUN         # a curve without the point the statement compares at
             whys.append(f"the run has no point {e} the ordering needs")
+        except (ZeroDivisionError, TypeError, AttributeError):
+            d = NOT_RUN
+            whys.append("a number the ordering compares was not measured")
     s, tol = NONE, ""
     if size is not None:
         s, size_text, tol, why = size.judge(values)
-        if size_text:
+        if size_text and not _shown(size_text, shown):
             ours = f"{ours}; {size_text}" if ours else size_text
         if s == NOT_RUN and not missing:
             whys.append(why or "its number was not measured")
@@ -279,6 +292,12 @@ def judge(key: str, item: str, says: str, *, paper: str, values: Mapping[str, An
     explanation = "; ".join(x for x in (note, lack and f"not run: {lack}") if x)
     return Statement(key, item, says, d, s, test=test, tolerance=tol, note=explanation,
                      values={"paper": paper, "ours": ours or "-"}, numbers=dict(values))
+
+
+def _shown(size_text: str, shown: Mapping[str, Any]) -> bool:
+    """Whether the number ``size_text`` ends with is one the "ours" column already shows."""
+    number = size_text.rsplit(" ", 1)[-1]
+    return any(fmt(v) == number for v in shown.values() if isinstance(v, (int, float)))
 
 
 def not_run(key: str, item: str, says: str, *, paper: str, why: str,

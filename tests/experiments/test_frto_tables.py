@@ -253,6 +253,13 @@ def test_points_are_medians_and_statements_are_judged_by_direction_and_size():
     assert (close.direction, close.size) == ("ok", "not ok"), close
 
 
+def test_every_statement_is_listed_as_not_run_when_nothing_ran():
+    from experiments.studies.frto.statements import fairness_statements
+    stated = statements_of({}, {}) + fairness_statements({}, (0.02, 0.0))
+    assert len(stated) == 31 and all(s.not_run for s in stated)
+    assert all("not run: " in s.note for s in stated)
+
+
 def test_paper_numbers_are_001s_tables():
     assert PAPER["delay"]["sack"] == (94.13, 9, 57)
     assert PAPER["loss"]["frto-newreno"] == (81.67, 36, 26)
