@@ -281,8 +281,7 @@ RED_HOLD = (
     ("table3_sack_smallwnd_gain", "direction"), ("table3_sack_smallwnd_gain", "size"),
     ("table3_sack_lrxt_gain", "direction"), ("table3_sack_lrxt_gain", "size"),
     ("table3_sack_back-to-back_gain", "size"), ("table3_sack_smallwnd+lrxt_gain", "direction"),
-    ("table3_sack_smallwnd+lrxt+back_gain", "direction"),
-    ("sim_netreno_like_netreno_sack", "direction")) + tuple(
+    ("table3_sack_smallwnd+lrxt+back_gain", "direction")) + tuple(
     (f"table2_{v}_c5_ratio", "direction") for v in ("lsnr", "lssack", "netreno", "netreno-sack"))
 # those that do not, with 002's number, ours (quick run) and why (experiments/README.md, Net Reno)
 RED_FAIL = {

@@ -109,7 +109,8 @@ def statements_of(points: dict, samples: dict, *, levels: Sequence[float] = (0.0
         "There is no significant difference between the SACK TCP and the NewReno TCP, when "
         "RTOs are triggered by excessive delays (conventional recovery)",
         f"median s: {paper('delay', 'sack', 'newreno')}",
-        "Regular SACK", runs("delay", "sack"), "Regular NewReno", runs("delay", "newreno")))
+        "Regular SACK", runs("delay", "sack"), "Regular NewReno", runs("delay", "newreno"),
+        significance=True))
     for path, conv, frto, eifel in PATHS:
         pc, pe = PAPER["delay"][conv][RETX], PAPER["delay"][eifel][RETX]
         out.append(judge(
@@ -191,7 +192,8 @@ def statements_of(points: dict, samples: dict, *, levels: Sequence[float] = (0.0
             f"the TCP performance with F-RTO does not differ significantly from the performance "
             f"with the conventional RTO recovery when there are link outages ({path})",
             f"median s: {paper('burst', conv, frto)}",
-            f"F-RTO w/ {path}", runs("burst", frto), f"Regular {path}", runs("burst", conv)))
+            f"F-RTO w/ {path}", runs("burst", frto), f"Regular {path}", runs("burst", conv),
+            significance=True))
     out.append(_alike_statement(
         "burst_sack_like_newreno", "Table 3 / Fig. 8 (BURST)",
         "Use of the SACK TCP does not notably improve the performance with bursty losses",
@@ -222,8 +224,11 @@ def statements_of(points: dict, samples: dict, *, levels: Sequence[float] = (0.0
 
 
 def _alike_statement(key, item, says, paper, name_a, a, name_b, b, *,
-                     why_missing="", what="time") -> Statement:
-    """A "no difference" statement on two senders' runs ({seed: value}), paired by seed."""
+                     why_missing="", what="time", significance=False) -> Statement:
+    """A "no difference" statement on two senders' runs ({seed: value}), paired by seed: its
+    size the equivalence test, and a direction (no significant difference) only where 001
+    speaks of significance ("no significant difference", "does not differ significantly");
+    "not different from" and "similar" order nothing."""
     values = {f"{name_a} median": statistics.median(a.values()) if a else None,
               f"{name_b} median": statistics.median(b.values()) if b else None,
               name_a: a, name_b: b}
@@ -231,9 +236,9 @@ def _alike_statement(key, item, says, paper, name_a, a, name_b, b, *,
     p = signed_rank_p([math.log(a[k] / b[k]) for k in seeds]) if seeds else None
     values["p"] = round(p, 3) if p is not None else None
     return judge(key, item, says, paper=paper, values=values,
-                 direction=lambda v: v["p"] >= SIGNIFICANCE,
+                 direction=(lambda v: v["p"] >= SIGNIFICANCE) if significance else None,
                  test=f"no significant difference: two-sided Wilcoxon signed-rank test on the "
-                      f"per-seed log ratios, p >= {SIGNIFICANCE:g}",
+                      f"per-seed log ratios, p >= {SIGNIFICANCE:g}" if significance else "",
                  size=Alike(what, name_a, name_b, ALIKE_MARGIN),
                  show=[f"{name_a} median", f"{name_b} median", "p"], why_missing=why_missing)
 
@@ -265,5 +270,5 @@ def fairness_statements(points: dict, levels: Sequence[float]) -> list[Statement
             out.append(_alike_statement(
                 key, item, f"{says} ({what})", "box plots, no numbers",
                 "test A", a[f"{name}_by_seed"], "test B", b[f"{name}_by_seed"],
-                what="throughput"))
+                what="throughput", significance=not level))
     return out
