@@ -158,7 +158,7 @@ class Alike:
         a, b = values.get(self.a), values.get(self.b)
         paired = isinstance(a, Mapping) and isinstance(b, Mapping)
         tol = (f"{self.what}: 90 % interval of {self.a} / {self.b}"
-               f"{' (paired by seed)' if paired else ''} within "
+               f"{' (paired)' if paired else ''} within "
                f"[{1 / (1 + self.margin):.3g}, {1 + self.margin:.3g}] (equivalence, two "
                f"one-sided tests at 5 %)")
         if paired:
@@ -189,7 +189,7 @@ class Alike:
         runs = len(xs) if paired else max(len(xs), len(ys))
         need = math.ceil(runs * (half / room) ** 2) if room > 0 else None
         if need is not None and need <= 100 * runs:
-            why = f"about {need} runs each would decide it"
+            why = f"about {need} {'pairs' if paired else 'runs each'} would decide it"
         elif room <= 0:
             why = (f"its estimate, {math.exp(centre):.3f}, lies outside the margin: more runs "
                    f"would not show them alike")
