@@ -301,6 +301,27 @@ def summarize(connections: list) -> dict:
 
 
 # ---------------------------------------------------------------------- text
+# what each column of ``render``'s two tables means (004 §5.3 and §4.4 define the measures)
+ESTIMATOR_COLUMNS = [
+    "  LPA: loss prediction accuracy, the share of a connection's loss episodes right after a "
+    "congestion phase the estimator signalled (mean over connections with a loss episode)",
+    "  LPA=0: share of those connections of which it predicted no loss episode",
+    "  FPA: 1 - the share of its congestion phases not followed by a loss episode (mean over "
+    "connections; 1 = no false positive)",
+    "  no FP: share of connections with no false positive (FPA = 1)",
+    "  >=1RTT: share of predicted episodes whose congestion phase began at least an RTT before "
+    "the loss",
+    "  median d(add): median modelled change in a lossy connection's duration, in RTTs, had the "
+    "sender decreased its window additively on the estimator's signals (> 0: shorter)",
+    "  better / worse: shares of lossy connections the back-off makes shorter / longer"]
+SETTING_COLUMNS = [
+    "  spur.TO: timeouts the replayed timer fires before the ACK that was still coming",
+    "  wait: mean waiting time of the losses the timer detects, from the wait's start to the "
+    "timer's firing, in RTTs (EWMA 1/4)",
+    "  FR: losses left to fast retransmit",
+    "  d mean: mean change in a connection's duration against its own sender's timer, in RTTs "
+    "(> 0: shorter)"]
+
 def _f(x, spec=".2f") -> str:
     return "-" if x is None else format(x, spec)
 
@@ -321,6 +342,7 @@ def render(summary: dict) -> str:
                        f"{_f(r['add_improved']):>6s} {_f(r['add_worsened']):>6s}")
         b = summary["best_case"]
         out.append(f"best case (LPA = FPA = 1): median saving {_f(b['add_median'], '.3f')} RTTs")
+        out += ESTIMATOR_COLUMNS
     if summary["rto_settings"]:
         base = summary["rto_baseline"]
         out += ["", f"timer replay (004 ch. 4) over {base['connections']} connection(s); the "
@@ -332,6 +354,7 @@ def render(summary: dict) -> str:
             out.append(f"{r['setting'][:70]:70s} {r['spurious_timeouts']:7d} "
                        f"{_f(r['wait_mean']):>6s} {r['by_fast']:5d} "
                        f"{_f(r['delta_mean']):>7s}")
+        out += SETTING_COLUMNS
     return "\n".join(out) + "\n"
 
 

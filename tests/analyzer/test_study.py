@@ -53,6 +53,10 @@ def test_a_trace_with_losses_is_scored_and_replayed(tmp_path, capsys):
     assert doc["summary"]["rto_baseline"]["by_timer"] == 1
     assert doc["summary"]["rto_baseline"]["spurious_timeouts"] == 1
     assert "timer replay (004 ch. 4)" in out and "Linux, k = 2" in out
+    # every column of both tables is said in words below it
+    for column in ("LPA:", "LPA=0:", "FPA:", "no FP:", ">=1RTT:", "median d(add):",
+                   "better / worse:", "spur.TO:", "wait:", "FR:", "d mean:"):
+        assert f"\n  {column} " in out, column
 
 
 def test_a_trace_without_rtt_samples_is_an_error_not_a_score(tmp_path, capsys):
