@@ -1,0 +1,148 @@
+"""Time-sequence diagrams from one traced run, as the seed papers draw them (001 Figs. 1-4, 003's
+per-run figures): every data segment the sender sends at its time and sequence number, the
+retransmissions marked apart, and the cumulative ACK the sender gets back as a step line.
+
+``read_time_sequence`` reads a capture (a pcap of the run: ``one_run --pcap`` writes one) and
+keeps the connection that carries the most payload; ``plot_time_sequence`` draws it on an axes;
+``time_sequence_figure`` writes a PNG of it. Every study's time-sequence figure is drawn by
+these three, so the diagrams of different papers read alike.
+
+Sequence numbers are in segments (the connection's largest payload, its MSS) from the first
+data byte, the unit 001's figures use; times in seconds from the connection's first packet
+(its SYN). A retransmission is a data segment that starts below the highest sequence number
+sent before it (RFC 793's sequence space, compared modulo 2^32).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from analyzer.frames import MalformedFrame, NotTcp, parse_frame
+from netbase.pcap import read_pcap
+from netbase.seq import seq_sub
+
+__all__ = ["TimeSequence", "read_time_sequence", "plot_time_sequence", "time_sequence_figure",
+           "MAX_PACKETS"]
+
+SYN = 0x02
+# a capture read for a diagram is held in memory: a bound keeps a huge or crafted file from
+# taking unbounded memory (a 10-minute run at 5 Mb/s sends about 260,000 segments)
+MAX_PACKETS = 2_000_000
+
+
+@dataclass
+class TimeSequence:
+    """One connection's data direction: ``sent`` and ``resent`` (time, segment number of the
+    segment's first byte), ``acks`` (time, cumulative ACK in segments) of the ACKs going back,
+    times from the connection's first packet; ``mss`` the bytes of a segment."""
+    mss: int
+    sent: list = field(default_factory=list)
+    resent: list = field(default_factory=list)
+    acks: list = field(default_factory=list)
+
+    def window(self, t0: float, t1: float) -> "TimeSequence":
+        """The same connection between ``t0`` and ``t1`` seconds."""
+        def cut(points):
+            return [p for p in points if t0 <= p[0] <= t1]
+        return TimeSequence(self.mss, cut(self.sent), cut(self.resent), cut(self.acks))
+
+
+def _packets(path: str | Path):
+    """(time, Packet) of the TCP frames of the capture; other frames are skipped."""
+    for n, record in enumerate(read_pcap(str(path))):
+        if n >= MAX_PACKETS:
+            raise ValueError(f"{path}: more than {MAX_PACKETS:,} packets; cut the capture to "
+                             f"the part to draw (editcap -A/-B)")
+        try:
+            yield record.time, parse_frame(record.data, record.orig_len)
+        except (NotTcp, MalformedFrame):
+            continue
+
+
+def read_time_sequence(path: str | Path) -> TimeSequence:
+    """The time-sequence diagram of the connection in capture ``path`` that carries the most
+    payload (the data direction of the run's transfer). ValueError when it holds no TCP data
+    (netbase.pcap.PcapFormatError, a ValueError, when it is not a pcap)."""
+    packets = list(_packets(path))
+    payload: dict = {}
+    for _, p in packets:
+        key = (p.src, p.sport, p.dst, p.dport)
+        payload[key] = payload.get(key, 0) + p.length
+    if not payload or max(payload.values()) == 0:
+        raise ValueError(f"{path}: no TCP segment with data")
+    data_key = max(payload, key=payload.get)
+    ack_key = (data_key[2], data_key[3], data_key[0], data_key[1])
+    conn = [(t, p) for t, p in packets
+            if (p.src, p.sport, p.dst, p.dport) in (data_key, ack_key)]
+    start = conn[0][0]
+    syn = next((p for _, p in conn
+                if (p.src, p.sport, p.dst, p.dport) == data_key and p.flags & SYN), None)
+    first = syn.seq + 1 if syn is not None else next(
+        p.seq for _, p in conn if (p.src, p.sport, p.dst, p.dport) == data_key and p.length)
+    mss = max(p.length for _, p in conn if (p.src, p.sport, p.dst, p.dport) == data_key)
+    ts = TimeSequence(mss)
+    highest = 0                         # bytes from ``first`` sent so far
+    for t, p in conn:
+        if (p.src, p.sport, p.dst, p.dport) == data_key:
+            if not p.length:
+                continue
+            rel = seq_sub(p.seq, first)
+            (ts.resent if rel < highest else ts.sent).append((t - start, rel / mss))
+            highest = max(highest, rel + p.length)
+        elif p.flags & 0x10:            # ACK set: the cumulative ACK back to the sender
+            ts.acks.append((t - start, max(0, seq_sub(p.ack, first)) / mss))
+    return ts
+
+
+def plot_time_sequence(ax, ts: TimeSequence, *, colour: str = "tab:blue",
+                       label: str = "") -> None:
+    """Draw ``ts`` on ``ax``: segments sent as dots, retransmissions as open red squares, the
+    cumulative ACK as a grey step line. ``label`` prefixes the legend's entries (a sender's
+    name when one axes holds several runs)."""
+    prefix = f"{label}: " if label else ""
+    if ts.acks:
+        ax.step([t for t, _ in ts.acks], [s for _, s in ts.acks], where="post", color="0.55",
+                lw=0.9, label=f"{prefix}cumulative ACK received")
+    ax.plot([t for t, _ in ts.sent], [s for _, s in ts.sent], ".", color=colour, ms=3.5,
+            label=f"{prefix}segment sent")
+    if ts.resent:
+        ax.plot([t for t, _ in ts.resent], [s for _, s in ts.resent], "s", mfc="none",
+                mec="tab:red", ms=5, mew=1.0, label=f"{prefix}retransmission")
+    ax.set_xlabel("time (s from the connection's SYN)")
+    ax.set_ylabel(f"sequence number (segments of {ts.mss} B)")
+    ax.grid(alpha=0.3)
+
+
+def time_sequence_figure(ts: TimeSequence, path: Path, *, title: str,
+                         zoom: tuple[float, float] | None = None) -> bool:
+    """Write ``ts`` as a PNG: the whole connection, and with ``zoom`` (t0, t1) a second panel of
+    that stretch (a spurious timeout's few seconds, say). False when matplotlib is missing."""
+    try:                                # deferred on purpose: PyPy runs the drivers without it
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    from experiments.runner.plots import save_figure
+    if zoom is None:
+        fig, ax = plt.subplots(figsize=(7.5, 4.2))
+        axes = [ax]
+    else:
+        fig, axes = plt.subplots(2, 1, figsize=(7.5, 7.4),
+                                 gridspec_kw={"height_ratios": (1, 1.3)})
+    plot_time_sequence(axes[0], ts)
+    axes[0].set_title(title, fontsize=9)
+    if zoom is not None:
+        part = ts.window(*zoom)
+        plot_time_sequence(axes[1], part)
+        axes[1].set_xlim(*zoom)
+        seqs = [s for _, s in part.sent + part.resent + part.acks]
+        if seqs:
+            axes[1].set_ylim(min(seqs) - 1, max(seqs) + 1)
+        axes[1].set_title(f"{zoom[0]:g}-{zoom[1]:g} s", fontsize=9)
+        axes[0].axvspan(*zoom, color="0.85", zorder=0)
+    axes[0].legend(fontsize=7, loc="upper left", markerscale=1.5)
+    fig.tight_layout()
+    save_figure(fig, path)
+    return True
