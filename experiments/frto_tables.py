@@ -31,7 +31,10 @@ figures are box plots of throughput (102,400 bytes over the transfer time) as 00
 Outputs in --out: runs.csv, points.csv, paper_table.md (ours beside 001's numbers, and 001's
 statements each with two verdicts, direction and size, and the list of those not run),
 paper_table.csv (the tables' rows), statements.csv (the statements),
-fig6_delay.png, fig7_loss.png, fig8_burst.png, fig9_fairness.png, summary.json (configuration,
+fig6_delay.png, fig7_loss.png, fig8_burst.png, fig9_fairness.png, and 001's time-sequence
+diagrams fig1_spurious_rto.png, fig2_delay_frto.png, fig3_lost_retransmission.png and
+fig4_burst.png (one traced transfer each, ``experiments.studies.frto.traces``; ``--no-traces``
+leaves them out), summary.json (configuration,
 points, statements and their counts, invocations), the journal runs.jsonl (``--resume``) and
 invocations.jsonl.
 """
@@ -50,7 +53,8 @@ import matplotlib.pyplot as plt
 
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
-from experiments.runner.plots import save_figure
+from experiments.runner.plots import save_figure, thousands
+from experiments.runner.program import gateway_program
 from experiments.runner.report import summary_header, write_csv
 from experiments.runner.spec import RunSpec
 from experiments.runner.verdicts import counts, csv_rows
@@ -61,6 +65,7 @@ from experiments.runner.sweep import (add_run_options, add_sweep_options, defaul
 from experiments.studies.frto.scenario import CONVENTIONAL, FAIR_BYTES, TRANSFER_BYTES
 from experiments.studies.frto.statements import (FAIR_FIELDS, PAPER, fairness_statements,
                                                  samples_of, statements_of)
+from experiments.studies.frto.traces import trace_figures
 
 __all__ = ["MODES", "FrtoSweepConfig", "build_specs", "points_of", "statements", "main",
            "parse_args", "PAPER", "PAPER_NAMES", "RESPONSE_NAMES", "VARIANTS", "SCENARIOS",
@@ -94,6 +99,7 @@ class FrtoSweepConfig:
     scenarios: tuple[str, ...]
     variants: tuple[str, ...]
     fairness_runs: int              # runs per test and condition of the fairness test
+    traces: bool = True             # Figs. 1-4: one traced transfer per sender and figure
 
 
 MODES = {
@@ -234,6 +240,7 @@ def plot_fairness(points: dict, out: Path) -> list[str]:
         ax.bxp(stats, showfliers=False)
         ax.set_title(f"{title} transfer of each set", fontsize=10)
         ax.set_ylabel("throughput (bytes/s, 50 KB / transfer time)")
+        ax.tick_params(axis="y", labelleft=True)    # shared scale, each panel labelled
         ax.tick_params(axis="x", labelsize=7)
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3, axis="y")
@@ -329,13 +336,18 @@ def write_outputs(rows: list[dict], cfg: FrtoSweepConfig, out: Path, *, mode: st
     markdown = table_markdown(table, stated, cfg, fair)
     (out / "paper_table.md").write_text(markdown + "\n")
     figures = plot_figures(points, cfg, out) + plot_fairness(fair, out)
+    trace_notes: list[str] = []
+    if cfg.traces:
+        traced, trace_notes = trace_figures(gateway_program()[1], out, variants=cfg.variants,
+                                            scenarios=cfg.scenarios, duration=cfg.duration)
+        figures += traced
     summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
                                 code_version=code_version),
                "transfer_bytes": TRANSFER_BYTES, "points": prows,
                "fairness_points": list(fair.values()),
                "paper_table": table, "statements": verdict_rows(stated),
                "verdicts": counts(stated), "table_markdown": markdown,
-               "figures": figures}
+               "figures": figures, "trace_notes": trace_notes}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 
@@ -368,6 +380,7 @@ def plot_figures(points: dict, cfg: FrtoSweepConfig, out: Path) -> list[str]:
                         mec="black", label="001's median (102,400 B / its median time)")
                 ax.legend(fontsize=8, loc="lower right")
             ax.set_ylabel("throughput (bytes/s, 100 KB / transfer time)")
+            thousands(ax)
             ax.set_ylim(bottom=0)
             ax.tick_params(axis="x", labelsize=8)
             n = min(points[(scenario, level, v)]["n"] for v in present)
@@ -411,6 +424,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help=f"senders, comma-separated (default: {','.join(VARIANTS)}; also "
                         f"{', '.join(RESPONSE_NAMES)}: F-RTO with another response to a "
                         f"spurious timeout than the paper's halving)")
+    p.add_argument("--no-traces", dest="traces", action="store_false",
+                   help="leave out Figs. 1-4, the time-sequence diagrams of single traced "
+                        "transfers (a minute or two: the seed that shows each figure's event "
+                        "is searched for)")
     add_run_options(p)
     args = p.parse_args(argv)
     default_jobs(args)
@@ -429,7 +446,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def sweep_config(args: argparse.Namespace) -> FrtoSweepConfig:
     overrides = {"seeds": args.seeds, "duration": args.duration, "loss_levels": args.levels,
                  "scenarios": args.scenarios, "variants": args.variants,
-                 "fairness_runs": args.fairness_runs}
+                 "fairness_runs": args.fairness_runs, "traces": args.traces}
     return replace(MODES[args.mode], **{k: v for k, v in overrides.items() if v is not None})
 
 

@@ -4,7 +4,8 @@ retransmissions marked apart, and the cumulative ACK the sender gets back as a s
 
 ``read_time_sequence`` reads a capture (a pcap of the run: ``one_run --pcap`` writes one) and
 keeps the connection that carries the most payload; ``plot_time_sequence`` draws it on an axes;
-``time_sequence_figure`` writes a PNG of it. Every study's time-sequence figure is drawn by
+``time_sequence_figure`` writes a PNG of it, ``time_sequence_panels`` one of several runs or
+stretches stacked. Every study's time-sequence figure is drawn by
 these three, so the diagrams of different papers read alike.
 
 Sequence numbers are in segments (the connection's largest payload, its MSS) from the first
@@ -23,7 +24,7 @@ from netbase.pcap import read_pcap
 from netbase.seq import seq_sub
 
 __all__ = ["TimeSequence", "read_time_sequence", "plot_time_sequence", "time_sequence_figure",
-           "MAX_PACKETS"]
+           "time_sequence_panels", "MAX_PACKETS"]
 
 SYN = 0x02
 # a capture read for a diagram is held in memory: a bound keeps a huge or crafted file from
@@ -118,6 +119,16 @@ def time_sequence_figure(ts: TimeSequence, path: Path, *, title: str,
                          zoom: tuple[float, float] | None = None) -> bool:
     """Write ``ts`` as a PNG: the whole connection, and with ``zoom`` (t0, t1) a second panel of
     that stretch (a spurious timeout's few seconds, say). False when matplotlib is missing."""
+    panels = [("", ts, None)] + ([(f"{zoom[0]:g}-{zoom[1]:g} s", ts, zoom)] if zoom else [])
+    return time_sequence_panels(panels, path, title=title, shade=zoom)
+
+
+def time_sequence_panels(panels: list, path: Path, *, title: str,
+                         shade: tuple[float, float] | None = None) -> bool:
+    """Write a PNG of time-sequence diagrams stacked one above another, as 001's Figs. 2-4
+    compare the conventional recovery with F-RTO's: ``panels`` are (subtitle, TimeSequence,
+    (t0, t1) or None for the whole connection). ``shade`` marks a stretch on the first panel
+    (the one the others zoom on). False when matplotlib is missing."""
     try:                                # deferred on purpose: PyPy runs the drivers without it
         import matplotlib
         matplotlib.use("Agg")
@@ -125,24 +136,22 @@ def time_sequence_figure(ts: TimeSequence, path: Path, *, title: str,
     except ImportError:
         return False
     from experiments.runner.plots import save_figure
-    if zoom is None:
-        fig, ax = plt.subplots(figsize=(7.5, 4.2))
-        axes = [ax]
-    else:
-        fig, axes = plt.subplots(2, 1, figsize=(7.5, 7.4),
-                                 gridspec_kw={"height_ratios": (1, 1.3)})
-    plot_time_sequence(axes[0], ts)
-    axes[0].set_title(title, fontsize=9)
-    if zoom is not None:
-        part = ts.window(*zoom)
-        plot_time_sequence(axes[1], part)
-        axes[1].set_xlim(*zoom)
-        seqs = [s for _, s in part.sent + part.resent + part.acks]
-        if seqs:
-            axes[1].set_ylim(min(seqs) - 1, max(seqs) + 1)
-        axes[1].set_title(f"{zoom[0]:g}-{zoom[1]:g} s", fontsize=9)
-        axes[0].axvspan(*zoom, color="0.85", zorder=0)
-    axes[0].legend(fontsize=7, loc="upper left", markerscale=1.5)
+    fig, axes = plt.subplots(len(panels), 1, figsize=(7.5, 1.0 + 3.3 * len(panels)),
+                             squeeze=False)
+    for ax, (subtitle, ts, window) in zip(axes[:, 0], panels):
+        part = ts if window is None else ts.window(*window)
+        plot_time_sequence(ax, part)
+        if window is not None:
+            ax.set_xlim(*window)
+            seqs = [s for _, s in part.sent + part.resent + part.acks]
+            if seqs:
+                ax.set_ylim(min(seqs) - 1, max(seqs) + 1)
+        if subtitle:
+            ax.set_title(subtitle, fontsize=9)
+        ax.legend(fontsize=7, loc="upper left", markerscale=1.5)
+    if shade is not None:
+        axes[0, 0].axvspan(*shade, color="0.85", zorder=0)
+    fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     save_figure(fig, path)
     return True

@@ -281,6 +281,10 @@ def test_quick_sweep_frto_retransmits_less_than_conventional_under_delay_and_res
     assert summary["runs"] == 6 and summary["failed_runs"] == 0
     medians = {p["variant"]: p["retransmits_median"] for p in summary["points"]}
     assert medians["frto"] < medians["sack"]
+    # 001's Figs. 1-2, the DELAY scenario's time-sequence diagrams; Figs. 3-4 need LOSS, BURST
+    assert [f for f in summary["figures"] if f.startswith(("fig1", "fig2", "fig3", "fig4"))] \
+        == ["fig1_spurious_rto.png", "fig2_delay_frto.png"]
+    assert (tmp_path / "fig2_delay_frto.png").stat().st_size > 20_000
     rows = [r for _, r in scan_journal(tmp_path / "runs.jsonl").lines]
     assert {r["scenario"] for r in rows} == {"frto-delay"}
     assert main(argv + ["--resume"]) == 0
