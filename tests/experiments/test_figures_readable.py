@@ -59,3 +59,29 @@ def test_every_figure_of_every_driver_is_readable(figures):
     assert found, f"{driver} saved no figure"
     problems = {name: p for name, p in found.items() if p}
     assert not problems, problems
+
+
+def test_the_check_finds_a_large_legend_and_curves_drawn_alike():
+    import matplotlib.pyplot as plt
+    fig, (ax, other) = plt.subplots(1, 2, figsize=(8, 3))
+    for i in range(12):
+        ax.plot([0, 1], [i, i + 1], color="C0" if i < 2 else f"C{i % 10}",
+                ls="-" if i < 2 else ":", marker="o" if i < 2 else "s",
+                label=f"a long legend entry, curve {i}")
+    ax.legend(fontsize=9)
+    other.plot([0, 1], [0, 1], "o-", color="C1", label="alone")
+    other.legend(fontsize=7)
+    found = readability_problems(fig)
+    plt.close(fig)
+    assert any("legend of" in p for p in found), found
+    assert any("'a long legend entry, curve 0' and 'a long legend entry, curve 1' drawn alike"
+               in p for p in found), found
+    # the other panel's small legend and lone curve are fine, and so is the same sender's
+    # style repeated in another panel
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3))
+    for ax in (left, right):
+        ax.plot([0, 1], [0, 1], "o-", color="C1", label="SACK")
+        ax.plot([0, 1], [1, 0], "s--", color="C2", label="RD-TCP")
+        ax.legend(fontsize=7)
+    assert readability_problems(fig) == []
+    plt.close(fig)
