@@ -27,8 +27,8 @@ __all__ = ["TimeSequence", "read_time_sequence", "plot_time_sequence", "time_seq
            "time_sequence_panels", "MAX_PACKETS"]
 
 SYN = 0x02
-# a capture read for a diagram is held in memory: a bound keeps a huge or crafted file from
-# taking unbounded memory (a 10-minute run at 5 Mb/s sends about 260,000 segments)
+# the diagram holds a point per packet of its connection: a bound keeps a huge or crafted file
+# from taking unbounded memory and time (a 10-minute run at 5 Mb/s sends about 260,000 segments)
 MAX_PACKETS = 2_000_000
 
 
@@ -63,37 +63,43 @@ def _packets(path: str | Path):
 
 def read_time_sequence(path: str | Path) -> TimeSequence:
     """The time-sequence diagram of the connection in capture ``path`` that carries the most
-    payload (the data direction of the run's transfer). ValueError when it holds no TCP data
-    (netbase.pcap.PcapFormatError, a ValueError, when it is not a pcap)."""
-    packets = list(_packets(path))
+    payload (the data direction of the run's transfer). Two passes over the file: the first
+    finds that connection, the second keeps only its points, so memory follows the diagram,
+    not the capture. ValueError when it holds no TCP data (netbase.pcap.PcapFormatError, a
+    ValueError, when it is not a pcap)."""
     payload: dict = {}
-    for _, p in packets:
+    for _, p in _packets(path):
         key = (p.src, p.sport, p.dst, p.dport)
         payload[key] = payload.get(key, 0) + p.length
     if not payload or max(payload.values()) == 0:
         raise ValueError(f"{path}: no TCP segment with data")
     data_key = max(payload, key=payload.get)
     ack_key = (data_key[2], data_key[3], data_key[0], data_key[1])
-    conn = [(t, p) for t, p in packets
-            if (p.src, p.sport, p.dst, p.dport) in (data_key, ack_key)]
-    start = conn[0][0]
-    syn = next((p for _, p in conn
-                if (p.src, p.sport, p.dst, p.dport) == data_key and p.flags & SYN), None)
-    first = syn.seq + 1 if syn is not None else next(
-        p.seq for _, p in conn if (p.src, p.sport, p.dst, p.dport) == data_key and p.length)
-    mss = max(p.length for _, p in conn if (p.src, p.sport, p.dst, p.dport) == data_key)
-    ts = TimeSequence(mss)
-    highest = 0                         # bytes from ``first`` sent so far
-    for t, p in conn:
-        if (p.src, p.sport, p.dst, p.dport) == data_key:
+    start = first = None
+    sent: list = []
+    resent: list = []
+    acks: list = []
+    highest = mss = 0                   # bytes from ``first`` sent so far; largest payload
+    for t, p in _packets(path):
+        key = (p.src, p.sport, p.dst, p.dport)
+        if key not in (data_key, ack_key):
+            continue
+        if start is None:
+            start = t
+        if key == data_key:
+            if first is None:
+                first = p.seq + 1 if p.flags & SYN else p.seq
             if not p.length:
                 continue
             rel = seq_sub(p.seq, first)
-            (ts.resent if rel < highest else ts.sent).append((t - start, rel / mss))
+            (resent if rel < highest else sent).append((t - start, rel))
             highest = max(highest, rel + p.length)
-        elif p.flags & 0x10:            # ACK set: the cumulative ACK back to the sender
-            ts.acks.append((t - start, max(0, seq_sub(p.ack, first)) / mss))
-    return ts
+            mss = max(mss, p.length)
+        elif p.flags & 0x10 and first is not None:     # ACK set: the cumulative ACK back
+            acks.append((t - start, max(0, seq_sub(p.ack, first))))
+    # in segments of the MSS, known only once every segment is seen
+    return TimeSequence(mss, [(t, b / mss) for t, b in sent], [(t, b / mss) for t, b in resent],
+                        [(t, b / mss) for t, b in acks])
 
 
 def plot_time_sequence(ax, ts: TimeSequence, *, colour: str = "tab:blue",
