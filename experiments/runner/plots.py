@@ -4,8 +4,8 @@ standard deviation over a point's seeds; none for a point from one seed) and the
 so (``plot_curve``, ``stats_note``); labels written at the curves' ends instead of a legend
 (``direct_labels``), thousands separated on an axis (``thousands``); PNG files written whole
 (``save_figure``); and what makes a figure hard to read, found from its artists
-(``readability_problems``: a legend larger than a quarter of its axes, two curves of one axes
-drawn alike)."""
+(``readability_problems``: a legend larger than a quarter of its axes or under another axes,
+two curves of one axes drawn alike)."""
 
 from __future__ import annotations
 
@@ -123,6 +123,7 @@ def direct_labels(ax, entries, *, fontsize: float = 7.5, gap: float = 0.045) -> 
 
 
 LEGEND_SHARE = 0.25     # a legend at most this share of its axes' area
+HIDDEN_SHARE = 0.05     # at most this share of an axes' legend under another axes
 
 
 def _curves(ax) -> list:
@@ -139,10 +140,15 @@ def _style(line) -> tuple:
     return colour, str(line.get_linestyle()), str(line.get_marker()), fill
 
 
+def _opaque(ax) -> bool:
+    """Whether ``ax`` paints its background (a twinx axes does not: what lies under it shows)."""
+    return ax.patch.get_visible() and to_rgba(ax.patch.get_facecolor())[3] > 0
+
+
 def readability_problems(fig) -> list[str]:
     """What makes ``fig`` hard to read, one sentence each: a legend (of an axes or of the
     figure) whose box is larger than LEGEND_SHARE of its axes, or covers more than that of an
-    axes it lies on; two curves of one axes drawn with the same colour, line style, marker and
+    axes it lies on, or lies more than HIDDEN_SHARE under another, opaque, axes; two curves of one axes drawn with the same colour, line style, marker and
     fill (the same sender in two panels keeps its style: panels are not compared)."""
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
@@ -165,6 +171,16 @@ def readability_problems(fig) -> list[str]:
             if ix * iy > LEGEND_SHARE * a_area:
                 problems.append(f"a legend covers {ix * iy / a_area:.0%} of an axes "
                                 f"({ax.get_title()[:40]!r})")
+        if owner is not None:           # an axes drawn over another's legend hides it
+            for ax in axes:
+                if ax is owner or not _opaque(ax):     # a twin axes is see-through
+                    continue
+                abox = ax.get_window_extent(renderer)
+                ix = max(0.0, min(box.x1, abox.x1) - max(box.x0, abox.x0))
+                iy = max(0.0, min(box.y1, abox.y1) - max(box.y0, abox.y0))
+                if ix * iy > HIDDEN_SHARE * (area or 1.0):
+                    problems.append(f"a legend of {owner.get_title()[:40]!r} lies "
+                                    f"{ix * iy / (area or 1.0):.0%} under another axes")
         if owner is None:
             biggest = max((ax.get_window_extent(renderer) for ax in axes),
                           key=lambda b: b.width * b.height, default=None)

@@ -104,7 +104,10 @@ def plot_panels(points: dict, panels: Sequence[Panel], out: Path) -> list[str]:
                      f"(000: 1000 s), {stats_note(drawn)}\n{panel_mechanisms(_keys(panel))}",
                      fontsize=8)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3)
+        # below the figure: under the curves it would hide them (below the lower panel when
+        # there is one: between the panels the lower one would cover it)
+        (low or ax).legend(*ax.get_legend_handles_labels(), fontsize=7, loc="upper center",
+                           bbox_to_anchor=(0.5, -0.13 if low is None else -0.3), ncol=3)
         save_figure(fig, out / panel.name)
         written.append(panel.name)
     return written
@@ -112,13 +115,14 @@ def plot_panels(points: dict, panels: Sequence[Panel], out: Path) -> list[str]:
 
 def _ratio_panel(ax, points: dict, panel: Panel, ref: str) -> None:
     """Each curve of ``panel`` over ``ref``'s at the x both have: differences of a per cent
-    show here that the upper panel's scale hides."""
+    show here that the upper panel's scale hides. SACK, far below the DSACK schemes, is left
+    out: on the panel's scale it would squash the differences the panel is for."""
     ref_curve = next((c for c in panel.curves if c.variant == ref and not c.style), None)
     base = {x: points[k][panel.metric] for x, k in (ref_curve.points if ref_curve else ())
             if k in points and points[k].get(panel.metric)}
     name = next((c.label for c in panel.curves if c.variant == ref), ref)
     for curve in panel.curves:
-        if curve.hline or curve.label == "SACK-NODELAY":
+        if curve.hline or curve.label == "SACK-NODELAY" or curve.variant == "sack":
             continue
         pts = [(x, points[k][panel.metric] / base[x]) for x, k in curve.points
                if k in points and x in base and points[k].get(panel.metric) is not None]
