@@ -12,7 +12,9 @@ beside F-RTO (and Eifel), each after the event the figure is about.
 first seed (1, 2, ... up to ``SEARCH_SEEDS``) whose conventional run shows the figure's event,
 found from the run's counters and its capture at the sender's interface; every sender of the
 figure then runs with that seed, so they meet the same impairment up to the event (their runs
-are identical until their recoveries differ). The diagrams are drawn by
+are identical until their recoveries differ). Each panel shows the seconds around the event's
+timeout (a retransmission after a second without a transmission), Fig. 1 the whole transfer
+above them. The diagrams are drawn by
 ``experiments.runner.timeseq``, as every study's are.
 """
 
@@ -31,6 +33,9 @@ from experiments.studies.frto.scenario import run_frto
 __all__ = ["TraceFigure", "TRACE_FIGURES", "SEARCH_SEEDS", "trace_figures"]
 
 SEARCH_SEEDS = 30       # seeds tried per figure before saying the event did not happen
+SILENCE = 1.0           # s without a transmission before a retransmission: the timer's (a
+                        # segment takes 86 ms on 001's 28.8 kbit/s link, its minimum RTO 200 ms)
+BEFORE, AFTER = 3.0, 9.0    # the figures' stretch around the event's timeout, as 001's are
 CONVENTIONAL = "sack"   # 001's conventional RTO recovery: Regular SACK on Linux 2.4
 NAMES = {"sack": "conventional RTO recovery (Regular SACK)", "frto": "F-RTO (SACK)",
          "eifel": "Eifel (SACK, timestamps)"}
@@ -52,6 +57,27 @@ def _burst(row: dict, ts: TimeSequence) -> bool:
     return row["outages"] > 0 and row["timeouts"] > 0 and row["lost_data"] >= 3
 
 
+def _timeouts(ts: TimeSequence) -> list:
+    """(time, segment) of the retransmissions that follow SILENCE seconds without a
+    transmission: those the retransmission timer made."""
+    sends = sorted([(t, s, False) for t, s in ts.sent] + [(t, s, True) for t, s in ts.resent])
+    return [(t, s) for (before, _, _), (t, s, again) in zip(sends, sends[1:])
+            if again and t - before >= SILENCE]
+
+
+def _first_timeout(ts: TimeSequence) -> float | None:
+    return next((t for t, _ in _timeouts(ts)), None)
+
+
+def _timeout_of_a_retransmission(ts: TimeSequence) -> float | None:
+    """The first timeout that retransmits a segment already retransmitted."""
+    resent = sorted(ts.resent)
+    for t, s in _timeouts(ts):
+        if any(s == s0 and t0 < t for t0, s0 in resent):
+            return t
+    return None
+
+
 @dataclass(frozen=True)
 class TraceFigure:
     name: str                       # the PNG's file name
@@ -60,6 +86,7 @@ class TraceFigure:
     variants: tuple[str, ...]
     event: Callable[[dict, TimeSequence], bool]
     title: str
+    at: Callable[[TimeSequence], float | None] = _first_timeout    # the event's timeout
 
 
 TRACE_FIGURES = (
@@ -69,7 +96,8 @@ TRACE_FIGURES = (
                 _spurious, "001 Fig. 2: the conventional RTO and F-RTO after an excessive delay"),
     TraceFigure("fig3_lost_retransmission.png", "frto-loss", 0.10, (CONVENTIONAL, "frto"),
                 _lost_retransmission,
-                "001 Fig. 3: the conventional RTO and F-RTO after a lost retransmission"),
+                "001 Fig. 3: the conventional RTO and F-RTO after a lost retransmission",
+                _timeout_of_a_retransmission),
     TraceFigure("fig4_burst.png", "frto-burst", 0.0, (CONVENTIONAL, "frto"), _burst,
                 "001 Fig. 4: the conventional RTO and F-RTO after a burst loss"),
 )
@@ -108,11 +136,20 @@ def trace_figures(program: Any, out: Path, *, variants: tuple[str, ...],
                                    duration=duration)
                     runs.append((variant, _traced(spec, program, where)[1]))
             end = max(max((t for t, _ in ts.acks), default=0.0) for _, ts in runs)
-            panels = [(f"{NAMES.get(v, v)}: {_counts(ts)}", ts, (0.0, end)) for v, ts in runs]
+            at = fig.at(conventional)
+            window = (0.0, end) if at is None else (max(0.0, at - BEFORE), at + AFTER)
+            panels = [(f"{NAMES.get(v, v)}: {_counts(ts)}", ts, window) for v, ts in runs]
+            shade = None
+            if len(runs) == 1 and at is not None:   # Fig. 1: the whole transfer above
+                panels.insert(0, (f"{NAMES[CONVENTIONAL]}, the whole transfer", conventional,
+                                  (0.0, end)))
+                shade = window
             level = f" {fig.level:.0%}" if fig.level else ""
+            stretch = "" if at is None else (f"; {window[0]:.1f}-{window[1]:.1f} s around the "
+                                             f"timeout at {at:.1f} s")
             title = (f"{fig.title}\n{fig.scenario}{level}, seed {seed} (the first whose "
-                     f"conventional run shows it), captured at the sender")
-            if time_sequence_panels(panels, out / fig.name, title=title):
+                     f"conventional run shows it), captured at the sender{stretch}")
+            if time_sequence_panels(panels, out / fig.name, title=title, shade=shade):
                 written.append(fig.name)
     return written, notes
 
@@ -128,4 +165,4 @@ def _search(fig: TraceFigure, program: Any, where: Path, duration: float):
 
 
 def _counts(ts: TimeSequence) -> str:
-    return f"{len(ts.sent)} segments sent, {len(ts.resent)} retransmitted"
+    return f"{len(ts.sent)} segments sent, {len(ts.resent)} retransmitted in the transfer"
