@@ -2,7 +2,7 @@
 scored by LPA/FPA and the modelled change in duration, and the retransmission timer replayed
 under other RTO parameters (seeds/004-rewaskar-tcpdebug-dbce.txt ch. 4-5, App. A-B).
 
-    python -m experiments.dbce_tables --mode quick --out results/dbce/    # about a minute
+    python -m experiments.dbce_tables --mode quick --out results/dbce/    # 2 minutes (4 on a busy machine)
     python -m experiments.dbce_tables --mode full --out results/dbce/     # ~3,000 connections
 
 004 ran TCPdebug over 1.85 M Internet connections (§5.2); here many connections
@@ -14,7 +14,8 @@ senders' interface; every connection goes through the analyzer (``analyzer.serie
 estimators (``analyzer.dbce``) and the timer replay (``analyzer.rto_replay``), summarised by
 ``analyzer.study``.
 
-Outputs in --out: paper_table.md (ours beside 004's findings, each with whether it holds),
+Outputs in --out: paper_table.md (ours beside 004's numbers, and 004's statements on ch. 3-5,
+each with two verdicts, direction and size, and those not run), statements.csv,
 estimators.csv (Figs. 5.2-5.4, 5.6-5.11's numbers per estimator, every ACK's samples and once a
 flight), connections.csv (one row per connection), breakdowns.csv (by throughput and median
 flight size, §5.5), rto_settings.csv (ch. 4's replay), table_4_4.csv (retransmissions by OS),
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import Sequence
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import FuncFormatter
 
 from analyzer.study import ESTIMATOR_ORDER, scored, summarize
 from experiments.runner.cli import HelpFormatter, csv_list, finite_float, out_of_range
@@ -43,10 +45,16 @@ from experiments.runner.report import summary_header, write_csv
 from experiments.runner.spec import RunSpec
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
+from experiments.runner.verdicts import counts, csv_rows
+from experiments.runner.verdicts import markdown as verdicts_markdown
+from experiments.runner.verdicts import rows as verdict_rows
 from experiments.studies.dbce.networks import NETWORKS
+from experiments.studies.dbce.statements import (LINUX_STACK, PAPER_TABLE_4_4,
+                                                 chapter3_statements, chapter4_statements,
+                                                 chapter5_statements)
 
-__all__ = ["MODES", "DbceSweepConfig", "build_specs", "connections_of", "checks_of",
-           "chapter4_checks", "main", "parse_args", "REORDERINGS", "PAPER_SAYS"]
+__all__ = ["MODES", "DbceSweepConfig", "build_specs", "connections_of", "statements", "main",
+           "parse_args", "REORDERINGS", "PAPER_SAYS"]
 
 # the P4 gateway's reordering injections (experiments.runner.gateways): name -> (injection,
 # level); "none" is no injection
@@ -66,8 +74,11 @@ class DbceSweepConfig:
 MODES = {
     "full": DbceSweepConfig(seeds=2, duration=90.0, networks=tuple(NETWORKS),
                             reorderings=tuple(REORDERINGS), variants=VARIANTS),
-    "quick": DbceSweepConfig(seeds=1, duration=40.0, networks=tuple(NETWORKS),
-                             reorderings=("none", "recirc"), variants=("sack",)),
+    # full mode's runs of seed 1: 36 runs, about 1,500 connections, enough timer events (25
+    # among the Linux connections) for ch. 4's statements on Linux's timer, which 12 runs of
+    # 40 s (one timer event in 48 Linux connections) could not decide
+    "quick": DbceSweepConfig(seeds=1, duration=90.0, networks=tuple(NETWORKS),
+                             reorderings=tuple(REORDERINGS), variants=VARIANTS),
 }
 
 
@@ -120,157 +131,7 @@ PAPER_SAYS = {
     "Tri-S (as printed)": "(Table 5.1's formula as printed; not 004's reading)",
     "FAST (as printed)": "(Table 5.1's formula as printed; not 004's reading)",
 }
-REAL = ("CARD", "Tri-S", "DUAL", "Vegas", "BFA", "CIM", "FAST", "DECA", "DAIMD")
-NEAR = 0.10         # "about as good": shares of connections improved within 10 points
-
-
-def checks_of(study: dict) -> list[dict]:
-    """004 ch. 5's findings (digest §3.5) as checks on our summary; a check whose numbers are
-    missing (no lossy connection) is left out. ``ok``: it holds."""
-    rows = {r["estimator"]: r for r in study["estimators"]}
-    flight = {r["estimator"]: r for r in study["estimators_per_flight"]}
-    checks = []
-
-    def add(key, claim, paper, values, ok):
-        if all(v is not None for v in values.values()):
-            checks.append({"key": key, "claim": claim, "paper": paper, "ours": values,
-                           "ok": bool(ok(values))})
-
-    for name in ("Vegas", "DAIMD"):
-        add(f"conservative_{name.lower()}", f"{name} is too conservative: it predicts no loss "
-            f"in most lossy connections and is rarely wrong",
-            "LPA = 0 in 70-90 % of connections; no false positive in > 90 % (Vegas), ~ 80 % "
-            "(DAIMD)",
-            {"lpa_zero": rows[name]["lpa_zero"], "fp_none": rows[name]["fp_none"]},
-            lambda v: v["lpa_zero"] >= 0.7 and v["fp_none"] >= 0.75)
-    for name in ("Tri-S", "DUAL"):
-        add(f"harmful_{name.lower().replace('-', '')}", f"{name} is harmful: it lengthens most "
-            f"lossy connections (additive decrease)", "more harm than good for most "
-            "connections", {"worsened": rows[name]["add_worsened"],
-                            "median": rows[name]["add_median"]},
-            lambda v: v["worsened"] > 0.5)
-    medians = {n: rows[n]["add_median"] for n in REAL}
-    add("cim_best", "CIM is the best estimator overall (largest median saving, additive; a "
-        "tie is not best)", "CIM performs the best",
-        {"CIM": medians["CIM"], "best other": max((v for n, v in medians.items()
-                                                   if n != "CIM" and v is not None),
-                                                  default=None)},
-        lambda v: v["CIM"] > v["best other"])
-    add("random_like_card_bfa_deca", "Random(0.8) is about as good as CARD, BFA and DECA "
-        f"(shares of lossy connections made shorter within {NEAR:.0%})",
-        "Random(0.8) performs almost as well as CARD, BFA, DECA",
-        {n: rows[n]["add_improved"] for n in ("Random(0.8)", "CARD", "BFA", "DECA")},
-        lambda v: all(abs(v["Random(0.8)"] - v[n]) <= NEAR for n in ("CARD", "BFA", "DECA")))
-    add("card_best_lpa", "CARD has the best LPA of the estimators", "CARD best, then DECA, "
-        "CIM, DUAL", {n: rows[n]["lpa_mean"] for n in ("CARD", "DECA", "CIM", "DUAL")},
-        lambda v: v["CARD"] >= max(rows[n]["lpa_mean"] or 0 for n in REAL))
-    add("random_lpa_highest", "Random(0.8) predicts more losses than every estimator",
-        "Random(0.8) has a higher LPA than every existing estimator",
-        {"Random(0.8)": rows["Random(0.8)"]["lpa_mean"],
-         "best estimator": max((rows[n]["lpa_mean"] or 0) for n in REAL)},
-        lambda v: v["Random(0.8)"] > v["best estimator"])
-    add("aggressive_often_wrong", "CARD, CIM, DUAL, Tri-S and DECA make a wrong prediction in "
-        "most connections", "wrong in 65-75 % of connections",
-        {n: rows[n]["fp_some"] for n in ("CARD", "CIM", "DUAL", "Tri-S", "DECA")},
-        lambda v: all(x > 0.5 for x in v.values()))
-    leads = [rows[n]["lead_1rtt"] for n in REAL if rows[n]["lead_1rtt"] is not None]
-    add("timely", "a congestion phase before a loss mostly begins at least an RTT before it",
-        "50-70 % of them, for every estimator (Fig. 5.3)",
-        {"median over estimators": statistics.median(leads) if leads else None},
-        lambda v: v["median over estimators"] >= 0.5)
-    diffs = [abs(rows[n]["lpa_mean"] - flight[n]["lpa_mean"]) for n in REAL
-             if rows[n]["lpa_mean"] is not None and flight[n]["lpa_mean"] is not None]
-    add("per_flight_same_lpa", "one RTT sample a flight gives nearly the LPA of every sample",
-        "LPA nearly identical (§5.4.4)", {"largest difference": max(diffs) if diffs else None},
-        lambda v: v["largest difference"] <= 0.1)
-    brk = study["breakdowns"]
-    if len(brk.get("throughput", [])) >= 2:
-        low, high = brk["throughput"][0], brk["throughput"][-1]
-        add("high_throughput_gains", "high-throughput connections gain most (best case and "
-            "CIM)", "high throughput and large flights benefit most (§5.5)",
-            {"best low": low["best_median"], "best high": high["best_median"],
-             "CIM low": low["CIM median"], "CIM high": high["CIM median"]},
-            lambda v: v["best high"] > v["best low"] and v["CIM high"] > v["CIM low"])
-    if len(brk.get("flight", [])) >= 2:
-        small, large = brk["flight"][0], brk["flight"][-1]
-        add("large_flight_gains", "connections with large flights gain most (best case and "
-            "CIM)", "high throughput and large flights benefit most (§5.5)",
-            {"best small": small["best_median"], "best large": large["best_median"],
-             "CIM small": small["CIM median"], "CIM large": large["CIM median"]},
-            lambda v: v["best large"] > v["best small"] and v["CIM large"] > v["CIM small"])
-    return checks
-
-
-LINUX_STACK = "Linux 2.4 (Table 4.5)"
-MIN_EVENTS = 20     # timer events (losses it detects, spurious timeouts) a ch. 4 check needs
-
-
-def chapter4_checks(study: dict, table44: list) -> list[dict]:
-    """004 ch. 4's findings (§4.4, §4.5; digest §2.4-2.7) on the replay's rows: the estimators
-    compared on every connection, the parameters on the Linux connections against Linux's own
-    timer (004 shows Linux's figures, §4.4.2). A check on fewer than MIN_EVENTS timer events
-    decides nothing: it is reported with ``ok`` None and the count."""
-    everyone = {r["setting"]: r for r in study["rto_settings"]}
-    rows = {r["setting"]: r for r in study["rto_by_stack"].get(LINUX_STACK, [])}
-    checks = []
-
-    def events(table, name):
-        r = table.get(name)
-        return r["by_timer"] + r["spurious_timeouts"] if r else 0
-
-    base_all = study["rto_baseline"]
-    evidence_all = base_all["by_timer"] + base_all["spurious_timeouts"]
-    evidence_linux = events(rows, LINUX_STACK)
-
-    def add(key, claim, paper, values, ok, evidence=None):
-        if all(v is not None for v in values.values()):
-            decided = evidence is None or evidence >= MIN_EVENTS
-            checks.append({"key": key, "claim": claim, "paper": paper, "ours": values,
-                           "ok": bool(ok(values)) if decided else None,
-                           "timer_events": evidence})
-
-    def delta(name, table=rows):
-        return table[name]["delta_mean"] if name in table else None
-
-    add("linux_beats_rfc2988", "Linux's RTO estimator is more efficient than RFC 2988's "
-        "(every connection replayed under both)",
-        "considerably more efficient than the proposed standard (§4.5)",
-        {"Linux": delta(LINUX_STACK, everyone), "RFC 2988": delta("RFC 2988", everyone)},
-        lambda v: v["Linux"] > v["RFC 2988"], evidence_all)
-    add("k2_helps_k6_hurts", "a small k shortens connections, a large one lengthens them "
-        "(Linux)", "k = 2 close to the best case; k = 6 consistently longer (§4.4.2)",
-        {"k = 2": delta("Linux, k = 2"), "k = 6": delta("Linux, k = 6")},
-        lambda v: v["k = 2"] > 0 > v["k = 6"], evidence_linux)
-    add("large_minrto_hurts", "a larger minRTO lengthens connections (Linux)",
-        "a larger minRTO adversely impacts almost all connections (§4.4.2)",
-        {"400 ms": delta("Linux, minRTO = 400 ms"), "1000 ms": delta("Linux, minRTO = 1000 ms")},
-        lambda v: v["400 ms"] < 0 and v["1000 ms"] < 0, evidence_linux)
-    add("d4_hurts", "D = 4 lengthens connections (Linux)", "D = 4 consistently worsens most "
-        "connections (§4.4.3)", {"D = 4": delta("Linux, D = 4")}, lambda v: v["D = 4"] < 0,
-        evidence_linux)
-    smart = next((r for r in rows.values() if r["setting"].startswith("Smart")), None)
-    if smart:
-        add("smart_config", "Smart-Config shortens many connections by more than 10 % and "
-            "lengthens few by as much", "> 10 % shorter for ~40 % of Linux connections, < 3 % "
-            "longer by > 10 % (§4.4.4)", {"shorter": smart["shorter_10pct"],
-                                           "longer": smart["longer_10pct"]},
-            lambda v: v["shorter"] > v["longer"] and v["longer"] < 0.03, evidence_linux)
-    by_os = {r["os"]: r for r in table44}
-    if "windows-xp" in by_os and "linux-2.4" in by_os:
-        add("windows_more_spurious_timeouts", "Windows XP's timeouts are more often spurious "
-            "than Linux's", "~30 % of Windows' RTO retransmissions spurious, ~6 % of Linux's "
-            "(§4.4.1)", {"Windows": by_os["windows-xp"]["spurious_share_of_timer"],
-                          "Linux": by_os["linux-2.4"]["spurious_share_of_timer"]},
-            lambda v: v["Windows"] > v["Linux"],
-            min(by_os[o]["needed_timer"] + by_os[o]["unneeded_timer"]
-                for o in ("windows-xp", "linux-2.4")))
-    return checks
-
-
 # --------------------------------------------------------------------------- tables
-# 004 Table 4.4: % of retransmissions: needed RTO, needed FR/R, spurious RTO, spurious FR/R
-PAPER_TABLE_4_4 = {"windows-xp": (59.5, 10.9, 26.0, 3.6), "linux-2.4": (56.7, 37.1, 3.5, 2.7),
-                   "solaris": (70.7, 19.9, 4.9, 4.5), "freebsd-4.10": (56.6, 7.2, 31.7, 4.5)}
 
 
 def table_4_4(connections: list) -> list[dict]:
@@ -309,7 +170,7 @@ def _pct(v) -> str:
     return "-" if v is None else f"{100 * v:.0f} %"
 
 
-def table_markdown(study: dict, checks: list, ch4: list, t44: list, cfg: DbceSweepConfig,
+def table_markdown(study: dict, stated: list, t44: list, cfg: DbceSweepConfig,
                    runs: int, connections: list) -> str:
     lossless = [c for c in connections if c["segments"] >= 10 and c["samples"]
                 and not c["episodes"]]
@@ -357,11 +218,6 @@ def table_markdown(study: dict, checks: list, ch4: list, t44: list, cfg: DbceSwe
                          f"{_f(row['best_median'])} | "
                          + " | ".join(f"{_f(row[n + ' median'])} ({_f(row[n + ' LPA'])})"
                                       for n in names) + " |")
-    lines += ["", "**004's findings (ch. 5) on these traces**", "",
-              "| 004 says | ours | holds |", "|---|---|---|"]
-    for c in checks:
-        lines.append(f"| {c['claim']} ({c['paper']}) | {_ours(c['ours'])} | "
-                     f"{'yes' if c['ok'] else 'no'} |")
     lines += ["", "**Retransmissions by sender stack (004 Table 4.4)**: % of retransmissions, "
                   "ours / 004's", "",
               "| stack | connections | retransmissions | needed RTO | needed FR/R | spurious RTO "
@@ -401,19 +257,17 @@ def table_markdown(study: dict, checks: list, ch4: list, t44: list, cfg: DbceSwe
                      f" | {_f(r['wait_mean'])} | {r['by_fast']} | {r['rto_to_fast']} / "
                      f"{r['fast_to_rto']} | {_f(r['delta_mean'])} | "
                      f"{_pct(r['shorter_10pct'])} / {_pct(r['longer_10pct'])} |")
-    lines += ["", "**004's findings (ch. 4) on these traces**", "",
-              "| 004 says | ours | holds |", "|---|---|---|"]
-    for c in ch4:
-        held = ("yes" if c["ok"] else "no") if c["ok"] is not None else \
-            f"undecided: {c['timer_events']} timer events (< {MIN_EVENTS})"
-        lines.append(f"| {c['claim']} ({c['paper']}) | {_ours(c['ours'])} | {held} |")
+    lines += ["", verdicts_markdown(stated, paper="004", columns=(("paper", "004"),
+                                                                ("ours", "ours")),
+                                    intro="**004's statements** (ch. 3-5) on these traces")]
     return "\n".join(lines)
 
 
-def _ours(values: dict) -> str:
-    def one(v):
-        return f"{v:.3g}" if isinstance(v, float) else str(v)
-    return ", ".join(f"{k} {one(v)}" for k, v in values.items())
+def statements(study: dict, t44: list, connections: list) -> list:
+    """004's statements on ch. 3, 4 and 5, each with two verdicts
+    (``experiments.studies.dbce.statements``)."""
+    return (chapter3_statements() + chapter4_statements(study, t44, connections)
+            + chapter5_statements(study, connections))
 
 
 def flat_connection(c: dict) -> dict:
@@ -435,9 +289,8 @@ def write_outputs(rows: list[dict], cfg: DbceSweepConfig, out: Path, *, mode: st
                   invocations: Sequence[dict] = (), code_version: str | None = None) -> dict:
     connections = connections_of(rows)
     study = summarize(connections)
-    checks = checks_of(study)
     t44 = table_4_4(connections)
-    ch4 = chapter4_checks(study, t44)
+    stated = statements(study, t44, connections)
     write_csv(out / "runs.csv", [{k: v for k, v in r.items() if k != "connections"}
                                  for r in rows])
     write_csv(out / "connections.csv", [flat_connection(c) for c in connections])
@@ -452,14 +305,15 @@ def write_outputs(rows: list[dict], cfg: DbceSweepConfig, out: Path, *, mode: st
                  for r in rs])
     write_csv(out / "table_4_4.csv", [{k: (list(v) if isinstance(v, tuple) else v)
                                        for k, v in r.items()} for r in t44])
-    markdown = table_markdown(study, checks, ch4, t44, cfg, len(rows), connections)
+    markdown = table_markdown(study, stated, t44, cfg, len(rows), connections)
     (out / "paper_table.md").write_text(markdown + "\n")
+    write_csv(out / "statements.csv", csv_rows(stated))
     figures = plot_figures(study, connections, out)
     summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
                                 code_version=code_version),
                "connections": study["connections"], "scored": study["scored"],
-               "lossy": study["lossy"], "study": study, "checks": checks,
-               "chapter4_checks": ch4, "table_4_4": t44, "table_markdown": markdown,
+               "lossy": study["lossy"], "study": study, "statements": verdict_rows(stated),
+               "verdicts": counts(stated), "table_4_4": t44, "table_markdown": markdown,
                "figures": figures}
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     return summary
@@ -531,12 +385,13 @@ def plot_figures(study: dict, connections: list, out: Path) -> list[str]:
                                 marker=marker, capsize=3, label=est, lw=1)
             ax.plot(edges, edges, ":", color="0.5", label="best case")
             ax.set_xscale("log")
-            ax.set_yscale("symlog", linthresh=1)
+            _plain_symlog(ax)
             ax.set_xlabel("best-case saving (RTTs, log bins)")
             ax.set_title(f"{policy} decrease", fontsize=10)
             ax.grid(alpha=0.3)
-        axes[0].set_ylabel("modelled saving (RTTs): median and quartiles per bin")
-        axes[0].legend(fontsize=8)
+        axes[0].set_ylabel("modelled saving (RTTs): median and quartiles per bin\n"
+                           "(linear within ±1, logarithmic beyond)")
+        axes[0].legend(fontsize=8, loc="upper left")
         fig.suptitle("004 Figs. 5.6-5.11: change in duration against the best case "
                      f"({len(lossy)} lossy connections)", fontsize=10)
         save_figure(fig, out / "fig_duration.png")
@@ -554,39 +409,54 @@ def plot_figures(study: dict, connections: list, out: Path) -> list[str]:
                 ax.bar([i + j * width for i in range(len(rows))], ys, width, label=est)
             ax.set_xticks([i + 0.4 for i in range(len(rows))])
             ax.set_xticklabels([r["group"] for r in rows], fontsize=8)
-            ax.set_yscale("symlog", linthresh=1)
+            _plain_symlog(ax)
             what = "throughput tercile" if feature == "throughput" else "median flight size"
             ax.set_title(f"by {what}", fontsize=10)
             ax.grid(alpha=0.3, axis="y")
         axes[0].set_ylabel("median modelled saving, additive (RTTs)")
-        axes[0].legend(fontsize=7)
+        # below the panels: inside, it would cover the bars
+        fig.legend(*axes[0].get_legend_handles_labels(), loc="upper center", ncol=7,
+                   fontsize=7, bbox_to_anchor=(0.5, 0.0), frameon=False)
         fig.suptitle("004 §5.5: who gains (lossy connections)", fontsize=10)
         save_figure(fig, out / "fig_breakdown.png")
         written.append("fig_breakdown.png")
-    settings = study["rto_settings"]
+    settings = [r for r in study["rto_settings"] if r["wait_mean"] is not None]
     if settings:
-        fig, ax = plt.subplots(figsize=(8, 5.5))
-        for family, colour in (("Linux", "C0"), ("RFC 2988", "C1"), ("Smart", "C2")):
-            pts = [r for r in settings if r["setting"].startswith(family)
-                   and r["wait_mean"] is not None]
-            if not pts:
-                continue
-            ax.plot([r["wait_mean"] for r in pts], [r["spurious_timeouts"] for r in pts], "o",
-                    color=colour, label=family)
-            for r in pts:
-                short = ("Smart-Config" if family == "Smart" else
-                         r["setting"].split(", ", 1)[1] if ", " in r["setting"] else "default")
-                ax.annotate(short, (r["wait_mean"], r["spurious_timeouts"]), fontsize=6,
-                            xytext=(3, 2), textcoords="offset points")
-        ax.set_xlabel("mean waiting time of a loss the timer detects (RTTs, EWMA 1/4)")
-        ax.set_ylabel("spurious timeouts (all connections)")
-        ax.set_title("004 ch. 4: spurious timeouts against waiting time, one point per "
-                     "setting", fontsize=10)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
-        save_figure(fig, out / "fig_rto.png")
+        plot_rto_settings(settings, out / "fig_rto.png")
         written.append("fig_rto.png")
     return written
+
+
+def _plain_symlog(ax) -> None:
+    """A symmetric log axis (linear within ±1) with plain numbers: -10, -1, 0, 1, 10, 100,
+    not matplotlib's -10^0."""
+    ax.set_yscale("symlog", linthresh=1)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
+
+
+def plot_rto_settings(settings: list, path: Path) -> None:
+    """004 ch. 4's trade-off per replayed setting (every connection against its own stack's
+    timer): spurious timeouts (left) and the mean wait of a loss the timer detects (right), one
+    bar per setting named on the shared axis, each estimator's family in its colour."""
+    families = (("Linux", "C0"), ("RFC 2988", "C1"), ("Smart", "C2"))
+    rows = sorted(settings, key=lambda r: [f for f, _ in families].index(
+        next((f for f, _ in families if r["setting"].startswith(f)), "Linux")))
+    colour = [next((c for f, c in families if r["setting"].startswith(f)), "C0") for r in rows]
+    ys = list(range(len(rows)))[::-1]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 0.22 * len(rows) + 1.6), sharey=True)
+    left.barh(ys, [r["spurious_timeouts"] for r in rows], color=colour)
+    right.barh(ys, [r["wait_mean"] for r in rows], color=colour)
+    left.set_yticks(ys)
+    left.set_yticklabels([r["setting"].replace(" (Table 4.5)", "") for r in rows], fontsize=6.5)
+    left.set_xlabel("spurious timeouts (all connections)")
+    right.set_xlabel("mean wait of a loss the timer detects (RTTs, EWMA 1/4)")
+    for ax in (left, right):
+        ax.grid(alpha=0.3, axis="x")
+    fig.suptitle("004 ch. 4: each replayed setting's spurious timeouts against its waiting "
+                 "time (blue: Linux's estimator, orange: RFC 2988's, green: Smart-Config)",
+                 fontsize=9)
+    fig.tight_layout()
+    save_figure(fig, path)
 
 
 def _log_bins(values: list) -> list:
@@ -614,9 +484,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                     "without a default shown take the --mode's value.")
     p.add_argument("--mode", choices=sorted(MODES), default="quick",
                    help="full: every network, reordering and sender, 2 seeds, 90 s runs "
-                        "(about 3,000 connections, 4 minutes on 2 cores with PyPy); quick: 1 "
-                        "seed, 40 s, SACK, with and without recirculation (about 200 "
-                        "connections, a minute)")
+                        "(about 3,000 connections, 4 minutes on 2 cores with PyPy); quick: "
+                        "the same with 1 seed (about 1,500 connections, 2 minutes)")
     add_sweep_options(p, out="results/dbce")
     p.add_argument("--seeds", type=int, help=f"runs per point ({mode_defaults(MODES, 'seeds')})")
     p.add_argument("--duration", type=finite_float,

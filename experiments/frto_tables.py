@@ -28,9 +28,15 @@ detections (timeouts, and Eifel's fast retransmits, answered as spurious) and th
 retransmissions that were not needed (ground truth: data that had all arrived before). The
 figures are box plots of throughput (102,400 bytes over the transfer time) as 001's are.
 
-Outputs in --out: runs.csv, points.csv, paper_table.md/.csv (ours beside 001's numbers),
-fig6_delay.png, fig7_loss.png, fig8_burst.png, fig9_fairness.png, summary.json (configuration, points, shape
-checks, invocations), the journal runs.jsonl (``--resume``) and invocations.jsonl.
+Outputs in --out: runs.csv, points.csv, paper_table.md (ours beside 001's numbers, and 001's
+statements each with two verdicts, direction and size, and the list of those not run),
+paper_table.csv (the tables' rows), statements.csv (the statements),
+fig6_delay.png, fig7_loss.png, fig8_burst.png, fig9_fairness.png, and 001's time-sequence
+diagrams fig1_spurious_rto.png, fig2_delay_frto.png, fig3_lost_retransmission.png and
+fig4_burst.png (one traced transfer each, ``experiments.studies.frto.traces``; ``--no-traces``
+leaves them out), summary.json (configuration,
+points, statements and their counts, invocations), the journal runs.jsonl (``--resume``) and
+invocations.jsonl.
 """
 
 from __future__ import annotations
@@ -47,15 +53,21 @@ import matplotlib.pyplot as plt
 
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
-from experiments.runner.plots import save_figure
+from experiments.runner.plots import save_figure, thousands
+from experiments.runner.program import gateway_program
 from experiments.runner.report import summary_header, write_csv
 from experiments.runner.spec import RunSpec
-from experiments.runner.stats import mann_whitney_p
+from experiments.runner.verdicts import counts, csv_rows
+from experiments.runner.verdicts import markdown as verdicts_markdown
+from experiments.runner.verdicts import rows as verdict_rows
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
 from experiments.studies.frto.scenario import CONVENTIONAL, FAIR_BYTES, TRANSFER_BYTES
+from experiments.studies.frto.statements import (FAIR_FIELDS, PAPER, fairness_statements,
+                                                 samples_of, statements_of)
+from experiments.studies.frto.traces import trace_figures
 
-__all__ = ["MODES", "FrtoSweepConfig", "build_specs", "points_of", "checks_of", "main",
+__all__ = ["MODES", "FrtoSweepConfig", "build_specs", "points_of", "statements", "main",
            "parse_args", "PAPER", "PAPER_NAMES", "RESPONSE_NAMES", "VARIANTS", "SCENARIOS",
            "STALL_PROBABILITY"]
 
@@ -75,18 +87,6 @@ RESPONSE_NAMES = {"frto-undo": "F-RTO (undo) w/ SACK", "frto-rfc4015": "F-RTO (R
                   "frto-newreno-undo": "F-RTO (undo) w/ NewReno",
                   "frto-newreno-rfc4015": "F-RTO (RFC 4015) w/ NewReno"}
 SENDER_NAMES = {**PAPER_NAMES, **RESPONSE_NAMES}
-# 001 Tables 1-3: median time (s) for 100 KB, packets lost, retransmissions
-PAPER = {
-    "delay": {"eifel": (77.94, 11, 16), "frto": (76.23, 4, 12), "sack": (94.13, 9, 57),
-              "newreno": (90.72, 10, 60), "frto-newreno": (75.18, 6, 13),
-              "eifel-newreno": (79.21, 11, 19)},
-    "loss": {"eifel": (80.68, 39, 26), "frto": (75.69, 36, 24), "sack": (76.18, 36, 22),
-             "newreno": (82.38, 36, 26), "frto-newreno": (81.67, 36, 26),
-             "eifel-newreno": (89.64, 38, 27)},
-    "burst": {"eifel": (123.89, 50, 45), "frto": (64.94, 42, 40), "sack": (71.23, 42, 39),
-              "newreno": (74.48, 42, 43), "frto-newreno": (67.80, 39, 43),
-              "eifel-newreno": (80.03, 42, 42)},
-}
 TABLE_OF = {"delay": "Table 1 / Fig. 6 (DELAY)", "loss": "Table 2 / Fig. 7 (LOSS)",
             "burst": "Table 3 / Fig. 8 (BURST)"}
 
@@ -99,13 +99,15 @@ class FrtoSweepConfig:
     scenarios: tuple[str, ...]
     variants: tuple[str, ...]
     fairness_runs: int              # runs per test and condition of the fairness test
+    traces: bool = True             # Figs. 1-4: one traced transfer per sender and figure
 
 
 MODES = {
     # 001 §5.1: 30 runs per scenario and sender; LOSS at 2, 5 and 10 %; §5.3: 20 fairness runs
     "full": FrtoSweepConfig(seeds=30, duration=900.0, loss_levels=(0.02, 0.05, 0.10),
                             scenarios=SCENARIOS, variants=VARIANTS, fairness_runs=20),
-    "quick": FrtoSweepConfig(seeds=5, duration=900.0, loss_levels=(TABLE_LOSS,),
+    # LOSS at 001's three levels in quick mode too: 001 states the trend at 2 and 10 %
+    "quick": FrtoSweepConfig(seeds=5, duration=900.0, loss_levels=(0.02, TABLE_LOSS, 0.10),
                              scenarios=SCENARIOS, variants=VARIANTS, fairness_runs=10),
 }
 
@@ -180,10 +182,6 @@ def _table_scenarios(cfg: FrtoSweepConfig) -> list[str]:
 
 
 # --------------------------------------------------------------------------- fairness (Fig. 9)
-FAIR_FIELDS = ("set1_fastest_Bps", "set1_slowest_Bps", "set2_fastest_Bps", "set2_slowest_Bps")
-SIGNIFICANCE = 0.05     # 001 §5.3: "do not show significant difference"
-
-
 def fairness_points_of(rows: Sequence[dict]) -> dict[tuple[str, float], dict]:
     """Per (test, level): runs, and each set's fastest and slowest throughput as a box
     (median, quartiles, extremes)."""
@@ -201,35 +199,13 @@ def fairness_points_of(rows: Sequence[dict]) -> dict[tuple[str, float], dict]:
             q1, q3 = _quartiles(values)
             p.update({f"{name}_median": statistics.median(values), f"{name}_q1": q1,
                       f"{name}_q3": q3, f"{name}_min": values[0], f"{name}_max": values[-1],
-                      f"{name}_values": values})
+                      f"{name}_values": values,
+                      f"{name}_by_seed": {int(r["seed"]): float(r[name]) for r in group}})
         points[(test, level)] = p
     return points
 
 
-def fairness_checks(points: dict) -> list[dict]:
-    """001 §5.3: "the connection sets between test A and test B give similar performance",
-    with and without delays ("do not show significant difference"): for each set's fastest
-    and slowest throughput, the runs of test A and of test B are not told apart by a
-    two-sided Mann-Whitney test at the 5 % level."""
-    checks = []
-    for level in FAIR_LEVELS:
-        a, b = points.get(("A", level)), points.get(("B", level))
-        if not (a and b):
-            continue
-        where = "with DELAY" if level else "without delays"
-        for name in FAIR_FIELDS:
-            p = mann_whitney_p(a[f"{name}_values"], b[f"{name}_values"])
-            what = name.replace("_Bps", "").replace("_", " ").replace("set", "set ")
-            checks.append({"claim": f"Fig. 9 {where}: {what} alike in test A (set 2 F-RTO) "
-                                    f"and test B (all conventional): Mann-Whitney p >= "
-                                    f"{SIGNIFICANCE:g}",
-                           "ours": {"A": a[f"{name}_median"], "B": b[f"{name}_median"],
-                                    "p": round(p, 3)},
-                           "ok": p >= SIGNIFICANCE})
-    return checks
-
-
-def fairness_markdown(points: dict, checks: list[dict], cfg: FrtoSweepConfig) -> list[str]:
+def fairness_markdown(points: dict, cfg: FrtoSweepConfig) -> list[str]:
     lines = ["", f"**Fig. 9 (fairness, 001 §5.3)**: six 50 KB transfers, set 1 three Regular "
                  f"SACK senders at 0 s, set 2 three more at 3 s (test A: F-RTO w/ SACK, test "
                  f"B: Regular SACK); median throughput (bytes/s, 51,200 B over the transfer "
@@ -264,6 +240,7 @@ def plot_fairness(points: dict, out: Path) -> list[str]:
         ax.bxp(stats, showfliers=False)
         ax.set_title(f"{title} transfer of each set", fontsize=10)
         ax.set_ylabel("throughput (bytes/s, 50 KB / transfer time)")
+        ax.tick_params(axis="y", labelleft=True)    # shared scale, each panel labelled
         ax.tick_params(axis="x", labelsize=7)
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3, axis="y")
@@ -278,44 +255,12 @@ def _paper_level(scenario: str) -> float:
     return {"delay": STALL_PROBABILITY, "loss": TABLE_LOSS, "burst": 0.0}[scenario]
 
 
-def checks_of(points: dict) -> list[dict]:
-    """001's reproduction targets (digest §4) with our medians; a statement about a sender or
-    scenario the sweep did not run is left out."""
-    def med(scenario, variant, name):
-        p = points.get((scenario, _paper_level(scenario), variant))
-        return p[f"{name}_median"] if p else None
-    checks = []
-
-    def add(claim, values, ok):
-        if all(v is not None for v in values.values()):
-            checks.append({"claim": claim, "ours": values, "ok": bool(ok(values))})
-    for path, conv, frto, eifel in (("SACK", "sack", "frto", "eifel"),
-                                    ("NewReno", "newreno", "frto-newreno", "eifel-newreno")):
-        add(f"DELAY: F-RTO w/ {path} retransmits less than Regular {path} (001: ~1/5)",
-            {conv: med("delay", conv, "retransmits"), frto: med("delay", frto, "retransmits")},
-            lambda v, c=conv, f=frto: v[f] < v[c])
-        add(f"DELAY: F-RTO w/ {path} transfers faster than Regular {path} (001: 17-19 %)",
-            {conv: med("delay", conv, "transfer_s"), frto: med("delay", frto, "transfer_s")},
-            lambda v, c=conv, f=frto: v[f] < v[c])
-        add(f"DELAY: Eifel w/ {path} retransmits less than Regular {path}",
-            {conv: med("delay", conv, "retransmits"), eifel: med("delay", eifel, "retransmits")},
-            lambda v, c=conv, e=eifel: v[e] < v[c])
-        add(f"LOSS 5 %: F-RTO w/ {path} within 10 % of Regular {path}'s time",
-            {conv: med("loss", conv, "transfer_s"), frto: med("loss", frto, "transfer_s")},
-            lambda v, c=conv, f=frto: abs(v[f] - v[c]) <= 0.10 * v[c])
-        add(f"BURST: F-RTO w/ {path} no slower than Regular {path} (within 5 %)",
-            {conv: med("burst", conv, "transfer_s"), frto: med("burst", frto, "transfer_s")},
-            lambda v, c=conv, f=frto: v[f] <= 1.05 * v[c])
-    add("BURST: Eifel w/ SACK the slowest SACK sender (001: 1.7-1.9x)",
-        {v: med("burst", v, "transfer_s") for v in ("sack", "frto", "eifel")},
-        lambda v: v["eifel"] > max(v["sack"], v["frto"]))
-    add("BURST: Eifel w/ NewReno at most 1.25x the other NewReno senders' time (001: +7-18 %)",
-        {v: med("burst", v, "transfer_s") for v in ("newreno", "frto-newreno", "eifel-newreno")},
-        lambda v: v["eifel-newreno"] <= 1.25 * max(v["newreno"], v["frto-newreno"]))
-    add("LOSS 5 %: SACK faster than NewReno (conventional recovery)",
-        {v: med("loss", v, "transfer_s") for v in ("sack", "newreno")},
-        lambda v: v["sack"] < v["newreno"])
-    return checks
+def statements(rows: Sequence[dict], points: dict, fair: dict, cfg: FrtoSweepConfig) -> list:
+    """001's statements on Tables 1-3 and Figs. 6-9, each with its two verdicts
+    (``experiments.studies.frto.statements``)."""
+    out = statements_of(points, samples_of(rows), levels=MODES["full"].loss_levels,
+                        stall=STALL_PROBABILITY, table_loss=TABLE_LOSS)
+    return out + fairness_statements(fair, FAIR_LEVELS)
 
 
 def _fmt(v, digits: int = 1) -> str:
@@ -347,7 +292,7 @@ def paper_rows(points: dict, cfg: FrtoSweepConfig) -> list[dict]:
     return rows
 
 
-def table_markdown(rows: list[dict], checks: list[dict], cfg: FrtoSweepConfig,
+def table_markdown(rows: list[dict], stated: list, cfg: FrtoSweepConfig,
                    fair: dict | None = None) -> str:
     lines = [f"Medians over {cfg.seeds} run(s) per sender of a 100 KB transfer (001: 30 runs): "
              f"time (s) / data packets lost / retransmissions, ours beside 001's; then "
@@ -369,11 +314,11 @@ def table_markdown(rows: list[dict], checks: list[dict], cfg: FrtoSweepConfig,
                          f"{_fmt(r['unneeded'], 0)} | {_fmt(r['spurious_detections'], 0)} | "
                          f"{r['completed']}/{r['n']} |")
     if fair:
-        lines += fairness_markdown(fair, checks, cfg)
-    lines += ["", "| 001 says | ours (medians) | holds |", "|---|---|---|"]
-    for c in checks:
-        ours = ", ".join(f"{k} {_fmt(v, 3 if k == 'p' else 1)}" for k, v in c["ours"].items())
-        lines.append(f"| {c['claim']} | {ours} | {'yes' if c['ok'] else 'no'} |")
+        lines += fairness_markdown(fair, cfg)
+    lines += ["", f"**001's statements** ({cfg.seeds} run(s) per sender and scenario, "
+                  f"{cfg.fairness_runs} per fairness test and condition; 001: 30 and 20)", "",
+              verdicts_markdown(stated, paper="001", columns=(("paper", "001"),
+                                                             ("ours", "ours")))]
     return "\n".join(lines)
 
 
@@ -381,21 +326,28 @@ def write_outputs(rows: list[dict], cfg: FrtoSweepConfig, out: Path, *, mode: st
                   invocations: Sequence[dict] = (), code_version: str | None = None) -> dict:
     points = points_of(rows)
     fair = fairness_points_of(rows)
-    checks = checks_of(points) + fairness_checks(fair)
+    stated = statements(rows, points, fair, cfg)
     table = paper_rows(points, cfg)
     write_csv(out / "runs.csv", rows)
     prows = list(points.values())
     write_csv(out / "points.csv", prows)
     write_csv(out / "paper_table.csv", table)
-    markdown = table_markdown(table, checks, cfg, fair)
+    write_csv(out / "statements.csv", csv_rows(stated))
+    markdown = table_markdown(table, stated, cfg, fair)
     (out / "paper_table.md").write_text(markdown + "\n")
     figures = plot_figures(points, cfg, out) + plot_fairness(fair, out)
+    trace_notes: list[str] = []
+    if cfg.traces:
+        traced, trace_notes = trace_figures(gateway_program()[1], out, variants=cfg.variants,
+                                            scenarios=cfg.scenarios, duration=cfg.duration)
+        figures += traced
     summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
                                 code_version=code_version),
                "transfer_bytes": TRANSFER_BYTES, "points": prows,
                "fairness_points": list(fair.values()),
-               "paper_table": table, "checks": checks, "table_markdown": markdown,
-               "figures": figures}
+               "paper_table": table, "statements": verdict_rows(stated),
+               "verdicts": counts(stated), "table_markdown": markdown,
+               "figures": figures, "trace_notes": trace_notes}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 
@@ -428,6 +380,7 @@ def plot_figures(points: dict, cfg: FrtoSweepConfig, out: Path) -> list[str]:
                         mec="black", label="001's median (102,400 B / its median time)")
                 ax.legend(fontsize=8, loc="lower right")
             ax.set_ylabel("throughput (bytes/s, 100 KB / transfer time)")
+            thousands(ax)
             ax.set_ylim(bottom=0)
             ax.tick_params(axis="x", labelsize=8)
             n = min(points[(scenario, level, v)]["n"] for v in present)
@@ -471,6 +424,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help=f"senders, comma-separated (default: {','.join(VARIANTS)}; also "
                         f"{', '.join(RESPONSE_NAMES)}: F-RTO with another response to a "
                         f"spurious timeout than the paper's halving)")
+    p.add_argument("--no-traces", dest="traces", action="store_false",
+                   help="leave out Figs. 1-4, the time-sequence diagrams of single traced "
+                        "transfers (a minute or two: the seed that shows each figure's event "
+                        "is searched for)")
     add_run_options(p)
     args = p.parse_args(argv)
     default_jobs(args)
@@ -489,7 +446,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def sweep_config(args: argparse.Namespace) -> FrtoSweepConfig:
     overrides = {"seeds": args.seeds, "duration": args.duration, "loss_levels": args.levels,
                  "scenarios": args.scenarios, "variants": args.variants,
-                 "fairness_runs": args.fairness_runs}
+                 "fairness_runs": args.fairness_runs, "traces": args.traces}
     return replace(MODES[args.mode], **{k: v for k, v in overrides.items() if v is not None})
 
 

@@ -23,8 +23,9 @@ gateway's (p4src/include/buffer.p4), configured through the controller's ``ports
 ``--queue droptail`` runs the same networks with the program's drop-tail buffer instead.
 
 Outputs in --out: the tables (.md and .csv), fig1_rto_causes.png/.csv, runs.csv, summary.json
-(configuration, tables, the checks of the digest's targets, invocations), paper_table.md (all
-of it), the journal runs.jsonl (``--resume``) and invocations.jsonl.
+(configuration, tables, 002's statements with their verdicts, invocations), paper_table.md (all
+of it: the tables, then 002's statements, each with two verdicts, direction and size, and those
+not run), statements.csv, the journal runs.jsonl (``--resume``) and invocations.jsonl.
 """
 
 from __future__ import annotations
@@ -41,10 +42,12 @@ from experiments.runner.report import summary_header, write_csv
 from experiments.runner.spec import SENDERS, RunSpec
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
-from experiments.studies.netreno.report import (FIG1_XS, TABLE3_ROWS, checks_of, fig1_data,
-                                                markdown, plot_fig1, table1_markdown,
-                                                table2_markdown, table3_markdown, table3_rows,
-                                                table12_rows)
+from experiments.runner.verdicts import counts, csv_rows
+from experiments.runner.verdicts import rows as verdict_rows
+from experiments.studies.netreno.report import (FIG1_XS, TABLE3_ROWS, fig1_data, markdown,
+                                                plot_fig1, table1_markdown, table2_markdown,
+                                                table3_markdown, table3_rows, table12_rows)
+from experiments.studies.netreno.statements import statements_of
 
 __all__ = ["MODES", "NetRenoSweepConfig", "build_specs", "write_outputs", "main", "parse_args",
            "SIM_VARIANTS", "LAB_VARIANTS", "PARTS"]
@@ -115,7 +118,7 @@ def write_outputs(rows: list[dict], cfg: NetRenoSweepConfig, out: Path, *, mode:
     t12 = table12_rows(rows, cfg.sim_variants)
     t3 = table3_rows(rows)
     fig1 = fig1_data(rows)
-    checks = checks_of(t12, t3, fig1)
+    stated = statements_of(rows, t12, t3, fig1)
     write_csv(out / "runs.csv", [{k: v for k, v in r.items() if k != "rtos"} for r in rows])
     figures = []
     if t12:
@@ -130,15 +133,17 @@ def write_outputs(rows: list[dict], cfg: NetRenoSweepConfig, out: Path, *, mode:
         write_csv(out / "fig1_rto_causes.csv", _flat_fig1(fig1))
         if plot_fig1(fig1, out / "fig1_rto_causes.png"):
             figures.append("fig1_rto_causes.png")
-    text = markdown(t12, t3, fig1, checks, cfg)
+    text = markdown(t12, t3, fig1, stated, cfg)
     (out / "paper_table.md").write_text(text + "\n")
+    write_csv(out / "statements.csv", csv_rows(stated))
     summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
                                 code_version=code_version),
                "table1_2": t12, "table3": t3,
                "fig1": {v: {k: d[k] for k in ("counts", "shares", "transfers", "completed",
                                              "engine_timeouts", "levels", "mean_window")}
                         for v, d in fig1.items()},
-               "checks": checks, "table_markdown": text, "figures": figures}
+               "statements": verdict_rows(stated), "verdicts": counts(stated),
+               "table_markdown": text, "figures": figures}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 

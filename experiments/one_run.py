@@ -13,7 +13,9 @@ Writes into --out: ``run.json`` (the run's row, as in the sweep's runs.csv), wit
 every STEP seconds) and ``series.png``, with --pcap ``bottleneck.pcap`` (both directions of the
 R1-R2 link as R1's bottleneck port sees them, Wireshark-readable; the EPDN option and the
 reorder bit are in the TCP header, see netbase/scapy_epdn.py), with --pcap a ``sender.pcap`` (A's
-interface: every segment as the sender sends it). Prints a short summary.
+interface: every segment as the sender sends it), and with either ``timeseq.png``, the capture's
+time-sequence diagram (``experiments.runner.timeseq``: segments sent, retransmissions, the
+cumulative ACK), with a panel zoomed on the first retransmission. Prints a short summary.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from experiments.runner.gateways import LEGACY_SETTINGS, legacy_routers
 from experiments.runner.journal import code_version
 from experiments.runner.program import ProgramError, gateway_program
 from experiments.runner.spec import INJECTIONS, RDTCP_VARIANTS, SENDERS, RunSpec
+from experiments.runner.timeseq import read_time_sequence, time_sequence_figure
 from experiments.studies.rdtcp.scenario import (BOTTLENECK_BPS, CAPTURE_POINTS, MAX_CWND_SEGMENTS,
                                                 RDTCP_K, run_paper)
 from hosts.tcp.profiles import PROFILES
@@ -40,6 +43,8 @@ __all__ = ["main", "plot_series", "series_lines"]
 
 
 PCAP_NAMES = {"r1": "bottleneck.pcap", "a": "sender.pcap"}   # --pcap AT -> file in --out
+# timeseq.png's zoom around the first retransmission: a few RTTs of the paper's dumbbell
+ZOOM_BEFORE, ZOOM_AFTER = 0.3, 0.7
 
 # what an option left out means; None as the argparse default tells a typed option from one the
 # user left out, so an option that does not apply to the run is refused only when typed
@@ -91,7 +96,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="write a pcap: r1 (the default when AT is left out) captures R1's "
                         "bottleneck port into bottleneck.pcap (after R1's drops and swaps), a "
                         "captures the sender's interface into sender.pcap (every segment as A "
-                        "sends it, so Wireshark's retransmission counts match run.json's)")
+                        "sends it, so Wireshark's retransmission counts match run.json's); "
+                        "either also draws timeseq.png, the capture's time-sequence diagram")
     p.add_argument("--profile", choices=sorted(PROFILES),
                    help="run both ends with this engine profile over the scenario's "
                         "configuration (ns2: ns-2 2.35's agents; default: the scenario's own)")
@@ -185,6 +191,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("note: matplotlib is not importable here, so no series.png", file=sys.stderr)
     if pcap:
         written.append(pcap_name)
+        if plot_timeseq(pcap, out / "timeseq.png", title=_title(spec)):
+            written.append("timeseq.png")
     print(f"{_title(spec)}: {row['throughput_Bps']:,.0f} B/s over {spec.duration:g} s; "
           f"{row['fast_retransmits']} fast retransmits, {row['spurious_retransmits']} spurious "
           f"retransmissions, {row['timeouts']} timeouts; {row['swaps_done']} swaps "
@@ -192,6 +200,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(drops_line(row))
     print(f"wrote {', '.join(written)} in {out}/")
     return 0
+
+
+def plot_timeseq(pcap: str, path: Path, *, title: str) -> bool:
+    """The capture's time-sequence diagram, zoomed on its first retransmission when it has one
+    (ZOOM_BEFORE seconds before to ZOOM_AFTER after: the hole, its recovery and the ACKs that
+    end it). False without matplotlib (PyPy) or data in the capture."""
+    try:
+        ts = read_time_sequence(pcap)
+    except ValueError as exc:
+        print(f"note: no timeseq.png: {exc}", file=sys.stderr)
+        return False
+    zoom = None
+    if ts.resent:
+        first = ts.resent[0][0]
+        zoom = (max(0.0, round(first - ZOOM_BEFORE, 2)), round(first + ZOOM_AFTER, 2))
+    return time_sequence_figure(ts, path, title=f"{title}: time-sequence diagram", zoom=zoom)
 
 
 def _title(spec: RunSpec) -> str:

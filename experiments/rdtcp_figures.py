@@ -22,8 +22,9 @@ fig5_injection.png (when injection series ran), fig6_k_study.png (RD-TCP at the 
 every second against k, for unbounded and bounded swap distances: the paper's §6 statements on k),
 with --legacy the incremental-deployment series (003 §7: experiments.studies.rdtcp.legacy) in
 legacy.csv, legacy.json and fig10_legacy.png,
-paper_table.md/.csv (the paper's numbers beside ours), summary.json (configuration, points, shape
-checks, k study, the code version, and each invocation's wall time, jobs and workers), the journal
+paper_table.md (the paper's numbers beside ours, each within 10 % or not, and 003's statements,
+each with two verdicts, direction and size, and those not run), paper_table.csv, statements.csv,
+summary.json (configuration, points, shape checks, statements and their counts, k study, the code version, and each invocation's wall time, jobs and workers), the journal
 runs.jsonl that --resume reads back (each row stamped with the code version that made it;
 --resume reuses only rows of the running code's version) and invocations.jsonl (one line per
 invocation of the sweep on that journal).
@@ -47,6 +48,9 @@ from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_o
                                     series_too_long)
 from experiments.runner.report import summary_header, write_csv
 from experiments.runner.spec import INJECTIONS, P4_INJECTIONS, RDTCP_VARIANTS, SENDERS, RunSpec
+from experiments.runner.verdicts import counts, csv_rows
+from experiments.runner.verdicts import markdown as verdicts_markdown
+from experiments.runner.verdicts import rows as verdict_rows
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
 from experiments.studies.rdtcp.legacy import (LEGACY_FIGURE, LEGACY_INTERVAL, legacy_markdown,
@@ -57,6 +61,7 @@ from experiments.studies.rdtcp.report import (STATISTICS_NOTE, aggregate_all, fi
                                               k_study, paper_table, point_rows, shape_checks,
                                               table_markdown)
 from experiments.studies.rdtcp.scenario import PAPER_VARIANTS, VARIANTS
+from experiments.studies.rdtcp.statements import statements_of
 
 __all__ = ["MODES", "SweepConfig", "build_specs", "main", "parse_args", "sweep_config",
            "write_outputs", "K_STUDY_SWAPS", "K_STUDY_INTERVAL"]
@@ -316,7 +321,14 @@ def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str,
     write_csv(out / "points.csv", prows)
     table = paper_table(points, duration=duration)
     write_csv(out / "paper_table.csv", table)
-    markdown = table_markdown(table, duration=duration)
+    stated = statements_of(rows, points, study)
+    write_csv(out / "statements.csv", csv_rows(stated))
+    runs_text = (f"{duration:g} s transfers" if duration is not None else "our transfers")
+    markdown = (table_markdown(table, duration=duration) + "\n\n"
+                + verdicts_markdown(stated, paper="003", columns=(("paper", "003"),
+                                                                 ("ours", "ours")),
+                                    intro=f"**003's statements** on its Figs. 1-4 and §6's k, "
+                                          f"judged on {runs_text} (003: 10-minute transfers)"))
     (out / "paper_table.md").write_text(markdown + "\n")
     figures = plot_all(points, out, k_study=study, duration=duration)
     legacy = write_legacy(rows, cfg, out, duration=duration)
@@ -327,6 +339,7 @@ def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str,
                                 code_version=code_version),
                "statistics": STATISTICS_NOTE,
                "points": prows, "checks": shape_checks(points), "paper_table": table,
+               "statements": verdict_rows(stated), "verdicts": counts(stated),
                "table_markdown": markdown, "figures": figures,
                "k_study": {str(span): ks for span, ks in study.items()}}
     if legacy:

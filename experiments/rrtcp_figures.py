@@ -11,14 +11,15 @@ the P4 gateways, with 000's impairments on the bottleneck: data packets delayed 
 distributions (the simulator's delay element), two paths of constant delay (the gateway's
 alternate path), delayed ACKs, random drops (the gateway's drop), drop bursts (the simulator).
 Each figure and table says which element made its impairments. The figures and their runs are
-``experiments.studies.rrtcp.evaluation``; the metrics ``report``; 000's statements, checked
-against our numbers, ``checks``.
+``experiments.studies.rrtcp.evaluation``; the metrics ``report``; 000's statements, each judged
+by direction and size on our numbers, ``checks``.
 
 Outputs in --out: figNN_*.png (Figs. 1, 4-19), table3_mean_rto.md and table4_bursty_loss.md
-(000's numbers beside ours), paper_table.md/.csv (every statement of 000 on its figures and
-tables: ok, not ok or not run), runs.csv, points.csv, summary.json, the journal runs.jsonl
+(000's numbers beside ours), paper_table.md (every statement of 000 on its figures and
+tables with two verdicts, direction and size, and the list of those not run), paper_table.csv
+and statements.csv (the same statements), runs.csv, points.csv, summary.json, the journal runs.jsonl
 (``--resume``) and invocations.jsonl. ``--sweep-57`` runs §5.7's sweep instead, into
-OUT/sweep57/ (sweep57.md, sweep57.csv, its own journal), whose two statements the figures'
+OUT/sweep57/ (sweep57.md, sweep57.csv, its own journal), whose three statements the figures'
 paper_table.md then reports too.
 """
 
@@ -37,6 +38,9 @@ from experiments.runner.program import gateway_program
 from experiments.runner.report import summary_header, write_csv
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
+from experiments.runner.verdicts import Statement, counts, csv_rows
+from experiments.runner.verdicts import markdown as verdicts_markdown
+from experiments.runner.verdicts import rows as verdict_rows
 from experiments.studies.rrtcp.checks import View, checks_of
 from experiments.studies.rrtcp.evaluation import (ALL_FIGURES, PAPER_NAMES, RrConfig, build_specs,
                                                   panels, tables, traces)
@@ -100,25 +104,22 @@ def run_traces(cfg: RrConfig) -> dict[str, list[dict]]:
 
 
 # --------------------------------------------------------------------------- report
-def _sweep57_checks(out: Path) -> list[dict]:
+def _sweep57_checks(out: Path) -> list[Statement]:
+    """§5.7's statements as the sweep's own run wrote them (not run when it has not run)."""
     path = out / SWEEP57_DIR / "summary.json"
     try:
-        return json.loads(path.read_text())["checks"]
-    except (OSError, ValueError, KeyError):
+        return [Statement.from_row(r) for r in json.loads(path.read_text())["statements"]]
+    except (OSError, ValueError, KeyError, TypeError):
         return sweep_checks([], [])
 
 
-def paper_table(checks: list[dict], cfg: RrConfig) -> str:
-    counts = {k: sum(c["ok"] == k for c in checks) for k in ("ok", "not ok", "not run")}
-    lines = [f"000's statements on its figures and tables (digest 000 §4), checked on "
+def paper_table(checks: list[Statement], cfg: RrConfig) -> str:
+    intro = (f"000's statements on its figures and tables (§2.1, §5), judged on "
              f"{cfg.duration:g} s runs" + (" (on slower paths as many packets: longer)"
-                                            if cfg.per_packet else "")
-             + f", {cfg.seeds} seed(s) per point (000: 1000 s, 5 seeds): "
-             f"{counts['ok']} ok, {counts['not ok']} not ok, {counts['not run']} not run.", "",
-             "| item | 000 says (and the test) | ours | |", "|---|---|---|---|"]
-    for c in checks:
-        lines.append(f"| {c['item']} | {c['claim']} | {c['ours']} | {c['ok']} |")
-    return "\n".join(lines)
+                                           if cfg.per_packet else "")
+             + f", {cfg.seeds} seed(s) per point (000: 1000 s, 5 seeds).")
+    return verdicts_markdown(checks, paper="000", columns=(("paper", "000"), ("ours", "ours")),
+                             intro=intro)
 
 
 def write_outputs(rows: list[dict], cfg: RrConfig, out: Path, *, mode: str,
@@ -132,18 +133,18 @@ def write_outputs(rows: list[dict], cfg: RrConfig, out: Path, *, mode: str,
     for table in ts:
         table_text[table.name] = table_markdown(table, points)
         (out / table.name).write_text(table_text[table.name] + "\n")
-    checks = [c.row() for c in checks_of(View(points, ps, ts, trace_runs))]
-    checks += [{**c, "ok": {True: "ok", False: "not ok", None: "not run"}.get(c["ok"], c["ok"])}
-               for c in _sweep57_checks(out)]
+    checks = checks_of(View(points, ps, ts, trace_runs)) + _sweep57_checks(out)
     write_csv(out / "runs.csv", rows)
     prows = point_rows(points)
     write_csv(out / "points.csv", prows)
-    write_csv(out / "paper_table.csv", checks)
+    write_csv(out / "paper_table.csv", csv_rows(checks))
+    write_csv(out / "statements.csv", csv_rows(checks))
     markdown = paper_table(checks, cfg)
     (out / "paper_table.md").write_text(markdown + "\n")
     summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
                                 code_version=code_version),
-               "points": [{**r, "key": None} for r in prows], "checks": checks,
+               "points": [{**r, "key": None} for r in prows],
+               "statements": verdict_rows(checks), "verdicts": counts(checks),
                "tables": table_text, "table_markdown": markdown, "figures": figures}
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
     return summary
@@ -159,8 +160,8 @@ def write_sweep57(rows: list[dict], cfg: RrConfig, out: Path, *, mode: str,
     (out / "sweep57.md").write_text(markdown + "\n")
     summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
                                 code_version=code_version),
-               "senders": summary_rows,
-               "checks": checks, "table_markdown": markdown}
+               "senders": summary_rows, "statements": verdict_rows(checks),
+               "verdicts": counts(checks), "table_markdown": markdown}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 

@@ -1,7 +1,7 @@
-"""Seed 004 ch. 4-5 on the simulator (python -m experiments.dbce_tables): a quick run's outputs,
-each of 004's findings checked (a strict xfail, with its numbers, where it does not hold here:
-experiments/README.md, "004's chapters 4 and 5"), the analyzer against the gateway's drops, the
-runs' code version, and the options it refuses."""
+"""Seed 004 ch. 3-5 on the simulator (python -m experiments.dbce_tables): a quick run's outputs,
+004's statements each judged by direction and size (a strict xfail, with its numbers, where a
+verdict does not hold here: experiments/README.md, "004's chapters 4 and 5"), the analyzer
+against the gateway's drops, the runs' code version, and the options it refuses."""
 
 import json
 import os
@@ -12,9 +12,6 @@ import textwrap
 import pytest
 
 from experiments.dbce_tables import main
-
-# where an xfail's reason is explained, with its numbers
-WHY = "experiments/README.md, 004 ch. 4-5"
 
 pytest.importorskip("toolchain.switch")
 
@@ -30,7 +27,6 @@ def quick(tmp_path_factory):
     return out, summary
 
 
-@pytest.mark.slow             # 004's quick run: minutes (make test-all)
 def test_a_quick_run_writes_the_tables_figures_and_data(quick):
     out, summary = quick
     for name in ("paper_table.md", "estimators.csv", "connections.csv", "breakdowns.csv",
@@ -38,21 +34,20 @@ def test_a_quick_run_writes_the_tables_figures_and_data(quick):
                  "fig_lpa.png", "fig_fpa.png", "fig_duration.png", "fig_breakdown.png",
                  "fig_rto.png"):
         assert (out / name).stat().st_size > 0, name
-    # 6 networks x 2 reorderings, ~17 connections each, all of 10 segments or more
-    assert summary["runs"] == 12 and summary["connections"] >= 150
-    assert summary["scored"] == summary["connections"] and summary["lossy"] >= 30
+    # 6 networks x 3 reorderings x 2 senders, ~41 connections each, all of 10 segments or more
+    assert summary["runs"] == 36 and summary["connections"] >= 1300
+    assert summary["scored"] == summary["connections"] and summary["lossy"] >= 300
     table = (out / "paper_table.md").read_text()
-    # 004's findings beside ours, every estimator of Table 5.1 with its row
-    for text in ("Vegas is too conservative", "DAIMD is too conservative", "Tri-S is harmful",
-                 "DUAL is harmful", "CIM is the best estimator overall",
+    # 004's statements beside ours, every estimator of Table 5.1 with its row
+    for text in ("Vegas and DAIMD: the median change is about 0",
+                 "Tri-S and DUAL: they lengthen most connections", "CIM (best)",
                  "Random(0.8) is about as good as CARD, BFA and DECA",
                  "CARD (Table 5.1 row 1 [Jai89])", "DAIMD (Table 5.1 row 9 [LSM+07])",
                  "Random(0.8) (§5.4.1)", "004 Table 4.4", "The timer replayed (004 ch. 4)",
-                 "Linux's RTO estimator is more efficient than RFC 2988's"):
+                 "The Linux estimator is considerably more efficient", "**Not run**"):
         assert text in table, text
 
 
-@pytest.mark.slow             # 004's quick run: minutes (make test-all)
 def test_every_connection_planned_is_analysed_and_its_losses_are_the_gateways_drops(quick):
     """Ground truth the dissertation never had (digest 004 §4.1): the needed retransmissions
     the analyzer finds in the capture at A are the packets R1 dropped, within a quarter
@@ -62,7 +57,7 @@ def test_every_connection_planned_is_analysed_and_its_losses_are_the_gateways_dr
     rows = [r for r in rows if "connections" in r]
     assert rows and all(r["planned"] == r["analysed"] for r in rows)
     for r in rows:
-        if r["scenario"] == "dbce-cross":
+        if r["scenario"] == "dbce-cross" or r["variant"] != "sack":
             continue
         drops = sum(v for k, v in r.items() if k.startswith("r1_drops_"))
         needed = sum(sum(c["retransmissions"].get("needed", {}).values())
@@ -70,51 +65,132 @@ def test_every_connection_planned_is_analysed_and_its_losses_are_the_gateways_dr
         assert 0.75 * drops - 2 <= needed <= 1.25 * drops + 2, (r["scenario"], drops, needed)
 
 
-# 004 ch. 5's findings that do not hold on quick mode's traces: why, with its numbers (the
-# full mode's are in experiments/README.md)
-NOT_HERE = {       # quick mode's numbers; why: experiments/README.md, 004's chapters 4 and 5
-    "conservative_vegas": "Vegas: LPA = 0 in 43 % (004: 70-90 %), no false positive in 71 % "
-                          "(004: > 90 %)",
-    "conservative_daimd": "DAIMD: LPA = 0 in 59 % (004: 70-90 %), no false positive in 66 % "
-                          "(004: ~80 %)",
-    "harmful_tris": "Tri-S lengthens 2 % of the lossy connections: conservative, not harmful",
-    "harmful_dual": "DUAL lengthens 10 % of the lossy connections, shortens 76 %",
-    "cim_best": "CIM's median saving is 6.51 RTTs, DECA's 6.71",
-    "random_like_card_bfa_deca": "Random(0.8) shortens 76 %, CARD 82 %, DECA 76 %, BFA 31 %",
-    "random_lpa_highest": "Random(0.8)'s LPA 0.72 is below CARD's 0.77",
-    "aggressive_often_wrong": "Tri-S is wrong in 22 % of connections (CARD 90 %, DUAL 97 %)",
-    "timely": "29 % of the congestion phases began an RTT or more before the loss (004: 50-70 %)",
-    "per_flight_same_lpa": "once a flight LPA falls: CIM 0.50 -> 0.02, DUAL and DECA -> 0.52",
+@pytest.mark.xfail(strict=True, reason="the analyzer finds 25-41 % more needed retransmissions "
+                   "than R1 dropped in 6 of the 15 NewReno runs without cross traffic (quick: "
+                   "dumbbell 747 against 538 drops, deep 605 against 450), where it finds them "
+                   "within a quarter in every SACK run: not yet explained")
+def test_the_newreno_runs_needed_retransmissions_are_the_gateways_drops(quick):
+    out, _ = quick
+    rows = [json.loads(line) for line in open(out / "runs.jsonl")]
+    for r in rows:
+        if "connections" not in r or r["scenario"] == "dbce-cross" or r["variant"] != "newreno":
+            continue
+        drops = sum(v for k, v in r.items() if k.startswith("r1_drops_"))
+        needed = sum(sum(c["retransmissions"].get("needed", {}).values())
+                     for c in r["connections"])
+        assert 0.75 * drops - 2 <= needed <= 1.25 * drops + 2, (r["scenario"], drops, needed)
+
+
+# 004's verdicts that hold on quick mode's traces (ch. 4 and 5; ch. 3 is listed, not run)
+HOLD = (("fig4_3_little", "size"), ("fig4_3_much", "size"), ("s442_minrto_hurts", "direction"),
+        ("s442_minrto_100", "size"), ("s442_b", "size"), ("s442_linux_vs_rfc", "direction"),
+        ("t46_linux_d4", "direction"), ("t46_linux_d2", "size"),
+        ("s444_smart_linux-2.4", "direction"), ("t44_windows-xp_spurious", "direction"),
+        ("t44_linux-2.4_spurious", "direction"), ("t44_freebsd-4.10_spurious", "direction"),
+        ("t44_freebsd-4.10_spurious", "size"), ("fig5_1_lossless", "size"),
+        ("fig5_2_card_best", "size"), ("fig5_2_vegas_no_loss", "direction"),
+        ("fig5_2_tris_no_loss", "direction"), ("fig5_2_tris_no_loss", "size"),
+        ("fig5_2_daimd_no_loss", "direction"), ("fig5_4_marginal", "direction"),
+        ("fig5_5_add_like_mult", "size"), ("fig5_6_daimd_zero", "size"),
+        ("fig5_6_cim_improves", "size"), ("fig5_6_card_improves", "size"),
+        ("fig5_6_deca_improves", "size"), ("fig5_6_random08_improves", "size"),
+        ("s544_fpa", "direction"), ("s55_throughput", "direction"), ("s55_flight", "direction"))
+# and those that do not: 004's number, ours (quick run; full mode's in experiments/README.md)
+NOT_HERE = {
+    ("t44_windows-xp_spurious", "size"): "004: 29.6 % of Windows' retransmissions spurious; 21 %",
+    ("t44_linux-2.4_spurious", "size"): "004: 6.2 % of Linux's retransmissions spurious; ours "
+                                        "32 %, 55 % of them timeouts",
+    ("t44_solaris_spurious", "direction"): "Solaris' spurious retransmissions 45 % by the timer",
+    ("t44_solaris_spurious", "size"): "004: 9.4 % of Solaris' spurious; ours 39 %",
+    ("t44_windows_vs_linux", "direction"): "Windows' timeouts 24 % spurious, Linux's 54 % "
+                                           "(004: 30 % and 6 %)",
+    ("t44_windows_vs_linux", "size"): "Windows' timeouts 24 % spurious (004: 30 %)",
+    ("t44_linux_6pct", "size"): "Linux's timeouts 54 % spurious (004: 6 %)",
+    ("t44_spurious_fr", "size"): "spurious fast retransmits 2-22 % of a stack's retransmissions "
+                                 "(004: 3-5 %): the reordering injections",
+    ("t44_rto_dominates", "direction"): "only Windows' (78 %) retransmissions mostly by the timer; "
+                                        "Linux 33 %, Solaris 34 %, FreeBSD 24 %: median flights "
+                                        "of 9-12 segments, no delayed ACKs",
+    ("t44_rto_dominates", "size"): "24-78 % by the timer (004: 60-88 %)",
+    ("fig4_3_linux", "direction"): "Linux's best case shortens 12.5 % of its connections by "
+                                   "over 10 %, Windows' 21 %, FreeBSD's 20 %",
+    ("fig4_3_linux", "size"): "004: over 40 % of Linux connections; ours 12.5 %",
+    ("s442_k_most", "direction"): "minRTO moves Linux's connections most (1000 ms: -0.10 RTTs), "
+                                  "k at most 0.011",
+    ("s442_k2_close", "size"): "k = 2 saves 0.011 RTTs a connection, the best case 0.49",
+    ("s442_k6_longer", "direction"): "k = 6 shortens Linux's connections by 0.008 RTTs",
+    ("s442_a", "direction"): "a = 1/2 and a = 1/32 both lengthen, by 0.0001 and 0.011 RTTs",
+    ("s443_d4_hurts", "direction"): "D = 4 shortens Linux's connections by 0.049 RTTs: it avoids "
+                                    "the reordering's spurious fast retransmits",
+    ("t46_linux_d4", "size"): "D = 4 turns 0.8 % of Linux's retransmissions into timeouts "
+                              "(004: 7.2 %)",
+    ("t46_linux_d2", "direction"): "D = 2 causes no spurious retransmission and turns 1.6 % of "
+                                   "timeouts into fast retransmits (004: 12.1 % and 6.2 %)",
+    ("s444_smart_linux-2.4", "size"): "Smart-Config shortens 2.1 % of Linux connections by over "
+                                      "10 % (004: about 40 %)",
+    ("s444_smart_windows-xp", "direction"): "Windows: 1.3 % shorter, 3.0 % longer by > 10 %",
+    ("s444_smart_windows-xp", "size"): "Windows: 1.3 % shorter by > 10 % (004: 7 %)",
+    ("s444_smart_solaris", "direction"): "Solaris: 1.6 % shorter, 1.9 % longer by > 10 %",
+    ("s444_smart_solaris", "size"): "Solaris: 1.6 % shorter by > 10 % (004: 20 %)",
+    ("s444_smart_longer", "size"): "Windows' connections 3.03 % longer by > 10 % (004: < 3 %)",
+    ("fig5_2_card_best", "direction"): "DECA's mean LPA 0.811, CARD's 0.806",
+    ("fig5_2_card_half", "size"): "CARD's LPA under 0.5 in 14 % of lossy connections (004: 45 %)",
+    ("fig5_2_vegas_no_loss", "size"): "Vegas: LPA = 0 in 33 % (004: 70-90 %): the drop-tail "
+                                      "queues fill before they drop",
+    ("fig5_2_daimd_no_loss", "size"): "DAIMD: LPA = 0 in 52 % (004: 70-90 %)",
+    ("fig5_2_random_highest", "direction"): "Random(0.8)'s LPA 0.75 below DECA's 0.81: the RTT "
+                                            "rises before these losses",
+    ("fig5_3_timely", "size"): "33 % of the congestion phases before a loss began an RTT or "
+                               "more before it (004: 50-70 %)",
+    ("fig5_4_vegas_fp", "size"): "Vegas: no false positive in 66 % (004: > 90 %)",
+    ("fig5_4_daimd_fp", "size"): "DAIMD: no false positive in 64 % (004: about 80 %)",
+    **{(f"fig5_4_{k}_wrong", "size"): f"{n} wrong in {v} of the connections (004: 65-75 %)"
+       for k, n, v in (("card", "CARD", "88 %"), ("cim", "CIM", "55 %"), ("dual", "DUAL", "97 %"),
+                       ("tris", "Tri-S", "24 %"), ("deca", "DECA", "97 %"))},
+    ("fig5_5_small_gain", "size"): "the best case gains under 0.1 RTT for 73 % (004: 60 %)",
+    ("fig5_5_large_gain", "size"): "the best case saves over 10 RTTs for 14 % (004: 25 %)",
+    ("fig5_6_vegas_zero", "size"): "Vegas' median change 6.7 RTTs (004: about 0)",
+    ("fig5_6_tris_harmful", "direction"): "Tri-S lengthens 1.6 % of the lossy connections: it "
+                                          "rarely signals",
+    ("fig5_6_dual_harmful", "direction"): "DUAL lengthens 5 %: a predicted loss saves F(x) or "
+                                          "R(x), 3-25 RTTs, a false flight costs A(x) < 1 RTT",
+    ("fig5_6_bfa_improves", "size"): "BFA shortens 41 % (its +-10 ms hysteresis rarely fires)",
+    ("fig5_6_cim_best", "direction"): "CIM's median saving 6.71 RTTs, another's 6.84",
+    ("fig5_6_random_like", "size"): "Random(0.8) shortens 84 %, BFA 41 %",
+    ("s544_lpa", "size"): "one sample a flight changes an LPA by up to 0.59 (CIM never has its "
+                          "22 samples)",
+    ("s544_duration", "size"): "one sample a flight changes a median saving by up to 6.7 RTTs",
 }
-CH5 = ("conservative_vegas", "conservative_daimd", "harmful_tris", "harmful_dual", "cim_best",
-       "random_like_card_bfa_deca", "card_best_lpa", "random_lpa_highest",
-       "aggressive_often_wrong", "timely", "per_flight_same_lpa", "high_throughput_gains",
-       "large_flight_gains")
 
 
-@pytest.mark.slow             # 004's quick run: minutes (make test-all)
-@pytest.mark.parametrize("key", [
-    pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=f"{NOT_HERE[k]}; {WHY}"))
-    if k in NOT_HERE else k for k in CH5])
-def test_a_finding_of_004_chapter_5(quick, key):
+@pytest.fixture(scope="module")
+def judged(quick):
     _, summary = quick
-    [check] = [c for c in summary["checks"] if c["key"] == key]
-    assert check["ok"], check
+    return {(c["key"], verdict): c for c in summary["statements"]
+            for verdict in ("direction", "size") if c[verdict] in ("ok", "not ok")}
 
 
-@pytest.mark.slow             # 004's quick run: minutes (make test-all)
-def test_chapter_4_checks_say_when_the_run_has_too_few_timer_events(quick):
-    """Quick mode's connections lose few packets to the timer (most losses are found by fast
-    retransmit): a chapter-4 check on fewer than 20 timer events is reported undecided with its
-    count, never as held or not on a handful of events (the full mode decides them:
-    experiments/README.md)."""
+def test_every_judged_verdict_is_held_or_failed_with_its_reason(judged):
+    assert set(judged) == set(HOLD) | set(NOT_HERE)
+
+
+@pytest.mark.parametrize("check", HOLD + tuple(
+    pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=why))
+    for k, why in NOT_HERE.items()))
+def test_a_verdict_of_004(judged, check):
+    assert judged[check][check[1]] == "ok", judged[check]
+
+
+def test_a_timer_statement_on_too_few_timer_events_is_not_run(quick):
+    """A chapter-4 statement on fewer than 20 timer events in the connections it is about is
+    listed as not run with its count, never as held or not on a handful of events: in quick
+    mode FreeBSD's Smart-Config statement (13 events)."""
     out, summary = quick
-    checks = {c["key"]: c for c in summary["chapter4_checks"]}
-    assert set(checks) >= {"linux_beats_rfc2988", "k2_helps_k6_hurts", "large_minrto_hurts",
-                           "d4_hurts", "smart_config", "windows_more_spurious_timeouts"}
-    for c in checks.values():
-        assert (c["ok"] is None) == (c["timer_events"] < 20), c
-    assert "undecided:" in (out / "paper_table.md").read_text()
+    by = {c["key"]: c for c in summary["statements"]}
+    freebsd = by["s444_smart_freebsd-4.10"]
+    assert (freebsd["direction"], freebsd["size"]) == ("not run", "not run")
+    assert "timer events in the connections it is about (< 20)" in freebsd["note"]
+    assert "- #" in (out / "paper_table.md").read_text().split("**Not run**")[1]
 
 
 def test_a_dbce_run_loads_no_module_outside_its_code_version():

@@ -1,5 +1,6 @@
 """F-RTO's Tables 1-3 (seed 001 §5.1-5.2): the scenario's path and senders, one run of each
-scenario with its ground truth, the tables' medians and checks, and a small sweep that shows
+scenario with its ground truth, the tables' medians and 001's statements judged on them, and a
+small sweep that shows
 F-RTO's point (fewer retransmissions than conventional recovery under delay spikes) and
 resumes."""
 
@@ -8,13 +9,14 @@ from dataclasses import asdict, replace
 
 import pytest
 
-from experiments.frto_tables import (MODES, PAPER, RESPONSE_NAMES, VARIANTS, build_specs, checks_of,
-                                     main, points_of)
+from experiments.frto_tables import (MODES, PAPER, RESPONSE_NAMES, VARIANTS, build_specs, main,
+                                     points_of)
 from experiments.runner import pool
 from experiments.runner.journal import scan_journal
 from experiments.runner.program import gateway_program
 from experiments.runner.spec import SCENARIOS, RunSpec
 from experiments.studies.frto.scenario import frto_config, run_frto
+from experiments.studies.frto.statements import samples_of, statements_of
 from experiments.studies.rdtcp.scenario import run_paper
 
 # where an xfail's reason is explained, with its numbers
@@ -217,7 +219,7 @@ def _row(scenario, variant, time_s, retx, *, seed=1, level=None):
             "fast_retransmits": 0, "lost_acks": 0, "stalls": 0, "outages": 0}
 
 
-def test_points_are_medians_and_checks_read_001s_statements_off_them():
+def test_points_are_medians_and_statements_are_judged_by_direction_and_size():
     rows = [_row("delay", "sack", t, r, seed=i) for i, (t, r) in
             enumerate([(90, 60), (95, 55), (200, 70)], 1)]
     rows += [_row("delay", "frto", t, r, seed=i) for i, (t, r) in
@@ -225,12 +227,27 @@ def test_points_are_medians_and_checks_read_001s_statements_off_them():
     points = points_of(rows)
     assert points[("delay", 0.02, "sack")]["transfer_s_median"] == 95
     assert points[("delay", 0.02, "frto")]["retransmits_median"] == 13
-    checks = {c["claim"]: c["ok"] for c in checks_of(points)}
-    assert checks == {
-        "DELAY: F-RTO w/ SACK retransmits less than Regular SACK (001: ~1/5)": True,
-        "DELAY: F-RTO w/ SACK transfers faster than Regular SACK (001: 17-19 %)": True}
-    slow = points_of([_row("delay", "sack", 70, 10), _row("delay", "frto", 80, 20)])
-    assert not any(c["ok"] for c in checks_of(slow))
+    judged = {s.key: s for s in statements_of(points, samples_of(rows))}
+    faster = judged["delay_frto_faster_sack"]
+    # 77 s against 95 s: faster (direction) by 18.9 %, 001's 19.0 % within 0.05 (size)
+    assert (faster.direction, faster.size) == ("ok", "ok"), faster
+    fewer = judged["delay_frto_retransmits_sack"]
+    assert (fewer.direction, fewer.size) == ("ok", "ok"), fewer   # 13/60 = 0.22, 001 0.21
+    # a statement about senders or scenarios the rows do not have is listed as not run
+    assert judged["delay_frto_faster_newreno"].direction == "not run"
+    assert "not run: no newreno, frto-newreno" in judged["delay_frto_faster_newreno"].note
+    assert judged["burst_eifel_sack_worst"].size == "not run"
+    # 5 % faster is the right direction but not 001's size
+    slower = points_of([_row("delay", "sack", 80, 60), _row("delay", "frto", 76, 12)])
+    close = {s.key: s for s in statements_of(slower, {})}["delay_frto_faster_sack"]
+    assert (close.direction, close.size) == ("ok", "not ok"), close
+
+
+def test_every_statement_is_listed_as_not_run_when_nothing_ran():
+    from experiments.studies.frto.statements import fairness_statements
+    stated = statements_of({}, {}) + fairness_statements({}, (0.02, 0.0))
+    assert len(stated) == 31 and all(s.not_run for s in stated)
+    assert all("not run: " in s.note for s in stated)
 
 
 def test_paper_numbers_are_001s_tables():
@@ -254,6 +271,10 @@ def test_quick_sweep_frto_retransmits_less_than_conventional_under_delay_and_res
     assert summary["runs"] == 6 and summary["failed_runs"] == 0
     medians = {p["variant"]: p["retransmits_median"] for p in summary["points"]}
     assert medians["frto"] < medians["sack"]
+    # 001's Figs. 1-2, the DELAY scenario's time-sequence diagrams; Figs. 3-4 need LOSS, BURST
+    assert [f for f in summary["figures"] if f.startswith(("fig1", "fig2", "fig3", "fig4"))] \
+        == ["fig1_spurious_rto.png", "fig2_delay_frto.png"]
+    assert (tmp_path / "fig2_delay_frto.png").stat().st_size > 20_000
     rows = [r for _, r in scan_journal(tmp_path / "runs.jsonl").lines]
     assert {r["scenario"] for r in rows} == {"frto-delay"}
     assert main(argv + ["--resume"]) == 0
@@ -270,15 +291,28 @@ def fairness_checks(tmp_path_factory):
     assert (out / "fig9_fairness.png").stat().st_size > 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["runs"] == 4 * MODES["quick"].fairness_runs
-    return {c["claim"]: c["ok"] for c in summary["checks"]}
+    # 001: "similar performance" (with DELAY), "do not show significant difference" (without):
+    # whether the runs of test A and test B, paired by seed, differ significantly
+    return {c["key"]: c["numbers"]["p"] >= 0.05 for c in summary["statements"]
+            if c["key"].startswith("fig9_")}
 
 
 @pytest.mark.slow             # the fairness runs: minutes (make test-all)
 def test_fig9_with_delays_f_rto_connections_treat_conventional_ones_as_conventional_do(
         fairness_checks):
-    # 001 §5.3, Fig. 9 (the runs with delays): test A and test B alike, set by set
-    with_delay = {c: ok for c, ok in fairness_checks.items() if "with DELAY" in c}
-    assert len(with_delay) == 4 and all(with_delay.values()), with_delay
+    # 001 §5.3, Fig. 9 (the runs with delays): test A and test B not told apart, set by set
+    with_delay = {c: ok for c, ok in fairness_checks.items() if c.startswith("fig9_delay_")}
+    assert len(with_delay) == 4, with_delay
+    assert all(ok for c, ok in with_delay.items() if c != "fig9_delay_set1_fastest"), with_delay
+
+
+@pytest.mark.xfail(strict=True, reason="paired by seed (the runs of a seed share the stalls), "
+                   "set 1's fastest transfer is faster beside three F-RTO connections (test A) "
+                   "than beside three conventional ones (test B) in most of the 10 quick runs: "
+                   "signed-rank p 0.014, the ratio's 90 % interval [1.09, 1.41]; 001 saw no "
+                   "difference; experiments/README.md, F-RTO section")
+def test_fig9_with_delays_set_1_fastest_alike_in_both_tests(fairness_checks):
+    assert fairness_checks["fig9_delay_set1_fastest"]
 
 
 @pytest.mark.slow             # the fairness runs: minutes (make test-all)
@@ -286,7 +320,7 @@ def test_fig9_with_delays_f_rto_connections_treat_conventional_ones_as_conventio
     "Fig. 9 without delays: F-RTO's connections change the outcome (001: no difference); " + WHY))
 def test_fig9_without_delays_f_rto_connections_treat_conventional_ones_as_conventional_do(
         fairness_checks):
-    without = {c: ok for c, ok in fairness_checks.items() if "without delays" in c}
+    without = {c: ok for c, ok in fairness_checks.items() if c.startswith("fig9_nodelay_")}
     assert len(without) == 4 and all(without.values()), without
 
 

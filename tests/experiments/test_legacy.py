@@ -150,6 +150,18 @@ def test_series_points_relative_to_both_upgraded_and_kept_out_of_the_figures():
     assert "| rdtcp | none (both RD-TCP) | R2 (p = 0.01) | 15 |" in table
 
 
+def test_a_legacy_points_bar_is_its_spread_paired_by_seed():
+    # seed 2 is faster in both deployments by 100,000 B/s: the seeds' spread, not the
+    # deployment's effect, which is -50,000 and -60,000 B/s (sd 7,071 B/s)
+    rows = [_row("rdtcp", "none", 0.0, 600_000), _row("rdtcp", "none", 0.0, 700_000, seed=2),
+            _row("rdtcp", "r1", 0.0, 550_000), _row("rdtcp", "r1", 0.0, 640_000, seed=2)]
+    points = legacy_points(rows, swaps=(15,))
+    legacy_r1 = points[("rdtcp", "r1", "r1", 0.0, 15)]
+    assert legacy_r1["std"] == pytest.approx(63_640, abs=1)
+    assert legacy_r1["paired_std"] == pytest.approx(7_071, abs=1)
+    assert points[("rdtcp", "none", "r1", 0.0, 15)]["paired_std"] is None
+
+
 # --------------------------------------------------------------------------- the sweep, end to end
 TINY = ["--mode", "quick", "--jobs", "1", "--seeds", "1", "--variants", "rdtcp,sack",
         "--swaps", "0", "--interval", "1", "--duration", "2", "--no-k-study", "--no-progress",

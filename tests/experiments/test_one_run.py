@@ -41,6 +41,10 @@ def test_a_pcap_at_the_sender_holds_every_retransmission_run_json_counts(tmp_pat
             again += tcp.seq in seen
             seen.add(tcp.seq)
     assert row["retransmits"] > 0 and again == row["retransmits"]
+    # the time-sequence diagram drawn from that capture marks each of them
+    from experiments.runner.timeseq import read_time_sequence
+    assert len(read_time_sequence(tmp_path / "sender.pcap").resent) == row["retransmits"]
+    assert (tmp_path / "timeseq.png").stat().st_size > 10_000
 
 
 @pytest.mark.parametrize("argv,message", [

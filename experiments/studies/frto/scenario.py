@@ -160,11 +160,15 @@ def _check(spec: RunSpec) -> None:
         raise ValueError("frto-burst has no level: its outages are the paper's (level 0)")
 
 
-def run_frto(spec: RunSpec, program: Any) -> RunResult:
-    """Simulate one transfer of ``spec`` (an frto-* scenario) and return its row."""
+def run_frto(spec: RunSpec, program: Any, *, pcap: str | None = None) -> RunResult:
+    """Simulate one transfer of ``spec`` (an frto-* scenario) and return its row; with
+    ``pcap``, capture the sender's interface (every segment as the fixed host sends it, every
+    ACK as it arrives there: 001's time-sequence diagrams) into that file."""
     _check(spec)
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
     net = _build_network(spec, program)
+    if pcap:
+        net.capture("a", "r1", pcap)
     models = _impairments(net, spec)
     duplicates = _Duplicates()
     net.channel("r2", "b").taps.append(duplicates)

@@ -1,12 +1,13 @@
 """The report of Net Reno's reproduction (experiments.netreno_tables): 002's Tables 1-3 and
-Fig. 1 from the runs' rows, our numbers beside the paper's, and the checks of the digest's
-"Targets" (notes/digest-002-net-reno.md §4).
+Fig. 1 from the runs' rows, our numbers beside the paper's, and 002's statements
+judged on them.
 
 Tables 1 and 2 sum each connection's RTOs and drops over the runs, as 002 does over its ten
 runs of about 30 s; when the sweep ran other runs or durations, a column scales our sums to
 002's 10 x 30 s (drops grow with time; RTOs are few and shown as counted too). Table 3 is the
 mean goodput (kb/s) of each sender's runs. Fig. 1 is the share of RTOs at a window of X
-segments or more, in all and per cause, over every simulated 100 KB transfer's RTOs.
+segments or more, in all and per cause, over every simulated 100 KB transfer's RTOs. 002's
+statements on them, judged by direction and size, are ``experiments.studies.netreno.statements``.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from typing import Sequence
 
 from analyzer.rto_classes import (LOST_RETRANSMISSION, MULTIPLE_LOSS, NON_TRIGGER, RTO_CLASSES,
                                   class_counts, window_shares)
+from experiments.runner.verdicts import markdown as verdicts_markdown
 from experiments.studies.netreno.scenario import TRACE_DELAY
 
 __all__ = ["PAPER_TABLE1", "PAPER_TABLE2", "TABLE3_ROWS", "PAPER_FIG1", "SIM_NAMES",
-           "table12_rows", "table3_rows", "fig1_data", "checks_of", "markdown",
+           "table12_rows", "table3_rows", "fig1_data", "markdown",
            "plot_fig1", "PAPER_RUNS", "PAPER_SECONDS", "CONNECTIONS"]
 
 CONNECTIONS = ("c1", "c2", "c3", "c4", "c5")
@@ -49,11 +51,6 @@ TABLE3_ROWS = (("Reno (standard)", "reno", 4006, None, None),
 # congestion window larger than 10 packets"
 PAPER_FIG1 = {NON_TRIGGER: 0.85, MULTIPLE_LOSS: 0.11, LOST_RETRANSMISSION: 0.04}
 FIG1_XS = tuple(range(1, 33))
-
-# how close "about" is in the checks (the digest's targets give no tolerance)
-ALIKE = 0.05            # "≈": within 5 %
-GAIN_FACTOR = 2.0       # a gain of 002's +14 % holds between +7 % and +28 %
-C5_RATIO = 708 / statistics.mean((2627, 2528, 2491, 2442))     # 002 Table 2: 0.28
 
 
 def _sim_rows(rows: Sequence[dict]) -> list[dict]:
@@ -130,125 +127,6 @@ def fig1_data(rows: Sequence[dict]) -> dict[str, dict]:
     return out
 
 
-# ----------------------------------------------------------------------------- checks
-def _check(checks: list, key: str, claim: str, ours: dict, ok) -> None:
-    """Add a check when every value it needs was measured."""
-    if all(v is not None for v in ours.values()):
-        checks.append({"id": key, "claim": claim, "ours": ours, "ok": bool(ok(ours))})
-
-
-def checks_of(t12: list[dict], t3: list[dict], fig1: dict) -> list[dict]:
-    """The digest's targets (002 §4 "Targets, most important first") with our numbers; a
-    check about a sender or part the sweep did not run is left out."""
-    checks: list[dict] = []
-    by = {r["variant"]: r for r in t12}
-
-    def total(v, what):
-        return by[v][f"{what}_total"] if v in by else None
-
-    for v in ("netreno", "netreno-sack"):
-        _check(checks, f"table1_{v}_no_rto", f"Table 1: {SIM_NAMES[v]} has no RTO (002: 0)",
-               {v: total(v, "rtos")}, lambda o, v=v: o[v] == 0)
-    _check(checks, "table1_baselines_time_out",
-           "Table 1: the loss-sensitive new-reno and sack time out (002: 129 and 123)",
-           {"lsnr": total("lsnr", "rtos"), "lssack": total("lssack", "rtos")},
-           lambda o: o["lsnr"] > 0 and o["lssack"] > 0)
-    for v in ("lsnr", "lssack"):
-        if v in by:
-            rtos = by[v]["rtos"]
-            _check(checks, f"table1_{v}_c5_fewest",
-                   f"Table 1: the long-RTT C5 has the fewest RTOs of {SIM_NAMES[v]}",
-                   {"c5": rtos[4], "fewest of c1-c4": min(rtos[:4])},
-                   lambda o: o["c5"] <= o["fewest of c1-c4"])
-    for nr, base in (("netreno", "lsnr"), ("netreno-sack", "lssack")):
-        _check(checks, f"table2_{nr}_more_drops",
-               f"Table 2: {SIM_NAMES[nr]} drops more than {SIM_NAMES[base].split(' (')[0]} "
-               f"(002: +3 %), never silent in an RTO",
-               {nr: total(nr, "drops"), base: total(base, "drops")},
-               lambda o, nr=nr, base=base: o[nr] > o[base])
-    for v in by:
-        drops = by[v]["drops"]
-        local = statistics.mean(drops[:4])
-        _check(checks, f"table2_{v}_c5_ratio",
-               f"Table 2: {v}'s C5 drops {C5_RATIO:.2f} x a local flow's (002), within a "
-               f"factor of {GAIN_FACTOR:g}",
-               {"c5 / mean c1-c4": round(drops[4] / local, 3) if local else None},
-               lambda o: C5_RATIO / GAIN_FACTOR <= o["c5 / mean c1-c4"]
-               <= C5_RATIO * GAIN_FACTOR)
-    _goodput_check(checks, by)
-    _table3_checks(checks, t3)
-    _fig1_checks(checks, fig1)
-    return checks
-
-
-def _goodput_check(checks: list, by: dict) -> None:
-    """002 §7.2 on §7.1's runs (text only): "New-Reno provided lower total goodput than SACK,
-    but Net-Reno's performance is better than SACK and comparable to that of Net-Reno-SACK"."""
-    def total(v):
-        return round(sum(by[v]["goodput_Mbps"]), 2) if v in by else None
-    order = ("lsnr", "lssack", "netreno", "netreno-sack")
-    _check(checks, "sim_goodput_order",
-           f"§7.1's total goodput: new-reno < sack < net-reno ≈ net-reno-sack (within "
-           f"{ALIKE:.0%})", {v: total(v) for v in order},
-           lambda o: o["lsnr"] < o["lssack"] < o["netreno"]
-           and abs(o["netreno"] - o["netreno-sack"]) <= ALIKE * o["netreno-sack"])
-
-
-def _table3_checks(checks: list, t3: list[dict]) -> None:
-    good = {r["row"]: (r["newreno"] or {}).get("goodput_kbps") for r in t3}
-    sack = {r["row"]: (r["sack"] or {}).get("goodput_kbps") for r in t3}
-    order = ("Reno (standard)", "none", "back-to-back", "lrxt", "smallwnd", "smallwnd+lrxt")
-    for a, b in zip(order, order[1:]):
-        _check(checks, f"table3_{a}_below_{b}".replace(" ", "_").replace("(", "").replace(
-            ")", ""), f"Table 3 new-reno column: {a} < {b}",
-            {a: good.get(a), b: good.get(b)}, lambda o, a=a, b=b: o[a] < o[b])
-    top, last = "smallwnd+lrxt", "smallwnd+lrxt+back"
-    _check(checks, "table3_all_like_smallwnd_lrxt",
-           f"Table 3 new-reno column: {last} ≈ {top} (within {ALIKE:.0%})",
-           {top: good.get(top), last: good.get(last)},
-           lambda o: abs(o[last] - o[top]) <= ALIKE * o[top])
-    for row, paper in (("smallwnd", 6027 / 5274 - 1), ("smallwnd+lrxt", 6717 / 5274 - 1)):
-        _check(checks, f"table3_{row.replace('+', '_')}_gain",
-               f"Table 3: {row} gains {paper:+.0%} over none (002), within a factor of "
-               f"{GAIN_FACTOR:g}",
-               {"gain": round(good[row] / good["none"] - 1, 4)
-                if good.get(row) and good.get("none") else None},
-               lambda o, p=paper: p / GAIN_FACTOR <= o["gain"] <= p * GAIN_FACTOR)
-    # 002 blames SACK's deficit on CPU cost; in virtual time it should not appear
-    pairs = [(r, good.get(r), sack.get(r)) for r in good if good.get(r) and sack.get(r)]
-    if pairs:
-        _check(checks, "table3_sack_no_cpu_deficit",
-               f"Table 3: the sack column within {ALIKE:.0%} of new-reno or above it, row by "
-               f"row (002's deficit is CPU cost, absent in virtual time)",
-               {"worst sack / new-reno": round(min(s / n for _, n, s in pairs), 4)},
-               lambda o: o["worst sack / new-reno"] >= 1 - ALIKE)
-
-
-def _fig1_checks(checks: list, fig1: dict) -> None:
-    for v, d in fig1.items():
-        n = len(d["rtos"])
-        if not n:
-            continue
-        share = {c: d["counts"][c] / n for c in RTO_CLASSES}
-        _check(checks, f"fig1_{v}_non_trigger",
-               f"Fig. 1 ({v}): non-trigger RTOs over 85 % (002)",
-               {"share": round(share[NON_TRIGGER], 4), "rtos": n},
-               lambda o: o["share"] >= PAPER_FIG1[NON_TRIGGER])
-        _check(checks, f"fig1_{v}_multiple_loss",
-               f"Fig. 1 ({v}): multiple losses 11 % (002), within a factor of {GAIN_FACTOR:g}",
-               {"share": round(share[MULTIPLE_LOSS], 4)},
-               lambda o: PAPER_FIG1[MULTIPLE_LOSS] / GAIN_FACTOR <= o["share"]
-               <= PAPER_FIG1[MULTIPLE_LOSS] * GAIN_FACTOR)
-        _check(checks, f"fig1_{v}_lost_retransmission",
-               f"Fig. 1 ({v}): lost retransmissions 4 % (002), at most {GAIN_FACTOR:g} x",
-               {"share": round(share[LOST_RETRANSMISSION], 4)},
-               lambda o: o["share"] <= PAPER_FIG1[LOST_RETRANSMISSION] * GAIN_FACTOR)
-        over10 = sum(1 for _, w in d["rtos"] if w > 10) / n
-        _check(checks, f"fig1_{v}_small_windows",
-               f"Fig. 1 ({v}): under 10 % of RTOs at a window over 10 segments (002)",
-               {"share": round(over10, 4)}, lambda o: o["share"] < 0.10)
-
-
 # ----------------------------------------------------------------------------- markdown
 def _cells(values) -> str:
     return " / ".join(str(v) for v in values) if values is not None else "-"
@@ -322,14 +200,6 @@ def fig1_markdown(fig1: dict, cfg) -> str:
     return "\n".join(lines)
 
 
-def checks_markdown(checks: list[dict]) -> str:
-    lines = ["| 002 says | ours | holds |", "|---|---|---|"]
-    for c in checks:
-        ours = ", ".join(f"{k} {v}" for k, v in c["ours"].items())
-        lines.append(f"| {c['claim']} | {ours} | {'yes' if c['ok'] else 'no'} |")
-    return "\n".join(lines)
-
-
 def _runs_text(t12: list[dict], cfg) -> str:
     runs = sorted({r["runs"] for r in t12})
     return f"{'/'.join(map(str, runs))} run(s) of {cfg.duration:g} s per sender"
@@ -347,7 +217,8 @@ def _lab_queue_text(cfg) -> str:
                 else "")
 
 
-def markdown(t12, t3, fig1, checks, cfg) -> str:
+def markdown(t12, t3, fig1, stated, cfg) -> str:
+    """Every table of the run, then 002's statements with their two verdicts."""
     parts = []
     if t12:
         parts += [table1_markdown(t12, cfg), table2_markdown(t12, cfg)]
@@ -355,7 +226,10 @@ def markdown(t12, t3, fig1, checks, cfg) -> str:
         parts.append(table3_markdown(t3, cfg))
     if fig1:
         parts.append(fig1_markdown(fig1, cfg))
-    parts.append(checks_markdown(checks))
+    parts.append(f"**002's statements** ({_runs_text(t12, cfg) if t12 else 'no sim runs'}; "
+                 f"002: 10 runs of about 30 s)\n\n"
+                 + verdicts_markdown(stated, paper="002", columns=(("paper", "002"),
+                                                                  ("ours", "ours"))))
     return "\n\n".join(parts)
 
 

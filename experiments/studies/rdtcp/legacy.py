@@ -82,6 +82,7 @@ def legacy_points(rows: Iterable[dict], *, swaps: tuple[int, ...],
     for (variant, legacy, site, r2_drop, n_swaps), p in points.items():
         base = points.get((variant, "none", site, r2_drop, n_swaps))
         p["vs_upgraded"] = p["mean"] / base["mean"] if base and base["mean"] else None
+        p["paired_std"] = _paired_std(p, base) if legacy != "none" else None
     return dict(sorted(points.items(), key=lambda kv: _order(kv[0])))
 
 
@@ -92,10 +93,23 @@ def _order(key: tuple) -> tuple:
     return (site, r2_drop, swaps, rank, LEGACY_SETTINGS.index(legacy))
 
 
+def _paired_std(point: dict, base: dict | None) -> float | None:
+    """The sample sd over seeds of a run's throughput less that of the same seed's run with
+    both gateways upgraded: the runs of a seed share its swaps and drops, so what varies from
+    seed to seed alike in both cancels, and what is left is the deployment's own effect. None
+    with fewer than two seeds in common."""
+    if base is None:
+        return None
+    diffs = [t - base["by_seed"][seed] for seed, t in point["by_seed"].items()
+             if seed in base["by_seed"]]
+    return statistics.stdev(diffs) if len(diffs) > 1 else None
+
+
 def _point(runs: list[dict]) -> dict:
     tputs = [float(r["throughput_Bps"]) for r in runs]
     point = {"mean": statistics.fmean(tputs),
-             "std": statistics.stdev(tputs) if len(tputs) > 1 else None, "n": len(tputs)}
+             "std": statistics.stdev(tputs) if len(tputs) > 1 else None, "n": len(tputs),
+             "by_seed": {r.get("seed"): float(r["throughput_Bps"]) for r in runs}}
     for column, fields in COUNTS:
         # rows of an older journal may lack the endpoints' columns: no mean rather than 0
         have = [r for r in runs if all(f in r for f in fields)]
@@ -153,9 +167,12 @@ def legacy_markdown(rows: list[dict], *, duration: float | None = None) -> str:
 def plot_legacy(points: dict[tuple, dict], path: Path, *,
                 duration: float | None = None) -> bool:
     """Fig. 10: one panel per (swaps, drop site); in each, every RD-TCP sender's throughput
-    (mean, ± sd over seeds) against the deployment, SACK and RACK-TLP as horizontal lines, the
+    (mean over seeds) against the deployment, SACK and RACK-TLP as horizontal lines, the
     deployments where the dropping router is a legacy one marked, and the drops per run at each
-    router in the panel's title. The axis is scaled to the points, not from zero: the
+    router in the panel's title. A legacy deployment's bar is the sd over seeds of its
+    difference from the same seed's run with both gateways upgraded (``_paired_std``): the
+    question is the deployment's effect, which the seeds' spread of throughput (shared by both
+    runs of a seed) would swamp. The axis is scaled to the points, not from zero: the
     differences are a few per cent. False when there is nothing to draw."""
     from experiments.runner.plots import save_figure, sender_style
     from experiments.studies.rdtcp.plots import LABELS
@@ -173,6 +190,8 @@ def plot_legacy(points: dict[tuple, dict], path: Path, *,
     title = "Fig. 10 (not in the paper): incremental deployment (003 §7), legacy routers"
     if duration:
         title += f", {duration:g} s transfers"
+    title += ("\nmeans over seeds; bars: sd over seeds of the difference from the same seed's "
+              "run with both gateways upgraded")
     fig.suptitle(title, fontsize=10)
     handles, labels = [], []
     for ax in axes[:, 0]:
@@ -198,7 +217,7 @@ def _legacy_panel(ax, points: dict, site: str, labels: dict, style) -> None:
             if p is not None:
                 xs.append(j + shift * (i - (len(rdtcp) - 1) / 2))   # side by side, not hidden
                 ys.append(p["mean"])
-                errs.append(p["std"] or 0.0)
+                errs.append(p["paired_std"] or 0.0)
         colour, marker = style(variant)
         ax.errorbar(xs, ys, yerr=errs, color=colour, marker=marker, ms=6, lw=1, capsize=2,
                     label=labels.get(variant, variant))

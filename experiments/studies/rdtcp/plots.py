@@ -18,7 +18,8 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
-from experiments.runner.plots import plot_curve, save_figure, sender_style, stats_note  # noqa: E402
+from experiments.runner.plots import (direct_labels, plot_curve, save_figure,  # noqa: E402
+                                      sender_style, stats_note)
 from experiments.runner.spec import P4_INJECTIONS  # noqa: E402
 from experiments.studies.rdtcp.report import baseline, paper_sender, swap_curve  # noqa: E402
 from experiments.studies.rdtcp.scenario import PAPER, PAPER_VARIANTS, VARIANTS  # noqa: E402
@@ -57,8 +58,15 @@ FIGURES = {
                       "(RACK-TLP)", ("sack", "rdtcp", "rdtcp-measured", "rdtcp-measured-undo",
                                      "rack")),
 }
-# figures drawn only when one of these senders ran (else they would repeat Figs. 1 and 4)
-FIGURE_NEEDS = {"fig7_undo.png": ("eifel",), "fig8_rack.png": ("rack",)}
+# a figure is drawn when, of each group, a sender ran: its title names what it compares (Fig. 4
+# without a DSACK sender would be Fig. 2 under another title; Figs. 7 and 8 without Eifel or
+# RACK-TLP would repeat Figs. 1 and 4)
+_RDTCPS = ("rdtcp", "rdtcp-adaptive", "rdtcp-measured", "rdtcp-measured-undo")
+FIGURE_NEEDS = {"fig1_sack.png": (("sack",),), "fig2_rdtcp.png": (_RDTCPS,),
+                "fig3_sack_vs_rdtcp.png": (("sack",), _RDTCPS),
+                "fig4_dsack_vs_rdtcp.png": (("dsack", "dsack-inc", "dsack-avg", "rrtcp"),
+                                            _RDTCPS),
+                "fig7_undo.png": (("eifel",),), "fig8_rack.png": (("rack",),)}
 THROUGHPUT_LABEL = "throughput (data bytes/s delivered in order to B)"
 # Fig. 6: one (line style, marker, colour) per swap span, in increasing span (0: anywhere first);
 # and the paper's RD-TCP point, a star in a colour none of the curves has (the spans' curves are
@@ -75,8 +83,8 @@ def plot_all(points: dict, out: Path, *, k_study: dict | None = None,
     written = []
     intervals = sorted({k[2] for k in points if k[2] is not None})
     for name, (title, variants) in FIGURES.items():
-        needs = FIGURE_NEEDS.get(name, variants)    # a sender the figure is about ran
-        if any(swap_curve(points, v, i) for v in needs for i in intervals):
+        if all(any(swap_curve(points, v, i) for v in group for i in intervals)
+               for group in FIGURE_NEEDS.get(name, (variants,))):
             save_figure(swap_figure(points, variants, intervals, title, duration=duration),
                         out / name)
             written.append(name)
@@ -118,7 +126,7 @@ def _bytes_axis(ax) -> None:
 def _paper_stars(ax, variants) -> None:
     """The paper's throughput at 15 swaps every 1 s for the paper's senders behind
     ``variants`` (an extension's base sender: the paper did not run the extension), each
-    star in that sender's colour and named in the legend."""
+    star in that sender's colour, its number written beside it."""
     bases = [b for b in PAPER_VARIANTS if b in {paper_sender(v) for v in variants}]
     for base in bases:
         if (base, 15) in PAPER:
@@ -126,6 +134,28 @@ def _paper_stars(ax, variants) -> None:
             ax.plot([15], [PAPER[(base, 15)]], "*", color=colour, mec="black", mew=0.6, ms=14,
                     zorder=5, label=f"paper: {PAPER_LABELS[base]}, 15 swaps every 1 s "
                                     f"({PAPER[(base, 15)]:,} B/s)")
+            ax.annotate(f"003: {PAPER_LABELS[base]} {PAPER[(base, 15)]:,}", (15, PAPER[(base, 15)]),
+                        xytext=(9, -3), textcoords="offset points", fontsize=6.5, color=colour,
+                        va="top")
+
+
+def _paper_line(ax) -> None:
+    """003's throughput without reordering, a dotted line named at its left end."""
+    ax.axhline(PAPER[("none", 0)], color="grey", lw=0.8, ls=":",
+               label=f"paper: no reordering, any sender ({PAPER[('none', 0)]:,} B/s)")
+    ax.annotate(f"003: no reordering {PAPER[('none', 0)]:,}", (0, PAPER[("none", 0)]),
+                xytext=(2, 2), textcoords="offset points", fontsize=6.5, color="grey")
+
+
+def _end_labels(ax, curves: dict) -> None:
+    """Each sender named at the end of its first curve, in its colour (``direct_labels``):
+    the line style (interval or injection) is said in the subtitle, so a legend would repeat
+    every sender once per style."""
+    entries = []
+    for variant, (xs, ys) in curves.items():
+        if ys:
+            entries.append((ys[-1], LABELS.get(variant, variant), sender_style(variant)[0]))
+    direct_labels(ax, entries)
 
 
 # --------------------------------------------------------------------------- figures
@@ -133,8 +163,9 @@ def swap_figure(points: dict, variants, intervals, title: str, *,
                 duration: float | None = None):
     """Figures 1-4: throughput against swaps per interval, one colour and marker per sender,
     one line style per interval; returns the matplotlib Figure."""
-    fig, ax = plt.subplots(figsize=(6.4, 6.0))
+    fig, ax = plt.subplots(figsize=(6.4, 4.8))
     drawn: list[dict] = []
+    ends: dict = {}
     for variant in variants:
         colour, marker = sender_style(variant)
         for interval, (line, filled) in zip(intervals, INTERVAL_STYLES):
@@ -145,20 +176,19 @@ def swap_figure(points: dict, variants, intervals, title: str, *,
                     marker=marker, line=line, filled=filled,
                     label=f"{LABELS.get(variant, variant)}, every {interval:g} s")
             drawn += [p for _, p in curve]
+            ends.setdefault(variant, ([s for s, _ in curve], [p["mean"] for _, p in curve]))
     _paper_stars(ax, [v for v in variants if any(swap_curve(points, v, i) for i in intervals)])
-    ax.axhline(PAPER[("none", 0)], color="grey", lw=0.8, ls=":",
-               label=f"paper: no reordering, any sender ({PAPER[('none', 0)]:,} B/s)")
-    lines = ", ".join(f"{i:g} s ({_LINE_NAMES[style]})"
-                      for i, (style, _) in zip(intervals, INTERVAL_STYLES))
+    _paper_line(ax)
+    lines = ", ".join(f"{i:g} s ({_LINE_NAMES[style]}, {'filled' if filled else 'open'} "
+                      f"markers)" for i, (style, filled) in zip(intervals, INTERVAL_STYLES))
     _titles(ax, title, "; ".join(filter(None, (f"swaps every {lines}", _transfers(duration)))),
-            stats_note(drawn))
+            stats_note(drawn) + "; senders named at their 1 s curve's end")
     ax.set_xlabel("random queue swaps asked per interval at R1's bottleneck queue\n"
                   "(a swap needs at least 2 waiting packets: swaps done in points.csv)")
     _bytes_axis(ax)
     ax.grid(alpha=0.3)
-    # below the axes: inside, it would hide the curves and the paper's stars at 15 swaps
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     fig.tight_layout()
+    _end_labels(ax, ends)
     return fig
 
 
@@ -189,6 +219,7 @@ def _level_figure(points: dict, injections: tuple, title: str, xlabel: str,
     colour and marker per sender, solid for the first injection named, dashed for others."""
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     drawn: list[dict] = []
+    ends: dict = {}
     series = sorted({(k[0], k[1]) for k in points if k[1] in injections},
                     key=lambda vi: (VARIANTS.index(vi[0]) if vi[0] in VARIANTS else len(VARIANTS),
                                     vi[1]))
@@ -204,12 +235,14 @@ def _level_figure(points: dict, injections: tuple, title: str, xlabel: str,
         plot_curve(ax, [lv * 100 for lv, _ in curve], [p for _, p in curve], colour=colour,
                 marker=marker, line="-" if first else "--", filled=first, label=label)
         drawn += [p for _, p in curve]
+        ends.setdefault(variant, ([lv for lv, _ in curve], [p["mean"] for _, p in curve]))
     ax.set_xlabel(xlabel)
     _bytes_axis(ax)
-    _titles(ax, title, _transfers(duration, paper=False), stats_note(drawn))
+    _titles(ax, title, _transfers(duration, paper=False),
+            stats_note(drawn) + "; senders named at their first curve's end")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
     fig.tight_layout()
+    _end_labels(ax, ends)
     return fig
 
 

@@ -6,6 +6,7 @@ import statistics
 from typing import Any, Iterable
 
 from experiments.runner.spec import RDTCP_VARIANTS
+from experiments.runner.verdicts import relative
 from experiments.studies.rdtcp.scenario import (BOTTLENECK_BPS, PAPER, PAPER_VARIANTS, RDTCP_K,
                                                 VARIANTS)
 from hosts.tcp.variants import get_variant
@@ -183,7 +184,21 @@ def _table_row(scenario: str, variant: str, paper: float, ours: dict | None,
                    ours_swaps_asked=_round(ours.get("swaps_asked"), 1))
         if base:
             row["ours_vs_no_reordering"] = round(ours["mean"] / base["mean"], 4)
+    row["size"] = paper_number_verdict(row)
     return row
+
+
+SIZE_TOLERANCE = 0.10       # a throughput within 10 % of the paper's (runner.verdicts.REL)
+
+
+def paper_number_verdict(row: dict) -> str:
+    """The size verdict of a paper_table row: our throughput within 10 % of the paper's
+    number, for the paper's own senders; '-' for a number borrowed from the base sender or a
+    point not run."""
+    if row["ours_Bps"] is None or row["paper_value_for"] not in (row["variant"], ANY_SENDER):
+        return "-"
+    return "ok" if relative(SIZE_TOLERANCE).holds(row["ours_Bps"], row["paper_Bps"]) \
+        else "not ok"
 
 
 def _round(value: float | None, digits: int) -> float | None:
@@ -197,8 +212,8 @@ def table_markdown(rows: list[dict], *, duration: float | None = None) -> str:
     """The paper table in Markdown, with footnotes saying which paper numbers belong to another
     sender, what ± means, and how many of the asked swaps the runs could make."""
     lines = ["| scenario | variant | paper (B/s) | paper / no reord. | ours (B/s, mean ± sd, n) "
-             "| ours / no reord. | swaps done / asked per run |",
-             "|---|---|---:|---:|---:|---:|---:|"]
+             "| ours / no reord. | ours within 10 % of the paper's | swaps done / asked per run |",
+             "|---|---|---:|---:|---:|---:|:---:|---:|"]
     for r in rows:
         paper = f"{r['paper_Bps']:,}"
         if _borrowed(r):
@@ -206,7 +221,7 @@ def table_markdown(rows: list[dict], *, duration: float | None = None) -> str:
         rel = "-" if r["ours_vs_no_reordering"] is None else f"{r['ours_vs_no_reordering']:.4f}"
         lines.append(f"| {r['scenario']} | {r['variant']} | {paper} | "
                      f"{r['paper_vs_no_reordering']:.4f} | {_ours_cell(r)} | {rel} | "
-                     f"{_swaps_cell(r)} |")
+                     f"{r['size']} | {_swaps_cell(r)} |")
     transfers = f"{duration:g} s transfers" if duration is not None else "transfers"
     lines += ["", f"Paper: 10-minute (600 s) transfers. Ours: mean ± sample standard deviation "
               f"over n seeds of {transfers} (n = 1: no sd)."]
@@ -215,6 +230,9 @@ def table_markdown(rows: list[dict], *, duration: float | None = None) -> str:
                      "extensions the paper column repeats the number the paper reported for "
                      "the base sender named in brackets, for scale, not a result for the "
                      "extension.")
+    lines.append("Within 10 %: the size verdict of our throughput against the paper's number, "
+                 "for the paper's own senders (- for a borrowed number or a point not run); "
+                 "003's statements, each with its direction and size, are in the table below.")
     lines.append("Swaps done / asked: mean per run of the random queue swaps made and of those "
                  "asked; a swap is skipped when fewer than two packets wait in R1's queue, so a "
                  "sender that keeps the queue short is reordered less.")

@@ -12,12 +12,17 @@ import matplotlib
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 
-from experiments.runner.plots import plot_curve, save_figure, sender_style, stats_note  # noqa: E402
+from experiments.runner.plots import (plot_curve, save_figure, sender_style,  # noqa: E402
+                                      stats_note, thousands)
 from experiments.studies.rrtcp.evaluation import Panel, Trace, ideal_key  # noqa: E402
 from experiments.studies.rrtcp.scenario import mechanisms  # noqa: E402
 
 __all__ = ["plot_panels", "plot_traces", "panel_mechanisms", "run_lengths"]
 
+# figures whose curves lie within a few per cent of each other get a second panel, each curve
+# relative to one of them, as papers zoom on close curves: Fig. 10's FA, TAES and HG (FA hidden
+# under the other two), Fig. 17's five Blanton-Allman schemes (one band)
+RATIO_TO = {"10": "rrtcp-fa", "17": "rrtcp"}
 # Fig. 15: one line style and marker per delay distribution (the colour is the sender's)
 DIST_STYLES = {"normal": ("-", "o"), "exponential": ("--", "s"), "hyperexponential": (":", "^"),
                "pareto": ("-.", "v"), "pareto II": ((0, (6, 2, 1, 2, 1, 2)), "D"),
@@ -55,7 +60,13 @@ def plot_panels(points: dict, panels: Sequence[Panel], out: Path) -> list[str]:
     """One PNG per panel with at least one point; returns the names written."""
     written = []
     for panel in panels:
-        fig, ax = plt.subplots(figsize=(8.5, 5.2))
+        ref = RATIO_TO.get(panel.number)
+        if ref:
+            fig, (ax, low) = plt.subplots(2, 1, figsize=(8.5, 7.0), sharex=True,
+                                          gridspec_kw={"height_ratios": (3, 1.6)})
+        else:
+            fig, ax = plt.subplots(figsize=(8.5, 5.2))
+            low = None
         drawn = []
         for curve in panel.curves:
             pts = [(x, points[key]) for x, key in curve.points
@@ -63,8 +74,8 @@ def plot_panels(points: dict, panels: Sequence[Panel], out: Path) -> list[str]:
             if not pts:
                 continue
             colour, marker = sender_style(curve.variant)
-            if curve.label == "SACK-NODELAY" and len(pts) == 1:
-                colour, marker = "gold", "*"
+            if curve.label == "SACK-NODELAY":   # SACK's own reference: drawn apart from SACK
+                colour, marker = ("gold" if len(pts) == 1 else "darkgoldenrod"), "*"
             if curve.hline:
                 ax.axhline(pts[0][1][panel.metric], color=colour, ls="--", lw=1.5,
                            label=f"{curve.label} (its own dupthresh)")
@@ -80,19 +91,48 @@ def plot_panels(points: dict, panels: Sequence[Panel], out: Path) -> list[str]:
         if not drawn:
             plt.close(fig)
             continue
-        ax.set_xlabel(panel.xlabel)
+        (low or ax).set_xlabel(panel.xlabel)
         ax.set_ylabel(panel.ylabel)
         if panel.log_y:
             ax.set_yscale("symlog", linthresh=1e-3)
+        elif panel.metric == "throughput":
+            thousands(ax)
         ax.set_ylim(bottom=0)
+        if low is not None:
+            _ratio_panel(low, points, panel, ref)
         ax.set_title(f"000 Fig. {panel.number}: {panel.title}\n{run_lengths(_keys(panel))} runs "
                      f"(000: 1000 s), {stats_note(drawn)}\n{panel_mechanisms(_keys(panel))}",
                      fontsize=8)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3)
+        # below the figure: under the curves it would hide them (below the lower panel when
+        # there is one: between the panels the lower one would cover it)
+        (low or ax).legend(*ax.get_legend_handles_labels(), fontsize=7, loc="upper center",
+                           bbox_to_anchor=(0.5, -0.13 if low is None else -0.3), ncol=3)
         save_figure(fig, out / panel.name)
         written.append(panel.name)
     return written
+
+
+def _ratio_panel(ax, points: dict, panel: Panel, ref: str) -> None:
+    """Each curve of ``panel`` over ``ref``'s at the x both have: differences of a per cent
+    show here that the upper panel's scale hides. SACK, far below the DSACK schemes, is left
+    out: on the panel's scale it would squash the differences the panel is for."""
+    ref_curve = next((c for c in panel.curves if c.variant == ref and not c.style), None)
+    base = {x: points[k][panel.metric] for x, k in (ref_curve.points if ref_curve else ())
+            if k in points and points[k].get(panel.metric)}
+    name = next((c.label for c in panel.curves if c.variant == ref), ref)
+    for curve in panel.curves:
+        if curve.hline or curve.label == "SACK-NODELAY" or curve.variant == "sack":
+            continue
+        pts = [(x, points[k][panel.metric] / base[x]) for x, k in curve.points
+               if k in points and x in base and points[k].get(panel.metric) is not None]
+        if pts:
+            colour, marker = sender_style(curve.variant)
+            ax.plot([x for x, _ in pts], [y for _, y in pts], "-", color=colour, marker=marker,
+                    ms=5, label=f"{curve.label} / {name}")
+    ax.axhline(1.0, color="0.5", lw=0.8)
+    ax.set_ylabel(f"relative to {name}")
+    ax.grid(alpha=0.3)
 
 
 def _styled_curve(ax, xs, shown, colour, marker, linestyle, label) -> None:

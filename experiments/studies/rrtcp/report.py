@@ -82,14 +82,19 @@ def run_metrics(row: dict) -> dict[str, float | None]:
 
 def points_of(rows: Iterable[dict]) -> dict[RunSpec, dict]:
     """Per point key: ``n`` runs, each metric's mean over the runs that have it and its sample
-    sd (``<metric>_std``, None from one run), and ``relative`` throughput."""
+    sd (``<metric>_std``, None from one run), and ``relative`` throughput; ``by_seed``: each
+    run's throughput by its seed (the statements' paired tests: the runs of one seed share the
+    impairments' random draws)."""
     groups: dict[RunSpec, list[dict]] = {}
+    seeds: dict[RunSpec, dict[int, float]] = {}
     for row in rows:
         if "error" not in row:
-            groups.setdefault(point_key(row), []).append(run_metrics(row))
+            key = point_key(row)
+            groups.setdefault(key, []).append(run_metrics(row))
+            seeds.setdefault(key, {})[int(row["seed"])] = float(row["throughput_Bps"])
     points = {}
     for key, runs in groups.items():
-        point: dict[str, Any] = {"n": len(runs)}
+        point: dict[str, Any] = {"n": len(runs), "by_seed": seeds[key]}
         for m in METRICS:
             values = [r[m] for r in runs if r[m] is not None]
             point[m] = statistics.fmean(values) if values else None
@@ -104,7 +109,7 @@ def points_of(rows: Iterable[dict]) -> dict[RunSpec, dict]:
     return points
 
 
-def point_value(points: dict, key: RunSpec, metric: str) -> float | None:
+def point_value(points: dict, key: RunSpec, metric: str) -> Any:
     p = points.get(key)
     return None if p is None else p.get(metric)
 
@@ -138,7 +143,8 @@ def point_rows(points: dict) -> list[dict]:
                     "delay": key.delay, "alt_extra_delay": key.alt_extra_delay
                     if key.injection == "altpath" else "", "ack_level": key.ack_level,
                     "drop": key.drop, "bursts": key.bursts, "path_delay": key.path_delay,
-                    "fa_ratio": key.fa_ratio, "duration": key.duration, **p})
+                    "fa_ratio": key.fa_ratio, "duration": key.duration,
+                    **{k: v for k, v in p.items() if k != "by_seed"}})
     return out
 
 
