@@ -306,11 +306,8 @@ def test_fig9_with_delays_f_rto_connections_treat_conventional_ones_as_conventio
     assert all(ok for c, ok in with_delay.items() if c != "fig9_delay_set1_fastest"), with_delay
 
 
-@pytest.mark.xfail(strict=True, reason="paired by seed (the runs of a seed share the stalls), "
-                   "set 1's fastest transfer is faster beside three F-RTO connections (test A) "
-                   "than beside three conventional ones (test B) in most of the 10 quick runs: "
-                   "signed-rank p 0.014, the ratio's 90 % interval [1.09, 1.41]; 001 saw no "
-                   "difference; experiments/README.md, F-RTO section")
+@pytest.mark.xfail(strict=True, reason="set 1's fastest is faster beside F-RTO (test A) than beside "
+                   "conventional senders (B): signed-rank p 0.014 (001: no difference)")
 def test_fig9_with_delays_set_1_fastest_alike_in_both_tests(fairness_checks):
     assert fairness_checks["fig9_delay_set1_fastest"]
 

@@ -217,11 +217,8 @@ def test_fig1_non_trigger_is_the_largest_cause(trace_checks):
     assert trace_checks[0]["fig1_non_trigger"].direction == "ok", trace_checks[0]
 
 
-@pytest.mark.xfail(strict=True, reason="002 §4.1: over 85 % of RTOs are non-trigger; the quick "
-                   "run's Reno over the lab path with random drops has 79.6 % (219 of 275; "
-                   "multiple losses 12.7 %, lost retransmissions 7.6 %): independent random "
-                   "drops take a second segment of a window, or its retransmission, more often "
-                   "than the 1995 Internet's losses did (experiments/README.md, Net Reno)")
+@pytest.mark.xfail(strict=True, reason="002 §4.1: over 85 % of RTOs are non-trigger; ours 79.6 % "
+                   "(219 of 275): random drops take a second segment of a window more often")
 def test_fig1_non_trigger_over_85_percent(trace_checks):
     assert trace_checks[0]["fig1_non_trigger"].size == "ok", trace_checks[0]["fig1_non_trigger"]
 
@@ -286,9 +283,8 @@ RED_HOLD = (
 # those that do not, with 002's number, ours (quick run) and why (experiments/README.md, Net Reno)
 RED_FAIL = {
     ("table1_netreno_no_rto", "size"):
-        "002: no RTO; ours 2 in 10 connection-runs of 10 s: in C2 a partial ACK's window update "
-        "is no duplicate ACK for NR-OOO (RFC 5681 §2 (e)); in C5 RED drops all four segments "
-        "in flight after a recovery",
+        "002: no RTO; ours 2 in 10 connection-runs of 10 s (C2: a window update is no dup ACK; "
+        "C5: RED drops all 4 in flight)",
     ("table1_lsnr_rtos", "size"):
         "002: 129 RTOs in 10 x 30 s; ours 15 in 2 x 10 s, 225 scaled to 10 x 30 s",
     ("table1_lssack_rtos", "size"):
@@ -298,35 +294,35 @@ RED_FAIL = {
     ("table1_lssack_c5_fewest", "size"):
         "002: C5 6.5 % of sack's RTOs; ours 1 of 6",
     ("table2_netreno_more_drops", "size"):
-        "002: net-reno +3.3 % drops over new-reno; ours +19 % (762 against 640): new-reno "
-        "times out 15 times, silent for a second or more each",
+        "002: net-reno +3.3 % drops over new-reno; ours +19 % (762 against 640): new-reno's 15 "
+        "timeouts leave it silent",
     ("table2_lsnr_drops", "size"):
         "002: 10,796 drops in 10 x 30 s; ours 9,600 scaled (-11 %)",
     ("table3_new-reno_smallwnd_gain", "size"):
-        "002: smallwnd +14 % over none; ours +45 % (7875 against 5438 kb/s): lsnr's 24 RTOs "
-        "in 60 s, 21 with 2-5 segments in flight, become fast retransmits with NR-SW",
+        "002: smallwnd +14 % over none; ours +45 % (7875 against 5438 kb/s): NR-SW turns most of "
+        "lsnr's 24 RTOs into FRs",
     ("table3_new-reno_back-to-back_gain", "direction"):
         "002: back-to-back +5.9 % over none; ours 5438 = 5438: NR-B2B never fires in the lab "
-        "(RED's spread drops leave nothing from before the last retransmission outstanding)",
+        "(RED spreads its drops)",
     ("table3_new-reno_back-to-back_gain", "size"): "002: +5.9 %; ours 0 (above)",
     ("table3_new-reno_smallwnd+lrxt_gain", "size"):
         "002: smallwnd+lrxt +27 % over none; ours +51 % (8223 against 5438), as smallwnd's",
     ("table3_new-reno_smallwnd+lrxt+back_gain", "size"):
         "002: all three +28 % over none; ours +43 % (7802)",
     ("table3_sack_back-to-back_gain", "direction"):
-        "002: back-to-back 0.5 % below none in the sack column; ours 2.1 % above (7267 "
-        "against 7116): NR-B2B never fires, the difference is the runs' own",
+        "002: back-to-back 0.5 % below none for sack; ours 2.1 % above (7267 against 7116): "
+        "NR-B2B never fires",
     ("table3_sack_smallwnd+lrxt_gain", "size"):
         "002: +18 % over none; ours +24 % (8831 against 7116)",
     ("table3_sack_smallwnd+lrxt+back_gain", "size"):
         "002: +17 % over none; ours +24 % (8830)",
     ("table3_sack_behind", "direction"):
-        "002: SACK behind New-Reno in every row, which 002 blames on SACK's CPU cost; virtual "
-        "time has none: ours 0.99-1.34 of new-reno row by row",
+        "002: SACK behind New-Reno in every row (SACK's CPU cost, says 002; virtual time has "
+        "none): ours 0.99-1.34",
     ("table3_sack_behind", "size"): "002: sack / new-reno 0.90 on average; ours 1.19",
     ("sim_goodput_order", "direction"):
         "002: new-reno < sack < net-reno in total goodput; ours 31.4 < 33.0 > 32.7 Mb/s: RED "
-        "holds the shared link's load whatever the sender, the totals within 7 %",
+        "holds the load, totals within 7 %",
     **{(f"table2_{v}_c5_ratio", "size"):
        f"002: C5 drops 0.26-0.28 of a local connection's; ours {ours}" for v, ours in
        (("lsnr", "0.40"), ("lssack", "0.37"), ("netreno", "0.32"), ("netreno-sack", "0.32"))},
