@@ -29,6 +29,7 @@ import importlib
 import json
 import logging
 import re
+import signal
 import sys
 import tempfile
 import threading
@@ -120,10 +121,12 @@ class DaskBackend:
     # ------------------------------------------------------------------ connecting
     @classmethod
     def connect(cls, scheduler: str | None, scheduler_file: str | None, *,
-                timeout: float = SCHEDULER_TIMEOUT) -> "DaskBackend":
+                timeout: float | None = None) -> "DaskBackend":
         """A client of the scheduler at ``scheduler`` (or the one ``scheduler_file`` names), or
         of a LocalCluster of N single-threaded workers for ``local:N`` (its ports chosen by the
-        system). UsageError, one line naming the address, when it does not answer."""
+        system). UsageError, one line naming the address, when it does not answer in
+        ``timeout`` seconds (SCHEDULER_TIMEOUT)."""
+        timeout = SCHEDULER_TIMEOUT if timeout is None else timeout
         import dask
         from distributed import Client, LocalCluster
         local = LOCAL.fullmatch(scheduler or "")
@@ -132,7 +135,7 @@ class DaskBackend:
             with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}):
                 cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                        host="127.0.0.1", scheduler_port=0, dashboard_address=None,
-                                       silence_logs=logging.ERROR)
+                                       silence_logs=logging.ERROR, preload=[__name__])
             try:
                 client = Client(cluster, set_as_default=False)
                 client.wait_for_workers(n, timeout=LOCAL_START_TIMEOUT)
@@ -241,6 +244,13 @@ class DaskBackend:
 
 
 # ----------------------------------------------------------------------------- on the workers
+def dask_setup(worker) -> None:
+    """Run in each worker of local:N as it starts (Dask's --preload of this module): the
+    terminal's Ctrl-C reaches the whole process group, and it is the sweep's, which cancels the
+    tasks and closes the cluster; a worker ignores it rather than print its tracebacks."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 _LOCK = threading.Lock()
 _SETUP: dict[tuple, tuple[str, str, str]] = {}  # (program, version, ...) -> path, python, facts
 _IDLE: dict[str, list[WorkerProcess]] = {}      # per sweep: processes waiting for a task
@@ -272,10 +282,10 @@ def _program_file(text: str, sha: str) -> str:
     return str(path)
 
 
-def _setup(program: str, sha: str, version: str, modules: tuple, choice: str):
+def _setup(program: str, sha: str, version: str, modules: tuple, choice: str, worker: str):
     """This worker's program path, interpreter and how it says so, for one sweep's settings,
     checked once per worker process: the studies import, the code version is ``version``
-    (VersionRefused naming both), the interpreter is there (UsageError)."""
+    (VersionRefused naming both and the ``worker``), the interpreter is there (UsageError)."""
     key = (sha, version, modules, choice)
     with _LOCK:
         if key in _SETUP:
@@ -288,7 +298,7 @@ def _setup(program: str, sha: str, version: str, modules: tuple, choice: str):
         mine = code_version(path)
         if mine != version:
             raise VersionRefused(
-                f"Dask worker {_worker_address()} runs code version {mine}, the submitting "
+                f"Dask worker {worker} runs code version {mine}, the submitting "
                 f"checkout {version}: every worker needs the same code (experiments/CLUSTER.md)")
         python, why = worker_python(choice, list(modules))
         facts = why.removeprefix("workers: ")
@@ -299,16 +309,19 @@ def _setup(program: str, sha: str, version: str, modules: tuple, choice: str):
         return _SETUP[key]
 
 
-def _worker_facts(program: str, sha: str, version: str, modules: tuple, choice: str) -> str:
-    """What ``DaskBackend.prepare`` asks every worker: its interpreter, once the checks pass."""
-    return _setup(program, sha, version, modules, choice)[2]
+def _worker_facts(program: str, sha: str, version: str, modules: tuple, choice: str,
+                  dask_worker=None) -> str:
+    """What ``DaskBackend.prepare`` asks every worker (``Client.run`` passes it as
+    ``dask_worker``): its interpreter, once the checks pass."""
+    where = dask_worker.address if dask_worker is not None else "this process"
+    return _setup(program, sha, version, modules, choice, where)[2]
 
 
 def _run_task(fields: dict, program: str, sha: str, version: str, modules: tuple, choice: str,
               sweep: str) -> dict:
     """One run on this worker: its spec given to a worker process of the sweep's (an idle one,
     or a new one), its row returned."""
-    path, python, _ = _setup(program, sha, version, modules, choice)
+    path, python, _ = _setup(program, sha, version, modules, choice, _worker_address())
     spec = RunSpec(**fields)
     with _LOCK:
         if sweep in _ENDED:
