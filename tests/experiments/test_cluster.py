@@ -25,6 +25,7 @@ from experiments import dbce_tables, frto_tables, netreno_tables, rdtcp_figures,
 from experiments.rdtcp_figures import main  # noqa: E402
 from experiments.runner import cluster as dask_cluster  # noqa: E402
 from experiments.runner.journal import code_version, scan_journal  # noqa: E402
+from experiments.runner.spec import RunSpec  # noqa: E402
 from sim.program import REPO_ROOT, gateway_json  # noqa: E402
 
 # four short runs: two senders, no swaps and 15 swaps a second
@@ -318,3 +319,52 @@ def test_ctrl_c_cancels_the_tasks_and_keeps_a_consistent_journal(tmp_path):
     assert contents.bad == [] and 1 <= len(contents.lines) < 4
     assert len(processes) >= 4
     assert [pid for pid in processes if not _gone(pid, 30)] == []
+
+
+class _OneWorker:
+    """A stand-in for a Client of one worker, ``Client.run`` calling the function in this
+    process as a worker would (its exceptions returned, as with on_error="return")."""
+
+    address = "tcp://127.0.0.1:1"
+
+    def run(self, function, *args, on_error="raise"):
+        try:
+            return {self.address: function(*args, dask_worker=self)}
+        except Exception as exc:
+            return {self.address: exc}
+
+    def nthreads(self):
+        return {self.address: 1}
+
+
+@pytest.mark.parametrize("choice,message", [
+    ("rdtcp-no-such-python", "UsageError: --worker-python rdtcp-no-such-python: no such "
+                             "interpreter on PATH"),
+    ("self", None),
+])
+def test_every_worker_is_checked_before_any_run(choice, message):
+    gateway_json()
+    program = str(REPO_ROOT / "build" / "rdtcp.json")
+    backend = dask_cluster.DaskBackend(_OneWorker(), "tcp://127.0.0.1:1")
+    specs = [RunSpec("rdtcp", duration=1.0)]
+    if message is None:
+        why = backend.prepare(specs, program_path=program, version=code_version(program),
+                              python_choice=choice)
+        assert why.startswith(f"workers: 1 Dask worker(s), 1 thread(s); {sys.executable} (")
+        return
+    with pytest.raises(dask_cluster.UsageError) as exc:
+        backend.prepare(specs, program_path=program, version=code_version(program),
+                        python_choice=choice)
+    assert str(exc.value) == f"Dask worker tcp://127.0.0.1:1 cannot run the sweep: {message}"
+
+
+def test_a_worker_that_cannot_import_the_project_is_named(monkeypatch):
+    gateway_json()
+    program = str(REPO_ROOT / "build" / "rdtcp.json")
+    backend = dask_cluster.DaskBackend(_OneWorker(), "tcp://127.0.0.1:1")
+    monkeypatch.setattr(_OneWorker, "run", lambda self, f, *a, on_error="raise": {
+        self.address: ModuleNotFoundError("No module named 'experiments'")})
+    with pytest.raises(dask_cluster.UsageError, match="^Dask worker tcp://127.0.0.1:1 cannot run "
+                       "the sweep: ModuleNotFoundError: No module named 'experiments'$"):
+        backend.prepare([RunSpec("rdtcp")], program_path=program,
+                        version=code_version(program), python_choice="auto")
