@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Sequence
 
 from controller.drivers import DriverError
+from experiments.helptext import add_list_variants, prog_name
 from experiments.runner.cli import (HelpFormatter, UsageError, finite_float, make_out_dir,
                                     out_of_range)
 from experiments.runner.gateways import TM_DEPTH, gateway_impairment
@@ -65,18 +66,34 @@ LINUX = "linux"              # --variant: the kernel's TCP on both hosts
 DEFAULT_BW = {"bottleneck": 5.0, "access": 10.0}     # Mb/s, topologies.PaperTopo's (003 §4)
 RECEIVER_GRACE = 15.0        # seconds the receiver gets after the sender ends to see the FIN
 SENDER_MARGIN = 60.0         # seconds beyond --duration before the sender is given up on
+# Ranges checked before anything is built, so that no value fails halfway through a run's
+# set-up: a seed the processes take as a C int, a k no larger than the largest window the
+# engine may have (a larger one never sees that many duplicate ACKs), an alternate path at
+# most 10 s longer than the other (every link delay of a live run is ms to a few seconds).
+MAX_SEED = (1 << 31) - 1
+MAX_K = 100_000
+MAX_ALT_EXTRA_DELAY_S = 10.0
+# the values Linux documents for each --sysctl (Documentation/networking/ip-sysctl.rst):
+# booleans, small enumerations and bitmaps, and C ints for the reordering levels
+_INT_MAX = (1 << 31) - 1
+SYSCTL_RANGES = {"net.ipv4.tcp_sack": (0, 1), "net.ipv4.tcp_dsack": (0, 1),
+                 "net.ipv4.tcp_timestamps": (0, 2), "net.ipv4.tcp_recovery": (0, 7),
+                 "net.ipv4.tcp_reordering": (1, _INT_MAX),
+                 "net.ipv4.tcp_max_reordering": (1, _INT_MAX),
+                 "net.ipv4.tcp_early_retrans": (0, 4), "net.ipv4.tcp_frto": (0, 2)}
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
-        prog="python -m experiments.live_run", formatter_class=HelpFormatter,
+        prog=prog_name("experiments.live_run", "rdtcp-live"), formatter_class=HelpFormatter,
         description="Run one bulk transfer over the paper's dumbbell (003 §4) in real time: "
                     "hosts in network namespaces running the project's TCP engine (or "
                     "Linux's), both gateways as rdtcp-switch (or simple_switch) processes "
                     "configured by the controller. Needs root.")
-    p.add_argument("--variant", choices=(*SENDERS, LINUX), default="rdtcp",
+    p.add_argument("--variant", choices=(*SENDERS, LINUX), default="rdtcp", metavar="VARIANT",
                    help="sender (and receiver): one of the engine's variants, or linux: the "
                         "kernel's own TCP on both hosts (live.kernel_host)")
+    add_list_variants(p, SENDERS, {LINUX: "Linux's own TCP on both hosts (live.kernel_host)"})
     p.add_argument("--sysctl", action="append", default=[], metavar="KEY=VALUE",
                    help="with --variant linux: a TCP setting of both hosts' namespaces "
                         "(repeatable): net.ipv4.tcp_sack, tcp_dsack, tcp_recovery (RACK: 1 on, 0 "
@@ -150,9 +167,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if args.injection != "none" and args.level is None:
         p.error(f"--injection {args.injection} needs --level P, the probability per data packet")
     try:
-        parse_delay(args.alt_extra_delay)
+        alt_delay = parse_delay(args.alt_extra_delay)
     except ValueError as exc:
         p.error(f"--alt-extra-delay: {exc}")
+    if not alt_delay <= MAX_ALT_EXTRA_DELAY_S:
+        p.error(f"--alt-extra-delay {args.alt_extra_delay}: at most "
+                f"{MAX_ALT_EXTRA_DELAY_S:g} s")
+    if args.seed > MAX_SEED:
+        p.error(f"--seed must be 1..{MAX_SEED}")
+    if args.k is not None and args.k > MAX_K:
+        p.error(f"--k must be 0..{MAX_K} (duplicate ACKs; no window holds more)")
     for name in ("bottleneck_bw", "access_bw"):
         value = getattr(args, name)
         if value is not None and not 0.01 <= value <= 1000:
@@ -171,6 +195,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.sysctls = dict(parse_sysctl(item) for item in args.sysctl)
     except ValueError as exc:
         p.error(str(exc))
+    for key, value in args.sysctls.items():
+        bad = sysctl_value_problem(key, value)
+        if bad:
+            p.error(bad)
     if args.k is not None and args.variant not in RDTCP_VARIANTS:
         p.error(f"--k is RD-TCP's; --variant {args.variant} has no k (it applies to "
                 f"{', '.join(RDTCP_VARIANTS)})")
@@ -179,6 +207,21 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     except (TypeError, ValueError) as exc:
         p.error(str(exc))
     return args
+
+
+def sysctl_value_problem(key: str, value: str) -> str | None:
+    """The usage error of a --sysctl value outside what the kernel takes for ``key``, else
+    None (the congestion control is a module's name: checked against the kernel later)."""
+    if key.endswith("tcp_congestion_control"):
+        if not (len(value) <= 15 and value.replace("_", "").isalnum() and value.isascii()):
+            return f"--sysctl {key}={value[:40]}: not a congestion control's name"
+        return None
+    lo, hi = SYSCTL_RANGES.get(key, (0, _INT_MAX))
+    digits = value[1:] if value.startswith("-") else value
+    if not (digits.isdigit() and digits.isascii() and len(digits) <= 10
+            and lo <= int(value) <= hi):
+        return f"--sysctl {key}={value[:40]}: expected an integer in {lo}..{hi}"
+    return None
 
 
 def live_spec(args: argparse.Namespace):
@@ -400,7 +443,7 @@ def one_line(doc: dict) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    out = Path(args.out)
+    out = Path(args.out).absolute()     # the hosts' processes run in the checkout, not here
     try:                    # everything this machine lacks, said before any namespace exists
         check_environment()
         check_sysctls(args.sysctls)

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from experiments.helptext import add_list_variants
 from experiments.runner.cli import (HelpFormatter, UsageError, finite_float, make_out_dir,
                                     out_of_range, series_too_long)
 from experiments.runner.gateways import LEGACY_SETTINGS, legacy_routers
@@ -50,7 +51,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         prog="python -m experiments.one_run", formatter_class=HelpFormatter,
         description="Simulate one bulk transfer over the paper's dumbbell (003 §4) with the P4 "
                     "gateway, and write its counters, time series, plot and pcap.")
-    p.add_argument("--variant", choices=SENDERS, default="rdtcp", help="sender")
+    p.add_argument("--variant", choices=SENDERS, default="rdtcp", metavar="VARIANT",
+                   help="sender")
+    add_list_variants(p, SENDERS)
     p.add_argument("--swaps", type=int,
                    help=f"queue swaps per interval (default: {SWAP_DEFAULTS['swaps']}; "
                         "the paper's swaps, not with --injection altpath|recirc|delay)")

@@ -42,6 +42,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence
 
+from experiments.helptext import add_list_variants, prog_name
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
 from experiments.runner.report import summary_header, write_csv
@@ -155,7 +156,8 @@ def legacy_specs(cfg: SweepConfig) -> list[RunSpec]:
 # --------------------------------------------------------------------------- CLI
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
-        prog="python -m experiments.rdtcp_figures", formatter_class=HelpFormatter,
+        prog=prog_name("experiments.rdtcp_figures", "rdtcp-experiment"),
+        formatter_class=HelpFormatter,
         description="Reproduce RD-TCP's Figures 1-4 (throughput against random queue swaps for "
                     "TCP SACK, DSACK and RD-TCP) on the simulated dumbbell with the P4 gateway. "
                     "Options without a default shown take the --mode's value.")
@@ -175,6 +177,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--variants", type=csv_list(str, SENDERS),
                    help=f"senders, comma-separated: any of hosts.tcp.variants (default: "
                         f"{','.join(VARIANTS)})")
+    add_list_variants(p, SENDERS)
     p.add_argument("--injections", type=csv_list(str, INJECTIONS[1:]),
                    help=f"extra reordering series: altpath,recirc (the P4 gateway's, for "
                         f"{','.join(PAPER_VARIANTS)}), delay (each data packet delayed by "

@@ -20,25 +20,17 @@ from experiments.ns2_conformance import main
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 
-# what the first difference of each test was traced to
-HANDSHAKE = ("the engine's handshake: its SYN and SYN-ACK carry options (ns-2's are 40 bytes) "
-             "and the third segment of the handshake goes out alone, a packet ns-2 does not "
-             "send; it delays what follows and the error model counts it, so a drop list hits "
-             "the packet before ns-2's")
-CA_GROWTH = ("congestion avoidance: ns-2 adds 1/cwnd_ packet per ACK to a real-valued cwnd_, "
-             "the engine floor(SMSS*SMSS/cwnd) bytes, so its window reaches the next packet "
-             "one ACK later")
-SACK1 = ("Sack1's recovery: ns-2's pipe (Fall and Floyd's Sack1) lets the retransmission of "
-         "a later hole out later than RFC 6675's pipe does")
-RTO = ("the RTO: ns-2 measures RTTs and sets the timer in 100 ms ticks from a random phase "
-       "(boot_time_) and backs off before applying minrto_ (rfc2988_ false)")
-PARTIAL = ("NewReno's partial ACK: ns-2's Newreno retransmits the next hole and sends no new "
-           "data, the engine's (RFC 6582 §3.2 step 5) deflates cwnd and may send new data")
-FRTO = ("F-RTO: after the timeout ns-2 sends the retransmission and two segments, the engine "
-        "one segment more (RFC 5682 §3 step 2b and its cwnd)")
-SYN_DELACK = ("ns-2's DelAck sink with SYN_immediate_ack_ false delays its ACK of the SYN by "
-              "interval_; the engine answers a SYN at once")
-UNTRACED = "the first difference comes after the first recovery; not yet traced to a rule"
+# what the first difference of each test was traced to, in one line; experiments/README.md,
+# "ns-2 as the reference", has each explained
+WHY = "experiments/README.md, ns-2"
+HANDSHAKE = "the engine's handshake: options on SYN and SYN-ACK, a third segment ns-2 does not send"
+CA_GROWTH = "congestion avoidance: ns-2's real-valued cwnd_ reaches the next packet an ACK sooner"
+SACK1 = "Sack1's pipe lets a later hole's retransmission out later than RFC 6675's"
+RTO = "ns-2's RTO: 100 ms ticks from a random phase, backed off before minrto_"
+PARTIAL = "NewReno's partial ACK: ns-2 sends no new data, the engine may (RFC 6582 §3.2 step 5)"
+FRTO = "F-RTO: after the timeout the engine sends one segment more (RFC 5682 §3 step 2b)"
+SYN_DELACK = "ns-2's DelAck sink delays its ACK of the SYN; the engine answers at once"
+UNTRACED = "the first difference comes after the first recovery; not yet traced"
 
 KNOWN: dict[tuple[str, str], str] = {
     **{("newreno", s.name): HANDSHAKE for s in corpus.SPECS["newreno"]},
@@ -69,7 +61,7 @@ def _cases():
                     KNOWN.get((suite, name))
             except ValueError:
                 reason = "not in the corpus"
-            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            marks = [pytest.mark.xfail(strict=True, reason=f"{reason}; {WHY}")] if reason else []
             out.append(pytest.param(suite, name, id=f"{suite}/{name}", marks=marks))
     return out
 

@@ -54,6 +54,7 @@ def test_runner_program_refused_by_switch_is_reported(tmp_path):
     assert "switch exited with status" in output and "no_such_primitive" in output
 
 
+@pytest.mark.serial             # a network namespace with veths, the switch in real time
 @pytest.mark.timeout(900)
 def test_ptf_suite_passes_on_embedded_switch():
     status, output = run_runner("--target", "embedded")
@@ -61,6 +62,7 @@ def test_ptf_suite_passes_on_embedded_switch():
     assert "embedded: ptf exit status 0" in output
 
 
+@pytest.mark.serial
 @pytest.mark.timeout(900)
 @pytest.mark.skipif(shutil.which("simple_switch") is None,
                     reason="real simple_switch (p4lang/behavioral-model) is not on PATH")
@@ -70,6 +72,7 @@ def test_ptf_suite_passes_on_real_simple_switch():
     assert "bmv2: ptf exit status 0" in output
 
 
+@pytest.mark.serial
 @pytest.mark.timeout(900)
 def test_ptf_groups_pass_with_entries_written_over_p4runtime():
     """The controller over P4Runtime (P4RuntimeDriver; rdtcp-switch serving it): the

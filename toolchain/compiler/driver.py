@@ -37,6 +37,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--arch", choices=["v1model"], default="v1model",
                     help="architecture (v1model only)")
     ap.add_argument("--target", choices=["bmv2"], default="bmv2", help="target (bmv2 only)")
+    ap.add_argument("--Werror", action="store_true",
+                    help="treat warnings as errors (as p4c's --Werror), the portability ones "
+                         "too: what p4c 1.2.4 refuses although later p4c accepts it")
     ap.add_argument("--p4runtime-files", metavar="FILE[,FILE]",
                     help="write the program's P4Info to each file, the format by suffix: "
                          ".txtpb/.txt text, .json JSON, .bin binary (as p4c)")
@@ -75,11 +78,13 @@ def main(argv=None) -> int:
     try:
         doc = compile_program(args.source, include_dirs=args.include_dirs,
                               defines=dict(_define(d) for d in args.defines), warnings=warnings,
+                              werror=args.Werror,
                               after_front_end=(lambda prog: p4info.append(build_p4info(prog)))
                               if plan else None)
     except CompileError as e:
-        for w in warnings:
-            print(w, file=sys.stderr)
+        if not args.Werror:
+            for w in warnings:
+                print(w, file=sys.stderr)
         print(e, file=sys.stderr)
         return 1
     except Exception as e:          # a bug: one line naming it, not a traceback

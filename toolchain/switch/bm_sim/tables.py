@@ -427,7 +427,7 @@ class MatchTable:
             ent.packets += 1
             ent.bytes += P.ingress_length
             if ent.meter is not None and self.meter_slot is not None:
-                F[self.meter_slot] = ent.meter.execute_one(P) & self.meter_mask
+                F[self.meter_slot] = ent.meter.execute(0, P) & self.meter_mask
         return r
 
     meter_slot = None

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..bm_sim.json_loader import load_program_text
+from ..bm_sim.json_loader import DEFAULT_MAX_STATE, load_program_text
 from ..errors import CliError, LoadError
 from ..runtime import OpError
 from ..simple_switch.switch import SimpleSwitch
@@ -79,7 +79,10 @@ class Device:
             raise P4RTError(Code.INVALID_ARGUMENT, f"p4_device_config: not UTF-8 text (byte "
                                                    f"{data[e.start]:#04x} at offset {e.start})")
         try:
-            program = load_program_text(text, "p4_device_config")
+            # the arrays' budget of the switch's other loaders (rdtcp-switch --max-state)
+            program = load_program_text(text, "p4_device_config",
+                                        max_state=getattr(self.host, "max_state",
+                                                          DEFAULT_MAX_STATE))
         except LoadError as e:
             raise P4RTError(Code.INVALID_ARGUMENT, f"p4_device_config: {e}") from None
         cookie = config.cookie.cookie if config.HasField("cookie") else 0

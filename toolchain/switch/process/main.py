@@ -43,11 +43,11 @@ from netbase.packet_socket import DelayLine, PortError, RawPort, parse_interface
 from netbase.pcap import PcapWriter
 from netbase.wakeup import Wakeup
 
-from ..bm_sim.json_loader import load_program
+from ..bm_sim.json_loader import DEFAULT_MAX_STATE, load_program, parse_state_size
 from ..errors import CliError, LoadError
 from ..simple_switch.switch import SimpleSwitch
 from ..thrift_server import ThriftUnavailable, make_processor, thrift_modules
-from ..thrift_server.server import ThriftServer, ThriftServerError
+from ..thrift_server.server import DEFAULT_IDLE_TIMEOUT, ThriftServer, ThriftServerError
 from ..p4runtime_server import process as p4rt_process
 from .host import ProcessHost
 
@@ -117,6 +117,7 @@ class SwitchProcess:
         self.faults = 0                    # frames the target raised on (logged with a traceback)
         self._stop = False
         self._registered = False
+        self._listener_watched = False
         # --port-delay: a FIFO per delayed port between the traffic manager and the interface
         self.delays = {p: DelayLine(d) for p, d in sorted((port_delays or {}).items())}
         self._clock = clock                # injectable, for tests of the delay lines
@@ -159,10 +160,34 @@ class SwitchProcess:
         sel = self.sel
         for num, p in self.ports.items():
             sel.register(p.sock, selectors.EVENT_READ, ("port", num))
-        if self.control is not None:
-            sel.register(self.control.listener, selectors.EVENT_READ, ("accept", None))
         sel.register(self._wakeup.reader, selectors.EVENT_READ, ("wake", None))
         self._registered = True
+        self._watch_listener()
+
+    def _watch_listener(self) -> None:
+        """Watch the Thrift listener unless the server backs off from accepting (out of
+        file descriptors: a pending connection would keep it readable, the loop would spin)."""
+        ctl = self.control
+        if ctl is None or ctl.listening == self._listener_watched:
+            return
+        if ctl.listening:
+            self.sel.register(ctl.listener, selectors.EVENT_READ, ("accept", None))
+        else:
+            self.sel.unregister(ctl.listener)
+        self._listener_watched = ctl.listening
+
+    def _poll_control(self) -> None:
+        """The Thrift server's timers: the end of an accept back-off, and while it lasts the
+        clients closed for being idle (unwatched before they are closed)."""
+        ctl = self.control
+        if ctl is None:
+            return
+        for fd in ctl.poll():
+            key = self.sel.get_map().get(fd)
+            if key is not None:
+                self.sel.unregister(key.fileobj)
+            ctl.drop(fd)
+        self._watch_listener()
 
     def turn(self, max_wait: float | None = None) -> None:
         """One turn of the loop: wait for input (at most until the next departure, the next
@@ -174,6 +199,7 @@ class SwitchProcess:
             timeout = max_wait if timeout is None else min(timeout, max_wait)
         for key, events in self.sel.select(timeout):
             self._dispatch(key, events)
+        self._poll_control()
         self._advance(self.now())
         if self.pcap is not None:
             self.pcap.flush()
@@ -188,9 +214,16 @@ class SwitchProcess:
         return t
 
     def _timeout(self) -> float | None:
-        """Sleep until the next deadline at most (None: until something arrives)."""
+        """Sleep until the next deadline at most (None: until something arrives), or until
+        the Thrift server's next timer (its own clock)."""
         t = self.next_deadline()
-        return None if t is None else max(0.0, t - self.now())
+        wait = None if t is None else max(0.0, t - self.now())
+        if self.control is not None:
+            c = self.control.next_deadline()
+            if c is not None:
+                c = max(0.0, c - self.control.now())
+                wait = c if wait is None else min(wait, c)
+        return wait
 
     def _dispatch(self, key, events) -> None:
         kind, arg = key.data
@@ -200,6 +233,7 @@ class SwitchProcess:
             sock = self.control.accept()
             if sock is not None:
                 self.sel.register(sock, selectors.EVENT_READ, ("client", sock.fileno()))
+            self._watch_listener()
         elif kind == "client":
             self._serve_client(arg, events)
         elif kind == "call":               # calls the P4Runtime server hands to this loop
@@ -288,7 +322,9 @@ class SwitchProcess:
                 self.sel.unregister(sock_key.fileobj)
             return
         # a slow reader: wait until its socket can take the rest of the answer
-        want = selectors.EVENT_READ | (selectors.EVENT_WRITE if ctl.wants_write(fd) else 0)
+        # and a client whose answers pile up unread is not read until they leave
+        want = ((selectors.EVENT_READ if ctl.wants_read(fd) else 0)
+                | (selectors.EVENT_WRITE if ctl.wants_write(fd) else 0))
         if sock_key is not None and sock_key.events != want:
             self.sel.modify(sock_key.fileobj, want, sock_key.data)
 
@@ -342,6 +378,18 @@ def build_parser() -> argparse.ArgumentParser:
                     help="hold every frame leaving port <port-num> for <ms> milliseconds after "
                          "the queue's departure, first in first out: a link's propagation delay "
                          "(not a simple_switch option; repeatable, one per port)")
+    ap.add_argument("--thrift-idle-timeout", type=float, default=DEFAULT_IDLE_TIMEOUT,
+                    metavar="S",
+                    help="while the process is out of file descriptors and cannot accept "
+                         "Thrift connections, close those that sent nothing for S seconds "
+                         f"(default {DEFAULT_IDLE_TIMEOUT:g}; none is closed otherwise); not "
+                         "a simple_switch option")
+    ap.add_argument("--max-state", default=None, metavar="SIZE",
+                    help="the memory the program's register, counter and meter arrays may "
+                         f"take, at start-up and in bm_load_new_config (default "
+                         f"{DEFAULT_MAX_STATE >> 20}M; K, M, G suffixes; none: no limit); a "
+                         "program over it is refused naming its largest arrays; not a "
+                         "simple_switch option")
     ap.add_argument("--seed", type=int, default=0,
                     help="seed of the target's random numbers (random extern, hash 'random'); "
                          "not a simple_switch option")
@@ -430,6 +478,8 @@ def start(args) -> SwitchProcess:
         raise StartupError("please specify an input JSON configuration file")
     if args.max_port_count < 0:
         raise StartupError("Invalid --max-port-count argument, cannot be negative")
+    if not 0 < args.thrift_idle_timeout <= 86400:       # also refuses nan and inf
+        raise StartupError("--thrift-idle-timeout must be 0 < S <= 86400 seconds")
     pcap_dir = None
     if args.pcap is not None:
         pcap_dir = Path(args.pcap)
@@ -438,17 +488,27 @@ def start(args) -> SwitchProcess:
     if args.config and not Path(args.config).is_file():
         raise StartupError(f"cannot read JSON configuration file {args.config!r}: no such file")
     delays = port_delays(args.port_delay, args.interface)
+    max_state = DEFAULT_MAX_STATE
+    if args.max_state is not None:
+        try:
+            max_state = parse_state_size(args.max_state)
+        except ValueError as e:
+            raise StartupError(f"--max-state {e}") from None
     if args.no_p4:
         config_text, sw = "", p4rt_process.NullSwitch()
     else:
-        config_text = Path(args.config).read_text()
-        sw = SimpleSwitch(load_program(args.config), seed=args.seed)
+        # LoadError for a binary or non-UTF-8 file, or arrays over --max-state
+        program = load_program(args.config, max_state=max_state)
+        config_text = Path(args.config).read_bytes().decode("utf-8", errors="replace")
+        sw = SimpleSwitch(program, seed=args.seed)
     thrift_modules()                   # missing Thrift packages: one line, before any port opens
     host = ProcessHost(sw, config_text, device_id=args.device_id, seed=args.seed,
-                       enable_swap="--enable-swap" in args.target_options)
+                       enable_swap="--enable-swap" in args.target_options,
+                       max_state=max_state)
     ports = open_ports(args.interface, args.max_port_count)
     try:
-        control = ThriftServer(args.thrift_port, make_processor(host))
+        control = ThriftServer(args.thrift_port, make_processor(host),
+                               idle_timeout=args.thrift_idle_timeout)
     except ThriftServerError:
         for p in ports.values():
             p.close()
