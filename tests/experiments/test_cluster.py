@@ -33,11 +33,11 @@ ARGS = ["--mode", "quick", "--seeds", "1", "--variants", "sack,rdtcp", "--swaps"
         "--interval", "1", "--duration", "3", "--no-k-study", "--no-progress"]
 
 
-def _without_wall_time(out: Path) -> list[str]:
+def _without_wall_time(out: Path, columns=("wall_s",)) -> list[str]:
     """runs.csv as written, line by line, less each run's own wall time (wall_s)."""
     rows = list(csv.reader(io.StringIO((out / "runs.csv").read_text(), newline="")))
-    drop = rows[0].index("wall_s")
-    return [",".join(cell for i, cell in enumerate(row) if i != drop) for row in rows]
+    drop = {rows[0].index(name) for name in columns}
+    return [",".join(cell for i, cell in enumerate(row) if i not in drop) for row in rows]
 
 
 def _journal(out: Path) -> list[str]:
@@ -296,9 +296,12 @@ def test_a_worker_process_serves_a_sweeps_tasks_in_turn_and_ends_with_it():
         dask_cluster._run_task(spec, program, sha, "0123456789ab", modules, "self", "sweep-b")
 
 
-def test_ctrl_c_cancels_the_tasks_and_keeps_a_consistent_journal(tmp_path):
+def test_ctrl_c_cancels_the_tasks_and_keeps_a_consistent_journal_that_resumes(
+        local_run, tmp_path, capsys):
     """The terminal's Ctrl-C (SIGINT to the process group, local:N's workers in it): status
-    130, no traceback, every journal line a row, no process of the sweep left."""
+    130, no traceback, every journal line a row, no process of the sweep left. --resume on
+    local:2 then runs only what the journal lacks: the rows kept as they were, the files those
+    of a local run."""
     out = tmp_path / "interrupted"
     sweep = subprocess.Popen(
         [sys.executable, "-m", "experiments.rdtcp_figures", *ARGS, "--out", str(out),
@@ -319,6 +322,18 @@ def test_ctrl_c_cancels_the_tasks_and_keeps_a_consistent_journal(tmp_path):
     assert contents.bad == [] and 1 <= len(contents.lines) < 4
     assert len(processes) >= 4
     assert [pid for pid in processes if not _gone(pid, 30)] == []
+    before = journal.read_bytes()
+    kept = len(contents.lines)
+    capsys.readouterr()
+    assert main(ARGS + ["--out", str(out), "--scheduler", "local:2", "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert f"{kept} kept from {journal}, {4 - kept} to run on the Dask scheduler local:2" in err
+    assert journal.read_bytes().startswith(before)     # the kept rows untouched, none rerun
+    assert len(scan_journal(journal).lines) == 4
+    assert _without_wall_time(out) == _without_wall_time(local_run)
+    invocations = json.loads((out / "summary.json").read_text())["invocations"]
+    assert [(i["outcome"], i["runs_reused"], i["runs_done"]) for i in invocations] == [
+        ("interrupted", 0, kept), ("finished", kept, 4 - kept)]
 
 
 class _OneWorker:
@@ -368,3 +383,38 @@ def test_a_worker_that_cannot_import_the_project_is_named(monkeypatch):
                        "the sweep: ModuleNotFoundError: No module named 'experiments'$"):
         backend.prepare([RunSpec("rdtcp")], program_path=program,
                         version=code_version(program), python_choice="auto")
+
+
+def test_a_worker_without_pypy3_runs_its_runs_on_cpython_and_the_rows_say_so(local_run,
+                                                                              tmp_path, capsys):
+    """A Dask worker whose PATH has no pypy3 (--worker-python auto): its worker processes are
+    its own interpreter, every row's interpreter and summary.json say CPython, and the rows
+    are otherwise those of the local run (PyPy's, where this machine has pypy3)."""
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    with distributed.LocalCluster(n_workers=0, host="127.0.0.1", scheduler_port=0,
+                                  dashboard_address=None, silence_logs=logging.ERROR) as lc:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", lc.scheduler_address,
+             "--nthreads", "2", "--no-nanny", "--no-dashboard", "--host", "127.0.0.1"],
+            cwd=REPO_ROOT, env={**os.environ, "PATH": str(empty)},
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            with distributed.Client(lc, set_as_default=False) as client:
+                client.wait_for_workers(1, timeout=300)
+            out = tmp_path / "cpython"
+            assert main(ARGS + ["--out", str(out), "--scheduler", lc.scheduler_address]) == 0
+        finally:
+            worker.terminate()
+            worker.wait(60)
+    err = capsys.readouterr().err
+    assert "workers: 1 Dask worker(s), 2 thread(s); " in err and "no pypy3 on PATH" in err
+    cpython = f"CPython {'.'.join(map(str, sys.version_info[:3]))}"
+    rows = [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines()]
+    assert [r["interpreter"] for r in rows] == [cpython] * 4
+    assert json.loads((out / "summary.json").read_text())["interpreters"] == {cpython: 4}
+    if shutil.which("pypy3"):           # the local run took PyPy; the worker could not
+        here = json.loads((local_run / "summary.json").read_text())["interpreters"]
+        assert [name.split()[0] for name in here] == ["PyPy"]
+    both = ("wall_s", "interpreter")
+    assert _without_wall_time(out, both) == _without_wall_time(local_run, both)
