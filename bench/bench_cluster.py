@@ -25,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import goals  # bench/, this script's folder
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -92,16 +94,15 @@ def _goal(results) -> None:
     by = {n: (sweep, before) for n, _, _, sweep, before, _, _ in results}
     goal = "local:2 runs the sweep >= 1.6x as fast as local:1"
     if 1 not in by or 2 not in by:
-        print(f"goal: {goal}: not judged: --workers lacks 1 or 2")
+        goals.not_judged(goal, "--workers lacks 1 or 2")
         return
     ratio = by[1][0] / by[2][0]
     load = max(by[1][1], by[2][1])
     if load >= (os.cpu_count() or 1):
-        print(f"goal: {goal}: not judged: load average {load:.1f} on {os.cpu_count()} cores "
-              f"({ratio:.2f}x)")
+        goals.not_judged(goal, f"load average {load:.1f} on {os.cpu_count()} cores",
+                         f"{ratio:.2f}x")
     else:
-        print(f"goal: {goal}: {'met' if ratio >= 1.6 else 'NOT MET'} ({ratio:.2f}x)")
-
+        goals.at_least(goal, ratio, 1.6, f"{ratio:.2f}x")
 
 if __name__ == "__main__":
     sys.exit(main())
