@@ -234,6 +234,15 @@ def _copy_with_other_code(dest: Path) -> Path:
     return dest
 
 
+def _dask_worker(address: str, threads: int, cwd: Path, **env: str) -> subprocess.Popen:
+    """``dask worker`` (no nanny) in a process of its own, run in ``cwd`` with ``env`` added."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads",
+         str(threads), "--no-nanny", "--no-dashboard", "--host", "127.0.0.1"],
+        cwd=cwd, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+
+
 def test_a_worker_of_other_code_is_refused_with_both_versions(tmp_path, capsys):
     """Joining a sweep that waits for workers, its tasks are refused and the sweep stops; there
     when a sweep starts, the sweep is refused before any run. Both name the two versions."""
@@ -251,11 +260,7 @@ def test_a_worker_of_other_code_is_refused_with_both_versions(tmp_path, capsys):
         deadline = time.monotonic() + 300
         while not (waiting / "runs.jsonl").exists() and time.monotonic() < deadline:
             time.sleep(0.1)
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "distributed.cli.dask_worker", lc.scheduler_address,
-             "--nthreads", "1", "--no-nanny", "--no-dashboard", "--host", "127.0.0.1"],
-            cwd=other, env={**os.environ, "PYTHONPATH": str(other)},
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        worker = _dask_worker(lc.scheduler_address, 1, other, PYTHONPATH=str(other))
         try:
             thread.join(300)
             assert done["status"] == 2
@@ -394,11 +399,7 @@ def test_a_worker_without_pypy3_runs_its_runs_on_cpython_and_the_rows_say_so(loc
     empty.mkdir()
     with distributed.LocalCluster(n_workers=0, host="127.0.0.1", scheduler_port=0,
                                   dashboard_address=None, silence_logs=logging.ERROR) as lc:
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "distributed.cli.dask_worker", lc.scheduler_address,
-             "--nthreads", "2", "--no-nanny", "--no-dashboard", "--host", "127.0.0.1"],
-            cwd=REPO_ROOT, env={**os.environ, "PATH": str(empty)},
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        worker = _dask_worker(lc.scheduler_address, 2, REPO_ROOT, PATH=str(empty))
         try:
             with distributed.Client(lc, set_as_default=False) as client:
                 client.wait_for_workers(1, timeout=300)
