@@ -17,6 +17,9 @@ APT_PACKAGES := iproute2 tshark python3-venv ethtool
 # overload sender (without it a Python sender, slower than the switch under PyPy)
 APT_OPTIONAL := pypy3 mininet ns2 ns2-examples tcpreplay
 MODE ?= full
+# make run SCHEDULER=tcp://HOST:8786 (or local:N): the runs as tasks on a Dask cluster
+# (experiments/CLUSTER.md); empty: this machine's own worker processes
+SCHEDULER ?=
 RRTCP_MODE ?= quick
 # more options of experiments.rrtcp_figures, e.g. RRTCP_FLAGS=--sweep-57 (000 §5.7's sweep, full
 # mode only) or --resume
@@ -124,7 +127,7 @@ ptf: deps
 	$(PYTHON) ptf-tests/run_ptf.py
 
 run: deps
-	$(PYTHON) -m experiments.rdtcp_figures --mode $(MODE) --jobs $(JOBS) --out results/
+	$(PYTHON) -m experiments.rdtcp_figures --mode $(MODE) --jobs $(JOBS) --out results/ $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 run-quick:
 	$(MAKE) run MODE=quick

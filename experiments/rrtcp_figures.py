@@ -195,6 +195,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "the figures: every sender under conditions drawn from 000's ranges")
     p.add_argument("--sweep-57-conditions", type=int, default=CONDITIONS, metavar="N",
                    help="conditions the §5.7 sweep draws (12 runs each)")
+    p.add_argument("--seeds-per-condition", type=int, default=1, metavar="N",
+                   help="runs of each sender in each §5.7 condition (seeds 1-N): its "
+                        "throughput there is their mean, and the tables give their spread")
     add_run_options(p)
     args = p.parse_args(argv)
     default_jobs(args)
@@ -210,6 +213,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         p.error("--sweep-57 runs 000's 1000 s runs: it needs --mode full")
     if args.sweep_57_conditions < 1:
         p.error("--sweep-57-conditions must be >= 1")
+    if args.seeds_per_condition < 1:
+        p.error("--seeds-per-condition must be >= 1")
+    if args.seeds_per_condition > 1 and not args.sweep_57:
+        p.error("--seeds-per-condition is for --sweep-57 (the figures take --seeds)")
     return args
 
 
@@ -224,8 +231,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     cfg = sweep_config(args)
     if args.sweep_57:
         args.out = str(Path(args.out) / SWEEP57_DIR)
-        n = args.sweep_57_conditions
-        return run_driver(args, cfg, build_specs=lambda c: sweep_specs(c, n),
+        n, seeds = args.sweep_57_conditions, args.seeds_per_condition
+        return run_driver(args, cfg, build_specs=lambda c: sweep_specs(c, n, seeds),
                           write_outputs=write_sweep57, name_of=series_name,
                           label="RR-TCP §5.7 sweep", modes=MODES)
     return run_driver(args, cfg, build_specs=build_specs, write_outputs=write_outputs,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import platform
 import shutil
 import signal
 import subprocess
@@ -24,13 +25,21 @@ from sim.program import REPO_ROOT
 from toolchain.switch import load_program
 
 __all__ = ["init_worker", "jobs_for", "run_one", "run_specs", "runner_for", "study_modules",
-           "worker_python", "worker_env", "PYPY_GC_NURSERY"]
+           "worker_python", "worker_env", "WorkerProcess", "INTERPRETER", "PARENT_ENV",
+           "PYPY_GC_NURSERY"]
 
 # PyPy's minor-collection nursery. The simulator allocates a few short-lived objects per event,
 # so the nursery size decides how often PyPy collects; 4 MiB was the fastest of 1-16 MiB and
 # PyPy's own choice for the 600 s scenario (bench/README.md, "PyPy's nursery"). A
 # PYPY_GC_NURSERY already in the environment wins; CPython ignores the variable.
 PYPY_GC_NURSERY = "4M"
+# the process id of a worker's parent (``WorkerProcess``): a worker whose parent is gone ends
+# itself (``experiments.runner.worker``), also mid-run, as a killed Dask worker's do
+PARENT_ENV = "RDTCP_WORKER_PARENT"
+# what every row says ran it (its ``interpreter`` column): "PyPy 7.3.11", "CPython 3.11.7"
+INTERPRETER = platform.python_implementation() + " " + (
+    ".".join(map(str, sys.pypy_version_info[:3])) if hasattr(sys, "pypy_version_info")
+    else platform.python_version())
 
 
 def worker_env(repo_root) -> dict[str, str]:
@@ -72,12 +81,13 @@ def study_modules(specs: Sequence[RunSpec]) -> list[str]:
 def run_one(spec: RunSpec) -> dict:
     try:
         result = runner_for(spec)(spec, _PROGRAM)
-        row = result.row()
+        row = {**result.row(), "interpreter": INTERPRETER}
         if result.series:
             row["_series"] = result.series
         return row
     except Exception as exc:  # one failed run must not lose the sweep; it is reported
-        return {**spec.__dict__, "error": f"{type(exc).__name__}: {exc}"}
+        return {**spec.__dict__, "interpreter": INTERPRETER,
+                "error": f"{type(exc).__name__}: {exc}"}
 
 
 def jobs_for(requested: int, runs: int) -> int:
@@ -90,7 +100,7 @@ def jobs_for(requested: int, runs: int) -> int:
 def run_specs(specs: Sequence[RunSpec], *, jobs: int, program_path: str,
               progress: bool = True, python: str | None = None,
               journal: Path | None = None, code_version: str | None = None,
-              label: str = "runs") -> list[dict]:
+              label: str = "runs", backend=None) -> list[dict]:
     """Run every spec on ``jobs`` processes (1 and no ``python``: in this process), with a
     progress bar. ``jobs``: as ``jobs_for`` decided it (the sweep prints and records that count,
     and it is the count that runs; ValueError for no job or more jobs than specs). ``python``:
@@ -98,8 +108,10 @@ def run_specs(specs: Sequence[RunSpec], *, jobs: int, program_path: str,
     file each row is appended to the moment its run ends, so an interrupted sweep keeps what it
     did (``--resume`` reads it back).
     ``code_version``: stamped on every row (``journal.code_version``). ``label``: what the
-    progress bar says it runs (the sweep's name). A KeyboardInterrupt
-    ends the workers, keeps the journal and propagates."""
+    progress bar says it runs (the sweep's name). ``backend``: another place to run the specs
+    (``experiments.runner.cluster.DaskBackend``: ``backend.run(specs, program_path=, done=)``
+    calls ``done(row)`` as each run ends); ``jobs`` and ``python`` are then its own affair. A
+    KeyboardInterrupt ends the workers, keeps the journal and propagates."""
     # deferred on purpose: the PyPy workers import this module (run_one) and have no tqdm
     from tqdm import tqdm
     if not specs:
@@ -123,7 +135,9 @@ def run_specs(specs: Sequence[RunSpec], *, jobs: int, program_path: str,
     # longest first packs the pool better: the P4-injection runs carry recirculation work
     ordered = sorted(specs, key=lambda s: (s.duration, s.injection != "swap"), reverse=True)
     try:
-        if python:
+        if backend is not None:
+            backend.run(ordered, program_path=program_path, done=record)
+        elif python:
             _run_in_interpreter(ordered, jobs=jobs, python=python, program_path=program_path,
                                 done=record)
         elif jobs <= 1:
@@ -143,6 +157,67 @@ def run_specs(specs: Sequence[RunSpec], *, jobs: int, program_path: str,
     return sorted(rows, key=row_key)
 
 
+class WorkerProcess:
+    """One process of ``python -m experiments.runner.worker`` (the worker protocol): a spec
+    line in, its row line out. The local pool's threads and each Dask worker
+    (``experiments.runner.cluster``) run their specs through these."""
+
+    def __init__(self, python: str, program_path: str, modules: Sequence[str]):
+        self.python = python
+        self.argv = [python, "-m", "experiments.runner.worker", program_path, *modules]
+        self.env = worker_env(REPO_ROOT)
+        # the worker ends itself when this process dies without closing its input (killed)
+        self.env[PARENT_ENV] = str(os.getpid())
+        self.errlog = tempfile.TemporaryFile("w+")
+        self.proc = self._start()
+
+    def _start(self):
+        # a session of its own: the terminal's Ctrl-C reaches the sweep alone, which then
+        # ends the workers (instead of each printing a KeyboardInterrupt into its stderr and
+        # its run being recorded as failed)
+        return subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=self.errlog, text=True, cwd=REPO_ROOT, env=self.env,
+                                start_new_session=os.name == "posix")
+
+    def ask(self, spec: RunSpec) -> tuple[dict | None, str]:
+        """The row of ``spec`` and the answer line; None for the row when the worker died
+        (line '') or answered something that is no row (it is out of step with its specs)."""
+        try:
+            self.proc.stdin.write(json.dumps(asdict(spec)) + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        except (OSError, ValueError):   # BrokenPipeError: it died before reading the spec
+            line = ""
+        return _worker_row(line), line
+
+    def failed(self, spec: RunSpec, line: str) -> dict:
+        """The failed row of ``spec`` after ``ask`` gave none (with the end of the worker's
+        stderr); the worker is ended and a new one started in its place."""
+        _kill(self.proc)
+        self.proc.wait()
+        self.errlog.seek(0)
+        tail = self.errlog.read()[-400:].strip()
+        what = (f"answered {line.strip()[:200]!r}, not a row" if line else
+                f"exited with status {self.proc.returncode}")
+        self.errlog.seek(0)
+        self.errlog.truncate()
+        self.proc = self._start()
+        return {**asdict(spec), "error": f"worker {self.python} {what}: {tail}"}
+
+    def run(self, spec: RunSpec) -> dict:
+        """``spec``'s row, or its failed row (``failed``)."""
+        row, line = self.ask(spec)
+        return row if row is not None else self.failed(spec, line)
+
+    def kill(self) -> None:
+        _kill(self.proc)
+
+    def close(self, *, kill: bool = False) -> None:
+        """End the worker: closing its input lets it finish; ``kill`` ends it at once."""
+        _close_worker(self.proc, kill=kill)
+        self.errlog.close()
+
+
 def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
                         program_path: str, done) -> None:
     """``jobs`` worker processes of ``python -m experiments.runner.worker`` (at most one per spec:
@@ -150,61 +225,31 @@ def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
     A worker that dies fails its run (with the end of its stderr) and is replaced. On an
     exception here (KeyboardInterrupt) every worker is killed and the runs in progress are
     neither recorded nor failed: ``--resume`` runs them."""
-    env = worker_env(REPO_ROOT)
-    argv = [python, "-m", "experiments.runner.worker", program_path, *study_modules(specs)]
+    modules = study_modules(specs)
     pending = list(reversed(specs))
     lock = threading.Lock()
     stopping = threading.Event()
-    procs: list = []
-
-    def start(errlog):
-        # a session of its own: the terminal's Ctrl-C reaches this process alone, which then
-        # ends the workers (instead of each printing a KeyboardInterrupt into its stderr and
-        # its run being recorded as failed)
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=errlog, text=True, cwd=REPO_ROOT, env=env,
-                                start_new_session=os.name == "posix")
-        with lock:
-            procs.append(proc)
-        return proc
-
-    def ask(proc, spec: RunSpec) -> str:
-        """The worker's answer line for ``spec``, '' when it died."""
-        try:
-            proc.stdin.write(json.dumps(asdict(spec)) + "\n")
-            proc.stdin.flush()
-            return proc.stdout.readline()
-        except OSError:                 # BrokenPipeError: it died before reading the spec
-            return ""
+    workers: list[WorkerProcess] = []
 
     def serve() -> None:
-        with tempfile.TemporaryFile("w+") as errlog:
-            proc = start(errlog)
-            try:
-                while not stopping.is_set():
-                    with lock:
-                        if not pending:
-                            return
-                        spec = pending.pop()
-                    line = ask(proc, spec)
-                    if stopping.is_set():
+        worker = WorkerProcess(python, program_path, modules)
+        with lock:
+            workers.append(worker)
+        try:
+            while not stopping.is_set():
+                with lock:
+                    if not pending:
                         return
-                    row = _worker_row(line)
-                    if row is None:     # died, or out of step: replaced, the run failed
-                        _kill(proc)
-                        proc.wait()
-                        errlog.seek(0)
-                        tail = errlog.read()[-400:].strip()
-                        what = (f"answered {line.strip()[:200]!r}, not a row" if line else
-                                f"exited with status {proc.returncode}")
-                        row = {**asdict(spec), "error": f"worker {python} {what}: {tail}"}
-                        errlog.seek(0)
-                        errlog.truncate()
-                        proc = start(errlog)
-                    with lock:
-                        done(row)
-            finally:
-                _close_worker(proc, kill=stopping.is_set())
+                    spec = pending.pop()
+                row, line = worker.ask(spec)
+                if stopping.is_set():
+                    return
+                if row is None:     # died, or out of step: replaced, the run failed
+                    row = worker.failed(spec, line)
+                with lock:
+                    done(row)
+        finally:
+            worker.close(kill=stopping.is_set())
 
     threads = [threading.Thread(target=serve, daemon=True) for _ in range(jobs)]
     for t in threads:
@@ -215,9 +260,9 @@ def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
     except BaseException:
         stopping.set()
         with lock:
-            running = list(procs)
-        for proc in running:
-            _kill(proc)
+            running = list(workers)
+        for worker in running:
+            worker.kill()
         for t in threads:       # quick now: every worker's pipe is at its end
             t.join()
         raise

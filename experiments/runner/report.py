@@ -25,10 +25,15 @@ def summary_header(rows: list[dict], cfg: Any, *, mode: str, invocations: Iterab
                    code_version: str | None) -> dict:
     """The part every driver's summary.json begins with: the mode and its configuration, the
     code version, the wall time of every invocation that made the journal (summed), the
-    invocations themselves, and how many runs there are and failed."""
+    invocations themselves, how many runs there are and failed, and how many rows each
+    interpreter ran (the rows' ``interpreter``: PyPy or CPython, here or on a Dask worker)."""
     invocations = list(invocations)
+    interpreters: dict[str, int] = {}
+    for r in rows:
+        name = r.get("interpreter", "not recorded")
+        interpreters[name] = interpreters.get(name, 0) + 1
     return {"mode": mode, "config": asdict(cfg), "code_version": code_version,
             "wall_s": round(sum(i["wall_s"] for i in invocations
                                 if isinstance(i.get("wall_s"), (int, float))), 3),
             "invocations": invocations, "runs": len(rows),
-            "failed_runs": sum("error" in r for r in rows)}
+            "failed_runs": sum("error" in r for r in rows), "interpreters": interpreters}

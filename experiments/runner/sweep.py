@@ -5,7 +5,8 @@ sweep's report. ``experiments.rdtcp_figures`` (003's Figures 1-4) and
 ``experiments.rrtcp_figures`` (000's Figures 4-5) build their specs and reports; this runs them.
 
 A sweep's argument namespace carries the options both share: ``out``, ``jobs``, ``mode``,
-``resume``, ``no_progress``, ``worker_python`` and ``series``.
+``resume``, ``no_progress``, ``worker_python``, ``series``, ``scheduler`` and
+``scheduler_file`` (the runs on a Dask cluster: ``experiments.runner.cluster``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, Callable, Sequence
 
 from experiments.runner import pool
 from experiments.runner.cli import UsageError, check_out_dir, finite_float, make_out_dir
+from experiments.runner.cluster import scheduler_address
 from experiments.runner.journal import (code_version, finished_count, previous_rows,
                                         read_invocations, record_invocation, row_key)
 from experiments.runner.pool import run_specs, study_modules, worker_python
@@ -74,6 +76,15 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
                         "series serves a sweep without one); without --resume an existing "
                         "journal is set aside as runs.jsonl.prev")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", type=scheduler_address, metavar="ADDRESS",
+                       help="run each run as a task on this Dask scheduler (tcp://HOST:8786), "
+                            "or on local:N, a LocalCluster of N workers started here (--jobs "
+                            "is then not used); the files written are those of a run here "
+                            "(experiments/CLUSTER.md)")
+    where.add_argument("--scheduler-file", metavar="PATH",
+                       help="the same, with the scheduler named by its scheduler file (dask "
+                            "scheduler --scheduler-file, dask-jobqueue)")
 
 
 def default_jobs(args: argparse.Namespace) -> None:
@@ -153,22 +164,42 @@ def run_sweep(specs: Sequence[RunSpec], args: argparse.Namespace, where: dict, *
               label: str = "runs", described: str | None = None) -> int:
     """Run ``specs`` (those a resumed journal does not hold), then ``report`` on all their
     rows; prints the report's table. Exit status 1 when a run failed, else 0. ``label`` names
-    the sweep on its progress bar."""
+    the sweep on its progress bar. With ``args.scheduler`` or ``args.scheduler_file`` the runs
+    are tasks on that Dask scheduler (reached, or refused, before anything else)."""
+    check_out_dir(Path(args.out))
+    backend = None
+    if getattr(args, "scheduler", None) or getattr(args, "scheduler_file", None):
+        from experiments.runner.cluster import DaskBackend
+        backend = DaskBackend.connect(args.scheduler, args.scheduler_file)
+    try:
+        return _run_sweep(specs, args, where, duration=duration, name_of=name_of,
+                          report=report, label=label, described=described, backend=backend)
+    finally:
+        if backend is not None:
+            backend.close()
+
+
+def _run_sweep(specs: Sequence[RunSpec], args: argparse.Namespace, where: dict, *,
+               duration: float, name_of: Callable[[dict], str], report: Report,
+               label: str, described: str | None, backend) -> int:
     out = Path(args.out)
-    check_out_dir(out)
     # everything that can refuse the input comes before --out is created
-    python, why = worker_python(args.worker_python, study_modules(specs))
+    if backend is None:
+        python, why = worker_python(args.worker_python, study_modules(specs))
     try:
         program_path, _ = gateway_program()  # compiled (or the cache reused) once, before forking
     except ProgramError as exc:
         raise UsageError(str(exc)) from None
+    version = code_version(program_path)
+    if backend is not None:             # every worker checked: its code, its interpreter
+        python, why = None, backend.prepare(specs, program_path=program_path, version=version,
+                                            python_choice=args.worker_python)
     make_out_dir(out)
     started = time.perf_counter()
     started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     if args.series:
         specs = [replace(s, sample_step=args.series) for s in specs]
     journal = out / "runs.jsonl"
-    version = code_version(program_path)
     try:
         resumed = previous_rows(journal, specs, resume=args.resume, version=version)
         open(journal, "a").close()      # writable, or say so now rather than after a run
@@ -178,20 +209,23 @@ def run_sweep(specs: Sequence[RunSpec], args: argparse.Namespace, where: dict, *
     kept = resumed.kept
     todo = [s for s in specs if s not in kept]
     jobs = pool.jobs_for(args.jobs, len(todo))
+    on = f"the Dask scheduler {backend.address}" if backend else f"{jobs} process(es)"
     print(f"{len(specs)} runs ({described or args.mode + ' mode'}, {run_lengths(specs, duration)}, "
           f"code version "
           f"{version}) -> {out}/; " +
           (f"{len(kept)} kept from {journal}, " if args.resume else "") +
-          (f"{len(todo)} to run on {jobs} process(es); {why}" if todo else "nothing to run"),
+          (f"{len(todo)} to run on {on}; {why}" if todo else "nothing to run"),
           file=sys.stderr)
     entry = {"started": started_at, "code_version": version, "resume": bool(args.resume),
-             "jobs": jobs, "workers": why, "runs_asked": len(specs), "runs_reused": len(kept),
+             "jobs": None if backend else jobs, "workers": why,
+             **({"scheduler": backend.address} if backend else {}),
+             "runs_asked": len(specs), "runs_reused": len(kept),
              "reused_runs": sorted(name_of(r)[:-len(".csv")] for r in kept.values())}
     lines_before = _line_count(journal)
     try:
         new = run_specs(todo, jobs=jobs, program_path=program_path,
                         progress=not args.no_progress, python=python, journal=journal,
-                        code_version=version, label=label)
+                        code_version=version, label=label, backend=backend)
     except BaseException as exc:        # Ctrl-C above all: the runs it kept are in the log
         try:
             record_invocation(journal, {

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import platform
 import re
 import sys
+import threading
+import time
 
-from experiments.runner.pool import init_worker, run_one
+from experiments.runner.pool import PARENT_ENV, init_worker, run_one
 from experiments.runner.spec import RunSpec
 
 __all__ = ["main"]
@@ -54,6 +57,24 @@ def _probe(modules: list[str]) -> int:
     return 0
 
 
+def _watch_parent() -> None:
+    """End this process, also mid-run, once the process named by PARENT_ENV (the sweep, or the
+    Dask worker that started it) is gone: killed, it never closed this worker's input, and the
+    run would go on for nobody. A thread that looks once a second."""
+    parent = os.environ.get(PARENT_ENV, "")
+    if not parent.isdigit():
+        return
+    if os.getppid() != int(parent):
+        os._exit(3)
+
+    def watch() -> None:
+        while os.getppid() == int(parent):
+            time.sleep(1.0)
+        os._exit(3)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--probe"]:
@@ -65,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
+    _watch_parent()
     init_worker(argv[0])
     # one answer line per spec line is the protocol: anything else the simulation might print
     # goes to stderr, or the sweep would take it for a row

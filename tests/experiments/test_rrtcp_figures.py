@@ -182,6 +182,9 @@ def test_sweep_writes_figures_tables_checks_and_resumes(tmp_path, capsys):
     (["--sweep-57"], "--sweep-57 runs 000's 1000 s runs: it needs --mode full"),
     (["--mode", "full", "--sweep-57", "--sweep-57-conditions", "0"],
      "--sweep-57-conditions must be >= 1"),
+    (["--mode", "full", "--sweep-57", "--seeds-per-condition", "0"],
+     "--seeds-per-condition must be >= 1"),
+    (["--seeds-per-condition", "3"], "--seeds-per-condition is for --sweep-57"),
 ])
 def test_bad_options_are_usage_errors(argv, message, capsys):
     with pytest.raises(SystemExit) as exc:
@@ -243,6 +246,54 @@ def test_sweep57_a_tie_counts_for_every_sender_in_it_and_is_no_defeat():
         assert "largest defeat 0.2" in every.values["ours"] and every.size == "not ok"
 
 
+def test_sweep57_with_seeds_per_condition_extends_the_one_seed_sweep():
+    one, three = sweep_specs(MODES["full"], 2), sweep_specs(MODES["full"], 2, 3)
+    assert len(three) == 3 * len(one) and set(one) < set(three)
+    assert sorted({s.seed for s in three}) == [1, 2, 3]
+
+
+def _seeded_rows(tputs_by_condition):
+    """Rows of sender -> [throughput per seed] in each of the first conditions."""
+    cond = conditions(len(tputs_by_condition))
+    return [{**asdict(base_spec(MODES["full"], v, seed=seed, **c)), "throughput_Bps": t}
+            for c, tputs in zip(cond, tputs_by_condition) for v, ts in tputs.items()
+            for seed, t in enumerate(ts, 1)]
+
+
+def test_sweep57_judges_the_mean_of_the_seeds_and_gives_their_spread():
+    rows = _seeded_rows([{"rrtcp-taes": [100.0, 100.0], "rrtcp-fa": [90.0, 110.0],
+                          "sack": [50.0, 50.0]},
+                         {"rrtcp-taes": [96.0, 98.0], "rrtcp-fa": [100.0, 100.0],
+                          "sack": [40.0, 60.0]}])
+    per_condition, summary = best_table(rows)
+    first, second = per_condition
+    # a tie of the means is a tie: TAES 100 against FA's (90 + 110) / 2
+    assert first["best"] == "rrtcp-fa+rrtcp-taes" and first["seeds"] == 2
+    assert first["rrtcp-fa_sd"] == pytest.approx(14.142136 / 100) and first["rrtcp-taes_sd"] == 0
+    assert second["rrtcp-taes"] == pytest.approx(0.97) and second["best"] == "rrtcp-fa"
+    by = {s["variant"]: s for s in summary}
+    assert by["rrtcp-fa"]["spread"] == pytest.approx(0.141421 / 2, rel=1e-5)
+    assert by["rrtcp-taes"]["seeds"] == 2 and by["sack"]["mean_relative"] == pytest.approx(0.5)
+    checks = sweep_checks(per_condition, summary)
+    # TAES 3 % behind FA in the second: beyond twice the standard error (TAES's runs 96 and 98,
+    # FA's both 100: sd 1.41 %, error 1 %)
+    text = sweep_markdown(per_condition, summary, checks, 1000.0)
+    mostly = next(line for line in text.splitlines() if "mostly < 5%" in line)
+    assert "beyond twice their standard error over 2 seeds" in mostly, mostly
+    assert "every sender 2 times each (seeds 1-2;" in text
+    assert "| mean relative | worst relative | spread |" in text
+    assert "| DSACK-TAES (`rrtcp-taes`) | 1 of 2 | 0.9850 | 0.9700 | 0.0071 |" in text
+
+
+def test_sweep57_leaves_out_a_condition_missing_a_seeds_run():
+    rows = _seeded_rows([{"rrtcp-taes": [100.0, 100.0], "sack": [50.0, 50.0]},
+                         {"rrtcp-taes": [100.0, 100.0], "sack": [50.0, 50.0]}])
+    rows[-1] = {**rows[-1], "error": "boom"}        # sack's seed 2 in the second condition
+    rows.pop(-3)                                    # TAES's seed 2 there: never ran
+    per_condition, summary = best_table(rows)
+    assert len(per_condition) == 1 and summary[0]["incomplete_conditions"] == 1
+
+
 def test_sweep57_compares_only_conditions_where_every_sender_ran():
     # a failed run must not make another sender best in its condition
     cond = conditions(2)
@@ -279,3 +330,17 @@ def test_sweep57_runs_resumably_into_its_own_folder_and_the_figures_report_it(tm
     assert len(sweep_checks) == 3 and not any(c["direction"] == "not run" or
                                               c["size"] == "not run" for c in sweep_checks)
     assert "| §5.7 sweep |" in (tmp_path / "paper_table.md").read_text()
+
+
+def test_sweep57_seeds_per_condition_runs_each_sender_n_times(tmp_path):
+    argv = ["--mode", "full", "--sweep-57", "--sweep-57-conditions", "1", "--duration", "2",
+            "--variants", "sack,rrtcp-taes", "--seeds-per-condition", "2", "--jobs", "1",
+            "--no-progress", "--worker-python", "self", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    sweep = tmp_path / "sweep57"
+    assert sorted((r["variant"], r["seed"]) for r in map(json.loads, (
+        sweep / "runs.jsonl").read_text().splitlines())) == [
+        ("rrtcp-taes", 1), ("rrtcp-taes", 2), ("sack", 1), ("sack", 2)]
+    assert "every sender 2 times each" in (sweep / "sweep57.md").read_text()
+    header = (sweep / "sweep57.csv").read_text().splitlines()[0].split(",")
+    assert {"seeds", "sack_sd", "rrtcp-taes_sd"} <= set(header)

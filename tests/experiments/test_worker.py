@@ -12,7 +12,7 @@ import pytest
 
 from experiments.rdtcp_figures import main
 from experiments.runner.cli import UsageError
-from experiments.runner.pool import worker_python
+from experiments.runner.pool import INTERPRETER, worker_python
 from sim.program import REPO_ROOT, gateway_json
 
 ARGS = ["--mode", "quick", "--jobs", "2", "--seeds", "1", "--variants", "rdtcp", "--swaps", "0,15",
@@ -20,8 +20,14 @@ ARGS = ["--mode", "quick", "--jobs", "2", "--seeds", "1", "--variants", "rdtcp",
 
 
 def _rows(out):
+    """runs.csv but each run's wall time and the interpreter that ran it."""
     with open(out / "runs.csv") as f:
-        return [{k: v for k, v in r.items() if k != "wall_s"} for r in csv.DictReader(f)]
+        return [{k: v for k, v in r.items() if k not in ("wall_s", "interpreter")}
+                for r in csv.DictReader(f)]
+
+
+def _interpreters(out):
+    return json.loads((out / "summary.json").read_text())["interpreters"]
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +40,7 @@ def in_process_rows(tmp_path_factory):
 def test_worker_processes_give_the_same_rows_as_forked_workers(in_process_rows, tmp_path):
     assert main(ARGS + ["--out", str(tmp_path), "--worker-python", sys.executable]) == 0
     assert _rows(tmp_path) == in_process_rows and len(in_process_rows) == 2
+    assert _interpreters(tmp_path) == {INTERPRETER: 2}
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["invocations"][-1]["workers"].startswith(f"workers: {sys.executable}")
 
@@ -49,6 +56,9 @@ def test_pypy_workers_give_the_same_rows_as_cpython(in_process_rows, tmp_path):
     pypy = _pypy()
     assert main(ARGS + ["--out", str(tmp_path), "--worker-python", pypy]) == 0
     assert _rows(tmp_path) == in_process_rows
+    # the rows and the summary say which interpreter ran them
+    (name, count), = _interpreters(tmp_path).items()
+    assert name.startswith("PyPy ") and count == 2
 
 
 @pytest.mark.parametrize("choice,message", [

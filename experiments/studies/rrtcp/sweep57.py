@@ -14,8 +14,10 @@ P log-uniform in [50, 400] ms; no drops in a quarter of the conditions, else a d
 log-uniform in [0.1, 9] %; the fraction delayed log-uniform in [0.1, 10] %; the mean delay
 log-uniform in [25, 1600] ms; one of the six distributions with that mean (normal with sd
 mean/3, as 000's figures; uniform on [0, 2 mean]; ns-2's default shapes otherwise). Each
-condition runs every sender once (one seed: the conditions are the sample), for the mode's run
-length (000: 1000 s).
+condition runs every sender with seeds 1..N (``--seeds-per-condition``; by default one: the
+conditions are the sample), for the mode's run length (000: 1000 s). With more than one seed a
+sender's throughput in a condition is the mean of its runs, which the statements are judged on,
+and the tables give the spread of its runs about it.
 """
 
 from __future__ import annotations
@@ -74,9 +76,11 @@ def _senders(cfg: RrConfig) -> list[str]:
     return [v for v in SENDERS if v in ALL_VARIANTS and (not cfg.variants or v in cfg.variants)]
 
 
-def sweep_specs(cfg: RrConfig, n: int) -> list[RunSpec]:
-    """Every sender under each of the ``n`` conditions, seed 1."""
-    return [base_spec(cfg, v, **c) for c in conditions(n) for v in _senders(cfg)]
+def sweep_specs(cfg: RrConfig, n: int, seeds: int = 1) -> list[RunSpec]:
+    """Every sender under each of the ``n`` conditions, with seeds 1 to ``seeds`` (a sweep with
+    more seeds extends one with fewer: its runs are the same)."""
+    return [base_spec(cfg, v, seed=seed, **c) for c in conditions(n) for v in _senders(cfg)
+            for seed in range(1, seeds + 1)]
 
 
 def _condition_of(key: RunSpec) -> tuple:
@@ -84,38 +88,53 @@ def _condition_of(key: RunSpec) -> tuple:
 
 
 def best_table(rows: Iterable[dict]) -> tuple[list[dict], list[dict]]:
-    """Per condition, each sender's throughput relative to the best sender's there, and the
-    best: every sender with that throughput, '+'-joined (senders often tie exactly: runs that
-    nothing set apart, such as a condition whose delays never exceed any sender's threshold, are
-    the same run); then per sender: in how many conditions it was best or tied for best, its
-    mean and worst relative throughput. Only conditions where every sender of the sweep has a
-    run are compared (a failed run would make another sender best there); ``incomplete``
-    counts the others."""
-    by_condition: dict[tuple, dict[str, float]] = {}
+    """Per condition, each sender's throughput (the mean of its seeds' runs) relative to the
+    best sender's there, and the best: every sender with that throughput, '+'-joined (senders
+    often tie exactly: runs that nothing set apart, such as a condition whose delays never
+    exceed any sender's threshold, are the same run); with more than one seed, ``V_sd``, the
+    sample standard deviation of sender V's runs relative to that best. Then per sender: in
+    how many conditions it was best or tied for best, its mean and worst relative throughput,
+    ``seeds`` (runs per condition) and ``spread`` (the mean of its ``V_sd``, None for one seed).
+    Only conditions where every sender of the sweep has every seed's run are compared (a
+    failed run would make another sender best there); ``incomplete`` counts the others."""
+    runs: dict[tuple, dict[str, dict[int, float | None]]] = {}
     swept: set[str] = set()
     for row in rows:
         key = point_key(row)
         swept.add(key.variant)
-        tputs = by_condition.setdefault(_condition_of(key), {})
-        if "error" not in row:
-            tputs[key.variant] = float(row["throughput_Bps"])
-    incomplete = sum(set(t) != swept for t in by_condition.values())
-    by_condition = {c: t for c, t in by_condition.items() if set(t) == swept}
+        seeds = runs.setdefault(_condition_of(key), {}).setdefault(key.variant, {})
+        seeds[int(row["seed"])] = None if "error" in row else float(row["throughput_Bps"])
+    complete = {}
+    for cond, by_sender in runs.items():
+        seeds = {seed for per in by_sender.values() for seed in per}
+        if set(by_sender) == swept and all(set(per) == seeds and None not in per.values()
+                                           for per in by_sender.values()):
+            complete[cond] = {v: [per[seed] for seed in sorted(seeds)]
+                              for v, per in by_sender.items()}
+    incomplete = len(runs) - len(complete)
     per_condition = []
-    for cond, tputs in by_condition.items():
+    for cond, by_sender in complete.items():
+        tputs = {v: statistics.fmean(t) for v, t in by_sender.items()}
         best = max(tputs.values())
         winners = "+".join(v for v in sorted(tputs, key=SENDERS.index) if tputs[v] == best)
-        per_condition.append({"path_delay": cond[0], "drop": cond[1], "level": cond[2],
-                              "delay": cond[3], "best": winners,
-                              **{v: (t / best if best else None) for v, t in tputs.items()}})
-    senders = sorted({v for c in by_condition.values() for v in c}, key=SENDERS.index)
+        entry = {"path_delay": cond[0], "drop": cond[1], "level": cond[2], "delay": cond[3],
+                 "seeds": len(next(iter(by_sender.values()))), "best": winners,
+                 **{v: (t / best if best else None) for v, t in tputs.items()}}
+        if entry["seeds"] > 1:
+            entry.update({f"{v}_sd": (statistics.stdev(t) / best if best else None)
+                          for v, t in by_sender.items()})
+        per_condition.append(entry)
+    senders = sorted({v for c in complete.values() for v in c}, key=SENDERS.index)
     summary = []
     for v in senders:
         rel = [c[v] for c in per_condition if c.get(v) is not None]
+        sds = [c[f"{v}_sd"] for c in per_condition if c.get(f"{v}_sd") is not None]
         summary.append({"variant": v, "name": PAPER_NAMES.get(v, v), "conditions": len(rel),
                         "best": sum(c[v] == 1.0 for c in per_condition),
                         "mean_relative": statistics.fmean(rel) if rel else None,
                         "worst_relative": min(rel) if rel else None,
+                        "seeds": max((c["seeds"] for c in per_condition), default=0),
+                        "spread": statistics.fmean(sds) if sds else None,
                         "incomplete_conditions": incomplete})
     return per_condition, summary
 
@@ -144,9 +163,12 @@ def sweep_checks(per_condition: list[dict], summary: list[dict]) -> list[Stateme
                         has_direction=False)]
     top = max(summary, key=lambda s: s["mean_relative"] or 0)
     # the conditions where another scheme beats TAES (a tie is no defeat)
-    shortfalls = [1 - c[FINAL] for c in per_condition if c.get(FINAL) is not None
-                  and c[FINAL] < 1.0]
+    beaten = [c for c in per_condition if c.get(FINAL) is not None and c[FINAL] < 1.0]
+    shortfalls = [1 - c[FINAL] for c in beaten]
     mostly = sum(s < MOSTLY for s in shortfalls)
+    seeds = final["seeds"]
+    # with several seeds: the shortfalls larger than twice their standard error, TAES's and the
+    # best sender's runs taken as independent samples (the rest are within the runs' noise)
     return [
         judge("57_best", item, SAYS_BEST, paper="-",
               values={"TAES mean relative": final["mean_relative"],
@@ -156,7 +178,10 @@ def sweep_checks(per_condition: list[dict], summary: list[dict]) -> list[Stateme
               test="the highest mean throughput relative to each condition's best"),
         judge("57_mostly", item, SAYS_MOSTLY, paper="< 5 % in most",
               values={"conditions TAES is beaten in": len(shortfalls),
-                      "by under 5 %": mostly},
+                      "by under 5 %": mostly,
+                      **({} if seeds < 2 else {
+                          f"beyond twice their standard error over {seeds} seeds":
+                          sum(_beyond_noise(c, seeds) for c in beaten)})},
               direction=None,
               size=Near("share of the defeats under 5 %",
                         lambda v: mostly / len(shortfalls) if shortfalls else 1.0, 0.5,
@@ -168,18 +193,34 @@ def sweep_checks(per_condition: list[dict], summary: list[dict]) -> list[Stateme
     ]
 
 
+def _beyond_noise(condition: dict, seeds: int) -> bool:
+    """Whether TAES's shortfall in ``condition`` exceeds twice the standard error of the
+    difference between its mean and the best sender's (each of ``seeds`` runs)."""
+    best = condition["best"].split("+")[0]
+    error = math.sqrt((condition[f"{FINAL}_sd"] ** 2 + condition[f"{best}_sd"] ** 2) / seeds)
+    return 1 - condition[FINAL] > 2 * error
+
+
 def sweep_markdown(per_condition: list[dict], summary: list[dict], checks: list[Statement],
                    duration: float) -> str:
+    seeds = summary[0]["seeds"] if summary else 1
+    each = ("once each" if seeds <= 1 else
+            f"{seeds} times each (seeds 1-{seeds}; a sender's throughput in a condition is the "
+            f"mean of its runs, spread: the mean over the conditions of the standard deviation "
+            f"of its runs, relative to the best sender's mean)")
+    spread = seeds > 1
     lines = [f"000 §5.7: {len(per_condition)} conditions drawn from 000's ranges, every sender "
-             f"once each, {duration:g} s runs (000: 1000 s). Relative: a sender's throughput "
+             f"{each}, {duration:g} s runs (000: 1000 s). Relative: a sender's throughput "
              f"over the best sender's in that condition."
              + (f" {summary[0]['incomplete_conditions']} condition(s) where a sender's run failed "
                 f"are left out." if summary and summary[0]["incomplete_conditions"] else ""), "",
-             "| sender | best or tied for best in | mean relative | worst relative |",
-             "|---|---:|---:|---:|"]
+             "| sender | best or tied for best in | mean relative | worst relative |"
+             + (" spread |" if spread else ""),
+             "|---|---:|---:|---:|" + ("---:|" if spread else "")]
     for s in summary:
         lines.append(f"| {s['name']} (`{s['variant']}`) | {s['best']} of {s['conditions']} | "
-                     f"{s['mean_relative']:.4f} | {s['worst_relative']:.4f} |")
+                     f"{s['mean_relative']:.4f} | {s['worst_relative']:.4f} |"
+                     + (f" {s['spread']:.4f} |" if spread else ""))
     lines += ["", verdicts_markdown(checks, paper="000", columns=(("paper", "000"),
                                                                 ("ours", "ours")))]
     return "\n".join(lines)
