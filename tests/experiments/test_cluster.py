@@ -157,6 +157,7 @@ def test_a_worker_killed_mid_run_the_run_goes_to_another_and_the_rows_are_unchan
     assert _journal(out) == _journal(local_run)
 
 
+@pytest.mark.slow          # a sweep interrupted and resumed, or a worker restarted: minutes
 def test_a_run_whose_worker_dies_twice_is_a_failed_row_with_its_spec(cluster, tmp_path):
     """Run again once, then recorded failed (never dropped); the scheduler found through its
     scheduler file, as dask-jobqueue writes one."""
@@ -301,6 +302,7 @@ def test_a_worker_process_serves_a_sweeps_tasks_in_turn_and_ends_with_it():
         dask_cluster._run_task(spec, program, sha, "0123456789ab", modules, "self", "sweep-b")
 
 
+@pytest.mark.slow          # a sweep interrupted and resumed, or a worker restarted: minutes
 def test_ctrl_c_cancels_the_tasks_and_keeps_a_consistent_journal_that_resumes(
         local_run, tmp_path, capsys):
     """The terminal's Ctrl-C (SIGINT to the process group, local:N's workers in it): status
@@ -390,6 +392,7 @@ def test_a_worker_that_cannot_import_the_project_is_named(monkeypatch):
                         version=code_version(program), python_choice="auto")
 
 
+@pytest.mark.slow          # a sweep interrupted and resumed, or a worker restarted: minutes
 def test_a_worker_without_pypy3_runs_its_runs_on_cpython_and_the_rows_say_so(local_run,
                                                                               tmp_path, capsys):
     """A Dask worker whose PATH has no pypy3 (--worker-python auto): its worker processes are

@@ -68,6 +68,7 @@ def files_less_timing(out: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize("driver", sorted(SWEEPS))
+@pytest.mark.slow          # eight small sweeps, two per driver: minutes (make test-slow)
 def test_a_driver_on_local_2_writes_the_files_of_a_local_run(driver, tmp_path):
     here, there = tmp_path / "local", tmp_path / "cluster"
     local = sweep(driver, here, "--jobs", "2")
