@@ -1,6 +1,6 @@
 """Seed 004's chapters 4 and 5 on the simulator's traces: delay-based congestion estimators
 scored by LPA/FPA and the modelled change in duration, and the retransmission timer replayed
-under other RTO parameters (seeds/004-rewaskar-tcpdebug-dbce.txt ch. 4-5, App. A-B).
+under other RTO parameters ([TCPDEBUG] ch. 4-5, App. A-B).
 
     python -m experiments.dbce_tables --mode quick --out results/dbce/    # 2 minutes (4 on a busy machine)
     python -m experiments.dbce_tables --mode full --out results/dbce/     # ~3,000 connections
@@ -113,7 +113,7 @@ def connections_of(rows: Sequence[dict]) -> list[dict]:
 
 
 # --------------------------------------------------------------------------- 004's findings
-# What 004 says of each estimator (§5.4, Figs. 5.2-5.11; digest §3.5), beside our rows
+# What 004 says of each estimator (§5.4, Figs. 5.2-5.11), beside our rows
 PAPER_SAYS = {
     "CARD": "best LPA (> 45 % of connections predicted well); wrong in 65-75 % of connections; "
             "~ Random(0.8)",

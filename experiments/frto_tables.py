@@ -1,4 +1,4 @@
-"""Reproduce F-RTO's Tables 1-3 and Figures 6-9 (seeds/001-f-rto.txt §5.1-5.3) in virtual time.
+"""Reproduce F-RTO's Tables 1-3 and Figures 6-9 ([FRTO] §5.1-5.3) in virtual time.
 
     python -m experiments.frto_tables --mode quick --out results/frto/     # about a minute
     python -m experiments.frto_tables --mode full --out results/frto/      # the paper's 30 runs
@@ -72,7 +72,7 @@ __all__ = ["MODES", "FrtoSweepConfig", "build_specs", "points_of", "statements",
            "STALL_PROBABILITY"]
 
 STALL_PROBABILITY = 0.02        # 001 §5.1: "a packet is delayed with a probability of 0.02"
-TABLE_LOSS = 0.05               # 001 Table 2 / Fig. 7: the 5 % runs (digest §3)
+TABLE_LOSS = 0.05               # 001 Table 2 / Fig. 7: the 5 % runs
 SCENARIOS = ("delay", "loss", "burst", "fairness")
 # 001 §5.3: set 2 of the fairness test is F-RTO in test A, conventional in test B
 FAIR_TESTS = {"A": "frto", "B": CONVENTIONAL}

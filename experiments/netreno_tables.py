@@ -1,4 +1,4 @@
-"""Reproduce Net Reno's evaluation (seeds/002-net-reno-fast-recovery.txt §4.1, §7.1-7.2) in
+"""Reproduce Net Reno's evaluation ([NETRENO] §4.1, §7.1-7.2) in
 virtual time with the P4 gateway.
 
     python -m experiments.netreno_tables --mode quick --out results/netreno/   # a few minutes
@@ -53,7 +53,7 @@ __all__ = ["MODES", "NetRenoSweepConfig", "build_specs", "write_outputs", "main"
            "SIM_VARIANTS", "LAB_VARIANTS", "PARTS"]
 
 PARTS = ("sim", "lab", "trace")
-# §7.1's rows: 002's four senders, then RFC 6582 / RFC 6675 (digest 002 §5 item 1)
+# §7.1's rows: 002's four senders, then RFC 6582 / RFC 6675
 SIM_VARIANTS = ("lsnr", "lssack", "netreno", "netreno-sack", "newreno", "sack")
 # §7.2's rows, both columns
 LAB_VARIANTS = tuple(v for _, nr, _, sk, _ in TABLE3_ROWS for v in (nr, sk) if v)

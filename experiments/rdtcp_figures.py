@@ -1,4 +1,4 @@
-"""Reproduce RD-TCP's Figures 1–4 (seeds/003-rd-tcp-epdn.txt §5–6) in virtual time.
+"""Reproduce RD-TCP's Figures 1–4 ([RDTCP] §5–6) in virtual time.
 
     python -m experiments.rdtcp_figures --mode full --jobs 2 --out results/
     python -m experiments.rdtcp_figures --mode quick --out results/     # CI-sized

@@ -1,4 +1,4 @@
-"""Reproduce RR-TCP's evaluation (seeds/000-rr-tcp-dsack.txt §5) in virtual time: Figures 1 and
+"""Reproduce RR-TCP's evaluation ([RRTCP] §5) in virtual time: Figures 1 and
 4-19, Tables 3 and 4, and the §5.7 sweep.
 
     python -m experiments.rrtcp_figures --mode quick --out results/rrtcp/     # minutes

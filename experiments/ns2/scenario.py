@@ -58,14 +58,14 @@ __all__ = ["Ns2Run", "Link", "Impairment", "Holdback", "Red", "Inexpressible", "
 # our variant -> ns-2's sender and sink (the ns Manual's one-way agents)
 AGENTS = {"sack": ("Sack1", "Sack1"), "newreno": ("Newreno", ""), "reno": ("Reno", "")}
 CLASSES = 8                     # error models a distribution of delays is made of
-# 000's timers as its ns-2 runs set them (experiments.studies.rrtcp.scenario: 000 §5.3, digest)
+# 000's timers as its ns-2 runs set them (experiments.studies.rrtcp.scenario: 000 §5.3)
 RRTCP_AGENT = {"minrto_": 1.0, "maxrto_": 64.0, "tcpTick_": 0.01, "windowInit_": 2}
 # 002's RED (experiments.studies.netreno.scenario: 002 §7.1, §7.2)
 RED_PARAMS = {"netreno-sim": {"min_th": 4, "max_th": 8, "w_q": 0.002, "max_p": 1 / 50},
               "netreno-lab": {"min_th": 5, "max_th": 10, "w_q": 1 / 512, "max_p": 0.02}}
 NETRENO_SEGMENT = 512
 # 002's NetBSD 1.2 hosts as the lab's runs set them (experiments.studies.netreno.scenario's
-# netbsd_config: 002 §3, digest 002 §5 item 9): delayed ACKs of 200 ms at the sink, a window
+# netbsd_config: 002 §3): delayed ACKs of 200 ms at the sink, a window
 # of 128 segments, one segment's initial window, a 500 ms tick, 1 s minimum and 3 s initial RTO
 NETBSD_AGENT = {"windowInit_": 1, "tcpTick_": 0.5, "minrto_": 1.0, "rtxcur_init_": 3.0}
 NETBSD_WINDOW = 128

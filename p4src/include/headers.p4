@@ -102,7 +102,7 @@ const bit<32> DEFAULT_MTU = 1500;   /* used when port_mtu[p] == 0 (Ethernet, RFC
  * drops the EPDN table records are buffer, random, pattern (cause <= DROP_PATTERN) and RED
  * (verdict.p4, epdn.p4). */
 const bit<8> DROP_NONE      = 0;
-const bit<8> DROP_BUFFER    = 1;   /* per-port buffer limit reached (drop-tail, design.md) */
+const bit<8> DROP_BUFFER    = 1;   /* per-port buffer limit reached (drop-tail, p4src/README.md) */
 const bit<8> DROP_RANDOM    = 2;   /* injected: drop_prob */
 const bit<8> DROP_PATTERN   = 3;   /* injected: control-plane pattern slot IMPAIR_DROP */
 const bit<8> DROP_NO_ROUTE  = 4;   /* no forwarding entry: IPv4 LPM miss or l2_forward miss */

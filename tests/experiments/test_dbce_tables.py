@@ -49,7 +49,7 @@ def test_a_quick_run_writes_the_tables_figures_and_data(quick):
 
 
 def test_every_connection_planned_is_analysed_and_its_losses_are_the_gateways_drops(quick):
-    """Ground truth the dissertation never had (digest 004 §4.1): the needed retransmissions
+    """Ground truth the dissertation never had: the needed retransmissions
     the analyzer finds in the capture at A are the packets R1 dropped, within a quarter
     (networks without cross traffic, whose own drops are not the connections')."""
     out, _ = quick

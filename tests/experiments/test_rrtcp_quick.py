@@ -1,4 +1,4 @@
-"""000's top priorities (digest 000 §4) checked on quick-mode runs of its figures: Figs. 4/5
+"""000's top priorities checked on quick-mode runs of its figures: Figs. 4/5
 (SACK << FA < TA, TA over 71 % of the ideal at 30 % delayed), Figs. 8/9 (the timeout knee near an
 FA ratio of 60 %, TA at the best fixed FA ratio's throughput, its FA ratio about 60-70 % and
 dupthresh about 25), Figs. 10/11 with Table 3 (TA collapses beyond a 1.1 s mean delay, TAES

@@ -1,4 +1,4 @@
-"""F-RTO (seeds/001-f-rto.txt, RFC 5682 §3) through the engine's public API and the in-memory
+"""F-RTO ([FRTO], RFC 5682 §3) through the engine's public API and the in-memory
 network: after a timeout it retransmits the timed-out segment only, then probes with two new
 segments; the ACKs that follow tell a delay spike from a loss. A spurious timeout is answered
 as the paper does (halving), or with the full undo or RFC 4015's response."""

@@ -1,6 +1,6 @@
 """The RD-TCP receiver's reordered list and drop list, case by case (003 §3.1 "TCP receiver:
 Processing data packets"), in bytes: packet P_n is bytes [1 + 10(n-1), 1 + 10n); a stamp
-"P_a..P_b" is the byte range [first byte of P_a, end of P_b) (design.md)."""
+"P_a..P_b" is the byte range [first byte of P_a, end of P_b) (docs/architecture.md §4)."""
 
 import pytest
 

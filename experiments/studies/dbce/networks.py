@@ -1,7 +1,7 @@
 """The networks of seed 004 ch. 4-5's study in the simulator (experiments.studies.dbce.scenario):
 003's dumbbell (``topologies.PaperTopo``) with its bottleneck rate, delay and R1's buffer varied,
 and random drops in the P4 gateway or cross traffic added, standing in for 004's Internet
-traces (digest §4.4: the reference values are sanity ranges for 2002-2006 traffic).
+traces (the reference values are sanity ranges for 2002-2006 traffic).
 
 Pure data, which the scenario registers one Scenario for each of and the driver's options
 list. Each: ``bw`` (Mb/s) and ``delay`` of R1-R2, ``queue`` (R1's drop-tail buffer,

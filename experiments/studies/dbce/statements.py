@@ -1,4 +1,4 @@
-"""004's statements about its chapters 3-5 (seeds/004-rewaskar-tcpdebug-dbce.txt: §3.3, §4.4,
+"""004's statements about its chapters 3-5 ([TCPDEBUG]: §3.3, §4.4,
 §5.4-5.5), in its words, each judged by direction and size (``experiments.runner.verdicts``) on
 the study of the simulated traces (``analyzer.study.summarize``, ``dbce_tables``).
 

@@ -1,4 +1,4 @@
-"""One run of F-RTO's evaluation (seeds/001-f-rto.txt §5.1) in virtual time: a 100 KB transfer
+"""One run of F-RTO's evaluation ([FRTO] §5.1) in virtual time: a 100 KB transfer
 from the fixed host to the mobile host over ``topologies.FrtoTopo``, through the P4 gateways, in
 one of the paper's three scenarios (registered below):
 
@@ -60,7 +60,7 @@ __all__ = ["run_frto", "run_frto_fairness", "frto_config", "FRTO_SCENARIOS", "TR
            "FAIR_BYTES", "FAIR_SET_SIZE", "FAIR_SET2_START", "FAIR_START_JITTER", "CONVENTIONAL"]
 
 FRTO_SCENARIOS = ("frto-delay", "frto-loss", "frto-burst")
-TRANSFER_BYTES = 100 * 1024     # 001 §5.1: "100 KB bulk transfers" (digest §5 item 10)
+TRANSFER_BYTES = 100 * 1024     # 001 §5.1: "100 KB bulk transfers"
 STALL_MEAN = 3.5                # 001 §5.1: "mean delay length of 3.5 seconds"
 GOOD_MIN, GOOD_MAX = 0.1, 20.0  # 001 §5.1: good state U(0.1, 20) s
 BAD_MEAN = 3.5                  # 001 §5.1: bad state Exp(mean 3.5 s)

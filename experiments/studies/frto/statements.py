@@ -1,4 +1,4 @@
-"""001's statements about its Tables 1-3 and Figures 6-9 (seeds/001-f-rto.txt §5.2-5.3), in
+"""001's statements about its Tables 1-3 and Figures 6-9 ([FRTO] §5.2-5.3), in
 its words, each judged by direction and size (``experiments.runner.verdicts``) on our runs.
 
 The paper's numbers are its medians over 30 runs (Tables 1-3). A statement about how much

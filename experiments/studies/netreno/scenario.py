@@ -1,10 +1,10 @@
-"""One run of Net Reno's evaluation (seeds/002-net-reno-fast-recovery.txt §4.1, §7) in virtual
+"""One run of Net Reno's evaluation ([NETRENO] §4.1, §7) in virtual
 time, through the P4 gateway (``topologies.netreno``).
 
 - ``netreno-sim`` (§7.1, Tables 1-2): five always-backlogged senders C1-C5 to one sink through
   gateway r1, whose port to the sink runs RED (buffer 16, min_th 4, max_th 8, w_q 0.002, max_p
   1/50) in the P4 program, configured through the controller (``red`` of the port); each sender
-  opens at U(0, 1) s (digest 002 §5 item 11). The row has each connection's RTOs and drops
+  opens at U(0, 1) s. The row has each connection's RTOs and drops
   (``c1_rtos`` ... ``c5_drops``) and goodput. ``netreno-sim-droptail``: the same network with
   the program's drop-tail buffer of 16 instead of RED (002 uses RED "to eliminate the phase
   effects" of drop-tail).
@@ -70,7 +70,7 @@ RED_SIM = {"min_th": 4, "max_th": 8, "w_q": 0.002, "max_p": 1 / 50}
 # 002 §7.2: "bufferize=20, min_th=5, max_th=10, w_q=1/512, max_q=0.02" (max_q is max_p)
 RED_LAB = {"min_th": 5, "max_th": 10, "w_q": 1 / 512, "max_p": 0.02}
 SIM_SENDERS = 5                 # 002 Fig. 6: C1-C5
-START_SPREAD = 1.0              # each sender opens at U(0, 1) s (digest 002 §5 item 11)
+START_SPREAD = 1.0              # each sender opens at U(0, 1) s
 DRAIN = 2.0                     # seconds to empty r1's queue before drops are counted
 LAB_PORT = 2                    # NetRenoLabTopo: r1's port towards the sink
 TRANSFER_BYTES = 100 * 1024     # 002 §4.1: "Each transfer delivered 100KB of data"
@@ -82,7 +82,7 @@ TRACE_LIMIT = 300.0             # seconds a transfer may take at most
 
 def netbsd_config(spec: RunSpec) -> Any:
     """Both ends' engine configuration: the variant (its SACK offer) on NetBSD 1.2's timers
-    (002 §3; digest 002 §5 item 9)."""
+    (002 §3)."""
     policy = get_variant(spec.variant)
     return TcpConfig(variant=spec.variant, mss=SCENARIOS[spec.scenario].mss,
                      sack=policy.offers_sack, timestamps=policy.needs_timestamps,

@@ -1,4 +1,4 @@
-"""002's statements about its Fig. 1 and Tables 1-3 (seeds/002-net-reno-fast-recovery.txt
+"""002's statements about its Fig. 1 and Tables 1-3 ([NETRENO]
 §4.1, §7.1-7.2), in its words, each judged by direction and size
 (``experiments.runner.verdicts``) on our runs (``experiments.studies.netreno.report``'s
 tables).

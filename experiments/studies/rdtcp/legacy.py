@@ -1,4 +1,4 @@
-"""The incremental-deployment series (seeds/003-rd-tcp-epdn.txt §7): RD-TCP and its k-adapting
+"""The incremental-deployment series ([RDTCP] §7): RD-TCP and its k-adapting
 forms when the router that drops a segment is a legacy one, beside SACK and RACK-TLP.
 
 003 §7 asks how RD-TCP fares "when there are some routers in a network which have not been

@@ -1,10 +1,10 @@
-"""One run of RD-TCP's simulation scenario (seeds/003-rd-tcp-epdn.txt §4) in virtual time.
+"""One run of RD-TCP's simulation scenario ([RDTCP] §4) in virtual time.
 
 Scenario, as the paper states it: hosts A and B, gateways R1 and R2 (``topologies.PaperTopo``);
 1500-byte packets (MTU 1500, so MSS 1460; RD-TCP flows send 1448-byte segments, keeping 12
 bytes for the EPDN option: the row's ``mss``); maximum congestion window 500 segments;
 drop-tail buffer of 65 packets at R1's bottleneck port, enforced by the P4 gateway itself
-(design.md, "Drops the program can see") with the traffic-manager queue configured deeper; one
+(p4src/README.md, "Why the program keeps its own queue count") with the traffic-manager queue configured deeper; one
 bulk transfer from A to B; no delayed ACKs (ns-2's default TCP sink). Reordering is either the
 paper's random queue swaps at R1's bottleneck queue (``sim.reorder``), one of the gateway's
 own P4 injection modes, set through the controller's impairment knobs, or reordering by delay

@@ -1,4 +1,4 @@
-"""003's statements about its Figures 1-4 and §6's k (seeds/003-rd-tcp-epdn.txt §5-6), in its
+"""003's statements about its Figures 1-4 and §6's k ([RDTCP] §5-6), in its
 words, each judged by direction and size (``experiments.runner.verdicts``) on the sweep's
 points.
 

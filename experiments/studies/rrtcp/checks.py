@@ -1,4 +1,4 @@
-"""000's statements about its figures and tables (§2.1, §5; digest 000 §4), in its words, each
+"""000's statements about its figures and tables (§2.1, §5), in its words, each
 judged by direction and size (``experiments.runner.verdicts``) on our numbers: the ordering or
 shape it states, and its number within a stated tolerance where it gives one.
 

@@ -1,4 +1,4 @@
-"""RR-TCP's evaluation (seeds/000-rr-tcp-dsack.txt §5) as data: every figure of 000 drawn from
+"""RR-TCP's evaluation ([RRTCP] §5) as data: every figure of 000 drawn from
 runs, its curves and the runs behind each point, and the runs of its two tables.
 
 A point's key is the ``RunSpec`` of its first seed (``point_key``); the sweep runs each key for

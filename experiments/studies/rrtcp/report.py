@@ -2,7 +2,7 @@
 seeds), the figures' curves as numbers, and 000's two tables with its numbers beside ours.
 
 The metrics, per run, then averaged over a point's seeds (000 §5's measures, as defined here
-where 000 leaves them open: digest 000 §3 "Metrics"):
+where 000 leaves them open):
 
 * ``throughput``: data bytes delivered in order per second; ``relative``: over the point's
   SACK-NODELAY (SACK on the same path, same drops, nothing delayed), 000 §5.1.1's ideal.

@@ -1,4 +1,4 @@
-"""One run of RR-TCP's evaluation (seeds/000-rr-tcp-dsack.txt §5) in virtual time.
+"""One run of RR-TCP's evaluation ([RRTCP] §5) in virtual time.
 
 000's setup (§5, Fig. 3, Table 2): one long-lived flow from a to b across ``topologies.RrTcpTopo``
 through the P4 gateways, maxwnd M = 50 packets of 1000 bytes, the bottleneck (R1, R2) with
@@ -26,13 +26,13 @@ be made:
 ``mechanisms(spec)`` says which element made each impairment of a run; the figure driver prints
 it beside each figure and table.
 
-The senders run 000's timers (§5, digest 000 §5 items 14 and 16): RFC 2988's RTO with K = 4 and
+The senders run 000's timers (§5): RFC 2988's RTO with K = 4 and
 a 1 s minimum, 64 s maximum, a 10 ms clock, one segment timed at a time as ns-2's agents do
 (``RTT_SAMPLING``); an initial window of two packets; maxwnd M as the sender's own window
 (ns-2's window_: at most M packets beyond SND.UNA, whatever limited transmit allows, which is
 what makes a packet delayed by more than a window wait rather than draw a fast retransmit,
 000 §5.6-5.7); limited transmit bounded to one cwnd beyond cwnd (000 §2.3, Table 2), the same
-rule for every sender (digest 000 §5 item 7); no delayed ACKs at the receiver, which sends
+rule for every sender; no delayed ACKs at the receiver, which sends
 DSACKs (RFC 2883). Throughput is the in-order data delivered to b's application over the run,
 as in the other scenarios. Besides the engine's counters a row has
 the mean RTO over the run (time-weighted, sampled every ``RTO_STEP``; 000's Table 3) and at its
@@ -67,17 +67,17 @@ __all__ = ["run_rrtcp", "rrtcp_config", "mechanisms", "delay_distribution", "Sen
            "RRTCP_INJECTIONS", "TRACE_COLUMNS"]
 
 PATH_DELAY = 0.050      # 000 §5.1: "the delay of link (R1, R2) is 50 ms"
-INITIAL_WINDOW = 2      # digest 000 §5 item 16: 000 does not say; ns-2's sack1 starts small
+INITIAL_WINDOW = 2      # 000 does not say; ns-2's sack1 starts small
 MIN_RTO = 1.0           # 000 §5.3: "the minimum RTO of 1 second" (RFC 2988 (2.4))
-MAX_RTO = 64.0          # digest 000 §5 item 14: not given; ns-2's maxrto_ of 64 s
-CLOCK = 0.010           # digest 000 §5 item 14: not given; a 10 ms timer clock
+MAX_RTO = 64.0          # not given by 000; ns-2's maxrto_ of 64 s
+CLOCK = 0.010           # not given by 000; a 10 ms timer clock
 # ns-2's TCP agents time one segment at a time (rtt_active_, rtt_seq_: the next one sent once
 # the last timed one is acknowledged; none that was retransmitted, Karn): a delayed packet that
 # is not retransmitted is timed with its delay, which is what 000 §4.4 and §5.3 are about
 RTT_SAMPLING = "per-flight"
 RTO_STEP = 0.1          # s between samples of the RTO, FA ratio and dupthresh
 # 000 §2.3, Table 2: limited transmit sends at most one cwnd beyond cwnd, for every sender
-# (digest 000 §5 item 7: min(dupthresh - 1, cwnd), so SACK's dupthresh of 3 sends 2)
+# (min(dupthresh - 1, cwnd), so SACK's dupthresh of 3 sends 2)
 LIMITED_TRANSMIT_CWNDS = 1.0
 RRTCP_INJECTIONS = ("swap", "delay", "altpath")   # "swap" with no swaps: no reordering
 # a one-run figure's series (``trace_step``): one row per sample
