@@ -39,7 +39,8 @@ class TcpConfig:
     dupthresh: int = 3              # RFC 5681 §3.2 DupThresh of the sack/NewReno senders (004: D)
     rto_estimator: str = "rfc6298"  # hosts.tcp.rtt.ESTIMATORS: "rfc6298", "linux-2.4" or
                                     # "histogram"; a variant built on its own (DSACK-HG) uses it
-    rto_m: float = 1.0              # RTO = m·srtt + k·rttvar (004 Table 1.1; RFC 6298: 1 and 4)
+    rto_m: float = 1.0              # RTO = m·srtt + k·rttvar (004 Table 1.1; RFC 6298: 1 and 4;
+                                    # Linux's estimator: 1 and 1, the linux-2.4 profile's)
     rto_k: float = 4.0
     clock_granularity: float = 0.001    # G: the timer's tick (RFC 6298 §2.2; 004 Table 1.1)
     rtt_sampling: str = "per-ack"   # "per-ack" (RFC 7323 style: every ACK that can be timed)
