@@ -98,7 +98,7 @@ class TcpConnection:
     # (the rest is on the parts: conn.sender, conn.recovery, conn.inbound, conn.timers)
     @property
     def dupthresh(self) -> int:
-        return self.policy.dupthresh
+        return self.recovery.dupthresh
 
     @property
     def snd_una(self) -> int:

@@ -6,19 +6,22 @@ RFC 5681 congestion control (ssthresh from the FlightSize before limited transmi
 2); RFC 6675 SACK loss recovery on the scoreboard (scoreboard.py), or RFC 6582 NewReno when the
 peer did not negotiate SACK; the RFC 6298 timer's expiry as RFC 5681 §3.1 and RFC 6675 §5.1
 answer it. Where a variant decides differently, this part asks its policy (variants/base.py):
-it calls the policy's hooks at the points documented there, giving itself as the policy's
-read-only ``SenderView``, and applies the decisions they return.
+it calls the policy's hooks at the points documented there, giving them a read-only
+``PolicyView``, and applies the decisions they return (``_APPLY``: one function per decision).
 """
 
 from __future__ import annotations
 
 from hosts.tcp.handshake import initial_window
 from hosts.tcp.scoreboard import SACKED
-from hosts.tcp.variants.base import overrides
+from hosts.tcp.variants.base import (CarryDupacks, Decisions, EnterRecovery, GoBackN,
+                                     LeaveRecovery, MarkLost, ReduceWindow, RetransmitHead,
+                                     RttSample, SendNew, SendProbe, SetCwnd, SetDupthresh,
+                                     SpuriousTimeout, Undo, overrides)
 from netbase.segment import FIN, SYN, Segment
 from netbase.seq import SEQ_MOD, seq_sub
 
-__all__ = ["LossRecovery"]
+__all__ = ["LossRecovery", "PolicyView"]
 
 
 class LossRecovery:
@@ -40,6 +43,11 @@ class LossRecovery:
         self.probe_due = False                      # a loss probe goes out first (SendProbe)
         self.new_allowance = 0              # new segments beyond cwnd on this event (SendNew)
         self.lt_ok = True                   # this dupack episode may send (limited_transmit)
+        # DupThresh in force (RFC 6675 §2): fast retransmit's threshold and IsLost's count of
+        # SACKed segments; 3 (RFC 5681) unless an OS profile says (004, hosts/tcp/profiles.py),
+        # changed by the policy's SetDupthresh
+        self.dupthresh = conn.cfg.dupthresh
+        self.dupthresh_marking = True       # IsLost marks (off: the policy finds losses)
         cfg = conn.cfg              # new data bounded beyond cwnd - pipe (``new_data_end``)
         self.bounds_new_data = cfg.send_window_segments is not None \
             or cfg.limited_transmit_cwnds is not None
@@ -55,8 +63,9 @@ class LossRecovery:
         self._on_probe_sent_hook = overrides(policy, "on_probe_sent")
         self._deadline_hook = overrides(policy, "deadline")
         self._limited_transmit_hook = overrides(policy, "limited_transmit")
+        self.view = PolicyView(self)
         if policy.observes_deliveries:
-            self.sb.on_delivered, self.sb.view = policy.on_delivered, self
+            self.sb.on_delivered, self.sb.view = policy.on_delivered, self.view
 
     # ------------------------------------------------------------------ the policy's view
     @property
@@ -162,8 +171,10 @@ class LossRecovery:
         return pipe if pipe > 0 else 0
 
     def open_window(self) -> None:
-        """The handshake set the MSS: cwnd starts at IW (RFC 5681 §3.1)."""
+        """The handshake set the MSS: cwnd starts at IW (RFC 5681 §3.1); with SACK agreed, a
+        policy that finds losses itself turns IsLost's marking off."""
         self.cwnd = min(self.initial_window(), self.max_cwnd)
+        self.dupthresh_marking = self.policy.dupthresh_loss_marking or not self.conn.sack_ok
 
     def _grow_cwnd(self, acked: int) -> None:
         mss = self.conn.mss
@@ -201,11 +212,10 @@ class LossRecovery:
             self._on_new_ack(ack, now, tsecr)
         elif self._is_dupack(seg, new_sack, prior_wnd):
             self._on_dupack(seg, now)
-        policy = self.policy
-        if (self.in_recovery or self.in_loss) and new_sack and policy.dupthresh_loss_marking:
-            self.sb.mark_lost_below_sacked(policy.dupthresh)
+        if (self.in_recovery or self.in_loss) and new_sack and self.dupthresh_marking:
+            self.sb.mark_lost_below_sacked(self.dupthresh)
         if self._on_ack_hook is not None:
-            self.apply(self._on_ack_hook(self, seg, prior_una, now=now), now)
+            self._apply(self._on_ack_hook(self.view, seg, prior_una, now=now), now)
         self._read_deadline()
         return True
 
@@ -239,7 +249,7 @@ class LossRecovery:
             conn.stats["spurious_retransmits"] += 1
         conn.trace("dsack", start=start, end=end, retransmitted=retransmitted)
         if self._on_dsack_hook is not None:
-            self.apply(self._on_dsack_hook(self, start, end, retransmitted, now=now), now)
+            self._apply(self._on_dsack_hook(self.view, start, end, retransmitted, now=now), now)
 
     def _is_dupack(self, seg: Segment, new_sack: bool, prior_wnd: int) -> bool:
         """Whether an ACK that does not advance SND.UNA is a duplicate ACK.
@@ -274,7 +284,7 @@ class LossRecovery:
         timers = conn.timers
         timers.retries = 0
         if self._on_new_ack_hook is not None:
-            self.apply(self._on_new_ack_hook(self, now=now), now)
+            self._apply(self._on_new_ack_hook(self.view, now=now), now)
         if self.in_recovery or self.in_loss:
             if ack >= self.recovery_point:
                 self._exit_recovery()
@@ -282,7 +292,7 @@ class LossRecovery:
                 # RFC 6582 §3.2 step 5 by default (partial_ack "wait": no retransmission, the
                 # next hole waits for the RTO; a variant may defer it, Net Reno's reordering
                 # guard, 002 §5.3)
-                self.apply(self.policy.on_partial_ack(self, now=now), now)
+                self._apply(self.policy.on_partial_ack(self.view, now=now), now)
         if not self.in_recovery:
             self._grow_cwnd(acked)
         # RFC 6298 (5.2)/(5.3): stop the timer when all is acked, else restart it
@@ -301,15 +311,15 @@ class LossRecovery:
         if self.dupacks == 1 and not self.in_recovery and not self.in_loss:
             self.lt_mark = snd.snd_max              # what follows is limited transmit
             if self._limited_transmit_hook is not None:
-                self.lt_ok = self._limited_transmit_hook(self, now=now)
+                self.lt_ok = self._limited_transmit_hook(self.view, now=now)
         if seg.reorder and conn.rdtcp_ok:
             conn.stats["reorder_dupacks_received"] += 1
         if not conn.sack_ok:
             self.reno_dupacks += 1                  # each dupack: a segment left the network
         if self._on_dupack_hook is not None:
-            self.apply(self._on_dupack_hook(self, seg, self.dupacks, now=now), now)
+            self._apply(self._on_dupack_hook(self.view, seg, self.dupacks, now=now), now)
         if not self.in_recovery and not self.in_loss \
-                and self.policy.should_fast_retransmit(self, self.dupacks, now=now):
+                and self.policy.should_fast_retransmit(self.view, self.dupacks, now=now):
             if not conn.sack_ok and conn.cfg.partial_ack == "newreno" \
                     and snd.snd_una <= self.recovery_point:
                 # RFC 6582 §3.2 step 2: duplicate ACKs whose cumulative ACK does not cover more
@@ -324,26 +334,27 @@ class LossRecovery:
         policy = self.policy
         prior_cwnd, prior_ssthresh = self.cwnd, self.ssthresh
         if self._on_enter_recovery_hook is not None:
-            self._on_enter_recovery_hook(self, prior_cwnd, prior_ssthresh, now=now)
+            self._on_enter_recovery_hook(self.view, prior_cwnd, prior_ssthresh, now=now)
         self.recovery_point = snd.snd_max
         flight = snd.snd_max - snd.snd_una
-        self.ssthresh = policy.ssthresh_after_loss(self, now=now)  # RFC 5681 eq. (4) by default
+        self.ssthresh = policy.ssthresh_after_loss(self.view, now=now)  # RFC 5681 eq. (4)
         self.cwnd = self.ssthresh
         self.in_recovery = True
         self.recovery_undone = False
         conn.stats["fast_retransmits"] += 1
         conn.trace("fast-retransmit", snd_una=snd.snd_una, dupacks=self.dupacks,
-                   dupthresh=policy.dupthresh, flight=flight, ssthresh=self.ssthresh,
+                   dupthresh=self.dupthresh, flight=flight, ssthresh=self.ssthresh,
                    prior_cwnd=prior_cwnd)
-        if policy.dupthresh_loss_marking:
+        if self.dupthresh_marking:
             self.sb.mark_head_lost()
-            self.sb.mark_lost_below_sacked(policy.dupthresh)
+            self.sb.mark_lost_below_sacked(self.dupthresh)
         self.force_head = True
 
     def retransmitted(self, start: int, end: int, last_sent_at: float, now: float) -> None:
         """The sender is sending [start, end) again (the policy's ``on_retransmit``)."""
         if self._on_retransmit_hook is not None:
-            self.apply(self._on_retransmit_hook(self, start, end, last_sent_at, now=now), now)
+            self._apply(self._on_retransmit_hook(self.view, start, end, last_sent_at, now=now),
+                        now)
 
     # ------------------------------------------------------------------ the RTO expired
     def on_rto(self, now: float) -> list[Segment]:
@@ -353,7 +364,7 @@ class LossRecovery:
         snd = self.sender
         policy = self.policy
         if not self.in_recovery and not self.in_loss \
-                and policy.timeout_enters_recovery(self, now=now):
+                and policy.timeout_enters_recovery(self.view, now=now):
             # the variant reads this expiry as a loss to repair by fast recovery (RD-TCP,
             # 003 §3.1: the timer ran out while waiting for 3+k dupacks), not as an RTO: the
             # backed-off timer stays (RFC 6298 (5.5)), the window is halved, not collapsed
@@ -363,7 +374,7 @@ class LossRecovery:
             return conn.transmit(now)
         self._timed_out(now)
         if not self.in_loss:
-            ssthresh = policy.ssthresh_after_loss(self, now=now)  # RFC 5681 eq. (4) by default
+            ssthresh = policy.ssthresh_after_loss(self.view, now=now)  # RFC 5681 eq. (4)
             if self.in_recovery and not self.recovery_undone:
                 # The RTO ends a fast recovery that already cut ssthresh for this loss event:
                 # keep that cut (as Linux's tcp_enter_loss does in Recovery). FlightSize has
@@ -376,7 +387,7 @@ class LossRecovery:
         self.in_loss = True
         self.recovery_point = snd.snd_max
         self.dupacks = self.reno_dupacks = 0
-        if policy.timeout_retransmits_all(self, now=now):
+        if policy.timeout_retransmits_all(self.view, now=now):
             self.sb.mark_all_lost()
         else:
             self.sb.mark_head_lost()    # F-RTO (RFC 5682 §3 step 1): the timed-out segment only
@@ -390,13 +401,13 @@ class LossRecovery:
 
     def _timed_out(self, now: float) -> None:
         if self._on_timeout_hook is not None:
-            self.apply(self._on_timeout_hook(self, now=now), now)
+            self._apply(self._on_timeout_hook(self.view, now=now), now)
         self._read_deadline()
 
     # ------------------------------------------------------------------ the variant's timer
     def on_deadline(self, now: float) -> None:
         """The variant's own timer expired (the connection has disarmed it)."""
-        self.apply(self.policy.on_deadline(self, now=now), now)
+        self._apply(self.policy.on_deadline(self.view, now=now), now)
         self._read_deadline()
 
     def _read_deadline(self) -> None:
@@ -406,15 +417,15 @@ class LossRecovery:
             self.conn.timers.policy_deadline = self._deadline_hook()
 
     # ------------------------------------------------------------------ applying decisions
-    def apply(self, decision, now: float) -> None:
+    def _apply(self, decision: Decisions, now: float) -> None:
         """Apply what a hook returned: a Decision, a tuple of them (in order) or None."""
         if decision is None:
             return
         if type(decision) is tuple:
             for d in decision:
-                d.apply(self, now)
+                _apply_one(self, d, now)
         else:
-            decision.apply(self, now)
+            _apply_one(self, decision, now)
 
     def sample_rtt(self, rtt: float) -> None:
         """``RttSample``: the policy's measurement, to the RTO's estimator."""
@@ -436,7 +447,7 @@ class LossRecovery:
         self.conn.stats[f"{detector}_undos"] += 1
         self.conn.trace("undo", cwnd=self.cwnd, ssthresh=self.ssthresh, detector=detector)
         if self._on_undo_hook is not None:
-            self._on_undo_hook(self, now=now)
+            self._apply(self._on_undo_hook(self.view, now=now), now)
 
     def resume_after_spurious_timeout(self, cwnd: int, ssthresh: int, recover: int | None,
                                       now: float) -> None:
@@ -453,7 +464,7 @@ class LossRecovery:
         if recover is not None:
             self.recovery_point = recover
         if self._on_undo_hook is not None:
-            self._on_undo_hook(self, now=now)
+            self._apply(self._on_undo_hook(self.view, now=now), now)
 
     def mark_all_lost(self, cwnd_cap: int | None) -> None:
         """``GoBackN`` (F-RTO, RFC 5682 steps 2a, 3a)."""
@@ -473,7 +484,7 @@ class LossRecovery:
 
     def reduce_window(self, now: float) -> None:
         """``ReduceWindow`` (TLP, RFC 8985 §7.4.2)."""
-        self.ssthresh = self.policy.ssthresh_after_loss(self, now=now)
+        self.ssthresh = self.policy.ssthresh_after_loss(self.view, now=now)
         self.cwnd = max(self.conn.mss, min(self.cwnd, self.ssthresh))
         self.conn.trace("window-reduced", cwnd=self.cwnd, ssthresh=self.ssthresh)
 
@@ -523,5 +534,139 @@ class LossRecovery:
         conn.trace("loss-probe", start=start, retransmission=retransmission)
         conn.timers.restart_rto(now, snd.snd_max > snd.snd_una)
         if self._on_probe_sent_hook is not None:
-            self._on_probe_sent_hook(self, retransmission, now=now)
+            self._on_probe_sent_hook(self.view, retransmission, now=now)
         return seg
+
+
+# ---------------------------------------------------------------------- the decisions' effects
+# One function per decision of variants/base.py: the engine's side of each.
+_APPLY = {
+    Undo: lambda rec, d, now: rec.undo_reduction(d.cwnd, d.ssthresh, d.detector, now),
+    SpuriousTimeout: lambda rec, d, now: rec.resume_after_spurious_timeout(
+        d.cwnd, d.ssthresh, d.recover, now),
+    GoBackN: lambda rec, d, now: rec.mark_all_lost(d.cwnd_cap),
+    MarkLost: lambda rec, d, now: rec.mark_lost(d.records, d.rule),
+    EnterRecovery: lambda rec, d, now: rec.enter_recovery_if_idle(now),
+    ReduceWindow: lambda rec, d, now: rec.reduce_window(now),
+    SendProbe: lambda rec, d, now: setattr(rec, "probe_due", True),
+    RetransmitHead: lambda rec, d, now: rec.retransmit_head(d.cwnd),
+    SetCwnd: lambda rec, d, now: setattr(rec, "cwnd", d.cwnd),
+    SetDupthresh: lambda rec, d, now: setattr(rec, "dupthresh", d.n),
+    RttSample: lambda rec, d, now: rec.sample_rtt(d.rtt),
+    CarryDupacks: lambda rec, d, now: rec.carry_dupacks(d.n),
+    LeaveRecovery: lambda rec, d, now: rec.leave_recovery(),
+    SendNew: lambda rec, d, now: setattr(rec, "new_allowance", rec.new_allowance + d.count),
+}
+
+
+def _apply_one(rec: LossRecovery, d, now: float) -> None:
+    apply = _APPLY.get(type(d))
+    if apply is None:
+        raise TypeError(f"TCP variant {rec.policy.name!r} returned {d!r}, not a decision of "
+                        f"hosts/tcp/variants/base.py")
+    apply(rec, d, now)
+
+
+class PolicyView:
+    """The read-only ``SenderView`` of variants/base.py that the policy's hooks get: the
+    sending half's state, read through from the parts that hold it (nothing to assign)."""
+
+    __slots__ = ("_rec",)
+
+    def __init__(self, rec: LossRecovery) -> None:
+        self._rec = rec
+
+    @property
+    def mss(self) -> int:
+        return self._rec.mss
+
+    @property
+    def cwnd(self) -> int:
+        return self._rec.cwnd
+
+    @property
+    def ssthresh(self) -> int:
+        return self._rec.ssthresh
+
+    @property
+    def dupthresh(self) -> int:
+        return self._rec.dupthresh
+
+    @property
+    def dupacks(self) -> int:
+        return self._rec.dupacks
+
+    @property
+    def in_recovery(self) -> bool:
+        return self._rec.in_recovery
+
+    @property
+    def in_loss(self) -> bool:
+        return self._rec.in_loss
+
+    @property
+    def recovery_point(self) -> int:
+        return self._rec.recovery_point
+
+    @property
+    def snd_una(self) -> int:
+        return self._rec.sender.snd_una
+
+    @property
+    def snd_max(self) -> int:
+        return self._rec.sender.snd_max
+
+    @property
+    def snd_wnd(self) -> int:
+        return self._rec.sender.snd_wnd
+
+    @property
+    def flight_size(self) -> int:
+        snd = self._rec.sender
+        return snd.snd_max - snd.snd_una
+
+    @property
+    def flight_size_before_limited_transmit(self) -> int:
+        return self._rec.flight_size_before_limited_transmit
+
+    @property
+    def pipe(self) -> int:
+        return self._rec.pipe
+
+    @property
+    def unsent(self) -> int:
+        return self._rec.sender.unsent
+
+    @property
+    def sacked_out(self) -> int:
+        return self._rec.sb.sacked_out
+
+    @property
+    def sack_ok(self) -> bool:
+        return self._rec.sack_ok
+
+    @property
+    def ts_ok(self) -> bool:
+        return self._rec.ts_ok
+
+    @property
+    def rdtcp_ok(self) -> bool:
+        return self._rec.rdtcp_ok
+
+    @property
+    def rtt(self):
+        return self._rec.rtt
+
+    @property
+    def rto_deadline(self) -> float | None:
+        return self._rec.rto_deadline
+
+    @property
+    def scoreboard(self):
+        return self._rec.sb
+
+    def highest_sacked(self) -> int:
+        return self._rec.highest_sacked()
+
+    def initial_window(self) -> int:
+        return self._rec.initial_window()

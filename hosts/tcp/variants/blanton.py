@@ -40,11 +40,11 @@ class DsackEwma(_DupthreshAdapting):
 
     def on_false_fast_retransmit(self, view, dupacks, *, now):
         self.average += EWMA_GAIN * (dupacks - self.average)
-        self._set_dupthresh(view, math.ceil(self.average))
+        return self._set_dupthresh(view, math.ceil(self.average))
 
     def on_timeout(self, view, *, now):
-        super().on_timeout(view, now=now)
         self.average = float(DUPTHRESH)         # the reset forgets the history too
+        return super().on_timeout(view, now=now)
 
 
 class _DelayedFastRetransmit(BlantonAllmanUndo):
@@ -63,12 +63,12 @@ class _DelayedFastRetransmit(BlantonAllmanUndo):
         return self.delay if srtt is None else min(self.delay, srtt / 2)
 
     def on_dupack(self, view, seg, dupacks, *, now):
-        super().on_dupack(view, seg, dupacks, now=now)
         if dupacks == 1:
             self.first_dupack_at = now
+        return super().on_dupack(view, seg, dupacks, now=now)
 
     def should_fast_retransmit(self, view, dupacks, *, now):
-        if dupacks < self.dupthresh:
+        if dupacks < view.dupthresh:
             return False
         start = self.first_dupack_at if self.first_dupack_at is not None else now
         go_at = start + self._timer(view)
@@ -83,7 +83,7 @@ class _DelayedFastRetransmit(BlantonAllmanUndo):
 
     def on_deadline(self, view, *, now):
         self.due = None
-        if view.dupacks >= self.dupthresh and not view.in_recovery and not view.in_loss:
+        if view.dupacks >= view.dupthresh and not view.in_recovery and not view.in_loss:
             return ENTER_RECOVERY
         return None
 
@@ -100,8 +100,8 @@ class _DelayedFastRetransmit(BlantonAllmanUndo):
             self.hole_acked_at = now
 
     def on_timeout(self, view, *, now):
-        super().on_timeout(view, now=now)
         self.due = None
+        return super().on_timeout(view, now=now)
 
     def on_false_fast_retransmit(self, view, dupacks, *, now):
         srtt = view.rtt.srtt
@@ -109,6 +109,7 @@ class _DelayedFastRetransmit(BlantonAllmanUndo):
         if srtt is not None:
             longer = min(longer, srtt / 2)      # the timer's maximum
         self.delay = max(self.delay, longer)    # never reduced
+        return None
 
     def _longer(self, view: SenderView) -> float:
         raise NotImplementedError

@@ -17,7 +17,10 @@ exceeds 90 % of cwnd (in segments) and a retransmission timeout resets it to 3. 
 schemes ([10]) as "TCP using DSACK"; its Fig. 4 does not say which of them it ran.
 """
 
-from hosts.tcp.variants.base import DUPTHRESH, LossRecoveryPolicy, SenderView, Undo, register
+from __future__ import annotations
+
+from hosts.tcp.variants.base import (DUPTHRESH, RESET_DUPTHRESH, Decisions, LossRecoveryPolicy,
+                                     SenderView, SetDupthresh, Undo, chain, register)
 from hosts.tcp.variants.spurious import FalseRecoveryUndo
 
 CWND_FRACTION_CAP = 0.9     # 000 §5.1: BL variants bound dupthresh by 0.9 * cwnd
@@ -61,11 +64,15 @@ class DsackUndo(LossRecoveryPolicy):
     def on_undo(self, view, *, now):
         if self.proved_false:
             self.proved_false = False
-            self.on_false_fast_retransmit(view, self.episode_dupacks, now=now)
+            return self.on_false_fast_retransmit(view, self.episode_dupacks, now=now)
+        return None
 
-    def on_false_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> None:
+    def on_false_fast_retransmit(self, view: SenderView, dupacks: int, *,
+                                 now: float) -> Decisions:
         """Every retransmission of the last recovery was spurious and its window is restored;
-        the episode saw ``dupacks`` duplicate ACKs. BL-R keeps dupthresh at 3."""
+        the episode saw ``dupacks`` duplicate ACKs (called from ``on_undo``, whose decisions
+        these are). BL-R keeps dupthresh at 3."""
+        return None
 
 
 class BlantonAllmanUndo(DsackUndo):
@@ -81,12 +88,14 @@ class BlantonAllmanUndo(DsackUndo):
 
 
 class _DupthreshAdapting(BlantonAllmanUndo):
-    def _set_dupthresh(self, view: SenderView, value: int) -> None:
-        self.dupthresh = max(DUPTHRESH, min(value, dupthresh_cap(view)))
+    @staticmethod
+    def _set_dupthresh(view: SenderView, value: int) -> SetDupthresh:
+        """dupthresh ``value``, within [3, 90 % of cwnd] (000 §5.1)."""
+        return SetDupthresh(max(DUPTHRESH, min(value, dupthresh_cap(view))))
 
     def on_timeout(self, view, *, now):
-        super().on_timeout(view, now=now)
-        self.dupthresh = DUPTHRESH          # 000 §5.1: a timeout resets dupthresh to 3
+        # 000 §5.1: a timeout resets dupthresh to 3
+        return chain(super().on_timeout(view, now=now), RESET_DUPTHRESH)
 
 
 @register
@@ -94,7 +103,7 @@ class DsackInc(_DupthreshAdapting):
     name = "dsack-inc"
 
     def on_false_fast_retransmit(self, view, dupacks, *, now):
-        self._set_dupthresh(view, self.dupthresh + 1)
+        return self._set_dupthresh(view, view.dupthresh + 1)
 
 
 @register
@@ -102,4 +111,4 @@ class DsackAvg(_DupthreshAdapting):
     name = "dsack-avg"
 
     def on_false_fast_retransmit(self, view, dupacks, *, now):
-        self._set_dupthresh(view, (self.dupthresh + dupacks + 1) // 2)
+        return self._set_dupthresh(view, (view.dupthresh + dupacks + 1) // 2)

@@ -41,17 +41,11 @@ from __future__ import annotations
 from hosts.tcp.scoreboard import RETRANS
 from hosts.tcp.variants.base import (DUPTHRESH, ENTER_RECOVERY, CarryDupacks,
                                      LossRecoveryPolicy, RetransmitHead, SenderView, SetCwnd,
-                                     register)
+                                     chain, register)
 from hosts.tcp.variants.netreno_parts import (AckClock, BackToBack, LimitedData, Markers,
                                               ReorderGuard, SmallWindow, exit_window)
 
 __all__ = ["NetReno", "NetRenoSack", "Lsnr", "Lssack", "TABLE3_RULES"]
-
-
-def _combine(*decisions):
-    """The decisions that are not None, as the engine takes them (one, a tuple or None)."""
-    present = tuple(d for d in decisions if d is not None)
-    return present[0] if len(present) == 1 else (present or None)
 
 
 def _head_resent(view: SenderView) -> bool:
@@ -136,7 +130,7 @@ class NetReno(LossRecoveryPolicy):
             self.b2b.wait = 0
             cwnd = SetCwnd(min(view.cwnd, self.b2b.cwnd))
         carry = self.sw.carry(view) if self.small_window else None
-        return _combine(cwnd, CarryDupacks(carry) if carry is not None else None)
+        return chain(cwnd, CarryDupacks(carry) if carry is not None else None)
 
     # ------------------------------------------------------------------ recovery
     def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
@@ -170,14 +164,14 @@ class NetReno(LossRecoveryPolicy):
             mark = self.markers.on_dupack(view, dupacks)
         if self.guard.wait and not view.sack_ok:
             # NR-OOO (002 §5.3): "the number of additional duplicate ACKs is 3 - D"
-            return _combine(mark, self._resend_head(view) if self.guard.dupack() else None)
+            return chain(mark, self._resend_head(view) if self.guard.dupack() else None)
         if self.lost_retransmission and self.clock.due():
             # NR-LRX (002 §6.2): one RTT of ticks and three more, SND.UNA still not acked:
             # its retransmission was lost, send it "again"
             self.clock.resent()
-            return _combine(mark, self._resend_head(view))
+            return chain(mark, self._resend_head(view))
         if self.limited_data and not view.sack_ok:
-            return _combine(mark, self.ld.resend(view))
+            return chain(mark, self.ld.resend(view))
         return mark
 
     def _resend_head(self, view: SenderView) -> RetransmitHead:

@@ -9,7 +9,8 @@ after the last ACK when the flight's tail may be lost, so that the ACK it draws 
 the losses instead of the retransmission timer.
 
 Composition over the engine (hosts/tcp/variants/base.py): the engine's RFC 6675 recovery,
-congestion control and RTO stay; this policy turns off the engine's DupThresh loss marking,
+congestion control and RTO stay; this policy turns off the engine's DupThresh loss marking
+(``dupthresh_loss_marking``, with SACK),
 finds losses on the scoreboard itself (``detect_loss``, §6.2 step 5) and returns them
 (``MarkLost``) with ``ENTER_RECOVERY``, asks for probes with ``SEND_PROBE`` and runs its two
 timers (reordering timer, PTO) through ``deadline``. Without SACK it is plain RFC 5681/6582
@@ -147,6 +148,7 @@ class Rack(Sack):
 
     name = "rack"
     observes_deliveries = True
+    dupthresh_loss_marking = False      # with SACK RACK finds the losses (§6.2), not IsLost
 
     def __init__(self, config):
         super().__init__(config)
@@ -180,7 +182,6 @@ class Rack(Sack):
         if not view.sack_ok:
             self._deliveries.clear()
             return None
-        self.dupthresh_loss_marking = False
         deliveries, self._deliveries = self._deliveries, []
         rack = self.rack
         if deliveries:

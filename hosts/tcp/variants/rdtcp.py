@@ -7,8 +7,11 @@ and the drop list are byte ranges: [drop_lo, drop_hi) is the stamp, "PNO_k" the 
 highest byte received (Receiver.highest) and "PNO_i" the arriving segment [start, end).
 """
 
+from __future__ import annotations
+
 from hosts.tcp.ranges import RangeSet
-from hosts.tcp.variants.base import DUPTHRESH, LossRecoveryPolicy, SenderView, register
+from hosts.tcp.variants.base import (DUPTHRESH, RESET_DUPTHRESH, Decisions, LossRecoveryPolicy,
+                                     ReceiverView, SenderView, SetDupthresh, chain, register)
 from hosts.tcp.variants.dsack import dupthresh_cap
 from hosts.tcp.variants.spurious import FalseRecoveryUndo, FalseRetransmitDetector
 
@@ -28,21 +31,28 @@ class RdTcp(LossRecoveryPolicy):
     # "TCP Sender: Processing the acknowledgements"
     def on_dupack(self, view, seg, dupacks, *, now):
         if dupacks == DUPTHRESH and view.rdtcp_ok and seg.reorder:
-            # the ACK making the third dupack has the reorder bit: wait for k more
-            self.dupthresh = DUPTHRESH + self.wait_k(view)
+            # the ACK making the third dupack has the reorder bit: wait for k more, "3+k"
             self.waiting = True
-        elif self.waiting and not seg.reorder:
+            return SetDupthresh(DUPTHRESH + self.wait_k(view))
+        if self.waiting and not seg.reorder:
             # a later dupack lacks the bit: the packet could have been dropped, retransmit now
-            self.dupthresh = DUPTHRESH
             self.waiting = False
+            return RESET_DUPTHRESH
+        return None
 
     def wait_k(self, view: SenderView) -> int:
         """How many duplicate ACKs beyond three to wait for on a hole marked reordered."""
         return self.k
 
     def on_new_ack(self, view, *, now):
-        self.dupthresh = DUPTHRESH
+        return self._stop_waiting()
+
+    def _stop_waiting(self) -> Decisions:
+        """The wait is over: dupthresh 3 again (it is 3+k only while waiting)."""
+        if not self.waiting:
+            return None
         self.waiting = False
+        return RESET_DUPTHRESH
 
     def timeout_enters_recovery(self, view, *, now):
         # "If the timer runs out while waiting for '3+k' dupacks ..., then the sender assumes
@@ -53,12 +63,12 @@ class RdTcp(LossRecoveryPolicy):
         return self.waiting
 
     def on_timeout(self, view, *, now):
-        self.waiting = False
-        self.dupthresh = DUPTHRESH
+        return self._stop_waiting()
 
     # ---------------------------------------------------------------------- receiver, 003 §3.1
     # "TCP receiver: Processing data packets"
-    def on_data(self, rcv, start, end, stamp, *, now):
+    def on_data(self, rcv: ReceiverView, start: int, end: int,
+                stamp: tuple[int, int] | None, *, now: float) -> None:
         high = rcv.highest                                  # PNO_k before this segment
         if stamp is not None:
             lo, hi = stamp
@@ -82,7 +92,8 @@ class RdTcp(LossRecoveryPolicy):
         floor = min(rcv.rcv_nxt, start)
         self.dropped.drop_below(floor)
 
-    def _mark_reordered(self, rcv, start, end, stamp):
+    def _mark_reordered(self, rcv: ReceiverView, start: int, end: int,
+                        stamp: tuple[int, int] | None) -> None:
         excluded = [self.dropped, rcv.ooo]
         if stamp is not None:
             rs = RangeSet()
@@ -142,9 +153,9 @@ class RdTcpAdaptiveK(RdTcp):
         return max(self.k_configured, min(self.k, cap))
 
     def on_timeout(self, view, *, now):
-        super().on_timeout(view, now=now)
         self.episode.cancel()
         self.k = self.k_configured
+        return super().on_timeout(view, now=now)
 
 
 @register
@@ -187,13 +198,13 @@ class RdTcpMeasuredK(RdTcp):
         self.overtaken = view.dupacks
 
     def on_dupack(self, view, seg, dupacks, *, now):
-        super().on_dupack(view, seg, dupacks, now=now)
         if self.counting:
             self.overtaken = dupacks
+        return super().on_dupack(view, seg, dupacks, now=now)
 
     def on_new_ack(self, view, *, now):
-        super().on_new_ack(view, now=now)
         self.counting = False
+        return super().on_new_ack(view, now=now)
 
     def on_dsack(self, view, start, end, retransmitted, *, now):
         if retransmitted and self.hole is not None and start <= self.hole < end:
@@ -205,10 +216,10 @@ class RdTcpMeasuredK(RdTcp):
         return max(self.k_configured, min(self.k, cap))
 
     def on_timeout(self, view, *, now):
-        super().on_timeout(view, now=now)
         self.hole = None
         self.counting = False
         self.k = self.k_configured
+        return super().on_timeout(view, now=now)
 
 
 @register
@@ -243,9 +254,9 @@ class RdTcpMeasuredKUndo(RdTcpMeasuredK):
         self.undo.on_retransmit()
 
     def on_dsack(self, view, start, end, retransmitted, *, now):
-        super().on_dsack(view, start, end, retransmitted, now=now)    # k from the amount
-        return self.undo.on_dsack(end, retransmitted)
+        learnt = super().on_dsack(view, start, end, retransmitted, now=now)   # k from the amount
+        return chain(learnt, self.undo.on_dsack(end, retransmitted))
 
     def on_timeout(self, view, *, now):
-        super().on_timeout(view, now=now)
         self.undo.cancel()
+        return super().on_timeout(view, now=now)

@@ -21,7 +21,8 @@ for every sender; ``LimitedTransmitIdle`` reads it (and the windows) to tell whe
 
 from __future__ import annotations
 
-from hosts.tcp.variants.base import DUPTHRESH, SenderView, SpuriousTimeout, Undo, register
+from hosts.tcp.variants.base import (DUPTHRESH, Decisions, SenderView, SetDupthresh,
+                                     SpuriousTimeout, Undo, chain, register)
 from hosts.tcp.variants.dsack import DsackUndo
 from hosts.tcp.variants.rrtcp_parts import (FA_RATIO, FaRatioAdapter, FfrDuration,
                                             LimitedTransmitIdle, ReorderingHistogram,
@@ -68,7 +69,12 @@ class RrTcpFa(DsackUndo):
         return max(DUPTHRESH, self.target)
 
     # -------------------------------------------------------------- dupthresh (§4.2)
-    def _apply(self, view: SenderView) -> None:
+    def _apply(self, view: SenderView) -> SetDupthresh | None:
+        """The ``SetDupthresh`` of ``_dupthresh``, None when it is the one in force."""
+        n = self._dupthresh(view)
+        return None if n == view.dupthresh else SetDupthresh(n)
+
+    def _dupthresh(self, view: SenderView) -> int:
         """dupthresh from the histogram and the FA ratio, recomputed when either changed
         (§4.2). Unlike Blanton and Allman's schemes it is not bounded by cwnd (000 §5.7: that
         bound is what keeps them from avoiding longer reorderings); limited transmit's bound
@@ -85,9 +91,8 @@ class RrTcpFa(DsackUndo):
             self._basis = basis
             self.target = dupthresh_for(self.histogram, self.fa_ratio)
         if view.in_recovery or view.in_loss:
-            self.dupthresh = DUPTHRESH
-        else:
-            self.dupthresh = self.fast_retransmit_threshold
+            return DUPTHRESH
+        return self.fast_retransmit_threshold
 
     def _close_ack(self, view: SenderView, now: float) -> None:
         """The ACK's deliveries are all reported: take its sample (§4.1.1) and let old
@@ -100,16 +105,17 @@ class RrTcpFa(DsackUndo):
         self.sampler.delivered(start, end, transmissions)
 
     def on_dupack(self, view, seg, dupacks, *, now):
-        super().on_dupack(view, seg, dupacks, now=now)
+        super().on_dupack(view, seg, dupacks, now=now)      # (DsackUndo's: counts only)
         self._close_ack(view, now)
-        self._apply(view)           # before the engine compares dupacks with it
+        return self._apply(view)    # before the engine compares dupacks with it
 
     def on_new_ack(self, view, *, now):
         self._close_ack(view, now)
+        return None
 
     def on_ack(self, view, seg, prior_una, *, now):
         self._close_ack(view, now)
-        self._apply(view)
+        return self._apply(view)
 
     def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
         super().on_enter_recovery(view, prior_cwnd, prior_ssthresh, now=now)
@@ -128,29 +134,32 @@ class RrTcpFa(DsackUndo):
             undo = self._undo_false_timeout(view)
             decision = undo if decision is None else (decision, undo)
         if decision is None:
-            self._apply(view)
+            return self._apply(view)    # (an undo's on_undo sets it for the restored window)
         return decision
 
     def on_undo(self, view, *, now):
-        super().on_undo(view, now=now)  # on_false_fast_retransmit, if the episode's
-        self._apply(view)               # dupthresh for the restored window
+        # on_false_fast_retransmit, if the episode's, then dupthresh for the restored window
+        return chain(super().on_undo(view, now=now), self._apply(view))
 
     def on_false_fast_retransmit(self, view, dupacks, *, now):
         if self.cut_at is not None:
             self.ffr_duration.sample(now - self.cut_at)         # §4.1, §4.3.2: D
             self.cut_at = None
+        return None
 
     def on_timeout(self, view, *, now):
         first = not view.in_loss        # the first expiry of this episode, not a backoff
-        super().on_timeout(view, now=now)   # the fast-recovery episode is not judged
+        decision = super().on_timeout(view, now=now)    # the fast-recovery episode is not judged
         self.cut_at = None
         if first:
             self.timeout_prior = (view.cwnd, view.ssthresh)     # before the engine's cut
             self.timeout_episode.start(view.snd_una)
-            self.on_timeout_episode(view, now=now)
+            decision = chain(decision, self.on_timeout_episode(view, now=now))
+        return decision
 
-    def on_timeout_episode(self, view: SenderView, *, now: float) -> None:
+    def on_timeout_episode(self, view: SenderView, *, now: float) -> Decisions:
         """A retransmission timeout (once per episode). DSACK-FA's FA ratio is fixed."""
+        return None
 
     def _undo_false_timeout(self, view: SenderView) -> SpuriousTimeout | Undo:
         cwnd, ssthresh = self.timeout_prior
@@ -192,30 +201,32 @@ class RrTcp(RrTcpFa):
 
     def on_dupack(self, view, seg, dupacks, *, now):
         self.lt_idle.on_dupack(view)
-        super().on_dupack(view, seg, dupacks, now=now)
+        return super().on_dupack(view, seg, dupacks, now=now)
 
     def on_ack(self, view, seg, prior_una, *, now):
-        super().on_ack(view, seg, prior_una, now=now)
+        decision = super().on_ack(view, seg, prior_una, now=now)
         self.window.on_ack(view, now)
         self.rto_in_force = view.rtt.rto
-        period = self.lt_idle.on_ack(view, prior_una, self.dupthresh, now)
+        period = self.lt_idle.on_ack(view, prior_una, self._dupthresh(view), now)
         if period is not None:
             idle, dupacks = period
             w, r = self.window.get(view), srtt(view)
             self.adapter.on_limited_transmit_idle(limited_transmit_cost(idle, r, w, dupacks),
                                                   self._c_ffr(w, r))
-            self._apply(view)
+            decision = self._apply(view)    # the moved FA ratio's, in place of the one above
+        return decision
 
     def on_false_fast_retransmit(self, view, dupacks, *, now):
-        super().on_false_fast_retransmit(view, dupacks, now=now)
+        decision = super().on_false_fast_retransmit(view, dupacks, now=now)
         self.adapter.on_false_fast_retransmit()
+        return decision
 
     def on_timeout(self, view, *, now):
         self.lt_idle.on_timeout()
-        super().on_timeout(view, now=now)
+        return super().on_timeout(view, now=now)
 
     def on_timeout_episode(self, view, *, now):
         w, r = self.window.get(view), srtt(view)
         t = self.rto_in_force or view.rtt.rto
         self.adapter.on_timeout(timeout_cost(w, t, r), self._c_ffr(w, r))
-        self._apply(view)
+        return self._apply(view)

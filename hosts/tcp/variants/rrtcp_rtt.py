@@ -18,7 +18,7 @@ retransmission, and their mean, mean(t_ack1 - t_orig, t_dsack - t_rtx), goes to 
 
 from __future__ import annotations
 
-from hosts.tcp.variants.base import RttSample, register
+from hosts.tcp.variants.base import RttSample, chain, register
 from hosts.tcp.variants.rrtcp import RrTcp, RrTcpFa
 from hosts.tcp.variants.rrtcp_parts import HISTORY_LIFETIME
 
@@ -63,17 +63,6 @@ class EnhancedRttSampling:
             if pending[oldest][2] >= horizon:
                 break
             del pending[oldest]
-
-
-def chain(*decisions):
-    """Decisions in order as a hook returns them: None, one, or a flat tuple."""
-    flat = []
-    for d in decisions:
-        if type(d) is tuple:
-            flat.extend(d)
-        elif d is not None:
-            flat.append(d)
-    return None if not flat else flat[0] if len(flat) == 1 else tuple(flat)
 
 
 class _EnhancedSampling:
