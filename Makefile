@@ -39,7 +39,7 @@ help:
 	@echo "make run-frto   deps + reproduce F-RTO (seed 001) Tables 1-3, Figures 6-9 (FRTO_MODE=quick|full) into results/frto/"
 	@echo "make run-dbce   deps + seed 004 ch. 4-5: delay-based estimators (LPA/FPA) and the RTO replay (DBCE_MODE=quick|full) into results/dbce/"
 	@echo "make run-netreno deps + reproduce Net Reno (seed 002) Tables 1-3, Figure 1 with RED in the P4 gateway (NETRENO_MODE=quick|full) into results/netreno/"
-	@echo "make test       deps + every test (unit, STF conformance, PTF on the embedded target)"
+	@echo "make test       deps + every test (unit, STF conformance, PTF on the embedded target, mypy over hosts/)"
 	@echo "make test-fast  the tests without reinstalling, stopping at the first failure"
 	@echo "make ptf        the PTF data-plane suite on the embedded switch (root: makes a network namespace)"
 	@echo "make live       one real-time run of the paper dumbbell on network namespaces (root; experiments/LIVE.md)"
@@ -103,4 +103,4 @@ bench: $(VENV_STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PYTHON) $$b || exit 1; done
 
 clean:
-	rm -rf build results run .pytest_cache .hypothesis
+	rm -rf build results run .pytest_cache .hypothesis .mypy_cache

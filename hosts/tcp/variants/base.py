@@ -34,9 +34,9 @@ if TYPE_CHECKING:
     from hosts.tcp.ranges import RangeSet
     from netbase.segment import Segment
 
-__all__ = ["LossRecoveryPolicy", "SenderView", "ScoreboardView", "RttView", "ReceiverView",
-           "VARIANTS", "register", "get_variant", "overrides", "chain", "DUPTHRESH", "Decision",
-           "Decisions", "Undo", "SpuriousTimeout", "GoBackN", "MarkLost", "EnterRecovery",
+__all__ = ["LossRecoveryPolicy", "SenderView", "ScoreboardView", "RecordView", "RttView",
+           "ReceiverView", "VARIANTS", "register", "get_variant", "overrides", "chain",
+           "DUPTHRESH", "Decision", "Decisions", "Undo", "SpuriousTimeout", "GoBackN", "MarkLost", "EnterRecovery",
            "ReduceWindow", "SendProbe", "RetransmitHead", "SetCwnd", "SetDupthresh",
            "CarryDupacks", "RttSample", "LeaveRecovery", "SendNew", "ENTER_RECOVERY",
            "REDUCE_WINDOW", "SEND_PROBE", "RETRANSMIT_HEAD", "LEAVE_RECOVERY",
@@ -46,7 +46,7 @@ DUPTHRESH = 3   # RFC 5681 §3.2, RFC 6675 §2: DupThresh
 
 # a scoreboard record as a policy reads it: [start, end, sacked, lost, retrans, sent_at,
 # transmissions], indexed by hosts.tcp.scoreboard's START ... TX
-Record = Sequence[Any]
+RecordView = Sequence[Any]
 
 
 # ------------------------------------------------------------------------------- what a hook reads
@@ -73,7 +73,7 @@ class ScoreboardView(Protocol):
     lost; only the engine changes them."""
 
     @property
-    def records(self) -> Sequence[Record]:
+    def records(self) -> Sequence[RecordView]:
         """The records (read with hosts.tcp.scoreboard's START, END, SACKED, LOST, RETRANS,
         SENT_AT, TX)."""
 
@@ -81,7 +81,7 @@ class ScoreboardView(Protocol):
     def head(self) -> int:
         """The index of the first record not cumulatively acknowledged."""
 
-    def next_lost(self) -> Record | None:
+    def next_lost(self) -> RecordView | None:
         """RFC 6675 NextSeg (1): the first record marked lost and not yet sent again."""
 
 
@@ -270,7 +270,7 @@ class MarkLost(Decision):
 
     __slots__ = ("records", "rule")
 
-    def __init__(self, records: Sequence[Record], rule: str):
+    def __init__(self, records: Sequence[RecordView], rule: str):
         self.records, self.rule = records, rule
 
 

@@ -38,13 +38,18 @@ and ``netreno-sack`` does; either one meeting the other kind of peer runs that p
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hosts.tcp.scoreboard import RETRANS
-from hosts.tcp.variants.base import (DUPTHRESH, ENTER_RECOVERY, CarryDupacks,
+from hosts.tcp.variants.base import (DUPTHRESH, ENTER_RECOVERY, CarryDupacks, Decisions,
                                      LossRecoveryPolicy, RetransmitHead, SenderView, SetCwnd,
                                      chain, register)
 from hosts.tcp.variants.netreno_parts import (AckClock, BackToBack, LimitedData, Markers,
                                               ReorderGuard, SmallWindow, exit_window)
 
+if TYPE_CHECKING:
+    from hosts.tcp.config import TcpConfig
+    from netbase.segment import Segment
 __all__ = ["NetReno", "NetRenoSack", "Lsnr", "Lssack", "TABLE3_RULES"]
 
 
@@ -65,7 +70,7 @@ class NetReno(LossRecoveryPolicy):
     limited_data = False
     marking = False
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.sw = SmallWindow()
         self.clock = AckClock()
@@ -87,17 +92,17 @@ class NetReno(LossRecoveryPolicy):
         return self.clock.last_resend
 
     # ------------------------------------------------------------------ before recovery
-    def limited_transmit(self, view, *, now):
+    def limited_transmit(self, view: SenderView, *, now: float) -> bool:
         # NR-SW (002 §4.2): early sends below ten segments only; none without the rule
         return self.small_window and self.sw.early_sends(view)
 
-    def ssthresh_after_loss(self, view, *, now):
+    def ssthresh_after_loss(self, view: SenderView, *, now: float) -> int:
         if self.b2b.starting:
             return self.b2b.ssthresh(view)      # NR-B2B (002 §6.4)
         # RFC 5681 eq. (4) on the flight before the early sends (002 §4.2)
         return max(self.sw.flight_before_early_sends(view) // 2, 2 * view.mss)
 
-    def on_dupack(self, view, seg, dupacks, *, now):
+    def on_dupack(self, view: SenderView, seg: Segment, dupacks: int, *, now: float) -> Decisions:
         if view.in_loss:
             return None
         if view.in_recovery:
@@ -115,7 +120,7 @@ class NetReno(LossRecoveryPolicy):
             return ENTER_RECOVERY
         return None
 
-    def on_new_ack(self, view, *, now):
+    def on_new_ack(self, view: SenderView, *, now: float) -> Decisions:
         if view.in_recovery:
             self.sw.end()
             self.exiting = view.snd_una >= view.recovery_point
@@ -133,7 +138,8 @@ class NetReno(LossRecoveryPolicy):
         return chain(cwnd, CarryDupacks(carry) if carry is not None else None)
 
     # ------------------------------------------------------------------ recovery
-    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+    def on_enter_recovery(self, view: SenderView, prior_cwnd: int, prior_ssthresh: int, *,
+                          now: float) -> None:
         # NR-LRX (002 §6.1): the first RTT is W ticks, W the flight at fast retransmit
         self.clock.start(view.dupacks, self.sw.flight_before_early_sends(view) // view.mss)
         self.guard.marker = view.snd_max
@@ -143,7 +149,8 @@ class NetReno(LossRecoveryPolicy):
         self.markers.start()
         self.ld.restart(view)
 
-    def on_retransmit(self, view, start, end, last_sent_at, *, now):
+    def on_retransmit(self, view: SenderView, start: int, end: int, last_sent_at: float, *,
+                      now: float) -> Decisions:
         if not view.in_recovery or self.ld.sending(start):
             return None
         self.clock.tick()               # 002 §6.2: "one additional tick ... per retransmission"
@@ -182,7 +189,7 @@ class NetReno(LossRecoveryPolicy):
             return RetransmitHead()
         return RetransmitHead(cwnd=max(view.mss, view.cwnd - view.mss))
 
-    def on_partial_ack(self, view, *, now):
+    def on_partial_ack(self, view: SenderView, *, now: float) -> Decisions:
         self.clock.restart()            # 002 §6.2: time the next unacknowledged segment
         self.markers.stop()             # 002 §6.3: the markers bound the first RTT only
         self.ld.restart(view)
@@ -204,7 +211,7 @@ class NetReno(LossRecoveryPolicy):
         self.guard.wait = 0
         return RetransmitHead(cwnd=max(view.mss, min(view.cwnd, view.pipe)))
 
-    def on_ack(self, view, seg, prior_una, *, now):
+    def on_ack(self, view: SenderView, seg: Segment, prior_una: int, *, now: float) -> Decisions:
         if not self.exiting:
             return None
         self.exiting = False
@@ -216,12 +223,13 @@ class NetReno(LossRecoveryPolicy):
             cwnd = view.flight_size + view.mss
         return SetCwnd(cwnd)
 
-    def on_timeout(self, view, *, now):
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         self.sw.end()
         self.guard.wait = self.b2b.wait = 0
         self.b2b.starting = False
         self.markers.stop()
         self.exiting = False
+        return None
 
 
 @register
@@ -259,7 +267,8 @@ TABLE3_RULES = {"sw": ("small_window",), "lrx": ("lost_retransmission",),
                 "b2b": ("back_to_back",), "sw-lrx": ("small_window", "lost_retransmission")}
 
 
-def _with_rules(base: type, suffix: str, rules: tuple[str, ...]) -> type:
+def _with_rules(base: type[NetReno], suffix: str,
+                rules: tuple[str, ...]) -> type[NetReno]:
     cls = type(f"{base.__name__}_{suffix.replace('-', '_')}", (base,),
                {"name": f"{base.name}-{suffix}", "__doc__": f"{base.name} with "
                 f"{' and '.join(rules)} (002 Table 3)", **{r: True for r in rules}})

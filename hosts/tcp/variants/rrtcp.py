@@ -21,6 +21,8 @@ for every sender; ``LimitedTransmitIdle`` reads it (and the windows) to tell whe
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hosts.tcp.variants.base import (DUPTHRESH, Decisions, SenderView, SetDupthresh,
                                      SpuriousTimeout, Undo, chain, register)
 from hosts.tcp.variants.dsack import DsackUndo
@@ -30,6 +32,10 @@ from hosts.tcp.variants.rrtcp_parts import (FA_RATIO, FaRatioAdapter, FfrDuratio
                                             false_fast_retransmit_cost, limited_transmit_cost,
                                             srtt, timeout_cost)
 from hosts.tcp.variants.spurious import FalseRetransmitDetector
+
+if TYPE_CHECKING:
+    from hosts.tcp.config import TcpConfig
+    from netbase.segment import Segment
 
 __all__ = ["ReorderingHistogram", "ReorderingSampler", "dupthresh_for", "timeout_cost",
            "false_fast_retransmit_cost", "limited_transmit_cost", "WindowAverage", "FfrDuration",
@@ -46,7 +52,7 @@ class RrTcpFa(DsackUndo):
     name = "rrtcp-fa"
     observes_deliveries = True
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.histogram = ReorderingHistogram()
         self.sampler = ReorderingSampler(self.histogram)
@@ -101,53 +107,57 @@ class RrTcpFa(DsackUndo):
         self.histogram.expire(now)
 
     # -------------------------------------------------------------- hooks
-    def on_delivered(self, view, start, end, sent_at, transmissions, *, now):
+    def on_delivered(self, view: SenderView, start: int, end: int, sent_at: float,
+                     transmissions: int, *, now: float) -> None:
         self.sampler.delivered(start, end, transmissions)
 
-    def on_dupack(self, view, seg, dupacks, *, now):
+    def on_dupack(self, view: SenderView, seg: Segment, dupacks: int, *, now: float) -> Decisions:
         super().on_dupack(view, seg, dupacks, now=now)      # (DsackUndo's: counts only)
         self._close_ack(view, now)
         return self._apply(view)    # before the engine compares dupacks with it
 
-    def on_new_ack(self, view, *, now):
+    def on_new_ack(self, view: SenderView, *, now: float) -> Decisions:
         self._close_ack(view, now)
         return None
 
-    def on_ack(self, view, seg, prior_una, *, now):
+    def on_ack(self, view: SenderView, seg: Segment, prior_una: int, *, now: float) -> Decisions:
         self._close_ack(view, now)
         return self._apply(view)
 
-    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+    def on_enter_recovery(self, view: SenderView, prior_cwnd: int, prior_ssthresh: int, *,
+                          now: float) -> None:
         super().on_enter_recovery(view, prior_cwnd, prior_ssthresh, now=now)
         self.cut_at = now           # §4.1: the fast retransmit's start time
         self.timeout_episode.cancel()
 
-    def on_retransmit(self, view, start, end, last_sent_at, *, now):
-        super().on_retransmit(view, start, end, last_sent_at, now=now)
+    def on_retransmit(self, view: SenderView, start: int, end: int, last_sent_at: float, *,
+                      now: float) -> Decisions:
         self.timeout_episode.on_retransmit()
+        return super().on_retransmit(view, start, end, last_sent_at, now=now)
 
-    def on_dsack(self, view, start, end, retransmitted, *, now):
+    def on_dsack(self, view: SenderView, start: int, end: int, retransmitted: bool, *,
+                 now: float) -> Decisions:
         if retransmitted:
             self.sampler.dsack(now, start, end, view.mss)
         decision = super().on_dsack(view, start, end, retransmitted, now=now)   # DSACK undo
         if self.timeout_episode.on_dsack(end, retransmitted):
             undo = self._undo_false_timeout(view)
-            decision = undo if decision is None else (decision, undo)
+            decision = chain(decision, undo)
         if decision is None:
             return self._apply(view)    # (an undo's on_undo sets it for the restored window)
         return decision
 
-    def on_undo(self, view, *, now):
+    def on_undo(self, view: SenderView, *, now: float) -> Decisions:
         # on_false_fast_retransmit, if the episode's, then dupthresh for the restored window
         return chain(super().on_undo(view, now=now), self._apply(view))
 
-    def on_false_fast_retransmit(self, view, dupacks, *, now):
+    def on_false_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> Decisions:
         if self.cut_at is not None:
             self.ffr_duration.sample(now - self.cut_at)         # §4.1, §4.3.2: D
             self.cut_at = None
         return None
 
-    def on_timeout(self, view, *, now):
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         first = not view.in_loss        # the first expiry of this episode, not a backoff
         decision = super().on_timeout(view, now=now)    # the fast-recovery episode is not judged
         self.cut_at = None
@@ -162,6 +172,7 @@ class RrTcpFa(DsackUndo):
         return None
 
     def _undo_false_timeout(self, view: SenderView) -> SpuriousTimeout | Undo:
+        assert self.timeout_prior is not None   # set with the episode (on_timeout)
         cwnd, ssthresh = self.timeout_prior
         self.timeout_prior = None
         if view.in_loss:
@@ -181,7 +192,7 @@ class RrTcp(RrTcpFa):
 
     name = "rrtcp"
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.adapter = FaRatioAdapter(self.fa_ratio_first)
         self.window = WindowAverage()
@@ -199,11 +210,11 @@ class RrTcp(RrTcpFa):
     def _c_ffr(self, w: float, r: float) -> float:
         return false_fast_retransmit_cost(w, self.ffr_duration.get(r), r)
 
-    def on_dupack(self, view, seg, dupacks, *, now):
+    def on_dupack(self, view: SenderView, seg: Segment, dupacks: int, *, now: float) -> Decisions:
         self.lt_idle.on_dupack(view)
         return super().on_dupack(view, seg, dupacks, now=now)
 
-    def on_ack(self, view, seg, prior_una, *, now):
+    def on_ack(self, view: SenderView, seg: Segment, prior_una: int, *, now: float) -> Decisions:
         decision = super().on_ack(view, seg, prior_una, now=now)
         self.window.on_ack(view, now)
         self.rto_in_force = view.rtt.rto
@@ -216,16 +227,16 @@ class RrTcp(RrTcpFa):
             decision = self._apply(view)    # the moved FA ratio's, in place of the one above
         return decision
 
-    def on_false_fast_retransmit(self, view, dupacks, *, now):
+    def on_false_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> Decisions:
         decision = super().on_false_fast_retransmit(view, dupacks, now=now)
         self.adapter.on_false_fast_retransmit()
         return decision
 
-    def on_timeout(self, view, *, now):
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         self.lt_idle.on_timeout()
         return super().on_timeout(view, now=now)
 
-    def on_timeout_episode(self, view, *, now):
+    def on_timeout_episode(self, view: SenderView, *, now: float) -> Decisions:
         w, r = self.window.get(view), srtt(view)
         t = self.rto_in_force or view.rtt.rto
         self.adapter.on_timeout(timeout_cost(w, t, r), self._c_ffr(w, r))
