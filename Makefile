@@ -1,4 +1,5 @@
-# RD-TCP lab. `make run` sets up and reproduces RD-TCP's Figures 1-4; `make test` runs the tests.
+# RD-TCP lab. `make run` sets up and reproduces RD-TCP's Figures 1-4; `make test` runs the tests,
+# `make check` a two-minute smoke test.
 #
 # Everything runs in a virtual environment inside the checkout (.venv/), made with the first
 # python3 on PATH (3.11 or newer): Debian's own python3 refuses `pip install` outside one (PEP 668).
@@ -9,8 +10,10 @@ PYTHON := $(VENV)/bin/python
 # with Linux's TCP turn segmentation offloads off
 APT_PACKAGES := iproute2 tshark python3-venv ethtool
 # optional: the sweeps run in PyPy workers when it is there (2-5x faster), else on CPython;
-# live runs build the network with Mininet when it is there, else with plain ip netns
-APT_OPTIONAL := pypy3 mininet
+# live runs build the network with Mininet when it is there, else with plain ip netns;
+# ns-2 (ns2, and its validation suites in ns2-examples) is the outside reference for TCP
+# (experiments.ns2_conformance, experiments.ns2_runs): without it those comparisons skip
+APT_OPTIONAL := pypy3 mininet ns2 ns2-examples
 MODE ?= full
 RRTCP_MODE ?= quick
 # more options of experiments.rrtcp_figures, e.g. RRTCP_FLAGS=--sweep-57 (000 §5.7's sweep, full
@@ -27,7 +30,21 @@ VENV_STAMP := $(VENV)/.installed
 # every target runs with the venv first on PATH, so its rdtcp-* commands and python are the ones used
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: help deps apt-deps test test-fast ptf run run-quick run-rrtcp run-frto run-dbce run-netreno live bench build clean
+# the tests run in parallel, one pytest-xdist worker per core; then those marked 'serial' (network
+# namespaces, veths, fixed ports, real time: tests/conftest.py), one at a time with the machine
+# to themselves. `make test` leaves out those marked 'slow' (the reproduction checks on quick
+# sweeps, minutes of CPU each); `make test-all` runs them too.
+TEST_JOBS ?= $(JOBS)
+PYTEST_PARALLEL = -n $(TEST_JOBS) --dist loadgroup
+TEST_SELECT = and not slow
+TEST_NAME = test
+# benchmarks that need nothing but .venv/; bench-live: those that need root and build namespaces
+BENCH_LIVE := bench/bench_live.py bench/bench_switch_process.py
+BENCH := $(filter-out $(BENCH_LIVE),$(sort $(wildcard bench/bench_*.py)))
+# bench_sim.py's goal is PyPy's: time the scenario under it too when it is installed
+PYPY := $(shell command -v pypy3 2>/dev/null)
+
+.PHONY: help deps apt-deps test test-all test-fast check ptf run run-quick run-rrtcp run-frto run-dbce run-netreno live bench bench-live build clean
 
 help:
 	@echo "make deps       system packages (apt, when root) and .venv/ with the project and its test extras"
@@ -39,12 +56,17 @@ help:
 	@echo "make run-frto   deps + reproduce F-RTO (seed 001) Tables 1-3, Figures 6-9 (FRTO_MODE=quick|full) into results/frto/"
 	@echo "make run-dbce   deps + seed 004 ch. 4-5: delay-based estimators (LPA/FPA) and the RTO replay (DBCE_MODE=quick|full) into results/dbce/"
 	@echo "make run-netreno deps + reproduce Net Reno (seed 002) Tables 1-3, Figure 1 with RED in the P4 gateway (NETRENO_MODE=quick|full) into results/netreno/"
-	@echo "make test       deps + every test (unit, STF conformance, PTF on the embedded target, mypy over hosts/)"
+	@echo "make test       deps + the tests (unit, STF conformance, PTF on the embedded target, mypy over hosts/),"
+	@echo "                in parallel, then the serial ones; as root it creates (and removes) network namespaces and veths"
+	@echo "make test-all   the same with the reproduction checks on quick sweeps (marked slow) too"
 	@echo "make test-fast  the tests without reinstalling, stopping at the first failure"
+	@echo "make check      deps + a smoke test in under 2 minutes: the gateway compiled, one STF program,"
+	@echo "                one PTF group (root), one short simulated run of each paper"
 	@echo "make ptf        the PTF data-plane suite on the embedded switch (root: makes a network namespace)"
 	@echo "make live       one real-time run of the paper dumbbell on network namespaces (root; experiments/LIVE.md)"
-	@echo "make bench      print the benchmarks' figures and the commands that produced them"
-	@echo "make build      compile p4src/rdtcp.p4 to build/rdtcp.json with the project's front end"
+	@echo "make bench      the benchmarks that need no root: figures, commands, each goal met or NOT MET"
+	@echo "make bench-live the live benchmarks (root: network namespaces, veths, switch processes)"
+	@echo "make build      compile p4src/rdtcp.p4 to build/rdtcp.json and its P4Info build/rdtcp.p4info.txt"
 	@echo "make clean      remove build/, results/, run/ and caches (keeps .venv/; rm -rf .venv to redo it)"
 
 deps: apt-deps $(VENV_STAMP)
@@ -55,7 +77,7 @@ apt-deps:
 	  if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi; \
 	  for p in $(APT_OPTIONAL); do dpkg -s $$p >/dev/null 2>&1 || \
 	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p; } || \
-	    echo "deps: optional $$p not installed; runs use CPython instead"; done; \
+	    echo "deps: optional $$p not installed (pypy3: runs use CPython; mininet: plain ip netns; ns2: the ns-2 comparisons skip)"; done; \
 	else echo "deps: not root or no apt-get; install $(APT_PACKAGES) (and optionally $(APT_OPTIONAL)) yourself if tests need them"; fi
 
 $(VENV_STAMP): pyproject.toml
@@ -64,16 +86,29 @@ $(VENV_STAMP): pyproject.toml
 	$(PYTHON) -m pip install -q --disable-pip-version-check -e '.[test]'
 	@touch $@
 
-build: build/rdtcp.json
-build/rdtcp.json: $(VENV_STAMP) p4src/rdtcp.p4 $(wildcard p4src/include/*.p4) $(shell find toolchain/compiler -name "*.py")
+build: build/rdtcp.json build/rdtcp.p4info.txt
+# one compilation writes both (a grouped target: either missing runs it)
+build/rdtcp.json build/rdtcp.p4info.txt &: $(VENV_STAMP) p4src/rdtcp.p4 $(wildcard p4src/include/*.p4) $(shell find toolchain/compiler -name "*.py")
 	@mkdir -p build
-	$(P4C) p4src/rdtcp.p4 -o $@
+	$(P4C) p4src/rdtcp.p4 -o build/rdtcp.json --p4runtime-files build/rdtcp.p4info.txt
 
 test: deps
-	$(PYTHON) -m pytest -q
+	@[ "$$(id -u)" != 0 ] || echo "make $(TEST_NAME): as root, the tests marked serial create network namespaces and veth pairs (and remove them)"
+	@$(PYTHON) -m pytest -q $(PYTEST_PARALLEL) -m "not serial $(TEST_SELECT)"; parallel=$$?; \
+	echo "make $(TEST_NAME): the tests marked serial, one at a time"; \
+	$(PYTHON) -m pytest -q -p no:xdist -m "serial $(TEST_SELECT)"; serial=$$?; \
+	exit $$(( parallel ? parallel : serial ))
+
+test-all: TEST_SELECT =
+test-all: TEST_NAME = test-all
+test-all: test
 
 test-fast: $(VENV_STAMP)
-	$(PYTHON) -m pytest -q -x
+	$(PYTHON) -m pytest -q -x $(PYTEST_PARALLEL) -m "not serial $(TEST_SELECT)"
+	$(PYTHON) -m pytest -q -x -p no:xdist -m "serial $(TEST_SELECT)"
+
+check: deps
+	$(PYTHON) -m pytest -q $(PYTEST_PARALLEL) tests/test_smoke.py
 
 ptf: deps
 	$(PYTHON) ptf-tests/run_ptf.py
@@ -100,7 +135,15 @@ live: deps build
 	$(PYTHON) -m experiments.live_run --variant rdtcp --duration 20 --out results/live/
 
 bench: $(VENV_STAMP)
-	@for b in bench/bench_*.py; do echo "== $$b"; $(PYTHON) $$b || exit 1; done
+	@echo "make bench: the benchmarks that need no root ($(BENCH_LIVE): make bench-live)"
+	@for b in $(BENCH); do echo "== $$b"; \
+	  case $$b in */bench_sim.py) extra="$(if $(PYPY),--python $(PYPY))";; *) extra="";; esac; \
+	  $(PYTHON) $$b $$extra || exit 1; done
+
+bench-live: $(VENV_STAMP)
+	@[ "$$(id -u)" = 0 ] || { echo "make bench-live: needs root (network namespaces, veth pairs, AF_PACKET sockets)"; exit 2; }
+	@echo "make bench-live: live benchmarks; they create network namespaces, veth pairs and switch processes, and remove them"
+	@for b in $(BENCH_LIVE); do echo "== $$b"; $(PYTHON) $$b || exit 1; done
 
 clean:
 	rm -rf build results run .pytest_cache .hypothesis .mypy_cache

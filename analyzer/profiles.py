@@ -113,7 +113,7 @@ PROFILES = {p.name: p for p in (
 # NetBSD 1.2, the sender of seed 002 (§3: "TCP's fast timer expires every 200ms and slow timer
 # every 500 ms"; digest 002 §5 item 9): the timer in 500 ms ticks with a 2-tick minimum, one RTT
 # sample per flight; for the simulated senders of experiments.netreno_tables (their engine
-# configuration: experiments.runner.netreno_scenario.netbsd_config). Not among the defaults: no
+# configuration: experiments.studies.netreno.scenario.netbsd_config). Not among the defaults: no
 # OS profile of seed 004's is this stack.
 PROFILES["netbsd12"] = SenderProfile(
     "netbsd12", "NetBSD 1.2 (002 §3): dupthresh 3, RTO in 500 ms ticks with a 1 s minimum, one "

@@ -19,6 +19,7 @@ import json
 import os
 import statistics
 import sys
+import textwrap
 import zlib
 from typing import Sequence
 
@@ -301,6 +302,29 @@ def summarize(connections: list) -> dict:
 
 
 # ---------------------------------------------------------------------- text
+# what the columns of the two tables mean, printed under each and in --help (004 §5.3, §4.4)
+ESTIMATOR_LEGEND = (
+    "LPA: loss prediction accuracy, the share of loss episodes a congestion phase preceded "
+    "(mean over lossy connections); LPA=0: share of those connections with none predicted; "
+    "FPA: 1 - the share of congestion phases no loss followed (mean); no FP: share of "
+    "connections with FPA = 1; >=1RTT: share of predicted episodes whose congestion phase "
+    "began at least an RTT before; median d(add): the modelled change in duration, RTTs "
+    "saved by reacting as additive decrease (positive: shorter), median over lossy "
+    "connections; better: share of those connections it shortens; worse: share it lengthens")
+TIMER_LEGEND = (
+    "spur.TO: spurious timeouts under the setting (summed over connections); wait: mean wait "
+    "of the losses the timer detects, in RTTs; FR: losses detected by fast retransmit; d mean: "
+    "the modelled change in duration against the sender's own timer, RTTs saved per "
+    "connection (positive: shorter)")
+
+
+def _legend(text: str, width: int = 100) -> list[str]:
+    """The legend under a table: one wrapped paragraph per column group."""
+    return [line for part in text.split("; ")
+            for line in textwrap.wrap(part, width, initial_indent="  ",
+                                      subsequent_indent="    ")]
+
+
 def _f(x, spec=".2f") -> str:
     return "-" if x is None else format(x, spec)
 
@@ -319,6 +343,7 @@ def render(summary: dict) -> str:
                        f"{_f(r['fpa_mean']):>5s} {_f(r['fp_none']):>6s} "
                        f"{_f(r['lead_1rtt']):>6s} {_f(r['add_median'], '.3f'):>13s} "
                        f"{_f(r['add_improved']):>6s} {_f(r['add_worsened']):>6s}")
+        out += _legend(ESTIMATOR_LEGEND)
         b = summary["best_case"]
         out.append(f"best case (LPA = FPA = 1): median saving {_f(b['add_median'], '.3f')} RTTs")
     if summary["rto_settings"]:
@@ -332,6 +357,7 @@ def render(summary: dict) -> str:
             out.append(f"{r['setting'][:70]:70s} {r['spurious_timeouts']:7d} "
                        f"{_f(r['wait_mean']):>6s} {r['by_fast']:5d} "
                        f"{_f(r['delta_mean']):>7s}")
+        out += _legend(TIMER_LEGEND)
     return "\n".join(out) + "\n"
 
 
@@ -354,10 +380,13 @@ def write_series_csv(path: str, all_series: list) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        prog="python -m analyzer.study",
-        description="Score seed 004's delay-based congestion estimators (ch. 5: LPA, FPA, "
-                    "the modelled change in duration) on every connection of a pcap, and "
-                    "replay its retransmission timer under other RTO parameters (ch. 4).")
+        prog="python -m analyzer.study", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=textwrap.fill(
+            "Score seed 004's delay-based congestion estimators (ch. 5: LPA, FPA, the "
+            "modelled change in duration) on every connection of a pcap, and replay its "
+            "retransmission timer under other RTO parameters (ch. 4).", 79),
+        epilog="columns of the estimators' table:\n" + "\n".join(_legend(ESTIMATOR_LEGEND, 79))
+               + "\ncolumns of the timer replay's table:\n" + "\n".join(_legend(TIMER_LEGEND, 79)))
     p.add_argument("trace", metavar="TRACE.pcap")
     p.add_argument("--vantage", choices=VANTAGES, default="sender",
                    help="where the capture was taken (as python -m analyzer)")

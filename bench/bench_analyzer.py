@@ -36,10 +36,12 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from analyzer import AnalyzerConfig, CsvSink, analyze_file  # noqa: E402
+from goals import at_most, not_judged  # noqa: E402  (bench/, this script's folder)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SNAPLEN = 54                    # Ethernet + IPv4 + TCP headers without options
 PAYLOAD = 1000
+GOAL_CONNECTIONS = 100_000       # the goal's trace (bench/README.md)
 
 
 def many_connections_trace(path: str, connections: int) -> int:
@@ -91,6 +93,15 @@ def bench_many(connections: int, python: str) -> None:
         print(f"  {wall:.2f} s wall, {cpu:.2f} s CPU; peak RSS {after.ru_maxrss / 1024:,.0f} MB")
         print(f"  --json {sizes['json']:,} bytes ({sizes['json'] / connections:,.0f} a flow), "
               f"--csv {sizes['csv']:,} bytes, text {sizes['txt']:,} bytes")
+        goal = f"{GOAL_CONNECTIONS:,} connections in < 10 s and < 300 MB"
+        if connections != GOAL_CONNECTIONS:
+            not_judged(goal, f"this trace has {connections:,}")
+            return
+        rss = after.ru_maxrss / 1024
+        who = os.path.basename(python)
+        at_most(f"{goal}: time ({who})", wall, 10.0,
+                f"{wall:.1f} s wall, {cpu:.1f} s CPU: load on the machine stretches the wall")
+        at_most(f"{goal}: memory ({who})", rss, 300, f"peak RSS {rss:,.0f} MB")
 
 
 def make_long_trace(out: str, duration: float, variant: str) -> str:

@@ -34,7 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from experiments.runner.scenario import BOTTLENECK_BPS, RunSpec, run_paper  # noqa: E402
+from experiments.runner.spec import RunSpec  # noqa: E402
+from experiments.studies.rdtcp.scenario import BOTTLENECK_BPS, run_paper  # noqa: E402
+from goals import at_most, not_judged  # noqa: E402  (bench/, this script's folder)
 from sim.program import gateway_json  # noqa: E402
 
 # Where a function lives decides whose time it is.
@@ -71,7 +73,7 @@ def frame_load(program, duration: float):
     """Replay the scenario's packet load without TCP: a full-size data frame from a every
     bottleneck serialisation time and one 54-byte ACK from b per data frame, through the
     paper's network with both gateways configured by the controller."""
-    from experiments.runner.scenario import build_network
+    from experiments.studies.rdtcp.scenario import build_network
     from netbase.segment import Segment
     from netbase.wire import encode_frame
     net = build_network(RunSpec(variant="sack", duration=duration), program)
@@ -105,9 +107,26 @@ def print_scenario(fig: dict, duration: float) -> None:
     wall, events = fig["wall_s"], fig["events"]
     packets = duration * BOTTLENECK_BPS / (8 * 1514)   # full-size data frames the bottleneck carries
     print(f"paper scenario, RD-TCP, 15 swaps/s, {duration:g} s virtual, {fig['python']}: "
-          f"{wall:.2f} s wall (goal <= 10 s for 600 s), {events:,} events "
+          f"{wall:.2f} s wall, {events:,} events "
           f"({events / wall:,.0f}/s, {events / packets:.1f} per bottleneck data packet), "
           f"throughput {fig['throughput_Bps']:,.0f} B/s")
+
+
+SCENARIO_GOAL = "the 600 s scenario in <= 10 s wall under PyPy"
+
+
+def judge_scenario(figures: list[dict], duration: float) -> None:
+    """The scenario goal, judged on a PyPy figure of a 600 s run; a CPython figure is no
+    measure of it (the sweeps run on PyPy when it is there)."""
+    pypy = [f for f in figures if f["python"].startswith("pypy")]
+    if duration != 600:
+        not_judged(SCENARIO_GOAL, f"this run was {duration:g} s")
+    elif not pypy:
+        not_judged(SCENARIO_GOAL, "this is CPython; run `pypy3 bench/bench_sim.py` or add "
+                                  "--python /usr/bin/pypy3",
+                   f"CPython {figures[0]['wall_s']:.1f} s")
+    else:
+        at_most(SCENARIO_GOAL, pypy[0]["wall_s"], 10.0, f"{pypy[0]['wall_s']:.1f} s")
 
 
 def scenario_in(python: str, duration: float) -> dict:
@@ -174,8 +193,10 @@ def main(argv=None) -> int:
         print(json.dumps(scenario_figures(load_program(gateway_json()), args.duration)))
         return 0
     print("command: python bench/bench_sim.py " + " ".join(sys.argv[1:]))
-    print("goals: <= 10 s wall for the 600 s scenario, <= 5 min for the full sweep "
-          "on this 2-core machine")
+    print(f"interpreter: {sys.implementation.name} {sys.version.split()[0]} ({sys.executable})")
+    print("goals: <= 10 s wall for the 600 s scenario under PyPy (the interpreter of the "
+          "sweeps' workers; the 600 s figures in bench/README.md and the README are PyPy's, "
+          "CPython takes about 45 s), <= 5 min for the Figure 1-4 sweep on 2 cores")
     if args.checksum:
         return bench_checksum(args.python)
     if args.sweep:
@@ -194,6 +215,7 @@ def main(argv=None) -> int:
             print(f"  WARNING: the two interpreters disagree ({fig['delivered_bytes']} vs "
                   f"{other['delivered_bytes']} bytes delivered): results must be identical")
         figures.append(other)
+    judge_scenario(figures, args.duration)
 
     from dataclasses import replace
 
@@ -202,13 +224,13 @@ def main(argv=None) -> int:
     # the sweep --sweep runs (SWEEP_ARGS): one seed, the paper's three senders, no extra series
     paper = replace(full, seeds=1, variants=("sack", "dsack", "rdtcp"), injections=(),
                     k_values=())
-    for name, cfg in (("Figure 1-4 sweep (--sweep)", paper), ("whole full mode", full)):
+    for name, cfg, goal in (("Figure 1-4 sweep (--sweep)", paper, " (goal <= 5 min)"),
+                            ("whole full mode", full, "")):
         n = len(build_specs(cfg))
         for f in figures:
             per_run = f["wall_s"] * cfg.duration / args.duration
             print(f"{name} at {f['python'].split()[0]} speed: {n} runs x ~{per_run:.1f} s / "
-                  f"{args.jobs} cores = ~{n * per_run / args.jobs / 60:.1f} min estimated "
-                  f"(goal <= 5 min for the Figure 1-4 sweep)")
+                  f"{args.jobs} cores = ~{n * per_run / args.jobs / 60:.1f} min estimated{goal}")
 
     if not args.no_profile:
         parts, top = profile_split(RunSpec(variant="rdtcp", swaps=15, interval=1.0, seed=1,
@@ -253,7 +275,9 @@ def run_sweep(jobs: int) -> int:
     if header:
         print("  " + header)
     print(f"Figure 1-4 sweep: {runs} runs in {wall:.1f} s wall = {wall / 60:.2f} min on {jobs} "
-          f"processes (goal <= 5 min)")
+          f"processes")
+    at_most(f"the Figure 1-4 sweep in <= 5 min on {jobs} processes", wall / 60, 5.0,
+            f"{wall / 60:.2f} min")
     return 0
 
 

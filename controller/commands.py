@@ -7,7 +7,9 @@ untouched. Its order keeps the switch safe when a command fails on the way:
 
 1. the trust boundary and the buffer limits first: ``edge_port`` and ``buffer_limit`` cells the
    config sets are written before anything else and are never reset;
-2. then the tables and the other configuration registers, cleared and written (for an RD-TCP
+2. then the tables and the other configuration registers, cleared and written (the edge ports'
+   source prefixes, ``edge_source``, right after the routes and the bridges are cleared, so
+   nothing is forwarded while that part of the trust boundary is rewritten; for an RD-TCP
    gateway, not ``legacy``, ``legacy_router`` cleared after the resets, before the writes);
 3. last, the ``edge_port`` and ``buffer_limit`` cells the config leaves at 0, one by one, and
    for a legacy router, ``legacy_router`` set.
@@ -15,9 +17,11 @@ untouched. Its order keeps the switch safe when a command fails on the way:
 So whichever command fails, an edge port of the old config or of the new one is still an edge
 port (EPDN options from its hosts are still stripped) and a port's buffer limit is the old or the
 new one, never none. ``legacy_router`` is never reset on the way: it changes once, in the
-direction that strips sooner (to a gateway, first) or later (to a legacy router, last). ``Controller.apply`` runs every command even past a failed one (as a piped
-simple_switch_CLI session does), so the embedded switch and a switch process end in the same
-state, and names the command that failed.
+direction that strips sooner (to a gateway, first) or later (to a legacy router, last).
+``Controller.apply`` stops when a command of the first block fails (no route then reaches a
+port whose trust boundary is not in place); past it, it runs every command even past a failed
+one (as a piped simple_switch_CLI session does), so the embedded switch and a switch process
+end in the same state, and names the command that failed.
 
 Every command is checked against the program first (``check_commands``): the tables, actions and
 registers it names exist, its register cell exists and its value fits the register (a wider one
@@ -36,7 +40,7 @@ from controller.config import ConfigError, GatewayConfig, Impairments, PortConfi
 from controller.program import ProgramInfo
 
 __all__ = ["Command", "config_commands", "plan_commands", "check_commands", "probability_word",
-           "tm_depth_for", "red_words"]
+           "tm_depth_for", "red_words", "source_commands"]
 
 MIN_TM_DEPTH = 64              # simple_switch's default queue depth
 MAX_TM_DEPTH = (1 << 31) - 1   # simple_switch's set_queue_depth takes a 32-bit signed count
@@ -58,6 +62,7 @@ class Command:
     def __str__(self) -> str:
         if self.op == "table_add":
             table, action, key, params = self.args
+            key = " ".join(map(str, key)) if isinstance(key, tuple) else key
             return f"table_add {table} {action} {key} => {' '.join(map(str, params))}"
         return " ".join([self.op, *map(str, self.args)])
 
@@ -104,6 +109,7 @@ def plan_commands(cfg: GatewayConfig) -> list[Command]:
                      f"ports.{pc.port}.buffer_limit") for pc in ports if pc.buffer_limit]
     cmds += [Command("table_clear", (n.IPV4_LPM,), "routes"),
              Command("table_clear", (n.L2_FORWARD,), "l2")]
+    cmds += source_commands(cfg)        # while nothing is routed or bridged
     cmds += [Command("register_reset", (reg,), "ports")
              for reg in n.CONFIG_REGISTERS if reg not in ONCE_REGISTERS]
     if not cfg.legacy:          # an RD-TCP gateway: its edge ports strip from here on
@@ -120,6 +126,27 @@ def plan_commands(cfg: GatewayConfig) -> list[Command]:
              for p in range(cfg.max_ports) if not (p in cfg.ports and cfg.ports[p].buffer_limit)]
     if cfg.legacy:              # a legacy router: the old config's trust boundary held till now
         cmds.append(Command("register_write", (n.REG_LEGACY_ROUTER, 0, 1), "legacy"))
+    return cmds
+
+
+def source_commands(cfg: GatewayConfig) -> list[Command]:
+    """The source check of the edge ports (p4src/include/trust.p4, BCP 38): per edge port its
+    allowed prefixes; any other source misses the table and is dropped. The prefixes are the
+    port's ``sources``, else those routed out of it (strict uRPF, RFC 3704 §2.2: a host may send
+    from the addresses its replies are routed to), so a port with neither accepts no IPv4 and
+    one with a default route out of it any source."""
+    cmds = [Command("table_clear", (n.EDGE_SOURCE,), "ports")]
+    for p in sorted(cfg.ports):
+        pc = cfg.ports[p]
+        if not pc.edge:
+            continue
+        if pc.sources:
+            allowed = [(prefix, f"ports.{p}.sources[{i}]") for i, prefix in enumerate(pc.sources)]
+        else:
+            allowed = [(r.prefix, f"routes[{i}]") for i, r in enumerate(cfg.routes)
+                       if r.port == p]
+        cmds += [Command("table_add", (n.EDGE_SOURCE, n.SOURCE_OK, (p, prefix), ()), at)
+                 for prefix, at in allowed]
     return cmds
 
 
@@ -243,10 +270,17 @@ def _param_value(value: Any, field: str) -> int:
 
 def _key_value(key: Any, keys: tuple, field: str) -> Any:
     """The key as the table matches it: (address, prefix length) for an LPM key, an int for an
-    exact one; refused when it does not fit the key's width."""
-    if len(keys) != 1:
-        raise ConfigError(field, f"the table has {len(keys)} keys; the controller writes one")
-    match_type, width = keys[0]
+    exact one, a tuple of those for a table of several keys (``key`` a tuple, one value per
+    key); refused when it does not fit the key's width."""
+    parts = key if isinstance(key, tuple) else (key,)
+    if len(parts) != len(keys):
+        raise ConfigError(field, f"the table has {len(keys)} keys, the entry {len(parts)}")
+    values = tuple(_key_part(part, kind, field) for part, kind in zip(parts, keys))
+    return values if isinstance(key, tuple) else values[0]
+
+
+def _key_part(key: Any, kind: tuple, field: str) -> Any:
+    match_type, width = kind
     if match_type == "lpm":
         try:
             net = ipaddress.ip_network(str(key), strict=True)

@@ -82,6 +82,7 @@ class PortConfig:
     queue_rate_pps: int | None = None  # set_queue_rate; None = unlimited
     impair: Impairments = field(default_factory=Impairments)
     red: RedConfig | None = None       # None: RED off (drop-tail only)
+    sources: tuple[str, ...] = ()      # an edge port's allowed source prefixes; () = its routes'
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,8 @@ def load_config(source: str | Path | Mapping[str, Any]) -> GatewayConfig:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise ConfigError("", f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from None
+        except ValueError:          # an integer of thousands of digits (int_max_str_digits)
+            raise ConfigError("", f"{path}: invalid JSON: {_TOO_LONG}") from None
     elif path.suffix == ".toml":
         try:
             import tomllib          # Python 3.11+; imported here so that the simulator's workers
@@ -121,6 +124,8 @@ def load_config(source: str | Path | Mapping[str, Any]) -> GatewayConfig:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise ConfigError("", f"{path}: invalid TOML: {e}") from None
+        except ValueError:          # an integer of thousands of digits (int_max_str_digits)
+            raise ConfigError("", f"{path}: invalid TOML: {_TOO_LONG}") from None
         except RecursionError:      # tomllib recurses once per nested array or table
             raise ConfigError("", f"{path}: invalid TOML: nested too deeply") from None
     else:
@@ -129,6 +134,9 @@ def load_config(source: str | Path | Mapping[str, Any]) -> GatewayConfig:
         raise ConfigError("", f"{path}: the top level must be a table/object")
     return _gateway(data)
 
+
+# what Python refuses to read as an int: a config's largest value has ten digits
+_TOO_LONG = "a number too long to read (thousands of digits)"
 
 # a gateway config nests a few levels; json.loads recurses once per level and fails with a
 # RecursionError (a traceback, not a message) somewhere near a thousand
@@ -329,10 +337,11 @@ def _ports(value: Any, max_ports: int) -> dict[int, PortConfig]:
 
 def _port_config(port: int, t: Mapping[str, Any], path: str, max_ports: int) -> PortConfig:
     _check_keys(t, path, ("edge", "mtu", "buffer_limit", "tm_depth", "queue_rate_pps", "impair",
-                          "red"))
+                          "red", "sources"))
     edge = t.get("edge", False)
     if not isinstance(edge, bool):
         raise ConfigError(f"{path}.edge", f"expected true or false, got {edge!r}")
+    sources = _sources(t["sources"], f"{path}.sources", edge) if "sources" in t else ()
     mtu = t.get("mtu")
     if mtu is not None:
         mtu = _int(mtu, f"{path}.mtu", MIN_MTU, MAX_MTU)
@@ -349,7 +358,30 @@ def _port_config(port: int, t: Mapping[str, Any], path: str, max_ports: int) -> 
     impair = _impairments(t.get("impair", {}), f"{path}.impair", max_ports, port)
     red = None if t.get("red") is None else _red(t["red"], f"{path}.red", limit)
     return PortConfig(port=port, edge=edge, mtu=mtu, buffer_limit=limit, tm_depth=depth,
-                      queue_rate_pps=rate, impair=impair, red=red)
+                      queue_rate_pps=rate, impair=impair, red=red, sources=sources)
+
+
+MAX_SOURCES = 256    # prefixes per edge port (the program's edge_source table holds 1024)
+
+
+def _sources(value: Any, path: str, edge: bool) -> tuple[str, ...]:
+    """The source prefixes an edge port's hosts may use (BCP 38): a non-empty list of IPv4
+    prefixes, each once."""
+    if not edge:
+        raise ConfigError(path, "only an edge port checks source addresses: set edge = true")
+    items = _list(value, path)
+    if not items:
+        raise ConfigError(path, "an empty list would drop everything the port's hosts send; "
+                                "leave sources out to allow the prefixes routed out of the port")
+    if len(items) > MAX_SOURCES:
+        raise ConfigError(path, f"{len(items)} prefixes, at most {MAX_SOURCES}")
+    out: list[str] = []
+    for i, item in enumerate(items):
+        prefix = _prefix(item, f"{path}[{i}]")
+        if prefix in out:
+            raise ConfigError(f"{path}[{i}]", f"{prefix} is listed twice")
+        out.append(prefix)
+    return tuple(out)
 
 
 def _number(value: Any, path: str, lo: float, hi: float) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from controller import names as n
-from controller.commands import config_commands
+from controller.commands import SAFETY_REGISTERS, config_commands
 from controller.config import GatewayConfig, load_config
 from controller.drivers import Driver, DriverError
 from controller.program import ProgramInfo
@@ -14,16 +14,21 @@ __all__ = ["Controller", "ApplyError"]
 
 
 class ApplyError(DriverError):
-    """The switch refused commands of an apply; ``failures`` lists (index, command, error)."""
+    """The switch refused commands of an apply; ``failures`` lists (index, command, error).
+    ``stopped``: a write of the trust boundary was refused, so nothing after it ran."""
 
-    def __init__(self, commands: list[str], failures: list[tuple[int, str, Exception]]):
+    def __init__(self, commands: list[str], failures: list[tuple[int, str, Exception]], *,
+                 stopped: bool = False):
         self.commands = commands
         self.failures = failures
+        self.stopped = stopped
         i, _, err = failures[0]
         more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
-        super().__init__(
-            f"command {i + 1} of {len(commands)} failed{more}: {err}; the other commands ran "
-            "(edge ports and buffer limits are set first and cleared last)")
+        after = ("the apply stopped before any table or other register changed (the new edge "
+                 "ports and buffer limits are written first)" if stopped else
+                 "the other commands ran (edge ports and buffer limits are set first and "
+                 "cleared last)")
+        super().__init__(f"command {i + 1} of {len(commands)} failed{more}: {err}; {after}")
 
 
 class Controller:
@@ -45,30 +50,42 @@ class Controller:
         return config_commands(_as_config(cfg), self.program)
 
     def apply(self, cfg: GatewayConfig | dict | str) -> list[str]:
-        """Check ``cfg`` against the program, then run ``commands(cfg)`` on the switch, every one
-        of them even past a refused one (as a piped simple_switch_CLI session does, so every
-        driver leaves the same state); ``ApplyError`` names the refused commands."""
+        """Check ``cfg`` against the program, then run ``commands(cfg)`` on the switch.
+
+        First the trust boundary: the edge ports and buffer limits the config sets (the
+        leading commands). If the switch refuses one of them, the apply stops there, before
+        any route or L2 link to that port exists: a port that was to become an edge port
+        never forwards EPDN options its hosts forge. Then every other command, even past a
+        refused one (as a piped simple_switch_CLI session runs them, so every driver leaves
+        the same state). ``ApplyError`` names the refused commands."""
         cfg = _as_config(cfg)
         cmds = config_commands(cfg, self.program)
-        failures = self._run_every(cmds)
+        gate = _boundary_length(cmds)
+        failures = self._run_every(cmds[:gate])
+        if failures:
+            raise ApplyError(cmds, failures, stopped=True)
+        failures = self._run_every(cmds[gate:], first=gate)
         if failures:
             raise ApplyError(cmds, failures)
         self.config = cfg
         return cmds
 
-    def _run_every(self, cmds: list[str]) -> list[tuple[int, str, Exception]]:
+    def _run_every(self, cmds: list[str], first: int = 0) -> list[tuple[int, str, Exception]]:
         """Every command, past refusals: in one call where the driver runs a whole batch that
-        way (Bmv2Driver.run_all: one CLI session), else one call per command."""
+        way (Bmv2Driver.run_all: one CLI session), else one call per command. Indices count
+        from ``first``."""
+        if not cmds:
+            return []
         run_all = getattr(self.driver, "run_all", None)
         if run_all is not None:
-            return [(i, cmds[i], err) for i, (_, err) in enumerate(run_all(cmds))
+            return [(first + i, cmds[i], err) for i, (_, err) in enumerate(run_all(cmds))
                     if err is not None]
         failures = []
         for i, cmd in enumerate(cmds):
             try:
                 self.driver.run([cmd])
             except DriverError as e:
-                failures.append((i, cmd, e))
+                failures.append((first + i, cmd, e))
         return failures
 
     def reset_state(self) -> list[str]:
@@ -148,6 +165,16 @@ class Controller:
         drops = self.driver.read_counters([(n.CTR_PORT_DROPS, p) for p in ports])
         return {p: {"qlen": q, "drops": {"packets": d[0], "bytes": d[1]}}
                 for p, q, d in zip(ports, qlens, drops)}
+
+
+def _boundary_length(cmds: list[str]) -> int:
+    """How many leading commands write the trust boundary and the buffer limits (the block
+    ``plan_commands`` puts first: the cells the config sets)."""
+    heads = tuple(f"register_write {reg} " for reg in SAFETY_REGISTERS)
+    k = 0
+    while k < len(cmds) and cmds[k].startswith(heads):
+        k += 1
+    return k
 
 
 def _as_config(cfg: GatewayConfig | dict | str) -> GatewayConfig:

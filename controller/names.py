@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = [
     "IPV4_LPM", "IPV4_FORWARD", "L2_FORWARD", "L2_OUTPUT",
+    "EDGE_SOURCE", "SOURCE_OK", "SOURCE_SPOOFED", "EDGE_SOURCE_SIZE",
     "REG_BUFFER_LIMIT", "REG_PORT_QLEN", "REG_PORT_MTU", "REG_EDGE_PORT",
     "REG_DROP_PROB", "REG_RECIRC_PROB", "REG_ALT_PROB", "REG_RECIRC_LOOPS", "REG_ALT_PORT",
     "REG_PATTERN_LEN", "REG_PATTERN_POS", "REG_IMPAIR_PATTERN",
@@ -28,6 +29,12 @@ L2_OUTPUT = "MyIngress.l2_output"
 DROP_ACTION = "MyIngress.drop"          # the default action of both tables (routing.p4)
 NO_ACTION = "NoAction"
 IPV4_LPM_SIZE = 1024                    # routing.p4; l2_forward holds MAX_PORTS entries
+# The source check of the edge ports (trust.p4): key (ingress port, IPv4 source lpm); per edge
+# port its allowed prefixes -> SOURCE_OK; a miss is SOURCE_SPOOFED, the default (drop cause 8)
+EDGE_SOURCE = "MyIngress.edge_source"
+SOURCE_OK = "MyIngress.source_ok"
+SOURCE_SPOOFED = "MyIngress.source_spoofed"
+EDGE_SOURCE_SIZE = 1024
 
 # buffer.p4 declares these two at the top level (shared by ingress and egress): no prefix.
 REG_BUFFER_LIMIT = "buffer_limit"
@@ -87,7 +94,8 @@ CTR_EPDN_EVENTS = "MyIngress.epdn_events"
 CTR_REORDERS = "MyIngress.reorders"
 
 # Counter index -> report name (headers.p4: DROP_*, EV_*, REORDER_*).
-DROP_CAUSES = {1: "buffer", 2: "random", 3: "pattern", 4: "no_route", 5: "ttl", 6: "malformed"}
+DROP_CAUSES = {1: "buffer", 2: "random", 3: "pattern", 4: "no_route", 5: "ttl", 6: "malformed",
+               8: "spoofed"}
 # RED drops (buffer.p4: DROP_RED) are reported apart, under "red" (Controller.report).
 RED_DROP_CAUSE = 7
 EPDN_EVENTS = {0: "record", 1: "stamp", 2: "merge", 3: "collision", 4: "strip",

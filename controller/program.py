@@ -14,7 +14,6 @@ A malformed JSON is a ``ProgramError`` naming what is missing, never a KeyError.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -53,13 +52,21 @@ class ProgramInfo:
             return source
         if isinstance(source, Mapping):
             return cls.from_json(source)
+        # parsed as the switch parses its JSON (toolchain.switch: BMv2's nesting limit, numbers
+        # Python can read), so a hostile file is a one-line error, as it is to the switch
+        from toolchain.switch.bm_sim.json_loader import parse_json_text
+        from toolchain.switch.errors import LoadError
         path = Path(source)
         try:
-            doc = json.loads(path.read_text())
+            text = path.read_bytes().decode("utf-8")
+            doc = parse_json_text(text, str(path))
         except OSError as e:
             raise ProgramError(f"{path}: cannot read the program ({e.strerror or e})") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise ProgramError(f"{path}: not a BMv2 JSON file ({e})") from None
+        except UnicodeDecodeError as e:
+            raise ProgramError(f"{path}: not a BMv2 JSON file (byte at offset {e.start} is not "
+                               "UTF-8: is this a binary file?)") from None
+        except LoadError as e:
+            raise ProgramError(f"not a BMv2 JSON file: {e}") from None
         if not isinstance(doc, Mapping):
             raise ProgramError(f"{path}: not a BMv2 JSON file (the top level is not an object)")
         return cls.from_json(doc)
@@ -98,6 +105,8 @@ class ProgramInfo:
                                   {n.IPV4_FORWARD: (48, 9), n.DROP_ACTION: (), n.NO_ACTION: ()}),
             n.L2_FORWARD: TableInfo(max_ports, (("exact", 9),),
                                     {n.L2_OUTPUT: (9,), n.DROP_ACTION: (), n.NO_ACTION: ()}),
+            n.EDGE_SOURCE: TableInfo(n.EDGE_SOURCE_SIZE, (("exact", 9), ("lpm", 32)),
+                                     {n.SOURCE_OK: (), n.SOURCE_SPOOFED: ()}),
         }
         return cls(tables=tables, registers=registers)
 

@@ -6,8 +6,8 @@ under other RTO parameters (seeds/004-rewaskar-tcpdebug-dbce.txt ch. 4-5, App. A
     python -m experiments.dbce_tables --mode full --out results/dbce/     # ~3,000 connections
 
 004 ran TCPdebug over 1.85 M Internet connections (§5.2); here many connections
-(``experiments.runner.dbce_scenario``: Poisson arrivals, heavy-tailed sizes, senders on 004
-Table 4.5's four stacks) cross the networks of ``experiments.runner.dbce_networks`` (003's
+(``experiments.studies.dbce.scenario``: Poisson arrivals, heavy-tailed sizes, senders on 004
+Table 4.5's four stacks) cross the networks of ``experiments.studies.dbce.networks`` (003's
 dumbbell with its bottleneck rate, delay and buffer varied, random drops in the P4 gateway,
 cross traffic), with and without the gateway's P4 reordering injections, captured at the
 senders' interface; every connection goes through the analyzer (``analyzer.series``), the
@@ -38,12 +38,12 @@ import matplotlib.pyplot as plt
 
 from analyzer.study import ESTIMATOR_ORDER, scored, summarize
 from experiments.runner.cli import HelpFormatter, csv_list, finite_float, out_of_range
-from experiments.runner.dbce_networks import NETWORKS
 from experiments.runner.plots import save_figure
 from experiments.runner.report import summary_header, write_csv
-from experiments.runner.scenario import RunSpec
+from experiments.runner.spec import RunSpec
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
+from experiments.studies.dbce.networks import NETWORKS
 
 __all__ = ["MODES", "DbceSweepConfig", "build_specs", "connections_of", "checks_of",
            "chapter4_checks", "main", "parse_args", "REORDERINGS", "PAPER_SAYS"]

@@ -3,10 +3,11 @@
     python -m experiments.frto_tables --mode quick --out results/frto/     # about a minute
     python -m experiments.frto_tables --mode full --out results/frto/      # the paper's 30 runs
 
-001's setup (§5.1, ``experiments.runner.frto_scenario``; ``topologies.FrtoTopo``): one 100 KB transfer from
-a fixed host to a mobile host over a 28.8 kbit/s link with 200 ms one-way delay behind a
-7-packet router buffer and the link's 6-packet send buffer, 296-byte packets, Linux 2.4's timers and delayed ACKs, through the same
-P4 gateways as every run, in three scenarios: DELAY (each packet starts a link stall with
+001's setup (§5.1, ``experiments.studies.frto.scenario``; ``topologies.FrtoTopo``): one 100 KB
+transfer from a fixed host to a mobile host over a 28.8 kbit/s link with 200 ms one-way delay
+behind a 7-packet router buffer and the link's 6-packet send buffer, 296-byte packets, Linux
+2.4's timers and delayed ACKs, through the same P4 gateways as every run, in three scenarios:
+DELAY (each packet starts a link stall with
 probability 0.02, Exp(3.5 s) long, nothing lost on the link; Table 1, Fig. 6), LOSS (packets
 lost independently with probability 2, 5 or 10 % both ways; Table 2 and Fig. 7 are 5 %) and
 BURST (U(0.1, 20) s good, Exp(3.5 s) bad periods that lose every packet both ways; Table 3,
@@ -46,13 +47,13 @@ import matplotlib.pyplot as plt
 
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
-from experiments.runner.frto_scenario import CONVENTIONAL, FAIR_BYTES, TRANSFER_BYTES
 from experiments.runner.plots import save_figure
 from experiments.runner.report import summary_header, write_csv
-from experiments.runner.scenario import RunSpec
+from experiments.runner.spec import RunSpec
 from experiments.runner.stats import mann_whitney_p
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
+from experiments.studies.frto.scenario import CONVENTIONAL, FAIR_BYTES, TRANSFER_BYTES
 
 __all__ = ["MODES", "FrtoSweepConfig", "build_specs", "points_of", "checks_of", "main",
            "parse_args", "PAPER", "PAPER_NAMES", "RESPONSE_NAMES", "VARIANTS", "SCENARIOS",

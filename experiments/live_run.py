@@ -38,10 +38,24 @@ import json
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Sequence
 
-from experiments.runner.scenario import P4_INJECTIONS
+from controller.drivers import DriverError
+from experiments.helptext import add_list_variants, prog_name
+from experiments.runner.cli import (HelpFormatter, UsageError, finite_float, make_out_dir,
+                                    out_of_range)
+from experiments.runner.gateways import TM_DEPTH, gateway_impairment
+from experiments.runner.program import ProgramError, gateway_program
+from experiments.runner.spec import P4_INJECTIONS, RDTCP_VARIANTS, SENDERS, RunSpec, tcp_config
+from experiments.studies.rdtcp.scenario import BUFFER_PACKETS, RDTCP_K
+from live.environment import EnvironmentProblem, check_sysctls, parse_sysctl, require_binary
+from live.network import (LINK_DELAYS, Layout, LiveError, LiveInterrupted, LiveNetwork, LivePlan,
+                          SwitchSpec, check_environment)
+from netbase.units import parse_delay
+from sim.gateway import counters_from_report
+from topologies import PaperTopo
 
 __all__ = ["main", "parse_args", "live_spec", "host_options", "gateway_configs", "summarize",
            "INJECTIONS", "LINUX", "live_plan", "live_layout", "run_live"]
@@ -52,24 +66,34 @@ LINUX = "linux"              # --variant: the kernel's TCP on both hosts
 DEFAULT_BW = {"bottleneck": 5.0, "access": 10.0}     # Mb/s, topologies.PaperTopo's (003 §4)
 RECEIVER_GRACE = 15.0        # seconds the receiver gets after the sender ends to see the FIN
 SENDER_MARGIN = 60.0         # seconds beyond --duration before the sender is given up on
+# Ranges checked before anything is built, so that no value fails halfway through a run's
+# set-up: a seed the processes take as a C int, a k no larger than the largest window the
+# engine may have (a larger one never sees that many duplicate ACKs), an alternate path at
+# most 10 s longer than the other (every link delay of a live run is ms to a few seconds).
+MAX_SEED = (1 << 31) - 1
+MAX_K = 100_000
+MAX_ALT_EXTRA_DELAY_S = 10.0
+# the values Linux documents for each --sysctl (Documentation/networking/ip-sysctl.rst):
+# booleans, small enumerations and bitmaps, and C ints for the reordering levels
+_INT_MAX = (1 << 31) - 1
+SYSCTL_RANGES = {"net.ipv4.tcp_sack": (0, 1), "net.ipv4.tcp_dsack": (0, 1),
+                 "net.ipv4.tcp_timestamps": (0, 2), "net.ipv4.tcp_recovery": (0, 7),
+                 "net.ipv4.tcp_reordering": (1, _INT_MAX),
+                 "net.ipv4.tcp_max_reordering": (1, _INT_MAX),
+                 "net.ipv4.tcp_early_retrans": (0, 4), "net.ipv4.tcp_frto": (0, 2)}
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    from experiments.runner.cli import HelpFormatter, finite_float, out_of_range
-    from experiments.runner.scenario import RDTCP_K, RDTCP_VARIANTS, SENDERS
-    from live.environment import parse_sysctl
-    from live.network import LINK_DELAYS
-    from netbase.units import parse_delay
-
     p = argparse.ArgumentParser(
-        prog="python -m experiments.live_run", formatter_class=HelpFormatter,
+        prog=prog_name("experiments.live_run", "rdtcp-live"), formatter_class=HelpFormatter,
         description="Run one bulk transfer over the paper's dumbbell (003 §4) in real time: "
                     "hosts in network namespaces running the project's TCP engine (or "
                     "Linux's), both gateways as rdtcp-switch (or simple_switch) processes "
                     "configured by the controller. Needs root.")
-    p.add_argument("--variant", choices=(*SENDERS, LINUX), default="rdtcp",
+    p.add_argument("--variant", choices=(*SENDERS, LINUX), default="rdtcp", metavar="VARIANT",
                    help="sender (and receiver): one of the engine's variants, or linux: the "
                         "kernel's own TCP on both hosts (live.kernel_host)")
+    add_list_variants(p, SENDERS, {LINUX: "Linux's own TCP on both hosts (live.kernel_host)"})
     p.add_argument("--sysctl", action="append", default=[], metavar="KEY=VALUE",
                    help="with --variant linux: a TCP setting of both hosts' namespaces "
                         "(repeatable): net.ipv4.tcp_sack, tcp_dsack, tcp_recovery (RACK: 1 on, 0 "
@@ -84,6 +108,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--cli", default=None, metavar="PROGRAM",
                    help="configure the gateways by piping commands into this CLI (e.g. "
                         "simple_switch_CLI) instead of over one Thrift connection each")
+    p.add_argument("--control", choices=("thrift", "p4runtime"), default="thrift",
+                   help="configure the gateways over BMv2's Thrift API (default) or P4Runtime "
+                        "(rdtcp-switch --grpc-server-addr, or --switch-binary "
+                        "simple_switch_grpc; needs build/rdtcp.p4info.txt: make build)")
     p.add_argument("--io", choices=("struct", "scapy"), default="struct",
                    help="the engine's hosts: frames built, parsed, sent and received by the "
                         "project's struct codec on raw sockets, or by Scapy (its layers, the "
@@ -139,9 +167,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if args.injection != "none" and args.level is None:
         p.error(f"--injection {args.injection} needs --level P, the probability per data packet")
     try:
-        parse_delay(args.alt_extra_delay)
+        alt_delay = parse_delay(args.alt_extra_delay)
     except ValueError as exc:
         p.error(f"--alt-extra-delay: {exc}")
+    if not alt_delay <= MAX_ALT_EXTRA_DELAY_S:
+        p.error(f"--alt-extra-delay {args.alt_extra_delay}: at most "
+                f"{MAX_ALT_EXTRA_DELAY_S:g} s")
+    if args.seed > MAX_SEED:
+        p.error(f"--seed must be 1..{MAX_SEED}")
+    if args.k is not None and args.k > MAX_K:
+        p.error(f"--k must be 0..{MAX_K} (duplicate ACKs; no window holds more)")
     for name in ("bottleneck_bw", "access_bw"):
         value = getattr(args, name)
         if value is not None and not 0.01 <= value <= 1000:
@@ -160,6 +195,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.sysctls = dict(parse_sysctl(item) for item in args.sysctl)
     except ValueError as exc:
         p.error(str(exc))
+    for key, value in args.sysctls.items():
+        bad = sysctl_value_problem(key, value)
+        if bad:
+            p.error(bad)
     if args.k is not None and args.variant not in RDTCP_VARIANTS:
         p.error(f"--k is RD-TCP's; --variant {args.variant} has no k (it applies to "
                 f"{', '.join(RDTCP_VARIANTS)})")
@@ -170,12 +209,25 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
+def sysctl_value_problem(key: str, value: str) -> str | None:
+    """The usage error of a --sysctl value outside what the kernel takes for ``key``, else
+    None (the congestion control is a module's name: checked against the kernel later)."""
+    if key.endswith("tcp_congestion_control"):
+        if not (len(value) <= 15 and value.replace("_", "").isalnum() and value.isascii()):
+            return f"--sysctl {key}={value[:40]}: not a congestion control's name"
+        return None
+    lo, hi = SYSCTL_RANGES.get(key, (0, _INT_MAX))
+    digits = value[1:] if value.startswith("-") else value
+    if not (digits.isdigit() and digits.isascii() and len(digits) <= 10
+            and lo <= int(value) <= hi):
+        return f"--sysctl {key}={value[:40]}: expected an integer in {lo}..{hi}"
+    return None
+
+
 def live_spec(args: argparse.Namespace):
     """The run as the simulator's ``RunSpec`` (its checks, its TCP and gateway configuration);
     no injection is the spec's "swap" with no swaps. A Linux run's spec says ``sack`` (the
     gateways' configuration does not depend on the hosts' TCP); run.json says ``linux``."""
-    from experiments.runner.scenario import RDTCP_K, RunSpec
-
     injection = "swap" if args.injection == "none" else args.injection
     variant = "sack" if args.variant == LINUX else args.variant
     return RunSpec(variant=variant, seed=args.seed, duration=args.duration,
@@ -184,10 +236,8 @@ def live_spec(args: argparse.Namespace):
 
 
 def host_options(spec, max_cwnd: int | None = None) -> list[str]:
-    """``live.host`` options giving both ends ``experiments.runner.scenario.tcp_config(spec)``
-    (its cwnd cap replaced by ``max_cwnd`` when given)."""
-    from experiments.runner.scenario import tcp_config
-
+    """``live.host`` options giving both ends ``experiments.runner.spec.tcp_config(spec)`` (its
+    cwnd cap replaced by ``max_cwnd`` when given)."""
     cfg = tcp_config(spec)
     return ["--variant", cfg.variant, "--mss", str(cfg.mss), "--k", str(cfg.rdtcp_k),
             "--max-cwnd", str(max_cwnd or cfg.max_cwnd_segments),
@@ -198,9 +248,6 @@ def host_options(spec, max_cwnd: int | None = None) -> list[str]:
 def gateway_configs(plan, spec, drop: float = 0.0) -> dict[str, dict]:
     """Each gateway's controller config: the simulator's for this spec (experiments.runner.gateways:
     the injection on R1's bottleneck port), the injected drops, and the live queue rates."""
-    from experiments.runner.gateways import gateway_impairment
-    from experiments.runner.scenario import TM_DEPTH
-
     return {name: plan.gateway_config(name, tm_depth=TM_DEPTH,
                                       impair=gateway_impairment(name, spec, drop=drop))
             for name in plan.switches}
@@ -208,7 +255,6 @@ def gateway_configs(plan, spec, drop: float = 0.0) -> dict[str, dict]:
 
 def counters(reports: dict[str, dict]) -> dict[str, int]:
     """The gateways' counters flat, named as the simulator's rows name them (r1_drops_buffer)."""
-    from sim.gateway import counters_from_report
     return {k: v for name, report in reports.items()
             for k, v in counters_from_report(report, f"{name}_").items()}
 
@@ -265,10 +311,6 @@ def live_plan(spec, program, *, bottleneck_bw: float | None = None,
               access_bw: float | None = None):
     """The paper's dumbbell (with the alternate path when the injection uses it), its rates
     scaled when given (Mb/s)."""
-    from experiments.runner.scenario import BUFFER_PACKETS
-    from live.network import LivePlan
-    from topologies import PaperTopo
-
     alt = spec.alt_extra_delay if spec.injection == "altpath" else None
     rates = {k: v for k, v in (("bottleneck_bw", bottleneck_bw), ("access_bw", access_bw))
              if v is not None}
@@ -279,8 +321,6 @@ def live_plan(spec, program, *, bottleneck_bw: float | None = None,
 def live_layout(args: argparse.Namespace, plan):
     """What runs where: the hosts' TCP, the gateways, the links' delay stages (LiveError when
     --link-delay senders cannot serve this run)."""
-    from live.network import Layout, SwitchSpec
-
     hosts = "kernel" if args.variant == LINUX else "engine"
     if args.switch == "simple_switch":
         switch = SwitchSpec("simple_switch", binary=switch_binary(args))
@@ -292,7 +332,6 @@ def live_layout(args: argparse.Namespace, plan):
 
 def switch_binary(args: argparse.Namespace) -> str:
     """--switch-binary resolved (a path, or a name on PATH; default simple_switch)."""
-    from live.environment import require_binary
     return require_binary(args.switch_binary or "simple_switch", "switch binary")
 
 
@@ -313,8 +352,6 @@ def host_commands(args: argparse.Namespace, spec, out: Path, pcap_dir: Path | No
 
 def run_live(args: argparse.Namespace, out: Path, program_path: str, plan, layout) -> dict:
     """Build the network, configure it, run the transfer; the run.json document."""
-    from live.network import LiveNetwork
-
     spec = args.spec
     configs = gateway_configs(plan, spec, args.drop)
     pcap_dir = out / "pcap" if args.pcap else None
@@ -325,7 +362,7 @@ def run_live(args: argparse.Namespace, out: Path, program_path: str, plan, layou
     rx_args, tx_args = host_commands(args, spec, out, pcap_dir)
     with LiveNetwork(plan, program_path=program_path, backend=args.backend,
                      log_dir=out / "logs", pcap_dir=pcap_dir, layout=layout,
-                     cli=args.cli) as net:
+                     cli=args.cli, control=args.control) as net:
         ctls = {name: net.controller(name) for name in plan.switches}
         _each(ctls, lambda name, ctl: ctl.apply(configs[name]))
         for stale in (rx_json, tx_json):
@@ -346,6 +383,7 @@ def run_live(args: argparse.Namespace, out: Path, program_path: str, plan, layou
                 "access_bw_mbps": args.access_bw or DEFAULT_BW["access"], "backend": backend,
                 "wall_s": round(time.monotonic() - started, 3),
                 "switch": layout.switch.kind, "switch_binary": layout.switch.binary,
+                "control": args.control,
                 "link_delay": _delays(plan, layout),
                 "sender": tx, "receiver": rx,
                 "gateways": {n: _jsonable(r) for n, r in reports.items()},
@@ -362,8 +400,6 @@ def _delays(plan, layout) -> dict[str, str]:
 def _watch(net, proc: subprocess.Popen, timeout: float) -> None:
     """Wait for a host to end; LiveError naming the process when a gateway or a delay stage
     dies meanwhile (the network is then torn down at once, not after the hosts' timeouts)."""
-    from live.network import LiveError
-
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if _wait(proc, 0.2):
@@ -375,8 +411,6 @@ def _watch(net, proc: subprocess.Popen, timeout: float) -> None:
 
 def _each(ctls: dict, call) -> dict:
     """``call(name, controller)`` for every gateway at once (each is a CLI session or more)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     with ThreadPoolExecutor(max_workers=len(ctls) or 1) as pool:
         futures = {name: pool.submit(call, name, ctl) for name, ctl in ctls.items()}
         return {name: f.result() for name, f in futures.items()}
@@ -408,14 +442,8 @@ def one_line(doc: dict) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from experiments.runner.cli import UsageError, make_out_dir
-    from experiments.runner.scenario import ProgramError, gateway_program
-    from controller.drivers import DriverError
-    from live.environment import EnvironmentProblem, check_sysctls
-    from live.network import LiveError, LiveInterrupted, check_environment
-
     args = parse_args(argv)
-    out = Path(args.out)
+    out = Path(args.out).absolute()     # the hosts' processes run in the checkout, not here
     try:                    # everything this machine lacks, said before any namespace exists
         check_environment()
         check_sysctls(args.sysctls)

@@ -18,7 +18,7 @@ virtual time with the P4 gateway.
   retransmission; analyzer/rto_classes.py) of simulated 100 KB transfers of NetBSD's Reno ->
   fig1_rto_causes.png/.csv.
 
-Every host runs NetBSD 1.2's timers (experiments.runner.netreno_scenario). RED is the P4
+Every host runs NetBSD 1.2's timers (experiments.studies.netreno.scenario). RED is the P4
 gateway's (p4src/include/buffer.p4), configured through the controller's ``ports.N.red``;
 ``--queue droptail`` runs the same networks with the program's drop-tail buffer instead.
 
@@ -37,13 +37,14 @@ from pathlib import Path
 from typing import Sequence
 
 from experiments.runner.cli import HelpFormatter, csv_list, finite_float, out_of_range
-from experiments.runner.netreno_report import (FIG1_XS, TABLE3_ROWS, checks_of, fig1_data, markdown,
-                                               plot_fig1, table1_markdown, table2_markdown,
-                                               table3_markdown, table3_rows, table12_rows)
 from experiments.runner.report import summary_header, write_csv
-from experiments.runner.scenario import SENDERS, RunSpec
+from experiments.runner.spec import SENDERS, RunSpec
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
+from experiments.studies.netreno.report import (FIG1_XS, TABLE3_ROWS, checks_of, fig1_data,
+                                                markdown, plot_fig1, table1_markdown,
+                                                table2_markdown, table3_markdown, table3_rows,
+                                                table12_rows)
 
 __all__ = ["MODES", "NetRenoSweepConfig", "build_specs", "write_outputs", "main", "parse_args",
            "SIM_VARIANTS", "LAB_VARIANTS", "PARTS"]

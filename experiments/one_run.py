@@ -4,6 +4,10 @@
         --pcap --out run/
     pypy3 -m experiments.one_run ...        # about twice as fast; no PNG (no matplotlib there)
 
+``--profile NAME`` runs both ends with one of the engine's profiles over the scenario's
+configuration (hosts.tcp.profiles: ``ns2`` is ns-2 2.35's one-way agents, the others 004's
+operating systems); the row records it as ``profile``.
+
 Writes into --out: ``run.json`` (the run's row, as in the sweep's runs.csv), with --series
 ``series.csv`` (cwnd, ssthresh, dupthresh, retransmissions, spurious retransmissions, goodput
 every STEP seconds) and ``series.png``, with --pcap ``bottleneck.pcap`` (both directions of the
@@ -20,13 +24,16 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from experiments.helptext import add_list_variants
 from experiments.runner.cli import (HelpFormatter, UsageError, finite_float, make_out_dir,
                                     out_of_range, series_too_long)
 from experiments.runner.gateways import LEGACY_SETTINGS, legacy_routers
 from experiments.runner.journal import code_version
-from experiments.runner.scenario import (BOTTLENECK_BPS, CAPTURE_POINTS, INJECTIONS,
-                                         MAX_CWND_SEGMENTS, RDTCP_K, RDTCP_VARIANTS, SENDERS,
-                                         ProgramError, RunSpec, gateway_program, run_paper)
+from experiments.runner.program import ProgramError, gateway_program
+from experiments.runner.spec import INJECTIONS, RDTCP_VARIANTS, SENDERS, RunSpec
+from experiments.studies.rdtcp.scenario import (BOTTLENECK_BPS, CAPTURE_POINTS, MAX_CWND_SEGMENTS,
+                                                RDTCP_K, run_paper)
+from hosts.tcp.profiles import PROFILES
 from sim.trace import write_series_csv
 
 __all__ = ["main", "plot_series", "series_lines"]
@@ -44,7 +51,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         prog="python -m experiments.one_run", formatter_class=HelpFormatter,
         description="Simulate one bulk transfer over the paper's dumbbell (003 §4) with the P4 "
                     "gateway, and write its counters, time series, plot and pcap.")
-    p.add_argument("--variant", choices=SENDERS, default="rdtcp", help="sender")
+    p.add_argument("--variant", choices=SENDERS, default="rdtcp", metavar="VARIANT",
+                   help="sender")
+    add_list_variants(p, SENDERS)
     p.add_argument("--swaps", type=int,
                    help=f"queue swaps per interval (default: {SWAP_DEFAULTS['swaps']}; "
                         "the paper's swaps, not with --injection altpath|recirc|delay)")
@@ -83,6 +92,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "bottleneck port into bottleneck.pcap (after R1's drops and swaps), a "
                         "captures the sender's interface into sender.pcap (every segment as A "
                         "sends it, so Wireshark's retransmission counts match run.json's)")
+    p.add_argument("--profile", choices=sorted(PROFILES),
+                   help="run both ends with this engine profile over the scenario's "
+                        "configuration (ns2: ns-2 2.35's agents; default: the scenario's own)")
     p.add_argument("--out", default="run", help="output directory, created if missing")
     args = p.parse_args(argv)
     bad = (out_of_range(args, ("duration", "interval", "swaps", "swap_span", "k", "level",
@@ -153,12 +165,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     pcap_name = PCAP_NAMES.get(args.pcap)
     pcap = str(out / pcap_name) if pcap_name else None
     try:
-        result = run_paper(spec, program, pcap=pcap, pcap_at=args.pcap or "r1")
+        result = run_paper(spec, program, pcap=pcap, pcap_at=args.pcap or "r1",
+                           profile=args.profile)
     except KeyboardInterrupt:
         print("\ninterrupted: the run did not finish, so no run.json", file=sys.stderr)
         return 130
     # as the sweep's rows: which code made it (experiments.runner.journal.code_version)
-    row = {**result.row(), "code_version": code_version(program_path)}
+    row = {**result.row(), "profile": args.profile or "",
+           "code_version": code_version(program_path)}
     (out / "run.json").write_text(json.dumps(row, indent=2) + "\n")
     written = ["run.json"]
     if result.series:

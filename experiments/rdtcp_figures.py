@@ -20,7 +20,7 @@ and asked per point),
 fig1_sack.png, fig2_rdtcp.png, fig3_sack_vs_rdtcp.png, fig4_dsack_vs_rdtcp.png,
 fig5_injection.png (when injection series ran), fig6_k_study.png (RD-TCP at the paper's 15 swaps
 every second against k, for unbounded and bounded swap distances: the paper's §6 statements on k),
-with --legacy the incremental-deployment series (003 §7: experiments.runner.legacy) in
+with --legacy the incremental-deployment series (003 §7: experiments.studies.rdtcp.legacy) in
 legacy.csv, legacy.json and fig10_legacy.png,
 paper_table.md/.csv (the paper's numbers beside ours), summary.json (configuration, points, shape
 checks, k study, the code version, and each invocation's wall time, jobs and workers), the journal
@@ -30,7 +30,7 @@ invocation of the sweep on that journal).
 
 The parts: experiments.runner.cli (argument types, --help, errors), experiments.runner.sweep (what every figure
 sweep does with its specs), experiments.runner.journal (runs.jsonl), experiments.runner.pool (running the specs
-on workers), experiments.runner.report (tables and figures).
+on workers), experiments.studies.rdtcp.report (tables and figures).
 """
 
 from __future__ import annotations
@@ -42,18 +42,21 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence
 
+from experiments.helptext import add_list_variants, prog_name
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
-from experiments.runner.legacy import (LEGACY_FIGURE, LEGACY_INTERVAL, legacy_markdown,
-                                       legacy_points, legacy_rows, plot_legacy, series_variants)
-from experiments.runner.plots import plot_all
-from experiments.runner.report import (STATISTICS_NOTE, aggregate_all, figure_points, k_study,
-                                       paper_table, point_rows, shape_checks, summary_header,
-                                       table_markdown, write_csv)
-from experiments.runner.scenario import (INJECTIONS, P4_INJECTIONS, PAPER_VARIANTS, RDTCP_VARIANTS,
-                                         SENDERS, VARIANTS, RunSpec)
+from experiments.runner.report import summary_header, write_csv
+from experiments.runner.spec import INJECTIONS, P4_INJECTIONS, RDTCP_VARIANTS, SENDERS, RunSpec
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
+from experiments.studies.rdtcp.legacy import (LEGACY_FIGURE, LEGACY_INTERVAL, legacy_markdown,
+                                              legacy_points, legacy_rows, plot_legacy,
+                                              series_variants)
+from experiments.studies.rdtcp.plots import plot_all
+from experiments.studies.rdtcp.report import (STATISTICS_NOTE, aggregate_all, figure_points,
+                                              k_study, paper_table, point_rows, shape_checks,
+                                              table_markdown)
+from experiments.studies.rdtcp.scenario import PAPER_VARIANTS, VARIANTS
 
 __all__ = ["MODES", "SweepConfig", "build_specs", "main", "parse_args", "sweep_config",
            "write_outputs", "K_STUDY_SWAPS", "K_STUDY_INTERVAL"]
@@ -127,7 +130,7 @@ def build_specs(cfg: SweepConfig) -> list[RunSpec]:
 
 
 def legacy_specs(cfg: SweepConfig) -> list[RunSpec]:
-    """The incremental-deployment series (003 §7, experiments.runner.legacy): each RD-TCP
+    """The incremental-deployment series (003 §7, experiments.studies.rdtcp.legacy): each RD-TCP
     sender with both gateways upgraded and with each of ``cfg.legacy``'s routers a legacy one,
     SACK and RACK-TLP with both upgraded (they read no EPDN), each with loss at R1 (its queue)
     and at R2 (``cfg.r2_drop``), at ``cfg.legacy_swaps`` swaps per second. A run without swaps
@@ -153,7 +156,8 @@ def legacy_specs(cfg: SweepConfig) -> list[RunSpec]:
 # --------------------------------------------------------------------------- CLI
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
-        prog="python -m experiments.rdtcp_figures", formatter_class=HelpFormatter,
+        prog=prog_name("experiments.rdtcp_figures", "rdtcp-experiment"),
+        formatter_class=HelpFormatter,
         description="Reproduce RD-TCP's Figures 1-4 (throughput against random queue swaps for "
                     "TCP SACK, DSACK and RD-TCP) on the simulated dumbbell with the P4 gateway. "
                     "Options without a default shown take the --mode's value.")
@@ -173,6 +177,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--variants", type=csv_list(str, SENDERS),
                    help=f"senders, comma-separated: any of hosts.tcp.variants (default: "
                         f"{','.join(VARIANTS)})")
+    add_list_variants(p, SENDERS)
     p.add_argument("--injections", type=csv_list(str, INJECTIONS[1:]),
                    help=f"extra reordering series: altpath,recirc (the P4 gateway's, for "
                         f"{','.join(PAPER_VARIANTS)}), delay (each data packet delayed by "

@@ -5,14 +5,14 @@
     python -m experiments.rrtcp_figures --mode full --out results/rrtcp/      # 000's runs
     python -m experiments.rrtcp_figures --mode full --sweep-57 --out results/rrtcp/   # hours
 
-000's setup (``experiments.runner.rrtcp_scenario``): one long-lived flow over 000's dumbbell
+000's setup (``experiments.studies.rrtcp.scenario``): one long-lived flow over 000's dumbbell
 (``topologies.RrTcpTopo``: bottleneck capacity maxwnd / RTT, 50 packets of 1000 bytes) through
 the P4 gateways, with 000's impairments on the bottleneck: data packets delayed by one of 000's
 distributions (the simulator's delay element), two paths of constant delay (the gateway's
 alternate path), delayed ACKs, random drops (the gateway's drop), drop bursts (the simulator).
 Each figure and table says which element made its impairments. The figures and their runs are
-``experiments.runner.rrtcp_studies``; the metrics ``rrtcp_report``; 000's statements, checked
-against our numbers, ``rrtcp_checks``.
+``experiments.studies.rrtcp.evaluation``; the metrics ``report``; 000's statements, checked
+against our numbers, ``checks``.
 
 Outputs in --out: figNN_*.png (Figs. 1, 4-19), table3_mean_rto.md and table4_bursty_loss.md
 (000's numbers beside ours), paper_table.md/.csv (every statement of 000 on its figures and
@@ -33,18 +33,18 @@ from typing import Sequence
 
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
+from experiments.runner.program import gateway_program
 from experiments.runner.report import summary_header, write_csv
-from experiments.runner.rrtcp_checks import View, checks_of
-from experiments.runner.rrtcp_plots import plot_panels, plot_traces
-from experiments.runner.rrtcp_report import point_rows, points_of, table_markdown
-from experiments.runner.rrtcp_scenario import run_rrtcp
-from experiments.runner.rrtcp_studies import (ALL_FIGURES, PAPER_NAMES, RrConfig, build_specs,
-                                              panels, tables, traces)
-from experiments.runner.rrtcp_sweep57 import (CONDITIONS, best_table, sweep_checks, sweep_markdown,
-                                              sweep_specs)
-from experiments.runner.scenario import gateway_program
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
+from experiments.studies.rrtcp.checks import View, checks_of
+from experiments.studies.rrtcp.evaluation import (ALL_FIGURES, PAPER_NAMES, RrConfig, build_specs,
+                                                  panels, tables, traces)
+from experiments.studies.rrtcp.plots import plot_panels, plot_traces
+from experiments.studies.rrtcp.report import point_rows, points_of, table_markdown
+from experiments.studies.rrtcp.scenario import run_rrtcp
+from experiments.studies.rrtcp.sweep57 import (CONDITIONS, best_table, sweep_checks, sweep_markdown,
+                                               sweep_specs)
 from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
 
 __all__ = ["MODES", "main", "parse_args", "write_outputs", "series_name", "PAPER_NAMES"]

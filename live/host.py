@@ -75,7 +75,7 @@ class HostError(Exception):
 def tcp_config(variant: str, *, mss: int = 1460, k: int = 3, max_cwnd_segments: int = 500,
                timestamps: bool | None = None, rdtcp: bool | None = None,
                delayed_ack: bool = False, time_wait: float = 2 * MSL) -> TcpConfig:
-    """The engine configuration of a live host: the paper scenario's (experiments.runner.scenario's
+    """The engine configuration of a live host: the paper scenario's (experiments.runner.spec's
     ``tcp_config``: SACK, window scale 7, no delayed ACKs, cwnd at most 500 segments), with
     timestamps where the variant needs them and RD-TCP-permitted offered by the RD-TCP family."""
     from hosts.tcp.variants.rdtcp import RdTcp

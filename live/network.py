@@ -85,6 +85,28 @@ __all__ = ["LivePlan", "HostPlan", "PortPlan", "LiveNetwork", "LiveError", "Live
 
 PREFIX = "rl"                 # every name a live network creates starts with this
 SWITCH_READY = "Control server was started on "      # toolchain.switch.process.main
+P4RUNTIME_READY = "P4Runtime server was started on "  # toolchain.switch.p4runtime_server
+CONTROLS = ("thrift", "p4runtime")
+
+
+def p4info_path(program_path: str) -> Path:
+    """The P4Info beside a BMv2 JSON (``build/rdtcp.json`` -> ``build/rdtcp.p4info.txt``).
+    The gateway's own (the build/rdtcp.json the runs compile when stale) is written again from
+    p4src/rdtcp.p4 when missing or older than the JSON; for another program LiveError names
+    the command that writes it."""
+    json_path = Path(program_path)
+    info = json_path.with_name(json_path.stem + ".p4info.txt")
+    if info.exists() and info.stat().st_mtime >= json_path.stat().st_mtime:
+        return info
+    gateway = REPO_ROOT / "build" / "rdtcp.json"
+    if json_path.resolve() == gateway.resolve() and not os.environ.get("RDTCP_PROGRAM"):
+        from toolchain.compiler.frontend import parse_and_check
+        from toolchain.compiler.p4info import build_p4info, write_p4info_file
+        program, _ = parse_and_check(str(REPO_ROOT / "p4src" / "rdtcp.p4"))
+        write_p4info_file(build_p4info(program), str(info), "text")
+        return info
+    raise LiveError(f"--control p4runtime needs the program's P4Info {info} (as new as "
+                    f"{json_path}): rdtcp-p4c ... -o {json_path} --p4runtime-files {info}")
 HOST_READY = "live.host: ready"                    # live.host.READY_LINE
 KERNEL_HOST_READY = "live.kernel_host: ready"       # live.kernel_host.READY_LINE
 STAGE_READY = "live.delay_stage: ready"             # live.delay_stage.READY_LINE
@@ -468,7 +490,16 @@ class LiveNetwork:
     def __init__(self, plan: LivePlan, *, program_path: str | os.PathLike, backend: str = "auto",
                  log_dir: str | os.PathLike | None = None,
                  pcap_dir: str | os.PathLike | None = None,
-                 cli: str | None = None, layout: Layout | None = None):
+                 cli: str | None = None, layout: Layout | None = None,
+                 control: str = "thrift"):
+        if control not in CONTROLS:
+            raise LiveError(f"unknown control {control!r}; choose from {', '.join(CONTROLS)}")
+        if control == "p4runtime" and cli is not None:
+            raise LiveError("--cli pipes commands into a Thrift CLI: not with --control p4runtime")
+        if control == "p4runtime":
+            p4info_path(program_path)          # missing: said before any namespace exists
+        self.control = control
+        self.grpc_addrs: dict[str, str] = {}
         self.plan = plan
         self.program_path = str(program_path)
         self.names = Names(new_tag(), {s: i for i, s in enumerate(plan.switches)})
@@ -479,6 +510,7 @@ class LiveNetwork:
         self.pcap_dir = Path(pcap_dir) if pcap_dir is not None else None
         self.cli = cli
         self._drivers: dict[str, Any] = {}      # one control connection per switch (no CLI)
+        self._p4rt_drivers: dict[str, Any] = {}
         self.switch_procs: dict[str, subprocess.Popen] = {}
         self.stage_procs: dict[int, subprocess.Popen] = {}
         self.control_ports: dict[str, int] = {}
@@ -569,16 +601,24 @@ class LiveNetwork:
                        if not self.layout.staged(self.plan, switch, p)}
             argv = self.plan.switch_argv(switch, ifnames, self.program_path, pcap_dir=pcap,
                                          python=spec.python, delayed_ports=delayed)
+            if self.control == "p4runtime":      # the JSON stays last
+                argv[-1:-1] = ["--grpc-server-addr", "127.0.0.1:0"]
             proc = self.switch_procs[switch] = self.backend.start_switch(switch, argv,
                                                                          self._log(switch))
             line = wait_for_line(proc, log_path, SWITCH_READY, f"switch {switch} (rdtcp-switch)")
             port = int(line.rsplit(":", 1)[1])
             what = f"switch {switch} (rdtcp-switch)"
+            if self.control == "p4runtime":      # printed before the ready line
+                self.grpc_addrs[switch] = wait_for_line(proc, log_path, P4RUNTIME_READY,
+                                                        what).split()[-1]
         else:
             port = free_tcp_port()
             argv = self.plan.simple_switch_argv(switch, ifnames, self.program_path,
                                                 binary=spec.binary, thrift_port=port,
                                                 pcap_dir=pcap)
+            if self.control == "p4runtime":      # simple_switch_grpc's target option
+                self.grpc_addrs[switch] = f"127.0.0.1:{free_tcp_port()}"
+                argv += ["--", "--grpc-server-addr", self.grpc_addrs[switch]]
             proc = self.switch_procs[switch] = self.backend.start_switch(switch, argv,
                                                                          self._log(switch))
             what = f"switch {switch} ({spec.binary})"
@@ -587,6 +627,9 @@ class LiveNetwork:
 
     def stop(self) -> None:
         """End every process, remove interfaces and namespaces, rename the pcaps. Idempotent."""
+        for driver in self._p4rt_drivers.values():
+            driver.client.close()
+        self._p4rt_drivers.clear()
         for driver in self._drivers.values():
             driver.close()
         self._drivers.clear()
@@ -628,9 +671,30 @@ class LiveNetwork:
         from controller import Controller
         from controller.drivers import Bmv2Driver
 
+        if self.control == "p4runtime":
+            return Controller(self._p4runtime_driver(switch), program=self.program_path)
         if self.cli is not None:
             return Controller(Bmv2Driver(self.control_ports[switch], cli=self.cli))
         return Controller(self._drivers[switch])
+
+    def _p4runtime_driver(self, switch: str) -> Any:
+        """``controller.p4runtime_driver.P4RuntimeDriver`` on the switch's P4Runtime server,
+        the gateway's P4Info (beside its JSON, ``<name>.p4info.txt``, as ``make build`` writes
+        it) and JSON installed with SetForwardingPipelineConfig, queue settings over the
+        Thrift connection; made once per switch and kept for the run."""
+        from controller.p4runtime_driver import P4RuntimeDriver
+
+        drv = self._p4rt_drivers.get(switch)
+        if drv is None:
+            info = p4info_path(self.program_path)
+            device = 0 if self.layout.switch.kind == "embedded" else \
+                self.plan.switches.index(switch)
+            drv = P4RuntimeDriver(self.grpc_addrs[switch], p4info=info,
+                                  bmv2_json=self.program_path, device_id=device,
+                                  timeout=START_TIMEOUT)
+            drv.thrift = self._drivers[switch]
+            self._p4rt_drivers[switch] = drv
+        return drv
 
     def host_interface(self, host: str) -> str:
         return self.backend.host_interface(host)

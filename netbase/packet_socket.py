@@ -1,7 +1,12 @@
 """Switch ports on Linux interfaces through AF_PACKET raw sockets (packet(7)).
 
 Each port is one ``SOCK_RAW`` socket bound to one interface for every protocol (ETH_P_ALL), in
-promiscuous mode, as behavioral-model's BMI port manager opens them through libpcap. Frames
+promiscuous mode, as behavioral-model's BMI port manager opens them through libpcap. A packet
+socket opened for a protocol receives that protocol from every interface of its namespace until
+it is bound (packet(7)): another switch's or a live run's frames would slip in. So it is opened
+for no protocol (0: it receives nothing), bound to its interface with ETH_P_ALL, and every frame
+it reads is checked to have come in on that interface (``foreign`` counts any that did not).
+Frames
 the switch itself transmits come back to a packet socket as ``PACKET_OUTGOING`` copies; they
 are dropped (``PACKET_IGNORE_OUTGOING`` where the kernel has it, and by ``sll_pkttype``
 always), otherwise every transmitted frame would re-enter the pipeline.
@@ -96,19 +101,22 @@ class RawPort:
         self.port = port
         self.ifname = ifname
         self.rx_packets = self.tx_packets = self.tx_errors = 0
+        self.foreign = 0                  # frames of another interface, dropped
+        self.ifindex = 0
         self._warned_csum = False
         self._buf = bytearray(_MAX_FRAME)
         self.sock = self._open()
 
     def _open(self) -> socket.socket:
         try:
-            s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+            # protocol 0: nothing is received until bind() names the interface (and ETH_P_ALL)
+            s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
         except PermissionError:
             raise PortError(f"cannot open a raw socket for interface {self.ifname!r}: "
                             "AF_PACKET needs root or CAP_NET_RAW") from None
         try:
             s.bind((self.ifname, ETH_P_ALL))
-            ifindex = interface_index(self.ifname)
+            self.ifindex = ifindex = interface_index(self.ifname)
             # struct packet_mreq { int ifindex; u16 type; u16 alen; u8 address[8]; }
             mreq = struct.pack("=iHH8s", ifindex, PACKET_MR_PROMISC, 0, b"")
             s.setsockopt(SOL_PACKET, PACKET_ADD_MEMBERSHIP, mreq)
@@ -149,6 +157,9 @@ class RawPort:
                 break
             if addr[2] == PACKET_OUTGOING:
                 continue
+            if addr[0] != self.ifname and not self._renamed(addr[0]):
+                self._foreign(addr[0])
+                continue
             if flags & socket.MSG_TRUNC:     # larger than any MTU we accept: never cut a frame
                 log.warning("port %d (%s): frame longer than %d bytes dropped", self.port,
                             self.ifname, len(buf))
@@ -160,6 +171,25 @@ class RawPort:
             out.append(frame)
         self.rx_packets += len(out)
         return out
+
+    def _renamed(self, name: str) -> bool:
+        """Whether ``name`` is this port's interface under a new name (ip link set name)."""
+        lookup = getattr(socket, "if_indextoname", None)
+        try:
+            current = lookup(self.ifindex) if lookup is not None and self.ifindex else None
+        except OSError:
+            return False
+        if current == name:
+            log.info("port %d: interface %s is now %s", self.port, self.ifname, name)
+            self.ifname = name
+            return True
+        return False
+
+    def _foreign(self, name: str) -> None:
+        if not self.foreign:
+            log.warning("port %d (%s): a frame of interface %s dropped (the socket is bound to "
+                        "%s only; counted in foreign)", self.port, self.ifname, name, self.ifname)
+        self.foreign += 1
 
     def _apply_auxdata(self, frame: bytes, aux: tuple) -> bytes:
         status, _len, _snap, _mac, _net, tci, tpid = aux

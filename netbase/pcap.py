@@ -50,12 +50,14 @@ class PcapWriter:
         self.count = 0
 
     def write(self, time: float, data: bytes) -> None:
-        if time < 0:
-            raise ValueError(f"pcap timestamps must be >= 0, got {time}")
+        if not 0 <= time < 1 << 32:          # also refuses nan
+            raise ValueError(f"pcap timestamps are 0 to 2^32 s, got {time}")
         sec = int(time)
         usec = int(round((time - sec) * 1e6))
         if usec >= 1_000_000:
             sec, usec = sec + 1, usec - 1_000_000
+        if sec >= 1 << 32:
+            raise ValueError(f"pcap timestamps are 0 to 2^32 s, got {time}")
         cap = data[: self.snaplen]
         self._f.write(struct.pack("<IIII", sec, usec, len(cap), len(data)))
         self._f.write(cap)

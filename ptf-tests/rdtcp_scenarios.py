@@ -33,8 +33,8 @@ from scapy.layers.l2 import Ether
 
 from rdtcp_frames import (HOST_A_IP, HOST_A_MAC, HOST_B_IP, HOST_C_IP, LEGACY_CONFIG, PORT_A,
                           PORT_ALT, PORT_R2, PORT_SMALL_MTU, R2_MAC, SMALL_MTU, SWITCH_MAC,
-                          TEST_CONFIG, arp_frame, epdn_bytes, epdn_of, epdn_option, tcp_frame,
-                          udp_frame)
+                          TEST_CONFIG, arp_frame, deep_merge, epdn_bytes, epdn_of, epdn_option,
+                          tcp_frame, udp_frame)
 
 from controller import names as n
 
@@ -293,6 +293,40 @@ def edge_tcp_fragments_dropped(h):
     h.expect(PORT_R2, fragment(SWITCH_MAC, R2_MAC, HOST_A_IP, HOST_B_IP, 63, proto=17))
     h.expect_none()
     assert h.counters()["drops"]["malformed"]["packets"] == 2
+
+
+def spoofed_source_dropped(h):
+    """A host claims another host's flow (ingress filtering, BCP 38): host C, on edge port 4,
+    sends segments of A's flow A:5000 -> B:80 while R2's queue drops. Without the source check
+    the first would be dropped there and recorded, and A's next segment would leave stamped with
+    the range C chose. They are dropped as spoofed and counted before the queue or the EPDN
+    table sees them; A's own drop is recorded as before, and its stamp is A's range. C's own
+    address passes (by default the prefixes routed out of port 4; ``sources`` names others)."""
+    h.configure(deep_merge(pattern(PORT_R2, "D" + "." * 31),
+                           {"ports": {str(PORT_SMALL_MTU): {"edge": True}}}))
+    h.send(PORT_SMALL_MTU, a_to_b(900000, src_mac=C_MAC))
+    h.send(PORT_SMALL_MTU, a_to_b(900100, src_mac=C_MAC, payload=b""))      # a pure ACK too
+    h.expect_none()
+    assert h.epdn_table() == []
+    c = h.counters()
+    assert c["drops"]["spoofed"]["packets"] == 2 and c["drops"]["pattern"]["packets"] == 0
+    assert c["epdn_events"]["record"]["packets"] == 0
+    h.send(PORT_A, a_to_b(1000))                   # the pattern's drop falls on A's own segment
+    h.send(PORT_A, a_to_b(1100))
+    h.expect(PORT_R2, a_to_b_out(1100, options=[epdn_option(1000, 1100)]))
+    own = dict(src_ip=HOST_C_IP, sport=6000, payload=PAYLOAD)
+    h.send(PORT_SMALL_MTU, tcp_frame(seq=5, src_mac=C_MAC, **own))
+    h.expect(PORT_R2, tcp_frame(seq=5, src_mac=SWITCH_MAC, dst_mac=R2_MAC, ttl=63, **own))
+    h.expect_none()
+    h.configure({"ports": {str(PORT_SMALL_MTU): {"edge": True, "sources": ["10.0.4.0/24"]}}})
+    other = dict(own, src_ip="10.0.4.7")
+    h.send(PORT_SMALL_MTU, tcp_frame(seq=5, src_mac=C_MAC, **other))
+    h.expect(PORT_R2, tcp_frame(seq=5, src_mac=SWITCH_MAC, dst_mac=R2_MAC, ttl=63, **other))
+    spoofed_udp = udp_frame()                          # A's address again, UDP this time
+    spoofed_udp[Ether].src = C_MAC
+    h.send(PORT_SMALL_MTU, spoofed_udp)
+    h.expect_none()
+    assert h.counters()["drops"]["spoofed"]["packets"] == 3
 
 
 def forged_stamp_not_recorded(h):
@@ -628,7 +662,7 @@ ALL = [forwarding_ttl, ttl_expired_dropped, lpm_miss_dropped, ipv4_header_checks
        dropped_stamp_carried_on, strip_on_edge_port, strip_two_forged_options,
        strip_three_forged_options, strip_forged_option_after_nop,
        forged_option_bytes_inside_values_kept, edge_tcp_fragments_dropped,
-       forged_stamp_not_recorded, mtu_rule,
+       spoofed_source_dropped, forged_stamp_not_recorded, mtu_rule,
        bytes_after_datagram_kept_outside_checksum, collision_policy, malformed_options_safe,
        malformed_option_areas_carried, injected_drops_counted, recirculation_counted,
        alternate_port_counted, red_drop_curve, legacy_drops_not_recorded,

@@ -5,6 +5,7 @@ the switch (the embedded target's rdtcp-switch, or real simple_switch). Test par
 
     target=embedded|bmv2     which switch runs (rdtcp-switch / simple_switch); simple_switch_CLI drives both
     thrift_port=9090
+    control=thrift|p4runtime the tests' entries over simple_switch_CLI or P4Runtime (grpc_port=9559)
     epdn_entries=65536       the compiled program's EPDN_ENTRIES (collision test input selection)
     program=PATH             the BMv2 JSON the switch runs (configs are checked against it)
 
@@ -40,9 +41,20 @@ class GatewayTest(BaseTest):
         target = test_param_get("target", "embedded")
         if target not in CLI_OF_TARGET:
             raise ValueError(f"test param target={target!r}: expected one of {sorted(CLI_OF_TARGET)}")
-        self.ctl = Controller(Bmv2Driver(int(test_param_get("thrift_port", 9090)),
-                                         cli=CLI_OF_TARGET[target]),
-                              program=test_param_get("program", None))
+        program = test_param_get("program", None)
+        if test_param_get("control", "thrift") == "p4runtime":
+            # the entries over P4Runtime; the pipeline installed anew (P4Info beside the JSON)
+            from pathlib import Path
+            from controller.p4runtime_driver import P4RuntimeDriver
+            driver = P4RuntimeDriver(f"127.0.0.1:{int(test_param_get('grpc_port', 9559))}",
+                                     p4info=Path(program).with_suffix(".p4info.txt"),
+                                     bmv2_json=program,
+                                     thrift_port=int(test_param_get("thrift_port", 9090)))
+            self.addCleanup(driver.close)
+        else:
+            driver = Bmv2Driver(int(test_param_get("thrift_port", 9090)),
+                                cli=CLI_OF_TARGET[target])
+        self.ctl = Controller(driver, program=program)
         self.epdn_entries = int(test_param_get("epdn_entries", 65536))
         self.ctl.reset_state()
 

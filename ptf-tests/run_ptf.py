@@ -93,11 +93,14 @@ class TestBed:
     def exec(self, cmd: list[str]) -> subprocess.CompletedProcess:
         return run(["ip", "netns", "exec", self.ns, *cmd])
 
-    def start_switch(self, target: str, program: Path, thrift_port: int) -> None:
+    def start_switch(self, target: str, program: Path, thrift_port: int,
+                     grpc_port: int | None = None) -> None:
         cmd = ["ip", "netns", "exec", self.ns, SWITCH_OF_TARGET[target]]
         for p in PORTS:
             cmd += ["-i", f"{p}@sw{p}"]
         cmd += [str(program), "--thrift-port", str(thrift_port)]
+        if grpc_port is not None:        # simple_switch_grpc's target option, rdtcp-switch's too
+            cmd += ["--", "--grpc-server-addr", f"127.0.0.1:{grpc_port}"]
         log = open(self.switch_log, "w")
         # `ip netns exec` execs the switch: this PID is the switch's own.
         self.switch = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
@@ -143,7 +146,7 @@ def ensure_program(path: Path | None, defines: list[str]) -> Path:
         return path
     out = Path(tempfile.mkdtemp(prefix="rdtcp-ptf-json-")) / "rdtcp.json"
     cmd = [sys.executable, "-m", "toolchain.compiler.driver", str(ROOT / "p4src" / "rdtcp.p4"),
-           "-o", str(out)]
+           "-o", str(out), "--p4runtime-files", str(out.with_suffix(".p4info.txt"))]
     for d in defines:
         cmd += ["-D", d]
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
@@ -165,10 +168,12 @@ def run_target(target: str, args, program: Path) -> int:
     bed = TestBed(f"rdtcp-ptf-{os.getpid()}-{target}", log_dir)
     try:
         bed.build()
-        bed.start_switch(target, program, args.thrift_port)
+        grpc = args.grpc_port if args.control == "p4runtime" else None
+        bed.start_switch(target, program, args.thrift_port, grpc)
         bed.wait_ready(args.thrift_port, args.ready_timeout)
         params = (f"target='{target}';thrift_port={args.thrift_port};"
-                  f"epdn_entries={epdn_entries(args.define)};program='{program}'")
+                  f"epdn_entries={epdn_entries(args.define)};program='{program}';"
+                  f"control='{args.control}';grpc_port={args.grpc_port}")
         cmd = ["ip", "netns", "exec", bed.ns, shutil.which("ptf") or "ptf",
                "--test-dir", str(TEST_DIR), "--pypath", str(ROOT),
                "--log-file", str(log_dir / "ptf.log"), "--test-params", params]
@@ -195,6 +200,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-D", "--define", action="append", default=[],
                     help="compile-time define, e.g. EPDN_ENTRIES=1024 (when compiling)")
     ap.add_argument("--thrift-port", type=int, default=9090)
+    ap.add_argument("--control", choices=["thrift", "p4runtime"], default="thrift",
+                    help="write the tests' entries over Thrift (default) or over P4Runtime "
+                         "(the switch serves it: rdtcp-switch, or --switch simple_switch_grpc); "
+                         "the P4Info is the one beside the JSON (<name>.p4info.txt)")
+    ap.add_argument("--grpc-port", type=int, default=9559)
     ap.add_argument("--ready-timeout", type=float, default=30.0,
                     help="seconds to wait for the switch's Thrift port")
     ap.add_argument("ptf_args", nargs=argparse.REMAINDER,

@@ -50,7 +50,7 @@ def gateway_json(root: Path = REPO_ROOT) -> dict:
     if out.exists() and stamp.exists() and stamp.read_text().strip() == digest:
         return _read(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".json.tmp")
+    tmp = out.with_suffix(f".json.{os.getpid()}.tmp")    # processes compiling at once (xdist)
     if FRONT_END_IN_PROCESS:
         # deferred on purpose: the front end needs Python 3.10+, and PyPy 3.9 workers, which
         # import this module, compile through another interpreter (_compile_elsewhere)

@@ -10,6 +10,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# one package per paper, none importing another: each registers its scenarios with the run
+# machinery (experiments.runner), which knows none of them
+STUDIES = ("experiments.studies.rdtcp", "experiments.studies.rrtcp", "experiments.studies.frto",
+           "experiments.studies.netreno", "experiments.studies.dbce")
 # bottom first; a package may import only packages of a lower layer (and itself)
 LAYERS = (
     ("netbase",),
@@ -19,7 +23,8 @@ LAYERS = (
     ("sim", "analyzer"),
     ("live",),
     ("experiments.runner",),
-    ("experiments",),
+    STUDIES,
+    ("experiments",),               # the drivers users run
 )
 LAYER_OF = {pkg: i for i, layer in enumerate(LAYERS) for pkg in layer}
 SOURCE_TREES = ("netbase", "toolchain", "hosts", "controller", "topologies", "sim", "analyzer",
@@ -139,6 +144,21 @@ def test_no_import_cycles():
         if module not in index:
             visit(module)
     assert not cycles, "import cycles: " + "; ".join(" <-> ".join(c) for c in cycles)
+
+
+def test_the_run_machinery_imports_no_study():
+    """A study registers its scenarios with the machinery (experiments.runner.spec.register);
+    the machinery never names one, so a new study is a package of its own and touches no
+    machinery file."""
+    assert [f"{MODULES[m].relative_to(ROOT)}:{line}: imports {t}"
+            for m, imports in GRAPH.items() if _package(m) == "experiments.runner"
+            for t, line in imports if t.startswith("experiments.studies")] == []
+
+
+def test_every_study_directory_is_a_layered_package():
+    found = {f"experiments.studies.{p.name}" for p in (ROOT / "experiments" / "studies").iterdir()
+             if (p / "__init__.py").exists()}
+    assert found == set(STUDIES)
 
 
 @pytest.mark.parametrize("package", ["netbase"])

@@ -21,7 +21,7 @@ bytes for 512 bytes of data, 40 of IP and TCP, 14 of Ethernet), so with ``atm_ce
 default) each link's rate is scaled by 566 / 636: a full-size packet takes as long on our link
 as on 002's, and the rates in packets per second are 002's. The gateway's buffer is the P4
 program's (``max_queue_size``, its drop-tail limit or RED's buffer), RED itself is the gateway
-configuration's (experiments.runner.netreno_scenario).
+configuration's (experiments.studies.netreno.scenario).
 
 Use with Mininet: ``mn --custom topologies/netreno.py --topo netreno_sim --link tc``.
 """

@@ -13,7 +13,12 @@ from sim.gateway import gateway_config, gateway_counters
 __all__ = ["configure_gateway", "gateway_config", "gateway_counters", "gateway_impairment",
            "gateway_stats", "impairment", "legacy_routers",
            "REORDER_GATEWAY", "BOTTLENECK_PORT", "ALT_PORT", "RECIRC_LOOPS", "LEGACY_SETTINGS",
-           "R2_TOWARDS_B"]
+           "R2_TOWARDS_B", "TM_DEPTH"]
+
+# the traffic-manager queues of every run's gateways, in packets: four times RD-TCP's 65-packet
+# buffer ([RDTCP] §4) and deeper than any topology's buffer, so the program's own drop-tail
+# limit (or RED) decides the drops, as a drop the program can see (it stamps EPDN on it)
+TM_DEPTH = 4 * 65
 
 REORDER_GATEWAY = "r1"   # 003 §4: the reordering gateway is R1, at its bottleneck queue
 BOTTLENECK_PORT = 2      # topologies.PaperTopo: r1 port 2 -> r2

@@ -16,6 +16,7 @@ summary.json lists."""
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import math
@@ -24,7 +25,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Sequence
 
-from experiments.runner.scenario import RDTCP_K, RunSpec
+from experiments.runner.spec import RunSpec, UnknownScenario
 from sim.program import REPO_ROOT
 
 __all__ = ["Journal", "Resumed", "scan_journal", "spec_key", "run_key", "row_key", "select",
@@ -41,21 +42,48 @@ _ADDED_FIELDS = {"scenario": "rdtcp", "delay": "", "ack_level": 0.0, "drop": 0.0
 
 # ----------------------------------------------------------------------------- code version
 # The sources whose code decides a run's numbers, relative to the repository root: every .py file
-# under these trees, and these files. They are the modules a run imports (the TCP hosts, the
-# simulator, the topology, the controller, the P4 target that executes the gateway program, the
-# packet helpers, the scenario runs of experiments/runner); tests/experiments/test_resume.py
-# checks that a run loads no other module of the repository. The gateway program itself enters as the BMv2 JSON
-# the runs load (compiled from p4src/ by toolchain/compiler/, or RDTCP_PROGRAM's), so an edit to
-# p4src/ or the compiler that changes the program changes the version. Left out: the runner
-# (experiments' cli, journal, pool, worker, rdtcp_figures, report, plots, one_run), which carries
-# rows and draws them but computes no number; docs and tests.
+# under these trees, these files, and each study's scenario with the modules of its study it
+# imports (``study_files``). They are the modules a run imports (the TCP hosts, the simulator,
+# the topology, the controller, the P4 target that executes the gateway program, the packet
+# helpers, the run's spec and gateway setup, the studies' runs); tests/experiments/test_resume.py
+# checks that a run loads no other module of the repository. The gateway program itself enters
+# as the BMv2 JSON the runs load (compiled from p4src/ by toolchain/compiler/, or
+# RDTCP_PROGRAM's), so an edit to p4src/ or the compiler that changes the program changes the
+# version. Left out: the rest of the run machinery (cli, journal, pool, worker, sweep, report,
+# plots), the drivers and the studies' reports and plots, which carry rows and draw them but
+# compute no number; docs and tests.
 CODE_TREES = ("controller", "hosts", "netbase", "sim", "toolchain/switch", "topologies",
               "analyzer")
 CODE_FILES = ("toolchain/__init__.py", "experiments/__init__.py", "experiments/runner/__init__.py",
-              "experiments/runner/scenario.py",
-              "experiments/runner/gateways.py", "experiments/runner/frto_scenario.py",
-              "experiments/runner/dbce_scenario.py", "experiments/runner/dbce_networks.py",
-              "experiments/runner/rrtcp_scenario.py", "experiments/runner/netreno_scenario.py")
+              "experiments/runner/spec.py", "experiments/runner/gateways.py",
+              "experiments/runner/program.py", "experiments/studies/__init__.py")
+# each study's runs: its package and its scenario module (with the study modules it imports)
+STUDY_RUNS = ("experiments/studies/*/__init__.py", "experiments/studies/*/scenario.py")
+
+
+def study_files(root: Path) -> list[Path]:
+    """The studies' files a run loads: STUDY_RUNS and, transitively, every module under
+    experiments/studies/ that one of them imports (read from its import statements)."""
+    todo = [p for pattern in STUDY_RUNS for p in root.glob(pattern)]
+    found: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in found:
+            continue
+        found.add(path)
+        for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                if name.startswith("experiments.studies."):
+                    module = root.joinpath(*name.split("."))
+                    todo += [p for p in (module.with_suffix(".py"), module / "__init__.py")
+                             if p.exists()]
+    return sorted(found)
 
 
 def code_files(root: Path) -> list[Path]:
@@ -63,6 +91,7 @@ def code_files(root: Path) -> list[Path]:
     found = [p for tree in CODE_TREES for p in (root / tree).rglob("*.py")
              if "__pycache__" not in p.parts]
     found += [root / name for name in CODE_FILES if (root / name).exists()]
+    found += study_files(root)
     return sorted(set(found))
 
 
@@ -130,7 +159,8 @@ def _journal_row(raw: bytes) -> dict | None:
     or None when the line is not a row the report can use. Checked: the spec fields, ``error``
     and ``code_version`` (strings), ``throughput_Bps`` (a finite number), the swap counts the
     report averages (whole numbers) and ``_series`` (a list of rows); every other column (the
-    counters, and columns a later version may add) is kept as it is."""
+    counters, and columns a later version may add) is kept as it is; so are the spec fields of
+    a row whose scenario no study imported here registered."""
     try:
         row = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
@@ -138,14 +168,18 @@ def _journal_row(raw: bytes) -> dict | None:
     if not isinstance(row, dict):
         return None
     try:
-        spec = RunSpec(**{name: row[name] if name in row else _ADDED_FIELDS[name]
-                          for name in _SPEC_FIELDS})
+        given = {name: row[name] if name in row else _ADDED_FIELDS[name] for name in _SPEC_FIELDS}
+        spec = asdict(RunSpec(**given))
+    except UnknownScenario:
+        # a run of a study this process has not imported: no sweep here asks for it, and the
+        # journal keeps its row as written
+        spec = given
     except (KeyError, TypeError, ValueError):
         return None
     if not isinstance(row.get("code_version", ""), str):
         return None
     if "error" in row:                          # a failed run: rerun by --resume
-        return {**row, **asdict(spec)} if isinstance(row["error"], str) else None
+        return {**row, **spec} if isinstance(row["error"], str) else None
     if not _number(row.get("throughput_Bps")) or \
             not all(_number(row[name], integral=True)
                     for name in ("swaps_done", "swaps_skipped") if name in row):
@@ -153,7 +187,7 @@ def _journal_row(raw: bytes) -> dict | None:
     series = row.get("_series", [])
     if not isinstance(series, list) or not all(isinstance(r, list) for r in series):
         return None
-    return {**row, **asdict(spec)}
+    return {**row, **spec}
 
 
 def spec_key(spec_or_row) -> tuple:
@@ -173,9 +207,10 @@ def _key(spec_or_row, names) -> tuple:
 
 
 def row_key(row: dict) -> tuple:
-    return (row.get("scenario", "rdtcp"), row.get("legacy", "none"), row.get("r2_drop", 0.0),
-            row["variant"], row["injection"], row["interval"], row["swaps"], row["level"],
-            row.get("k", RDTCP_K), row.get("swap_span", 0), row["seed"])
+    return (row.get("scenario", RunSpec.scenario), row.get("legacy", "none"),
+            row.get("r2_drop", 0.0), row["variant"], row["injection"], row["interval"],
+            row["swaps"], row["level"], row.get("k", RunSpec.k), row.get("swap_span", 0),
+            row["seed"])
 
 
 # ----------------------------------------------------------------------------- reuse

@@ -4,7 +4,6 @@ written as each run ends. Ctrl-C ends every worker and keeps the journal."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import multiprocessing
 import os
@@ -19,14 +18,13 @@ from pathlib import Path
 from typing import Sequence
 
 from experiments.runner.cli import UsageError
-from experiments.runner.dbce_networks import NETWORKS as DBCE_NETWORKS
 from experiments.runner.journal import row_key
-from experiments.runner.scenario import RunSpec, run_paper
+from experiments.runner.spec import SCENARIOS, RunSpec
 from sim.program import REPO_ROOT
 from toolchain.switch import load_program
 
-__all__ = ["init_worker", "jobs_for", "run_one", "run_specs", "worker_python", "worker_env",
-           "PYPY_GC_NURSERY"]
+__all__ = ["init_worker", "jobs_for", "run_one", "run_specs", "runner_for", "study_modules",
+           "worker_python", "worker_env", "PYPY_GC_NURSERY"]
 
 # PyPy's minor-collection nursery. The simulator allocates a few short-lived objects per event,
 # so the nursery size decides how often PyPy collects; 4 MiB was the fastest of 1-16 MiB and
@@ -60,27 +58,15 @@ def _init_pool_worker(program_path: str) -> None:
     init_worker(program_path)
 
 
-# scenarios whose runs are not experiments.runner.scenario.run_paper's: (module, function) of their run
-SCENARIO_RUNNERS = {name: ("experiments.runner.frto_scenario", "run_frto")
-                    for name in ("frto-delay", "frto-loss", "frto-burst")}
-SCENARIO_RUNNERS["frto-fair"] = ("experiments.runner.frto_scenario", "run_frto_fairness")
-SCENARIO_RUNNERS.update({name: ("experiments.runner.dbce_scenario", "run_dbce")
-                         for name in DBCE_NETWORKS})
-SCENARIO_RUNNERS["rrtcp"] = ("experiments.runner.rrtcp_scenario", "run_rrtcp")
-SCENARIO_RUNNERS.update({  # seed 002 (experiments.runner.netreno_scenario)
-    "netreno-sim": ("experiments.runner.netreno_scenario", "run_netreno_sim"),
-    "netreno-sim-droptail": ("experiments.runner.netreno_scenario", "run_netreno_sim"),
-    "netreno-lab": ("experiments.runner.netreno_scenario", "run_netreno_lab"),
-    "netreno-lab-droptail": ("experiments.runner.netreno_scenario", "run_netreno_lab"),
-    "netreno-trace": ("experiments.runner.netreno_scenario", "run_netreno_trace")})
-
-
 def runner_for(spec: RunSpec):
-    """The function that runs ``spec``: its scenario's (SCENARIO_RUNNERS), else run_paper."""
-    if spec.scenario in SCENARIO_RUNNERS:
-        module, name = SCENARIO_RUNNERS[spec.scenario]
-        return getattr(importlib.import_module(module), name)
-    return run_paper
+    """The function that runs ``spec``: the one its scenario's study registered."""
+    return SCENARIOS[spec.scenario].run
+
+
+def study_modules(specs: Sequence[RunSpec]) -> list[str]:
+    """The modules that register the scenarios of ``specs`` (those of their run functions),
+    which a worker in another interpreter imports before it reads a spec."""
+    return sorted({SCENARIOS[spec.scenario].run.__module__ for spec in specs})
 
 
 def run_one(spec: RunSpec) -> dict:
@@ -165,6 +151,7 @@ def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
     exception here (KeyboardInterrupt) every worker is killed and the runs in progress are
     neither recorded nor failed: ``--resume`` runs them."""
     env = worker_env(REPO_ROOT)
+    argv = [python, "-m", "experiments.runner.worker", program_path, *study_modules(specs)]
     pending = list(reversed(specs))
     lock = threading.Lock()
     stopping = threading.Event()
@@ -174,9 +161,8 @@ def _run_in_interpreter(specs: Sequence[RunSpec], *, jobs: int, python: str,
         # a session of its own: the terminal's Ctrl-C reaches this process alone, which then
         # ends the workers (instead of each printing a KeyboardInterrupt into its stderr and
         # its run being recorded as failed)
-        proc = subprocess.Popen([python, "-m", "experiments.runner.worker", program_path],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errlog,
-                                text=True, cwd=REPO_ROOT, env=env,
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=errlog, text=True, cwd=REPO_ROOT, env=env,
                                 start_new_session=os.name == "posix")
         with lock:
             procs.append(proc)
@@ -265,11 +251,12 @@ def _close_worker(proc, *, kill: bool) -> None:
     proc.wait()
 
 
-def worker_python(choice: str) -> tuple[str | None, str]:
+def worker_python(choice: str, modules: Sequence[str] = ()) -> tuple[str | None, str]:
     """The interpreter for the workers and a sentence saying why: ``auto`` takes PyPy
-    (``pypy3`` on PATH) when it can import the simulator, else this process's interpreter
-    (forked workers); any other value is an interpreter to use, checked the same way
-    (UsageError when it is missing or cannot run the simulator)."""
+    (``pypy3`` on PATH) when it can import the simulator and the studies' ``modules``
+    (``study_modules``), else this process's interpreter (forked workers); any other value is
+    an interpreter to use, checked the same way (UsageError when it is missing or cannot run
+    the simulator)."""
     if choice == "self":
         return None, f"workers: this interpreter ({sys.implementation.name})"
     path = shutil.which("pypy3") if choice == "auto" else shutil.which(choice)
@@ -279,8 +266,8 @@ def worker_python(choice: str) -> tuple[str | None, str]:
                           "runs up)")
         raise UsageError(f"--worker-python {choice}: no such interpreter on PATH")
     env = worker_env(REPO_ROOT)
-    probe = subprocess.run([path, "-m", "experiments.runner.worker", "--probe"], capture_output=True,
-                           text=True, cwd=REPO_ROOT, env=env)
+    probe = subprocess.run([path, "-m", "experiments.runner.worker", "--probe", *modules],
+                           capture_output=True, text=True, cwd=REPO_ROOT, env=env)
     if probe.returncode != 0 or not probe.stdout.startswith("ok"):
         why = (probe.stderr.strip().splitlines() or ["no output"])[-1]
         if choice == "auto":

@@ -23,8 +23,9 @@ from experiments.runner import pool
 from experiments.runner.cli import UsageError, check_out_dir, finite_float, make_out_dir
 from experiments.runner.journal import (code_version, finished_count, previous_rows,
                                         read_invocations, record_invocation, row_key)
-from experiments.runner.pool import run_specs, worker_python
-from experiments.runner.scenario import ProgramError, RunSpec, gateway_program
+from experiments.runner.pool import run_specs, study_modules, worker_python
+from experiments.runner.program import ProgramError, gateway_program
+from experiments.runner.spec import RunSpec
 from sim.trace import write_series_csv
 
 __all__ = ["main_guarded", "run_sweep", "run_lengths", "run_driver", "write_series", "mode_defaults",
@@ -156,7 +157,7 @@ def run_sweep(specs: Sequence[RunSpec], args: argparse.Namespace, where: dict, *
     out = Path(args.out)
     check_out_dir(out)
     # everything that can refuse the input comes before --out is created
-    python, why = worker_python(args.worker_python)
+    python, why = worker_python(args.worker_python, study_modules(specs))
     try:
         program_path, _ = gateway_program()  # compiled (or the cache reused) once, before forking
     except ProgramError as exc:

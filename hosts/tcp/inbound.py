@@ -148,6 +148,12 @@ class Inbound:
         limit = nxt + conn.cfg.rcv_buffer + len(seg.payload)
         if lo > hi or lo < 1 or hi > limit:
             return self._ignore(stamp, "range reversed or outside the window")
+        ooo = self.rcv.ooo
+        if lo < nxt or (ooo and ooo.overlap(lo, hi)):
+            # a gateway reports bytes it discarded: bytes this receiver holds were not lost on
+            # the way, so the range is stale or forged (a host sending in another's name into
+            # a full queue, p4src/include/trust.p4), not evidence about the hole it would explain
+            return self._ignore(stamp, "range over data already received")
         conn.stats["epdn_stamps"] += 1
         return (lo, hi)
 

@@ -13,7 +13,16 @@ linux-2.4     10 ms  3 s        200 ms   srtt + rttvar (Linux)   3      every AC
 windows-xp    100ms  3 s        200 ms   srtt + 4 rttvar         2      once a flight RTO
 freebsd-4.10  10 ms  3 s        1.2 s    srtt + 4 rttvar         3      once a flight NewReno
 solaris       10 ms  3.375 s    400 ms   1.25 srtt + 4 rttvar    3      once a flight NewReno
+ns2           10 ms  3 s        200 ms   srtt + 4 rttvar         3      once a flight NewReno
 ============  =====  =========  =======  ======================  =====  ============  ========
+
+One more profile is a simulator's: ``ns2``, the engine as ns-2 2.35's one-way agents behave
+with their defaults (``Agent/TCP/Sack1`` over ``Agent/TCPSink/Sack1``: tcpTick_ 10 ms,
+rtxcur_init_ 3 s, minrto_ 200 ms, windowInit_ 2, one RTT sample per flight, no timestamps, a
+receive window that never changes), the reference the seeds 000 and 003 ran on. Its knobs come
+from ``hosts.tcp.ns2``, which maps every ns-2 agent, sink and bound variable (and says which of
+them the engine does not act on as ns-2 does); the table's initial RTO and minRTO are
+rtxcur_init_ and minrto_.
 
 Sources, 004 §3.2: Windows XP does not retransmit on a partial ACK (later holes wait for the
 RTO) and updates its RTT once per flight; Linux updates per segment with its own variance
@@ -30,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 
 from hosts.tcp.config import TcpConfig
+from hosts.tcp.ns2 import Ns2Agent
 
 __all__ = ["OsProfile", "PROFILES", "profile_config", "get_profile"]
 
@@ -47,11 +57,26 @@ class OsProfile:
     rto_estimator: str = "rfc6298"
     rtt_sampling: str = "per-ack"
     partial_ack: str = "newreno"
+    extra: tuple = ()               # further (TcpConfig field, value) pairs the profile sets
 
     def knobs(self) -> dict:
         """The TcpConfig fields this profile sets."""
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if f.name not in ("name", "description")}
+        out = {f.name: getattr(self, f.name) for f in fields(self)
+               if f.name not in ("name", "description", "extra")}
+        out.update(self.extra)
+        return out
+
+
+def _ns2_profile() -> OsProfile:
+    """ns-2 2.35's defaults for Agent/TCP/Sack1 over Agent/TCPSink/Sack1 (hosts.tcp.ns2), less
+    what a scenario sets itself (packet size, window_, the sink's delayed ACKs)."""
+    c = Ns2Agent("Sack1", "Sack1").configs().sender
+    return OsProfile(
+        "ns2", "ns-2 2.35's Agent/TCP/Sack1 and TCPSink/Sack1 defaults (ns Manual, TCP Agents)",
+        c.clock_granularity, c.initial_rto, c.min_rto, c.rto_m, c.rto_k, c.dupthresh,
+        rtt_sampling=c.rtt_sampling, partial_ack=c.partial_ack,
+        extra=tuple((name, getattr(c, name)) for name in (
+            "initial_window_segments", "timestamps", "window_scale", "rcv_buffer")))
 
 
 PROFILES: dict[str, OsProfile] = {p.name: p for p in (
@@ -64,6 +89,7 @@ PROFILES: dict[str, OsProfile] = {p.name: p for p in (
               1.0, 4.0, 3, rtt_sampling="per-flight"),
     OsProfile("solaris", "Solaris (004 Table 1.1, §3.2)", 0.010, 3.375, 0.4, 1.25, 4.0, 3,
               rtt_sampling="per-flight"),
+    _ns2_profile(),
 )}
 
 

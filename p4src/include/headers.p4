@@ -109,7 +109,8 @@ const bit<8> DROP_NO_ROUTE  = 4;   /* no forwarding entry: IPv4 LPM miss or l2_f
 const bit<8> DROP_TTL       = 5;   /* TTL <= 1 (RFC 1812 §5.3.1; no ICMP is generated) */
 const bit<8> DROP_MALFORMED = 6;   /* IPv4 header unusable (RFC 1812 §5.2.2); TCP fragment on an edge port */
 /* 7: DROP_RED, Random Early Detection (v1model: p4src/include/buffer.p4, which declares it) */
-#define DROP_CAUSES 8
+/* 8: DROP_SPOOFED, a source address an edge port's hosts may not use (v1model: trust.p4) */
+#define DROP_CAUSES 9
 
 /* EPDN events: index into the counter MyIngress.epdn_events. */
 const bit<32> EV_RECORD      = 0;  /* a dropped data segment recorded in the flow's entry */

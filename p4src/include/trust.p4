@@ -15,8 +15,20 @@
  *    what follows it is not an option to a receiver either), then cut out of the area, which
  *    is written back shorter.
  *
- * A legacy router (legacy_router, epdn.p4) has no trust boundary: it strips nothing and drops no
- * fragment, as a router not upgraded to RD-TCP would not (003 §7).
+ * A legacy router (legacy_router, epdn.p4) has no trust boundary: it checks no source, strips
+ * nothing and drops no fragment, as a router not upgraded to RD-TCP would not (003 §7).
+ *
+ * Stripping keeps a host from writing a drop report; it does not keep a host from sending in
+ * another host's name. A segment that claims another host's flow and is dropped here (the
+ * attacker first filled the queue) would be recorded in that flow's EPDN entry, and the victim's
+ * next segment would leave stamped with a range the attacker chose. So an edge port also checks
+ * who sends: an IPv4 packet whose source address is not one of the port's hosts' is dropped
+ * (DROP_SPOOFED) before the queue or the EPDN table sees it (ingress filtering, BCP 38 = RFC 2827
+ * §3; strict unicast reverse-path forwarding, RFC 3704 §2.2). The table edge_source holds, per
+ * edge port, the allowed prefixes (source_ok); anything else misses and is dropped, so an edge
+ * port whose entries are missing drops rather than trusts. The controller fills it from the
+ * config (a port's `sources`, by default the prefixes routed out of it). Core ports
+ * (edge_port 0) are not looked up.
  *
  * Only well-formed TCP (meta.tcp_ok) is rewritten, on its first pass. The TCP checksum is
  * updated incrementally (tcp_checksum.p4) and never recomputed over the payload. A segment
@@ -24,6 +36,11 @@
  */
 #ifndef RDTCP_TRUST_P4
 #define RDTCP_TRUST_P4
+
+/* A packet from an edge port with a source address its hosts may not use: index into
+ * MyIngress.drops (headers.p4: DROP_CAUSES). Never recorded in the EPDN table. */
+const bit<8> DROP_SPOOFED = 8;
+#define EDGE_SOURCE_ENTRIES 1024    /* allowed prefixes, every edge port's together */
 
 /* RFC 9293 §3.2: the option kinds without a length byte. */
 const bit<8> TCP_OPT_EOL = 0;      /* End of Option List: what follows is padding */
@@ -33,6 +50,14 @@ const bit<8> TCP_OPT_NOP = 1;      /* No-Operation: one byte */
 #define OPT_BYTES_FD 320w0xFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFD
 #define OPT_BYTES_01 320w0x01010101010101010101010101010101010101010101010101010101010101010101010101010101
 #define OPT_BYTES_80 320w0x80808080808080808080808080808080808080808080808080808080808080808080808080808080
+
+/* The area moved up (toward bit 319) or down by n bytes, n a bit<8> of at most 63. BMv2 takes
+ * a shift amount of at most 8 bits (p4c's bmv2 back end refuses a wider one: "shift amount
+ * limited to 8 bits on this target"), which reaches 255 bits but not the area's 320: so two
+ * shifts of 4n bits each. Where the walk reads the area, it reads it at the top, through a
+ * slice at a constant position. */
+#define OPT_AREA_UP(v, n) (((v) << ((n) << 2)) << ((n) << 2))
+#define OPT_AREA_DOWN(v, n) (((v) >> ((n) << 2)) >> ((n) << 2))
 
 /* Controls have no loops: the walk is unrolled. A step that starts with fewer than 12 bytes
  * left cannot find an EPDN option, so 29 steps walk any area: 40 bytes of No-Operation leave
@@ -47,9 +72,34 @@ control TrustBoundary(inout headers_t hdr,
                       inout metadata_t meta,
                       inout standard_metadata_t standard_metadata) {
 
-    /* 1: hosts attach to port p; EPDN options arriving there are stripped. Index p & mask. */
+    /* 1: hosts attach to port p; sources arriving there are checked, EPDN options stripped.
+     * Index p & mask. */
     @name(".MyIngress.edge_port")
     register<bit<1>>(MAX_PORTS) edge_port;
+
+    /* The source checks of the edge ports (see the top of this file). */
+    @name(".MyIngress.source_ok")
+    action source_ok() {
+    }
+
+    @name(".MyIngress.source_spoofed")
+    action source_spoofed() {
+        meta.drop_cause = DROP_SPOOFED;
+    }
+
+    @name(".MyIngress.edge_source")
+    table edge_source {
+        key = {
+            standard_metadata.ingress_port: exact;
+            hdr.ipv4.src_addr: lpm;
+        }
+        actions = {
+            source_ok;
+            source_spoofed;
+        }
+        size = EDGE_SOURCE_ENTRIES;
+        default_action = source_spoofed();
+    }
 
     /* A TCP fragment from a host: the trust boundary cannot be enforced on it. A forged EPDN
      * option may sit in any fragment, and removing one would shift the offsets of the fragments
@@ -79,7 +129,7 @@ control TrustBoundary(inout headers_t hdr,
      * yes/no). The area is first moved to the top of opt_area, where the walk reads it, and
      * the bytes below it, zero, are no 0xFD. */
     action find_epdn_kind() {
-        meta.opt_area = meta.opt_area << (16w320 - ((bit<16>)meta.opt_words << 5));
+        meta.opt_area = OPT_AREA_UP(meta.opt_area, 8w40 - (meta.opt_words << 2));
         bit<320> x = meta.opt_area ^ OPT_BYTES_FD;
         meta.opt_fd = ((x - OPT_BYTES_01) & ~x & OPT_BYTES_80) != 0 ? 1w1 : 1w0;
         meta.opt_pos = 0;
@@ -90,9 +140,9 @@ control TrustBoundary(inout headers_t hdr,
      * (opt_left becomes 0) when it is End of Option List or its length is below 2 or past the
      * area; otherwise the walk moves past it, noting its offset if it is an EPDN option (kind
      * 253, length 12, ExID 0x5244: the first word EPDN_FIRST_WORD, as parser_states.p4 tests).
-     * A step runs with at least 12 bytes left, so opt_pos <= 28 and the shift is >= 64. */
+     * A step runs with at least 12 bytes left, so opt_pos <= 28. */
     action walk_tcp_option() {
-        meta.opt_word = (bit<32>)(meta.opt_area >> (16w288 - ((bit<16>)meta.opt_pos << 3)));
+        meta.opt_word = OPT_AREA_UP(meta.opt_area, meta.opt_pos)[319:288];
         meta.opt_len = (meta.opt_word[31:24] == TCP_OPT_NOP) ? 8w1 : meta.opt_word[23:16];
         meta.opt_ends = (meta.opt_word[31:24] == TCP_OPT_EOL || meta.opt_len > meta.opt_left
                          || (meta.opt_word[31:24] != TCP_OPT_NOP && meta.opt_len < 2)) ? 1w1 : 1w0;
@@ -111,7 +161,7 @@ control TrustBoundary(inout headers_t hdr,
      * those bytes sit in the words the other way round, so their share is the byte swap of
      * their aligned sum (RFC 1071 §2(B): the sum is byte-order independent). */
     action cut_tcp_option(in bit<8> pos) {
-        bit<96> option = (bit<96>)(meta.opt_area >> (16w224 - ((bit<16>)pos << 3)));
+        bit<96> option = OPT_AREA_UP(meta.opt_area, pos)[319:224];
         bit<32> option_sum = (bit<32>)option[95:80] + (bit<32>)option[79:64]
                              + (bit<32>)option[63:48] + (bit<32>)option[47:32]
                              + (bit<32>)option[31:16] + (bit<32>)option[15:0];
@@ -120,7 +170,7 @@ control TrustBoundary(inout headers_t hdr,
         CSUM_SUB((pos[0:0] == 1) ? (option_sum[7:0] ++ option_sum[15:8]) : option_sum[15:0]);
         CSUM_SUB(TCP_DOFF_WORD);
         CSUM_SUB(TCP_LENGTH);
-        bit<320> before = ~(~320w0 >> ((bit<16>)pos << 3));
+        bit<320> before = ~OPT_AREA_DOWN(~320w0, pos);
         meta.opt_area = (meta.opt_area & before) | ((meta.opt_area << 96) & ~before);
         meta.opt_words = meta.opt_words - 3;
         hdr.tcp.data_offset = hdr.tcp.data_offset - EPDN_WORDS;
@@ -157,19 +207,26 @@ control TrustBoundary(inout headers_t hdr,
     apply {
         bool tcp_fragment = hdr.ipv4.isValid() && hdr.ipv4.protocol == PROTO_TCP
                             && (hdr.ipv4.frag_offset != 0 || (hdr.ipv4.flags & 3w1) == 3w1);
-        if (meta.first_pass && meta.drop_cause == DROP_NONE
+        /* 1 on an edge port of an RD-TCP gateway: a legacy router has no trust boundary, so
+         * sources, options and fragments pass it (epdn.p4) */
+        bit<1> edge = 0;
+        if (meta.first_pass && meta.drop_cause == DROP_NONE && hdr.ipv4.isValid()) {
+            edge_port.read(edge, ((bit<32>)standard_metadata.ingress_port) & PORT_INDEX_MASK);
+            if (edge == 1) {
+                bit<1> legacy = 0;
+                legacy_router.read(legacy, 0);
+                edge = ~legacy;
+            }
+            if (edge == 1) {
+                edge_source.apply();          /* who sends: see the top of this file */
+            }
+        }
+        if (edge == 1 && meta.drop_cause == DROP_NONE
                 && ((meta.tcp_ok == 1 && (hdr.epdn.isValid() || meta.opt_words != 0))
                     || tcp_fragment)) {
-            /* a legacy router has no trust boundary: options and fragments pass (epdn.p4) */
-            bit<1> legacy = 0;
-            legacy_router.read(legacy, 0);
-            bit<1> edge = 0;
-            if (legacy == 0) {
-                edge_port.read(edge, ((bit<32>)standard_metadata.ingress_port) & PORT_INDEX_MASK);
-            }
-            if (edge == 1 && tcp_fragment) {
+            if (tcp_fragment) {
                 drop_edge_fragment();
-            } else if (edge == 1) {
+            } else {
                 if (meta.opt_words != 0) {
                     find_epdn_kind();
                     if (meta.opt_fd == 1) {

@@ -12,6 +12,8 @@
  * Shared with the v1model program, unchanged: include/headers.p4 (types, constants, headers,
  * metadata), include/parser_states.p4 (every parser state after the architecture's start),
  * include/routing.p4 (ipv4_lpm, l2_forward and their actions, named MyIngress.<name>).
+ * The ingress is v1model's sequence of pieces, each a control of the same name (Classify, Route,
+ * TrustBoundary, Impairment, Buffer, Verdict, Epdn), applied in the same order.
  *
  * Compile (where bf-p4c is installed):  bf-p4c --target tofino2 --arch t2na p4src/tna/rdtcp_tna.p4
  */
@@ -19,14 +21,15 @@
 #include <t2na.p4>
 
 /* Architecture hooks of headers.p4: the loop state travels in bridge_t (below), not in a v1model
- * field list; the TCP checksum residual and the knobs read per packet are metadata. */
+ * field list; the TCP checksum residual, the knobs read per packet and the pass are metadata. */
 #define RDTCP_LOOP_STATE
 #define RDTCP_ARCH_METADATA                                                              \
     bit<16> tcp_residual;   /* parser: TCP checksum over everything but the header fields */ \
     bit<16> len_delta;      /* pseudo-header length change, one's complement (+12 / -12) */ \
     bit<1>  has_entry;      /* the flow's fingerprint was in its EPDN slot */            \
     bit<32> pattern_len;    /* pattern_len[out port] */                                  \
-    bit<1>  ipv4_csum_err;  /* parser: the IPv4 header checksum did not verify */
+    bit<1>  ipv4_csum_err;  /* parser: the IPv4 header checksum did not verify */        \
+    bool    first_pass;     /* not back from a loop or a TM drop report (Classify) */
 #ifndef MAX_PORTS
 #define MAX_PORTS 512       /* every Tofino port number (9 bits): no aliasing across pipes */
 #endif
@@ -116,7 +119,8 @@ parser IngressParser(packet_in packet,
             payload_len = 0, flow_hash = 0, flow_fp = 0, flow_idx = 0, entry_fp = 0, entry_lo = 0,
             entry_hi = 0, rec_lo = 0, rec_hi = 0, port_mtu = 0, drop_cause = DROP_NONE,
             impair = IMPAIR_PASS, out_port = 0, out_idx = 0, loops_left = 0, recirc_port = 0,
-            tcp_residual = 0, len_delta = 0, has_entry = 0, pattern_len = 0, ipv4_csum_err = 0
+            tcp_residual = 0, len_delta = 0, has_entry = 0, pattern_len = 0, ipv4_csum_err = 0,
+            first_pass = true
         };
         transition select(ig_intr_md.ingress_port) {
             internal_ports: parse_bridge;
@@ -140,61 +144,154 @@ parser IngressParser(packet_in packet,
 /*************************************************************************
  **************  I N G R E S S   P R O C E S S I N G   *******************
  *************************************************************************/
-control MyIngress(inout ig_headers_t hdr,
-                  inout metadata_t meta,
-                  in ingress_intrinsic_metadata_t ig_intr_md,
-                  in ingress_intrinsic_metadata_from_parser_t ig_prsr_md,
-                  inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,
-                  inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
+/* The ingress is the v1model program's sequence of pieces, each a control named as its
+ * counterpart in ../include/ and applied in the same order by MyIngress (at the end of this
+ * section): Classify (classify.p4), Route (forwarding.p4), TrustBoundary (trust.p4), Impairment
+ * (impair.p4), Buffer (buffer.p4), Verdict (verdict.p4), Epdn (epdn.p4). v1model's last piece,
+ * TcpChecksum, is the deparser's here (IngressDeparser: the parser's residual, RFC 1624).
+ *
+ * Control-plane names are API: every register and counter keeps MyIngress.<name> (an absolute
+ * @name), whichever piece holds it, as in v1model. What Tofino changes in the pieces' contract:
+ *  - a register is accessed at most once per packet, so legacy_router, which TrustBoundary and
+ *    Epdn both act on, is read once by MyIngress and handed to them (`in bool legacy`);
+ *  - a packet's pass is told by its bridge_t, not by a v1model instance type: Classify sets
+ *    meta.first_pass, which the pieces read as their v1model counterparts do;
+ *  - a counter is updated at most once per packet: each has one count() call. */
 
-#define RDTCP_INGRESS_PORT ig_intr_md.ingress_port
-#include "../include/routing.p4"
-
-    /* A TCP fragment from a host (edge port): the trust boundary cannot be enforced on it (a
-     * forged EPDN option may sit in any fragment); dropped as DROP_MALFORMED, as in v1model
-     * (../include/trust.p4). */
-    action drop_edge_fragment() {
-        meta.drop_cause = DROP_MALFORMED;
-    }
-
-    /* ---- counters ---------------------------------------------------------------------
-     * Tofino updates a counter at most once per packet, so the three EPDN events one packet
-     * can raise together (a strip, a collision, and one of record/stamp/merge/defer) go to
-     * three counters, each indexed by EV_*: their sum per index is v1model's epdn_events. */
-    Counter<bit<32>, bit<8>>(DROP_CAUSES, CounterType_t.PACKETS_AND_BYTES) drops;
-    Counter<bit<32>, port_t>(MAX_PORTS, CounterType_t.PACKETS_AND_BYTES) port_drops;
-    Counter<bit<32>, bit<32>>(EPDN_EVENTS, CounterType_t.PACKETS_AND_BYTES) epdn_events;
-    Counter<bit<32>, bit<32>>(EPDN_EVENTS, CounterType_t.PACKETS_AND_BYTES) epdn_strips;
-    Counter<bit<32>, bit<32>>(EPDN_EVENTS, CounterType_t.PACKETS_AND_BYTES) epdn_collisions;
-    Counter<bit<32>, bit<32>>(REORDER_KINDS, CounterType_t.PACKETS_AND_BYTES) reorders;
-
-    /* ---- per-port knobs: v1model's register arrays, read through RegisterActions -------
-     * Tofino registers are 8, 16 or 32 bits wide: edge_port and impair_pattern are bit<8>
-     * here (v1model: bit<1>, bit<2>), alt_port is bit<16> holding the 9-bit port. */
+/* A per-port knob: v1model's register array, read through one RegisterAction. Tofino registers
+ * are 8, 16 or 32 bits wide: edge_port and impair_pattern are bit<8> here (v1model: bit<1>,
+ * bit<2>), alt_port is bit<16> holding the 9-bit port. An @name written before KNOB(...) names
+ * the Register, the first declaration of the expansion. */
 #define KNOB(T, NAME, SIZE, IDX)                                                         \
     Register<T, IDX>(SIZE, 0) NAME;                                                      \
     RegisterAction<T, IDX, T>(NAME) NAME##_read = {                                      \
         void apply(inout T v, out T rv) { rv = v; }                                      \
     };
-    KNOB(bit<16>, port_mtu, MAX_PORTS, port_t)        /* IP MTU in bytes; 0 = DEFAULT_MTU */
+
+/* ---- Classify (../include/classify.p4): what the packet is ------------------------------ */
+control Classify(inout ig_headers_t hdr,
+                 inout metadata_t meta,
+                 in ingress_intrinsic_metadata_from_parser_t ig_prsr_md) {
+
+    /* As v1model's classify_tcp, minus the frame-length check: a Tofino ingress does not know
+     * the frame's length (README: the checksum residual stays right on padded frames). */
+    action classify_tcp(in bit<16> tcp_hdr_bytes) {
+        meta.tcp_ok = 1;
+        meta.payload_len = (bit<32>)(hdr.ipv4.total_len - meta.ip_hdr_bytes - tcp_hdr_bytes);
+    }
+
+    apply {
+        /* back inside the switch from a reordering loop or a TM drop report: its first pass
+         * chose its port (v1model: instance type PKT_INSTANCE_TYPE_RECIRC) */
+        meta.first_pass = !(hdr.bridge.isValid() && (hdr.bridge.kind == BRIDGE_LOOP
+                                                     || hdr.bridge.kind == BRIDGE_DROP_REPORT));
+        if (hdr.ipv4.isValid()) {
+            meta.ip_hdr_bytes = ((bit<16>)hdr.ipv4.ihl) << 2;
+            if (hdr.tcp.isValid() && ig_prsr_md.parser_err == PARSER_ERROR_OK) {
+                bit<16> tcp_hdr_bytes = ((bit<16>)hdr.tcp.data_offset) << 2;
+                if (hdr.tcp.data_offset >= 5
+                        && hdr.ipv4.total_len >= meta.ip_hdr_bytes + tcp_hdr_bytes) {
+                    classify_tcp(tcp_hdr_bytes);
+                }
+            }
+        }
+        if (meta.tcp_ok == 1 && meta.payload_len != 0) {
+            meta.is_data = 1;
+        }
+    }
+}
+
+/* ---- Route (../include/forwarding.p4): the egress port, first pass only ------------------ */
+control Route(inout ig_headers_t hdr,
+              inout metadata_t meta,
+              in ingress_intrinsic_metadata_t ig_intr_md) {
+
+#define RDTCP_INGRESS_PORT ig_intr_md.ingress_port
+#include "../include/routing.p4"
+
+    apply {
+        if (meta.first_pass) {
+            if (hdr.ipv4.isValid()) {
+                if (hdr.ipv4.version != 4 || hdr.ipv4.ihl < 5
+                        || hdr.ipv4.total_len < meta.ip_hdr_bytes || meta.ipv4_csum_err == 1) {
+                    drop_malformed();
+                } else if (hdr.ipv4.ttl <= 1) {
+                    drop_ttl();
+                } else {
+                    ipv4_lpm.apply();
+                }
+            } else {
+                l2_forward.apply();
+            }
+        }
+    }
+}
+
+/* ---- TrustBoundary (../include/trust.p4): hosts cannot forge drop reports ----------------- */
+/* The first-option EPDN only (README, "Not ported": options further in). */
+control TrustBoundary(inout ig_headers_t hdr,
+                      inout metadata_t meta,
+                      in ingress_intrinsic_metadata_t ig_intr_md,
+                      in bool legacy) {
+
+    /* Segments stripped, at EV_STRIP: Tofino counts once per packet, and a stripped segment
+     * can also raise a collision and one of record/stamp/merge/defer (Epdn), so each of the
+     * three has its own counter; their sum per index is v1model's epdn_events. */
+    @name(".MyIngress.epdn_strips")
+    Counter<bit<32>, bit<32>>(EPDN_EVENTS, CounterType_t.PACKETS_AND_BYTES) epdn_strips;
+    @name(".MyIngress.edge_port")
     KNOB(bit<8>, edge_port, MAX_PORTS, port_t)        /* 1: strip arriving EPDN options */
+
+    /* A TCP fragment from a host (edge port): the trust boundary cannot be enforced on it (a
+     * forged EPDN option may sit in any fragment); dropped as DROP_MALFORMED, as in v1model. */
+    action drop_edge_fragment() {
+        meta.drop_cause = DROP_MALFORMED;
+    }
+
+    /* Trust boundary (design.md): hosts cannot forge drop reports. */
+    action epdn_strip_option() {
+        hdr.epdn.setInvalid();
+        hdr.tcp.data_offset = hdr.tcp.data_offset - EPDN_WORDS;
+        hdr.ipv4.total_len = hdr.ipv4.total_len - EPDN_BYTES;
+        meta.len_delta = ~EPDN_BYTES;
+        meta.tcp_modified = 1;
+    }
+
+    apply {
+        if (meta.first_pass && meta.drop_cause == DROP_NONE && hdr.ipv4.isValid() && !legacy) {
+            if (edge_port_read.execute(ig_intr_md.ingress_port) == 1) {
+                if (meta.tcp_ok == 1 && hdr.epdn.isValid()) {
+                    epdn_strip_option();
+                    epdn_strips.count(EV_STRIP);
+                } else if (hdr.ipv4.protocol == PROTO_TCP
+                        && (hdr.ipv4.frag_offset != 0 || (hdr.ipv4.flags & 3w1) == 3w1)) {
+                    drop_edge_fragment();
+                }
+            }
+        }
+    }
+}
+
+/* ---- Impairment (../include/impair.p4): injected drops and reorderings -------------------- */
+control Impairment(inout ig_headers_t hdr,
+                   inout metadata_t meta) {
+
+    @name(".MyIngress.drop_prob")
     KNOB(bit<32>, drop_prob, MAX_PORTS, port_t)       /* fractions of 2^32 */
+    @name(".MyIngress.recirc_prob")
     KNOB(bit<32>, recirc_prob, MAX_PORTS, port_t)
+    @name(".MyIngress.alt_prob")
     KNOB(bit<32>, alt_prob, MAX_PORTS, port_t)
-    KNOB(bit<8>, recirc_loops, MAX_PORTS, port_t)
+    @name(".MyIngress.alt_port")
     KNOB(bit<16>, alt_port, MAX_PORTS, port_t)
+    @name(".MyIngress.pattern_len")
     KNOB(bit<32>, pattern_len, MAX_PORTS, port_t)
+    @name(".MyIngress.impair_pattern")
     KNOB(bit<8>, impair_pattern, MAX_PORTS * PATTERN_SLOTS, pattern_index_t)
-    KNOB(bit<16>, loop_port, 1, bit<1>)               /* TNA only: the internal port loops use */
-    /* 1: a legacy router, one not upgraded to RD-TCP (003 §7, incremental deployment; v1model's
-     * bit<1> register of the same name, ../README.md "Legacy router"): no EPDN record, stamp,
-     * merge or strip, and fragments pass an edge port; routing, impairments, the queue and the
-     * counters as always. Read once per packet, at the top, as a Tofino register allows. */
-    KNOB(bit<8>, legacy_router, 1, bit<1>)
-#undef KNOB
 
     /* pattern_pos[p]: return the slot for this segment and advance mod pattern_len[p]
      * (v1model reads, computes and writes back; a Tofino stateful ALU does it in one step). */
+    @name(".MyIngress.pattern_pos")
     Register<bit<32>, port_t>(MAX_PORTS, 0) pattern_pos;
     RegisterAction<bit<32>, port_t, bit<32>>(pattern_pos) pattern_pos_next = {
         void apply(inout bit<32> pos, out bit<32> slot) {
@@ -211,11 +308,153 @@ control MyIngress(inout ig_headers_t hdr,
     Random<bit<32>>() recirc_rng;
     Random<bit<32>>() alt_rng;
 
-    /* ---- the EPDN table: three Register arrays, 12 bytes per entry (as v1model) ------- */
+    apply {
+        /* the pattern, else one draw per probability */
+        if (meta.first_pass && meta.drop_cause == DROP_NONE && meta.is_data == 1) {
+            meta.pattern_len = pattern_len_read.execute(meta.out_port);
+            if (meta.pattern_len != 0) {
+                bit<32> slot = pattern_pos_next.execute(meta.out_port);
+                if (slot >= meta.pattern_len || slot >= PATTERN_SLOTS) {
+                    slot = 0;
+                }
+                pattern_index_t at = (((pattern_index_t)meta.out_port) << PATTERN_SLOTS_LOG2)
+                                     | (pattern_index_t)slot;
+                meta.impair = (bit<2>)impair_pattern_read.execute(at);
+                if (meta.impair == IMPAIR_DROP) {
+                    meta.drop_cause = DROP_PATTERN;
+                }
+            } else {
+                bit<32> p_drop = drop_prob_read.execute(meta.out_port);
+                bit<32> p_recirc = recirc_prob_read.execute(meta.out_port);
+                bit<32> p_alt = alt_prob_read.execute(meta.out_port);
+                bit<32> r_drop = drop_rng.get();
+                bit<32> r_recirc = recirc_rng.get();
+                bit<32> r_alt = alt_rng.get();
+                if (r_drop < p_drop) {
+                    meta.impair = IMPAIR_DROP;
+                    meta.drop_cause = DROP_RANDOM;
+                } else if (r_recirc < p_recirc) {
+                    meta.impair = IMPAIR_RECIRC;
+                } else if (r_alt < p_alt) {
+                    meta.impair = IMPAIR_ALT;
+                }
+            }
+            if (meta.impair == IMPAIR_ALT) {
+                meta.out_port = (port_t)alt_port_read.execute(meta.out_port);
+            }
+        }
+    }
+}
+
+/* ---- Buffer (../include/buffer.p4): the traffic manager's queue --------------------------- */
+/* v1model keeps a virtual queue and drops in ingress at buffer_limit[p]; here the limit is the
+ * TM queue's own. Every packet leaves with deflect-on-drop (Verdict): a packet the queue cannot
+ * take goes to the deflection port (an internal port) instead of being dropped, the egress marks
+ * it BRIDGE_DROP_REPORT, and it comes back here to be dropped as DROP_BUFFER, where Verdict
+ * counts it and Epdn records it (design.md "Drops the program can see"). */
+control Buffer(inout ig_headers_t hdr,
+               inout metadata_t meta) {
+    apply {
+        if (hdr.bridge.isValid() && hdr.bridge.kind == BRIDGE_DROP_REPORT) {
+            meta.drop_cause = DROP_BUFFER;
+            meta.out_port = hdr.bridge.port;
+        }
+    }
+}
+
+/* ---- Verdict (../include/verdict.p4): drop and count, or leave for the TM ----------------- */
+control Verdict(inout ig_headers_t hdr,
+                inout metadata_t meta,
+                inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,
+                inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
+
+    @name(".MyIngress.drops")
+    Counter<bit<32>, bit<8>>(DROP_CAUSES, CounterType_t.PACKETS_AND_BYTES) drops;
+    @name(".MyIngress.port_drops")
+    Counter<bit<32>, port_t>(MAX_PORTS, CounterType_t.PACKETS_AND_BYTES) port_drops;
+    @name(".MyIngress.reorders")
+    Counter<bit<32>, bit<32>>(REORDER_KINDS, CounterType_t.PACKETS_AND_BYTES) reorders;
+    @name(".MyIngress.recirc_loops")
+    KNOB(bit<8>, recirc_loops, MAX_PORTS, port_t)
+    @name(".MyIngress.loop_port")
+    KNOB(bit<16>, loop_port, 1, bit<1>)               /* TNA only: the internal port loops use */
+
+    action drop_here() {
+        ig_dprsr_md.drop_ctl = 1;
+    }
+
+    /* Every packet that goes on to the traffic manager carries bridge_t to the egress, and
+     * asks for deflect-on-drop (Buffer). */
+    action bridge_to(port_t port, bit<8> kind, bit<8> loops, port_t via) {
+        hdr.bridge.setValid();
+        hdr.bridge.kind = kind;
+        hdr.bridge.loops_left = loops;
+        hdr.bridge.port = port;
+        ig_tm_md.ucast_egress_port = via;
+        ig_tm_md.deflect_on_drop = 1;
+    }
+
+    apply {
+        port_t loop = (port_t)loop_port_read.execute(0);
+        bit<32> reordered = REORDER_KINDS;    /* the one reorders cell this packet counts */
+        if (meta.drop_cause != DROP_NONE) {
+            drop_here();
+            drops.count(meta.drop_cause);
+            if (meta.drop_cause == DROP_BUFFER || meta.drop_cause == DROP_RANDOM
+                    || meta.drop_cause == DROP_PATTERN) {
+                port_drops.count(meta.out_port);
+            }
+        } else if (hdr.bridge.isValid() && hdr.bridge.kind == BRIDGE_LOOP) {
+            /* a reordering loop: once more through the loop port, or out */
+            if (hdr.bridge.loops_left > 1) {
+                bridge_to(hdr.bridge.port, BRIDGE_LOOP, hdr.bridge.loops_left - 1, loop);
+            } else {
+                bridge_to(hdr.bridge.port, BRIDGE_FORWARD, 0, hdr.bridge.port);
+            }
+        } else {
+            /* first pass: straight out, or into a reordering loop (003 §7) */
+            bit<8> loops = 0;
+            if (meta.impair == IMPAIR_RECIRC) {
+                loops = recirc_loops_read.execute(meta.out_port);
+            }
+            if (loops != 0) {
+                bridge_to(meta.out_port, BRIDGE_LOOP, loops, loop);
+                reordered = REORDER_RECIRC;
+            } else {
+                bridge_to(meta.out_port, BRIDGE_FORWARD, 0, meta.out_port);
+            }
+            if (meta.impair == IMPAIR_ALT) {
+                reordered = REORDER_ALT;
+            }
+        }
+        if (reordered != REORDER_KINDS) {
+            reorders.count(reordered);
+        }
+    }
+}
+
+/* ---- Epdn (../include/epdn.p4): drops recorded, stamps inserted or merged ----------------- */
+control Epdn(inout ig_headers_t hdr,
+             inout metadata_t meta,
+             in bool legacy) {
+
+    /* By EV_*; strips are TrustBoundary's epdn_strips, collisions the next counter (one count
+     * per counter per packet). */
+    @name(".MyIngress.epdn_events")
+    Counter<bit<32>, bit<32>>(EPDN_EVENTS, CounterType_t.PACKETS_AND_BYTES) epdn_events;
+    @name(".MyIngress.epdn_collisions")
+    Counter<bit<32>, bit<32>>(EPDN_EVENTS, CounterType_t.PACKETS_AND_BYTES) epdn_collisions;
+    @name(".MyIngress.port_mtu")
+    KNOB(bit<16>, port_mtu, MAX_PORTS, port_t)        /* IP MTU in bytes; 0 = DEFAULT_MTU */
+
+    /* The EPDN table: three Register arrays, 12 bytes per entry (as v1model). */
     Hash<bit<32>>(HashAlgorithm_t.CRC32) flow_hash_fn;   /* the slot */
-    Hash<bit<32>>(HashAlgorithm_t.CRC32) flow_fp_fn;     /* the fingerprint: fields reordered (epdn.p4) */
+    Hash<bit<32>>(HashAlgorithm_t.CRC32) flow_fp_fn;     /* the fingerprint, fields reordered */
+    @name(".MyIngress.epdn_fp")
     Register<bit<32>, epdn_index_t>(EPDN_ENTRIES, 0) epdn_fp;
+    @name(".MyIngress.epdn_lo")
     Register<seq_t, epdn_index_t>(EPDN_ENTRIES, 0) epdn_lo;
+    @name(".MyIngress.epdn_hi")
     Register<seq_t, epdn_index_t>(EPDN_ENTRIES, 0) epdn_hi;
 
     /* Record (003 §3.1): the slot becomes this flow's (newest wins); the fingerprint that was
@@ -269,14 +508,6 @@ control MyIngress(inout ig_headers_t hdr,
         }
     };
 
-    /* ---- actions ---------------------------------------------------------------------- */
-    /* As v1model's classify_tcp, minus the frame-length check: a Tofino ingress does not know
-     * the frame's length (README: the checksum residual stays right on padded frames). */
-    action classify_tcp(in bit<16> tcp_hdr_bytes) {
-        meta.tcp_ok = 1;
-        meta.payload_len = (bit<32>)(hdr.ipv4.total_len - meta.ip_hdr_bytes - tcp_hdr_bytes);
-    }
-
     /* The flow's slot and fingerprint: two crc32 of the data direction's 5-tuple, the second
      * over the fields in another order, so all 32 fingerprint bits discriminate (epdn.p4). */
     action epdn_flow_hash() {
@@ -310,167 +541,39 @@ control MyIngress(inout ig_headers_t hdr,
         meta.tcp_modified = 1;
     }
 
-    /* Trust boundary (design.md): hosts cannot forge drop reports. */
-    action epdn_strip_option() {
-        hdr.epdn.setInvalid();
-        hdr.tcp.data_offset = hdr.tcp.data_offset - EPDN_WORDS;
-        hdr.ipv4.total_len = hdr.ipv4.total_len - EPDN_BYTES;
-        meta.len_delta = ~EPDN_BYTES;
-        meta.tcp_modified = 1;
-    }
-
-    action drop_here() {
-        ig_dprsr_md.drop_ctl = 1;
-    }
-
-    /* Every packet that goes on to the traffic manager carries bridge_t to the egress. The
-     * v1model buffer limit becomes the TM's own: with deflect-on-drop a packet the queue cannot
-     * take goes to the deflection port (an internal port) instead of being dropped, and comes
-     * back as BRIDGE_DROP_REPORT to be recorded (design.md "Drops the program can see"). */
-    action bridge_to(port_t port, bit<8> kind, bit<8> loops, port_t via) {
-        hdr.bridge.setValid();
-        hdr.bridge.kind = kind;
-        hdr.bridge.loops_left = loops;
-        hdr.bridge.port = port;
-        ig_tm_md.ucast_egress_port = via;
-        ig_tm_md.deflect_on_drop = 1;
-    }
-
     apply {
-        bool report = hdr.bridge.isValid() && hdr.bridge.kind == BRIDGE_DROP_REPORT;
-        bool looping = hdr.bridge.isValid() && hdr.bridge.kind == BRIDGE_LOOP;
-        port_t loop = (port_t)loop_port_read.execute(0);
-        bool legacy = legacy_router_read.execute(0) == 1;
         bit<32> event = EPDN_EVENTS;          /* the one epdn_events cell this packet counts */
-        bit<32> reordered = REORDER_KINDS;    /* the one reorders cell this packet counts */
-
-        /* ---- 1. classify (as v1model) -------------------------------------------------- */
-        if (hdr.ipv4.isValid()) {
-            meta.ip_hdr_bytes = ((bit<16>)hdr.ipv4.ihl) << 2;
-            if (hdr.tcp.isValid() && ig_prsr_md.parser_err == PARSER_ERROR_OK) {
-                bit<16> tcp_hdr_bytes = ((bit<16>)hdr.tcp.data_offset) << 2;
-                if (hdr.tcp.data_offset >= 5
-                        && hdr.ipv4.total_len >= meta.ip_hdr_bytes + tcp_hdr_bytes) {
-                    classify_tcp(tcp_hdr_bytes);
-                }
-            }
-        }
-        if (meta.tcp_ok == 1 && meta.payload_len != 0) {
-            meta.is_data = 1;
+        /* a legacy router keeps no EPDN table: it neither records nor stamps */
+        if (meta.is_data == 1 && !legacy) {
             epdn_flow_hash();
             if (meta.flow_fp == 0) {
                 meta.flow_fp = 1;                                     /* 0 means empty */
             }
             meta.flow_idx = meta.flow_hash & (EPDN_ENTRIES - 1);
-        }
-
-        if (report) {
-            /* ---- the TM dropped it (deflect-on-drop): v1model's DROP_BUFFER --------------- */
-            meta.drop_cause = DROP_BUFFER;
-            meta.out_port = hdr.bridge.port;
-        } else if (looping) {
-            /* ---- a reordering loop: once more through the loop port, or out -------------- */
-            if (hdr.bridge.loops_left > 1) {
-                bridge_to(hdr.bridge.port, BRIDGE_LOOP, hdr.bridge.loops_left - 1, loop);
-            } else {
-                bridge_to(hdr.bridge.port, BRIDGE_FORWARD, 0, hdr.bridge.port);
-            }
-        } else {
-            /* ---- 2. route (routing.p4, shared with v1model) ----------------------------- */
-            if (hdr.ipv4.isValid()) {
-                if (hdr.ipv4.version != 4 || hdr.ipv4.ihl < 5
-                        || hdr.ipv4.total_len < meta.ip_hdr_bytes || meta.ipv4_csum_err == 1) {
-                    drop_malformed();
-                } else if (hdr.ipv4.ttl <= 1) {
-                    drop_ttl();
-                } else {
-                    ipv4_lpm.apply();
-                }
-            } else {
-                l2_forward.apply();
-            }
-
-            /* ---- 3. trust boundary (edge ports; TCP fragments dropped) ----------------------- */
-            if (meta.drop_cause == DROP_NONE && hdr.ipv4.isValid() && !legacy) {
-                if (edge_port_read.execute(ig_intr_md.ingress_port) == 1) {
-                    if (meta.tcp_ok == 1 && hdr.epdn.isValid()) {
-                        epdn_strip_option();
-                        epdn_strips.count(EV_STRIP);
-                    } else if (hdr.ipv4.protocol == PROTO_TCP
-                            && (hdr.ipv4.frag_offset != 0 || (hdr.ipv4.flags & 3w1) == 3w1)) {
-                        drop_edge_fragment();
-                    }
-                }
-            }
-
-            /* ---- 4. impairments: the pattern, else one draw per probability --------------- */
-            if (meta.drop_cause == DROP_NONE && meta.is_data == 1) {
-                meta.pattern_len = pattern_len_read.execute(meta.out_port);
-                if (meta.pattern_len != 0) {
-                    bit<32> slot = pattern_pos_next.execute(meta.out_port);
-                    if (slot >= meta.pattern_len || slot >= PATTERN_SLOTS) {
-                        slot = 0;
-                    }
-                    pattern_index_t at = (((pattern_index_t)meta.out_port) << PATTERN_SLOTS_LOG2)
-                                         | (pattern_index_t)slot;
-                    meta.impair = (bit<2>)impair_pattern_read.execute(at);
-                    if (meta.impair == IMPAIR_DROP) {
-                        meta.drop_cause = DROP_PATTERN;
-                    }
-                } else {
-                    bit<32> p_drop = drop_prob_read.execute(meta.out_port);
-                    bit<32> p_recirc = recirc_prob_read.execute(meta.out_port);
-                    bit<32> p_alt = alt_prob_read.execute(meta.out_port);
-                    bit<32> r_drop = drop_rng.get();
-                    bit<32> r_recirc = recirc_rng.get();
-                    bit<32> r_alt = alt_rng.get();
-                    if (r_drop < p_drop) {
-                        meta.impair = IMPAIR_DROP;
-                        meta.drop_cause = DROP_RANDOM;
-                    } else if (r_recirc < p_recirc) {
-                        meta.impair = IMPAIR_RECIRC;
-                    } else if (r_alt < p_alt) {
-                        meta.impair = IMPAIR_ALT;
-                    }
-                }
-                if (meta.impair == IMPAIR_ALT) {
-                    meta.out_port = (port_t)alt_port_read.execute(meta.out_port);
-                }
-            }
-        }
-
-        if (meta.drop_cause != DROP_NONE) {
-            /* ---- 5a. dropped: count; a data segment's range is recorded ----------------- */
-            drop_here();
-            drops.count(meta.drop_cause);
             if (meta.drop_cause == DROP_BUFFER || meta.drop_cause == DROP_RANDOM
                     || meta.drop_cause == DROP_PATTERN) {
-                port_drops.count(meta.out_port);
-                if (meta.is_data == 1 && !legacy) {
-                    epdn_range_of_segment();
-                    if (hdr.epdn.isValid()) {
-                        /* 003 §3: a dropped stamp's range travels on in this record */
-                        if (SEQ_LT(hdr.epdn.drop_lo, meta.rec_lo)) {
-                            meta.rec_lo = hdr.epdn.drop_lo;
-                        }
-                        if (SEQ_LT(meta.rec_hi, hdr.epdn.drop_hi)) {
-                            meta.rec_hi = hdr.epdn.drop_hi;
-                        }
+                /* a congestion or injected drop: its range is recorded */
+                epdn_range_of_segment();
+                if (hdr.epdn.isValid()) {
+                    /* 003 §3: a dropped stamp's range travels on in this record */
+                    if (SEQ_LT(hdr.epdn.drop_lo, meta.rec_lo)) {
+                        meta.rec_lo = hdr.epdn.drop_lo;
                     }
-                    meta.entry_fp = epdn_fp_claim.execute((epdn_index_t)meta.flow_idx);
-                    if (meta.entry_fp == meta.flow_fp) {
-                        meta.has_entry = 1;
-                    } else if (meta.entry_fp != 0) {
-                        epdn_collisions.count(EV_COLLISION);   /* newest wins */
+                    if (SEQ_LT(meta.rec_hi, hdr.epdn.drop_hi)) {
+                        meta.rec_hi = hdr.epdn.drop_hi;
                     }
-                    epdn_lo_record.execute((epdn_index_t)meta.flow_idx);
-                    epdn_hi_record.execute((epdn_index_t)meta.flow_idx);
-                    event = EV_RECORD;
                 }
-            }
-        } else if (!looping) {
-            /* ---- 5b. forwarded (first pass): stamp or merge the flow's pending range ------- */
-            if (meta.is_data == 1 && !legacy) {
+                meta.entry_fp = epdn_fp_claim.execute((epdn_index_t)meta.flow_idx);
+                if (meta.entry_fp == meta.flow_fp) {
+                    meta.has_entry = 1;
+                } else if (meta.entry_fp != 0) {
+                    epdn_collisions.count(EV_COLLISION);   /* newest wins */
+                }
+                epdn_lo_record.execute((epdn_index_t)meta.flow_idx);
+                epdn_hi_record.execute((epdn_index_t)meta.flow_idx);
+                event = EV_RECORD;
+            } else if (meta.drop_cause == DROP_NONE && meta.first_pass) {
+                /* forwarded: stamp or merge the flow's pending range, or defer it */
                 bit<16> mtu16 = port_mtu_read.execute(meta.out_port);
                 meta.port_mtu = (mtu16 == 0) ? DEFAULT_MTU : (bit<32>)mtu16;
                 bool room = hdr.tcp.data_offset <= TCP_MAX_DOFF_FOR_EPDN;
@@ -502,30 +605,48 @@ control MyIngress(inout ig_headers_t hdr,
                     }
                 }
             }
-            /* ---- leave for the TM: straight, or into a reordering loop (003 §7) ---------- */
-            bit<8> loops = 0;
-            if (meta.impair == IMPAIR_RECIRC) {
-                loops = recirc_loops_read.execute(meta.out_port);
-            }
-            if (loops != 0) {
-                bridge_to(meta.out_port, BRIDGE_LOOP, loops, loop);
-                reordered = REORDER_RECIRC;
-            } else {
-                bridge_to(meta.out_port, BRIDGE_FORWARD, 0, meta.out_port);
-            }
-            if (meta.impair == IMPAIR_ALT) {
-                reordered = REORDER_ALT;
-            }
         }
-
         if (event != EPDN_EVENTS) {
             epdn_events.count(event);
         }
-        if (reordered != REORDER_KINDS) {
-            reorders.count(reordered);
-        }
     }
 }
+
+/* ---- MyIngress: the pieces, in v1model's order ------------------------------------------- */
+control MyIngress(inout ig_headers_t hdr,
+                  inout metadata_t meta,
+                  in ingress_intrinsic_metadata_t ig_intr_md,
+                  in ingress_intrinsic_metadata_from_parser_t ig_prsr_md,
+                  inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,
+                  inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
+
+    /* 1: a legacy router, one not upgraded to RD-TCP (003 §7, incremental deployment; v1model's
+     * bit<1> register of the same name, ../README.md "Legacy router"): no EPDN record, stamp,
+     * merge or strip, and fragments pass an edge port; routing, impairments, the queue and the
+     * counters as always. Read once per packet, here, as a Tofino register allows, and handed
+     * to the two pieces that act on it. */
+    KNOB(bit<8>, legacy_router, 1, bit<1>)
+
+    Classify() classify;
+    Route() route;
+    TrustBoundary() trust_boundary;
+    Impairment() impairment;
+    Buffer() buffer;
+    Verdict() verdict;
+    Epdn() epdn;
+
+    apply {
+        bool legacy = legacy_router_read.execute(0) == 1;
+        classify.apply(hdr, meta, ig_prsr_md);
+        route.apply(hdr, meta, ig_intr_md);
+        trust_boundary.apply(hdr, meta, ig_intr_md, legacy);
+        impairment.apply(hdr, meta);
+        buffer.apply(hdr, meta);
+        verdict.apply(hdr, meta, ig_dprsr_md, ig_tm_md);
+        epdn.apply(hdr, meta, legacy);
+    }
+}
+#undef KNOB
 
 /*************************************************************************
  ****************  I N G R E S S   D E P A R S E R  **********************

@@ -94,7 +94,9 @@ def test_a_simulated_windows_xp_sender_is_identified_from_its_trace(tmp_path):
     windows-xp profile (D = 2, 100 ms ticks, ...) in the paper's scenario with swaps, and the
     analyzer, replaying the sender capture with the same profile parameters, finds that
     Windows XP explains every out-of-sequence segment while the RFC sender (D = 3) does not."""
-    from experiments.runner.scenario import RunSpec, build_network, gateway_program, tcp_config
+    from experiments.runner.program import gateway_program
+    from experiments.runner.spec import RunSpec, tcp_config
+    from experiments.studies.rdtcp.scenario import build_network
     from hosts.tcp.profiles import profile_config
     from sim.flows import add_bulk_flow
     from sim.reorder import QueueSwapper

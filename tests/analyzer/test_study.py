@@ -55,6 +55,27 @@ def test_a_trace_with_losses_is_scored_and_replayed(tmp_path, capsys):
     assert "timer replay (004 ch. 4)" in out and "Linux, k = 2" in out
 
 
+def test_every_column_is_explained_under_its_table_and_in_help(tmp_path, capsys):
+    path = timeouts_trace().write(tmp_path / "t.pcap")
+    code, out, _ = run([path], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("estimator "))
+    timer = next(i for i, line in enumerate(lines) if line.startswith("setting "))
+    estimators = "\n".join(lines[header:timer])
+    replay = "\n".join(lines[timer:])
+    for column in ("LPA", "LPA=0", "FPA", "no FP", ">=1RTT", "median d(add)", "better", "worse"):
+        assert column in lines[header] and f"\n  {column}:" in estimators, column
+    for column in ("spur.TO", "wait", "FR", "d mean"):
+        assert column in lines[timer] and f"\n  {column}:" in replay, column
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    help_text = capsys.readouterr().out
+    for column in ("LPA=0:", "no FP:", "median d(add):", "spur.TO:", "d mean:"):
+        assert f"\n  {column}" in help_text, column
+    assert max(len(line) for line in help_text.splitlines()) <= 80
+
+
 def test_a_trace_without_rtt_samples_is_an_error_not_a_score(tmp_path, capsys):
     tr = Trace()
     tr.handshake()

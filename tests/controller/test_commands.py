@@ -59,7 +59,8 @@ def test_commands_trust_boundary_set_first_and_cleared_last():
 
 
 def test_commands_other_config_registers_reset_before_written():
-    cmds = Controller(RecordingDriver()).commands(R1)
+    # the edge ports' source prefixes are rewritten while nothing is routed (test_sources.py)
+    cmds = [c for c in Controller(RecordingDriver()).commands(R1) if n.EDGE_SOURCE not in c]
     resets = [i for i, c in enumerate(cmds) if c.startswith(("register_reset", "table_clear"))]
     writes = [i for i, c in enumerate(cmds[2:-126], 2)
               if c.startswith(("table_add", "register_write"))]
@@ -240,7 +241,7 @@ def test_commands_gateway_clears_legacy_once_after_resets_before_writes():
     [(i, cmd)] = _legacy_commands(cmds)
     assert cmd == "register_write MyIngress.legacy_router 0 0"
     resets = [j for j, c in enumerate(cmds) if c.startswith("register_reset")]
-    adds = [j for j, c in enumerate(cmds) if c.startswith("table_add")]
+    adds = [j for j, c in enumerate(cmds) if c.startswith("table_add") and n.EDGE_SOURCE not in c]
     assert max(resets) < i < min(adds)
 
 

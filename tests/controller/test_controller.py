@@ -1,7 +1,8 @@
 """Controller.apply when the switch refuses a command on the way: a failure injected at each
 command of an apply, through the embedded switch and through simple_switch_CLI text (the
 embedded switch process driven by simple_switch_CLI). Both must end in the same state, with the
-trust boundary and the buffer limits intact, and name the command that failed."""
+trust boundary and the buffer limits intact, and name the command that failed. A refused write
+of the trust boundary (the first block) stops the apply before any route is installed."""
 
 from __future__ import annotations
 
@@ -62,14 +63,18 @@ class FailingAt:
 
 
 class CliFailingAt(Bmv2Driver):
-    """A Bmv2Driver whose session carries the ``k``-th command refused."""
+    """A Bmv2Driver whose sessions carry the ``k``-th command (counted over all sessions)
+    refused."""
 
     def __init__(self, thrift_port: int, cli: str, k: int):
         super().__init__(thrift_port, cli=cli)
         self.k = k
+        self.count = 0
 
     def _session(self, commands):
-        return super()._session([refused(c) if i == self.k else c for i, c in enumerate(commands)])
+        first, self.count = self.count, self.count + len(commands)
+        return super()._session([refused(c) if first + i == self.k else c
+                                 for i, c in enumerate(commands)])
 
 
 @pytest.fixture(scope="module")
@@ -101,23 +106,66 @@ def embedded_after_failure(program_json, k: int) -> tuple[dict, ApplyError]:
     return state(drv.read_register_array, drv.run), e.value
 
 
+# the first block of NEW's commands: the edge ports and buffer limits it sets
+BOUNDARY = [f"register_write {n.REG_EDGE_PORT} 1 1", f"register_write {n.REG_EDGE_PORT} 3 1",
+            f"register_write {n.REG_BUFFER_LIMIT} 2 30", f"register_write {n.REG_BUFFER_LIMIT} 3 10"]
+
+
 def assert_safe(st: dict, failed: str) -> None:
-    """Edge ports of the old and of the new config still edge; buffer limits old or new."""
+    """Edge ports of the old and of the new config still edge; buffer limits old or new. A
+    refused write of the first block stops the apply: the old config's tables and its edge
+    ports stay."""
+    stopped = failed in BOUNDARY
     edge, limit = st[n.REG_EDGE_PORT], st[n.REG_BUFFER_LIMIT]
     assert edge[1] == 1
     assert edge[3] == (0 if failed == f"register_write {n.REG_EDGE_PORT} 3 1" else 1)
-    assert edge[5] == (1 if failed == f"register_write {n.REG_EDGE_PORT} 5 0" else 0)
+    assert edge[5] == (1 if stopped or failed == f"register_write {n.REG_EDGE_PORT} 5 0" else 0)
     assert limit[2] == (65 if failed == f"register_write {n.REG_BUFFER_LIMIT} 2 30" else 30)
     assert limit[3] == (0 if failed == f"register_write {n.REG_BUFFER_LIMIT} 3 10" else 10)
+    if stopped:
+        assert st["entries"] == ["1", "0"]            # OLD's one route, no L2 link
 
 
 def test_apply_failure_at_each_command_keeps_trust_boundary_embedded(program_json, commands):
+    assert commands[:len(BOUNDARY)] == BOUNDARY
     for k, cmd in enumerate(commands):
         st, err = embedded_after_failure(program_json, k)
         assert err.failures[0][:2] == (k, cmd)        # a cleared table refused can make
         assert str(err).startswith(f"command {k + 1} of {len(commands)} failed")  # a later add fail
         assert f"'{refused(cmd)}' refused by the switch: " in str(err)
+        assert err.stopped == (cmd in BOUNDARY)
         assert_safe(st, cmd)
+
+
+# port 3 becomes an edge port and a route leads to it
+TO_EDGE = {"max_ports": PORTS,
+           "routes": [{"prefix": "10.0.2.0/24", "port": 2, "next_hop_mac": MAC},
+                      {"prefix": "10.0.3.0/24", "port": 3, "next_hop_mac": MAC}],
+           "l2": [{"in_port": 3, "out_port": 2}],
+           "ports": {"1": {"edge": True}, "3": {"edge": True}}}
+
+
+def test_refused_edge_port_write_stops_the_apply_before_any_route_to_it(program_json):
+    """Only ``register_write edge_port 3 1`` refused: nothing after it runs, so neither the
+    route nor the L2 link to port 3 exists while port 3 is not an edge port."""
+    from toolchain.switch import SimpleSwitch
+    sw = SimpleSwitch(program_json)
+    Controller(EmbeddedDriver(sw)).apply(OLD)
+    cmds = Controller(EmbeddedDriver(sw)).commands(TO_EDGE)
+    k = cmds.index(f"register_write {n.REG_EDGE_PORT} 3 1")
+    with pytest.raises(ApplyError) as e:
+        Controller(FailingAt(sw, k)).apply(TO_EDGE)
+    assert e.value.stopped and [f[0] for f in e.value.failures] == [k]
+    assert "the apply stopped before any table or other register changed" in str(e.value)
+    drv = EmbeddedDriver(sw)
+    assert drv.read_register_array(n.REG_EDGE_PORT)[3] == 0
+    assert [drv.run([f"table_num_entries {t}"])[0].split()[-1]
+            for t in (n.IPV4_LPM, n.L2_FORWARD)] == ["1", "0"]      # OLD's, untouched
+    # applied without the failure, both exist: the check above can see them
+    Controller(drv).apply(TO_EDGE)
+    assert drv.read_register_array(n.REG_EDGE_PORT)[3] == 1
+    assert [drv.run([f"table_num_entries {t}"])[0].split()[-1]
+            for t in (n.IPV4_LPM, n.L2_FORWARD)] == ["2", "1"]
 
 
 def test_apply_without_failure_leaves_exactly_the_new_config(program_json, commands):
@@ -222,11 +270,15 @@ def test_apply_failure_switching_legacy_mode_changes_it_only_by_its_command(
         assert err.failures[0][:2] == (k, cmd)
         mode_write = cmd.startswith(f"register_write {n.REG_LEGACY_ROUTER} ")
         assert drv.read_register_array(n.REG_LEGACY_ROUTER) == \
-            [mode(first) if mode_write else mode(then)], cmd
+            [mode(first) if mode_write or err.stopped else mode(then)], cmd
         edge = drv.read_register_array(n.REG_EDGE_PORT)
         for p in range(PORTS):
             refused_here = cmd.startswith(f"register_write {n.REG_EDGE_PORT} {p} ")
-            assert edge[p] == (edges(first) if refused_here else edges(then))[p], cmd
+            if err.stopped:     # the first block only: the new edge ports set, the old kept
+                assert edge[p] == (1 if edges(then)[p] and not refused_here
+                                   else edges(first)[p]), cmd
+            else:
+                assert edge[p] == (edges(first) if refused_here else edges(then))[p], cmd
 
 
 def test_report_says_whether_the_switch_is_a_legacy_router(program_json):

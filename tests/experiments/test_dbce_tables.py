@@ -13,6 +13,9 @@ import pytest
 
 from experiments.dbce_tables import main
 
+# where an xfail's reason is explained, with its numbers
+WHY = "experiments/README.md, 004 ch. 4-5"
+
 pytest.importorskip("toolchain.switch")
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -27,6 +30,7 @@ def quick(tmp_path_factory):
     return out, summary
 
 
+@pytest.mark.slow             # 004's quick run: minutes (make test-all)
 def test_a_quick_run_writes_the_tables_figures_and_data(quick):
     out, summary = quick
     for name in ("paper_table.md", "estimators.csv", "connections.csv", "breakdowns.csv",
@@ -48,6 +52,7 @@ def test_a_quick_run_writes_the_tables_figures_and_data(quick):
         assert text in table, text
 
 
+@pytest.mark.slow             # 004's quick run: minutes (make test-all)
 def test_every_connection_planned_is_analysed_and_its_losses_are_the_gateways_drops(quick):
     """Ground truth the dissertation never had (digest 004 §4.1): the needed retransmissions
     the analyzer finds in the capture at A are the packets R1 dropped, within a quarter
@@ -67,32 +72,19 @@ def test_every_connection_planned_is_analysed_and_its_losses_are_the_gateways_dr
 
 # 004 ch. 5's findings that do not hold on quick mode's traces: why, with its numbers (the
 # full mode's are in experiments/README.md)
-NOT_HERE = {
-    "conservative_vegas": "Vegas predicts a loss in most lossy connections here: LPA = 0 in "
-                          "43 % (004: 70-90 %), no false positive in 71 % (004: > 90 %): the "
-                          "drop-tail queues fill before they drop, and most flights exceed "
-                          "Vegas' 3 queued segments",
-    "conservative_daimd": "LPA = 0 in 59 % (004: 70-90 %), no false positive in 66 % (004: "
-                          "~80 %)",
-    "harmful_tris": "Tri-S signals rarely (LPA = 0 in 73 %) and lengthens 2 % of the lossy "
-                    "connections: conservative here, not harmful",
-    "harmful_dual": "DUAL lengthens 10 % of the lossy connections and shortens 76 %: a "
-                    "predicted loss saves F(x) or R(x), 3-25 RTTs, its false congestion "
-                    "flights cost A(x) < 1 RTT each",
-    "cim_best": "CIM's median saving is 6.51 RTTs against DECA's 6.71 (full mode: a tie at "
-                "6.71)",
-    "random_like_card_bfa_deca": "Random(0.8) shortens 76 % of the lossy connections like "
-                                 "CARD (82 %) and DECA (76 %) but BFA only 31 %: its +-10 ms "
-                                 "hysteresis rarely fires (LPA = 0 in 69 %)",
-    "random_lpa_highest": "Random(0.8)'s LPA 0.72 is below CARD's 0.77: the RTT rises before "
-                          "these losses",
-    "aggressive_often_wrong": "Tri-S is wrong in 22 % of connections only (it rarely "
-                              "signals); CARD 90 %, CIM 56 %, DUAL 97 %, DECA 98 %",
-    "timely": "29 % of the congestion phases before a loss began an RTT or more before it "
-              "(004: 50-70 %): most begin as the queue fills, within the last round trip",
-    "per_flight_same_lpa": "once a flight, CIM never has its 22 samples (LPA 0.02 against "
-                           "0.50) and DUAL and DECA fall from 0.71-0.72 to 0.52: these "
-                           "connections last few flights",
+NOT_HERE = {       # quick mode's numbers; why: experiments/README.md, 004's chapters 4 and 5
+    "conservative_vegas": "Vegas: LPA = 0 in 43 % (004: 70-90 %), no false positive in 71 % "
+                          "(004: > 90 %)",
+    "conservative_daimd": "DAIMD: LPA = 0 in 59 % (004: 70-90 %), no false positive in 66 % "
+                          "(004: ~80 %)",
+    "harmful_tris": "Tri-S lengthens 2 % of the lossy connections: conservative, not harmful",
+    "harmful_dual": "DUAL lengthens 10 % of the lossy connections, shortens 76 %",
+    "cim_best": "CIM's median saving is 6.51 RTTs, DECA's 6.71",
+    "random_like_card_bfa_deca": "Random(0.8) shortens 76 %, CARD 82 %, DECA 76 %, BFA 31 %",
+    "random_lpa_highest": "Random(0.8)'s LPA 0.72 is below CARD's 0.77",
+    "aggressive_often_wrong": "Tri-S is wrong in 22 % of connections (CARD 90 %, DUAL 97 %)",
+    "timely": "29 % of the congestion phases began an RTT or more before the loss (004: 50-70 %)",
+    "per_flight_same_lpa": "once a flight LPA falls: CIM 0.50 -> 0.02, DUAL and DECA -> 0.52",
 }
 CH5 = ("conservative_vegas", "conservative_daimd", "harmful_tris", "harmful_dual", "cim_best",
        "random_like_card_bfa_deca", "card_best_lpa", "random_lpa_highest",
@@ -100,8 +92,9 @@ CH5 = ("conservative_vegas", "conservative_daimd", "harmful_tris", "harmful_dual
        "large_flight_gains")
 
 
+@pytest.mark.slow             # 004's quick run: minutes (make test-all)
 @pytest.mark.parametrize("key", [
-    pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=NOT_HERE[k]))
+    pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=f"{NOT_HERE[k]}; {WHY}"))
     if k in NOT_HERE else k for k in CH5])
 def test_a_finding_of_004_chapter_5(quick, key):
     _, summary = quick
@@ -109,6 +102,7 @@ def test_a_finding_of_004_chapter_5(quick, key):
     assert check["ok"], check
 
 
+@pytest.mark.slow             # 004's quick run: minutes (make test-all)
 def test_chapter_4_checks_say_when_the_run_has_too_few_timer_events(quick):
     """Quick mode's connections lose few packets to the timer (most losses are found by fast
     retransmit): a chapter-4 check on fewer than 20 timer events is reported undecided with its
@@ -128,8 +122,9 @@ def test_a_dbce_run_loads_no_module_outside_its_code_version():
     scoring, replay) in a fresh interpreter loads no repository module that version misses."""
     script = textwrap.dedent("""
         import os, sys
-        from experiments.runner.scenario import RunSpec, gateway_program
-        from experiments.runner.dbce_scenario import run_dbce
+        from experiments.runner.program import gateway_program
+        from experiments.runner.spec import RunSpec
+        from experiments.studies.dbce.scenario import run_dbce
         from sim.program import REPO_ROOT
         _, program = gateway_program()
         run_dbce(RunSpec("sack", scenario="dbce-cross", injection="recirc", level=0.01,
@@ -147,7 +142,7 @@ def test_a_dbce_run_loads_no_module_outside_its_code_version():
                           text=True, check=True)
     loaded = set(done.stdout.split())
     hashed = {p.relative_to(REPO_ROOT).as_posix() for p in code_files(REPO_ROOT)}
-    assert {"analyzer/dbce.py", "experiments/runner/dbce_scenario.py"} <= loaded
+    assert {"analyzer/dbce.py", "experiments/studies/dbce/scenario.py"} <= loaded
     assert loaded - hashed == set()
 
 
@@ -168,7 +163,7 @@ def test_bad_options_are_one_usage_error(tmp_path, capsys, argv, message):
 
 
 def test_a_dbce_scenario_refuses_the_queue_swaps():
-    from experiments.runner.dbce_scenario import run_dbce
-    from experiments.runner.scenario import RunSpec
+    from experiments.runner.spec import RunSpec
+    from experiments.studies.dbce.scenario import run_dbce
     with pytest.raises(ValueError, match="reorders in the P4 gateway only"):
         run_dbce(RunSpec("sack", scenario="dbce-dumbbell", swaps=5, duration=1.0), None)

@@ -11,10 +11,14 @@ import pytest
 from experiments.frto_tables import (MODES, PAPER, RESPONSE_NAMES, VARIANTS, build_specs, checks_of,
                                      main, points_of)
 from experiments.runner import pool
-from experiments.runner.frto_scenario import frto_config, run_frto
 from experiments.runner.journal import scan_journal
-from experiments.runner.scenario import SCENARIOS, RunSpec, gateway_program, run_paper
+from experiments.runner.program import gateway_program
+from experiments.runner.spec import SCENARIOS, RunSpec
+from experiments.studies.frto.scenario import frto_config, run_frto
+from experiments.studies.rdtcp.scenario import run_paper
 
+# where an xfail's reason is explained, with its numbers
+WHY = "experiments/README.md, F-RTO"
 DELAY = RunSpec("frto", scenario="frto-delay", level=0.02, seed=2, duration=900.0)
 
 
@@ -24,7 +28,7 @@ def program():
 
 
 def test_the_path_is_001s_link_behind_a_7_packet_buffer(program):
-    from experiments.runner.frto_scenario import _build_network
+    from experiments.studies.frto.scenario import _build_network
     from netbase.units import parse_delay
     from topologies import FrtoTopo, topos
 
@@ -40,7 +44,7 @@ def test_the_path_is_001s_link_behind_a_7_packet_buffer(program):
 def test_the_link_layer_holds_six_packets_after_the_routers_seven(program):
     # 001 §5.1: a 7-packet router queue, then the link's 1776-byte send buffer (six 296-byte
     # packets) ahead of the serialiser: in series they drop exactly when 13 packets wait
-    from experiments.runner.frto_scenario import _build_network
+    from experiments.studies.frto.scenario import _build_network
     from sim.gateway import gateway_config
     from sim.links import queue_packets
 
@@ -55,7 +59,7 @@ def test_the_link_layer_holds_six_packets_after_the_routers_seven(program):
 
 
 def test_a_burst_at_the_router_keeps_thirteen_packets_and_drops_the_rest(program):
-    from experiments.runner.frto_scenario import _build_network
+    from experiments.studies.frto.scenario import _build_network
     from netbase.segment import ACK, Segment
     from netbase.wire import encode_frame
 
@@ -72,7 +76,7 @@ def test_a_burst_at_the_router_keeps_thirteen_packets_and_drops_the_rest(program
 
 
 def test_the_fairness_test_runs_two_sets_of_three_transfers_of_50_kb(program):
-    from experiments.runner.frto_scenario import FAIR_BYTES, run_frto_fairness
+    from experiments.studies.frto.scenario import FAIR_BYTES, run_frto_fairness
 
     spec = RunSpec("frto", scenario="frto-fair", level=0.02, seed=1, duration=900.0)
     row = run_frto_fairness(spec, program).row()
@@ -148,13 +152,8 @@ def test_eifel_newreno_after_an_outage_repairs_by_fast_retransmit_not_by_a_backe
     assert eifel["transfer_s"] < 2 * newreno["transfer_s"]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="Eifel w/ NewReno under BURST takes 1.25x Regular NewReno's time "
-                   "(quick run: 80.8 s median of 5 against 64.6; 15 runs: 88.1 against 73.8, "
-                   "1.19x; 001: +7-18 %): a false detection after an outage skips the go-back-N "
-                   "and NewReno repairs the outage's losses one per RTT (001 §5.2), and the ACK "
-                   "of a duplicate retransmission echoes a timestamp from before the outage "
-                   "(seed 4: a 91 s RTT sample, 318 s); experiments/README.md, F-RTO section")
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "Eifel w/ NewReno under BURST takes 1.25x NewReno's time (001: +7-18 %); " + WHY))
 def test_burst_eifel_newreno_is_only_a_little_slower_than_newreno(program):
     times = {v: sorted(run_frto(RunSpec(v, scenario="frto-burst", seed=s, duration=900.0),
                                 program).row()["transfer_s"] for s in range(1, 6))[2]
@@ -162,15 +161,8 @@ def test_burst_eifel_newreno_is_only_a_little_slower_than_newreno(program):
     assert times["eifel-newreno"] <= 1.25 * times["newreno"], times
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="Eifel w/ SACK under BURST is the fastest SACK sender in the quick "
-                   "run, not the slowest (medians of 5: 55.1 s against Regular SACK's 62.4 and "
-                   "F-RTO's 63.0; 001: 1.7-1.9x the others): only Eifel offers timestamps, so "
-                   "only it times the ACKs after a timeout and gets its timer back at once, "
-                   "while the others keep theirs backed off (Karn) until an outage doubles it "
-                   "again (seeds 2 and 4: sack 317.5 and 105.0 s, eifel 124.3 and 55.1); over "
-                   "15 runs it is the slowest, by 6-8 % (70.0 against 65.0 and 66.1); "
-                   "experiments/README.md, F-RTO section")
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "Eifel w/ SACK under BURST is the fastest SACK sender (001: the slowest, 1.7-1.9x); " + WHY))
 def test_burst_eifel_sack_is_the_slowest_sack_sender(program):
     times = {v: sorted(run_frto(RunSpec(v, scenario="frto-burst", seed=s, duration=900.0),
                                 program).row()["transfer_s"] for s in range(1, 6))[2]
@@ -281,6 +273,7 @@ def fairness_checks(tmp_path_factory):
     return {c["claim"]: c["ok"] for c in summary["checks"]}
 
 
+@pytest.mark.slow             # the fairness runs: minutes (make test-all)
 def test_fig9_with_delays_f_rto_connections_treat_conventional_ones_as_conventional_do(
         fairness_checks):
     # 001 §5.3, Fig. 9 (the runs with delays): test A and test B alike, set by set
@@ -288,11 +281,9 @@ def test_fig9_with_delays_f_rto_connections_treat_conventional_ones_as_conventio
     assert len(with_delay) == 4 and all(with_delay.values()), with_delay
 
 
-@pytest.mark.xfail(strict=True, reason="without delays our simulated path is nearly "
-                   "deterministic: most runs of a test end the same way (drop-tail phase "
-                   "effects), and F-RTO's three connections change that outcome (set 1's "
-                   "fastest 878 B/s in test A against 692 in test B, 20 runs); 001's testbed "
-                   "saw no significant difference; experiments/README.md, F-RTO section")
+@pytest.mark.slow             # the fairness runs: minutes (make test-all)
+@pytest.mark.xfail(strict=True, reason=(
+    "Fig. 9 without delays: F-RTO's connections change the outcome (001: no difference); " + WHY))
 def test_fig9_without_delays_f_rto_connections_treat_conventional_ones_as_conventional_do(
         fairness_checks):
     without = {c: ok for c, ok in fairness_checks.items() if "without delays" in c}

@@ -8,9 +8,12 @@ from sweep_kit import journal_rows, summary
 
 from experiments.rdtcp_figures import MODES, build_specs, main, parse_args, sweep_config
 from experiments.runner.journal import _journal_row, row_key, run_key
-from experiments.runner.legacy import legacy_markdown, legacy_points, legacy_rows
-from experiments.runner.report import aggregate_all
-from experiments.runner.scenario import RunSpec, gateway_program, run_paper
+from experiments.runner.program import gateway_program
+from experiments.runner.spec import RunSpec
+from experiments.studies import rrtcp  # noqa: F401  (registers scenario "rrtcp")
+from experiments.studies.rdtcp.legacy import legacy_markdown, legacy_points, legacy_rows
+from experiments.studies.rdtcp.report import aggregate_all
+from experiments.studies.rdtcp.scenario import run_paper
 
 SHORT = dict(variant="rdtcp", swaps=0, duration=6.0, r2_drop=0.005, seed=1)
 
@@ -95,7 +98,8 @@ def test_a_sack_run_is_the_same_whichever_router_is_legacy(program):
     (dict(legacy="r3"), "unknown legacy setting 'r3'; choose from none, r1, r2, both"),
     (dict(r2_drop=1.5), "r2_drop must be a probability in [0, 1]"),
     (dict(legacy="r1", scenario="rrtcp"),
-     "legacy and r2_drop are settings of the rdtcp scenario (003 §7), not of 'rrtcp'"),
+     "legacy: the incremental deployment's settings (003 §7) apply to scenario 'rdtcp' only, "
+     "not to 'rrtcp'"),
 ])
 def test_runspec_refuses_a_deployment_it_cannot_run(kwargs, message):
     with pytest.raises(ValueError) as e:

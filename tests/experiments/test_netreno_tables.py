@@ -10,13 +10,18 @@ import pytest
 
 from experiments import netreno_tables as nt
 from experiments.runner import pool
-from experiments.runner import netreno_scenario as ns
-from experiments.runner.journal import CODE_FILES
-from experiments.runner.netreno_report import checks_of, fig1_data, table12_rows, table3_rows
-from experiments.runner.scenario import SCENARIOS, SENDERS, RunSpec, gateway_program
+from experiments.runner.journal import code_files
+from experiments.runner.program import gateway_program
+from experiments.runner.spec import SCENARIOS, SENDERS, RunSpec
+from experiments.studies.netreno import scenario as ns
+from experiments.studies.netreno.report import checks_of, fig1_data, table12_rows, table3_rows
 from netbase.units import parse_bw, parse_delay
+from sim.program import REPO_ROOT
 from topologies import NetRenoLabTopo, NetRenoTopo, topos
 from topologies.netreno import ATM_SCALE
+
+# where an xfail's reason is explained, with its numbers
+WHY = "experiments/README.md, Net Reno"
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +60,9 @@ def test_fig7_lab_and_the_topos_mn_custom_sees():
 def test_the_scenarios_are_registered_with_512_byte_segments():
     for name in ns.NETRENO_SCENARIOS:
         assert SCENARIOS[name].mss == 512
-        assert pool.SCENARIO_RUNNERS[name][0] == "experiments.runner.netreno_scenario"
-    assert "experiments/runner/netreno_scenario.py" in CODE_FILES
+        assert pool.runner_for(RunSpec("netreno", scenario=name)).__module__ == \
+            "experiments.studies.netreno.scenario"
+    assert REPO_ROOT / "experiments/studies/netreno/scenario.py" in code_files(REPO_ROOT)
     cfg = ns.netbsd_config(RunSpec("netreno", scenario="netreno-sim"))
     assert (cfg.mss, cfg.sack, cfg.delayed_ack, cfg.initial_window_segments,
             cfg.max_cwnd_segments, cfg.clock_granularity, cfg.min_rto, cfg.rtt_sampling) == \
@@ -192,6 +198,7 @@ def trace_checks():
     return {c["id"]: c for c in checks_of([], [], fig1)}, fig1
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-all)
 def test_fig1_every_rto_is_classified(trace_checks):
     _, fig1 = trace_checks
     d = fig1["reno"]
@@ -202,26 +209,27 @@ def test_fig1_every_rto_is_classified(trace_checks):
     assert abs(len(d["rtos"]) - d["engine_timeouts"]) <= 0.01 * d["engine_timeouts"]
 
 
-@pytest.mark.xfail(strict=True, reason="002 §4.1: over 85 % of RTOs are non-trigger; the quick "
-                   "run's Reno over the lab path with random drops has 79.6 % (219 of 275; "
-                   "multiple losses 12.7 %, lost retransmissions 7.6 %): independent random "
-                   "drops take a second segment of a window, or its retransmission, more often "
-                   "than the 1995 Internet's losses did (experiments/README.md, Net Reno)")
+@pytest.mark.slow             # 002's runs: minutes (make test-all)
+@pytest.mark.xfail(strict=True, reason=(
+    "Fig. 1: 79.6 % of the RTOs are non-trigger (002 §4.1: over 85 %); " + WHY))
 def test_fig1_non_trigger_dominates(trace_checks):
     assert trace_checks[0]["fig1_reno_non_trigger"]["ok"], trace_checks[0]["fig1_reno_non_trigger"]
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-all)
 def test_fig1_multiple_losses_near_11_percent(trace_checks):
     assert trace_checks[0]["fig1_reno_multiple_loss"]["ok"], \
         trace_checks[0]["fig1_reno_multiple_loss"]
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-all)
 def test_fig1_lost_retransmissions_few(trace_checks):
     # 002: 4 %; at most twice that
     assert trace_checks[0]["fig1_reno_lost_retransmission"]["ok"], \
         trace_checks[0]["fig1_reno_lost_retransmission"]
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-all)
 def test_fig1_rtos_at_small_windows(trace_checks):
     # 002: "less than 10% of timeouts have congestion window larger than 10 packets"
     assert trace_checks[0]["fig1_reno_small_windows"]["ok"], \
@@ -245,47 +253,27 @@ RED_TARGETS_HOLD = (
     "table3_Reno_standard_below_none", "table3_back-to-back_below_lrxt",
     "table3_lrxt_below_smallwnd", "table3_smallwnd_below_smallwnd+lrxt",
     "table1_lsnr_c5_fewest", "table3_smallwnd_lrxt_gain", "table3_sack_no_cpu_deficit")
-# those that do not, with 002's number, ours (quick run) and why (experiments/README.md, Net Reno)
+# those that do not, with 002's number and ours (quick run); why: experiments/README.md, Net Reno
 RED_TARGETS_FAIL = {
-    "table1_netreno_no_rto":
-        "002: no RTO; ours 2 in 10 connection-runs of 10 s (lsnr 15, lssack 6): C2 of seed 2, "
-        "a second recovery's partial ACK leaves two segments in flight, NR-OOO waits for 2 "
-        "duplicate ACKs (D = 1), and the one that comes carries a window update (the sink "
-        "read what the partial ACK acknowledged), which is no duplicate ACK (RFC 5681 §2 (e), "
-        "as NetBSD's tcp_input); C5 of seed 1, whose four segments in flight after a "
-        "recovery r1 drops all (RED), so that no duplicate ACK comes",
-    "table1_lssack_c5_fewest":
-        "002: C5 has the fewest RTOs (8 against 26-35); ours 1 against 0 for C2-C4 of "
-        "lssack: a handful of RTOs in the quick run",
-    "sim_goodput_order":
-        "002: new-reno < sack < net-reno ~ net-reno-sack in total goodput; ours 31.4 < 33.0 "
-        "> 32.7 < 33.6 Mb/s: RED holds the shared link's load whatever the sender, the four "
-        "totals are within 7 %",
-    "table3_none_below_back-to-back":
-        "002: back-to-back 5584 > none 5274 kb/s; ours 5438 = 5438: NR-B2B never fires in "
-        "the lab: at every full ACK nothing sent before the last retransmission is "
-        "outstanding (RED spreads its 1.1 % of drops, so a recovery seldom loses a second "
-        "segment, and a segment sent after a single loss's only retransmission is a new "
-        "episode)",
-    "table3_all_like_smallwnd_lrxt":
-        "002: smallwnd+lrxt+back 6739 ~ smallwnd+lrxt 6717 kb/s; ours 7802 against 8223 "
-        "(-5.1 %): the bundle netreno adds NR-OOO, which with no reordering only delays the "
-        "next hole's resend after a partial ACK with D < 3 (8 RTOs against 5; without OOO "
-        "8223, as NR-B2B never fires)",
-    "table3_smallwnd_gain":
-        "002: smallwnd +14 % over none; ours +45 % (7875 against 5438 kb/s): lsnr times out "
-        "24 times in 60 s (each at least the 1 s minimum RTO), 21 of them with 2-5 segments "
-        "in flight, too few for 3 duplicate ACKs; NR-SW turns most of those losses into fast "
-        "retransmits (8 RTOs)",
+    "table1_netreno_no_rto": "net-reno times out twice, not never (002: no RTO)",
+    "table1_lssack_c5_fewest": "lssack's C5 has 1 RTO against 0 for C2-C4 (002: the fewest)",
+    "sim_goodput_order": "the four senders' goodputs are within 7 %, sack above net-reno",
+    "table3_none_below_back-to-back": "back-to-back gains nothing in the lab (5438 = none; "
+                                      "002: +6 %)",
+    "table3_all_like_smallwnd_lrxt": "smallwnd+lrxt+back 7802 against smallwnd+lrxt 8223 kb/s "
+                                     "(002: equal)",
+    "table3_smallwnd_gain": "smallwnd gains +45 % over none (002: +14 %)",
 }
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-all)
 def test_every_red_target_is_held_or_failed_with_its_reason(red_checks):
     assert set(red_checks) == set(RED_TARGETS_HOLD) | set(RED_TARGETS_FAIL)
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-all)
 @pytest.mark.parametrize("check", RED_TARGETS_HOLD + tuple(
-    pytest.param(check, marks=pytest.mark.xfail(strict=True, reason=why))
+    pytest.param(check, marks=pytest.mark.xfail(strict=True, reason=f"{why}; {WHY}"))
     for check, why in RED_TARGETS_FAIL.items()))
 def test_red_targets(red_checks, check):
     assert red_checks[check]["ok"], red_checks[check]

@@ -148,3 +148,23 @@ def test_one_run_refuses_a_deployment_that_would_not_act(argv, message, tmp_path
     err = capsys.readouterr().err
     assert message in err and err.count("error:") == 1
     assert not (tmp_path / "o").exists()
+
+
+def test_a_profile_runs_both_ends_and_is_recorded(tmp_path):
+    """--profile ns2: ns-2 2.35's agents' configuration over the scenario's (the row says so);
+    without it the row's profile is empty and the run is the scenario's own."""
+    assert main(["--variant", "sack", "--swaps", "0", "--duration", "3", "--profile", "ns2",
+                 "--out", str(tmp_path / "ns2")]) == 0
+    assert main(["--variant", "sack", "--swaps", "0", "--duration", "3",
+                 "--out", str(tmp_path / "own")]) == 0
+    ns2 = json.loads((tmp_path / "ns2" / "run.json").read_text())
+    own = json.loads((tmp_path / "own" / "run.json").read_text())
+    assert (ns2["profile"], own["profile"]) == ("ns2", "")
+    # ns-2's two-packet initial window and its 10 ms timer: a different start, so other bytes
+    assert ns2["delivered_bytes"] != own["delivered_bytes"]
+
+
+def test_an_unknown_profile_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        main(["--profile", "ns3"])
+    assert "invalid choice: 'ns3'" in capsys.readouterr().err

@@ -5,11 +5,13 @@ what the bars are and how long the transfers were."""
 import matplotlib.colors as mcolors
 import pytest
 
-from experiments.runner.plots import (FIGURES, K_STUDY_PAPER_STAR, injection_figure, k_study_figure,
-                                      plot_all, sender_style, swap_figure)
-from experiments.runner.report import aggregate, aggregate_all, k_study
-from experiments.runner.rrtcp_studies import PAPER_NAMES
-from experiments.runner.scenario import PAPER, SENDERS, VARIANTS
+from experiments.runner.plots import sender_style
+from experiments.runner.spec import SENDERS
+from experiments.studies.rdtcp.plots import (FIGURES, K_STUDY_PAPER_STAR, injection_figure,
+                                             k_study_figure, plot_all, swap_figure)
+from experiments.studies.rdtcp.report import aggregate, aggregate_all, k_study
+from experiments.studies.rdtcp.scenario import PAPER, VARIANTS
+from experiments.studies.rrtcp.evaluation import PAPER_NAMES
 
 SWAPS = {0: 600_000, 5: 590_000, 15: 580_000, 30: 570_000}
 
@@ -146,7 +148,7 @@ def test_the_k_studys_paper_star_cannot_be_taken_for_a_curve():
     """Fig. 6's curves are all RD-TCP, coloured by swap span: the paper's point is a star of a
     colour and marker no curve has (not RD-TCP's red, which the 'anywhere' curve has), and the
     legend says what it is."""
-    from experiments.runner.plots import K_STUDY_SPAN_STYLES
+    from experiments.studies.rdtcp.plots import K_STUDY_SPAN_STYLES
     rows = []
     for span in (0, 5, 3, 7):
         for k in (0, 3, 6):
@@ -183,7 +185,7 @@ def test_the_undo_figure_is_drawn_only_when_eifel_ran(tmp_path):
 
 
 def test_the_delay_series_gets_a_figure_of_its_own_with_every_sender(tmp_path):
-    from experiments.runner.plots import delay_figure
+    from experiments.studies.rdtcp.plots import delay_figure
     rows = _rows(("sack", "rack"), zero_seeds=1)
     for variant in ("sack", "rack"):
         for level, tput in ((0.01, 300_000.0), (0.05, 200_000.0)):

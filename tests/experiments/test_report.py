@@ -6,9 +6,9 @@ import json
 import pytest
 
 from experiments.rdtcp_figures import MODES, build_specs, parse_args, sweep_config, write_outputs
-from experiments.runner.report import (aggregate, aggregate_all, k_study, paper_sender, paper_table,
-                                       shape_checks, table_markdown)
-from experiments.runner.scenario import PAPER, PAPER_VARIANTS, VARIANTS
+from experiments.studies.rdtcp.report import (aggregate, aggregate_all, k_study, paper_sender,
+                                              paper_table, shape_checks, table_markdown)
+from experiments.studies.rdtcp.scenario import PAPER, PAPER_VARIANTS, VARIANTS
 
 
 def _row(variant, swaps, interval, seed, tput, **extra):

@@ -15,9 +15,9 @@ from sweep_kit import ARGS, journal_rows, runs_csv, summary
 
 from experiments.rdtcp_figures import main
 from experiments.runner import sweep
-from experiments.runner.journal import (CODE_FILES, CODE_TREES, code_files, code_version,
-                                        scan_journal, select)
-from experiments.runner.scenario import RunSpec, gateway_program
+from experiments.runner.journal import CODE_TREES, code_files, code_version, scan_journal, select
+from experiments.runner.program import gateway_program
+from experiments.runner.spec import RunSpec
 from sim.program import REPO_ROOT
 
 
@@ -97,9 +97,10 @@ def _copy_sources(to: Path) -> None:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for tree in CODE_TREES:
         shutil.copytree(REPO_ROOT / tree, to / tree, ignore=ignore)
-    for name in CODE_FILES:
+    for path in code_files(REPO_ROOT):
+        name = path.relative_to(REPO_ROOT)
         (to / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(REPO_ROOT / name, to / name)
+        shutil.copy(path, to / name)
 
 
 def test_the_code_version_needs_no_git_and_follows_the_code_and_the_program(tmp_path):
@@ -136,7 +137,9 @@ def test_the_code_version_covers_every_module_a_run_loads():
     loads no module of the repository outside code_files: the version sees all its code."""
     script = textwrap.dedent("""
         import os, sys
-        from experiments.runner.scenario import RunSpec, gateway_program, run_paper
+        from experiments.runner.program import gateway_program
+        from experiments.runner.spec import RunSpec
+        from experiments.studies.rdtcp.scenario import run_paper
         from sim.program import REPO_ROOT
         _, program = gateway_program()
         for spec in (RunSpec("rdtcp", swaps=5, duration=0.5, sample_step=0.1),

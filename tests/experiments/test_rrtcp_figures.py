@@ -10,14 +10,14 @@ import pytest
 
 from experiments.rrtcp_figures import MODES, main, series_name
 from experiments.runner.journal import scan_journal
-from experiments.runner.rrtcp_checks import View, checks_of
-from experiments.runner.rrtcp_report import points_of, run_metrics
-from experiments.runner.rrtcp_studies import (ALL_FIGURES, DISTRIBUTIONS, RrConfig, base_spec,
-                                              build_specs, ideal_key, panels, point_key,
-                                              point_keys, tables, traces)
-from experiments.runner.rrtcp_sweep57 import (best_table, conditions, sweep_checks,
-                                              sweep_markdown, sweep_specs)
-from experiments.runner.scenario import RunSpec
+from experiments.runner.spec import RunSpec
+from experiments.studies.rrtcp.checks import View, checks_of
+from experiments.studies.rrtcp.evaluation import (ALL_FIGURES, DISTRIBUTIONS, RrConfig, base_spec,
+                                                  build_specs, ideal_key, panels, point_key,
+                                                  point_keys, tables, traces)
+from experiments.studies.rrtcp.report import points_of, run_metrics
+from experiments.studies.rrtcp.sweep57 import (best_table, conditions, sweep_checks, sweep_markdown,
+                                               sweep_specs)
 from hosts.tcp.variants import VARIANTS
 
 QUICK = MODES["quick"]

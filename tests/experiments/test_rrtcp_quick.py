@@ -12,6 +12,11 @@ import pytest
 
 from experiments.rrtcp_figures import main
 
+# where an xfail's reason is explained, with its numbers
+WHY = "experiments/README.md, RR-TCP"
+# every test here reads one quick sweep of 000's figures: minutes (make test-all)
+pytestmark = pytest.mark.slow
+
 FIGURES = "4,5,8,9,10,11,12,13,t3,t4"
 
 
@@ -61,12 +66,7 @@ def test_fig9_ta_settles_its_fa_ratio_about_60_70pct_and_dupthresh_about_25(chec
 
 # ------------------------------------------------------------------ Figs. 10/11, Table 3
 @pytest.mark.xfail(strict=True, reason=(
-    "reproduced at a 1.6 s mean delay, not at 1.2 s: there DSACK-TA runs as DSACK-FA (quick: "
-    "35.4 kB/s and 0.086 % of packets timed out for both; at 1.6 s TA 24.1 kB/s and 0.62 % "
-    "against FA's 28.7 and 0.38 %). With 000's maxwnd of 50 packets as the sender's window a "
-    "packet delayed 1.2 s is displaced by more than the 49 duplicate ACKs a window can draw, so "
-    "TA and FA alike wait for it rather than retransmit it, and TA's FA ratio stays at "
-    "0.65-0.87; experiments/README.md, RR-TCP"))
+    "Figs. 10/11: DSACK-TA collapses at a 1.6 s mean delay, not at 1.2 s; " + WHY))
 def test_fig10_11_ta_collapses_beyond_a_1_1s_mean_delay(checks):
     _holds(checks, "Beyond a mean delay of 1.1 s (k = 5.5) DSACK-TA's throughput drops below")
     _holds(checks, "DSACK-TA's timeouts exceed DSACK-FA's beyond a mean delay of 1.1 s")
@@ -78,10 +78,7 @@ def test_fig10_11_taes_has_fewer_timeouts_and_more_throughput_than_ta(checks):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "partly reproduced: FA at 95% and TAES have the longest mean RTOs and HG a shorter one, "
-    "as in 000 (quick: 3.05, 3.26 and 2.46 s; 000: 3.1, 3.1, 2.3), but TA's is FA's (3.05 s; "
-    "000: 1.6 s), not below HG's: at Table 3's 1.2 s mean delay TA runs as FA (above), so "
-    "Karn's rule does not bias its RTO; experiments/README.md, RR-TCP"))
+    "Table 3: TA's mean RTO is FA's (3.05 s; 000: 1.6 s), not below HG's; " + WHY))
 def test_table3_mean_rtos_ordered_ta_hg_fa_taes(checks):
     _holds(checks, "Mean RTOs ordered TA < HG < FA ~ TAES")
 

@@ -1,4 +1,4 @@
-"""One run of 000's scenario (experiments.runner.rrtcp_scenario): 000's path and timers, each
+"""One run of 000's scenario (experiments.studies.rrtcp.scenario): 000's path and timers, each
 impairment made by the element the run says (the P4 gateway where it can, the simulator where
 it cannot), with the ground truth of each in the row."""
 
@@ -7,9 +7,11 @@ from dataclasses import replace
 import pytest
 
 from experiments.runner import pool
-from experiments.runner.rrtcp_scenario import (INITIAL_WINDOW, MAX_RTO, MIN_RTO, mechanisms,
-                                               rrtcp_config, run_rrtcp)
-from experiments.runner.scenario import SCENARIOS, RunSpec, gateway_program, run_paper
+from experiments.runner.program import gateway_program
+from experiments.runner.spec import SCENARIOS, RunSpec
+from experiments.studies.rdtcp.scenario import run_paper
+from experiments.studies.rrtcp.scenario import (INITIAL_WINDOW, MAX_RTO, MIN_RTO, mechanisms,
+                                                rrtcp_config, run_rrtcp)
 from topologies.paper import RrTcpTopo, rrtcp_capacity_mbps
 
 MAXWND = 50
@@ -131,7 +133,7 @@ def test_run_rrtcp_refuses_runs_it_cannot_make(program):
         run_rrtcp(RunSpec("sack"), program)
     with pytest.raises(ValueError, match="not 'swap' with 5 swaps"):
         run_rrtcp(spec(swaps=5), program)
-    with pytest.raises(ValueError, match="run by experiments.runner.rrtcp_scenario"):
+    with pytest.raises(ValueError, match="run by experiments.studies.rrtcp.scenario"):
         run_paper(replace(spec(), drop=0.01), program)
 
 
@@ -143,7 +145,7 @@ def test_000s_senders_are_selectable_in_one_run_the_sweeps_and_live_run(tmp_path
     import json
 
     from experiments import live_run, one_run, rdtcp_figures, rrtcp_figures
-    from experiments.runner.scenario import SENDERS
+    from experiments.runner.spec import SENDERS
 
     assert set(NEW_SENDERS) <= set(SENDERS)
     assert one_run.main(["--variant", "rrtcp-taes", "--injection", "delay", "--level", "0.1",

@@ -20,8 +20,9 @@ from experiments import one_run
 from experiments.rdtcp_figures import MODES, build_specs, main, parse_args
 from experiments.runner import pool
 from experiments.runner.journal import scan_journal, spec_key
-from experiments.runner.scenario import RunSpec, run_paper
+from experiments.runner.spec import RunSpec
 from experiments.runner.sweep import run_lengths
+from experiments.studies.rdtcp.scenario import run_paper
 from sim.program import REPO_ROOT, gateway_json
 
 

@@ -1,5 +1,5 @@
-"""Runs in worker interpreters of their own (experiments.runner.worker): same rows as in-process runs,
-and clear errors for interpreters that cannot run the simulator."""
+"""Runs in worker interpreters of their own (experiments.runner.worker): same rows as in-process
+runs, and clear errors for interpreters that cannot run the simulator."""
 
 import csv
 import json
@@ -71,7 +71,8 @@ def test_worker_reports_a_bad_spec_line_and_goes_on():
     specs = ('{"variant": "tahoe"}\n'
              '{"variant": "rdtcp", "duration": 0.5}\n')
     done = subprocess.run([sys.executable, "-m", "experiments.runner.worker",
-                           str(REPO_ROOT / "build" / "rdtcp.json")], input=specs,
+                           str(REPO_ROOT / "build" / "rdtcp.json"),
+                           "experiments.studies.rdtcp.scenario"], input=specs,
                           capture_output=True, text=True, cwd=REPO_ROOT, check=True)
     first, second = [json.loads(line) for line in done.stdout.splitlines()]
     assert "unknown variant 'tahoe'" in first["error"]

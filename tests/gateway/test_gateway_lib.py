@@ -53,15 +53,15 @@ def test_names_every_controller_name_exists_in_program(gateway_json):
     assert set(n.CONFIG_REGISTERS) | {n.REG_PORT_QLEN, n.REG_EPDN_FP, n.REG_EPDN_LO,
                                       n.REG_EPDN_HI} <= registers
     assert {n.CTR_DROPS, n.CTR_PORT_DROPS, n.CTR_EPDN_EVENTS, n.CTR_REORDERS} <= counters
-    assert {n.IPV4_LPM, n.L2_FORWARD} <= tables
-    assert {n.IPV4_FORWARD, n.L2_OUTPUT} <= actions
+    assert {n.IPV4_LPM, n.L2_FORWARD, n.EDGE_SOURCE} <= tables
+    assert {n.IPV4_FORWARD, n.L2_OUTPUT, n.SOURCE_OK, n.SOURCE_SPOOFED} <= actions
 
 
 def header_constants(prefix: str) -> dict[int, str]:
-    """``const bit<W> PREFIX_NAME = N;`` of p4src/include/headers.p4 and buffer.p4 (DROP_RED) as
-    {N: "name"}."""
+    """``const bit<W> PREFIX_NAME = N;`` of p4src/include/headers.p4, buffer.p4 (DROP_RED) and
+    trust.p4 (DROP_SPOOFED) as {N: "name"}."""
     include = Path(__file__).resolve().parents[2] / "p4src" / "include"
-    text = (include / "headers.p4").read_text() + (include / "buffer.p4").read_text()
+    text = "".join((include / f).read_text() for f in ("headers.p4", "buffer.p4", "trust.p4"))
     found = re.findall(r"const\s+bit<\d+>\s+" + prefix + r"_(\w+)\s*=\s*(\d+)\s*;", text)
     return {int(value): name.lower() for name, value in found}
 
@@ -397,6 +397,6 @@ def test_switch_process_missing_interface_is_named(tmp_path, gateway_json):
     prog = tmp_path / "rdtcp.json"
     prog.write_text(json.dumps(gateway_json))
     proc = subprocess.run(["rdtcp-switch", "-i", "1@rdtcp-no-such-if", str(prog),
-                           "--thrift-port", "19093"], capture_output=True, text=True, timeout=60)
+                           "--thrift-port", "0"], capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0
     assert "rdtcp-no-such-if" in proc.stderr + proc.stdout

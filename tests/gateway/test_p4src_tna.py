@@ -10,7 +10,12 @@ bf-p4c here, so nothing compiles it for Tofino. What can be checked for real:
   (instance initializers `= { void apply(...) {...} }` become actions with the same parameters
   and body, so their bodies are type-checked too; the parser value set becomes a constant);
 * the p4c rules of test_p4src_p4c_rules.py that are not v1model-specific hold for it (bf-p4c
-  runs p4c's front end: unused declarations, shadowing, constants that fit, parser rules).
+  runs p4c's front end: unused declarations, shadowing, constants that fit, parser rules);
+* its ingress is the v1model ingress's pieces, so a reader maps one onto the other: the same
+  controls in the same order, each applied once, with the control-plane names of v1model, and
+  the Tofino rules the split must keep (the legacy_router register read once and handed to the
+  pieces that act on it, every EPDN-table and edge_port access under `!legacy`, each counter
+  counted at one place).
 """
 
 from __future__ import annotations
@@ -21,12 +26,12 @@ from pathlib import Path
 import pytest
 
 from toolchain.compiler.diagnostics import CompileError, Diagnostics
-from toolchain.compiler.frontend import P4INCLUDE
-from toolchain.compiler.frontend import check_program
-from toolchain.compiler.frontend.parser import parse_text
+from toolchain.compiler.frontend import P4INCLUDE, PASSES, FrontEndContext, run_passes
+from toolchain.compiler.frontend.parser import Parse
 from toolchain.compiler.frontend.preprocess import preprocess
 
 import test_p4src_p4c_rules as rules
+from controller import names
 
 ROOT = Path(__file__).resolve().parents[2]
 TNA = ROOT / "p4src" / "tna" / "rdtcp_tna.p4"
@@ -137,12 +142,14 @@ def rewrite_for_front_end(text: str) -> str:
 
 
 def front_end_diagnostics(text: str) -> list[str]:
-    diags = Diagnostics()
+    """Every front-end pass after the preprocessor, the inlining of the ingress pieces (the
+    sub-controls) included, on the rewritten text."""
+    ctx = FrontEndContext(Diagnostics(), str(TNA), text=text)
     try:
-        check_program(parse_text(text, str(TNA), diags), diags)
+        run_passes(ctx, PASSES[PASSES.index(Parse):])
     except CompileError as e:
         return [str(d) for d in e.diagnostics]
-    return [str(d) for d in diags.items if d.severity == "error"]
+    return [str(d) for d in ctx.diags.items if d.severity == "error"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -242,10 +249,191 @@ def test_tna_legacy_router_neither_records_stamps_nor_strips(api_dir):
 
 
 def test_tna_legacy_check_finds_an_ungated_stamp(api_dir):
-    # negative control: without the guard of 5b, the take/peek accesses are reported
+    # negative control: without Epdn's guard, every access of the EPDN table is reported
     text = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
-    broken = text.replace("if (meta.is_data == 1 && !legacy) {\n                bit<16> mtu16",
-                          "if (meta.is_data == 1) {\n                bit<16> mtu16")
+    broken = text.replace("if (meta.is_data == 1 && !legacy) {\n            epdn_flow_hash();",
+                          "if (meta.is_data == 1) {\n            epdn_flow_hash();")
     assert broken != text
-    assert set(ungated_epdn_accesses(broken)) == {"epdn_fp_take", "epdn_lo_take",
-                                                  "epdn_hi_take", "epdn_fp_peek"}
+    assert set(ungated_epdn_accesses(broken)) == {
+        "epdn_fp_claim", "epdn_lo_record", "epdn_hi_record",
+        "epdn_fp_take", "epdn_lo_take", "epdn_hi_take", "epdn_fp_peek"}
+
+
+def legacy_flow_problems(text: str) -> list[str]:
+    """The `legacy` a piece tests is the legacy_router register's value: MyIngress reads it once
+    into its local `legacy` and passes that to each piece holding a gated access, which takes it
+    as `in bool legacy` (an `in` parameter cannot be assigned); nothing else assigns `legacy`."""
+    problems = []
+    ingress = rules.control_body(text, "MyIngress")
+    instances = ingress_instances(ingress)
+    calls = dict(re.findall(r"\b(\w+)\s*\.\s*apply\s*\(([^)]*)\)", apply_block(ingress)))
+    assignments = [a.strip() for a in re.findall(r"[^;{}]*\blegacy\s*=(?!=)[^;]*", text)]
+    for a in assignments:
+        if a != "bool legacy = legacy_router_read.execute(0) == 1":
+            problems.append(f"legacy assigned: {a}")
+    if len(assignments) != 1:
+        problems.append(f"legacy assigned {len(assignments)} times")
+    for m in re.finditer(r"\bcontrol\s+(\w+)\s*\(([^)]*)\)", text):
+        body, _ = rules.block_after(text, m.end())
+        if m.group(1) == "MyIngress" or not LEGACY_GATED.search(body):
+            continue
+        if not re.search(r"\bin\s+bool\s+legacy\b", m.group(2)):
+            problems.append(f"{m.group(1)}: no `in bool legacy` parameter")
+        applied = [calls.get(i, "") for i, t in instances.items() if t == m.group(1)]
+        if not applied or "legacy" not in re.findall(r"\w+", applied[0]):
+            problems.append(f"{m.group(1)}: not applied with MyIngress's legacy")
+    return problems
+
+
+def test_tna_legacy_gate_is_the_register_read_once(api_dir):
+    text = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
+    assert legacy_flow_problems(text) == []
+
+
+def test_tna_legacy_flow_check_finds_a_local_legacy(api_dir):
+    # negative control: a piece that tests a `legacy` of its own, not the register's
+    text = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
+    broken = text.replace("epdn.apply(hdr, meta, legacy);", "epdn.apply(hdr, meta);")
+    broken = broken.replace("inout metadata_t meta,\n             in bool legacy) {",
+                            "inout metadata_t meta) {\n    bool legacy = false;", 1)
+    assert broken.count("bool legacy = false;") == 1
+    assert legacy_flow_problems(broken) == [
+        "legacy assigned: bool legacy = false", "legacy assigned 2 times",
+        "Epdn: no `in bool legacy` parameter", "Epdn: not applied with MyIngress's legacy"]
+
+
+# ---------------------------------------------------------------------- the ingress pieces
+# The v1model pieces the TNA ingress has no control for, and where their work is done instead.
+V1MODEL_ONLY_PIECES = {"TcpChecksum": "IngressDeparser (tcp_csum.update over the residual)"}
+
+
+def apply_block(control_body: str) -> str:
+    """The apply { ... } of a control's body (RegisterAction bodies are `apply(`, not this)."""
+    m = re.search(r"\bapply\s*\{", control_body)
+    assert m, "control without apply block"
+    return rules.block_after(control_body, m.start())[0]
+
+
+def ingress_instances(ingress_body: str) -> dict[str, str]:
+    """instance name -> control type, for the control instances an ingress declares."""
+    return {inst: typ for typ, inst in
+            re.findall(r"(?<![\w.])([A-Z]\w*)\s*\(\s*\)\s*(\w+)\s*;", ingress_body)}
+
+
+def applied_pieces(text: str) -> list[str]:
+    """The control types MyIngress applies, in the order of its apply block."""
+    body = rules.control_body(text, "MyIngress")
+    instances = ingress_instances(body)
+    return [instances.get(i, f"?{i}")
+            for i in re.findall(r"\b(\w+)\s*\.\s*apply\s*\(", apply_block(body))]
+
+
+def ingress_piece_problems(tna: str, v1model: str) -> list[str]:
+    """The TNA ingress as v1model's: the same pieces (bar V1MODEL_ONLY_PIECES) in the same order,
+    each a control declared once and instantiated and applied once; MyIngress's apply block holds
+    nothing but the one legacy_router read and the pieces' apply calls."""
+    problems = []
+    expected = [p for p in applied_pieces(v1model) if p not in V1MODEL_ONLY_PIECES]
+    got = applied_pieces(tna)
+    if got != expected:
+        problems.append(f"pieces applied {got}, v1model's {expected}")
+    instances = ingress_instances(rules.control_body(tna, "MyIngress"))
+    for piece in expected:
+        declared = len(re.findall(r"\bcontrol\s+" + piece + r"\s*\(", tna))
+        if declared != 1:
+            problems.append(f"control {piece} declared {declared} times")
+        if list(instances.values()).count(piece) != 1:
+            problems.append(f"control {piece} instantiated "
+                            f"{list(instances.values()).count(piece)} times")
+    for stmt in filter(None, (s.strip() for s in
+                              apply_block(rules.control_body(tna, "MyIngress")).split(";"))):
+        if not (re.fullmatch(r"\w+\s*\.\s*apply\s*\([^)]*\)", stmt)
+                or stmt == "bool legacy = legacy_router_read.execute(0) == 1"):
+            problems.append(f"MyIngress.apply does more than apply the pieces: {stmt[:50]}")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def v1model_text() -> str:
+    return rules.user_text()
+
+
+def test_tna_ingress_is_v1models_pieces_in_order(api_dir, v1model_text):
+    tna = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
+    assert applied_pieces(tna) == ["Classify", "Route", "TrustBoundary", "Impairment", "Buffer",
+                                   "Verdict", "Epdn"]
+    assert ingress_piece_problems(tna, v1model_text) == []
+
+
+def test_tna_ingress_piece_check_finds_order_twice_and_logic(api_dir, v1model_text):
+    # negative controls: two pieces swapped, a piece applied twice, logic left in MyIngress
+    tna = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
+    swap = tna.replace("impairment.apply(hdr, meta);\n        buffer.apply(hdr, meta);",
+                       "buffer.apply(hdr, meta);\n        impairment.apply(hdr, meta);")
+    twice = tna.replace("buffer.apply(hdr, meta);", "buffer.apply(hdr, meta);" * 2)
+    logic = tna.replace("buffer.apply(hdr, meta);", "buffer.apply(hdr, meta); meta.impair = 0;")
+    assert len({tna, swap, twice, logic}) == 4
+    assert any("pieces applied" in p for p in ingress_piece_problems(swap, v1model_text))
+    assert any("pieces applied" in p for p in ingress_piece_problems(twice, v1model_text))
+    assert ingress_piece_problems(logic, v1model_text) == [
+        "MyIngress.apply does more than apply the pieces: meta.impair = 0"]
+
+
+# ---------------------------------------------------------------------- control-plane names
+# The registers and counters both programs have, by their v1model names (controller/names.py),
+# and those of the TNA port alone (README: TM queue instead of buffer_limit/port_qlen, no RED;
+# a loop port; three EPDN-event counters where v1model has one).
+TNA_ONLY_NAMES = {"MyIngress.loop_port", "MyIngress.epdn_strips", "MyIngress.epdn_collisions"}
+V1MODEL_ONLY_NAMES = {names.REG_BUFFER_LIMIT, names.REG_PORT_QLEN, names.REG_RED_MIN_TH,
+                      names.REG_RED_MAX_TH, names.REG_RED_W_Q, names.REG_RED_SLOPE,
+                      names.REG_RED_AVG, names.REG_RED_COUNT}
+
+
+def control_plane_names(text: str) -> set[str]:
+    """The name the control plane sees for each Register and Counter of the ingress: an
+    absolute @name(".X") gives X; otherwise p4c prefixes the path of control instances, which
+    the check writes as MyIngress.<piece>.<name> for an object of a piece."""
+    found = set()
+    instances = ingress_instances(rules.control_body(text, "MyIngress"))
+    by_type = {t: i for i, t in instances.items()}
+    for m in re.finditer(r"\bcontrol\s+(\w+)\s*\(", text):
+        control = m.group(1)
+        if control != "MyIngress" and control not in by_type:
+            continue
+        body, _ = rules.block_after(text, m.end())
+        prefix = "MyIngress." + ("" if control == "MyIngress" else by_type[control] + ".")
+        for d in re.finditer(r'(?:@name\(\s*"\.([\w.]+)"\s*\)\s*)?'
+                             r"\b(?:Register|Counter)\s*<[^;{}]*?\)\s*(\w+)\s*;", body):
+            found.add(d.group(1) or prefix + d.group(2))
+    return found
+
+
+def test_tna_registers_and_counters_keep_v1model_names(api_dir):
+    text = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
+    v1model = {getattr(names, n) for n in names.__all__ if n.startswith(("REG_", "CTR_"))}
+    assert control_plane_names(text) == (v1model - V1MODEL_ONLY_NAMES) | TNA_ONLY_NAMES
+
+
+def test_tna_names_check_finds_a_relative_name(api_dir):
+    # negative control: without its @name, Epdn's epdn_fp is MyIngress.epdn.epdn_fp
+    text = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
+    broken = text.replace('@name(".MyIngress.epdn_fp")', "")
+    assert broken != text
+    assert control_plane_names(text) - control_plane_names(broken) == {"MyIngress.epdn_fp"}
+    assert "MyIngress.epdn.epdn_fp" in control_plane_names(broken)
+
+
+def counters_counted_more_than_once(text: str) -> list[str]:
+    """Tofino updates a counter at most once per packet: each Counter has one count() call."""
+    return [f"{name} counted at {n} places" for name in
+            re.findall(r"\bCounter\s*<[^;{}]*?\)\s*(\w+)\s*;", text)
+            if (n := len(re.findall(r"\b" + name + r"\s*\.\s*count\s*\(", text))) != 1]
+
+
+def test_tna_each_counter_counted_at_one_place(api_dir):
+    text = tna_user_text(preprocessed(TNA, [api_dir]), api_dir)
+    assert len(re.findall(r"\bCounter\s*<", text)) == 6
+    assert counters_counted_more_than_once(text) == []
+    # negative control: a second count of drops
+    broken = text.replace("drop_here();", "drop_here(); drops.count(DROP_NONE);")
+    assert counters_counted_more_than_once(broken) == ["drops counted at 2 places"]

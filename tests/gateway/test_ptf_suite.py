@@ -54,6 +54,7 @@ def test_runner_program_refused_by_switch_is_reported(tmp_path):
     assert "switch exited with status" in output and "no_such_primitive" in output
 
 
+@pytest.mark.serial             # a network namespace with veths, the switch in real time
 @pytest.mark.timeout(900)
 def test_ptf_suite_passes_on_embedded_switch():
     status, output = run_runner("--target", "embedded")
@@ -61,6 +62,7 @@ def test_ptf_suite_passes_on_embedded_switch():
     assert "embedded: ptf exit status 0" in output
 
 
+@pytest.mark.serial
 @pytest.mark.timeout(900)
 @pytest.mark.skipif(shutil.which("simple_switch") is None,
                     reason="real simple_switch (p4lang/behavioral-model) is not on PATH")
@@ -68,3 +70,14 @@ def test_ptf_suite_passes_on_real_simple_switch():
     status, output = run_runner("--target", "bmv2")
     assert status == 0, output[-6000:]
     assert "bmv2: ptf exit status 0" in output
+
+
+@pytest.mark.serial
+@pytest.mark.timeout(900)
+def test_ptf_groups_pass_with_entries_written_over_p4runtime():
+    """The controller over P4Runtime (P4RuntimeDriver; rdtcp-switch serving it): the
+    forwarding and EPDN groups (the whole suite passes so too: run_ptf.py --control p4runtime)."""
+    status, output = run_runner("--target", "embedded", "--control", "p4runtime",
+                                "forwarding", "epdn")
+    assert status == 0, output[-6000:]
+    assert "embedded: ptf exit status 0" in output

@@ -16,6 +16,8 @@ P4C = shutil.which("p4c-bm2-ss")
 
 pytestmark = pytest.mark.skipif(P4C is None, reason="real p4c (p4c-bm2-ss) is not on PATH")
 
+from test_p4src_strict import CONFIGS  # noqa: E402
+
 
 @pytest.fixture(scope="module")
 def real_p4c(tmp_path_factory) -> tuple[Path, str]:
@@ -30,6 +32,17 @@ def real_p4c(tmp_path_factory) -> tuple[Path, str]:
 def test_gateway_compiles_with_real_p4c_without_warnings(real_p4c):
     _, diagnostics = real_p4c
     assert "warning" not in diagnostics.lower(), diagnostics
+
+
+@pytest.mark.parametrize("defines", [c for c in CONFIGS if c],
+                         ids=lambda d: ",".join(f"{k}={v}" for k, v in d.items()))
+def test_every_configuration_compiles_with_real_p4c_without_warnings(defines, tmp_path):
+    # the configurations the front end's strict guard compiles (test_p4src_strict.py)
+    cmd = [P4C, "--std", "p4-16", "-o", str(tmp_path / "rdtcp.json"),
+           *(f"-D{k}={v}" for k, v in defines.items()), str(ROOT / "p4src" / "rdtcp.p4")]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "warning" not in (proc.stderr + proc.stdout).lower(), \
+        proc.stderr
 
 
 def test_gateway_scenarios_pass_on_real_p4c_json(real_p4c):

@@ -193,3 +193,33 @@ def test_epdn_stamp_after_another_option_is_ignored_and_logged():
     assert b.stats["epdn_ignored"] == 1 and b.stats["epdn_stamps"] == 0
     assert events[0][1]["reason"] == "EPDN is not the first option"
     assert not any(s.reorder for s in out) and b.receive() == b"x" * 100
+
+
+def test_epdn_range_over_data_already_received_is_ignored_and_logged():
+    """A gateway reports bytes it discarded; bytes the receiver holds were not lost on the way
+    to it. A range reaching below RCV.NXT, or over data held out of order, is stale or forged
+    (a host that sent in another's name into a full queue): ignored, with the reason. A range
+    over the hole itself is honoured."""
+    a, b = established_pair()
+    events = []
+    b.tracer = lambda e, c, f: events.append(f.get("reason"))
+    a.send(b"x" * 7000)
+    s1, s2, s3 = a.poll(now=0.1)[:3]                 # the initial window
+
+    def stamped(seg, lo, hi):
+        return replace(seg, options=(("EPDN", (lo % 2**32, hi % 2**32)),) + seg.options)
+
+    def end(seg):
+        return seg.seq + len(seg.payload)
+
+    s4 = replace(s3, seq=end(s3))                    # the stream goes on (its bytes are all x)
+    s5 = replace(s3, seq=end(s4))
+
+    b.on_segment(s1, now=0.2)                        # in order: RCV.NXT = end(s1)
+    b.on_segment(s4, now=0.21)                       # held above the hole s2, s3
+    b.on_segment(stamped(s3, end(s1) - 10, end(s2)), now=0.3)        # reaches below RCV.NXT
+    b.on_segment(stamped(s5, s2.seq, end(s3)), now=0.31)             # over s3, held now
+    assert events == ["range over data already received"] * 2
+    assert (b.stats["epdn_ignored"], b.stats["epdn_stamps"]) == (2, 0)
+    b.on_segment(stamped(s5, s2.seq, end(s2)), now=0.32)             # the hole: honoured
+    assert (b.stats["epdn_ignored"], b.stats["epdn_stamps"]) == (2, 1)

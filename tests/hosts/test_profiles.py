@@ -36,7 +36,8 @@ def test_profiles_set_the_table_values():
     assert profile_config("linux-2.4").rto_estimator == "linux-2.4"
     rfc = profile_config("rfc5681")
     assert rfc == TcpConfig()                       # the engine's defaults are the RFC profile
-    assert set(PROFILES) == {"rfc5681", "linux-2.4", "windows-xp", "freebsd-4.10", "solaris"}
+    assert set(PROFILES) == {"rfc5681", "linux-2.4", "windows-xp", "freebsd-4.10", "solaris",
+                             "ns2"}
 
 
 def test_bad_profile_and_knob_values_are_named():

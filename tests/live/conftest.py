@@ -17,7 +17,7 @@ import pytest
 @pytest.fixture(scope="session")
 def gateway():
     """(path, loaded program) of the RD-TCP gateway, compiled once if stale."""
-    from experiments.runner.scenario import gateway_program
+    from experiments.runner.program import gateway_program
     return gateway_program()
 
 

@@ -148,7 +148,7 @@ def test_a_segment_for_no_endpoint_of_ours_is_answered_with_a_reset():
 @pytest.mark.parametrize("variant", ["sack", "rdtcp", "eifel", "rdtcp-adaptive"])
 def test_live_run_gives_the_hosts_the_simulators_engine_configuration(variant):
     from experiments.live_run import host_options
-    from experiments.runner.scenario import RunSpec, tcp_config
+    from experiments.runner.spec import RunSpec, tcp_config
 
     spec = RunSpec(variant=variant, k=2)
     args = live.build_parser().parse_args(

@@ -227,6 +227,19 @@ def test_cli_without_an_action_is_a_usage_error(capsys):
     (["--injection", "swap"], "invalid choice"),
     (["--backend", "docker"], "invalid choice"),
     (["--injection", "altpath", "--level", "0.1", "--alt-extra-delay", "soon"], "delay"),
+    # every value checked before anything is built, however large
+    (["--k", "99999999999999999999"], "--k must be 0..100000"),
+    (["--seed", "1e23"], "invalid int value"),
+    (["--seed", "99999999999999999999"], "--seed must be 1..2147483647"),
+    (["--alt-extra-delay", "99999999999"], "--alt-extra-delay 99999999999: at most 10 s"),
+    (["--injection", "altpath", "--level", "0.1", "--alt-extra-delay", "1e30ms"], "at most 10 s"),
+    (["--variant", "linux", "--sysctl", "net.ipv4.tcp_reordering=99999999999999999999"],
+     "expected an integer in 1..2147483647"),
+    (["--variant", "linux", "--sysctl", "tcp_sack=2"], "tcp_sack=2: expected an integer in 0..1"),
+    (["--variant", "linux", "--sysctl", "tcp_recovery=-1"], "expected an integer in 0..7"),
+    (["--variant", "linux", "--sysctl", "tcp_frto=٣"], "expected an integer in 0..2"),
+    (["--variant", "linux", "--sysctl", "tcp_congestion_control=" + "x" * 100],
+     "not a congestion control's name"),
 ])
 def test_live_run_bad_options_are_usage_errors(argv, words, capsys):
     from experiments import live_run
@@ -254,7 +267,7 @@ def test_live_run_configures_the_injection_and_drops_on_r1s_bottleneck_only(plan
     imp = cfgs["r1"]["ports"]["2"]["impair"]
     assert imp == {"recirc_prob": 0.05, "recirc_loops": 1, "drop_prob": 0.01}
     assert "impair" not in str(cfgs["r2"])
-    assert cfgs["r1"]["ports"]["2"]["tm_depth"] == 260     # experiments.runner.scenario.TM_DEPTH
+    assert cfgs["r1"]["ports"]["2"]["tm_depth"] == 260     # experiments.runner.gateways.TM_DEPTH
     plain = live_run.gateway_configs(plan, live_run.parse_args([]).spec)
     assert "impair" not in str(plain)
 

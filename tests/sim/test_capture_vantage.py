@@ -10,7 +10,8 @@ import pytest
 from scapy.layers.inet import TCP
 from scapy.layers.l2 import Ether
 
-from experiments.runner.scenario import RunSpec, build_network, tcp_config
+from experiments.runner.spec import RunSpec, tcp_config
+from experiments.studies.rdtcp.scenario import build_network
 from netbase.pcap import read_pcap
 from sim.flows import add_bulk_flow
 

@@ -6,7 +6,8 @@ from scapy.layers.inet import IP, TCP
 from scapy.layers.l2 import Ether
 
 from experiments.runner.gateways import gateway_counters
-from experiments.runner.scenario import BUFFER_PACKETS, RunSpec, build_network
+from experiments.runner.spec import RunSpec
+from experiments.studies.rdtcp.scenario import BUFFER_PACKETS, build_network
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,8 @@
 
 import pytest
 
-from experiments.runner.scenario import BOTTLENECK_BPS, RunSpec, run_paper
+from experiments.runner.spec import RunSpec
+from experiments.studies.rdtcp.scenario import BOTTLENECK_BPS, run_paper
 from sim.program import gateway_json
 from toolchain.switch import load_program
 

@@ -37,21 +37,54 @@ def build_arg_parser() -> argparse.ArgumentParser:
     ap.add_argument("--arch", choices=["v1model"], default="v1model",
                     help="architecture (v1model only)")
     ap.add_argument("--target", choices=["bmv2"], default="bmv2", help="target (bmv2 only)")
-    ap.add_argument("--p4runtime-files", metavar="FILES",
-                    help="not supported: no P4Runtime info is written (a warning says so)")
+    ap.add_argument("--Werror", action="store_true",
+                    help="treat warnings as errors (as p4c's --Werror), the portability ones "
+                         "too: what p4c 1.2.4 refuses although later p4c accepts it")
+    ap.add_argument("--p4runtime-files", metavar="FILE[,FILE]",
+                    help="write the program's P4Info to each file, the format by suffix: "
+                         ".txtpb/.txt text, .json JSON, .bin binary (as p4c)")
+    ap.add_argument("--p4runtime-file", metavar="FILE",
+                    help="write the P4Info to FILE in --p4runtime-format (p4c's older option)")
+    ap.add_argument("--p4runtime-format", choices=["text", "json", "binary"], default=None,
+                    help="format of --p4runtime-file (default text) and of --p4runtime-files "
+                         "names without a known suffix")
     return ap
+
+
+def _p4info_plan(args) -> list[tuple[str, str]]:
+    """(file, format) for every P4Info file asked for; P4InfoFileError for a bad name."""
+    from .p4info.files import format_for
+    plan = []
+    if args.p4runtime_file:
+        plan.append((args.p4runtime_file, args.p4runtime_format or "text"))
+    for name in (args.p4runtime_files or "").split(","):
+        if name:
+            plan.append((name, format_for(name, args.p4runtime_format)))
+    return plan
 
 
 def main(argv=None) -> int:
     args = build_arg_parser().parse_args(argv)
     output = Path(args.output) if args.output else Path(args.source).with_suffix(".json")
     warnings: list = []
+    p4info: list = []
+    try:
+        plan = _p4info_plan(args)
+    except ValueError as e:             # P4InfoFileError
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    if plan:
+        from .p4info import build_p4info
     try:
         doc = compile_program(args.source, include_dirs=args.include_dirs,
-                              defines=dict(_define(d) for d in args.defines), warnings=warnings)
+                              defines=dict(_define(d) for d in args.defines), warnings=warnings,
+                              werror=args.Werror,
+                              after_front_end=(lambda prog: p4info.append(build_p4info(prog)))
+                              if plan else None)
     except CompileError as e:
-        for w in warnings:
-            print(w, file=sys.stderr)
+        if not args.Werror:
+            for w in warnings:
+                print(w, file=sys.stderr)
         print(e, file=sys.stderr)
         return 1
     except Exception as e:          # a bug: one line naming it, not a traceback
@@ -60,14 +93,19 @@ def main(argv=None) -> int:
         return 1
     for w in warnings:
         print(w, file=sys.stderr)
-    if args.p4runtime_files:
-        print(f"warning: --p4runtime-files {args.p4runtime_files}: P4Runtime info files are "
-              "not produced by this compiler", file=sys.stderr)
     try:
         output.write_text(to_json_text(doc) + "\n")
     except OSError as e:
         print(f"error: cannot write {output}: {e.strerror}", file=sys.stderr)
         return 1
+    if plan:
+        from .p4info.files import P4InfoFileError, write_p4info_file
+        try:
+            for name, fmt in plan:
+                write_p4info_file(p4info[0], name, fmt)
+        except P4InfoFileError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
     return 0
 
 

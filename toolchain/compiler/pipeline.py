@@ -7,21 +7,32 @@ from pathlib import Path
 from .backend import emit_program
 from .backend.nesting import nesting_warning
 from .deep import run_deep
-from .diagnostics import CompileError, Diagnostics
+from .diagnostics import CompileError, Diagnostic, Diagnostics
 from .frontend import parse_and_check
 from .midend import run_midend
 
 
-def compile_program(path, include_dirs=(), defines=None, warnings=None) -> dict:
-    """Front end -> mid end -> back end; returns the BMv2 JSON document."""
-    return run_deep(_compile, Path(path), include_dirs, defines, warnings)
+def compile_program(path, include_dirs=(), defines=None, warnings=None, werror=False,
+                    after_front_end=None) -> dict:
+    """Front end -> mid end -> back end; returns the BMv2 JSON document. `werror` (p4c's
+    --Werror): every warning is an error, the portability ones included (constructs p4c 1.2.4
+    refuses although later p4c accepts them: frontend/bmv2_target.py).
+    ``after_front_end(program)``: called with the checked program before the mid end runs
+    (the P4Info is made from it, as p4c does); a CompileError it raises stops the compilation."""
+    collected = [] if warnings is None else warnings
+    doc = run_deep(_compile, Path(path), include_dirs, defines, collected, after_front_end)
+    if werror and collected:
+        raise CompileError([Diagnostic("error", w.pos, w.message) for w in collected])
+    return doc
 
 
-def _compile(path: Path, include_dirs, defines, warnings) -> dict:
+def _compile(path: Path, include_dirs, defines, warnings, after_front_end=None) -> dict:
     if not path.is_file():
         raise CompileError.at(None, f"{path}: no such file")
     program, front_warnings = parse_and_check(str(path), include_dirs=tuple(include_dirs),
                                               defines=dict(defines or {}))
+    if after_front_end is not None:
+        after_front_end(program)
     diags = Diagnostics()
     lowered = run_midend(program, diags, path.name)
     if warnings is not None:

@@ -5,6 +5,11 @@ The program (compiled by ``p4c-bm2-ss`` when given as .p4) runs in ``simple_swit
 temporary directory. STF table commands are translated to simple_switch_CLI commands and
 sent through ``simple_switch_CLI`` before the switch starts reading packets; the outputs are
 then compared per port exactly as on the embedded target.
+
+Every child has a time limit (``COMPILE_TIMEOUT_S``, ``CLI_TIMEOUT_S``, ``READY_TIMEOUT_S``,
+the outputs' deadline, ``STOP_TIMEOUT_S``): one that hangs is killed and named in the report.
+A simple_switch that exits on its own before the test is over is reported with its exit
+status and its last line of output or log, rather than as the packets it did not send.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from netbase.pcap import PcapWriter, read_pcap
+from netbase.pcap import PcapFormatError, PcapWriter, read_pcap
 
 from ..switch import LoadError, load_program
 from .embedded import compare_packet
@@ -26,11 +31,21 @@ from .stf_parser import (Add, CheckCounter, CliCommand, Expect, PacketIn, Regist
                          StfAddError, add_priority, parse_key_value, parse_stf, stf_key_index,
                          stf_name)
 
-__all__ = ["missing_tools", "run_bmv2", "stf_to_cli", "cli_failure"]
+__all__ = ["missing_tools", "run_bmv2", "stf_to_cli", "cli_failure", "ChildFailed"]
 
 USE_FILES_DELAY_S = 5          # simple_switch waits this long before reading the input pcaps
 READY_TIMEOUT_S = 20.0
 QUIET_PERIOD_S = 2.0           # outputs are complete once no pcap grew for this long
+OUTPUT_TIMEOUT_S = 30.0        # after the --use-files delay, at most this long for the outputs
+COMPILE_TIMEOUT_S = 600.0      # p4c-bm2-ss on one program
+CLI_TIMEOUT_S = 60.0           # one simple_switch_CLI session
+STOP_TIMEOUT_S = 10.0          # SIGTERM, then SIGKILL
+SWITCH_OUTPUT = "simple_switch.out"    # its standard output and error, in the work directory
+SWITCH_LOG = "switch.log"              # --log-file (BMv2's spdlog may add ".txt")
+
+
+class ChildFailed(RuntimeError):
+    """A child process hung or failed; the message, one line, says which and how."""
 
 
 def missing_tools(program) -> list[str]:
@@ -44,8 +59,15 @@ def _compile(program, workdir: Path) -> Path:
     if not str(program).endswith(".p4"):
         return Path(program)
     out = workdir / "prog.json"
-    res = subprocess.run(["p4c-bm2-ss", "--std", "p4-16", str(program), "-o", str(out)],
-                         capture_output=True, text=True)
+    try:
+        res = subprocess.run(["p4c-bm2-ss", "--std", "p4-16", str(program), "-o", str(out)],
+                             capture_output=True, text=True, errors="replace",
+                             timeout=COMPILE_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise ChildFailed(f"p4c-bm2-ss did not finish within {COMPILE_TIMEOUT_S:g} s "
+                          "(killed)") from None
+    except OSError as e:
+        raise ChildFailed(f"cannot run p4c-bm2-ss: {e.strerror}") from None
     if res.returncode != 0:
         raise RuntimeError(f"p4c-bm2-ss failed:\n{res.stderr}")
     return out
@@ -95,16 +117,42 @@ def stf_to_cli(cmds, prog) -> list[str]:
     return out
 
 
-def _wait_port(port: int, proc: subprocess.Popen) -> None:
+def _last_line(*paths: Path) -> str:
+    """The last non-empty line of the first of ``paths`` that has one ("" if none does)."""
+    for path in paths:
+        try:
+            with open(path, "rb") as f:
+                f.seek(max(0, f.seek(0, os.SEEK_END) - 4096))
+                lines = [ln for ln in f.read().decode("utf-8", "replace").splitlines()
+                         if ln.strip()]
+        except OSError:
+            continue
+        if lines:
+            return lines[-1].strip()[:300]
+    return ""
+
+
+def _switch_exited(proc: subprocess.Popen, workdir: Path) -> ChildFailed:
+    """simple_switch ended on its own: its exit status and its last words (the last line it
+    printed and the last line of its log)."""
+    said = [f"its last {what} line: {line}" for what, line in (
+        ("output", _last_line(workdir / SWITCH_OUTPUT)),
+        ("log", _last_line(workdir / (SWITCH_LOG + ".txt"), workdir / SWITCH_LOG))) if line]
+    return ChildFailed(f"simple_switch exited with status {proc.returncode} during the test; "
+                       + ("; ".join(said) if said else "it printed and logged nothing"))
+
+
+def _wait_port(port: int, proc: subprocess.Popen, workdir: Path) -> None:
     deadline = time.monotonic() + READY_TIMEOUT_S
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"simple_switch exited with status {proc.returncode}")
+            raise _switch_exited(proc, workdir)
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
                 return
         time.sleep(0.1)
-    raise RuntimeError(f"simple_switch did not open its Thrift port {port} within {READY_TIMEOUT_S}s")
+    raise ChildFailed(f"simple_switch did not open its Thrift port {port} within "
+                      f"{READY_TIMEOUT_S:g} s (killed)")
 
 
 def _free_port() -> int:
@@ -113,13 +161,17 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _wait_outputs(workdir: Path, started: float, deadline_s: float) -> None:
+def _wait_outputs(workdir: Path, started: float, deadline_s: float,
+                  proc: subprocess.Popen | None = None) -> None:
     """Wait until the switch has read its inputs (after the --use-files delay) and its output
-    pcaps have stopped growing for QUIET_PERIOD_S, or until the deadline."""
+    pcaps have stopped growing for QUIET_PERIOD_S, or until the deadline. A switch that exits
+    meanwhile is a ChildFailed."""
     earliest = started + USE_FILES_DELAY_S + 1.0
     last, stable_since = None, time.monotonic()
     end = time.monotonic() + deadline_s
     while time.monotonic() < end:
+        if proc is not None and proc.poll() is not None:
+            raise _switch_exited(proc, workdir)
         sizes = tuple(sorted((p.name, p.stat().st_size) for p in workdir.glob("*_out.pcap")))
         now = time.monotonic()
         if sizes != last:
@@ -142,16 +194,20 @@ def _write_inputs(cmds, workdir: Path) -> list[int]:
 
 def _start_switch(json_path: Path, ports: list[int], workdir: Path, thrift: int) -> subprocess.Popen:
     args = ["simple_switch", "--use-files", str(USE_FILES_DELAY_S), "--thrift-port", str(thrift),
-            "--log-file", str(workdir / "switch")]
+            "--log-file", str(workdir / SWITCH_LOG), "--log-flush"]
     for p in ports:
         args += ["-i", f"{p}@{workdir / str(p)}"]
-    return subprocess.Popen(args + [str(json_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(workdir / SWITCH_OUTPUT, "wb") as out:
+        return subprocess.Popen(args + [str(json_path)], stdin=subprocess.DEVNULL, stdout=out,
+                                stderr=subprocess.STDOUT)
 
 
 def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is not None:
+        return
     proc.terminate()
     try:
-        proc.wait(timeout=10)
+        proc.wait(timeout=STOP_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
@@ -171,12 +227,17 @@ def run_bmv2(program, stf_path) -> list[str]:
         ports = _write_inputs(cmds, workdir)
         thrift = _free_port()
         started = time.monotonic()
-        proc = _start_switch(json_path, ports, workdir, thrift)
         try:
-            _wait_port(thrift, proc)
+            proc = _start_switch(json_path, ports, workdir, thrift)
+        except OSError as e:
+            return [f"cannot run simple_switch: {e.strerror}"]
+        try:
+            _wait_port(thrift, proc, workdir)
             cli = _run_cli(thrift, "\n".join(cli_lines) + "\n")
-            _wait_outputs(workdir, started, USE_FILES_DELAY_S + 30)
+            _wait_outputs(workdir, started, USE_FILES_DELAY_S + OUTPUT_TIMEOUT_S, proc)
             failures = _checks(cmds, thrift)
+            if proc.poll() is not None:
+                raise _switch_exited(proc, workdir)
         except RuntimeError as e:
             return [str(e)]
         finally:
@@ -193,7 +254,14 @@ def _run_cli(thrift: int, commands: str) -> subprocess.CompletedProcess:
     never configured failed to send."""
     try:
         res = subprocess.run(["simple_switch_CLI", "--thrift-port", str(thrift)], input=commands,
-                             capture_output=True, text=True)
+                             capture_output=True, text=True, errors="replace",
+                             timeout=CLI_TIMEOUT_S)
+    except subprocess.TimeoutExpired as e:
+        out = e.stderr or e.stdout or b""
+        last = [ln for ln in (out.decode("utf-8", "replace") if isinstance(out, bytes)
+                              else out).splitlines() if ln.strip()]
+        raise ChildFailed(f"simple_switch_CLI did not finish within {CLI_TIMEOUT_S:g} s "
+                          f"(killed)" + (f"; its last line: {last[-1][:300]}" if last else "")) from None
     except OSError as e:
         raise RuntimeError(f"cannot run simple_switch_CLI: {e.strerror}") from None
     failed = cli_failure(res.returncode, res.stdout, res.stderr)
@@ -256,10 +324,14 @@ def _compare(cmds, workdir: Path) -> list[str]:
         if isinstance(c, Expect):
             expected.setdefault(c.port, []).append(c)
     received = {}
-    for f in workdir.glob("*_out.pcap"):
-        port = int(f.name.split("_")[0])
-        received[port] = [r.data for r in read_pcap(os.fspath(f))] if f.stat().st_size else []
     failures = []
+    for f in sorted(workdir.glob("*_out.pcap")):
+        port = int(f.name.split("_")[0])
+        try:
+            received[port] = [r.data for r in read_pcap(os.fspath(f))] if f.stat().st_size else []
+        except PcapFormatError as e:        # simple_switch killed mid-record, or worse
+            failures.append(f"port {port}: simple_switch's {f.name} cannot be read: {e}")
+            expected.pop(port, None)        # nothing to compare on that port
     for port in sorted(set(expected) | set(received)):
         want, got = expected.get(port, []), received.get(port, [])
         if len(want) != len(got):

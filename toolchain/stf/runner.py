@@ -102,7 +102,11 @@ def main(argv: list[str] | None = None) -> int:
                                  "and/or real simple_switch.")
     ap.add_argument("program", help="program: BMv2 JSON, or P4 source compiled with the project's front end")
     ap.add_argument("stf", help="the .stf test file")
-    ap.add_argument("--target", choices=TARGETS, default="embedded")
+    ap.add_argument("--target", choices=TARGETS, default="embedded",
+                    help="where the test runs: embedded (the project's switch, in this process), "
+                         "bmv2 (real simple_switch and simple_switch_CLI from PATH, and "
+                         "p4c-bm2-ss for a .p4 program; reported SKIPPED when one is missing), "
+                         "or all (both) (default: embedded)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every packet the embedded target sent")
     args = ap.parse_args(argv)
     try:

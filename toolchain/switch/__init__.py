@@ -8,9 +8,10 @@
 See docs/architecture.md, section 1.
 """
 
-from .bm_sim.json_loader import Program, load_program
+from .bm_sim.json_loader import DEFAULT_MAX_STATE, Program, load_program
 from .errors import CliError, LoadError
 from .runtime_cli import RuntimeCLI
 from .simple_switch.switch import SimpleSwitch
 
-__all__ = ["SimpleSwitch", "Program", "load_program", "LoadError", "CliError", "RuntimeCLI"]
+__all__ = ["SimpleSwitch", "Program", "load_program", "LoadError", "CliError", "RuntimeCLI",
+           "DEFAULT_MAX_STATE"]

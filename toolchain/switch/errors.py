@@ -38,5 +38,7 @@ class CliError(Exception):
         self.message = message
         self.line = line
         self.command = command
-        text = message if line is None else f"line {line}: {command!r}: {message}"
+        # from a commands file: one line of at most MAX_MESSAGE characters, however long the
+        # command (a number of a hundred thousand digits is still one readable error)
+        text = message if line is None else one_line(f"line {line}: {command!r}: {message}")
         super().__init__(text)

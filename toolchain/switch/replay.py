@@ -81,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     except (LoadError, CliError, PcapFormatError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except ValueError as e:             # a departure the output pcap cannot hold (its time)
+        print(f"error: {args.pcap}: {e}", file=sys.stderr)
+        return 1
     for port in sorted(counts):
         print(f"port {port}: {counts[port]} packets -> {Path(args.outdir) / f'port{port}.pcap'}")
     if sw.errors:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 
+from .bm_sim.externs import fill
 from .bm_sim.hash_algos import Crc, CrcParams
 from .bm_sim.tables import HANDLE_INDEX_MASK, MatchParam, MatchTable, TableOpError
 from .errors import CliError
@@ -378,11 +379,11 @@ class Runtime:
         if start < 0 or end > len(arr) or start > end:
             raise OpError("register", "INVALID_INDEX")
         width = self.program.register_widths[self.program.register_ids[full]]
-        arr[start:end] = [value & ((1 << width) - 1)] * (end - start)
+        fill(arr, value & ((1 << width) - 1), start, end)
 
     def register_reset(self, name: str) -> None:
         _, arr = self._register(name)
-        arr[:] = [0] * len(arr)
+        fill(arr, 0)
 
     # -- counters -----------------------------------------------------------------------------------
     # a direct counter is its table's (simple_switch_CLI goes through the table: bm_mt_read_counter,
@@ -418,7 +419,7 @@ class Runtime:
         c = self._counter(name)
         if not 0 <= index < len(c):
             raise OpError("counter", "INVALID_INDEX")
-        c.packets[index], c.bytes[index] = packets, nbytes
+        c.write(index, packets, nbytes)
 
     # -- meters -------------------------------------------------------------------------------------
     def _check_rate_count(self, count: int, rates: list) -> None:
@@ -457,11 +458,11 @@ class Runtime:
         m = self._meter(self.table(table).spec.direct_meters)
         self._check_rate_count(m.rate_count, rates)
         self._check_rising(rates, "table", "INVALID_METER_OPERATION")
-        ent.meter.set_rates(rates)
+        ent.meter.set_rates(0, rates)
 
     def table_meter_get_rates(self, table: str, handle: int) -> list[tuple[float, int]]:
         ent = self._direct_entry(table, handle, meters=True)
-        return [(r[0], int(r[1])) for r in ent.meter.rates or []]
+        return [(r, int(b)) for r, b in ent.meter.get_rates(0)]
 
     def _direct_meter_table(self, m) -> str | None:
         """The table a direct meter is bound to (simple_switch_CLI then goes through the
@@ -481,7 +482,7 @@ class Runtime:
         self._check_rising(rates)
         if not 0 <= index < len(m):
             raise OpError("meter", "INVALID_INDEX")
-        m.meters[index].set_rates(rates)
+        m.set_rates(index, rates)
 
     @staticmethod
     def _check_rising(rates: list[tuple[float, int]], kind: str = "meter",
@@ -490,12 +491,23 @@ class Runtime:
         if any(rates[i][0] > rates[i + 1][0] for i in range(len(rates) - 1)):
             raise OpError(kind, code)
 
+    def meter_clear_rates(self, name: str, index: int) -> None:
+        """Back to unconfigured (every packet green), as after reset_state; for a direct meter
+        ``index`` is the entry handle (P4Runtime's MeterEntry without a config)."""
+        m = self._meter(name)
+        table = self._direct_meter_table(m)
+        if table is not None:
+            self._direct_entry(table, index, meters=True).meter.rates = None
+            return
+        if not 0 <= index < len(m):
+            raise OpError("meter", "INVALID_INDEX")
+        m.meters[index].rates = None
+
     def meter_array_set_rates(self, name: str, rates: list[tuple[float, int]]) -> None:
         m = self._meter(name)
         self._check_rate_count(m.rate_count, rates)
         self._check_rising(rates)
-        for cell in getattr(m, "meters", []):
-            cell.set_rates(rates)
+        m.set_all_rates(rates)
 
     def meter_get_rates(self, name: str, index: int) -> list[tuple[float, int]]:
         m = self._meter(name)
@@ -504,27 +516,38 @@ class Runtime:
             return self.table_meter_get_rates(table, index)
         if not 0 <= index < len(m):
             raise OpError("meter", "INVALID_INDEX")
-        return [(r[0], int(r[1])) for r in m.meters[index].rates or []]
+        return [(r, int(b)) for r, b in m.get_rates(index)]
 
     # -- traffic manager, mirroring, multicast ------------------------------------------------------
+    # The queue and mirroring values both paths take: the CLI language (an error line) and
+    # the Thrift handlers (sswitch.py: the call's failure code, or a log line where
+    # simple_switch's own handler answers nothing), so neither applies what the other refuses.
+    MAX_QUEUE_DEPTH = (1 << 31) - 1       # set_egress_queue_depth's i32 depth_pkts
+    MAX_MIRROR_SESSION_ID = (1 << 15) - 1  # simple_switch's mirroring sessions: 0..32767
+
     def set_queue_depth(self, depth: int, port: int | None = None) -> None:
-        if depth < 0:
-            raise CliError("Error: Invalid queue depth, must be >= 0")
+        """simple_switch casts a negative depth to 2^32 - 1 packets (no limit at all); here
+        it is refused, as any depth beyond the API's i32."""
+        if not 0 <= depth <= self.MAX_QUEUE_DEPTH:
+            raise CliError(f"Error: Invalid queue depth {depth}, must be 0..{self.MAX_QUEUE_DEPTH}")
         self.sw.tm.set_queue_depth(depth, port)
 
     def set_queue_rate(self, rate_pps: float, port: int | None = None) -> None:
         self.sw.tm.set_queue_rate(rate_pps, port)
 
-    MAX_MIRROR_SESSION_ID = (1 << 15) - 1
+    def _check_mirror_id(self, session: int) -> None:
+        """simple_switch logs "mirror_id out of range. No session added." and adds none."""
+        if not 0 <= session <= self.MAX_MIRROR_SESSION_ID:
+            raise CliError(f"Error: mirror_id {session} out of range "
+                           f"(0..{self.MAX_MIRROR_SESSION_ID}), no session added")
 
     def mirroring_add(self, session: int, port: int) -> None:
-        # simple_switch ignores (logs) an id out of 0..32767, and the CLI reports nothing
-        if 0 <= session <= self.MAX_MIRROR_SESSION_ID:
-            self.sw.mirroring[session] = {"port": port}
+        self._check_mirror_id(session)
+        self.sw.mirroring[session] = {"port": port}
 
     def mirroring_add_mc(self, session: int, mgid: int) -> None:
-        if 0 <= session <= self.MAX_MIRROR_SESSION_ID:
-            self.sw.mirroring[session] = {"mgid": mgid}
+        self._check_mirror_id(session)
+        self.sw.mirroring[session] = {"mgid": mgid}
 
     def mirroring_delete(self, session: int) -> None:
         if self.sw.mirroring.pop(session, None) is None:
@@ -679,12 +702,11 @@ class Runtime:
             prof.refs.clear()
             prof.__post_init__()               # handles from 0 again
         for arr in self.sw.registers.values():
-            arr[:] = [0] * len(arr)
+            fill(arr, 0)
         for c in self.sw.counters.values():
             c.reset()
         for m in self.sw.meters.values():
-            for cell in m.meters:
-                cell.rates = None
+            m.reset()
         self.sw.learning.reset_state()
         self._reset_pre()
 

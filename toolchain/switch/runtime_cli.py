@@ -110,9 +110,15 @@ class RuntimeCLI(TableCommands, StateCommands):
         if not is_path:
             return path_or_text
         try:
-            return Path(path_or_text).read_text()
+            data = Path(path_or_text).read_bytes()
         except OSError as e:
             raise CliError(f"cannot read commands file {str(path_or_text)!r}: {e.strerror}") from None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = data.count(b"\n", 0, e.start) + 1
+            raise CliError(f"commands file {str(path_or_text)!r}, line {line}: byte "
+                           f"0x{data[e.start]:02x} is not UTF-8 (is this a binary file?)") from None
 
     def do_help(self, line: str):
         "List available commands with \"help\" or detailed help with \"help cmd\"."

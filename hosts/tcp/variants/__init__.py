@@ -25,6 +25,8 @@ hosts/README.md, "Variants". How a planned variant maps onto the hooks: docs/arc
 
 from __future__ import annotations
 
+import textwrap
+
 from hosts.tcp.variants.base import DUPTHRESH, VARIANTS, LossRecoveryPolicy, get_variant, register
 # importing the variants registers them
 from hosts.tcp.variants import sack, dsack, eifel, frto, netreno, rack, rdtcp, rrtcp  # noqa: F401
@@ -32,4 +34,39 @@ from hosts.tcp.variants import newreno  # noqa: F401  (001's NewReno forms, on f
 from hosts.tcp.variants import blanton, rrtcp_rtt, rrtcp_rtx  # noqa: F401  (000's other forms)
 from hosts.tcp.variants import reno  # noqa: F401  (002's baseline)
 
-__all__ = ["LossRecoveryPolicy", "VARIANTS", "register", "get_variant", "DUPTHRESH"]
+__all__ = ["LossRecoveryPolicy", "VARIANTS", "register", "get_variant", "DUPTHRESH", "BY_PAPER",
+           "by_paper", "variant_listing"]
+
+# The variants by the paper or RFC that defines them (keys: docs/references.md), for listings in
+# --help: heading -> the modules holding them. A module not named here is listed under "other".
+BY_PAPER = {
+    "RD-TCP [RDTCP]": ("rdtcp",),
+    "RR-TCP [RRTCP], and Blanton and Allman's DSACK senders it compares": (
+        "rrtcp", "rrtcp_rtt", "rrtcp_rtx", "dsack", "blanton"),
+    "F-RTO [FRTO], Eifel (RFC 3522, RFC 4015) and their NewReno forms (RFC 6582)": (
+        "frto", "eifel", "newreno"),
+    "Net Reno [NETRENO], its loss-sensitive senders and NetBSD's Reno": ("netreno", "reno"),
+    "SACK (RFC 2018, RFC 6675) and RACK-TLP (RFC 8985)": ("sack", "rack"),
+}
+
+
+def by_paper(names=None) -> list[tuple[str, list[str]]]:
+    """(heading, sorted variant names) in BY_PAPER's order, for ``names`` (default: every
+    registered variant); headings with none of them are left out."""
+    names = sorted(VARIANTS) if names is None else sorted(names)
+    module_of = {name: VARIANTS[name].__module__.rsplit(".", 1)[1] for name in names}
+    groups = [(heading, [n for n in names if module_of[n] in modules])
+              for heading, modules in BY_PAPER.items()]
+    placed = {n for _, members in groups for n in members}
+    groups.append(("other", [n for n in names if n not in placed]))
+    return [(heading, members) for heading, members in groups if members]
+
+
+def variant_listing(names=None, width: int = 79) -> str:
+    """The variants as --list-variants prints them: a heading per paper, the names under it."""
+    lines = []
+    for heading, members in by_paper(names):
+        lines.append(heading + ":")
+        lines += textwrap.wrap(", ".join(members), width, initial_indent="  ",
+                               subsequent_indent="  ", break_on_hyphens=False)
+    return "\n".join(lines)

@@ -91,10 +91,12 @@ class Bed:
     def exec_argv(self, *cmd: str) -> list[str]:
         return ["ip", "netns", "exec", self.ns, *cmd]
 
-    def start_switch(self, *args: str, json_path: Path = LPM_JSON, ports=None) -> "Switch":
-        """The switch with ``ports`` (default: every swI as port I) bound at start."""
+    def start_switch(self, *args: str, json_path: Path = LPM_JSON, ports=None,
+                     wrap: tuple[str, ...] = ()) -> "Switch":
+        """The switch with ``ports`` (default: every swI as port I) bound at start; ``wrap``
+        runs it under another command (``prlimit --nofile=24 --``)."""
         ports = range(self.n) if ports is None else ports
-        argv = self.exec_argv(sys.executable, "-m", "toolchain.switch.process.main",
+        argv = self.exec_argv(*wrap, sys.executable, "-m", "toolchain.switch.process.main",
                               *[f"-i{i}@sw{i}" for i in ports], "--thrift-port", "0",
                               *args, str(json_path))
         proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
@@ -160,7 +162,9 @@ class HostPort:
 
     def __init__(self, ifname: str):
         self.ifname = ifname
-        self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+        # protocol 0 until bound: a socket opened for ETH_P_ALL reads every interface's
+        # frames until bind() (another test's, a live run's)
+        self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
         self.sock.bind((ifname, ETH_P_ALL))
 
     def send(self, frame: bytes) -> None:
@@ -175,7 +179,7 @@ class HostPort:
                 data, addr = self.sock.recvfrom(65536)
             except socket.timeout:
                 return None
-            if addr[2] != PACKET_OUTGOING:
+            if addr[2] != PACKET_OUTGOING and addr[0] == self.ifname:
                 return data
         return None
 

@@ -179,6 +179,100 @@ def test_thrift_port_serves_several_clients_and_survives_garbage(bed):
     assert code == 0 and "not a Thrift call" in err
 
 
+def test_out_of_file_descriptors_the_switch_keeps_forwarding(bed, tmp_path):
+    """Under RLIMIT_NOFILE 24, idle Thrift clients take every descriptor: the switch stops
+    watching its listener for a while instead of spinning on it, logs that once, and forwards
+    every frame meanwhile."""
+    if shutil.which("prlimit") is None:
+        pytest.skip("prlimit (util-linux) is not installed")
+    sw = bed.start_switch("--pcap", str(tmp_path), wrap=("prlimit", "--nofile=24:24", "--"))
+    configure(bed, sw, tmp_path)
+    hold = ("import socket, sys, time\n"
+            "cs = [socket.socket() for _ in range(40)]\n"
+            "for c in cs:\n"
+            "    c.setblocking(False)\n"
+            f"    c.connect_ex(('127.0.0.1', {sw.port}))\n"
+            "print('held', flush=True)\n"
+            "sys.stdin.read()\n")
+    holder = subprocess.Popen(bed.exec_argv(sys.executable, "-c", hold), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        time.sleep(1.0)
+        before = _cpu_seconds(sw.proc.pid)
+        hosts = bed.open_host_ports()
+        in_port, frame, out_port, expected = stf_vectors()[0]
+        for _ in range(50):
+            hosts[in_port].send(frame)
+            assert hosts[out_port].recv() == expected
+            time.sleep(0.04)
+        assert _cpu_seconds(sw.proc.pid) - before < 1.5
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    code, _, err = sw.stop()
+    assert code == 0
+    assert err.count("cannot accept connections: Too many open files") == 1, err[:2000]
+    assert len(err) < 2000, err[:2000]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system time of process ``pid`` (the switch under ``ip netns exec``, which
+    execs it: the same process)."""
+    import os
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_two_switches_on_separate_links_never_see_each_others_frames(bed, tmp_path):
+    """Switch A on sw0/sw1 and switch B on sw2/sw3 in one namespace, frames sent into both
+    all along (A's link flooded by a process of its own), B started again and again meanwhile:
+    each switch's input pcaps hold its own link's frames only. A socket opened for ETH_P_ALL
+    reads every interface until it is bound: a switch's test once received a live run's ACK
+    that way."""
+    mark_a, mark_b = b"SWITCH-A-LINK", b"SWITCH-B-LINK"
+    (tmp_path / "a").mkdir()
+    a = bed.start_switch("--pcap", str(tmp_path / "a"), ports=[0, 1])
+    hosts = bed.open_host_ports()
+    head = bytes.fromhex("020000000001020000000002" "88b5")
+    flood = subprocess.Popen(
+        [sys.executable, "-c",
+         "import socket, sys\n"
+         "s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)\n"
+         f"s.bind(({bed.host_if(0)!r}, 0))\n"
+         f"f = {head + mark_a + bytes(40)!r}\n"
+         "n = 0\n"
+         "while True:\n"
+         "    try:\n"
+         "        s.send(f)\n"
+         "    except OSError:\n"
+         "        pass\n"], stdin=subprocess.DEVNULL)
+    starts = 4
+    try:
+        time.sleep(0.5)
+        for i in range(starts):
+            (tmp_path / f"b{i}").mkdir()
+            b = bed.start_switch("--pcap", str(tmp_path / f"b{i}"), ports=[2, 3])
+            for _ in range(20):
+                hosts[2].send(head + mark_b + bytes(40))
+            time.sleep(0.2)
+            assert b.stop()[0] == 0
+    finally:
+        flood.kill()
+        flood.wait(timeout=10)
+    assert a.stop()[0] == 0
+    a_in = pcap_frames(tmp_path / "a" / "sw0_in.pcap") + pcap_frames(tmp_path / "a" / "sw1_in.pcap")
+    assert len(a_in) > 1000 and all(mark_a in f for f in a_in)
+    seen_b = 0
+    for i in range(starts):
+        b_in = (pcap_frames(tmp_path / f"b{i}" / "sw2_in.pcap")
+                + pcap_frames(tmp_path / f"b{i}" / "sw3_in.pcap"))
+        assert all(mark_b in f for f in b_in), (i, sum(mark_a in f for f in b_in))
+        seen_b += len(b_in)
+    assert seen_b >= starts * 10          # B's own frames it did read
+
+
 def test_burst_faster_than_the_loop_is_not_dropped_by_the_default_queue_depth(bed, tmp_path):
     """200 back-to-back frames with unlimited queue rate: every one is forwarded (the loop
     dequeues between arrivals, as simple_switch's egress threads do) and recorded."""

@@ -4,6 +4,7 @@ comparison), exercised against test doubles of simple_switch and simple_switch_C
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,74 @@ def test_bmv2_target_reports_a_broken_cli_and_its_first_error(fake_bmv2, tmp_pat
     assert main([str(KIT / "lpm_forward.json"), str(KIT / "lpm_forward.stf"), "--target", "bmv2"]) == 1
     out = capsys.readouterr().out
     assert f"FAIL [bmv2] {message}" in out and "Expected" not in out
+
+
+# ---------------------------------------------------------------- children that hang or die
+def fake_tool(tmp_path, monkeypatch, name: str, script: str) -> None:
+    """``name`` on PATH, ahead of the test doubles, running ``script``."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    tool = bin_dir / name
+    tool.write_text(f"#!{sys.executable}\n{script}")
+    tool.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+
+
+def report(capsys, program=KIT / "lpm_forward.json") -> tuple[int, str]:
+    rc = main([str(program), str(KIT / "lpm_forward.stf"), "--target", "bmv2"])
+    return rc, capsys.readouterr().out
+
+
+def test_a_hanging_cli_is_killed_and_named(fake_bmv2, tmp_path, monkeypatch, capsys):
+    fake_tool(tmp_path, monkeypatch, "simple_switch_CLI",
+              "import sys, time\nprint('RuntimeCmd: ', flush=True)\ntime.sleep(3600)\n")
+    monkeypatch.setattr(bmv2, "CLI_TIMEOUT_S", 2)
+    t0 = time.monotonic()
+    rc, out = report(capsys)
+    assert rc == 1 and time.monotonic() - t0 < 60
+    assert "FAIL [bmv2] simple_switch_CLI did not finish within 2 s (killed); its last line: " \
+           "RuntimeCmd:" in out
+    assert "Expected" not in out
+
+
+def test_a_switch_that_exits_is_reported_with_its_status_and_last_lines(
+        fake_bmv2, monkeypatch, capsys):
+    monkeypatch.setenv("FAKE_BMV2_EXIT", "3")
+    rc, out = report(capsys)
+    assert rc == 1
+    fail = [ln for ln in out.splitlines() if ln.startswith("FAIL [bmv2]")]
+    assert fail == ["FAIL [bmv2] simple_switch exited with status 3 during the test; its last "
+                    "output line: simple_switch: fatal error in the egress thread; its last log "
+                    "line: [00:00:00.000] [bmv2] [I] [thread 1] [E] egress_thread: port 1 went "
+                    "away"]
+    assert "Expected" not in out
+
+
+def test_a_switch_that_never_listens_is_killed_after_the_ready_timeout(
+        fake_bmv2, tmp_path, monkeypatch, capsys):
+    fake_tool(tmp_path, monkeypatch, "simple_switch",
+              "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+              "time.sleep(3600)\n")
+    monkeypatch.setattr(bmv2, "READY_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(bmv2, "STOP_TIMEOUT_S", 1.0)
+    t0 = time.monotonic()
+    rc, out = report(capsys)
+    assert rc == 1 and time.monotonic() - t0 < 30
+    assert "FAIL [bmv2] simple_switch did not open its Thrift port" in out
+    assert "within 1 s (killed)" in out
+
+
+def test_a_hanging_compiler_is_killed_and_named(fake_bmv2, tmp_path, monkeypatch, capsys):
+    fake_tool(tmp_path, monkeypatch, "p4c-bm2-ss", "import time\ntime.sleep(3600)\n")
+    monkeypatch.setattr(bmv2, "COMPILE_TIMEOUT_S", 1.0)
+    res = run_stf(KIT / "lpm_forward.p4", KIT / "lpm_forward.stf", target="bmv2")
+    assert res.failures == ["[bmv2] p4c-bm2-ss did not finish within 1 s (killed)"]
+
+
+def test_a_truncated_output_pcap_is_one_line_naming_the_file(fake_bmv2, monkeypatch, capsys):
+    monkeypatch.setenv("FAKE_BMV2_TRUNCATE", "1")
+    rc, out = report(capsys)
+    assert rc == 1 and "Traceback" not in out
+    fail = [ln for ln in out.splitlines() if ln.startswith("FAIL [bmv2]")]
+    assert fail and all("_out.pcap cannot be read: " in ln for ln in fail), out
+    assert "Expected" not in out

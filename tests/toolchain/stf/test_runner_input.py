@@ -19,3 +19,13 @@ def test_binary_stf_is_one_error_line(tmp_path):
     assert proc.stderr.splitlines() == [
         f"error: {stf}:2:3: byte 0xff is not UTF-8: an .stf test is text (is this a binary "
         f"file?)"]
+
+
+def test_help_explains_the_targets(capsys):
+    import pytest
+    from toolchain.stf.runner import main
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--target {embedded,bmv2,all} where the test runs: embedded" in text
+    assert "reported SKIPPED when one is missing" in text

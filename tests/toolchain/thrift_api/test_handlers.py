@@ -16,8 +16,10 @@ from bm_runtime.standard.ttypes import (BmAddEntryOptions, BmMatchParam,  # noqa
                                         InvalidRegisterOperation, InvalidSwapOperation,
                                         InvalidTableOperation, TableOperationErrorCode)
 
+from sswitch_runtime.ttypes import MirroringSessionConfig  # noqa: E402
+
 from tests.toolchain.switch.tables_kit import table_prog  # noqa: E402
-from toolchain.switch import SimpleSwitch  # noqa: E402
+from toolchain.switch import CliError, SimpleSwitch  # noqa: E402
 from toolchain.switch.thrift_server.convert import i32, u32  # noqa: E402
 from toolchain.switch.thrift_server.host import ControlHost  # noqa: E402
 from toolchain.switch.thrift_server.pre import SimplePreLAGHandler, bitmap_members  # noqa: E402
@@ -164,5 +166,41 @@ def test_simple_switch_queue_calls_answer_zero_and_clock_is_the_hosts():
     assert ss.set_egress_queue_depth(1, 10) == 0 and ss.set_all_egress_queue_rates(100) == 0
     assert ss.set_egress_queue_depth(1, -1) == 1
     assert ss.get_time_elapsed_us() == 1234
-    assert ss.mirroring_mapping_add(3, 7) == 0 and ss.mirroring_mapping_get_egress_port(3) == 7
-    assert ss.mirroring_mapping_delete(4) == 1 and ss.mirroring_mapping_get_egress_port(4) == -1
+    # the deprecated mapping calls answer simple_switch's bool (SimpleSwitch_server.cpp)
+    assert ss.mirroring_mapping_add(3, 7) == 1 and ss.mirroring_mapping_get_egress_port(3) == 7
+    assert ss.mirroring_mapping_delete(4) == 0 and ss.mirroring_mapping_get_egress_port(4) == -1
+    assert ss.mirroring_mapping_delete(3) == 1 and ss.mirroring_mapping_get_egress_port(3) == -1
+
+
+@pytest.mark.parametrize("command, call", [
+    ("set_queue_depth -1", lambda ss: ss.set_all_egress_queue_depths(-1)),
+    ("set_queue_depth -1 1", lambda ss: ss.set_egress_queue_depth(1, -1)),
+    ("set_queue_depth -2147483648 1", lambda ss: ss.set_egress_priority_queue_depth(1, 0, -1 << 31)),
+    ("mirroring_add 99999999 1", lambda ss: ss.mirroring_session_add(
+        99999999, MirroringSessionConfig(port=1))),
+    ("mirroring_add_mc -1 2", lambda ss: ss.mirroring_session_add(
+        -1, MirroringSessionConfig(mgid=2))),
+    ("mirroring_add 32768 1", lambda ss: ss.mirroring_mapping_add(32768, 1)),
+])
+def test_queue_and_mirroring_values_the_cli_refuses_change_nothing_over_thrift(
+        command, call, caplog):
+    """One check for both paths: what the CLI language refuses with an error line, a Thrift
+    call cannot apply either (the switch logs it; simple_switch_CLI prints nothing, as against
+    simple_switch)."""
+    def state(host):
+        tm = host.sw.tm
+        return (tm.default_depth, {p: q.depth for p, q in tm.queues.items()},
+                dict(host.sw.mirroring))
+
+    host, _, _, ss = handlers()
+    ss.set_egress_queue_depth(1, 10)
+    before = state(host)
+    with pytest.raises(CliError, match="Invalid queue depth|mirror_id .* out of range"):
+        host.sw.cli(command)
+    assert state(host) == before
+    with caplog.at_level("WARNING", logger="rdtcp-switch.thrift"):
+        answer = call(ss)
+    assert answer in (None, 0, 1) and state(host) == before
+    assert "Invalid queue depth" in caplog.text or "out of range" in caplog.text
+    assert host.sw.cli(command.replace("-2147483648", "5").replace("-1", "5")
+                       .replace("99999999", "5").replace("32768", "5")) == ""

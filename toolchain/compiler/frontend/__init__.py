@@ -31,6 +31,7 @@ from typing import Optional
 from ..deep import run_deep
 from ..diagnostics import CompileError, Diagnostics
 from . import ast as A
+from .bmv2_target import Bmv2Target
 from .inline_controls import InlineControls
 from .inline_functions import FunctionInliner, InlineFunctions
 from .inline_parsers import InlineParsers
@@ -55,6 +56,7 @@ PASSES = [
     LowerLookaheadFields,    # lookahead<H>().f -> a slice of lookahead<bit<N>>()
     LowerParserIfs,          # if in a parser state -> states (p4c's RemoveParserIfs)
     InlineStructConstants,   # struct constants -> their values where used whole
+    Bmv2Target,              # what p4c's BMv2 back end refuses (shift amounts, ...)
 ]
 
 

@@ -264,10 +264,12 @@ class UnaryExpr(Expr):
 
 @dataclass(slots=True)
 class BinaryExpr(Expr):
-    """op in * / % + - |+| |-| << >> < <= > >= == != & ^ | ++ && ||"""
+    """op in * / % + - |+| |-| << >> < <= > >= == != & ^ | ++ && ||. checker: for << and >>,
+    `.int_amount` is True when the amount was an `int` (spec 8.5: it keeps no width)."""
     op: str
     left: Expr
     right: Expr
+    int_amount: bool = _checker(False)
 
 
 @dataclass(slots=True)
@@ -805,7 +807,7 @@ _CHECKER_FIELDS = frozenset({"type", "folded", "decl", "kind", "builtin", "recei
                              "extern", "action", "control", "table", "enum", "scope", "main",
                              "errors", "match_kinds", "decl_type", "value", "code", "index",
                              "folded_index", "hi_value", "lo_value", "on_action_run",
-                             "all_annotations", "member_pos"})
+                             "all_annotations", "member_pos", "int_amount"})
 
 
 _CHILD_FIELDS: dict = {}

@@ -39,6 +39,8 @@ def check_entry_priorities(table: A.TableDecl, prop: A.EntriesProperty, *,
     given = [(e, written_priority(e)) for e in prop.entries]
     first = next((e for e, p in given if p is not None), None)
     if first is None:
+        if not prop.is_const and _overflows([None] * len(given), largest_wins, delta):
+            error(table.pos, f"{table.name} Overflow in priority computation")
         return
     if prop.is_const:
         error(first.pos, f"table '{table.name}': a 'const entries' list cannot have "
@@ -52,7 +54,32 @@ def check_entry_priorities(table: A.TableDecl, prop: A.EntriesProperty, *,
         error(given[0][0].pos, f"table '{table.name}': the first entry must have a priority "
                                "when others have one")
         return
+    if _overflows([w.folded if w is not None else None for _, w in given], largest_wins, delta):
+        error(table.pos, f"{table.name} Overflow in priority computation")
+        return
     _warn_order(table, prop, given, largest_wins, delta, warn)
+
+
+PRIORITY_LIMIT = 1 << 64        # p4c computes priorities in a size_t
+
+
+def _overflows(written: list, largest_wins: bool, delta: int) -> bool:
+    """p4c's EntryPriorities computes each entry's priority and the next one's (the previous
+    moved by priority_delta) in a 64-bit unsigned integer and refuses a table where that
+    wraps: with largest_priority_wins a priority below 0, even after the last entry (p4c's
+    init-entries-error3 case: 12 then 2 with a delta of 10). Without any written priority the
+    numbering counts up from 1."""
+    if all(w is None for w in written):
+        return 1 + delta * len(written) >= PRIORITY_LIMIT
+    current = 1
+    for w in written:
+        if w is not None:
+            current = w
+        nxt = current - delta if largest_wins else current + delta
+        if not 0 <= nxt < PRIORITY_LIMIT:
+            return True
+        current = nxt
+    return False
 
 
 def _warn_order(table, prop, given, largest_wins: bool, delta: int, warn) -> None:

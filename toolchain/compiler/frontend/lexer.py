@@ -9,7 +9,8 @@ Integer literals (spec 6.3.3): decimal, 0x/0X hex, 0o/0O octal, 0b/0B binary, 0d
 underscores anywhere after the first digit, and an optional width prefix `8w` (bit<8>) or
 `8s` (int<8>): `8w5`, `16s0xff`, `32w0b1010_0000`. `>>` is never one token: the parser joins
 two adjacent `>` so that `register<bit<32>>` closes two type argument lists (and `>>=` is
-`>` followed by `>=`). Compound assignments (`+=`, `|+|=`, ..., P4 1.2.4) are single tokens.
+`>` followed by `>=`). Adjacent means adjacent in the preprocessed text (`Token.glued`), not
+by recovered columns, which a macro expansion leaves approximate. Compound assignments (`+=`, `|+|=`, ..., P4 1.2.4) are single tokens.
 """
 from __future__ import annotations
 
@@ -52,13 +53,14 @@ _INT_BODY = re.compile(r"(?:(\d+)([ws]))?(.*)", re.S)
 
 
 class Token:
-    __slots__ = ("kind", "value", "pos", "text")
+    __slots__ = ("kind", "value", "pos", "text", "glued")
 
-    def __init__(self, kind: str, value, pos: Pos, text: str):
+    def __init__(self, kind: str, value, pos: Pos, text: str, glued: bool = False):
         self.kind = kind        # "id", "kw", "int", "str", "op", "eof"
         self.value = value      # identifier/keyword/op text, str value, or (value, width, signed)
         self.pos = pos
         self.text = text
+        self.glued = glued      # starts where the previous token ended, on the same line
 
     def __repr__(self) -> str:
         return f"Token({self.kind}, {self.text!r}, {self.pos})"
@@ -206,6 +208,7 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
             resumed = True
         else:
             resumed = False
+        last_end = -1                      # where the line's previous token ended
         if not resumed and not in_comment and raw.lstrip().startswith("#"):
             m = _LINE_MARKER.match(raw.lstrip())
             if m:
@@ -276,7 +279,9 @@ def tokenize(text: str, filename: str, diags: Diagnostics, *, recover_columns: b
                 else:
                     append(Token("id", tok_text, pos, tok_text))
             elif kind == "op":
-                append(Token("op", tok_text, pos, tok_text))
+                append(Token("op", tok_text, pos, tok_text, start == last_end))
+                last_end = i
+                continue
             elif kind == "int":
                 # an identifier glued to a number (`8wx`) is malformed
                 if i < n and (raw[i].isalnum() or raw[i] == "_"):

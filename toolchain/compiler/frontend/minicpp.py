@@ -28,6 +28,25 @@ _DIRECTIVE = re.compile(r"\s*#\s*(\w*)\s*(.*)$", re.DOTALL)
 MAX_INCLUDE_DEPTH = 200
 _RESYNC = object()
 
+# Macro expansion is bounded: a macro whose body names another several times, nested a dozen
+# levels, expands to more text than memory holds (cpp would write it out until the disk is
+# full). The preprocessed program may be at most MAX_PREPROCESSED_BYTES (8 MiB; the gateway
+# is 45 KiB), macros may nest MAX_EXPANSION_DEPTH
+# deep, and expanding costs at most MAX_EXPANSION_WORK token copies in all (each level copies
+# what the levels under it produced), which bounds the time as well.
+MAX_PREPROCESSED_BYTES = 8 << 20
+MAX_EXPANSION_DEPTH = 200
+MAX_EXPANSION_WORK = 8_000_000
+
+
+def too_large_message() -> str:
+    return (f"preprocessor: the preprocessed program exceeds {MAX_PREPROCESSED_BYTES >> 20} MiB "
+            f"(a macro that expands to too much text?)")
+
+
+class _TooMuch(Exception):
+    """Expansion went past a bound; carries the message."""
+
 
 class Macro:
     __slots__ = ("name", "params", "body", "variadic")
@@ -79,6 +98,8 @@ class MiniCpp:
         self.include_dirs = [str(d) for d in include_dirs]
         self.macros: dict = {}
         self.out: list = []
+        self.out_bytes = 0        # characters in self.out so far
+        self.work = 0             # tokens copied by macro expansion so far
         self.depth = 0
         for name, value in (defines or {}).items():
             self.macros[name] = Macro(name, None, _tokens("1" if value is None else str(value)))
@@ -115,7 +136,11 @@ class MiniCpp:
             active = all(s[0] for s in stack)
             m = _DIRECTIVE.match(line) if line.lstrip().startswith("#") else None
             if m is None:
-                self.out.append(self.expand_line(line, path, start + 1) if active else "")
+                text = self.expand_line(line, path, start + 1) if active else ""
+                self.out_bytes += len(text) + 1
+                if self.out_bytes > MAX_PREPROCESSED_BYTES:
+                    self.error(path, start + 1, too_large_message()[len("preprocessor: "):])
+                self.out.append(text)
             else:
                 result = self.directive(m.group(1), m.group(2).strip(), stack, active, path,
                                         start + 1)
@@ -236,9 +261,26 @@ class MiniCpp:
     def expand_line(self, line: str, path, line_no) -> str:
         if not any(t in self.macros for t in re.findall(r"[A-Za-z_]\w*", line)):
             return line                        # fast path: keeps columns exact
-        return "".join(self.expand(_tokens(line), frozenset(), path, line_no))
+        try:
+            toks = self.expand(_tokens(line), frozenset(), path, line_no)
+            if sum(map(len, toks)) + self.out_bytes > MAX_PREPROCESSED_BYTES:
+                raise _TooMuch(too_large_message()[len("preprocessor: "):])
+            return "".join(toks)
+        except _TooMuch as e:
+            self.error(path, line_no, str(e))
+
+    def _copied(self, toks: list, name: str) -> list:
+        """Count the tokens one level of expansion copies (the bound on the work)."""
+        self.work += len(toks)
+        if self.work > MAX_EXPANSION_WORK:
+            raise _TooMuch(f"macro expansion too large: expanding {name} copies more than "
+                           f"{MAX_EXPANSION_WORK:,} tokens (a macro that names another many "
+                           f"times, nested?)")
+        return toks
 
     def expand(self, toks: list, hide: frozenset, path, line_no) -> list:
+        if len(hide) > MAX_EXPANSION_DEPTH:
+            raise _TooMuch(f"macro expansion nested more than {MAX_EXPANSION_DEPTH} levels deep")
         out = []
         i = 0
         while i < len(toks):
@@ -249,7 +291,7 @@ class MiniCpp:
                 i += 1
                 continue
             if mac.params is None:
-                out.extend(self.expand(list(mac.body), hide | {t}, path, line_no))
+                out.extend(self._copied(self.expand(list(mac.body), hide | {t}, path, line_no), t))
                 i += 1
                 continue
             j = i + 1
@@ -260,8 +302,8 @@ class MiniCpp:
                 i += 1
                 continue
             args, j = self.collect_args(toks, j, path, line_no, t)
-            body = self.substitute(mac, args, hide | {t}, path, line_no)
-            out.extend(self.expand(body, hide | {t}, path, line_no))
+            body = self._copied(self.substitute(mac, args, hide | {t}, path, line_no), t)
+            out.extend(self._copied(self.expand(body, hide | {t}, path, line_no), t))
             i = j
         return out
 
@@ -331,9 +373,10 @@ class MiniCpp:
                 pasted_next = any(body[k] == "##" for k in range(i + 1, len(body))
                                   if not all(x.isspace() for x in body[i + 1:k]))
                 if pasted_next:
-                    out.extend(binding[t])
+                    out.extend(self._copied(binding[t], mac.name))
                 else:
-                    out.extend(self.expand(list(binding[t]), hide - {mac.name}, path, line_no))
+                    out.extend(self._copied(self.expand(list(binding[t]), hide - {mac.name},
+                                                        path, line_no), mac.name))
                 i += 1
                 continue
             out.append(t)

@@ -97,8 +97,7 @@ class ExpressionParser(TokenStream):
                 continue
             if op == ">" and self._is_shift_right():
                 op = ">>"
-            elif op == ">" and self.peek().text == ">=" and \
-                    self.peek().pos.col == t.pos.col + 1:
+            elif op == ">" and self.peek().text == ">=" and self.peek().glued:
                 break                      # `x >>= e`: a compound assignment follows
             prec = BINARY_PREC.get(op)
             if prec is None or prec < min_prec:
@@ -112,8 +111,7 @@ class ExpressionParser(TokenStream):
 
     def _is_shift_right(self) -> bool:
         a, b = self.tok, self.peek()
-        return (b.kind == "op" and b.text == ">" and b.pos.line == a.pos.line
-                and b.pos.col == a.pos.col + 1 and b.pos.file == a.pos.file)
+        return b.kind == "op" and b.text == ">" and b.glued
 
     def unary(self) -> A.Expr:
         return self.nested(self._unary)

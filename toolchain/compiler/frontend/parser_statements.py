@@ -113,8 +113,7 @@ class StatementParser(TokenStream):
             self.advance()
             return self.COMPOUND[t.text]
         nxt = self.peek()
-        if t.text == ">" and nxt.text == ">=" and nxt.pos.line == t.pos.line and \
-                nxt.pos.col == t.pos.col + 1:
+        if t.text == ">" and nxt.text == ">=" and nxt.glued:
             self.advance()
             self.advance()
             return ">>"

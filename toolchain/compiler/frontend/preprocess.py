@@ -10,12 +10,21 @@ about apostrophes in comments and P4 tokens C does not know.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
+import tempfile
+import threading
 from pathlib import Path
 
 from ..diagnostics import CompileError, Diagnostic, Pos
-from .minicpp import preprocess_builtin
+from .minicpp import MAX_PREPROCESSED_BYTES, preprocess_builtin, too_large_message
+
+# cpp does not stop a macro that expands to more than memory holds (thirteen #define lines
+# can ask for terabytes): its output is read as it comes and cut at MAX_PREPROCESSED_BYTES,
+# the same bound minicpp keeps, and cpp is given CPP_TIMEOUT seconds
+CPP_TIMEOUT = 120
+_READ_CHUNK = 1 << 16
 
 # the project's core.p4 and v1model.p4, searched after the caller's include directories
 P4INCLUDE = Path(__file__).resolve().parent.parent / "p4include"
@@ -55,15 +64,64 @@ def preprocess(path: str, *, include_dirs=(), defines=None) -> str:
     if find_cpp() is None:
         return preprocess_builtin(path, include_dirs=include_dirs, defines=defines)
     cmd = cpp_command(path, include_dirs, defines)
-    proc = subprocess.run(cmd, capture_output=True)
-    stderr = proc.stderr.decode("utf-8", errors="replace")
-    if proc.returncode != 0:
+    returncode, out, stderr = _run_cpp(cmd, path)
+    if returncode != 0:
         raise CompileError(_cpp_diagnostics(stderr, path))
     nul = _cpp_nul_warning(stderr)
     if nul is not None:
         raise CompileError.at(nul, "a NUL byte: a P4 program is text (is this a binary file?)")
     # bytes that are not UTF-8 become lone surrogates, which the lexer reports where they are
-    return proc.stdout.decode("utf-8", errors="surrogateescape")
+    return out.decode("utf-8", errors="surrogateescape")
+
+
+def _run_cpp(cmd: list, path: str):
+    """(exit status, output, stderr text) of cpp, its output read as it comes: past
+    MAX_PREPROCESSED_BYTES or CPP_TIMEOUT seconds cpp is stopped, with an error naming the
+    source line its output had reached."""
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err)
+        timed_out = threading.Event()
+
+        def stop():
+            timed_out.set()
+            proc.kill()
+        timer = threading.Timer(CPP_TIMEOUT, stop)
+        timer.start()
+        out = bytearray()
+        try:
+            while len(out) <= MAX_PREPROCESSED_BYTES:
+                chunk = proc.stdout.read1(_READ_CHUNK)
+                if not chunk:
+                    break
+                out += chunk
+            else:
+                raise CompileError.at(_output_pos(out, path), too_large_message())
+            proc.wait()
+        finally:
+            timer.cancel()
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            proc.stdout.close()
+        if timed_out.is_set():
+            raise CompileError.at(_output_pos(out, path), f"preprocessor: {cmd[0]} ran past "
+                                                          f"{CPP_TIMEOUT} s")
+        err.seek(0)
+        return proc.returncode, bytes(out), err.read().decode("utf-8", errors="replace")
+
+
+_MARKER = re.compile(rb'^# (\d+) "((?:[^"\\]|\\.)*)"', re.M)
+
+
+def _output_pos(out: bytearray, path: str) -> Pos:
+    """The source line cpp's output had reached: its last line marker, plus the lines since."""
+    last = None
+    for last in _MARKER.finditer(out):
+        pass
+    if last is None:
+        return Pos(path, 1, 1)
+    line = int(last.group(1)) + out.count(b"\n", last.end()) - 1
+    return Pos(last.group(2).decode("utf-8", errors="replace"), max(line, 1), 1)
 
 
 def _cpp_nul_warning(stderr: str):

@@ -14,6 +14,7 @@ from typing import Callable
 from ..errors import LoadError
 from .codegen import CodeGen, FunctionBuilder
 from .expressions import ExprCompiler, aggregate_name, index_range_known, mux, unwrap
+from .externs import U64
 from .phv import Layout
 
 __all__ = ["ActionCompiler", "PRIMITIVES", "PRIMITIVE_PARAMS"]
@@ -459,12 +460,13 @@ def _register_index(c: ActionCompiler, src: str, size: int) -> tuple[list, str, 
 def _count(c: ActionCompiler, p: list) -> list:
     cid = c.extern_id(p[0], "counter_array")
     size = int(c.program.counters[cid].get("size", 0))
-    # the counter's two lists updated in place (CounterArray.count without the method call);
-    # an index out of range counts nothing, as BMv2
+    # the counter's two flat arrays updated in place (CounterArray.count without the method
+    # call), wrapping at 2^64 as BMv2's; an index out of range counts nothing, as BMv2
     head, guard, idx = _register_index(c, c.val(p[1]), size)
     if size <= 0:
         return [f"_C{cid}.count({c.val(p[1])}, P)"]
-    body = f"_C{cid}p[{idx}] += 1; _C{cid}b[{idx}] += P.ingress_length"
+    body = (f"_C{cid}p[{idx}] = (_C{cid}p[{idx}] + 1) & {U64}; "
+            f"_C{cid}b[{idx}] = (_C{cid}b[{idx}] + P.ingress_length) & {U64}")
     if guard:
         return head + [guard.rstrip() + " " + body]
     return head + [body]
@@ -476,4 +478,4 @@ def _execute_meter(c: ActionCompiler, p: list) -> list:
     mid = c.extern_id(p[0], "meter_array")
     idx = c.gen.name("_ix")
     return [f"{idx} = {c.val(p[1])}",
-            f"if 0 <= {idx} < len(_M{mid}): " + c.assign(p[2], f"_M{mid}.meters[{idx}].execute_one(P)")]
+            f"if 0 <= {idx} < len(_M{mid}): " + c.assign(p[2], f"_M{mid}.execute({idx}, P)")]

@@ -20,12 +20,21 @@ from .checksums import compile_calculation, compile_checksums
 from .codegen import CodeGen
 from .deparser import compile_deparser
 from .expressions import ExprCompiler
+from .externs import COUNTER_CELL_BYTES, meter_cell_bytes, register_cell_bytes
 from .json_checks import MAX_NESTING, check_program, too_deep_text
 from .parser import DEFAULT_ERRORS, ParserCompiler
 from .phv import Layout
 from .pipeline import PipelineCompiler, TableSpec
 
-__all__ = ["Program", "ActionSpec", "load_program", "load_program_text", "parse_json_text"]
+__all__ = ["Program", "ActionSpec", "load_program", "load_program_text", "parse_json_text",
+           "DEFAULT_MAX_STATE", "state_arrays", "parse_state_size"]
+
+# The memory a program's register, counter and meter arrays may take in one switch, unless
+# told otherwise (``max_state``; rdtcp-switch --max-state). Each array is limited by
+# json_checks.MAX_ARRAY_SIZE, but a few kilobytes of JSON can declare many: twenty 4M-cell
+# registers are 640 MiB. The gateway's arrays take 1.6 MiB, the kit's programs a few KiB;
+# 64 MiB holds a 2^23-cell 64-bit register array.
+DEFAULT_MAX_STATE = 64 << 20
 
 SUPPORTED_MAJOR = 2
 # JSON sections that must be empty for this target (name -> what it is)
@@ -141,31 +150,88 @@ def _one_named(items: list, name: str, what: str) -> dict:
     raise LoadError(f"no {what} named {name!r} in the JSON")
 
 
-def load_program(src) -> Program:
+def load_program(src, *, max_state: int | None = DEFAULT_MAX_STATE) -> Program:
     """Load and compile BMv2 JSON from a path or an already-parsed dict.
 
     Any problem is a ``LoadError`` with a one-line message: the values are checked first
     (json_checks: the message starts with the JSON path of a value of the wrong type or out
-    of range), then every feature the program uses is resolved and compiled (the message
-    names the feature this target refuses, or the reference it cannot resolve)."""
+    of range), then the memory its register, counter and meter arrays take against
+    ``max_state`` bytes (None: no limit; the message names the largest arrays), then every
+    feature the program uses is resolved and compiled (the message names the feature this
+    target refuses, or the reference it cannot resolve)."""
     with _recursion_room():
         j, source = _read_json(src)
-        return _checked_compile(j, source, Path(source).name if source else None)
+        return _checked_compile(j, source, Path(source).name if source else None, max_state)
 
 
-def load_program_text(text: str, source: str) -> Program:
+def load_program_text(text: str, source: str, *,
+                      max_state: int | None = DEFAULT_MAX_STATE) -> Program:
     """``load_program`` for JSON text (a configuration sent over the runtime API), named
     ``source`` where the file's path would be named."""
     with _recursion_room():
-        return _checked_compile(parse_json_text(text, source), source, None)
+        return _checked_compile(parse_json_text(text, source), source, None, max_state)
 
 
-def _checked_compile(j, source: str | None, name: str | None) -> Program:
+def state_arrays(j: dict) -> list[tuple[str, int]]:
+    """(name, bytes) of every register, counter and meter array of a checked JSON, as this
+    target stores them (bm_sim/externs.py), largest first."""
+    out = [(r["name"], int(r["size"]) * register_cell_bytes(int(r["bitwidth"])))
+           for r in j.get("register_arrays", [])]
+    out += [(c["name"], int(c.get("size", 0)) * COUNTER_CELL_BYTES)
+            for c in j.get("counter_arrays", [])]
+    out += [(m["name"], int(m.get("size", 0)) * meter_cell_bytes(int(m.get("rate_count", 2))))
+            for m in j.get("meter_arrays", [])]
+    return sorted(out, key=lambda a: -a[1])
+
+
+def _check_state(j: dict, max_state: int | None) -> None:
+    if max_state is None:
+        return
+    arrays = state_arrays(j)
+    total = sum(b for _, b in arrays)
+    if total <= max_state:
+        return
+    shown = ", ".join(f"{name} ({_size_text(b)})" for name, b in arrays[:4])
+    more = f" and {len(arrays) - 4} more" if len(arrays) > 4 else ""
+    raise LoadError(f"the program's register, counter and meter arrays take "
+                    f"{_size_text(total)}, over the limit of {_size_text(max_state)} "
+                    f"(rdtcp-switch --max-state): {shown}{more}")
+
+
+def _size_text(n: int) -> str:
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift:
+            value = n / (1 << shift)
+            return f"{value:.0f} {unit}" if value >= 10 else f"{value:.1f} {unit}"
+    return f"{n} bytes"
+
+
+_SUFFIX = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
+def parse_state_size(text: str) -> int | None:
+    """``--max-state`` (bytes, with an optional K, M or G suffix: 256M, 1G; ``none``: no
+    limit) -> bytes or None; ValueError naming the problem."""
+    t = text.strip().lower()
+    if t == "none":
+        return None
+    t = t.removesuffix("ib").removesuffix("b")
+    unit = t[-1:] if t[-1:] in ("k", "m", "g") else ""
+    digits = t[:len(t) - len(unit)]
+    if not (digits.isdigit() and digits.isascii() and len(digits) <= 15) or int(digits) == 0:
+        raise ValueError(f"{text!r} is not a size: a positive number of bytes, with K, M or G "
+                         "(e.g. 256M), or none")
+    return int(digits) * _SUFFIX[unit]
+
+
+def _checked_compile(j, source: str | None, name: str | None,
+                     max_state: int | None = DEFAULT_MAX_STATE) -> Program:
     """Check, then compile; ``name`` names the program (else the JSON's ``program``)."""
     check_program(j, source)
     if name is None:
         name = j.get("program")
     try:
+        _check_state(j, max_state)
         return _compile(j, name if isinstance(name, str) else "<dict>")
     except LoadError:
         raise

@@ -317,7 +317,7 @@ class PipelineCompiler:
             else:
                 keys = spec.keys
                 key = keys[0].source if len(keys) == 1 else "(" + ", ".join(k.source for k in keys) + ",)"
-                if spec.with_counters or spec.direct_meters:
+                if spec.with_counters or spec.direct_meters or spec.support_timeout:
                     fb.emit(f"e = {obj}.lookup_stateful({key}, F, P)")
                 else:
                     fb.emit(f"e = {obj}.lookup({key})")

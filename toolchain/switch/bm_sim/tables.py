@@ -51,6 +51,7 @@ class Entry:
     bytes: int = 0
     meter: object = None
     index: tuple | None = None       # indirect tables: ("mbr" | "grp", handle) in the action profile
+    hits: int = 0                    # packets that hit it, in a table with support_timeout (ageing)
 
 
 def _full(width: int) -> int:
@@ -258,6 +259,8 @@ class MatchTable:
         if hit and self.spec.with_counters:
             r.packets += 1
             r.bytes += P.ingress_length
+        if hit and self.spec.support_timeout:
+            r.hits += 1
         return (fn, data, nxt, r if hit else None)
 
     def _set_result(self, ent: Entry) -> None:
@@ -420,10 +423,11 @@ class MatchTable:
         r = self.lookup(key)
         ent = r[3]
         if ent is not None:
+            ent.hits += 1                # read by a control plane that ages entries
             ent.packets += 1
             ent.bytes += P.ingress_length
             if ent.meter is not None and self.meter_slot is not None:
-                F[self.meter_slot] = ent.meter.execute_one(P) & self.meter_mask
+                F[self.meter_slot] = ent.meter.execute(0, P) & self.meter_mask
         return r
 
     meter_slot = None

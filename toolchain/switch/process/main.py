@@ -43,11 +43,12 @@ from netbase.packet_socket import DelayLine, PortError, RawPort, parse_interface
 from netbase.pcap import PcapWriter
 from netbase.wakeup import Wakeup
 
-from ..bm_sim.json_loader import load_program
+from ..bm_sim.json_loader import DEFAULT_MAX_STATE, load_program, parse_state_size
 from ..errors import CliError, LoadError
 from ..simple_switch.switch import SimpleSwitch
 from ..thrift_server import ThriftUnavailable, make_processor, thrift_modules
-from ..thrift_server.server import ThriftServer, ThriftServerError
+from ..thrift_server.server import DEFAULT_IDLE_TIMEOUT, ThriftServer, ThriftServerError
+from ..p4runtime_server import process as p4rt_process
 from .host import ProcessHost
 
 __all__ = ["main", "SwitchProcess", "READY_LINE_PREFIX", "build_parser"]
@@ -116,6 +117,7 @@ class SwitchProcess:
         self.faults = 0                    # frames the target raised on (logged with a traceback)
         self._stop = False
         self._registered = False
+        self._listener_watched = False
         # --port-delay: a FIFO per delayed port between the traffic manager and the interface
         self.delays = {p: DelayLine(d) for p, d in sorted((port_delays or {}).items())}
         self._clock = clock                # injectable, for tests of the delay lines
@@ -158,10 +160,34 @@ class SwitchProcess:
         sel = self.sel
         for num, p in self.ports.items():
             sel.register(p.sock, selectors.EVENT_READ, ("port", num))
-        if self.control is not None:
-            sel.register(self.control.listener, selectors.EVENT_READ, ("accept", None))
         sel.register(self._wakeup.reader, selectors.EVENT_READ, ("wake", None))
         self._registered = True
+        self._watch_listener()
+
+    def _watch_listener(self) -> None:
+        """Watch the Thrift listener unless the server backs off from accepting (out of
+        file descriptors: a pending connection would keep it readable, the loop would spin)."""
+        ctl = self.control
+        if ctl is None or ctl.listening == self._listener_watched:
+            return
+        if ctl.listening:
+            self.sel.register(ctl.listener, selectors.EVENT_READ, ("accept", None))
+        else:
+            self.sel.unregister(ctl.listener)
+        self._listener_watched = ctl.listening
+
+    def _poll_control(self) -> None:
+        """The Thrift server's timers: the end of an accept back-off, and while it lasts the
+        clients closed for being idle (unwatched before they are closed)."""
+        ctl = self.control
+        if ctl is None:
+            return
+        for fd in ctl.poll():
+            key = self.sel.get_map().get(fd)
+            if key is not None:
+                self.sel.unregister(key.fileobj)
+            ctl.drop(fd)
+        self._watch_listener()
 
     def turn(self, max_wait: float | None = None) -> None:
         """One turn of the loop: wait for input (at most until the next departure, the next
@@ -173,6 +199,7 @@ class SwitchProcess:
             timeout = max_wait if timeout is None else min(timeout, max_wait)
         for key, events in self.sel.select(timeout):
             self._dispatch(key, events)
+        self._poll_control()
         self._advance(self.now())
         if self.pcap is not None:
             self.pcap.flush()
@@ -187,9 +214,16 @@ class SwitchProcess:
         return t
 
     def _timeout(self) -> float | None:
-        """Sleep until the next deadline at most (None: until something arrives)."""
+        """Sleep until the next deadline at most (None: until something arrives), or until
+        the Thrift server's next timer (its own clock)."""
         t = self.next_deadline()
-        return None if t is None else max(0.0, t - self.now())
+        wait = None if t is None else max(0.0, t - self.now())
+        if self.control is not None:
+            c = self.control.next_deadline()
+            if c is not None:
+                c = max(0.0, c - self.control.now())
+                wait = c if wait is None else min(wait, c)
+        return wait
 
     def _dispatch(self, key, events) -> None:
         kind, arg = key.data
@@ -199,8 +233,11 @@ class SwitchProcess:
             sock = self.control.accept()
             if sock is not None:
                 self.sel.register(sock, selectors.EVENT_READ, ("client", sock.fileno()))
+            self._watch_listener()
         elif kind == "client":
             self._serve_client(arg, events)
+        elif kind == "call":               # calls the P4Runtime server hands to this loop
+            arg()
         else:
             self._wakeup.drain()
 
@@ -285,7 +322,9 @@ class SwitchProcess:
                 self.sel.unregister(sock_key.fileobj)
             return
         # a slow reader: wait until its socket can take the rest of the answer
-        want = selectors.EVENT_READ | (selectors.EVENT_WRITE if ctl.wants_write(fd) else 0)
+        # and a client whose answers pile up unread is not read until they leave
+        want = ((selectors.EVENT_READ if ctl.wants_read(fd) else 0)
+                | (selectors.EVENT_WRITE if ctl.wants_write(fd) else 0))
         if sock_key is not None and sock_key.events != want:
             self.sel.modify(sock_key.fileobj, want, sock_key.data)
 
@@ -314,7 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "interfaces, with simple_switch's command line.",
         epilog=f"Ready when it prints '{READY_LINE_PREFIX}127.0.0.1:<port>'. BMv2's Thrift "
                "runtime API is served there: simple_switch_CLI --thrift-port <port>. Target "
-               "option after '--': --enable-swap. Needs root (AF_PACKET).")
+               "options after '--': --enable-swap, and simple_switch_grpc's "
+               "--grpc-server-addr, --cpu-port. Needs root (AF_PACKET).")
     ap.add_argument("config", nargs="?", metavar="JSON", help="BMv2 JSON (p4c-bm2-ss or rdtcp-p4c)")
     ap.add_argument("-i", "--interface", action="append", default=[], metavar="<port-num>@<interface-name>",
                     help="attach network interface <interface-name> as port <port-num>; repeatable")
@@ -338,10 +378,25 @@ def build_parser() -> argparse.ArgumentParser:
                     help="hold every frame leaving port <port-num> for <ms> milliseconds after "
                          "the queue's departure, first in first out: a link's propagation delay "
                          "(not a simple_switch option; repeatable, one per port)")
+    ap.add_argument("--thrift-idle-timeout", type=float, default=DEFAULT_IDLE_TIMEOUT,
+                    metavar="S",
+                    help="while the process is out of file descriptors and cannot accept "
+                         "Thrift connections, close those that sent nothing for S seconds "
+                         f"(default {DEFAULT_IDLE_TIMEOUT:g}; none is closed otherwise); not "
+                         "a simple_switch option")
+    ap.add_argument("--max-state", default=None, metavar="SIZE",
+                    help="the memory the program's register, counter and meter arrays may "
+                         f"take, at start-up and in bm_load_new_config (default "
+                         f"{DEFAULT_MAX_STATE >> 20}M; K, M, G suffixes; none: no limit); a "
+                         "program over it is refused naming its largest arrays; not a "
+                         "simple_switch option")
     ap.add_argument("--seed", type=int, default=0,
                     help="seed of the target's random numbers (random extern, hash 'random'); "
                          "not a simple_switch option")
-    ap.add_argument("--no-p4", action="store_true", help="refused: this switch needs a JSON at start")
+    ap.add_argument("--no-p4", action="store_true",
+                    help="start without a program (frames dropped) until a P4Runtime controller "
+                         "sets one (needs --grpc-server-addr)")
+    p4rt_process.add_arguments(ap)
     ap.add_argument("-v", "--version", action="store_true", help="print the version and exit")
     return ap
 
@@ -362,12 +417,18 @@ def split_target_options(argv: list[str]) -> tuple[list[str], list[str]]:
     if "--" not in argv:
         return argv, []
     i = argv.index("--")
-    target = argv[i + 1:]
-    for a in target:
-        if a.split("=", 1)[0] not in TARGET_OPTIONS:
-            raise StartupError(f"simple_switch target option {a.split('=', 1)[0]} is not "
-                               "supported by rdtcp-switch (only --enable-swap)")
-    return argv[:i], target
+    target, moved = [], []
+    rest = iter(argv[i + 1:])
+    for a in rest:
+        name = a.split("=", 1)[0]
+        if name in p4rt_process.GRPC_TARGET_OPTIONS:   # simple_switch_grpc's: parsed as ours
+            moved += [a] if "=" in a else [a, next(rest, "")]
+        elif name not in TARGET_OPTIONS:
+            raise StartupError(f"simple_switch target option {name} is not supported by "
+                               "rdtcp-switch (only --enable-swap, --grpc-server-addr, --cpu-port)")
+        else:
+            target.append(a)
+    return argv[:i] + moved, target
 
 
 def setup_logging(args) -> None:
@@ -410,29 +471,44 @@ def open_ports(specs: list[str], max_ports: int) -> dict[int, RawPort]:
 def start(args) -> SwitchProcess:
     """Everything up to the readiness line; raises StartupError, LoadError, PortError,
     ThriftServerError or ThriftUnavailable."""
-    if args.no_p4:
-        raise StartupError("--no-p4 is not supported: give the BMv2 JSON to run")
-    if not args.config:
+    problem = p4rt_process.check(args)
+    if problem:
+        raise StartupError(problem)
+    if not args.config and not args.no_p4:
         raise StartupError("please specify an input JSON configuration file")
     if args.max_port_count < 0:
         raise StartupError("Invalid --max-port-count argument, cannot be negative")
+    if not 0 < args.thrift_idle_timeout <= 86400:       # also refuses nan and inf
+        raise StartupError("--thrift-idle-timeout must be 0 < S <= 86400 seconds")
     pcap_dir = None
     if args.pcap is not None:
         pcap_dir = Path(args.pcap)
         if not pcap_dir.is_dir():
             raise StartupError(f"Directory '{args.pcap}' specified with '--pcap' does not exist.")
-    if not Path(args.config).is_file():
+    if args.config and not Path(args.config).is_file():
         raise StartupError(f"cannot read JSON configuration file {args.config!r}: no such file")
     delays = port_delays(args.port_delay, args.interface)
-    config_text = Path(args.config).read_text()
-    program = load_program(args.config)
-    sw = SimpleSwitch(program, seed=args.seed)
+    max_state = DEFAULT_MAX_STATE
+    if args.max_state is not None:
+        try:
+            max_state = parse_state_size(args.max_state)
+        except ValueError as e:
+            raise StartupError(f"--max-state {e}") from None
+    if args.no_p4:
+        config_text, sw = "", p4rt_process.NullSwitch()
+    else:
+        # LoadError for a binary or non-UTF-8 file, or arrays over --max-state
+        program = load_program(args.config, max_state=max_state)
+        config_text = Path(args.config).read_bytes().decode("utf-8", errors="replace")
+        sw = SimpleSwitch(program, seed=args.seed)
     thrift_modules()                   # missing Thrift packages: one line, before any port opens
     host = ProcessHost(sw, config_text, device_id=args.device_id, seed=args.seed,
-                       enable_swap="--enable-swap" in args.target_options)
+                       enable_swap="--enable-swap" in args.target_options,
+                       max_state=max_state)
     ports = open_ports(args.interface, args.max_port_count)
     try:
-        control = ThriftServer(args.thrift_port, make_processor(host))
+        control = ThriftServer(args.thrift_port, make_processor(host),
+                               idle_timeout=args.thrift_idle_timeout)
     except ThriftServerError:
         for p in ports.values():
             p.close()
@@ -450,6 +526,13 @@ def start(args) -> SwitchProcess:
     proc = SwitchProcess(sw, ports, control, pcap, dump_packet_data=max(args.dump_packet_data, 0),
                          port_delays=delays)
     host.attach(proc)
+    proc.p4runtime = None
+    if args.grpc_server_addr:
+        try:
+            proc.p4runtime = p4rt_process.attach(args, host, proc)
+        except ValueError as e:        # the packages missing, the address taken, ...
+            proc.close()
+            raise StartupError(str(e)) from None
     return proc
 
 
@@ -493,10 +576,14 @@ def main(argv: list[str] | None = None) -> int:
     log.info("Starting Thrift server on port %d", proc.control.port)
     log.info("Thrift server was started")
     proc.install_signal_handlers()
+    if proc.p4runtime is not None:
+        print(f"{p4rt_process.P4RUNTIME_LINE_PREFIX}{proc.p4runtime.address}", flush=True)
     print(f"{READY_LINE_PREFIX}{proc.control.host}:{proc.control.port}", flush=True)
     try:
         proc.run()
     finally:
+        if proc.p4runtime is not None:
+            proc.p4runtime.stop()
         proc.close()
     for num, p in sorted(proc.ports.items()):
         log.info("port %d (%s): %d in, %d out, %d send errors", num, p.ifname, p.rx_packets,

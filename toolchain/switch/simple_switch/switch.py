@@ -21,9 +21,9 @@ import random
 import struct
 
 from ..bm_sim.action_profiles import ActionProfile
-from ..bm_sim.externs import CounterArray, Meter, MeterArray
+from ..bm_sim.externs import CounterArray, MeterArray, register_array
 from ..bm_sim.hash_algos import csum16_int, make_algorithm
-from ..bm_sim.json_loader import Program, load_program
+from ..bm_sim.json_loader import DEFAULT_MAX_STATE, Program, load_program
 from ..bm_sim.parser import ParserError
 from ..bm_sim.tables import MatchParam, MatchTable, TableOpError
 from ..errors import LoadError
@@ -136,8 +136,11 @@ class SimpleSwitch:
         self._cli = None
 
     @classmethod
-    def from_json(cls, path, *, seed: int = 0) -> "SimpleSwitch":
-        return cls(load_program(path), seed=seed)
+    def from_json(cls, path, *, seed: int = 0,
+                  max_state: int | None = DEFAULT_MAX_STATE) -> "SimpleSwitch":
+        """The switch of the BMv2 JSON at ``path``; its register, counter and meter arrays
+        may take at most ``max_state`` bytes (None: no limit; json_loader.load_program)."""
+        return cls(load_program(path, max_state=max_state), seed=seed)
 
     # -- set-up -----------------------------------------------------------------------------------
     def _bind_namespace(self) -> None:
@@ -148,7 +151,8 @@ class SimpleSwitch:
                   _div=_div, _mod=_mod, _csum16_int=csum16_int)
         self.registers = {}
         for name, rid in prog.register_ids.items():
-            ns[f"_R{rid}"] = self.registers[name] = [0] * prog.register_sizes[rid]
+            ns[f"_R{rid}"] = self.registers[name] = register_array(prog.register_widths[rid],
+                                                                   prog.register_sizes[rid])
         self.counters = {}
         for cid, spec in prog.counters.items():
             ns[f"_C{cid}"] = self.counters[spec["name"]] = arr = CounterArray(spec["name"], int(spec.get("size", 0)))
@@ -215,8 +219,8 @@ class SimpleSwitch:
             t.set_default(prog.actions_by_id[aid].name, data, force=True)
         if spec.direct_meters:
             mspec = prog.meters[prog.meter_ids[spec.direct_meters]]
-            by_bytes = mspec.get("type", "bytes") == "bytes"
-            t.meter_factory = lambda: Meter(by_bytes)
+            one = dict(mspec, size=1)           # each entry's meter: one cell of its own
+            t.meter_factory = lambda: MeterArray(one)
             tgt = mspec.get("result_target")
             if tgt:
                 t.meter_slot = self._layout.slot(tgt[0], tgt[1])

@@ -14,7 +14,7 @@ import hashlib
 import time
 from typing import Callable
 
-from ..bm_sim.json_loader import load_program_text
+from ..bm_sim.json_loader import DEFAULT_MAX_STATE, load_program_text
 from ..errors import LoadError
 from ..simple_switch.switch import SimpleSwitch
 
@@ -31,12 +31,14 @@ class SwapError(Exception):
 
 class ControlHost:
     """The switch behind the API. ``now_us``: microseconds since the switch started;
-    ``on_swap(new_switch)``: the process takes the new switch into its data path."""
+    ``on_swap(new_switch)``: the process takes the new switch into its data path;
+    ``max_state``: the bytes a loaded config's arrays may take (as at start-up)."""
 
     def __init__(self, sw: SimpleSwitch, config_text: str, *, device_id: int = 0,
                  thrift_port: int = 0, enable_swap: bool = False, seed: int = 0,
                  now_us: Callable[[], int] = lambda: 0,
-                 on_swap: Callable[[SimpleSwitch], None] | None = None):
+                 on_swap: Callable[[SimpleSwitch], None] | None = None,
+                 max_state: int | None = DEFAULT_MAX_STATE):
         self.running = sw                   # the switch packets go through
         self.sw = sw                        # the switch the runtime API acts on
         self.config_text = config_text
@@ -46,6 +48,7 @@ class ControlHost:
         self.seed = seed
         self.now_us = now_us
         self.on_swap = on_swap
+        self.max_state = max_state
 
     def epoch_us(self) -> int:
         return int(time.time() * 1_000_000)
@@ -70,7 +73,8 @@ class ControlHost:
             raise SwapError("CONFIG_SWAP_DISABLED")
         if self.sw is not self.running:
             raise SwapError("ONGOING_SWAP")
-        self.sw = SimpleSwitch(load_program_text(text, "the new config"), seed=self.seed)
+        self.sw = SimpleSwitch(load_program_text(text, "the new config",
+                                                 max_state=self.max_state), seed=self.seed)
         self.config_text = text
 
     def swap_configs(self) -> None:

@@ -4,8 +4,13 @@ success as simple_switch does; the clock is the process's (the library never rea
 
 from __future__ import annotations
 
+import logging
+
 from ..errors import CliError
+from ..runtime import OpError
 from .standard import _Base, api_call
+
+log = logging.getLogger("rdtcp-switch.thrift")
 
 __all__ = ["SimpleSwitchHandler"]
 
@@ -14,16 +19,23 @@ class SimpleSwitchHandler(_Base):
     """sswitch_runtime.SimpleSwitch.Iface over a ControlHost."""
 
     # -- mirroring ----------------------------------------------------------------------------
+    # An id out of range is refused by the Runtime's check, the one the CLI language runs; as
+    # simple_switch's handlers do, the call adds nothing, logs it and raises nothing. The
+    # deprecated mapping calls answer simple_switch's bool: 1 done, 0 refused.
     def mirroring_mapping_add(self, mirror_id, egress_port):
-        self.rt.mirroring_add(mirror_id, egress_port)
-        return 0
+        try:
+            self.rt.mirroring_add(mirror_id, egress_port)
+        except CliError as e:
+            log.warning("mirroring_mapping_add: %s", e)
+            return 0
+        return 1
 
     def mirroring_mapping_delete(self, mirror_id):
         try:
             self.rt.mirroring_delete(mirror_id)
         except CliError:
-            return 1
-        return 0
+            return 0
+        return 1
 
     def mirroring_mapping_get_egress_port(self, mirror_id):
         cfg = self.sw.mirroring.get(mirror_id)
@@ -31,10 +43,15 @@ class SimpleSwitchHandler(_Base):
 
     @api_call
     def mirroring_session_add(self, mirror_id, config):
-        if config is not None and config.mgid is not None:
-            self.rt.mirroring_add_mc(mirror_id, config.mgid)
-        elif config is not None and config.port is not None:
-            self.rt.mirroring_add(mirror_id, config.port)
+        try:
+            if config is not None and config.mgid is not None:
+                self.rt.mirroring_add_mc(mirror_id, config.mgid)
+            elif config is not None and config.port is not None:
+                self.rt.mirroring_add(mirror_id, config.port)
+        except OpError:
+            raise
+        except CliError as e:
+            log.warning("mirroring_session_add: %s", e)
 
     @api_call
     def mirroring_session_delete(self, mirror_id):
@@ -47,9 +64,11 @@ class SimpleSwitchHandler(_Base):
 
     # -- egress queues: one FIFO per port (no priority queues) ----------------------------------
     def _queue(self, fn, value, port=None) -> int:
+        """simple_switch's answer: 0 done, non-zero refused (the CLI prints neither)."""
         try:
             fn(value, port)
-        except CliError:
+        except CliError as e:
+            log.warning("%s: %s", fn.__name__, e)
             return 1
         return 0
 

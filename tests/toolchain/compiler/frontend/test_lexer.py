@@ -98,3 +98,17 @@ def test_unstructured_annotation_body_may_hold_any_character():
     toks = lex("@scrabble(That's it. (six ' nine) 0xdead) header")
     assert [t.text for t in toks][-6:] == ["'", "nine", ")", "0xdead", ")", "header"]
     assert [t.kind for t in toks if t.text == "'"] == ["other", "other"]
+
+
+def test_shift_right_from_a_macro_is_a_shift(tmp_path):
+    # cpp re-spaces a macro's expansion and the column recovery leaves its tokens one column:
+    # `>` `>` is a shift when nothing stood between them in the preprocessed text, not by columns
+    from toolchain.compiler.frontend import parse_and_check
+    from .conftest import program_text
+    path = tmp_path / "prog.p4"
+    path.write_text("#define DOWN_TWICE(v, n) (((v) >> (n)) >> (n))\n" + program_text(
+        "", ingress="apply { meta.a = DOWN_TWICE(meta.b, meta.c); meta.a >>= meta.c; }"))
+    parse_and_check(path)
+    text = "a > > b"
+    assert [t.glued for t in lex(text)] == [False, False, False, False]
+    assert [t.glued for t in lex("a >> b")][1:3] == [False, True]

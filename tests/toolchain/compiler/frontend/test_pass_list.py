@@ -17,7 +17,7 @@ def test_the_passes_run_in_the_order_p4c_runs_them():
     assert [p.name for p in PASSES] == [
         "Preprocess", "Parse", "LimitNesting", "InlineFunctions", "InlineControls",
         "InlineParsers", "ResolveNames", "TypeCheck", "LowerAggregateEquality",
-        "LowerLookaheadFields", "LowerParserIfs", "InlineStructConstants"]
+        "LowerLookaheadFields", "LowerParserIfs", "InlineStructConstants", "Bmv2Target"]
 
 
 def test_the_front_end_stops_after_the_first_pass_with_errors():

@@ -142,3 +142,41 @@ def test_byte_order_mark_and_dos_line_ends_are_accepted(tmp_path, monkeypatch, c
                     b"const bit<8> Y = X + 1;\r\n")
     program, _ = parse_and_check(src, require_main=False)
     assert program.scope["Y"].folded == 2 and program.scope["Y"].pos.line == 4
+
+
+# Thirteen lines whose expansion is 10^12 tokens: each macro names the one before ten times.
+NESTED = "".join(f"#define M{i} " + " ".join([f"M{i - 1}" if i else "ab"] * 10) + "\n"
+                 for i in range(12)) + "M11\n"
+# ... and one whose tokens are long: past the output bound after few copies.
+WIDE = ("#define W0 " + "x" * 4000 + "\n" + "".join(
+    f"#define W{i} " + " ".join([f"W{i - 1}"] * 10) + "\n" for i in range(1, 6)) + "W5\n")
+
+
+@pytest.mark.parametrize("text,what", [(NESTED, "macro expansion too large"),
+                                       (WIDE, "the preprocessed program exceeds 8 MiB")])
+@pytest.mark.parametrize("cpp", ["system", "builtin"])
+def test_macro_expansion_is_bounded_with_the_line(tmp_path, monkeypatch, cpp, text, what):
+    if cpp == "builtin":
+        monkeypatch.setenv("RDTCP_CPP", "builtin")
+    elif not HAS_CPP:
+        pytest.skip("no system cpp")
+    src = tmp_path / "bomb.p4"
+    src.write_text(text)
+    with pytest.raises(CompileError) as e:
+        preprocess(str(src))
+    (d,) = e.value.errors
+    assert (Path(d.pos.file).name, d.pos.line) == ("bomb.p4", text.count("\n"))
+    if cpp == "builtin":
+        assert d.message.startswith("preprocessor: " + what)
+    else:       # cpp expands as it writes: only its output is there to bound
+        assert d.message.startswith("preprocessor: the preprocessed program exceeds 8 MiB")
+
+
+def test_nesting_deeper_than_the_bound_is_an_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("RDTCP_CPP", "builtin")
+    src = tmp_path / "deep.p4"
+    src.write_text("".join(f"#define D{i} D{i + 1}\n" for i in range(300)) + "D0\n")
+    with pytest.raises(CompileError) as e:
+        preprocess(str(src))
+    assert str(e.value) == (f"{src}:301:1: error: preprocessor: macro expansion nested more "
+                            f"than 200 levels deep")

@@ -117,6 +117,28 @@ def start_pos(e) -> Pos:
             return e.pos
 
 
+def report_pos(e) -> Pos:
+    """Where p4c reports an expression: where it starts. In code an inlined block or action
+    brought in, its leftmost operand may be an argument it was given, positioned at the call:
+    the start is then the last node down the left side still in the expression's own place,
+    so every copy of the code reports at one position."""
+    best = e.pos
+    while True:
+        if isinstance(e, (A.MemberExpr, A.IndexExpr, A.SliceExpr)):
+            e = e.expr
+        elif isinstance(e, A.BinaryExpr):
+            e = e.left
+        elif isinstance(e, A.TernaryExpr):
+            e = e.cond
+        elif isinstance(e, A.MethodCallExpr):
+            e = e.callee
+        else:
+            e = None
+        if e is None or e.pos.file != best.file or e.pos.line > best.line:
+            return best
+        best = e.pos
+
+
 def value_type(t):
     """Spec 8.11.2: a serializable enum converts implicitly to its underlying type in
     arithmetic, shifts, concatenation and comparisons."""

@@ -36,6 +36,35 @@ class BlockTyping(TypingBase):
             for st in s.stmts:
                 self.guarded(self.check_stmt, st, sctx)
             self.guarded(self.check_transition, s, sctx)
+        self.check_parser_ends(d)
+
+    def check_parser_ends(self, d: A.ParserDecl) -> None:
+        """A parser must be able to end (p4c's SimplifyParsers): accept or reject reachable
+        from start, by transitions (a state without one goes to reject)."""
+        start = next((s for s in d.states if s.name == "start"), None)
+        if start is None:
+            return
+        reached, todo = set(), [start]
+        while todo:
+            s = todo.pop()
+            if not isinstance(s, A.ParserState) or id(s) in reached:
+                continue
+            reached.add(id(s))
+            if s.builtin or s.name in ("accept", "reject"):
+                continue
+            tr = s.transition
+            targets = [tr] if isinstance(tr, A.PathExpr) else \
+                [c.state for c in getattr(tr, "cases", [])]
+            for t in targets:
+                if t.name in ("accept", "reject"):
+                    reached.add(t.name)
+                else:
+                    todo.append(t.decl)
+        if "accept" not in reached and "reject" not in reached:
+            self.diags.error(d.pos, f"parser {d.name}: Parser never reaches accept or reject "
+                                    f"state")
+        elif "accept" not in reached:
+            self.warn(d.pos, f"accept state in parser {d.name} is unreachable")
 
     @staticmethod
     def is_packet_type(t) -> bool:

@@ -258,6 +258,15 @@ class DeclarationTyping(TypingBase):
             t = self.resolve_type(p.type_ref, ctx)
             p.p4type = t
             p.index = i
+            if t == T.INT:
+                # an `int` is a compile-time value: nothing is copied in or out of it, and an
+                # action's parameters are run-time data or in/out places (p4c's TypeInference)
+                if p.direction:
+                    self.diags.error(p.pos, f"{p.name}: parameters with type int must be "
+                                            f"directionless")
+                elif ctx.kind == "action":
+                    self.diags.error(p.pos, f"{p.name}: actions cannot have parameters with "
+                                            f"type int")
             if p.default is not None:
                 self.check_expr(p.default, ctx, expected=t)
                 self.coerce(p.default, t, ctx, f"default of parameter '{p.name}'")

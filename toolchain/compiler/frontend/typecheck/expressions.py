@@ -19,6 +19,7 @@ from .. import ast as A
 from .. import constfold as F
 from .. import types as T
 from ..lowering import is_path, struct_constant_member
+from ..p4text import p4_text
 from ..scopes import Abandon, did_you_mean
 from .base import HEADER_METHODS, Ctx, TypingBase, value_type
 
@@ -346,7 +347,12 @@ class ExpressionTyping(TypingBase):
             self.err(e.pos, "shift of a constant without a width by a variable amount")
         if rt == T.INT:
             # a constant shift amount keeps its value; give it a width that holds it
+            e.int_amount = True
             self.retype_int(e.right, T.Bits(max(8, e.right.folded.bit_length())))
+        amount = e.right.folded
+        if isinstance(lt, T.Bits) and isinstance(amount, int) and amount >= lt.width:
+            # every bit shifted out: p4c's TypeInference warns (WARN_OVERFLOW)
+            self.warn(e.pos, f"{p4_text(e)}: shifting value with {lt.width} bits by {amount}")
         self.fold_binary(e, lt, lt)
         return lt
 

@@ -9,7 +9,37 @@ from .. import ast as A
 from .. import types as T
 from ..entry_priorities import check_entry_priorities
 from ..scopes import Abandon, did_you_mean
-from .base import TABLE_PROPERTIES, Ctx, TypingBase, expr_text, value_type
+from ..p4text import p4_text
+from .base import TABLE_PROPERTIES, Ctx, TypingBase, expr_text, report_pos, value_type
+
+
+def unnamed_key_part(e):
+    """The part of a key expression that p4c's TableKeyNames cannot name, or None: a key
+    without @name is named after its text, which p4c builds only from names, members, array
+    indices, constants, slices, `&` and isValid() (frontends/p4/tableKeyNames.cpp); anything
+    else (an arithmetic result, a cast, a concatenation) needs an explicit @name. The first
+    such part in p4c's order (children first, left to right)."""
+    named: dict = {}                 # id -> the part has a name
+    stack = [(e, False)]
+    while stack:
+        n, children_done = stack.pop()
+        if not children_done:
+            stack.append((n, True))
+            stack.extend((c, False) for c in reversed(A.children(n)) if isinstance(c, A.Expr))
+            continue
+        if isinstance(n, (A.PathExpr, A.IntLit)):
+            named[id(n)] = True
+        elif isinstance(n, (A.MemberExpr, A.SliceExpr, A.Argument)):
+            named[id(n)] = named.get(id(n.expr), False)
+        elif isinstance(n, A.IndexExpr):
+            named[id(n)] = named.get(id(n.expr), False) and named.get(id(n.index), False)
+        elif isinstance(n, A.BinaryExpr) and n.op == "&":
+            named[id(n)] = named.get(id(n.left), False) and named.get(id(n.right), False)
+        elif isinstance(n, A.MethodCallExpr) and n.builtin == "isValid" and not n.args:
+            named[id(n)] = named.get(id(n.callee), False)
+        else:
+            return n
+    return None
 
 
 class TableTyping(TypingBase):
@@ -115,6 +145,12 @@ class TableTyping(TypingBase):
                     lpm += 1
                     if lpm > 1:
                         self.err(k.pos, f"table '{d.name}' has more than one lpm key")
+                if A.name_annotation(k) is None:
+                    complex_part = unnamed_key_part(k.expr)
+                    if complex_part is not None:
+                        self.err(report_pos(complex_part), f"{p4_text(complex_part)}: Complex key "
+                                                          f"expression requires a @name "
+                                                          f"annotation")
             except Abandon:
                 pass
 
@@ -161,6 +197,13 @@ class TableTyping(TypingBase):
             if constant:
                 self.require_constant(arg, f"argument '{p.name}' of {what} '{a.name}'")
 
+    @staticmethod
+    def listed_with(d: A.TableDecl, action: A.ActionDecl, annotation: str) -> bool:
+        """The table's actions list names `action` with @annotation (spec 14.2.1.2:
+        @defaultonly, @tableonly)."""
+        return any(ar.action is action and A.annotation(ar, annotation) is not None
+                   for ar in d.actions)
+
     def check_default_action(self, d: A.TableDecl, p: A.DefaultActionProperty, listed,
                              ctx: Ctx) -> None:
         ar = p.action
@@ -168,6 +211,9 @@ class TableTyping(TypingBase):
         if listed and a.name not in listed:
             self.err(ar.pos, f"table '{d.name}': default action '{a.name}' is not in the "
                              f"table's actions list")
+        if self.listed_with(d, a, "tableonly"):
+            self.err(p.pos, "default_action: Action marked with tableonly used as default "
+                            "action")
         self.check_action_args(ar, a, d, ctx, "default action", constant=False)
 
     def check_entries(self, d: A.TableDecl, p: A.EntriesProperty, listed, ctx: Ctx) -> None:
@@ -191,6 +237,8 @@ class TableTyping(TypingBase):
                 if a.name not in listed:
                     self.err(e.action.pos, f"table '{d.name}': entry action '{a.name}' is not "
                                            f"in the table's actions list")
+                if self.listed_with(d, a, "defaultonly"):
+                    self.err(e.pos, "Entry: Action marked with defaultonly used in table")
                 self.check_action_args(e.action, a, d, ctx, "entry action", constant=True)
                 if e.priority is not None:
                     self.const_int(e.priority, ctx, "an entry priority")

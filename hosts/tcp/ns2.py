@@ -1,0 +1,266 @@
+"""ns-2 2.35's one-way TCP agents as engine configurations.
+
+ns-2's one-way agents (the ns Manual, ch. "TCP Agents", §"One-Way TCP Senders" and §"TCP
+Receivers (sinks)") are a sender class, ``Agent/TCP`` (Tahoe), ``/Reno``, ``/Newreno`` or
+``/Sack1``, and a sink, ``Agent/TCPSink`` (one ACK per packet), ``/DelAck``, ``/Sack1`` or
+``/Sack1/DelAck``, each configured by bound variables. ``Ns2Agent`` is one such pair with its
+variables; ``configs()`` gives the sender's and the receiver's ``TcpConfig`` and, by name, every
+value the engine does not yet act on as ns-2 does (``unmodelled``), so that a run or a
+conformance test can say what it approximated.
+
+Each variable and the engine knob it sets, with the documented rule:
+
+=================  ===========================  ===========================================
+ns-2 variable      TcpConfig                    the rule
+=================  ===========================  ===========================================
+window_            send_window_segments,        "bounds the window TCP uses ... the role of
+                   max_cwnd_segments            the receiver's advertised window" (ns Manual
+                                                §"Other Configuration Parameters"); RFC 9293
+                                                §3.8.6 SND.WND
+windowInit_        initial_window_segments      "initial/reset value of cwnd" (ibid.);
+                                                RFC 5681 §3.1 IW
+packetSize_        mss (useHeaders_: + 40 B     "packet size used by sender" (ibid.); with
+                   of TCP/IP header on the      useHeaders_ true the agent adds its 40-byte
+                   wire, else inside it)        TCP/IP header (tcpip_base_hdr_size_)
+maxcwnd_           max_cwnd_segments            upper bound on cwnd_ (0: none)
+tcpTick_           clock_granularity            "timer granularity" (ns Manual, "Round-Trip
+                                                Time Estimation and RTO Timeout Selection");
+                                                RFC 6298 §2 G; RTTs measured in whole ticks
+minrto_            min_rto (at least two        RFC 6298 (2.4); ns-2 never sets a timer
+                   ticks)                       shorter than 2 tcpTick_
+rtxcur_init_       initial_rto                  RFC 6298 (2.1): the RTO before a sample
+maxrto_            max_rto                      RFC 6298 (2.5) "bound on RTO"
+numdupacks_        dupthresh                    NUMDUPACKS duplicate ACKs are a loss (ns
+                                                Manual, "Responses to Congestion"); RFC 5681
+                                                §3.2 DupThresh
+singledup_         limited_transmit_cwnds       1: a new packet on each of the first two
+                   (0 when off)                 duplicate ACKs, RFC 3042 Limited Transmit
+timestamps_        timestamps                   RFC 7323 timestamps (ns-2: off)
+(RTT timing)       rtt_sampling = per-flight    without timestamps one packet per RTT is
+                                                timed (rtt_active_), Karn's rule (RFC 6298 §3)
+DelAck interval_   delayed_ack,                 "the number of seconds to wait between ACKs";
+                   delayed_ack_timeout          only in-order packets are delayed (ns Manual
+                                                §"Delayed-ACK TCP Sink"); RFC 5681 §4.2
+Sack1 sink         sack                         RFC 2018 SACK blocks (ns Manual §"Sack TCP
+                                                Sink", maxSackBlocks_ 3)
+=================  ===========================  ===========================================
+
+The senders: ``Sack1`` is the engine's SACK sender (RFC 6675 recovery, variant ``sack``);
+``Newreno`` its NewReno path without SACK (RFC 6582: variant ``sack``, no SACK offered);
+``Reno`` the engine's ``reno`` (fast recovery left on the first new ACK, partial or not, RFC 5681
+§3.2 step 6, as the ns Manual's "Reno TCP" describes; that variant sends no Limited Transmit,
+which is ns-2's ``singledup_ 0``); ``Tahoe`` (``Agent/TCP``: after a fast retransmit cwnd
+returns to windowInit_ and slow start follows, with no fast recovery) has no engine variant yet.
+
+Values marked unmodelled are those ns-2 acts on and the engine has no knob for (maxburst_,
+rfc2988_ false, bugFix_ false, a Sack1 sender over a sink without SACK, ...): ``configs()``
+lists each with the ns-2 rule, and the run keeps the engine's own rule there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from hosts.tcp.config import TcpConfig
+
+__all__ = ["Ns2Agent", "Ns2Configs", "Ns2Unsupported", "AGENTS", "SINKS", "AGENT_DEFAULTS",
+           "SINK_DEFAULTS", "HEADER_BYTES"]
+
+HEADER_BYTES = 40               # ns-2's tcpip_base_hdr_size_: a TCP/IP header without options
+RCV_BUFFER = 1 << 24            # over 65535 << 7 bytes: the advertised window stays at its cap
+
+# ns-2 2.35's defaults (tcl/lib/ns-default.tcl of the release: `Agent/TCP set NAME` prints them)
+AGENT_DEFAULTS: dict[str, Any] = {
+    "window_": 20, "windowInit_": 2, "packetSize_": 1000, "maxburst_": 0, "maxcwnd_": 0,
+    "tcpTick_": 0.01, "minrto_": 0.2, "rtxcur_init_": 3.0, "maxrto_": 60.0, "rfc2988_": True,
+    "numdupacks_": 3, "bugFix_": True, "singledup_": 1, "syn_": True, "delay_growth_": True,
+    "useHeaders_": True, "timestamps_": False, "noFastRetrans_": False, "overhead_": 0.0,
+    "ecn_": 0, "windowOption_": 1, "increase_num_": 1.0, "decrease_num_": 0.5,
+    "numdupacksFrac_": -1, "lessCareful_": False, "bugFix_ack_": False, "bugFix_ts_": False,
+    "precisionReduce_": True, "updated_rttvar_": True, "timerfix_": True,
+    "windowInitOption_": 1, "ts_resetRTO_": False, "old_ecn_": 0,
+    # F-RTO (RFC 5682): frto_enabled_, its SACK-enhanced form sfrto_enabled_
+    "frto_enabled_": 0, "sfrto_enabled_": 0, "spurious_response_": 1, "partial_ack_": False,
+    # Newreno's variants of RFC 2582 (ns-2's defaults)
+    "newreno_changes1_": 1, "partial_window_deflation_": 1, "exit_recovery_fix_": 0,
+}
+SINK_DEFAULTS: dict[str, Any] = {
+    "interval_": 0.1, "maxSackBlocks_": 3, "ts_echo_rfc1323_": False,
+    "RFC2581_immediate_ack_": True, "SYN_immediate_ack_": True,
+}
+
+
+@dataclass(frozen=True)
+class _Agent:
+    ns2_class: str
+    variant: str | None         # the engine variant, None: none yet
+    sack_sender: bool           # the sender uses SACK information (RFC 6675)
+
+
+AGENTS: dict[str, _Agent] = {
+    "Tahoe": _Agent("Agent/TCP", None, False),
+    "Reno": _Agent("Agent/TCP/Reno", "reno", False),
+    "Newreno": _Agent("Agent/TCP/Newreno", "sack", False),
+    "Sack1": _Agent("Agent/TCP/Sack1", "sack", True),
+}
+# sink name -> (sends SACK blocks, delays ACKs)
+SINKS: dict[str, tuple[bool, bool]] = {
+    "": (False, False), "DelAck": (False, True), "Sack1": (True, False),
+    "Sack1/DelAck": (True, True),
+}
+
+
+class Ns2Unsupported(ValueError):
+    """The agent (or a value of it) cannot be run by the engine at all; the message says why."""
+
+
+@dataclass(frozen=True)
+class Ns2Configs:
+    sender: TcpConfig
+    receiver: TcpConfig
+    wire_bytes: int             # a full data packet's size on ns-2's links (packetSize_ + 40
+                                # with useHeaders_, else packetSize_)
+    syn: bool                   # ns-2 sends a SYN first (syn_); without, data starts at once
+    unmodelled: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ns2Agent:
+    """One ns-2 sender and sink with their bound variables (ns-2's names, e.g. ``window_``)."""
+
+    agent: str = "Sack1"
+    sink: str = "Sack1"
+    params: Mapping[str, Any] = field(default_factory=dict)
+    sink_params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.agent not in AGENTS:
+            raise ValueError(f"unknown ns-2 agent {self.agent!r}; choose from "
+                             f"{', '.join(AGENTS)}")
+        if self.sink not in SINKS:
+            raise ValueError(f"unknown ns-2 sink {self.sink!r}; choose from "
+                             f"{', '.join(repr(s) for s in SINKS)}")
+        bad = sorted(set(self.params) - set(AGENT_DEFAULTS))
+        if bad:
+            raise ValueError(f"unknown Agent/TCP variable(s) {', '.join(bad)}; known: "
+                             f"{', '.join(AGENT_DEFAULTS)}")
+        bad = sorted(set(self.sink_params) - set(SINK_DEFAULTS))
+        if bad:
+            raise ValueError(f"unknown TCPSink variable(s) {', '.join(bad)}; known: "
+                             f"{', '.join(SINK_DEFAULTS)}")
+
+    def value(self, name: str) -> Any:
+        if name in SINK_DEFAULTS:
+            return self.sink_params.get(name, SINK_DEFAULTS[name])
+        return self.params.get(name, AGENT_DEFAULTS[name])
+
+    def with_params(self, **params: Any) -> "Ns2Agent":
+        return replace(self, params={**self.params, **params})
+
+    def configs(self, base: TcpConfig | None = None) -> Ns2Configs:
+        """The sender's and receiver's configurations (over ``base``'s other fields), the wire
+        size of a data packet, and what the engine leaves unmodelled. Ns2Unsupported when the
+        engine has no sender for the agent."""
+        cls = AGENTS[self.agent]
+        if cls.variant is None:
+            raise Ns2Unsupported(f"{cls.ns2_class} (Tahoe): the engine has no Tahoe sender "
+                                 f"(fast retransmit, then cwnd = windowInit_ and slow start, "
+                                 f"without fast recovery)")
+        v = self.value
+        variant = cls.variant
+        if v("frto_enabled_") or v("sfrto_enabled_"):
+            # RFC 5682: the SACK-enhanced algorithm where SACK is in use, else the basic one
+            variant = "frto" if cls.sack_sender else "frto-newreno"
+        sink_sack, delack = SINKS[self.sink]
+        tick = float(v("tcpTick_"))
+        size = int(v("packetSize_"))
+        mss = size if v("useHeaders_") else size - HEADER_BYTES
+        if mss < 64:
+            raise Ns2Unsupported(f"packetSize_ {size}: a segment of {mss} data bytes is below "
+                                 f"the engine's smallest MSS of 64")
+        window = int(v("window_"))
+        maxcwnd = int(v("maxcwnd_"))
+        knobs = dict(
+            variant=variant, mss=mss, sack=cls.sack_sender and sink_sack,
+            timestamps=bool(v("timestamps_")),
+            initial_window_segments=int(v("windowInit_")), send_window_segments=window,
+            # ns-2 sends within min(cwnd_, window_) and takes ssthresh from that minimum
+            # (ns Manual, "Responses to Congestion": "half of the current window size (the
+            # minimum of cwnd_ and window_)"); cwnd_ itself may grow beyond window_ meanwhile.
+            # Capping the engine's cwnd at window_ (and maxcwnd_) gives the same window.
+            max_cwnd_segments=min(window, maxcwnd) if maxcwnd > 0 else window,
+            # ns-2's sinks advertise no window (window_ is the sender's): a receive buffer
+            # beyond what the window field can show keeps every ACK's window the same, so no
+            # duplicate ACK is a window update (RFC 5681 §2 (e)) as the sink's reads free space
+            window_scale=7, rcv_buffer=RCV_BUFFER,
+            clock_granularity=tick,
+            min_rto=max(float(v("minrto_")), 2 * tick), initial_rto=float(v("rtxcur_init_")),
+            max_rto=float(v("maxrto_")), rto_m=1.0, rto_k=4.0, rtt_sampling="per-flight",
+            partial_ack="newreno",
+            limited_transmit_cwnds=None if v("singledup_") else 0.0,
+            delayed_ack=delack, delayed_ack_timeout=float(v("interval_")),
+        )
+        if variant == "sack":
+            knobs["dupthresh"] = int(v("numdupacks_"))
+        config = replace(base or TcpConfig(), **knobs)
+        return Ns2Configs(config, config, size + HEADER_BYTES if v("useHeaders_") else size,
+                          bool(v("syn_")), self._unmodelled(cls))
+
+    def _unmodelled(self, cls: _Agent) -> tuple[str, ...]:
+        """Each value ns-2 acts on that the engine's configuration cannot express."""
+        v = self.value
+        out = []
+
+        def note(name: str, rule: str) -> None:
+            out.append(f"{name} {v(name)}: {rule}")
+        if v("maxburst_"):
+            note("maxburst_", "ns-2 sends at most maxburst_ packets per ACK; the engine has no "
+                              "burst limit")
+        if not v("rfc2988_"):
+            note("rfc2988_", "ns-2 applies minrto_ after the backoff; the engine before it "
+                             "(RFC 6298 (5.5))")
+        if not v("bugFix_"):
+            note("bugFix_", "ns-2 may fast-retransmit again on duplicate ACKs from one window; "
+                            "the engine never does (RFC 6582 §3.2 step 2)")
+        if v("noFastRetrans_"):
+            note("noFastRetrans_", "ns-2 waits for the timer; the engine always fast-retransmits")
+        if v("numdupacks_") != 3 and (cls.variant != "sack" or v("frto_enabled_")):
+            note("numdupacks_", f"the engine's {cls.variant!r} sender keeps DupThresh 3")
+        if cls.variant == "reno" and v("singledup_"):
+            note("singledup_", "ns-2's Reno sends Limited Transmit; the engine's reno does not")
+        if cls.sack_sender and not SINKS[self.sink][0]:
+            note("sink", "a Sack1 sender over a sink that sends no SACK blocks: the engine "
+                         "runs its NewReno path (RFC 6582), ns-2 its Sack1 pipe without blocks")
+        if v("maxSackBlocks_") != 3:
+            note("maxSackBlocks_", "the engine's receiver sends up to 4 blocks (RFC 2018 §3)")
+        for name in ("overhead_", "ecn_", "lessCareful_", "bugFix_ack_", "bugFix_ts_",
+                     "ts_resetRTO_", "partial_ack_"):
+            if v(name):
+                note(name, "not modelled by the engine")
+        if v("numdupacksFrac_") >= 0:
+            note("numdupacksFrac_", "ns-2 raises numdupacks_ to cwnd/numdupacksFrac_; the "
+                                    "engine's DupThresh is fixed")
+        if not v("precisionReduce_") or not v("updated_rttvar_") or not v("timerfix_"):
+            out.append("precisionReduce_/updated_rttvar_/timerfix_: ns-2's older RTO "
+                       "arithmetic; the engine's is RFC 6298's")
+        if v("windowInitOption_") != 1:
+            note("windowInitOption_", "ns-2 computes the initial window from the packet size "
+                                      "(RFC 3390); the engine takes windowInit_")
+        if v("frto_enabled_") or v("sfrto_enabled_"):
+            out.append(f"frto_enabled_/sfrto_enabled_, spurious_response_ "
+                       f"{v('spurious_response_')}: the engine's F-RTO responds by halving "
+                       f"(001 §3)")
+        for name, default in (("ts_echo_rfc1323_", False), ("RFC2581_immediate_ack_", True),
+                              ("SYN_immediate_ack_", True)):
+            if v(name) != default:
+                note(name, "the engine's receiver does not offer this choice")
+        if v("windowOption_") != 1 or v("increase_num_") != 1.0 or v("decrease_num_") != 0.5:
+            out.append("windowOption_/increase_num_/decrease_num_: the engine's AIMD is "
+                       "RFC 5681's (1 packet per RTT, halving)")
+        if cls.ns2_class == "Agent/TCP/Newreno" and (v("newreno_changes1_") != 1
+                                                     or v("partial_window_deflation_") != 1
+                                                     or v("exit_recovery_fix_") != 0):
+            out.append("newreno_changes1_/partial_window_deflation_/exit_recovery_fix_: the "
+                       "engine's NewReno is RFC 6582's")
+        return tuple(out)

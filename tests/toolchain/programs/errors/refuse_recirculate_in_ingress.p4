@@ -1,0 +1,19 @@
+// Refusal: see refuse_recirculate_in_ingress.stderr for the expected message. recirculate belongs to egress on simple_switch.
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; }
+struct headers_t { h_t h; }
+struct meta_t { bit<32> x; bit<16> n16; bit<8> n8; bit<512> w; }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
+    state start { pkt.extract(hdr.h); transition accept; }
+}
+control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) {
+    apply {
+        recirculate_preserving_field_list(0);
+    }
+}
+control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t std) { apply {  } }
+control CC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
