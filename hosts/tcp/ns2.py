@@ -181,7 +181,8 @@ class Ns2Agent:
                                  f"the engine's smallest MSS of 64")
         window = int(v("window_"))
         maxcwnd = int(v("maxcwnd_"))
-        knobs = dict(
+        # TcpConfig fields of several types, checked by the dataclass itself
+        knobs: dict[str, Any] = dict(
             variant=variant, mss=mss, sack=cls.sack_sender and sink_sack,
             timestamps=bool(v("timestamps_")),
             initial_window_segments=int(v("windowInit_")), send_window_segments=window,
