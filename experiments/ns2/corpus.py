@@ -315,7 +315,7 @@ def _tcp() -> list[Spec]:
     # every test of test-suite-tcp.tcl has a Tahoe sender or a RED bottleneck (or both)
     why = {"ecn": f"{RED} and ECN", "timers": TAHOE, "timersA": TAHOE, "timersAfix": TAHOE,
            "timersA1": TAHOE, "timersA2": TAHOE, "timersA3": TAHOE,
-           "timers_backoffs": f"{RED}, {TAHOE}", "stats1": TAHOE}
+           "timers_backoffs": "a RED queue and the Tahoe sender", "stats1": TAHOE}
     names = ["ecn", "timers", "timersA", "timersAfix", "timersA1", "timersA2", "timersA3",
              *(f"timers{i}" for i in range(1, 6)), "timers_backoffs", "stats1",
              "quiescent_100ms", "quiescentB", "quiescentB_qoption", "underutilized_100ms",
