@@ -57,6 +57,12 @@ class TcpConfig:
                                     # (RFC 6582: retransmit the next hole) or "wait" (no
                                     # retransmission, later holes wait for the RTO: Windows XP,
                                     # 004 §3.2)
+    # the window's arithmetic: "rfc5681" (bytes: RFC 5681 §3.1 eq. (3) in congestion avoidance,
+    # eq. (4) on a loss, cwnd = ssthresh when fast recovery ends) or "ns2" (ns-2's TcpAgent, ns
+    # Manual "TCP Agents": cwnd a real number of packets, +1 per new ACK in slow start and
+    # +1/cwnd in congestion avoidance, halved on a loss with ssthresh its integer part, and
+    # Sack1 leaving fast recovery with the halved cwnd, grown from the next ACK)
+    cwnd_model: str = "rfc5681"
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
@@ -76,6 +82,8 @@ class TcpConfig:
                              f"{self.rtt_sampling!r}")
         if self.partial_ack not in ("newreno", "wait"):
             raise ValueError(f"partial_ack must be 'newreno' or 'wait', got {self.partial_ack!r}")
+        if self.cwnd_model not in ("rfc5681", "ns2"):
+            raise ValueError(f"cwnd_model must be 'rfc5681' or 'ns2', got {self.cwnd_model!r}")
         if not 0 <= self.time_wait < float("inf"):
             raise ValueError(f"time_wait must be a finite number of seconds >= 0, got "
                              f"{self.time_wait!r}")

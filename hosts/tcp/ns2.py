@@ -198,7 +198,7 @@ class Ns2Agent:
             clock_granularity=tick,
             min_rto=max(float(v("minrto_")), 2 * tick), initial_rto=float(v("rtxcur_init_")),
             max_rto=float(v("maxrto_")), rto_m=1.0, rto_k=4.0, rtt_sampling="per-flight",
-            partial_ack="newreno",
+            partial_ack="newreno", cwnd_model="ns2",
             limited_transmit_cwnds=None if v("singledup_") else 0.0,
             delayed_ack=delack, delayed_ack_timeout=float(v("interval_")),
         )
@@ -257,8 +257,8 @@ class Ns2Agent:
             if v(name) != default:
                 note(name, "the engine's receiver does not offer this choice")
         if v("windowOption_") != 1 or v("increase_num_") != 1.0 or v("decrease_num_") != 0.5:
-            out.append("windowOption_/increase_num_/decrease_num_: the engine's AIMD is "
-                       "RFC 5681's (1 packet per RTT, halving)")
+            out.append("windowOption_/increase_num_/decrease_num_: the engine's window grows "
+                       "and halves as ns-2's defaults (1, 1.0, 0.5) only")
         if cls.ns2_class == "Agent/TCP/Newreno" and (v("newreno_changes1_") != 1
                                                      or v("partial_window_deflation_") != 1
                                                      or v("exit_recovery_fix_") != 0):

@@ -54,7 +54,8 @@ class LossRecovery:
                  "probe_due", "new_allowance", "lt_ok", "bounds_new_data", "_on_dupack_hook",
                  "_on_new_ack_hook", "_on_ack_hook", "_on_dsack_hook", "_on_undo_hook",
                  "_on_enter_recovery_hook", "_on_retransmit_hook", "_on_timeout_hook",
-                 "_on_probe_sent_hook", "_deadline_hook", "_limited_transmit_hook", "view")
+                 "_on_probe_sent_hook", "_deadline_hook", "_limited_transmit_hook", "view",
+                 "packet_cwnd", "cwnd_packets", "cwnd_packets_bytes")
 
     def __init__(self, config: TcpConfig, policy: LossRecoveryPolicy, sender: Sender,
                  rtt: RttEstimator, timers: Timers, *, iss: int, stats: dict[str, int],
@@ -76,6 +77,12 @@ class LossRecovery:
         # the window and the recovery's state
         self.cwnd = 0
         self.ssthresh = 1 << 30                     # RFC 5681 §3.1: arbitrarily high
+        # ns-2's window (cwnd_model "ns2"): a real number of packets that cwnd (bytes) follows;
+        # ``cwnd_packets_bytes`` is the cwnd it gave, so a cwnd set otherwise (an RTO's loss
+        # window, an undo) is taken up again as cwnd / SMSS
+        self.packet_cwnd = config.cwnd_model == "ns2"
+        self.cwnd_packets = 0.0
+        self.cwnd_packets_bytes = -1
         # DupThresh in force (RFC 6675 §2): fast retransmit's threshold and IsLost's count of
         # SACKed segments; 3 (RFC 5681) unless an OS profile says (004, hosts/tcp/profiles.py);
         # the policy changes it by returning SetDupthresh
@@ -174,11 +181,43 @@ class LossRecovery:
 
     def _grow_cwnd(self, acked: int) -> None:
         mss = self.mss
-        if self.cwnd < self.ssthresh:
+        if self.packet_cwnd:
+            self._grow_packet_cwnd()
+        elif self.cwnd < self.ssthresh:
             self.cwnd += min(acked, mss)            # RFC 5681 §3.1 equation (2)
         else:
             self.cwnd += max(1, mss * mss // self.cwnd)     # RFC 5681 §3.1 equation (3)
         self.cwnd = min(self.cwnd, self.max_cwnd)
+
+    # ns-2's window (cwnd_model "ns2"; TcpAgent's opencwnd and slowdown, ns Manual "TCP
+    # Agents"): cwnd_ is a real number of packets and the sender keeps floor(cwnd_) out. Held
+    # here as that number; cwnd (bytes) is floor(w) segments plus the fraction's bytes rounded
+    # down, so that cwnd - pipe makes room for a packet exactly when ns-2's window does.
+    def _packets(self) -> float:
+        """ns-2's cwnd_: the real-valued window, or cwnd / SMSS if cwnd was set otherwise."""
+        if self.cwnd != self.cwnd_packets_bytes:
+            return self.cwnd / self.mss
+        return self.cwnd_packets
+
+    def _set_packets(self, w: float) -> None:
+        mss = self.mss
+        whole = int(w)
+        self.cwnd = self.cwnd_packets_bytes = whole * mss + int((w - whole) * mss)
+        self.cwnd_packets = w
+
+    def _grow_packet_cwnd(self) -> None:
+        """Each new ACK adds 1 packet below ssthresh (slow start, whatever the ACK covers) and
+        1/cwnd above it, up to the largest window."""
+        w = self._packets()
+        w += 1.0 if w * self.mss < self.ssthresh else 1.0 / w
+        self._set_packets(min(w, self.max_cwnd / self.mss))
+
+    def _halve_packet_cwnd(self, *, restart: bool) -> None:
+        """A loss: ssthresh is the integer part of half the window, at least 2 packets; cwnd
+        becomes that half (fast retransmit) or one packet (``restart``: an RTO)."""
+        half = self._packets() / 2
+        self.ssthresh = max(int(half), 2) * self.mss
+        self._set_packets(1.0 if restart else half)
 
     # ------------------------------------------------------------------ segments out
     def output(self, now: float) -> list[Segment]:
@@ -375,21 +414,25 @@ class LossRecovery:
         timers.retries = 0
         if self._on_new_ack_hook is not None:
             self._apply(self._on_new_ack_hook(self.view, now=now), now)
+        grow = True
         if self.in_recovery or self.in_loss:
             if ack >= self.recovery_point:
+                # ns-2's Sack1 grows its window from the ACK after the one that ends recovery
+                grow = not (self.in_recovery and self.packet_cwnd and self.sack_ok)
                 self._exit_recovery()
             elif partial and self.cfg.partial_ack == "newreno":
                 # RFC 6582 §3.2 step 5 by default (partial_ack "wait": no retransmission, the
                 # next hole waits for the RTO; a variant may defer it, Net Reno's reordering
                 # guard, 002 §5.3)
                 self._apply(self.policy.on_partial_ack(self.view, now=now), now)
-        if not self.in_recovery:
+        if grow and not self.in_recovery:
             self._grow_cwnd(acked)
         # RFC 6298 (5.2)/(5.3): stop the timer when all is acked, else restart it
         timers.restart_rto(now, snd.snd_max > snd.snd_una)
 
     def _exit_recovery(self) -> None:
-        if self.in_recovery and not self.recovery_undone:
+        if self.in_recovery and not self.recovery_undone \
+                and not (self.packet_cwnd and self.sack_ok):    # ns-2's Sack1 keeps its cwnd
             self.cwnd = min(self.ssthresh, self.max_cwnd)   # RFC 6582 §3.2 step 4 / RFC 6675
         self.in_recovery = self.in_loss = False
         self.trace("recovery-exit", cwnd=self.cwnd)
@@ -424,8 +467,11 @@ class LossRecovery:
             self._on_enter_recovery_hook(self.view, prior_cwnd, prior_ssthresh, now=now)
         self.recovery_point = snd.snd_max
         flight = snd.snd_max - snd.snd_una
-        self.ssthresh = self.policy.ssthresh_after_loss(self.view, now=now)  # RFC 5681 eq. (4)
-        self.cwnd = self.ssthresh
+        if self.packet_cwnd:
+            self._halve_packet_cwnd(restart=False)
+        else:
+            self.ssthresh = self.policy.ssthresh_after_loss(self.view, now=now)  # RFC 5681 (4)
+            self.cwnd = self.ssthresh
         self.in_recovery = True
         self.recovery_undone = False
         self.stats["fast_retransmits"] += 1
@@ -455,7 +501,9 @@ class LossRecovery:
             self._enter_recovery(now)
             return False
         self._timed_out(now)
-        if not self.in_loss:
+        if self.packet_cwnd:
+            self._halve_packet_cwnd(restart=True)       # on every expiry, as ns-2's TcpAgent
+        elif not self.in_loss:
             ssthresh = policy.ssthresh_after_loss(self.view, now=now)  # RFC 5681 eq. (4)
             if self.in_recovery and not self.recovery_undone:
                 # The RTO ends a fast recovery that already cut ssthresh for this loss event:

@@ -1,0 +1,79 @@
+"""ns-2's window arithmetic (TcpConfig.cwnd_model "ns2", the ns2 profile; hosts/tcp/recovery.py):
+cwnd a real number of packets, +1 per new ACK in slow start and +1/cwnd in congestion
+avoidance, halved on a loss with ssthresh its integer part, Sack1 leaving fast recovery with
+the halved window and growing it from the next ACK (ns Manual, "TCP Agents"). The expected
+windows are computed here from those rules, in packets; the engine holds bytes."""
+
+import pytest
+
+from hosts.tcp import TcpConfig
+from hosts.tcp.profiles import profile_config
+from hosts.testing import TestNetwork
+
+MSS = 1000
+DATA = bytes(i % 251 for i in range(150_000))      # 150 segments
+
+
+def _record(config, drop=None):
+    """Run one transfer; after every segment A takes in: (SND.UNA, cwnd, ssthresh, in recovery)."""
+    net = TestNetwork(config, DATA, serialization=0.001)
+    if drop is not None:
+        net.drop(drop)
+    seen = []
+    a = net.a
+    on_segment = a.on_segment
+
+    def recorded(seg, *, now):
+        out = on_segment(seg, now=now)
+        seen.append((a.snd_una, a.cwnd, a.ssthresh, a.in_recovery))
+        return out
+    a.on_segment = recorded
+    net.run()
+    assert net.delivered == DATA
+    return net, seen
+
+
+def _bytes(w):
+    """cwnd in bytes for ns-2's window of w packets: floor(w) segments and the fraction's bytes."""
+    return int(w) * MSS + int((w - int(w)) * MSS)
+
+
+def test_ns2_profile_sets_the_ns2_window_and_the_default_does_not():
+    assert profile_config("ns2").cwnd_model == "ns2"
+    assert TcpConfig().cwnd_model == profile_config("rfc5681").cwnd_model == "rfc5681"
+    with pytest.raises(ValueError, match="cwnd_model must be 'rfc5681' or 'ns2', got 'ns3'"):
+        TcpConfig(cwnd_model="ns3")
+
+
+def test_the_window_is_halved_kept_through_sack1_recovery_and_grown_by_one_over_cwnd():
+    config = profile_config("ns2", mss=MSS, send_window_segments=None, max_cwnd_segments=500)
+    net, seen = _record(config, drop=20)
+    first = next(i for i, s in enumerate(seen) if s[3])         # the fast retransmit's ACK
+    before = seen[first - 1][1]
+    assert before % MSS == 0                                    # slow start: whole packets
+    half = before / MSS / 2
+    una, cwnd, ssthresh, _ = seen[first]
+    assert (cwnd, ssthresh) == (_bytes(half), max(int(half), 2) * MSS)
+    last = max(i for i, s in enumerate(seen) if s[3])
+    # the ACK that ends the recovery leaves the halved window as it is
+    assert seen[last + 1][1:] == (_bytes(half), ssthresh, False)
+    # then every new ACK adds 1/w packets (congestion avoidance: w >= ssthresh)
+    w, una, checked = half, seen[last + 1][0], 0
+    for una_now, cwnd_now, _, recovering in seen[last + 2:]:
+        assert not recovering
+        if una_now > una:
+            w += 1 / w
+            una = una_now
+            checked += 1
+        assert cwnd_now == _bytes(w)
+    assert checked > 50
+
+
+def test_the_rfc_window_grows_by_whole_bytes_per_ack():
+    """The default arithmetic: RFC 5681 §3.1 eq. (3), floor(SMSS*SMSS/cwnd) bytes an ACK, and
+    cwnd = ssthresh (eq. (4)) when the recovery ends."""
+    config = TcpConfig(mss=MSS, max_cwnd_segments=500)
+    _, seen = _record(config, drop=20)
+    last = max(i for i, s in enumerate(seen) if s[3])
+    una, cwnd, ssthresh, _ = seen[last + 1]
+    assert cwnd == ssthresh + max(1, MSS * MSS // ssthresh)     # set to ssthresh, then grown
