@@ -63,6 +63,12 @@ class TcpConfig:
     # +1/cwnd in congestion avoidance, halved on a loss with ssthresh its integer part, and
     # Sack1 leaving fast recovery with the halved cwnd, grown from the next ACK)
     cwnd_model: str = "rfc5681"
+    # with SACK, what fast recovery counts as in flight and resends: "rfc6675" (SetPipe from
+    # the scoreboard, IsLost's DupThresh SACKed segments above a hole) or "sack1" (ns-2's
+    # Agent/TCP/Sack1, after Fall and Floyd: pipe a counter, flight - DupThresh packets at the
+    # fast retransmit, -1 each ACK, -1 more a partial ACK, +1 each packet sent after the
+    # retransmission; every hole below a SACKed packet is resent in turn)
+    pipe_model: str = "rfc6675"
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
@@ -84,6 +90,8 @@ class TcpConfig:
             raise ValueError(f"partial_ack must be 'newreno' or 'wait', got {self.partial_ack!r}")
         if self.cwnd_model not in ("rfc5681", "ns2"):
             raise ValueError(f"cwnd_model must be 'rfc5681' or 'ns2', got {self.cwnd_model!r}")
+        if self.pipe_model not in ("rfc6675", "sack1"):
+            raise ValueError(f"pipe_model must be 'rfc6675' or 'sack1', got {self.pipe_model!r}")
         if not 0 <= self.time_wait < float("inf"):
             raise ValueError(f"time_wait must be a finite number of seconds >= 0, got "
                              f"{self.time_wait!r}")

@@ -199,6 +199,7 @@ class Ns2Agent:
             min_rto=max(float(v("minrto_")), 2 * tick), initial_rto=float(v("rtxcur_init_")),
             max_rto=float(v("maxrto_")), rto_m=1.0, rto_k=4.0, rtt_sampling="per-flight",
             partial_ack="newreno", cwnd_model="ns2",
+            pipe_model="sack1" if cls.sack_sender else "rfc6675",
             limited_transmit_cwnds=None if v("singledup_") else 0.0,
             delayed_ack=delack, delayed_ack_timeout=float(v("interval_")),
         )

@@ -55,7 +55,7 @@ class LossRecovery:
                  "_on_new_ack_hook", "_on_ack_hook", "_on_dsack_hook", "_on_undo_hook",
                  "_on_enter_recovery_hook", "_on_retransmit_hook", "_on_timeout_hook",
                  "_on_probe_sent_hook", "_deadline_hook", "_limited_transmit_hook", "view",
-                 "packet_cwnd", "cwnd_packets", "cwnd_packets_bytes")
+                 "packet_cwnd", "cwnd_packets", "cwnd_packets_bytes", "sack1", "pipe_count")
 
     def __init__(self, config: TcpConfig, policy: LossRecoveryPolicy, sender: Sender,
                  rtt: RttEstimator, timers: Timers, *, iss: int, stats: dict[str, int],
@@ -83,6 +83,9 @@ class LossRecovery:
         self.packet_cwnd = config.cwnd_model == "ns2"
         self.cwnd_packets = 0.0
         self.cwnd_packets_bytes = -1
+        # ns-2's Sack1 (pipe_model "sack1", with SACK agreed): fast recovery's pipe a counter
+        self.sack1 = False
+        self.pipe_count = 0
         # DupThresh in force (RFC 6675 §2): fast retransmit's threshold and IsLost's count of
         # SACKed segments; 3 (RFC 5681) unless an OS profile says (004, hosts/tcp/profiles.py);
         # the policy changes it by returning SetDupthresh
@@ -127,6 +130,7 @@ class LossRecovery:
         self.max_cwnd = self.cfg.max_cwnd_segments * mss
         self.cwnd = min(self.initial_window(), self.max_cwnd)
         self.dupthresh_marking = self.policy.dupthresh_loss_marking or not sack_ok
+        self.sack1 = sack_ok and self.cfg.pipe_model == "sack1"
 
     # ------------------------------------------------------------------ the window
     def initial_window(self) -> int:
@@ -173,6 +177,8 @@ class LossRecovery:
     @property
     def pipe(self) -> int:
         """RFC 6675 §4 SetPipe: bytes believed in the network (NewReno: dupacks as SACKs)."""
+        if self.sack1 and self.in_recovery:
+            return self.pipe_count
         snd, sb = self.sender, self.sb
         pipe = snd.snd_max - snd.snd_una - sb.sacked_out - sb.lost_out + sb.retrans_out
         if self.reno_dupacks and not self.sack_ok:     # (0 for every SACK connection)
@@ -250,6 +256,8 @@ class LossRecovery:
             r = sb.next_lost() if (self.in_recovery or self.in_loss) else None
             if r is not None:
                 out.append(self.retransmit(r, now))
+                if self.sack1 and self.in_recovery:
+                    self.pipe_count += mss
                 continue
             if new_data_end is not None and snd.snd_nxt + mss > new_data_end:
                 break                       # the sender's window, limited transmit's bound
@@ -257,6 +265,8 @@ class LossRecovery:
             if seg is None:
                 break
             out.append(seg)
+            if self.sack1 and self.in_recovery:
+                self.pipe_count += mss
         if self.new_allowance:
             # SendNew (Net Reno's marked packets, 002 §6.3): new segments beyond cwnd
             for _ in range(self.new_allowance):
@@ -324,6 +334,12 @@ class LossRecovery:
         ack = snd.snd_una + seq_sub(seg.ack, (self.iss + snd.snd_una) % SEQ_MOD)
         if ack > snd.snd_max:
             return False
+        if self.sack1 and self.in_recovery:
+            # Sack1: every ACK in fast recovery takes a packet out of pipe, a partial ACK one
+            # more (the retransmission and the packet it covered both left)
+            self.pipe_count -= self.mss
+            if snd.snd_una < ack < self.recovery_point:
+                self.pipe_count -= self.mss
         if ack < snd.snd_una:
             return True                             # old ACK: nothing new (RFC 9293 §3.10.7.4)
         prior_wnd = snd.snd_wnd
@@ -344,7 +360,7 @@ class LossRecovery:
         elif self._is_dupack(seg, new_sack, prior_wnd):
             self._on_dupack(seg, now)
         if (self.in_recovery or self.in_loss) and new_sack and self.dupthresh_marking:
-            self.sb.mark_lost_below_sacked(self.dupthresh)
+            self.sb.mark_lost_below_sacked(1 if self.sack1 else self.dupthresh)
         if self._on_ack_hook is not None:
             self._apply(self._on_ack_hook(self.view, seg, prior_una, now=now), now)
         self._read_deadline()
@@ -480,7 +496,11 @@ class LossRecovery:
                    prior_cwnd=prior_cwnd)
         if self.dupthresh_marking:
             self.sb.mark_head_lost()
-            self.sb.mark_lost_below_sacked(self.dupthresh)
+            self.sb.mark_lost_below_sacked(1 if self.sack1 else self.dupthresh)
+        if self.sack1:
+            # Sack1: the packets sent less the DupThresh duplicate ACKs' (Fall and Floyd); the
+            # retransmission that follows is not counted
+            self.pipe_count = snd.snd_max - snd.snd_una - self.dupthresh * self.mss
         self.force_head = True
 
     # ------------------------------------------------------------------ the RTO expired

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 # "ns-2 as the reference", has each explained
 WHY = "experiments/README.md, ns-2"
 HANDSHAKE = "the engine's handshake: options on SYN and SYN-ACK, a third segment ns-2 does not send"
-SACK1 = "Sack1's pipe lets a later hole's retransmission out later than RFC 6675's"
+MAXBURST = "ns-2's maxburst_ 4: at most 4 packets sent on one ACK; the engine has no burst limit"
 RTO = "ns-2's RTO: 100 ms ticks from a random phase, backed off before minrto_"
 FRTO = "F-RTO: after the timeout the engine sends one segment more (RFC 5682 §3 step 2b)"
 SYN_DELACK = "ns-2's DelAck sink delays its ACK of the SYN; the engine answers at once"
@@ -32,9 +32,9 @@ UNTRACED = "the first difference comes after the first recovery; not yet traced"
 
 KNOWN: dict[tuple[str, str], str] = {
     **{("newreno", s.name): HANDSHAKE for s in corpus.SPECS["newreno"]},
-    **{("sack", t): SACK1 for t in ("sack1z", "sack1a", "sack1aa", "sack1b", "sack1c")},
+    **{("sack", t): MAXBURST for t in ("sack1z", "sack1aa")},
     **{("sack", t): HANDSHAKE for t in ("sack3", "sack_finiteflow")},
-    **{("sack", t): UNTRACED for t in ("sack5", "sack5a", "sackB2", "sack_dupacks",
+    **{("sack", t): UNTRACED for t in ("sack1b", "sack1c", "sack5", "sack5a", "sackB2",
                                        "sack_dupacks1")},
     ("testReno", "Reno_TCP"): RTO,
     ("testReno", "Sack_TCP"): UNTRACED,

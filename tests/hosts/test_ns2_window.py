@@ -77,3 +77,41 @@ def test_the_rfc_window_grows_by_whole_bytes_per_ack():
     last = max(i for i, s in enumerate(seen) if s[3])
     una, cwnd, ssthresh, _ = seen[last + 1]
     assert cwnd == ssthresh + max(1, MSS * MSS // ssthresh)     # set to ssthresh, then grown
+
+
+def test_sack1_pipe_is_a_counter_of_acks_and_sends():
+    """pipe_model "sack1" (the ns2 profile's Sack1): pipe at the fast retransmit is the packets
+    out less DupThresh; each ACK in fast recovery takes one packet out, a partial ACK two, and
+    each packet sent after the fast retransmission puts one in; every hole below a SACKed
+    packet is resent (three drops in one window, all resent within the recovery)."""
+    config = profile_config("ns2", mss=MSS, send_window_segments=None, max_cwnd_segments=500)
+    assert config.pipe_model == "sack1" and TcpConfig().pipe_model == "rfc6675"
+    net = TestNetwork(config, DATA, serialization=0.001)
+    net.drop(30, 33, 36)
+    a, rec = net.a, net.a.recovery
+    on_segment = a.on_segment
+    checked = []
+
+    def recorded(seg, *, now):
+        before = (rec.in_recovery, rec.pipe, a.snd_una, a.snd_max, len(net.sent))
+        out = on_segment(seg, now=now)
+        net._from_a(out)                      # what this ACK sent, counted before the next one
+        sent = len(net.sent) - before[4]
+        if not before[0] and rec.in_recovery:
+            flight = before[3] - before[2]
+            assert rec.pipe == flight - 3 * MSS + (sent - 1) * MSS
+            checked.append("enter")
+        elif before[0]:
+            partial = before[2] < a.snd_una < rec.recovery_point
+            expected = before[1] - MSS * (2 if partial else 1) + sent * MSS
+            if rec.in_recovery:
+                assert rec.pipe == expected
+                checked.append("partial" if partial else "ack")
+        return []
+    a.on_segment = recorded
+    net.run()
+    assert net.delivered == DATA
+    assert checked.count("enter") == 1 and "partial" in checked and checked.count("ack") > 5
+    resent = [s.number for s in net.sent if s.number > 36 and s.seq in
+              {net.sent[n - 1].seq for n in (30, 33, 36)}]
+    assert len(resent) == 3 and a.stats["timeouts"] == 0
