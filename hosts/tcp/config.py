@@ -69,6 +69,9 @@ class TcpConfig:
     # fast retransmit, -1 each ACK, -1 more a partial ACK, +1 each packet sent after the
     # retransmission; every hole below a SACKed packet is resent in turn)
     pipe_model: str = "rfc6675"
+    # at most this many segments sent under cwnd at one instant (an ACK's, a timer's), ns-2's
+    # maxburst_ (ns Manual, "TCP Agents"); None: no limit but cwnd
+    max_burst: int | None = None
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
@@ -92,6 +95,8 @@ class TcpConfig:
             raise ValueError(f"cwnd_model must be 'rfc5681' or 'ns2', got {self.cwnd_model!r}")
         if self.pipe_model not in ("rfc6675", "sack1"):
             raise ValueError(f"pipe_model must be 'rfc6675' or 'sack1', got {self.pipe_model!r}")
+        if self.max_burst is not None and self.max_burst < 1:
+            raise ValueError(f"max_burst must be >= 1 (or None: no limit), got {self.max_burst}")
         if not 0 <= self.time_wait < float("inf"):
             raise ValueError(f"time_wait must be a finite number of seconds >= 0, got "
                              f"{self.time_wait!r}")

@@ -55,7 +55,8 @@ class LossRecovery:
                  "_on_new_ack_hook", "_on_ack_hook", "_on_dsack_hook", "_on_undo_hook",
                  "_on_enter_recovery_hook", "_on_retransmit_hook", "_on_timeout_hook",
                  "_on_probe_sent_hook", "_deadline_hook", "_limited_transmit_hook", "view",
-                 "packet_cwnd", "cwnd_packets", "cwnd_packets_bytes", "sack1", "pipe_count")
+                 "packet_cwnd", "cwnd_packets", "cwnd_packets_bytes", "sack1", "pipe_count",
+                 "burst_at", "burst_left")
 
     def __init__(self, config: TcpConfig, policy: LossRecoveryPolicy, sender: Sender,
                  rtt: RttEstimator, timers: Timers, *, iss: int, stats: dict[str, int],
@@ -86,6 +87,9 @@ class LossRecovery:
         # ns-2's Sack1 (pipe_model "sack1", with SACK agreed): fast recovery's pipe a counter
         self.sack1 = False
         self.pipe_count = 0
+        # ns-2's maxburst_ (``max_burst``): what may still go out under cwnd at ``burst_at``
+        self.burst_at = -1.0
+        self.burst_left = 0
         # DupThresh in force (RFC 6675 §2): fast retransmit's threshold and IsLost's count of
         # SACKed segments; 3 (RFC 5681) unless an OS profile says (004, hosts/tcp/profiles.py);
         # the policy changes it by returning SetDupthresh
@@ -249,7 +253,17 @@ class LossRecovery:
         new_data_end = self.new_data_end() if self.bounds_new_data else None
         # a policy that refused Limited Transmit sends nothing new below DupThresh (002 §4.2)
         held = self.dupacks > 0 and self.holds_new_data()
+        burst = self.cfg.max_burst
+        if burst is not None:
+            # ns-2's maxburst_: at most that many packets under cwnd on one event (send_much per
+            # ACK or timer), so an ACK that opens a large window does not send it in one burst
+            if now != self.burst_at:
+                self.burst_at, self.burst_left = now, burst
+            first = len(out)
+            held = held or self.burst_left <= 0
         while not held:
+            if burst is not None and len(out) - first >= self.burst_left:
+                break
             room = self.cwnd - self.pipe
             if room < mss and not (room > 0 and snd.app_end - snd.snd_nxt < mss):
                 break
@@ -267,6 +281,8 @@ class LossRecovery:
             out.append(seg)
             if self.sack1 and self.in_recovery:
                 self.pipe_count += mss
+        if burst is not None:
+            self.burst_left -= len(out) - first
         if self.new_allowance:
             # SendNew (Net Reno's marked packets, 002 §6.3): new segments beyond cwnd
             for _ in range(self.new_allowance):

@@ -115,3 +115,18 @@ def test_sack1_pipe_is_a_counter_of_acks_and_sends():
     resent = [s.number for s in net.sent if s.number > 36 and s.seq in
               {net.sent[n - 1].seq for n in (30, 33, 36)}]
     assert len(resent) == 3 and a.stats["timeouts"] == 0
+
+
+def test_max_burst_bounds_what_one_instant_sends():
+    """max_burst (ns-2's maxburst_): at most that many segments under cwnd on one event; the
+    rest follow on later ACKs, and the transfer completes."""
+    def most_at_one_instant(config):
+        net = TestNetwork(config, DATA, serialization=0.001)
+        net.run()
+        assert net.delivered == DATA
+        times = [s.time for s in net.sent]
+        return max(times.count(t) for t in set(times))
+    assert most_at_one_instant(TcpConfig(mss=MSS, initial_window_segments=4)) >= 2
+    assert most_at_one_instant(TcpConfig(mss=MSS, initial_window_segments=4, max_burst=1)) == 1
+    with pytest.raises(ValueError, match="max_burst must be >= 1"):
+        TcpConfig(max_burst=0)
