@@ -32,7 +32,8 @@ UNTRACED = "the first difference comes after the first recovery; not yet traced"
 KNOWN: dict[tuple[str, str], str] = {
     **{("newreno", s.name): HANDSHAKE for s in corpus.SPECS["newreno"]},
     **{("sack", t): HANDSHAKE for t in ("sack3", "sack_finiteflow")},
-    **{("sack", t): UNTRACED for t in ("sack1b", "sack1c", "sack5", "sackB2", "sack_dupacks1")},
+    **{("sack", t): HANDSHAKE for t in ("sack1b", "sack1c")},
+    **{("sack", t): UNTRACED for t in ("sack5", "sackB2", "sack_dupacks1")},
     ("testReno", "Reno_TCP"): RTO,
     ("testReno", "Sack_TCP"): UNTRACED,
     **{("frto", t): FRTO for t in ("immediateAckReno", "immediateAckNewReno",
