@@ -27,13 +27,15 @@ HANDSHAKE = "the engine's handshake: options on SYN and SYN-ACK, a third segment
 RTO = "ns-2's RTO: 100 ms ticks from a random phase, backed off before minrto_"
 FRTO = "F-RTO: after the timeout the engine sends one segment more (RFC 5682 §3 step 2b)"
 SYN_DELACK = "ns-2's DelAck sink delays its ACK of the SYN; the engine answers at once"
+DUPACKS_FRAC = "ns-2's numdupacksFrac_ raises DupThresh to cwnd/4; the engine's DupThresh is fixed"
 UNTRACED = "the first difference comes after the first recovery; not yet traced"
 
 KNOWN: dict[tuple[str, str], str] = {
     **{("newreno", s.name): HANDSHAKE for s in corpus.SPECS["newreno"]},
     **{("sack", t): HANDSHAKE for t in ("sack3", "sack_finiteflow")},
     **{("sack", t): HANDSHAKE for t in ("sack1b", "sack1c")},
-    **{("sack", t): UNTRACED for t in ("sack5", "sackB2", "sack_dupacks1")},
+    **{("sack", t): UNTRACED for t in ("sack5", "sackB2")},
+    ("sack", "sack_dupacks1"): DUPACKS_FRAC,
     ("testReno", "Reno_TCP"): RTO,
     ("testReno", "Sack_TCP"): UNTRACED,
     **{("frto", t): FRTO for t in ("immediateAckReno", "immediateAckNewReno",
