@@ -61,8 +61,8 @@ help:
 	@echo "make run-frto   deps + reproduce F-RTO (seed 001) Tables 1-3, Figures 6-9 (FRTO_MODE=quick|full) into results/frto/"
 	@echo "make run-dbce   deps + seed 004 ch. 4-5: delay-based estimators (LPA/FPA) and the RTO replay (DBCE_MODE=quick|full) into results/dbce/"
 	@echo "make run-netreno deps + reproduce Net Reno (seed 002) Tables 1-3, Figure 1 with RED in the P4 gateway (NETRENO_MODE=quick|full) into results/netreno/"
-	@echo "make test       deps + the tests (unit, STF conformance, PTF on the embedded target), in parallel,"
-	@echo "                then the serial ones; as root it creates (and removes) network namespaces and veths"
+	@echo "make test       deps + the tests (unit, STF conformance, PTF on the embedded target, mypy over hosts/),"
+	@echo "                in parallel, then the serial ones; as root it creates (and removes) network namespaces and veths"
 	@echo "make test-all   the same with the reproduction checks on quick sweeps (marked slow) too"
 	@echo "make test-slow  only those reproduction checks (CI: make test, then make test-slow)"
 	@echo "make test-fast  the tests without reinstalling, stopping at the first failure"
@@ -159,4 +159,4 @@ bench-live: $(VENV_STAMP)
 	@for b in $(BENCH_LIVE); do echo "== $$b"; $(PYTHON) $$b || exit 1; done
 
 clean:
-	rm -rf build results run .pytest_cache .hypothesis
+	rm -rf build results run .pytest_cache .hypothesis .mypy_cache

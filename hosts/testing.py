@@ -173,7 +173,7 @@ class TestNetwork:
                     self._held = []
                     continue
                 break
-            if nxt is None or (t_timer is not None and t_timer < nxt):
+            if t_timer is not None and (nxt is None or t_timer < nxt):
                 self.now = t_timer
                 if self.now > until:
                     break

@@ -1,5 +1,7 @@
 """The package layers of docs/architecture.md, checked on the import statements themselves: no
-package imports one above it or beside it, and no modules import each other in a circle."""
+package imports one above it or beside it, and no modules import each other in a circle (an
+import under ``if TYPE_CHECKING:``, which only the type checker follows, counts for the layers
+but cannot make a circle at run time)."""
 
 import ast
 from pathlib import Path
@@ -52,12 +54,26 @@ def _package(module: str) -> str:
     return best or module.split(".")[0]
 
 
-def _imports(module: str, path: Path) -> list[tuple[str, int]]:
-    """The project modules ``module`` imports, with the line of each import."""
+def _type_only(tree: ast.Module) -> set[int]:
+    """The ids of the import statements under ``if TYPE_CHECKING:``."""
+    return {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+            and isinstance(block.test, (ast.Name, ast.Attribute))
+            and (getattr(block.test, "id", None) or getattr(block.test, "attr", None))
+            == "TYPE_CHECKING"
+            for stmt in block.body for node in ast.walk(stmt)
+            if isinstance(node, (ast.Import, ast.ImportFrom))}
+
+
+def _imports(module: str, path: Path, *, run_time_only: bool = False) -> list[tuple[str, int]]:
+    """The project modules ``module`` imports, with the line of each import (``run_time_only``:
+    not those under ``if TYPE_CHECKING:``)."""
     tree = ast.parse(path.read_text(), str(path))
     is_package = path.name == "__init__.py"
+    skip = _type_only(tree) if run_time_only else set()
     out = []
     for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -79,6 +95,7 @@ def _imports(module: str, path: Path) -> list[tuple[str, int]]:
 
 
 GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
+RUN_TIME_GRAPH = {m: _imports(m, p, run_time_only=True) for m, p in MODULES.items()}
 
 
 def test_every_source_package_has_a_layer():
@@ -106,7 +123,7 @@ def test_no_import_cycles():
         counter[0] += 1
         stack.append(v)
         on_stack.add(v)
-        for w, _ in GRAPH[v]:
+        for w, _ in RUN_TIME_GRAPH[v]:
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -159,3 +176,11 @@ def test_no_source_module_is_over_a_thousand_lines():
     long = {m: n for m, p in MODULES.items()
             if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
     assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
+
+
+def test_an_import_under_type_checking_counts_for_the_layers_not_for_cycles():
+    source = ("from typing import TYPE_CHECKING\nimport os\nif TYPE_CHECKING:\n"
+              "    from hosts.tcp.config import TcpConfig\n    import typing as t\n")
+    tree = ast.parse(source)
+    imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert _type_only(tree) == {id(n) for n in imports[2:]}

@@ -39,7 +39,8 @@ class TcpConfig:
     dupthresh: int = 3              # RFC 5681 §3.2 DupThresh of the sack/NewReno senders (004: D)
     rto_estimator: str = "rfc6298"  # hosts.tcp.rtt.ESTIMATORS: "rfc6298", "linux-2.4" or
                                     # "histogram"; a variant built on its own (DSACK-HG) uses it
-    rto_m: float = 1.0              # RTO = m·srtt + k·rttvar (004 Table 1.1; RFC 6298: 1 and 4)
+    rto_m: float = 1.0              # RTO = m·srtt + k·rttvar (004 Table 1.1; RFC 6298: 1 and 4;
+                                    # Linux's estimator: 1 and 1, the linux-2.4 profile's)
     rto_k: float = 4.0
     clock_granularity: float = 0.001    # G: the timer's tick (RFC 6298 §2.2; 004 Table 1.1)
     rtt_sampling: str = "per-ack"   # "per-ack" (RFC 7323 style: every ACK that can be timed)
@@ -56,6 +57,21 @@ class TcpConfig:
                                     # (RFC 6582: retransmit the next hole) or "wait" (no
                                     # retransmission, later holes wait for the RTO: Windows XP,
                                     # 004 §3.2)
+    # the window's arithmetic: "rfc5681" (bytes: RFC 5681 §3.1 eq. (3) in congestion avoidance,
+    # eq. (4) on a loss, cwnd = ssthresh when fast recovery ends) or "ns2" (ns-2's TcpAgent, ns
+    # Manual "TCP Agents": cwnd a real number of packets, +1 per new ACK in slow start and
+    # +1/cwnd in congestion avoidance, halved on a loss with ssthresh its integer part, and
+    # Sack1 leaving fast recovery with the halved cwnd, grown from the next ACK)
+    cwnd_model: str = "rfc5681"
+    # with SACK, what fast recovery counts as in flight and resends: "rfc6675" (SetPipe from
+    # the scoreboard, IsLost's DupThresh SACKed segments above a hole) or "sack1" (ns-2's
+    # Agent/TCP/Sack1, after Fall and Floyd: pipe a counter, flight - DupThresh packets at the
+    # fast retransmit, -1 each ACK, -1 more a partial ACK, +1 each packet sent after the
+    # retransmission; every hole below a SACKed packet is resent in turn)
+    pipe_model: str = "rfc6675"
+    # at most this many segments sent under cwnd at one instant (an ACK's, a timer's), ns-2's
+    # maxburst_ (ns Manual, "TCP Agents"); None: no limit but cwnd
+    max_burst: int | None = None
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
@@ -75,6 +91,12 @@ class TcpConfig:
                              f"{self.rtt_sampling!r}")
         if self.partial_ack not in ("newreno", "wait"):
             raise ValueError(f"partial_ack must be 'newreno' or 'wait', got {self.partial_ack!r}")
+        if self.cwnd_model not in ("rfc5681", "ns2"):
+            raise ValueError(f"cwnd_model must be 'rfc5681' or 'ns2', got {self.cwnd_model!r}")
+        if self.pipe_model not in ("rfc6675", "sack1"):
+            raise ValueError(f"pipe_model must be 'rfc6675' or 'sack1', got {self.pipe_model!r}")
+        if self.max_burst is not None and self.max_burst < 1:
+            raise ValueError(f"max_burst must be >= 1 (or None: no limit), got {self.max_burst}")
         if not 0 <= self.time_wait < float("inf"):
             raise ValueError(f"time_wait must be a finite number of seconds >= 0, got "
                              f"{self.time_wait!r}")

@@ -15,8 +15,9 @@ by the connection's parts, one module each:
 - handshake.py: the options agreed on the SYNs (MSS, SACK, window scale, timestamps, RD-TCP)
 - sender.py: SND.UNA/NXT/MAX, the send buffer, our FIN, the segments that carry them
 - scoreboard.py: one record per segment sent (RFC 6675), what pipe is made of
-- recovery.py: what an ACK means, fast retransmit/recovery, the RTO's response, cwnd and
-  ssthresh (RFC 5681, 6675, 6582), and the variant's policy (variants/)
+- recovery.py: what an ACK means, fast retransmit/recovery, the RTO's response, cwnd,
+  ssthresh and DupThresh (RFC 5681, 6675, 6582), which segments go out next, and the variant's
+  policy (variants/), whose hooks see the sending half through view.py
 - inbound.py: acceptability, data and FIN into the receive buffer (receiver.py), EPDN, our ACKs
 - timers.py, persist.py: RTO, delayed ACK, TIME-WAIT, persist, the variant's timer, as deadlines
 """
@@ -88,9 +89,12 @@ class TcpConnection:
         self.rtt = make_estimator(config, policy.rto_estimator)   # RFC 6298, an OS's (004)
         self.timers = Timers(self.rtt)
         self.policy = policy(config)
-        self.sender = Sender(self, Scoreboard(), per_flight=config.rtt_sampling == "per-flight")
-        self.recovery = LossRecovery(self, self.policy)
-        self.sender.recovery = self.recovery
+        # each part gets the collaborators it needs; the sender knows nothing of recovery
+        self.sender = Sender(Scoreboard(), self.make, self.stats, mss=config.mss,
+                             per_flight=config.rtt_sampling == "per-flight",
+                             marks_retransmissions=policy.marks_retransmissions)
+        self.recovery = LossRecovery(config, self.policy, self.sender, self.rtt, self.timers,
+                                     iss=self.iss, stats=self.stats, trace=self.trace)
         self.inbound: Inbound | None = None         # once the peer's SYN is in
         self.persist = Persist(self)
 
@@ -98,7 +102,7 @@ class TcpConnection:
     # (the rest is on the parts: conn.sender, conn.recovery, conn.inbound, conn.timers)
     @property
     def dupthresh(self) -> int:
-        return self.policy.dupthresh
+        return self.recovery.dupthresh
 
     @property
     def snd_una(self) -> int:
@@ -266,7 +270,9 @@ class TcpConnection:
                        payload, reserved)
 
     def transmit(self, now: float) -> list[Segment]:
-        """Send what cwnd, the peer's window and the scoreboard allow (RFC 6675 §5 NextSeg)."""
+        """Send what loss recovery lets go now (``LossRecovery.output``: cwnd, the peer's
+        window and the scoreboard, RFC 6675 §5 NextSeg), then our FIN once all data is out;
+        the RTO runs while data is in flight, the persist timer while the window blocks."""
         rec = self.recovery
         snd = self.sender
         if snd.snd_nxt >= snd.app_end and not (rec.probe_due or rec.force_head or rec.in_recovery
@@ -278,52 +284,7 @@ class TcpConnection:
             if self.timers.persist_at is not None:
                 self.persist.update(now)
             return []
-        out: list[Segment] = []
-        sb = snd.sb
-        if rec.probe_due:
-            rec.probe_due = False
-            probe = rec.send_probe(now)
-            if probe is not None:
-                out.append(probe)
-        if rec.force_head:
-            # RFC 6675 (4.3) / RFC 6298 (5.4): the first lost segment goes out regardless of pipe
-            rec.force_head = False
-            r = sb.next_lost()
-            if r is not None:
-                out.append(snd.retransmit(r, now))
-        mss = self.mss
-        new_data_end = rec.new_data_end() if rec.bounds_new_data else None
-        # a policy that refused Limited Transmit sends nothing new below DupThresh (002 §4.2)
-        held = rec.dupacks > 0 and rec.holds_new_data()
-        while not held:
-            room = rec.cwnd - rec.pipe
-            if room < mss and not (room > 0 and snd.app_end - snd.snd_nxt < mss):
-                break
-            r = sb.next_lost() if (rec.in_recovery or rec.in_loss) else None
-            if r is not None:
-                out.append(snd.retransmit(r, now))
-                continue
-            if new_data_end is not None and snd.snd_nxt + mss > new_data_end:
-                break                       # the sender's window, limited transmit's bound
-            seg = snd.new_data(now)
-            if seg is None:
-                break
-            out.append(seg)
-        if rec.new_allowance:
-            # SendNew (Net Reno's marked packets, 002 §6.3): new segments beyond cwnd
-            for _ in range(rec.new_allowance):
-                seg = snd.new_data(now)
-                if seg is None:
-                    break
-                out.append(seg)
-            rec.new_allowance = 0
-        if rec.in_loss:
-            # F-RTO (RFC 5682 §3 step 2b): new segments beyond cwnd to probe the timeout
-            for _ in range(self.policy.new_data_allowance(rec, now=now)):
-                seg = snd.new_data(now)
-                if seg is None:
-                    break
-                out.append(seg)
+        out = rec.output(now)
         if snd.fin_pending and snd.snd_nxt == snd.app_end \
                 and self.state in (ESTABLISHED, CLOSE_WAIT):
             out.append(snd.send_fin(now))
@@ -352,9 +313,10 @@ class TcpConnection:
 
     def _reset(self, seg: Segment) -> list[Segment]:
         """RFC 9293 §3.10.7.2/3: an unacceptable ACK is answered <SEQ=SEG.ACK><CTL=RST>."""
-        return [reset_for(seg)]
+        rst = reset_for(seg)
+        return [rst] if rst is not None else []
 
-    def _negotiated(self, seg: Segment) -> None:
+    def _negotiated(self, seg: Segment) -> Inbound:
         """The peer's SYN or SYN-ACK is in: its options, its IRS, our receive half."""
         cfg = self.cfg
         peer = self._peer = negotiate(cfg, seg.options)
@@ -362,9 +324,11 @@ class TcpConnection:
         self.ts_recent = peer.ts_recent
         if peer.peer_wscale is not None and cfg.window_scale is not None:
             self.snd_wscale, self.rcv_wscale = peer.peer_wscale, cfg.window_scale
-        self.mss = peer.mss
-        self.recovery.open_window()
-        self.inbound = Inbound(self, seg.seq, cfg.rcv_buffer)
+        self.mss = self.sender.mss = peer.mss
+        self.recovery.open(mss=peer.mss, sack_ok=peer.sack_ok, ts_ok=peer.ts_ok,
+                           rdtcp_ok=peer.rdtcp_ok, snd_wscale=self.snd_wscale)
+        inb = self.inbound = Inbound(self, seg.seq, cfg.rcv_buffer)
+        return inb
 
     def _on_listen(self, seg: Segment, now: float) -> list[Segment]:
         if seg.flags & RST:
@@ -392,13 +356,13 @@ class TcpConnection:
             return []
         if not seg.flags & SYN:
             return []
-        self._negotiated(seg)
+        inb = self._negotiated(seg)
         if not seg.flags & ACK:
             return []                           # simultaneous open: not modelled
         self.sender.snd_una = 1
         self.sender.set_window(seg.window)
         self._established(now)
-        return [self.inbound.ack_segment(now)] + self.transmit(now)
+        return [inb.ack_segment(now)] + self.transmit(now)
 
     def _established(self, now: float) -> None:
         """Our SYN is acknowledged: its RTT if it was sent once (Karn), timer stopped."""
@@ -419,10 +383,11 @@ class TcpConnection:
 
     def _on_synchronized(self, seg: Segment, now: float) -> list[Segment]:
         inb = self.inbound
+        assert inb is not None                  # synchronized: the peer's SYN is in
         start = inb.offset(seg.seq)
         flags = seg.flags
         if flags & RST:
-            return self._on_rst(start, now)
+            return self._on_rst(inb, start, now)
         if flags & SYN:
             if self.state == SYN_RCVD and start == 0:
                 return [self._syn(ack=True)]    # our SYN-ACK was lost: the peer repeats its SYN
@@ -454,14 +419,15 @@ class TcpConnection:
             return inb.on_data(seg, start, now) + self.transmit(now)
         return self.transmit(now)
 
-    def _on_rst(self, start: int, now: float) -> list[Segment]:
+    def _on_rst(self, inb: Inbound, start: int, now: float) -> list[Segment]:
         """RFC 9293 §3.10.7.4 / RFC 5961 §3: reset only on an exact match, challenge if in window.
         In CLOSING, LAST-ACK and TIME-WAIT a reset closes the connection (the peer is gone),
         without error when everything we sent before our FIN was acknowledged."""
-        rcv = self.inbound.rcv
+        rcv = inb.rcv
         if start == rcv.rcv_nxt:
             snd = self.sender
-            if self.state in (CLOSING, LAST_ACK, TIME_WAIT) and snd.snd_una >= snd.fin_at:
+            if self.state in (CLOSING, LAST_ACK, TIME_WAIT) and snd.fin_at is not None \
+                    and snd.snd_una >= snd.fin_at:
                 self.trace("closed", reason="reset", state=self.state)
                 self.state = CLOSED
                 self.timers.stop_all()
@@ -469,7 +435,7 @@ class TcpConnection:
             return self._abort("reset by peer")
         if rcv.rcv_nxt <= start < rcv.rcv_nxt + max(rcv.window, 1):
             self.stats["challenge_acks"] += 1
-            return [self.inbound.ack_segment(now)]
+            return [inb.ack_segment(now)]
         return []
 
     # ------------------------------------------------------------------ closing
@@ -505,8 +471,9 @@ class TcpConnection:
             timers.time_wait_until = None
             self.state = CLOSED
             return []
-        if timers.ack_due is not None and now >= timers.ack_due:
-            out.append(self.inbound.ack_segment(now))   # RFC 5681 §4.2 delayed-ACK timer
+        inb = self.inbound
+        if timers.ack_due is not None and now >= timers.ack_due and inb is not None:
+            out.append(inb.ack_segment(now))    # RFC 5681 §4.2 delayed-ACK timer
         if timers.rto_at is not None and now >= timers.rto_at:
             out += self._on_rto(now)
         elif timers.persist_at is not None and now >= timers.persist_at:
@@ -531,6 +498,11 @@ class TcpConnection:
         if self.state in (SYN_SENT, SYN_RCVD):
             timers.arm_rto(now)
             return [self._syn(ack=self.state == SYN_RCVD)]
-        if self.sender.snd_max <= self.sender.snd_una:
+        snd = self.sender
+        if snd.snd_max <= snd.snd_una:
             return []
-        return self.recovery.on_rto(now)
+        go_back_n = self.recovery.on_rto(now)
+        out = self.transmit(now)
+        if go_back_n and timers.rto_at is None and snd.snd_max > snd.snd_una:
+            timers.arm_rto(now)     # RFC 6298 (5.1): the timer runs while data is outstanding
+        return out

@@ -8,7 +8,7 @@ only what the SYN offered). The connection's state machine (connection.py) decid
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from hosts.tcp.config import RDTCP_MSS_REDUCTION, TcpConfig
 
@@ -62,7 +62,7 @@ def negotiate(cfg: TcpConfig, options) -> Negotiated:
 def syn_options(cfg: TcpConfig, peer: Negotiated | None, ts: tuple[int, int]) -> tuple:
     """Our SYN's options (``peer`` None), or our SYN-ACK's, which answers only what the peer's
     SYN offered (RFC 2018 §2, RFC 7323 §1.3). ``ts``: (TSval, TSecr) to send."""
-    opts = [("MSS", cfg.mss)]
+    opts: list[tuple[str, Any]] = [("MSS", cfg.mss)]
     if cfg.sack and (peer is None or peer.sack_ok):
         opts += [("NOP", None), ("NOP", None), ("SAckOK", b"")]
     if cfg.window_scale is not None and (peer is None or peer.peer_wscale is not None):

@@ -43,17 +43,24 @@ DelAck interval_   delayed_ack,                 "the number of seconds to wait b
                                                 §"Delayed-ACK TCP Sink"); RFC 5681 §4.2
 Sack1 sink         sack                         RFC 2018 SACK blocks (ns Manual §"Sack TCP
                                                 Sink", maxSackBlocks_ 3)
+maxburst_          max_burst (0: None)          at most maxburst_ packets sent on one ACK
+                                                or timer (ns Manual, "TCP Agents")
+windowOption_ 1    cwnd_model = ns2             cwnd_ a real number of packets: +1/cwnd_
+                                                per new ACK above ssthresh_, halved on a
+                                                loss, ssthresh_ its integer part (ibid.)
+Sack1 sender       pipe_model = sack1           Fall and Floyd's Sack1: fast recovery's pipe
+                                                a counter of ACKs and packets sent
 =================  ===========================  ===========================================
 
-The senders: ``Sack1`` is the engine's SACK sender (RFC 6675 recovery, variant ``sack``);
+The senders: ``Sack1`` is the engine's SACK sender (variant ``sack`` with Sack1's pipe);
 ``Newreno`` its NewReno path without SACK (RFC 6582: variant ``sack``, no SACK offered);
 ``Reno`` the engine's ``reno`` (fast recovery left on the first new ACK, partial or not, RFC 5681
 §3.2 step 6, as the ns Manual's "Reno TCP" describes; that variant sends no Limited Transmit,
 which is ns-2's ``singledup_ 0``); ``Tahoe`` (``Agent/TCP``: after a fast retransmit cwnd
 returns to windowInit_ and slow start follows, with no fast recovery) has no engine variant yet.
 
-Values marked unmodelled are those ns-2 acts on and the engine has no knob for (maxburst_,
-rfc2988_ false, bugFix_ false, a Sack1 sender over a sink without SACK, ...): ``configs()``
+Values marked unmodelled are those ns-2 acts on and the engine has no knob for (rfc2988_
+false, bugFix_ false, a Sack1 sender over a sink without SACK, ...): ``configs()``
 lists each with the ns-2 rule, and the run keeps the engine's own rule there.
 """
 
@@ -181,7 +188,8 @@ class Ns2Agent:
                                  f"the engine's smallest MSS of 64")
         window = int(v("window_"))
         maxcwnd = int(v("maxcwnd_"))
-        knobs = dict(
+        # TcpConfig fields of several types, checked by the dataclass itself
+        knobs: dict[str, Any] = dict(
             variant=variant, mss=mss, sack=cls.sack_sender and sink_sack,
             timestamps=bool(v("timestamps_")),
             initial_window_segments=int(v("windowInit_")), send_window_segments=window,
@@ -197,7 +205,9 @@ class Ns2Agent:
             clock_granularity=tick,
             min_rto=max(float(v("minrto_")), 2 * tick), initial_rto=float(v("rtxcur_init_")),
             max_rto=float(v("maxrto_")), rto_m=1.0, rto_k=4.0, rtt_sampling="per-flight",
-            partial_ack="newreno",
+            partial_ack="newreno", cwnd_model="ns2",
+            pipe_model="sack1" if cls.sack_sender else "rfc6675",
+            max_burst=int(v("maxburst_")) or None,
             limited_transmit_cwnds=None if v("singledup_") else 0.0,
             delayed_ack=delack, delayed_ack_timeout=float(v("interval_")),
         )
@@ -214,9 +224,6 @@ class Ns2Agent:
 
         def note(name: str, rule: str) -> None:
             out.append(f"{name} {v(name)}: {rule}")
-        if v("maxburst_"):
-            note("maxburst_", "ns-2 sends at most maxburst_ packets per ACK; the engine has no "
-                              "burst limit")
         if not v("rfc2988_"):
             note("rfc2988_", "ns-2 applies minrto_ after the backoff; the engine before it "
                              "(RFC 6298 (5.5))")
@@ -256,8 +263,8 @@ class Ns2Agent:
             if v(name) != default:
                 note(name, "the engine's receiver does not offer this choice")
         if v("windowOption_") != 1 or v("increase_num_") != 1.0 or v("decrease_num_") != 0.5:
-            out.append("windowOption_/increase_num_/decrease_num_: the engine's AIMD is "
-                       "RFC 5681's (1 packet per RTT, halving)")
+            out.append("windowOption_/increase_num_/decrease_num_: the engine's window grows "
+                       "and halves as ns-2's defaults (1, 1.0, 0.5) only")
         if cls.ns2_class == "Agent/TCP/Newreno" and (v("newreno_changes1_") != 1
                                                      or v("partial_window_deflation_") != 1
                                                      or v("exit_recovery_fix_") != 0):

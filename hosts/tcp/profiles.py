@@ -76,7 +76,7 @@ def _ns2_profile() -> OsProfile:
         c.clock_granularity, c.initial_rto, c.min_rto, c.rto_m, c.rto_k, c.dupthresh,
         rtt_sampling=c.rtt_sampling, partial_ack=c.partial_ack,
         extra=tuple((name, getattr(c, name)) for name in (
-            "initial_window_segments", "timestamps", "window_scale", "rcv_buffer")))
+            "initial_window_segments", "timestamps", "window_scale", "rcv_buffer", "cwnd_model", "pipe_model")))
 
 
 PROFILES: dict[str, OsProfile] = {p.name: p for p in (

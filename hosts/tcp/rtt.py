@@ -68,14 +68,16 @@ class RttEstimator:
 
 class LinuxRttEstimator(RttEstimator):
     """Linux 2.4's estimator (004 §1.3: "a significantly different computation for the variance";
-    the digest's [EXT] reading of tcp_rtt_estimator): ``mdev`` follows 4·|error| with gain 1/4,
-    but only with gain 1/32 when the sample is below srtt; ``rttvar`` is the largest ``mdev`` of
-    the current window of data, never below ``min_rto`` (200 ms: the floor is on the variance
-    term, so RTO >= srtt + 200 ms), and decays a quarter of the way towards that window's
-    maximum once per window; RTO = srtt + rttvar."""
+    the digest's [EXT] reading of tcp_rtt_estimator): ``mdev`` follows 4·|error| with gain a
+    (``rttvar_gain``, Linux: 1/4), but only with a/8 of that when the sample is below srtt;
+    ``rttvar`` is the largest ``mdev`` of the current window of data, never below ``min_rto``
+    (200 ms: the floor is on the variance term, so RTO >= srtt + 200 ms), and decays a quarter of
+    the way towards that window's maximum once per window; srtt moves with gain b
+    (``srtt_gain``, Linux: 1/8); RTO = m·srtt + k·rttvar, Linux's own with m = k = 1 (004 Table
+    1.1). 004 ch. 4 varies a, b, m and k (analyzer/rto_replay.py replays them with this class)."""
 
-    def __init__(self, **kw):
-        super().__init__(**kw)
+    def __init__(self, *, k: float = 1.0, **kw):
+        super().__init__(k=k, **kw)
         self.mdev = 0.0
         self.mdev_max = 0.0
         self._window_end = 0        # Linux's rtt_seq: the window ends when snd_una passes it
@@ -90,13 +92,14 @@ class LinuxRttEstimator(RttEstimator):
             self._window_end = snd_nxt
         else:
             err = rtt - self.srtt
-            self.srtt += err / 8
+            self.srtt += self.srtt_gain * err
+            a = self.rttvar_gain
             if err < 0:
-                step = -err - self.mdev / 4
+                step = a * (4 * -err) - a * self.mdev
                 if step > 0:
                     step /= 8                   # a shorter RTT barely raises the variance
             else:
-                step = err - self.mdev / 4
+                step = a * (4 * err) - a * self.mdev
             self.mdev += step
             if self.mdev > self.mdev_max:
                 self.mdev_max = self.mdev
@@ -108,7 +111,7 @@ class LinuxRttEstimator(RttEstimator):
                 self._window_end = snd_nxt
                 self.mdev_max = floor
         self.backoff = 0
-        self._set_rto(self.srtt + self.rttvar)
+        self._set_rto(self.m * self.srtt + self.k * self.rttvar)
 
 
 class HistogramRtoEstimator(RttEstimator):

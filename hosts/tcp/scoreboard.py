@@ -12,9 +12,14 @@ returns the ones it finds lost (variants/rack.py); only the scoreboard changes t
 
 from __future__ import annotations
 
-__all__ = ["Scoreboard", "START", "END", "SACKED", "LOST", "RETRANS", "SENT_AT", "TX"]
+from typing import Any, Callable, Iterable, List, Optional
+
+__all__ = ["Scoreboard", "Record", "START", "END", "SACKED", "LOST", "RETRANS", "SENT_AT", "TX"]
 
 START, END, SACKED, LOST, RETRANS, SENT_AT, TX = range(7)
+Record = List[Any]          # [start, end, sacked, lost, retrans, sent_at, transmissions]
+# the policy's on_delivered, bound (variants/base.py): (view, start, end, sent_at, tx, *, now)
+OnDelivered = Optional[Callable[..., None]]
 
 RETX_HISTORY = 4096         # retransmitted ranges remembered for DSACK (then halved)
 
@@ -28,7 +33,7 @@ class Scoreboard:
     passes it)."""
 
     def __init__(self) -> None:
-        self.records: list[list] = []
+        self.records: list[Record] = []
         self.head = 0                   # first record not cumulatively acknowledged
         self.sacked_out = 0             # bytes SACKed above SND.UNA
         self.lost_out = 0               # bytes marked lost and not yet sent again
@@ -36,17 +41,17 @@ class Scoreboard:
         self.lost_hint = 0              # no lost record below this index (NextSeg's start)
         self.high_sacked = 0            # end of the highest data ever SACKed or ACKed
         self.retransmitted: list[tuple[int, int]] = []  # recent retransmissions (DSACK)
-        self.on_delivered = None
-        self.view = None
+        self.on_delivered: OnDelivered = None
+        self.view: object = None        # what on_delivered is given as its SenderView
 
     # ------------------------------------------------------------------ new segments
-    def add(self, start: int, end: int, now: float) -> list:
+    def add(self, start: int, end: int, now: float) -> Record:
         """A segment [start, end) sent for the first time at ``now``; its record."""
         r = [start, end, False, False, False, now, 1]
         self.records.append(r)
         return r
 
-    def on_retransmit(self, r: list, now: float) -> None:
+    def on_retransmit(self, r: Record, now: float) -> None:
         """Record ``r`` is being sent again at ``now``: in flight as a retransmission. Its
         bytes count once in retrans_out however often they are resent (RFC 6675 §4 SetPipe
         counts an octet retransmitted once): TLP's probe may resend a segment whose
@@ -90,7 +95,7 @@ class Scoreboard:
         if ack > self.high_sacked:
             self.high_sacked = ack
 
-    def _uncount(self, r: list) -> None:
+    def _uncount(self, r: Record) -> None:
         n = r[END] - r[START]
         if r[SACKED]:
             self.sacked_out -= n
@@ -132,7 +137,7 @@ class Scoreboard:
                 delivered(self.view, r[START], r[END], r[SENT_AT], r[TX], now=now)
         return news
 
-    def karn_timed(self, ack: int) -> list | None:
+    def karn_timed(self, ack: int) -> Record | None:
         """The record whose send time the cumulative ACK ``ack`` is timed by, or None: the
         newest it covers that was sent once and not SACKed before, and only when no segment it
         covers was ever retransmitted (Karn's algorithm, RFC 6298 §3). Such an ACK gives no
@@ -159,7 +164,7 @@ class Scoreboard:
         return newest
 
     # ------------------------------------------------------------------ loss marking
-    def set_lost(self, r: list) -> None:
+    def set_lost(self, r: Record) -> None:
         """Record ``r`` (not SACKed) is to be sent again: lost, and a retransmission of it
         still counted in flight is lost with it."""
         n = r[END] - r[START]
@@ -201,7 +206,7 @@ class Scoreboard:
                 self.lost_out += r[END] - r[START]
         self.lost_hint = self.head
 
-    def mark_lost(self, records: list) -> None:
+    def mark_lost(self, records: Iterable[Record]) -> None:
         """Records a variant found lost (RACK's send-time rule): each is to be sent again, a
         retransmission of it in flight being lost too."""
         for r in records:
@@ -218,7 +223,7 @@ class Scoreboard:
                 self.lost_out -= r[END] - r[START]
         self.lost_hint = self.head
 
-    def next_lost(self) -> list | None:
+    def next_lost(self) -> Record | None:
         """RFC 6675 NextSeg (1): the first segment marked lost and not yet sent again."""
         segs = self.records
         for i in range(max(self.head, self.lost_hint), len(segs)):

@@ -4,16 +4,28 @@ the application wrote (the send buffer), our FIN, and the segments that carry th
 Positions are unwrapped offsets from the ISS (the SYN is offset 0, data starts at 1), so
 plain integer order is sequence order (connection.py converts at the edges). Every segment sent
 has a record in the scoreboard (scoreboard.py); which segment goes out when is decided by
-loss recovery and congestion control (recovery.py) and the connection's ``transmit``.
+loss recovery and congestion control (recovery.py), which asks this part for it; this part
+knows nothing of them.
+
+Collaborators, passed in: the scoreboard, ``make`` (the connection's segment builder, which
+fills in the ACK, the window and the timestamp option) and the counters.
 """
 
 from __future__ import annotations
 
-from hosts.tcp.scoreboard import END, SACKED, SENT_AT, START, TX, Scoreboard
+from typing import TYPE_CHECKING, Callable, Optional
+
+from hosts.tcp.scoreboard import END, SACKED, SENT_AT, START, Record, Scoreboard
 from hosts.tcp.sendbuf import SendBuffer
 from hosts.tcp.timers import TS_HZ, ts_val
 from netbase.segment import FIN, Segment
 from netbase.seq import SEQ_MOD
+
+if TYPE_CHECKING:
+    from hosts.tcp.rtt import RttEstimator
+
+# the connection's segment builder: (offset, payload, flags, options or None, reserved bits)
+MakeSegment = Callable[[int, bytes, int, Optional[tuple], int], Segment]
 
 __all__ = ["Sender", "MAX_WINDOW_UNSCALED", "RTX_BIT"]
 
@@ -28,9 +40,12 @@ RTX_BIT = 0x04
 
 
 class Sender:
-    def __init__(self, conn, scoreboard: Scoreboard, *, per_flight: bool):
-        self.conn = conn                # segment building, counters, tracer
+    def __init__(self, scoreboard: Scoreboard, make: MakeSegment, stats: dict[str, int], *,
+                 mss: int, per_flight: bool, marks_retransmissions: bool = False):
         self.sb = scoreboard
+        self.make = make
+        self.stats = stats
+        self.mss = mss                  # SMSS; the handshake sets the one agreed
         self.snd_una = self.snd_nxt = self.snd_max = 0
         self.snd_wnd = MAX_WINDOW_UNSCALED    # until the peer's SYN says (RFC 9293 §3.1)
         self.max_wnd = 0                # the largest window the peer offered (§3.8.6.2.1)
@@ -39,8 +54,9 @@ class Sender:
         self.fin_pending = False        # close() was called, the FIN is not sent yet
         self.fin_at: int | None = None  # offset of our FIN once sent
         self.per_flight = per_flight    # one RTT measurement per flight (BSD's t_rtt)
-        self.timed: list | None = None  # per-flight sampling: the record being timed
-        self.recovery = None            # loss recovery (recovery.py), set by the connection
+        self.timed: Record | None = None    # per-flight sampling: the record being timed
+        # the reserved bits of a retransmission: Ludwig's RTX bit for a variant that marks them
+        self.rtx_mark = RTX_BIT if marks_retransmissions else 0
 
     @property
     def flight_size(self) -> int:
@@ -79,7 +95,7 @@ class Sender:
         stands (§3.10.7.4), so a window update that was lost is sent again, and nothing enters
         the sequence space or the scoreboard (RFC 9293's probe of one octet would be a segment
         to retransmit, time and release)."""
-        return self.conn.make(self.snd_una - 1, b"", 0)
+        return self.make(self.snd_una - 1, b"", 0, None, 0)
 
     def sendable(self, force: bool = False) -> int:
         """How many bytes of new data the next segment carries under the peer's window: a
@@ -90,7 +106,7 @@ class Sender:
         start = self.snd_nxt
         avail = self.app_end - start
         n = self.snd_una + self.snd_wnd - start
-        mss = self.conn.mss
+        mss = self.mss
         if n >= mss:
             return mss if avail > mss else avail
         if n >= avail:
@@ -107,7 +123,7 @@ class Sender:
         if avail <= 0:
             return None
         n = self.snd_una + self.snd_wnd - start
-        mss = self.conn.mss
+        mss = self.mss
         if n >= mss:                        # the usual case, inline: a full segment or the rest
             n = mss if avail > mss else avail
         else:
@@ -118,25 +134,25 @@ class Sender:
         if self.per_flight and self.timed is None:
             self.timed = r                          # time this one; the next after its ACK
         self.snd_nxt = self.snd_max = start + n
-        return self.conn.make(start, self.buf.read(start, start + n), 0)
+        return self.make(start, self.buf.read(start, start + n), 0, None, 0)
 
-    def retransmit(self, r: list, now: float) -> Segment:
-        """Record ``r`` sent again. Per-flight timing stops here (Karn's algorithm as BSD runs
-        it: t_rtt = 0 at a timeout, a fast retransmit and, in FreeBSD's NewReno, a partial
-        ACK's retransmission; ns-2's agents alike, reset_rtx_timer): the next new segment sent
-        is the one timed."""
-        conn = self.conn
-        last_sent_at = r[SENT_AT]
+    def mark_resent(self, r: Record, now: float) -> None:
+        """Record ``r`` is being sent again (``resent_segment`` builds it). Per-flight timing
+        stops here (Karn's algorithm as BSD runs it: t_rtt = 0 at a timeout, a fast retransmit
+        and, in FreeBSD's NewReno, a partial ACK's retransmission; ns-2's agents alike,
+        reset_rtx_timer): the next new segment sent is the one timed."""
         if self.per_flight:
             self.timed = None
         self.sb.on_retransmit(r, now)
-        conn.stats["retransmits"] += 1
-        self.recovery.retransmitted(r[START], r[END], last_sent_at, now)
-        conn.trace("retransmit", start=r[START], end=r[END])
-        if self.fin_at is not None and r[START] == self.fin_at:
-            return conn.make(r[START], b"", FIN)
-        mark = RTX_BIT if conn.policy.marks_retransmissions else 0
-        return conn.make(r[START], self.buf.read(r[START], r[END]), 0, None, mark)
+        self.stats["retransmits"] += 1
+
+    def resent_segment(self, r: Record) -> Segment:
+        """The segment that carries record ``r`` again: our FIN, or its data (with the RTX
+        bit when the variant marks retransmissions)."""
+        start = r[START]
+        if self.fin_at is not None and start == self.fin_at:
+            return self.make(start, b"", FIN, None, 0)
+        return self.make(start, self.buf.read(start, r[END]), 0, None, self.rtx_mark)
 
     def send_fin(self, now: float) -> Segment:
         """Our FIN, after the last byte written (RFC 9293 §3.10.4); it takes one offset."""
@@ -144,29 +160,21 @@ class Sender:
         self.fin_at = self.snd_nxt
         self.sb.add(self.fin_at, self.fin_at + 1, now)
         self.snd_nxt = self.snd_max = self.fin_at + 1
-        return self.conn.make(self.fin_at, b"", FIN)
+        return self.make(self.fin_at, b"", FIN, None, 0)
 
-    def probe(self, now: float) -> tuple[Segment, int, bool] | None:
-        """TLP's probe (RFC 8985 §7.3): one new segment if the application and the peer's
-        window allow, whatever cwnd says, else the highest-sequence segment sent so far again;
-        a FIN alone is passed over for the data below it, since a FIN beyond a hole draws no
-        ACK (it waits unSACKed, see Inbound.on_data). Returns the segment, the offset it
-        starts at and whether it is a retransmission, or None when nothing can be sent."""
-        if self.snd_max <= self.snd_una:
-            return None
-        start = self.snd_nxt
-        seg = self.new_data(now)
-        if seg is not None:
-            return seg, start, False
+    def last_unsacked(self) -> Record | None:
+        """The highest-sequence record not SACKed, what TLP's probe sends again when it has no
+        new data (RFC 8985 §7.3); a FIN alone is passed over for the data below it, since a
+        FIN beyond a hole draws no ACK (it waits unSACKed, see Inbound.on_data)."""
         segs = self.sb.records
         for i in range(len(segs) - 1, self.sb.head - 1, -1):
             r = segs[i]
             if not r[SACKED] and r[START] != self.fin_at:
-                return self.retransmit(r, now), r[START], True
+                return r
         return None
 
     # ------------------------------------------------------------------ acknowledgments
-    def advance(self, ack: int, now: float, rtt, tsecr: int | None = None) -> None:
+    def advance(self, ack: int, now: float, rtt: RttEstimator, tsecr: int | None = None) -> None:
         """The cumulative ACK moved SND.UNA to ``ack``: its RTT sample (``tsecr``: the
         timestamp it echoes, when the connection uses timestamps), its records off the
         scoreboard, the acknowledged bytes freed."""
@@ -175,7 +183,7 @@ class Sender:
         self.snd_una = ack
         self.buf.release(ack)                       # acknowledged bytes leave the send buffer
 
-    def _rtt_sample(self, ack: int, now: float, rtt, tsecr: int | None) -> None:
+    def _rtt_sample(self, ack: int, now: float, rtt: RttEstimator, tsecr: int | None) -> None:
         """The RTT measurement of an ACK that acknowledges new data.
 
         With timestamps, RFC 7323 §4 (RTTM): the time since the TSval the ACK echoes. The

@@ -275,15 +275,15 @@ def test_dsack_undo_alone_keeps_dupthresh_at_three():
 def test_dsack_dupthresh_capped_at_90pct_of_cwnd_and_reset_by_a_timeout(variant):
     from hosts.tcp.variants import get_variant
 
+    from hosts.tcp.variants.base import SetDupthresh
+
     class Conn:
-        mss, cwnd, dupacks = 1000, 5000, 40
+        mss, cwnd, dupacks, dupthresh = 1000, 5000, 40, 10
     policy = get_variant(variant)(config(variant))
-    policy.dupthresh = 10
-    policy.on_false_fast_retransmit(Conn, 40, now=1.0)
-    assert policy.dupthresh == 4                             # int(0.9 * 5 segments)
-    policy.dupthresh = 9
-    policy.on_timeout(Conn, now=2.0)
-    assert policy.dupthresh == 3
+    raised = policy.on_false_fast_retransmit(Conn, 40, now=1.0)
+    assert raised == SetDupthresh(4)                         # int(0.9 * 5 segments)
+    Conn.dupthresh = 9
+    assert policy.on_timeout(Conn, now=2.0) == SetDupthresh(3)
 
 
 # ------------------------------------------------------------- what counts as a duplicate ACK

@@ -268,8 +268,8 @@ def test_fa_ratio_stays_within_0_and_1():
 def _stand_in(**kw):
     """The part of TcpConnection's public state the RR-TCP hooks read."""
     state = dict(now=0.0, snd_una=1, snd_max=1 + 20 * MSS, snd_wnd=20 * MSS, unsent=50 * MSS,
-                 mss=MSS, cwnd=40 * MSS, ssthresh=1 << 30, dupacks=0, in_recovery=False,
-                 in_loss=False, rtt=SimpleNamespace(srtt=0.1, rto=1.0))
+                 mss=MSS, cwnd=40 * MSS, ssthresh=1 << 30, dupthresh=3, dupacks=0,
+                 in_recovery=False, in_loss=False, rtt=SimpleNamespace(srtt=0.1, rto=1.0))
     highest = kw.pop("highest", 1)
     state.update(kw)
     return SimpleNamespace(highest_sacked=lambda: highest, **state)

@@ -12,7 +12,7 @@ import pytest
 
 from hosts.tcp import TcpConfig
 from hosts.tcp.variants import get_variant
-from hosts.tcp.variants.base import ENTER_RECOVERY
+from hosts.tcp.variants.base import ENTER_RECOVERY, SetDupthresh, chain
 from hosts.tcp.variants.blanton import EWMA_GAIN, TIMEINC_STEP
 from hosts.testing import TestNetwork
 
@@ -34,10 +34,18 @@ def run(variant, setup=lambda net: None):
 
 
 def view(**kw):
-    state = dict(cwnd=40 * MSS, ssthresh=1 << 30, mss=MSS, snd_una=1, dupacks=0,
+    state = dict(cwnd=40 * MSS, ssthresh=1 << 30, mss=MSS, snd_una=1, dupacks=0, dupthresh=3,
                  in_recovery=False, in_loss=False, rtt=SimpleNamespace(srtt=0.2, rto=1.0))
     state.update(kw)
     return SimpleNamespace(**state)
+
+
+def apply(v, decisions):
+    """What the engine does with the thresholds the hooks return (the rest is the tests')."""
+    decisions = chain(decisions)
+    for d in decisions if isinstance(decisions, tuple) else (decisions,):
+        if isinstance(d, SetDupthresh):
+            v.dupthresh = d.n
 
 
 def _false_fast_retransmit(policy, v, *, start=1.0, dupacks=3, ack_at=None, dsack_at=1.4):
@@ -45,7 +53,7 @@ def _false_fast_retransmit(policy, v, *, start=1.0, dupacks=3, ack_at=None, dsac
     for the segment at ``ack_at``, its DSACK at ``dsack_at``. Returns the Undo decision."""
     for n in range(1, dupacks + 1):
         v.dupacks = n
-        policy.on_dupack(v, None, n, now=start + n / 1000)
+        apply(v, policy.on_dupack(v, None, n, now=start + n / 1000))
     policy.on_enter_recovery(v, v.cwnd, v.ssthresh, now=start + dupacks / 1000)
     prior_cwnd = v.cwnd
     v.cwnd //= 2                        # the engine's reduction (RFC 5681 eq. (4))
@@ -55,7 +63,7 @@ def _false_fast_retransmit(policy, v, *, start=1.0, dupacks=3, ack_at=None, dsac
     undo = policy.on_dsack(v, v.snd_una, v.snd_una + MSS, True, now=dsack_at)
     if undo is not None:
         v.cwnd = max(v.cwnd, undo.cwnd)
-    policy.on_undo(v, now=dsack_at)
+    apply(v, policy.on_undo(v, now=dsack_at))
     v.cwnd = prior_cwnd
     return undo
 
@@ -85,9 +93,9 @@ def test_ewma_moves_dupthresh_an_eighth_of_the_way_to_each_false_fast_retransmit
     v = view()
     _false_fast_retransmit(policy, v, dupacks=11)
     average = 3 + EWMA_GAIN * (11 - 3)
-    assert policy.dupthresh == 4 and policy.average == pytest.approx(average)
-    policy.on_timeout(v, now=5.0)
-    assert policy.dupthresh == 3 and policy.average == 3          # a timeout resets both
+    assert v.dupthresh == 4 and policy.average == pytest.approx(average)
+    apply(v, policy.on_timeout(v, now=5.0))
+    assert v.dupthresh == 3 and policy.average == 3               # a timeout resets both
 
 
 def test_ewma_dupthresh_is_at_most_90pct_of_cwnd():
@@ -96,10 +104,10 @@ def test_ewma_dupthresh_is_at_most_90pct_of_cwnd():
     for _ in range(40):                             # the average climbs towards 60 dupacks
         _false_fast_retransmit(policy, v, dupacks=60)
     # set on the window BA02's undo leaves (cwnd halved to 5 segments, slow-starting back)
-    assert policy.average > 50 and policy.dupthresh == 4            # int(0.9 * 5 segments)
+    assert policy.average > 50 and v.dupthresh == 4                 # int(0.9 * 5 segments)
     v.cwnd = 40 * MSS
     _false_fast_retransmit(policy, v, dupacks=60)
-    assert policy.dupthresh == 18                                   # int(0.9 * 20 segments)
+    assert v.dupthresh == 18                                        # int(0.9 * 20 segments)
 
 
 @pytest.mark.parametrize("variant", ["dsack-timedel", "dsack-timeinc"])

@@ -12,6 +12,7 @@ from hosts.tcp import TcpConfig, TcpConnection
 from hosts.tcp.rtt import HistogramRtoEstimator
 from hosts.tcp.sender import RTX_BIT
 from hosts.tcp.variants import VARIANTS, LossRecoveryPolicy, register
+from hosts.tcp.variants.base import SetDupthresh
 from hosts.tcp.variants.rrtcp_rtt import EnhancedRttSampling, chain
 from hosts.testing import TestNetwork
 
@@ -109,9 +110,9 @@ def test_rrtcp_dupthresh_is_not_bounded_by_cwnd():
     for t in range(10):
         policy.histogram.add(float(t), 30)
     view = SimpleNamespace(cwnd=20 * MSS, mss=MSS, in_recovery=False, in_loss=False,
-                           highest_sacked=lambda: 1)
-    policy.on_ack(view, None, 1, now=10.0)
-    assert policy.target == 31 and policy.dupthresh == 31
+                           dupthresh=3, highest_sacked=lambda: 1)
+    assert policy.on_ack(view, None, 1, now=10.0) == SetDupthresh(31)
+    assert policy.target == 31
 
 
 # ------------------------------------------------------------------ DSACK-ES (§4.4)

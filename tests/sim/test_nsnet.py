@@ -136,13 +136,16 @@ def test_ns2_defaults_become_engine_knobs():
 
 def test_ns2_variables_map_and_what_the_engine_lacks_is_named():
     c = Ns2Agent("Newreno", "DelAck", {"useHeaders_": False, "minrto_": 0, "tcpTick_": 0.1,
-                                       "singledup_": 0, "maxburst_": 4, "numdupacks_": 2},
+                                       "singledup_": 0, "maxburst_": 4, "numdupacks_": 2,
+                                       "bugFix_": False},
                  {"interval_": 0.2}).configs()
     s = c.sender
     assert (s.variant, s.sack, s.mss, s.min_rto, s.limited_transmit_cwnds, s.dupthresh) == \
         ("sack", False, 960, 0.2, 0.0, 2)         # minrto_ 0: ns-2's floor of two ticks
     assert (s.delayed_ack, s.delayed_ack_timeout, c.wire_bytes) == (True, 0.2, 1000)
-    assert any(n.startswith("maxburst_ 4:") for n in c.unmodelled)
+    assert (s.max_burst, s.cwnd_model, s.pipe_model) == (4, "ns2", "rfc6675")
+    assert not any(n.startswith("maxburst_") for n in c.unmodelled)
+    assert any(n.startswith("bugFix_ False:") for n in c.unmodelled)
     assert Ns2Agent("Reno", "").configs().sender.variant == "reno"
     frto = Ns2Agent("Sack1", "Sack1", {"frto_enabled_": 1}).configs().sender
     assert frto.variant == "frto"

@@ -185,7 +185,7 @@ class _Sampler:
         conn = self.conn
         policy = conn.policy
         fa = getattr(policy, "fa_ratio", None)
-        dupthresh = getattr(policy, "fast_retransmit_threshold", policy.dupthresh)
+        dupthresh = getattr(policy, "fast_retransmit_threshold", conn.dupthresh)
         self.n += 1
         self.rto += conn.rtt.rto
         self.dupthresh += dupthresh

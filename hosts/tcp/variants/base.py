@@ -5,10 +5,21 @@ A variant is a subclass of ``LossRecoveryPolicy`` that overrides only the hooks 
 (the engine does not call a hook a policy leaves as the base class has it, and never asks
 which variant runs), registered by name with ``@register``. Every hook is given the time of
 the event, ``now``, and the sending half of the engine as a read-only ``SenderView``; a policy
-never assigns engine state. What it wants done it returns: a ``Decision`` (or a tuple of them,
-applied in order, or None), a threshold, a yes/no. The engine applies a decision as soon as the
-hook returns, so the next hook sees its effect; a policy that must act on the window a decision
-restored does so in ``on_undo``. Its own timer it reports through ``deadline``.
+never assigns engine state, and the view has nothing to assign. What it wants done it returns:
+
+- an *event hook* returns ``Decisions``: a ``Decision`` (below), a tuple of them (applied in
+  order; ``chain`` builds one) or None. The engine applies them as soon as the hook returns,
+  so the next hook sees their effect: a policy that must act on the window an ``Undo``
+  restored does so in ``on_undo``;
+- a *query hook* returns a value the engine uses at once: a threshold, a yes/no
+  (``should_fast_retransmit``, ``ssthresh_after_loss``, ``limited_transmit``, ...), or its own
+  timer's deadline (``deadline``);
+- a *notification hook* returns nothing: it tells the policy what the engine did
+  (``on_enter_recovery``, ``on_delivered``, ``on_probe_sent``, the receiver's ``on_data``).
+
+The engine's side (hosts/tcp/recovery.py) holds the state these decisions change, DupThresh
+among it (``SetDupthresh``: RD-TCP's 3+k is ``on_dupack`` returning ``SetDupthresh(3 + k)``),
+and applies each decision in one place, ``LossRecovery``'s table of appliers.
 
 Positions are unwrapped offsets from the ISS (hosts/tcp/connection.py), so plain integer
 comparison is sequence order.
@@ -16,19 +27,67 @@ comparison is sequence order.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, Tuple, TypeVar, Union
 
-__all__ = ["LossRecoveryPolicy", "SenderView", "VARIANTS", "register", "get_variant",
-           "DUPTHRESH", "Decision", "Undo", "SpuriousTimeout", "GoBackN", "MarkLost",
-           "EnterRecovery", "ReduceWindow", "SendProbe", "RetransmitHead", "SetCwnd",
+if TYPE_CHECKING:
+    from hosts.tcp.config import TcpConfig
+    from hosts.tcp.ranges import RangeSet
+    from netbase.segment import Segment
+
+__all__ = ["LossRecoveryPolicy", "SenderView", "ScoreboardView", "RecordView", "RttView",
+           "ReceiverView", "VARIANTS", "register", "get_variant", "overrides", "chain",
+           "DUPTHRESH", "Decision", "Decisions", "Undo", "SpuriousTimeout", "GoBackN", "MarkLost", "EnterRecovery",
+           "ReduceWindow", "SendProbe", "RetransmitHead", "SetCwnd", "SetDupthresh",
            "CarryDupacks", "RttSample", "LeaveRecovery", "SendNew", "ENTER_RECOVERY",
-           "REDUCE_WINDOW", "SEND_PROBE", "RETRANSMIT_HEAD", "LEAVE_RECOVERY"]
+           "REDUCE_WINDOW", "SEND_PROBE", "RETRANSMIT_HEAD", "LEAVE_RECOVERY",
+           "RESET_DUPTHRESH"]
 
 DUPTHRESH = 3   # RFC 5681 §3.2, RFC 6675 §2: DupThresh
 
+# a scoreboard record as a policy reads it: [start, end, sacked, lost, retrans, sent_at,
+# transmissions], indexed by hosts.tcp.scoreboard's START ... TX
+RecordView = Sequence[Any]
+
+
+# ------------------------------------------------------------------------------- what a hook reads
+class RttView(Protocol):
+    """The RTO's estimator (hosts/tcp/rtt.py) as a policy reads it."""
+
+    @property
+    def srtt(self) -> float | None:
+        """The smoothed RTT (seconds), None before the first sample."""
+
+    @property
+    def rttvar(self) -> float:
+        """The RTT variation (seconds)."""
+
+    @property
+    def rto(self) -> float:
+        """The retransmission timeout in force (seconds, backed off)."""
+
+
+class ScoreboardView(Protocol):
+    """The send scoreboard (hosts/tcp/scoreboard.py) as a policy reads it: one record per
+    segment sent, in sequence order, ``records[head:]`` not yet cumulatively acknowledged. A
+    policy that finds losses itself reads records and returns ``MarkLost`` with those it found
+    lost; only the engine changes them."""
+
+    @property
+    def records(self) -> Sequence[RecordView]:
+        """The records (read with hosts.tcp.scoreboard's START, END, SACKED, LOST, RETRANS,
+        SENT_AT, TX)."""
+
+    @property
+    def head(self) -> int:
+        """The index of the first record not cumulatively acknowledged."""
+
+    def next_lost(self) -> RecordView | None:
+        """RFC 6675 NextSeg (1): the first record marked lost and not yet sent again."""
+
 
 class SenderView(Protocol):
-    """What a policy may read of the sending half (hosts/tcp/recovery.py provides it)."""
+    """What a policy may read of the sending half (hosts/tcp/recovery.py's ``PolicyView``
+    provides it; a test may hand in any object with these attributes)."""
 
     @property
     def mss(self) -> int:
@@ -41,6 +100,12 @@ class SenderView(Protocol):
     @property
     def ssthresh(self) -> int:
         """The slow-start threshold (bytes)."""
+
+    @property
+    def dupthresh(self) -> int:
+        """DupThresh in force (RFC 6675 §2): fast retransmit's count of duplicate ACKs (the
+        default ``should_fast_retransmit``) and IsLost's of SACKed segments (§4). The
+        configuration's (``TcpConfig.dupthresh``, 3) until a ``SetDupthresh`` changes it."""
 
     @property
     def dupacks(self) -> int:
@@ -102,21 +167,19 @@ class SenderView(Protocol):
 
     @property
     def rdtcp_ok(self) -> bool:
-        """Both ends agreed on RD-TCP (design.md)."""
+        """Both ends agreed on RD-TCP (RD-TCP-permitted, docs/architecture.md §4)."""
 
     @property
-    def rtt(self):
-        """The RTO's estimator (hosts/tcp/rtt.py): ``srtt`` (None before a sample),
-        ``rttvar``, ``rto``."""
+    def rtt(self) -> RttView:
+        """The RTO's estimator: ``srtt`` (None before a sample), ``rttvar``, ``rto``."""
 
     @property
     def rto_deadline(self) -> float | None:
         """When the retransmission timer expires, or None."""
 
     @property
-    def scoreboard(self):
-        """The send scoreboard (hosts/tcp/scoreboard.py), for a policy that finds losses
-        itself: it reads records and returns ``MarkLost`` with those it found lost."""
+    def scoreboard(self) -> ScoreboardView:
+        """The send scoreboard, for a policy that finds losses itself."""
 
     def highest_sacked(self) -> int:
         """The end of the highest data ever SACKed, or SND.UNA when that is beyond it."""
@@ -125,45 +188,68 @@ class SenderView(Protocol):
         """IW in bytes (RFC 5681 §3.1)."""
 
 
+class ReceiverView(Protocol):
+    """The receive buffer (hosts/tcp/receiver.py) as the receiver hooks read it."""
+
+    @property
+    def rcv_nxt(self) -> int:
+        """RCV.NXT: the next in-order byte expected."""
+
+    @property
+    def highest(self) -> int:
+        """The end of the highest byte received (003 §3.1's PNO_k)."""
+
+    @property
+    def ooo(self) -> RangeSet:
+        """The out-of-order bytes held (read only)."""
+
+
 # ------------------------------------------------------------------------------- decisions
 class Decision:
-    """What a hook asks the engine to do. ``apply`` is the engine's side of it, which the
-    engine (hosts/tcp/recovery.py) calls when the hook returns."""
+    """What a hook asks the engine to do: data only (the engine applies it, hosts/tcp/
+    recovery.py). Equal when of the same class with the same fields."""
 
-    __slots__ = ()
+    __slots__: Tuple[str, ...] = ()
 
-    def apply(self, engine, now: float) -> None:
-        raise NotImplementedError
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and all(
+            getattr(self, f) == getattr(other, f) for f in self.__slots__)
+
+    def __hash__(self) -> int:
+        return hash((type(self),) + tuple(getattr(self, f) for f in self.__slots__))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+
+# what an event hook returns: a decision, a tuple of them (applied in order), or None
+Decisions = Optional[Union[Decision, Tuple[Decision, ...]]]
 
 
 class Undo(Decision):
     """Restore the window a reduction took, ``cwnd`` and ``ssthresh`` as before it (DSACK undo,
     000 §2 and RFC 3708; Eifel, RFC 3522). Neither goes down; ``detector`` names what showed the
     reduction false (counted in ``stats["<detector>_undos"]``). During fast recovery the episode
-    is marked undone: leaving it keeps the restored window."""
+    is marked undone: leaving it keeps the restored window. The engine then calls ``on_undo``."""
 
     __slots__ = ("cwnd", "ssthresh", "detector")
 
     def __init__(self, cwnd: int, ssthresh: int, detector: str = "dsack"):
         self.cwnd, self.ssthresh, self.detector = cwnd, ssthresh, detector
 
-    def apply(self, engine, now):
-        engine.undo_reduction(self.cwnd, self.ssthresh, self.detector, now)
-
 
 class SpuriousTimeout(Decision):
     """The last retransmission timeout was spurious (Eifel's response, RFC 4015; F-RTO, RFC
     5682): leave its recovery without the go-back-N retransmissions still to come ("SND.NXT <-
     SND.MAX") and set ``cwnd`` and ``ssthresh``. ``recover``, when given, becomes RFC 6582's
-    ``recover`` (a NewReno sender forgets the timeout's send_high, RFC 5682 §2 step 3b)."""
+    ``recover`` (a NewReno sender forgets the timeout's send_high, RFC 5682 §2 step 3b). The
+    engine then calls ``on_undo``."""
 
     __slots__ = ("cwnd", "ssthresh", "recover")
 
     def __init__(self, cwnd: int, ssthresh: int, recover: int | None = None):
         self.cwnd, self.ssthresh, self.recover = cwnd, ssthresh, recover
-
-    def apply(self, engine, now):
-        engine.resume_after_spurious_timeout(self.cwnd, self.ssthresh, self.recover, now)
 
 
 class GoBackN(Decision):
@@ -176,21 +262,16 @@ class GoBackN(Decision):
     def __init__(self, cwnd_cap: int | None = None):
         self.cwnd_cap = cwnd_cap
 
-    def apply(self, engine, now):
-        engine.mark_all_lost(self.cwnd_cap)
-
 
 class MarkLost(Decision):
     """These scoreboard records are lost (a variant's own loss detection, RACK's RFC 8985 §6.2
-    step 5): each is to be sent again, a retransmission of it in flight being lost with it."""
+    step 5): each is to be sent again, a retransmission of it in flight being lost with it.
+    ``rule`` names the rule in the ``marked-lost`` trace event."""
 
     __slots__ = ("records", "rule")
 
-    def __init__(self, records: list, rule: str):
+    def __init__(self, records: Sequence[RecordView], rule: str):
         self.records, self.rule = records, rule
-
-    def apply(self, engine, now):
-        engine.mark_lost(self.records, self.rule)
 
 
 class EnterRecovery(Decision):
@@ -198,9 +279,6 @@ class EnterRecovery(Decision):
     step 5; Net Reno's second recovery, 002 §6.4), unless a recovery already runs."""
 
     __slots__ = ()
-
-    def apply(self, engine, now):
-        engine.enter_recovery_if_idle(now)
 
 
 class ReduceWindow(Decision):
@@ -210,9 +288,6 @@ class ReduceWindow(Decision):
 
     __slots__ = ()
 
-    def apply(self, engine, now):
-        engine.reduce_window(now)
-
 
 class SendProbe(Decision):
     """A tail loss probe (RFC 8985 §7.3), first of this event's segments: one new segment if
@@ -220,9 +295,6 @@ class SendProbe(Decision):
     segment again; the RTO restarts. The engine then calls ``on_probe_sent``."""
 
     __slots__ = ()
-
-    def apply(self, engine, now):
-        engine.probe_due = True
 
 
 class RetransmitHead(Decision):
@@ -236,9 +308,6 @@ class RetransmitHead(Decision):
     def __init__(self, cwnd: int | None = None):
         self.cwnd = cwnd
 
-    def apply(self, engine, now):
-        engine.retransmit_head(self.cwnd)
-
 
 class SetCwnd(Decision):
     """cwnd becomes ``cwnd`` (bytes): a variant's own window rule (Net Reno, 002 §5.1, §6.4)."""
@@ -248,8 +317,17 @@ class SetCwnd(Decision):
     def __init__(self, cwnd: int):
         self.cwnd = cwnd
 
-    def apply(self, engine, now):
-        engine.cwnd = self.cwnd
+
+class SetDupthresh(Decision):
+    """DupThresh becomes ``n`` (RFC 6675 §2): the duplicate ACKs the default
+    ``should_fast_retransmit`` waits for, and the SACKed segments above a hole that make IsLost
+    (§4) mark it lost. RD-TCP's 3+k (003 §3.1), Blanton and Allman's raised thresholds (000
+    §5.1), RR-TCP's percentile (000 §4.2)."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int):
+        self.n = n
 
 
 class RttSample(Decision):
@@ -263,9 +341,6 @@ class RttSample(Decision):
     def __init__(self, rtt: float):
         self.rtt = rtt
 
-    def apply(self, engine, now):
-        engine.sample_rtt(self.rtt)
-
 
 class CarryDupacks(Decision):
     """Outside any recovery, after a cumulative ACK: the next unacknowledged segment counts as
@@ -277,20 +352,14 @@ class CarryDupacks(Decision):
     def __init__(self, n: int):
         self.n = n
 
-    def apply(self, engine, now):
-        engine.carry_dupacks(self.n)
-
 
 class LeaveRecovery(Decision):
     """Leave fast recovery now, as Reno's first new ACK does (RFC 5681 §3.2 step 6: cwnd =
     ssthresh), and forget ``recover``, so that three more duplicate ACKs for a hole still open
-    start the next fast retransmit (Reno has no RFC 6582 §3.2 step 2). Applied from
+    start the next fast retransmit (Reno has no RFC 6582 §3.2 step 2). Returned from
     ``on_partial_ack`` (002's plain Reno, the baseline of Table 3)."""
 
     __slots__ = ()
-
-    def apply(self, engine, now):
-        engine.leave_recovery()
 
 
 class SendNew(Decision):
@@ -303,15 +372,25 @@ class SendNew(Decision):
     def __init__(self, count: int = 1):
         self.count = count
 
-    def apply(self, engine, now):
-        engine.new_allowance += self.count
-
 
 ENTER_RECOVERY = EnterRecovery()
 LEAVE_RECOVERY = LeaveRecovery()
 REDUCE_WINDOW = ReduceWindow()
 SEND_PROBE = SendProbe()
 RETRANSMIT_HEAD = RetransmitHead()
+RESET_DUPTHRESH = SetDupthresh(DUPTHRESH)
+
+
+def chain(*decisions: Decisions) -> Decisions:
+    """Decisions in order as a hook returns them: None, one, or a flat tuple (a policy that
+    extends another puts its own before or after what the parent's hook returned)."""
+    flat: list[Decision] = []
+    for d in decisions:
+        if isinstance(d, tuple):
+            flat.extend(d)
+        elif d is not None:
+            flat.append(d)
+    return None if not flat else flat[0] if len(flat) == 1 else tuple(flat)
 
 
 # ------------------------------------------------------------------------------- the hooks
@@ -323,22 +402,22 @@ class LossRecoveryPolicy:
     needs_timestamps = False        # works only with the timestamp option (RFC 7323; Eifel)
     offers_sack = True              # experiments offer SACK-permitted (False: a NewReno sender)
     observes_deliveries = False     # the engine calls on_delivered (a call per segment acked)
-    dupthresh_loss_marking = True   # the engine's IsLost (RFC 6675 §4) marks losses; False for
-                                    # a variant that finds them itself (RACK)
+    # with SACK, the engine's IsLost (RFC 6675 §4: DupThresh SACKed segments above a hole) marks
+    # losses; False for a variant that finds them itself (RACK; without SACK it cannot, and the
+    # engine marks as for any sender)
+    dupthresh_loss_marking = True
     rto_estimator: str | None = None    # the RTO estimator the variant is built on, a key of
                                         # hosts.tcp.rtt.ESTIMATORS (None: the config's)
     marks_retransmissions = False   # set the RTX bit on retransmissions (Ludwig's, 000 §3)
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig):
         self.config = config
-        # DupThresh in force (RFC 6675 §2): fast retransmit's threshold and IsLost's count of
-        # SACKed segments; 3 (RFC 5681) unless an OS profile says (004, hosts/tcp/profiles.py)
-        self.dupthresh = config.dupthresh
 
     # ------------------------------------------------------------ duplicate ACKs
-    def on_dupack(self, view: SenderView, seg, dupacks: int, *, now: float):
+    def on_dupack(self, view: SenderView, seg: Segment, dupacks: int, *, now: float) -> Decisions:
         """A duplicate ACK arrived (``dupacks``: the count so far; ``seg`` carries the reorder
-        bit and options); may change ``dupthresh``. Returns a decision or None."""
+        bit and options), before ``should_fast_retransmit``; a ``SetDupthresh`` returned here
+        is the threshold that call compares with."""
         return None
 
     def limited_transmit(self, view: SenderView, *, now: float) -> bool:
@@ -350,7 +429,7 @@ class LossRecoveryPolicy:
 
     def should_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> bool:
         """Enter fast retransmit now (called after ``on_dupack``, outside any recovery)."""
-        return dupacks >= self.dupthresh            # RFC 5681 §3.2 step 2, RFC 6675 §5 (4)
+        return dupacks >= view.dupthresh            # RFC 5681 §3.2 step 2, RFC 6675 §5 (4)
 
     def ssthresh_after_loss(self, view: SenderView, *, now: float) -> int:
         """ssthresh on a fast retransmit, an RTO or a repaired tail loss: RFC 5681 §3.1
@@ -358,12 +437,12 @@ class LossRecoveryPolicy:
         return max(view.flight_size_before_limited_transmit // 2, 2 * view.mss)
 
     # ------------------------------------------------------------ the cumulative ACK
-    def on_new_ack(self, view: SenderView, *, now: float):
+    def on_new_ack(self, view: SenderView, *, now: float) -> Decisions:
         """The cumulative ACK advanced (a duplicate-ACK episode ended), before recovery is left
-        or cwnd grows. Returns a decision or None."""
+        or cwnd grows."""
         return None
 
-    def on_partial_ack(self, view: SenderView, *, now: float):
+    def on_partial_ack(self, view: SenderView, *, now: float) -> Decisions:
         """A partial ACK in fast recovery (SND.UNA advanced, not to RecoveryPoint), after
         ``on_new_ack``. Without SACK (RFC 6582 §3.2 step 5) the default retransmits the first
         unacknowledged segment at once; with ``config.partial_ack`` "wait" the hook is not
@@ -371,39 +450,41 @@ class LossRecoveryPolicy:
         decides what is resent, RFC 6675 §5)."""
         return None if view.sack_ok else RETRANSMIT_HEAD
 
-    def on_ack(self, view: SenderView, seg, prior_una: int, *, now: float):
+    def on_ack(self, view: SenderView, seg: Segment, prior_una: int, *, now: float) -> Decisions:
         """Any acceptable ACK, once the engine has processed it (``view.snd_una > prior_una``:
-        it acknowledged new data); ``seg`` carries its options (the peer's TSecr). Returns a
-        decision or None."""
+        it acknowledged new data); ``seg`` carries its options (the peer's TSecr)."""
         return None
 
     def on_delivered(self, view: SenderView, start: int, end: int, sent_at: float,
                      transmissions: int, *, now: float) -> None:
-        """[start, end) was acknowledged for the first time, by a SACK block or by the
-        cumulative ACK (a segment SACKed earlier is not reported again); ``sent_at`` is its
-        latest transmission's time, ``transmissions`` how often it was sent. Called while the
-        ACK is processed, SACK blocks first, then the cumulative ACK, each in sequence order,
-        before ``on_ack``; only when the class sets ``observes_deliveries``."""
+        """Notification: [start, end) was acknowledged for the first time, by a SACK block or
+        by the cumulative ACK (a segment SACKed earlier is not reported again); ``sent_at`` is
+        its latest transmission's time, ``transmissions`` how often it was sent. Called while
+        the ACK is processed, SACK blocks first, then the cumulative ACK, each in sequence
+        order, before ``on_ack`` (which decides on what it gathered); only when the class sets
+        ``observes_deliveries``."""
 
     def on_dsack(self, view: SenderView, start: int, end: int, retransmitted: bool, *,
-                 now: float):
+                 now: float) -> Decisions:
         """The peer reported [start, end) received twice (RFC 2883 §4); ``retransmitted``:
-        we sent it more than once. Returns a decision (an undo) or None."""
+        we sent it more than once."""
         return None
 
-    def on_undo(self, view: SenderView, *, now: float) -> None:
+    def on_undo(self, view: SenderView, *, now: float) -> Decisions:
         """The engine has applied an ``Undo`` or ``SpuriousTimeout`` this policy returned: what
         depends on the restored window goes here (BL-INC's dupthresh bound, 000 §5.1)."""
+        return None
 
     # ------------------------------------------------------------ fast recovery
     def on_enter_recovery(self, view: SenderView, prior_cwnd: int, prior_ssthresh: int, *,
                           now: float) -> None:
-        """Fast retransmit is about to happen (cwnd and ssthresh are still ``prior_*``)."""
+        """Notification: fast retransmit is about to happen (cwnd and ssthresh are still
+        ``prior_*``)."""
 
     def on_retransmit(self, view: SenderView, start: int, end: int, last_sent_at: float, *,
-                      now: float):
+                      now: float) -> Decisions:
         """[start, end) is being sent again; ``last_sent_at``: when it was sent before (a
-        first retransmission's: the original's). Returns a decision or None."""
+        first retransmission's: the original's)."""
         return None
 
     # ------------------------------------------------------------ the retransmission timer
@@ -413,9 +494,9 @@ class LossRecoveryPolicy:
         and go-back-N (RFC 6298, RFC 5681 §3.1: False). Called before ``on_timeout``."""
         return False
 
-    def on_timeout(self, view: SenderView, *, now: float):
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         """The retransmission timer expired with data outstanding (cwnd and ssthresh are not
-        yet cut). Returns a decision or None."""
+        yet cut)."""
         return None
 
     def timeout_retransmits_all(self, view: SenderView, *, now: float) -> bool:
@@ -435,30 +516,32 @@ class LossRecoveryPolicy:
         goes first."""
         return None
 
-    def on_deadline(self, view: SenderView, *, now: float):
-        """The variant's timer expired (RACK's reordering timer, TLP's PTO). Returns a decision
-        or None; the engine then sends what cwnd and the scoreboard allow."""
+    def on_deadline(self, view: SenderView, *, now: float) -> Decisions:
+        """The variant's timer expired (RACK's reordering timer, TLP's PTO); the engine then
+        sends what cwnd and the scoreboard allow."""
         return None
 
     def on_probe_sent(self, view: SenderView, retransmission: bool, *, now: float) -> None:
-        """The engine sent the loss probe ``SEND_PROBE`` asked for (``view.snd_max`` is past
-        it); ``retransmission``: it sent old data again."""
+        """Notification: the engine sent the loss probe ``SEND_PROBE`` asked for
+        (``view.snd_max`` is past it); ``retransmission``: it sent old data again."""
 
     # ------------------------------------------------------------ receiver
-    def on_data(self, rcv, start: int, end: int, stamp, *, now: float) -> None:
-        """A data segment [start, end) arrived, before reassembly (``rcv``: the receive buffer,
-        hosts/tcp/receiver.py), with the EPDN stamp (lo, hi) it carried or None (stamps reach
-        here only on RD-TCP flows)."""
+    def on_data(self, rcv: ReceiverView, start: int, end: int, stamp: tuple[int, int] | None,
+                *, now: float) -> None:
+        """Notification: a data segment [start, end) arrived, before reassembly, with the EPDN
+        stamp (lo, hi) it carried or None (stamps reach here only on RD-TCP flows)."""
 
-    def ack_reorder_bit(self, rcv, *, now: float) -> bool:
+    def ack_reorder_bit(self, rcv: ReceiverView, *, now: float) -> bool:
         """Whether the ACK about to be sent carries RD-TCP's reorder bit."""
         return False
 
 
 VARIANTS: dict[str, type[LossRecoveryPolicy]] = {}
 
+P = TypeVar("P", bound=type[LossRecoveryPolicy])
 
-def register(cls: type[LossRecoveryPolicy]) -> type[LossRecoveryPolicy]:
+
+def register(cls: P) -> P:
     VARIANTS[cls.name] = cls
     return cls
 
@@ -471,9 +554,10 @@ def get_variant(name: str) -> type[LossRecoveryPolicy]:
                          f"{', '.join(sorted(VARIANTS))}") from None
 
 
-def overrides(policy: LossRecoveryPolicy, hook: str):
+def overrides(policy: LossRecoveryPolicy, hook: str) -> Callable[..., Any] | None:
     """The policy's bound ``hook`` when its class overrides the base class's, else None (the
     engine then skips the call: the base class's hook does nothing)."""
     if getattr(type(policy), hook) is getattr(LossRecoveryPolicy, hook):
         return None
-    return getattr(policy, hook)
+    bound: Callable[..., Any] = getattr(policy, hook)
+    return bound

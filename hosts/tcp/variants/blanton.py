@@ -18,9 +18,14 @@ retransmission a DSACK shows unnecessary is false, and its window reduction is u
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-from hosts.tcp.variants.base import DUPTHRESH, ENTER_RECOVERY, SenderView, register
+from hosts.tcp.variants.base import DUPTHRESH, ENTER_RECOVERY, Decisions, SenderView, register
 from hosts.tcp.variants.dsack import BlantonAllmanUndo, _DupthreshAdapting
+
+if TYPE_CHECKING:
+    from hosts.tcp.config import TcpConfig
+    from netbase.segment import Segment
 
 __all__ = ["DsackEwma", "DsackTimeDel", "DsackTimeInc", "EWMA_GAIN", "TIMEINC_STEP"]
 
@@ -34,23 +39,23 @@ TIMEINC_STEP = 0.010    # 000 §3: "a constant value (10 ms in their simulations
 class DsackEwma(_DupthreshAdapting):
     name = "dsack-ewma"
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.average = float(DUPTHRESH)
 
-    def on_false_fast_retransmit(self, view, dupacks, *, now):
+    def on_false_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> Decisions:
         self.average += EWMA_GAIN * (dupacks - self.average)
-        self._set_dupthresh(view, math.ceil(self.average))
+        return self._set_dupthresh(view, math.ceil(self.average))
 
-    def on_timeout(self, view, *, now):
-        super().on_timeout(view, now=now)
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         self.average = float(DUPTHRESH)         # the reset forgets the history too
+        return super().on_timeout(view, now=now)
 
 
 class _DelayedFastRetransmit(BlantonAllmanUndo):
     """A fast retransmit delayed by a timer that grows after false ones (BL-TIMEDEL/INC)."""
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.delay = 0.0                    # the timer's length, never reduced
         self.first_dupack_at: float | None = None   # this episode's first duplicate ACK
@@ -62,13 +67,13 @@ class _DelayedFastRetransmit(BlantonAllmanUndo):
         srtt = view.rtt.srtt
         return self.delay if srtt is None else min(self.delay, srtt / 2)
 
-    def on_dupack(self, view, seg, dupacks, *, now):
-        super().on_dupack(view, seg, dupacks, now=now)
+    def on_dupack(self, view: SenderView, seg: Segment, dupacks: int, *, now: float) -> Decisions:
         if dupacks == 1:
             self.first_dupack_at = now
+        return super().on_dupack(view, seg, dupacks, now=now)
 
-    def should_fast_retransmit(self, view, dupacks, *, now):
-        if dupacks < self.dupthresh:
+    def should_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> bool:
+        if dupacks < view.dupthresh:
             return False
         start = self.first_dupack_at if self.first_dupack_at is not None else now
         go_at = start + self._timer(view)
@@ -78,37 +83,40 @@ class _DelayedFastRetransmit(BlantonAllmanUndo):
         self.due = go_at
         return False
 
-    def deadline(self):
+    def deadline(self) -> float | None:
         return self.due
 
-    def on_deadline(self, view, *, now):
+    def on_deadline(self, view: SenderView, *, now: float) -> Decisions:
         self.due = None
-        if view.dupacks >= self.dupthresh and not view.in_recovery and not view.in_loss:
+        if view.dupacks >= view.dupthresh and not view.in_recovery and not view.in_loss:
             return ENTER_RECOVERY
         return None
 
-    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+    def on_enter_recovery(self, view: SenderView, prior_cwnd: int, prior_ssthresh: int, *,
+                          now: float) -> None:
         super().on_enter_recovery(view, prior_cwnd, prior_ssthresh, now=now)
         self.due = None
         self.episode_first_dupack = self.first_dupack_at
         self.hole_acked_at = None
 
-    def on_new_ack(self, view, *, now):
+    def on_new_ack(self, view: SenderView, *, now: float) -> Decisions:
         self.due = None                     # the episode ended before the timer did
         self.first_dupack_at = None
         if self.episode_first_dupack is not None and self.hole_acked_at is None:
             self.hole_acked_at = now
+        return None
 
-    def on_timeout(self, view, *, now):
-        super().on_timeout(view, now=now)
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         self.due = None
+        return super().on_timeout(view, now=now)
 
-    def on_false_fast_retransmit(self, view, dupacks, *, now):
+    def on_false_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> Decisions:
         srtt = view.rtt.srtt
         longer = self._longer(view)
         if srtt is not None:
             longer = min(longer, srtt / 2)      # the timer's maximum
         self.delay = max(self.delay, longer)    # never reduced
+        return None
 
     def _longer(self, view: SenderView) -> float:
         raise NotImplementedError
@@ -118,7 +126,7 @@ class _DelayedFastRetransmit(BlantonAllmanUndo):
 class DsackTimeDel(_DelayedFastRetransmit):
     name = "dsack-timedel"
 
-    def _longer(self, view):
+    def _longer(self, view: SenderView) -> float:
         if self.episode_first_dupack is None or self.hole_acked_at is None:
             return self.delay
         return self.hole_acked_at - self.episode_first_dupack
@@ -128,5 +136,5 @@ class DsackTimeDel(_DelayedFastRetransmit):
 class DsackTimeInc(_DelayedFastRetransmit):
     name = "dsack-timeinc"
 
-    def _longer(self, view):
+    def _longer(self, view: SenderView) -> float:
         return self.delay + TIMEINC_STEP

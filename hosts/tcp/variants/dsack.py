@@ -17,8 +17,17 @@ exceeds 90 % of cwnd (in segments) and a retransmission timeout resets it to 3. 
 schemes ([10]) as "TCP using DSACK"; its Fig. 4 does not say which of them it ran.
 """
 
-from hosts.tcp.variants.base import DUPTHRESH, LossRecoveryPolicy, SenderView, Undo, register
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hosts.tcp.variants.base import (DUPTHRESH, RESET_DUPTHRESH, Decisions, LossRecoveryPolicy,
+                                     SenderView, SetDupthresh, Undo, chain, register)
 from hosts.tcp.variants.spurious import FalseRecoveryUndo
+
+if TYPE_CHECKING:
+    from hosts.tcp.config import TcpConfig
+    from netbase.segment import Segment
 
 CWND_FRACTION_CAP = 0.9     # 000 §5.1: BL variants bound dupthresh by 0.9 * cwnd
 
@@ -32,40 +41,50 @@ def dupthresh_cap(view: SenderView) -> int:
 class DsackUndo(LossRecoveryPolicy):
     name = "dsack"
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.undo = FalseRecoveryUndo()             # the last fast-recovery episode's DSACKs
         self.episode_dupacks = 0                    # most dupacks seen since recovery began
         self.proved_false = False                   # the Undo returned is this episode's
 
-    def on_dupack(self, view, seg, dupacks, *, now):
+    def on_dupack(self, view: SenderView, seg: Segment, dupacks: int, *, now: float) -> Decisions:
         if dupacks > self.episode_dupacks:
             self.episode_dupacks = dupacks
+        return None
 
-    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+    def on_enter_recovery(self, view: SenderView, prior_cwnd: int, prior_ssthresh: int, *,
+                          now: float) -> None:
         self.undo.start(view, prior_cwnd, prior_ssthresh)
         self.episode_dupacks = view.dupacks
 
-    def on_timeout(self, view, *, now):
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         # a timeout's retransmissions are not undone (only the fast-retransmit reduction is)
         self.undo.cancel()
+        return None
 
-    def on_retransmit(self, view, start, end, last_sent_at, *, now):
+    def on_retransmit(self, view: SenderView, start: int, end: int, last_sent_at: float, *,
+                      now: float) -> Decisions:
         self.undo.on_retransmit()
+        return None
 
-    def on_dsack(self, view, start, end, retransmitted, *, now):
+    def on_dsack(self, view: SenderView, start: int, end: int, retransmitted: bool, *,
+                 now: float) -> Decisions:
         undo = self.undo.on_dsack(end, retransmitted)
         self.proved_false = undo is not None
         return undo
 
-    def on_undo(self, view, *, now):
+    def on_undo(self, view: SenderView, *, now: float) -> Decisions:
         if self.proved_false:
             self.proved_false = False
-            self.on_false_fast_retransmit(view, self.episode_dupacks, now=now)
+            return self.on_false_fast_retransmit(view, self.episode_dupacks, now=now)
+        return None
 
-    def on_false_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> None:
+    def on_false_fast_retransmit(self, view: SenderView, dupacks: int, *,
+                                 now: float) -> Decisions:
         """Every retransmission of the last recovery was spurious and its window is restored;
-        the episode saw ``dupacks`` duplicate ACKs. BL-R keeps dupthresh at 3."""
+        the episode saw ``dupacks`` duplicate ACKs (called from ``on_undo``, whose decisions
+        these are). BL-R keeps dupthresh at 3."""
+        return None
 
 
 class BlantonAllmanUndo(DsackUndo):
@@ -73,33 +92,36 @@ class BlantonAllmanUndo(DsackUndo):
     for its BL schemes): not DSACK-R's immediate restore but ssthresh set back to the cwnd
     before the reduction, from which cwnd slow-starts back."""
 
-    def on_dsack(self, view, start, end, retransmitted, *, now):
+    def on_dsack(self, view: SenderView, start: int, end: int, retransmitted: bool, *,
+                 now: float) -> Decisions:
         undo = super().on_dsack(view, start, end, retransmitted, now=now)
-        if undo is None:
-            return None
+        if not isinstance(undo, Undo):
+            return undo                         # (None: nothing proved false)
         return Undo(view.cwnd, undo.cwnd)
 
 
 class _DupthreshAdapting(BlantonAllmanUndo):
-    def _set_dupthresh(self, view: SenderView, value: int) -> None:
-        self.dupthresh = max(DUPTHRESH, min(value, dupthresh_cap(view)))
+    @staticmethod
+    def _set_dupthresh(view: SenderView, value: int) -> SetDupthresh:
+        """dupthresh ``value``, within [3, 90 % of cwnd] (000 §5.1)."""
+        return SetDupthresh(max(DUPTHRESH, min(value, dupthresh_cap(view))))
 
-    def on_timeout(self, view, *, now):
-        super().on_timeout(view, now=now)
-        self.dupthresh = DUPTHRESH          # 000 §5.1: a timeout resets dupthresh to 3
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
+        # 000 §5.1: a timeout resets dupthresh to 3
+        return chain(super().on_timeout(view, now=now), RESET_DUPTHRESH)
 
 
 @register
 class DsackInc(_DupthreshAdapting):
     name = "dsack-inc"
 
-    def on_false_fast_retransmit(self, view, dupacks, *, now):
-        self._set_dupthresh(view, self.dupthresh + 1)
+    def on_false_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> Decisions:
+        return self._set_dupthresh(view, view.dupthresh + 1)
 
 
 @register
 class DsackAvg(_DupthreshAdapting):
     name = "dsack-avg"
 
-    def on_false_fast_retransmit(self, view, dupacks, *, now):
-        self._set_dupthresh(view, (self.dupthresh + dupacks + 1) // 2)
+    def on_false_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> Decisions:
+        return self._set_dupthresh(view, (view.dupthresh + dupacks + 1) // 2)

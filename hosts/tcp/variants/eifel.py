@@ -28,11 +28,17 @@ Without negotiated timestamps there is nothing to compare and the variant behave
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hosts.tcp.timers import ts_val
-from hosts.tcp.variants.base import Undo, register
+from hosts.tcp.variants.base import Decisions, SenderView, Undo, register
 from hosts.tcp.variants.sack import Sack
 from hosts.tcp.variants.spurious import respond_to_spurious_timeout
 from netbase.seq import seq_lt
+
+if TYPE_CHECKING:
+    from hosts.tcp.config import TcpConfig
+    from netbase.segment import Segment
 
 FAST_RETRANSMIT, TIMEOUT = "fast retransmit", "timeout"
 
@@ -42,32 +48,36 @@ class Eifel(Sack):
     name = "eifel"
     needs_timestamps = True
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.episode: str | None = None         # FAST_RETRANSMIT or TIMEOUT, until judged
         self.retransmit_ts: int | None = None   # RFC 3522 RetransmitTS
         self.prior: tuple[int, int] | None = None   # fast retransmit: (cwnd, ssthresh) before
         self.pipe_prev = 0                      # timeout: RFC 4015 pipe_prev
 
-    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+    def on_enter_recovery(self, view: SenderView, prior_cwnd: int, prior_ssthresh: int, *,
+                          now: float) -> None:
         self._start(view, FAST_RETRANSMIT)
         self.prior = (prior_cwnd, prior_ssthresh)
 
-    def on_timeout(self, view, *, now):
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         # a timeout that interrupts an episode not yet judged starts a new one (RFC 3522 §3.1:
         # RetransmitTS is that of the first retransmission of this recovery)
         self._start(view, TIMEOUT)
         self.pipe_prev = max(view.flight_size, view.ssthresh)
+        return None
 
     def _start(self, view, kind: str) -> None:
         self.episode = kind if view.ts_ok else None
         self.retransmit_ts = None
 
-    def on_retransmit(self, view, start, end, last_sent_at, *, now):
+    def on_retransmit(self, view: SenderView, start: int, end: int, last_sent_at: float, *,
+                      now: float) -> Decisions:
         if self.episode is not None and self.retransmit_ts is None:
             self.retransmit_ts = ts_val(now)    # the TSval this retransmission carries
+        return None
 
-    def on_ack(self, view, seg, prior_una, *, now):
+    def on_ack(self, view: SenderView, seg: Segment, prior_una: int, *, now: float) -> Decisions:
         if self.retransmit_ts is None or view.snd_una <= prior_una:
             return None                         # no retransmission to judge, or not acceptable
         if self.episode == FAST_RETRANSMIT and view.in_recovery:
@@ -78,6 +88,7 @@ class Eifel(Sack):
         if ts is None or not seq_lt(ts[1], retransmit_ts):
             return None                         # the retransmission is what arrived
         if kind == FAST_RETRANSMIT:
+            assert self.prior is not None       # set as the fast retransmit began
             cwnd, ssthresh = self.prior
             return Undo(cwnd, ssthresh, detector="eifel")
         return respond_to_spurious_timeout(view, prior_una, self.pipe_prev)

@@ -38,9 +38,15 @@ retransmission timer expires again, go to step 1").
 
 from __future__ import annotations
 
-from hosts.tcp.variants.base import GoBackN, SenderView, SpuriousTimeout, register
+from typing import TYPE_CHECKING
+
+from hosts.tcp.variants.base import Decisions, GoBackN, SenderView, SpuriousTimeout, register
 from hosts.tcp.variants.sack import Sack
 from hosts.tcp.variants.spurious import respond_to_spurious_timeout
+
+if TYPE_CHECKING:
+    from hosts.tcp.config import TcpConfig
+    from netbase.segment import Segment
 
 NEW_SEGMENTS = 2         # RFC 5682 step 2b: "transmit up to two new (previously unsent) segments"
 GENUINE_CWND = 3         # RFC 5682 step 3a: cwnd "no more than 3 * MSS"
@@ -57,7 +63,7 @@ class Frto(Sack):
     name = "frto"
     response = HALVE        # 001 §3 step 3a: the paper's F-RTO
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         if self.response not in RESPONSES:
             raise ValueError(f"{self.name}: unknown F-RTO response {self.response!r}; "
@@ -69,7 +75,7 @@ class Frto(Sack):
         self.allowance = 0
         self.dupacks_at = 0                 # duplicate ACKs counted when the probes went out
 
-    def on_timeout(self, view, *, now):
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         if self.state == FIRST_ACK and view.in_loss:
             pass                            # step 2: "if the retransmission timer expires
                                             # again, go to step 1" (RFC 5682 §2.1, §3): the
@@ -81,15 +87,16 @@ class Frto(Sack):
             self.pipe_prev = max(view.flight_size, view.ssthresh)
             self.prior = (view.cwnd, view.ssthresh)     # called before the engine cuts them
         self.allowance = 0
+        return None
 
-    def timeout_retransmits_all(self, view, *, now):
+    def timeout_retransmits_all(self, view: SenderView, *, now: float) -> bool:
         return self.state == IDLE
 
-    def new_data_allowance(self, view, *, now):
+    def new_data_allowance(self, view: SenderView, *, now: float) -> int:
         n, self.allowance = self.allowance, 0
         return n
 
-    def on_ack(self, view, seg, prior_una, *, now):
+    def on_ack(self, view: SenderView, seg: Segment, prior_una: int, *, now: float) -> Decisions:
         if self.state == FIRST_ACK:
             if view.snd_una <= prior_una:
                 return None                 # step 2: duplicate ACKs only update the scoreboard

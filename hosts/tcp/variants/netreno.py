@@ -38,20 +38,19 @@ and ``netreno-sack`` does; either one meeting the other kind of peer runs that p
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hosts.tcp.scoreboard import RETRANS
-from hosts.tcp.variants.base import (DUPTHRESH, ENTER_RECOVERY, CarryDupacks,
+from hosts.tcp.variants.base import (DUPTHRESH, ENTER_RECOVERY, CarryDupacks, Decisions,
                                      LossRecoveryPolicy, RetransmitHead, SenderView, SetCwnd,
-                                     register)
+                                     chain, register)
 from hosts.tcp.variants.netreno_parts import (AckClock, BackToBack, LimitedData, Markers,
                                               ReorderGuard, SmallWindow, exit_window)
 
+if TYPE_CHECKING:
+    from hosts.tcp.config import TcpConfig
+    from netbase.segment import Segment
 __all__ = ["NetReno", "NetRenoSack", "Lsnr", "Lssack", "TABLE3_RULES"]
-
-
-def _combine(*decisions):
-    """The decisions that are not None, as the engine takes them (one, a tuple or None)."""
-    present = tuple(d for d in decisions if d is not None)
-    return present[0] if len(present) == 1 else (present or None)
 
 
 def _head_resent(view: SenderView) -> bool:
@@ -71,7 +70,7 @@ class NetReno(LossRecoveryPolicy):
     limited_data = False
     marking = False
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.sw = SmallWindow()
         self.clock = AckClock()
@@ -93,17 +92,17 @@ class NetReno(LossRecoveryPolicy):
         return self.clock.last_resend
 
     # ------------------------------------------------------------------ before recovery
-    def limited_transmit(self, view, *, now):
+    def limited_transmit(self, view: SenderView, *, now: float) -> bool:
         # NR-SW (002 §4.2): early sends below ten segments only; none without the rule
         return self.small_window and self.sw.early_sends(view)
 
-    def ssthresh_after_loss(self, view, *, now):
+    def ssthresh_after_loss(self, view: SenderView, *, now: float) -> int:
         if self.b2b.starting:
             return self.b2b.ssthresh(view)      # NR-B2B (002 §6.4)
         # RFC 5681 eq. (4) on the flight before the early sends (002 §4.2)
         return max(self.sw.flight_before_early_sends(view) // 2, 2 * view.mss)
 
-    def on_dupack(self, view, seg, dupacks, *, now):
+    def on_dupack(self, view: SenderView, seg: Segment, dupacks: int, *, now: float) -> Decisions:
         if view.in_loss:
             return None
         if view.in_recovery:
@@ -121,7 +120,7 @@ class NetReno(LossRecoveryPolicy):
             return ENTER_RECOVERY
         return None
 
-    def on_new_ack(self, view, *, now):
+    def on_new_ack(self, view: SenderView, *, now: float) -> Decisions:
         if view.in_recovery:
             self.sw.end()
             self.exiting = view.snd_una >= view.recovery_point
@@ -136,10 +135,11 @@ class NetReno(LossRecoveryPolicy):
             self.b2b.wait = 0
             cwnd = SetCwnd(min(view.cwnd, self.b2b.cwnd))
         carry = self.sw.carry(view) if self.small_window else None
-        return _combine(cwnd, CarryDupacks(carry) if carry is not None else None)
+        return chain(cwnd, CarryDupacks(carry) if carry is not None else None)
 
     # ------------------------------------------------------------------ recovery
-    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+    def on_enter_recovery(self, view: SenderView, prior_cwnd: int, prior_ssthresh: int, *,
+                          now: float) -> None:
         # NR-LRX (002 §6.1): the first RTT is W ticks, W the flight at fast retransmit
         self.clock.start(view.dupacks, self.sw.flight_before_early_sends(view) // view.mss)
         self.guard.marker = view.snd_max
@@ -149,7 +149,8 @@ class NetReno(LossRecoveryPolicy):
         self.markers.start()
         self.ld.restart(view)
 
-    def on_retransmit(self, view, start, end, last_sent_at, *, now):
+    def on_retransmit(self, view: SenderView, start: int, end: int, last_sent_at: float, *,
+                      now: float) -> Decisions:
         if not view.in_recovery or self.ld.sending(start):
             return None
         self.clock.tick()               # 002 §6.2: "one additional tick ... per retransmission"
@@ -170,14 +171,14 @@ class NetReno(LossRecoveryPolicy):
             mark = self.markers.on_dupack(view, dupacks)
         if self.guard.wait and not view.sack_ok:
             # NR-OOO (002 §5.3): "the number of additional duplicate ACKs is 3 - D"
-            return _combine(mark, self._resend_head(view) if self.guard.dupack() else None)
+            return chain(mark, self._resend_head(view) if self.guard.dupack() else None)
         if self.lost_retransmission and self.clock.due():
             # NR-LRX (002 §6.2): one RTT of ticks and three more, SND.UNA still not acked:
             # its retransmission was lost, send it "again"
             self.clock.resent()
-            return _combine(mark, self._resend_head(view))
+            return chain(mark, self._resend_head(view))
         if self.limited_data and not view.sack_ok:
-            return _combine(mark, self.ld.resend(view))
+            return chain(mark, self.ld.resend(view))
         return mark
 
     def _resend_head(self, view: SenderView) -> RetransmitHead:
@@ -188,7 +189,7 @@ class NetReno(LossRecoveryPolicy):
             return RetransmitHead()
         return RetransmitHead(cwnd=max(view.mss, view.cwnd - view.mss))
 
-    def on_partial_ack(self, view, *, now):
+    def on_partial_ack(self, view: SenderView, *, now: float) -> Decisions:
         self.clock.restart()            # 002 §6.2: time the next unacknowledged segment
         self.markers.stop()             # 002 §6.3: the markers bound the first RTT only
         self.ld.restart(view)
@@ -210,7 +211,7 @@ class NetReno(LossRecoveryPolicy):
         self.guard.wait = 0
         return RetransmitHead(cwnd=max(view.mss, min(view.cwnd, view.pipe)))
 
-    def on_ack(self, view, seg, prior_una, *, now):
+    def on_ack(self, view: SenderView, seg: Segment, prior_una: int, *, now: float) -> Decisions:
         if not self.exiting:
             return None
         self.exiting = False
@@ -222,12 +223,13 @@ class NetReno(LossRecoveryPolicy):
             cwnd = view.flight_size + view.mss
         return SetCwnd(cwnd)
 
-    def on_timeout(self, view, *, now):
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         self.sw.end()
         self.guard.wait = self.b2b.wait = 0
         self.b2b.starting = False
         self.markers.stop()
         self.exiting = False
+        return None
 
 
 @register
@@ -265,7 +267,8 @@ TABLE3_RULES = {"sw": ("small_window",), "lrx": ("lost_retransmission",),
                 "b2b": ("back_to_back",), "sw-lrx": ("small_window", "lost_retransmission")}
 
 
-def _with_rules(base: type, suffix: str, rules: tuple[str, ...]) -> type:
+def _with_rules(base: type[NetReno], suffix: str,
+                rules: tuple[str, ...]) -> type[NetReno]:
     cls = type(f"{base.__name__}_{suffix.replace('-', '_')}", (base,),
                {"name": f"{base.name}-{suffix}", "__doc__": f"{base.name} with "
                 f"{' and '.join(rules)} (002 Table 3)", **{r: True for r in rules}})

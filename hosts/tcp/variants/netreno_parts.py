@@ -21,8 +21,10 @@ Units: the paper counts packets; the engine counts bytes, so every count here is
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from hosts.tcp.scoreboard import END, RETRANS, SACKED, START
-from hosts.tcp.variants.base import DUPTHRESH, MarkLost, SendNew, SenderView
+from hosts.tcp.variants.base import DUPTHRESH, MarkLost, RecordView, SendNew, SenderView
 
 __all__ = ["SW_MAX", "REORDER_TICKS", "MARK_DUPACKS", "SmallWindow", "AckClock",
            "ReorderGuard", "BackToBack", "Markers", "LimitedData", "exit_window"]
@@ -285,7 +287,7 @@ class LimitedData:
         return None
 
 
-def _first_ending_after(records: list, lo: int, offset: int) -> int:
+def _first_ending_after(records: Sequence[RecordView], lo: int, offset: int) -> int:
     """Index of the first record (from ``lo``) that ends after ``offset`` (records are in
     sequence order)."""
     hi = len(records)

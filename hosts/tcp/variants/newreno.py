@@ -35,10 +35,15 @@ backed-off timer expired, tens of segments beyond the hole (``eifel-newreno`` un
 
 from __future__ import annotations
 
-from hosts.tcp.variants.base import SpuriousTimeout, register
+from typing import TYPE_CHECKING
+
+from hosts.tcp.variants.base import Decisions, SenderView, SpuriousTimeout, register
 from hosts.tcp.variants.eifel import Eifel
 from hosts.tcp.variants.frto import RFC4015, UNDO, Frto
 from hosts.tcp.variants.sack import Sack
+
+if TYPE_CHECKING:
+    from netbase.segment import Segment
 
 
 @register
@@ -47,7 +52,7 @@ class NewReno(Sack):
     offers_sack = False
 
 
-class _ForgetsSendHigh:
+class _ForgetsSendHigh(Sack):
     """The NewReno form of a spurious-timeout detector (put before the SACK form's policy):
     no SACK offered, and once a timeout is declared spurious, recover = SND.UNA (001 §3 step
     3a / RFC 5682 §2 step 3b), in the engine's terms one below it, so that duplicate ACKs for
@@ -55,7 +60,7 @@ class _ForgetsSendHigh:
 
     offers_sack = False
 
-    def on_ack(self, view, seg, prior_una, *, now):
+    def on_ack(self, view: SenderView, seg: Segment, prior_una: int, *, now: float) -> Decisions:
         decision = super().on_ack(view, seg, prior_una, now=now)
         if isinstance(decision, SpuriousTimeout):
             decision = SpuriousTimeout(decision.cwnd, decision.ssthresh,

@@ -9,7 +9,8 @@ after the last ACK when the flight's tail may be lost, so that the ACK it draws 
 the losses instead of the retransmission timer.
 
 Composition over the engine (hosts/tcp/variants/base.py): the engine's RFC 6675 recovery,
-congestion control and RTO stay; this policy turns off the engine's DupThresh loss marking,
+congestion control and RTO stay; this policy turns off the engine's DupThresh loss marking
+(``dupthresh_loss_marking``, with SACK),
 finds losses on the scoreboard itself (``detect_loss``, §6.2 step 5) and returns them
 (``MarkLost``) with ``ENTER_RECOVERY``, asks for probes with ``SEND_PROBE`` and runs its two
 timers (reordering timer, PTO) through ``deadline``. Without SACK it is plain RFC 5681/6582
@@ -27,10 +28,17 @@ first RTT sample; TLP.max_ack_delay is 200 ms (the delayed-ACK bound of RFC 5681
 
 from __future__ import annotations
 
-from hosts.tcp.scoreboard import END, LOST, RETRANS, SACKED, SENT_AT, TX, Scoreboard
+from typing import TYPE_CHECKING
+
+from hosts.tcp.scoreboard import END, LOST, RETRANS, SACKED, SENT_AT, TX
 from hosts.tcp.variants.base import (DUPTHRESH, ENTER_RECOVERY, REDUCE_WINDOW, SEND_PROBE,
-                                     MarkLost, SenderView, register)
+                                     Decisions, MarkLost, RecordView, ScoreboardView, SenderView,
+                                     register)
 from hosts.tcp.variants.sack import Sack
+
+if TYPE_CHECKING:
+    from hosts.tcp.config import TcpConfig
+    from netbase.segment import Segment
 
 REO_WND_PERSIST = 16        # §6.2 step 4: recoveries the inflated window outlives a DSACK
 TLP_MAX_ACK_DELAY = 0.2     # §7.2: a delayed ACK's worst case (RFC 5681 §4.2: < 0.5 s; 200 ms)
@@ -45,8 +53,8 @@ def sent_after(t1: float, seq1: int, t2: float, seq2: int) -> bool:
     return t1 > t2 or (t1 == t2 and seq1 > seq2)
 
 
-def detect_loss(sb: Scoreboard, xmit_ts: float, end_seq: int, window: float,
-                now: float) -> tuple[list, float]:
+def detect_loss(sb: ScoreboardView, xmit_ts: float, end_seq: int, window: float,
+                now: float) -> tuple[list[RecordView], float]:
     """§6.2 step 5, RACK_detect_loss: every outstanding segment (not SACKed, not already
     marked lost and unsent since) sent before the delivered segment (xmit_ts, end_seq) and at
     least ``window`` (RACK.rtt + RACK.reo_wnd) before now is lost: its delivery is overdue by
@@ -147,8 +155,9 @@ class Rack(Sack):
 
     name = "rack"
     observes_deliveries = True
+    dupthresh_loss_marking = False      # with SACK RACK finds the losses (§6.2), not IsLost
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.rack = RackState()
         self._deliveries: list[tuple] = []     # this ACK's newly delivered segments
@@ -162,25 +171,26 @@ class Rack(Sack):
         self._tlp_dsacked = False
 
     # ------------------------------------------------------------ engine hooks
-    def should_fast_retransmit(self, view, dupacks, *, now):
+    def should_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> bool:
         if view.sack_ok:
             return False                # RACK decides what is lost, not a dupack count
         return super().should_fast_retransmit(view, dupacks, now=now)
 
-    def on_delivered(self, view, start, end, sent_at, transmissions, *, now):
+    def on_delivered(self, view: SenderView, start: int, end: int, sent_at: float,
+                     transmissions: int, *, now: float) -> None:
         self._deliveries.append((start, end, sent_at, transmissions))
 
-    def on_dsack(self, view, start, end, retransmitted, *, now):
+    def on_dsack(self, view: SenderView, start: int, end: int, retransmitted: bool, *,
+                 now: float) -> Decisions:
         self._dsack = True
         if self.tlp_end_seq is not None and self.tlp_is_retrans and start < self.tlp_end_seq <= end:
             self._tlp_dsacked = True
         return super().on_dsack(view, start, end, retransmitted, now=now)
 
-    def on_ack(self, view, seg, prior_una, *, now):
+    def on_ack(self, view: SenderView, seg: Segment, prior_una: int, *, now: float) -> Decisions:
         if not view.sack_ok:
             self._deliveries.clear()
             return None
-        self.dupthresh_loss_marking = False
         deliveries, self._deliveries = self._deliveries, []
         rack = self.rack
         if deliveries:
@@ -194,14 +204,14 @@ class Rack(Sack):
         self._dsack = False
         return decision
 
-    def deadline(self):
+    def deadline(self) -> float | None:
         if self.reorder_deadline is None:
             return self.pto_deadline
         if self.pto_deadline is None:
             return self.reorder_deadline
         return min(self.reorder_deadline, self.pto_deadline)
 
-    def on_deadline(self, view, *, now):
+    def on_deadline(self, view: SenderView, *, now: float) -> Decisions:
         decision = None
         if self.reorder_deadline is not None and now >= self.reorder_deadline:
             self.reorder_deadline = None
@@ -212,16 +222,16 @@ class Rack(Sack):
                 decision = self._probe(view)
         return decision
 
-    def on_probe_sent(self, view, retransmission, *, now):
+    def on_probe_sent(self, view: SenderView, retransmission: bool, *, now: float) -> None:
         """§7.3: one probe, then the RTO (not another PTO) guards the flight."""
         self.tlp_is_retrans = retransmission
         self.tlp_end_seq = view.snd_max
         self._tlp_dsacked = False
 
-    def timeout_retransmits_all(self, view, *, now):
+    def timeout_retransmits_all(self, view: SenderView, *, now: float) -> bool:
         return self.rack.rtt is None        # no RACK state yet: the engine's RFC 6675 §5.1 rule
 
-    def on_timeout(self, view, *, now):
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         # §6.3 RACK_mark_losses_on_RTO: the head (the engine marks it) and everything sent more
         # than RACK.rtt + reo_wnd ago; the rest waits for RACK on the ACKs to come
         decision = None
@@ -234,7 +244,8 @@ class Rack(Sack):
         self.reorder_deadline = self.pto_deadline = None
         return decision
 
-    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+    def on_enter_recovery(self, view: SenderView, prior_cwnd: int, prior_ssthresh: int, *,
+                          now: float) -> None:
         super().on_enter_recovery(view, prior_cwnd, prior_ssthresh, now=now)
         self.tlp_end_seq = None             # §7.1: reset on fast recovery
         self.pto_deadline = None

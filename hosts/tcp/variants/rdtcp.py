@@ -7,17 +7,26 @@ and the drop list are byte ranges: [drop_lo, drop_hi) is the stamp, "PNO_k" the 
 highest byte received (Receiver.highest) and "PNO_i" the arriving segment [start, end).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from hosts.tcp.ranges import RangeSet
-from hosts.tcp.variants.base import DUPTHRESH, LossRecoveryPolicy, SenderView, register
+from hosts.tcp.variants.base import (DUPTHRESH, RESET_DUPTHRESH, Decisions, LossRecoveryPolicy,
+                                     ReceiverView, SenderView, SetDupthresh, chain, register)
 from hosts.tcp.variants.dsack import dupthresh_cap
 from hosts.tcp.variants.spurious import FalseRecoveryUndo, FalseRetransmitDetector
+
+if TYPE_CHECKING:
+    from hosts.tcp.config import TcpConfig
+    from netbase.segment import Segment
 
 
 @register
 class RdTcp(LossRecoveryPolicy):
     name = "rdtcp"
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.k = config.rdtcp_k
         self.waiting = False          # sender: waiting for 3+k dupacks on a reordered hole
@@ -26,39 +35,49 @@ class RdTcp(LossRecoveryPolicy):
 
     # ------------------------------------------------------------------------ sender, 003 §3.1
     # "TCP Sender: Processing the acknowledgements"
-    def on_dupack(self, view, seg, dupacks, *, now):
+    def on_dupack(self, view: SenderView, seg: Segment, dupacks: int, *, now: float) -> Decisions:
         if dupacks == DUPTHRESH and view.rdtcp_ok and seg.reorder:
-            # the ACK making the third dupack has the reorder bit: wait for k more
-            self.dupthresh = DUPTHRESH + self.wait_k(view)
+            # the ACK making the third dupack has the reorder bit: wait for k more, "3+k"
             self.waiting = True
-        elif self.waiting and not seg.reorder:
+            return SetDupthresh(DUPTHRESH + self.wait_k(view))
+        if self.waiting and not seg.reorder:
             # a later dupack lacks the bit: the packet could have been dropped, retransmit now
-            self.dupthresh = DUPTHRESH
             self.waiting = False
+            return RESET_DUPTHRESH
+        return None
 
     def wait_k(self, view: SenderView) -> int:
         """How many duplicate ACKs beyond three to wait for on a hole marked reordered."""
         return self.k
 
-    def on_new_ack(self, view, *, now):
-        self.dupthresh = DUPTHRESH
+    def on_new_ack(self, view: SenderView, *, now: float) -> Decisions:
+        if not self.waiting:                # (every new ACK: _stop_waiting, inline)
+            return None
         self.waiting = False
+        return RESET_DUPTHRESH
 
-    def timeout_enters_recovery(self, view, *, now):
+    def _stop_waiting(self) -> Decisions:
+        """The wait is over: dupthresh 3 again (it is 3+k only while waiting)."""
+        if not self.waiting:
+            return None
+        self.waiting = False
+        return RESET_DUPTHRESH
+
+    def timeout_enters_recovery(self, view: SenderView, *, now: float) -> bool:
         # "If the timer runs out while waiting for '3+k' dupacks ..., then the sender assumes
         # that the packet has been dropped, retransmits the packet and enters fast recovery."
         # The rest of "that particular gap" is then retransmitted "after receiving 3 dupacks":
-        # on_timeout puts dupthresh back to 3, so the engine's IsLost (RFC 6675 §4) marks every
+        # on_timeout returns dupthresh 3 again, so the engine's IsLost (RFC 6675 §4) marks every
         # hole with 3 SACKed segments above it during that recovery.
         return self.waiting
 
-    def on_timeout(self, view, *, now):
-        self.waiting = False
-        self.dupthresh = DUPTHRESH
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
+        return self._stop_waiting()
 
     # ---------------------------------------------------------------------- receiver, 003 §3.1
     # "TCP receiver: Processing data packets"
-    def on_data(self, rcv, start, end, stamp, *, now):
+    def on_data(self, rcv: ReceiverView, start: int, end: int,
+                stamp: tuple[int, int] | None, *, now: float) -> None:
         high = rcv.highest                                  # PNO_k before this segment
         if stamp is not None:
             lo, hi = stamp
@@ -82,7 +101,8 @@ class RdTcp(LossRecoveryPolicy):
         floor = min(rcv.rcv_nxt, start)
         self.dropped.drop_below(floor)
 
-    def _mark_reordered(self, rcv, start, end, stamp):
+    def _mark_reordered(self, rcv: ReceiverView, start: int, end: int,
+                        stamp: tuple[int, int] | None) -> None:
         excluded = [self.dropped, rcv.ooo]
         if stamp is not None:
             rs = RangeSet()
@@ -93,7 +113,7 @@ class RdTcp(LossRecoveryPolicy):
 
     # "TCP receiver: Sending acknowledgements": the reorder bit is set when the data the ACK
     # asks for next (the byte after the last in-order one) is in the reordered list.
-    def ack_reorder_bit(self, rcv, *, now):
+    def ack_reorder_bit(self, rcv: ReceiverView, *, now: float) -> bool:
         self.reordered.drop_below(rcv.rcv_nxt)
         return self.reordered.contains(rcv.rcv_nxt)
 
@@ -119,32 +139,37 @@ class RdTcpAdaptiveK(RdTcp):
 
     name = "rdtcp-adaptive"
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.k_configured = self.k
         self.episode = FalseRetransmitDetector()
 
-    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+    def on_enter_recovery(self, view: SenderView, prior_cwnd: int, prior_ssthresh: int, *,
+                          now: float) -> None:
         if self.waiting:
             self.episode.start(view.snd_una)
         else:
             self.episode.cancel()
 
-    def on_retransmit(self, view, start, end, last_sent_at, *, now):
+    def on_retransmit(self, view: SenderView, start: int, end: int, last_sent_at: float, *,
+                      now: float) -> Decisions:
         self.episode.on_retransmit()
+        return None
 
-    def on_dsack(self, view, start, end, retransmitted, *, now):
+    def on_dsack(self, view: SenderView, start: int, end: int, retransmitted: bool, *,
+                 now: float) -> Decisions:
         if self.episode.on_dsack(end, retransmitted):
             self.k += 1
+        return None
 
-    def wait_k(self, view):
+    def wait_k(self, view: SenderView) -> int:
         cap = dupthresh_cap(view) - DUPTHRESH
         return max(self.k_configured, min(self.k, cap))
 
-    def on_timeout(self, view, *, now):
-        super().on_timeout(view, now=now)
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         self.episode.cancel()
         self.k = self.k_configured
+        return super().on_timeout(view, now=now)
 
 
 @register
@@ -173,42 +198,45 @@ class RdTcpMeasuredK(RdTcp):
 
     name = "rdtcp-measured"
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.k_configured = self.k
         self.hole: int | None = None    # start of the hole last retransmitted after 3+k dupacks
         self.counting = False           # that hole is not yet filled
         self.overtaken = 0              # duplicate ACKs it drew so far
 
-    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+    def on_enter_recovery(self, view: SenderView, prior_cwnd: int, prior_ssthresh: int, *,
+                          now: float) -> None:
         # only a wait of 3+k measures anything: at 3 dupacks the gateway reported a drop
         self.hole = view.snd_una if self.waiting else None
         self.counting = self.waiting
         self.overtaken = view.dupacks
 
-    def on_dupack(self, view, seg, dupacks, *, now):
-        super().on_dupack(view, seg, dupacks, now=now)
+    def on_dupack(self, view: SenderView, seg: Segment, dupacks: int, *, now: float) -> Decisions:
         if self.counting:
             self.overtaken = dupacks
+        return super().on_dupack(view, seg, dupacks, now=now)
 
-    def on_new_ack(self, view, *, now):
-        super().on_new_ack(view, now=now)
+    def on_new_ack(self, view: SenderView, *, now: float) -> Decisions:
         self.counting = False
+        return super().on_new_ack(view, now=now)
 
-    def on_dsack(self, view, start, end, retransmitted, *, now):
+    def on_dsack(self, view: SenderView, start: int, end: int, retransmitted: bool, *,
+                 now: float) -> Decisions:
         if retransmitted and self.hole is not None and start <= self.hole < end:
             self.k = max(self.k, self.overtaken + 1 - DUPTHRESH)
             self.hole = None
+        return None
 
-    def wait_k(self, view):
+    def wait_k(self, view: SenderView) -> int:
         cap = dupthresh_cap(view) - DUPTHRESH
         return max(self.k_configured, min(self.k, cap))
 
-    def on_timeout(self, view, *, now):
-        super().on_timeout(view, now=now)
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         self.hole = None
         self.counting = False
         self.k = self.k_configured
+        return super().on_timeout(view, now=now)
 
 
 @register
@@ -231,21 +259,25 @@ class RdTcpMeasuredKUndo(RdTcpMeasuredK):
 
     name = "rdtcp-measured-undo"
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.undo = FalseRecoveryUndo()
 
-    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+    def on_enter_recovery(self, view: SenderView, prior_cwnd: int, prior_ssthresh: int, *,
+                          now: float) -> None:
         super().on_enter_recovery(view, prior_cwnd, prior_ssthresh, now=now)
         self.undo.start(view, prior_cwnd, prior_ssthresh)
 
-    def on_retransmit(self, view, start, end, last_sent_at, *, now):
+    def on_retransmit(self, view: SenderView, start: int, end: int, last_sent_at: float, *,
+                      now: float) -> Decisions:
         self.undo.on_retransmit()
+        return None
 
-    def on_dsack(self, view, start, end, retransmitted, *, now):
-        super().on_dsack(view, start, end, retransmitted, now=now)    # k from the amount
-        return self.undo.on_dsack(end, retransmitted)
+    def on_dsack(self, view: SenderView, start: int, end: int, retransmitted: bool, *,
+                 now: float) -> Decisions:
+        learnt = super().on_dsack(view, start, end, retransmitted, now=now)   # k from the amount
+        return chain(learnt, self.undo.on_dsack(end, retransmitted))
 
-    def on_timeout(self, view, *, now):
-        super().on_timeout(view, now=now)
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         self.undo.cancel()
+        return super().on_timeout(view, now=now)

@@ -16,7 +16,8 @@ On the engine's NewReno path (no SACK offered), with Reno's three differences fr
 
 from __future__ import annotations
 
-from hosts.tcp.variants.base import LEAVE_RECOVERY, LossRecoveryPolicy, register
+from hosts.tcp.variants.base import (LEAVE_RECOVERY, Decisions, LossRecoveryPolicy, SenderView,
+                                     register)
 
 __all__ = ["Reno"]
 
@@ -26,11 +27,11 @@ class Reno(LossRecoveryPolicy):
     name = "reno"
     offers_sack = False
 
-    def limited_transmit(self, view, *, now):
+    def limited_transmit(self, view: SenderView, *, now: float) -> bool:
         return False
 
-    def ssthresh_after_loss(self, view, *, now):
+    def ssthresh_after_loss(self, view: SenderView, *, now: float) -> int:
         return max(min(view.cwnd, view.snd_wnd) // 2, 2 * view.mss)
 
-    def on_partial_ack(self, view, *, now):
+    def on_partial_ack(self, view: SenderView, *, now: float) -> Decisions:
         return LEAVE_RECOVERY

@@ -21,7 +21,10 @@ for every sender; ``LimitedTransmitIdle`` reads it (and the windows) to tell whe
 
 from __future__ import annotations
 
-from hosts.tcp.variants.base import DUPTHRESH, SenderView, SpuriousTimeout, Undo, register
+from typing import TYPE_CHECKING
+
+from hosts.tcp.variants.base import (DUPTHRESH, Decisions, SenderView, SetDupthresh,
+                                     SpuriousTimeout, Undo, chain, register)
 from hosts.tcp.variants.dsack import DsackUndo
 from hosts.tcp.variants.rrtcp_parts import (FA_RATIO, FaRatioAdapter, FfrDuration,
                                             LimitedTransmitIdle, ReorderingHistogram,
@@ -29,6 +32,10 @@ from hosts.tcp.variants.rrtcp_parts import (FA_RATIO, FaRatioAdapter, FfrDuratio
                                             false_fast_retransmit_cost, limited_transmit_cost,
                                             srtt, timeout_cost)
 from hosts.tcp.variants.spurious import FalseRetransmitDetector
+
+if TYPE_CHECKING:
+    from hosts.tcp.config import TcpConfig
+    from netbase.segment import Segment
 
 __all__ = ["ReorderingHistogram", "ReorderingSampler", "dupthresh_for", "timeout_cost",
            "false_fast_retransmit_cost", "limited_transmit_cost", "WindowAverage", "FfrDuration",
@@ -45,7 +52,7 @@ class RrTcpFa(DsackUndo):
     name = "rrtcp-fa"
     observes_deliveries = True
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.histogram = ReorderingHistogram()
         self.sampler = ReorderingSampler(self.histogram)
@@ -68,7 +75,12 @@ class RrTcpFa(DsackUndo):
         return max(DUPTHRESH, self.target)
 
     # -------------------------------------------------------------- dupthresh (§4.2)
-    def _apply(self, view: SenderView) -> None:
+    def _apply(self, view: SenderView) -> SetDupthresh | None:
+        """The ``SetDupthresh`` of ``_dupthresh``, None when it is the one in force."""
+        n = self._dupthresh(view)
+        return None if n == view.dupthresh else SetDupthresh(n)
+
+    def _dupthresh(self, view: SenderView) -> int:
         """dupthresh from the histogram and the FA ratio, recomputed when either changed
         (§4.2). Unlike Blanton and Allman's schemes it is not bounded by cwnd (000 §5.7: that
         bound is what keeps them from avoiding longer reorderings); limited transmit's bound
@@ -85,9 +97,8 @@ class RrTcpFa(DsackUndo):
             self._basis = basis
             self.target = dupthresh_for(self.histogram, self.fa_ratio)
         if view.in_recovery or view.in_loss:
-            self.dupthresh = DUPTHRESH
-        else:
-            self.dupthresh = self.fast_retransmit_threshold
+            return DUPTHRESH
+        return self.fast_retransmit_threshold
 
     def _close_ack(self, view: SenderView, now: float) -> None:
         """The ACK's deliveries are all reported: take its sample (§4.1.1) and let old
@@ -96,63 +107,72 @@ class RrTcpFa(DsackUndo):
         self.histogram.expire(now)
 
     # -------------------------------------------------------------- hooks
-    def on_delivered(self, view, start, end, sent_at, transmissions, *, now):
+    def on_delivered(self, view: SenderView, start: int, end: int, sent_at: float,
+                     transmissions: int, *, now: float) -> None:
         self.sampler.delivered(start, end, transmissions)
 
-    def on_dupack(self, view, seg, dupacks, *, now):
-        super().on_dupack(view, seg, dupacks, now=now)
+    def on_dupack(self, view: SenderView, seg: Segment, dupacks: int, *, now: float) -> Decisions:
+        super().on_dupack(view, seg, dupacks, now=now)      # (DsackUndo's: counts only)
         self._close_ack(view, now)
-        self._apply(view)           # before the engine compares dupacks with it
+        return self._apply(view)    # before the engine compares dupacks with it
 
-    def on_new_ack(self, view, *, now):
+    def on_new_ack(self, view: SenderView, *, now: float) -> Decisions:
         self._close_ack(view, now)
+        return None
 
-    def on_ack(self, view, seg, prior_una, *, now):
+    def on_ack(self, view: SenderView, seg: Segment, prior_una: int, *, now: float) -> Decisions:
         self._close_ack(view, now)
-        self._apply(view)
+        return self._apply(view)
 
-    def on_enter_recovery(self, view, prior_cwnd, prior_ssthresh, *, now):
+    def on_enter_recovery(self, view: SenderView, prior_cwnd: int, prior_ssthresh: int, *,
+                          now: float) -> None:
         super().on_enter_recovery(view, prior_cwnd, prior_ssthresh, now=now)
         self.cut_at = now           # §4.1: the fast retransmit's start time
         self.timeout_episode.cancel()
 
-    def on_retransmit(self, view, start, end, last_sent_at, *, now):
-        super().on_retransmit(view, start, end, last_sent_at, now=now)
+    def on_retransmit(self, view: SenderView, start: int, end: int, last_sent_at: float, *,
+                      now: float) -> Decisions:
         self.timeout_episode.on_retransmit()
+        return super().on_retransmit(view, start, end, last_sent_at, now=now)
 
-    def on_dsack(self, view, start, end, retransmitted, *, now):
+    def on_dsack(self, view: SenderView, start: int, end: int, retransmitted: bool, *,
+                 now: float) -> Decisions:
         if retransmitted:
             self.sampler.dsack(now, start, end, view.mss)
         decision = super().on_dsack(view, start, end, retransmitted, now=now)   # DSACK undo
         if self.timeout_episode.on_dsack(end, retransmitted):
             undo = self._undo_false_timeout(view)
-            decision = undo if decision is None else (decision, undo)
+            decision = chain(decision, undo)
         if decision is None:
-            self._apply(view)
+            return self._apply(view)    # (an undo's on_undo sets it for the restored window)
         return decision
 
-    def on_undo(self, view, *, now):
-        super().on_undo(view, now=now)  # on_false_fast_retransmit, if the episode's
-        self._apply(view)               # dupthresh for the restored window
+    def on_undo(self, view: SenderView, *, now: float) -> Decisions:
+        # on_false_fast_retransmit, if the episode's, then dupthresh for the restored window
+        return chain(super().on_undo(view, now=now), self._apply(view))
 
-    def on_false_fast_retransmit(self, view, dupacks, *, now):
+    def on_false_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> Decisions:
         if self.cut_at is not None:
             self.ffr_duration.sample(now - self.cut_at)         # §4.1, §4.3.2: D
             self.cut_at = None
+        return None
 
-    def on_timeout(self, view, *, now):
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         first = not view.in_loss        # the first expiry of this episode, not a backoff
-        super().on_timeout(view, now=now)   # the fast-recovery episode is not judged
+        decision = super().on_timeout(view, now=now)    # the fast-recovery episode is not judged
         self.cut_at = None
         if first:
             self.timeout_prior = (view.cwnd, view.ssthresh)     # before the engine's cut
             self.timeout_episode.start(view.snd_una)
-            self.on_timeout_episode(view, now=now)
+            decision = chain(decision, self.on_timeout_episode(view, now=now))
+        return decision
 
-    def on_timeout_episode(self, view: SenderView, *, now: float) -> None:
+    def on_timeout_episode(self, view: SenderView, *, now: float) -> Decisions:
         """A retransmission timeout (once per episode). DSACK-FA's FA ratio is fixed."""
+        return None
 
     def _undo_false_timeout(self, view: SenderView) -> SpuriousTimeout | Undo:
+        assert self.timeout_prior is not None   # set with the episode (on_timeout)
         cwnd, ssthresh = self.timeout_prior
         self.timeout_prior = None
         if view.in_loss:
@@ -172,7 +192,7 @@ class RrTcp(RrTcpFa):
 
     name = "rrtcp"
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.adapter = FaRatioAdapter(self.fa_ratio_first)
         self.window = WindowAverage()
@@ -190,32 +210,34 @@ class RrTcp(RrTcpFa):
     def _c_ffr(self, w: float, r: float) -> float:
         return false_fast_retransmit_cost(w, self.ffr_duration.get(r), r)
 
-    def on_dupack(self, view, seg, dupacks, *, now):
+    def on_dupack(self, view: SenderView, seg: Segment, dupacks: int, *, now: float) -> Decisions:
         self.lt_idle.on_dupack(view)
-        super().on_dupack(view, seg, dupacks, now=now)
+        return super().on_dupack(view, seg, dupacks, now=now)
 
-    def on_ack(self, view, seg, prior_una, *, now):
-        super().on_ack(view, seg, prior_una, now=now)
+    def on_ack(self, view: SenderView, seg: Segment, prior_una: int, *, now: float) -> Decisions:
+        decision = super().on_ack(view, seg, prior_una, now=now)
         self.window.on_ack(view, now)
         self.rto_in_force = view.rtt.rto
-        period = self.lt_idle.on_ack(view, prior_una, self.dupthresh, now)
+        period = self.lt_idle.on_ack(view, prior_una, self._dupthresh(view), now)
         if period is not None:
             idle, dupacks = period
             w, r = self.window.get(view), srtt(view)
             self.adapter.on_limited_transmit_idle(limited_transmit_cost(idle, r, w, dupacks),
                                                   self._c_ffr(w, r))
-            self._apply(view)
+            decision = self._apply(view)    # the moved FA ratio's, in place of the one above
+        return decision
 
-    def on_false_fast_retransmit(self, view, dupacks, *, now):
-        super().on_false_fast_retransmit(view, dupacks, now=now)
+    def on_false_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> Decisions:
+        decision = super().on_false_fast_retransmit(view, dupacks, now=now)
         self.adapter.on_false_fast_retransmit()
+        return decision
 
-    def on_timeout(self, view, *, now):
+    def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         self.lt_idle.on_timeout()
-        super().on_timeout(view, now=now)
+        return super().on_timeout(view, now=now)
 
-    def on_timeout_episode(self, view, *, now):
+    def on_timeout_episode(self, view: SenderView, *, now: float) -> Decisions:
         w, r = self.window.get(view), srtt(view)
         t = self.rto_in_force or view.rtt.rto
         self.adapter.on_timeout(timeout_cost(w, t, r), self._c_ffr(w, r))
-        self._apply(view)
+        return self._apply(view)

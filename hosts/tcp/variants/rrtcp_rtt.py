@@ -18,9 +18,14 @@ retransmission, and their mean, mean(t_ack1 - t_orig, t_dsack - t_rtx), goes to 
 
 from __future__ import annotations
 
-from hosts.tcp.variants.base import RttSample, register
+from typing import TYPE_CHECKING
+
+from hosts.tcp.variants.base import Decisions, RttSample, SenderView, chain, register
 from hosts.tcp.variants.rrtcp import RrTcp, RrTcpFa
 from hosts.tcp.variants.rrtcp_parts import HISTORY_LIFETIME
+
+if TYPE_CHECKING:
+    from hosts.tcp.config import TcpConfig
 
 __all__ = ["EnhancedRttSampling", "RrTcpFaes", "RrTcpTaes", "RrTcpHg", "chain"]
 
@@ -65,34 +70,26 @@ class EnhancedRttSampling:
             del pending[oldest]
 
 
-def chain(*decisions):
-    """Decisions in order as a hook returns them: None, one, or a flat tuple."""
-    flat = []
-    for d in decisions:
-        if type(d) is tuple:
-            flat.extend(d)
-        elif d is not None:
-            flat.append(d)
-    return None if not flat else flat[0] if len(flat) == 1 else tuple(flat)
+class _EnhancedSampling(RrTcpFa):
+    """DSACK-ES on top of an RR-TCP policy, which observes deliveries (put before it)."""
 
-
-class _EnhancedSampling:
-    """DSACK-ES on top of an RR-TCP policy (which observes deliveries)."""
-
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
         self.es = EnhancedRttSampling()
 
-    def on_retransmit(self, view, start, end, last_sent_at, *, now):
+    def on_retransmit(self, view: SenderView, start: int, end: int, last_sent_at: float, *,
+                      now: float) -> Decisions:
         decision = super().on_retransmit(view, start, end, last_sent_at, now=now)
         self.es.on_retransmit(start, end, last_sent_at, now)
         return decision
 
-    def on_delivered(self, view, start, end, sent_at, transmissions, *, now):
+    def on_delivered(self, view: SenderView, start: int, end: int, sent_at: float,
+                     transmissions: int, *, now: float) -> None:
         super().on_delivered(view, start, end, sent_at, transmissions, now=now)
         self.es.on_delivered(start, transmissions, now)
 
-    def on_dsack(self, view, start, end, retransmitted, *, now):
+    def on_dsack(self, view: SenderView, start: int, end: int, retransmitted: bool, *,
+                 now: float) -> Decisions:
         decision = super().on_dsack(view, start, end, retransmitted, now=now)
         if not retransmitted:
             return decision

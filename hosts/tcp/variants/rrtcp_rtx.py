@@ -17,10 +17,16 @@ length is m - h at that DSACK. A retransmission never DSACKed was a loss: no sam
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hosts.tcp.sender import RTX_BIT
-from hosts.tcp.variants.base import register
+from hosts.tcp.variants.base import Decisions, SenderView, register
 from hosts.tcp.variants.rrtcp import RrTcp, RrTcpFa
-from hosts.tcp.variants.rrtcp_parts import ReorderingSampler
+from hosts.tcp.variants.rrtcp_parts import ReorderingHistogram, ReorderingSampler
+
+if TYPE_CHECKING:
+    from hosts.tcp.config import TcpConfig
+    from netbase.segment import Segment
 
 __all__ = ["RtxReorderingSampler", "RrTcpFaRtx", "RrTcpRtx"]
 
@@ -28,7 +34,7 @@ __all__ = ["RtxReorderingSampler", "RrTcpFaRtx", "RrTcpRtx"]
 class RtxReorderingSampler(ReorderingSampler):
     """§4.1.1's sampler with the RTX bit: ``ack_done`` is told whether the ACK echoes it."""
 
-    def __init__(self, histogram):
+    def __init__(self, histogram: ReorderingHistogram) -> None:
         super().__init__(histogram)
         self._dsacked: list[int] = []   # lengths the ACK being processed DSACKed
 
@@ -64,28 +70,30 @@ class RtxReorderingSampler(ReorderingSampler):
         return []
 
 
-class _RtxMeasured:
-    """An RR-TCP policy measuring retransmitted segments with the RTX bit."""
+class _RtxMeasured(RrTcpFa):
+    """An RR-TCP policy measuring retransmitted segments with the RTX bit (put before the
+    -MEAN form it changes)."""
 
     marks_retransmissions = True
 
-    def __init__(self, config):
+    def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
-        self.sampler = RtxReorderingSampler(self.histogram)
+        self.sampler = self.rtx_sampler = RtxReorderingSampler(self.histogram)
         self._echo = False          # the ACK being processed echoes the RTX bit
 
-    def _close_ack(self, view, now):
-        self.sampler.ack_done(now, view.highest_sacked(), view.mss, self._echo)
+    def _close_ack(self, view: SenderView, now: float) -> None:
+        self.rtx_sampler.ack_done(now, view.highest_sacked(), view.mss, self._echo)
         self.histogram.expire(now)
 
-    def on_dupack(self, view, seg, dupacks, *, now):
+    def on_dupack(self, view: SenderView, seg: Segment, dupacks: int, *, now: float) -> Decisions:
         self._echo = bool(seg.reserved & RTX_BIT)
         return super().on_dupack(view, seg, dupacks, now=now)
 
-    def on_new_ack(self, view, *, now):
+    def on_new_ack(self, view: SenderView, *, now: float) -> Decisions:
         """The ACK's sample waits for ``on_ack``, which has the ACK (and its RTX bit)."""
+        return None
 
-    def on_ack(self, view, seg, prior_una, *, now):
+    def on_ack(self, view: SenderView, seg: Segment, prior_una: int, *, now: float) -> Decisions:
         self._echo = bool(seg.reserved & RTX_BIT)
         return super().on_ack(view, seg, prior_una, now=now)
 

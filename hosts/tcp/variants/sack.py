@@ -2,6 +2,8 @@
 
 The engine's defaults are exactly this variant; it exists so that "sack" is a name."""
 
+from __future__ import annotations
+
 from hosts.tcp.variants.base import LossRecoveryPolicy, register
 
 

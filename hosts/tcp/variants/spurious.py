@@ -84,6 +84,7 @@ class FalseRecoveryUndo:
         proved the episode false, else None."""
         if not self.episode.on_dsack(end, retransmitted):
             return None
+        assert self.prior is not None           # set with the episode (start)
         cwnd, ssthresh = self.prior
         self.prior = None
         return Undo(cwnd, ssthresh)
