@@ -92,7 +92,7 @@ PROFILES = {p.name: p for p in (
         rto_tolerance=0.01, max_rto=120.0,
         notes="Linux's estimator as the engine's (hosts/tcp/rtt.py); its "
               "adaptive dupthresh is fixed at 3 as in TCPdebug's machine; max RTO 120 s "
-              "(TCP_RTO_MAX) [EXT]"),
+              "(Linux's TCP_RTO_MAX)"),
     _from_os(
         "winxp", "windows-xp", "Windows XP (004 Table 1.1, §3.1): dupthresh 2, no response to "
         "partial ACKs (the rest of a window is recovered by RTO), SACK used, 100 ms timer, one "

@@ -10,7 +10,8 @@ from hosts.tcp.variants import VARIANTS
 __all__ = ["TcpConfig", "DEFAULT_MSS", "RDTCP_MSS_REDUCTION", "MSL"]
 
 DEFAULT_MSS = 1460            # Ethernet MTU 1500 - 20 (IPv4) - 20 (TCP)
-RDTCP_MSS_REDUCTION = 12      # design.md: negotiated RD-TCP endpoints leave room for a 12-byte EPDN stamp
+# negotiated RD-TCP endpoints leave room for a 12-byte EPDN stamp (docs/architecture.md §4)
+RDTCP_MSS_REDUCTION = 12
 MSL = 120.0                   # RFC 9293 §3.4.2: Maximum Segment Lifetime, 2 minutes
 
 
@@ -21,7 +22,7 @@ class TcpConfig:
     sack: bool = True               # offer SACK-permitted (RFC 2018)
     timestamps: bool = False        # offer timestamps (RFC 7323 §3)
     window_scale: int | None = 7    # offer window scale (RFC 7323 §2); None: do not
-    rdtcp: bool = False             # offer RD-TCP-permitted (design.md)
+    rdtcp: bool = False             # offer RD-TCP-permitted (docs/architecture.md §4)
     rdtcp_k: int = 3                # 003 §6: k = 3, i.e. dupthresh 6 on reordering
     delayed_ack: bool = False       # RFC 5681 §4.2; off as in the paper's ns-2 runs
     delayed_ack_timeout: float = 0.2    # RFC 5681 §4.2: < 500 ms

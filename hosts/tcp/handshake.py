@@ -1,5 +1,5 @@
 """The options two endpoints agree on in their SYN and SYN-ACK (RFC 9293 §3.7.1, RFC 2018 §2,
-RFC 7323, design.md's RD-TCP-permitted), and the values derived from them: the MSS a segment
+RFC 7323, RD-TCP-permitted, docs/architecture.md §4), and the values derived from them: the MSS a segment
 carries and the initial window (TSval's clock is in timers.py).
 
 ``negotiate`` reads the peer's SYN or SYN-ACK; ``syn_options`` writes ours (a SYN-ACK answers
@@ -25,7 +25,7 @@ class Negotiated(NamedTuple):
     mss: int                        # data bytes per segment (Eff.snd.MSS)
     sack_ok: bool                   # SACK-permitted both ways (RFC 2018 §2)
     ts_ok: bool                     # timestamps both ways (RFC 7323 §3)
-    rdtcp_ok: bool                  # RD-TCP-permitted both ways (design.md)
+    rdtcp_ok: bool                  # RD-TCP-permitted both ways (docs/architecture.md §4)
     peer_wscale: int | None         # the peer's window scale, None if it sent none
     ts_recent: int                  # the peer's TSval on its SYN (RFC 7323 §4.3 TS.Recent)
 
@@ -55,7 +55,7 @@ def negotiate(cfg: TcpConfig, options) -> Negotiated:
         # full segment would exceed the MTU (Linux's mss_cache: 1448 with timestamps)
         mss -= TIMESTAMP_OPTION_BYTES
     if rdtcp_ok:
-        mss -= RDTCP_MSS_REDUCTION          # design.md: room for a 12-byte EPDN stamp
+        mss -= RDTCP_MSS_REDUCTION          # docs/architecture.md §4: room for a 12-byte EPDN stamp
     return Negotiated(mss, sack_ok, ts_ok, rdtcp_ok, peer_ws, ts_recent)
 
 

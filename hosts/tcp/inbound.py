@@ -135,7 +135,7 @@ class Inbound:
             return None
         conn = self.conn
         if seg.options[0][0] != "EPDN":
-            # Trust boundary (design.md, docs/architecture.md §4): a gateway always inserts EPDN
+            # Trust boundary (docs/architecture.md §4): a gateway always inserts EPDN
             # as the first option, and edge gateways strip only that position, so an EPDN option
             # further in was put there by a host and is not evidence of a drop.
             return self._ignore(stamp, "EPDN is not the first option")

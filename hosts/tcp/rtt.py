@@ -68,7 +68,7 @@ class RttEstimator:
 
 class LinuxRttEstimator(RttEstimator):
     """Linux 2.4's estimator (004 §1.3: "a significantly different computation for the variance";
-    the digest's [EXT] reading of tcp_rtt_estimator): ``mdev`` follows 4·|error| with gain a
+    as Linux 2.4's tcp_rtt_estimator computes it): ``mdev`` follows 4·|error| with gain a
     (``rttvar_gain``, Linux: 1/4), but only with a/8 of that when the sample is below srtt;
     ``rttvar`` is the largest ``mdev`` of the current window of data, never below ``min_rto``
     (200 ms: the floor is on the variance term, so RTO >= srtt + 200 ms), and decays a quarter of

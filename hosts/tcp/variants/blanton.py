@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DsackEwma", "DsackTimeDel", "DsackTimeInc", "EWMA_GAIN", "TIMEINC_STEP"]
 
-# 000 does not give BL-EWMA's gain (digest 000 §5 item 17); 1/8, the gain TCP's own EWMAs use
+# 000 does not give BL-EWMA's gain; 1/8, the gain TCP's own EWMAs use
 # (RFC 6298's alpha)
 EWMA_GAIN = 1 / 8
 TIMEINC_STEP = 0.010    # 000 §3: "a constant value (10 ms in their simulations)"

@@ -1,5 +1,5 @@
 """F-RTO: TCP SACK that tells a spurious retransmission timeout from a real one by sending new
-data instead of going back N (seeds/001-f-rto.txt; its SACK-enhanced form, RFC 5682 §3).
+data instead of going back N ([FRTO]; its SACK-enhanced form, RFC 5682 §3).
 
 After an RTO that did not interrupt a recovery, only the timed-out segment is retransmitted.
 - The first ACK that acknowledges new data ("new cumulative ACK"; duplicate ACKs before it only

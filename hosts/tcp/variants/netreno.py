@@ -1,5 +1,5 @@
 """Net Reno: Lin and Kung's fast recovery for the NetBSD 1.2 Reno sender
-(seeds/002-net-reno-fast-recovery.txt; notes/digest-002-net-reno.md names the mechanisms), on
+([NETRENO]), on
 both of the engine's paths: NewReno without a SACK peer (RFC 6582, each duplicate ACK counting
 as a segment gone from pipe) and SACK (RFC 6675's scoreboard and pipe). The rules' state and
 tests are the pieces of netreno_parts.py; this module calls them from the hooks.
@@ -30,7 +30,7 @@ And, each a class attribute so that 002 Table 3's combinations are variants:
 Variants (002 §7: "New-Reno and SACK ... represent, respectively, Loss-Sensitive New-Reno and
 SACK"): ``lsnr`` and ``lssack`` the loss-sensitive senders alone (Table 1's new-reno and sack,
 Table 3's "none"); ``lsnr-sw``, ``-lrx``, ``-b2b``, ``-sw-lrx`` and the same for ``lssack``
-(Table 3's rows); the bundles (digest 002 §2 "Bundles") ``netreno`` = LSNR + SW + OOO + LRX +
+(Table 3's rows); the bundles ``netreno`` = LSNR + SW + OOO + LRX +
 B2B + LD and ``netreno-sack`` = LSSACK + SW + LRX + B2B + MARK (002 §7.1's net-reno and
 net-reno-sack; the lab of §7.2 ran them "except packet marking"). ``netreno`` offers no SACK
 and ``netreno-sack`` does; either one meeting the other kind of peer runs that path's rules.

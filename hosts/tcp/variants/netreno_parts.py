@@ -1,4 +1,4 @@
-"""Net Reno's rules as pieces (seeds/002-net-reno-fast-recovery.txt): the state each rule keeps
+"""Net Reno's rules as pieces ([NETRENO]): the state each rule keeps
 and the small tests it makes, apart from the policy (netreno.py) that calls them from the
 engine's hooks and turns their answers into decisions.
 
@@ -207,7 +207,7 @@ class Markers:
     original window"). The first ACK that SACKs data at or beyond the first marker shows the
     first RTT boundary: everything sent before it, the fast retransmission included, has had
     an RTT to be acknowledged. The paper leaves open how the boundary resets the clock
-    (digest 002 §2, [GAP]); here it ends the counted first RTT (``AckClock.boundary_seen``).
+    (002 leaves it open); here it ends the counted first RTT (``AckClock.boundary_seen``).
     Without SACK the paper marks with timestamps, which a receiver echoes only for in-sequence
     data (RFC 7323 §4.3: an ACK for an out-of-order segment echoes TS.Recent of the last one in
     sequence), so a duplicate ACK cannot carry a marker back: not built on that path."""

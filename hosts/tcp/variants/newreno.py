@@ -1,4 +1,4 @@
-"""The NewReno forms of the senders seed 001 compares (seeds/001-f-rto.txt §5.1: "a NewReno
+"""The NewReno forms of the senders seed 001 compares ([FRTO] §5.1: "a NewReno
 TCP with both conventional and F-RTO recovery", and Eifel "both with the SACK TCP and with
 the NewReno TCP").
 

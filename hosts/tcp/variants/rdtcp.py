@@ -1,8 +1,8 @@
-"""RD-TCP (seeds/003-rd-tcp-epdn.txt §3, §3.1): EPDN stamps tell the receiver which gaps are
+"""RD-TCP ([RDTCP] §3, §3.1): EPDN stamps tell the receiver which gaps are
 drops; the receiver marks ACKs whose hole it believes reordered; the sender waits 3+k
 duplicate ACKs for those.
 
-The paper numbers packets; EPDN stamps carry byte ranges (design.md), so the reordered list
+The paper numbers packets; EPDN stamps carry byte ranges (docs/architecture.md §4), so the reordered list
 and the drop list are byte ranges: [drop_lo, drop_hi) is the stamp, "PNO_k" the end of the
 highest byte received (Receiver.highest) and "PNO_i" the arriving segment [start, end).
 """

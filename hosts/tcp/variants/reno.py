@@ -1,4 +1,4 @@
-"""Reno: the NetBSD 1.2 sender that Net Reno modifies (seeds/002-net-reno-fast-recovery.txt §1.1,
+"""Reno: the NetBSD 1.2 sender that Net Reno modifies ([NETRENO] §1.1,
 §3; 002 Table 3's "standard Reno sender", 4006 kb/s), the baseline of Net Reno's evaluation.
 
 On the engine's NewReno path (no SACK offered), with Reno's three differences from RFC 6582:
@@ -10,7 +10,7 @@ On the engine's NewReno path (no SACK offered), with Reno's three differences fr
   congestion window is W/2^L after L recoveries" (002 §5), at most six back-to-back losses
   recovered from a window of 128 (002 §1.1);
 - ssthresh is half of min(cwnd, the peer's window), at least two segments, as NetBSD's
-  tcp_input computes it (digest 002 §2 "BSD Reno base"), not of FlightSize: after a recovery
+  tcp_input computes it, not of FlightSize: after a recovery
   left on a partial ACK the flight still holds everything that recovery sent.
 """
 

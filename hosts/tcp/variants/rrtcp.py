@@ -1,4 +1,4 @@
-"""RR-TCP (seeds/000-rr-tcp-dsack.txt, Zhang, Karp, Floyd and Peterson): a SACK sender that
+"""RR-TCP ([RRTCP], Zhang, Karp, Floyd and Peterson): a SACK sender that
 measures how far its segments are displaced and sets dupthresh from that history.
 
 - ``rrtcp-fa`` (DSACK-FA, 000 §4.2 on top of DSACK-R, §4.1 and Table 1): DSACK undo of a false

@@ -1,4 +1,4 @@
-"""RR-TCP's pieces (seeds/000-rr-tcp-dsack.txt), each the paper's: a segment's reordering length
+"""RR-TCP's pieces ([RRTCP]), each the paper's: a segment's reordering length
 from the ACK stream (``ReorderingSampler``, §4.1.1), the histogram of the last 80 s
 (``ReorderingHistogram``, §4.1.2-4.1.3), dupthresh from it (``dupthresh_for``, §4.2), the costs
 of a timeout, a false fast retransmit and an idle limited transmit (§4.3.1-4.3.3) with their W
@@ -29,7 +29,7 @@ MAX_LENGTH = 63             # §4.1.3: 6 bits per packet, lengths 1..63
 MAX_DUPTHRESH = 64          # §4.2 / Table 2: so dupthresh lies in [3, 64]
 FA_RATIO = 0.90             # Table 2: the initial (DSACK-FA: fixed) FA ratio
 FA_STEP = 0.01              # §4.3.4: S
-EWMA_GAIN = 1 / 8           # §4.3.2's D (Table 2's alpha); W likewise (digest 000 §5 item 9)
+EWMA_GAIN = 1 / 8           # §4.3.2's D (Table 2's alpha); W likewise
 LT_CWNDS = 1                # §2.3, Table 2: limited transmit sends at most k = 1 cwnd; k in C_TO
 
 
@@ -221,7 +221,7 @@ def _window_packets(view: SenderView) -> float:
 
 class WindowAverage:
     """W of §4.3.1, "the steady state window size": an EWMA (gain 1/8) of the usable window,
-    sampled once per RTT outside any recovery (digest 000 §5 item 9; the paper leaves it open)."""
+    sampled once per RTT outside any recovery (the paper leaves it open)."""
 
     def __init__(self, gain: float = EWMA_GAIN):
         self.gain = gain

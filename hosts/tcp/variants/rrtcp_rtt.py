@@ -1,12 +1,11 @@
-"""RR-TCP's RTO (seeds/000-rr-tcp-dsack.txt §4.4, §5.3): DSACK-ES, the enhanced RTT sampling of
+"""RR-TCP's RTO ([RRTCP] §4.4, §5.3): DSACK-ES, the enhanced RTT sampling of
 falsely retransmitted segments, and DSACK-HG, an RTO from a histogram of RTT samples.
 
 - ``rrtcp-faes`` (DSACK-FAES, Table 1): DSACK-FA with DSACK-ES.
 - ``rrtcp-taes`` (DSACK-TAES, Table 1): DSACK-TA with DSACK-ES, the scheme 000 recommends (§7).
 - ``rrtcp-hg`` (DSACK-HG, §5.3, Table 1): DSACK-TA on an RTO set to the 99.8th percentile of a
   histogram of the connection's RTT samples (``hosts.tcp.rtt.HistogramRtoEstimator``) instead of
-  the EWMA estimator; the histogram gets the engine's samples and DSACK-ES's (digest 000 §5
-  item 15). 000 includes it as a reference point.
+  the EWMA estimator; the histogram gets the engine's samples and DSACK-ES's. 000 includes it as a reference point.
 
 Karn's rule keeps every retransmitted segment out of the RTO's estimator, and on a path that
 delays packets it is the delayed ones that get retransmitted: the estimator sees the short RTTs

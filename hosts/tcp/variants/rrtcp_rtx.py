@@ -1,4 +1,4 @@
-"""RR-TCP's -RTX forms (seeds/000-rr-tcp-dsack.txt §5.1.1): the reordering length of a
+"""RR-TCP's -RTX forms ([RRTCP] §5.1.1): the reordering length of a
 retransmitted segment taken with Ludwig's RTX bit instead of the -MEAN pairing.
 
 - ``rrtcp-fa-rtx`` (DSACK-FA-RTX) and ``rrtcp-rtx`` (DSACK-TA-RTX): DSACK-FA and DSACK-TA whose
