@@ -28,6 +28,7 @@ import sys
 import time
 from typing import Callable
 
+from netbase.cli import CommandLineParser
 from netbase.packet_socket import DelayLine, PortError, RawPort
 from netbase.wakeup import Wakeup
 
@@ -108,17 +109,12 @@ class DelayStage:
             port.close()
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):               # argparse's convention: usage, error line, status 2
-        self.print_usage(sys.stderr)
-        self.exit(2, f"error: {message}\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    ap = _Parser(prog="python -m live.delay_stage",
-                 description="Forward frames between two interfaces after a link's propagation "
-                             "delay, both ways (a netem substitute; AF_PACKET, needs root).",
-                 epilog=f"Prints '{READY_LINE}' once both interfaces are open.")
+    ap = CommandLineParser(
+        prog="python -m live.delay_stage",
+        description="Forward frames between two interfaces after a link's propagation "
+                    "delay, both ways (a netem substitute; AF_PACKET, needs root).",
+        epilog=f"Prints '{READY_LINE}' once both interfaces are open.")
     ap.add_argument("--a", required=True, metavar="IF", help="one half of the link")
     ap.add_argument("--b", required=True, metavar="IF", help="the other half")
     ap.add_argument("--delay", type=float, required=True, metavar="MS",

@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from netbase import wire
+from netbase.cli import CommandLineParser
 from netbase.pcap import PcapWriter, TimeOrderedCapture
 from hosts.apps import BulkSender, PatternSink
 from hosts.tcp import TcpConfig, TcpConnection, reset_for
@@ -418,19 +419,14 @@ class ClosingSink(PatternSink):
 
 
 # -- command line ---------------------------------------------------------------------------------
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):               # argparse's convention: usage, error line, status 2
-        self.print_usage(sys.stderr)
-        self.exit(2, f"error: {message}\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    ap = _Parser(prog="python -m live.host",
-                 description="The project's TCP engine as a real-time host on one Linux "
-                             "interface (AF_PACKET; needs root or CAP_NET_RAW).",
-                 epilog=f"Prints '{READY_LINE}' once the interface is open. Exit status 0 when "
-                        "the transfer completed (and, receiving, every byte was right), 1 "
-                        "otherwise, 2 for bad options or an interface it cannot use.")
+    ap = CommandLineParser(
+        prog="python -m live.host",
+        description="The project's TCP engine as a real-time host on one Linux "
+                    "interface (AF_PACKET; needs root or CAP_NET_RAW).",
+        epilog=f"Prints '{READY_LINE}' once the interface is open. Exit status 0 when "
+               "the transfer completed (and, receiving, every byte was right), 1 "
+               "otherwise, 2 for bad options or an interface it cannot use.")
     ap.add_argument("--role", choices=("sender", "receiver"), required=True)
     ap.add_argument("--interface", required=True, metavar="IF", help="the interface to use")
     ap.add_argument("--ip", required=True,

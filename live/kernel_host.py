@@ -21,8 +21,8 @@ sender's FIN arrives. Each writes a JSON summary whose figures carry the engine'
 
 Both ends clamp their MSS (``TCP_MAXSEG``, default 1448) so a full segment with its timestamp
 option plus the gateway's 12-byte EPDN stamp still fits a 1500-byte MTU, as the engine's
-RD-TCP hosts leave the room (docs/architecture.md §4); a larger segment would make the gateway defer every
-stamp (EV_DEFER_MTU). The kernel owns this host's address: the interface is configured by the
+RD-TCP hosts leave the room (docs/architecture.md §4); a larger segment would make the
+gateway defer every stamp (EV_DEFER_MTU). The kernel owns this host's address: the interface is configured by the
 network (``live.network``), this program only opens sockets. Time is read here, as in
 ``live.host``: the monotonic clock, seconds since the program started.
 """
@@ -44,6 +44,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from netbase.cli import CommandLineParser
 from hosts.apps import PatternSink, pattern_bytes
 
 __all__ = ["READY_LINE", "main", "build_parser", "tcp_info", "read_counters", "counter_deltas",
@@ -398,20 +399,15 @@ def _throughput(doc: dict) -> float:
 
 
 # -- command line ---------------------------------------------------------------------------------
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):               # argparse's convention: usage, error line, status 2
-        self.print_usage(sys.stderr)
-        self.exit(2, f"error: {message}\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    ap = _Parser(prog="python -m live.kernel_host",
-                 description="Linux's TCP as a live host: a bulk sender or a checking receiver "
-                             "on kernel sockets, with the kernel's figures (TCP_INFO, SNMP "
-                             "counters) in the engine's names.",
-                 epilog=f"Prints '{READY_LINE}' once its socket is bound. Exit status 0 when "
-                        "the transfer completed (receiving: every byte right), 1 otherwise, 2 "
-                        "for bad options or an address the kernel does not own.")
+    ap = CommandLineParser(
+        prog="python -m live.kernel_host",
+        description="Linux's TCP as a live host: a bulk sender or a checking receiver "
+                    "on kernel sockets, with the kernel's figures (TCP_INFO, SNMP "
+                    "counters) in the engine's names.",
+        epilog=f"Prints '{READY_LINE}' once its socket is bound. Exit status 0 when "
+               "the transfer completed (receiving: every byte right), 1 otherwise, 2 "
+               "for bad options or an address the kernel does not own.")
     ap.add_argument("--role", choices=("sender", "receiver"), required=True)
     ap.add_argument("--ip", required=True, help="this host's IPv4 address (the kernel's)")
     ap.add_argument("--peer-ip", required=True, metavar="IP", help="the other host's address")

@@ -84,3 +84,17 @@ def test_rdtcp_switch_names_its_interpreter():
 def test_python_m_runs_under_the_interpreter_named():
     _, which = start([sys.executable, "-m", "toolchain.switch.process.main"])
     assert which == f"{INTERPRETER_LINE_PREFIX}{switch_main.this_interpreter()}: --python self\n"
+
+
+def test_main_called_with_its_own_argv_never_replaces_the_callers_process(monkeypatch, capsys):
+    # a caller (a test, a tool embedding the switch) keeps its process: no re-execution, even
+    # with pypy3 on PATH; only the command itself (argv None) defaults to auto
+    monkeypatch.setattr(switch_main.sys, "implementation", argparse.Namespace(name="cpython"))
+    monkeypatch.setattr(switch_main.shutil, "which", lambda name: "/opt/pypy/bin/pypy3")
+    monkeypatch.delenv(switch_main.PYTHON_ENV, raising=False)
+
+    def replaced(*a, **kw):
+        raise AssertionError("the caller's process was re-executed")
+    monkeypatch.setattr(switch_main, "reexec", replaced)
+    assert switch_main.main(["-i", "1@nosuch0", "--port-delay", "2:5", str(LPM_JSON)]) == 1
+    assert "port 2 has no interface" in capsys.readouterr().err

@@ -52,6 +52,7 @@ import sys
 import time
 from pathlib import Path
 
+from netbase.cli import CommandLineParser
 from netbase.packet_socket import DelayLine, PortError, RawPort, parse_interface_spec, parse_port_delay
 from netbase.pcap import PcapWriter
 from netbase.wakeup import Wakeup
@@ -377,14 +378,9 @@ class SwitchProcess:
 
 
 # -- command line ---------------------------------------------------------------------------------
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):              # simple_switch exits 1 on a bad command line
-        self.print_usage(sys.stderr)
-        self.exit(1, f"error: {message}\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    ap = _Parser(
+    ap = CommandLineParser(
+        error_status=1,                    # simple_switch exits 1 on a bad command line
         prog="rdtcp-switch",
         usage="rdtcp-switch [options] <path to JSON config file>",
         description="The embedded target (toolchain.switch) as a switch process bound to Linux "
@@ -635,9 +631,13 @@ def reexec(python: str, why: str, argv: list[str], dirs: list[str]) -> None:
         raise StartupError(f"cannot run {python}: {e.strerror or e}") from None
 
 
-def main(argv: list[str] | None = None, *, python: str = "auto") -> int:
+def main(argv: list[str] | None = None, *, python: str | None = None) -> int:
     """``rdtcp-switch``; ``python``: the default of ``--python`` when neither it nor
-    ``$RDTCP_SWITCH_PYTHON`` is given (``python -m`` passes self)."""
+    ``$RDTCP_SWITCH_PYTHON`` is given (``python -m`` passes self). Without it, auto only for
+    the command (``argv`` None: this process is the switch's): a caller that hands its own
+    ``argv`` keeps its process, which a re-execution would replace."""
+    if python is None:
+        python = "auto" if argv is None else "self"
     argv = sys.argv[1:] if argv is None else argv
     given = list(argv)
     try:
