@@ -54,6 +54,7 @@ def monkeypatch_module():
         yield mp
 
 
+@pytest.mark.slow             # a small run of every driver: minutes (make test-slow)
 def test_every_figure_of_every_driver_is_readable(figures):
     driver, found = figures
     assert found, f"{driver} saved no figure"

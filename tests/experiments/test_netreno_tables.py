@@ -203,6 +203,7 @@ def trace_checks():
     return {c.key: c for c in statements_of([], [], [], fig1)}, fig1
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-slow)
 def test_fig1_every_rto_is_classified(trace_checks):
     _, fig1 = trace_checks
     d = fig1["reno"]
@@ -213,26 +214,31 @@ def test_fig1_every_rto_is_classified(trace_checks):
     assert abs(len(d["rtos"]) - d["engine_timeouts"]) <= 0.01 * d["engine_timeouts"]
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-slow)
 def test_fig1_non_trigger_is_the_largest_cause(trace_checks):
     assert trace_checks[0]["fig1_non_trigger"].direction == "ok", trace_checks[0]
 
 
 @pytest.mark.xfail(strict=True, reason="002 §4.1: over 85 % of RTOs are non-trigger; ours 79.6 % "
                    "(219 of 275): random drops take a second segment of a window more often")
+@pytest.mark.slow             # 002's runs: minutes (make test-slow)
 def test_fig1_non_trigger_over_85_percent(trace_checks):
     assert trace_checks[0]["fig1_non_trigger"].size == "ok", trace_checks[0]["fig1_non_trigger"]
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-slow)
 def test_fig1_multiple_losses_near_11_percent(trace_checks):
     assert trace_checks[0]["fig1_multiple_loss"].size == "ok", \
         trace_checks[0]["fig1_multiple_loss"]
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-slow)
 def test_fig1_lost_retransmissions_near_4_percent_and_fewer_than_multiple_losses(trace_checks):
     s = trace_checks[0]["fig1_lost_retransmission"]
     assert (s.direction, s.size) == ("ok", "ok"), s
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-slow)
 def test_fig1_rtos_at_small_windows(trace_checks):
     # 002: "less than 10% of timeouts have congestion window larger than 10 packets"
     assert trace_checks[0]["fig1_small_windows"].size == "ok", \
@@ -241,6 +247,7 @@ def test_fig1_rtos_at_small_windows(trace_checks):
 
 @pytest.mark.xfail(strict=True, reason="002: the multiple-loss curve never above 10 %, which its "
                    "own 11 % at X = 1 contradicts; ours is 12.7 % at X = 1")
+@pytest.mark.slow             # 002's runs: minutes (make test-slow)
 def test_fig1_multiple_loss_curve_never_above_10_percent(trace_checks):
     assert trace_checks[0]["fig1_multiple_never_10"].size == "ok"
 
@@ -329,6 +336,7 @@ RED_FAIL = {
 }
 
 
+@pytest.mark.slow             # 002's runs: minutes (make test-slow)
 def test_every_judged_red_verdict_is_held_or_failed_with_its_reason(red_checks):
     assert set(red_checks) == set(RED_HOLD) | set(RED_FAIL)
 
@@ -336,6 +344,7 @@ def test_every_judged_red_verdict_is_held_or_failed_with_its_reason(red_checks):
 @pytest.mark.parametrize("check", RED_HOLD + tuple(
     pytest.param(check, marks=pytest.mark.xfail(strict=True, reason=why))
     for check, why in RED_FAIL.items()))
+@pytest.mark.slow             # 002's runs: minutes (make test-slow)
 def test_red_verdicts(red_checks, check):
     key, verdict = check
     assert getattr(red_checks[check], verdict) == "ok", red_checks[check]
