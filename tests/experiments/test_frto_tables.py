@@ -201,9 +201,11 @@ def test_quick_mode_runs_every_sender_in_every_scenario_and_the_fairness_test():
     cfg = MODES["quick"]
     specs = build_specs(cfg)
     tables = [s for s in specs if s.scenario != "frto-fair"]
-    assert len(tables) == len(VARIANTS) * 3 * cfg.seeds
+    # DELAY, LOSS at each of 001's three levels (Tables 1-3: 2, 5 and 10 %), BURST
+    assert len(tables) == len(VARIANTS) * (2 + len(cfg.loss_levels)) * cfg.seeds
     assert {(s.scenario, s.level) for s in tables} == {
-        ("frto-delay", 0.02), ("frto-loss", 0.05), ("frto-burst", 0.0)}
+        ("frto-delay", 0.02), ("frto-loss", 0.02), ("frto-loss", 0.05), ("frto-loss", 0.1),
+        ("frto-burst", 0.0)}
     fair = [s for s in specs if s.scenario == "frto-fair"]
     assert len(fair) == 2 * 2 * cfg.fairness_runs      # tests A and B, with and without DELAY
     assert {(s.variant, s.level) for s in fair} == {

@@ -54,7 +54,7 @@ def by_paper(names=None) -> list[tuple[str, list[str]]]:
     """(heading, sorted variant names) in BY_PAPER's order, for ``names`` (default: every
     registered variant); headings with none of them are left out."""
     names = sorted(VARIANTS) if names is None else sorted(names)
-    module_of = {name: VARIANTS[name].__module__.rsplit(".", 1)[1] for name in names}
+    module_of = {name: VARIANTS[name].__module__.rsplit(".", 1)[-1] for name in names}
     groups = [(heading, [n for n in names if module_of[n] in modules])
               for heading, modules in BY_PAPER.items()]
     placed = {n for _, members in groups for n in members}

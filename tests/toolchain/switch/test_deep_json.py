@@ -150,3 +150,20 @@ def test_the_commands_refuse_it_in_one_line(chain_json, tmp_path, command):
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     [line] = r.stderr.splitlines()
     assert line.startswith("error: ") and "nested deeper than the 1000 levels" in line
+
+
+def test_text_too_deep_is_refused_even_under_a_recursion_limit_raised_elsewhere():
+    # a deep compilation elsewhere in the process may have raised the interpreter's limit, so
+    # that Python's reader would go 12,000 levels deep: the document is refused all the same
+    import sys
+
+    from toolchain.switch.bm_sim.json_loader import parse_json_text
+    from toolchain.switch.errors import LoadError
+    text = '{"a": ' + "[" * 12_000 + "]" * 12_000 + "}"
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(60_000)
+    try:
+        with pytest.raises(LoadError, match="nested deeper than the 1000 levels"):
+            parse_json_text(text, "deep.json")
+    finally:
+        sys.setrecursionlimit(old)

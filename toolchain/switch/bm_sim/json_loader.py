@@ -21,7 +21,7 @@ from .codegen import CodeGen
 from .deparser import compile_deparser
 from .expressions import ExprCompiler
 from .externs import COUNTER_CELL_BYTES, meter_cell_bytes, register_cell_bytes
-from .json_checks import MAX_NESTING, check_program, too_deep_text
+from .json_checks import MAX_NESTING, check_program, too_deep, too_deep_text
 from .parser import DEFAULT_ERRORS, ParserCompiler
 from .phv import Layout
 from .pipeline import PipelineCompiler, TableSpec
@@ -117,7 +117,14 @@ def parse_json_text(text: str, name: str):
     for that is measured without recursion to say where it goes past the limit."""
     with _recursion_room():
         try:
-            return json.loads(text)
+            doc = json.loads(text)
+            # a recursion limit raised elsewhere in the process (a deep compilation's) let the
+            # reader go past the room it is given: the depth is then checked on the document
+            if sys.getrecursionlimit() > RECURSION_ROOM:
+                why = too_deep(doc)
+                if why:
+                    raise LoadError(f"{name}: {why}")
+            return doc
         except json.JSONDecodeError as e:
             raise LoadError(f"{name}: not valid JSON: {e}") from None
         except RecursionError:
