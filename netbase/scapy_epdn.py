@@ -11,7 +11,7 @@ shows in ``pkt.show()`` as ``reserved = 1``; :func:`reorder_bit_of` reads it.
 
 from __future__ import annotations
 
-from scapy.layers.inet import IP, TCP, TCPOptions
+from scapy.layers.inet import IP, TCP
 from scapy.layers.l2 import Ether
 
 from netbase.segment import REORDER_BIT, Segment
@@ -20,17 +20,15 @@ from netbase.wire import EPDN_EXID, EPDN_KIND, decode_frame, encode_frame
 __all__ = ["register", "decode_rdtcp_option", "segment_to_scapy", "scapy_to_segment",
            "reorder_bit_of"]
 
-_REGISTERED = False
-
-
 def register() -> None:
-    """Teach Scapy the EPDN option (idempotent)."""
-    global _REGISTERED
-    if _REGISTERED:
-        return
-    TCPOptions[0][EPDN_KIND] = ("EPDN", "!HII")
-    TCPOptions[1]["EPDN"] = EPDN_KIND
-    _REGISTERED = True
+    """Teach Scapy the EPDN option (idempotent). Scapy's table is looked up where it lives now,
+    not kept from import time: a module that reloads Scapy's layers (a test tool's set-up) makes
+    new tables, and a flag of its own would leave those without the option."""
+    from scapy.layers import inet
+    options = inet.TCPOptions
+    if options[0].get(EPDN_KIND) != ("EPDN", "!HII") or options[1].get("EPDN") != EPDN_KIND:
+        options[0][EPDN_KIND] = ("EPDN", "!HII")
+        options[1]["EPDN"] = EPDN_KIND
 
 
 def decode_rdtcp_option(value) -> tuple[str, tuple[int, int] | None] | None:
