@@ -55,9 +55,11 @@ def test_the_senders_are_a_metavar_and_listed_by_paper(module, extra, capsys):
 
 
 def test_every_variant_has_its_paper():
-    groups = by_paper()
+    # the project's variants (tests register variants of their own into the same registry)
+    ours = sorted(n for n, cls in VARIANTS.items() if cls.__module__.startswith("hosts."))
+    groups = by_paper(ours)
     assert [heading for heading, _ in groups] == list(BY_PAPER)      # nothing under "other"
-    assert sorted(n for _, names in groups for n in names) == sorted(VARIANTS)
+    assert sorted(n for _, names in groups for n in names) == ours
 
 
 def test_a_variant_of_no_known_module_is_listed_as_other(monkeypatch):
