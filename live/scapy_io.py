@@ -190,6 +190,7 @@ class ScapyPort:
     def __init__(self, ifname: str):
         from scapy.config import conf
 
+        register()          # before the socket dissects a frame: EPDN by its name, not raw
         self.ifname = ifname
         self.rx_packets = self.tx_packets = self.tx_errors = 0
         try:
