@@ -323,6 +323,10 @@ def test_ctrl_c_cancels_the_tasks_and_keeps_a_consistent_journal_that_resumes(
     processes = _descendants(sweep.pid)     # the workers and their run processes among them
     os.killpg(sweep.pid, signal.SIGINT)
     _, err = sweep.communicate(timeout=120)
+    if sweep.returncode == 0 and scan_journal(journal).lines and \
+            len(scan_journal(journal).lines) == 4:
+        # on an idle machine the last runs can end between the first row and the signal
+        pytest.skip("the sweep's 4 runs ended before the interrupt reached it: nothing to cancel")
     assert sweep.returncode == 130, err
     assert "Traceback" not in err and "interrupted: " in err and "of 4 runs kept" in err
     contents = scan_journal(journal)
