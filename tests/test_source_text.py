@@ -25,18 +25,25 @@ def tracked_text_files() -> list[Path]:
             if Path(name).suffix in TEXT_SUFFIXES and (ROOT / name).is_file()]
 
 
-def test_no_issue_numbers_in_code_or_docs():
+def lines_matching(pattern: re.Pattern) -> list[str]:
+    """``file:line: text`` of every line of a tracked text file that ``pattern`` finds, this
+    file left out (it holds the patterns and their examples)."""
     found = []
     for path in tracked_text_files():
         if path == Path(__file__).resolve():
-            continue  # its own examples below
+            continue
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             continue
         for number, line in enumerate(text.splitlines(), 1):
-            if ISSUE_REFERENCE.search(line):
+            if pattern.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    return found
+
+
+def test_no_issue_numbers_in_code_or_docs():
+    found = lines_matching(ISSUE_REFERENCE)
     assert not found, "references to issue numbers:\n" + "\n".join(found)
 
 
@@ -53,15 +60,5 @@ OUTSIDE = re.compile(r"\.\./shared|/work/shared|shared/(p4-kit|seeds|notes)|\bse
 
 
 def test_no_reference_to_a_file_outside_the_repository():
-    found = []
-    for path in tracked_text_files():
-        if path == Path(__file__).resolve():
-            continue  # its own pattern above
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            continue
-        for number, line in enumerate(text.splitlines(), 1):
-            if OUTSIDE.search(line):
-                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    found = lines_matching(OUTSIDE)
     assert not found, "references outside the repository:\n" + "\n".join(found)
