@@ -307,7 +307,7 @@ def _wait(proc: subprocess.Popen, timeout: float) -> bool:
         return False
 
 
-def live_plan(spec, program, *, bottleneck_bw: float | None = None,
+def live_plan(spec, *, bottleneck_bw: float | None = None,
               access_bw: float | None = None):
     """The paper's dumbbell (with the alternate path when the injection uses it), its rates
     scaled when given (Mb/s)."""
@@ -315,7 +315,7 @@ def live_plan(spec, program, *, bottleneck_bw: float | None = None,
     rates = {k: v for k, v in (("bottleneck_bw", bottleneck_bw), ("access_bw", access_bw))
              if v is not None}
     return LivePlan.from_topo(PaperTopo(queue=BUFFER_PACKETS, alt_extra_delay=alt, **rates),
-                              program, seed=spec.seed)
+                              seed=spec.seed)
 
 
 def live_layout(args: argparse.Namespace, plan):
@@ -447,8 +447,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:                    # everything this machine lacks, said before any namespace exists
         check_environment()
         check_sysctls(args.sysctls)
-        program_path, program = gateway_program()
-        plan = live_plan(args.spec, program, bottleneck_bw=args.bottleneck_bw,
+        program_path, _ = gateway_program()         # found and loadable, checked here
+        plan = live_plan(args.spec, bottleneck_bw=args.bottleneck_bw,
                          access_bw=args.access_bw)
         layout = live_layout(args, plan)
         check_environment(layout, cli=args.cli)

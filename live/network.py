@@ -1,9 +1,10 @@
 """A ``topologies`` Topo built for real: hosts in network namespaces, switches as processes.
 
 The simulator's twin of a Topo (``sim.Network.from_topo``) and this live network come from the
-same class and the same derivation: host IPs and MACs, switch-port MACs and routes are those of
-the twin (``LivePlan.from_topo`` builds it and reads them there), so the controller configures a
-live gateway exactly as it configures a simulated one (``sim.gateway.gateway_config``).
+same class and the same derivation: host IPs and MACs, switch-port MACs, routes and switch
+seeds are the Topo's address plan (``topologies.addressing``), which both read, so the
+controller configures a live gateway exactly as it configures a simulated one
+(``sim.gateway.gateway_config``).
 
 What runs where is a ``Layout``:
 

@@ -1,7 +1,8 @@
 """The plan of a live network, derived from a Topo with no root needed, and how it is run.
 
-``LivePlan.from_topo`` reads everything the live network needs from the Topo and its simulator
-twin (addresses, MACs, routes, each port's delay and rate, the gateways' controller configs);
+``LivePlan.from_topo`` reads everything the live network needs from the Topo and its address plan
+(``topologies.addressing``, the simulator's too: addresses, MACs, routes, switch seeds), each
+port's delay and rate, the gateways' controller configs;
 ``Layout`` says what runs where (the hosts' TCP, the switches, which links get a delay stage);
 the ``*_commands`` functions are what configures a host namespace, a host's interface and a
 root-namespace interface for a layout, the same whichever backend builds the network
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from netbase.units import parse_bw, parse_delay
+from topologies.addressing import AddressPlan, derive_seed
 
 __all__ = ["LiveError", "LivePlan", "HostPlan", "PortPlan", "Layout", "SwitchSpec",
            "queue_rate_pps", "namespace_commands", "host_commands", "root_if_commands",
@@ -68,41 +70,33 @@ class LivePlan:
     """Hosts, switch ports and links of a Topo, and the command lines that run them."""
 
     topo: Any
-    twin: Any                                   # sim.network.Network built from the same Topo
+    addresses: AddressPlan                      # the simulator builds from the same plan
     hosts: dict[str, HostPlan] = field(default_factory=dict)
     ports: dict[str, dict[int, PortPlan]] = field(default_factory=dict)
     links: list[tuple[str, int, str, int]] = field(default_factory=list)
     switch_seeds: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def from_topo(cls, topo: Any, program: Any = None, *, seed: int = 1) -> "LivePlan":
-        """``program``: the loaded gateway (default: ``sim.program.gateway_json()``); the twin
-        needs one to exist, its switches are never run. ``seed``: the run's, from which each
-        switch's random stream is derived as the simulator derives it."""
-        from sim.network import Network
-        from toolchain.switch import load_program
-
-        if program is None:
-            from sim.program import gateway_json
-            program = load_program(gateway_json())
-        twin = Network.from_topo(topo, program=program, seed=seed, configure=None)
-        plan = cls(topo=topo, twin=twin)
-        # the simulator's per-switch seed (sim.network.Network.derive_seed)
-        plan.switch_seeds = {name: twin.derive_seed(name) for name in twin.switches}
+    def from_topo(cls, topo: Any, *, seed: int = 1) -> "LivePlan":
+        """``seed``: the run's, from which each switch's random stream is derived as the
+        simulator derives it (``topologies.addressing.derive_seed``)."""
+        addresses = AddressPlan(topo)
+        plan = cls(topo=topo, addresses=addresses)
+        plan.switch_seeds = {name: derive_seed(seed, name) for name in addresses.switches}
         for _, _, info in topo.links(withInfo=True):
             ends = ((info["node1"], info["port1"]), (info["node2"], info["port2"]))
             plan.links.append((*ends[0], *ends[1]))
             delay, rate = parse_delay(info.get("delay")), parse_bw(info.get("bw"))
             for (node, port), (peer, peer_port) in (ends, ends[::-1]):
-                if node in twin.switches:
+                if node in addresses.switches:
                     plan.ports.setdefault(node, {})[port] = PortPlan(
                         node, port, peer, peer_port, delay, rate,
                         None if rate is None else queue_rate_pps(rate))
                 else:
-                    h = twin.hosts[node]
+                    h = addresses.hosts[node]
                     plan.hosts[node] = HostPlan(node, h.ip, h.mac, h.gateway_mac, peer,
                                                 peer_port, port, delay, rate)
-        for name in twin.switches:
+        for name in addresses.switches:
             plan.ports.setdefault(name, {})
         return plan
 
@@ -183,7 +177,7 @@ class LivePlan:
         ``queue_rate_pps``, which the simulator sets in bits/s in the library instead."""
         from sim.gateway import DEFAULT_TM_DEPTH, gateway_config
 
-        cfg = gateway_config(self.twin, name, tm_depth=tm_depth or DEFAULT_TM_DEPTH,
+        cfg = gateway_config(self.addresses, name, tm_depth=tm_depth or DEFAULT_TM_DEPTH,
                              impair=impair)
         for port, p in self.ports[name].items():
             if p.queue_rate_pps is not None:

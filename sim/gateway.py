@@ -24,8 +24,10 @@ DEFAULT_TM_DEPTH = 1024   # packets; far deeper than any buffer limit, so the pr
 
 def gateway_config(net: Any, name: str, *, tm_depth: int = DEFAULT_TM_DEPTH,
                    impair: dict[int, dict] | None = None, legacy: bool = False) -> dict:
-    """The controller config of switch ``name``; ``impair`` maps a port to its knobs;
-    ``legacy``: a legacy router instead of the RD-TCP gateway."""
+    """The controller config of switch ``name`` of ``net``, a ``Network`` or the address plan
+    of a Topo (``topologies.addressing.AddressPlan``: a live network's, built without a
+    simulator); ``impair`` maps a port to its knobs; ``legacy``: a legacy router instead of the
+    RD-TCP gateway."""
     ports: dict[str, dict] = {}
     for (node, port), (peer, _) in sorted(net.neighbours.items()):
         if node != name:

@@ -4,17 +4,15 @@
 sharing one loaded BMv2 program), one ``HostNode`` per ``addHost`` and two ``Channel``s per
 ``addLink`` (full duplex) with the link's ``bw`` and ``delay``. Switch ports get the numbers the
 Topo assigned, so the controller configuration, Mininet and the simulator agree on them.
-Addressing comes from the Topo's host options (``ip="10.0.1.1/24"``, ``mac=...``); switch ports
-get deterministic MACs (``port_mac``). ``routes(switch)`` lists, for each host, the egress port
-and next-hop MAC on a shortest path, which configuration callbacks turn into table entries.
+Addresses, port MACs and routes are the Topo's address plan (``topologies.addressing``, which a
+live network reads too): ``routes(switch)`` lists, for each host, the egress port and next-hop
+MAC on a shortest path, which configuration callbacks turn into table entries.
 """
 
 from __future__ import annotations
 
 import os
 import random
-from collections import deque
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from netbase.pcap import PcapWriter, TimeOrderedCapture
@@ -26,23 +24,11 @@ from sim.hostnode import HostNode
 from sim.links import Channel, Nic, queue_packets
 from sim.switch import SwitchNode
 from toolchain.switch import SimpleSwitch, load_program
+from topologies.addressing import AddressPlan, Route, derive_seed, port_mac
 
 __all__ = ["Network", "Route", "port_mac"]
 
 Configure = Callable[["Network", str, Any], None]
-
-
-def port_mac(switch_index: int, port: int) -> str:
-    """The MAC of a simulated switch port: locally administered, 02:00:00:00:<switch>:<port>."""
-    return "02:00:00:00:%02x:%02x" % (switch_index + 1, port)
-
-
-@dataclass(frozen=True)
-class Route:
-    host: str
-    prefix: str        # "10.0.2.1/32"
-    port: int          # egress port on the switch
-    next_hop_mac: str  # the host's MAC, or the next switch's ingress-port MAC
 
 
 class Network:
@@ -53,13 +39,13 @@ class Network:
         self.seed = seed
         self.rng = random.Random(seed)
         self.topo: Any = None
+        self.addresses: AddressPlan | None = None
         self.switches: dict[str, SwitchNode] = {}
         self.hosts: dict[str, HostNode] = {}
         self.channels: dict[tuple[str, int], Channel] = {}   # (sending node, its port) -> channel
-        self.port_macs: dict[tuple[str, int], str] = {}
+        self.port_macs: dict[tuple[str, int], str] = {}       # the address plan's
         self.neighbours: dict[tuple[str, int], tuple[str, int]] = {}
         self._pcaps: list[TimeOrderedCapture] = []
-        self._index: dict[str, int] = {}
 
     @property
     def now(self) -> float:
@@ -82,19 +68,19 @@ class Network:
         """
         net = cls(seed=seed)
         net.topo = topo
+        net.addresses = addresses = AddressPlan(topo)
+        net.port_macs, net.neighbours = addresses.port_macs, addresses.neighbours
         if program is None:
             program = gateway_source.gateway_json()
             configure = configure if configure is not None else configure_gateway
         if isinstance(program, (str, dict, os.PathLike)):
             program = load_program(str(program) if isinstance(program, os.PathLike) else program)
-        for i, name in enumerate(topo.switches(sort=False)):
+        for name in addresses.switches:
             sw = SimpleSwitch(program, seed=net.derive_seed(name))
             net.switches[name] = SwitchNode(name, sw, net.events)
-            net._index[name] = i
-        for (a, b, info) in topo.links(withInfo=True):
-            net._assign_port_macs(topo, info)
-        for name in topo.hosts(sort=False):
-            net._add_host(topo, name)
+        for name, h in addresses.hosts.items():
+            net.hosts[name] = HostNode(name, ip=h.ip, mac=h.mac, gateway_mac=h.gateway_mac,
+                                       events=net.events)
         for (a, b, info) in topo.links(withInfo=True):
             net._add_link(info, tm_depth)
         if configure is not None:
@@ -104,30 +90,10 @@ class Network:
 
     def derive_seed(self, name: str) -> int:
         """The seed of component ``name``'s random stream (a switch, the queue swapper, ...):
-        a function of (run seed, name) only, so adding a component does not shift the others'
-        streams, and a live run seeds its switch processes the same way."""
-        return random.Random(f"{self.seed}/{name}").getrandbits(32)
-
-    def _assign_port_macs(self, topo: Any, info: dict) -> None:
-        for end in ("1", "2"):
-            node, port = info["node" + end], info["port" + end]
-            if node in self.switches:
-                self.port_macs[(node, port)] = port_mac(self._index[node], port)
-
-    def _add_host(self, topo: Any, name: str) -> None:
-        opts = topo.nodeInfo(name)
-        ip = opts.get("ip")
-        mac = opts.get("mac")
-        if not ip or not mac:
-            raise ValueError(f"host {name!r} needs ip= and mac= options in the topology "
-                             f"(got ip={ip!r}, mac={mac!r})")
-        attached = [(i["node2"], i["port2"]) if i["node1"] == name else (i["node1"], i["port1"])
-                    for _, _, i in topo.links(withInfo=True) if name in (i["node1"], i["node2"])]
-        if len(attached) != 1 or attached[0] not in self.port_macs:
-            raise ValueError(f"host {name!r} must have exactly one link, to a switch "
-                             f"(has {len(attached)})")
-        self.hosts[name] = HostNode(name, ip=ip.split("/")[0], mac=mac,
-                                    gateway_mac=self.port_macs[attached[0]], events=self.events)
+        a function of (run seed, name) only (``topologies.addressing.derive_seed``), so adding
+        a component does not shift the others' streams, and a live run seeds its switch
+        processes the same way."""
+        return derive_seed(self.seed, name)
 
     def _add_link(self, info: dict, tm_depth: Any) -> None:
         rate = parse_bw(info.get("bw"))
@@ -138,7 +104,6 @@ class Network:
             ch = Channel(self.events, delay=delay, rate_bps=rate, deliver=receiver.on_frame,
                          dst_port=dport, name=f"{src}-{dst}")
             self.channels[(src, sport)] = ch
-            self.neighbours[(src, sport)] = (dst, dport)
             if src in self.switches:
                 node = self.switches[src]
                 node.attach(sport, ch, rate)
@@ -153,39 +118,17 @@ class Network:
     # ------------------------------------------------------------------ queries
     def routes(self, switch: str) -> list[Route]:
         """For every host: the egress port of ``switch`` on a fewest-hops path, and the MAC of
-        the next node's ingress port (ties broken by the lower port number)."""
-        out = []
-        for host in sorted(self.hosts):
-            dist = self._hops_to(host)
-            if switch not in dist:
-                continue
-            best = min(((dist[n], p, n, np) for (s, p), (n, np) in self.neighbours.items()
-                        if s == switch and n in dist), default=None)
-            if best is None:
-                continue
-            _, port, nxt, nport = best
-            mac = self.hosts[nxt].mac if nxt in self.hosts else self.port_macs[(nxt, nport)]
-            out.append(Route(host, self.hosts[host].ip + "/32", port, mac))
-        return out
-
-    def _hops_to(self, host: str) -> dict[str, int]:
-        dist = {host: 0}
-        todo = deque([host])
-        while todo:
-            n = todo.popleft()
-            for (s, _), (d, _) in self.neighbours.items():
-                if d == n and s not in dist:
-                    dist[s] = dist[n] + 1
-                    todo.append(s)
-        return dist
+        the next node's ingress port (``topologies.addressing.AddressPlan.routes``)."""
+        return self._addresses().routes(switch)
 
     def link_info(self, node: str, port: int) -> dict:
         """The Topo's options of the link on ``node``'s ``port``."""
-        for _, _, info in self.topo.links(withInfo=True):
-            if (info["node1"], info["port1"]) == (node, port) or \
-               (info["node2"], info["port2"]) == (node, port):
-                return info
-        raise KeyError(f"no link on {node!r} port {port}")
+        return self._addresses().link_info(node, port)
+
+    def _addresses(self) -> AddressPlan:
+        if self.addresses is None:
+            raise ValueError("this network was not built from a Topo (Network.from_topo)")
+        return self.addresses
 
     def channel(self, src: str, dst: str, *, port: int | None = None) -> Channel:
         """The channel carrying frames from node ``src`` to node ``dst``."""

@@ -102,7 +102,7 @@ def test_any_topology_runs_live_with_teardown_on_error(netns_ok, gateway, tmp_pa
             self.addLink("h1", "s1", delay="10ms")
             self.addLink("h2", "s1")
 
-    plan = tl.LivePlan.from_topo(Star(), gateway[1])
+    plan = tl.LivePlan.from_topo(Star())
     with tl.LiveNetwork(plan, program_path=gateway[0], backend="netns",
                         log_dir=tmp_path / "logs") as net:
         net.controller("s1").apply(plan.gateway_config("s1"))

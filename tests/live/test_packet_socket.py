@@ -58,7 +58,7 @@ def test_rdtcp_switch_under_pypy_forwards_a_transfer(netns_ok, gateway, tmp_path
             self.addLink("s1", "s2", delay="5ms")
             self.addLink("s2", "h2")
 
-    plan = ln.LivePlan.from_topo(Line(), gateway[1])
+    plan = ln.LivePlan.from_topo(Line())
     with ln.LiveNetwork(plan, program_path=gateway[0], backend="netns",
                         log_dir=tmp_path / "logs",
                         layout=ln.Layout(switch=ln.SwitchSpec(python=pypy))) as net:

@@ -11,8 +11,15 @@ from topologies.base import Topo
 
 
 @pytest.fixture(scope="module")
-def plan(gateway):
-    return tl.LivePlan.from_topo(PaperTopo(), gateway[1])
+def plan():
+    return tl.LivePlan.from_topo(PaperTopo())
+
+
+@pytest.fixture(scope="module")
+def twin(gateway):
+    """The simulator's network of the same Topo (its switches loaded, never run)."""
+    from sim.network import Network
+    return Network.from_topo(PaperTopo(), program=gateway[1], configure=None)
 
 
 def test_queue_rate_is_packets_per_second_of_mtu_sized_frames():
@@ -21,16 +28,16 @@ def test_queue_rate_is_packets_per_second_of_mtu_sized_frames():
     assert tl.queue_rate_pps(1.0) == 1            # never 0 (that would mean "unlimited")
 
 
-def test_hosts_get_the_simulators_addresses_and_their_links_delay_and_rate(plan):
+def test_hosts_get_the_simulators_addresses_and_their_links_delay_and_rate(plan, twin):
     a, b = plan.hosts["a"], plan.hosts["b"]
     assert (a.ip, a.mac, a.gateway_mac) == ("10.0.1.1", "00:00:00:00:00:0a", "02:00:00:00:01:01")
     assert (b.ip, b.gateway_mac, b.switch, b.switch_port) == ("10.0.2.1", "02:00:00:00:02:01",
                                                               "r2", 1)
     assert (a.delay_s, a.rate_bps) == (0.001, 10e6)
-    assert plan.twin.hosts["a"].gateway_mac == a.gateway_mac     # one derivation, the simulator's
+    assert twin.hosts["a"].gateway_mac == a.gateway_mac     # one derivation, the simulator's
 
 
-def test_every_switch_port_sends_with_its_links_delay_and_rate(plan):
+def test_every_switch_port_sends_with_its_links_delay_and_rate(plan, twin):
     r1 = plan.ports["r1"]
     assert sorted(r1) == [1, 2]
     assert (r1[2].peer, r1[2].delay_s, r1[2].queue_rate_pps) == ("r2", 0.05, 413)
@@ -38,7 +45,7 @@ def test_every_switch_port_sends_with_its_links_delay_and_rate(plan):
     argv = plan.switch_argv("r1", {1: "if1", 2: "if2"}, "prog.json")
     assert argv[1:3] == ["-m", "toolchain.switch.process.main"]
     assert argv[3:] == ["-i1@if1", "-i2@if2", "--port-delay", "1:1", "--port-delay", "2:50",
-                        "--thrift-port", "0", "--seed", str(plan.twin.derive_seed("r1")),
+                        "--thrift-port", "0", "--seed", str(twin.derive_seed("r1")),
                         "prog.json"]
     assert "--pcap" in plan.switch_argv("r1", {1: "x", 2: "y"}, "p", pcap_dir="/tmp/d")
 
@@ -60,11 +67,11 @@ def test_host_command_line_carries_addresses_delay_and_rate(plan):
         assert part in s
 
 
-def test_gateway_config_is_the_simulators_plus_queue_rates(plan):
+def test_gateway_config_is_the_simulators_plus_queue_rates(plan, twin):
     from sim.gateway import gateway_config
 
     live_cfg = plan.gateway_config("r1", tm_depth=260, impair={2: {"drop_prob": 0.1}})
-    sim_cfg = gateway_config(plan.twin, "r1", tm_depth=260, impair={2: {"drop_prob": 0.1}})
+    sim_cfg = gateway_config(twin, "r1", tm_depth=260, impair={2: {"drop_prob": 0.1}})
     assert live_cfg["routes"] == sim_cfg["routes"]
     for port, entry in sim_cfg["ports"].items():
         assert {k: v for k, v in live_cfg["ports"][port].items() if k != "queue_rate_pps"} == entry
@@ -76,16 +83,16 @@ def test_gateway_config_is_the_simulators_plus_queue_rates(plan):
     assert "set_queue_rate 413 2" in cmds and "set_queue_rate 826 1" in cmds
 
 
-def test_switch_seeds_are_derived_from_the_run_seed_as_in_the_simulator(gateway):
-    p1 = tl.LivePlan.from_topo(PaperTopo(), gateway[1], seed=1)
-    p2 = tl.LivePlan.from_topo(PaperTopo(), gateway[1], seed=2)
+def test_switch_seeds_are_derived_from_the_run_seed_as_in_the_simulator():
+    p1 = tl.LivePlan.from_topo(PaperTopo(), seed=1)
+    p2 = tl.LivePlan.from_topo(PaperTopo(), seed=2)
     assert p1.switch_seeds != p2.switch_seeds
     assert p1.switch_seeds["r1"] != p1.switch_seeds["r2"]
-    assert p1.switch_seeds == tl.LivePlan.from_topo(PaperTopo(), gateway[1], seed=1).switch_seeds
+    assert p1.switch_seeds == tl.LivePlan.from_topo(PaperTopo(), seed=1).switch_seeds
 
 
-def test_the_alternate_path_gets_its_own_ports_and_longer_delay(gateway):
-    p = tl.LivePlan.from_topo(PaperTopo(alt_extra_delay="10ms"), gateway[1])
+def test_the_alternate_path_gets_its_own_ports_and_longer_delay():
+    p = tl.LivePlan.from_topo(PaperTopo(alt_extra_delay="10ms"))
     assert sorted(p.ports["r1"]) == [1, 2, 3]
     assert p.ports["r1"][3].delay_s == pytest.approx(0.06)
     assert p.ports["r2"][3].delay_s == pytest.approx(0.06)
@@ -101,8 +108,8 @@ class OneSwitch(Topo):
         self.addLink("h2", "s1", delay="5ms")
 
 
-def test_any_topo_plans_the_same_way(gateway):
-    p = tl.LivePlan.from_topo(OneSwitch(), gateway[1])
+def test_any_topo_plans_the_same_way():
+    p = tl.LivePlan.from_topo(OneSwitch())
     assert p.switches == ["s1"] and sorted(p.ports["s1"]) == [1, 2]
     assert p.hosts["h2"].delay_s == 0.005 and p.hosts["h1"].delay_s == 0.0
     assert p.ports["s1"][2].queue_rate_pps is None       # no bw: unlimited

@@ -31,9 +31,9 @@ def stand_in() -> str:
     return found
 
 
-def test_simple_switchs_command_line_has_no_options_of_ours(gateway):
+def test_simple_switchs_command_line_has_no_options_of_ours():
     from topologies import PaperTopo
-    plan = ln.LivePlan.from_topo(PaperTopo(), gateway[1])
+    plan = ln.LivePlan.from_topo(PaperTopo())
     argv = plan.simple_switch_argv("r2", {1: "if1", 2: "if2"}, "x.json",
                                    binary="/usr/bin/simple_switch", thrift_port=9099,
                                    pcap_dir="p/")

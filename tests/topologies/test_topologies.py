@@ -1,5 +1,7 @@
 """Topologies: Mininet's Topo API and the paper's dumbbell."""
 
+import re
+
 import pytest
 
 from topologies import PaperTopo, topos
@@ -72,3 +74,39 @@ def test_parse_bw_is_megabits():
     assert parse_bw(5) == 5e6 and parse_bw(None) is None
     with pytest.raises(ValueError, match="positive number of Mb/s"):
         parse_bw(-1)
+
+
+def test_the_address_plan_is_read_from_the_topo_alone():
+    """Addresses, port MACs, routes and seeds with nothing built: what the simulator and the
+    live runner both read (tests/live/test_plan.py compares them with a simulated network)."""
+    from topologies.addressing import AddressPlan, derive_seed
+
+    plan = AddressPlan(PaperTopo(alt_extra_delay="10ms"))
+    a, b = plan.hosts["a"], plan.hosts["b"]
+    assert (a.ip, a.mac, a.gateway_mac, a.switch, a.switch_port, a.port) == \
+        ("10.0.1.1", "00:00:00:00:00:0a", "02:00:00:00:01:01", "r1", 1, 0)
+    assert (b.gateway_mac, b.switch) == ("02:00:00:00:02:01", "r2")
+    assert plan.neighbours[("r1", 3)] == ("r2", 3) and plan.neighbours[("a", 0)] == ("r1", 1)
+    # the direct bottleneck (port 2) is the fewer-hops tie's lower port
+    assert [(r.host, r.prefix, r.port, r.next_hop_mac) for r in plan.routes("r1")] == \
+        [("a", "10.0.1.1/32", 1, a.mac), ("b", "10.0.2.1/32", 2, "02:00:00:00:02:02")]
+    assert plan.link_info("r2", 3)["delay"] == "60ms"
+    assert derive_seed(1, "r1") == derive_seed(1, "r1") != derive_seed(2, "r1")
+
+
+@pytest.mark.parametrize("links, words", [
+    ((), "exactly one link, to a switch (has 0)"),
+    ((("h", "s1"), ("h", "s1")), "exactly one link, to a switch (has 2)"),
+])
+def test_the_address_plan_names_a_host_that_is_not_on_one_switch(links, words):
+    from topologies.addressing import AddressPlan
+
+    class Odd(Topo):
+        def build(self):
+            self.addHost("h", ip="10.0.0.1/24", mac="00:00:00:00:00:01")
+            self.addSwitch("s1")
+            for a, b in links:
+                self.addLink(a, b)
+
+    with pytest.raises(ValueError, match=re.escape(words)):
+        AddressPlan(Odd())
