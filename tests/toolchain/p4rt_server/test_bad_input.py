@@ -64,6 +64,10 @@ def test_unknown_ids_and_wrong_widths(primary):
     cases.append((e, grpc.StatusCode.INVALID_ARGUMENT))
     e = c.table_entry("fwd", [("hdr.ethernet.dst", MAC2)], "set_port", [])
     cases.append((e, grpc.StatusCode.INVALID_ARGUMENT))          # a parameter missing
+    e = c.table_entry("fwd", [("hdr.ethernet.dst", MAC2)] * 2, "set_port", [("port", b"\x01")])
+    cases.append((e, grpc.StatusCode.INVALID_ARGUMENT))          # a match field twice
+    e = c.table_entry("fwd", [("hdr.ethernet.dst", MAC2)], "set_port", [("port", b"\x01")] * 2)
+    cases.append((e, grpc.StatusCode.INVALID_ARGUMENT))          # a parameter twice
     e = c.table_entry("fwd", [("hdr.ethernet.dst", MAC2)], "set_nexthop",
                       [("port", b"\x01"), ("dmac", b"\x01")])
     cases.append((e, grpc.StatusCode.INVALID_ARGUMENT))          # not the table's action

@@ -182,26 +182,15 @@ class ControlLowering:
 
     def _bind_directional(self, env, p: ast.Param, arg, copy_in: list, copy_out: list) -> None:
         src = source_info(arg)
-        exprs = self.stmts.exprs
+        stmts = self.stmts
         if p.direction in ("out", "inout"):
-            place = exprs.place(arg)
-            if isinstance(place, (ir.FieldRef, ir.StackElementField)):
-                tmp = self.ctx.scalars.temp(p.name, place.type)
-                if p.direction == "inout":
-                    copy_in.append(ir.Primitive("assign", [tmp, place], src))
-                copy_out.append(ir.Primitive("assign", [place, tmp], src))
-                env.bind(p, tmp)
-            else:
+            place = stmts.exprs.place(arg)
+            if not stmts.bind_field_copy(env, p, place, src, copy_in, copy_out):
                 env.bind(p, place)
         elif isinstance(p.p4type, (T.Header, T.Struct, T.Stack)):
-            env.bind(p, exprs.place(arg))
+            env.bind(p, stmts.exprs.place(arg))
         else:
-            value = exprs.lower(arg)
-            if not isinstance(value, ir.Const):
-                tmp = self.ctx.scalars.temp(p.name, value.type)
-                copy_in.append(ir.Primitive("assign", [tmp, value], src))
-                value = tmp
-            env.bind(p, value)
+            stmts.bind_in_value(env, p, arg, src, copy_in)
 
     def _action_call(self, ref: ast.ActionRef) -> ir.ActionCall:
         """A default or entry action: its data arguments (after any repeated bound ones)."""

@@ -290,16 +290,10 @@ class StmtLowering:
                 continue
             if param.direction in ("out", "inout"):
                 place = self.exprs.place(arg)
-                if isinstance(place, (ir.FieldRef, ir.StackElementField)):
-                    # the body works on a copy, so a write to the argument's own location
-                    # inside the body is overwritten on return
-                    tmp = self.ctx.scalars.temp(param.name, place.type)
-                    if param.direction == "inout":
-                        copy_in.append(ir.Primitive("assign", [tmp, place], src))
-                    copy_out.append(ir.Primitive("assign", [place, tmp], src))
-                    env.bind(param, tmp)
-                elif (isinstance(place, (HeaderPlace, StructPlace))
-                      and _needs_copy(action, arg, c.args)):
+                if self.bind_field_copy(env, param, place, src, copy_in, copy_out):
+                    continue
+                if (isinstance(place, (HeaderPlace, StructPlace))
+                        and _needs_copy(action, arg, c.args)):
                     tmp = self._aggregate_copy(param, place)
                     if param.direction == "inout":
                         copy_in.extend(self._copy(tmp, place, arg.pos, src))
@@ -327,19 +321,38 @@ class StmtLowering:
                     place = tmp
                 env.bind(param, place)
             else:
-                value = self.exprs.lower(arg)
-                if not isinstance(value, ir.Const):
-                    # copy-in (spec 6.7): the body may change what the argument reads
-                    tmp = self.ctx.scalars.temp(param.name, value.type)
-                    copy_in.append(ir.Primitive("assign", [tmp, value], src))
-                    value = tmp
-                env.bind(param, value)
+                self.bind_in_value(env, param, arg, src, copy_in)
         inner = StmtLowering(self.ctx, env, in_parser=self.in_parser,
                              control_name=self.control_name)
         inner.enclosing_exit = self.own_postamble + self.enclosing_exit
         inner.exit_label = self.exit_label
         # return jumps to the body's end label, followed by the copy-out; exit runs it first
         return copy_in + inner.action_body(action.body.stmts, copy_out)
+
+    def bind_field_copy(self, env: Env, param: ast.Param, place, src, copy_in: list,
+                        copy_out: list) -> bool:
+        """An out/inout parameter whose argument is a field (or a stack element's): bound to a
+        copy (copied in for inout, out on return), so a write to the argument's own location
+        inside the body is overwritten on return (spec 6.8). False, nothing done, for any other
+        place."""
+        if not isinstance(place, (ir.FieldRef, ir.StackElementField)):
+            return False
+        tmp = self.ctx.scalars.temp(param.name, place.type)
+        if param.direction == "inout":
+            copy_in.append(ir.Primitive("assign", [tmp, place], src))
+        copy_out.append(ir.Primitive("assign", [place, tmp], src))
+        env.bind(param, tmp)
+        return True
+
+    def bind_in_value(self, env: Env, param: ast.Param, arg, src, copy_in: list) -> None:
+        """A scalar in-parameter: bound to the argument's value, a constant as it is, anything
+        else copied in (spec 6.7: the body may change what the argument reads)."""
+        value = self.exprs.lower(arg)
+        if not isinstance(value, ir.Const):
+            tmp = self.ctx.scalars.temp(param.name, value.type)
+            copy_in.append(ir.Primitive("assign", [tmp, value], src))
+            value = tmp
+        env.bind(param, value)
 
     def _aggregate_copy(self, param: ast.Param, place):
         if isinstance(place.type, T.Header):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import grpc
 
-__all__ = ["P4RTError", "Code", "to_int", "to_bytes"]
+__all__ = ["P4RTError", "Code", "to_int", "to_bytes", "each_once"]
 
 Code = grpc.StatusCode
 
@@ -37,6 +37,25 @@ def to_int(data: bytes, bitwidth: int, what: str) -> int:
         raise P4RTError(Code.INVALID_ARGUMENT,
                         f"{what}: value {v:#x} does not fit in {bitwidth} bits")
     return v
+
+
+def each_once(items, id_of, known: dict, owner: str, what: str, value,
+              name_of=lambda info: info.name) -> dict:
+    """{id: value(info, item)} of a message's repeated ``items`` (match fields, action
+    parameters, packet metadata), each named by its id (``id_of(item)``) among ``known``
+    ({id: info}, ``name_of(info)`` its name): INVALID_ARGUMENT for an id not there and for
+    one given twice, as simple_switch_grpc refuses them."""
+    out: dict = {}
+    for item in items:
+        i = id_of(item)
+        info = known.get(i)
+        if info is None:
+            raise P4RTError(Code.INVALID_ARGUMENT, f"{owner}: no {what} with id {i}")
+        if i in out:
+            raise P4RTError(Code.INVALID_ARGUMENT,
+                            f"{owner}: {what} {name_of(info)} given twice")
+        out[i] = value(info, item)
+    return out
 
 
 def to_bytes(value: int, bitwidth: int | None = None) -> bytes:

@@ -26,7 +26,7 @@ import select
 import threading
 import time
 
-from .errors import Code, P4RTError, to_bytes
+from .errors import Code, P4RTError, each_once, to_bytes, to_int
 
 __all__ = ["PacketIO", "MAX_PACKET_OUT"]
 
@@ -97,17 +97,10 @@ class PacketIO:
                                                        "has no packet_out controller header")
             return bytes(packet.payload)
         widths = {fid: (name, w) for fid, name, w in md.fields}
-        values = {}
-        for m in packet.metadata:
-            if m.metadata_id not in widths:
-                raise P4RTError(Code.INVALID_ARGUMENT, f"PacketOut: no metadata with id "
-                                                       f"{m.metadata_id}")
-            if m.metadata_id in values:
-                raise P4RTError(Code.INVALID_ARGUMENT, f"PacketOut: metadata "
-                                                       f"{widths[m.metadata_id][0]} given twice")
-            name, w = widths[m.metadata_id]
-            from .errors import to_int
-            values[m.metadata_id] = to_int(m.value, w, f"PacketOut metadata {name}")
+        values = each_once(packet.metadata, lambda m: m.metadata_id, widths, "PacketOut",
+                           "metadata", lambda info, m: to_int(
+                               m.value, info[1], f"PacketOut metadata {info[0]}"),
+                           name_of=lambda info: info[0])
         return pack_header(md.fields, values) + bytes(packet.payload)
 
     def packet_out(self, packet) -> None:

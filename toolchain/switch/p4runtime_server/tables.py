@@ -12,7 +12,7 @@ wins, BMv2's lowest; the switch holds ``BM_PRIORITY_TOP - p``.
 from __future__ import annotations
 
 from ..bm_sim.tables import HANDLE_INDEX_MASK, MatchParam
-from .errors import Code, P4RTError, to_bytes, to_int
+from .errors import Code, P4RTError, each_once, to_bytes, to_int
 from .pipeline import TableInfo
 
 __all__ = ["TableEntries", "BM_PRIORITY_TOP"]
@@ -44,14 +44,8 @@ class TableEntries:
     def key(self, t: TableInfo, fields, priority: int) -> tuple[list, int]:
         """(MatchParams in key order, BMv2 priority) of a P4Runtime key."""
         spec_keys = self.rt.table(t.name).keys
-        given = {}
-        for fm in fields:
-            f = t.fields.get(fm.field_id)
-            if f is None:
-                raise _invalid(f"table {t.name}: no match field with id {fm.field_id}")
-            if fm.field_id in given:
-                raise _invalid(f"table {t.name}: match field {f.name} given twice")
-            given[fm.field_id] = fm
+        given = each_once(fields, lambda fm: fm.field_id, t.fields, f"table {t.name}",
+                          "match field", lambda f, fm: fm)
         out = []
         for f in t.order:
             json_kind = spec_keys[f.index].match_type
@@ -113,15 +107,9 @@ class TableEntries:
 
     def action_data(self, a, params) -> list[int]:
         """The action's data in JSON order from P4Runtime params (each exactly once)."""
-        given = {}
-        for p in params:
-            info = a.params.get(p.param_id)
-            if info is None:
-                raise _invalid(f"action {a.name}: no parameter with id {p.param_id}")
-            if p.param_id in given:
-                raise _invalid(f"action {a.name}: parameter {info.name} given twice")
-            given[p.param_id] = to_int(p.value, info.bitwidth,
-                                       f"action {a.name}: parameter {info.name}")
+        given = each_once(params, lambda p: p.param_id, a.params, f"action {a.name}",
+                          "parameter", lambda info, p: to_int(
+                              p.value, info.bitwidth, f"action {a.name}: parameter {info.name}"))
         missing = [i.name for i in a.order if i.id not in given]
         if missing:
             raise _invalid(f"action {a.name}: parameter {missing[0]} missing")

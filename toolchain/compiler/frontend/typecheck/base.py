@@ -102,19 +102,25 @@ def expr_text(e) -> str:
     return "(expression)"
 
 
+def left_operand(e):
+    """The next node down an expression's left side (the one its source text starts with), or
+    None at a leaf."""
+    if isinstance(e, (A.MemberExpr, A.IndexExpr, A.SliceExpr)):
+        return e.expr
+    if isinstance(e, A.BinaryExpr):
+        return e.left
+    if isinstance(e, A.TernaryExpr):
+        return e.cond
+    if isinstance(e, A.MethodCallExpr):
+        return e.callee
+    return None
+
+
 def start_pos(e) -> Pos:
     """Where an expression starts in the source (its leftmost token)."""
-    while True:
-        if isinstance(e, (A.MemberExpr, A.IndexExpr, A.SliceExpr)):
-            e = e.expr
-        elif isinstance(e, A.BinaryExpr):
-            e = e.left
-        elif isinstance(e, A.TernaryExpr):
-            e = e.cond
-        elif isinstance(e, A.MethodCallExpr):
-            e = e.callee
-        else:
-            return e.pos
+    while (left := left_operand(e)) is not None:
+        e = left
+    return e.pos
 
 
 def report_pos(e) -> Pos:
@@ -124,16 +130,7 @@ def report_pos(e) -> Pos:
     so every copy of the code reports at one position."""
     best = e.pos
     while True:
-        if isinstance(e, (A.MemberExpr, A.IndexExpr, A.SliceExpr)):
-            e = e.expr
-        elif isinstance(e, A.BinaryExpr):
-            e = e.left
-        elif isinstance(e, A.TernaryExpr):
-            e = e.cond
-        elif isinstance(e, A.MethodCallExpr):
-            e = e.callee
-        else:
-            e = None
+        e = left_operand(e)
         if e is None or e.pos.file != best.file or e.pos.line > best.line:
             return best
         best = e.pos
