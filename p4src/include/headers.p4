@@ -109,7 +109,9 @@ const bit<8> DROP_NO_ROUTE  = 4;   /* no forwarding entry: IPv4 LPM miss or l2_f
 const bit<8> DROP_TTL       = 5;   /* TTL <= 1 (RFC 1812 §5.3.1; no ICMP is generated) */
 const bit<8> DROP_MALFORMED = 6;   /* IPv4 header unusable (RFC 1812 §5.2.2); TCP fragment on an edge port */
 /* 7: DROP_RED, Random Early Detection (v1model: p4src/include/buffer.p4, which declares it) */
-/* 8: DROP_SPOOFED, a source address an edge port's hosts may not use (v1model: trust.p4) */
+/* A packet from an edge port with a source address the port's hosts may not use (ingress
+ * filtering: TrustBoundary, trust.p4 and the TNA program's). Never recorded in the EPDN table. */
+const bit<8> DROP_SPOOFED   = 8;
 #define DROP_CAUSES 9
 
 /* EPDN events: index into the counter MyIngress.epdn_events. */

@@ -37,9 +37,9 @@
 #ifndef RDTCP_TRUST_P4
 #define RDTCP_TRUST_P4
 
-/* A packet from an edge port with a source address its hosts may not use: index into
- * MyIngress.drops (headers.p4: DROP_CAUSES). Never recorded in the EPDN table. */
-const bit<8> DROP_SPOOFED = 8;
+/* The drop of a packet from an edge port with a source address its hosts may not use is
+ * DROP_SPOOFED, an index into MyIngress.drops declared with the other causes (headers.p4,
+ * which the TNA program shares). Never recorded in the EPDN table. */
 #define EDGE_SOURCE_ENTRIES 1024    /* allowed prefixes, every edge port's together */
 
 /* RFC 9293 §3.2: the option kinds without a length byte. */

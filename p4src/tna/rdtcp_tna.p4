@@ -232,10 +232,8 @@ control Route(inout ig_headers_t hdr,
  * dropped, and the first-option EPDN of what passes is stripped (README, "Not ported": options
  * further in). */
 
-/* A packet from an edge port with a source address its hosts may not use: index into
- * MyIngress.drops (headers.p4: DROP_CAUSES; v1model: trust.p4 declares it). Never recorded in
- * the EPDN table (Epdn records buffer, random and pattern drops only). */
-const bit<8> DROP_SPOOFED = 8;
+/* Its drop is DROP_SPOOFED (../include/headers.p4), never recorded in the EPDN table (Epdn
+ * records buffer, random and pattern drops only). */
 #define EDGE_SOURCE_ENTRIES 1024    /* allowed prefixes, every edge port's together */
 
 control TrustBoundary(inout ig_headers_t hdr,

@@ -58,10 +58,10 @@ def test_names_every_controller_name_exists_in_program(gateway_json):
 
 
 def header_constants(prefix: str) -> dict[int, str]:
-    """``const bit<W> PREFIX_NAME = N;`` of p4src/include/headers.p4, buffer.p4 (DROP_RED) and
-    trust.p4 (DROP_SPOOFED) as {N: "name"}."""
+    """``const bit<W> PREFIX_NAME = N;`` of p4src/include/headers.p4 and buffer.p4 (DROP_RED)
+    as {N: "name"}."""
     include = Path(__file__).resolve().parents[2] / "p4src" / "include"
-    text = "".join((include / f).read_text() for f in ("headers.p4", "buffer.p4", "trust.p4"))
+    text = "".join((include / f).read_text() for f in ("headers.p4", "buffer.p4"))
     found = re.findall(r"const\s+bit<\d+>\s+" + prefix + r"_(\w+)\s*=\s*(\d+)\s*;", text)
     return {int(value): name.lower() for name, value in found}
 

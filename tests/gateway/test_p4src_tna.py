@@ -169,6 +169,15 @@ def test_tna_shares_include_with_v1model(name, api_dir):
     assert shared in files_included(preprocessed(GATEWAY, [ROOT / "p4src" / "include"]))
 
 
+def test_the_drop_causes_are_declared_once_for_both_programs():
+    """DROP_SPOOFED with the other causes in headers.p4, which both programs include (above),
+    and nowhere else: a second declaration could give the ports a different value."""
+    declared = {str(p.relative_to(ROOT)): len(re.findall(r"\bconst\s+bit<\d+>\s+DROP_SPOOFED\b",
+                                                         p.read_text()))
+                for p in (ROOT / "p4src").rglob("*.p4")}
+    assert {p: n for p, n in declared.items() if n} == {"p4src/include/headers.p4": 1}
+
+
 def test_tna_type_checks_against_t2na_api(api_dir):
     text = rewrite_for_front_end(preprocessed(TNA, [api_dir]))
     assert front_end_diagnostics(text) == []
@@ -507,10 +516,9 @@ def spoofed_source_problems(text: str) -> list[str]:
     would be recorded in the EPDN table: the forgery the check exists to stop); Verdict drops
     and counts every cause."""
     problems = []
-    spoofed = const_value(text, "DROP_SPOOFED")
-    v1model = const_value((ROOT / "p4src" / "include" / "trust.p4").read_text(), "DROP_SPOOFED")
-    if not spoofed == v1model == {v: k for k, v in names.DROP_CAUSES.items()}["spoofed"]:
-        problems.append(f"DROP_SPOOFED is {spoofed}, v1model's {v1model}")
+    spoofed = const_value(text, "DROP_SPOOFED")        # headers.p4's, which v1model's includes
+    if spoofed != {v: k for k, v in names.DROP_CAUSES.items()}["spoofed"]:
+        problems.append(f"DROP_SPOOFED is {spoofed}, not the controller's drops.spoofed")
     trust = rules.control_body(text, "TrustBoundary")
     table, _ = rules.block_after(trust, re.search(r"\btable\s+edge_source\b", trust).end())
     if not re.search(r"\bdefault_action\s*=\s*source_spoofed\s*\(\s*\)\s*;", table):
