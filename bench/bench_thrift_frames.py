@@ -27,17 +27,6 @@ sys.path.insert(0, str(ROOT))
 READ = 1 << 16
 
 
-def encoded(method: str, *args) -> bytes:
-    from bm_runtime.standard import Standard
-    from thrift.protocol import TBinaryProtocol, TMultiplexedProtocol
-    from thrift.transport import TTransport
-    buf = TTransport.TMemoryBuffer()
-    proto = TMultiplexedProtocol.TMultiplexedProtocol(TBinaryProtocol.TBinaryProtocol(buf),
-                                                      "standard")
-    getattr(Standard.Client(proto), "send_" + method)(*args)
-    return buf.getvalue()
-
-
 def serve_once(server, call: bytes) -> tuple[float, float, int]:
     """(seconds finding the end, seconds serving, answer bytes) for ``call`` arriving in
     READ-byte pieces, as ThriftServer._serve handles one client's buffer."""
@@ -83,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     from bm_runtime.standard.ttypes import BmMatchParam
 
     from tests.toolchain.switch.tables_kit import table_prog
+    from tests.toolchain.thrift_api.calls_kit import std_call
     from toolchain.switch import SimpleSwitch
     from toolchain.switch.thrift_server import make_processor
     from toolchain.switch.thrift_server.host import ControlHost
@@ -96,13 +86,13 @@ def main(argv: list[str] | None = None) -> int:
               f"{'ms/MB':>6} {'peak/size':>9}")
         for mb in (float(x) for x in args.sizes_mb.split(",")):
             size = min(int(mb * (1 << 20)), server.limits.string - 100)
-            call = encoded("bm_mt_get_num_entries", 0, "x" * size)
+            call = std_call("bm_mt_get_num_entries", 0, "x" * size)
             scan, serve, peak = measure(server, call)
             print(f"{f'table name of {mb:g} MB':>34} {len(call):>11,} {scan:>8.3f}s "
                   f"{serve:>7.3f}s {peak:>8.1f}  {1e3 * (scan + serve) / (len(call) / 2**20):>6.2f} "
                   f"{peak * 1e6 / len(call):>9.2f}")
         for n in (int(x) for x in args.items.split(",")):
-            call = encoded("bm_mt_add_entry", 0, "MyIngress.t", [BmMatchParam()] * n,
+            call = std_call("bm_mt_add_entry", 0, "MyIngress.t", [BmMatchParam()] * n,
                            "MyIngress.setr", [b"\x01"], None)
             scan, serve, peak = measure(server, call)
             print(f"{f'key of {n:,} empty params':>34} {len(call):>11,} {scan:>8.3f}s "

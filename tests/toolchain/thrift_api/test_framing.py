@@ -9,29 +9,13 @@ import struct
 import pytest
 
 from bm_runtime.simple_pre_lag import SimplePreLAG
-from bm_runtime.standard import Standard
 from bm_runtime.standard.ttypes import (BmAddEntryOptions, BmCounterValue, BmMatchParam,
                                         BmMatchParamExact, BmMatchParamLPM, BmMatchParamTernary,
                                         BmMeterRateConfig)
 from sswitch_runtime import SimpleSwitch
 from sswitch_runtime.ttypes import MirroringSessionConfig
-from thrift.protocol import TBinaryProtocol, TMultiplexedProtocol
-from thrift.transport import TTransport
-
+from tests.toolchain.thrift_api.calls_kit import encoded, std_call as std
 from toolchain.switch.thrift_server.framing import LIMITS, FrameError, FrameLimits, MessageScanner
-
-
-def encoded(service: str, client_cls, method: str, *args) -> bytes:
-    """The bytes a Thrift client sends for one call (as simple_switch_CLI sends them)."""
-    buf = TTransport.TMemoryBuffer()
-    proto = TMultiplexedProtocol.TMultiplexedProtocol(TBinaryProtocol.TBinaryProtocol(buf),
-                                                      service)
-    getattr(client_cls.Client(proto), "send_" + method)(*args)
-    return buf.getvalue()
-
-
-def std(method: str, *args) -> bytes:
-    return encoded("standard", Standard, method, *args)
 
 
 KEY = [BmMatchParam(type=0, exact=BmMatchParamExact(b"\x00\x05")),

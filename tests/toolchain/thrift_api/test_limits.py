@@ -9,13 +9,11 @@ import socket
 import threading
 import time
 
-from bm_runtime.standard import Standard
 from bm_runtime.standard.ttypes import BmMatchParam
-from thrift.protocol import TBinaryProtocol, TMultiplexedProtocol
-from thrift.transport import TTransport
 
 from controller.drivers import ThriftDriver
 from tests.toolchain.switch.tables_kit import table_prog
+from tests.toolchain.thrift_api.calls_kit import std_call
 from toolchain.switch import SimpleSwitch
 from toolchain.switch.process.main import SwitchProcess
 from toolchain.switch.thrift_server import make_processor
@@ -23,14 +21,6 @@ from toolchain.switch.thrift_server.host import ControlHost
 from toolchain.switch.thrift_server.server import OUT_HIGH_WATER, ThriftServer
 
 TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def std_call(method: str, *args) -> bytes:
-    buf = TTransport.TMemoryBuffer()
-    proto = TMultiplexedProtocol.TMultiplexedProtocol(TBinaryProtocol.TBinaryProtocol(buf),
-                                                      "standard")
-    getattr(Standard.Client(proto), "send_" + method)(*args)
-    return buf.getvalue()
 
 
 def cpu_seconds(pid: int) -> float:
