@@ -118,7 +118,7 @@ class TcpConnection:
 
     @property
     def flight_size(self) -> int:
-        return self.sender.snd_max - self.sender.snd_una
+        return self.sender.flight_size
 
     @property
     def unsent(self) -> int:
