@@ -25,7 +25,7 @@ by the connection's parts, one module each:
 from __future__ import annotations
 
 from hosts.tcp.config import TcpConfig
-from hosts.tcp.handshake import Negotiated, negotiate, syn_options
+from hosts.tcp.handshake import Negotiated, configured_alike, negotiate, syn_options
 from hosts.tcp.inbound import Inbound
 from hosts.tcp.persist import Persist
 from hosts.tcp.receiver import Receiver
@@ -83,6 +83,7 @@ class TcpConnection:
         self.snd_wscale = self.rcv_wscale = 0
         self.ts_recent = 0                          # RFC 7323 §4.3 TS.Recent
         self._peer: Negotiated | None = None
+        self._peer_bare = False                     # its SYN had no options (a one-way opening)
         self._syn_sent_at: float | None = None      # for the handshake's RTT sample (Karn: once)
         # the parts
         policy = get_variant(config.variant)
@@ -241,7 +242,11 @@ class TcpConnection:
 
     def _syn(self, *, ack: bool) -> Segment:
         cfg = self.cfg
-        opts = syn_options(cfg, self._peer if ack else None, (ts_val(self._now), self.ts_recent))
+        if cfg.opening == "one-way" and (not ack or self._peer_bare):
+            opts: tuple = ()                    # configured alike: nothing to offer or answer
+        else:
+            opts = syn_options(cfg, self._peer if ack else None,
+                               (ts_val(self._now), self.ts_recent))
         self.stats["segments_sent"] += 1
         inb = self.inbound
         wire_ack = inb.wire_ack() if ack and inb is not None else 0
@@ -319,7 +324,9 @@ class TcpConnection:
     def _negotiated(self, seg: Segment) -> Inbound:
         """The peer's SYN or SYN-ACK is in: its options, its IRS, our receive half."""
         cfg = self.cfg
-        peer = self._peer = negotiate(cfg, seg.options)
+        self._peer_bare = cfg.opening == "one-way" and not seg.options
+        peer = self._peer = configured_alike(cfg) if self._peer_bare else \
+            negotiate(cfg, seg.options)
         self.sack_ok, self.ts_ok, self.rdtcp_ok = peer.sack_ok, peer.ts_ok, peer.rdtcp_ok
         self.ts_recent = peer.ts_recent
         if peer.peer_wscale is not None and cfg.window_scale is not None:
@@ -362,6 +369,11 @@ class TcpConnection:
         self.sender.snd_una = 1
         self.sender.set_window(seg.window)
         self._established(now)
+        if self.cfg.opening == "one-way":
+            out = self.transmit(now)
+            if out:
+                return out                      # the first data segment acknowledges the SYN
+            return [inb.ack_segment(now)]
         return [inb.ack_segment(now)] + self.transmit(now)
 
     def _established(self, now: float) -> None:

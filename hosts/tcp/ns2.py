@@ -42,7 +42,13 @@ DelAck interval_   delayed_ack,                 "the number of seconds to wait b
                    delayed_ack_timeout          only in-order packets are delayed (ns Manual
                                                 §"Delayed-ACK TCP Sink"); RFC 5681 §4.2
 Sack1 sink         sack                         RFC 2018 SACK blocks (ns Manual §"Sack TCP
-                                                Sink", maxSackBlocks_ 3)
+                                                Sink")
+maxSackBlocks_     max_sack_blocks              at most that many blocks on an ACK (ibid.)
+syn_               opening = one-way            one-way agents negotiate nothing (ns Manual,
+                   (Ns2Configs.syn)             "TCP Agents"): a 40-byte SYN, the sink's
+                                                40-byte ACK, the data next, with no third
+                                                segment; syn_ false: no SYN in ns-2's
+                                                time (sim.nsnet opens the engine before)
 maxburst_          max_burst (0: None)          at most maxburst_ packets sent on one ACK
                                                 or timer (ns Manual, "TCP Agents")
 windowOption_ 1    cwnd_model = ns2             cwnd_ a real number of packets: +1/cwnd_
@@ -207,7 +213,8 @@ class Ns2Agent:
             max_rto=float(v("maxrto_")), rto_m=1.0, rto_k=4.0, rtt_sampling="per-flight",
             partial_ack="newreno", cwnd_model="ns2",
             pipe_model="sack1" if cls.sack_sender else "rfc6675",
-            max_burst=int(v("maxburst_")) or None,
+            max_burst=int(v("maxburst_")) or None, opening="one-way",
+            max_sack_blocks=int(v("maxSackBlocks_")),
             limited_transmit_cwnds=None if v("singledup_") else 0.0,
             delayed_ack=delack, delayed_ack_timeout=float(v("interval_")),
         )
@@ -239,8 +246,9 @@ class Ns2Agent:
         if cls.sack_sender and not SINKS[self.sink][0]:
             note("sink", "a Sack1 sender over a sink that sends no SACK blocks: the engine "
                          "runs its NewReno path (RFC 6582), ns-2 its Sack1 pipe without blocks")
-        if v("maxSackBlocks_") != 3:
-            note("maxSackBlocks_", "the engine's receiver sends up to 4 blocks (RFC 2018 §3)")
+        if v("maxSackBlocks_") > 4:
+            note("maxSackBlocks_", "the engine's receiver sends at most 4 blocks, the most "
+                                   "its option holds (RFC 2018 §3)")
         for name in ("overhead_", "ecn_", "lessCareful_", "bugFix_ack_", "bugFix_ts_",
                      "ts_resetRTO_", "partial_ack_"):
             if v(name):
