@@ -84,6 +84,10 @@ class TcpConfig:
     # at most this many SACK blocks on an ACK (ns-2's maxSackBlocks_, ns Manual §"Sack TCP
     # Sink"); None: as many as the option space holds, 4, or 3 beside timestamps (RFC 2018 §3)
     max_sack_blocks: int | None = None
+    # ns-2's numdupacksFrac_ (ns Manual, "TCP Agents"; its sack suite's sack_dupacks1): at each
+    # duplicate ACK DupThresh is the larger of ``dupthresh`` and the whole packets of cwnd over
+    # this fraction, so a large window waits for more duplicate ACKs; None: DupThresh fixed
+    dupthresh_cwnd_fraction: int | None = None
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
@@ -109,6 +113,11 @@ class TcpConfig:
             raise ValueError(f"pipe_model must be 'rfc6675' or 'sack1', got {self.pipe_model!r}")
         if self.opening not in ("rfc9293", "one-way"):
             raise ValueError(f"opening must be 'rfc9293' or 'one-way', got {self.opening!r}")
+        if self.dupthresh_cwnd_fraction is not None and (self.dupthresh_cwnd_fraction < 1
+                                                         or self.variant != "sack"):
+            raise ValueError(f"dupthresh_cwnd_fraction must be >= 1 (or None), for variant "
+                             f"'sack', got {self.dupthresh_cwnd_fraction} with "
+                             f"{self.variant!r}")
         if self.max_sack_blocks is not None and self.max_sack_blocks < 1:
             raise ValueError(f"max_sack_blocks must be >= 1 (or None: as many as fit), got "
                              f"{self.max_sack_blocks}")

@@ -220,6 +220,10 @@ class Ns2Agent:
         )
         if variant == "sack":
             knobs["dupthresh"] = int(v("numdupacks_"))
+            # ns-2 takes int(cwnd_) / numdupacksFrac_ when it is the larger; at or below 0
+            # (2.35's default -1) that is never so
+            if v("numdupacksFrac_") > 0:
+                knobs["dupthresh_cwnd_fraction"] = int(v("numdupacksFrac_"))
         config = replace(base or TcpConfig(), **knobs)
         return Ns2Configs(config, config, size + HEADER_BYTES if v("useHeaders_") else size,
                           bool(v("syn_")), self._unmodelled(cls))
@@ -253,9 +257,9 @@ class Ns2Agent:
                      "ts_resetRTO_", "partial_ack_"):
             if v(name):
                 note(name, "not modelled by the engine")
-        if v("numdupacksFrac_") >= 0:
-            note("numdupacksFrac_", "ns-2 raises numdupacks_ to cwnd/numdupacksFrac_; the "
-                                    "engine's DupThresh is fixed")
+        if v("numdupacksFrac_") > 0 and (cls.variant != "sack" or v("frto_enabled_")):
+            note("numdupacksFrac_", f"ns-2 raises numdupacks_ to cwnd/numdupacksFrac_; the "
+                                    f"engine's {cls.variant!r} sender keeps DupThresh 3")
         if not v("precisionReduce_") or not v("updated_rttvar_") or not v("timerfix_"):
             out.append("precisionReduce_/updated_rttvar_/timerfix_: ns-2's older RTO "
                        "arithmetic; the engine's is RFC 6298's")

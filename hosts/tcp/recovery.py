@@ -480,6 +480,9 @@ class LossRecovery:
             self.stats["reorder_dupacks_received"] += 1
         if not self.sack_ok:
             self.reno_dupacks += 1                  # each dupack: a segment left the network
+        frac = self.cfg.dupthresh_cwnd_fraction
+        if frac is not None:                        # ns-2's numdupacksFrac_ (TcpConfig)
+            self.dupthresh = max(self.cfg.dupthresh, self.cwnd // self.mss // frac)
         if self._on_dupack_hook is not None:
             self._apply(self._on_dupack_hook(self.view, seg, self.dupacks, now=now), now)
         if not self.in_recovery and not self.in_loss \

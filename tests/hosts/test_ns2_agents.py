@@ -1,8 +1,9 @@
-"""ns-2's one-way opening (TcpConfig.opening "one-way", hosts.tcp.ns2's agents) and its SACK
-sink's block limit (TcpConfig.max_sack_blocks, maxSackBlocks_): the SYN and its answer carry no
-options, ends configured alike take their configuration as agreed, the handshake's ACK rides on
-the first data segment (ns Manual, "TCP Agents"; RFC 9293 §3.10.7.3), a peer whose SYN carries
-options is negotiated with as RFC 9293 says, and no ACK carries more blocks than allowed."""
+"""Rules of ns-2's agents (hosts.tcp.ns2) as engine knobs: the one-way opening (TcpConfig.opening
+"one-way": the SYN and its answer carry no options, ends configured alike take their
+configuration as agreed, the handshake's ACK rides on the first data segment, ns Manual "TCP
+Agents" and RFC 9293 §3.10.7.3; a peer whose SYN carries options is negotiated with as RFC 9293
+says), the SACK sink's block limit (max_sack_blocks, maxSackBlocks_) and DupThresh raised with
+the window (dupthresh_cwnd_fraction, numdupacksFrac_)."""
 
 from dataclasses import replace
 
@@ -90,3 +91,40 @@ def test_max_sack_blocks_caps_the_blocks_of_an_ack():
     assert _most_blocks(base) == 4                      # RFC 2018 §3: as many as fit
     assert _most_blocks(replace(base, max_sack_blocks=3)) == 3
     assert _most_blocks(replace(base, max_sack_blocks=9)) == 4
+
+
+def _fast_retransmit_at(config, drop=30):
+    """(duplicate ACKs, DupThresh) when A enters fast recovery, and cwnd in segments then."""
+    net = TestNetwork(config, bytes(120_000), serialization=0.001)
+    net.drop(drop)
+    a = net.a
+    on_segment = a.on_segment
+    seen = []
+
+    def recorded(seg, *, now):
+        cwnd = a.cwnd
+        out = on_segment(seg, now=now)
+        if a.in_recovery and not seen:
+            seen.append((a.recovery.dupacks, a.dupthresh, cwnd // a.mss))
+        return out
+    a.on_segment = recorded
+    net.run()
+    assert net.delivered == bytes(120_000)
+    return seen[0]
+
+
+def test_numdupacks_frac_raises_dupthresh_to_a_fraction_of_the_window():
+    assert Ns2Agent("Sack1", "Sack1", {"numdupacksFrac_": 4}).configs().sender \
+        .dupthresh_cwnd_fraction == 4
+    assert ONE_WAY.dupthresh_cwnd_fraction is None          # 2.35's default -1: off
+    base = TcpConfig(mss=1000, initial_window_segments=40)
+    assert _fast_retransmit_at(base)[:2] == (3, 3)
+    dupacks, dupthresh, cwnd = _fast_retransmit_at(replace(base, dupthresh_cwnd_fraction=4))
+    assert cwnd >= 40 and dupacks == dupthresh == cwnd // 4
+    # below 4 x numdupacks_ packets of window the fraction is smaller: DupThresh stays 3
+    small = replace(base, initial_window_segments=8, dupthresh_cwnd_fraction=4)
+    assert _fast_retransmit_at(small, drop=4)[:2] == (3, 3)
+    with pytest.raises(ValueError, match="dupthresh_cwnd_fraction must be >= 1"):
+        TcpConfig(dupthresh_cwnd_fraction=0)
+    with pytest.raises(ValueError, match="for variant 'sack'"):
+        TcpConfig(variant="reno", dupthresh_cwnd_fraction=4)
