@@ -88,6 +88,10 @@ class TcpConfig:
     # duplicate ACK DupThresh is the larger of ``dupthresh`` and the whole packets of cwnd over
     # this fraction, so a large window waits for more duplicate ACKs; None: DupThresh fixed
     dupthresh_cwnd_fraction: int | None = None
+    # with delayed_ack, a listener answers a SYN when the delayed-ACK timer fires, as it
+    # acknowledges a lone in-order segment (ns-2's DelAck sink with SYN_immediate_ack_ false,
+    # ns Manual §"Delayed-ACK TCP Sink"); False: at once (RFC 9293 §3.10.7.2)
+    delayed_ack_syn: bool = False
 
     def __post_init__(self):
         if self.variant not in VARIANTS:

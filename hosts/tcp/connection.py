@@ -348,9 +348,16 @@ class TcpConnection:
         self.sender.set_window(seg.window)  # RFC 7323 §2.2: a SYN's window is never scaled
         self.state = SYN_RCVD
         self.sender.snd_nxt = self.sender.snd_max = 1
+        if self.cfg.delayed_ack_syn and self.cfg.delayed_ack:
+            # the answer waits for the delayed-ACK timer (TcpConfig.delayed_ack_syn)
+            self.timers.ack_due = now + self.cfg.delayed_ack_timeout
+            return []
+        return [self._syn_ack(now)]
+
+    def _syn_ack(self, now: float) -> Segment:
         self._syn_sent_at = now
         self.timers.arm_rto(now)
-        return [self._syn(ack=True)]
+        return self._syn(ack=True)
 
     def _on_syn_sent(self, seg: Segment, now: float) -> list[Segment]:
         if seg.flags & ACK and seq_sub(seg.ack, (self.iss + 1) % SEQ_MOD) != 0:
@@ -485,7 +492,11 @@ class TcpConnection:
             return []
         inb = self.inbound
         if timers.ack_due is not None and now >= timers.ack_due and inb is not None:
-            out.append(inb.ack_segment(now))    # RFC 5681 §4.2 delayed-ACK timer
+            if self.state == SYN_RCVD and self._syn_sent_at is None:
+                timers.ack_due = None           # the delayed answer to the SYN
+                out.append(self._syn_ack(now))
+            else:
+                out.append(inb.ack_segment(now))    # RFC 5681 §4.2 delayed-ACK timer
         if timers.rto_at is not None and now >= timers.rto_at:
             out += self._on_rto(now)
         elif timers.persist_at is not None and now >= timers.persist_at:

@@ -38,6 +38,8 @@ singledup_         limited_transmit_cwnds       1: a new packet on each of the f
 timestamps_        timestamps                   RFC 7323 timestamps (ns-2: off)
 (RTT timing)       rtt_sampling = per-flight    without timestamps one packet per RTT is
                                                 timed (rtt_active_), Karn's rule (RFC 6298 §3)
+SYN_immediate_     delayed_ack_syn (when off,   the DelAck sink acknowledges the SYN at
+ack_               with a DelAck sink)          once; off, when its timer fires (ibid.)
 DelAck interval_   delayed_ack,                 "the number of seconds to wait between ACKs";
                    delayed_ack_timeout          only in-order packets are delayed (ns Manual
                                                 §"Delayed-ACK TCP Sink"); RFC 5681 §4.2
@@ -217,6 +219,8 @@ class Ns2Agent:
             max_sack_blocks=int(v("maxSackBlocks_")),
             limited_transmit_cwnds=None if v("singledup_") else 0.0,
             delayed_ack=delack, delayed_ack_timeout=float(v("interval_")),
+            # (without syn_ there is no SYN in ns-2 for the sink to delay)
+            delayed_ack_syn=delack and not v("SYN_immediate_ack_") and bool(v("syn_")),
         )
         if variant == "sack":
             knobs["dupthresh"] = int(v("numdupacks_"))
@@ -270,8 +274,7 @@ class Ns2Agent:
             out.append(f"frto_enabled_/sfrto_enabled_, spurious_response_ "
                        f"{v('spurious_response_')}: the engine's F-RTO responds by halving "
                        f"(001 §3)")
-        for name, default in (("ts_echo_rfc1323_", False), ("RFC2581_immediate_ack_", True),
-                              ("SYN_immediate_ack_", True)):
+        for name, default in (("ts_echo_rfc1323_", False), ("RFC2581_immediate_ack_", True)):
             if v(name) != default:
                 note(name, "the engine's receiver does not offer this choice")
         if v("windowOption_") != 1 or v("increase_num_") != 1.0 or v("decrease_num_") != 0.5:

@@ -25,7 +25,6 @@ pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 WHY = "experiments/README.md, ns-2"
 RTO = "ns-2's RTO: 100 ms ticks, random phase"
 FRTO = "F-RTO: the engine sends one segment more"
-SYN_DELACK = "DelAck sink delays its ACK of the SYN"
 DELACK = "DelAck sink holds an ACK 100 ms"
 RENO_LT = "ns-2 Reno's Limited Transmit"
 RENO_LATE = "Reno without LT, after recovery: untraced"
@@ -95,9 +94,6 @@ KNOWN: dict[tuple[str, str], tuple[str, str]] = {
     ("frto", "immediateAckNewReno"): (FRTO, "packets 15: 1.808640 1.11 vs 1.777200 1.08"),
     ("frto", "noImmediateAckNewReno"): (FRTO, "packets 11: 1.945760 1.09 vs 1.745760 1.09"),
     ("frto", "noImmediateAckSack"): (FRTO, "packets 8: 2.004408 1.06 vs 1.804408 1.06"),
-    ("LimTransmit", "onedrop_sack"): (SYN_DELACK, "packets 3: 0.300880 0.01 vs 0.200880 0.01"),
-    ("LimTransmit", "onedrop_SA_sack"): (SYN_DELACK, "packets 3: 0.300880 0.01 vs 0.200880 0.01"),
-    ("LimTransmit", "nodrop_sack"): (SYN_DELACK, "packets 3: 0.300880 0.01 vs 0.200880 0.01"),
 }
 
 

@@ -2,7 +2,8 @@
 "one-way": the SYN and its answer carry no options, ends configured alike take their
 configuration as agreed, the handshake's ACK rides on the first data segment, ns Manual "TCP
 Agents" and RFC 9293 §3.10.7.3; a peer whose SYN carries options is negotiated with as RFC 9293
-says), the SACK sink's block limit (max_sack_blocks, maxSackBlocks_) and DupThresh raised with
+says), the DelAck sink's delayed answer to the SYN (delayed_ack_syn, SYN_immediate_ack_
+false), the SACK sink's block limit (max_sack_blocks, maxSackBlocks_) and DupThresh raised with
 the window (dupthresh_cwnd_fraction, numdupacksFrac_)."""
 
 from dataclasses import replace
@@ -128,3 +129,25 @@ def test_numdupacks_frac_raises_dupthresh_to_a_fraction_of_the_window():
         TcpConfig(dupthresh_cwnd_fraction=0)
     with pytest.raises(ValueError, match="for variant 'sack'"):
         TcpConfig(variant="reno", dupthresh_cwnd_fraction=4)
+
+
+def test_a_delack_sink_without_syn_immediate_ack_answers_the_syn_when_its_timer_fires():
+    delack = Ns2Agent("Sack1", "Sack1/DelAck", {"packetSize_": 1000},
+                      {"SYN_immediate_ack_": False}).configs().receiver
+    assert delack.delayed_ack_syn and delack.delayed_ack_timeout == 0.1
+    # without syn_ there is no SYN for ns-2's sink to delay
+    assert not Ns2Agent("Sack1", "Sack1/DelAck", {"syn_": False},
+                        {"SYN_immediate_ack_": False}).configs().receiver.delayed_ack_syn
+    a, b = _pair(ONE_WAY, delack)
+    a.send(bytes(3000))
+    [syn] = a.connect(now=0.0)
+    assert b.on_segment(syn, now=0.05) == [] and b.state == SYN_RCVD
+    assert b.next_timer() == pytest.approx(0.15)
+    [answer] = b.on_timer(now=b.next_timer())
+    assert answer.flags == SYN | ACK and answer.options == ()
+    assert b.next_timer() == pytest.approx(0.15 + delack.initial_rto)   # the SYN-ACK's RTO
+    assert len(a.on_segment(answer, now=0.2)) == 2
+    # the immediate answer where the sink does not delay it
+    a, b = _pair(ONE_WAY, replace(delack, delayed_ack_syn=False))
+    [syn] = a.connect(now=0.0)
+    assert [s.flags for s in b.on_segment(syn, now=0.05)] == [SYN | ACK]
