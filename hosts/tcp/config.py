@@ -92,6 +92,10 @@ class TcpConfig:
     # acknowledges a lone in-order segment (ns-2's DelAck sink with SYN_immediate_ack_ false,
     # ns Manual §"Delayed-ACK TCP Sink"); False: at once (RFC 9293 §3.10.7.2)
     delayed_ack_syn: bool = False
+    # Limited Transmit (RFC 3042) also for a variant whose own rule sends nothing on duplicate
+    # ACKs below DupThresh (BSD Reno): ns-2's Agent/TCP/Reno with singledup_ 1 sends one new
+    # packet on each (ns Manual, "TCP Agents"); limited_transmit_cwnds still bounds it
+    limited_transmit_always: bool = False
 
     def __post_init__(self):
         if self.variant not in VARIANTS:

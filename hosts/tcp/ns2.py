@@ -34,7 +34,8 @@ numdupacks_        dupthresh                    NUMDUPACKS duplicate ACKs are a 
                                                 Manual, "Responses to Congestion"); RFC 5681
                                                 §3.2 DupThresh
 singledup_         limited_transmit_cwnds       1: a new packet on each of the first two
-                   (0 when off)                 duplicate ACKs, RFC 3042 Limited Transmit
+                   (0 when off),                duplicate ACKs, RFC 3042 Limited Transmit,
+                   limited_transmit_always      Reno's too
 timestamps_        timestamps                   RFC 7323 timestamps (ns-2: off)
 (RTT timing)       rtt_sampling = per-flight    without timestamps one packet per RTT is
                                                 timed (rtt_active_), Karn's rule (RFC 6298 §3)
@@ -63,8 +64,8 @@ Sack1 sender       pipe_model = sack1           Fall and Floyd's Sack1: fast rec
 The senders: ``Sack1`` is the engine's SACK sender (variant ``sack`` with Sack1's pipe);
 ``Newreno`` its NewReno path without SACK (RFC 6582: variant ``sack``, no SACK offered);
 ``Reno`` the engine's ``reno`` (fast recovery left on the first new ACK, partial or not, RFC 5681
-§3.2 step 6, as the ns Manual's "Reno TCP" describes; that variant sends no Limited Transmit,
-which is ns-2's ``singledup_ 0``); ``Tahoe`` (``Agent/TCP``: after a fast retransmit cwnd
+§3.2 step 6, as the ns Manual's "Reno TCP" describes; that variant sends no Limited Transmit of
+its own, ns-2's ``singledup_ 0``, and ``singledup_ 1`` turns it on); ``Tahoe`` (``Agent/TCP``: after a fast retransmit cwnd
 returns to windowInit_ and slow start follows, with no fast recovery) has no engine variant yet.
 
 Values marked unmodelled are those ns-2 acts on and the engine has no knob for (rfc2988_
@@ -218,6 +219,7 @@ class Ns2Agent:
             max_burst=int(v("maxburst_")) or None, opening="one-way",
             max_sack_blocks=int(v("maxSackBlocks_")),
             limited_transmit_cwnds=None if v("singledup_") else 0.0,
+            limited_transmit_always=bool(v("singledup_")),
             delayed_ack=delack, delayed_ack_timeout=float(v("interval_")),
             # (without syn_ there is no SYN in ns-2 for the sink to delay)
             delayed_ack_syn=delack and not v("SYN_immediate_ack_") and bool(v("syn_")),
@@ -249,8 +251,6 @@ class Ns2Agent:
             note("noFastRetrans_", "ns-2 waits for the timer; the engine always fast-retransmits")
         if v("numdupacks_") != 3 and (cls.variant != "sack" or v("frto_enabled_")):
             note("numdupacks_", f"the engine's {cls.variant!r} sender keeps DupThresh 3")
-        if cls.variant == "reno" and v("singledup_"):
-            note("singledup_", "ns-2's Reno sends Limited Transmit; the engine's reno does not")
         if cls.sack_sender and not SINKS[self.sink][0]:
             note("sink", "a Sack1 sender over a sink that sends no SACK blocks: the engine "
                          "runs its NewReno path (RFC 6582), ns-2 its Sack1 pipe without blocks")

@@ -120,7 +120,9 @@ class LossRecovery:
         self._on_timeout_hook = overrides(policy, "on_timeout")
         self._on_probe_sent_hook = overrides(policy, "on_probe_sent")
         self._deadline_hook = overrides(policy, "deadline")
-        self._limited_transmit_hook = overrides(policy, "limited_transmit")
+        # (TcpConfig.limited_transmit_always: the policy is not asked, every episode may send)
+        self._limited_transmit_hook = None if config.limited_transmit_always else \
+            overrides(policy, "limited_transmit")
         self.view = PolicyView(self)
         if policy.observes_deliveries:
             self.sb.on_delivered, self.sb.view = policy.on_delivered, self.view

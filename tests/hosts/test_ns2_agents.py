@@ -151,3 +151,33 @@ def test_a_delack_sink_without_syn_immediate_ack_answers_the_syn_when_its_timer_
     a, b = _pair(ONE_WAY, replace(delack, delayed_ack_syn=False))
     [syn] = a.connect(now=0.0)
     assert [s.flags for s in b.on_segment(syn, now=0.05)] == [SYN | ACK]
+
+
+def _sent_on_first_dupacks(config):
+    """Segments of new data A sends on the duplicate ACKs before its fast retransmit."""
+    net = TestNetwork(config, bytes(60_000), serialization=0.001)
+    net.drop(12)
+    a = net.a
+    on_segment = a.on_segment
+    grown = []
+
+    def recorded(seg, *, now):
+        before = a.snd_max
+        out = on_segment(seg, now=now)
+        if 0 < a.recovery.dupacks < a.dupthresh and not a.in_recovery:
+            grown.append((a.snd_max - before) // a.mss)
+        return out
+    a.on_segment = recorded
+    net.run()
+    assert net.delivered == bytes(60_000)
+    return grown[:2]
+
+
+def test_singledup_gives_ns2s_reno_limited_transmit():
+    reno = Ns2Agent("Reno", "", {"packetSize_": 1000, "window_": 100}).configs().sender
+    assert reno.variant == "reno" and reno.limited_transmit_always
+    assert _sent_on_first_dupacks(reno) == [1, 1]           # RFC 3042: one on each
+    # singledup_ 0, and the engine's own reno (BSD Reno): nothing before the fast retransmit
+    off = Ns2Agent("Reno", "", {"packetSize_": 1000, "window_": 100, "singledup_": 0})
+    assert _sent_on_first_dupacks(off.configs().sender) == [0, 0]
+    assert _sent_on_first_dupacks(replace(reno, limited_transmit_always=False)) == [0, 0]
