@@ -46,6 +46,9 @@ __all__ = ["NsNetwork", "SimplexLink", "ListErrorModel", "PeriodicErrorModel",
            "parse_ns_bandwidth", "parse_ns_time", "ETH_HEADER"]
 
 ETH_HEADER = 14                 # the simulated frames' Ethernet header, not on ns-2's links
+# ns-2's SACK sink sizes an ACK as the 40-byte header plus 8 bytes per SACK block (its traces
+# show 48 and 56 bytes); the option's two NOPs, kind and length (RFC 2018 §3) are not counted
+SACK_OPTION_OVERHEAD = 4
 DEFAULT_QUEUE_LIMIT = 50        # ns-2: Queue set limit_ 50
 TCP_PORT_BASE = 10000           # an agent's ns-2 port p is TCP port 10000 + p here
 
@@ -437,7 +440,10 @@ class NsNetwork:
             ack_off = (seg.ack - flow.sender.iss) % SEQ_MOD if seg.flags & ACK else 1
             kind, seqno = "ack", max(flow.packet_number(ack_off) - 1, 0)
             src, dst = f"{flow.dst}.{flow.dst_port}", f"{flow.src}.{flow.src_port}"
-        pkt = Packet(frame, len(frame) - ETH_HEADER, kind, flow.fid, src, dst, seqno, self._uid,
+        size = len(frame) - ETH_HEADER
+        if seg.options and any(name == "SAck" for name, _ in seg.options):
+            size -= SACK_OPTION_OVERHEAD
+        pkt = Packet(frame, size, kind, flow.fid, src, dst, seqno, self._uid,
                      self._ip_node[dst_ip], self.events.now < self.offset,
                      forward and bool(seg.payload))
         self.link(node, self._hop(node, pkt.to_node)).recv(pkt)

@@ -73,6 +73,29 @@ class TcpConfig:
     # at most this many segments sent under cwnd at one instant (an ACK's, a timer's), ns-2's
     # maxburst_ (ns Manual, "TCP Agents"); None: no limit but cwnd
     max_burst: int | None = None
+    # how a connection opens: "rfc9293" (the three-way handshake, options offered on the SYN
+    # and answered on the SYN-ACK, RFC 9293 §3.5) or "one-way" (ns-2's one-way agents, ns
+    # Manual "TCP Agents": sender and sink are configured alike and negotiate nothing, so the
+    # SYN and its answer carry no options (40-byte packets) and an option-less SYN or SYN-ACK
+    # from the peer means the peer's configuration is ours; the handshake's ACK rides on the
+    # first data segment, which RFC 9293 §3.10.7.3 permits, instead of a segment of its own.
+    # A peer whose SYN carries options is answered and negotiated with as RFC 9293 says)
+    opening: str = "rfc9293"
+    # at most this many SACK blocks on an ACK (ns-2's maxSackBlocks_, ns Manual §"Sack TCP
+    # Sink"); None: as many as the option space holds, 4, or 3 beside timestamps (RFC 2018 §3)
+    max_sack_blocks: int | None = None
+    # ns-2's numdupacksFrac_ (ns Manual, "TCP Agents"; its sack suite's sack_dupacks1): at each
+    # duplicate ACK DupThresh is the larger of ``dupthresh`` and the whole packets of cwnd over
+    # this fraction, so a large window waits for more duplicate ACKs; None: DupThresh fixed
+    dupthresh_cwnd_fraction: int | None = None
+    # with delayed_ack, a listener answers a SYN when the delayed-ACK timer fires, as it
+    # acknowledges a lone in-order segment (ns-2's DelAck sink with SYN_immediate_ack_ false,
+    # ns Manual §"Delayed-ACK TCP Sink"); False: at once (RFC 9293 §3.10.7.2)
+    delayed_ack_syn: bool = False
+    # Limited Transmit (RFC 3042) also for a variant whose own rule sends nothing on duplicate
+    # ACKs below DupThresh (BSD Reno): ns-2's Agent/TCP/Reno with singledup_ 1 sends one new
+    # packet on each (ns Manual, "TCP Agents"); limited_transmit_cwnds still bounds it
+    limited_transmit_always: bool = False
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
@@ -96,6 +119,16 @@ class TcpConfig:
             raise ValueError(f"cwnd_model must be 'rfc5681' or 'ns2', got {self.cwnd_model!r}")
         if self.pipe_model not in ("rfc6675", "sack1"):
             raise ValueError(f"pipe_model must be 'rfc6675' or 'sack1', got {self.pipe_model!r}")
+        if self.opening not in ("rfc9293", "one-way"):
+            raise ValueError(f"opening must be 'rfc9293' or 'one-way', got {self.opening!r}")
+        if self.dupthresh_cwnd_fraction is not None and (self.dupthresh_cwnd_fraction < 1
+                                                         or self.variant != "sack"):
+            raise ValueError(f"dupthresh_cwnd_fraction must be >= 1 (or None), for variant "
+                             f"'sack', got {self.dupthresh_cwnd_fraction} with "
+                             f"{self.variant!r}")
+        if self.max_sack_blocks is not None and self.max_sack_blocks < 1:
+            raise ValueError(f"max_sack_blocks must be >= 1 (or None: as many as fit), got "
+                             f"{self.max_sack_blocks}")
         if self.max_burst is not None and self.max_burst < 1:
             raise ValueError(f"max_burst must be >= 1 (or None: no limit), got {self.max_burst}")
         if not 0 <= self.time_wait < float("inf"):

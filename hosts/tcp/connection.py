@@ -25,7 +25,7 @@ by the connection's parts, one module each:
 from __future__ import annotations
 
 from hosts.tcp.config import TcpConfig
-from hosts.tcp.handshake import Negotiated, negotiate, syn_options
+from hosts.tcp.handshake import Negotiated, configured_alike, negotiate, syn_options
 from hosts.tcp.inbound import Inbound
 from hosts.tcp.persist import Persist
 from hosts.tcp.receiver import Receiver
@@ -83,6 +83,7 @@ class TcpConnection:
         self.snd_wscale = self.rcv_wscale = 0
         self.ts_recent = 0                          # RFC 7323 §4.3 TS.Recent
         self._peer: Negotiated | None = None
+        self._peer_bare = False                     # its SYN had no options (a one-way opening)
         self._syn_sent_at: float | None = None      # for the handshake's RTT sample (Karn: once)
         # the parts
         policy = get_variant(config.variant)
@@ -241,7 +242,11 @@ class TcpConnection:
 
     def _syn(self, *, ack: bool) -> Segment:
         cfg = self.cfg
-        opts = syn_options(cfg, self._peer if ack else None, (ts_val(self._now), self.ts_recent))
+        if cfg.opening == "one-way" and (not ack or self._peer_bare):
+            opts: tuple = ()                    # configured alike: nothing to offer or answer
+        else:
+            opts = syn_options(cfg, self._peer if ack else None,
+                               (ts_val(self._now), self.ts_recent))
         self.stats["segments_sent"] += 1
         inb = self.inbound
         wire_ack = inb.wire_ack() if ack and inb is not None else 0
@@ -319,7 +324,9 @@ class TcpConnection:
     def _negotiated(self, seg: Segment) -> Inbound:
         """The peer's SYN or SYN-ACK is in: its options, its IRS, our receive half."""
         cfg = self.cfg
-        peer = self._peer = negotiate(cfg, seg.options)
+        self._peer_bare = cfg.opening == "one-way" and not seg.options
+        peer = self._peer = configured_alike(cfg) if self._peer_bare else \
+            negotiate(cfg, seg.options)
         self.sack_ok, self.ts_ok, self.rdtcp_ok = peer.sack_ok, peer.ts_ok, peer.rdtcp_ok
         self.ts_recent = peer.ts_recent
         if peer.peer_wscale is not None and cfg.window_scale is not None:
@@ -341,9 +348,16 @@ class TcpConnection:
         self.sender.set_window(seg.window)  # RFC 7323 §2.2: a SYN's window is never scaled
         self.state = SYN_RCVD
         self.sender.snd_nxt = self.sender.snd_max = 1
+        if self.cfg.delayed_ack_syn and self.cfg.delayed_ack:
+            # the answer waits for the delayed-ACK timer (TcpConfig.delayed_ack_syn)
+            self.timers.ack_due = now + self.cfg.delayed_ack_timeout
+            return []
+        return [self._syn_ack(now)]
+
+    def _syn_ack(self, now: float) -> Segment:
         self._syn_sent_at = now
         self.timers.arm_rto(now)
-        return [self._syn(ack=True)]
+        return self._syn(ack=True)
 
     def _on_syn_sent(self, seg: Segment, now: float) -> list[Segment]:
         if seg.flags & ACK and seq_sub(seg.ack, (self.iss + 1) % SEQ_MOD) != 0:
@@ -362,6 +376,11 @@ class TcpConnection:
         self.sender.snd_una = 1
         self.sender.set_window(seg.window)
         self._established(now)
+        if self.cfg.opening == "one-way":
+            out = self.transmit(now)
+            if out:
+                return out                      # the first data segment acknowledges the SYN
+            return [inb.ack_segment(now)]
         return [inb.ack_segment(now)] + self.transmit(now)
 
     def _established(self, now: float) -> None:
@@ -473,7 +492,11 @@ class TcpConnection:
             return []
         inb = self.inbound
         if timers.ack_due is not None and now >= timers.ack_due and inb is not None:
-            out.append(inb.ack_segment(now))    # RFC 5681 §4.2 delayed-ACK timer
+            if self.state == SYN_RCVD and self._syn_sent_at is None:
+                timers.ack_due = None           # the delayed answer to the SYN
+                out.append(self._syn_ack(now))
+            else:
+                out.append(inb.ack_segment(now))    # RFC 5681 §4.2 delayed-ACK timer
         if timers.rto_at is not None and now >= timers.rto_at:
             out += self._on_rto(now)
         elif timers.persist_at is not None and now >= timers.persist_at:

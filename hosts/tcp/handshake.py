@@ -3,7 +3,8 @@ RFC 7323, RD-TCP-permitted, docs/architecture.md §4), and the values derived fr
 carries and the initial window (TSval's clock is in timers.py).
 
 ``negotiate`` reads the peer's SYN or SYN-ACK; ``syn_options`` writes ours (a SYN-ACK answers
-only what the SYN offered). The connection's state machine (connection.py) decides when.
+only what the SYN offered); ``configured_alike`` is the agreement of an option-less one-way
+opening (TcpConfig.opening). The connection's state machine (connection.py) decides when.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any, NamedTuple
 
 from hosts.tcp.config import RDTCP_MSS_REDUCTION, TcpConfig
 
-__all__ = ["Negotiated", "negotiate", "syn_options", "initial_window",
+__all__ = ["Negotiated", "negotiate", "configured_alike", "syn_options", "initial_window",
            "DEFAULT_PEER_MSS", "TIMESTAMP_OPTION_BYTES", "MAX_WSCALE"]
 
 DEFAULT_PEER_MSS = 536              # RFC 9293 §3.7.1: when the peer sends no MSS option
@@ -57,6 +58,12 @@ def negotiate(cfg: TcpConfig, options) -> Negotiated:
     if rdtcp_ok:
         mss -= RDTCP_MSS_REDUCTION          # docs/architecture.md §4: room for a 12-byte EPDN stamp
     return Negotiated(mss, sack_ok, ts_ok, rdtcp_ok, peer_ws, ts_recent)
+
+
+def configured_alike(cfg: TcpConfig) -> Negotiated:
+    """What a peer configured as we are agrees on without saying so: the agreement our own
+    SYN's options would reach (the one-way opening of ns-2's agents, TcpConfig.opening)."""
+    return negotiate(cfg, syn_options(cfg, None, (0, 0)))
 
 
 def syn_options(cfg: TcpConfig, peer: Negotiated | None, ts: tuple[int, int]) -> tuple:

@@ -194,7 +194,9 @@ class Inbound:
         opts = conn.ts_options()
         rcv = self.rcv
         if conn.sack_ok and (rcv.ooo or rcv.dsack):
-            blocks = rcv.sack_blocks(MAX_SACK_BLOCKS_WITH_TS if conn.ts_ok else MAX_SACK_BLOCKS)
+            most = MAX_SACK_BLOCKS_WITH_TS if conn.ts_ok else MAX_SACK_BLOCKS
+            cap = conn.cfg.max_sack_blocks
+            blocks = rcv.sack_blocks(most if cap is None or cap > most else cap)
             if blocks:
                 irs = self.irs
                 wire = tuple(((irs + s) % SEQ_MOD, (irs + e) % SEQ_MOD) for s, e in blocks)

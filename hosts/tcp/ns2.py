@@ -34,15 +34,24 @@ numdupacks_        dupthresh                    NUMDUPACKS duplicate ACKs are a 
                                                 Manual, "Responses to Congestion"); RFC 5681
                                                 §3.2 DupThresh
 singledup_         limited_transmit_cwnds       1: a new packet on each of the first two
-                   (0 when off)                 duplicate ACKs, RFC 3042 Limited Transmit
+                   (0 when off),                duplicate ACKs, RFC 3042 Limited Transmit,
+                   limited_transmit_always      Reno's too
 timestamps_        timestamps                   RFC 7323 timestamps (ns-2: off)
 (RTT timing)       rtt_sampling = per-flight    without timestamps one packet per RTT is
                                                 timed (rtt_active_), Karn's rule (RFC 6298 §3)
+SYN_immediate_     delayed_ack_syn (when off,   the DelAck sink acknowledges the SYN at
+ack_               with a DelAck sink)          once; off, when its timer fires (ibid.)
 DelAck interval_   delayed_ack,                 "the number of seconds to wait between ACKs";
                    delayed_ack_timeout          only in-order packets are delayed (ns Manual
                                                 §"Delayed-ACK TCP Sink"); RFC 5681 §4.2
 Sack1 sink         sack                         RFC 2018 SACK blocks (ns Manual §"Sack TCP
-                                                Sink", maxSackBlocks_ 3)
+                                                Sink")
+maxSackBlocks_     max_sack_blocks              at most that many blocks on an ACK (ibid.)
+syn_               opening = one-way            one-way agents negotiate nothing (ns Manual,
+                   (Ns2Configs.syn)             "TCP Agents"): a 40-byte SYN, the sink's
+                                                40-byte ACK, the data next, with no third
+                                                segment; syn_ false: no SYN in ns-2's
+                                                time (sim.nsnet opens the engine before)
 maxburst_          max_burst (0: None)          at most maxburst_ packets sent on one ACK
                                                 or timer (ns Manual, "TCP Agents")
 windowOption_ 1    cwnd_model = ns2             cwnd_ a real number of packets: +1/cwnd_
@@ -55,8 +64,8 @@ Sack1 sender       pipe_model = sack1           Fall and Floyd's Sack1: fast rec
 The senders: ``Sack1`` is the engine's SACK sender (variant ``sack`` with Sack1's pipe);
 ``Newreno`` its NewReno path without SACK (RFC 6582: variant ``sack``, no SACK offered);
 ``Reno`` the engine's ``reno`` (fast recovery left on the first new ACK, partial or not, RFC 5681
-§3.2 step 6, as the ns Manual's "Reno TCP" describes; that variant sends no Limited Transmit,
-which is ns-2's ``singledup_ 0``); ``Tahoe`` (``Agent/TCP``: after a fast retransmit cwnd
+§3.2 step 6, as the ns Manual's "Reno TCP" describes; that variant sends no Limited Transmit of
+its own, ns-2's ``singledup_ 0``, and ``singledup_ 1`` turns it on); ``Tahoe`` (``Agent/TCP``: after a fast retransmit cwnd
 returns to windowInit_ and slow start follows, with no fast recovery) has no engine variant yet.
 
 Values marked unmodelled are those ns-2 acts on and the engine has no knob for (rfc2988_
@@ -207,12 +216,20 @@ class Ns2Agent:
             max_rto=float(v("maxrto_")), rto_m=1.0, rto_k=4.0, rtt_sampling="per-flight",
             partial_ack="newreno", cwnd_model="ns2",
             pipe_model="sack1" if cls.sack_sender else "rfc6675",
-            max_burst=int(v("maxburst_")) or None,
+            max_burst=int(v("maxburst_")) or None, opening="one-way",
+            max_sack_blocks=int(v("maxSackBlocks_")),
             limited_transmit_cwnds=None if v("singledup_") else 0.0,
+            limited_transmit_always=bool(v("singledup_")),
             delayed_ack=delack, delayed_ack_timeout=float(v("interval_")),
+            # (without syn_ there is no SYN in ns-2 for the sink to delay)
+            delayed_ack_syn=delack and not v("SYN_immediate_ack_") and bool(v("syn_")),
         )
         if variant == "sack":
             knobs["dupthresh"] = int(v("numdupacks_"))
+            # ns-2 takes int(cwnd_) / numdupacksFrac_ when it is the larger; at or below 0
+            # (2.35's default -1) that is never so
+            if v("numdupacksFrac_") > 0:
+                knobs["dupthresh_cwnd_fraction"] = int(v("numdupacksFrac_"))
         config = replace(base or TcpConfig(), **knobs)
         return Ns2Configs(config, config, size + HEADER_BYTES if v("useHeaders_") else size,
                           bool(v("syn_")), self._unmodelled(cls))
@@ -234,20 +251,19 @@ class Ns2Agent:
             note("noFastRetrans_", "ns-2 waits for the timer; the engine always fast-retransmits")
         if v("numdupacks_") != 3 and (cls.variant != "sack" or v("frto_enabled_")):
             note("numdupacks_", f"the engine's {cls.variant!r} sender keeps DupThresh 3")
-        if cls.variant == "reno" and v("singledup_"):
-            note("singledup_", "ns-2's Reno sends Limited Transmit; the engine's reno does not")
         if cls.sack_sender and not SINKS[self.sink][0]:
             note("sink", "a Sack1 sender over a sink that sends no SACK blocks: the engine "
                          "runs its NewReno path (RFC 6582), ns-2 its Sack1 pipe without blocks")
-        if v("maxSackBlocks_") != 3:
-            note("maxSackBlocks_", "the engine's receiver sends up to 4 blocks (RFC 2018 §3)")
+        if v("maxSackBlocks_") > 4:
+            note("maxSackBlocks_", "the engine's receiver sends at most 4 blocks, the most "
+                                   "its option holds (RFC 2018 §3)")
         for name in ("overhead_", "ecn_", "lessCareful_", "bugFix_ack_", "bugFix_ts_",
                      "ts_resetRTO_", "partial_ack_"):
             if v(name):
                 note(name, "not modelled by the engine")
-        if v("numdupacksFrac_") >= 0:
-            note("numdupacksFrac_", "ns-2 raises numdupacks_ to cwnd/numdupacksFrac_; the "
-                                    "engine's DupThresh is fixed")
+        if v("numdupacksFrac_") > 0 and (cls.variant != "sack" or v("frto_enabled_")):
+            note("numdupacksFrac_", f"ns-2 raises numdupacks_ to cwnd/numdupacksFrac_; the "
+                                    f"engine's {cls.variant!r} sender keeps DupThresh 3")
         if not v("precisionReduce_") or not v("updated_rttvar_") or not v("timerfix_"):
             out.append("precisionReduce_/updated_rttvar_/timerfix_: ns-2's older RTO "
                        "arithmetic; the engine's is RFC 6298's")
@@ -258,8 +274,7 @@ class Ns2Agent:
             out.append(f"frto_enabled_/sfrto_enabled_, spurious_response_ "
                        f"{v('spurious_response_')}: the engine's F-RTO responds by halving "
                        f"(001 §3)")
-        for name, default in (("ts_echo_rfc1323_", False), ("RFC2581_immediate_ack_", True),
-                              ("SYN_immediate_ack_", True)):
+        for name, default in (("ts_echo_rfc1323_", False), ("RFC2581_immediate_ack_", True)):
             if v(name) != default:
                 note(name, "the engine's receiver does not offer this choice")
         if v("windowOption_") != 1 or v("increase_num_") != 1.0 or v("decrease_num_") != 0.5:

@@ -120,7 +120,9 @@ class LossRecovery:
         self._on_timeout_hook = overrides(policy, "on_timeout")
         self._on_probe_sent_hook = overrides(policy, "on_probe_sent")
         self._deadline_hook = overrides(policy, "deadline")
-        self._limited_transmit_hook = overrides(policy, "limited_transmit")
+        # (TcpConfig.limited_transmit_always: the policy is not asked, every episode may send)
+        self._limited_transmit_hook = None if config.limited_transmit_always else \
+            overrides(policy, "limited_transmit")
         self.view = PolicyView(self)
         if policy.observes_deliveries:
             self.sb.on_delivered, self.sb.view = policy.on_delivered, self.view
@@ -480,6 +482,9 @@ class LossRecovery:
             self.stats["reorder_dupacks_received"] += 1
         if not self.sack_ok:
             self.reno_dupacks += 1                  # each dupack: a segment left the network
+        frac = self.cfg.dupthresh_cwnd_fraction
+        if frac is not None:                        # ns-2's numdupacksFrac_ (TcpConfig)
+            self.dupthresh = max(self.cfg.dupthresh, self.cwnd // self.mss // frac)
         if self._on_dupack_hook is not None:
             self._apply(self._on_dupack_hook(self.view, seg, self.dupacks, now=now), now)
         if not self.in_recovery and not self.in_loss \

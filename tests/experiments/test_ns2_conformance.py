@@ -23,25 +23,73 @@ pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 # what the first difference of each test was traced to, in one line; experiments/README.md,
 # "ns-2 as the reference", has each explained
 WHY = "experiments/README.md, ns-2"
-HANDSHAKE = "the engine's handshake: options on SYN and SYN-ACK, a third segment ns-2 does not send"
-RTO = "ns-2's RTO: 100 ms ticks from a random phase, backed off before minrto_"
-FRTO = "F-RTO: after the timeout the engine sends one segment more (RFC 5682 §3 step 2b)"
-SYN_DELACK = "ns-2's DelAck sink delays its ACK of the SYN; the engine answers at once"
-DUPACKS_FRAC = "ns-2's numdupacksFrac_ raises DupThresh to cwnd/4; the engine's DupThresh is fixed"
-UNTRACED = "the first difference comes after the first recovery; not yet traced"
+RTO = "ns-2's RTO: 100 ms ticks, random phase"
+FRTO = "F-RTO: the engine sends one segment more"
+DELACK = "DelAck sink holds an ACK 100 ms"
+RENO_LATE = "ns-2 Reno after its first recovery: untraced"
+NEWRENO = "ns-2 Newreno's partial-ACK response"
+TIMESTAMPS = "timestamps_' packet sizes"
 
-KNOWN: dict[tuple[str, str], str] = {
-    **{("newreno", s.name): HANDSHAKE for s in corpus.SPECS["newreno"]},
-    **{("sack", t): HANDSHAKE for t in ("sack3", "sack_finiteflow")},
-    **{("sack", t): HANDSHAKE for t in ("sack1b", "sack1c")},
-    **{("sack", t): UNTRACED for t in ("sack5", "sackB2")},
-    ("sack", "sack_dupacks1"): DUPACKS_FRAC,
-    ("testReno", "Reno_TCP"): RTO,
-    ("testReno", "Sack_TCP"): UNTRACED,
-    **{("frto", t): FRTO for t in ("immediateAckReno", "immediateAckNewReno",
-                                   "noImmediateAckNewReno", "noImmediateAckSack")},
-    **{("LimTransmit", t): SYN_DELACK for t in ("onedrop_sack", "onedrop_SA_sack",
-                                                "nodrop_sack")},
+# (suite, test): (cause, the first differing point: section and point number, ns-2's time and
+# packet vs ours, as `python -m experiments.ns2_conformance -v` prints it)
+KNOWN: dict[tuple[str, str], tuple[str, str]] = {
+    ("newreno", "newreno"): (NEWRENO, "packets 69: 2.473200 1.35 vs 2.283160 1.35"),
+    ("newreno", "newreno_noLT"): (NEWRENO, "packets 65: 2.344520 1.33 vs 2.283160 1.33"),
+    ("newreno", "reno1"): (RENO_LATE, "packets 76: 4.193080 1.25 vs 4.193080 1.28"),
+    ("newreno", "newreno1"): (NEWRENO, "packets 53: 2.950000 1.18 vs 2.739160 1.31"),
+    ("newreno", "newreno1_BF"): (NEWRENO, "packets 53: 2.950000 1.18 vs 2.739160 1.31"),
+    ("newreno", "newreno1_A"): (NEWRENO, "packets 53: 2.950000 1.18 vs 2.739160 1.31"),
+    ("newreno", "newreno1_A_noLT"): (NEWRENO, "packets 49: 2.950000 1.18 vs 2.739160 1.29"),
+    ("newreno", "newreno1_A_BF"): (NEWRENO, "packets 53: 2.950000 1.18 vs 2.739160 1.31"),
+    ("newreno", "newreno1_A_BF_LC"): (NEWRENO, "packets 53: 2.950000 1.18 vs 2.739160 1.31"),
+    ("newreno", "newreno1_B"): (NEWRENO, "packets 69: 3.314360 1.19 vs 3.373760 1.2"),
+    ("newreno", "newreno1_B_BF"): (NEWRENO, "packets 69: 3.314360 1.19 vs 3.373760 1.2"),
+    ("newreno", "newreno1_B_BF_LC"): (NEWRENO, "packets 69: 3.314360 1.19 vs 3.373760 1.2"),
+    ("newreno", "newreno1A_A"): (NEWRENO, "packets 91: 2.696520 1.26 vs 2.485680 1.52"),
+    ("newreno", "newreno1A_A_BF"): (NEWRENO, "packets 91: 2.696520 1.26 vs 2.485680 1.52"),
+    ("newreno", "newreno1A_A_BF_LC"): (NEWRENO, "packets 91: 2.696520 1.26 vs 2.485680 1.52"),
+    ("newreno", "newreno1A_A_noLT"): (NEWRENO, "packets 91: 2.696520 1.26 vs 2.485680 1.52"),
+    ("newreno", "reno2"): (RENO_LATE, "packets 119: 4.265880 1.35 vs 4.265880 1.42"),
+    ("newreno", "reno2_noLT"): (RENO_LATE, "packets 92: 3.821320 1.3 vs 3.810920 1.31"),
+    ("newreno", "reno2_bugfix"): (RENO_LATE, "packets 119: 4.276280 1.42 vs 4.265880 1.42"),
+    ("newreno", "reno2_bugfix_noLT"): (RENO_LATE, "packets 92: 3.821320 1.3 vs 3.810920 1.31"),
+    ("newreno", "newreno2_A"): (NEWRENO, "packets 87: 2.609440 1.26 vs 2.398600 1.52"),
+    ("newreno", "newreno2_A_noLT"): (NEWRENO, "packets 83: 2.588640 1.26 vs 2.377800 1.5"),
+    ("newreno", "newreno2_A_bugfix"): (NEWRENO, "packets 87: 2.609440 1.26 vs 2.398600 1.52"),
+    ("newreno", "newreno2_A_bugfix_LC"): (NEWRENO, "packets 87: 2.609440 1.26 vs 2.398600 1.52"),
+    ("newreno", "newreno2_B"): (NEWRENO, "packets 103: 3.043600 1.56 vs 3.036320 1.58"),
+    ("newreno", "newreno2_B_noLT"): (NEWRENO, "packets 103: 3.022800 1.56 vs 3.015520 1.58"),
+    ("newreno", "newreno2_B_bugfix"): (NEWRENO, "packets 103: 3.043600 1.56 vs 3.036320 1.58"),
+    ("newreno", "newreno2_B_bugfix_LC"): (NEWRENO, "packets 103: 3.043600 1.56 vs 3.036320 1.58"),
+    ("newreno", "newreno5"): (NEWRENO, "packets 168: 2.517440 1.47 vs 2.510920 1.68"),
+    ("newreno", "newreno5_LC"): (NEWRENO, "packets 168: 2.510920 1.53 vs 2.510920 1.68"),
+    ("newreno", "newreno5_noLT"): (NEWRENO, "packets 161: 2.500520 1.64 vs 2.507040 1.58"),
+    ("newreno", "newreno5_noLT_LC"): (NEWRENO, "packets 160: 2.490120 1.51 vs 2.496640 1.46"),
+    ("newreno", "newreno5_noBF"): (NEWRENO, "packets 168: 2.510920 1.53 vs 2.510920 1.68"),
+    ("newreno", "newreno5_noLT_noBF"): (NEWRENO, "packets 160: 2.490120 1.51 vs 2.496640 1.46"),
+    ("newreno", "reno5a"): (RENO_LATE, "packets 109: 2.396520 1.53 vs 2.282120 1.31"),
+    ("newreno", "reno5a_noLT_noBF"): (RENO_LATE, "packets 115: 2.577200 1.51 vs 2.459960 1.53"),
+    ("newreno", "newreno6"): (NEWRENO, "packets 67: 2.483600 1.35 vs 2.283160 1.35"),
+    ("newreno", "newreno_rto_loss"): (NEWRENO, "packets 59: 5.566800 1.21 vs 3.778680 1.3"),
+    ("newreno", "newreno_rto_loss_ack"): (NEWRENO, "packets 59: 3.778680 1.21 vs 3.778680 1.3"),
+    ("newreno", "newreno_rto_loss_ts"): (TIMESTAMPS, "packets 5: 1.202980 1.02 vs 1.202960 1.01"),
+    ("newreno", "newreno_rto_loss_tsh"): (TIMESTAMPS, "packets 5: 1.202980 1.02 vs 1.202960 1.01"),
+    ("newreno", "newreno_rto_dup"): (NEWRENO, "packets 83: 3.163840 1.24 vs 3.132640 1.24"),
+    ("newreno", "newreno_rto_dup_ack"): (NEWRENO, "packets 83: 3.163840 1.24 vs 3.132640 1.24"),
+    ("newreno", "newreno_rto_loss_ackf"): (NEWRENO, "packets 73: 5.809880 1.27 vs 4.021760 1.37"),
+    ("newreno", "newreno_rto_dup_ts"): (TIMESTAMPS, "packets 5: 1.202980 1.02 vs 1.202960 1.01"),
+    ("newreno", "newreno_rto_dup_tsh"): (TIMESTAMPS, "packets 5: 1.202980 1.02 vs 1.202960 1.01"),
+    ("newreno", "impatient1"): (NEWRENO, "packets 45: 4.545560 1.18 vs 4.781200 1.19"),
+    ("newreno", "impatient2"): (NEWRENO, "packets 67: 4.503960 1.18 vs 4.739600 1.19"),
+    ("newreno", "impatient3"): (NEWRENO, "packets 63: 4.503960 1.18 vs 4.739600 1.19"),
+    ("newreno", "slow3"): (NEWRENO, "packets 71: 5.161880 1.35 vs 5.154600 1.37"),
+    ("newreno", "impatient4"): (NEWRENO, "packets 81: 5.019840 1.33 vs 5.255480 1.34"),
+    ("testReno", "Reno_TCP"): (RTO, "packets 39: 3.422080 0.18 vs 3.322080 0.18"),
+    ("testReno", "Sack_TCP"): (DELACK, "packets 49: 3.355224 0.24 vs 3.246224 0.24"),
+    ("frto", "immediateAckReno"): (FRTO, "packets 12: 1.867200 1.08 vs 1.835760 1.06"),
+    ("frto", "immediateAckNewReno"): (FRTO, "packets 15: 1.808640 1.11 vs 1.777200 1.08"),
+    ("frto", "noImmediateAckNewReno"): (FRTO, "packets 11: 1.945760 1.09 vs 1.745760 1.09"),
+    ("frto", "noImmediateAckSack"): (FRTO, "packets 8: 2.004408 1.06 vs 1.804408 1.06"),
 }
 
 
@@ -51,10 +99,11 @@ def _cases():
     out = []
     for suite in SUITES:
         for name in expected_tests(suite):
+            known = KNOWN.get((suite, name))
             try:
                 spec = corpus.spec(suite, name)
                 reason = f"not built: needs {spec.not_built}" if spec.not_built else \
-                    KNOWN.get((suite, name))
+                    known and f"{known[0]}; {known[1]}"
             except ValueError:
                 reason = "not in the corpus"
             marks = [pytest.mark.xfail(strict=True, reason=f"{reason}; {WHY}")] if reason else []
@@ -90,11 +139,11 @@ def test_the_conversion_gives_ns2s_expected_output_from_ns2s_own_trace(suite, na
 
 
 def test_runner_prints_counts_and_first_differences(capsys):
-    assert main(["--suites", "sack", "--tests", "sack1,sack1b,sackB4"]) == 0
+    assert main(["--suites", "testReno", "--tests", "NewReno_TCP,Reno_TCP,Tahoe_TCP"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "sack: 1 of 3 identical (2 built)"
-    assert out[1].startswith('  sack1b: "packets point ')
-    assert out[2].startswith("  sackB4: not built: needs a RED queue")
+    assert out[0] == "testReno: 1 of 3 identical (2 built)"
+    assert out[1].startswith('  Reno_TCP: "packets point ')
+    assert out[2].startswith("  Tahoe_TCP: not built: needs the Tahoe sender")
     assert out[-1] == "total: 1 of 3 identical (2 built)"
 
 

@@ -48,6 +48,20 @@ def test_a_packet_crosses_links_as_ns2_times_it():
     assert acks[-1][10] == "1"                          # the one data packet
 
 
+def test_packets_are_sized_as_ns2_sizes_them():
+    """The one-way opening's SYN and its ACK are 40-byte packets; a SACK sink's ACK is 40 bytes
+    and 8 per block (ns-2's traces), at most maxSackBlocks_ (3) blocks."""
+    net, (s1, _, r1, k1) = _dumbbell()
+    net.error_model(r1, k1, 0, ListErrorModel([3, 5, 7, 9]))
+    cfg = Ns2Agent("Sack1", "Sack1", {"windowInit_": 12, "window_": 12}).configs()
+    net.tcp(s1, k1, 0, cfg, start=0.0, limit=20000)
+    net.run(3.0)
+    ev = [e for e in _events(net, ("2", "3")) + _events(net, ("3", "2")) if e[0] == "+"]
+    assert [int(e[5]) for e in ev if e[4] == "tcp" and e[10] == "0"] == [40]
+    acks = {int(e[5]) for e in ev if e[4] == "ack"}
+    assert acks == {40, 48, 56, 64}
+
+
 def test_a_drop_tail_queue_of_limit_l_holds_l_minus_one_behind_the_one_sent():
     net, (s1, _, r1, k1) = _dumbbell()
     net.queue_limit(r1, k1, 3)
@@ -71,11 +85,11 @@ def test_a_list_error_model_drops_the_counted_packets_of_its_flow_only():
     net.tcp(s2, k1, 2, Ns2Agent("Sack1", "Sack1").configs(), start=0.0, limit=6000)
     net.run(3.0)
     drops = [(e[7], e[10]) for e in _events(net, ("2", "3")) if e[0] == "d"]
-    # count 0 is the SYN, 1 the third ACK of the engine's handshake, 2 the first data packet
-    assert drops[:2] == [("1", "1"), ("1", "3")]
+    # count 0 is the SYN, 1 the first data packet (a one-way opening sends no third segment)
+    assert drops[:2] == [("1", "2"), ("1", "4")]
     assert all(fid == "1" for fid, _ in drops)
     # an error-model drop happens before the queue: no "+" for that packet there
-    first = [e for e in _events(net, ("2", "3")) if e[7] == "1" and e[10] == "1"]
+    first = [e for e in _events(net, ("2", "3")) if e[7] == "1" and e[10] == "2"]
     assert first[0][0] == "d"
 
 
@@ -87,8 +101,8 @@ def test_an_error_model_with_a_delay_holds_the_packet_back():
     net.run(2.0)
     sent = [(float(e[1]), e[10]) for e in _events(net, ("0", "2")) if e[0] == "+"]
     times = {seq: t for t, seq in sent}
-    assert times["2"] - times["1"] > 0.049         # count 3 = data packet 2: 50 ms late
-    assert [seq for _, seq in sent].index("3") < [seq for _, seq in sent].index("2")
+    assert times["3"] - times["2"] > 0.049         # count 3 = data packet 3: 50 ms late
+    assert [seq for _, seq in sent].index("4") < [seq for _, seq in sent].index("3")
 
 
 def test_periodic_error_model_counts_in_packets():
