@@ -132,3 +132,40 @@ def test_the_flag_adds_ns2s_curve_and_rows_with_their_engine(ns2_quick):
     engines = {(r["engine"], r["variant"]) for r in runs}
     assert engines == {("ours", "sack"), ("ours", "rdtcp"), ("ns2", "sack")}
     assert len(list((ns2_quick / "ns2").glob("*.tcl"))) == 2      # 0 and 15 swaps, seed 1
+
+
+def test_rrtcp_figures_refuses_the_flag_without_ns_and_with_the_sweep(monkeypatch, tmp_path,
+                                                                     capsys):
+    from experiments.rrtcp_figures import main as rrtcp_main
+    with pytest.raises(SystemExit) as exc:
+        rrtcp_main(["--mode", "full", "--sweep-57", "--ns2", "--out", str(tmp_path / "s")])
+    assert exc.value.code == 2 and "--ns2 draws ns-2 beside the figures" in \
+        capsys.readouterr().err
+    monkeypatch.setattr(install, "NS", "ns-not-installed-here")
+    assert rrtcp_main(["--figures", "4", "--ns2", "--out", str(tmp_path / "o"),
+                       "--no-progress"]) == 2
+    assert capsys.readouterr().err.startswith("error: --ns2: ns-2 is not installed")
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.slow          # a quick sweep of Fig. 4 (minutes of CPU with its gateway)
+def test_rrtcp_figures_flag_draws_ns2s_sack_beside_ours_and_adds_its_column(tmp_path):
+    if NO_NS:
+        pytest.skip(NO_NS)
+    from experiments.rrtcp_figures import main as rrtcp_main
+    out = tmp_path / "rr"
+    assert rrtcp_main(["--mode", "quick", "--figures", "4", "--variants", "sack,rrtcp",
+                       "--levels", "0.05,0.3", "--seeds", "1", "--duration", "20",
+                       "--jobs", "2", "--no-progress", "--ns2", "--out", str(out)]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["ns2"]["figures"] == ["fig04_throughput_vs_delayed.png"]
+    assert summary["ns2"]["lacking"] == {"rrtcp": LACKS}
+    text = (out / "paper_table.md").read_text()
+    assert "| 000 | ns-2 | ours | direction | size |" in text
+    fig4 = next(ln for ln in text.splitlines() if "SACK-NODELAY" in ln and "ns-2" not in ln
+                and ln.startswith("| "))
+    assert fig4.count("SACK {5%") == 2          # ns-2's curve and ours, side by side
+    assert "ns-2 has no rrtcp" in text
+    runs = list(csv.DictReader(open(out / "runs.csv")))
+    assert {r["engine"] for r in runs if r["variant"] == "sack"} == {"ours", "ns2"}
+    assert {r["engine"] for r in runs if r["variant"] == "rrtcp"} == {"ours"}
