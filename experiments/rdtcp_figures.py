@@ -57,8 +57,7 @@ from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_o
                                     series_too_long)
 from experiments.runner.report import summary_header, write_csv
 from experiments.runner.spec import INJECTIONS, P4_INJECTIONS, RDTCP_VARIANTS, SENDERS, RunSpec
-from experiments.ns2.beside import NS2_VERDICTS, Ns2Beside, add_ns2_option
-from experiments.ns2.install import Ns2Error
+from experiments.ns2.beside import NS2_VERDICTS, Ns2Beside, add_ns2_option, ns2_writer
 from experiments.runner.verdicts import beside, counts, csv_rows
 from experiments.runner.verdicts import markdown as verdicts_markdown
 from experiments.runner.verdicts import rows as verdict_rows
@@ -395,13 +394,9 @@ def write_legacy(rows: list[dict], cfg: Any, out: Path, *,
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     cfg = sweep_config(args)
-    write = write_outputs
-    if args.ns2:
-        try:
-            write = Ns2Beside.prepare(build_specs(cfg), args).around(write_outputs)
-        except Ns2Error as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
+    write = ns2_writer(args, lambda: build_specs(cfg), write_outputs)
+    if write is None:
+        return 2
     return run_driver(args, cfg, build_specs=build_specs, write_outputs=write,
                       name_of=series_name, label="RD-TCP figures", modes=MODES)
 

@@ -40,8 +40,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
-from experiments.ns2.beside import NS2_VERDICTS, Ns2Beside, add_ns2_option
-from experiments.ns2.install import Ns2Error
+from experiments.ns2.beside import NS2_VERDICTS, Ns2Beside, add_ns2_option, ns2_writer
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
 from experiments.runner.program import gateway_program
@@ -270,13 +269,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_driver(args, cfg, build_specs=lambda c: sweep_specs(c, n, seeds),
                           write_outputs=write_sweep57, name_of=series_name,
                           label="RR-TCP §5.7 sweep", modes=MODES)
-    write = write_outputs
-    if args.ns2:
-        try:
-            write = Ns2Beside.prepare(build_specs(cfg), args).around(write_outputs)
-        except Ns2Error as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
+    write = ns2_writer(args, lambda: build_specs(cfg), write_outputs)
+    if write is None:
+        return 2
     return run_driver(args, cfg, build_specs=build_specs, write_outputs=write,
                       name_of=series_name, label="RR-TCP figures", modes=MODES)
 

@@ -18,15 +18,17 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
-from experiments.ns2.install import NS, Ns2Error, ns_binary
+from experiments.ns2 import install
+from experiments.ns2.install import Ns2Error
 from experiments.ns2.runs import run_ns2
 from experiments.ns2.scenario import AGENTS, Inexpressible, Ns2Run, describe
 from experiments.runner.cli import UsageError
 from experiments.runner.spec import RunSpec
 
-__all__ = ["Ns2Plan", "Ns2Beside", "plan", "require_ns2", "add_ns2_option", "NS2", "OURS",
+__all__ = ["Ns2Plan", "Ns2Beside", "plan", "require_ns2", "add_ns2_option", "ns2_writer", "NS2",
+           "OURS",
            "AGENT_NAMES", "LACKS", "NS2_VERDICTS"]
 
 NS2 = "ns2"                 # the rows' ``engine``: ns-2 2.35 itself
@@ -41,9 +43,9 @@ NS2_VERDICTS = ("each statement judged on ns-2's runs of the same points, with i
 
 def require_ns2() -> None:
     """Ns2Error (one line) where ``ns`` is not installed."""
-    if ns_binary() is None:
-        raise Ns2Error(f"--ns2: ns-2 is not installed ({NS} is not on PATH; apt-get install "
-                       f"ns2, or set NS2_BINARY)")
+    if install.ns_binary() is None:
+        raise Ns2Error(f"--ns2: ns-2 is not installed ({install.NS} is not on PATH; apt-get "
+                       f"install ns2, or set NS2_BINARY)")
 
 
 @dataclass
@@ -118,6 +120,19 @@ def add_ns2_option(p, senders: str) -> None:
                         f"runs.csv carry engine (ours, ns2), the scripts are in OUT/ns2/; the "
                         f"senders ns-2 lacks get '—'. Needs ns (apt-get install ns2): without "
                         f"it, an error (exit status 2) (default: not run)")
+
+
+def ns2_writer(args, specs: Callable[[], Sequence[RunSpec]], write_outputs):
+    """A figure driver's ``write_outputs`` as its sweep runs it: itself without ``args.ns2``;
+    with it, ns-2's runs of ``specs()`` made first (``Ns2Beside.around``). None, the error
+    printed in one line, where ns is not installed (the driver exits with status 2)."""
+    if not getattr(args, "ns2", False):
+        return write_outputs
+    try:
+        return Ns2Beside.prepare(specs(), args).around(write_outputs)
+    except Ns2Error as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
 
 
 class Ns2Beside:

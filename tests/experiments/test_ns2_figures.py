@@ -40,7 +40,8 @@ def test_without_ns_the_flag_is_a_one_line_error_before_anything_runs(monkeypatc
     out = tmp_path / "out"
     assert rdtcp_main(["--mode", "quick", "--ns2", "--out", str(out), "--no-progress"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("error: --ns2: ns-2 is not installed") and "\n" not in err
+    assert err.startswith("error: --ns2: ns-2 is not installed (ns-not-installed-here is not "
+                          "on PATH") and "\n" not in err
     assert not out.exists()
 
 
