@@ -29,6 +29,15 @@ runs.jsonl that --resume reads back (each row stamped with the code version that
 --resume reuses only rows of the running code's version) and invocations.jsonl (one line per
 invocation of the sweep on that journal).
 
+With --ns2 the runs of the senders ns-2 2.35 has (SACK; NewReno and Reno when --variants names
+them) also run in ns-2 itself (experiments.ns2.beside: the same dumbbell, 003's swaps as
+hold-backs before R1's queue), after ours: every figure gets ns-2's curve beside ours (wide,
+pale, x markers), paper_table.md a column ns-2 (its throughput and size verdict) and the
+statements a column ns-2 (each judged on ns-2's runs, with its own two verdicts), "—" with the
+reason for the senders ns-2 lacks; runs.csv and points.csv carry ``engine`` (ours, ns2),
+summary.json an ``ns2`` part, OUT/ns2/ the scripts. Without ``ns`` the flag is an error (exit
+status 2) before anything runs.
+
 The parts: experiments.runner.cli (argument types, --help, errors), experiments.runner.sweep (what every figure
 sweep does with its specs), experiments.runner.journal (runs.jsonl), experiments.runner.pool (running the specs
 on workers), experiments.studies.rdtcp.report (tables and figures).
@@ -48,7 +57,8 @@ from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_o
                                     series_too_long)
 from experiments.runner.report import summary_header, write_csv
 from experiments.runner.spec import INJECTIONS, P4_INJECTIONS, RDTCP_VARIANTS, SENDERS, RunSpec
-from experiments.runner.verdicts import counts, csv_rows
+from experiments.ns2.beside import NS2_VERDICTS, Ns2Beside, add_ns2_option, ns2_writer
+from experiments.runner.verdicts import beside, counts, csv_rows
 from experiments.runner.verdicts import markdown as verdicts_markdown
 from experiments.runner.verdicts import rows as verdict_rows
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
@@ -215,6 +225,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--r2-drop", type=finite_float, metavar="P",
                    help="--legacy series: probability per data segment that R2 drops it, for "
                         f"the runs with loss at R2 ({mode_defaults(MODES, 'r2_drop')})")
+    add_ns2_option(p, "sack; newreno and reno when --variants names them")
     add_run_options(p)
     args = p.parse_args(argv)
     default_jobs(args)
@@ -306,31 +317,43 @@ def series_name(row: dict) -> str:
 
 
 def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str,
-                  invocations: list[dict] = (), code_version: str | None = None) -> dict:
+                  invocations: list[dict] = (), code_version: str | None = None,
+                  ns2: Ns2Beside | None = None) -> dict:
     """runs.csv, points.csv, figures, paper_table.{md,csv} and summary.json in ``out``.
     ``invocations``: one entry per invocation of the sweep on its journal, oldest first (the
     sweep's invocations.jsonl: wall_s, jobs, workers, code_version, runs done and reused, ...);
-    summary.json lists them and its ``wall_s`` is their total."""
+    summary.json lists them and its ``wall_s`` is their total. ``ns2``: ns-2's runs of the
+    same specs (``--ns2``), set beside ours in every file; the rows then carry ``engine``."""
     all_points = aggregate_all(rows)
     points = figure_points(all_points, swap_span=getattr(cfg, "swap_span", 0))
     study = k_study(all_points, swaps=K_STUDY_SWAPS, interval=K_STUDY_INTERVAL) \
         if getattr(cfg, "k_values", ()) else {}
     duration = getattr(cfg, "duration", None)
-    write_csv(out / "runs.csv", rows)
+    ns2_all = aggregate_all(ns2.rows) if ns2 else {}
+    ns2_points = figure_points(ns2_all, swap_span=getattr(cfg, "swap_span", 0)) if ns2 else None
+    write_csv(out / "runs.csv", ns2.with_engine(rows) if ns2 else rows)
     prows = point_rows(all_points)
-    write_csv(out / "points.csv", prows)
-    table = paper_table(points, duration=duration)
+    write_csv(out / "points.csv", ns2.with_engine(prows, point_rows(ns2_all)) if ns2 else prows)
+    table = paper_table(points, duration=duration, ns2_points=ns2_points,
+                        ns2_lacking=ns2.plan.lacking if ns2 else None)
     write_csv(out / "paper_table.csv", table)
     stated = statements_of(rows, points, study)
+    columns = (("paper", "003"), ("ours", "ours"))
+    if ns2:
+        beside(stated, statements_of(ns2.rows, ns2_points, {}), "ns-2",
+               lacking=ns2.lacking_text())
+        columns = (("paper", "003"), ("ns-2", "ns-2"), ("ours", "ours"))
     write_csv(out / "statements.csv", csv_rows(stated))
     runs_text = (f"{duration:g} s transfers" if duration is not None else "our transfers")
     markdown = (table_markdown(table, duration=duration) + "\n\n"
-                + verdicts_markdown(stated, paper="003", columns=(("paper", "003"),
-                                                                 ("ours", "ours")),
+                + verdicts_markdown(stated, paper="003", columns=columns,
                                     intro=f"**003's statements** on its Figs. 1-4 and §6's k, "
-                                          f"judged on {runs_text} (003: 10-minute transfers)"))
+                                          f"judged on {runs_text} (003: 10-minute transfers)"
+                                          + (f"; ns-2: {NS2_VERDICTS}" if ns2 else "")))
     (out / "paper_table.md").write_text(markdown + "\n")
-    figures = plot_all(points, out, k_study=study, duration=duration)
+    ns2_figures: list[str] = []
+    figures = plot_all(points, out, k_study=study, duration=duration, ns2_points=ns2_points,
+                       ns2_figures=ns2_figures)
     legacy = write_legacy(rows, cfg, out, duration=duration)
     if legacy:
         figures += legacy["figures"]
@@ -344,6 +367,8 @@ def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str,
                "k_study": {str(span): ks for span, ks in study.items()}}
     if legacy:
         summary["legacy"] = legacy
+    if ns2:
+        summary["ns2"] = {**ns2.summary(point_rows(ns2_all)), "figures": ns2_figures}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 
@@ -368,9 +393,12 @@ def write_legacy(rows: list[dict], cfg: Any, out: Path, *,
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    return run_driver(args, sweep_config(args), build_specs=build_specs,
-                      write_outputs=write_outputs, name_of=series_name, label="RD-TCP figures",
-                      modes=MODES)
+    cfg = sweep_config(args)
+    write = ns2_writer(args, lambda: build_specs(cfg), write_outputs)
+    if write is None:
+        return 2
+    return run_driver(args, cfg, build_specs=build_specs, write_outputs=write,
+                      name_of=series_name, label="RD-TCP figures", modes=MODES)
 
 
 if __name__ == "__main__":

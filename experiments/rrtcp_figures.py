@@ -21,6 +21,14 @@ and statements.csv (the same statements), runs.csv, points.csv, summary.json, th
 (``--resume``) and invocations.jsonl. ``--sweep-57`` runs §5.7's sweep instead, into
 OUT/sweep57/ (sweep57.md, sweep57.csv, its own journal), whose three statements the figures'
 paper_table.md then reports too.
+
+With --ns2 the runs of the senders ns-2 2.35 has (SACK and SACK-NODELAY here) also run in ns-2
+itself (experiments.ns2.beside: 000's path, its delays as ns-2 error models), after ours: each
+figure with a SACK curve gets ns-2's beside it (wide, pale, x markers, "ns-2:" in the legend)
+and paper_table.md a column ns-2 (each statement judged on ns-2's runs, with its two verdicts;
+"—" with the reason where it needs a sender ns-2 lacks); runs.csv and points.csv carry
+``engine`` (ours, ns2), summary.json an ``ns2`` part, OUT/ns2/ the scripts. Without ``ns`` the
+flag is an error (exit status 2) before anything runs.
 """
 
 from __future__ import annotations
@@ -32,13 +40,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
+from experiments.ns2.beside import NS2_VERDICTS, Ns2Beside, add_ns2_option, ns2_writer
 from experiments.runner.cli import (HelpFormatter, csv_list, finite_float, out_of_range,
                                     series_too_long)
 from experiments.runner.program import gateway_program
 from experiments.runner.report import summary_header, write_csv
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
                                       mode_defaults, run_driver)
-from experiments.runner.verdicts import Statement, counts, csv_rows
+from experiments.runner.verdicts import Statement, beside, counts, csv_rows
 from experiments.runner.verdicts import markdown as verdicts_markdown
 from experiments.runner.verdicts import rows as verdict_rows
 from experiments.studies.rrtcp.checks import View, checks_of
@@ -113,39 +122,61 @@ def _sweep57_checks(out: Path) -> list[Statement]:
         return sweep_checks([], [])
 
 
-def paper_table(checks: list[Statement], cfg: RrConfig) -> str:
+def paper_table(checks: list[Statement], cfg: RrConfig, *, ns2: bool = False) -> str:
     intro = (f"000's statements on its figures and tables (§2.1, §5), judged on "
              f"{cfg.duration:g} s runs" + (" (on slower paths as many packets: longer)"
                                            if cfg.per_packet else "")
-             + f", {cfg.seeds} seed(s) per point (000: 1000 s, 5 seeds).")
-    return verdicts_markdown(checks, paper="000", columns=(("paper", "000"), ("ours", "ours")),
-                             intro=intro)
+             + f", {cfg.seeds} seed(s) per point (000: 1000 s, 5 seeds)."
+             + (f" ns-2: {NS2_VERDICTS}." if ns2 else ""))
+    columns = (("paper", "000"), ("ns-2", "ns-2"), ("ours", "ours")) if ns2 else \
+        (("paper", "000"), ("ours", "ours"))
+    return verdicts_markdown(checks, paper="000", columns=columns, intro=intro)
+
+
+def ns2_row(row: dict) -> dict:
+    """An ns-2 row with the counts our metrics read (``report.run_metrics``): segments sent,
+    packets delivered. It has no count of delayed packets or of drops, so no FFR ratio."""
+    return {**row, "segments_sent": row["data_packets_sent"],
+            "delivered_packets": int(row["delivered_bytes"]) // int(row["mss"])}
 
 
 def write_outputs(rows: list[dict], cfg: RrConfig, out: Path, *, mode: str,
-                  invocations: Sequence[dict] = (), code_version: str | None = None) -> dict:
+                  invocations: Sequence[dict] = (), code_version: str | None = None,
+                  ns2: Ns2Beside | None = None) -> dict:
+    """The figures, tables, paper_table.md and the CSV and JSON files in ``out``; ``ns2``:
+    ns-2's runs of the same points (``--ns2``), beside ours in the figures and statements; the
+    rows then carry ``engine``."""
     points = points_of(rows)
     ps, ts = panels(cfg), tables(cfg)
     trace_runs = run_traces(cfg)
-    figures = plot_panels(points, ps, out)
+    ns2_points = points_of(ns2_row(r) for r in ns2.rows) if ns2 else None
+    ns2_figures: list[str] = []
+    figures = plot_panels(points, ps, out, ns2_points=ns2_points, ns2_figures=ns2_figures)
     figures += plot_traces(trace_runs, traces(cfg), out)
     table_text = {}
     for table in ts:
         table_text[table.name] = table_markdown(table, points)
         (out / table.name).write_text(table_text[table.name] + "\n")
     checks = checks_of(View(points, ps, ts, trace_runs)) + _sweep57_checks(out)
-    write_csv(out / "runs.csv", rows)
+    if ns2:
+        beside(checks, checks_of(View(ns2_points, ps, ts, {})), "ns-2",
+               lacking=ns2.lacking_text())
+    write_csv(out / "runs.csv", ns2.with_engine(rows) if ns2 else rows)
     prows = point_rows(points)
-    write_csv(out / "points.csv", prows)
+    write_csv(out / "points.csv",
+              ns2.with_engine(prows, point_rows(ns2_points)) if ns2 else prows)
     write_csv(out / "paper_table.csv", csv_rows(checks))
     write_csv(out / "statements.csv", csv_rows(checks))
-    markdown = paper_table(checks, cfg)
+    markdown = paper_table(checks, cfg, ns2=ns2 is not None)
     (out / "paper_table.md").write_text(markdown + "\n")
     summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
                                 code_version=code_version),
                "points": [{**r, "key": None} for r in prows],
                "statements": verdict_rows(checks), "verdicts": counts(checks),
                "tables": table_text, "table_markdown": markdown, "figures": figures}
+    if ns2:
+        summary["ns2"] = {**ns2.summary([{**r, "key": None} for r in point_rows(ns2_points)]),
+                          "figures": ns2_figures}
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
     return summary
 
@@ -198,6 +229,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--seeds-per-condition", type=int, default=1, metavar="N",
                    help="runs of each sender in each §5.7 condition (seeds 1-N): its "
                         "throughput there is their mean, and the tables give their spread")
+    add_ns2_option(p, "sack, 000's SACK and SACK-NODELAY")
     add_run_options(p)
     args = p.parse_args(argv)
     default_jobs(args)
@@ -209,6 +241,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if args.levels is not None and not all(0 < lv <= 1 for lv in args.levels):
         p.error("--levels: each fraction delayed must be in (0, 1]; 0 is SACK-NODELAY, which "
                 "always runs")
+    if args.ns2 and args.sweep_57:
+        p.error("--ns2 draws ns-2 beside the figures; the §5.7 sweep has no figures")
     if args.sweep_57 and args.mode != "full":
         p.error("--sweep-57 runs 000's 1000 s runs: it needs --mode full")
     if args.sweep_57_conditions < 1:
@@ -235,7 +269,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_driver(args, cfg, build_specs=lambda c: sweep_specs(c, n, seeds),
                           write_outputs=write_sweep57, name_of=series_name,
                           label="RR-TCP §5.7 sweep", modes=MODES)
-    return run_driver(args, cfg, build_specs=build_specs, write_outputs=write_outputs,
+    write = ns2_writer(args, lambda: build_specs(cfg), write_outputs)
+    if write is None:
+        return 2
+    return run_driver(args, cfg, build_specs=build_specs, write_outputs=write,
                       name_of=series_name, label="RR-TCP figures", modes=MODES)
 
 

@@ -21,8 +21,9 @@ from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 from experiments.runner.spec import SENDERS  # noqa: E402
 
-__all__ = ["save_figure", "plot_curve", "stats_note", "sender_style", "STYLES", "direct_labels",
-           "thousands", "readability_problems", "LEGEND_SHARE"]
+__all__ = ["save_figure", "plot_curve", "plot_reference_curve", "REFERENCE_STYLE", "stats_note",
+           "sender_style", "STYLES", "direct_labels", "thousands", "readability_problems",
+           "LEGEND_SHARE"]
 
 # one (colour, marker) per sender, the same in every figure: a base sender and its extensions
 # share a hue family (DSACK oranges/browns, RD-TCP reds/greens/purples kept apart from SACK's blue)
@@ -76,6 +77,22 @@ def plot_curve(ax, xs, points, *, colour, marker, line="-", filled=True, label=N
     if bars:
         ax.errorbar([b[0] for b in bars], [b[1] for b in bars], yerr=[b[2] for b in bars],
                     fmt="none", ecolor=colour, capsize=3, lw=1)
+
+
+# another simulator's curve beside ours (ns-2's, ``--ns2``): the sender's colour and the
+# series' line style, drawn wide and pale under ours with crosses for its points, so that it
+# reads as a band ours runs along or leaves
+REFERENCE_STYLE = {"alpha": 0.4, "lw": 4.0, "marker": "x", "ms": 8, "mew": 2.0}
+
+
+def plot_reference_curve(ax, xs, points, *, colour, line="-", label=None):
+    """Another simulator's curve (REFERENCE_STYLE), with its ± sd bars where it has them."""
+    ys = [p["mean"] for p in points]
+    ax.plot(xs, ys, line, color=colour, zorder=1.5, label=label, **REFERENCE_STYLE)
+    bars = [(x, y, p["std"]) for x, y, p in zip(xs, ys, points) if p.get("std") is not None]
+    if bars:
+        ax.errorbar([b[0] for b in bars], [b[1] for b in bars], yerr=[b[2] for b in bars],
+                    fmt="none", ecolor=colour, alpha=REFERENCE_STYLE["alpha"], capsize=4, lw=2)
 
 
 def stats_note(points: list[dict]) -> str:

@@ -32,7 +32,8 @@ from experiments.runner.stats import paired_shift_interval, shift_interval
 
 __all__ = ["OK", "NOT_OK", "NOT_RUN", "NONE", "Tolerance", "relative", "absolute", "bound",
            "Near", "Alike", "Statement", "judge", "not_run", "markdown", "counts",
-           "summary_line", "rows", "csv_rows", "fmt", "REL", "ABS", "ALIKE_MARGIN", "VERDICTS"]
+           "summary_line", "rows", "csv_rows", "fmt", "REL", "ABS", "ALIKE_MARGIN", "VERDICTS",
+           "beside"]
 
 OK, NOT_OK, NOT_RUN, NONE = "ok", "not ok", "not run", "-"
 VERDICTS = (OK, NOT_OK, NOT_RUN, NONE)
@@ -306,6 +307,29 @@ def not_run(key: str, item: str, says: str, *, paper: str, why: str,
     return Statement(key, item, says, NOT_RUN if has_direction else NONE,
                      NOT_RUN if has_size else NONE, note=f"not run: {why}",
                      values={"paper": paper, "ours": "-"})
+
+
+def beside(statements: Sequence[Statement], reference: Sequence[Statement], name: str, *,
+           lacking: str = "") -> None:
+    """Another simulator's numbers beside ours: each statement gets, under ``name`` in its
+    ``values``, what the same statement judged on ``reference`` (the other simulator's runs,
+    matched by key) measured, with that judgement's two verdicts; where the reference could
+    not judge it, "—" and why (``lacking``: what the other simulator does not have, added to
+    the reason where ours measured what the reference did not). Our verdicts are left as they
+    are."""
+    ref = {s.key: s for s in reference}
+    for s in statements:
+        r = ref.get(s.key)
+        if r is None or r.not_run or r.values.get("ours", "-") == "-":
+            why = "not run" if r is None else (
+                r.note.split("not run: ", 1)[-1] if "not run: " in r.note else "not measured")
+            # what the other simulator lacks is the reason only where ours measured it
+            theirs = r is not None and set(_missing(r.numbers)) - set(_missing(s.numbers))
+            s.values[name] = f"— ({why}{'; ' + lacking if lacking and theirs else ''})"
+            continue
+        verdicts = ", ".join(f"{what} {v}" for what, v in (("direction", r.direction),
+                                                          ("size", r.size)) if v != NONE)
+        s.values[name] = f"{r.values['ours']} ({verdicts})" if verdicts else r.values["ours"]
 
 
 # --------------------------------------------------------------------------- reporting

@@ -18,8 +18,9 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
-from experiments.runner.plots import (direct_labels, plot_curve, save_figure,  # noqa: E402
-                                      sender_style, stats_note)
+from experiments.runner.plots import (direct_labels, plot_curve,  # noqa: E402
+                                      plot_reference_curve, save_figure, sender_style,
+                                      stats_note)
 from experiments.runner.spec import P4_INJECTIONS  # noqa: E402
 from experiments.studies.rdtcp.report import baseline, paper_sender, swap_curve  # noqa: E402
 from experiments.studies.rdtcp.scenario import PAPER, PAPER_VARIANTS, VARIANTS  # noqa: E402
@@ -77,26 +78,33 @@ K_STUDY_PAPER_STAR = {"marker": "*", "color": "gold", "mec": "black"}
 
 
 def plot_all(points: dict, out: Path, *, k_study: dict | None = None,
-             duration: float | None = None) -> list[str]:
+             duration: float | None = None, ns2_points: dict | None = None,
+             ns2_figures: list[str] | None = None) -> list[str]:
     """Write every figure the points support into ``out``; returns the file names.
-    ``duration``: the transfers' length in seconds, named in the titles."""
+    ``duration``: the transfers' length in seconds, named in the titles. ``ns2_points``: ns-2's
+    points of the same runs (``--ns2``), drawn beside ours in every figure that has a sender
+    of theirs (``NS2_STYLE_NOTE``); the names of those figures are appended to
+    ``ns2_figures``."""
     written = []
+
+    def save(fig, name: str) -> None:
+        if ns2_figures is not None and any(str(line.get_label()).startswith(NS2_LABEL)
+                                           for ax in fig.axes for line in ax.get_lines()):
+            ns2_figures.append(name)
+        save_figure(fig, out / name)
+        written.append(name)
     intervals = sorted({k[2] for k in points if k[2] is not None})
     for name, (title, variants) in FIGURES.items():
         if all(any(swap_curve(points, v, i) for v in group for i in intervals)
                for group in FIGURE_NEEDS.get(name, (variants,))):
-            save_figure(swap_figure(points, variants, intervals, title, duration=duration),
-                        out / name)
-            written.append(name)
+            save(swap_figure(points, variants, intervals, title, duration=duration,
+                             ns2_points=ns2_points), name)
     if any(k[1] in P4_INJECTIONS for k in points):
-        save_figure(injection_figure(points, duration=duration), out / "fig5_injection.png")
-        written.append("fig5_injection.png")
+        save(injection_figure(points, duration=duration), "fig5_injection.png")
     if any(k[1] == "delay" for k in points):
-        save_figure(delay_figure(points, duration=duration), out / "fig9_delay.png")
-        written.append("fig9_delay.png")
+        save(delay_figure(points, duration=duration, ns2_points=ns2_points), "fig9_delay.png")
     if k_study:
-        save_figure(k_study_figure(k_study, duration=duration), out / "fig6_k_study.png")
-        written.append("fig6_k_study.png")
+        save(k_study_figure(k_study, duration=duration), "fig6_k_study.png")
     return written
 
 
@@ -153,19 +161,44 @@ def _end_labels(ax, curves: dict) -> None:
     every sender once per style."""
     entries = []
     for variant, (xs, ys) in curves.items():
-        if ys:
+        if not ys:
+            continue
+        if isinstance(variant, tuple):      # (engine, variant): another simulator's curve
+            engine, variant = variant
+            entries.append((ys[-1], f"{engine}: {LABELS.get(variant, variant)}",
+                            sender_style(variant)[0]))
+        else:
             entries.append((ys[-1], LABELS.get(variant, variant), sender_style(variant)[0]))
     direct_labels(ax, entries)
 
 
+NS2_STYLE_NOTE = "ns-2 2.35's runs: wide pale lines, x markers, in the sender's colour"
+NS2_LABEL = "ns-2: "        # the start of an ns-2 curve's label
+
+
 # --------------------------------------------------------------------------- figures
 def swap_figure(points: dict, variants, intervals, title: str, *,
-                duration: float | None = None):
+                duration: float | None = None, ns2_points: dict | None = None):
     """Figures 1-4: throughput against swaps per interval, one colour and marker per sender,
-    one line style per interval; returns the matplotlib Figure."""
+    one line style per interval, and ns-2's curve of each sender it has beside ours
+    (``ns2_points``); returns the matplotlib Figure."""
     fig, ax = plt.subplots(figsize=(6.4, 4.8))
     drawn: list[dict] = []
     ends: dict = {}
+    ns2_drawn = False
+    for variant in variants:
+        colour, _ = sender_style(variant)
+        for interval, (line, _filled) in zip(intervals, INTERVAL_STYLES):
+            curve = swap_curve(ns2_points or {}, variant, interval)
+            if not curve or not swap_curve(points, variant, interval):
+                continue
+            plot_reference_curve(ax, [s for s, _ in curve], [p for _, p in curve],
+                                 colour=colour, line=line,
+                                 label=f"{NS2_LABEL}{LABELS.get(variant, variant)}, every "
+                                       f"{interval:g} s")
+            ns2_drawn = True
+            ends.setdefault(("ns-2", variant), ([s for s, _ in curve],
+                                                [p["mean"] for _, p in curve]))
     for variant in variants:
         colour, marker = sender_style(variant)
         for interval, (line, filled) in zip(intervals, INTERVAL_STYLES):
@@ -182,7 +215,8 @@ def swap_figure(points: dict, variants, intervals, title: str, *,
     lines = ", ".join(f"{i:g} s ({_LINE_NAMES[style]}, {'filled' if filled else 'open'} "
                       f"markers)" for i, (style, filled) in zip(intervals, INTERVAL_STYLES))
     _titles(ax, title, "; ".join(filter(None, (f"swaps every {lines}", _transfers(duration)))),
-            stats_note(drawn) + "; senders named at their 1 s curve's end")
+            stats_note(drawn) + "; senders named at their 1 s curve's end",
+            NS2_STYLE_NOTE if ns2_drawn else "")
     ax.set_xlabel("random queue swaps asked per interval at R1's bottleneck queue\n"
                   "(a swap needs at least 2 waiting packets: swaps done in points.csv)")
     _bytes_axis(ax)
@@ -202,7 +236,8 @@ def injection_figure(points: dict, *, duration: float | None = None):
         duration)
 
 
-def delay_figure(points: dict, *, duration: float | None = None):
+def delay_figure(points: dict, *, duration: float | None = None,
+                 ns2_points: dict | None = None):
     """Fig. 9: throughput against the share of data packets delayed on the bottleneck link by
     a further N(25 ms, 8 ms) (003 §7's "reordering based on delays", 000's model), every
     sender that ran."""
@@ -210,25 +245,43 @@ def delay_figure(points: dict, *, duration: float | None = None):
         points, ("delay",),
         "Fig. 9 (not in the paper): reordering by delay", "data packets delayed on the "
         "bottleneck link by a further N(25 ms, 8 ms) (%)",
-        duration)
+        duration, ns2_points=ns2_points)
+
+
+def _level_curve(points: dict, variant: str, injection: str) -> list[tuple[float, dict]]:
+    """(level, point) of one sender's injection series, from its no-reordering point."""
+    curve = sorted((k[4], p) for k, p in points.items() if k[0] == variant and k[1] == injection)
+    base = baseline(points, variant)
+    if base is not None:
+        curve.insert(0, (0.0, base))
+    return curve
 
 
 def _level_figure(points: dict, injections: tuple, title: str, xlabel: str,
-                  duration: float | None):
+                  duration: float | None, *, ns2_points: dict | None = None):
     """Throughput against an injection's level, from each sender's no-reordering point: one
-    colour and marker per sender, solid for the first injection named, dashed for others."""
+    colour and marker per sender, solid for the first injection named, dashed for others;
+    ns-2's curve beside ours where ``ns2_points`` has the sender's series."""
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     drawn: list[dict] = []
     ends: dict = {}
     series = sorted({(k[0], k[1]) for k in points if k[1] in injections},
                     key=lambda vi: (VARIANTS.index(vi[0]) if vi[0] in VARIANTS else len(VARIANTS),
                                     vi[1]))
+    ns2_drawn = False
     for variant, injection in series:
-        curve = sorted((k[4], p) for k, p in points.items()
-                       if k[0] == variant and k[1] == injection)
-        base = baseline(points, variant)
-        if base is not None:
-            curve.insert(0, (0.0, base))
+        curve = _level_curve(ns2_points or {}, variant, injection)
+        if len(curve) < 2:
+            continue
+        first = injection == injections[0]
+        plot_reference_curve(ax, [lv * 100 for lv, _ in curve], [p for _, p in curve],
+                             colour=sender_style(variant)[0], line="-" if first else "--",
+                             label=f"{NS2_LABEL}{LABELS.get(variant, variant)}, {injection}")
+        ns2_drawn = True
+        ends.setdefault(("ns-2", variant), ([lv for lv, _ in curve],
+                                            [p["mean"] for _, p in curve]))
+    for variant, injection in series:
+        curve = _level_curve(points, variant, injection)
         colour, marker = sender_style(variant)
         first = injection == injections[0]
         label = LABELS.get(variant, variant) + (f", {injection}" if len(injections) > 1 else "")
@@ -239,7 +292,8 @@ def _level_figure(points: dict, injections: tuple, title: str, xlabel: str,
     ax.set_xlabel(xlabel)
     _bytes_axis(ax)
     _titles(ax, title, _transfers(duration, paper=False),
-            stats_note(drawn) + "; senders named at their first curve's end")
+            stats_note(drawn) + "; senders named at their first curve's end",
+            NS2_STYLE_NOTE if ns2_drawn else "")
     ax.grid(alpha=0.3)
     fig.tight_layout()
     _end_labels(ax, ends)

@@ -142,11 +142,15 @@ def paper_sender(variant: str) -> str | None:
     return None
 
 
-def paper_table(points: dict, *, duration: float | None = None) -> list[dict]:
+def paper_table(points: dict, *, duration: float | None = None, ns2_points: dict | None = None,
+                ns2_lacking: dict[str, str] | None = None) -> list[dict]:
     """The paper's quoted numbers beside ours (no reordering; 15 swaps every second).
     ``paper_value_for`` names the paper's sender each paper number was reported for: a row of
     one of our extensions shows its base sender's number, not one the paper gave for it.
-    ``duration``: our transfers' length in seconds, recorded in the rows when given."""
+    ``duration``: our transfers' length in seconds, recorded in the rows when given.
+    ``ns2_points``: ns-2's points of the same runs (``--ns2``), set beside ours in ``ns2_*``
+    fields with their own size verdict; ``ns2_lacking``: the senders ns-2 has not, with why
+    (their ``ns2_note``)."""
     rows = []
     # the paper's three senders always (not run: say so); the extensions when they ran
     variants = PAPER_VARIANTS + tuple(v for v in VARIANTS[len(PAPER_VARIANTS):]
@@ -161,7 +165,28 @@ def paper_table(points: dict, *, duration: float | None = None) -> list[dict]:
     if duration is not None:
         for row in rows:
             row["ours_duration_s"] = duration
+    if ns2_points is not None:
+        for row in rows:
+            _ns2_fields(row, ns2_points, ns2_lacking or {})
     return rows
+
+
+def _ns2_fields(row: dict, ns2_points: dict, lacking: dict[str, str]) -> None:
+    """ns-2's number for a paper_table row: the mean of its runs of the same point, relative
+    to its own no-reordering run, within 10 % of the paper's or not (as ours); for a sender
+    ns-2 lacks, why (``ns2_note``)."""
+    variant = row["variant"]
+    key = ((variant, "swap", None, 0, 0.0) if row["scenario"] == "no reordering"
+           else (variant, "swap", 1.0, 15, 0.0))
+    point, base = ns2_points.get(key), baseline(ns2_points, variant)
+    row.update(ns2_Bps=None, ns2_std_Bps=None, ns2_n=0, ns2_vs_no_reordering=None,
+               ns2_size="-", ns2_note=lacking.get(variant, "" if point else "not run"))
+    if point:
+        row.update(ns2_Bps=round(point["mean"], 1), ns2_std_Bps=_round(point["std"], 1),
+                   ns2_n=point["n"])
+        if base:
+            row["ns2_vs_no_reordering"] = round(point["mean"] / base["mean"], 4)
+        row["ns2_size"] = paper_number_verdict({**row, "ours_Bps": row["ns2_Bps"]})
 
 
 ANY_SENDER = "any sender"
@@ -211,20 +236,30 @@ BASE_MARK = "†"
 def table_markdown(rows: list[dict], *, duration: float | None = None) -> str:
     """The paper table in Markdown, with footnotes saying which paper numbers belong to another
     sender, what ± means, and how many of the asked swaps the runs could make."""
-    lines = ["| scenario | variant | paper (B/s) | paper / no reord. | ours (B/s, mean ± sd, n) "
-             "| ours / no reord. | ours within 10 % of the paper's | swaps done / asked per run |",
-             "|---|---|---:|---:|---:|---:|:---:|---:|"]
+    ns2 = any("ns2_Bps" in r for r in rows)
+    head = ("| scenario | variant | paper (B/s) | paper / no reord. | "
+            + ("ns-2 (B/s, mean ± sd, n) | ns-2 / no reord. | ns-2 within 10 % of the paper's | "
+               if ns2 else "")
+            + "ours (B/s, mean ± sd, n) | ours / no reord. | ours within 10 % of the paper's "
+              "| swaps done / asked per run |")
+    lines = [head, "|---|---|---:|---:|" + ("---:|---:|:---:|" if ns2 else "")
+             + "---:|---:|:---:|---:|"]
     for r in rows:
         paper = f"{r['paper_Bps']:,}"
         if _borrowed(r):
             paper += f" {BASE_MARK} ({r['paper_value_for']})"
-        rel = "-" if r["ours_vs_no_reordering"] is None else f"{r['ours_vs_no_reordering']:.4f}"
+        rel = _ratio_cell(r["ours_vs_no_reordering"])
+        ns2_cells = (f"{_ns2_cell(r)} | {_ratio_cell(r['ns2_vs_no_reordering'])} | "
+                     f"{r['ns2_size']} | " if ns2 else "")
         lines.append(f"| {r['scenario']} | {r['variant']} | {paper} | "
-                     f"{r['paper_vs_no_reordering']:.4f} | {_ours_cell(r)} | {rel} | "
+                     f"{r['paper_vs_no_reordering']:.4f} | {ns2_cells}{_ours_cell(r)} | {rel} | "
                      f"{r['size']} | {_swaps_cell(r)} |")
     transfers = f"{duration:g} s transfers" if duration is not None else "transfers"
     lines += ["", f"Paper: 10-minute (600 s) transfers. Ours: mean ± sample standard deviation "
               f"over n seeds of {transfers} (n = 1: no sd)."]
+    if ns2:
+        lines.append(f"ns-2: the same runs in ns-2 2.35 itself ({NS2_NOTE}); "
+                     f"{NS2_LACKS_MARK}: a sender ns-2 does not have.")
     if any(_borrowed(r) for r in rows):
         lines.append(f"{BASE_MARK} The paper ran only sack, dsack and rdtcp (k = 3): for our "
                      "extensions the paper column repeats the number the paper reported for "
@@ -242,6 +277,25 @@ def table_markdown(rows: list[dict], *, duration: float | None = None) -> str:
 def _borrowed(r: dict) -> bool:
     """The row shows a number the paper reported for another sender (our extensions)."""
     return r["paper_value_for"] not in (r["variant"], ANY_SENDER)
+
+
+# how the ns-2 column's runs are built (experiments/ns2/scenario.py)
+NS2_NOTE = ("SACK as Agent/TCP/Sack1 with Agent/TCPSink/Sack1, on the same dumbbell; 003's "
+            "queue swaps as hold-backs before R1's queue, by a swap's displacement in the "
+            "queue's length; mean ± sd over the same seeds")
+NS2_LACKS_MARK = "—"
+
+
+def _ratio_cell(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def _ns2_cell(r: dict) -> str:
+    if r["ns2_Bps"] is None:
+        return f"{NS2_LACKS_MARK} ({r['ns2_note']})" if r["ns2_note"] != "not run" \
+            else "not run"
+    sd = "" if r["ns2_std_Bps"] is None else f" ± {r['ns2_std_Bps']:,.0f}"
+    return f"{r['ns2_Bps']:,.0f}{sd} (n = {r['ns2_n']})"
 
 
 def _ours_cell(r: dict) -> str:

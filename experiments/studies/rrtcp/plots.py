@@ -12,8 +12,8 @@ import matplotlib
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 
-from experiments.runner.plots import (plot_curve, save_figure, sender_style,  # noqa: E402
-                                      stats_note, thousands)
+from experiments.runner.plots import (plot_curve, plot_reference_curve,  # noqa: E402
+                                      save_figure, sender_style, stats_note, thousands)
 from experiments.studies.rrtcp.evaluation import Panel, Trace, ideal_key  # noqa: E402
 from experiments.studies.rrtcp.scenario import mechanisms  # noqa: E402
 
@@ -56,8 +56,16 @@ def run_lengths(keys) -> str:
     return f"{lengths[0]:g} s" if len(lengths) == 1 else f"{lengths[0]:g}-{lengths[-1]:g} s"
 
 
-def plot_panels(points: dict, panels: Sequence[Panel], out: Path) -> list[str]:
-    """One PNG per panel with at least one point; returns the names written."""
+NS2_LABEL = "ns-2: "        # the start of an ns-2 curve's label
+
+
+def plot_panels(points: dict, panels: Sequence[Panel], out: Path, *,
+                ns2_points: dict | None = None, ns2_figures: list[str] | None = None
+                ) -> list[str]:
+    """One PNG per panel with at least one point; returns the names written. ``ns2_points``:
+    ns-2's points of the same runs (``--ns2``), each of its curves drawn beside ours
+    (``plot_reference_curve``: the sender's colour, wide and pale, crosses) where it has the
+    panel's metric; the names of those figures are appended to ``ns2_figures``."""
     written = []
     for panel in panels:
         ref = RATIO_TO.get(panel.number)
@@ -68,6 +76,7 @@ def plot_panels(points: dict, panels: Sequence[Panel], out: Path) -> list[str]:
             fig, ax = plt.subplots(figsize=(8.5, 5.2))
             low = None
         drawn = []
+        ns2_drawn = False
         for curve in panel.curves:
             pts = [(x, points[key]) for x, key in curve.points
                    if key in points and points[key].get(panel.metric) is not None]
@@ -76,6 +85,14 @@ def plot_panels(points: dict, panels: Sequence[Panel], out: Path) -> list[str]:
             colour, marker = sender_style(curve.variant)
             if curve.label == "SACK-NODELAY":   # SACK's own reference: drawn apart from SACK
                 colour, marker = ("gold" if len(pts) == 1 else "darkgoldenrod"), "*"
+            theirs = [(x, ns2_points[key]) for x, key in curve.points
+                      if key in (ns2_points or {})
+                      and ns2_points[key].get(panel.metric) is not None]
+            if theirs and not curve.hline:
+                plot_reference_curve(ax, [x for x, _ in theirs],
+                                     [_shown(p, panel.metric) for _, p in theirs],
+                                     colour=colour, label=f"{NS2_LABEL}{curve.label}")
+                ns2_drawn = True
             if curve.hline:
                 ax.axhline(pts[0][1][panel.metric], color=colour, ls="--", lw=1.5,
                            label=f"{curve.label} (its own dupthresh)")
@@ -101,8 +118,8 @@ def plot_panels(points: dict, panels: Sequence[Panel], out: Path) -> list[str]:
         if low is not None:
             _ratio_panel(low, points, panel, ref)
         ax.set_title(f"000 Fig. {panel.number}: {panel.title}\n{run_lengths(_keys(panel))} runs "
-                     f"(000: 1000 s), {stats_note(drawn)}\n{panel_mechanisms(_keys(panel))}",
-                     fontsize=8)
+                     f"(000: 1000 s), {stats_note(drawn)}\n{panel_mechanisms(_keys(panel))}"
+                     + (f"\n{NS2_STYLE_NOTE}" if ns2_drawn else ""), fontsize=8)
         ax.grid(alpha=0.3)
         # below the figure: under the curves it would hide them (below the lower panel when
         # there is one: between the panels the lower one would cover it)
@@ -110,7 +127,13 @@ def plot_panels(points: dict, panels: Sequence[Panel], out: Path) -> list[str]:
                            bbox_to_anchor=(0.5, -0.13 if low is None else -0.3), ncol=3)
         save_figure(fig, out / panel.name)
         written.append(panel.name)
+        if ns2_drawn and ns2_figures is not None:
+            ns2_figures.append(panel.name)
     return written
+
+
+NS2_STYLE_NOTE = ("ns-2 2.35's runs of the same points (ns-2: in the legend): wide pale lines, "
+                  "x markers, in the sender's colour; 000's delays as ns-2 error models")
 
 
 def _ratio_panel(ax, points: dict, panel: Panel, ref: str) -> None:
