@@ -19,7 +19,10 @@ each with two verdicts, direction and size, and those not run), statements.csv,
 estimators.csv (Figs. 5.2-5.4, 5.6-5.11's numbers per estimator, every ACK's samples and once a
 flight), connections.csv (one row per connection), breakdowns.csv (by throughput and median
 flight size, §5.5), rto_settings.csv (ch. 4's replay), table_4_4.csv (retransmissions by OS),
-runs.csv, summary.json; figures fig_lpa.png (Fig. 5.2), fig_fpa.png (Fig. 5.4),
+table_4_6.csv (Table 4.6: the dupACK threshold's impact by OS, in paper_table.md as 004 prints it),
+runs.csv, summary.json; figures fig5_1_loss_rate.png (Fig. 5.1), fig5_3_lead.png (Fig. 5.3),
+fig5_5_best_case.png (Fig. 5.5; experiments.studies.dbce.figures), fig_lpa.png (Fig. 5.2),
+fig_fpa.png (Fig. 5.4),
 fig_duration.png (Figs. 5.6-5.11), fig_breakdown.png (§5.5), fig_rto.png (ch. 4: spurious
 timeouts against waiting time); the journal runs.jsonl (``--resume``).
 """
@@ -48,7 +51,9 @@ from experiments.runner.sweep import (add_run_options, add_sweep_options, defaul
 from experiments.runner.verdicts import counts, csv_rows
 from experiments.runner.verdicts import markdown as verdicts_markdown
 from experiments.runner.verdicts import rows as verdict_rows
+from experiments.studies.dbce.figures import chapter5_figures
 from experiments.studies.dbce.networks import NETWORKS
+from experiments.studies.dbce.table46 import table_4_6, table_4_6_markdown
 from experiments.studies.dbce.statements import (LINUX_STACK, PAPER_TABLE_4_4,
                                                  chapter3_statements, chapter4_statements,
                                                  chapter5_statements)
@@ -257,6 +262,7 @@ def table_markdown(study: dict, stated: list, t44: list, cfg: DbceSweepConfig,
                      f" | {_f(r['wait_mean'])} | {r['by_fast']} | {r['rto_to_fast']} / "
                      f"{r['fast_to_rto']} | {_f(r['delta_mean'])} | "
                      f"{_pct(r['shorter_10pct'])} / {_pct(r['longer_10pct'])} |")
+    lines += ["", table_4_6_markdown(table_4_6(study, connections))]
     lines += ["", verdicts_markdown(stated, paper="004", columns=(("paper", "004"),
                                                                 ("ours", "ours")),
                                     intro="**004's statements** (ch. 3-5) on these traces")]
@@ -305,6 +311,12 @@ def write_outputs(rows: list[dict], cfg: DbceSweepConfig, out: Path, *, mode: st
                  for r in rs])
     write_csv(out / "table_4_4.csv", [{k: (list(v) if isinstance(v, tuple) else v)
                                        for k, v in r.items()} for r in t44])
+    t46 = table_4_6(study, connections)
+    write_csv(out / "table_4_6.csv", [{**{k: v for k, v in r.items() if k != "paper"},
+                                       **dict(zip(("paper_fr", "paper_rto", "paper_rto_to_fr",
+                                                   "paper_spurious_caused", "paper_fr_to_rto",
+                                                   "paper_spurious_avoided"), r["paper"]))}
+                                      for r in t46])
     markdown = table_markdown(study, stated, t44, cfg, len(rows), connections)
     (out / "paper_table.md").write_text(markdown + "\n")
     write_csv(out / "statements.csv", csv_rows(stated))
@@ -313,7 +325,8 @@ def write_outputs(rows: list[dict], cfg: DbceSweepConfig, out: Path, *, mode: st
                                 code_version=code_version),
                "connections": study["connections"], "scored": study["scored"],
                "lossy": study["lossy"], "study": study, "statements": verdict_rows(stated),
-               "verdicts": counts(stated), "table_4_4": t44, "table_markdown": markdown,
+               "verdicts": counts(stated), "table_4_4": t44, "table_4_6": t46,
+               "table_markdown": markdown,
                "figures": figures}
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     return summary
@@ -362,6 +375,7 @@ def plot_figures(study: dict, connections: list, out: Path) -> list[str]:
         ax.legend(fontsize=7, loc="upper left")
         save_figure(fig, out / name)
         written.append(name)
+    written += chapter5_figures(conns, plotted_estimators(), styles, out)
     if lossy:
         fig, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
         for ax, col, policy in ((axes[0], 2, "additive"), (axes[1], 3, "multiplicative")):

@@ -32,7 +32,8 @@ RUNS = {
 # figures a driver's small run must draw besides (the time-sequence diagrams of one traced
 # connection each)
 EXPECTED = {"netreno": {"fig2_small_window.png", "fig3_lost_retransmission.png",
-                        "fig4_ack_clock.png", "fig5_back_to_back.png"}}
+                        "fig4_ack_clock.png", "fig5_back_to_back.png"},
+            "dbce": {"fig5_1_loss_rate.png", "fig5_3_lead.png", "fig5_5_best_case.png"}}
 
 
 @pytest.fixture(scope="module", params=sorted(RUNS))
