@@ -20,6 +20,9 @@ estimators.csv (Figs. 5.2-5.4, 5.6-5.11's numbers per estimator, every ACK's sam
 flight), connections.csv (one row per connection), breakdowns.csv (by throughput and median
 flight size, §5.5), rto_settings.csv (ch. 4's replay), table_4_4.csv (retransmissions by OS),
 table_4_6.csv (Table 4.6: the dupACK threshold's impact by OS, in paper_table.md as 004 prints it),
+table_3_2.csv, table_3_4.csv, table_3_5.csv, table_3_7.csv, table_3_8.csv (ch. 3: the analyzer's
+classification of the OOS segments per network and reordering, experiments.studies.dbce.chapter3;
+in paper_table.md as 004 prints them), fig3_5_unexplained.png (Fig. 3.5),
 runs.csv, summary.json; figures fig5_1_loss_rate.png (Fig. 5.1), fig5_3_lead.png (Fig. 5.3),
 fig5_5_best_case.png (Fig. 5.5; experiments.studies.dbce.figures), fig_lpa.png (Fig. 5.2),
 fig_fpa.png (Fig. 5.4),
@@ -51,6 +54,8 @@ from experiments.runner.sweep import (add_run_options, add_sweep_options, defaul
 from experiments.runner.verdicts import counts, csv_rows
 from experiments.runner.verdicts import markdown as verdicts_markdown
 from experiments.runner.verdicts import rows as verdict_rows
+from experiments.studies.dbce.chapter3 import (chapter3_figures, chapter3_markdown,
+                                               chapter3_tables)
 from experiments.studies.dbce.figures import chapter5_figures
 from experiments.studies.dbce.networks import NETWORKS
 from experiments.studies.dbce.table46 import table_4_6, table_4_6_markdown
@@ -262,7 +267,8 @@ def table_markdown(study: dict, stated: list, t44: list, cfg: DbceSweepConfig,
                      f" | {_f(r['wait_mean'])} | {r['by_fast']} | {r['rto_to_fast']} / "
                      f"{r['fast_to_rto']} | {_f(r['delta_mean'])} | "
                      f"{_pct(r['shorter_10pct'])} / {_pct(r['longer_10pct'])} |")
-    lines += ["", table_4_6_markdown(table_4_6(study, connections))]
+    lines += ["", table_4_6_markdown(table_4_6(study, connections)),
+              "", chapter3_markdown(chapter3_tables(connections))]
     lines += ["", verdicts_markdown(stated, paper="004", columns=(("paper", "004"),
                                                                 ("ours", "ours")),
                                     intro="**004's statements** (ch. 3-5) on these traces")]
@@ -317,15 +323,18 @@ def write_outputs(rows: list[dict], cfg: DbceSweepConfig, out: Path, *, mode: st
                                                    "paper_spurious_caused", "paper_fr_to_rto",
                                                    "paper_spurious_avoided"), r["paper"]))}
                                       for r in t46])
+    ch3 = chapter3_tables(connections)
+    for name, table in ch3.items():
+        write_csv(out / f"{name}.csv", table)
     markdown = table_markdown(study, stated, t44, cfg, len(rows), connections)
     (out / "paper_table.md").write_text(markdown + "\n")
     write_csv(out / "statements.csv", csv_rows(stated))
-    figures = plot_figures(study, connections, out)
+    figures = plot_figures(study, connections, out) + chapter3_figures(connections, out)
     summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
                                 code_version=code_version),
                "connections": study["connections"], "scored": study["scored"],
                "lossy": study["lossy"], "study": study, "statements": verdict_rows(stated),
-               "verdicts": counts(stated), "table_4_4": t44, "table_4_6": t46,
+               "verdicts": counts(stated), "table_4_4": t44, "table_4_6": t46, **ch3,
                "table_markdown": markdown,
                "figures": figures}
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")

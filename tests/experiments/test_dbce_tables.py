@@ -34,8 +34,14 @@ def test_a_quick_run_writes_the_tables_figures_and_data(quick):
                  "rto_settings.csv", "table_4_4.csv", "runs.csv", "summary.json",
                  "fig_lpa.png", "fig_fpa.png", "fig_duration.png", "fig_breakdown.png",
                  "fig_rto.png", "fig5_1_loss_rate.png", "fig5_3_lead.png",
-                 "fig5_5_best_case.png", "table_4_6.csv"):
+                 "fig5_5_best_case.png", "table_4_6.csv", "table_3_2.csv", "table_3_4.csv",
+                 "table_3_5.csv", "table_3_7.csv", "table_3_8.csv", "fig3_5_unexplained.png"):
         assert (out / name).stat().st_size > 0, name
+    # ch. 3: every connection in Table 3.2's last row, the accepted among the OOS ones
+    every = summary["table_3_2"][-1]
+    assert every["trace"] == "all" and every["connections"] == summary["connections"]
+    assert 0 < every["accepted"] <= every["oos_connections"] <= every["connections"]
+    assert sum(r["oos_connections"] for r in summary["table_3_4"]) == every["oos_connections"]
     assert {"fig5_1_loss_rate.png", "fig5_3_lead.png", "fig5_5_best_case.png"} \
         <= set(summary["figures"])
     # Table 4.6's Linux row: the FR/Rs and RTOs are those of the Linux connections' own timer
@@ -105,6 +111,46 @@ def test_figs_5_1_5_3_5_5_draw_zeros_at_the_left_edge_and_are_readable(tmp_path,
     # Fig. 5.5: two connections of four save nothing, one 0.05 RTT, one 3 (additive)
     assert curves["fig5_5_best_case.png"]["additive decrease (4)"] == [0.5, 0.75, 1.0]
     assert curves["fig5_3_lead.png"]["CIM (3)"] == pytest.approx([0, 1 / 3, 2 / 3, 1.0])
+
+
+def _ch3(network, os_name, verdict, reported, classes, need=None, explains=()):
+    return {"network": network, "reordering": "none", "os": os_name, "segments": 20,
+            "data_bytes": 20_000, "ch3": {"oos": sum(classes.values()), "verdict": verdict,
+                                          "explains": list(explains) or [reported],
+                                          "reported": reported, "classes": classes,
+                                          "need": need or {}, "reorder": 0, "duplicate": 0,
+                                          "resequencing": None}}
+
+
+def test_chapter_3_tables_count_the_accepted_connections_classes_and_needs(tmp_path):
+    from experiments.studies.dbce.chapter3 import (chapter3_figures, chapter3_markdown,
+                                                   chapter3_tables)
+    conns = [
+        _ch3("dbce-a", "linux-2.4", "unique", "linux24", {"rto": 1, "fast_retransmit": 2},
+             {"rto": {"needed": 1}, "fast_retransmit": {"needed": 1, "unneeded": 1}}),
+        _ch3("dbce-a", "solaris", "consistent", "freebsd410", {"implicit": 1},
+             {"implicit": {"unknown": 1}}, explains=("freebsd410", "solaris")),
+        _ch3("dbce-a", "windows-xp", "none", "winxp", {"rto": 1, "unexplained": 3}),
+        _ch3("dbce-a", "windows-xp", "unique", "linux24", {}),        # no OOS segment
+    ]
+    t = chapter3_tables(conns)
+    row = t["table_3_2"][0]
+    assert (row["trace"], row["connections"], row["oos_connections"], row["accepted"]) \
+        == ("dbce-a, none", 4, 3, 2)
+    # Table 3.5 over the two accepted connections' 4 OOS segments; 3.7 over all 8
+    t35, t37 = t["table_3_5"][0], t["table_3_7"][0]
+    assert (t35["oos_segments"], t35["RTO"], t35["Dupack"], t35["Implicit"]) == (4, 0.25, 0.5,
+                                                                               0.25)
+    assert (t37["oos_segments"], t37["Unexplained"]) == (8, 3 / 8)
+    t38 = t["table_3_8"][0]
+    assert (t38["retransmissions"], t38["needed"], t38["unneeded_explicit"],
+            t38["no_inference"]) == (4, 0.5, 0.25, 0.25)
+    t34 = {r["os"]: r for r in t["table_3_4"]}
+    assert (t34["linux-2.4"]["correct"], t34["solaris"]["alike_with_truth"],
+            t34["windows-xp"]["unexplained"]) == (1.0, 1.0, 1.0)
+    text = chapter3_markdown(t)
+    assert "| dbce-a, none | 4 | 80,000 | 80 | 3 | 60,000 | 2 | 66.7 | 40,000 |" in text
+    assert chapter3_figures(conns, tmp_path) == ["fig3_5_unexplained.png"]
 
 
 def test_table_4_6_in_the_thesis_form_windows_raises_d_to_3():

@@ -33,7 +33,8 @@ RUNS = {
 # connection each)
 EXPECTED = {"netreno": {"fig2_small_window.png", "fig3_lost_retransmission.png",
                         "fig4_ack_clock.png", "fig5_back_to_back.png"},
-            "dbce": {"fig5_1_loss_rate.png", "fig5_3_lead.png", "fig5_5_best_case.png"}}
+            "dbce": {"fig5_1_loss_rate.png", "fig5_3_lead.png", "fig5_5_best_case.png",
+                     "fig3_5_unexplained.png"}}
 
 
 @pytest.fixture(scope="module", params=sorted(RUNS))
