@@ -1,6 +1,7 @@
-"""Seed 004's chapters 4 and 5 on the simulator's traces: delay-based congestion estimators
-scored by LPA/FPA and the modelled change in duration, and the retransmission timer replayed
-under other RTO parameters ([TCPDEBUG] ch. 4-5, App. A-B).
+"""Seed 004's chapters 3-5 on the simulator's traces: the out-of-sequence segments classified
+(ch. 3), delay-based congestion estimators scored by LPA/FPA and the modelled change in
+duration, and the retransmission timer replayed under other RTO parameters ([TCPDEBUG] ch.
+3-5, App. A-B).
 
     python -m experiments.dbce_tables --mode quick --out results/dbce/    # 2 minutes (4 on a busy machine)
     python -m experiments.dbce_tables --mode full --out results/dbce/     # ~3,000 connections
@@ -500,11 +501,13 @@ def _log_bins(values: list) -> list:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m experiments.dbce_tables", formatter_class=HelpFormatter,
-        description="Seed 004's chapters 4 and 5 on the simulator's traces: many connections "
-                    "over varied dumbbells with the P4 gateways, scored by the delay-based "
-                    "congestion estimators of Table 5.1 (LPA, FPA, modelled change in "
-                    "duration) and their timers replayed under other RTO parameters. Options "
-                    "without a default shown take the --mode's value.")
+        description="Seed 004's chapters 3-5 on the simulator's traces: many connections "
+                    "over varied dumbbells with the P4 gateways, their out-of-sequence segments "
+                    "classified (ch. 3: Tables 3.2, 3.4, 3.5, 3.7, 3.8, Fig. 3.5), scored by "
+                    "the delay-based congestion estimators of Table 5.1 (LPA, FPA, modelled "
+                    "change in duration; Figs. 5.1-5.11) and their timers replayed under other "
+                    "RTO parameters (ch. 4, Tables 4.4 and 4.6). Options without a default "
+                    "shown take the --mode's value.")
     p.add_argument("--mode", choices=sorted(MODES), default="quick",
                    help="full: every network, reordering and sender, 2 seeds, 90 s runs "
                         "(about 3,000 connections, 4 minutes on 2 cores with PyPy); quick: "

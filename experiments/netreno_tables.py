@@ -239,7 +239,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         f"({mode_defaults(MODES, 'trace_levels')})")
     p.add_argument("--no-traces", dest="traces", action="store_false",
                    help="leave out Figs. 2-5, the time-sequence diagrams of one traced "
-                        "connection each (about half a minute of runs)")
+                        "connection each (fig2_small_window, fig3_lost_retransmission, "
+                        "fig4_ack_clock, fig5_back_to_back .png/.csv; about half a minute of "
+                        "runs)")
     add_run_options(p)
     args = p.parse_args(argv)
     default_jobs(args)
