@@ -80,7 +80,8 @@ def evaluate(series, *, seed: int = 1, settings=None, baseline: str | None = Non
             sc = dbce.score(use, losses, fn, seed=own)
             row[mode] = [sc.lpa, sc.fpa, round(sc.additive, 6), round(sc.multiplicative, 6),
                          sc.predicted, sc.cn_phases, sc.false_positives,
-                         sum(1 for x in sc.lead if x >= 1), len(sc.lead)]
+                         sum(1 for x in sc.lead if x >= 1), len(sc.lead),
+                         [round(x, 4) for x in sc.lead]]
         scores[name] = row
     out["dbce"] = scores
     add, mult = dbce.best_case(samples, losses)

@@ -1,6 +1,7 @@
-"""Seed 004's chapters 4 and 5 on the simulator's traces: delay-based congestion estimators
-scored by LPA/FPA and the modelled change in duration, and the retransmission timer replayed
-under other RTO parameters ([TCPDEBUG] ch. 4-5, App. A-B).
+"""Seed 004's chapters 3-5 on the simulator's traces: the out-of-sequence segments classified
+(ch. 3), delay-based congestion estimators scored by LPA/FPA and the modelled change in
+duration, and the retransmission timer replayed under other RTO parameters ([TCPDEBUG] ch.
+3-5, App. A-B).
 
     python -m experiments.dbce_tables --mode quick --out results/dbce/    # 2 minutes (4 on a busy machine)
     python -m experiments.dbce_tables --mode full --out results/dbce/     # ~3,000 connections
@@ -19,7 +20,13 @@ each with two verdicts, direction and size, and those not run), statements.csv,
 estimators.csv (Figs. 5.2-5.4, 5.6-5.11's numbers per estimator, every ACK's samples and once a
 flight), connections.csv (one row per connection), breakdowns.csv (by throughput and median
 flight size, §5.5), rto_settings.csv (ch. 4's replay), table_4_4.csv (retransmissions by OS),
-runs.csv, summary.json; figures fig_lpa.png (Fig. 5.2), fig_fpa.png (Fig. 5.4),
+table_4_6.csv (Table 4.6: the dupACK threshold's impact by OS, in paper_table.md as 004 prints it),
+table_3_2.csv, table_3_4.csv, table_3_5.csv, table_3_7.csv, table_3_8.csv (ch. 3: the analyzer's
+classification of the OOS segments per network and reordering, experiments.studies.dbce.chapter3;
+in paper_table.md as 004 prints them), fig3_5_unexplained.png (Fig. 3.5),
+runs.csv, summary.json; figures fig5_1_loss_rate.png (Fig. 5.1), fig5_3_lead.png (Fig. 5.3),
+fig5_5_best_case.png (Fig. 5.5; experiments.studies.dbce.figures), fig_lpa.png (Fig. 5.2),
+fig_fpa.png (Fig. 5.4),
 fig_duration.png (Figs. 5.6-5.11), fig_breakdown.png (§5.5), fig_rto.png (ch. 4: spurious
 timeouts against waiting time); the journal runs.jsonl (``--resume``).
 """
@@ -48,7 +55,11 @@ from experiments.runner.sweep import (add_run_options, add_sweep_options, defaul
 from experiments.runner.verdicts import counts, csv_rows
 from experiments.runner.verdicts import markdown as verdicts_markdown
 from experiments.runner.verdicts import rows as verdict_rows
+from experiments.studies.dbce.chapter3 import (chapter3_figures, chapter3_markdown,
+                                               chapter3_tables)
+from experiments.studies.dbce.figures import chapter5_figures
 from experiments.studies.dbce.networks import NETWORKS
+from experiments.studies.dbce.table46 import table_4_6, table_4_6_markdown
 from experiments.studies.dbce.statements import (LINUX_STACK, PAPER_TABLE_4_4,
                                                  chapter3_statements, chapter4_statements,
                                                  chapter5_statements)
@@ -257,6 +268,8 @@ def table_markdown(study: dict, stated: list, t44: list, cfg: DbceSweepConfig,
                      f" | {_f(r['wait_mean'])} | {r['by_fast']} | {r['rto_to_fast']} / "
                      f"{r['fast_to_rto']} | {_f(r['delta_mean'])} | "
                      f"{_pct(r['shorter_10pct'])} / {_pct(r['longer_10pct'])} |")
+    lines += ["", table_4_6_markdown(table_4_6(study, connections)),
+              "", chapter3_markdown(chapter3_tables(connections))]
     lines += ["", verdicts_markdown(stated, paper="004", columns=(("paper", "004"),
                                                                 ("ours", "ours")),
                                     intro="**004's statements** (ch. 3-5) on these traces")]
@@ -305,15 +318,25 @@ def write_outputs(rows: list[dict], cfg: DbceSweepConfig, out: Path, *, mode: st
                  for r in rs])
     write_csv(out / "table_4_4.csv", [{k: (list(v) if isinstance(v, tuple) else v)
                                        for k, v in r.items()} for r in t44])
+    t46 = table_4_6(study, connections)
+    write_csv(out / "table_4_6.csv", [{**{k: v for k, v in r.items() if k != "paper"},
+                                       **dict(zip(("paper_fr", "paper_rto", "paper_rto_to_fr",
+                                                   "paper_spurious_caused", "paper_fr_to_rto",
+                                                   "paper_spurious_avoided"), r["paper"]))}
+                                      for r in t46])
+    ch3 = chapter3_tables(connections)
+    for name, table in ch3.items():
+        write_csv(out / f"{name}.csv", table)
     markdown = table_markdown(study, stated, t44, cfg, len(rows), connections)
     (out / "paper_table.md").write_text(markdown + "\n")
     write_csv(out / "statements.csv", csv_rows(stated))
-    figures = plot_figures(study, connections, out)
+    figures = plot_figures(study, connections, out) + chapter3_figures(connections, out)
     summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
                                 code_version=code_version),
                "connections": study["connections"], "scored": study["scored"],
                "lossy": study["lossy"], "study": study, "statements": verdict_rows(stated),
-               "verdicts": counts(stated), "table_4_4": t44, "table_markdown": markdown,
+               "verdicts": counts(stated), "table_4_4": t44, "table_4_6": t46, **ch3,
+               "table_markdown": markdown,
                "figures": figures}
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     return summary
@@ -362,6 +385,7 @@ def plot_figures(study: dict, connections: list, out: Path) -> list[str]:
         ax.legend(fontsize=7, loc="upper left")
         save_figure(fig, out / name)
         written.append(name)
+    written += chapter5_figures(conns, plotted_estimators(), styles, out)
     if lossy:
         fig, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
         for ax, col, policy in ((axes[0], 2, "additive"), (axes[1], 3, "multiplicative")):
@@ -477,11 +501,13 @@ def _log_bins(values: list) -> list:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m experiments.dbce_tables", formatter_class=HelpFormatter,
-        description="Seed 004's chapters 4 and 5 on the simulator's traces: many connections "
-                    "over varied dumbbells with the P4 gateways, scored by the delay-based "
-                    "congestion estimators of Table 5.1 (LPA, FPA, modelled change in "
-                    "duration) and their timers replayed under other RTO parameters. Options "
-                    "without a default shown take the --mode's value.")
+        description="Seed 004's chapters 3-5 on the simulator's traces: many connections "
+                    "over varied dumbbells with the P4 gateways, their out-of-sequence segments "
+                    "classified (ch. 3: Tables 3.2, 3.4, 3.5, 3.7, 3.8, Fig. 3.5), scored by "
+                    "the delay-based congestion estimators of Table 5.1 (LPA, FPA, modelled "
+                    "change in duration; Figs. 5.1-5.11) and their timers replayed under other "
+                    "RTO parameters (ch. 4, Tables 4.4 and 4.6). Options without a default "
+                    "shown take the --mode's value.")
     p.add_argument("--mode", choices=sorted(MODES), default="quick",
                    help="full: every network, reordering and sender, 2 seeds, 90 s runs "
                         "(about 3,000 connections, 4 minutes on 2 cores with PyPy); quick: "

@@ -17,13 +17,21 @@ virtual time with the P4 gateway.
 - §4.1 (Fig. 1): the analyzer's causes of the RTOs (non-trigger, multiple loss, lost
   retransmission; analyzer/rto_classes.py) of simulated 100 KB transfers of NetBSD's Reno ->
   fig1_rto_causes.png/.csv.
+- §4.2, §6.2, §6.4 (Figs. 2-5): time-sequence diagrams of one traced connection each, a
+  mechanism at work (experiments.studies.netreno.traces): NR-SW recovering a loss in a window
+  of three -> fig2_small_window.png; SACK's lost retransmission ending in a timeout ->
+  fig3_lost_retransmission.png; the same connection with NR-LRX's ACK clock sending it again
+  -> fig4_ack_clock.png; NR-B2B's second recovery on the first duplicate ACK ->
+  fig5_back_to_back.png; each with its points in a .csv (the same runs in both modes, about
+  half a minute; ``--no-traces`` leaves them out).
 
 Every host runs NetBSD 1.2's timers (experiments.studies.netreno.scenario). RED is the P4
 gateway's (p4src/include/buffer.p4), configured through the controller's ``ports.N.red``;
 ``--queue droptail`` runs the same networks with the program's drop-tail buffer instead.
 
-Outputs in --out: the tables (.md and .csv), fig1_rto_causes.png/.csv, runs.csv, summary.json
-(configuration, tables, 002's statements with their verdicts, invocations), paper_table.md (all
+Outputs in --out: the tables (.md and .csv), fig1_rto_causes.png/.csv, fig2-fig5 .png/.csv,
+runs.csv, summary.json (configuration, tables, 002's statements with their verdicts, the traced
+runs of Figs. 2-5 and their events, invocations), paper_table.md (all
 of it: the tables, then 002's statements, each with two verdicts, direction and size, and those
 not run), statements.csv, the journal runs.jsonl (``--resume``) and invocations.jsonl.
 """
@@ -38,6 +46,7 @@ from pathlib import Path
 from typing import Sequence
 
 from experiments.runner.cli import HelpFormatter, csv_list, finite_float, out_of_range
+from experiments.runner.program import gateway_program
 from experiments.runner.report import summary_header, write_csv
 from experiments.runner.spec import SENDERS, RunSpec
 from experiments.runner.sweep import (add_run_options, add_sweep_options, default_jobs,
@@ -48,6 +57,7 @@ from experiments.studies.netreno.report import (FIG1_XS, TABLE3_ROWS, fig1_data,
                                                 plot_fig1, table1_markdown, table2_markdown,
                                                 table3_markdown, table3_rows, table12_rows)
 from experiments.studies.netreno.statements import statements_of
+from experiments.studies.netreno.traces import trace_figures
 
 __all__ = ["MODES", "NetRenoSweepConfig", "build_specs", "write_outputs", "main", "parse_args",
            "SIM_VARIANTS", "LAB_VARIANTS", "PARTS"]
@@ -73,6 +83,7 @@ class NetRenoSweepConfig:
     trace_variants: tuple[str, ...]
     queue: str                      # "red" (002's) or "droptail"
     parts: tuple[str, ...]
+    traces: bool = True             # Figs. 2-5: one traced connection per figure
 
 
 MODES = {
@@ -133,6 +144,11 @@ def write_outputs(rows: list[dict], cfg: NetRenoSweepConfig, out: Path, *, mode:
         write_csv(out / "fig1_rto_causes.csv", _flat_fig1(fig1))
         if plot_fig1(fig1, out / "fig1_rto_causes.png"):
             figures.append("fig1_rto_causes.png")
+    traces: list = []
+    trace_notes: list = []
+    if cfg.traces:
+        traced, trace_notes, traces = trace_figures(gateway_program()[1], out)
+        figures += traced
     text = markdown(t12, t3, fig1, stated, cfg)
     (out / "paper_table.md").write_text(text + "\n")
     write_csv(out / "statements.csv", csv_rows(stated))
@@ -143,7 +159,8 @@ def write_outputs(rows: list[dict], cfg: NetRenoSweepConfig, out: Path, *, mode:
                                              "engine_timeouts", "levels", "mean_window")}
                         for v, d in fig1.items()},
                "statements": verdict_rows(stated), "verdicts": counts(stated),
-               "table_markdown": text, "figures": figures}
+               "table_markdown": text, "figures": figures, "traces": traces,
+               "trace_notes": trace_notes}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 
@@ -187,8 +204,9 @@ def _flat_fig1(fig1: dict) -> list[dict]:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m experiments.netreno_tables", formatter_class=HelpFormatter,
-        description="Reproduce Net Reno's Tables 1-3 and Fig. 1 (002 §7.1, §7.2, §4.1) with "
-                    "the P4 gateway. Options without a default shown take the --mode's value.")
+        description="Reproduce Net Reno's Tables 1-3 and Figs. 1-5 (002 §7.1, §7.2, §4.1-6.4) "
+                    "with the P4 gateway. Options without a default shown take the --mode's "
+                    "value.")
     p.add_argument("--mode", choices=sorted(MODES), default="quick",
                    help="full: 002's 10 runs of 30 s (Tables 1-2), 300 s (Table 3), 2,040 "
                         "transfers (Fig. 1); quick: 2 runs of 10 s, 60 s, 120 transfers")
@@ -219,6 +237,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--trace-levels", type=csv_list(finite_float),
                    help="§4.1 probabilities the gateway drops a data packet "
                         f"({mode_defaults(MODES, 'trace_levels')})")
+    p.add_argument("--no-traces", dest="traces", action="store_false",
+                   help="leave out Figs. 2-5, the time-sequence diagrams of one traced "
+                        "connection each (fig2_small_window, fig3_lost_retransmission, "
+                        "fig4_ack_clock, fig5_back_to_back .png/.csv; about half a minute of "
+                        "runs)")
     add_run_options(p)
     args = p.parse_args(argv)
     default_jobs(args)
@@ -266,7 +289,8 @@ def sweep_config(args: argparse.Namespace) -> NetRenoSweepConfig:
     overrides = {"runs": args.runs, "duration": args.duration, "sim_variants": args.variants,
                  "lab_runs": args.lab_runs, "lab_duration": args.lab_duration,
                  "lab_loss": args.lab_loss, "trace_runs": args.trace_runs,
-                 "trace_levels": args.trace_levels, "queue": args.queue, "parts": args.parts}
+                 "trace_levels": args.trace_levels, "queue": args.queue, "parts": args.parts,
+                 "traces": None if args.traces else False}
     return replace(MODES[args.mode], **{k: v for k, v in overrides.items() if v is not None})
 
 

@@ -36,17 +36,20 @@ MAX_PACKETS = 2_000_000
 class TimeSequence:
     """One connection's data direction: ``sent`` and ``resent`` (time, segment number of the
     segment's first byte), ``acks`` (time, cumulative ACK in segments) of the ACKs going back,
-    times from the connection's first packet; ``mss`` the bytes of a segment."""
+    times from the connection's first packet; ``mss`` the bytes of a segment; ``origin`` the
+    capture's time of that first packet (a simulated run's clock, to place its events)."""
     mss: int
     sent: list = field(default_factory=list)
     resent: list = field(default_factory=list)
     acks: list = field(default_factory=list)
+    origin: float = 0.0
 
     def window(self, t0: float, t1: float) -> "TimeSequence":
         """The same connection between ``t0`` and ``t1`` seconds."""
         def cut(points):
             return [p for p in points if t0 <= p[0] <= t1]
-        return TimeSequence(self.mss, cut(self.sent), cut(self.resent), cut(self.acks))
+        return TimeSequence(self.mss, cut(self.sent), cut(self.resent), cut(self.acks),
+                            self.origin)
 
 
 def _packets(path: str | Path):
@@ -99,7 +102,7 @@ def read_time_sequence(path: str | Path) -> TimeSequence:
             acks.append((t - start, max(0, seq_sub(p.ack, first))))
     # in segments of the MSS, known only once every segment is seen
     return TimeSequence(mss, [(t, b / mss) for t, b in sent], [(t, b / mss) for t, b in resent],
-                        [(t, b / mss) for t, b in acks])
+                        [(t, b / mss) for t, b in acks], start or 0.0)
 
 
 def plot_time_sequence(ax, ts: TimeSequence, *, colour: str = "tab:blue",
@@ -133,7 +136,9 @@ def time_sequence_panels(panels: list, path: Path, *, title: str,
                          shade: tuple[float, float] | None = None) -> bool:
     """Write a PNG of time-sequence diagrams stacked one above another, as 001's Figs. 2-4
     compare the conventional recovery with F-RTO's: ``panels`` are (subtitle, TimeSequence,
-    (t0, t1) or None for the whole connection). ``shade`` marks a stretch on the first panel
+    (t0, t1) or None for the whole connection), optionally with a fourth item, the points
+    the figure is about as (time, segment, text), each labelled with an arrow (002's Figs.
+    2-5 name their points so in the text). ``shade`` marks a stretch on the first panel
     (the one the others zoom on). False when matplotlib is missing."""
     try:                                # deferred on purpose: PyPy runs the drivers without it
         import matplotlib
@@ -144,7 +149,7 @@ def time_sequence_panels(panels: list, path: Path, *, title: str,
     from experiments.runner.plots import save_figure
     fig, axes = plt.subplots(len(panels), 1, figsize=(7.5, 1.0 + 3.3 * len(panels)),
                              squeeze=False)
-    for ax, (subtitle, ts, window) in zip(axes[:, 0], panels):
+    for ax, (subtitle, ts, window, *marks) in zip(axes[:, 0], panels):
         part = ts if window is None else ts.window(*window)
         plot_time_sequence(ax, part)
         if window is not None:
@@ -154,6 +159,8 @@ def time_sequence_panels(panels: list, path: Path, *, title: str,
                 ax.set_ylim(min(seqs) - 1, max(seqs) + 1)
         if subtitle:
             ax.set_title(subtitle, fontsize=9)
+        for i, (t, seq, text) in enumerate(marks[0] if marks else ()):
+            _mark(ax, t, seq, text, i)
         ax.legend(fontsize=7, loc="upper left", markerscale=1.5)
     if shade is not None:
         axes[0, 0].axvspan(*shade, color="0.85", zorder=0)
@@ -161,3 +168,14 @@ def time_sequence_panels(panels: list, path: Path, *, title: str,
     fig.tight_layout()
     save_figure(fig, path)
     return True
+
+
+def _mark(ax, t: float, seq: float, text: str, i: int = 0) -> None:
+    """Label the point (t, seq) with ``text`` below and right of it, an arrow pointing at it
+    (below: the points of a time-sequence diagram climb to the upper right, the legend sits
+    upper left); the ``i``-th label of a panel a step lower than the one before, three steps
+    round, so that labels of points close together do not overprint."""
+    ax.annotate(text, xy=(t, seq), xytext=(14, -22 - 14 * (i % 3)), textcoords="offset points",
+                fontsize=7,
+                arrowprops={"arrowstyle": "->", "color": "black", "lw": 0.8},
+                bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "0.6", "alpha": 0.9})

@@ -33,8 +33,26 @@ def test_a_quick_run_writes_the_tables_figures_and_data(quick):
     for name in ("paper_table.md", "estimators.csv", "connections.csv", "breakdowns.csv",
                  "rto_settings.csv", "table_4_4.csv", "runs.csv", "summary.json",
                  "fig_lpa.png", "fig_fpa.png", "fig_duration.png", "fig_breakdown.png",
-                 "fig_rto.png"):
+                 "fig_rto.png", "fig5_1_loss_rate.png", "fig5_3_lead.png",
+                 "fig5_5_best_case.png", "table_4_6.csv", "table_3_2.csv", "table_3_4.csv",
+                 "table_3_5.csv", "table_3_7.csv", "table_3_8.csv", "fig3_5_unexplained.png"):
         assert (out / name).stat().st_size > 0, name
+    # ch. 3: every connection in Table 3.2's last row, the accepted among the OOS ones
+    every = summary["table_3_2"][-1]
+    assert every["trace"] == "all" and every["connections"] == summary["connections"]
+    assert 0 < every["accepted"] <= every["oos_connections"] <= every["connections"]
+    assert sum(r["oos_connections"] for r in summary["table_3_4"]) == every["oos_connections"]
+    assert {"fig5_1_loss_rate.png", "fig5_3_lead.png", "fig5_5_best_case.png"} \
+        <= set(summary["figures"])
+    # Table 4.6's Linux row: the FR/Rs and RTOs are those of the Linux connections' own timer
+    # (spurious ones included), its D = 2 and D = 4 columns the replay's rows
+    linux = {r["setting"]: r for r in summary["study"]["rto_by_stack"]["Linux 2.4 (Table 4.5)"]}
+    own = linux["Linux 2.4 (Table 4.5)"]
+    row = next(r for r in summary["table_4_6"] if r["os"] == "Linux")
+    assert (row["fr"], row["rto"]) == (own["by_fast"] + own["spurious_fast"],
+                                       own["by_timer"] + own["spurious_timeouts"])
+    assert (row["rto_to_fr"], row["fr_to_rto"]) == (linux["Linux, D = 2"]["rto_to_fast"],
+                                                    linux["Linux, D = 4"]["fast_to_rto"])
     # 6 networks x 3 reorderings x 2 senders, ~41 connections each, all of 10 segments or more
     assert summary["runs"] == 36 and summary["connections"] >= 1300
     assert summary["scored"] == summary["connections"] and summary["lossy"] >= 300
@@ -45,8 +63,122 @@ def test_a_quick_run_writes_the_tables_figures_and_data(quick):
                  "Random(0.8) is about as good as CARD, BFA and DECA",
                  "CARD (Table 5.1 row 1 [Jai89])", "DAIMD (Table 5.1 row 9 [LSM+07])",
                  "Random(0.8) (§5.4.1)", "004 Table 4.4", "The timer replayed (004 ch. 4)",
-                 "The Linux estimator is considerably more efficient", "**Not run**"):
+                 "The Linux estimator is considerably more efficient", "**Not run**",
+                 "**Table 4.6 (004 §4.4.3): impact of the dupACK threshold.**",
+                 "004: 19,115 (6.2%)"):
         assert text in table, text
+
+
+def _connection(network, loss_rate, leads, best, stack="Linux 2.4 (Table 4.5)",
+                base=(0, 2, 1, 0, 1)):
+    from experiments.dbce_tables import plotted_estimators
+    return {"network": network, "loss_rate": loss_rate, "best": list(best),
+            "dbce": {e: {"all": [None, 1.0, 0.0, 0.0, len(leads), 1, 0,
+                                 sum(x >= 1 for x in leads), len(leads), list(leads)]}
+                     for e in plotted_estimators()},
+            "rto": {"rtts": 10.0, "baseline": stack, "base": list(base)}}
+
+
+def test_figs_5_1_5_3_5_5_draw_zeros_at_the_left_edge_and_are_readable(tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+
+    from experiments.dbce_tables import _styles, plotted_estimators
+    from experiments.runner.plots import readability_problems
+    from experiments.studies.dbce.figures import chapter5_figures, leads
+    conns = [_connection("dbce-a", 0.0, [], (0.0, 0.0)),
+             _connection("dbce-a", 0.05, [0.5, 2.0], (3.0, 2.5)),
+             _connection("dbce-b", 0.0, [], (0.0, 0.0)),
+             _connection("dbce-b", 0.2, [1.5], (0.05, 0.05))]
+    assert leads(conns, ["CIM"]) == {"CIM": [0.5, 2.0, 1.5]}
+    # a connection analysed before the leads were kept (its row has nine items) gives none
+    old = _connection("dbce-a", 0.1, [0.3], (1.0, 1.0))
+    old["dbce"]["CIM"]["all"] = old["dbce"]["CIM"]["all"][:9]
+    assert leads([old], ["CIM"]) == {"CIM": []}
+    curves, real = {}, Figure.savefig
+
+    def savefig(fig, fname, *args, **kwargs):
+        real(fig, fname, *args, **kwargs)
+        name = str(fname).rsplit("/", 1)[-1]
+        assert readability_problems(fig) == [], name
+        curves[name] = {line.get_label(): list(line.get_ydata())
+                        for line in fig.axes[0].get_lines() if not line.get_label().startswith("_")}
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
+    names = chapter5_figures(conns, plotted_estimators(), _styles(), tmp_path)
+    assert names == ["fig5_1_loss_rate.png", "fig5_3_lead.png", "fig5_5_best_case.png"]
+    # Fig. 5.1: half of each network's connections lossless: each curve starts at 0.5
+    assert curves["fig5_1_loss_rate.png"]["dbce-a (2)"][0] == 0.5
+    # Fig. 5.5: two connections of four save nothing, one 0.05 RTT, one 3 (additive)
+    assert curves["fig5_5_best_case.png"]["additive decrease (4)"] == [0.5, 0.75, 1.0]
+    assert curves["fig5_3_lead.png"]["CIM (3)"] == pytest.approx([0, 1 / 3, 2 / 3, 1.0])
+
+
+def _ch3(network, os_name, verdict, reported, classes, need=None, explains=()):
+    return {"network": network, "reordering": "none", "os": os_name, "segments": 20,
+            "data_bytes": 20_000, "ch3": {"oos": sum(classes.values()), "verdict": verdict,
+                                          "explains": list(explains) or [reported],
+                                          "reported": reported, "classes": classes,
+                                          "need": need or {}, "reorder": 0, "duplicate": 0,
+                                          "resequencing": None}}
+
+
+def test_chapter_3_tables_count_the_accepted_connections_classes_and_needs(tmp_path):
+    from experiments.studies.dbce.chapter3 import (chapter3_figures, chapter3_markdown,
+                                                   chapter3_tables)
+    conns = [
+        _ch3("dbce-a", "linux-2.4", "unique", "linux24", {"rto": 1, "fast_retransmit": 2},
+             {"rto": {"needed": 1}, "fast_retransmit": {"needed": 1, "unneeded": 1}}),
+        _ch3("dbce-a", "solaris", "consistent", "freebsd410", {"implicit": 1},
+             {"implicit": {"unknown": 1}}, explains=("freebsd410", "solaris")),
+        _ch3("dbce-a", "windows-xp", "none", "winxp", {"rto": 1, "unexplained": 3}),
+        _ch3("dbce-a", "windows-xp", "unique", "linux24", {}),        # no OOS segment
+    ]
+    t = chapter3_tables(conns)
+    row = t["table_3_2"][0]
+    assert (row["trace"], row["connections"], row["oos_connections"], row["accepted"]) \
+        == ("dbce-a, none", 4, 3, 2)
+    # Table 3.5 over the two accepted connections' 4 OOS segments; 3.7 over all 8
+    t35, t37 = t["table_3_5"][0], t["table_3_7"][0]
+    assert (t35["oos_segments"], t35["RTO"], t35["Dupack"], t35["Implicit"]) == (4, 0.25, 0.5,
+                                                                               0.25)
+    assert (t37["oos_segments"], t37["Unexplained"]) == (8, 3 / 8)
+    t38 = t["table_3_8"][0]
+    assert (t38["retransmissions"], t38["needed"], t38["unneeded_explicit"],
+            t38["no_inference"]) == (4, 0.5, 0.25, 0.25)
+    t34 = {r["os"]: r for r in t["table_3_4"]}
+    assert (t34["linux-2.4"]["correct"], t34["solaris"]["alike_with_truth"],
+            t34["windows-xp"]["unexplained"]) == (1.0, 1.0, 1.0)
+    text = chapter3_markdown(t)
+    assert "| dbce-a, none | 4 | 80,000 | 80 | 3 | 60,000 | 2 | 66.7 | 40,000 |" in text
+    assert chapter3_figures(conns, tmp_path) == ["fig3_5_unexplained.png"]
+
+
+def test_table_4_6_in_the_thesis_form_windows_raises_d_to_3():
+    from experiments.studies.dbce.table46 import table_4_6, table_4_6_markdown
+
+    def setting(name, **counts):
+        return {"setting": name, "connections": 1, "rto_to_fast": 0, "fast_to_rto": 0,
+                "spurious_caused": 0, "spurious_avoided": 0, **counts}
+
+    study = {"rto_by_stack": {
+        "Linux 2.4 (Table 4.5)": [setting("Linux, D = 2", rto_to_fast=1, spurious_caused=2),
+                                  setting("Linux, D = 4", fast_to_rto=3, spurious_avoided=1)],
+        "Windows XP (Table 4.5)": [setting("RFC 2988", fast_to_rto=2, spurious_avoided=1),
+                                   setting("RFC 2988, D = 4", fast_to_rto=1)]}}
+    conns = [_connection("n", 0.1, [], (0, 0), base=(0, 5, 4, 1, 0)),
+             _connection("n", 0.1, [], (0, 0), stack="Windows XP (Table 4.5)",
+                         base=(0, 6, 3, 0, 1))]
+    rows = {r["os"]: r for r in table_4_6(study, conns)}
+    assert (rows["Linux"]["fr"], rows["Linux"]["rto"]) == (5, 5)
+    assert (rows["Linux"]["rto_to_fr"], rows["Linux"]["spurious_caused"],
+            rows["Linux"]["fr_to_rto"], rows["Linux"]["spurious_avoided"]) == (1, 2, 3, 1)
+    # Windows' own D is 2: D = 3 turns FR/Rs into RTOs and avoids spurious ones, negative
+    assert (rows["Windows"]["rto_to_fr"], rows["Windows"]["spurious_caused"]) == (-2, -1)
+    assert rows["Solaris"]["rto_to_fr"] is None and rows["Solaris"]["fr"] == 0
+    text = table_4_6_markdown(list(rows.values()))
+    assert "| Linux | 1 | 5<br>004: 123,735 | 5<br>004: 186,680 | 1 (10.0%)<br>004: 19,115 " \
+           "(6.2%) |" in text
+    assert "-2 (-20.0%)<br>004: -35,417 (-3.3%)" in text
 
 
 @pytest.mark.slow             # 004's quick run: minutes (make test-slow)

@@ -29,6 +29,14 @@ RUNS = {
 }
 
 
+# figures a driver's small run must draw besides (the time-sequence diagrams of one traced
+# connection each)
+EXPECTED = {"netreno": {"fig2_small_window.png", "fig3_lost_retransmission.png",
+                        "fig4_ack_clock.png", "fig5_back_to_back.png"},
+            "dbce": {"fig5_1_loss_rate.png", "fig5_3_lead.png", "fig5_5_best_case.png",
+                     "fig3_5_unexplained.png"}}
+
+
 @pytest.fixture(scope="module", params=sorted(RUNS))
 def figures(request, tmp_path_factory, monkeypatch_module):
     """{file name: readability problems} of every figure the driver saved on a small run."""
@@ -58,6 +66,7 @@ def monkeypatch_module():
 def test_every_figure_of_every_driver_is_readable(figures):
     driver, found = figures
     assert found, f"{driver} saved no figure"
+    assert EXPECTED.get(driver, set()) <= set(found), sorted(found)
     problems = {name: p for name, p in found.items() if p}
     assert not problems, problems
 

@@ -152,8 +152,9 @@ def test_driver_writes_the_tables_and_figure(tmp_path):
     code = nt.main(["--mode", "quick", "--queue", "droptail", "--runs", "1", "--duration", "2",
                     "--variants", "lsnr,netreno", "--lab-duration", "5", "--trace-runs", "1",
                     "--trace-levels", "0.05", "--jobs", "1", "--worker-python", "self",
-                    "--no-progress", "--out", str(out)])
+                    "--no-progress", "--no-traces", "--out", str(out)])
     assert code == 0
+    assert not (out / "fig2_small_window.png").exists()
     for name in ("table1_rtos.md", "table2_drops.md", "table3_goodput.md", "table1_rtos.csv",
                  "table2_drops.csv", "table3_goodput.csv", "fig1_rto_causes.csv",
                  "fig1_rto_causes.png", "runs.csv", "summary.json", "paper_table.md"):
@@ -166,6 +167,81 @@ def test_driver_writes_the_tables_and_figure(tmp_path):
     assert {c["key"] for c in summary["statements"]} >= {"table1_netreno_no_rto",
                                                          "fig1_non_trigger"}
     assert "**Not run**" in (out / "paper_table.md").read_text()
+
+
+def _points(path):
+    """The figure's CSV: [(time, segment, what)]."""
+    import csv
+    with open(path) as f:
+        return [(float(r["time_s"]), float(r["segment"]), r["what"]) for r in csv.DictReader(f)]
+
+
+def _event(points, start):
+    return next((t, s) for t, s, what in points if what.startswith(f"event: {start}"))
+
+
+def _resent(points, segment):
+    return [t for t, s, what in points if what == "retransmitted" and s == segment]
+
+
+@pytest.mark.slow             # four to a dozen traced runs: about a minute (make test-slow)
+def test_figs_2_to_5_each_show_their_mechanism_in_one_traced_connection(tmp_path):
+    out = tmp_path / "nr"
+    assert nt.main(["--parts", "sim", "--runs", "1", "--duration", "1", "--variants", "lsnr",
+                    "--jobs", "1", "--worker-python", "self", "--no-progress",
+                    "--out", str(out)]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    names = ("fig2_small_window", "fig3_lost_retransmission", "fig4_ack_clock",
+             "fig5_back_to_back")
+    assert summary["trace_notes"] == []
+    assert [t["figure"] for t in summary["traces"]] == [f"{n}.png" for n in names]
+    for n in names:
+        assert f"{n}.png" in summary["figures"] and (out / f"{n}.png").stat().st_size > 20_000
+    traces = {t["figure"][:-4]: t for t in summary["traces"]}
+    assert [traces[n]["variant"] for n in names] == ["lsnr-sw", "lssack", "lssack-lrx",
+                                                     "lsnr-b2b"]
+    # Fig. 2: a window of three (the lost segment and at most two above it when the first
+    # duplicate ACK came), the early sends on duplicate ACKs 1 and 2, then the fast
+    # retransmission, well before any timer (NetBSD's at least 1 s)
+    fig2 = _points(out / "fig2_small_window.csv")
+    t_lost, lost = _event(fig2, "segment")
+    t_dup1, early1 = _event(fig2, f"{early_name(fig2, 1)}")
+    t_dup2, early2 = _event(fig2, f"{early_name(fig2, 2)}")
+    window = {s for t, s, what in fig2 if what == "sent" and t_lost <= t < t_dup1 and s >= lost}
+    assert len(window) <= 3 and lost < early1 < early2
+    t_fr = _event(fig2, "fast retransmission")[0]
+    assert t_dup2 < t_fr < t_lost + 0.5 and _resent(fig2, lost) == [t_fr]
+    # Fig. 3: the fast retransmission is lost: no ACK covers it until the timer sends the
+    # segment a third time, about a second later (NetBSD's timer ticks every 500 ms; the
+    # lab's round trip is milliseconds)
+    fig3 = _points(out / "fig3_lost_retransmission.csv")
+    t_fr, seg = _event(fig3, "its fast retransmission")
+    t_to = _event(fig3, "timeout")[0]
+    assert _resent(fig3, seg) == [t_fr, t_to] and t_to - t_fr > 0.5
+    assert not [a for t, a, what in fig3 if what == "cumulative ACK" and t_fr < t < t_to
+                and a > seg]
+    # Fig. 4: the same connection (Fig. 3's seed) with the ACK clock: the segment goes out a
+    # third time within the recovery, milliseconds later, before any timer could
+    assert traces["fig4_ack_clock"]["seed"] == traces["fig3_lost_retransmission"]["seed"]
+    fig4 = _points(out / "fig4_ack_clock.csv")
+    t_fr, seg = _event(fig4, "its fast retransmission")
+    t_again = _event(fig4, "ACK clock")[0]
+    assert _resent(fig4, seg)[-2:] == [t_fr, t_again] and 0 < t_again - t_fr < 0.1
+    # Fig. 5: the first recovery's full ACK, then the second fast retransmission of a later
+    # segment on the first or second duplicate ACK, not the third
+    fig5 = _points(out / "fig5_back_to_back.csv")
+    t1, first = _event(fig5, "first recovery")
+    t_full, full = _event(fig5, "full ACK")
+    t2, second = _event(fig5, "second recovery")
+    assert t1 < t_full < t2 and first < full <= second and _resent(fig5, second)
+    assert "duplicate ACK 1" in traces["fig5_back_to_back"]["event"] \
+        or "duplicate ACK 2" in traces["fig5_back_to_back"]["event"]
+
+
+def early_name(points, n):
+    """The label of the segment sent on duplicate ACK ``n``."""
+    return next(what[len("event: "):] for _, _, what in points
+                if what.endswith(f"sent on duplicate ACK {n}"))
 
 
 @pytest.mark.parametrize("argv,message", [

@@ -4,7 +4,8 @@ study draws it."""
 import pytest
 
 from experiments.runner.plots import readability_problems
-from experiments.runner.timeseq import read_time_sequence, time_sequence_figure
+from experiments.runner.timeseq import (read_time_sequence, time_sequence_figure,
+                                        time_sequence_panels)
 from netbase.pcap import PcapWriter
 from netbase.segment import ACK, SYN, Segment
 from netbase.wire import encode_frame
@@ -44,6 +45,26 @@ def test_segments_retransmissions_and_acks_in_segments_from_the_syn(tmp_path):
     assert ts.resent == [(pytest.approx(0.4), 2)]
     assert [s for _, s in ts.acks] == [2, 2, 2, 2, 5]
     assert ts.window(0.35, 0.45).resent == ts.resent and ts.window(0.35, 0.45).sent == []
+    assert ts.origin == pytest.approx(0.1) and ts.window(0.35, 0.45).origin == ts.origin
+
+
+def test_a_panels_points_are_labelled_apart(tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+    seen, real = [], Figure.savefig
+
+    def savefig(fig, *args, **kwargs):
+        real(fig, *args, **kwargs)
+        seen.append((readability_problems(fig), [t for ax in fig.axes for t in ax.texts]))
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
+    ts = read_time_sequence(_trace(tmp_path / "t.pcap"))
+    marks = [(0.12, 2, "segment 2 lost"), (0.4, 2, "its retransmission")]
+    assert time_sequence_panels([("", ts, (0.05, 0.55), marks)], tmp_path / "m.png", title="t")
+    (problems, texts), = seen
+    assert problems == [] and [t.get_text() for t in texts] == [m[2] for m in marks]
+    assert [t.xy for t in texts] == [(0.12, 2), (0.4, 2)]
+    # the second label a step below the first: two points close together do not overprint
+    assert texts[1].xyann[1] < texts[0].xyann[1]
 
 
 def test_the_figure_is_written_and_readable(tmp_path, monkeypatch):

@@ -145,10 +145,28 @@ def run_dbce(spec: RunSpec, program: Any) -> RunResult:
                      time.perf_counter() - started, [], mss=SCENARIOS[spec.scenario].mss)
 
 
+def _chapter3(summary: dict | None) -> dict | None:
+    """What 004 ch. 3's tables need of a connection's analyzer summary (analyzer.report): its
+    out-of-sequence segments, the verdict (its kind and the profiles that explain it), the
+    reported profile's classes and needed/unneeded retransmissions by class, the network's
+    reorderings and duplicates before the vantage point and their resequencing delays."""
+    if summary is None:
+        return None
+    judged = summary["verdict"]
+    profile = (summary.get("profiles") or {}).get(judged["reported"]) or {}
+    return {"oos": summary["oos_segments"], "verdict": judged["kind"],
+            "explains": judged["profiles"], "reported": judged["reported"],
+            "classes": profile.get("classes", {}), "need": profile.get("need", {}),
+            "reorder": summary["network_reorder"], "duplicate": summary["network_duplicate"],
+            "resequencing": summary["resequencing_delay"]}
+
+
 def _analyse(pcap: str, plan: list[dict]) -> list[dict]:
-    """Every planned connection's evaluation (analyzer.study), with its workload."""
+    """Every planned connection's evaluation (analyzer.study), with its workload and what ch.
+    3's tables need of its analyzer summary (``ch3``)."""
     by_port = {c["port"]: c for c in plan}
     out = []
+    summaries: dict = {}
 
     def on_series(series) -> None:
         port = int(series.sender.rsplit(":", 1)[1])
@@ -160,8 +178,10 @@ def _analyse(pcap: str, plan: list[dict]) -> list[dict]:
                    completed=c["sink"].closed and c["sink"].bytes >= c["size"])
         out.append(row)
 
-    analyze_file(pcap, AnalyzerConfig(vantage="sender"), on_flow=lambda s: None,
-                 on_series=on_series)
+    analyze_file(pcap, AnalyzerConfig(vantage="sender"),
+                 on_flow=lambda s: summaries.__setitem__(s["sender"], s), on_series=on_series)
+    for row in out:
+        row["ch3"] = _chapter3(summaries.get(row["sender"]))
     out.sort(key=lambda r: r["connection"])
     return out
 

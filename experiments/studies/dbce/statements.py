@@ -540,11 +540,14 @@ CH3 = (
 
 
 def chapter3_statements() -> list[Statement]:
-    """004 ch. 3's statements on TCPdebug over its Internet traces (§3.2-3.3): listed, not run
-    (the study classifies the simulated traces' out-of-sequence segments for ch. 4 and 5
-    only)."""
+    """004 ch. 3's statements on TCPdebug over its Internet traces (§3.2-3.3): listed, not run.
+    The driver tabulates ch. 3's classification of the simulated traces (experiments.studies.
+    dbce.chapter3), but these are statements about 004's traces: their stacks' mix, paths and
+    a monitor inside the network, where the simulated traces are captured at the sender."""
     return [not_run(key, item, says, paper=paper,
-                    why="the driver does not tabulate ch. 3's classification of the simulated "
-                        "traces (the analyzer classifies every OOS segment: python -m analyzer)",
+                    why="a statement about 004's Internet traces, captured by a monitor "
+                        "inside the network; ours are captured at the sender (no reordering "
+                        "before the vantage point): tabulated in '004 ch. 3 on these traces', "
+                        "not judged",
                     has_direction=key == "t3_8_least", has_size=paper != "-")
             for key, item, says, paper in CH3]

@@ -159,24 +159,34 @@ def _stop_and_drain(net: Any, senders: list[str], until: float) -> None:
 
 class _HandshakeTimeouts:
     """A sender's tracer: how many of its timeouts came before the connection was established
-    (its SYN sent again), which no recovery of lost data can avoid."""
+    (its SYN sent again), which no recovery of lost data can avoid; every event also goes to
+    ``then`` when given (a traced run's log of the engine's events)."""
 
-    __slots__ = ("count", "established")
+    __slots__ = ("count", "established", "then")
 
-    def __init__(self) -> None:
-        self.count, self.established = 0, False
+    def __init__(self, then: Any = None) -> None:
+        self.count, self.established, self.then = 0, False, then
 
     def __call__(self, event: str, conn: Any, fields: dict) -> None:
         if event == "established":
             self.count, self.established = int(conn.stats.get("timeouts", 0)), True
+        if self.then is not None:
+            self.then(event, conn, fields)
 
     def of(self, conn: Any) -> int:
         return self.count if self.established else int(conn.stats.get("timeouts", 0))
 
 
-def _watch_handshake(flow: Any) -> _HandshakeTimeouts:
-    flow.sender.tracer = watch = _HandshakeTimeouts()
+def _watch_handshake(flow: Any, then: Any = None) -> _HandshakeTimeouts:
+    flow.sender.tracer = watch = _HandshakeTimeouts(then)
     return watch
+
+
+def _timed(net: Any, tracer: Any) -> Any:
+    """An engine tracer calling ``tracer(time, event, fields)`` with the network's clock."""
+    if tracer is None:
+        return None
+    return lambda event, conn, fields: tracer(net.now, event, fields)
 
 
 def _flow_counters(flow: Any, handshake: _HandshakeTimeouts, duration: float) -> dict:
@@ -210,14 +220,22 @@ def _sim_network(spec: RunSpec, program: Any) -> Any:
                              tm_depth=TM_DEPTH, configure=configure)
 
 
-def run_netreno_sim(spec: RunSpec, program: Any) -> RunResult:
-    """002 §7.1: five backlogged flows through r1 (see the module docstring)."""
+def run_netreno_sim(spec: RunSpec, program: Any, *, pcap: str | None = None,
+                    traced: str = "c1", tracer: Any = None) -> RunResult:
+    """002 §7.1: five backlogged flows through r1 (see the module docstring). With ``pcap``,
+    capture sender ``traced``'s interface (every segment it sends, every ACK it gets back),
+    as 002's traces of one connection of this network (Figs. 3-5); ``tracer(time, event,
+    fields)`` gets that sender's engine events (hosts.tcp's ``trace``)."""
     _check(spec, SIM_SCENARIOS)
     if spec.level:
         raise ValueError("002 §7.1's drops are the gateway's own (level 0)")
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
     net = _sim_network(spec, program)
     senders = [f"c{i}" for i in range(1, SIM_SENDERS + 1)]
+    if traced not in senders:
+        raise ValueError(f"no sender {traced!r} to trace; the senders are {', '.join(senders)}")
+    if pcap:
+        net.capture(traced, "r1", pcap, at=traced)
     into, out = _drop_counter(net, senders, "d")
     starts = random.Random(net.derive_seed("starts"))
     config = netbsd_config(spec)
@@ -225,7 +243,8 @@ def run_netreno_sim(spec: RunSpec, program: Any) -> RunResult:
                            dst_port=5001 + i, start=starts.uniform(0.0, START_SPREAD),
                            name=host)
              for i, host in enumerate(senders)]
-    handshakes = [_watch_handshake(f) for f in flows]
+    handshakes = [_watch_handshake(f, _timed(net, tracer) if host == traced else None)
+                  for host, f in zip(senders, flows)]
     net.run(until=spec.duration)
     stats: dict = {}
     for host, flow, handshake in zip(senders, flows, handshakes):
@@ -256,15 +275,21 @@ def _lab_network(program: Any, *, seed: int, red: dict | None, drop: float = 0.0
                              tm_depth=TM_DEPTH, configure=configure)
 
 
-def run_netreno_lab(spec: RunSpec, program: Any) -> RunResult:
-    """002 §7.2: one backlogged flow through the RED gateway (see the module docstring)."""
+def run_netreno_lab(spec: RunSpec, program: Any, *, pcap: str | None = None,
+                    tracer: Any = None) -> RunResult:
+    """002 §7.2: one backlogged flow through the RED gateway (see the module docstring). With
+    ``pcap``, capture the sender's interface (every segment as s sends it, every ACK as it
+    gets back), as 002's traces of single connections (Figs. 2-5); ``tracer(time, event,
+    fields)`` gets the sender's engine events (hosts.tcp's ``trace``)."""
     _check(spec, LAB_SCENARIOS)
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
     net = _lab_network(program, seed=spec.seed, drop=spec.level,
                        red=RED_LAB if spec.scenario == "netreno-lab" else None)
+    if pcap:
+        net.capture("s", "r1", pcap, at="s")
     into, out = _drop_counter(net, ["s"], "d")
     flow = add_bulk_flow(net, "s", "d", config=netbsd_config(spec), name="s")
-    handshake = _watch_handshake(flow)
+    handshake = _watch_handshake(flow, _timed(net, tracer))
     net.run(until=spec.duration)
     stats = _flow_counters(flow, handshake, spec.duration)
     delivered = flow.delivered_bytes
