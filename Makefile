@@ -14,8 +14,9 @@ APT_PACKAGES := iproute2 tshark python3-venv ethtool
 # ns-2 (ns2, and its validation suites in ns2-examples) is the outside reference for TCP
 # (experiments.ns2_conformance, experiments.ns2_runs): without it those comparisons skip;
 # rdtcp-switch runs under PyPy too when it is there; tcpreplay is bench_switch_process's
-# overload sender (without it a Python sender, slower than the switch under PyPy)
-APT_OPTIONAL := pypy3 mininet ns2 ns2-examples tcpreplay
+# overload sender (without it a Python sender, slower than the switch under PyPy); libns3-dev
+# and g++ build bench_sim.py --against's ns-3 program (without them that column is skipped)
+APT_OPTIONAL := pypy3 mininet ns2 ns2-examples tcpreplay libns3-dev g++
 MODE ?= full
 # make run SCHEDULER=tcp://HOST:8786 (or local:N): the runs as tasks on a Dask cluster
 # (experiments/CLUSTER.md); empty: this machine's own worker processes
@@ -152,6 +153,8 @@ bench: $(VENV_STAMP)
 	@for b in $(BENCH); do echo "== $$b"; \
 	  case $$b in */bench_sim.py) extra="$(if $(PYPY),--python $(PYPY))";; *) extra="";; esac; \
 	  $(PYTHON) $$b $$extra || exit 1; done
+	@echo "== bench/bench_sim.py --against ns2,ns3"; \
+	  $(PYTHON) bench/bench_sim.py --against ns2,ns3 $(if $(PYPY),--python $(PYPY))
 
 bench-live: $(VENV_STAMP)
 	@[ "$$(id -u)" = 0 ] || { echo "make bench-live: needs root (network namespaces, veth pairs, AF_PACKET sockets)"; exit 2; }

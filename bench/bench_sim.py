@@ -13,6 +13,10 @@ for the full Figure 1–4 sweep, and a cProfile split of where the time goes.
     python bench/bench_sim.py --python /usr/bin/pypy3   # also time the scenario under another
                                                  # interpreter (a subprocess), both figures printed
     python bench/bench_sim.py --checksum         # the two ones'-complement sums of netbase.wire
+    python bench/bench_sim.py --against ns2,ns3 --python /usr/bin/pypy3
+                                                 # the paper's dumbbell with SACK and no
+                                                 # reordering, here, in ns-2 and in ns-3
+                                                 # (bench/against.py), one 600 s run each
 
 Goals: <= 10 s wall for the 600 s scenario under PyPy, <= 5 min for the 39-run sweep on 2
 cores. Figures, how to compare two versions (instruction counts, alternating runs) and the
@@ -36,7 +40,8 @@ sys.path.insert(0, str(ROOT))
 
 from experiments.runner.spec import RunSpec  # noqa: E402
 from experiments.studies.rdtcp.scenario import BOTTLENECK_BPS, run_paper  # noqa: E402
-from goals import at_most, not_judged  # noqa: E402  (bench/, this script's folder)
+import against  # noqa: E402  (bench/, this script's folder)
+from goals import at_most, not_judged  # noqa: E402
 from sim.program import gateway_json  # noqa: E402
 
 # Where a function lives decides whose time it is.
@@ -92,14 +97,22 @@ def frame_load(program, duration: float):
     return net, n
 
 
-def scenario_figures(program, duration: float) -> dict:
-    """Wall time of the paper scenario (RD-TCP, 15 swaps/s, seed 1) in this interpreter."""
-    spec = RunSpec(variant="rdtcp", swaps=15, interval=1.0, seed=1, duration=duration)
-    t0 = time.perf_counter()
+def paper_spec(duration: float, *, plain: bool = False) -> RunSpec:
+    """The paper scenario (RD-TCP, 15 swaps/s, seed 1), or with ``plain`` the same dumbbell
+    with SACK and no reordering: the run ns-2 and ns-3 are compared on (--against)."""
+    if plain:
+        return RunSpec(variant="sack", seed=1, duration=duration)
+    return RunSpec(variant="rdtcp", swaps=15, interval=1.0, seed=1, duration=duration)
+
+
+def scenario_figures(program, duration: float, *, plain: bool = False) -> dict:
+    """Wall and CPU time of the paper scenario (``paper_spec``) in this interpreter."""
+    spec = paper_spec(duration, plain=plain)
+    t0, c0 = time.perf_counter(), time.process_time()
     result = run_paper(spec, program)
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {"python": f"{sys.implementation.name} {sys.version.split()[0]} ({sys.executable})",
-            "wall_s": wall, "events": result.stats.get("events", 0),
+            "wall_s": wall, "cpu_s": cpu, "events": result.stats.get("events", 0),
             "throughput_Bps": result.throughput_Bps, "delivered_bytes": result.delivered_bytes}
 
 
@@ -129,14 +142,14 @@ def judge_scenario(figures: list[dict], duration: float) -> None:
         at_most(SCENARIO_GOAL, pypy[0]["wall_s"], 10.0, f"{pypy[0]['wall_s']:.1f} s")
 
 
-def scenario_in(python: str, duration: float) -> dict:
+def scenario_in(python: str, duration: float, *, plain: bool = False) -> dict:
     """Run the scenario under interpreter ``python`` (a subprocess of this script) and return
     its figures; the program JSON is the one this process compiled (RDTCP_PROGRAM)."""
     from experiments.runner.pool import worker_env       # the environment the sweeps' workers get
     env = dict(worker_env(ROOT), RDTCP_PROGRAM=str(ROOT / "build" / "rdtcp.json"))
     proc = subprocess.run([python, str(Path(__file__).resolve()), "--scenario-json",
-                           "--duration", repr(duration)], env=env, cwd=str(ROOT),
-                          capture_output=True, text=True)
+                           "--duration", repr(duration)] + (["--plain"] if plain else []),
+                          env=env, cwd=str(ROOT), capture_output=True, text=True)
     if proc.returncode != 0:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
         raise SystemExit(f"bench_sim: the scenario failed under {python} "
@@ -180,7 +193,16 @@ def main(argv=None) -> int:
     ap.add_argument("--no-profile", action="store_true", help="skip the cProfile split")
     ap.add_argument("--checksum", action="store_true",
                     help="time netbase.wire's two ones'-complement sums (and under --python)")
+    ap.add_argument("--against", metavar="TOOLS",
+                    help="also run the paper's dumbbell with SACK and no reordering in ns2 "
+                         "and/or ns3 (comma-separated; a tool that is not installed is named "
+                         "and skipped) beside this simulator, and judge the goals: <= 0.5x "
+                         "ns-3's time and <= 5x ns-2's")
+    ap.add_argument("--out", metavar="DIR", default=None,
+                    help="where --against writes its ns-2 script and ns-3 program (default "
+                         "build/against/)")
     ap.add_argument("--scenario-json", action="store_true", help=argparse.SUPPRESS)  # child mode
+    ap.add_argument("--plain", action="store_true", help=argparse.SUPPRESS)  # with it: SACK, no swaps
     args = ap.parse_args(argv)
     if args.duration <= 0 or args.profile_duration <= 0:
         ap.error("--duration and --profile-duration must be positive seconds")
@@ -188,9 +210,15 @@ def main(argv=None) -> int:
         ap.error(f"--jobs must be at least 1, got {args.jobs}")
     if args.python and not os.access(args.python, os.X_OK):
         ap.error(f"--python {args.python}: not an executable file")
+    if args.against is not None:
+        try:
+            args.against = against.parse_tools(args.against)
+        except ValueError as e:
+            ap.error(str(e))
     from toolchain.switch import load_program
     if args.scenario_json:
-        print(json.dumps(scenario_figures(load_program(gateway_json()), args.duration)))
+        print(json.dumps(scenario_figures(load_program(gateway_json()), args.duration,
+                                          plain=args.plain)))
         return 0
     print("command: python bench/bench_sim.py " + " ".join(sys.argv[1:]))
     print(f"interpreter: {sys.implementation.name} {sys.version.split()[0]} ({sys.executable})")
@@ -204,6 +232,8 @@ def main(argv=None) -> int:
     program = load_program(gateway_json())
     if args.frames:
         return bench_frames(program, args)
+    if args.against:
+        return bench_against(args)
 
     fig = scenario_figures(program, args.duration)
     print_scenario(fig, args.duration)
@@ -310,6 +340,61 @@ def bench_frames(program, args) -> int:
     print(f"cProfile of {args.profile_duration:g} s ({total:.2f} s of own time):")
     for part, secs in sorted(parts.items(), key=lambda kv: -kv[1]):
         print(f"  {part:24s} {secs:7.2f} s  {100 * secs / total:5.1f} %")
+    return 0
+
+
+AGAINST_GOALS = {"ns3": 0.5, "ns2": 5.0}      # at most this many times the tool's time
+
+
+def bench_against(args) -> int:
+    """The paper's dumbbell with SACK and no reordering (``paper_spec(plain=True)``) in this
+    simulator (this interpreter and --python's, each a child process) and in each tool of
+    --against (bench/against.py); one row each, then the goals, judged on CPU seconds (a
+    child's user + system time: its wall time on an idle core; wall figures are printed
+    beside them) against this simulator's fastest interpreter."""
+    from experiments.ns2.scenario import describe
+    out = Path(args.out) if args.out else ROOT / "build" / "against"
+    spec = paper_spec(args.duration, plain=True)
+    run = describe(spec)
+    print(f"scenario: {'; '.join(run.notes)}, {args.duration:g} s, seed {spec.seed} "
+          f"({against.env_note()} at the start)")
+    rows = []
+    for python in [sys.executable] + ([args.python] if args.python else []):
+        fig = scenario_in(python, args.duration, plain=True)
+        rows.append({"tool": f"ours, {fig['python'].split(' (')[0]}", "wall_s": fig["wall_s"],
+                     "cpu_s": fig["cpu_s"], "throughput_Bps": fig["throughput_Bps"],
+                     "rerun": f"{python} bench/bench_sim.py --scenario-json --plain --duration "
+                              f"{args.duration:g}"})
+    ours = min(rows, key=lambda r: r["cpu_s"])
+    tools = {}
+    for tool in args.against:
+        why = against.missing(tool)
+        if why:
+            print(f"{tool}: skipped: {why}")
+            continue
+        try:
+            tools[tool] = against.run_tool(tool, run, out)
+        except against.ERRORS as e:
+            print(f"{tool}: skipped: {e}")
+            continue
+        rows.append(tools[tool])
+    print(f"{'run':28s} {'wall s':>8s} {'CPU s':>8s} {'throughput B/s':>15s}")
+    for r in rows:
+        print(f"{r['tool']:28s} {r['wall_s']:8.2f} {r['cpu_s']:8.2f} {r['throughput_Bps']:15,.0f}")
+    for r in rows:
+        print(f"  rerun {r['tool']}: {r['rerun']}")
+    print(f"({against.env_note()} at the end)")
+    for tool, row in tools.items():
+        goal = AGAINST_GOALS[tool]
+        ratio = ours["cpu_s"] / row["cpu_s"] if row["cpu_s"] > 0 else float("inf")
+        at_most(f"this simulator ({ours['tool'].split(', ')[1]}) at most {goal:g}x "
+                f"{row['tool']}'s time, {args.duration:g} s dumbbell (CPU seconds)", ratio, goal,
+                f"{ratio:.2f}x: {ours['cpu_s']:.2f} s against {row['cpu_s']:.2f} s; wall "
+                f"{ours['wall_s'] / row['wall_s']:.2f}x")
+    for tool in args.against:
+        if tool not in tools:
+            not_judged(f"this simulator at most {AGAINST_GOALS[tool]:g}x {tool}'s time",
+                       f"{tool} did not run")
     return 0
 
 

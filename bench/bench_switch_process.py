@@ -5,6 +5,9 @@ PATH), beside simple_switch when it is on PATH.
 
     sudo python bench/bench_switch_process.py [--frames 20000] [--seconds 10]
         [--json tests/data/p4-kit/lpm_forward.json] [--pypy EXE | --no-pypy] [--simple-switch EXE]
+        [--profile DIR]                 # each rdtcp-switch under cProfile
+    sudo python bench/bench_switch_process.py --replay 20000 [--profile DIR]
+                                        # the loop's per-frame path in this process: CPU a frame
 
 Program: the kit's lpm_forward (LPM table, MAC rewrite, TTL, IPv4 checksum), configured with
 simple_switch_CLI over Thrift. Frames enter port 0 and leave port 1. Overload: 1,500-byte TCP
@@ -251,6 +254,96 @@ def measure(label: str, argv: list[str], args: argparse.Namespace, pcap: str,
             "rate": got / elapsed, **over}
 
 
+def replay(args) -> int:
+    """``--replay N``: N full-size frames through ``SwitchProcess`` on ``RawPort``s over two
+    veth pairs in this process and this interpreter (no Thrift server: the per-frame path
+    alone), in bursts of 64 sent into port 0 and read back from port 1 by this thread, after
+    2,000 frames of warm-up (PyPy's JIT); prints the CPU time a frame, user and system, the
+    harness's own send and receive included. With ``--profile DIR``: a cProfile of the N
+    frames on CPU time, DIR/replay-<interpreter>.prof."""
+    import cProfile
+    from netbase.packet_socket import RawPort
+    from toolchain.switch.bm_sim.json_loader import load_program
+    from toolchain.switch.process.main import SwitchProcess
+    from toolchain.switch.runtime import Runtime
+    from toolchain.switch.runtime_cli import RuntimeCLI
+    from toolchain.switch.simple_switch.switch import SimpleSwitch
+    tag = f"{os.getpid() % 100000}"
+    pairs = [(f"rr{tag}h{i}", f"rr{tag}s{i}") for i in (0, 1)]
+    try:
+        for h, s in pairs:
+            sh("ip", "link", "add", h, "type", "veth", "peer", "name", s)
+            for x in (h, s):
+                subprocess.run(["sysctl", "-qw", f"net.ipv6.conf.{x}.disable_ipv6=1"],
+                               capture_output=True)
+                sh("ip", "link", "set", x, "up")
+        sw = SimpleSwitch(load_program(args.json))
+        RuntimeCLI(Runtime(sw)).run_commands(COMMANDS)
+        proc = SwitchProcess(sw, {0: RawPort(0, pairs[0][1]), 1: RawPort(1, pairs[1][1])}, None)
+        tx, rx = raw(pairs[0][0]), raw(pairs[1][0])
+        rx.setblocking(False)
+        frame = full_frame()
+
+        def drain() -> int:
+            n = 0
+            while True:
+                try:
+                    _data, addr = rx.recvfrom(65536)
+                except BlockingIOError:
+                    return n
+                n += addr[2] != 4            # not our own outgoing copy
+
+        def run(n: int) -> int:
+            got = 0
+            for _ in range(0, n, 64):
+                for _ in range(64):
+                    tx.send(frame)
+                want, deadline = got + 64, time.monotonic() + 2.0
+                while got < want and time.monotonic() < deadline:
+                    proc.turn(max_wait=0.01)
+                    got += drain()
+            return got
+
+        run(2000)
+        prof = None
+        if args.profile:
+            os.makedirs(args.profile, exist_ok=True)
+            # CPU time, not wall: on a shared machine the wall clock counts other processes
+            prof = (cProfile.Profile(time.process_time_ns, 1e-9)
+                    if sys.implementation.name == "pypy" else cProfile.Profile(time.process_time))
+        t0 = os.times()
+        if prof:
+            prof.enable()
+        got = run(args.replay)
+        if prof:
+            prof.disable()
+        t1 = os.times()
+    finally:
+        for h, _s in pairs:
+            subprocess.run(["ip", "link", "del", h], capture_output=True)
+    user, system = (t1.user - t0.user) / args.replay, (t1.system - t0.system) / args.replay
+    name = f"{sys.implementation.name} {sys.version.split()[0]}"
+    print(f"command: sudo {sys.executable} bench/bench_switch_process.py --replay {args.replay}"
+          + (f" --profile {args.profile}" if args.profile else ""))
+    print(f"replay, {name}: {got:,} of {args.replay:,} frames forwarded; CPU a frame "
+          f"{(user + system) * 1e6:.1f} us (user {user * 1e6:.1f}, system {system * 1e6:.1f}), "
+          f"the harness's send and receive included; load average {os.getloadavg()[0]:.1f}")
+    if prof:
+        out = os.path.join(args.profile, f"replay-{name.replace(' ', '-')}.prof")
+        prof.dump_stats(out)
+        print(f"profile: {out} (python -m pstats {out})")
+    return 0
+
+
+def profiled(directory: str | None, label: str) -> list[str]:
+    """The interpreter's arguments that run the switch under cProfile into ``directory``."""
+    if directory is None:
+        return []
+    os.makedirs(directory, exist_ok=True)
+    name = label.split(", ")[-1].replace(" ", "-")
+    return ["-m", "cProfile", "-o", os.path.join(os.path.abspath(directory), f"{name}.prof")]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=20000, help="frames of the windowed run")
@@ -261,6 +354,14 @@ def main() -> int:
     ap.add_argument("--pypy", metavar="EXE", default=None,
                     help="a PyPy to measure beside this interpreter (default: pypy3 on PATH)")
     ap.add_argument("--no-pypy", action="store_true", help="measure this interpreter only")
+    ap.add_argument("--profile", metavar="DIR", default=None,
+                    help="run each rdtcp-switch under cProfile and write its statistics to "
+                         "DIR/<interpreter>.prof at its exit (python -m pstats to read them); "
+                         "the rates then include the profiler's cost")
+    ap.add_argument("--replay", type=int, metavar="N", default=0,
+                    help="instead: N frames through the switch process's loop in this "
+                         "process and interpreter, the CPU time a frame (with --profile: its "
+                         "cProfile on CPU time)")
     ap.add_argument("--simple-switch", metavar="EXE", default=shutil.which("simple_switch"),
                     help="simple_switch to measure beside rdtcp-switch (default: on PATH)")
     args = ap.parse_args()
@@ -272,6 +373,8 @@ def main() -> int:
         print("bench_switch_process: needs root (AF_PACKET sockets, ip netns)")
         not_judged(goal, "not root")
         return 77
+    if args.replay:
+        return replay(args)
     runs = interpreters(None if args.no_pypy else args.pypy)
     if args.no_pypy:
         runs = runs[:1]
@@ -282,7 +385,8 @@ def main() -> int:
         for i in range(1000):
             w.write(i * 1e-6, full_frame())
         w.close()
-        results = [measure(label, [exe, "-m", "toolchain.switch.process.main", "--python", "self"],
+        results = [measure(label, [exe, *profiled(args.profile, label), "-m",
+                                   "toolchain.switch.process.main", "--python", "self"],
                            args, pcap) for label, exe in runs]
         if args.simple_switch:
             results.append(measure("simple_switch", [args.simple_switch], args, pcap,

@@ -268,18 +268,19 @@ class SwitchProcess:
         next_departure = sw.next_event_time
         clock, t0 = self._clock, self.t0
         delays = self.delays
-        logged = self._frames_logged()     # once a batch: every frame's path pays nothing else
+        # once a batch: every frame's path, its departure's included, pays nothing else
+        logged = self._frames_logged()
         for frame in frames:
             now = clock() - t0
             # departures due before this arrival first: simple_switch's egress threads drain
             # the queues while frames keep arriving, so a burst read in one go must not fill
             # a queue (default depth 64) that would have been emptied meanwhile
             if delays:
-                advance(now)
+                advance(now, logged)
             else:
                 due = next_departure()
                 if due is not None and due <= now:
-                    advance(now)
+                    advance(now, logged)
             if pcap is not None:
                 pcap.write(num, "in", self.wall0 + now, frame)
             if logged:
@@ -291,8 +292,9 @@ class SwitchProcess:
                 log.exception("port %d: the target failed on a %d-byte frame (dropped): %s",
                               num, len(frame), frame[:64].hex())
 
-    def _advance(self, now: float) -> None:
-        """Run egress for every departure due by ``now`` and put the frames on the wire."""
+    def _advance(self, now: float, logged: bool | None = None) -> None:
+        """Run egress for every departure due by ``now`` and put the frames on the wire;
+        ``logged``: ``_frames_logged()`` when the caller has it (once a batch of arrivals)."""
         try:
             out = self.sw.advance(now=now)
         except Exception:  # noqa: BLE001 -- as in _receive: log the target's bug, keep switching
@@ -300,13 +302,12 @@ class SwitchProcess:
             log.exception("the target failed in its egress pipeline (packet lost)")
             out = ()
         if out:
-            self._transmit(out)
+            self._transmit(out, self._frames_logged() if logged is None else logged)
         if self.delays:
             self._release(now)
 
-    def _transmit(self, out) -> None:
+    def _transmit(self, out, logged: bool) -> None:
         delays, ports, pcap = self.delays, self.ports, self.pcap
-        logged = self._frames_logged()
         for num, frame, departure in out:
             port = ports.get(num)
             if port is None:

@@ -15,8 +15,8 @@ class Packet:
         self.F = F
         self.data = data                 # the frame as it entered this ingress pass
         self.payload = b""
-        self.length = len(data)          # simple_switch's packet-length register
-        self.ingress_length = len(data)
+        # simple_switch's packet-length register, and the length the packet arrived with
+        self.length = self.ingress_length = len(data)
         self.exit = False
         self.clone = None                # (mirror session, field list id)
         self.recirculate = None          # field list id
