@@ -4,6 +4,7 @@ import under ``if TYPE_CHECKING:``, which only the type checker follows, counts 
 but cannot make a circle at run time)."""
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -54,24 +55,42 @@ def _package(module: str) -> str:
     return best or module.split(".")[0]
 
 
+def _statements(node: ast.AST):
+    """Every statement under ``node``, nested ones too (an import is a statement, and only a
+    statement holds statements: walking them alone, not every expression, finds every import)."""
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            for child in value:
+                if isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)):
+                    if isinstance(child, ast.stmt):
+                        yield child
+                    yield from _statements(child)
+
+
 def _type_only(tree: ast.Module) -> set[int]:
     """The ids of the import statements under ``if TYPE_CHECKING:``."""
-    return {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+    return {id(node) for block in _statements(tree) if isinstance(block, ast.If)
             and isinstance(block.test, (ast.Name, ast.Attribute))
             and (getattr(block.test, "id", None) or getattr(block.test, "attr", None))
             == "TYPE_CHECKING"
-            for stmt in block.body for node in ast.walk(stmt)
+            for stmt in block.body for node in [stmt, *_statements(stmt)]
             if isinstance(node, (ast.Import, ast.ImportFrom))}
+
+
+@cache
+def _parse(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(), str(path))
 
 
 def _imports(module: str, path: Path, *, run_time_only: bool = False) -> list[tuple[str, int]]:
     """The project modules ``module`` imports, with the line of each import (``run_time_only``:
     not those under ``if TYPE_CHECKING:``)."""
-    tree = ast.parse(path.read_text(), str(path))
+    tree = _parse(path)
     is_package = path.name == "__init__.py"
     skip = _type_only(tree) if run_time_only else set()
     out = []
-    for node in ast.walk(tree):
+    for node in _statements(tree):
         if id(node) in skip:
             continue
         if isinstance(node, ast.Import):
@@ -94,8 +113,16 @@ def _imports(module: str, path: Path, *, run_time_only: bool = False) -> list[tu
     return out
 
 
-GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
-RUN_TIME_GRAPH = {m: _imports(m, p, run_time_only=True) for m, p in MODULES.items()}
+# built by the first test that needs them, not at import: every pytest process collects this
+# module (each xdist worker, each phase of `make test`), few run its tests
+@cache
+def graph() -> dict[str, list[tuple[str, int]]]:
+    return {m: _imports(m, p) for m, p in MODULES.items()}
+
+
+@cache
+def run_time_graph() -> dict[str, list[tuple[str, int]]]:
+    return {m: _imports(m, p, run_time_only=True) for m, p in MODULES.items()}
 
 
 def test_every_source_package_has_a_layer():
@@ -104,7 +131,7 @@ def test_every_source_package_has_a_layer():
 
 def test_no_package_imports_a_package_above_or_beside_it():
     wrong = []
-    for module, imports in GRAPH.items():
+    for module, imports in graph().items():
         here = _package(module)
         for target, line in imports:
             there = _package(target)
@@ -123,7 +150,7 @@ def test_no_import_cycles():
         counter[0] += 1
         stack.append(v)
         on_stack.add(v)
-        for w, _ in RUN_TIME_GRAPH[v]:
+        for w, _ in run_time_graph()[v]:
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -140,7 +167,7 @@ def test_no_import_cycles():
             if len(component) > 1:
                 cycles.append(sorted(component))
 
-    for module in sorted(GRAPH):
+    for module in sorted(graph()):
         if module not in index:
             visit(module)
     assert not cycles, "import cycles: " + "; ".join(" <-> ".join(c) for c in cycles)
@@ -151,7 +178,7 @@ def test_the_run_machinery_imports_no_study():
     the machinery never names one, so a new study is a package of its own and touches no
     machinery file."""
     assert [f"{MODULES[m].relative_to(ROOT)}:{line}: imports {t}"
-            for m, imports in GRAPH.items() if _package(m) == "experiments.runner"
+            for m, imports in graph().items() if _package(m) == "experiments.runner"
             for t, line in imports if t.startswith("experiments.studies")] == []
 
 
@@ -163,7 +190,7 @@ def test_every_study_directory_is_a_layered_package():
 
 @pytest.mark.parametrize("package", ["netbase"])
 def test_the_bottom_layer_imports_nothing_of_the_project(package):
-    assert [(m, t) for m, imports in GRAPH.items() if _package(m) == package
+    assert [(m, t) for m, imports in graph().items() if _package(m) == package
             for t, _ in imports if _package(t) != package] == []
 
 
