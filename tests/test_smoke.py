@@ -50,7 +50,8 @@ def test_one_stf_program():
 def test_one_ptf_group_on_the_switch_process(program):
     path, _ = program
     done = subprocess.run([sys.executable, str(ROOT / "ptf-tests" / "run_ptf.py"),
-                           "--json", str(path), "impair"], cwd=ROOT, capture_output=True,
+                           "--json", str(path), "--ready-timeout", "120", "impair"],
+                          cwd=ROOT, capture_output=True,
                           text=True, timeout=280)
     output = done.stdout + done.stderr
     if done.returncode == EXIT_SKIP:

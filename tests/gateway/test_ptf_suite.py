@@ -21,9 +21,14 @@ RUNNER = ROOT / "ptf-tests" / "run_ptf.py"
 EXIT_SKIP = 77
 
 
+# the switch process (PyPy when installed) loads the gateway before its Thrift port opens: on a
+# loaded machine, beside the other test workers, that can take longer than the runner's 30 s
+READY_TIMEOUT = "120"
+
+
 def run_runner(*args: str, timeout: float = 880) -> tuple[int, str]:
-    proc = subprocess.run([sys.executable, str(RUNNER), *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=timeout)
+    proc = subprocess.run([sys.executable, str(RUNNER), "--ready-timeout", READY_TIMEOUT, *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=timeout)
     output = proc.stdout + proc.stderr
     if proc.returncode == EXIT_SKIP:
         pytest.skip(next((l for l in output.splitlines() if "SKIP" in l), "runner skipped"))
