@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 from hosts.tcp.rtt import LinuxRttEstimator, RttEstimator
 
 from analyzer.dbce import F_SPURIOUS, R_SPURIOUS, RF, model_x
+from analyzer.series import TIMER_CLASSES
 
 __all__ = ["Setting", "SETTINGS", "BASELINES", "ScaledLinuxEstimator", "replay_flow",
            "Outcome", "smart_dupthresh", "baseline_for", "best_case_cost"]
@@ -209,7 +210,10 @@ def _rf(x: float) -> float:
 def _judge(w, rto: float, dupthresh: int):
     """(outcome, waiting seconds) of wait ``w`` under an RTO of ``rto`` and dupthresh D."""
     expire = w.start + rto
-    fast = w.dupacks[dupthresh - 1] if len(w.dupacks) >= dupthresh else math.inf
+    # inside a fast recovery duplicate ACKs start no second fast retransmit (RFC 6582 §3.2:
+    # they inflate the window), so only the timer can detect a lost retransmission there
+    dupacks = () if w.recovering else w.dupacks
+    fast = dupacks[dupthresh - 1] if len(dupacks) >= dupthresh else math.inf
     if w.need == "needed":
         return (BY_FAST, fast - w.start) if fast < expire else (BY_TIMER, rto)
     arrived = w.covered if w.need == "unneeded" else w.end     # the ACK of the original
@@ -236,10 +240,15 @@ def _cost(outcome: int, seconds: float, unit: float, flight: int) -> float:
 
 
 def usable_waits(waits) -> list:
-    """The waits the replay judges: those that began outside a loss recovery (a timer running
-    in a recovery is backed off and its expiry is the recovery's, not a new detection) and whose
-    end the trace shows (not cut by the end of the capture with nothing acknowledged)."""
-    return [w for w in waits if not w.recovering and w.need != "unknown"
+    """The waits the replay judges: those whose timer ran the estimator's RTO (not one that
+    began in a recovery the timer had fired in: that timer is backed off, RFC 6298 (5.5), and
+    its expiry is the recovery's, not a new detection), whose end the trace shows (not cut by
+    the end of the capture with nothing acknowledged), and, inside a fast recovery, those whose
+    retransmission (if any) the timer made: its timeout detects a lost retransmission or a
+    further loss, which another RTO detects sooner or later; a retransmission the recovery
+    made itself (a partial ACK's, a SACK hole's) was detected by the recovery, not the timer."""
+    return [w for w in waits if not w.backed_off and w.need != "unknown"
+            and not (w.recovering and w.retx is not None and w.cls not in TIMER_CLASSES)
             and not (w.need is None and w.end is None)]
 
 

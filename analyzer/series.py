@@ -79,13 +79,18 @@ class Wait:
     retransmission), ``covered``: when the resent segment's data was first acknowledged (the ACK
     the original earned, for an unneeded one); ``flight``: segments outstanding at the start;
     ``recovering``: it began inside a loss recovery (before the highest segment sent when a
-    retransmission happened was acknowledged)."""
+    retransmission happened was acknowledged); ``backed_off``: it began inside a recovery in
+    which the timer had already fired, so its RTO is the backed-off one (RFC 6298 (5.5)-(5.7):
+    doubled until a fresh sample), not the estimator's. A wait that began in a fast recovery
+    the timer has not interrupted runs the estimator's RTO: when it fires, that is a detection
+    by the timer like any other (004 Table 4.4 counts it)."""
 
     __slots__ = ("start", "end", "dupacks", "retx", "cls", "need", "covered", "flight",
-                 "recovering", "_ev", "_rec")
+                 "recovering", "backed_off", "_ev", "_rec")
 
     def __init__(self, start, flight, recovering):
         self.start, self.flight, self.recovering = start, flight, recovering
+        self.backed_off = False
         self.end = None
         self.dupacks: list = []
         self.retx = self.cls = self.need = self.covered = None
@@ -225,6 +230,7 @@ class SeriesRecorder:
             loss.flight = segments(loss.flight)
             losses.append(loss)
         out.losses = losses
+        fired = False                       # the timer fired in the recovery under way
         for w in self.waits:
             w.flight = segments(w.flight)
             if w._ev is not None:
@@ -232,6 +238,11 @@ class SeriesRecorder:
                 w.cls = w._ev.classes[index] if w._ev.classes else None
                 w.covered = w._rec.acked_at
                 w._ev = w._rec = None
+            # every recovery begins with a retransmission in a wait outside one (kept: it has
+            # a retransmission), so a wait outside a recovery ends the previous one's backoff
+            fired = fired and w.recovering
+            w.backed_off = fired
+            fired = fired or (w.retx is not None and w.cls in TIMER_CLASSES)
         out.waits = self.waits
         # 004 Table 4.4's counts: retransmissions by need and by what detected them
         counts: dict = {}

@@ -85,9 +85,9 @@ class DbceSweepConfig:
 MODES = {
     "full": DbceSweepConfig(seeds=2, duration=90.0, networks=tuple(NETWORKS),
                             reorderings=tuple(REORDERINGS), variants=VARIANTS),
-    # full mode's runs of seed 1: 36 runs, about 1,500 connections, enough timer events (25
-    # among the Linux connections) for ch. 4's statements on Linux's timer, which 12 runs of
-    # 40 s (one timer event in 48 Linux connections) could not decide
+    # full mode's runs of seed 1: 36 runs, about 1,400 connections, enough timer events (35
+    # among the 288 Linux connections, 200 over all) for every ch. 4 statement on the timer,
+    # which 12 runs of 40 s (one timer event in 48 Linux connections) could not decide
     "quick": DbceSweepConfig(seeds=1, duration=90.0, networks=tuple(NETWORKS),
                              reorderings=tuple(REORDERINGS), variants=VARIANTS),
 }

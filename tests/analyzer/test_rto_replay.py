@@ -100,3 +100,34 @@ def test_the_settings_cover_004s_ranges_and_have_unique_names():
             assert any(n.startswith(family + ",") and needle in n for n in names), (family,
                                                                                    needle)
     assert min(s.min_rto for s in rto_replay.SETTINGS) >= 0.1
+
+
+def test_a_timeout_inside_a_fast_recovery_is_replayed_and_the_backed_off_one_is_not(tmp_path):
+    """The timer that fires in a fast recovery (a second loss in the window, no SACK to resend
+    it) is a detection by the timer that a shorter RTO makes sooner (004 Table 4.4 counts it):
+    the replay judges it; the wait after it runs a backed-off timer and is left out."""
+    from test_series import recovery_timeout_trace
+    got = []
+    analyze_file(recovery_timeout_trace().write(tmp_path / "t.pcap"), AnalyzerConfig(),
+                 on_series=got.append)
+    [s] = [x for x in got if x.sender.startswith("10.0.1.1")]
+    base = outcome(s, rto_replay.baseline_for(s.profile))       # RFC 6298, 1 s minimum
+    assert (base.losses, base.by_fast, base.by_timer) == (2, 1, 1)
+    assert base.timer_waits == [pytest.approx(1.0 / 0.1, rel=0.02)]     # RTTs of 100 ms
+    short = outcome(s, replace(rto_replay.baseline_for(s.profile), min_rto=0.2))
+    assert short.by_timer == 1 and short.timer_waits[0] < base.timer_waits[0] / 2
+
+
+def test_duplicate_acks_inside_a_recovery_start_no_second_fast_retransmit():
+    """RFC 6582 §3.2: in a fast recovery, duplicate ACKs inflate the window; a lost
+    retransmission is left to the timer whatever D is."""
+    samples = [RttSample(i * 0.2, i * 0.2 + 0.1, 0.1, 5, True, True, i, i + 1)
+               for i in range(10)]
+    w = Wait(2.0, 5, True)
+    w.end, w.dupacks, w.retx, w.need, w.cls = 3.5, [2.15, 2.16, 2.17], 3.0, "needed", "rto"
+    got = outcome_of(samples, [w], rto_replay.RFC2988)
+    assert (got.by_fast, got.by_timer) == (0, 1)
+    # a retransmission the recovery made itself (a SACK hole's): the recovery detected it, the
+    # timer did not, and no setting of the timer is judged on it
+    w.retx, w.cls = 2.01, "sack"
+    assert outcome_of(samples, [w], rto_replay.RFC2988).waits == 0

@@ -109,3 +109,39 @@ def test_the_waits_of_a_needed_and_a_spurious_timeout(tmp_path):
     assert spurious.covered - spurious.start == pytest.approx(1.05, abs=0.01)
     [loss] = s.losses
     assert loss.by_timer and loss.detected - loss.sent == pytest.approx(1.0, abs=0.01)
+
+
+def recovery_timeout_trace() -> Trace:
+    """Segments 0..7 at 0.2 s; segments 1 and 5 lost. Segment 1 resent after three duplicate
+    ACKs; its ACK is partial (to 5) and segment 5 waits for the timer (1 s, no SACK to resend
+    it sooner): a timeout inside the fast recovery. That resend's ACK is partial again (to 6,
+    also lost) and segment 6 waits the doubled timer, 2 s."""
+    tr = Trace()
+    tr.handshake()
+    times = tr.burst(0.2, 0, 8)
+    base = times[0] + RTT
+    tr.ack(base, 1)
+    for k in range(1, 4):
+        tr.ack(base + k * GAP, 1, sack=[(2, 2 + k)])
+    resend = base + 3 * GAP + SER
+    tr.data(resend, 1)
+    tr.ack(resend + ANSWER, 5)              # partial: segment 5 was lost too
+    timeout = resend + ANSWER + 1.0
+    tr.data(timeout, 5)
+    tr.ack(timeout + ANSWER, 6)             # partial again
+    backed_off = timeout + ANSWER + 2.0
+    tr.data(backed_off, 6)
+    tr.ack(backed_off + ANSWER, 8)
+    return tr
+
+
+def test_a_timeout_in_a_fast_recovery_runs_the_estimators_timer_and_backs_off_the_next(
+        tmp_path):
+    """The wait that began at the partial ACK runs the estimator's RTO (RFC 6298 (5.3)); only
+    after that timeout is the timer backed off (RFC 6298 (5.5)) for the rest of the
+    recovery."""
+    s = series_of(recovery_timeout_trace(), tmp_path)
+    retx = [w for w in s.waits if w.retx is not None]
+    assert [(w.cls, w.recovering, w.backed_off) for w in retx] == [
+        ("fast_retransmit", False, False), ("rto", True, False), ("implicit", True, True)]
+    assert retx[1].retx - retx[1].start == pytest.approx(1.0, abs=0.01)
