@@ -96,6 +96,25 @@ class TcpConfig:
     # ACKs below DupThresh (BSD Reno): ns-2's Agent/TCP/Reno with singledup_ 1 sends one new
     # packet on each (ns Manual, "TCP Agents"); limited_transmit_cwnds still bounds it
     limited_transmit_always: bool = False
+    # without SACK, the window after a partial ACK in fast recovery: "partial" (RFC 6582 §3.2
+    # step 5: deflate by the data acknowledged, add back one segment) or "full" (the duplicate
+    # ACKs' inflation is dropped and cwnd is ssthresh again, RFC 2582 §3's note on Hoe's
+    # variant; ns-2's Newreno with partial_window_deflation_ 0, ns Manual "TCP Agents")
+    partial_ack_deflation: str = "partial"
+    # without SACK, which partial ACKs restart the retransmission timer: "each" (RFC 2582 §4's
+    # Slow-but-Steady) or "first" (its Impatient variant, RFC 6582 §4.1: the first partial ACK
+    # of a recovery only; ns-2's Newreno with newreno_changes1_ 1)
+    partial_ack_timer: str = "each"
+    # without SACK, the guard against a second fast retransmit from one window's duplicate
+    # ACKs (RFC 2582 §6, RFC 6582 §3.2 step 2): "careful" (none while the cumulative ACK does
+    # not cover more than "recover"), "less-careful" (RFC 2582 §6's Less Careful variant: none
+    # while it does not reach "recover"; ns-2's lessCareful_) or "off" (ns-2's bugFix_ false,
+    # ns Manual "TCP Agents")
+    recover_guard: str = "careful"
+    # duplicate ACKs the guard refused still make room for new data (the engine's pipe counts
+    # each as a segment gone); False: they send nothing, as ns-2's Reno family, which inflates
+    # its window only in fast recovery (exitFastRetrans_, ns Manual "TCP Agents")
+    guarded_dupacks_send: bool = True
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
@@ -115,6 +134,15 @@ class TcpConfig:
                              f"{self.rtt_sampling!r}")
         if self.partial_ack not in ("newreno", "wait"):
             raise ValueError(f"partial_ack must be 'newreno' or 'wait', got {self.partial_ack!r}")
+        if self.partial_ack_deflation not in ("partial", "full"):
+            raise ValueError(f"partial_ack_deflation must be 'partial' or 'full', got "
+                             f"{self.partial_ack_deflation!r}")
+        if self.partial_ack_timer not in ("each", "first"):
+            raise ValueError(f"partial_ack_timer must be 'each' or 'first', got "
+                             f"{self.partial_ack_timer!r}")
+        if self.recover_guard not in ("careful", "less-careful", "off"):
+            raise ValueError(f"recover_guard must be 'careful', 'less-careful' or 'off', got "
+                             f"{self.recover_guard!r}")
         if self.cwnd_model not in ("rfc5681", "ns2"):
             raise ValueError(f"cwnd_model must be 'rfc5681' or 'ns2', got {self.cwnd_model!r}")
         if self.pipe_model not in ("rfc6675", "sack1"):

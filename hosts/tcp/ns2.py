@@ -59,6 +59,18 @@ windowOption_ 1    cwnd_model = ns2             cwnd_ a real number of packets: 
                                                 loss, ssthresh_ its integer part (ibid.)
 Sack1 sender       pipe_model = sack1           Fall and Floyd's Sack1: fast recovery's pipe
                                                 a counter of ACKs and packets sent
+Newreno's          partial_ack_deflation        Newreno's RFC 2582 options (ns Manual, "TCP
+partial_window_    ("full" when 0)              Agents"): 0 drops the duplicate ACKs'
+deflation_                                      inflation at a partial ACK (RFC 2582 §3),
+                                                1 deflates by the data acknowledged (RFC
+                                                6582 §3.2 step 5)
+newreno_changes1_  partial_ack_timer            1: the first partial ACK of a recovery
+                   ("first" when 1)             restarts the timer, RFC 6582 §4.1 Impatient
+bugFix_,           recover_guard ("off",        no second fast retransmit from one window's
+lessCareful_       "careful", "less-careful")   duplicate ACKs (RFC 2582 §6, its Careful
+                                                and Less Careful variants)
+(exitFastRetrans_) guarded_dupacks_send False   refused duplicate ACKs send nothing: the
+                                                window is inflated in fast recovery only
 =================  ===========================  ===========================================
 
 The senders: ``Sack1`` is the engine's SACK sender (variant ``sack`` with Sack1's pipe);
@@ -224,6 +236,18 @@ class Ns2Agent:
             # (without syn_ there is no SYN in ns-2 for the sink to delay)
             delayed_ack_syn=delack and not v("SYN_immediate_ack_") and bool(v("syn_")),
         )
+        if cls.ns2_class == "Agent/TCP/Newreno":
+            # Newreno's RFC 2582 options (ns Manual, "TCP Agents"): partial_window_deflation_
+            # 0 drops the duplicate ACKs' inflation at a partial ACK (cwnd = ssthresh), 1
+            # deflates by the data acknowledged (RFC 6582 §3.2 step 5); newreno_changes1_ 1
+            # restarts the timer at the first partial ACK only (RFC 6582 §4.1, Impatient)
+            knobs["partial_ack_deflation"] = ("partial" if v("partial_window_deflation_")
+                                              else "full")
+            knobs["partial_ack_timer"] = "first" if v("newreno_changes1_") else "each"
+            # bugFix_ false: duplicate ACKs below "recover" may fast-retransmit again
+            knobs["recover_guard"] = ("off" if not v("bugFix_") else
+                                      "less-careful" if v("lessCareful_") else "careful")
+            knobs["guarded_dupacks_send"] = False
         if variant == "sack":
             knobs["dupthresh"] = int(v("numdupacks_"))
             # ns-2 takes int(cwnd_) / numdupacksFrac_ when it is the larger; at or below 0
@@ -244,7 +268,7 @@ class Ns2Agent:
         if not v("rfc2988_"):
             note("rfc2988_", "ns-2 applies minrto_ after the backoff; the engine before it "
                              "(RFC 6298 (5.5))")
-        if not v("bugFix_"):
+        if not v("bugFix_") and cls.ns2_class != "Agent/TCP/Newreno":
             note("bugFix_", "ns-2 may fast-retransmit again on duplicate ACKs from one window; "
                             "the engine never does (RFC 6582 §3.2 step 2)")
         if v("noFastRetrans_"):
@@ -259,6 +283,8 @@ class Ns2Agent:
                                    "its option holds (RFC 2018 §3)")
         for name in ("overhead_", "ecn_", "lessCareful_", "bugFix_ack_", "bugFix_ts_",
                      "ts_resetRTO_", "partial_ack_"):
+            if name == "lessCareful_" and cls.ns2_class == "Agent/TCP/Newreno":
+                continue                            # recover_guard "less-careful"
             if v(name):
                 note(name, "not modelled by the engine")
         if v("numdupacksFrac_") > 0 and (cls.variant != "sack" or v("frto_enabled_")):
@@ -280,9 +306,7 @@ class Ns2Agent:
         if v("windowOption_") != 1 or v("increase_num_") != 1.0 or v("decrease_num_") != 0.5:
             out.append("windowOption_/increase_num_/decrease_num_: the engine's window grows "
                        "and halves as ns-2's defaults (1, 1.0, 0.5) only")
-        if cls.ns2_class == "Agent/TCP/Newreno" and (v("newreno_changes1_") != 1
-                                                     or v("partial_window_deflation_") != 1
-                                                     or v("exit_recovery_fix_") != 0):
-            out.append("newreno_changes1_/partial_window_deflation_/exit_recovery_fix_: the "
-                       "engine's NewReno is RFC 6582's")
+        if cls.ns2_class == "Agent/TCP/Newreno" and v("exit_recovery_fix_"):
+            note("exit_recovery_fix_", "ns-2 leaves fast recovery with min(ssthresh_, the "
+                                       "packets out + 1); the engine with ssthresh")
         return tuple(out)

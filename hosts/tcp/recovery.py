@@ -56,7 +56,7 @@ class LossRecovery:
                  "_on_enter_recovery_hook", "_on_retransmit_hook", "_on_timeout_hook",
                  "_on_probe_sent_hook", "_deadline_hook", "_limited_transmit_hook", "view",
                  "packet_cwnd", "cwnd_packets", "cwnd_packets_bytes", "sack1", "pipe_count",
-                 "burst_at", "burst_left")
+                 "burst_at", "burst_left", "partial_acks_seen")
 
     def __init__(self, config: TcpConfig, policy: LossRecoveryPolicy, sender: Sender,
                  rtt: RttEstimator, timers: Timers, *, iss: int, stats: dict[str, int],
@@ -99,6 +99,7 @@ class LossRecovery:
         self.reno_dupacks = 0               # without SACK: dupacks standing for segments gone
         self.in_recovery = False                    # fast recovery (RFC 6675 §5)
         self.recovery_undone = False                # its reduction was undone (Undo)
+        self.partial_acks_seen = False              # a partial ACK came in this recovery
         self.in_loss = False                        # after an RTO, until RecoveryPoint is acked
         self.recovery_point = 0                     # RFC 6675 RecoveryPoint, RFC 6582 "recover"
         self.lt_mark: int | None = None             # SND.MAX at the episode's first duplicate ACK
@@ -441,7 +442,10 @@ class LossRecovery:
             # the segments between the holes that drew duplicate ACKs (counted as gone from the
             # network) are now acked: they leave the count, the rest still stand for segments
             # that arrived above the next hole (RFC 6582 §3.2 step 5's deflation, in pipe terms)
-            self.reno_dupacks = max(0, self.reno_dupacks - (acked // self.mss - 1))
+            if self.cfg.partial_ack_deflation == "full":
+                self.reno_dupacks = 0               # RFC 2582 §3: cwnd back to ssthresh
+            else:
+                self.reno_dupacks = max(0, self.reno_dupacks - (acked // self.mss - 1))
         else:
             self.reno_dupacks = 0
         timers = self.timers
@@ -461,6 +465,11 @@ class LossRecovery:
                 self._apply(self.policy.on_partial_ack(self.view, now=now), now)
         if grow and not self.in_recovery:
             self._grow_cwnd(acked)
+        if partial and self.cfg.partial_ack_timer == "first" and not self.sack_ok:
+            # RFC 6582 §4.1 (Impatient): only the first partial ACK of a recovery restarts it
+            if self.partial_acks_seen:
+                return
+            self.partial_acks_seen = True
         # RFC 6298 (5.2)/(5.3): stop the timer when all is acked, else restart it
         timers.restart_rto(now, snd.snd_max > snd.snd_una)
 
@@ -489,10 +498,14 @@ class LossRecovery:
             self._apply(self._on_dupack_hook(self.view, seg, self.dupacks, now=now), now)
         if not self.in_recovery and not self.in_loss \
                 and self.policy.should_fast_retransmit(self.view, self.dupacks, now=now):
-            if not self.sack_ok and self.cfg.partial_ack == "newreno" \
-                    and snd.snd_una <= self.recovery_point:
+            guard = self.cfg.recover_guard
+            if not self.sack_ok and self.cfg.partial_ack == "newreno" and guard != "off" \
+                    and (snd.snd_una <= self.recovery_point if guard == "careful"
+                         else snd.snd_una < self.recovery_point):
                 # RFC 6582 §3.2 step 2: duplicate ACKs whose cumulative ACK does not cover more
                 # than "recover" may come from the last recovery's retransmissions: no new one
+                if not self.cfg.guarded_dupacks_send:
+                    self.reno_dupacks -= 1      # nor a new packet (TcpConfig)
                 return
             self._enter_recovery(now)
 
@@ -511,6 +524,7 @@ class LossRecovery:
             self.cwnd = self.ssthresh
         self.in_recovery = True
         self.recovery_undone = False
+        self.partial_acks_seen = False
         self.stats["fast_retransmits"] += 1
         self.trace("fast-retransmit", snd_una=snd.snd_una, dupacks=self.dupacks,
                    dupthresh=self.dupthresh, flight=flight, ssthresh=self.ssthresh,
