@@ -28,6 +28,7 @@ import matplotlib.pyplot as plt
 
 from analyzer.machine import EXPLICIT_CLASSES, IMPLICIT
 from experiments.runner.plots import save_figure
+from experiments.studies.dbce.figures import curve_styles
 
 __all__ = ["ACCEPTED", "TRUE_PROFILE", "chapter3_tables", "chapter3_markdown",
            "chapter3_figures"]
@@ -206,15 +207,14 @@ def chapter3_figures(connections: list, out: Path) -> list[str]:
     conns = _with_ch3(connections)
     oos = [c for c in conns if c["ch3"]["oos"]]
     written = []
-    cycle = ["-", "--", ":", "-."]
     if oos:
         by_network: dict = {}
         for c in oos:
             by_network.setdefault(c["network"], []).append(c["ch3"]["classes"].get(
                 "unexplained", 0))
         fig, ax = plt.subplots(figsize=(7, 4.5))
-        for i, (network, values) in enumerate(sorted(by_network.items())):
-            _step_cdf(ax, values, network, {"ls": cycle[i % 4], "color": f"C{i}", "lw": 1.3})
+        for network, style in curve_styles(sorted(by_network)).items():
+            _step_cdf(ax, by_network[network], network, style)
         ax.set_xlabel("unexplained OOS segments in the connection")
         ax.set_ylabel("fraction of OOS connections")
         ax.set_ylim(0, 1.02)

@@ -67,10 +67,26 @@ def _cdf_from_floor(ax, values: list, floor: float, label: str, style: dict) -> 
     ax.step(xs, ys, where="post", label=f"{label} ({n:,})", **style)
 
 
-def _styles(names: list) -> dict:
+def curve_styles(names: list) -> dict:
+    """One line style and colour per name, in order: the curves of a CDF figure told apart."""
     cycle = ["-", "--", ":", "-."]
     return {n: {"ls": cycle[i % 4], "color": f"C{i % 10}", "lw": 1.3}
             for i, n in enumerate(names)}
+
+
+def _log_cdf_axes(ax, floor: float, mark: float, mark_text: str, xlabel: str, ylabel: str,
+                  title: str) -> None:
+    """The frame of a cumulative figure on a log axis whose values at or under ``floor`` sit
+    at its left edge (``_cdf_from_floor``), with a reference line at ``mark``."""
+    ax.axvline(mark, color="0.3", lw=0.8)
+    ax.text(mark * 1.05, 0.03, mark_text, fontsize=7, color="0.3")
+    ax.set_xscale("log")
+    ax.set_xlim(floor * 0.8, None)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
 
 
 def chapter5_figures(conns: list, estimators: list, styles: dict, out: Path) -> list[str]:
@@ -82,7 +98,7 @@ def chapter5_figures(conns: list, estimators: list, styles: dict, out: Path) -> 
         return written
     rates = loss_rates(conns)
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for name, style in _styles(sorted(rates)).items():
+    for name, style in curve_styles(sorted(rates)).items():
         _cdf_from_floor(ax, rates[name], LOSS_FLOOR, name, style)
     ax.set_xscale("log")
     ax.set_xlim(LOSS_FLOOR * 0.8, 1.0)
@@ -102,17 +118,11 @@ def chapter5_figures(conns: list, estimators: list, styles: dict, out: Path) -> 
         fig, ax = plt.subplots(figsize=(7, 4.5))
         for est in estimators:
             _cdf_from_floor(ax, lead[est], LEAD_FLOOR, est, styles[est])
-        ax.axvline(1.0, color="0.3", lw=0.8)
-        ax.text(1.05, 0.03, "1 RTT", fontsize=7, color="0.3")
-        ax.set_xscale("log")
-        ax.set_xlim(LEAD_FLOOR * 0.8, None)
-        ax.set_ylim(0, 1.02)
-        ax.set_xlabel(f"congestion phase before a loss episode (sRTTs; under {LEAD_FLOOR:g} "
-                      f"at the left edge)")
-        ax.set_ylabel("fraction of predicted loss episodes")
-        ax.set_title("004 Fig. 5.3: congestion-phase durations before loss "
-                     "(004: 50-70 % at least one RTT)", fontsize=10)
-        ax.grid(alpha=0.3)
+        _log_cdf_axes(ax, LEAD_FLOOR, 1.0, "1 RTT",
+                      f"congestion phase before a loss episode (sRTTs; under {LEAD_FLOOR:g} "
+                      f"at the left edge)", "fraction of predicted loss episodes",
+                      "004 Fig. 5.3: congestion-phase durations before loss "
+                      "(004: 50-70 % at least one RTT)")
         ax.legend(fontsize=6.5, loc="upper left", ncol=2)
         save_figure(fig, out / "fig5_3_lead.png")
         written.append("fig5_3_lead.png")
@@ -122,17 +132,11 @@ def chapter5_figures(conns: list, estimators: list, styles: dict, out: Path) -> 
     for (policy, values), style in zip(best.items(), ({"ls": "-", "color": "C0", "lw": 1.6},
                                                       {"ls": "--", "color": "C3", "lw": 1.3})):
         _cdf_from_floor(ax, values, SAVING_FLOOR, f"{policy} decrease", style)
-    ax.axvline(0.1, color="0.3", lw=0.8)
-    ax.text(0.105, 0.03, "0.1 RTT", fontsize=7, color="0.3")
-    ax.set_xscale("log")
-    ax.set_xlim(SAVING_FLOOR * 0.8, None)
-    ax.set_ylim(0, 1.02)
-    ax.set_xlabel(f"best-case saving in duration (RTTs; {SAVING_FLOOR:g} or less, no loss "
-                  f"among them, at the left edge)")
-    ax.set_ylabel("fraction of connections")
-    ax.set_title("004 Fig. 5.5: best-case savings in connection durations "
-                 "(004: 60 % gain under 0.1 RTT)", fontsize=10)
-    ax.grid(alpha=0.3)
+    _log_cdf_axes(ax, SAVING_FLOOR, 0.1, "0.1 RTT",
+                  f"best-case saving in duration (RTTs; {SAVING_FLOOR:g} or less, no loss "
+                  f"among them, at the left edge)", "fraction of connections",
+                  "004 Fig. 5.5: best-case savings in connection durations "
+                  "(004: 60 % gain under 0.1 RTT)")
     ax.legend(fontsize=7, loc="lower right")
     save_figure(fig, out / "fig5_5_best_case.png")
     written.append("fig5_5_best_case.png")
