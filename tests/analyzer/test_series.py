@@ -17,9 +17,9 @@ def series_of(tr: Trace, tmp_path, **config):
     return s
 
 
-def fast_retransmit(tr: Trace) -> float:
+def resend_after_three_dupacks(tr: Trace) -> float:
     """Segments 0..7 at 0.2 s; segment 1 lost, resent after three duplicate ACKs (SACKs of 2,
-    3, 4); everything acknowledged then. Returns the time of the resend."""
+    3, 4). Returns the time of the resend."""
     tr.handshake()
     times = tr.burst(0.2, 0, 8)
     base = times[0] + RTT
@@ -28,6 +28,13 @@ def fast_retransmit(tr: Trace) -> float:
         tr.ack(base + k * GAP, 1, sack=[(2, 2 + k)])
     resend = base + 3 * GAP + SER
     tr.data(resend, 1)
+    return resend
+
+
+def fast_retransmit(tr: Trace) -> float:
+    """resend_after_three_dupacks, everything acknowledged then. Returns the time of the
+    resend."""
+    resend = resend_after_three_dupacks(tr)
     tr.ack(resend + ANSWER, 8)
     return resend
 
@@ -117,14 +124,7 @@ def recovery_timeout_trace() -> Trace:
     it sooner): a timeout inside the fast recovery. That resend's ACK is partial again (to 6,
     also lost) and segment 6 waits the doubled timer, 2 s."""
     tr = Trace()
-    tr.handshake()
-    times = tr.burst(0.2, 0, 8)
-    base = times[0] + RTT
-    tr.ack(base, 1)
-    for k in range(1, 4):
-        tr.ack(base + k * GAP, 1, sack=[(2, 2 + k)])
-    resend = base + 3 * GAP + SER
-    tr.data(resend, 1)
+    resend = resend_after_three_dupacks(tr)
     tr.ack(resend + ANSWER, 5)              # partial: segment 5 was lost too
     timeout = resend + ANSWER + 1.0
     tr.data(timeout, 5)
