@@ -45,7 +45,9 @@ from goals import at_most, not_judged  # noqa: E402
 from sim.program import gateway_json  # noqa: E402
 
 # Where a function lives decides whose time it is.
-PARTS = (("toolchain/switch", "P4 target"), ("<bmv2:", "P4 target (generated code)"), ("toolchain", "P4 toolchain (other)"),
+PARTS = (("toolchain/switch", "P4 target"), ("<bmv2:", "P4 target (generated code)"),
+         ("<v1model-metadata:", "P4 target (generated code)"), ("<wire-size:", "P4 target (generated code)"),
+         ("toolchain", "P4 toolchain (other)"),
          ("netbase/wire", "wire encode/decode"), ("netbase/checksum", "wire: Internet checksum (netbase)"), ("netbase/", "sequence arithmetic, segments (netbase)"),
          ("hosts/", "TCP engine"),
          ("controller/", "controller"), ("sim/events", "event loop"), ("sim/", "simulator nodes"),

@@ -142,3 +142,18 @@ def test_two_checksums_written_in_place_are_each_verified_and_updated_in_order()
     assert (out["flag"], out["ck"], out["pad"]) == (0, good, good_pad)
     out = unpack(H, sw.process(0, frame(pack(H, {"a": 7, "b": 9, "ck": good, "pad": good_pad ^ 1})))[0][1][14:])
     assert (out["flag"], out["ck"], out["pad"]) == (1, good, good_pad)
+
+
+@pytest.mark.parametrize("payload", [False, True])
+def test_crc32_over_byte_wide_fields_hashes_their_big_endian_bytes(payload):
+    """Inputs 8, 16, 32 or 64 bits wide are serialised by one struct pack: the same bytes
+    BMv2's BufBuilder concatenates (the flow hash of the gateway is such a calculation)."""
+    import zlib
+    p = ck_prog(payload=payload)
+    p["calculations"][0]["algo"] = "crc32"
+    p["calculations"][0]["input"].insert(2, F("h", "pad"))
+    sw = SimpleSwitch(p)
+    data = sw.process(0, frame(pack(H, {"a": 0xBEEF, "b": 0x0102, "pad": 0x7F}) + b"tail"))[0][1]
+    expected = zlib.crc32(struct.pack("!HHB", 0xBEEF, 0x0102, 0x7F) + (b"tail" if payload else b""))
+    assert unpack(H, data[14:])["ck"] == expected & 0xFFFF
+    assert "_K_" in sw.program.source.split("def _calc0")[1].split("def ")[0]   # the pack path

@@ -13,6 +13,8 @@ Checksums run per simple_switch: ``verify`` ones after the parser (a mismatch se
 
 from __future__ import annotations
 
+import struct
+
 from ..errors import LoadError
 from .codegen import CodeGen, FunctionBuilder
 from .expressions import ExprCompiler
@@ -70,6 +72,20 @@ def _static_value(parts) -> tuple[str, int]:
         shift -= width
         code.append(f"({src} << {shift})" if shift else src)
     return ("(" + " | ".join(code) + ")" if code else "(0)"), (total + pad) // 8
+
+
+_STRUCT_CODES = {8: "B", 16: "H", 32: "I", 64: "Q"}
+
+
+def _struct_pack(parts, gen: CodeGen) -> str | None:
+    """Source of the inputs serialised by one ``struct`` pack (big-endian), when every input
+    is 8, 16, 32 or 64 bits wide (then the buffer needs no padding and each value is within its
+    width, as the PHV keeps every field); None otherwise."""
+    codes = [_STRUCT_CODES.get(width) if isinstance(width, int) else None for _, width, _ in parts]
+    if not codes or None in codes:
+        return None
+    pack = gen.const(struct.Struct(">" + "".join(codes)).pack, "K")
+    return f"{pack}({', '.join(src for src, _, _ in parts)})"
 
 
 def _emit_general(fb: FunctionBuilder, parts, call) -> None:
@@ -187,6 +203,11 @@ def compile_calculation(c: dict, layout: Layout, gen: CodeGen, expr: ExprCompile
         return
     value, nbytes = _static_value(parts)
     fast = call(value, str(nbytes))
+    packed = _struct_pack(parts, gen)
+    if packed is not None and algo != "csum16":
+        # the same bytes without building a wide integer first (the 5-tuple of a flow hash is
+        # 104 bits: a long integer on both interpreters, and an allocation per shift)
+        fast = f"_H{c['id']}({packed}{' + P.payload' if payload else ''})"
     if algo == "csum16" and not (nbytes & 1 and payload):
         # 2^16 == 1 (mod 0xFFFF): each field only needs its shift modulo 16, and the small
         # sum is congruent to the whole buffer (the odd-length pad byte included)

@@ -131,7 +131,8 @@ class SimpleSwitch:
         self._on_arrival, self._on_enqueue, self._on_dequeue = metadata_setters(program)
         self._bind_namespace()
         self._cache_slots()
-        self.tm = TrafficManager(self._wire_size)
+        # the bytes a packet takes on the wire: its valid headers and its payload
+        self.tm = TrafficManager(self._wire_size_of)
         self.runtime = Runtime(self)
         self._cli = None
 
@@ -273,18 +274,7 @@ class SimpleSwitch:
         self._hdr_sizes = tuple((h.valid_slot, h.nbytes) for h in lay.headers.values() if not h.metadata)
         self._varbit_lens = tuple((h.valid_slot, h.len_slot) for h in lay.headers.values()
                                   if not h.metadata and h.varbit is not None)
-
-    def _wire_size(self, P: Packet) -> int:
-        # plain loops: faster than sum() over generators on CPython, and what PyPy's JIT unrolls
-        F = P.F
-        size = len(P.payload)
-        for slot, nb in self._hdr_sizes:
-            if F[slot]:
-                size += nb
-        for vs, ls in self._varbit_lens:
-            if F[vs]:
-                size += F[ls] // 8
-        return size
+        self._wire_size_of = _wire_size_function(self.program, self._hdr_sizes, self._varbit_lens)
 
     def _learn(self, learn_list: int, F: list, now: float) -> None:
         sample = self.learning.learn(learn_list, F, now)
@@ -541,6 +531,21 @@ class SimpleSwitch:
         self._copy_metadata_reset(P.F, R.F, P.recirculate, PKT_INSTANCE_TYPE_RECIRC)
         R.F[self.s_packet_length] = len(frame)
         self._ingress_pass(R, t)
+
+
+def _wire_size_function(program: Program, hdr_sizes: tuple, varbit_lens: tuple):
+    """``wire_size(P)``: one test per header with its slot and size as constants, generated
+    once per program (the traffic manager asks it for every packet it queues at a rate)."""
+    cached = getattr(program, "_wire_size_of", None)
+    if cached is None:
+        lines = ["def wire_size(P):", "    F = P.F", "    size = len(P.payload)"]
+        lines += [f"    if F[{slot}]: size += {nbytes}" for slot, nbytes in hdr_sizes]
+        lines += [f"    if F[{valid}]: size += F[{length}] // 8" for valid, length in varbit_lens]
+        lines.append("    return size")
+        ns: dict = {}
+        exec(compile("\n".join(lines) + "\n", f"<wire-size:{program.name}>", "exec"), ns)
+        cached = program._wire_size_of = ns["wire_size"]
+    return cached
 
 
 def _div(a: int, b: int) -> int:
