@@ -208,3 +208,30 @@ def test_each_connection_carries_its_detection_times_and_cluster_characteristics
     # one episode: the duration in mean RTTs; none: no distance
     assert cluster_features(samples, eps[:1], 10.0)["loss_distance"] == pytest.approx(50.0)
     assert cluster_features(samples, [], 10.0)["loss_distance"] is None
+
+
+def _oos(os_name, verdict, classes, rfc):
+    return {"network": "dbce-a", "reordering": "none", "os": os_name, "segments": 20,
+            "data_bytes": 20_000,
+            "ch3": {"oos": sum(classes.values()), "verdict": verdict, "explains": ["linux24"],
+                    "reported": "linux24", "classes": classes, "need": {}, "reorder": 0,
+                    "duplicate": 0, "resequencing": None, "rfc_classes": rfc}}
+
+
+def test_table_3_6_reads_the_accepted_connections_as_the_rfc_only_profile_does():
+    """Table 3.6: the OOS segments of the accepted connections in tcpflows' categories, from
+    the RFC-only profile's classes (partial-ACK and SACK gathered as FR/R recovery); a
+    connection TCPdebug does not accept is left out, as in Table 3.5; rows of an older
+    analysis (without the RFC-only classes) give no table."""
+    from experiments.studies.dbce.chapter3 import chapter3_markdown, chapter3_tables
+    conns = [_oos("linux-2.4", "unique", {"rto": 2, "fast_retransmit": 2},
+                  {"rto": 1, "implicit": 1, "sack": 1, "partial_ack": 1}),
+             _oos("windows-xp", "none", {"rto": 4}, {"rto": 4})]
+    t = chapter3_tables(conns)
+    row = t["table_3_6"][-1]
+    assert row["trace"] == "all" and row["oos_segments"] == 4
+    assert (row["RTO"], row["Dupack"], row["RTO recovery"], row["FR/R recovery"]) \
+        == (0.25, 0.0, 0.25, 0.5)
+    assert "**Table 3.6: the same OOS segments as an RFC-based tool" in chapter3_markdown(t)
+    conns[0]["ch3"]["rfc_classes"] = None
+    assert chapter3_tables(conns)["table_3_6"] == []
