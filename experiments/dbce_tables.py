@@ -71,7 +71,7 @@ from experiments.studies.dbce.chapter3 import (chapter3_figures, chapter3_markdo
 from experiments.studies.dbce.chapter4 import chapter4_figures
 from experiments.studies.dbce.clusters import (cluster, cluster_figures, cluster_rows,
                                                table_5_4_markdown)
-from experiments.studies.dbce.figures import chapter5_figures
+from experiments.studies.dbce.figures import chapter5_figures, log_bins
 from experiments.studies.dbce.networks import NETWORKS
 from experiments.studies.dbce.table46 import table_4_6, table_4_6_markdown
 from experiments.studies.dbce.statements import (LINUX_STACK, PAPER_TABLE_4_4,
@@ -435,7 +435,7 @@ def plot_figures(study: dict, connections: list, out: Path,
         fig, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
         for ax, col, policy in ((axes[0], 2, "additive"), (axes[1], 3, "multiplicative")):
             best = [c["best"][col - 2] for c in lossy]
-            edges = _log_bins(best)
+            edges = log_bins(best)
             for est, marker in (("CIM", "o"), ("Vegas", "s"), ("Tri-S", "^"),
                                 ("Random(0.8)", "x")):
                 xs, med, lo, hi = [], [], [], []
@@ -532,20 +532,6 @@ def plot_rto_settings(settings: list, path: Path) -> None:
                  fontsize=9)
     fig.tight_layout()
     save_figure(fig, path)
-
-
-def _log_bins(values: list) -> list:
-    positive = [v for v in values if v > 0]
-    if not positive:
-        return [0.01, 1.0]
-    lo = 10 ** math.floor(math.log10(min(positive)))
-    hi = 10 ** math.ceil(math.log10(max(positive)) + 1e-9)
-    edges = []
-    x = lo
-    while x <= hi * 1.0001:
-        edges.append(x)
-        x *= math.sqrt(10)
-    return edges
 
 
 # --------------------------------------------------------------------------- CLI

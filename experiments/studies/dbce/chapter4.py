@@ -34,7 +34,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from experiments.runner.plots import save_figure
 from experiments.runner.report import write_csv
-from experiments.studies.dbce.figures import curve_styles
+from experiments.studies.dbce.figures import curve_styles, plain_number
 
 __all__ = ["population", "detection_times", "best_percent", "changes", "binned", "SMART",
            "chapter4_figures", "OS_ORDER", "SMALL_FLIGHT", "BIN_FLOOR"]
@@ -162,10 +162,6 @@ def binned(pairs: list) -> list[dict]:
 
 
 # --------------------------------------------------------------------------- drawing
-def _plain(v, _pos=None) -> str:
-    return f"{v:,.0f}" if abs(v) >= 10 or v == 0 else f"{v:g}"
-
-
 def _cdf(ax, values: list, floor: float, label: str, style: dict) -> list[tuple]:
     """A cumulative curve, values at or under ``floor`` at the left edge; its points."""
     n = len(values)
@@ -179,7 +175,7 @@ def _cdf(ax, values: list, floor: float, label: str, style: dict) -> list[tuple]
 
 def _cdf_frame(ax, floor: float, xlabel: str, ylabel: str) -> None:
     ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(FuncFormatter(_plain))
+    ax.xaxis.set_major_formatter(FuncFormatter(plain_number))
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlim(floor * 0.8, None)
     ax.set_ylim(0, 1.02)
@@ -291,7 +287,7 @@ def _figure_4_10(conns: list, out: Path) -> list[str]:
                 **styles[OS_LABEL[os]])
         rows += [{"os": os, "percent": x, "fraction": y} for x, y in zip(values, ys)]
     ax.set_xscale("symlog", linthresh=1)
-    ax.xaxis.set_major_formatter(FuncFormatter(_plain))
+    ax.xaxis.set_major_formatter(FuncFormatter(plain_number))
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.axvline(10, color="0.5", lw=0.7, ls=":")
     ax.axvline(-10, color="0.5", lw=0.7, ls=":")
@@ -324,10 +320,10 @@ def _binned_panel(ax, rows: list, title: str) -> None:
             label="the best case (y = x)")
     ax.axhline(0, color="0.6", lw=0.6)
     ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(FuncFormatter(_plain))
+    ax.xaxis.set_major_formatter(FuncFormatter(plain_number))
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_yscale("symlog", linthresh=0.01)
-    ax.yaxis.set_major_formatter(FuncFormatter(_plain))
+    ax.yaxis.set_major_formatter(FuncFormatter(plain_number))
     ax.set_xlim(BIN_FLOOR * 0.7, hi)
     ax.set_xlabel(f"best-case reduction (RTTs, bins of half a decade; <= {BIN_FLOOR:g} at the "
                   f"left edge)")

@@ -31,7 +31,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from experiments.runner.plots import save_figure
 from experiments.runner.report import write_csv
-from experiments.studies.dbce.figures import curve_styles
+from experiments.studies.dbce.figures import curve_styles, log_bins, plain_number
 
 __all__ = ["FEATURES", "K", "cluster", "cluster_rows", "table_5_4_markdown",
            "cluster_figures", "MIN_CONNECTIONS"]
@@ -193,10 +193,6 @@ def table_5_4_markdown(rows: list) -> str:
     return "\n".join(lines)
 
 
-def _plain(v, _pos=None) -> str:
-    return f"{v:,.0f}" if abs(v) >= 10 or v == 0 else f"{v:g}"
-
-
 def _characteristics_figure(usable, numbers, out: Path) -> None:
     names = [f"cluster {n}" for n in sorted(set(numbers))]
     styles = curve_styles(names)
@@ -209,7 +205,7 @@ def _characteristics_figure(usable, numbers, out: Path) -> None:
                     label=f"{cname} ({k:,})", **styles[cname])
         if logged:
             ax.set_xscale("log")
-            ax.xaxis.set_major_formatter(FuncFormatter(_plain))
+            ax.xaxis.set_major_formatter(FuncFormatter(plain_number))
             ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_ylim(0, 1.02)
         ax.set_xlabel(label, fontsize=8)
@@ -223,19 +219,6 @@ def _characteristics_figure(usable, numbers, out: Path) -> None:
     save_figure(fig, out / "fig5_12_17_clusters.png")
 
 
-def _log_bins(values: list) -> list:
-    positive = [v for v in values if v > 0]
-    if not positive:
-        return [0.01, 1.0]
-    lo = 10 ** math.floor(math.log10(min(positive)))
-    hi = 10 ** math.ceil(math.log10(max(positive)) + 1e-9)
-    edges, x = [], lo
-    while x <= hi * 1.0001:
-        edges.append(x)
-        x *= math.sqrt(10)
-    return edges
-
-
 def _per_cluster_figure(usable, numbers, est: str, figs: str, out: Path) -> tuple[str, list]:
     clusters = sorted(set(numbers))
     fig, axes = plt.subplots(1, len(clusters), figsize=(3.6 * len(clusters), 4), sharey=True)
@@ -243,7 +226,7 @@ def _per_cluster_figure(usable, numbers, est: str, figs: str, out: Path) -> tupl
     for ax, n in zip(np.atleast_1d(axes), clusters):
         part = [c for c, m in zip(usable, numbers) if m == n]
         best = [c["best"][0] for c in part]
-        edges = _log_bins(best)
+        edges = log_bins(best)
         xs, med, lo, hi = [], [], [], []
         for a, b in zip(edges, edges[1:]):
             ys = sorted(c["dbce"][est]["all"][2] for c, x in zip(part, best) if a <= x < b)
@@ -264,10 +247,10 @@ def _per_cluster_figure(usable, numbers, est: str, figs: str, out: Path) -> tupl
         ax.plot(edges, edges, ls="--", color="0.4", lw=1, label="best case (y = x)")
         ax.axhline(0, color="0.6", lw=0.6)
         ax.set_xscale("log")
-        ax.xaxis.set_major_formatter(FuncFormatter(_plain))
+        ax.xaxis.set_major_formatter(FuncFormatter(plain_number))
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_yscale("symlog", linthresh=1)
-        ax.yaxis.set_major_formatter(FuncFormatter(_plain))
+        ax.yaxis.set_major_formatter(FuncFormatter(plain_number))
         ax.set_title(f"cluster {n} ({len(part):,})", fontsize=9)
         ax.set_xlabel("best-case saving (RTTs)", fontsize=8)
         ax.grid(alpha=0.3)
