@@ -137,7 +137,9 @@ SETTINGS = ([LINUX]
             + [SMART, RFC2988, replace(RFC2988, name="RFC 2988, every ACK", per_flight=False)]
             + _family(RFC2988, "RFC 2988", k=(2.0, 3.0, 6.0, 8.0), min_rto=(0.1, 0.2, 0.4),
                       a=(1.0, 0.5, 1 / 32), b=(1.0, 0.5, 1 / 32), m=(1.25, 1.5),
-                      dupthresh=(2, 4), granularity=(0.001, 0.1, 0.5)))
+                      dupthresh=(2, 4), granularity=(0.001, 0.1, 0.5))
+            # Fig. 4.7: Solaris' own timer with a minRTO of 100 ms, not 400
+            + _family(BASELINES["solaris"], "Solaris", min_rto=(0.1,)))
 
 
 def baseline_for(profile: str) -> Setting:

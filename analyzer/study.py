@@ -28,7 +28,7 @@ from analyzer.cli import UsageError, _check_trace, analyze_file
 from analyzer.trace import VANTAGES, AnalyzerConfig
 from netbase.pcap import PcapFormatError
 
-__all__ = ["evaluate", "summarize", "estimator_rows", "setting_rows", "breakdowns", "main",
+__all__ = ["evaluate", "detection_times", "cluster_features", "summarize", "estimator_rows", "setting_rows", "breakdowns", "main",
            "MIN_SEGMENTS", "FLIGHT_BINS", "ESTIMATOR_ORDER"]
 
 MIN_SEGMENTS = 10               # 004 §5.2: connections of at least 10 segments
@@ -67,6 +67,7 @@ def evaluate(series, *, seed: int = 1, settings=None, baseline: str | None = Non
         "median_flight": statistics.median(s.flight for s in samples) if samples else None,
         "losses": len(losses), "episodes": len(eps),
         "loss_rate": len(losses) / series.data_segments if series.data_segments else 0.0,
+        **cluster_features(samples, eps, duration),
         "retransmissions": series.retransmissions,
     }
     # a seed of its own per connection, so Random(0.8) repeats (zlib.crc32: stable across
@@ -87,6 +88,56 @@ def evaluate(series, *, seed: int = 1, settings=None, baseline: str | None = Non
     add, mult = dbce.best_case(samples, losses)
     out["best"] = [round(add, 6), round(mult, 6)]
     out["rto"] = _replay(series, settings, baseline or series.profile)
+    out["detect"] = detection_times(series)
+    return out
+
+
+def _correlation(xs: list, ys: list):
+    """Pearson's correlation of ``xs`` and ``ys`` (None when either does not vary)."""
+    if len(xs) < 2:
+        return None
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / (sxx * syy) ** 0.5 if sxx > 0 and syy > 0 else None
+
+
+def cluster_features(samples: list, eps: list, duration: float) -> dict:
+    """004 §5.5.1's characteristics that the other fields do not give: the mean RTT, the
+    correlation between the flight and the RTT of the per-ACK samples (self-induced
+    congestion), and the average loss distance in mean RTTs: the mean gap between the starts
+    of consecutive loss episodes; with one episode, the connection's duration (no second
+    episode came within it); None without an episode or an RTT sample."""
+    rtts = [s.rtt for s in samples]
+    mean = statistics.fmean(rtts) if rtts else None
+    corr = _correlation([s.flight for s in samples], rtts)
+    distance = None
+    if eps and mean:
+        starts = [e.start for e in eps]
+        gap = (starts[-1] - starts[0]) / (len(starts) - 1) if len(starts) > 1 else duration
+        distance = gap / mean
+    return {"rtt_mean": mean, "flight_rtt_corr": None if corr is None else round(corr, 4),
+            "loss_distance": distance}
+
+
+def detection_times(series) -> dict:
+    """004 Fig. 4.2's detection times of the flow's needed retransmissions, by what detected
+    them ("fast": duplicate ACKs, "timer": the timer, as the identified sender's classes say):
+    from the lost segment's first transmission to its first retransmission (§4.3.2), in RTTs of
+    the moving average (weight 1/4, ch. 4 footnote 3) of the per-ACK samples acknowledged by
+    then (1 s before any)."""
+    use = series.per_ack()
+    out: dict = {"fast": [], "timer": []}
+    unit = None
+    i = 0
+    for loss in sorted(series.losses, key=lambda x: x.detected):
+        while i < len(use) and use[i].acked <= loss.detected:
+            r = use[i].rtt
+            unit = r if unit is None else unit + rto_replay.WAIT_RTT_GAIN * (r - unit)
+            i += 1
+        out["timer" if loss.by_timer else "fast"].append(
+            round((loss.detected - loss.sent) / (unit or 1.0), 4))
     return out
 
 

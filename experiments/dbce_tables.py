@@ -19,16 +19,27 @@ Outputs in --out: paper_table.md (ours beside 004's numbers, and 004's statement
 each with two verdicts, direction and size, and those not run), statements.csv,
 estimators.csv (Figs. 5.2-5.4, 5.6-5.11's numbers per estimator, every ACK's samples and once a
 flight), connections.csv (one row per connection), breakdowns.csv (by throughput and median
-flight size, §5.5), rto_settings.csv (ch. 4's replay), table_4_4.csv (retransmissions by OS),
+flight size, §5.5), table_5_4.csv (§5.5.2's clusters, experiments.studies.dbce.clusters:
+Table 5.4 and each estimator's change per cluster), rto_settings.csv (ch. 4's replay),
+table_4_4.csv (retransmissions by OS),
 table_4_6.csv (Table 4.6: the dupACK threshold's impact by OS, in paper_table.md as 004 prints it),
-table_3_2.csv, table_3_4.csv, table_3_5.csv, table_3_7.csv, table_3_8.csv (ch. 3: the analyzer's
+table_3_2.csv, table_3_4.csv, table_3_5.csv, table_3_6.csv, table_3_7.csv, table_3_8.csv (ch. 3:
+the analyzer's
 classification of the OOS segments per network and reordering, experiments.studies.dbce.chapter3;
 in paper_table.md as 004 prints them), fig3_5_unexplained.png (Fig. 3.5),
 runs.csv, summary.json; figures fig5_1_loss_rate.png (Fig. 5.1), fig5_3_lead.png (Fig. 5.3),
 fig5_5_best_case.png (Fig. 5.5; experiments.studies.dbce.figures), fig_lpa.png (Fig. 5.2),
 fig_fpa.png (Fig. 5.4),
-fig_duration.png (Figs. 5.6-5.11), fig_breakdown.png (§5.5), fig_rto.png (ch. 4: spurious
-timeouts against waiting time); the journal runs.jsonl (``--resume``).
+fig_duration.png (Figs. 5.6-5.11), fig_breakdown.png (§5.5: by cluster and by median flight),
+fig_rto.png (ch. 4: spurious timeouts against waiting time); ch. 4's figures
+(experiments.studies.dbce.chapter4): fig4_2_detection.png, fig4_3_best_case.png,
+fig4_4_linux_k2.png, fig4_5_linux_k3.png, fig4_6_linux_k6.png, fig4_7_minrto.png,
+fig4_8_linux_a.png, fig4_9_linux_d2.png, fig4_10_smart.png, fig4_11_smart_vs_best.png with
+fig4_2_detection.csv, fig4_3_best_case.csv, fig4_10_smart.csv, fig4_binned.csv; the cluster
+study's fig5_12_17_clusters.png (Figs. 5.12-5.17), fig5_18_vegas_clusters.png,
+fig5_22_cim_clusters.png, fig5_26_tris_clusters.png (Figs. 5.18-5.29) with fig5_clusters.csv
+and fig5_18_29_clusters.csv; a figure the run cannot draw is listed in paper_table.md and
+summary.json's figures_not_drawn with why; the journal runs.jsonl (``--resume``).
 """
 
 from __future__ import annotations
@@ -57,7 +68,10 @@ from experiments.runner.verdicts import markdown as verdicts_markdown
 from experiments.runner.verdicts import rows as verdict_rows
 from experiments.studies.dbce.chapter3 import (chapter3_figures, chapter3_markdown,
                                                chapter3_tables)
-from experiments.studies.dbce.figures import chapter5_figures
+from experiments.studies.dbce.chapter4 import chapter4_figures
+from experiments.studies.dbce.clusters import (cluster, cluster_figures, cluster_rows,
+                                               table_5_4_markdown)
+from experiments.studies.dbce.figures import chapter5_figures, log_bins
 from experiments.studies.dbce.networks import NETWORKS
 from experiments.studies.dbce.table46 import table_4_6, table_4_6_markdown
 from experiments.studies.dbce.statements import (LINUX_STACK, PAPER_TABLE_4_4,
@@ -182,7 +196,8 @@ def _pct(v) -> str:
 
 
 def table_markdown(study: dict, stated: list, t44: list, cfg: DbceSweepConfig,
-                   runs: int, connections: list) -> str:
+                   runs: int, connections: list, *, clusters: list | str = "not clustered",
+                   not_drawn: Sequence[tuple[str, str]] = ()) -> str:
     lossless = [c for c in connections if c["segments"] >= 10 and c["samples"]
                 and not c["episodes"]]
     lines = [
@@ -213,8 +228,9 @@ def table_markdown(study: dict, stated: list, t44: list, cfg: DbceSweepConfig,
                   f"saving {_f(b['add_median'])} RTTs (additive), {_f(b['mult_median'])} "
                   f"(multiplicative); {_pct(b['below_0.1'])} of connections gain less than 0.1 "
                   f"RTT (004: 60 %), {_pct(b['above_10'])} more than 10 RTTs (004: 25 %)."]
-    for feature, title in (("throughput", "throughput tercile"),
-                           ("flight", "median flight size")):
+    lines += ["", table_5_4_markdown(clusters) if isinstance(clusters, list)
+              else f"**Table 5.4 ([TCPDEBUG] §5.5.2)**: not run: {clusters}."]
+    for feature, title in (("flight", "median flight size"),):
         rows = study["breakdowns"].get(feature) or []
         if not rows:
             continue
@@ -270,25 +286,40 @@ def table_markdown(study: dict, stated: list, t44: list, cfg: DbceSweepConfig,
                      f"{_pct(r['shorter_10pct'])} / {_pct(r['longer_10pct'])} |")
     lines += ["", table_4_6_markdown(table_4_6(study, connections)),
               "", chapter3_markdown(chapter3_tables(connections))]
+    if not_drawn:
+        lines += ["", "**Figures not drawn**", ""]
+        lines += [f"- {fig}: not run: {why}" for fig, why in not_drawn]
     lines += ["", verdicts_markdown(stated, paper="004", columns=(("paper", "004"),
                                                                 ("ours", "ours")),
                                     intro="**004's statements** (ch. 3-5) on these traces")]
     return "\n".join(lines)
 
 
-def statements(study: dict, t44: list, connections: list) -> list:
+def statements(study: dict, t44: list, connections: list,
+               clusters: list | str = "not clustered") -> list:
     """004's statements on ch. 3, 4 and 5, each with two verdicts
-    (``experiments.studies.dbce.statements``)."""
+    (``experiments.studies.dbce.statements``); ``clusters``: §5.5's cluster rows or why
+    there are none."""
     return (chapter3_statements() + chapter4_statements(study, t44, connections)
-            + chapter5_statements(study, connections))
+            + chapter5_statements(study, connections, clusters))
+
+
+def cluster_study(connections: list) -> tuple[list, list, list | str]:
+    """§5.5.2's clusters of the scored lossy connections: (the connections, their cluster
+    numbers, the rows of Table 5.4 or why they could not be clustered)."""
+    usable, numbers, why = cluster(scored(connections))
+    if why:
+        return [], [], why
+    return usable, numbers, cluster_rows(usable, numbers, plotted_estimators())
 
 
 def flat_connection(c: dict) -> dict:
     """connections.csv's row: the characteristics, then LPA/FPA/changes per estimator."""
     keep = ("network", "reordering", "variant", "seed", "connection", "sender", "os",
             "profile", "size", "completed", "data_bytes", "segments", "duration",
-            "throughput", "samples", "samples_per_flight", "min_rtt", "rtt_p90",
-            "median_flight", "losses", "episodes", "loss_rate")
+            "throughput", "samples", "samples_per_flight", "min_rtt", "rtt_p90", "rtt_mean",
+            "median_flight", "losses", "episodes", "loss_rate", "flight_rtt_corr",
+            "loss_distance")
     row = {k: c.get(k) for k in keep}
     row["best_add"], row["best_mult"] = c["best"]
     for name, modes in c["dbce"].items():
@@ -303,7 +334,8 @@ def write_outputs(rows: list[dict], cfg: DbceSweepConfig, out: Path, *, mode: st
     connections = connections_of(rows)
     study = summarize(connections)
     t44 = table_4_4(connections)
-    stated = statements(study, t44, connections)
+    usable, numbers, clustered = cluster_study(connections)
+    stated = statements(study, t44, connections, clustered)
     write_csv(out / "runs.csv", [{k: v for k, v in r.items() if k != "connections"}
                                  for r in rows])
     write_csv(out / "connections.csv", [flat_connection(c) for c in connections])
@@ -326,18 +358,30 @@ def write_outputs(rows: list[dict], cfg: DbceSweepConfig, out: Path, *, mode: st
                                       for r in t46])
     ch3 = chapter3_tables(connections)
     for name, table in ch3.items():
-        write_csv(out / f"{name}.csv", table)
-    markdown = table_markdown(study, stated, t44, cfg, len(rows), connections)
+        if table:               # Table 3.6 needs rows analysed with the RFC-only profile
+            write_csv(out / f"{name}.csv", table)
+    if isinstance(clustered, list):
+        write_csv(out / "table_5_4.csv", clustered)
+    figures = plot_figures(study, connections, out,
+                           clustered if isinstance(clustered, list) else None) \
+        + chapter3_figures(connections, out)
+    ch4_figures, not_drawn = chapter4_figures(connections, out)
+    figures += ch4_figures + cluster_figures(usable, numbers, out)
+    if isinstance(clustered, str):
+        not_drawn.append(("Table 5.4, Figs. 5.12-5.29", clustered))
+    markdown = table_markdown(study, stated, t44, cfg, len(rows), connections,
+                              clusters=clustered, not_drawn=not_drawn)
     (out / "paper_table.md").write_text(markdown + "\n")
     write_csv(out / "statements.csv", csv_rows(stated))
-    figures = plot_figures(study, connections, out) + chapter3_figures(connections, out)
     summary = {**summary_header(rows, cfg, mode=mode, invocations=invocations,
                                 code_version=code_version),
                "connections": study["connections"], "scored": study["scored"],
                "lossy": study["lossy"], "study": study, "statements": verdict_rows(stated),
                "verdicts": counts(stated), "table_4_4": t44, "table_4_6": t46, **ch3,
+               "table_5_4": clustered if isinstance(clustered, list) else [],
                "table_markdown": markdown,
-               "figures": figures}
+               "figures": figures,
+               "figures_not_drawn": [{"figure": f, "why": w} for f, w in not_drawn]}
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     return summary
 
@@ -363,7 +407,8 @@ def plotted_estimators() -> list:
     return [n for n in ESTIMATOR_ORDER if "as printed" not in n]
 
 
-def plot_figures(study: dict, connections: list, out: Path) -> list[str]:
+def plot_figures(study: dict, connections: list, out: Path,
+                 clusters: list | None = None) -> list[str]:
     conns = scored(connections)
     lossy = [c for c in conns if c["episodes"]]
     styles = _styles()
@@ -390,7 +435,7 @@ def plot_figures(study: dict, connections: list, out: Path) -> list[str]:
         fig, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
         for ax, col, policy in ((axes[0], 2, "additive"), (axes[1], 3, "multiplicative")):
             best = [c["best"][col - 2] for c in lossy]
-            edges = _log_bins(best)
+            edges = log_bins(best)
             for est, marker in (("CIM", "o"), ("Vegas", "s"), ("Tri-S", "^"),
                                 ("Random(0.8)", "x")):
                 xs, med, lo, hi = [], [], [], []
@@ -420,12 +465,17 @@ def plot_figures(study: dict, connections: list, out: Path) -> list[str]:
                      f"({len(lossy)} lossy connections)", fontsize=10)
         save_figure(fig, out / "fig_duration.png")
         written.append("fig_duration.png")
-    brk = study["breakdowns"]
+    # §5.5: by the clusters of Table 5.4 (when there are) and by median flight size
+    brk = {"cluster": [{**r, "group": f"cluster {r['cluster']}"} for r in clusters or []],
+           "flight": study["breakdowns"].get("flight") or []}
     if any(brk.values()):
         names = ("CIM", "Vegas", "Tri-S", "DUAL", "CARD", "Random(0.8)")
-        fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
-        for ax, feature in zip(axes, ("throughput", "flight")):
-            rows = brk.get(feature) or []
+        features = [f for f in ("cluster", "flight") if brk[f]]
+        fig, axes = plt.subplots(1, len(features), figsize=(6 * len(features), 4.5),
+                                 sharey=True, squeeze=False)
+        axes = axes[0]
+        for ax, feature in zip(axes, features):
+            rows = brk[feature]
             width = 0.8 / (len(names) + 1)
             for j, est in enumerate(("best case",) + names):
                 key = "best_median" if est == "best case" else f"{est} median"
@@ -434,7 +484,7 @@ def plot_figures(study: dict, connections: list, out: Path) -> list[str]:
             ax.set_xticks([i + 0.4 for i in range(len(rows))])
             ax.set_xticklabels([r["group"] for r in rows], fontsize=8)
             _plain_symlog(ax)
-            what = "throughput tercile" if feature == "throughput" else "median flight size"
+            what = "cluster (Table 5.4)" if feature == "cluster" else "median flight size"
             ax.set_title(f"by {what}", fontsize=10)
             ax.grid(alpha=0.3, axis="y")
         axes[0].set_ylabel("median modelled saving, additive (RTTs)")
@@ -462,7 +512,7 @@ def plot_rto_settings(settings: list, path: Path) -> None:
     """004 ch. 4's trade-off per replayed setting (every connection against its own stack's
     timer): spurious timeouts (left) and the mean wait of a loss the timer detects (right), one
     bar per setting named on the shared axis, each estimator's family in its colour."""
-    families = (("Linux", "C0"), ("RFC 2988", "C1"), ("Smart", "C2"))
+    families = (("Linux", "C0"), ("RFC 2988", "C1"), ("Smart", "C2"), ("Solaris", "C3"))
     rows = sorted(settings, key=lambda r: [f for f, _ in families].index(
         next((f for f, _ in families if r["setting"].startswith(f)), "Linux")))
     colour = [next((c for f, c in families if r["setting"].startswith(f)), "C0") for r in rows]
@@ -477,24 +527,11 @@ def plot_rto_settings(settings: list, path: Path) -> None:
     for ax in (left, right):
         ax.grid(alpha=0.3, axis="x")
     fig.suptitle("004 ch. 4: each replayed setting's spurious timeouts against its waiting "
-                 "time (blue: Linux's estimator, orange: RFC 2988's, green: Smart-Config)",
+                 "time (blue: Linux's estimator, orange: RFC 2988's, green: Smart-Config, red: "
+                 "Solaris')",
                  fontsize=9)
     fig.tight_layout()
     save_figure(fig, path)
-
-
-def _log_bins(values: list) -> list:
-    positive = [v for v in values if v > 0]
-    if not positive:
-        return [0.01, 1.0]
-    lo = 10 ** math.floor(math.log10(min(positive)))
-    hi = 10 ** math.ceil(math.log10(max(positive)) + 1e-9)
-    edges = []
-    x = lo
-    while x <= hi * 1.0001:
-        edges.append(x)
-        x *= math.sqrt(10)
-    return edges
 
 
 # --------------------------------------------------------------------------- CLI
@@ -503,10 +540,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         prog="python -m experiments.dbce_tables", formatter_class=HelpFormatter,
         description="Seed 004's chapters 3-5 on the simulator's traces: many connections "
                     "over varied dumbbells with the P4 gateways, their out-of-sequence segments "
-                    "classified (ch. 3: Tables 3.2, 3.4, 3.5, 3.7, 3.8, Fig. 3.5), scored by "
+                    "classified (ch. 3: Tables 3.2, 3.4-3.8, Fig. 3.5), scored by "
                     "the delay-based congestion estimators of Table 5.1 (LPA, FPA, modelled "
-                    "change in duration; Figs. 5.1-5.11) and their timers replayed under other "
-                    "RTO parameters (ch. 4, Tables 4.4 and 4.6). Options without a default "
+                    "change in duration; Figs. 5.1-5.11; the cluster study, Table 5.4 and Figs. "
+                    "5.12-5.29) and their timers replayed under other RTO parameters (ch. 4: "
+                    "Tables 4.4 and 4.6, Figs. 4.2-4.11). Options without a default "
                     "shown take the --mode's value.")
     p.add_argument("--mode", choices=sorted(MODES), default="quick",
                    help="full: every network, reordering and sender, 2 seeds, 90 s runs "

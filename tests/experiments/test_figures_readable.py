@@ -34,7 +34,8 @@ RUNS = {
 EXPECTED = {"netreno": {"fig2_small_window.png", "fig3_lost_retransmission.png",
                         "fig4_ack_clock.png", "fig5_back_to_back.png"},
             "dbce": {"fig5_1_loss_rate.png", "fig5_3_lead.png", "fig5_5_best_case.png",
-                     "fig3_5_unexplained.png"}}
+                     "fig3_5_unexplained.png", "fig4_2_detection.png", "fig4_3_best_case.png",
+                     "fig4_10_smart.png", "fig4_11_smart_vs_best.png"}}
 
 
 @pytest.fixture(scope="module", params=sorted(RUNS))

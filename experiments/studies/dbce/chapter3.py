@@ -13,8 +13,13 @@ traffic condition (network and reordering injection) where 004 has one per Inter
   explicit and implicit, and those without an inference;
 - Fig. 3.5: the unexplained OOS segments per OOS connection (cumulative).
 
-Table 3.6 (tcpflows) and Table 3.8's LEAST columns compare with other tools, which are not
-here; Fig. 3.4 (the RTO predicted against TBIT's) needs 004's testbed; Fig. 3.6 (the
+- Table 3.6: the same OOS segments of the accepted connections as an OS-insensitive, RFC-based
+  tool reads them: 004 ran tcpflows [JID+04], not here; the analyzer's RFC-only profile
+  (rfc5681: RFC 5681/6675/6582/6298, every connection read as that sender) stands in for it,
+  in tcpflows' categories as 004 maps them onto its own (§3.3: tcpflows' FR/R recovery is
+  TCPdebug's partial-ACK and SACK classes together, its RTO recovery TCPdebug's implicit one).
+
+Table 3.8's LEAST columns compare with another tool, which is not here; Fig. 3.4 (the RTO predicted against TBIT's) needs 004's testbed; Fig. 3.6 (the
 resequencing delays of segments reordered between the sender and the monitor) has nothing to
 show: the traces are captured at the sender, before any reordering of the path (the network
 reorder columns are 0 for that reason).
@@ -94,8 +99,9 @@ def _need(conns: list) -> dict:
 
 
 def chapter3_tables(connections: list) -> dict:
-    """{table: [row]} for Tables 3.2, 3.4, 3.5, 3.7 and 3.8, one row per traffic condition
-    (Table 3.4: per stack) and one for all of them."""
+    """{table: [row]} for Tables 3.2, 3.4-3.8, one row per traffic condition (Table 3.4: per
+    stack) and one for all of them; Table 3.6 empty when the rows lack the RFC-only profile's
+    classes (an older analysis)."""
     conns = _with_ch3(connections)
     groups: dict = {}
     for c in conns:
@@ -103,7 +109,7 @@ def chapter3_tables(connections: list) -> dict:
     groups = dict(sorted(groups.items()))
     if conns:
         groups["all"] = conns
-    t32, t35, t37, t38 = [], [], [], []
+    t32, t35, t36, t37, t38 = [], [], [], [], []
     for trace, cs in groups.items():
         oos = [c for c in cs if c["ch3"]["oos"]]
         ok = [c for c in oos if c["ch3"]["verdict"] in ACCEPTED]
@@ -114,6 +120,8 @@ def chapter3_tables(connections: list) -> dict:
                     "accepted": len(ok), "accepted_share": _share(len(ok), len(oos)),
                     "accepted_bytes": sum(c["data_bytes"] for c in ok)})
         t35.append({"trace": trace, **_classify(ok, unexplained=False)})
+        if ok and all(c["ch3"].get("rfc_classes") is not None for c in ok):
+            t36.append({"trace": trace, **_rfc_classify(ok)})
         t37.append({"trace": trace, **_classify(oos, unexplained=True)})
         t38.append({"trace": trace, **_need(ok)})
     t34 = []
@@ -131,8 +139,26 @@ def chapter3_tables(connections: list) -> dict:
                     "alike_with_truth": _share(sum(truth in c["ch3"]["explains"]
                                                    for c in alike), len(oos)),
                     "unexplained": _share(len(oos) - len(unique) - len(alike), len(oos))})
-    return {"table_3_2": t32, "table_3_4": t34, "table_3_5": t35, "table_3_7": t37,
-            "table_3_8": t38}
+    return {"table_3_2": t32, "table_3_4": t34, "table_3_5": t35, "table_3_6": t36,
+            "table_3_7": t37, "table_3_8": t38}
+
+
+# Table 3.6's categories (tcpflows'), each the RFC-only profile's classes it gathers
+RFC_CATEGORIES = (("RTO", ("rto",)), ("Dupack", ("fast_retransmit",)),
+                  ("RTO recovery", ("implicit",)), ("FR/R recovery", ("partial_ack", "sack")),
+                  ("Unexplained", ("unexplained",)))
+
+
+def _rfc_classify(conns: list) -> dict:
+    """Table 3.6's row: the OOS segments of ``conns`` as the RFC-only profile classifies them,
+    in tcpflows' categories (shares of the OOS segments)."""
+    oos = sum(c["ch3"]["oos"] for c in conns)
+    row = {"oos_segments": oos,
+           "reorder": _share(sum(c["ch3"]["reorder"] for c in conns), oos)}
+    for name, keys in RFC_CATEGORIES:
+        row[name] = _share(sum(c["ch3"]["rfc_classes"].get(k, 0) for c in conns for k in keys),
+                           oos)
+    return row
 
 
 def _p(v) -> str:
@@ -144,7 +170,7 @@ def _k(n: int) -> str:
 
 
 def chapter3_markdown(tables: dict) -> str:
-    """Tables 3.2, 3.4, 3.5, 3.7 and 3.8 as 004 prints them (percentages without the sign)."""
+    """Tables 3.2, 3.4-3.8 as 004 prints them (percentages without the sign)."""
     out = ["**004 ch. 3 on these traces** (the analyzer's classification of every connection's "
            "OOS segments; one row per network and reordering injection where 004 has one per "
            "Internet trace; accepted: every OOS segment explained by one profile, or by "
@@ -179,6 +205,18 @@ def chapter3_markdown(tables: dict) -> str:
         for r in tables[key]:
             out.append(f"| {r['trace']} | {_k(r['oos_segments'])} | {_p(r['reorder'])} | "
                        f"{_p(r['retransmissions'])} | "
+                       + " | ".join(_p(r[n]) for n in names) + " |")
+    if tables.get("table_3_6"):
+        names = [n for n, _ in RFC_CATEGORIES]
+        out += ["", "**Table 3.6: the same OOS segments as an RFC-based tool classifies them** "
+                "(accepted connections; 004 ran tcpflows, not here: the analyzer's RFC-only "
+                "profile, rfc5681, stands in for it; FR/R recovery is its partial-ACK and SACK "
+                "classes, RTO recovery its implicit one); % of the OOS segments, to set beside "
+                "Table 3.5", "",
+                "| trace | OOS segments | network reorder | " + " | ".join(names) + " |",
+                "|---|" + "---:|" * (2 + len(names))]
+        for r in tables["table_3_6"]:
+            out.append(f"| {r['trace']} | {_k(r['oos_segments'])} | {_p(r['reorder'])} | "
                        + " | ".join(_p(r[n]) for n in names) + " |")
     out += ["", "**Table 3.8: needed and unneeded retransmissions, accepted connections** (004: "
             "3.7-18.9 % unneeded; its LEAST columns compare with a tool not here); % of the "

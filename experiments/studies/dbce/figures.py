@@ -17,13 +17,15 @@ starts at the share of its zeros, printed at the axis' left edge, which the x la
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 
 from experiments.runner.plots import save_figure
 
-__all__ = ["chapter5_figures", "loss_rates", "leads", "best_cases"]
+__all__ = ["chapter5_figures", "loss_rates", "leads", "best_cases", "curve_styles", "log_bins",
+           "plain_number"]
 
 LOSS_FLOOR = 1e-4       # loss rates: the axis' left edge (0 plotted there)
 SAVING_FLOOR = 1e-3     # RTTs saved: the axis' left edge (0 and less plotted there)
@@ -65,6 +67,26 @@ def _cdf_from_floor(ax, values: list, floor: float, label: str, style: dict) -> 
     xs = [floor] + rest
     ys = [at_floor / n] + [(at_floor + i + 1) / n for i in range(len(rest))]
     ax.step(xs, ys, where="post", label=f"{label} ({n:,})", **style)
+
+
+def log_bins(values: list) -> list:
+    """Bin edges half a decade apart spanning the positive ``values`` (whole decades at the
+    ends)."""
+    positive = [v for v in values if v > 0]
+    if not positive:
+        return [0.01, 1.0]
+    lo = 10 ** math.floor(math.log10(min(positive)))
+    hi = 10 ** math.ceil(math.log10(max(positive)) + 1e-9)
+    edges, x = [], lo
+    while x <= hi * 1.0001:
+        edges.append(x)
+        x *= math.sqrt(10)
+    return edges
+
+
+def plain_number(v, _pos=None) -> str:
+    """A tick label without powers of ten: 1,000, 10, 0.1, -0.01."""
+    return f"{v:,.0f}" if abs(v) >= 10 or v == 0 else f"{v:g}"
 
 
 def curve_styles(names: list) -> dict:

@@ -145,18 +145,25 @@ def run_dbce(spec: RunSpec, program: Any) -> RunResult:
                      time.perf_counter() - started, [], mss=SCENARIOS[spec.scenario].mss)
 
 
+RFC_PROFILE = "rfc5681"      # the analyzer's RFC-only sender (analyzer/profiles.py)
+
+
 def _chapter3(summary: dict | None) -> dict | None:
     """What 004 ch. 3's tables need of a connection's analyzer summary (analyzer.report): its
     out-of-sequence segments, the verdict (its kind and the profiles that explain it), the
-    reported profile's classes and needed/unneeded retransmissions by class, the network's
+    reported profile's classes and needed/unneeded retransmissions by class, the RFC-only
+    profile's classes (Table 3.6), the network's
     reorderings and duplicates before the vantage point and their resequencing delays."""
     if summary is None:
         return None
     judged = summary["verdict"]
-    profile = (summary.get("profiles") or {}).get(judged["reported"]) or {}
+    profiles = summary.get("profiles") or {}
+    profile = profiles.get(judged["reported"]) or {}
     return {"oos": summary["oos_segments"], "verdict": judged["kind"],
             "explains": judged["profiles"], "reported": judged["reported"],
             "classes": profile.get("classes", {}), "need": profile.get("need", {}),
+            # Table 3.6: the OS-insensitive, RFC-only reading (the thesis' tcpflows)
+            "rfc_classes": (profiles.get(RFC_PROFILE) or {}).get("classes"),
             "reorder": summary["network_reorder"], "duplicate": summary["network_duplicate"],
             "resequencing": summary["resequencing_delay"]}
 
