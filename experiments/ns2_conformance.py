@@ -3,6 +3,7 @@
     python -m experiments.ns2_conformance                  # every suite, against the saved outputs
     python -m experiments.ns2_conformance --live           # and ns-2 itself, run here
     python -m experiments.ns2_conformance --suites sack --tests sack1,sack3 -v
+    python -m experiments.ns2_conformance --lab            # the lab's scenarios, in ns-2 and ours
 
 Each test of ns-2 2.35's test-suite-{sack,newreno,testReno,tcp,frto,LimTransmit,red}.tcl is
 built in our simulator with the engine's ``ns2`` profile (experiments/ns2/corpus.py); the trace
@@ -12,6 +13,11 @@ test-output-SUITE/TEST.gz of the installed ns2-examples package. Identical means
 sections, and in each the same packets (packet number and flow) in the same time order, every
 time within 1 ms of ns-2's. Prints "N of M identical" per suite and, for every other test, its
 first differing point (or why it is not built); -v adds the values the engine does not model.
+
+``--lab`` traces the lab's own scenarios ([RDTCP] §4's dumbbell with each sender ns-2 has;
+experiments/ns2/lab_traces.py) in ns-2, run here, and in the engine, and says how many of the
+sender's packets agree (same packet, same order, within the tolerance) before the first
+difference.
 """
 
 from __future__ import annotations
@@ -22,9 +28,11 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from experiments.ns2 import install, lab_traces
 from experiments.ns2.conformance import check_suite, expected_tests
 from experiments.ns2.corpus import SPECS
 from experiments.ns2.install import LiveSuite, Ns2Error, missing
+from experiments.ns2.lab_traces import LAB_SCENARIOS
 from experiments.ns2.suites import CORE_SUITES, SUITES
 from experiments.ns2.trace import TOLERANCE
 from experiments.runner.cli import HelpFormatter, csv_list, finite_float
@@ -40,7 +48,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         description="Run ns-2's TCP validation tests in our simulator and compare each with "
                     "ns-2's expected output.")
     p.add_argument("--suites", type=csv_list(str, ALL_SUITES), default=ALL_SUITES,
-                   metavar="LIST", help=f"suites to run (default: {','.join(ALL_SUITES)})")
+                   metavar="LIST", help="suites to run")
     p.add_argument("--tests", type=csv_list(str), metavar="LIST",
                    help="only these tests (with one suite)")
     p.add_argument("--live", action="store_true",
@@ -48,6 +56,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "saved one (needs ns on PATH)")
     p.add_argument("--tolerance", type=finite_float, default=TOLERANCE, metavar="S",
                    help="largest time difference of a point still the same, in seconds")
+    p.add_argument("--lab", type=csv_list(str, tuple(LAB_SCENARIOS)), nargs="?",
+                   const=tuple(LAB_SCENARIOS), metavar="LIST",
+                   help="instead of the suites, trace the lab's scenarios in ns-2 (needs ns on "
+                        f"PATH) and in the engine and compare them packet by packet (without LIST: "
+                        f"{','.join(LAB_SCENARIOS)})")
+    p.add_argument("--duration", type=finite_float, metavar="S",
+                   help="with --lab: simulated seconds of each scenario (default: 20)")
+    p.add_argument("--out", default="build/ns2-lab", metavar="DIR",
+                   help="with --lab: where ns-2's scripts and traces are written")
     p.add_argument("--json", metavar="PATH", help="write every outcome to this JSON file")
     p.add_argument("--list", action="store_true",
                    help="list the corpus (built or why not) and exit")
@@ -58,6 +75,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         p.error("--tests picks tests of one suite: give --suites with exactly one suite")
     if not args.tolerance >= 0:
         p.error("--tolerance must be >= 0 seconds")
+    if args.duration is not None and not (args.lab and args.duration > 0):
+        p.error("--duration goes with --lab and must be > 0 seconds")
     return args
 
 
@@ -70,10 +89,39 @@ def _list() -> int:
     return 0
 
 
+def _lab(args: argparse.Namespace) -> int:
+    if install.ns_binary() is None:
+        print(f"error: --lab runs ns-2 itself: {install.NS} is not on PATH (apt-get install "
+              f"ns2, or set NS2_BINARY)", file=sys.stderr)
+        return 2
+    outcomes = []
+    try:
+        for name in args.lab:
+            outcomes.append(lab_traces.check(name, args.out, duration=args.duration,
+                                             tolerance=args.tolerance))
+            print(outcomes[-1].line(), flush=True)
+    except Ns2Error as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    print(f"total: {sum(o.identical for o in outcomes)} of {len(outcomes)} identical")
+    if args.json:
+        Path(args.json).write_text(json.dumps(
+            [{"scenario": o.name, "duration": o.duration, "identical": o.identical,
+              "packets": o.packets, "same_packets": o.same_packets,
+              "agree_until": o.agree_until, "difference": str(o.difference or "")}
+             for o in outcomes], indent=1) + "\n")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.list:
         return _list()
+    if args.lab:
+        return _lab(args)
     why = missing(live=args.live)
     if why:
         print(f"error: {why}", file=sys.stderr)

@@ -26,9 +26,9 @@ from experiments.ns2.install import NS, Ns2Error, ns_binary
 from experiments.ns2.scenario import CLASSES, Inexpressible, Ns2Run
 from experiments.ns2.tcl import RESULT_TAG, script
 from hosts.tcp.ns2 import HEADER_BYTES
-from sim.nsnet import NsNetwork, RateErrorModel
+from sim.nsnet import NsFlow, NsNetwork, RateErrorModel
 
-__all__ = ["run_ns2", "run_ours", "RUN_TIMEOUT_S"]
+__all__ = ["run_ns2", "run_ours", "build_ours", "RUN_TIMEOUT_S"]
 
 RUN_TIMEOUT_S = 3600            # a 600 s run takes seconds; a stuck ns is stopped
 _RESULT = re.compile(rf"^{RESULT_TAG} (.*)$", re.M)
@@ -44,9 +44,10 @@ def _row(run: Ns2Run, engine: str, *, delivered: int, acked: int, retransmits: i
             "wall_s": round(wall, 3), "mechanisms": "; ".join(run.notes), **extra}
 
 
-def run_ns2(run: Ns2Run, workdir: str | os.PathLike) -> dict:
-    """Write the run's script into ``workdir``, run ``ns`` on it, return its row. Ns2Error
-    with the error and the script's path when ns is missing, fails or prints a Tcl error."""
+def run_ns2(run: Ns2Run, workdir: str | os.PathLike, *, trace: str | None = None) -> dict:
+    """Write the run's script into ``workdir``, run ``ns`` on it, return its row (with
+    ``trace``, ns-2's packet trace is written to that file in ``workdir``). Ns2Error with the
+    error and the script's path when ns is missing, fails or prints a Tcl error."""
     binary = ns_binary()
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
@@ -54,7 +55,7 @@ def run_ns2(run: Ns2Run, workdir: str | os.PathLike) -> dict:
     digest = hashlib.sha256(repr(spec).encode()).hexdigest()[:10]
     name = f"{spec.scenario}-{spec.variant}-{digest}-s{spec.seed}.tcl"
     path = workdir / name
-    path.write_text(script(run))
+    path.write_text(script(run, trace=trace))
     if binary is None:
         raise Ns2Error(f"ns-2 is not installed ({NS} is not on PATH; apt-get install ns2); "
                        f"script: {path}")
@@ -89,12 +90,25 @@ def run_ns2(run: Ns2Run, workdir: str | os.PathLike) -> dict:
 def run_ours(run: Ns2Run) -> dict:
     """The same scenario in ``sim.nsnet`` with the engine (the ns2 profile's configuration of
     the same agent), its random elements seeded from the run's seed."""
+    started = time.perf_counter()     # wall clock for the report only
+    net, flow = build_ours(run, trace=False)
+    net.run(run.spec.duration)
+    s = flow.sender.stats
+    return _row(run, "engine-nsnet", delivered=flow.sink.bytes,
+                acked=max(0, flow.sender.snd_una - 1), retransmits=int(s["retransmits"]),
+                timeouts=int(s["timeouts"]), fast=int(s["fast_retransmits"]),
+                sent=int(s["segments_sent"]), wall=time.perf_counter() - started)
+
+
+def build_ours(run: Ns2Run, *, trace: bool) -> tuple[NsNetwork, NsFlow]:
+    """The scenario of ``run`` built in ``sim.nsnet`` (not yet run), with ns-2's packet trace
+    kept in ``net.trace_lines`` when ``trace``; the sender's flow is flow id 1, as in the
+    script. Inexpressible when the network has what sim.nsnet lacks (RED)."""
     if run.red is not None:
         raise Inexpressible("RED is not in sim.nsnet: the engine runs 002's RED network in the "
                             "P4 gateway (experiments.netreno_tables)")
     spec = run.spec
-    started = time.perf_counter()     # wall clock for the report only
-    net = NsNetwork()
+    net = NsNetwork(trace=trace)
     node = {name: net.node() for name in run.nodes}
     for ln in run.links:
         net.duplex_link(node[ln.a], node[ln.b], ln.bandwidth, ln.delay)
@@ -113,13 +127,7 @@ def run_ours(run: Ns2Run) -> dict:
         _holdback(net, node, run, seed)
     configs = run.agent.configs()
     flow = net.tcp(node[run.src], node[run.dst], 1, configs, start=0.0)
-    net.trace_lines = None
-    net.run(spec.duration)
-    s = flow.sender.stats
-    return _row(run, "engine-nsnet", delivered=flow.sink.bytes,
-                acked=max(0, flow.sender.snd_una - 1), retransmits=int(s["retransmits"]),
-                timeouts=int(s["timeouts"]), fast=int(s["fast_retransmits"]),
-                sent=int(s["segments_sent"]), wall=time.perf_counter() - started)
+    return net, flow
 
 
 def _holdback(net: NsNetwork, node: dict, run: Ns2Run, seed) -> None:

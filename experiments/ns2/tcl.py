@@ -14,12 +14,15 @@ user as code: every value is a number or one of the names above.
 
 from __future__ import annotations
 
+import re
+
 from experiments.ns2.scenario import CLASSES, Impairment, Ns2Run
 from hosts.tcp.ns2 import AGENTS, AGENT_DEFAULTS
 
 __all__ = ["script", "RESULT_TAG"]
 
 RESULT_TAG = "ns2-result"
+_TRACE_NAME = re.compile(r"[A-Za-z0-9._-]{1,100}")     # a file name in the script's folder
 
 
 def _num(x: float) -> str:
@@ -34,8 +37,9 @@ def _value(v) -> str:
     raise ValueError(f"an ns-2 variable must be a number or a boolean, got {v!r}")
 
 
-def script(run: Ns2Run) -> str:
-    """The Tcl text of ``run`` (deterministic: the same run gives the same text)."""
+def script(run: Ns2Run, *, trace: str | None = None) -> str:
+    """The Tcl text of ``run`` (deterministic: the same run gives the same text); with
+    ``trace``, ns-2's packet trace of every link (``$ns trace-all``) goes to that file."""
     spec = run.spec
     agent = run.agent
     lines = [f"# ns-2 script of {spec!r}",
@@ -43,6 +47,11 @@ def script(run: Ns2Run) -> str:
              *(f"#   {n}" for n in run.notes),
              "set ns [new Simulator]",
              f"$defaultRNG seed {int(spec.seed)}"]
+    if trace is not None:
+        if not _TRACE_NAME.fullmatch(trace):
+            raise ValueError(f"trace file name {trace!r}: letters, digits, '.', '_' and '-' "
+                             f"only")
+        lines += [f"set tf [open {trace} w]", "$ns trace-all $tf"]
     if run.red is not None:
         r = run.red
         lines += ["Queue/RED set bytes_ false", "Queue/RED set queue_in_bytes_ false",
@@ -78,7 +87,8 @@ def script(run: Ns2Run) -> str:
         lines += _holdback(run)
     lines += [
         "proc finish {} {",
-        "    global tcp sink",
+        "    global tcp sink" + (" tf" if trace is not None else ""),
+        *(["    flush $tf"] if trace is not None else []),
         f'    puts "{RESULT_TAG} ack=[$tcp set ack_] ndatapack=[$tcp set ndatapack_] '
         "nrexmitpack=[$tcp set nrexmitpack_] nrexmit=[$tcp set nrexmit_] "
         'ncwndcuts=[$tcp set ncwndcuts_] bytes=[$sink set bytes_]"',

@@ -100,6 +100,10 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     def _get_help_string(self, action: argparse.Action) -> str:
         if action.default is None or action.default is False:
             return action.help or ""
+        if isinstance(action.default, (tuple, list)) and "%(default)" not in (action.help or ""):
+            # a list option's default as the user would type it: a,b,c
+            text = ",".join(str(x) for x in action.default)
+            return f"{action.help or ''} (default: {text})".replace("%", "%%")
         return super()._get_help_string(action)
 
 

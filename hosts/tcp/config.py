@@ -115,6 +115,11 @@ class TcpConfig:
     # each as a segment gone); False: they send nothing, as ns-2's Reno family, which inflates
     # its window only in fast recovery (exitFastRetrans_, ns Manual "TCP Agents")
     guarded_dupacks_send: bool = True
+    # the retransmission timer starts afresh at the fast retransmit, with the sample in
+    # progress dropped (Karn), as ns-2's agents do on their duplicate-ACK action
+    # (reset_rtx_timer); RFC 6298 (5.1) leaves a running timer alone, so a fast retransmit
+    # lost again times out one RTO after the last new ACK instead of after the retransmission
+    rto_restart_at_fast_retransmit: bool = False
 
     def __post_init__(self):
         if self.variant not in VARIANTS:

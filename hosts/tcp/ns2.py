@@ -71,6 +71,10 @@ lessCareful_       "careful", "less-careful")   duplicate ACKs (RFC 2582 §6, it
                                                 and Less Careful variants)
 (exitFastRetrans_) guarded_dupacks_send False   refused duplicate ACKs send nothing: the
                                                 window is inflated in fast recovery only
+(duplicate-ACK      rto_restart_at_fast_        every agent restarts its retransmission
+action)            retransmit                   timer at the fast retransmit and drops the
+                                                RTT sample in progress (reset_rtx_timer),
+                                                where RFC 6298 (5.1) keeps a running timer
 =================  ===========================  ===========================================
 
 The senders: ``Sack1`` is the engine's SACK sender (variant ``sack`` with Sack1's pipe);
@@ -235,6 +239,7 @@ class Ns2Agent:
             delayed_ack=delack, delayed_ack_timeout=float(v("interval_")),
             # (without syn_ there is no SYN in ns-2 for the sink to delay)
             delayed_ack_syn=delack and not v("SYN_immediate_ack_") and bool(v("syn_")),
+            rto_restart_at_fast_retransmit=True,
         )
         if cls.ns2_class == "Agent/TCP/Newreno":
             # Newreno's RFC 2582 options (ns Manual, "TCP Agents"): partial_window_deflation_

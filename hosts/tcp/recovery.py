@@ -537,6 +537,8 @@ class LossRecovery:
             # retransmission that follows is not counted
             self.pipe_count = snd.snd_max - snd.snd_una - self.dupthresh * self.mss
         self.force_head = True
+        if self.cfg.rto_restart_at_fast_retransmit:
+            self.timers.restart_rto(now, True)      # (TcpConfig: ns-2's reset_rtx_timer)
 
     # ------------------------------------------------------------------ the RTO expired
     def on_rto(self, now: float) -> bool:

@@ -87,7 +87,7 @@ def test_a_missing_ns_is_named_with_the_script(tmp_path, monkeypatch):
 
 @pytest.mark.skipif(NO_NS is not None, reason=NO_NS or "")
 def test_a_tcl_error_is_named_and_no_rows_are_written(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(runs_module, "script", lambda run: "set x [no_such_command]\n")
+    monkeypatch.setattr(runs_module, "script", lambda run, **_: "set x [no_such_command]\n")
     assert main(["--variant", "sack", "--duration", "1", "--engine", "ns2",
                  "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
