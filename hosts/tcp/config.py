@@ -132,6 +132,9 @@ class TcpConfig:
     # it, so that three more duplicate ACKs for a hole still open retransmit (BSD Reno, RFC
     # 5681 §3.2)
     reno_keeps_recover: bool = False
+    # variant "tahoe" only: no fast retransmit, every loss waits for the timer (ns-2's
+    # Agent/TCP with noFastRetrans_, ns Manual "TCP Agents")
+    no_fast_retransmit: bool = False
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
@@ -179,6 +182,8 @@ class TcpConfig:
         if not 0 <= self.time_wait < float("inf"):
             raise ValueError(f"time_wait must be a finite number of seconds >= 0, got "
                              f"{self.time_wait!r}")
+        if self.no_fast_retransmit and self.variant != "tahoe":
+            raise ValueError(f"no_fast_retransmit is for variant 'tahoe', got {self.variant!r}")
         if self.dupthresh < 1:
             raise ValueError(f"dupthresh must be >= 1, got {self.dupthresh}")
         if self.dupthresh != 3 and self.variant != "sack":

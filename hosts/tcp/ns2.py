@@ -93,8 +93,9 @@ The senders: ``Sack1`` is the engine's SACK sender (variant ``sack`` with Sack1'
 ``Reno`` the engine's ``reno`` (fast recovery left on the first new ACK, partial or not, RFC 5681
 §3.2 step 6, as the ns Manual's "Reno TCP" describes, with "recover" kept for bugFix_; that
 variant sends no Limited Transmit of its own, ns-2's ``singledup_ 0``, and ``singledup_ 1``
-turns it on); ``Tahoe`` (``Agent/TCP``: after a fast retransmit cwnd
-returns to windowInit_ and slow start follows, with no fast recovery) has no engine variant yet.
+turns it on); ``Tahoe`` (``Agent/TCP``) the engine's ``tahoe``: after a fast retransmit
+cwnd is one packet and every packet not acknowledged goes out again in slow start, with no
+fast recovery (noFastRetrans_ true: ``TcpConfig.no_fast_retransmit``, only the timer).
 
 Values marked unmodelled are those ns-2 acts on and the engine has no knob for (rfc2988_
 false, a Sack1 sender over a sink without SACK, ...): ``configs()``
@@ -119,7 +120,8 @@ RCV_BUFFER = 1 << 24            # over 65535 << 7 bytes: the advertised window s
 AGENT_DEFAULTS: dict[str, Any] = {
     "window_": 20, "windowInit_": 2, "packetSize_": 1000, "maxburst_": 0, "maxcwnd_": 0,
     "tcpTick_": 0.01, "minrto_": 0.2, "rtxcur_init_": 3.0, "maxrto_": 60.0, "rfc2988_": True,
-    "numdupacks_": 3, "bugFix_": True, "exitFastRetrans_": True, "singledup_": 1, "syn_": True, "delay_growth_": True,
+    "numdupacks_": 3, "bugFix_": True, "exitFastRetrans_": True, "singledup_": 1,
+    "syn_": True, "delay_growth_": True,
     "useHeaders_": True, "timestamps_": False, "noFastRetrans_": False, "overhead_": 0.0,
     "ecn_": 0, "windowOption_": 1, "increase_num_": 1.0, "decrease_num_": 0.5,
     "numdupacksFrac_": -1, "lessCareful_": False, "bugFix_ack_": False, "bugFix_ts_": False,
@@ -139,12 +141,12 @@ SINK_DEFAULTS: dict[str, Any] = {
 @dataclass(frozen=True)
 class _Agent:
     ns2_class: str
-    variant: str | None         # the engine variant, None: none yet
+    variant: str                # the engine variant
     sack_sender: bool           # the sender uses SACK information (RFC 6675)
 
 
 AGENTS: dict[str, _Agent] = {
-    "Tahoe": _Agent("Agent/TCP", None, False),
+    "Tahoe": _Agent("Agent/TCP", "tahoe", False),
     "Reno": _Agent("Agent/TCP/Reno", "reno", False),
     "Newreno": _Agent("Agent/TCP/Newreno", "sack", False),
     "Sack1": _Agent("Agent/TCP/Sack1", "sack", True),
@@ -208,12 +210,11 @@ class Ns2Agent:
         size of a data packet, and what the engine leaves unmodelled. Ns2Unsupported when the
         engine has no sender for the agent."""
         cls = AGENTS[self.agent]
-        if cls.variant is None:
-            raise Ns2Unsupported(f"{cls.ns2_class} (Tahoe): the engine has no Tahoe sender "
-                                 f"(fast retransmit, then cwnd = windowInit_ and slow start, "
-                                 f"without fast recovery)")
         v = self.value
         variant = cls.variant
+        if variant == "tahoe" and (v("frto_enabled_") or v("sfrto_enabled_")):
+            raise Ns2Unsupported("Agent/TCP (Tahoe) with frto_enabled_: the engine's F-RTO "
+                                 "has no Tahoe form")
         if v("frto_enabled_") or v("sfrto_enabled_"):
             # RFC 5682: the SACK-enhanced algorithm where SACK is in use, else the basic one
             variant = "frto" if cls.sack_sender else "frto-newreno"
@@ -280,7 +281,12 @@ class Ns2Agent:
             # is Newreno's alone
             knobs["reno_keeps_recover"] = True
             knobs["recover_guard"] = "careful" if v("bugFix_") else "off"
-        if cls.ns2_class in ("Agent/TCP/Reno", "Agent/TCP/Newreno"):
+        if cls.ns2_class == "Agent/TCP":
+            # Tahoe: bugFix_ guards its fast retransmit as Reno's (ns Manual, "TCP Agents");
+            # noFastRetrans_ leaves every loss to the timer
+            knobs["recover_guard"] = "careful" if v("bugFix_") else "off"
+            knobs["no_fast_retransmit"] = bool(v("noFastRetrans_"))
+        if cls.ns2_class in ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno"):
             # exitFastRetrans_: the window is inflated by duplicate ACKs in fast recovery only,
             # so those that start none send nothing; false: every one from the DupThresh-th on
             knobs["guarded_dupacks_send"] = not v("exitFastRetrans_")
@@ -307,8 +313,6 @@ class Ns2Agent:
         if not v("bugFix_") and cls.ns2_class not in ("Agent/TCP/Newreno", "Agent/TCP/Reno"):
             note("bugFix_", "ns-2 may fast-retransmit again on duplicate ACKs from one window; "
                             "the engine never does (RFC 6582 §3.2 step 2)")
-        if v("noFastRetrans_"):
-            note("noFastRetrans_", "ns-2 waits for the timer; the engine always fast-retransmits")
         if v("numdupacks_") != 3 and (cls.variant != "sack" or v("frto_enabled_")):
             note("numdupacks_", f"the engine's {cls.variant!r} sender keeps DupThresh 3")
         if cls.sack_sender and not SINKS[self.sink][0]:

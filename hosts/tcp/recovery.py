@@ -532,7 +532,10 @@ class LossRecovery:
                 if not self.cfg.guarded_dupacks_send:
                     self.reno_dupacks -= 1      # nor a new packet (TcpConfig)
                 return
-            self._enter_recovery(now)
+            if getattr(self.policy, "restarts_on_fast_retransmit", False):   # Tahoe
+                self._restart(now)
+            else:
+                self._enter_recovery(now)
 
     def _enter_recovery(self, now: float) -> None:
         """Fast retransmit and fast recovery: RFC 6675 §5 steps (4.1)-(4.3), RFC 5681 eq. (4)."""
@@ -565,6 +568,29 @@ class LossRecovery:
             # retransmission that follows is not counted
             self.pipe_count = snd.snd_max - snd.snd_una - self.dupthresh * self.mss
         self.force_head = True
+
+    def _restart(self, now: float) -> None:
+        """Tahoe's fast retransmit (variants/tahoe.py): a timeout's response without the
+        timer's backoff, ssthresh halved, cwnd one segment, go-back-N in slow start (RFC
+        6582 §4's ``recover`` is SND.MAX); the duplicate ACKs go on counting, so that only a
+        new ACK starts the count for the next one."""
+        snd = self.sender
+        prior_cwnd = self.cwnd
+        if self.packet_cwnd:
+            self._halve_packet_cwnd(restart=True)
+        else:
+            self.ssthresh = self.policy.ssthresh_after_loss(self.view, now=now)
+        self.cwnd = self.mss
+        self.in_loss = True
+        self.recovery_point = snd.snd_max
+        self.reno_dupacks = 0
+        self.stats["fast_retransmits"] += 1
+        self.trace("fast-retransmit", snd_una=snd.snd_una, dupacks=self.dupacks,
+                   dupthresh=self.dupthresh, flight=snd.snd_max - snd.snd_una,
+                   ssthresh=self.ssthresh, prior_cwnd=prior_cwnd)
+        self.sb.mark_all_lost()
+        self.force_head = True
+        self.timers.restart_rto(now, True)
 
     # ------------------------------------------------------------------ the RTO expired
     def on_rto(self, now: float) -> bool:

@@ -51,6 +51,10 @@ KNOWN: dict[tuple[str, str], tuple[str, str]] = {
     ("newreno", "newreno_rto_dup_tsh"): (NEWRENO, "packets 83: 3.165390 1.24 vs 3.133890 1.24"),
     ("newreno", "slow3"): (NEWRENO, "packets 71: 5.161880 1.35 vs 5.154600 1.37"),
     ("testReno", "Reno_TCP"): (RTO, "packets 39: 3.422080 0.18 vs 3.322080 0.18"),
+    ("testReno", "Tahoe_TCP_without_Fast_Retransmit"): (
+        RTO, "packets 37: 2.998200 0.15 vs 2.898200 0.15"),
+    ("testReno", "Tahoe_TCP2_without_Fast_Retransmit"): (
+        RTO, "packets 49: 3.008200 0.17 vs 2.908200 0.17"),
     ("frto", "noImmediateAckNewReno"): (IMMEDIATE, "packets 11: 1.945760 1.09 vs 1.745760 1.09"),
     ("frto", "noImmediateAckSack"): (IMMEDIATE, "packets 8: 2.004408 1.06 vs 1.804408 1.06"),
 }
@@ -104,10 +108,13 @@ def test_the_conversion_gives_ns2s_expected_output_from_ns2s_own_trace(suite, na
 def test_runner_prints_counts_and_first_differences(capsys):
     assert main(["--suites", "testReno", "--tests", "NewReno_TCP,Reno_TCP,Tahoe_TCP"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "testReno: 1 of 3 identical (2 built)"
+    assert out[0] == "testReno: 2 of 3 identical (3 built)"
     assert out[1].startswith('  Reno_TCP: "packets point ')
-    assert out[2].startswith("  Tahoe_TCP: not built: needs the Tahoe sender")
-    assert out[-1] == "total: 1 of 3 identical (2 built)"
+    assert out[-1] == "total: 2 of 3 identical (3 built)"
+    assert main(["--suites", "frto", "--tests", "immediateAck"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "frto: 0 of 1 identical (0 built)"
+    assert out[1].startswith("  immediateAck: not built: needs F-RTO on the Tahoe sender")
 
 
 def test_runner_refuses_bad_input_in_one_line(capsys):

@@ -4,13 +4,16 @@ keeps "recover" after leaving fast recovery, so bugFix_ guards its next fast ret
 go-back-N too (recover_guard "off"); duplicate ACKs that start no recovery send nothing
 (guarded_dupacks_send, exitFastRetrans_); the halved window in whole packets
 (cwnd_halves_whole, precisionReduce_ false), kept when recovery ends; Newreno's
-exit_recovery_fix_ (exit_cwnd_flight, RFC 6582 §3.2 step 4 (1)). ns-2's newreno suite checks
-the same rules end to end (tests/experiments/test_ns2_conformance.py)."""
+exit_recovery_fix_ (exit_cwnd_flight, RFC 6582 §3.2 step 4 (1)); the Tahoe sender (variant
+"tahoe", ns-2's Agent/TCP, with noFastRetrans_). ns-2's newreno and testReno suites check the
+same rules end to end (tests/experiments/test_ns2_conformance.py)."""
 
 from dataclasses import replace
 
+import pytest
+
 from hosts.tcp import TcpConfig
-from hosts.tcp.ns2 import Ns2Agent
+from hosts.tcp.ns2 import Ns2Agent, Ns2Unsupported
 from hosts.testing import TestNetwork
 
 DATA = bytes(200_000)
@@ -111,3 +114,31 @@ def test_the_whole_packet_halving_and_the_exit_with_the_flight():
     assert real < kept < real + 1000
     _, (_, _, fix, ssthresh3) = windows(replace(ns2, exit_cwnd_flight=True))
     assert fix <= ssthresh3 + 1000 and fix != kept
+
+
+TAHOE = replace(RENO, variant="tahoe")
+
+
+def test_tahoe_fast_retransmits_into_slow_start_and_goes_back_n():
+    # one loss: Reno resends it alone in fast recovery; Tahoe (ns-2's Agent/TCP) restarts from
+    # one segment and resends everything after it too (go-back-N), with no timeout
+    reno, tahoe = _run(RENO, (40,)), _run(TAHOE, (40,))
+    assert reno.a.stats["fast_retransmits"] == tahoe.a.stats["fast_retransmits"] == 1
+    assert len(reno.retransmissions()) == 1 and len(tahoe.retransmissions()) > 5
+    assert not tahoe.events_named("timeout")
+    fr = tahoe.events_named("fast-retransmit")[0][2]
+    assert fr["ssthresh"] == max(fr["prior_cwnd"] // 2, 2000)
+    # noFastRetrans_: only the timer repairs it
+    timer = _run(replace(TAHOE, no_fast_retransmit=True), (40,))
+    assert timer.a.stats["fast_retransmits"] == 0 and timer.events_named("timeout")
+
+
+def test_tahoe_from_ns2s_variables():
+    cfg = Ns2Agent("Tahoe", "DelAck", {"noFastRetrans_": True, "bugFix_": False}).configs()
+    assert (cfg.sender.variant, cfg.sender.no_fast_retransmit, cfg.sender.recover_guard,
+            cfg.sender.guarded_dupacks_send) == ("tahoe", True, "off", False)
+    assert not any("noFastRetrans_" in n for n in cfg.unmodelled)
+    with pytest.raises(ValueError, match="no_fast_retransmit is for variant 'tahoe'"):
+        replace(RENO, no_fast_retransmit=True)
+    with pytest.raises(Ns2Unsupported, match="no Tahoe form"):
+        Ns2Agent("Tahoe", "DelAck", {"frto_enabled_": 1}).configs()

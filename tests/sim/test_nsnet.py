@@ -182,8 +182,9 @@ def test_ns2_variables_map_and_what_the_engine_lacks_is_named():
     assert any(n.startswith("bugFix_ False:") for n in sack1.unmodelled)
     frto = Ns2Agent("Sack1", "Sack1", {"frto_enabled_": 1}).configs().sender
     assert frto.variant == "frto"
-    with pytest.raises(Ns2Unsupported, match="no Tahoe sender"):
-        Ns2Agent("Tahoe", "").configs()
+    assert Ns2Agent("Tahoe", "").configs().sender.variant == "tahoe"
+    with pytest.raises(Ns2Unsupported, match="has no Tahoe form"):
+        Ns2Agent("Tahoe", "", {"frto_enabled_": 1}).configs()
     with pytest.raises(ValueError, match="unknown Agent/TCP variable\\(s\\) windw_"):
         Ns2Agent("Sack1", "Sack1", {"windw_": 3})
     with pytest.raises(ValueError, match="unknown ns-2 sink 'Sack2'"):
