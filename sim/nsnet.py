@@ -49,6 +49,11 @@ ETH_HEADER = 14                 # the simulated frames' Ethernet header, not on 
 # ns-2's SACK sink sizes an ACK as the 40-byte header plus 8 bytes per SACK block (its traces
 # show 48 and 56 bytes); the option's two NOPs, kind and length (RFC 2018 §3) are not counted
 SACK_OPTION_OVERHEAD = 4
+# with timestamps_ ns-2 counts ts_option_size_ (10 bytes, the option without the two NOPs of
+# RFC 7323's layout) in a data packet's header, and its sinks send ACKs of their packetSize_, 40
+# bytes, that echo the timestamp in a header field of their own, so no option on the wire
+TS_OPTION_SIZE = 10
+TS_OPTION_BYTES = 12            # the engine's option: NOP, NOP, kind 8 length 10 (RFC 7323 §3)
 DEFAULT_QUEUE_LIMIT = 50        # ns-2: Queue set limit_ 50
 TCP_PORT_BASE = 10000           # an agent's ns-2 port p is TCP port 10000 + p here
 
@@ -355,8 +360,10 @@ class NsNetwork:
         server.listen()
         source = _GatedSource(limit, ref)
         sink = BulkSink()
-        flow = NsFlow(fid, src, dst, client, server, source, sink, configs.sender.mss,
-                      configs.syn, sport, dport)
+        # a packet's data: the MSS less the timestamp option the engine carries in it
+        data = configs.sender.mss - (TS_OPTION_BYTES if configs.sender.timestamps else 0)
+        flow = NsFlow(fid, src, dst, client, server, source, sink, data, configs.syn, sport,
+                      dport)
         ref.append(flow)
         ep_a = a.add_endpoint(client, local_port=TCP_PORT_BASE + sport, remote_ip=b.ip,
                               remote_port=TCP_PORT_BASE + dport, app=source)
@@ -441,8 +448,13 @@ class NsNetwork:
             kind, seqno = "ack", max(flow.packet_number(ack_off) - 1, 0)
             src, dst = f"{flow.dst}.{flow.dst_port}", f"{flow.src}.{flow.src_port}"
         size = len(frame) - ETH_HEADER
-        if seg.options and any(name == "SAck" for name, _ in seg.options):
-            size -= SACK_OPTION_OVERHEAD
+        if seg.options:
+            names = [name for name, _ in seg.options]
+            if "SAck" in names:
+                size -= SACK_OPTION_OVERHEAD
+            if "Timestamp" in names:
+                size -= (TS_OPTION_BYTES - TS_OPTION_SIZE if forward and seg.payload
+                         else TS_OPTION_BYTES)
         pkt = Packet(frame, size, kind, flow.fid, src, dst, seqno, self._uid,
                      self._ip_node[dst_ip], self.events.now < self.offset,
                      forward and bool(seg.payload))

@@ -64,6 +64,9 @@ class TcpConfig:
     # +1/cwnd in congestion avoidance, halved on a loss with ssthresh its integer part, and
     # Sack1 leaving fast recovery with the halved cwnd, grown from the next ACK)
     cwnd_model: str = "rfc5681"
+    # with cwnd_model "ns2", a fast retransmit halves cwnd to the whole packets of half the
+    # window (ns-2's precisionReduce_ false, ns Manual "TCP Agents"); False: to the real half
+    cwnd_halves_whole: bool = False
     # with SACK, what fast recovery counts as in flight and resends: "rfc6675" (SetPipe from
     # the scoreboard, IsLost's DupThresh SACKed segments above a hole) or "sack1" (ns-2's
     # Agent/TCP/Sack1, after Fall and Floyd: pipe a counter, flight - DupThresh packets at the
@@ -105,6 +108,11 @@ class TcpConfig:
     # Slow-but-Steady) or "first" (its Impatient variant, RFC 6582 §4.1: the first partial ACK
     # of a recovery only; ns-2's Newreno with newreno_changes1_ 1)
     partial_ack_timer: str = "each"
+    # without SACK, the window when a full ACK ends fast recovery: min(ssthresh, FlightSize +
+    # SMSS), RFC 6582 §3.2 step 4's first option, which avoids a burst when little is in flight
+    # (ns-2's Newreno with exit_recovery_fix_, ns Manual "TCP Agents"); False: ssthresh (its
+    # second option), or with cwnd_model "ns2" the halved cwnd kept
+    exit_cwnd_flight: bool = False
     # without SACK, the guard against a second fast retransmit from one window's duplicate
     # ACKs (RFC 2582 §6, RFC 6582 §3.2 step 2): "careful" (none while the cumulative ACK does
     # not cover more than "recover"), "less-careful" (RFC 2582 §6's Less Careful variant: none
@@ -113,8 +121,20 @@ class TcpConfig:
     recover_guard: str = "careful"
     # duplicate ACKs the guard refused still make room for new data (the engine's pipe counts
     # each as a segment gone); False: they send nothing, as ns-2's Reno family, which inflates
-    # its window only in fast recovery (exitFastRetrans_, ns Manual "TCP Agents")
+    # its window only in fast recovery (exitFastRetrans_, ns Manual "TCP Agents"); nor do those
+    # that reach DupThresh while an RTO's go-back-N runs (recover is SND.MAX of the timeout,
+    # RFC 6582 §4). With recover_guard "off" as well, those may start a fast retransmit
     guarded_dupacks_send: bool = True
+    # Reno (a variant that leaves fast recovery on the first new ACK, LeaveRecovery) keeps
+    # "recover" from its fast retransmit, so that recover_guard also holds off its next one
+    # until the cumulative ACK covers more than it (RFC 2582 §3 step 1 and §6, RFC 6582 §3.2
+    # step 2; ns-2's Agent/TCP/Reno with bugFix_, ns Manual "TCP Agents"); False: Reno forgets
+    # it, so that three more duplicate ACKs for a hole still open retransmit (BSD Reno, RFC
+    # 5681 §3.2)
+    reno_keeps_recover: bool = False
+    # variant "tahoe" only: no fast retransmit, every loss waits for the timer (ns-2's
+    # Agent/TCP with noFastRetrans_, ns Manual "TCP Agents")
+    no_fast_retransmit: bool = False
     # the retransmission timer starts afresh at the fast retransmit, with the sample in
     # progress dropped (Karn), as ns-2's agents do on their duplicate-ACK action
     # (reset_rtx_timer); RFC 6298 (5.1) leaves a running timer alone, so a fast retransmit
@@ -167,6 +187,8 @@ class TcpConfig:
         if not 0 <= self.time_wait < float("inf"):
             raise ValueError(f"time_wait must be a finite number of seconds >= 0, got "
                              f"{self.time_wait!r}")
+        if self.no_fast_retransmit and self.variant != "tahoe":
+            raise ValueError(f"no_fast_retransmit is for variant 'tahoe', got {self.variant!r}")
         if self.dupthresh < 1:
             raise ValueError(f"dupthresh must be >= 1, got {self.dupthresh}")
         if self.dupthresh != 3 and self.variant != "sack":

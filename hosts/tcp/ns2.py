@@ -36,7 +36,10 @@ numdupacks_        dupthresh                    NUMDUPACKS duplicate ACKs are a 
 singledup_         limited_transmit_cwnds       1: a new packet on each of the first two
                    (0 when off),                duplicate ACKs, RFC 3042 Limited Transmit,
                    limited_transmit_always      Reno's too
-timestamps_        timestamps                   RFC 7323 timestamps (ns-2: off)
+timestamps_        timestamps (mss + 12)        RFC 7323 timestamps (ns-2: off); the data
+                                                packets keep packetSize_ of data, the option
+                                                on top (ns-2's ts_option_size_, 10 bytes on
+                                                the wire, none on the sink's ACKs: sim.nsnet)
 (RTT timing)       rtt_sampling = per-flight    without timestamps one packet per RTT is
                                                 timed (rtt_active_), Karn's rule (RFC 6298 §3)
 SYN_immediate_     delayed_ack_syn (when off,   the DelAck sink acknowledges the SYN at
@@ -68,10 +71,22 @@ newreno_changes1_  partial_ack_timer            1: the first partial ACK of a re
                    ("first" when 1)             restarts the timer, RFC 6582 §4.1 Impatient
 bugFix_,           recover_guard ("off",        no second fast retransmit from one window's
 lessCareful_       "careful", "less-careful")   duplicate ACKs (RFC 2582 §6, its Careful
-                                                and Less Careful variants)
-(exitFastRetrans_) guarded_dupacks_send False   refused duplicate ACKs send nothing: the
-                                                window is inflated in fast recovery only
-(duplicate-ACK      rto_restart_at_fast_        every agent restarts its retransmission
+                                                and Less Careful variants), nor from an
+                                                RTO's go-back-N (RFC 6582 §4); "off": three
+                                                duplicate ACKs always retransmit
+Reno's bugFix_     reno_keeps_recover           Reno leaves fast recovery on the first new
+                                                ACK but keeps "recover" for the guard (RFC
+                                                2582 §3 step 1)
+exitFastRetrans_   guarded_dupacks_send False   duplicate ACKs that start no fast recovery
+                                                send nothing: the window is inflated in fast
+                                                recovery only (Reno and Newreno)
+precisionReduce_   cwnd_halves_whole (when      a loss halves cwnd_ to whole packets; true:
+                   false)                       to the real half (both keep it as recovery
+                                                ends, as ns-2 inflates dupwnd_, not cwnd_)
+exit_recovery_     exit_cwnd_flight             Newreno leaves fast recovery with min(
+fix_                                            ssthresh_, packets out + 1), RFC 6582 §3.2
+                                                step 4 (1)
+(duplicate-ACK     rto_restart_at_fast_         every agent restarts its retransmission
 action)            retransmit                   timer at the fast retransmit and drops the
                                                 RTT sample in progress (reset_rtx_timer),
                                                 where RFC 6298 (5.1) keeps a running timer
@@ -80,12 +95,14 @@ action)            retransmit                   timer at the fast retransmit and
 The senders: ``Sack1`` is the engine's SACK sender (variant ``sack`` with Sack1's pipe);
 ``Newreno`` its NewReno path without SACK (RFC 6582: variant ``sack``, no SACK offered);
 ``Reno`` the engine's ``reno`` (fast recovery left on the first new ACK, partial or not, RFC 5681
-§3.2 step 6, as the ns Manual's "Reno TCP" describes; that variant sends no Limited Transmit of
-its own, ns-2's ``singledup_ 0``, and ``singledup_ 1`` turns it on); ``Tahoe`` (``Agent/TCP``: after a fast retransmit cwnd
-returns to windowInit_ and slow start follows, with no fast recovery) has no engine variant yet.
+§3.2 step 6, as the ns Manual's "Reno TCP" describes, with "recover" kept for bugFix_; that
+variant sends no Limited Transmit of its own, ns-2's ``singledup_ 0``, and ``singledup_ 1``
+turns it on); ``Tahoe`` (``Agent/TCP``) the engine's ``tahoe``: after a fast retransmit
+cwnd is one packet and every packet not acknowledged goes out again in slow start, with no
+fast recovery (noFastRetrans_ true: ``TcpConfig.no_fast_retransmit``, only the timer).
 
 Values marked unmodelled are those ns-2 acts on and the engine has no knob for (rfc2988_
-false, bugFix_ false, a Sack1 sender over a sink without SACK, ...): ``configs()``
+false, a Sack1 sender over a sink without SACK, ...): ``configs()``
 lists each with the ns-2 rule, and the run keeps the engine's own rule there.
 """
 
@@ -95,6 +112,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from hosts.tcp.config import TcpConfig
+from hosts.tcp.handshake import TIMESTAMP_OPTION_BYTES
 
 __all__ = ["Ns2Agent", "Ns2Configs", "Ns2Unsupported", "AGENTS", "SINKS", "AGENT_DEFAULTS",
            "SINK_DEFAULTS", "HEADER_BYTES"]
@@ -106,7 +124,8 @@ RCV_BUFFER = 1 << 24            # over 65535 << 7 bytes: the advertised window s
 AGENT_DEFAULTS: dict[str, Any] = {
     "window_": 20, "windowInit_": 2, "packetSize_": 1000, "maxburst_": 0, "maxcwnd_": 0,
     "tcpTick_": 0.01, "minrto_": 0.2, "rtxcur_init_": 3.0, "maxrto_": 60.0, "rfc2988_": True,
-    "numdupacks_": 3, "bugFix_": True, "singledup_": 1, "syn_": True, "delay_growth_": True,
+    "numdupacks_": 3, "bugFix_": True, "exitFastRetrans_": True, "singledup_": 1,
+    "syn_": True, "delay_growth_": True,
     "useHeaders_": True, "timestamps_": False, "noFastRetrans_": False, "overhead_": 0.0,
     "ecn_": 0, "windowOption_": 1, "increase_num_": 1.0, "decrease_num_": 0.5,
     "numdupacksFrac_": -1, "lessCareful_": False, "bugFix_ack_": False, "bugFix_ts_": False,
@@ -126,12 +145,12 @@ SINK_DEFAULTS: dict[str, Any] = {
 @dataclass(frozen=True)
 class _Agent:
     ns2_class: str
-    variant: str | None         # the engine variant, None: none yet
+    variant: str                # the engine variant
     sack_sender: bool           # the sender uses SACK information (RFC 6675)
 
 
 AGENTS: dict[str, _Agent] = {
-    "Tahoe": _Agent("Agent/TCP", None, False),
+    "Tahoe": _Agent("Agent/TCP", "tahoe", False),
     "Reno": _Agent("Agent/TCP/Reno", "reno", False),
     "Newreno": _Agent("Agent/TCP/Newreno", "sack", False),
     "Sack1": _Agent("Agent/TCP/Sack1", "sack", True),
@@ -195,12 +214,11 @@ class Ns2Agent:
         size of a data packet, and what the engine leaves unmodelled. Ns2Unsupported when the
         engine has no sender for the agent."""
         cls = AGENTS[self.agent]
-        if cls.variant is None:
-            raise Ns2Unsupported(f"{cls.ns2_class} (Tahoe): the engine has no Tahoe sender "
-                                 f"(fast retransmit, then cwnd = windowInit_ and slow start, "
-                                 f"without fast recovery)")
         v = self.value
         variant = cls.variant
+        if variant == "tahoe" and (v("frto_enabled_") or v("sfrto_enabled_")):
+            raise Ns2Unsupported("Agent/TCP (Tahoe) with frto_enabled_: the engine's F-RTO "
+                                 "has no Tahoe form")
         if v("frto_enabled_") or v("sfrto_enabled_"):
             # RFC 5682: the SACK-enhanced algorithm where SACK is in use, else the basic one
             variant = "frto" if cls.sack_sender else "frto-newreno"
@@ -215,7 +233,11 @@ class Ns2Agent:
         maxcwnd = int(v("maxcwnd_"))
         # TcpConfig fields of several types, checked by the dataclass itself
         knobs: dict[str, Any] = dict(
-            variant=variant, mss=mss, sack=cls.sack_sender and sink_sack,
+            # with timestamps_ ns-2 adds its option (ts_option_size_) to the header and keeps
+            # packetSize_ of data; the engine takes the option's 12 bytes out of the MSS (RFC
+            # 6691 §2), so the MSS is the data and the option
+            variant=variant, sack=cls.sack_sender and sink_sack,
+            mss=mss + TIMESTAMP_OPTION_BYTES if v("timestamps_") else mss,
             timestamps=bool(v("timestamps_")),
             initial_window_segments=int(v("windowInit_")), send_window_segments=window,
             # ns-2 sends within min(cwnd_, window_) and takes ssthresh from that minimum
@@ -231,6 +253,7 @@ class Ns2Agent:
             min_rto=max(float(v("minrto_")), 2 * tick), initial_rto=float(v("rtxcur_init_")),
             max_rto=float(v("maxrto_")), rto_m=1.0, rto_k=4.0, rtt_sampling="per-flight",
             partial_ack="newreno", cwnd_model="ns2",
+            cwnd_halves_whole=not v("precisionReduce_"),
             pipe_model="sack1" if cls.sack_sender else "rfc6675",
             max_burst=int(v("maxburst_")) or None, opening="one-way",
             max_sack_blocks=int(v("maxSackBlocks_")),
@@ -249,10 +272,29 @@ class Ns2Agent:
             knobs["partial_ack_deflation"] = ("partial" if v("partial_window_deflation_")
                                               else "full")
             knobs["partial_ack_timer"] = "first" if v("newreno_changes1_") else "each"
+            # exit_recovery_fix_: leave with min(ssthresh_, the packets out + 1), RFC 6582
+            # §3.2 step 4 (1)
+            knobs["exit_cwnd_flight"] = bool(v("exit_recovery_fix_"))
             # bugFix_ false: duplicate ACKs below "recover" may fast-retransmit again
             knobs["recover_guard"] = ("off" if not v("bugFix_") else
                                       "less-careful" if v("lessCareful_") else "careful")
-            knobs["guarded_dupacks_send"] = False
+        if cls.ns2_class == "Agent/TCP/Reno":
+            # Reno leaves fast recovery on the first new ACK but keeps "recover": bugFix_ holds
+            # off a fast retransmit until the cumulative ACK covers more than it, after a
+            # recovery (RFC 2582 §3 step 1) and after an RTO (RFC 6582 §4); without bugFix_
+            # three duplicate ACKs always retransmit (ns Manual, "TCP Agents"). lessCareful_
+            # is Newreno's alone
+            knobs["reno_keeps_recover"] = True
+            knobs["recover_guard"] = "careful" if v("bugFix_") else "off"
+        if cls.ns2_class == "Agent/TCP":
+            # Tahoe: bugFix_ guards its fast retransmit as Reno's (ns Manual, "TCP Agents");
+            # noFastRetrans_ leaves every loss to the timer
+            knobs["recover_guard"] = "careful" if v("bugFix_") else "off"
+            knobs["no_fast_retransmit"] = bool(v("noFastRetrans_"))
+        if cls.ns2_class in ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno"):
+            # exitFastRetrans_: the window is inflated by duplicate ACKs in fast recovery only,
+            # so those that start none send nothing; false: every one from the DupThresh-th on
+            knobs["guarded_dupacks_send"] = not v("exitFastRetrans_")
         if variant == "sack":
             knobs["dupthresh"] = int(v("numdupacks_"))
             # ns-2 takes int(cwnd_) / numdupacksFrac_ when it is the larger; at or below 0
@@ -273,11 +315,9 @@ class Ns2Agent:
         if not v("rfc2988_"):
             note("rfc2988_", "ns-2 applies minrto_ after the backoff; the engine before it "
                              "(RFC 6298 (5.5))")
-        if not v("bugFix_") and cls.ns2_class != "Agent/TCP/Newreno":
+        if not v("bugFix_") and cls.ns2_class not in ("Agent/TCP/Newreno", "Agent/TCP/Reno"):
             note("bugFix_", "ns-2 may fast-retransmit again on duplicate ACKs from one window; "
                             "the engine never does (RFC 6582 §3.2 step 2)")
-        if v("noFastRetrans_"):
-            note("noFastRetrans_", "ns-2 waits for the timer; the engine always fast-retransmits")
         if v("numdupacks_") != 3 and (cls.variant != "sack" or v("frto_enabled_")):
             note("numdupacks_", f"the engine's {cls.variant!r} sender keeps DupThresh 3")
         if cls.sack_sender and not SINKS[self.sink][0]:
@@ -295,9 +335,9 @@ class Ns2Agent:
         if v("numdupacksFrac_") > 0 and (cls.variant != "sack" or v("frto_enabled_")):
             note("numdupacksFrac_", f"ns-2 raises numdupacks_ to cwnd/numdupacksFrac_; the "
                                     f"engine's {cls.variant!r} sender keeps DupThresh 3")
-        if not v("precisionReduce_") or not v("updated_rttvar_") or not v("timerfix_"):
-            out.append("precisionReduce_/updated_rttvar_/timerfix_: ns-2's older RTO "
-                       "arithmetic; the engine's is RFC 6298's")
+        if not v("updated_rttvar_") or not v("timerfix_"):
+            out.append("updated_rttvar_/timerfix_: ns-2's older RTO arithmetic; the engine's "
+                       "is RFC 6298's")
         if v("windowInitOption_") != 1:
             note("windowInitOption_", "ns-2 computes the initial window from the packet size "
                                       "(RFC 3390); the engine takes windowInit_")
@@ -311,7 +351,4 @@ class Ns2Agent:
         if v("windowOption_") != 1 or v("increase_num_") != 1.0 or v("decrease_num_") != 0.5:
             out.append("windowOption_/increase_num_/decrease_num_: the engine's window grows "
                        "and halves as ns-2's defaults (1, 1.0, 0.5) only")
-        if cls.ns2_class == "Agent/TCP/Newreno" and v("exit_recovery_fix_"):
-            note("exit_recovery_fix_", "ns-2 leaves fast recovery with min(ssthresh_, the "
-                                       "packets out + 1); the engine with ssthresh")
         return tuple(out)

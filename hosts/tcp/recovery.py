@@ -56,7 +56,7 @@ class LossRecovery:
                  "_on_enter_recovery_hook", "_on_retransmit_hook", "_on_timeout_hook",
                  "_on_probe_sent_hook", "_deadline_hook", "_limited_transmit_hook", "view",
                  "packet_cwnd", "cwnd_packets", "cwnd_packets_bytes", "sack1", "pipe_count",
-                 "burst_at", "burst_left", "partial_acks_seen")
+                 "burst_at", "burst_left", "partial_acks_seen", "dupacks_in_loss")
 
     def __init__(self, config: TcpConfig, policy: LossRecoveryPolicy, sender: Sender,
                  rtt: RttEstimator, timers: Timers, *, iss: int, stats: dict[str, int],
@@ -138,6 +138,12 @@ class LossRecovery:
         self.cwnd = min(self.initial_window(), self.max_cwnd)
         self.dupthresh_marking = self.policy.dupthresh_loss_marking or not sack_ok
         self.sack1 = sack_ok and self.cfg.pipe_model == "sack1"
+        # without SACK, duplicate ACKs during an RTO's go-back-N are weighed as any others
+        # (Limited Transmit, then the guard) when the guard is off, so that a fast retransmit
+        # may follow, or when refused ones send nothing (TcpConfig.guarded_dupacks_send)
+        cfg = self.cfg
+        self.dupacks_in_loss = not sack_ok and (cfg.recover_guard == "off"
+                                                   or not cfg.guarded_dupacks_send)
 
     # ------------------------------------------------------------------ the window
     def initial_window(self) -> int:
@@ -230,7 +236,9 @@ class LossRecovery:
         becomes that half (fast retransmit) or one packet (``restart``: an RTO)."""
         half = self._packets() / 2
         self.ssthresh = max(int(half), 2) * self.mss
-        self._set_packets(1.0 if restart else half)
+        if self.cfg.cwnd_halves_whole:
+            half = float(int(half))             # ns-2's precisionReduce_ false (TcpConfig)
+        self._set_packets(1.0 if restart or half < 1.0 else half)
 
     # ------------------------------------------------------------------ segments out
     def output(self, now: float) -> list[Segment]:
@@ -343,7 +351,7 @@ class LossRecovery:
         refused Limited Transmit (``limited_transmit``): nothing new goes out until fast
         retransmit or a new ACK (BSD Reno's sender, 002 §4.2)."""
         return (not self.lt_ok and self.dupacks > 0 and not self.in_recovery
-                and not self.in_loss)
+                and (not self.in_loss or self.dupacks_in_loss))
 
     # ------------------------------------------------------------------ an ACK arrives
     def on_ack(self, seg: Segment, now: float) -> bool:
@@ -474,16 +482,25 @@ class LossRecovery:
         timers.restart_rto(now, snd.snd_max > snd.snd_una)
 
     def _exit_recovery(self) -> None:
-        if self.in_recovery and not self.recovery_undone \
-                and not (self.packet_cwnd and self.sack_ok):    # ns-2's Sack1 keeps its cwnd
-            self.cwnd = min(self.ssthresh, self.max_cwnd)   # RFC 6582 §3.2 step 4 / RFC 6675
+        if self.in_recovery and not self.recovery_undone:
+            if self.cfg.exit_cwnd_flight and not self.sack_ok:
+                # RFC 6582 §3.2 step 4 (1): min(ssthresh, FlightSize + SMSS) (TcpConfig)
+                snd = self.sender
+                cwnd = min(self.ssthresh, snd.snd_max - snd.snd_una + self.mss, self.max_cwnd)
+                if self.packet_cwnd:
+                    self._set_packets(cwnd / self.mss)
+                else:
+                    self.cwnd = cwnd
+            elif not self.packet_cwnd:          # ns-2 keeps its halved cwnd_ (cwnd_model)
+                self.cwnd = min(self.ssthresh, self.max_cwnd)   # RFC 6582 §3.2 step 4 / 6675
         self.in_recovery = self.in_loss = False
         self.trace("recovery-exit", cwnd=self.cwnd)
 
     def _on_dupack(self, seg: Segment, now: float) -> None:
         snd = self.sender
         self.dupacks += 1
-        if self.dupacks == 1 and not self.in_recovery and not self.in_loss:
+        if self.dupacks == 1 and not self.in_recovery \
+                and (not self.in_loss or self.dupacks_in_loss):
             self.lt_mark = snd.snd_max              # what follows is limited transmit
             if self._limited_transmit_hook is not None:
                 self.lt_ok = self._limited_transmit_hook(self.view, now=now)
@@ -491,23 +508,34 @@ class LossRecovery:
             self.stats["reorder_dupacks_received"] += 1
         if not self.sack_ok:
             self.reno_dupacks += 1                  # each dupack: a segment left the network
+            if self.in_loss and self.dupacks_in_loss and self.dupacks < self.dupthresh \
+                    and self.cfg.limited_transmit_cwnds == 0:
+                # an RTO's go-back-N weighing duplicate ACKs as any others: without Limited
+                # Transmit those below DupThresh send nothing, not even the resent data that
+                # its bound on new data would let through (a fast retransmit counts them)
+                self.reno_dupacks -= 1
         frac = self.cfg.dupthresh_cwnd_fraction
         if frac is not None:                        # ns-2's numdupacksFrac_ (TcpConfig)
             self.dupthresh = max(self.cfg.dupthresh, self.cwnd // self.mss // frac)
         if self._on_dupack_hook is not None:
             self._apply(self._on_dupack_hook(self.view, seg, self.dupacks, now=now), now)
-        if not self.in_recovery and not self.in_loss \
+        if not self.in_recovery and (not self.in_loss or self.dupacks_in_loss) \
                 and self.policy.should_fast_retransmit(self.view, self.dupacks, now=now):
             guard = self.cfg.recover_guard
-            if not self.sack_ok and self.cfg.partial_ack == "newreno" and guard != "off" \
-                    and (snd.snd_una <= self.recovery_point if guard == "careful"
-                         else snd.snd_una < self.recovery_point):
+            if guard != "off" and (self.in_loss or not self.sack_ok
+                                   and self.cfg.partial_ack == "newreno"
+                                   and (snd.snd_una <= self.recovery_point if guard == "careful"
+                                        else snd.snd_una < self.recovery_point)):
                 # RFC 6582 §3.2 step 2: duplicate ACKs whose cumulative ACK does not cover more
-                # than "recover" may come from the last recovery's retransmissions: no new one
+                # than "recover" may come from the last recovery's retransmissions, and after
+                # an RTO (recover = SND.MAX then, §4) from its go-back-N: no new one
                 if not self.cfg.guarded_dupacks_send:
                     self.reno_dupacks -= 1      # nor a new packet (TcpConfig)
                 return
-            self._enter_recovery(now)
+            if getattr(self.policy, "restarts_on_fast_retransmit", False):   # Tahoe
+                self._restart(now)
+            else:
+                self._enter_recovery(now)
 
     def _enter_recovery(self, now: float) -> None:
         """Fast retransmit and fast recovery: RFC 6675 §5 steps (4.1)-(4.3), RFC 5681 eq. (4)."""
@@ -522,7 +550,10 @@ class LossRecovery:
         else:
             self.ssthresh = self.policy.ssthresh_after_loss(self.view, now=now)  # RFC 5681 (4)
             self.cwnd = self.ssthresh
+        if self.in_loss:                    # (TcpConfig.recover_guard "off": after an RTO too)
+            self.reno_dupacks = self.dupacks if not self.sack_ok else 0
         self.in_recovery = True
+        self.in_loss = False
         self.recovery_undone = False
         self.partial_acks_seen = False
         self.stats["fast_retransmits"] += 1
@@ -539,6 +570,29 @@ class LossRecovery:
         self.force_head = True
         if self.cfg.rto_restart_at_fast_retransmit:
             self.timers.restart_rto(now, True)      # (TcpConfig: ns-2's reset_rtx_timer)
+
+    def _restart(self, now: float) -> None:
+        """Tahoe's fast retransmit (variants/tahoe.py): a timeout's response without the
+        timer's backoff, ssthresh halved, cwnd one segment, go-back-N in slow start (RFC
+        6582 §4's ``recover`` is SND.MAX); the duplicate ACKs go on counting, so that only a
+        new ACK starts the count for the next one."""
+        snd = self.sender
+        prior_cwnd = self.cwnd
+        if self.packet_cwnd:
+            self._halve_packet_cwnd(restart=True)
+        else:
+            self.ssthresh = self.policy.ssthresh_after_loss(self.view, now=now)
+        self.cwnd = self.mss
+        self.in_loss = True
+        self.recovery_point = snd.snd_max
+        self.reno_dupacks = 0
+        self.stats["fast_retransmits"] += 1
+        self.trace("fast-retransmit", snd_una=snd.snd_una, dupacks=self.dupacks,
+                   dupthresh=self.dupthresh, flight=snd.snd_max - snd.snd_una,
+                   ssthresh=self.ssthresh, prior_cwnd=prior_cwnd)
+        self.sb.mark_all_lost()
+        self.force_head = True
+        self.timers.restart_rto(now, True)
 
     # ------------------------------------------------------------------ the RTO expired
     def on_rto(self, now: float) -> bool:
@@ -713,8 +767,13 @@ class LossRecovery:
         for a segment gone any more (Reno's flight is SND.MAX - SND.UNA)."""
         if self.in_recovery:
             self._exit_recovery()
-            self.recovery_point = self.sender.snd_una - 1
+            if not self.cfg.reno_keeps_recover:
+                self.recovery_point = self.sender.snd_una - 1
             self.reno_dupacks = 0
+            if self.dupacks_in_loss and self.sb.next_lost() is not None:
+                # the recovery began during an RTO's go-back-N (TcpConfig.recover_guard
+                # "off"): what that has not resent yet still goes out first
+                self.in_loss = True
 
     def _send_new(self, d: SendNew, now: float) -> None:
         """``SendNew``: ``output`` sends them after what cwnd allows."""

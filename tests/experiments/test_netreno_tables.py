@@ -251,7 +251,7 @@ def early_name(points, n):
     (["--lab-loss", "1.5"], "--lab-loss must be a probability"),
     (["--trace-levels", "0.1,2"], "--trace-levels are probabilities"),
     (["--parts", "sim,tcp"], "unknown tcp"),
-    (["--variants", "tahoe"], "unknown tahoe"),
+    (["--variants", "vegas"], "unknown vegas"),
 ])
 def test_driver_refuses_options_that_would_not_act_or_make_no_sense(argv, message, capsys):
     with pytest.raises(SystemExit):

@@ -50,7 +50,7 @@ def test_a_pcap_at_the_sender_holds_every_retransmission_run_json_counts(tmp_pat
 @pytest.mark.parametrize("argv,message", [
     (["--pcap", "r2"], "invalid choice: 'r2'"),
     (["--duration", "0"], "--duration must be > 0"),
-    (["--variant", "tahoe"], "invalid choice: 'tahoe'"),
+    (["--variant", "vegas"], "invalid choice: 'vegas'"),
     (["--series", "-1"], "--series must be > 0"),
 ])
 def test_one_run_rejects_bad_arguments_with_a_message(argv, message, capsys):

@@ -121,7 +121,7 @@ def test_cli_overrides_replace_mode_defaults():
 @pytest.mark.parametrize("argv,message", [
     (["--jobs", "0"], "--jobs must be >= 1"),
     (["--swaps", "a,b"], "comma-separated list"),
-    (["--variants", "tahoe"], "unknown tahoe"),
+    (["--variants", "vegas"], "unknown vegas"),
     (["--duration", "-5"], "--duration must be > 0"),
     (["--swap-span", "-1"], "--swap-span must be >= 0"),
     (["--k-values", "0,-2"], "--k-values must be >= 0"),

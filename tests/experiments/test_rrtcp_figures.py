@@ -176,7 +176,7 @@ def test_sweep_writes_figures_tables_checks_and_resumes(tmp_path, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--levels", "0"], "--levels: each fraction delayed must be in (0, 1]"),
     (["--levels", "1.5"], "--levels are probabilities in [0, 1]"),
-    (["--variants", "tahoe"], "tahoe"),
+    (["--variants", "vegas"], "vegas"),
     (["--figures", "2"], "unknown 2"),
     (["--seeds", "0"], "--seeds must be >= 1"),
     (["--sweep-57"], "--sweep-57 runs 000's 1000 s runs: it needs --mode full"),

@@ -78,14 +78,14 @@ def test_unusable_worker_python_is_refused_with_the_reason(choice, message, tmp_
 
 def test_worker_reports_a_bad_spec_line_and_goes_on():
     gateway_json()
-    specs = ('{"variant": "tahoe"}\n'
+    specs = ('{"variant": "vegas"}\n'
              '{"variant": "rdtcp", "duration": 0.5}\n')
     done = subprocess.run([sys.executable, "-m", "experiments.runner.worker",
                            str(REPO_ROOT / "build" / "rdtcp.json"),
                            "experiments.studies.rdtcp.scenario"], input=specs,
                           capture_output=True, text=True, cwd=REPO_ROOT, check=True)
     first, second = [json.loads(line) for line in done.stdout.splitlines()]
-    assert "unknown variant 'tahoe'" in first["error"]
+    assert "unknown variant 'vegas'" in first["error"]
     assert "error" not in second and second["delivered_bytes"] > 0
 
 

@@ -62,6 +62,20 @@ def test_packets_are_sized_as_ns2_sizes_them():
     assert acks == {40, 48, 56, 64}
 
 
+def test_timestamps_add_ns2s_ten_bytes_to_data_packets_and_none_to_acks():
+    """timestamps_: a data packet is packetSize_ + 40 + ts_option_size_ (10) bytes with
+    packetSize_ bytes of data, numbered as without; the sink's ACKs stay 40 bytes."""
+    net, (s1, _, r1, k1) = _dumbbell()
+    cfg = Ns2Agent("Newreno", "", {"timestamps_": True, "windowInit_": 4}).configs()
+    net.tcp(s1, k1, 0, cfg, start=0.0, limit=6000)
+    net.run(2.0)
+    ev = [e for e in _events(net, ("2", "3")) + _events(net, ("3", "2")) if e[0] == "+"]
+    data = [e for e in ev if e[4] == "tcp" and e[10] != "0"]
+    assert [int(e[5]) for e in data] == [1050] * 6
+    assert [int(e[10]) for e in data] == [1, 2, 3, 4, 5, 6]
+    assert {int(e[5]) for e in ev if e[4] == "ack"} == {40}
+
+
 def test_a_drop_tail_queue_of_limit_l_holds_l_minus_one_behind_the_one_sent():
     net, (s1, _, r1, k1) = _dumbbell()
     net.queue_limit(r1, k1, 3)
@@ -159,15 +173,18 @@ def test_ns2_variables_map_and_what_the_engine_lacks_is_named():
     assert (s.delayed_ack, s.delayed_ack_timeout, c.wire_bytes) == (True, 0.2, 1000)
     assert (s.max_burst, s.cwnd_model, s.pipe_model) == (4, "ns2", "rfc6675")
     assert not any(n.startswith("maxburst_") for n in c.unmodelled)
-    # Newreno's bugFix_ is a rule of the engine's NewReno recovery; Reno's is not modelled
+    # bugFix_ is a rule of the engine's recovery without SACK, Newreno's and Reno's alike
     assert s.recover_guard == "off" and not any(n.startswith("bugFix_") for n in c.unmodelled)
     reno = Ns2Agent("Reno", "", {"bugFix_": False}).configs()
-    assert reno.sender.variant == "reno"
-    assert any(n.startswith("bugFix_ False:") for n in reno.unmodelled)
+    assert (reno.sender.variant, reno.sender.recover_guard) == ("reno", "off")
+    assert not any(n.startswith("bugFix_") for n in reno.unmodelled)
+    sack1 = Ns2Agent("Sack1", "Sack1", {"bugFix_": False}).configs()
+    assert any(n.startswith("bugFix_ False:") for n in sack1.unmodelled)
     frto = Ns2Agent("Sack1", "Sack1", {"frto_enabled_": 1}).configs().sender
     assert frto.variant == "frto"
-    with pytest.raises(Ns2Unsupported, match="no Tahoe sender"):
-        Ns2Agent("Tahoe", "").configs()
+    assert Ns2Agent("Tahoe", "").configs().sender.variant == "tahoe"
+    with pytest.raises(Ns2Unsupported, match="has no Tahoe form"):
+        Ns2Agent("Tahoe", "", {"frto_enabled_": 1}).configs()
     with pytest.raises(ValueError, match="unknown Agent/TCP variable\\(s\\) windw_"):
         Ns2Agent("Sack1", "Sack1", {"windw_": 3})
     with pytest.raises(ValueError, match="unknown ns-2 sink 'Sack2'"):

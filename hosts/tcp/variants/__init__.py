@@ -33,6 +33,7 @@ from hosts.tcp.variants import sack, dsack, eifel, frto, netreno, rack, rdtcp, r
 from hosts.tcp.variants import newreno  # noqa: F401  (001's NewReno forms, on frto and eifel)
 from hosts.tcp.variants import blanton, rrtcp_rtt, rrtcp_rtx  # noqa: F401  (000's other forms)
 from hosts.tcp.variants import reno  # noqa: F401  (002's baseline)
+from hosts.tcp.variants import tahoe  # noqa: F401  (ns-2's Agent/TCP)
 
 __all__ = ["LossRecoveryPolicy", "VARIANTS", "register", "get_variant", "DUPTHRESH", "BY_PAPER",
            "by_paper", "variant_listing"]
@@ -46,6 +47,7 @@ BY_PAPER = {
     "F-RTO [FRTO], Eifel (RFC 3522, RFC 4015) and their NewReno forms (RFC 6582)": (
         "frto", "eifel", "newreno"),
     "Net Reno [NETRENO], its loss-sensitive senders and NetBSD's Reno": ("netreno", "reno"),
+    "Tahoe: fast retransmit without fast recovery (ns-2's Agent/TCP)": ("tahoe",),
     "SACK (RFC 2018, RFC 6675) and RACK-TLP (RFC 8985)": ("sack", "rack"),
 }
 
