@@ -10,6 +10,7 @@ created (the switch process it started, then the namespace and its veths).
 
     sudo python3 ptf-tests/run_ptf.py                       # embedded target, every test
     sudo python3 ptf-tests/run_ptf.py --target all epdn     # both targets, group "epdn"
+    sudo python3 ptf-tests/run_ptf.py --then-control p4runtime   # then forwarding, epdn over P4Runtime
 
 Exit status: 0 all passed, 1 a test failed or the setup failed (the reason is printed),
 77 every requested target was skipped (not root, no `ip netns`, simple_switch not installed).
@@ -168,26 +169,40 @@ def run_target(target: str, args, program: Path) -> int:
     bed = TestBed(f"rdtcp-ptf-{os.getpid()}-{target}", log_dir)
     try:
         bed.build()
-        grpc = args.grpc_port if args.control == "p4runtime" else None
+        grpc = args.grpc_port if "p4runtime" in (args.control, args.then_control) else None
         bed.start_switch(target, program, args.thrift_port, grpc)
         bed.wait_ready(args.thrift_port, args.ready_timeout)
-        params = (f"target='{target}';thrift_port={args.thrift_port};"
-                  f"epdn_entries={epdn_entries(args.define)};program='{program}';"
-                  f"control='{args.control}';grpc_port={args.grpc_port}")
-        cmd = ["ip", "netns", "exec", bed.ns, shutil.which("ptf") or "ptf",
-               "--test-dir", str(TEST_DIR), "--pypath", str(ROOT),
-               "--log-file", str(log_dir / "ptf.log"), "--test-params", params]
-        for p in PORTS:
-            cmd += ["--interface", f"{p}@h{p}"]
-        cmd += args.ptf_args
-        print(f"[run_ptf] {target}: {' '.join(cmd)}", flush=True)
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-            [str(ROOT), str(TEST_DIR), os.environ.get("PYTHONPATH", "")]))
-        status = subprocess.run(cmd, env=env, cwd=log_dir).returncode
+        status = run_ptf(bed, target, args, program, args.control, args.ptf_args, "ptf.log")
         print(f"[run_ptf] {target}: ptf exit status {status}; logs in {log_dir}", flush=True)
+        if args.then_control is not None:
+            # the same switch process: each test installs its own state (P4Runtime: the
+            # pipeline too), so the first pass leaves nothing the second one sees
+            again = run_ptf(bed, target, args, program, args.then_control,
+                            args.then_groups.split(","), f"ptf-{args.then_control}.log")
+            print(f"[run_ptf] {target}, entries over {args.then_control}: ptf exit status "
+                  f"{again}; logs in {log_dir}", flush=True)
+            status = status or again
         return status
     finally:
         bed.teardown()
+
+
+def run_ptf(bed: TestBed, target: str, args, program: Path, control: str,
+            tests: list[str], log_name: str) -> int:
+    """ptf over the bed's veths, the tests' entries written over ``control``: its exit status."""
+    params = (f"target='{target}';thrift_port={args.thrift_port};"
+              f"epdn_entries={epdn_entries(args.define)};program='{program}';"
+              f"control='{control}';grpc_port={args.grpc_port}")
+    cmd = ["ip", "netns", "exec", bed.ns, shutil.which("ptf") or "ptf",
+           "--test-dir", str(TEST_DIR), "--pypath", str(ROOT),
+           "--log-file", str(bed.log_dir / log_name), "--test-params", params]
+    for p in PORTS:
+        cmd += ["--interface", f"{p}@h{p}"]
+    cmd += tests
+    print(f"[run_ptf] {target}: {' '.join(cmd)}", flush=True)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT), str(TEST_DIR), os.environ.get("PYTHONPATH", "")]))
+    return subprocess.run(cmd, env=env, cwd=bed.log_dir).returncode
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,6 +220,11 @@ def main(argv: list[str] | None = None) -> int:
                          "(the switch serves it: rdtcp-switch, or --switch simple_switch_grpc); "
                          "the P4Info is the one beside the JSON (<name>.p4info.txt)")
     ap.add_argument("--grpc-port", type=int, default=9559)
+    ap.add_argument("--then-control", choices=["thrift", "p4runtime"], default=None,
+                    help="after the run, run --then-groups again on the same switch with the "
+                         "entries written this way (one test bed, one switch start for both)")
+    ap.add_argument("--then-groups", default="forwarding,epdn", metavar="GROUP,...",
+                    help="the groups or tests of the --then-control run (default: %(default)s)")
     ap.add_argument("--ready-timeout", type=float, default=30.0,
                     help="seconds to wait for the switch's Thrift port")
     ap.add_argument("ptf_args", nargs=argparse.REMAINDER,

@@ -82,10 +82,23 @@ def program_json() -> dict:
     return compile_gateway(MAX_PORTS=PORTS)
 
 
+_LOADED: dict[int, tuple] = {}
+
+
+def new_switch(program_json: dict):
+    """A new switch (empty tables and registers) running ``program_json``, which is loaded
+    once: the tests build one switch per refused command, and switches share a loaded program,
+    not its state."""
+    from toolchain.switch import SimpleSwitch, load_program
+    held = _LOADED.get(id(program_json))
+    if held is None or held[0] is not program_json:
+        held = _LOADED[id(program_json)] = (program_json, load_program(program_json))
+    return SimpleSwitch(held[1])
+
+
 @pytest.fixture(scope="module")
 def commands(program_json) -> list[str]:
-    from toolchain.switch import SimpleSwitch
-    return Controller(EmbeddedDriver(SimpleSwitch(program_json))).commands(NEW)
+    return Controller(EmbeddedDriver(new_switch(program_json))).commands(NEW)
 
 
 def state(read_array, run) -> dict:
@@ -97,8 +110,7 @@ def state(read_array, run) -> dict:
 
 
 def embedded_after_failure(program_json, k: int) -> tuple[dict, ApplyError]:
-    from toolchain.switch import SimpleSwitch
-    sw = SimpleSwitch(program_json)
+    sw = new_switch(program_json)
     Controller(EmbeddedDriver(sw)).apply(OLD)
     with pytest.raises(ApplyError) as e:
         Controller(FailingAt(sw, k)).apply(NEW)
@@ -148,8 +160,7 @@ TO_EDGE = {"max_ports": PORTS,
 def test_refused_edge_port_write_stops_the_apply_before_any_route_to_it(program_json):
     """Only ``register_write edge_port 3 1`` refused: nothing after it runs, so neither the
     route nor the L2 link to port 3 exists while port 3 is not an edge port."""
-    from toolchain.switch import SimpleSwitch
-    sw = SimpleSwitch(program_json)
+    sw = new_switch(program_json)
     Controller(EmbeddedDriver(sw)).apply(OLD)
     cmds = Controller(EmbeddedDriver(sw)).commands(TO_EDGE)
     k = cmds.index(f"register_write {n.REG_EDGE_PORT} 3 1")
@@ -169,8 +180,7 @@ def test_refused_edge_port_write_stops_the_apply_before_any_route_to_it(program_
 
 
 def test_apply_without_failure_leaves_exactly_the_new_config(program_json, commands):
-    from toolchain.switch import SimpleSwitch
-    sw = SimpleSwitch(program_json)
+    sw = new_switch(program_json)
     Controller(EmbeddedDriver(sw)).apply(OLD)
     assert Controller(EmbeddedDriver(sw)).apply(NEW) == commands
     st = state(EmbeddedDriver(sw).read_register_array, EmbeddedDriver(sw).run)
@@ -242,8 +252,7 @@ LEGACY = {"max_ports": PORTS, "legacy": True,
 
 def applied_with_failure(program_json, first: dict, then: dict, k: int):
     """A switch configured ``first``, then ``then`` with its k-th command refused."""
-    from toolchain.switch import SimpleSwitch
-    sw = SimpleSwitch(program_json)
+    sw = new_switch(program_json)
     Controller(EmbeddedDriver(sw)).apply(first)
     with pytest.raises(ApplyError) as e:
         Controller(FailingAt(sw, k)).apply(then)
@@ -257,8 +266,7 @@ def test_apply_failure_switching_legacy_mode_changes_it_only_by_its_command(
     """Whichever command is refused, the mode ends as the new config's unless the refused
     command is the mode's own write (never reset on the way), and the edge ports are the new
     config's unless the refused command is that port's edge cell."""
-    from toolchain.switch import SimpleSwitch
-    cmds = Controller(EmbeddedDriver(SimpleSwitch(program_json))).commands(then)
+    cmds = Controller(EmbeddedDriver(new_switch(program_json))).commands(then)
     def mode(cfg):
         return 1 if cfg.get("legacy") else 0
 
@@ -282,8 +290,7 @@ def test_apply_failure_switching_legacy_mode_changes_it_only_by_its_command(
 
 
 def test_report_says_whether_the_switch_is_a_legacy_router(program_json):
-    from toolchain.switch import SimpleSwitch
-    ctl = Controller(EmbeddedDriver(SimpleSwitch(program_json)))
+    ctl = Controller(EmbeddedDriver(new_switch(program_json)))
     assert ctl.report()["legacy"] is False
     ctl.apply(LEGACY)
     assert ctl.report()["legacy"] is True

@@ -60,11 +60,16 @@ def test_runner_program_refused_by_switch_is_reported(tmp_path):
 
 
 @pytest.mark.serial             # a network namespace with veths, the switch in real time
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1800)       # two passes: 4 min on 2 idle cores, far more on loaded ones
 def test_ptf_suite_passes_on_embedded_switch():
-    status, output = run_runner("--target", "embedded")
+    """The whole suite with the entries written over Thrift (simple_switch_CLI), then on the
+    same rdtcp-switch the forwarding and EPDN groups with the controller over P4Runtime
+    (P4RuntimeDriver; the whole suite passes so too: run_ptf.py --control p4runtime)."""
+    status, output = run_runner("--target", "embedded", "--then-control", "p4runtime",
+                                "--then-groups", "forwarding,epdn", timeout=1780)
     assert status == 0, output[-6000:]
     assert "embedded: ptf exit status 0" in output
+    assert "embedded, entries over p4runtime: ptf exit status 0" in output
 
 
 @pytest.mark.serial
@@ -76,13 +81,3 @@ def test_ptf_suite_passes_on_real_simple_switch():
     assert status == 0, output[-6000:]
     assert "bmv2: ptf exit status 0" in output
 
-
-@pytest.mark.serial
-@pytest.mark.timeout(900)
-def test_ptf_groups_pass_with_entries_written_over_p4runtime():
-    """The controller over P4Runtime (P4RuntimeDriver; rdtcp-switch serving it): the
-    forwarding and EPDN groups (the whole suite passes so too: run_ptf.py --control p4runtime)."""
-    status, output = run_runner("--target", "embedded", "--control", "p4runtime",
-                                "forwarding", "epdn")
-    assert status == 0, output[-6000:]
-    assert "embedded: ptf exit status 0" in output
