@@ -16,7 +16,7 @@
  *    is written back shorter.
  *
  * A legacy router (legacy_router, epdn.p4) has no trust boundary: it checks no source, strips
- * nothing and drops no fragment, as a router not upgraded to RD-TCP would not (003 §7).
+ * nothing and drops no fragment, as a router not upgraded to RD-TCP would not ([RDTCP] §7).
  *
  * Stripping keeps a host from writing a drop report; it does not keep a host from sending in
  * another host's name. A segment that claims another host's flow and is dropped here (the

@@ -1,4 +1,4 @@
-"""Blanton and Allman's DSACK schemes as 000 compares them (§3, §5.7): their undo (ssthresh set
+"""Blanton and Allman's DSACK schemes as [RRTCP] compares them (§3, §5.7): their undo (ssthresh set
 back, cwnd slow-starting to it: BA02, not DSACK-R's immediate restore), BL-EWMA's dupthresh,
 and BL-TIMEDEL/BL-TIMEINC's timer that delays fast retransmit, capped at SRTT/2, never reduced.
 

@@ -1,4 +1,4 @@
-"""Blanton and Allman's remaining DSACK schemes, as 000 describes them (§3, §5.7): BL-EWMA,
+"""Blanton and Allman's remaining DSACK schemes, as [RRTCP] describes them (§3, §5.7): BL-EWMA,
 BL-TIMEDEL and BL-TIMEINC. BL-R, BL-INC and BL-AVG are dsack.py's ``dsack``, ``dsack-inc`` and
 ``dsack-avg``; all six share DSACK undo (``DsackUndo``: a fast retransmit whose every
 retransmission a DSACK shows unnecessary is false, and its window reduction is undone).
@@ -29,10 +29,10 @@ if TYPE_CHECKING:
 
 __all__ = ["DsackEwma", "DsackTimeDel", "DsackTimeInc", "EWMA_GAIN", "TIMEINC_STEP"]
 
-# 000 does not give BL-EWMA's gain; 1/8, the gain TCP's own EWMAs use
+# [RRTCP] does not give BL-EWMA's gain; 1/8, the gain TCP's own EWMAs use
 # (RFC 6298's alpha)
 EWMA_GAIN = 1 / 8
-TIMEINC_STEP = 0.010    # 000 §3: "a constant value (10 ms in their simulations)"
+TIMEINC_STEP = 0.010    # [RRTCP] §3: "a constant value (10 ms in their simulations)"
 
 
 @register
