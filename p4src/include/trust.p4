@@ -39,8 +39,8 @@
 
 /* The drop of a packet from an edge port with a source address its hosts may not use is
  * DROP_SPOOFED, an index into MyIngress.drops declared with the other causes (headers.p4,
- * which the TNA program shares). Never recorded in the EPDN table. */
-#define EDGE_SOURCE_ENTRIES 1024    /* allowed prefixes, every edge port's together */
+ * which the TNA program shares, as it shares the table's size EDGE_SOURCE_ENTRIES). Never
+ * recorded in the EPDN table. */
 
 /* RFC 9293 §3.2: the option kinds without a length byte. */
 const bit<8> TCP_OPT_EOL = 0;      /* End of Option List: what follows is padding */

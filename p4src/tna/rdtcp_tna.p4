@@ -232,9 +232,8 @@ control Route(inout ig_headers_t hdr,
  * dropped, and the first-option EPDN of what passes is stripped (README, "Not ported": options
  * further in). */
 
-/* Its drop is DROP_SPOOFED (../include/headers.p4), never recorded in the EPDN table (Epdn
- * records buffer, random and pattern drops only). */
-#define EDGE_SOURCE_ENTRIES 1024    /* allowed prefixes, every edge port's together */
+/* Its drop is DROP_SPOOFED and its table's size EDGE_SOURCE_ENTRIES (../include/headers.p4),
+ * never recorded in the EPDN table (Epdn records buffer, random and pattern drops only). */
 
 control TrustBoundary(inout ig_headers_t hdr,
                       inout metadata_t meta,
