@@ -17,6 +17,7 @@ retransmission a DSACK shows unnecessary is false, and its window reduction is u
 
 from __future__ import annotations
 
+import abc
 import math
 from typing import TYPE_CHECKING
 
@@ -52,8 +53,9 @@ class DsackEwma(_DupthreshAdapting):
         return super().on_timeout(view, now=now)
 
 
-class _DelayedFastRetransmit(BlantonAllmanUndo):
-    """A fast retransmit delayed by a timer that grows after false ones (BL-TIMEDEL/INC)."""
+class _DelayedFastRetransmit(BlantonAllmanUndo, metaclass=abc.ABCMeta):
+    """A fast retransmit delayed by a timer that grows after false ones (BL-TIMEDEL/INC). A
+    scheme is the rule ``_longer``: a subclass without it cannot be instantiated."""
 
     def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
@@ -118,8 +120,10 @@ class _DelayedFastRetransmit(BlantonAllmanUndo):
         self.delay = max(self.delay, longer)    # never reduced
         return None
 
+    @abc.abstractmethod
     def _longer(self, view: SenderView) -> float:
-        raise NotImplementedError
+        """The timer's length after a false fast retransmit, before its bound (half the smoothed
+        RTT) and before it is kept from shrinking."""
 
 
 @register
