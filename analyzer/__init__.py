@@ -1,4 +1,4 @@
-"""TCPdebug-style passive analysis of TCP traces (seed 004, ch. 3; analyzer/README.md).
+"""TCPdebug-style passive analysis of TCP traces ([TCPDEBUG], ch. 3; analyzer/README.md).
 
     from analyzer import analyze_file, AnalyzerConfig, render_text
     report = analyze_file("run/sender.pcap", AnalyzerConfig(vantage="sender"))

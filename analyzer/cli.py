@@ -57,7 +57,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         prog=prog, formatter_class=argparse.RawDescriptionHelpFormatter,
         description=textwrap.fill(
             "Replay every TCP connection of a pcap through passive models of its sender, as "
-            "TCPdebug does (seed 004, ch. 3): classify each out-of-sequence data segment "
+            "TCPdebug does ([TCPDEBUG], ch. 3): classify each out-of-sequence data segment "
             "(fast retransmit, SACK, partial ACK, RTO, implicit go-back-N, network "
             "reordering or duplication), judge each retransmission needed or unneeded, and "
             "say which sender profiles explain the connection. Prints a summary per "

@@ -1,4 +1,4 @@
-"""One direction of a TCP connection as a passive model of its sender (004 §3.1).
+"""One direction of a TCP connection as a passive model of its sender ([TCPDEBUG] §3.1).
 
 The flow keeps the history of every segment still outstanding (and, for a while after it is
 acknowledged, of every retransmitted one, so that a late DSACK finds it): its transmissions,
@@ -8,7 +8,7 @@ is proportional to the window, not to the trace. The ACK stream drives the profi
 *need* of each retransmission is judged once, from the ACK stream alone:
 
 - unneeded: a DSACK reports it (RFC 2883; RFC 3708), or an ACK covering the segment arrives
-  sooner after it than the minimum RTT (too soon to answer it; 004 §3.1.2 uses 0.75 of it
+  sooner after it than the minimum RTT (too soon to answer it; [TCPDEBUG] §3.1.2 uses 0.75 of it
   at a monitor away from the sender), or the segment was already acknowledged when it was
   sent;
 - needed: the segment was acknowledged later than that, and no DSACK came for it;
@@ -190,7 +190,7 @@ class Flow:
         self.rtt_by_len = None              # the smallest such RTT per data segment size
         # an ACK sooner than this fraction of the minimum RTT after a retransmission cannot
         # answer it: 1 at the sender, where the minimum is measured from the same place as
-        # the retransmission leaves; TCPdebug's 0.75 away from it (004 §3.1.2)
+        # the retransmission leaves; TCPdebug's 0.75 away from it ([TCPDEBUG] §3.1.2)
         self.unneeded_fraction = (config.unneeded_fraction if config.unneeded_fraction
                                   is not None else (0.75 if self.path else 1.0))
         self.max_rtt = 0.0
@@ -429,7 +429,7 @@ class Flow:
                 self._settle(rec)
             acked = True
         if rec.tx and ip_id and ip_id == rec.ip_id:
-            self._record_other(now, rec, DUPLICATE)        # 004 §3.1 rule: same IP-ID
+            self._record_other(now, rec, DUPLICATE)        # [TCPDEBUG] §3.1 rule: same IP-ID
             self.duplicates += 1
         elif self.path and not acked and self._reordered(now, i, rec, s, e, ip_id):
             self._record_other(now, rec, REORDER)
@@ -439,7 +439,7 @@ class Flow:
         rec.ip_id = ip_id
 
     def _reordered(self, now, i, rec, s, e, ip_id) -> bool:
-        """Whether an OOS segment seen away from the sender is network reordering (004
+        """Whether an OOS segment seen away from the sender is network reordering ([TCPDEBUG]
         §3.1): it arrives within 0.75 x the minimum RTT after the next higher segment (the
         first time that one passed), or it carries an IP-ID below one already seen from the
         sender (a retransmission carries a higher one). And, our addition for the deep queue
@@ -463,7 +463,7 @@ class Flow:
         return True
 
     def _resequencing_delay(self, now, i):
-        """Time since the next higher segment first passed (004 §3.1.2, Fig 3.6), or None."""
+        """Time since the next higher segment first passed ([TCPDEBUG] §3.1.2, Fig 3.6), or None."""
         recs = self.recs
         j = i + 1
         while j < len(recs) and recs[j].first_oos:
@@ -650,7 +650,7 @@ class Flow:
                 if m.expecting:
                     self.pending_machines = True
         if self.series is not None:
-            # TCPdebug's RTT samples (004 §5.3.1): the segment whose arrival made this ACK
+            # TCPdebug's RTT samples ([TCPDEBUG] §5.3.1): the segment whose arrival made this ACK
             # (the newest it covers, ending where it points), when every segment it covers
             # was sent once and none was SACKed (else a resend or a late segment filling a
             # hole made the ACK: no unambiguous pair); and the segment a sender timing one

@@ -17,7 +17,7 @@ __all__ = ["Machine", "OPEN", "RECOVERY", "LOSS", "FAST", "SACK", "PARTIAL", "RT
 
 OPEN, RECOVERY, LOSS = "open", "fast-recovery", "rto-recovery"
 
-# classes of a retransmission (004 §3.1)
+# classes of a retransmission ([TCPDEBUG] §3.1)
 FAST = "fast_retransmit"        # dupack-triggered (FR/R)
 SACK = "sack"                   # SACK-based retransmission during fast recovery
 PARTIAL = "partial_ack"         # NewReno: the hole a partial ACK points at
@@ -77,7 +77,7 @@ class Machine:
         self.tentative = 0                  # dupthresh reached in the open state
         self.missed = 0                     # ... and no retransmission followed
         self.rto_to_recovery = 0            # RD-TCP timer expiries that entered fast recovery
-        self.rtos: list | None = None       # (002 §4.1 class, bytes outstanding) per RTO
+        self.rtos: list | None = None       # ([NETRENO] §4.1 class, bytes outstanding) per RTO
         self.dupthresh_seen: dict[int, int] = {}
         self.syn_retx = 0
         self.syn_unexplained = 0
@@ -111,7 +111,7 @@ class Machine:
             self.deadline = now + self._rto
 
     def timer_fired(self, now: float) -> bool:
-        # the monitor's RTO is a lower bound only (004 §3.1): a too-small estimate still
+        # the monitor's RTO is a lower bound only ([TCPDEBUG] §3.1): a too-small estimate still
         # classifies a real timeout, so the test is one-sided
         return self.deadline is not None and now >= self.deadline - self.p.rto_tolerance
 
@@ -121,7 +121,7 @@ class Machine:
         n = flow_dupacks - self.dup_base
         k = self.p.reorder_wait_k
         if k is not None and rdtcp_ok:
-            # 003 §3.1, "TCP Sender: Processing the acknowledgements"
+            # [RDTCP] §3.1, "TCP Sender: Processing the acknowledgements"
             if n == 3 and reorder_bit:
                 self.dupthresh, self.waiting = 3 + k, True
             elif self.waiting and not reorder_bit:
@@ -220,7 +220,7 @@ class Machine:
             self.state = OPEN
         self.classes[cls] = self.classes.get(cls, 0) + 1
         if cls == RTO:
-            # 002 §4.1: why the timer fired, and the window it fired at (rto_classes.py)
+            # [NETRENO] §4.1: why the timer fired, and the window it fired at (rto_classes.py)
             if self.rtos is None:
                 self.rtos = []
             self.rtos.append((rto_class(before != OPEN, last_retx > float("-inf")),
@@ -256,7 +256,7 @@ class Machine:
             if pend is not None:
                 self._miss()        # the profile's fast retransmit never came
             if self.waiting:
-                # 003 §3.1: "If the timer runs out while waiting for '3+k' dupacks ... the
+                # [RDTCP] §3.1: "If the timer runs out while waiting for '3+k' dupacks ... the
                 # sender ... retransmits the packet and enters fast recovery"
                 self.dupthresh, self.waiting = 3, False
                 self.rto_to_recovery += 1
@@ -282,7 +282,7 @@ class Machine:
         """``late``: the sender decided on this segment later than it answers an ACK after the
         last partial ACK. At the sender, where every ACK seen reached it, such a resend when
         the timer can have fired is the timer's (Reno, which leaves recovery on a partial ACK,
-        resends the next hole only by a new fast retransmit or the timer: 002 §4.1's multiple
+        resends the next hole only by a new fast retransmit or the timer: [NETRENO] §4.1's multiple
         losses); away from it the partial ACK may have reached the sender late."""
         fresh = last_retx < self.episode_start      # not yet resent in this recovery
         if fresh and not sacked:
@@ -294,7 +294,7 @@ class Machine:
                 self.partial = None
                 return PARTIAL              # RFC 6582 §3.2 step 5
             if sack_mode is None and self.p.sack_recovery and start < self.recovery_point:
-                # options not captured: TCPdebug's heuristic (004 §3.1.2): in FR/R, not RTO
+                # options not captured: TCPdebug's heuristic ([TCPDEBUG] §3.1.2): in FR/R, not RTO
                 # or PA, below the highest sequence in flight when FR/R began
                 return SACK
         if self.timer_fired(now):
@@ -309,7 +309,7 @@ class Machine:
 
     def _classify_loss(self, now, start, snd_max, last_retx) -> str:
         if last_retx < self.episode_start and start < self.recovery_point:
-            return IMPLICIT                 # go-back-N after the timeout (004 §3.1, Fig 3.1)
+            return IMPLICIT                 # go-back-N after the timeout ([TCPDEBUG] §3.1, Fig 3.1)
         if self.timer_fired(now):
             self._timeout(now)
             self._enter(LOSS, now, snd_max)
@@ -368,7 +368,7 @@ class Machine:
         self.passed = []
 
     def explains(self) -> bool:
-        """TCPdebug's rule (004 §3.1.3): every OOS segment explained; at the sender, also no
+        """TCPdebug's rule ([TCPDEBUG] §3.1.3): every OOS segment explained; at the sender, also no
         predicted fast retransmit that never came, and every SYN timer explained."""
         return (not self.classes.get(UNEXPLAINED) and not self.syn_unexplained
                 and not (self.strict and self.missed))

@@ -1,6 +1,6 @@
 """What the analyzer reports: a dict per flow (the JSON), its text summary, the CSV rows.
 
-The verdict follows TCPdebug's rule (004 §3.1.3): the profiles that
+The verdict follows TCPdebug's rule ([TCPDEBUG] §3.1.3): the profiles that
 explain every out-of-sequence segment are the candidates; one is the identification, several
 that classify every segment alike are reported together, several that differ are ambiguous
 (TCPdebug discards such connections; we report them, so that they can be inspected, with the
@@ -83,7 +83,7 @@ def _profile_summary(m, need_by_class: dict) -> dict:
         "tentative_fast_retransmits": m.tentative,
         "missed_fast_retransmits": m.missed,
         "rto_entering_fast_recovery": m.rto_to_recovery,
-        # 002 §4.1's class of each RTO and the bytes outstanding when it fired
+        # [NETRENO] §4.1's class of each RTO and the bytes outstanding when it fired
         "rto_causes": class_counts(m.rtos or ()),
         "rtos": [list(r) for r in m.rtos or ()],
         "observed_dupthresh": {str(n): c for n, c in sorted(m.dupthresh_seen.items())},
@@ -95,7 +95,7 @@ def _profile_summary(m, need_by_class: dict) -> dict:
 
 def _delays(sample: list) -> dict | None:
     """Median and maximum (seconds) of the reordered segments' resequencing delays (the
-    first 10,000), 004 Fig 3.6's measure."""
+    first 10,000), [TCPDEBUG] Fig 3.6's measure."""
     if not sample:
         return None
     ordered = sorted(sample)

@@ -10,7 +10,7 @@
   recovery of an earlier timeout) and the timer fired for a segment it had not resent;
 - **lost retransmission**: "the same packet that has already been resent".
 
-With each RTO the window it happened at: 002 "records the connection's instant congestion
+With each RTO the window it happened at: [NETRENO] "records the connection's instant congestion
 window size"; a trace shows the data outstanding when the timer fired (SND.MAX - SND.UNA), which
 for a sender that is not limited by its data or the peer's window is its window. Fig. 1 plots,
 for every X, the share of the RTOs at a window of X segments or more, in all and per class.

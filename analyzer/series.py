@@ -1,15 +1,15 @@
-"""A flow's RTT series, losses and timer waits, as seed 004 ch. 4-5 extract them from a trace.
+"""A flow's RTT series, losses and timer waits, as [TCPDEBUG] ch. 4-5 extract them from a trace.
 
 ``Analyzer(on_series=...)`` (analyzer/trace.py) gives every flow a ``SeriesRecorder`` and hands
 its ``FlowSeries`` over when the connection ends, from any capture the analyzer reads. What it
 holds:
 
-- ``samples`` (``RttSample``): 004 §5.3.1's RTT samples, TCPdebug's extension of Karn's rule:
+- ``samples`` (``RttSample``): [TCPDEBUG] §5.3.1's RTT samples, TCPdebug's extension of Karn's rule:
   an ACK that advances gives a sample for the segment whose arrival made it, the newest it
   covers, ending where it points, sent once and never SACKed (``per_ack``); and the segment a
   sender timing one segment a flight had timed (``per_flight``, §5.4.4: "exactly in the same
   manner as most of the current implementations of TCP-NewReno"), when it was sent once. Each
-  sample carries the segments in flight when its segment was sent (004's "window"). At a path
+  sample carries the segments in flight when its segment was sent ([TCPDEBUG]'s "window"). At a path
   vantage the RTT includes the handshake's sub-RTT, as the analyzer's own.
 - ``losses`` (``Loss``): the needed retransmissions the analyzer judged (TCPdebug's losses,
   §5.3.1): the lost segment's first transmission, its first retransmission, whether the
@@ -17,9 +17,9 @@ holds:
 - ``waits`` (``Wait``): the retransmission timer's runs (RFC 6298 (5.1), (5.3): from an ACK
   that advances with data outstanding, or from a send with nothing outstanding, to the next
   advance), with the duplicate ACKs during each, its first retransmission and that one's need:
-  what 004 ch. 4 replays under other parameters (analyzer/rto_replay.py). Only waits that
+  what [TCPDEBUG] ch. 4 replays under other parameters (analyzer/rto_replay.py). Only waits that
   could change under a setting are kept: those with a duplicate ACK or a retransmission, or
-  lasting at least ``MIN_WAIT`` (the shortest minRTO 004 considers; an RTO is never shorter).
+  lasting at least ``MIN_WAIT`` (the shortest minRTO [TCPDEBUG] considers; an RTO is never shorter).
 
 Flights are in segments of the largest segment the flow sent (its MSS as the trace shows it).
 """
@@ -34,7 +34,7 @@ from analyzer.report import endpoint_text, verdict
 __all__ = ["SeriesRecorder", "FlowSeries", "RttSample", "Loss", "Wait", "MIN_WAIT",
            "MAX_DUPACKS", "TIMER_CLASSES"]
 
-MIN_WAIT = 0.1                  # s: 004 §4.4.2's smallest minRTO (100 ms)
+MIN_WAIT = 0.1                  # s: [TCPDEBUG] §4.4.2's smallest minRTO (100 ms)
 MAX_DUPACKS = 16                # duplicate ACK times kept per wait (D up to 16)
 TIMER_CLASSES = ("rto", "implicit")   # retransmissions the timer caused (analyzer/machine.py)
 
@@ -83,7 +83,7 @@ class Wait:
     which the timer had already fired, so its RTO is the backed-off one (RFC 6298 (5.5)-(5.7):
     doubled until a fresh sample), not the estimator's. A wait that began in a fast recovery
     the timer has not interrupted runs the estimator's RTO: when it fires, that is a detection
-    by the timer like any other (004 Table 4.4 counts it)."""
+    by the timer like any other ([TCPDEBUG] Table 4.4 counts it)."""
 
     __slots__ = ("start", "end", "dupacks", "retx", "cls", "need", "covered", "flight",
                  "recovering", "backed_off", "_ev", "_rec")
@@ -109,7 +109,7 @@ class FlowSeries:
                  "retransmissions")
 
     def per_ack(self) -> list:
-        """The samples of every ACK (004 §5.3.1's all samples), in transmission order."""
+        """The samples of every ACK ([TCPDEBUG] §5.3.1's all samples), in transmission order."""
         return [s for s in self.samples if s.per_ack]
 
     def per_flight(self) -> list:
@@ -244,7 +244,7 @@ class SeriesRecorder:
             w.backed_off = fired
             fired = fired or (w.retx is not None and w.cls in TIMER_CLASSES)
         out.waits = self.waits
-        # 004 Table 4.4's counts: retransmissions by need and by what detected them
+        # [TCPDEBUG] Table 4.4's counts: retransmissions by need and by what detected them
         counts: dict = {}
         for classes, need in self.retx:
             cls = classes[index] if classes else "unexplained"

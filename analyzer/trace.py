@@ -38,14 +38,14 @@ IDLE_TIMEOUT = 300.0
 class AnalyzerConfig:
     """How to read a trace. ``vantage``: "sender" when the capture is at the data sender's
     interface (every ACK seen reached it, nothing is reordered before the capture), "path"
-    when it is somewhere between sender and receiver (004 §3.1.2's monitor). The fractions
+    when it is somewhere between sender and receiver ([TCPDEBUG] §3.1.2's monitor). The fractions
     and the DSACK horizon are TCPdebug's 0.75 and our own choices, documented in
     analyzer/README.md."""
 
     vantage: str = "sender"
     profiles: tuple = DEFAULT_PROFILES
     rdtcp_k: int = 3
-    reorder_fraction: float = 0.75      # 004 §3.1 rule (i): of the minimum RTT
+    reorder_fraction: float = 0.75      # [TCPDEBUG] §3.1 rule (i): of the minimum RTT
     unneeded_fraction: float | None = None  # of the minimum RTT (None: 1 at the sender,
     #                                         TCPdebug's 0.75 on the path; analyzer/flow.py)
     response_slack: float = 0.001       # sender vantage: time the sender may take to react
@@ -145,7 +145,7 @@ class Connection:
 
     def after_handshake(self) -> None:
         """At a path vantage each side's SYN round trip (vantage -> peer -> vantage) is the
-        other side's sub-RTT, added to its RTT samples (004 §3.1.2, [AKSJ03])."""
+        other side's sub-RTT, added to its RTT samples ([TCPDEBUG] §3.1.2, [AKSJ03])."""
         if len(self.flows) < 2:
             return
         a, b = self.flows.values()
@@ -201,7 +201,7 @@ class Analyzer:
     def feed(self, time: float, data: bytes, orig_len: int | None = None) -> None:
         self.frames += 1
         if self.last_time is not None and time < self.last_time:
-            self.out_of_order_times += 1        # TCPdebug needs time-sorted traces (004 §1.2)
+            self.out_of_order_times += 1        # TCPdebug needs time-sorted traces ([TCPDEBUG] §1.2)
         self.last_time = time
         if self._next_sweep is None:
             self._next_sweep = time + self.config.idle_timeout / 4

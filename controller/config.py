@@ -258,7 +258,7 @@ def _gateway(data: Mapping[str, Any]) -> GatewayConfig:
 
 
 def _nothing_a_legacy_router_ignores(ports: Mapping[int, PortConfig]) -> None:
-    """A legacy router (003 §7: not upgraded to RD-TCP) strips no EPDN option and inserts no
+    """A legacy router ([RDTCP] §7: not upgraded to RD-TCP) strips no EPDN option and inserts no
     stamp, so a port's ``edge`` (the trust boundary) and ``mtu`` (the stamping rule) would not
     act: a config naming them says something the switch will not do."""
     for number in sorted(ports):

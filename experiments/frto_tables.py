@@ -3,7 +3,7 @@
     python -m experiments.frto_tables --mode quick --out results/frto/     # about a minute
     python -m experiments.frto_tables --mode full --out results/frto/      # the paper's 30 runs
 
-001's setup (§5.1, ``experiments.studies.frto.scenario``; ``topologies.FrtoTopo``): one 100 KB
+[FRTO]'s setup (§5.1, ``experiments.studies.frto.scenario``; ``topologies.FrtoTopo``): one 100 KB
 transfer from a fixed host to a mobile host over a 28.8 kbit/s link with 200 ms one-way delay
 behind a 7-packet router buffer and the link's 6-packet send buffer, 296-byte packets, Linux
 2.4's timers and delayed ACKs, through the same P4 gateways as every run, in three scenarios:
@@ -14,24 +14,24 @@ BURST (U(0.1, 20) s good, Exp(3.5 s) bad periods that lose every packet both way
 Fig. 8). Six senders, by the paper's names: Regular SACK (``sack``), F-RTO w/ SACK (``frto``),
 Eifel w/ SACK (``eifel``), Regular NewReno (``newreno``), F-RTO w/ NewReno (``frto-newreno``),
 Eifel w/ NewReno (``eifel-newreno``). F-RTO answers a spurious timeout as the paper's does
-(001 §3 step 3a: cwnd = ssthresh = half the flight); ``--variants`` also takes F-RTO with the
+([FRTO] §3 step 3a: cwnd = ssthresh = half the flight); ``--variants`` also takes F-RTO with the
 other responses (``frto-rfc4015``, ``frto-undo`` and their ``-newreno`` forms) for comparison.
 
-001's fairness test (§5.3, Fig. 9; ``run_frto_fairness``): six 50 KB transfers, three Regular
+[FRTO]'s fairness test (§5.3, Fig. 9; ``run_frto_fairness``): six 50 KB transfers, three Regular
 SACK senders at 0 s and three more at 3 s that are F-RTO w/ SACK (test A) or Regular SACK (test
 B), with and without DELAY's stalls; the figure has each set's fastest and slowest transfer, and
-the check is 001's: the sets perform alike in both tests.
+the check is [FRTO]'s: the sets perform alike in both tests.
 
 The tables are medians over the runs of: the transfer time (first SYN to the ACK of the FIN),
 data packets lost (at the router and on the link), retransmissions; beside them the spurious
 detections (timeouts, and Eifel's fast retransmits, answered as spurious) and the
 retransmissions that were not needed (ground truth: data that had all arrived before). The
-figures are box plots of throughput (102,400 bytes over the transfer time) as 001's are.
+figures are box plots of throughput (102,400 bytes over the transfer time) as [FRTO]'s are.
 
-Outputs in --out: runs.csv, points.csv, paper_table.md (ours beside 001's numbers, and 001's
+Outputs in --out: runs.csv, points.csv, paper_table.md (ours beside [FRTO]'s numbers, and [FRTO]'s
 statements each with two verdicts, direction and size, and the list of those not run),
 paper_table.csv (the tables' rows), statements.csv (the statements),
-fig6_delay.png, fig7_loss.png, fig8_burst.png, fig9_fairness.png, and 001's time-sequence
+fig6_delay.png, fig7_loss.png, fig8_burst.png, fig9_fairness.png, and [FRTO]'s time-sequence
 diagrams fig1_spurious_rto.png, fig2_delay_frto.png, fig3_lost_retransmission.png and
 fig4_burst.png (one traced transfer each, ``experiments.studies.frto.traces``; ``--no-traces``
 leaves them out), summary.json (configuration,
@@ -71,10 +71,10 @@ __all__ = ["MODES", "FrtoSweepConfig", "build_specs", "points_of", "statements",
            "parse_args", "PAPER", "PAPER_NAMES", "RESPONSE_NAMES", "VARIANTS", "SCENARIOS",
            "STALL_PROBABILITY"]
 
-STALL_PROBABILITY = 0.02        # 001 §5.1: "a packet is delayed with a probability of 0.02"
-TABLE_LOSS = 0.05               # 001 Table 2 / Fig. 7: the 5 % runs
+STALL_PROBABILITY = 0.02        # [FRTO] §5.1: "a packet is delayed with a probability of 0.02"
+TABLE_LOSS = 0.05               # [FRTO] Table 2 / Fig. 7: the 5 % runs
 SCENARIOS = ("delay", "loss", "burst", "fairness")
-# 001 §5.3: set 2 of the fairness test is F-RTO in test A, conventional in test B
+# [FRTO] §5.3: set 2 of the fairness test is F-RTO in test A, conventional in test B
 FAIR_TESTS = {"A": "frto", "B": CONVENTIONAL}
 FAIR_LEVELS = (STALL_PROBABILITY, 0.0)      # "both with and without additional sudden delays"
 PAPER_NAMES = {"eifel": "Eifel w/ SACK", "frto": "F-RTO w/ SACK", "sack": "Regular SACK",
@@ -103,10 +103,10 @@ class FrtoSweepConfig:
 
 
 MODES = {
-    # 001 §5.1: 30 runs per scenario and sender; LOSS at 2, 5 and 10 %; §5.3: 20 fairness runs
+    # [FRTO] §5.1: 30 runs per scenario and sender; LOSS at 2, 5 and 10 %; §5.3: 20 fairness runs
     "full": FrtoSweepConfig(seeds=30, duration=900.0, loss_levels=(0.02, 0.05, 0.10),
                             scenarios=SCENARIOS, variants=VARIANTS, fairness_runs=20),
-    # LOSS at 001's three levels in quick mode too: 001 states the trend at 2 and 10 %
+    # LOSS at [FRTO]'s three levels in quick mode too: [FRTO] states the trend at 2 and 10 %
     "quick": FrtoSweepConfig(seeds=5, duration=900.0, loss_levels=(0.02, TABLE_LOSS, 0.10),
                              scenarios=SCENARIOS, variants=VARIANTS, fairness_runs=10),
 }
@@ -206,11 +206,11 @@ def fairness_points_of(rows: Sequence[dict]) -> dict[tuple[str, float], dict]:
 
 
 def fairness_markdown(points: dict, cfg: FrtoSweepConfig) -> list[str]:
-    lines = ["", f"**Fig. 9 (fairness, 001 §5.3)**: six 50 KB transfers, set 1 three Regular "
+    lines = ["", f"**Fig. 9 (fairness, [FRTO] §5.3)**: six 50 KB transfers, set 1 three Regular "
                  f"SACK senders at 0 s, set 2 three more at 3 s (test A: F-RTO w/ SACK, test "
                  f"B: Regular SACK); median throughput (bytes/s, 51,200 B over the transfer "
                  f"time) of each set's fastest and slowest transfer, {cfg.fairness_runs} runs "
-                 f"each (001: 20).", "",
+                 f"each ([FRTO]: 20).", "",
              "| condition | test | set 1 fastest | set 1 slowest | set 2 fastest | set 2 slowest "
              "| runs done |", "|---|---|---:|---:|---:|---:|---:|"]
     for (test, level), p in sorted(points.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
@@ -222,7 +222,7 @@ def fairness_markdown(points: dict, cfg: FrtoSweepConfig) -> list[str]:
 
 def plot_fairness(points: dict, out: Path) -> list[str]:
     """Fig. 9: (a) the fastest, (b) the slowest transfer of each set, box plots per test and
-    condition, as 001's figure (which shows the runs with delays; ours has both)."""
+    condition, as [FRTO]'s figure (which shows the runs with delays; ours has both)."""
     if not points:
         return []
     fig, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
@@ -245,7 +245,7 @@ def plot_fairness(points: dict, out: Path) -> list[str]:
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3, axis="y")
     n = min(p["n"] for p in points.values())
-    fig.suptitle(f"001 Fig. 9: set 1 conventional at 0 s, set 2 at 3 s (test A F-RTO, test B "
+    fig.suptitle(f"[FRTO] Fig. 9: set 1 conventional at 0 s, set 2 at 3 s (test A F-RTO, test B "
                  f"conventional); {n} runs each; box: quartiles, whiskers: min/max", fontsize=10)
     save_figure(fig, out / "fig9_fairness.png")
     return ["fig9_fairness.png"]
@@ -256,7 +256,7 @@ def _paper_level(scenario: str) -> float:
 
 
 def statements(rows: Sequence[dict], points: dict, fair: dict, cfg: FrtoSweepConfig) -> list:
-    """001's statements on Tables 1-3 and Figs. 6-9, each with its two verdicts
+    """[FRTO]'s statements on Tables 1-3 and Figs. 6-9, each with its two verdicts
     (``experiments.studies.frto.statements``)."""
     out = statements_of(points, samples_of(rows), levels=MODES["full"].loss_levels,
                         stall=STALL_PROBABILITY, table_loss=TABLE_LOSS)
@@ -270,7 +270,7 @@ def _fmt(v, digits: int = 1) -> str:
 
 
 def paper_rows(points: dict, cfg: FrtoSweepConfig) -> list[dict]:
-    """One row per scenario and sender of the tables: our medians beside 001's."""
+    """One row per scenario and sender of the tables: our medians beside [FRTO]'s."""
     rows = []
     for scenario in _table_scenarios(cfg):
         level = _paper_level(scenario)
@@ -294,13 +294,13 @@ def paper_rows(points: dict, cfg: FrtoSweepConfig) -> list[dict]:
 
 def table_markdown(rows: list[dict], stated: list, cfg: FrtoSweepConfig,
                    fair: dict | None = None) -> str:
-    lines = [f"Medians over {cfg.seeds} run(s) per sender of a 100 KB transfer (001: 30 runs): "
-             f"time (s) / data packets lost / retransmissions, ours beside 001's; then "
+    lines = [f"Medians over {cfg.seeds} run(s) per sender of a 100 KB transfer ([FRTO]: 30 runs): "
+             f"time (s) / data packets lost / retransmissions, ours beside [FRTO]'s; then "
              f"retransmissions not needed and spurious detections (ours)."]
     for scenario in _table_scenarios(cfg):
         lines += ["", f"**{TABLE_OF[scenario]}**"
                   + (f", loss {_paper_level(scenario):.0%}" if scenario == "loss" else ""), "",
-                  "| sender | ours: time / lost / retx | 001: time / lost / retx | "
+                  "| sender | ours: time / lost / retx | [FRTO]: time / lost / retx | "
                   "not needed | spurious detections | runs done |",
                   "|---|---|---|---:|---:|---:|"]
         for r in rows:
@@ -315,9 +315,9 @@ def table_markdown(rows: list[dict], stated: list, cfg: FrtoSweepConfig,
                          f"{r['completed']}/{r['n']} |")
     if fair:
         lines += fairness_markdown(fair, cfg)
-    lines += ["", f"**001's statements** ({cfg.seeds} run(s) per sender and scenario, "
-                  f"{cfg.fairness_runs} per fairness test and condition; 001: 30 and 20)", "",
-              verdicts_markdown(stated, paper="001", columns=(("paper", "001"),
+    lines += ["", f"**[FRTO]'s statements** ({cfg.seeds} run(s) per sender and scenario, "
+                  f"{cfg.fairness_runs} per fairness test and condition; [FRTO]: 30 and 20)", "",
+              verdicts_markdown(stated, paper="[FRTO]", columns=(("paper", "[FRTO]"),
                                                              ("ours", "ours")))]
     return "\n".join(lines)
 
@@ -377,7 +377,7 @@ def plot_figures(points: dict, cfg: FrtoSweepConfig, out: Path) -> list[str]:
             xs = [i + 1 for i, p in enumerate(paper) if p is not None]
             if xs:
                 ax.plot(xs, [p for p in paper if p is not None], "*", ms=12, color="gold",
-                        mec="black", label="001's median (102,400 B / its median time)")
+                        mec="black", label="[FRTO]'s median (102,400 B / its median time)")
                 ax.legend(fontsize=8, loc="lower right")
             ax.set_ylabel("throughput (bytes/s, 100 KB / transfer time)")
             thousands(ax)
@@ -387,7 +387,7 @@ def plot_figures(points: dict, cfg: FrtoSweepConfig, out: Path) -> list[str]:
             sub = f"loss {level:.0%}, " if scenario == "loss" else ""
             ax.set_title(f"{sub}{n} runs per sender", fontsize=9)
             ax.grid(alpha=0.3, axis="y")
-        fig.suptitle(f"001 {TABLE_OF[scenario].split(' / ')[1]}: 28.8 kbit/s, 200 ms, "
+        fig.suptitle(f"[FRTO] {TABLE_OF[scenario].split(' / ')[1]}: 28.8 kbit/s, 200 ms, "
                      f"7-packet router buffer; box: quartiles, whiskers: min/max", fontsize=10)
         save_figure(fig, out / name)
         written.append(name)
@@ -398,12 +398,12 @@ def plot_figures(points: dict, cfg: FrtoSweepConfig, out: Path) -> list[str]:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m experiments.frto_tables", formatter_class=HelpFormatter,
-        description="Reproduce F-RTO's Tables 1-3 and Figures 6-8 (001 §5.1-5.2: 100 KB "
+        description="Reproduce F-RTO's Tables 1-3 and Figures 6-8 ([FRTO] §5.1-5.2: 100 KB "
                     "transfers over a 28.8 kbit/s link with delay spikes, random losses or "
                     "loss bursts) with the P4 gateways, six senders. Options without a "
                     "default shown take the --mode's value.")
     p.add_argument("--mode", choices=sorted(MODES), default="quick",
-                   help="full: 001's 30 runs per sender, LOSS at 2/5/10 %% (a few minutes on "
+                   help="full: [FRTO]'s 30 runs per sender, LOSS at 2/5/10 %% (a few minutes on "
                         "2 cores); quick: 5 runs per sender, LOSS at 5 %%")
     add_sweep_options(p, out="results/frto")
     p.add_argument("--seeds", type=int, help=f"runs per sender and scenario "

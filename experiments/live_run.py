@@ -63,7 +63,7 @@ __all__ = ["main", "parse_args", "live_spec", "host_options", "gateway_configs",
 # the gateway's own P4 injections; the simulator's "swap" and "delay" have no live form
 INJECTIONS = ("none",) + P4_INJECTIONS
 LINUX = "linux"              # --variant: the kernel's TCP on both hosts
-DEFAULT_BW = {"bottleneck": 5.0, "access": 10.0}     # Mb/s, topologies.PaperTopo's (003 §4)
+DEFAULT_BW = {"bottleneck": 5.0, "access": 10.0}     # Mb/s, topologies.PaperTopo's ([RDTCP] §4)
 RECEIVER_GRACE = 15.0        # seconds the receiver gets after the sender ends to see the FIN
 SENDER_MARGIN = 60.0         # seconds beyond --duration before the sender is given up on
 # Ranges checked before anything is built, so that no value fails halfway through a run's
@@ -86,7 +86,7 @@ SYSCTL_RANGES = {"net.ipv4.tcp_sack": (0, 1), "net.ipv4.tcp_dsack": (0, 1),
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog=prog_name("experiments.live_run", "rdtcp-live"), formatter_class=HelpFormatter,
-        description="Run one bulk transfer over the paper's dumbbell (003 §4) in real time: "
+        description="Run one bulk transfer over the paper's dumbbell ([RDTCP] §4) in real time: "
                     "hosts in network namespaces running the project's TCP engine (or "
                     "Linux's), both gateways as rdtcp-switch (or simple_switch) processes "
                     "configured by the controller. Needs root.")

@@ -2,15 +2,15 @@
 virtual time with the P4 gateway.
 
     python -m experiments.netreno_tables --mode quick --out results/netreno/   # a few minutes
-    python -m experiments.netreno_tables --mode full --out results/netreno/    # 002's runs
+    python -m experiments.netreno_tables --mode full --out results/netreno/    # [NETRENO]'s runs
 
 - §7.1 (Tables 1-2): five always-backlogged senders, C1-C4 on (1 ms, 103.3 Mb/s) and C5 on
   (16 ms, 31.0 Mb/s), sharing a (2 ms, 51.7 Mb/s) link to one sink behind RED in the P4
-  gateway (buffer 16, min_th 4, max_th 8, w_q 0.002, max_p 1/50); 512-byte segments; 002's
+  gateway (buffer 16, min_th 4, max_th 8, w_q 0.002, max_p 1/50); 512-byte segments; [NETRENO]'s
   senders new-reno and sack (the loss-sensitive ``lsnr``, ``lssack``), net-reno (``netreno``),
   net-reno-sack (``netreno-sack``), and beside them RFC 6582's and RFC 6675's (``newreno``,
   ``sack``); 10 runs of 30 s -> table1_rtos.md, table2_drops.md (RTOs and drops per
-  connection, summed over the runs, 002's numbers beside ours).
+  connection, summed over the runs, [NETRENO]'s numbers beside ours).
 - §7.2 (Table 3): one sender through a RED gateway (buffer 20, min_th 5, max_th 10, w_q 1/512,
   max_p 0.02) from 100 to 10 Mb/s, each optimization alone and together on the loss-sensitive
   new-reno and sack, and NetBSD's Reno -> table3_goodput.md.
@@ -30,9 +30,9 @@ gateway's (p4src/include/buffer.p4), configured through the controller's ``ports
 ``--queue droptail`` runs the same networks with the program's drop-tail buffer instead.
 
 Outputs in --out: the tables (.md and .csv), fig1_rto_causes.png/.csv, fig2-fig5 .png/.csv,
-runs.csv, summary.json (configuration, tables, 002's statements with their verdicts, the traced
+runs.csv, summary.json (configuration, tables, [NETRENO]'s statements with their verdicts, the traced
 runs of Figs. 2-5 and their events, invocations), paper_table.md (all
-of it: the tables, then 002's statements, each with two verdicts, direction and size, and those
+of it: the tables, then [NETRENO]'s statements, each with two verdicts, direction and size, and those
 not run), statements.csv, the journal runs.jsonl (``--resume``) and invocations.jsonl.
 """
 
@@ -63,7 +63,7 @@ __all__ = ["MODES", "NetRenoSweepConfig", "build_specs", "write_outputs", "main"
            "SIM_VARIANTS", "LAB_VARIANTS", "PARTS"]
 
 PARTS = ("sim", "lab", "trace")
-# §7.1's rows: 002's four senders, then RFC 6582 / RFC 6675
+# §7.1's rows: [NETRENO]'s four senders, then RFC 6582 / RFC 6675
 SIM_VARIANTS = ("lsnr", "lssack", "netreno", "netreno-sack", "newreno", "sack")
 # §7.2's rows, both columns
 LAB_VARIANTS = tuple(v for _, nr, _, sk, _ in TABLE3_ROWS for v in (nr, sk) if v)
@@ -81,13 +81,13 @@ class NetRenoSweepConfig:
     trace_runs: int                 # §4.1: runs per drop level, each of 20 transfers of 100 KB
     trace_levels: tuple[float, ...]
     trace_variants: tuple[str, ...]
-    queue: str                      # "red" (002's) or "droptail"
+    queue: str                      # "red" ([NETRENO]'s) or "droptail"
     parts: tuple[str, ...]
     traces: bool = True             # Figs. 2-5: one traced connection per figure
 
 
 MODES = {
-    # 002 §7.1: "10 times, each simulating about 30 seconds"; §7.2: "Each test were run 300
+    # [NETRENO] §7.1: "10 times, each simulating about 30 seconds"; §7.2: "Each test were run 300
     # seconds"; §4.1: 2,000 transfers (here 34 runs of 20 at each of three drop levels)
     "full": NetRenoSweepConfig(runs=10, duration=30.0, sim_variants=SIM_VARIANTS, lab_runs=3,
                                lab_duration=300.0, lab_variants=LAB_VARIANTS, lab_loss=0.0,
@@ -204,18 +204,18 @@ def _flat_fig1(fig1: dict) -> list[dict]:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m experiments.netreno_tables", formatter_class=HelpFormatter,
-        description="Reproduce Net Reno's Tables 1-3 and Figs. 1-5 (002 §7.1, §7.2, §4.1-6.4) "
+        description="Reproduce Net Reno's Tables 1-3 and Figs. 1-5 ([NETRENO] §7.1, §7.2, §4.1-6.4) "
                     "with the P4 gateway. Options without a default shown take the --mode's "
                     "value.")
     p.add_argument("--mode", choices=sorted(MODES), default="quick",
-                   help="full: 002's 10 runs of 30 s (Tables 1-2), 300 s (Table 3), 2,040 "
+                   help="full: [NETRENO]'s 10 runs of 30 s (Tables 1-2), 300 s (Table 3), 2,040 "
                         "transfers (Fig. 1); quick: 2 runs of 10 s, 60 s, 120 transfers")
     add_sweep_options(p, out="results/netreno")
     p.add_argument("--parts", type=csv_list(str, PARTS),
                    help="what to run: sim (Tables 1-2), lab (Table 3), trace (Fig. 1) "
                         "(default: all)")
     p.add_argument("--queue", choices=("red", "droptail"),
-                   help="the gateway's queue in sim and lab: red (002's, in the P4 program) or "
+                   help="the gateway's queue in sim and lab: red ([NETRENO]'s, in the P4 program) or "
                         "the program's drop-tail buffer of the same size (default: red)")
     p.add_argument("--runs", type=int,
                    help=f"§7.1 runs per sender ({mode_defaults(MODES, 'runs')})")
@@ -230,7 +230,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help=f"§7.2 seconds per run ({mode_defaults(MODES, 'lab_duration')})")
     p.add_argument("--lab-loss", type=finite_float, metavar="P",
                    help="§7.2: data packets the P4 program drops at random besides the queue's "
-                        "drops (default: 0; 002's 1 %% was its RED gateway's own)")
+                        "drops (default: 0; [NETRENO]'s 1 %% was its RED gateway's own)")
     p.add_argument("--trace-runs", type=int,
                    help=f"§4.1 runs per drop level, each 20 transfers of 100 KB "
                         f"({mode_defaults(MODES, 'trace_runs')})")

@@ -1,7 +1,7 @@
-"""The seeds' scenarios in real ns-2, beside the engine on the same network.
+"""The papers' scenarios in real ns-2, beside the engine on the same network.
 
-    python -m experiments.ns2_runs --variant sack --duration 600            # 003's dumbbell
-    python -m experiments.ns2_runs --variant sack --swaps 15 --seeds 3      # 003's swaps
+    python -m experiments.ns2_runs --variant sack --duration 600            # [RDTCP]'s dumbbell
+    python -m experiments.ns2_runs --variant sack --swaps 15 --seeds 3      # [RDTCP]'s swaps
     python -m experiments.ns2_runs --scenario rrtcp --variant sack --level 0.035 \\
         --delay normal:0.1,0.033 --ack-level 0.3 --drop 0.005 --path-delay 0.2 --maxwnd 50
     python -m experiments.ns2_runs --study swaps --out results/ns2/        # a gap's runs
@@ -43,31 +43,31 @@ ENGINES = {"ns2": ("ns2",), "engine": ("engine-nsnet",), "both": ("ns2", "engine
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m experiments.ns2_runs", formatter_class=HelpFormatter,
-        description="Run a seed's scenario in ns-2 2.35 and, on the same network, in the "
+        description="Run a paper's scenario in ns-2 2.35 and, on the same network, in the "
                     "engine; write their rows side by side.")
     p.add_argument("--study", choices=sorted(STUDIES),
                    help="one of the gap studies (experiments/ns2/studies.py) instead of a spec")
     p.add_argument("--scenario", choices=sorted(SCENARIOS), default="rdtcp",
-                   help="the network (rdtcp: 003's dumbbell; rrtcp: 000's path; netreno-lab: "
-                        "002 §7.2 with RED)")
+                   help="the network (rdtcp: [RDTCP]'s dumbbell; rrtcp: [RRTCP]'s path; netreno-lab: "
+                        "[NETRENO] §7.2 with RED)")
     p.add_argument("--variant", default="sack",
                    help=f"sender: one ns-2 has ({', '.join(AGENTS)})")
-    p.add_argument("--swaps", type=int, default=0, help="003's queue swaps per interval")
+    p.add_argument("--swaps", type=int, default=0, help="[RDTCP]'s queue swaps per interval")
     p.add_argument("--interval", type=finite_float, default=1.0, help="swap interval (s)")
     p.add_argument("--injection", choices=INJECTIONS, default=None,
-                   help="reordering: swap (003's) or delay (000's); default: delay with "
+                   help="reordering: swap ([RDTCP]'s) or delay ([RRTCP]'s); default: delay with "
                         "--level, else swap")
     p.add_argument("--level", type=finite_float, default=0.0,
                    help="probability per data packet of a delay (rrtcp, rdtcp) or of a drop "
                         "(netreno-lab)")
-    p.add_argument("--delay", default="", help="000's delay distribution (sim.delays), e.g. "
+    p.add_argument("--delay", default="", help="[RRTCP]'s delay distribution (sim.delays), e.g. "
                                                "normal:0.025,0.008")
     p.add_argument("--ack-level", type=finite_float, default=0.0,
-                   help="probability per ACK of a delay (000 §5.4)")
+                   help="probability per ACK of a delay ([RRTCP] §5.4)")
     p.add_argument("--drop", type=finite_float, default=0.0,
-                   help="probability per data packet of a drop at R1 (000)")
+                   help="probability per data packet of a drop at R1 ([RRTCP])")
     p.add_argument("--path-delay", type=finite_float, default=0.0,
-                   help="000's bottleneck delay P (s; 0: 50 ms)")
+                   help="[RRTCP]'s bottleneck delay P (s; 0: 50 ms)")
     p.add_argument("--maxwnd", type=int, default=500, help="window_ (packets)")
     p.add_argument("--duration", type=finite_float, default=600.0, help="virtual seconds")
     p.add_argument("--seeds", type=int, default=1, help="seeds 1..N per spec")

@@ -5,7 +5,7 @@
     pypy3 -m experiments.one_run ...        # about twice as fast; no PNG (no matplotlib there)
 
 ``--profile NAME`` runs both ends with one of the engine's profiles over the scenario's
-configuration (hosts.tcp.profiles: ``ns2`` is ns-2 2.35's one-way agents, the others 004's
+configuration (hosts.tcp.profiles: ``ns2`` is ns-2 2.35's one-way agents, the others [TCPDEBUG]'s
 operating systems); the row records it as ``profile``.
 
 Writes into --out: ``run.json`` (the run's row, as in the sweep's runs.csv), with --series
@@ -54,7 +54,7 @@ SWAP_DEFAULTS = {"swaps": 15, "interval": 1.0, "swap_span": 0}
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m experiments.one_run", formatter_class=HelpFormatter,
-        description="Simulate one bulk transfer over the paper's dumbbell (003 §4) with the P4 "
+        description="Simulate one bulk transfer over the paper's dumbbell ([RDTCP] §4) with the P4 "
                     "gateway, and write its counters, time series, plot and pcap.")
     p.add_argument("--variant", choices=SENDERS, default="rdtcp", metavar="VARIANT",
                    help="sender")
@@ -77,7 +77,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="probability per data packet of the injection (needed with "
                         "--injection altpath|recirc|delay, and only there)")
     p.add_argument("--legacy", choices=LEGACY_SETTINGS[1:],
-                   help="incremental deployment (003 §7): these gateways run as legacy routers "
+                   help="incremental deployment ([RDTCP] §7): these gateways run as legacy routers "
                         "(the same queue, no EPDN recording, stamping or stripping), so a drop "
                         "there reaches B without a stamp (default: both are RD-TCP gateways; "
                         f"only for {', '.join(RDTCP_VARIANTS)}, which read the stamps)")

@@ -20,9 +20,9 @@ and asked per point),
 fig1_sack.png, fig2_rdtcp.png, fig3_sack_vs_rdtcp.png, fig4_dsack_vs_rdtcp.png,
 fig5_injection.png (when injection series ran), fig6_k_study.png (RD-TCP at the paper's 15 swaps
 every second against k, for unbounded and bounded swap distances: the paper's §6 statements on k),
-with --legacy the incremental-deployment series (003 §7: experiments.studies.rdtcp.legacy) in
+with --legacy the incremental-deployment series ([RDTCP] §7: experiments.studies.rdtcp.legacy) in
 legacy.csv, legacy.json and fig10_legacy.png,
-paper_table.md (the paper's numbers beside ours, each within 10 % or not, and 003's statements,
+paper_table.md (the paper's numbers beside ours, each within 10 % or not, and [RDTCP]'s statements,
 each with two verdicts, direction and size, and those not run), paper_table.csv, statements.csv,
 summary.json (configuration, points, shape checks, statements and their counts, k study, the code version, and each invocation's wall time, jobs and workers), the journal
 runs.jsonl that --resume reads back (each row stamped with the code version that made it;
@@ -30,7 +30,7 @@ runs.jsonl that --resume reads back (each row stamped with the code version that
 invocation of the sweep on that journal).
 
 With --ns2 the runs of the senders ns-2 2.35 has (SACK; NewReno and Reno when --variants names
-them) also run in ns-2 itself (experiments.ns2.beside: the same dumbbell, 003's swaps as
+them) also run in ns-2 itself (experiments.ns2.beside: the same dumbbell, [RDTCP]'s swaps as
 hold-backs before R1's queue), after ours: every figure gets ns-2's curve beside ours (wide,
 pale, x markers), paper_table.md a column ns-2 (its throughput and size verdict) and the
 statements a column ns-2 (each judged on ns-2's runs, with its own two verdicts), "—" with the
@@ -76,7 +76,7 @@ from experiments.studies.rdtcp.statements import statements_of
 __all__ = ["MODES", "SweepConfig", "build_specs", "main", "parse_args", "sweep_config",
            "write_outputs", "K_STUDY_SWAPS", "K_STUDY_INTERVAL"]
 
-# The k study runs at the one reordering level the paper quotes numbers for (003 §5-6).
+# The k study runs at the one reordering level the paper quotes numbers for ([RDTCP] §5-6).
 K_STUDY_SWAPS = 15
 K_STUDY_INTERVAL = 1.0
 
@@ -93,7 +93,7 @@ class SweepConfig:
     swap_span: int = 0                # figures' swap model: max places apart (0: anywhere)
     k_values: tuple[int, ...] = ()    # k study: RD-TCP's k at 15 swaps every 1 s ...
     k_spans: tuple[int, ...] = ()     # ... for each of these swap spans
-    legacy: tuple[str, ...] = ()      # incremental deployment (003 §7): legacy routers, r1/r2/both
+    legacy: tuple[str, ...] = ()      # incremental deployment ([RDTCP] §7): legacy routers, r1/r2/both
     legacy_swaps: tuple[int, ...] = (0, 15)  # ... at these swaps per second
     r2_drop: float = 0.005            # ... and loss at R2: drop probability per data segment
 
@@ -127,8 +127,8 @@ def build_specs(cfg: SweepConfig) -> list[RunSpec]:
                 for interval in (cfg.intervals if swaps else cfg.intervals[:1]):
                     specs.append(replace(base, swaps=swaps, interval=interval))
             for injection in cfg.injections:
-                # the P4 series for the paper's senders; reordering by delay (003 §7's further
-                # work, 000's model) for every sender, since how the extensions fare is the point
+                # the P4 series for the paper's senders; reordering by delay ([RDTCP] §7's further
+                # work, [RRTCP]'s model) for every sender, since how the extensions fare is the point
                 if injection in P4_INJECTIONS and variant not in PAPER_VARIANTS:
                     continue
                 for level in cfg.levels:
@@ -145,7 +145,7 @@ def build_specs(cfg: SweepConfig) -> list[RunSpec]:
 
 
 def legacy_specs(cfg: SweepConfig) -> list[RunSpec]:
-    """The incremental-deployment series (003 §7, experiments.studies.rdtcp.legacy): each RD-TCP
+    """The incremental-deployment series ([RDTCP] §7, experiments.studies.rdtcp.legacy): each RD-TCP
     sender with both gateways upgraded and with each of ``cfg.legacy``'s routers a legacy one,
     SACK and RACK-TLP with both upgraded (they read no EPDN), each with loss at R1 (its queue)
     and at R2 (``cfg.r2_drop``), at ``cfg.legacy_swaps`` swaps per second. A run without swaps
@@ -214,7 +214,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         f"({mode_defaults(MODES, 'k_spans')})")
     p.add_argument("--no-k-study", action="store_true", help="skip the k study")
     p.add_argument("--legacy", type=csv_list(str, LEGACY_CHOICES),
-                   help="incremental deployment (003 §7): also run RD-TCP's senders with these "
+                   help="incremental deployment ([RDTCP] §7): also run RD-TCP's senders with these "
                         "gateways as legacy routers (no EPDN), comma-separated r1, r2, both, "
                         "beside both upgraded and beside SACK and RACK-TLP, with loss at R1 "
                         "(its queue) and at R2 (--r2-drop); writes legacy.csv, legacy.json and "
@@ -338,17 +338,17 @@ def write_outputs(rows: list[dict], cfg: Any, out: Path, *, mode: str,
                         ns2_lacking=ns2.plan.lacking if ns2 else None)
     write_csv(out / "paper_table.csv", table)
     stated = statements_of(rows, points, study)
-    columns = (("paper", "003"), ("ours", "ours"))
+    columns = (("paper", "[RDTCP]"), ("ours", "ours"))
     if ns2:
         beside(stated, statements_of(ns2.rows, ns2_points, {}), "ns-2",
                lacking=ns2.lacking_text())
-        columns = (("paper", "003"), ("ns-2", "ns-2"), ("ours", "ours"))
+        columns = (("paper", "[RDTCP]"), ("ns-2", "ns-2"), ("ours", "ours"))
     write_csv(out / "statements.csv", csv_rows(stated))
     runs_text = (f"{duration:g} s transfers" if duration is not None else "our transfers")
     markdown = (table_markdown(table, duration=duration) + "\n\n"
-                + verdicts_markdown(stated, paper="003", columns=columns,
-                                    intro=f"**003's statements** on its Figs. 1-4 and §6's k, "
-                                          f"judged on {runs_text} (003: 10-minute transfers)"
+                + verdicts_markdown(stated, paper="[RDTCP]", columns=columns,
+                                    intro=f"**[RDTCP]'s statements** on its Figs. 1-4 and §6's k, "
+                                          f"judged on {runs_text} ([RDTCP]: 10-minute transfers)"
                                           + (f"; ns-2: {NS2_VERDICTS}" if ns2 else "")))
     (out / "paper_table.md").write_text(markdown + "\n")
     ns2_figures: list[str] = []

@@ -2,20 +2,20 @@
 4-19, Tables 3 and 4, and the §5.7 sweep.
 
     python -m experiments.rrtcp_figures --mode quick --out results/rrtcp/     # minutes
-    python -m experiments.rrtcp_figures --mode full --out results/rrtcp/      # 000's runs
+    python -m experiments.rrtcp_figures --mode full --out results/rrtcp/      # [RRTCP]'s runs
     python -m experiments.rrtcp_figures --mode full --sweep-57 --out results/rrtcp/   # hours
 
-000's setup (``experiments.studies.rrtcp.scenario``): one long-lived flow over 000's dumbbell
+[RRTCP]'s setup (``experiments.studies.rrtcp.scenario``): one long-lived flow over [RRTCP]'s dumbbell
 (``topologies.RrTcpTopo``: bottleneck capacity maxwnd / RTT, 50 packets of 1000 bytes) through
-the P4 gateways, with 000's impairments on the bottleneck: data packets delayed by one of 000's
+the P4 gateways, with [RRTCP]'s impairments on the bottleneck: data packets delayed by one of [RRTCP]'s
 distributions (the simulator's delay element), two paths of constant delay (the gateway's
 alternate path), delayed ACKs, random drops (the gateway's drop), drop bursts (the simulator).
 Each figure and table says which element made its impairments. The figures and their runs are
-``experiments.studies.rrtcp.evaluation``; the metrics ``report``; 000's statements, each judged
+``experiments.studies.rrtcp.evaluation``; the metrics ``report``; [RRTCP]'s statements, each judged
 by direction and size on our numbers, ``checks``.
 
 Outputs in --out: figNN_*.png (Figs. 1, 4-19), table3_mean_rto.md and table4_bursty_loss.md
-(000's numbers beside ours), paper_table.md (every statement of 000 on its figures and
+([RRTCP]'s numbers beside ours), paper_table.md (every statement of [RRTCP] on its figures and
 tables with two verdicts, direction and size, and the list of those not run), paper_table.csv
 and statements.csv (the same statements), runs.csv, points.csv, summary.json, the journal runs.jsonl
 (``--resume``) and invocations.jsonl. ``--sweep-57`` runs §5.7's sweep instead, into
@@ -23,7 +23,7 @@ OUT/sweep57/ (sweep57.md, sweep57.csv, its own journal), whose three statements 
 paper_table.md then reports too.
 
 With --ns2 the runs of the senders ns-2 2.35 has (SACK and SACK-NODELAY here) also run in ns-2
-itself (experiments.ns2.beside: 000's path, its delays as ns-2 error models), after ours: each
+itself (experiments.ns2.beside: [RRTCP]'s path, its delays as ns-2 error models), after ours: each
 figure with a SACK curve gets ns-2's beside it (wide, pale, x markers, "ns-2:" in the legend)
 and paper_table.md a column ns-2 (each statement judged on ns-2's runs, with its two verdicts;
 "—" with the reason where it needs a sender ns-2 lacks); runs.csv and points.csv carry
@@ -63,7 +63,7 @@ from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
 __all__ = ["MODES", "main", "parse_args", "write_outputs", "series_name", "PAPER_NAMES"]
 
 MODES = {
-    # 000 §5: 1000 s per run, 5 seeds of the reordering process; the x values are ours (000's
+    # [RRTCP] §5: 1000 s per run, 5 seeds of the reordering process; the x values are ours ([RRTCP]'s
     # figure images are missing), as many as fit 2 hours on 2 cores
     "full": RrConfig(duration=1000.0, seeds=5, figures=ALL_FIGURES,
                      levels=(0.01, 0.05, 0.10, 0.15, 0.20, 0.30),
@@ -123,14 +123,14 @@ def _sweep57_checks(out: Path) -> list[Statement]:
 
 
 def paper_table(checks: list[Statement], cfg: RrConfig, *, ns2: bool = False) -> str:
-    intro = (f"000's statements on its figures and tables (§2.1, §5), judged on "
+    intro = (f"[RRTCP]'s statements on its figures and tables (§2.1, §5), judged on "
              f"{cfg.duration:g} s runs" + (" (on slower paths as many packets: longer)"
                                            if cfg.per_packet else "")
-             + f", {cfg.seeds} seed(s) per point (000: 1000 s, 5 seeds)."
+             + f", {cfg.seeds} seed(s) per point ([RRTCP]: 1000 s, 5 seeds)."
              + (f" ns-2: {NS2_VERDICTS}." if ns2 else ""))
-    columns = (("paper", "000"), ("ns-2", "ns-2"), ("ours", "ours")) if ns2 else \
-        (("paper", "000"), ("ours", "ours"))
-    return verdicts_markdown(checks, paper="000", columns=columns, intro=intro)
+    columns = (("paper", "[RRTCP]"), ("ns-2", "ns-2"), ("ours", "ours")) if ns2 else \
+        (("paper", "[RRTCP]"), ("ours", "ours"))
+    return verdicts_markdown(checks, paper="[RRTCP]", columns=columns, intro=intro)
 
 
 def ns2_row(row: dict) -> dict:
@@ -201,11 +201,11 @@ def write_sweep57(rows: list[dict], cfg: RrConfig, out: Path, *, mode: str,
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m experiments.rrtcp_figures", formatter_class=HelpFormatter,
-        description="Reproduce RR-TCP's evaluation (000 §5: Figures 1 and 4-19, Tables 3 and "
-                    "4; with --sweep-57 §5.7's sweep) on 000's topology with the P4 gateways. "
+        description="Reproduce RR-TCP's evaluation ([RRTCP] §5: Figures 1 and 4-19, Tables 3 and "
+                    "4; with --sweep-57 §5.7's sweep) on [RRTCP]'s topology with the P4 gateways. "
                     "Options without a default shown take the --mode's value.")
     p.add_argument("--mode", choices=sorted(MODES), default="quick",
-                   help="full: 000's 1000 s runs, 5 seeds (about an hour on 2 cores with "
+                   help="full: [RRTCP]'s 1000 s runs, 5 seeds (about an hour on 2 cores with "
                         "PyPy workers); quick: 60 s runs (as many packets on slower paths: "
                         "240 s at P = 200 ms), 2 seeds, fewer points (minutes)")
     add_sweep_options(p, out="results/rrtcp")
@@ -213,23 +213,23 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--duration", type=finite_float,
                    help=f"seconds of virtual time per run ({mode_defaults(MODES, 'duration')})")
     p.add_argument("--figures", type=csv_list(str, ALL_FIGURES),
-                   help=f"which of 000's figures and tables (t3, t4) to reproduce (default: "
+                   help=f"which of [RRTCP]'s figures and tables (t3, t4) to reproduce (default: "
                         f"all: {','.join(ALL_FIGURES)})")
     p.add_argument("--levels", type=csv_list(finite_float),
                    help=f"Figs. 4-5: fractions of data packets delayed, each in (0, 1] "
                         f"({mode_defaults(MODES, 'levels')})")
     p.add_argument("--variants", type=csv_list(str, sorted(ALL_VARIANTS)),
-                   help="only these senders (default: each figure's own, 000's); SACK without "
+                   help="only these senders (default: each figure's own, [RRTCP]'s); SACK without "
                         "delays runs whatever is chosen, as the reference")
     p.add_argument("--sweep-57", action="store_true",
-                   help="run 000 §5.7's sweep (full mode only) into OUT/sweep57/ instead of "
-                        "the figures: every sender under conditions drawn from 000's ranges")
+                   help="run [RRTCP] §5.7's sweep (full mode only) into OUT/sweep57/ instead of "
+                        "the figures: every sender under conditions drawn from [RRTCP]'s ranges")
     p.add_argument("--sweep-57-conditions", type=int, default=CONDITIONS, metavar="N",
                    help="conditions the §5.7 sweep draws (12 runs each)")
     p.add_argument("--seeds-per-condition", type=int, default=1, metavar="N",
                    help="runs of each sender in each §5.7 condition (seeds 1-N): its "
                         "throughput there is their mean, and the tables give their spread")
-    add_ns2_option(p, "sack, 000's SACK and SACK-NODELAY")
+    add_ns2_option(p, "sack, [RRTCP]'s SACK and SACK-NODELAY")
     add_run_options(p)
     args = p.parse_args(argv)
     default_jobs(args)
@@ -244,7 +244,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if args.ns2 and args.sweep_57:
         p.error("--ns2 draws ns-2 beside the figures; the §5.7 sweep has no figures")
     if args.sweep_57 and args.mode != "full":
-        p.error("--sweep-57 runs 000's 1000 s runs: it needs --mode full")
+        p.error("--sweep-57 runs [RRTCP]'s 1000 s runs: it needs --mode full")
     if args.sweep_57_conditions < 1:
         p.error("--sweep-57-conditions must be >= 1")
     if args.seeds_per_condition < 1:

@@ -25,7 +25,7 @@ __all__ = ["LiveError", "LivePlan", "HostPlan", "PortPlan", "Layout", "SwitchSpe
            "REPO_ROOT", "MTU", "ETH_HEADER"]
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-MTU = 1500                    # the paper's packets (003 §4); gateway_config's port MTU
+MTU = 1500                    # the paper's packets ([RDTCP] §4); gateway_config's port MTU
 ETH_HEADER = 14               # a frame of an MTU-sized packet is 1514 bytes on the wire
 
 

@@ -51,3 +51,70 @@ def test_the_checks_see_a_citation():
     assert RFC.findall("as RFC 6298 §3 and RFC2988 say") == ["6298", "2988"]
     assert "6298" in listed_rfcs() and "9293" in listed_rfcs()
     assert not RFC.findall("RFC-ish 12")
+
+
+# A paper by number (000-004, the names of its text outside the repository): three digits alone, not
+# part of 1,000 / 0.003 / 2003 / 10.0.0.3 / run_001.pcap / fig-004.png / 8w003. A paper is named
+# by its key (docs/references.md), whose convention says how.
+PAPER_NUMBER = re.compile(r"(?<![\w.,/\-])00[0-4](?![\w]|[.,]\d)")
+
+# Files whose paper numbers are swept to keys with the rest of their changes (an empty list once
+# done): each still named here is skipped, and must still have a number to sweep.
+NOT_YET_SWEPT = {
+    "Makefile", "analyzer/dbce.py", "analyzer/rto_replay.py", "analyzer/study.py",
+    "bench/README.md", "bench/against.py", "bench/bench_analyzer.py", "bench/bench_cluster.py",
+    "bench/bench_gateway.py", "experiments/README.md", "experiments/dbce_tables.py",
+    "experiments/ns2/beside.py", "experiments/ns2/runs.py", "experiments/ns2/scenario.py",
+    "experiments/ns2/studies.py", "experiments/ns2/tcl.py",
+    "experiments/studies/dbce/chapter3.py", "experiments/studies/dbce/figures.py",
+    "experiments/studies/dbce/networks.py", "experiments/studies/dbce/scenario.py",
+    "experiments/studies/dbce/statements.py", "experiments/studies/dbce/table46.py",
+    "hosts/tcp/config.py", "hosts/tcp/ns2.py", "hosts/tcp/receiver.py", "hosts/tcp/recovery.py",
+    "hosts/tcp/rtt.py", "hosts/tcp/variants/newreno.py", "hosts/tcp/variants/reno.py",
+    "ptf-tests/rdtcp_frames.py", "ptf-tests/rdtcp_scenarios.py", "ptf-tests/rdtcp_test.py",
+    "sim/README.md", "sim/bursts.py", "sim/delays.py", "sim/gateway.py", "sim/impair.py",
+    "sim/links.py", "sim/reorder.py",
+    "tests/controller/test_commands.py", "tests/controller/test_config.py",
+    "tests/analyzer/test_study.py", "tests/controller/test_controller.py",
+    "tests/experiments/test_dbce_tables.py",
+    "tests/experiments/test_ns2_figures.py", "tests/experiments/test_ns2_runs.py",
+    "tests/gateway/test_gateway_lib.py", "tests/gateway/test_p4src_tna.py",
+    "tests/sim/test_bursts.py", "tests/sim/test_delays.py", "tests/sim/test_impair.py",
+    "tests/sim/test_reorder.py",
+}
+
+
+def paper_numbers() -> dict[str, list[str]]:
+    """``file:line: text`` of every line naming a paper by number, by file."""
+    found: dict[str, list[str]] = {}
+    for path in tracked_text_files():
+        if DATA in path.parents or path == Path(__file__).resolve():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        name = str(path.relative_to(ROOT))
+        for number, line in enumerate(text.splitlines(), 1):
+            if PAPER_NUMBER.search(line):
+                found.setdefault(name, []).append(f"{name}:{number}: {line.strip()}")
+    return found
+
+
+def test_no_paper_is_named_by_number():
+    found = paper_numbers()
+    lines = [line for name, hits in sorted(found.items()) if name not in NOT_YET_SWEPT
+             for line in hits]
+    assert not lines, "papers named by number, not by key (docs/references.md):\n" + "\n".join(
+        lines)
+    swept = sorted(NOT_YET_SWEPT - set(found))
+    assert not swept, "no paper number left; drop from NOT_YET_SWEPT: " + ", ".join(swept)
+
+
+def test_the_check_sees_a_paper_number():
+    for text in ("003's Fig. 3", "(000: 1.6 s)", "002 Table 3", "seed 004 ch. 4", 'paper="001"',
+                 "/* 003 §3.1 */", "<br>004: 19,115", "ours / 004's"):
+        assert PAPER_NUMBER.search(text), text
+    for text in ("1,000 frames", "w_q 0.002", "in 2003", "10.0.0.3", "0x003", "run_001.pcap",
+                 "fig-004.png", "8w003", "[00:00:00.000]", "0.995-1.001.", "[RDTCP] Fig. 3"):
+        assert not PAPER_NUMBER.search(text), text

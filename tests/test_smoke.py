@@ -81,17 +81,17 @@ def run(spec: dict, program):
     ("RDTCP", dict(variant="rdtcp", swaps=15, duration=5.0),
      lambda r: r["rcv_epdn_stamps"] == r["r1_epdn_events_stamp"] > 0
      and r["throughput_Bps"] > 400_000),
-    # [RRTCP]: RR-TCP over 000's path with delayed packets, undoing false fast retransmits
+    # [RRTCP]: RR-TCP over [RRTCP]'s path with delayed packets, undoing false fast retransmits
     ("RRTCP", dict(variant="rrtcp", scenario="rrtcp", max_cwnd_segments=50, injection="delay",
                    level=0.05, duration=10.0),
      lambda r: r["dsack_undos"] > 0 and r["delivered_bytes"] > 0),
     # [FRTO]: F-RTO's 100 KB transfer through delay spikes, spurious timeouts detected
     ("FRTO", dict(variant="frto", scenario="frto-delay", level=0.02, seed=2, duration=900.0),
      lambda r: r["completed"] and r["spurious_timeouts_undone"] > 0),
-    # [NETRENO]: Net Reno through RED in the gateway, on 002's lab network
+    # [NETRENO]: Net Reno through RED in the gateway, on [NETRENO]'s lab network
     ("NETRENO", dict(variant="netreno", scenario="netreno-lab", duration=5.0),
      lambda r: r["delivered_bytes"] > 0),
-    # [TCPDEBUG]: connections captured, analysed as TCPdebug does and scored (004 ch. 3-5)
+    # [TCPDEBUG]: connections captured, analysed as TCPdebug does and scored ([TCPDEBUG] ch. 3-5)
     ("TCPDEBUG", dict(variant="sack", scenario="dbce-dumbbell", duration=10.0),
      lambda r: r["analysed"] == r["planned"] > 0 and len(r["connections"]) > 0),
 ])

@@ -7,6 +7,6 @@ from topologies import netreno as _netreno
 from topologies.netreno import NetRenoLabTopo, NetRenoTopo
 from topologies.paper import FrtoTopo, PaperTopo, RrTcpTopo, topos
 
-topos = {**topos, **_netreno.topos}     # 002 §7's networks (topologies/netreno.py) beside them
+topos = {**topos, **_netreno.topos}     # [NETRENO] §7's networks (topologies/netreno.py) beside them
 
 __all__ = ["PaperTopo", "RrTcpTopo", "FrtoTopo", "NetRenoTopo", "NetRenoLabTopo", "topos"]

@@ -19,7 +19,7 @@ The paper's §7.1 simulator is an ATM network: a 512-byte TCP packet is 12 cells
 636 bytes on the wire, and its link rates are cell rates. Our links carry Ethernet frames (566
 bytes for 512 bytes of data, 40 of IP and TCP, 14 of Ethernet), so with ``atm_cells`` (the
 default) each link's rate is scaled by 566 / 636: a full-size packet takes as long on our link
-as on 002's, and the rates in packets per second are 002's. The gateway's buffer is the P4
+as on [NETRENO]'s, and the rates in packets per second are [NETRENO]'s. The gateway's buffer is the P4
 program's (``max_queue_size``, its drop-tail limit or RED's buffer), RED itself is the gateway
 configuration's (experiments.studies.netreno.scenario).
 
@@ -35,9 +35,9 @@ except ImportError:  # pragma: no cover - depends on the machine
 
 __all__ = ["NetRenoTopo", "NetRenoLabTopo", "topos", "ATM_SCALE", "SEGMENT", "SINK_PORT"]
 
-SEGMENT = 512                           # 002 §3: "Maximum segment size is 512 bytes"
+SEGMENT = 512                           # [NETRENO] §3: "Maximum segment size is 512 bytes"
 ETHERNET_FRAME = SEGMENT + 40 + 14      # data, IPv4 + TCP headers, Ethernet header
-ATM_PDU = 12 * 53                       # 002 §7: "512 data-byte TCP packets ... in 12 ATM cells"
+ATM_PDU = 12 * 53                       # [NETRENO] §7: "512 data-byte TCP packets ... in 12 ATM cells"
 ATM_SCALE = ETHERNET_FRAME / ATM_PDU
 SINK_PORT = 6                           # r1's port towards d in NetRenoTopo
 
@@ -51,20 +51,20 @@ def _rate(mbps: float, atm_cells: bool) -> float:
 
 
 class NetRenoTopo(Topo):
-    """002 §7.1's network (Fig. 6): senders c1-c5 on gateway r1's ports 1-5, the sink d on
+    """[NETRENO] §7.1's network (Fig. 6): senders c1-c5 on gateway r1's ports 1-5, the sink d on
     port 6 behind the shared link (r1's queue towards it: ``queue`` packets).
 
-    Keyword parameters, with 002's values: ``local_bw``/``local_delay`` (C1-C4),
+    Keyword parameters, with [NETRENO]'s values: ``local_bw``/``local_delay`` (C1-C4),
     ``long_bw``/``long_delay`` (C5), ``shared_bw``/``shared_delay``, ``queue`` (the gateway's
     buffer, packets), ``senders`` (how many of c1-c5: the first four are local), ``atm_cells``
-    (rates as 002's cell rates, see the module docstring)."""
+    (rates as [NETRENO]'s cell rates, see the module docstring)."""
 
     def build(self, local_bw: float = 103.3, local_delay: str = "1ms",  # noqa: D401
               long_bw: float = 31.0, long_delay: str = "16ms", shared_bw: float = 51.7,
               shared_delay: str = "2ms", queue: int = 16, senders: int = 5,
               atm_cells: bool = True) -> None:
         if not 1 <= senders <= 5:
-            raise ValueError(f"senders must be 1..5 (002's C1-C5), got {senders}")
+            raise ValueError(f"senders must be 1..5 ([NETRENO]'s C1-C5), got {senders}")
         r1 = self.addSwitch("r1")
         for i in range(1, senders + 1):
             c = self.addHost(f"c{i}", ip=f"10.0.{i}.1/24", mac=_mac(i),
@@ -77,9 +77,9 @@ class NetRenoTopo(Topo):
 
 
 class NetRenoLabTopo(Topo):
-    """002 §7.2's laboratory (Fig. 7): sender s, RED gateway r1, sink d; r1's port 2 (towards
+    """[NETRENO] §7.2's laboratory (Fig. 7): sender s, RED gateway r1, sink d; r1's port 2 (towards
     d, the 10 Mb/s side) holds ``queue`` packets. ``delay`` is each link's propagation delay
-    (002: links "less than two feet", 0); a wide-area version of the path sets it."""
+    ([NETRENO]: links "less than two feet", 0); a wide-area version of the path sets it."""
 
     def build(self, fast_bw: float = 100, slow_bw: float = 10, delay: str = "0ms",  # noqa: D401
               queue: int = 20) -> None:

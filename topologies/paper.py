@@ -69,13 +69,13 @@ class PaperTopo(Topo):
 
 class RrTcpTopo(PaperTopo):
     """RR-TCP's path ([RRTCP] §5, Fig. 3 and Table 2): the same dumbbell with
-    000's parameters. The bottleneck's capacity is S = M/R, maxwnd over the round-trip time
+    [RRTCP]'s parameters. The bottleneck's capacity is S = M/R, maxwnd over the round-trip time
     (``rrtcp_capacity_mbps``: 50 packets of 1000 bytes per 2P), so an unimpaired window of M
-    packets builds no queue: 4 Mb/s at 000's usual P = 50 ms, 1 Mb/s at P = 200 ms. Give
-    ``bottleneck_delay`` alone and the rate follows it; ``bottleneck_bw`` overrides it. 000 does
+    packets builds no queue: 4 Mb/s at [RRTCP]'s usual P = 50 ms, 1 Mb/s at P = 200 ms. Give
+    ``bottleneck_delay`` alone and the rate follows it; ``bottleneck_bw`` overrides it. [RRTCP] does
     not describe the access links, so they are fast and short and the RTT is the bottleneck's;
     the buffer (200 packets) holds two windows and limited transmit's extra cwnd, so nothing
-    overflows it (000 injects every drop). ``alt_extra_delay`` adds the second, longer path of
+    overflows it ([RRTCP] injects every drop). ``alt_extra_delay`` adds the second, longer path of
     §5.6 (port 3), at the bottleneck's rate.
 
     Use with Mininet: ``sudo mn --custom live/mininet.py --topo rrtcp_paper --switch p4 --controller none``
@@ -92,14 +92,14 @@ class RrTcpTopo(PaperTopo):
                       queue=queue, alt_extra_delay=alt_extra_delay)
 
 
-RRTCP_MAXWND = 50           # 000 Table 2: maximum sending window M, packets
+RRTCP_MAXWND = 50           # [RRTCP] Table 2: maximum sending window M, packets
 # not given by [RRTCP]: the packetSize_ default of the ns-2 its simulations ran on (2.1b8)
 RRTCP_PACKET_BYTES = 1000
 
 
 def rrtcp_capacity_mbps(one_way_delay: float, *, maxwnd: int = RRTCP_MAXWND,
                         packet_bytes: int = RRTCP_PACKET_BYTES) -> float:
-    """000 §5: S = M/R packets per second with R = 2P, in Mb/s."""
+    """[RRTCP] §5: S = M/R packets per second with R = 2P, in Mb/s."""
     if not one_way_delay > 0:
         raise ValueError(f"the bottleneck's delay must be > 0 s to set S = M/R, got "
                          f"{one_way_delay!r}")

@@ -1,6 +1,6 @@
 """The paper runs' gateway setup: ``sim.gateway``'s default config plus the run's P4 reordering
 injection on R1's bottleneck port (alternate path or recirculation), through the controller; and
-for incremental deployment (003 §7) which gateways run as legacy routers and the drops injected
+for incremental deployment ([RDTCP] §7) which gateways run as legacy routers and the drops injected
 at R2."""
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ __all__ = ["configure_gateway", "gateway_config", "gateway_counters", "gateway_i
 # limit (or RED) decides the drops, as a drop the program can see (it stamps EPDN on it)
 TM_DEPTH = 4 * 65
 
-REORDER_GATEWAY = "r1"   # 003 §4: the reordering gateway is R1, at its bottleneck queue
+REORDER_GATEWAY = "r1"   # [RDTCP] §4: the reordering gateway is R1, at its bottleneck queue
 BOTTLENECK_PORT = 2      # topologies.PaperTopo: r1 port 2 -> r2
 ALT_PORT = 3             # topologies.PaperTopo(alt_extra_delay=...): the longer second link
 RECIRC_LOOPS = 1         # one extra pass through the bottleneck queue per reordered packet
 R2_TOWARDS_B = 1         # topologies.PaperTopo: r2 port 1 -> b, where R2's injected drops act
-# Incremental deployment (003 §7): which of the two gateways are legacy routers, not upgraded
+# Incremental deployment ([RDTCP] §7): which of the two gateways are legacy routers, not upgraded
 # to RD-TCP ("none": both are RD-TCP gateways, the paper's network).
 LEGACY_SETTINGS = ("none", "r1", "r2", "both")
 
@@ -48,7 +48,7 @@ def gateway_impairment(name: str, spec: Any, *, drop: float = 0.0) -> dict | Non
     """Gateway ``name``'s per-port impairment config for a run: on R1's bottleneck port the
     run's P4 reordering injection and, for live runs, an injected drop probability; on R2's
     port towards B the run's injected drops (``r2_drop``: loss downstream of the bottleneck,
-    where R1's queue cannot see it, the router 003 §7 may leave unupgraded)."""
+    where R1's queue cannot see it, the router [RDTCP] §7 may leave unupgraded)."""
     if name == "r2":
         r2_drop = getattr(spec, "r2_drop", 0.0)
         return {R2_TOWARDS_B: {"drop_prob": r2_drop}} if r2_drop > 0 else None

@@ -32,7 +32,7 @@ STYLES = {"sack": ("tab:blue", "o"), "dsack": ("tab:orange", "s"), "rdtcp": ("ta
           "rdtcp-adaptive": ("tab:green", "P"), "rdtcp-measured": ("tab:purple", "X"),
           "rdtcp-measured-undo": ("indigo", "8"),
           "eifel": ("tab:cyan", "h"), "rack": ("tab:gray", "p"),
-          # seed 000's senders, drawn together in its figures: DSACK-TA's family in pinks and
+          # [RRTCP]'s senders, drawn together in its figures: DSACK-TA's family in pinks and
           # purples, DSACK-FA's in greys and teal, Blanton and Allman's in browns and yellows
           "rrtcp": ("tab:pink", "<"), "rrtcp-rtx": ("mediumvioletred", "<"),
           "rrtcp-taes": ("darkmagenta", "*"), "rrtcp-hg": ("mediumpurple", "d"),

@@ -1,8 +1,8 @@
 """What every figure sweep does with its run specs, whichever paper's figures it draws:
 compile the gateway once, keep the journal (``--resume``), run the rest on workers with a
 progress bar, record the invocation, write each run's time series and hand the rows to the
-sweep's report. ``experiments.rdtcp_figures`` (003's Figures 1-4) and
-``experiments.rrtcp_figures`` (000's Figures 4-5) build their specs and reports; this runs them.
+sweep's report. ``experiments.rdtcp_figures`` ([RDTCP]'s Figures 1-4) and
+``experiments.rrtcp_figures`` ([RRTCP]'s Figures 4-5) build their specs and reports; this runs them.
 
 A sweep's argument namespace carries the options both share: ``out``, ``jobs``, ``mode``,
 ``resume``, ``no_progress``, ``worker_python``, ``series``, ``scheduler`` and

@@ -1,4 +1,4 @@
-"""Time-sequence diagrams from one traced run, as the seed papers draw them (001 Figs. 1-4, 003's
+"""Time-sequence diagrams from one traced run, as the papers draw them ([FRTO] Figs. 1-4, [RDTCP]'s
 per-run figures): every data segment the sender sends at its time and sequence number, the
 retransmissions marked apart, and the cumulative ACK the sender gets back as a step line.
 
@@ -9,7 +9,7 @@ stretches stacked. Every study's time-sequence figure is drawn by
 these three, so the diagrams of different papers read alike.
 
 Sequence numbers are in segments (the connection's largest payload, its MSS) from the first
-data byte, the unit 001's figures use; times in seconds from the connection's first packet
+data byte, the unit [FRTO]'s figures use; times in seconds from the connection's first packet
 (its SYN). A retransmission is a data segment that starts below the highest sequence number
 sent before it (RFC 793's sequence space, compared modulo 2^32).
 """
@@ -134,10 +134,10 @@ def time_sequence_figure(ts: TimeSequence, path: Path, *, title: str,
 
 def time_sequence_panels(panels: list, path: Path, *, title: str,
                          shade: tuple[float, float] | None = None) -> bool:
-    """Write a PNG of time-sequence diagrams stacked one above another, as 001's Figs. 2-4
+    """Write a PNG of time-sequence diagrams stacked one above another, as [FRTO]'s Figs. 2-4
     compare the conventional recovery with F-RTO's: ``panels`` are (subtitle, TimeSequence,
     (t0, t1) or None for the whole connection), optionally with a fourth item, the points
-    the figure is about as (time, segment, text), each labelled with an arrow (002's Figs.
+    the figure is about as (time, segment, text), each labelled with an arrow ([NETRENO]'s Figs.
     2-5 name their points so in the text). ``shade`` marks a stretch on the first panel
     (the one the others zoom on). False when matplotlib is missing."""
     try:                                # deferred on purpose: PyPy runs the drivers without it

@@ -40,7 +40,7 @@ VERDICTS = (OK, NOT_OK, NOT_RUN, NONE)
 
 # The default tolerances (a statement may state its own): 10 % of a throughput, time or
 # count, 0.05 of a ratio or share (5 points), 10 % either way for "alike". They are wider than
-# the seeds' spread of one point (a sample sd of 1.5 % of the mean at the median of 000's
+# the seeds' spread of one point (a sample sd of 1.5 % of the mean at the median of [RRTCP]'s
 # 5-seed points) and narrow enough that a paper's "17-19 % faster" is not met by 5 %.
 REL = 0.10
 ABS = 0.05
@@ -372,7 +372,7 @@ def markdown(statements: Sequence[Statement], *, paper: str,
     """The statements as a table (item, the paper's words, each of ``columns`` as (key in
     ``Statement.values``, header), direction, size, tolerance, explanation) with the counts
     above it and the list of statements not run under it. ``paper`` names the paper in the
-    headers ("000")."""
+    headers ("[RRTCP]")."""
     lines = []
     if intro:
         lines += [intro, ""]

@@ -87,7 +87,7 @@ class TcpConnection:
         self._syn_sent_at: float | None = None      # for the handshake's RTT sample (Karn: once)
         # the parts
         policy = get_variant(config.variant)
-        self.rtt = make_estimator(config, policy.rto_estimator)   # RFC 6298, an OS's (004)
+        self.rtt = make_estimator(config, policy.rto_estimator)   # RFC 6298, an OS's ([TCPDEBUG])
         self.timers = Timers(self.rtt)
         self.policy = policy(config)
         # each part gets the collaborators it needs; the sender knows nothing of recovery

@@ -1,8 +1,8 @@
-"""Operating-system loss-recovery profiles (seed 004, Rewaskar, ch. 3: TCPdebug's per-OS sender
+"""Operating-system loss-recovery profiles ([TCPDEBUG], Rewaskar, ch. 3: TCPdebug's per-OS sender
 state machines; Table 1.1 = 3.3 = 4.5 and the per-OS text of §3.2).
 
 A profile is a set of engine knobs (TcpConfig fields), so a simulated sender behaves as that
-OS's loss detection and recovery did in 004's measurements, and the trace analyzer (analyzer/profiles.py) replays traces with the same parameters:
+OS's loss detection and recovery did in [TCPDEBUG]'s measurements, and the trace analyzer (analyzer/profiles.py) replays traces with the same parameters:
 
 ============  =====  =========  =======  ======================  =====  ============  ========
 profile       tick   initial    minRTO   RTO                     D      RTT samples   partial
@@ -19,19 +19,19 @@ ns2           10 ms  3 s        200 ms   srtt + 4 rttvar         3      once a f
 One more profile is a simulator's: ``ns2``, the engine as ns-2 2.35's one-way agents behave
 with their defaults (``Agent/TCP/Sack1`` over ``Agent/TCPSink/Sack1``: tcpTick_ 10 ms,
 rtxcur_init_ 3 s, minrto_ 200 ms, windowInit_ 2, one RTT sample per flight, no timestamps, a
-receive window that never changes), the reference the seeds 000 and 003 ran on. Its knobs come
+receive window that never changes), the reference [RRTCP] and [RDTCP] ran on. Its knobs come
 from ``hosts.tcp.ns2``, which maps every ns-2 agent, sink and bound variable (and says which of
 them the engine does not act on as ns-2 does); the table's initial RTO and minRTO are
 rtxcur_init_ and minrto_.
 
-Sources, 004 §3.2: Windows XP does not retransmit on a partial ACK (later holes wait for the
+Sources, [TCPDEBUG] §3.2: Windows XP does not retransmit on a partial ACK (later holes wait for the
 RTO) and updates its RTT once per flight; Linux updates per segment with its own variance
 (hosts/tcp/rtt.py LinuxRttEstimator), and its nominal D of 3 adapts to reordering in the real
-stack (004 analyses with 3; the engine's ``rdtcp``/``dsack-inc`` variants model adaptation);
+stack ([TCPDEBUG] analyses with 3; the engine's ``rdtcp``/``dsack-inc`` variants model adaptation);
 FreeBSD follows RFC 2988 and NewReno closely; Solaris has m = 1.25. Per-flight sampling for
-FreeBSD and Solaris is the BSD-derived stacks' one timed segment per RTT (an inference: 004 says
+FreeBSD and Solaris is the BSD-derived stacks' one timed segment per RTT (an inference: [TCPDEBUG] says
 it of Windows only, and "per segment" of Linux). Not modelled: Windows' RTO "rounding issue",
-its SACK peculiarities and its small option-sized retransmissions (004 gives no rule for them).
+its SACK peculiarities and its small option-sized retransmissions ([TCPDEBUG] gives no rule for them).
 """
 
 from __future__ import annotations
@@ -81,13 +81,13 @@ def _ns2_profile() -> OsProfile:
 
 PROFILES: dict[str, OsProfile] = {p.name: p for p in (
     OsProfile("rfc5681", "RFC 5681/6298/6582: the engine's defaults", 0.001, 1.0, 1.0, 1.0, 4.0, 3),
-    OsProfile("linux-2.4", "Linux 2.4.2 (004 Table 1.1, §3.2)", 0.010, 3.0, 0.2, 1.0, 1.0, 3,
+    OsProfile("linux-2.4", "Linux 2.4.2 ([TCPDEBUG] Table 1.1, §3.2)", 0.010, 3.0, 0.2, 1.0, 1.0, 3,
               rto_estimator="linux-2.4"),
-    OsProfile("windows-xp", "Windows XP (004 Table 1.1, §3.2)", 0.100, 3.0, 0.2, 1.0, 4.0, 2,
+    OsProfile("windows-xp", "Windows XP ([TCPDEBUG] Table 1.1, §3.2)", 0.100, 3.0, 0.2, 1.0, 4.0, 2,
               rtt_sampling="per-flight", partial_ack="wait"),
-    OsProfile("freebsd-4.10", "FreeBSD 4.10 / MacOS X (004 Table 1.1, §3.2)", 0.010, 3.0, 1.2,
+    OsProfile("freebsd-4.10", "FreeBSD 4.10 / MacOS X ([TCPDEBUG] Table 1.1, §3.2)", 0.010, 3.0, 1.2,
               1.0, 4.0, 3, rtt_sampling="per-flight"),
-    OsProfile("solaris", "Solaris (004 Table 1.1, §3.2)", 0.010, 3.375, 0.4, 1.25, 4.0, 3,
+    OsProfile("solaris", "Solaris ([TCPDEBUG] Table 1.1, §3.2)", 0.010, 3.375, 0.4, 1.25, 4.0, 3,
               rtt_sampling="per-flight"),
     _ns2_profile(),
 )}

@@ -1,7 +1,7 @@
 """Sets of sequence-number ranges [start, end), kept sorted and disjoint.
 
 Used by the receiver for out-of-order data and SACK blocks (RFC 2018) and by RD-TCP for its
-reordered list and drop list (003 §3.1). Positions are *unwrapped* offsets (relative to the
+reordered list and drop list ([RDTCP] §3.1). Positions are *unwrapped* offsets (relative to the
 connection's initial sequence number, so plain integer order is sequence order); the
 engine converts at its edges.
 """

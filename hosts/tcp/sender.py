@@ -33,7 +33,7 @@ MAX_WINDOW_UNSCALED = 65535         # RFC 9293 §3.1: the 16-bit window field
 # an echoed timestamp further back than half the clock's range is not one of ours (RFC 7323
 # §5.2: timestamps compare in 2^31 of the 32-bit space)
 TS_ECHO_LIMIT = 1 << 31
-# Ludwig's RTX bit (000 §3, §5.1.1): a reserved bit marking a retransmission, which the ACK it
+# Ludwig's RTX bit ([RRTCP] §3, §5.1.1): a reserved bit marking a retransmission, which the ACK it
 # draws echoes, so the sender knows which transmission an ACK is for. Bit 0x04 of header byte
 # 12 (Segment.reserved), beside RD-TCP's reorder bit (0x02).
 RTX_BIT = 0x04

@@ -15,7 +15,7 @@
  * Index: port & PORT_INDEX_MASK.
  *
  * Random Early Detection (Floyd and Jacobson, "Random Early Detection Gateways for Congestion
- * Avoidance", IEEE/ACM ToN 1993, §4 and Fig. 2; the gateway of seed 002 §7, Net Reno's
+ * Avoidance", IEEE/ACM ToN 1993, §4 and Fig. 2; the gateway of [NETRENO] §7, Net Reno's
  * evaluation), per egress port, off unless the control plane sets red_max_th[p].
  * For every packet that would enter port p's queue:
  *   avg <- avg + w_q (q - avg)                       the average queue, q the queue it finds
@@ -23,7 +23,7 @@
  *   min_th <= avg < max_th: count <- count + 1; p_b = max_p (avg - min_th) / (max_th - min_th);
  *                           drop with p_a = p_b / (1 - count p_b); if dropped, count <- 0
  *   avg < min_th:           count <- -1
- * A drop discards the whole packet on arrival (EPD, as 002's ATM switch did: the decision is
+ * A drop discards the whole packet on arrival (EPD, as [NETRENO]'s ATM switch did: the decision is
  * taken before any of it is queued), counts as its own cause (DROP_RED) and, for a data segment,
  * is recorded in the EPDN table like any other drop (epdn.p4), so RD-TCP sees it as a loss.
  *

@@ -20,13 +20,13 @@
  * 32 fingerprint bits equal (2^-32 per colliding pair), and flows that differ only in their ports
  * never match falsely at all.
  *
- * Legacy router (legacy_router = 1, 003 §7): the table is neither read nor written; a segment
+ * Legacy router (legacy_router = 1, [RDTCP] §7): the table is neither read nor written; a segment
  * leaves as it came, an upstream gateway's stamp included, and a dropped segment's report (its
  * own range, or the stamp it carried) is lost.
  *
  * Collision policy (newest wins): a drop of flow F landing on a live entry of another flow G
  * overwrites G's entry and counts EV_COLLISION: G's pending report is lost, and G's receiver
- * treats that gap as reordering (the paper's fallback, 003 §3: RTO or 3+k dupacks). Keeping the
+ * treats that gap as reordering (the paper's fallback, [RDTCP] §3: RTO or 3+k dupacks). Keeping the
  * incumbent instead would let an entry of a finished flow block its slot for ever; evicting keeps
  * the table self-cleaning without timers. Two flows with the same index and the same fingerprint
  * are indistinguishable (probability 2^-32 per colliding pair, see above): not countable.
@@ -40,7 +40,7 @@
 @name(".MyIngress.epdn_events")
 counter(EPDN_EVENTS, CounterType.packets_and_bytes) epdn_events;
 
-/* 1: this switch is a legacy router, one not upgraded to RD-TCP (003 §7, "incremental
+/* 1: this switch is a legacy router, one not upgraded to RD-TCP ([RDTCP] §7, "incremental
  * deployment ... some routers in a network which have not been upgraded to use our mechanism").
  * It forwards and queues as the gateway does (the same buffer limit, RED, impairments, counters)
  * but records no drop and stamps no segment (Epdn), and strips no option (TrustBoundary): an
@@ -93,20 +93,20 @@ control Epdn(inout headers_t hdr,
         epdn_hi.read(meta.entry_hi, meta.flow_idx);
     }
 
-    /* 003 §3.1 "Recording information about dropped packets": the dropped segment's byte range. */
+    /* [RDTCP] §3.1 "Recording information about dropped packets": the dropped segment's byte range. */
     action epdn_range_of_segment() {
         meta.rec_lo = hdr.tcp.seq_no;
         meta.rec_hi = hdr.tcp.seq_no + meta.payload_len;
     }
 
-    /* 003 §3: "If a following gateway drops the data packet carrying the dropped information",
+    /* [RDTCP] §3: "If a following gateway drops the data packet carrying the dropped information",
      * the range it carried is recorded here too, so the report travels on. */
     action epdn_widen_by_carried_stamp() {
         meta.rec_lo = SEQ_MIN(meta.rec_lo, hdr.epdn.drop_lo);
         meta.rec_hi = SEQ_MAX(meta.rec_hi, hdr.epdn.drop_hi);
     }
 
-    /* An entry is present: min stays the minimum, max grows (003 §3.1). Min/max rather than the
+    /* An entry is present: min stays the minimum, max grows ([RDTCP] §3.1). Min/max rather than the
      * paper's "max = PNO_i" so a dropped retransmission of older data cannot shrink the range. */
     action epdn_widen_by_entry() {
         meta.rec_lo = SEQ_MIN(meta.rec_lo, meta.entry_lo);
@@ -120,14 +120,14 @@ control Epdn(inout headers_t hdr,
         epdn_events.count(EV_RECORD);
     }
 
-    /* "the entry is deleted" (003 §3.1) once its range left in a forwarded segment. */
+    /* "the entry is deleted" ([RDTCP] §3.1) once its range left in a forwarded segment. */
     action epdn_clear_entry() {
         epdn_fp.write(meta.flow_idx, 0);
         epdn_lo.write(meta.flow_idx, 0);
         epdn_hi.write(meta.flow_idx, 0);
     }
 
-    /* 003 §3.1 "Processing the data packets at the gateway", packet without dropped entries:
+    /* [RDTCP] §3.1 "Processing the data packets at the gateway", packet without dropped entries:
      * insert the option as the first option (RFC 9293 §3.1: data offset in 32-bit words). */
     action epdn_insert_option() {
         CSUM_SUB(TCP_DOFF_WORD);

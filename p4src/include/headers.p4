@@ -44,6 +44,8 @@ const bit<4>  TCP_MAX_DOFF_FOR_EPDN = 12;
 #define PORT_INDEX_MASK (MAX_PORTS - 1)
 #define PATTERN_SLOTS 256           /* impairment pattern length per port (fixed: index = port<<8 | pos) */
 #define PATTERN_SLOTS_LOG2 8
+#define EDGE_SOURCE_ENTRIES 1024    /* TrustBoundary's edge_source: allowed prefixes, every edge
+                                     * port's together (controller/names.py EDGE_SOURCE_SIZE) */
 
 const bit<32> DEFAULT_MTU = 1500;   /* used when port_mtu[p] == 0 (Ethernet, RFC 894) */
 

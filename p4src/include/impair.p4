@@ -10,7 +10,7 @@
  *     drop_prob, recirc_prob, alt_prob, each with its own random draw.
  * An injected drop is recorded in the EPDN table like a congestion drop (p4src/README.md).
  * Reordering: IMPAIR_RECIRC makes the packet loop recirc_loops[p] times through port p's queue,
- * so it falls behind the packets queued after it (delay-based reordering, 003 §7);
+ * so it falls behind the packets queued after it (delay-based reordering, [RDTCP] §7);
  * IMPAIR_ALT sends it by alt_port[p] (a second, longer path to the same next hop). A reordering
  * happens only to a packet the buffer admits, and is counted then (Verdict, verdict.p4, which
  * starts the loops).

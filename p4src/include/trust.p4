@@ -16,7 +16,7 @@
  *    is written back shorter.
  *
  * A legacy router (legacy_router, epdn.p4) has no trust boundary: it checks no source, strips
- * nothing and drops no fragment, as a router not upgraded to RD-TCP would not (003 §7).
+ * nothing and drops no fragment, as a router not upgraded to RD-TCP would not ([RDTCP] §7).
  *
  * Stripping keeps a host from writing a drop report; it does not keep a host from sending in
  * another host's name. A segment that claims another host's flow and is dropped here (the
@@ -39,8 +39,8 @@
 
 /* The drop of a packet from an edge port with a source address its hosts may not use is
  * DROP_SPOOFED, an index into MyIngress.drops declared with the other causes (headers.p4,
- * which the TNA program shares). Never recorded in the EPDN table. */
-#define EDGE_SOURCE_ENTRIES 1024    /* allowed prefixes, every edge port's together */
+ * which the TNA program shares, as it shares the table's size EDGE_SOURCE_ENTRIES). Never
+ * recorded in the EPDN table. */
 
 /* RFC 9293 §3.2: the option kinds without a length byte. */
 const bit<8> TCP_OPT_EOL = 0;      /* End of Option List: what follows is padding */

@@ -232,9 +232,8 @@ control Route(inout ig_headers_t hdr,
  * dropped, and the first-option EPDN of what passes is stripped (README, "Not ported": options
  * further in). */
 
-/* Its drop is DROP_SPOOFED (../include/headers.p4), never recorded in the EPDN table (Epdn
- * records buffer, random and pattern drops only). */
-#define EDGE_SOURCE_ENTRIES 1024    /* allowed prefixes, every edge port's together */
+/* Its drop is DROP_SPOOFED and its table's size EDGE_SOURCE_ENTRIES (../include/headers.p4),
+ * never recorded in the EPDN table (Epdn records buffer, random and pattern drops only). */
 
 control TrustBoundary(inout ig_headers_t hdr,
                       inout metadata_t meta,
@@ -455,7 +454,7 @@ control Verdict(inout ig_headers_t hdr,
                 bridge_to(hdr.bridge.port, BRIDGE_FORWARD, 0, hdr.bridge.port);
             }
         } else {
-            /* first pass: straight out, or into a reordering loop (003 §7) */
+            /* first pass: straight out, or into a reordering loop ([RDTCP] §7) */
             bit<8> loops = 0;
             if (meta.impair == IMPAIR_RECIRC) {
                 loops = recirc_loops_read.execute(meta.out_port);
@@ -500,7 +499,7 @@ control Epdn(inout ig_headers_t hdr,
     @name(".MyIngress.epdn_hi")
     Register<seq_t, epdn_index_t>(EPDN_ENTRIES, 0) epdn_hi;
 
-    /* Record (003 §3.1): the slot becomes this flow's (newest wins); the fingerprint that was
+    /* Record ([RDTCP] §3.1): the slot becomes this flow's (newest wins); the fingerprint that was
      * there says whether to widen (same flow) or count a collision (another flow's). */
     RegisterAction<bit<32>, epdn_index_t, bit<32>>(epdn_fp) epdn_fp_claim = {
         void apply(inout bit<32> fp, out bit<32> previous) {
@@ -562,13 +561,13 @@ control Epdn(inout ig_headers_t hdr,
                                        hdr.ipv4.protocol});
     }
 
-    /* 003 §3.1 "Recording information about dropped packets": the segment's byte range. */
+    /* [RDTCP] §3.1 "Recording information about dropped packets": the segment's byte range. */
     action epdn_range_of_segment() {
         meta.rec_lo = hdr.tcp.seq_no;
         meta.rec_hi = hdr.tcp.seq_no + meta.payload_len;
     }
 
-    /* 003 §3.1 "Processing the data packets at the gateway": the first option (RFC 9293 §3.1).
+    /* [RDTCP] §3.1 "Processing the data packets at the gateway": the first option (RFC 9293 §3.1).
      * len_delta adds 12 to the pseudo-header length, in one's complement: after a strip it
      * was ~12 (0xFFF3), and 0xFFF3 + 12 = 0xFFFF, one's complement zero: no net change. */
     action epdn_insert_option() {
@@ -598,7 +597,7 @@ control Epdn(inout ig_headers_t hdr,
                 /* a congestion or injected drop: its range is recorded */
                 epdn_range_of_segment();
                 if (hdr.epdn.isValid()) {
-                    /* 003 §3: a dropped stamp's range travels on in this record */
+                    /* [RDTCP] §3: a dropped stamp's range travels on in this record */
                     if (SEQ_LT(hdr.epdn.drop_lo, meta.rec_lo)) {
                         meta.rec_lo = hdr.epdn.drop_lo;
                     }
@@ -663,7 +662,7 @@ control MyIngress(inout ig_headers_t hdr,
                   inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,
                   inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
 
-    /* 1: a legacy router, one not upgraded to RD-TCP (003 §7, incremental deployment; v1model's
+    /* 1: a legacy router, one not upgraded to RD-TCP ([RDTCP] §7, incremental deployment; v1model's
      * bit<1> register of the same name, ../README.md "Legacy router"): no EPDN record, stamp,
      * merge or strip, and fragments pass an edge port; routing, impairments, the queue and the
      * counters as always. Read once per packet, here, as a Tofino register allows, and handed

@@ -70,7 +70,7 @@ def test_two_duplicate_acks_identify_windows_xp(tmp_path):
 
 @pytest.mark.parametrize("bits,dupacks", [
     ((3, 4, 5, 6), 6),      # the third dupack carries the reorder bit: wait for 3+k = 6
-    ((3,), 4),              # a later dupack without the bit: retransmit at once (003 §3.1)
+    ((3,), 4),              # a later dupack without the bit: retransmit at once ([RDTCP] §3.1)
 ])
 def test_rdtcp_waits_for_3_plus_k_duplicate_acks(tmp_path, bits, dupacks):
     tr, _ = fast_retransmit_trace(dupacks=dupacks, bits=bits, rdtcp=True)
@@ -92,7 +92,7 @@ def test_rdtcp_k_is_a_parameter(tmp_path):
 
 
 def test_rdtcp_timer_while_waiting_retransmits_and_enters_fast_recovery(tmp_path):
-    """003 §3.1: the timer runs out while the sender waits for 3+k: it retransmits and enters
+    """[RDTCP] §3.1: the timer runs out while the sender waits for 3+k: it retransmits and enters
     fast recovery, so the next hole is resent from the SACK scoreboard, not by go-back-N."""
     tr = Trace(rdtcp=True)
     tr.handshake()
@@ -120,7 +120,7 @@ def test_rdtcp_timer_while_waiting_retransmits_and_enters_fast_recovery(tmp_path
 def test_rto_with_rfc_minimum_and_the_profiles_it_rules_out(tmp_path):
     """The last segment is lost and nothing follows: the timer, 1 s after the last ACK that
     advanced (RFC 6298 (2.4), (5.3)), resends it. FreeBSD's 1.2 s minimum cannot explain
-    it; the profiles with smaller minima can (the RTO is a lower bound, 004 §3.1)."""
+    it; the profiles with smaller minima can (the RTO is a lower bound, [TCPDEBUG] §3.1)."""
     tr = Trace()
     tr.handshake()
     times = tr.burst(0.2, 0, 3)
@@ -206,7 +206,7 @@ def test_partial_ack_retransmission_without_sack(tmp_path):
 
 
 def test_windows_xp_does_not_answer_partial_acks(tmp_path):
-    """004 §3.1: Windows XP recovers the rest of the window by its timer, not on a partial
+    """[TCPDEBUG] §3.1: Windows XP recovers the rest of the window by its timer, not on a partial
     ACK; its dupthresh-2 fast retransmit fits the trace, the partial-ACK resend does not."""
     flow = analyze(partial_ack_trace(2), tmp_path)
     xp = flow["profiles"]["winxp"]
@@ -216,7 +216,7 @@ def test_windows_xp_does_not_answer_partial_acks(tmp_path):
 
 
 def test_implicit_go_back_n_after_an_rto_needed_and_unneeded(tmp_path):
-    """004 Fig 3.1: after a timeout the sender resends segments 2 and 3 go-back-N; 2 was
+    """[TCPDEBUG] Fig 3.1: after a timeout the sender resends segments 2 and 3 go-back-N; 2 was
     lost, 3 had arrived. The ACK for 2 covers 3 sooner after 3's resend than any RTT: that
     resend was unneeded (and the receiver answers it with a duplicate ACK)."""
     tr = Trace(sack=False)
@@ -320,7 +320,7 @@ def test_the_same_reordering_read_at_the_sender_is_no_retransmission_anyone_expl
 
 
 def test_network_duplicate_and_ip_id_reordering(tmp_path):
-    """004 §3.1: a copy with the same IP-ID is a network duplicate; a segment with an IP-ID
+    """[TCPDEBUG] §3.1: a copy with the same IP-ID is a network duplicate; a segment with an IP-ID
     below one already seen from a sender that numbers its packets was reordered."""
     tr = Trace()
     tr.handshake()
@@ -333,7 +333,7 @@ def test_network_duplicate_and_ip_id_reordering(tmp_path):
 
 
 def test_syn_retransmission_tests_the_initial_rto(tmp_path):
-    """RFC 6298 (2.1): 1 s; the 2004 stacks of 004 Table 1.1 wait 3 s or more."""
+    """RFC 6298 (2.1): 1 s; the 2004 stacks of [TCPDEBUG] Table 1.1 wait 3 s or more."""
     tr = Trace()
     tr.syn(0.0)
     start = tr.handshake(1.0)
@@ -370,7 +370,7 @@ def test_sequence_numbers_wrapping_past_2_to_the_32(tmp_path):
 
 
 def test_profiles_that_explain_a_segment_differently_are_ambiguous(tmp_path):
-    """004 §3.1.3: two machines explain everything but classify a segment apart. Away from
+    """[TCPDEBUG] §3.1.3: two machines explain everything but classify a segment apart. Away from
     the sender (where a profile is held only to 'at least D dupacks'), a resend after a
     partial ACK that comes a second later is NewReno's partial-ACK resend for rfc5681 and a
     timeout for winxp, whose timer is short and who ignores partial ACKs."""

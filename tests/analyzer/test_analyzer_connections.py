@@ -90,7 +90,7 @@ def test_a_snap_length_that_cuts_the_tcp_header_makes_malformed_frames(tmp_path)
 
 def test_an_unanswered_syn_reports_its_timer(tmp_path):
     """RFC 6298 (5.5): the SYN's timer doubles, 1 s then 2 s (the RFC profile); the 2004
-    stacks start at 3 s (004 Table 1.1)."""
+    stacks start at 3 s ([TCPDEBUG] Table 1.1)."""
     tr = Trace()
     for t in (0.0, 1.0, 3.0):
         tr.syn(t)

@@ -7,13 +7,13 @@ the trace determines must agree exactly:
 - retransmissions: every out-of-sequence segment is a retransmission there (nothing can be
   reordered before the capture), and the engine counts each one (``retransmits``);
 - fast retransmits: one per fast-recovery episode; the engine also counts RD-TCP's timer
-  expiry that enters fast recovery (003 §3.1) as one (and as a timeout), the analyzer as an
+  expiry that enters fast recovery ([RDTCP] §3.1) as one (and as a timeout), the analyzer as an
   RTO entering fast recovery: fast_retransmits = fast_retransmit + rto_entering_fast_recovery;
 - timeouts: the engine counts every expiry, the SYN's too: timeouts = rto + SYN resends;
 - spurious retransmissions: the engine counts DSACKs that cover data it sent more than once,
   which is what the analyzer counts as DSACKs for retransmitted data. Its *unneeded*
   retransmissions are at least as many: an ACK arriving sooner after a resend than any RTT
-  is evidence too (004 §3.1.2), DSACK or not.
+  is evidence too ([TCPDEBUG] §3.1.2), DSACK or not.
 """
 
 import json

@@ -1,4 +1,4 @@
-"""Seed 004 ch. 5's estimators (Table 5.1, row by row: a series where the condition holds and
+"""[TCPDEBUG] ch. 5's estimators (Table 5.1, row by row: a series where the condition holds and
 one where it does not), the loss episodes and phases, LPA/FPA on series whose answer is known,
 and the duration models of App. A-B."""
 

@@ -1,4 +1,4 @@
-"""Lin and Kung's classes of retransmission timeouts (seed 002 §4.1, analyzer/rto_classes.py):
+"""Lin and Kung's classes of retransmission timeouts ([NETRENO] §4.1, analyzer/rto_classes.py):
 the rule, Fig. 1's shares, and the analyzer's verdict on three hand-built traces, one per class,
 read back through analyzer.analyze_file (tracekit.py: segment numbers stand for ranges)."""
 
@@ -38,7 +38,7 @@ def analyze(trace: Trace, tmp_path) -> dict:
 
 
 def test_a_window_too_small_for_three_dupacks_is_a_non_trigger_rto(tmp_path):
-    # three segments, the second lost: one duplicate ACK, then the timer (002 Fig. 2's case)
+    # three segments, the second lost: one duplicate ACK, then the timer ([NETRENO] Fig. 2's case)
     tr = Trace(sack=False)
     tr.handshake()
     times = tr.burst(0.2, 0, 3, skip=(1,))
@@ -76,7 +76,7 @@ def test_a_second_hole_the_recovery_did_not_repair_is_a_multiple_loss_rto(tmp_pa
 
 @pytest.mark.parametrize("sack", [True, False])
 def test_a_fast_retransmission_lost_again_is_a_lost_retransmission_rto(tmp_path, sack):
-    # 002 Fig. 3: the fast retransmission of segment 1 is lost; the timer sends it again
+    # [NETRENO] Fig. 3: the fast retransmission of segment 1 is lost; the timer sends it again
     tr = Trace(sack=sack)
     tr.handshake()
     times = tr.burst(0.2, 0, 8, skip=(1,))

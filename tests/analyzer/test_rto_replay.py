@@ -1,4 +1,4 @@
-"""Seed 004 ch. 4's replay: a trace's timer waits judged under other RTO estimators and
+"""[TCPDEBUG] ch. 4's replay: a trace's timer waits judged under other RTO estimators and
 parameters, on a trace whose timeouts are known (test_series.timeouts_trace)."""
 
 import random
@@ -104,7 +104,7 @@ def test_the_settings_cover_004s_ranges_and_have_unique_names():
 
 def test_a_timeout_inside_a_fast_recovery_is_replayed_and_the_backed_off_one_is_not(tmp_path):
     """The timer that fires in a fast recovery (a second loss in the window, no SACK to resend
-    it) is a detection by the timer that a shorter RTO makes sooner (004 Table 4.4 counts it):
+    it) is a detection by the timer that a shorter RTO makes sooner ([TCPDEBUG] Table 4.4 counts it):
     the replay judges it; the wait after it runs a backed-off timer and is left out."""
     from test_series import recovery_timeout_trace
     got = []

@@ -1,4 +1,4 @@
-"""The RTT series, losses and timer waits the analyzer extracts from a trace (004 §5.3.1,
+"""The RTT series, losses and timer waits the analyzer extracts from a trace ([TCPDEBUG] §5.3.1,
 ch. 4), through the public API (analyze_file's on_series) on hand-built traces."""
 
 import pytest

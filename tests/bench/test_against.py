@@ -31,7 +31,7 @@ def test_tools_parsed_and_refused():
 def test_ns3_program_is_the_ns2_scripts_dumbbell():
     run = describe(RunSpec(variant="sack", duration=600))
     text = against.ns3_source(run)
-    # the three links of 003's dumbbell with their rates, delays and R1's 65-packet queue
+    # the three links of [RDTCP]'s dumbbell with their rates, delays and R1's 65-packet queue
     assert "DataRate(10000000)" in text and "DataRate(5000000)" in text
     assert "Seconds(0.05)" in text and "Seconds(0.001)" in text
     assert "SetLimit(d.Get(0), 65);" in text

@@ -2,7 +2,7 @@
 pool: each driver run twice through its command line (``python -m experiments.NAME``) on the
 same tiny sweep, the output folders compared file by file, byte for byte. What may differ is
 what says how long and where the runs went: each run's own ``wall_s`` and the simulation's part
-of it, ``sim_wall_s`` (Net Reno's and 004's rows; columns of runs.csv, keys of the journal's
+of it, ``sim_wall_s`` (Net Reno's and [TCPDEBUG]'s rows; columns of runs.csv, keys of the journal's
 rows), summary.json's ``wall_s`` and ``invocations``, and invocations.jsonl.
 """
 

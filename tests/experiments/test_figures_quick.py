@@ -1,5 +1,5 @@
-"""Shape checks of 003's figures on a quick run: SACK falls as swaps rise; RD-TCP stays within 1 % of
-its own no-reordering throughput across the paper's reordering levels (003 §6)."""
+"""Shape checks of [RDTCP]'s figures on a quick run: SACK falls as swaps rise; RD-TCP stays within 1 % of
+its own no-reordering throughput across the paper's reordering levels ([RDTCP] §6)."""
 
 import json
 
@@ -7,7 +7,7 @@ import pytest
 
 from experiments.rdtcp_figures import main
 
-# every test here runs or reads a quick sweep of 003's figures: minutes (make test-all)
+# every test here runs or reads a quick sweep of [RDTCP]'s figures: minutes (make test-all)
 pytestmark = pytest.mark.slow
 
 
@@ -42,7 +42,7 @@ def test_quick_run_reports_the_swaps_each_sender_was_given_and_no_sd_from_one_se
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "RD-TCP k = 3 loses more than 1 % to the swaps (003 §6: within 1 %); experiments/README.md, "
+    "RD-TCP k = 3 loses more than 1 % to the swaps ([RDTCP] §6: within 1 %); experiments/README.md, "
     "RD-TCP"))
 def test_quick_run_rdtcp_stays_within_1pct_of_no_reordering(quick_summary):
     assert quick_summary["checks"]["rdtcp_within_1pct"], quick_summary["points"]
@@ -71,8 +71,8 @@ def test_k_study_rdtcp_with_threshold_above_the_swap_span_keeps_its_throughput(k
 
 
 def test_dsack_scheme_raising_dupthresh_beats_undo_alone_under_swaps(tmp_path):
-    # 003 Fig. 4's "TCP using DSACK" (600,600 B/s at 15 swaps/s) is far above what undo alone
-    # achieves here; Blanton and Allman's dupthresh increase (000 §5.1) closes the gap
+    # [RDTCP] Fig. 4's "TCP using DSACK" (600,600 B/s at 15 swaps/s) is far above what undo alone
+    # achieves here; Blanton and Allman's dupthresh increase ([RRTCP] §5.1) closes the gap
     status = main(["--mode", "quick", "--jobs", "2", "--out", str(tmp_path), "--seeds", "1",
                    "--variants", "dsack,dsack-inc", "--swaps", "15", "--interval", "1",
                    "--duration", "30", "--no-k-study", "--no-progress"])
@@ -82,7 +82,7 @@ def test_dsack_scheme_raising_dupthresh_beats_undo_alone_under_swaps(tmp_path):
 
 
 def test_rdtcp_with_adaptive_k_closes_most_of_the_gap_under_swaps(tmp_path):
-    # 003 §3's proposal (raise k when spurious retransmits continue) against RD-TCP's fixed
+    # [RDTCP] §3's proposal (raise k when spurious retransmits continue) against RD-TCP's fixed
     # k = 3 under the figures' swap model; shape check only, 30 s runs
     status = main(["--mode", "quick", "--jobs", "2", "--out", str(tmp_path), "--seeds", "1",
                    "--variants", "rdtcp,rdtcp-adaptive", "--swaps", "0,15", "--interval", "1",
@@ -96,7 +96,7 @@ def test_rdtcp_with_adaptive_k_closes_most_of_the_gap_under_swaps(tmp_path):
 
 
 def test_rdtcp_with_measured_k_stays_within_1pct_at_the_papers_quoted_level(tmp_path):
-    # 003 §3's other proposal (k set from the amount of reordering measured) under the figures'
+    # [RDTCP] §3's other proposal (k set from the amount of reordering measured) under the figures'
     # swap model, at the level the paper quotes (15 swaps every second), 60 s runs: the few
     # false fast retransmits while k is learnt cost less than 1 % (0.993 when written; 30
     # swaps/s needs the full mode's 10-minute runs to amortise them, experiments/README.md)

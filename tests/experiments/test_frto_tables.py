@@ -1,5 +1,5 @@
-"""F-RTO's Tables 1-3 (seed 001 §5.1-5.2): the scenario's path and senders, one run of each
-scenario with its ground truth, the tables' medians and 001's statements judged on them, and a
+"""F-RTO's Tables 1-3 ([FRTO] §5.1-5.2): the scenario's path and senders, one run of each
+scenario with its ground truth, the tables' medians and [FRTO]'s statements judged on them, and a
 small sweep that shows
 F-RTO's point (fewer retransmissions than conventional recovery under delay spikes) and
 resumes."""
@@ -44,7 +44,7 @@ def test_the_path_is_001s_link_behind_a_7_packet_buffer(program):
 
 
 def test_the_link_layer_holds_six_packets_after_the_routers_seven(program):
-    # 001 §5.1: a 7-packet router queue, then the link's 1776-byte send buffer (six 296-byte
+    # [FRTO] §5.1: a 7-packet router queue, then the link's 1776-byte send buffer (six 296-byte
     # packets) ahead of the serialiser: in series they drop exactly when 13 packets wait
     from experiments.studies.frto.scenario import _build_network
     from sim.gateway import gateway_config
@@ -141,7 +141,7 @@ def test_burst_outages_lose_both_ways(program):
 
 def test_eifel_newreno_after_an_outage_repairs_by_fast_retransmit_not_by_a_backed_off_timer(
         program):
-    # seed 3: an outage takes data and ACKs, Eifel declares the timeout spurious (001 §5.2),
+    # seed 3: an outage takes data and ACKs, Eifel declares the timeout spurious ([FRTO] §5.2),
     # and the duplicate ACKs for the first segment the outage took must start a fast
     # retransmit (with recover = SND.UNA they could not, and such runs took several times
     # newreno's time)
@@ -155,7 +155,7 @@ def test_eifel_newreno_after_an_outage_repairs_by_fast_retransmit_not_by_a_backe
 
 
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "Eifel w/ NewReno under BURST takes 1.25x NewReno's time (001: +7-18 %); " + WHY))
+    "Eifel w/ NewReno under BURST takes 1.25x NewReno's time ([FRTO]: +7-18 %); " + WHY))
 def test_burst_eifel_newreno_is_only_a_little_slower_than_newreno(program):
     times = {v: sorted(run_frto(RunSpec(v, scenario="frto-burst", seed=s, duration=900.0),
                                 program).row()["transfer_s"] for s in range(1, 6))[2]
@@ -164,7 +164,7 @@ def test_burst_eifel_newreno_is_only_a_little_slower_than_newreno(program):
 
 
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "Eifel w/ SACK under BURST is the fastest SACK sender (001: the slowest, 1.7-1.9x); " + WHY))
+    "Eifel w/ SACK under BURST is the fastest SACK sender ([FRTO]: the slowest, 1.7-1.9x); " + WHY))
 def test_burst_eifel_sack_is_the_slowest_sack_sender(program):
     times = {v: sorted(run_frto(RunSpec(v, scenario="frto-burst", seed=s, duration=900.0),
                                 program).row()["transfer_s"] for s in range(1, 6))[2]
@@ -201,7 +201,7 @@ def test_quick_mode_runs_every_sender_in_every_scenario_and_the_fairness_test():
     cfg = MODES["quick"]
     specs = build_specs(cfg)
     tables = [s for s in specs if s.scenario != "frto-fair"]
-    # DELAY, LOSS at each of 001's three levels (Tables 1-3: 2, 5 and 10 %), BURST
+    # DELAY, LOSS at each of [FRTO]'s three levels (Tables 1-3: 2, 5 and 10 %), BURST
     assert len(tables) == len(VARIANTS) * (2 + len(cfg.loss_levels)) * cfg.seeds
     assert {(s.scenario, s.level) for s in tables} == {
         ("frto-delay", 0.02), ("frto-loss", 0.02), ("frto-loss", 0.05), ("frto-loss", 0.1),
@@ -231,15 +231,15 @@ def test_points_are_medians_and_statements_are_judged_by_direction_and_size():
     assert points[("delay", 0.02, "frto")]["retransmits_median"] == 13
     judged = {s.key: s for s in statements_of(points, samples_of(rows))}
     faster = judged["delay_frto_faster_sack"]
-    # 77 s against 95 s: faster (direction) by 18.9 %, 001's 19.0 % within 0.05 (size)
+    # 77 s against 95 s: faster (direction) by 18.9 %, [FRTO]'s 19.0 % within 0.05 (size)
     assert (faster.direction, faster.size) == ("ok", "ok"), faster
     fewer = judged["delay_frto_retransmits_sack"]
-    assert (fewer.direction, fewer.size) == ("ok", "ok"), fewer   # 13/60 = 0.22, 001 0.21
+    assert (fewer.direction, fewer.size) == ("ok", "ok"), fewer   # 13/60 = 0.22, [FRTO] 0.21
     # a statement about senders or scenarios the rows do not have is listed as not run
     assert judged["delay_frto_faster_newreno"].direction == "not run"
     assert "not run: no newreno, frto-newreno" in judged["delay_frto_faster_newreno"].note
     assert judged["burst_eifel_sack_worst"].size == "not run"
-    # 5 % faster is the right direction but not 001's size
+    # 5 % faster is the right direction but not [FRTO]'s size
     slower = points_of([_row("delay", "sack", 80, 60), _row("delay", "frto", 76, 12)])
     close = {s.key: s for s in statements_of(slower, {})}["delay_frto_faster_sack"]
     assert (close.direction, close.size) == ("ok", "not ok"), close
@@ -273,7 +273,7 @@ def test_quick_sweep_frto_retransmits_less_than_conventional_under_delay_and_res
     assert summary["runs"] == 6 and summary["failed_runs"] == 0
     medians = {p["variant"]: p["retransmits_median"] for p in summary["points"]}
     assert medians["frto"] < medians["sack"]
-    # 001's Figs. 1-2, the DELAY scenario's time-sequence diagrams; Figs. 3-4 need LOSS, BURST
+    # [FRTO]'s Figs. 1-2, the DELAY scenario's time-sequence diagrams; Figs. 3-4 need LOSS, BURST
     assert [f for f in summary["figures"] if f.startswith(("fig1", "fig2", "fig3", "fig4"))] \
         == ["fig1_spurious_rto.png", "fig2_delay_frto.png"]
     assert (tmp_path / "fig2_delay_frto.png").stat().st_size > 20_000
@@ -293,7 +293,7 @@ def fairness_checks(tmp_path_factory):
     assert (out / "fig9_fairness.png").stat().st_size > 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["runs"] == 4 * MODES["quick"].fairness_runs
-    # 001: "similar performance" (with DELAY), "do not show significant difference" (without):
+    # [FRTO]: "similar performance" (with DELAY), "do not show significant difference" (without):
     # whether the runs of test A and test B, paired by seed, differ significantly
     return {c["key"]: c["numbers"]["p"] >= 0.05 for c in summary["statements"]
             if c["key"].startswith("fig9_")}
@@ -302,21 +302,21 @@ def fairness_checks(tmp_path_factory):
 @pytest.mark.slow             # the fairness runs: minutes (make test-all)
 def test_fig9_with_delays_f_rto_connections_treat_conventional_ones_as_conventional_do(
         fairness_checks):
-    # 001 §5.3, Fig. 9 (the runs with delays): test A and test B not told apart, set by set
+    # [FRTO] §5.3, Fig. 9 (the runs with delays): test A and test B not told apart, set by set
     with_delay = {c: ok for c, ok in fairness_checks.items() if c.startswith("fig9_delay_")}
     assert len(with_delay) == 4, with_delay
     assert all(ok for c, ok in with_delay.items() if c != "fig9_delay_set1_fastest"), with_delay
 
 
 @pytest.mark.xfail(strict=True, reason="set 1's fastest is faster beside F-RTO (test A) than beside "
-                   "conventional senders (B): signed-rank p 0.014 (001: no difference)")
+                   "conventional senders (B): signed-rank p 0.014 ([FRTO]: no difference)")
 def test_fig9_with_delays_set_1_fastest_alike_in_both_tests(fairness_checks):
     assert fairness_checks["fig9_delay_set1_fastest"]
 
 
 @pytest.mark.slow             # the fairness runs: minutes (make test-all)
 @pytest.mark.xfail(strict=True, reason=(
-    "Fig. 9 without delays: F-RTO's connections change the outcome (001: no difference); " + WHY))
+    "Fig. 9 without delays: F-RTO's connections change the outcome ([FRTO]: no difference); " + WHY))
 def test_fig9_without_delays_f_rto_connections_treat_conventional_ones_as_conventional_do(
         fairness_checks):
     without = {c: ok for c, ok in fairness_checks.items() if c.startswith("fig9_nodelay_")}

@@ -1,4 +1,4 @@
-"""Incremental deployment (003 §7): legacy routers in short simulated runs, the series' report,
+"""Incremental deployment ([RDTCP] §7): legacy routers in short simulated runs, the series' report,
 and the sweep's --legacy option end to end."""
 
 import json
@@ -98,7 +98,7 @@ def test_a_sack_run_is_the_same_whichever_router_is_legacy(program):
     (dict(legacy="r3"), "unknown legacy setting 'r3'; choose from none, r1, r2, both"),
     (dict(r2_drop=1.5), "r2_drop must be a probability in [0, 1]"),
     (dict(legacy="r1", scenario="rrtcp"),
-     "legacy: the incremental deployment's settings (003 §7) apply to scenario 'rdtcp' only, "
+     "legacy: the incremental deployment's settings ([RDTCP] §7) apply to scenario 'rdtcp' only, "
      "not to 'rrtcp'"),
 ])
 def test_runspec_refuses_a_deployment_it_cannot_run(kwargs, message):
@@ -184,7 +184,7 @@ def test_sweep_legacy_series_journaled_reported_and_drawn(tmp_path, capsys):
     assert (tmp_path / "fig10_legacy.png").stat().st_size > 10_000
     assert summary(tmp_path)["legacy"]["points"] == legacy["points"]
     assert "fig10_legacy.png" in summary(tmp_path)["figures"]
-    assert "Incremental deployment (003 §7)" in out and "| rdtcp | R1 | R2 (p = 0.01) |" in out
+    assert "Incremental deployment ([RDTCP] §7)" in out and "| rdtcp | R1 | R2 (p = 0.01) |" in out
     # the paper's table and figures hold only the sweep's own runs
     assert "legacy" not in (tmp_path / "paper_table.md").read_text()
     # journaled as the sweep's other points: --resume runs none of them again

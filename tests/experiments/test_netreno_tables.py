@@ -1,5 +1,5 @@
-"""Net Reno's evaluation (seed 002 §4.1, §7.1-7.2; experiments.netreno_tables): 002's networks,
-one run of each scenario with its ground truth, the driver's outputs and bad options, and 002's
+"""Net Reno's evaluation ([NETRENO] §4.1, §7.1-7.2; experiments.netreno_tables): [NETRENO]'s networks,
+one run of each scenario with its ground truth, the driver's outputs and bad options, and [NETRENO]'s
 statements judged by direction and size on quick runs with RED in the P4 gateway (the
 controller's ``ports.N.red``). A verdict that does not hold is a strict xfail with its reason
 and numbers (experiments/README.md, "Net Reno")."""
@@ -41,7 +41,7 @@ def test_fig6_network_has_002s_links_scaled_to_atm_cells():
     shared = t.linkInfo("r1", "d")
     assert (parse_delay(shared["delay"]), shared["max_queue_size"]) == (0.002, 16)
     assert parse_bw(shared["bw"]) == pytest.approx(51.7e6 * ATM_SCALE)
-    # a full-size packet takes as long on our Ethernet link as its 12 cells on 002's
+    # a full-size packet takes as long on our Ethernet link as its 12 cells on [NETRENO]'s
     assert ATM_SCALE == pytest.approx((512 + 54) / (12 * 53))
     assert parse_bw(NetRenoTopo(atm_cells=False).linkInfo("r1", "d")["bw"]) == 51.7e6
 
@@ -259,7 +259,7 @@ def test_driver_refuses_options_that_would_not_act_or_make_no_sense(argv, messag
     assert message in capsys.readouterr().err
 
 
-# ----------------------------------------------------------------------------- 002's targets
+# ----------------------------------------------------------------------------- [NETRENO]'s targets
 def sweep(cfg, jobs=2) -> list[dict]:
     path, _ = gateway_program()
     return pool.run_specs(nt.build_specs(cfg), jobs=jobs, program_path=path, progress=False,
@@ -279,7 +279,7 @@ def trace_checks():
     return {c.key: c for c in statements_of([], [], [], fig1)}, fig1
 
 
-@pytest.mark.slow             # 002's runs: minutes (make test-slow)
+@pytest.mark.slow             # [NETRENO]'s runs: minutes (make test-slow)
 def test_fig1_every_rto_is_classified(trace_checks):
     _, fig1 = trace_checks
     d = fig1["reno"]
@@ -290,47 +290,47 @@ def test_fig1_every_rto_is_classified(trace_checks):
     assert abs(len(d["rtos"]) - d["engine_timeouts"]) <= 0.01 * d["engine_timeouts"]
 
 
-@pytest.mark.slow             # 002's runs: minutes (make test-slow)
+@pytest.mark.slow             # [NETRENO]'s runs: minutes (make test-slow)
 def test_fig1_non_trigger_is_the_largest_cause(trace_checks):
     assert trace_checks[0]["fig1_non_trigger"].direction == "ok", trace_checks[0]
 
 
-@pytest.mark.xfail(strict=True, reason="002 §4.1: over 85 % of RTOs are non-trigger; ours 79.6 % "
+@pytest.mark.xfail(strict=True, reason="[NETRENO] §4.1: > 85 % of RTOs non-trigger; ours 79.6 % "
                    "(219 of 275): random drops take a second segment of a window more often")
-@pytest.mark.slow             # 002's runs: minutes (make test-slow)
+@pytest.mark.slow             # [NETRENO]'s runs: minutes (make test-slow)
 def test_fig1_non_trigger_over_85_percent(trace_checks):
     assert trace_checks[0]["fig1_non_trigger"].size == "ok", trace_checks[0]["fig1_non_trigger"]
 
 
-@pytest.mark.slow             # 002's runs: minutes (make test-slow)
+@pytest.mark.slow             # [NETRENO]'s runs: minutes (make test-slow)
 def test_fig1_multiple_losses_near_11_percent(trace_checks):
     assert trace_checks[0]["fig1_multiple_loss"].size == "ok", \
         trace_checks[0]["fig1_multiple_loss"]
 
 
-@pytest.mark.slow             # 002's runs: minutes (make test-slow)
+@pytest.mark.slow             # [NETRENO]'s runs: minutes (make test-slow)
 def test_fig1_lost_retransmissions_near_4_percent_and_fewer_than_multiple_losses(trace_checks):
     s = trace_checks[0]["fig1_lost_retransmission"]
     assert (s.direction, s.size) == ("ok", "ok"), s
 
 
-@pytest.mark.slow             # 002's runs: minutes (make test-slow)
+@pytest.mark.slow             # [NETRENO]'s runs: minutes (make test-slow)
 def test_fig1_rtos_at_small_windows(trace_checks):
-    # 002: "less than 10% of timeouts have congestion window larger than 10 packets"
+    # [NETRENO]: "less than 10% of timeouts have congestion window larger than 10 packets"
     assert trace_checks[0]["fig1_small_windows"].size == "ok", \
         trace_checks[0]["fig1_small_windows"]
 
 
-@pytest.mark.xfail(strict=True, reason="002: the multiple-loss curve never above 10 %, which its "
+@pytest.mark.xfail(strict=True, reason="[NETRENO]: the multiple-loss curve never above 10 %, which its "
                    "own 11 % at X = 1 contradicts; ours is 12.7 % at X = 1")
-@pytest.mark.slow             # 002's runs: minutes (make test-slow)
+@pytest.mark.slow             # [NETRENO]'s runs: minutes (make test-slow)
 def test_fig1_multiple_loss_curve_never_above_10_percent(trace_checks):
     assert trace_checks[0]["fig1_multiple_never_10"].size == "ok"
 
 
 @pytest.fixture(scope="module")
 def red_checks():
-    """The quick mode's sim and lab parts with RED: 002's statements on Tables 1-3, by (key,
+    """The quick mode's sim and lab parts with RED: [NETRENO]'s statements on Tables 1-3, by (key,
     verdict), those the run judges."""
     cfg = nt.NetRenoSweepConfig(**{**nt.MODES["quick"].__dict__, "parts": ("sim", "lab")})
     rows = sweep(cfg)
@@ -363,56 +363,56 @@ RED_HOLD = (
     ("table3_sack_back-to-back_gain", "size"), ("table3_sack_smallwnd+lrxt_gain", "direction"),
     ("table3_sack_smallwnd+lrxt+back_gain", "direction")) + tuple(
     (f"table2_{v}_c5_ratio", "direction") for v in ("lsnr", "lssack", "netreno", "netreno-sack"))
-# those that do not, with 002's number, ours (quick run) and why (experiments/README.md, Net Reno)
+# those that do not, with [NETRENO]'s number, ours (quick run) and why (experiments/README.md, Net Reno)
 RED_FAIL = {
     ("table1_netreno_no_rto", "size"):
-        "002: no RTO; ours 2 in 10 connection-runs of 10 s (C2: a window update is no dup ACK; "
+        "[NETRENO]: no RTO; ours 2 in 10 connection-runs of 10 s (C2: a window update is no dup ACK; "
         "C5: RED drops all 4 in flight)",
     ("table1_lsnr_rtos", "size"):
-        "002: 129 RTOs in 10 x 30 s; ours 15 in 2 x 10 s, 225 scaled to 10 x 30 s",
+        "[NETRENO]: 129 RTOs in 10 x 30 s; ours 15 in 2 x 10 s, 225 scaled to 10 x 30 s",
     ("table1_lssack_rtos", "size"):
-        "002: 123 RTOs in 10 x 30 s; ours 6 in 2 x 10 s, 90 scaled",
+        "[NETRENO]: 123 RTOs in 10 x 30 s; ours 6 in 2 x 10 s, 90 scaled",
     ("table1_lssack_c5_fewest", "direction"):
-        "002: C5 has the fewest RTOs of sack (8 against 26-35); ours 1 against 0 for C2-C4",
+        "[NETRENO]: C5 has the fewest RTOs of sack (8 against 26-35); ours 1 against 0 for C2-C4",
     ("table1_lssack_c5_fewest", "size"):
-        "002: C5 6.5 % of sack's RTOs; ours 1 of 6",
+        "[NETRENO]: C5 6.5 % of sack's RTOs; ours 1 of 6",
     ("table2_netreno_more_drops", "size"):
-        "002: net-reno +3.3 % drops over new-reno; ours +19 % (762 against 640): new-reno's 15 "
+        "[NETRENO]: net-reno +3.3 % drops over new-reno; ours +19 % (762 against 640): new-reno's 15 "
         "timeouts leave it silent",
     ("table2_lsnr_drops", "size"):
-        "002: 10,796 drops in 10 x 30 s; ours 9,600 scaled (-11 %)",
+        "[NETRENO]: 10,796 drops in 10 x 30 s; ours 9,600 scaled (-11 %)",
     ("table3_new-reno_smallwnd_gain", "size"):
-        "002: smallwnd +14 % over none; ours +45 % (7875 against 5438 kb/s): NR-SW turns most of "
+        "[NETRENO]: smallwnd +14 % over none; ours +45 % (7875 against 5438 kb/s): NR-SW turns most of "
         "lsnr's 24 RTOs into FRs",
     ("table3_new-reno_back-to-back_gain", "direction"):
-        "002: back-to-back +5.9 % over none; ours 5438 = 5438: NR-B2B never fires in the lab "
+        "[NETRENO]: back-to-back +5.9 % over none; ours 5438 = 5438: NR-B2B never fires in the lab "
         "(RED spreads its drops)",
-    ("table3_new-reno_back-to-back_gain", "size"): "002: +5.9 %; ours 0 (above)",
+    ("table3_new-reno_back-to-back_gain", "size"): "[NETRENO]: +5.9 %; ours 0 (above)",
     ("table3_new-reno_smallwnd+lrxt_gain", "size"):
-        "002: smallwnd+lrxt +27 % over none; ours +51 % (8223 against 5438), as smallwnd's",
+        "[NETRENO]: smallwnd+lrxt +27 % over none; ours +51 % (8223 against 5438), as smallwnd's",
     ("table3_new-reno_smallwnd+lrxt+back_gain", "size"):
-        "002: all three +28 % over none; ours +43 % (7802)",
+        "[NETRENO]: all three +28 % over none; ours +43 % (7802)",
     ("table3_sack_back-to-back_gain", "direction"):
-        "002: back-to-back 0.5 % below none for sack; ours 2.1 % above (7267 against 7116): "
+        "[NETRENO]: back-to-back 0.5 % below none for sack; ours 2.1 % above (7267 against 7116): "
         "NR-B2B never fires",
     ("table3_sack_smallwnd+lrxt_gain", "size"):
-        "002: +18 % over none; ours +24 % (8831 against 7116)",
+        "[NETRENO]: +18 % over none; ours +24 % (8831 against 7116)",
     ("table3_sack_smallwnd+lrxt+back_gain", "size"):
-        "002: +17 % over none; ours +24 % (8830)",
+        "[NETRENO]: +17 % over none; ours +24 % (8830)",
     ("table3_sack_behind", "direction"):
-        "002: SACK behind New-Reno in every row (SACK's CPU cost, says 002; virtual time has "
+        "[NETRENO]: SACK behind New-Reno in every row (SACK's CPU cost, says [NETRENO]; virtual time has "
         "none): ours 0.99-1.34",
-    ("table3_sack_behind", "size"): "002: sack / new-reno 0.90 on average; ours 1.19",
+    ("table3_sack_behind", "size"): "[NETRENO]: sack / new-reno 0.90 on average; ours 1.19",
     ("sim_goodput_order", "direction"):
-        "002: new-reno < sack < net-reno in total goodput; ours 31.4 < 33.0 > 32.7 Mb/s: RED "
+        "[NETRENO]: new-reno < sack < net-reno in total goodput; ours 31.4 < 33.0 > 32.7 Mb/s: RED "
         "holds the load, totals within 7 %",
     **{(f"table2_{v}_c5_ratio", "size"):
-       f"002: C5 drops 0.26-0.28 of a local connection's; ours {ours}" for v, ours in
+       f"[NETRENO]: C5 drops 0.26-0.28 of a local connection's; ours {ours}" for v, ours in
        (("lsnr", "0.40"), ("lssack", "0.37"), ("netreno", "0.32"), ("netreno-sack", "0.32"))},
 }
 
 
-@pytest.mark.slow             # 002's runs: minutes (make test-slow)
+@pytest.mark.slow             # [NETRENO]'s runs: minutes (make test-slow)
 def test_every_judged_red_verdict_is_held_or_failed_with_its_reason(red_checks):
     assert set(red_checks) == set(RED_HOLD) | set(RED_FAIL)
 
@@ -420,7 +420,7 @@ def test_every_judged_red_verdict_is_held_or_failed_with_its_reason(red_checks):
 @pytest.mark.parametrize("check", RED_HOLD + tuple(
     pytest.param(check, marks=pytest.mark.xfail(strict=True, reason=why))
     for check, why in RED_FAIL.items()))
-@pytest.mark.slow             # 002's runs: minutes (make test-slow)
+@pytest.mark.slow             # [NETRENO]'s runs: minutes (make test-slow)
 def test_red_verdicts(red_checks, check):
     key, verdict = check
     assert getattr(red_checks[check], verdict) == "ok", red_checks[check]

@@ -111,7 +111,7 @@ def test_eifel_runs_with_timestamps_and_so_with_1448_byte_segments(tmp_path):
 
 
 def test_reordering_by_delay_delays_data_on_the_bottleneck_and_costs_sack(tmp_path):
-    # 003 §7's further work, 000's model: 5 % of data segments 25 ms late on the 5 Mb/s link
+    # [RDTCP] §7's further work, [RRTCP]'s model: 5 % of data segments 25 ms late on the 5 Mb/s link
     # are overtaken by ~10 others each, far beyond SACK's 3 duplicate ACKs
     assert main(["--variant", "sack", "--injection", "delay", "--level", "0.05",
                  "--duration", "6", "--out", str(tmp_path)]) == 0
@@ -123,7 +123,7 @@ def test_reordering_by_delay_delays_data_on_the_bottleneck_and_costs_sack(tmp_pa
 
 
 def test_one_run_with_a_legacy_router_says_which_router_dropped(tmp_path, capsys):
-    # 003 §7: R1 a legacy router; drops at R1 (its queue) and at R2 (injected), and the stamps
+    # [RDTCP] §7: R1 a legacy router; drops at R1 (its queue) and at R2 (injected), and the stamps
     # B honoured are R2's alone
     assert main(["--variant", "rdtcp", "--legacy", "r1", "--r2-drop", "0.005", "--swaps", "0",
                  "--duration", "6", "--out", str(tmp_path)]) == 0

@@ -46,7 +46,7 @@ def test_every_sender_has_its_own_colour_and_marker():
 
 
 def test_every_registered_sender_has_a_style_of_its_own():
-    # every sender a figure can draw (the registry), and seed 000's 14 (drawn together in its
+    # every sender a figure can draw (the registry), and [RRTCP]'s 14 (drawn together in its
     # figures) each in a colour of its own
     styles = {v: sender_style(v) for v in SENDERS}
     assert len(set(styles.values())) == len(SENDERS)
@@ -84,7 +84,7 @@ def test_the_papers_stars_take_their_senders_colour_and_are_named():
     # sender's colour, and each sender named at its curve's end
     assert ax.get_legend() is None
     texts = {t.get_text(): mcolors.to_hex(t.get_color()) for t in ax.texts}
-    assert texts["003: TCP using DSACK 600,600"] == mcolors.to_hex(sender_style("dsack")[0])
+    assert texts["[RDTCP]: TCP using DSACK 600,600"] == mcolors.to_hex(sender_style("dsack")[0])
     assert texts["RD-TCP (k=3)"] == mcolors.to_hex(sender_style("rdtcp")[0])
     star = [line for line in ax.get_lines() if line.get_label().startswith("paper: RD-TCP")][0]
     assert list(star.get_xydata()[0]) == [15, PAPER[("rdtcp", 15)]]

@@ -1,5 +1,5 @@
-"""RR-TCP's evaluation (seed 000 §5) as a sweep: every figure's runs built once, the metrics read
-off the rows, 000's statements checked against them (ok, not ok, not run), and the driver
+"""RR-TCP's evaluation ([RRTCP] §5) as a sweep: every figure's runs built once, the metrics read
+off the rows, [RRTCP]'s statements checked against them (ok, not ok, not run), and the driver
 writing every figure and table, resumably; the §5.7 sweep's conditions and its best-sender
 table."""
 
@@ -24,7 +24,7 @@ QUICK = MODES["quick"]
 
 
 def test_full_mode_is_000s_runs_and_both_modes_cover_every_figure_and_table():
-    assert MODES["full"].duration == 1000.0 and MODES["full"].seeds == 5    # 000 §5
+    assert MODES["full"].duration == 1000.0 and MODES["full"].seeds == 5    # [RRTCP] §5
     for mode in MODES.values():
         assert mode.figures == ALL_FIGURES
         drawn = {p.number.rstrip("abc") for p in panels(mode)} | {t.number for t in traces(mode)}
@@ -164,7 +164,7 @@ def test_sweep_writes_figures_tables_checks_and_resumes(tmp_path, capsys):
                                    levels=(0.3,), variants=("sack", "rrtcp", "dsack",
                                                             "dsack-inc"))))
     assert summary["runs"] == runs
-    assert "| 000 | ours |" not in (tmp_path / "table4_bursty_loss.md").read_text()
+    assert "| [RRTCP] | ours |" not in (tmp_path / "table4_bursty_loss.md").read_text()
     assert "97184" in (tmp_path / "table4_bursty_loss.md").read_text()
     assert "1.6" in (tmp_path / "table3_mean_rto.md").read_text()
     rows = [r for _, r in scan_journal(tmp_path / "runs.jsonl").lines]
@@ -179,7 +179,7 @@ def test_sweep_writes_figures_tables_checks_and_resumes(tmp_path, capsys):
     (["--variants", "vegas"], "vegas"),
     (["--figures", "2"], "unknown 2"),
     (["--seeds", "0"], "--seeds must be >= 1"),
-    (["--sweep-57"], "--sweep-57 runs 000's 1000 s runs: it needs --mode full"),
+    (["--sweep-57"], "--sweep-57 runs [RRTCP]'s 1000 s runs: it needs --mode full"),
     (["--mode", "full", "--sweep-57", "--sweep-57-conditions", "0"],
      "--sweep-57-conditions must be >= 1"),
     (["--mode", "full", "--sweep-57", "--seeds-per-condition", "0"],

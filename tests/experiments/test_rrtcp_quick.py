@@ -1,10 +1,10 @@
-"""000's top priorities checked on quick-mode runs of its figures: Figs. 4/5
+"""[RRTCP]'s top priorities checked on quick-mode runs of its figures: Figs. 4/5
 (SACK << FA < TA, TA over 71 % of the ideal at 30 % delayed), Figs. 8/9 (the timeout knee near an
 FA ratio of 60 %, TA at the best fixed FA ratio's throughput, its FA ratio about 60-70 % and
 dupthresh about 25), Figs. 10/11 with Table 3 (TA collapses beyond a 1.1 s mean delay, TAES
 fixes it, mean RTOs ordered TA < HG < FA ~ TAES), and Table 4's ordering (TA above BL-INC with
 and without bursty loss). Each test reads one statement of paper_table as the sweep wrote it;
-where ours does not reproduce 000's, a strict xfail says why (experiments/README.md, RR-TCP)."""
+where ours does not reproduce [RRTCP]'s, a strict xfail says why (experiments/README.md, RR-TCP)."""
 
 import json
 
@@ -14,7 +14,7 @@ from experiments.rrtcp_figures import main
 
 # where an xfail's reason is explained, with its numbers
 WHY = "experiments/README.md, RR-TCP"
-# every test here reads one quick sweep of 000's figures: minutes (make test-all)
+# every test here reads one quick sweep of [RRTCP]'s figures: minutes (make test-all)
 pytestmark = pytest.mark.slow
 
 FIGURES = "4,5,8,9,10,11,12,13,t3,t4"
@@ -78,7 +78,7 @@ def test_fig10_11_taes_has_fewer_timeouts_and_more_throughput_than_ta(checks):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "Table 3: TA's mean RTO is FA's (3.05 s; 000: 1.6 s), not below HG's; " + WHY))
+    "Table 3: TA's mean RTO is FA's (3.05 s; [RRTCP]: 1.6 s), not below HG's; " + WHY))
 def test_table3_mean_rtos_ordered_ta_hg_fa_taes(checks):
     _holds(checks, "table3_order", "direction")
 

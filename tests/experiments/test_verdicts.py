@@ -34,7 +34,7 @@ def _faster(values, paper_gain=0.19):
 def test_direction_and_size_are_two_verdicts():
     assert (_faster({"sack": 100.0, "frto": 80.0}).direction,
             _faster({"sack": 100.0, "frto": 80.0}).size) == (OK, OK)
-    five = _faster({"sack": 100.0, "frto": 95.0})      # the right way, 5 % where 001 says 19 %
+    five = _faster({"sack": 100.0, "frto": 95.0})      # the right way, 5 % where [FRTO] says 19 %
     assert (five.direction, five.size) == (OK, NOT_OK)
     assert "time saved 0.05" in five.values["ours"] and "0.19 ± 0.05" in five.tolerance
     wrong = _faster({"sack": 100.0, "frto": 120.0})
@@ -84,13 +84,13 @@ def test_counts_and_the_table_list_every_statement_and_those_not_run():
                         size=Near("TA", lambda v: v["ta"], 0.71, bound()))]
     assert counts(statements) == {"statements": 4, "direction_judged": 2, "direction_ok": 2,
                                   "size_judged": 3, "size_ok": 2, "not_run": 1}
-    text = markdown(statements, paper="001", columns=(("paper", "001"), ("ours", "ours"),
+    text = markdown(statements, paper="[FRTO]", columns=(("paper", "[FRTO]"), ("ours", "ours"),
                                                       ("ns2", "ns-2")))
     assert text.splitlines()[0].startswith("4 statements: direction ok in 2 of the 2 judged, "
                                            "size ok in 2 of the 3 judged, 1 with a verdict "
                                            "not run")
     head = next(line for line in text.splitlines() if line.startswith("| #"))
-    assert head == ("| # | item | 001 says | 001 | ours | ns-2 | direction | size | tolerance "
+    assert head == ("| # | item | [FRTO] says | [FRTO] | ours | ns-2 | direction | size | tolerance "
                     "| test and explanation |")
     assert "**Not run** (1):" in text
     assert "- #3 Table 1, direction and size: F-RTO is faster (no frto)" in text

@@ -1,4 +1,4 @@
-"""Whole connections over a hostile path: every variant, under three OS profiles (seed 004),
+"""Whole connections over a hostile path: every variant, under three OS profiles ([TCPDEBUG]),
 through 25 % drops, 25 % duplicates and 25 % reordering of every segment both ways, with both
 sequence spaces crossing 2^32. Each transfer must arrive byte for byte, and both ends must
 close without error: the side that closes first stays in TIME-WAIT for 2*MSL (RFC 9293

@@ -1,5 +1,5 @@
 """DSACK undo counts the retransmissions of one fast-recovery episode (RFC 3708; Blanton and
-Allman's BL-R, 000 §5.1): a late DSACK for an earlier episode must not undo the current one.
+Allman's BL-R, [RRTCP] §5.1): a late DSACK for an earlier episode must not undo the current one.
 
 Driven through the policy's hooks with a stand-in for the engine's public state (the part
 of ``TcpConnection`` the hooks read and call), because arranging a DSACK to arrive late,

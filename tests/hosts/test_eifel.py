@@ -104,12 +104,12 @@ def test_a_spurious_timeout_inside_a_fast_recovery_keeps_the_scoreboard_consiste
 
 
 def test_duplicate_acks_for_snd_una_after_a_spurious_timeout_are_a_fast_retransmit_without_sack():
-    # 001 §3 step 3a: once a timeout proved spurious, "send_high" is forgotten, so duplicate ACKs
+    # [FRTO] §3 step 3a: once a timeout proved spurious, "send_high" is forgotten, so duplicate ACKs
     # may start a fast retransmit. Segment 1 arrives after 2 and 3 and the ACK covering 1-3 is
     # late (return-path spike): the timer expires and resends 1, and that ACK, echoing 1's
     # original timestamp, shows the timeout spurious. Segment 4 was lost, so every duplicate ACK
     # after it carries the SND.UNA of the detection: as after an outage that took the data
-    # beyond what the first ACK covers (001 §5.2). Forgetting "recover" as SND.UNA itself left
+    # beyond what the first ACK covers ([FRTO] §5.2). Forgetting "recover" as SND.UNA itself left
     # them no fast retransmit: each released a new segment, the rest of the data went out beyond
     # the hole and the backed-off timer repaired it (eifel-newreno under BURST: 421 s median)
     net = TestNetwork(cfg("eifel-newreno", sack=False), DATA, serialization=0.0012,

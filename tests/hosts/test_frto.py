@@ -74,7 +74,7 @@ def _spurious(net):
 
 
 def test_the_papers_response_keeps_the_window_the_timeout_halved():
-    # 001 §3 step 3a (FRTO-RESP-HALVE): cwnd = ssthresh = half the flight at the timer, the
+    # [FRTO] §3 step 3a (FRTO-RESP-HALVE): cwnd = ssthresh = half the flight at the timer, the
     # RTO's own cut kept; congestion avoidance from there
     to, sp = _spurious(run("frto", ack_spike=SPIKE))
     assert sp["ssthresh"] == to["ssthresh"] == to["flight"] // 2
@@ -92,7 +92,7 @@ def test_in_a_first_slow_start_the_other_responses_give_back_the_infinite_ssthre
 
 
 def test_the_halving_response_releases_at_most_three_segments_beyond_the_flight():
-    # 001 §4.2 burst avoidance: an ACK that covered most of the flight does not release
+    # [FRTO] §4.2 burst avoidance: an ACK that covered most of the flight does not release
     # ssthresh's worth of segments at once; slow start climbs back to ssthresh
     calls = []
     conn = SimpleNamespace(mss=MSS, ssthresh=10 * MSS, flight_size=2 * MSS,

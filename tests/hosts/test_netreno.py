@@ -1,5 +1,5 @@
-"""Net Reno (seed 002) through the public engine API and the in-memory network of
-hosts/testing.py: the paper's traces (Figs. 2-5) and its rules (002 §4.2, §5.1-5.3, §6.2-6.5) as
+"""Net Reno ([NETRENO]) through the public engine API and the in-memory network of
+hosts/testing.py: the paper's traces (Figs. 2-5) and its rules ([NETRENO] §4.2, §5.1-5.3, §6.2-6.5) as
 deterministic cases, each against the sender without the rule (the loss-sensitive senders
 ``lsnr``/``lssack``, NetBSD's ``reno``, or the engine's RFC 6582/6675 senders), and the exact byte
 stream under any drops and reordering.
@@ -7,7 +7,7 @@ stream under any drops and reordering.
 Window scaling is off so that the receiver's advertised window never changes (a changed window
 is not a duplicate ACK, RFC 5681 §2), except where the peer's window must not limit the sender;
 the paper counts packets: MSS 1000, segment offsets. Data segments are numbered as A sends them
-(hosts/testing.py): 002's senders send nothing on duplicate ACKs 1 and 2 at ten segments or more
+(hosts/testing.py): [NETRENO]'s senders send nothing on duplicate ACKs 1 and 2 at ten segments or more
 of cwnd, so in a window of W >= 10 the fast retransmission is segment W + 1."""
 
 import pytest
@@ -70,7 +70,7 @@ def test_net_renos_senders_are_registered_with_their_sack_offer():
     assert (lrx.small_window, lrx.lost_retransmission, lrx.back_to_back) == (True, True, False)
 
 
-# Fig. 2 (002 §4.2): a window of three, the packet after a delay-ACKed one lost; its successor's
+# Fig. 2 ([NETRENO] §4.2): a window of three, the packet after a delay-ACKed one lost; its successor's
 # ACK is positive (it acknowledges the delayed one), the next two are duplicate ACKs 1 and 2,
 # each sending one new packet, and the third brings fast retransmit, not a timeout. Without the
 # rule (NetBSD's Reno and the loss-sensitive sender alone) nothing goes out: a timeout
@@ -93,14 +93,14 @@ def test_without_the_small_window_rule_fig2_times_out(variant):
 
 
 def test_no_early_sends_at_ten_segments_or_more():
-    # 002 §4.2: "it is triggered only if the congestion window size is less than ten packets";
+    # [NETRENO] §4.2: "it is triggered only if the congestion window size is less than ten packets";
     # the engine's RFC 3042 sender (newreno) sends on dupacks 1 and 2 at any window
     net, rfc = run("netreno", 40, iw=10, drops=(1,)), run("newreno", 40, iw=10, drops=(1,))
     assert sent_offsets(net)[:11] == list(range(10)) + [0]
     assert sent_offsets(rfc)[:13] == list(range(12)) + [0]
 
 
-# 002 §4.2: a positive ACK for k packets before the third duplicate ACK, j > k sent early: the
+# [NETRENO] §4.2: a positive ACK for k packets before the third duplicate ACK, j > k sent early: the
 # next unacknowledged packet inherits dupacks - k. Four packets, the first late, the second lost:
 # dupacks 1 and 2 send the last two packets; the late one's ACK (k = 1 < j = 2) leaves dupacks 1,
 # so the two early packets' ACKs make 2 and 3. Without the rule: a timeout
@@ -115,9 +115,9 @@ def test_positive_ack_before_dupthresh_carries_dupacks_minus_k():
     assert plain.a.stats["fast_retransmits"] == 0 and plain.a.stats["timeouts"] == 1
 
 
-# 002 §5.1 rule 1: a partial ACK sends its retransmission and nothing else, where RFC 6582 adds
+# [NETRENO] §5.1 rule 1: a partial ACK sends its retransmission and nothing else, where RFC 6582 adds
 # a new segment to it; so each of the L - 1 partial ACKs of L losses costs one packet of flight,
-# which ends near W/2 - c (002 §5). Rule 2: the full ACK releases at most one packet
+# which ends near W/2 - c ([NETRENO] §5). Rule 2: the full ACK releases at most one packet
 def test_partial_ack_releases_only_the_retransmission():
     setup = dict(iw=20, drops=(1, 3, 5, 7, 9), serialization=0.001)    # one ACK at a time
     net, plain = run("lsnr", 80, **setup), run("newreno", 80, **setup)
@@ -142,7 +142,7 @@ def flight_at_exit(net: TestNetwork) -> int:
     return max(offset(net, s) for s in net.sent if s.time <= t) + 1 - (acked - 1) // MSS
 
 
-# 002 §5.2 rule 1: with SACK each retransmission after the fast retransmission takes one segment
+# [NETRENO] §5.2 rule 1: with SACK each retransmission after the fast retransmission takes one segment
 # off cwnd, so the flight left at the full ACK is W/2 - c; RFC 6675 (sack) holds it at W/2
 def test_loss_sensitive_sack_ends_recovery_with_less_flight_per_loss():
     setup = dict(iw=20, drops=(1, 3, 5, 7, 9), serialization=0.001)
@@ -157,7 +157,7 @@ def test_loss_sensitive_sack_ends_recovery_with_less_flight_per_loss():
     assert ls.a.stats["timeouts"] == rfc.a.stats["timeouts"] == 0
 
 
-# Figs. 3-4 (002 §6.2): W = 34, packets 638-640 (here 0-2) lost and the fast retransmission of
+# Figs. 3-4 ([NETRENO] §6.2): W = 34, packets 638-640 (here 0-2) lost and the fast retransmission of
 # the first lost too. T = dupacks + retransmissions reaches 3 + 34 + 3 = 40 and the packet is
 # sent again: no timeout. Fig. 4 is a SACK trace (37 duplicate ACKs and the three
 # retransmissions' ticks); the NewReno form gets there the same way. Without the rule: Fig. 3's
@@ -187,7 +187,7 @@ class _CountsDupacks(get_variant("lssack-lrx")):
 
 
 def test_fig4_sack_trace_counts_37_dupacks_and_3_retransmissions():
-    # 002 §6.2: "At the time dupacks reached 40, 37 duplicate ACKs had been received, with the
+    # [NETRENO] §6.2: "At the time dupacks reached 40, 37 duplicate ACKs had been received, with the
     # other three ticks coming from the original three retransmissions"
     register(_CountsDupacks)
     try:
@@ -206,7 +206,7 @@ def test_ack_clock_does_not_resend_a_retransmission_that_arrives():
     assert retransmitted(net) == [0, 1, 2]
 
 
-# Fig. 5 (002 §6.4): a packet sent during recovery is lost; the full ACK leaves more outstanding
+# Fig. 5 ([NETRENO] §6.4): a packet sent during recovery is lost; the full ACK leaves more outstanding
 # than was sent after the last retransmission (with SACK: it carries a SACK block). Net Reno
 # starts the second recovery on the next duplicate ACK. Without the rule "the connection needs to
 # accumulate another three duplicate ACKs for the second recovery" (NetBSD's Reno fast
@@ -233,7 +233,7 @@ def test_back_to_back_recovery_fig5_starts_on_the_next_dupack(variant, plain):
     assert (plain_second["snd_una"], plain_second["dupacks"]) == (second["snd_una"], 3)
 
 
-# NR-OOO (002 §5.3): the fast retransmission of offset 0 (sent 11th) overtakes a packet sent
+# NR-OOO ([NETRENO] §5.3): the fast retransmission of offset 0 (sent 11th) overtakes a packet sent
 # just before it (the 9th or 10th, displaced by 2 or 1): its partial ACK has D = 2 or 1 < 3, so
 # Net Reno sends new data and waits; without the rule the packet is resent at once
 def test_reordered_packet_after_retransmission_is_not_resent():
@@ -257,7 +257,7 @@ class _NoMarks(NetRenoSack):
     marking = False
 
 
-# NR-MARK (002 §6.3): over half the window lost and the first retransmission too: too few
+# NR-MARK ([NETRENO] §6.3): over half the window lost and the first retransmission too: too few
 # duplicate ACKs come back for the ACK clock to count an RTT, so without markers the head waits
 # for the timer; the marked new segments of the 5th and 7th duplicate ACK return with SACK
 # blocks beyond the original window, end the first RTT, and the head is sent again
@@ -276,7 +276,7 @@ def test_marked_packets_correct_the_ack_clock(lost):
     assert len(resent) == 2 and resent[1] < 0.2 < without.a.rtt.rto
 
 
-# NR-LD (002 §6.5, option (a)): at the end of the data, three of the last ten segments and the
+# NR-LD ([NETRENO] §6.5, option (a)): at the end of the data, three of the last ten segments and the
 # first retransmission lost: without new data too few duplicate ACKs come for the ACK clock, and
 # the head waits for the timer; sending segments again from SND.UNA on keeps the clock going
 def test_limited_data_resends_keep_the_clock_going():
@@ -298,7 +298,7 @@ def test_limited_data_echoes_read_as_duplicate_acks_after_the_recovery():
     assert ld.a.stats["fast_retransmits"] > 3 and ld.a.stats["timeouts"] == 0
 
 
-# NetBSD Reno (002's baseline): the first new ACK ends fast recovery, so each further hole of
+# NetBSD Reno ([NETRENO]'s baseline): the first new ACK ends fast recovery, so each further hole of
 # the window is a fast retransmit of its own that halves the window again, or a timeout
 def test_reno_halves_once_per_loss_and_times_out_on_three():
     two = run("reno", 60, iw=20, drops=(1, 5), serialization=0.001)

@@ -1,6 +1,6 @@
 """Net Reno's pieces (hosts/tcp/variants/netreno_parts.py) and the policy's hooks, one rule at a
 time, on a hand-built sender view with explicit ``now`` (as the engine calls them): the counts
-of 002 §4.2, §5.1-5.3 and §6.2-6.5 in the paper's units (segments of MSS bytes)."""
+of [NETRENO] §4.2, §5.1-5.3 and §6.2-6.5 in the paper's units (segments of MSS bytes)."""
 
 from types import SimpleNamespace
 
@@ -36,7 +36,7 @@ def policy(name: str):
     return get_variant(name)(TcpConfig(variant=name, sack=get_variant(name).offers_sack))
 
 
-# ----------------------------------------------------------------------------- NR-SW, 002 §4.2
+# ----------------------------------------------------------------------------- NR-SW, [NETRENO] §4.2
 def test_early_sends_only_below_ten_segments():
     assert SmallWindow.early_sends(view(cwnd=9))
     assert not SmallWindow.early_sends(view(cwnd=10))
@@ -73,7 +73,7 @@ def test_the_policy_returns_the_carry_as_a_decision():
     assert policy("lsnr").on_new_ack(view(cwnd=4, snd_una=2, snd_max=7), now=0.3) is None
 
 
-# ----------------------------------------------------------------------------- NR-LRX, 002 §6.2
+# ----------------------------------------------------------------------------- NR-LRX, [NETRENO] §6.2
 def test_ack_clock_is_due_at_3_plus_w_plus_3_then_every_half_w():
     clock = AckClock()
     clock.start(3, 34)                      # Fig. 4: W = 34, T_ref = 3
@@ -97,7 +97,7 @@ def test_a_marker_ends_the_first_rtt_and_three_more_ticks_resend():
     clock.start(3, 20)
     for _ in range(5):
         clock.tick()
-    clock.boundary_seen()                   # NR-MARK (002 §6.3)
+    clock.boundary_seen()                   # NR-MARK ([NETRENO] §6.3)
     assert clock.ticks == 23 and not clock.due()
     for _ in range(3):
         clock.tick()
@@ -122,7 +122,7 @@ def test_the_policy_resends_the_head_when_the_clock_is_due():
     assert isinstance(last, RetransmitHead) and last.cwnd is None
 
 
-# ----------------------------------------------------------------------------- NR-OOO, 002 §5.3
+# ----------------------------------------------------------------------------- NR-OOO, [NETRENO] §5.3
 def test_partial_ack_near_the_marker_waits_3_minus_d_dupacks():
     nr = policy("netreno")
     nr.on_enter_recovery(view(dupacks=3, snd_max=20, flight_size_before_limited_transmit=20),
@@ -142,7 +142,7 @@ def test_without_the_guard_a_partial_ack_retransmits_at_once():
     ls.on_enter_recovery(view(dupacks=3, snd_max=20), 20 * MSS, 1 << 30, now=1.0)
     ls.on_retransmit(view(in_recovery=True, snd_max=22), 0, MSS, 0.5, now=1.0)
     d = ls.on_partial_ack(view(in_recovery=True, snd_una=21, pipe=8, cwnd=10), now=1.1)
-    assert isinstance(d, RetransmitHead) and d.cwnd == 8 * MSS         # 002 §5.1 rule 1
+    assert isinstance(d, RetransmitHead) and d.cwnd == 8 * MSS         # [NETRENO] §5.1 rule 1
     guard = ReorderGuard()
     guard.marker = 25 * MSS
     assert guard.distance(view(snd_una=22)) == 3

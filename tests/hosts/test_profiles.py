@@ -1,4 +1,4 @@
-"""OS loss-recovery profiles (seed 004, hosts/tcp/profiles.py) and the RTO estimators behind them."""
+"""OS loss-recovery profiles ([TCPDEBUG], hosts/tcp/profiles.py) and the RTO estimators behind them."""
 
 import pytest
 
@@ -61,7 +61,7 @@ def test_bad_profile_and_knob_values_are_named():
     ("linux-2.4", 0.2, 0.5),        # srtt + rttvar, rttvar floored at 200 ms: ~0.22-0.3 s here
     ("windows-xp", 0.2, 0.5),       # minRTO 200 ms, 100 ms ticks
     ("solaris", 0.4, 0.6),          # minRTO 400 ms
-    ("freebsd-4.10", 1.2, 1.3),     # minRTO 1.2 s: "more than 20 RTTs" on short paths (004)
+    ("freebsd-4.10", 1.2, 1.3),     # minRTO 1.2 s: "more than 20 RTTs" on short paths ([TCPDEBUG])
     ("rfc5681", 1.0, 1.1),
 ])
 def test_a_tail_loss_waits_for_the_profiles_retransmission_timer(profile, low, high):
@@ -89,7 +89,7 @@ def test_windows_retransmits_after_two_duplicate_acks():
 def test_newreno_repairs_two_losses_in_one_recovery_where_windows_waits_for_the_timer():
     # without SACK, two losses in one window: NewReno (RFC 6582) retransmits the second hole on
     # the partial ACK, in the same recovery; Windows XP does not retransmit on a partial ACK, so
-    # the second hole waits for the RTO (004 §3.2)
+    # the second hole waits for the RTO ([TCPDEBUG] §3.2)
     newreno, windows = _net("freebsd-4.10", sack=False), _net("windows-xp", sack=False)
     for net in (newreno, windows):
         net.drop(30, 34)

@@ -1,4 +1,4 @@
-"""RD-TCP whose k follows the reordering (003 §3's proposal for further research), both forms:
+"""RD-TCP whose k follows the reordering ([RDTCP] §3's proposal for further research), both forms:
 - rdtcp-adaptive (BL-INC's rule applied to k): a fast retransmit made after waiting 3+k dupacks
   that DSACK shows to be false raises k by one;
 - rdtcp-measured (k from the amount of reordering measured, §7): such a retransmission sets 3+k
@@ -120,7 +120,7 @@ def test_measured_timeout_resets_k_to_its_configured_value():
 
 def test_the_wait_is_bounded_by_the_window_when_it_is_used():
     # k remembers what was measured; the threshold used is at most 90 % of cwnd in segments
-    # (000 §5.1) and never below the configured k
+    # ([RRTCP] §5.1) and never below the configured k
     net = TestNetwork(TcpConfig(variant="rdtcp-measured", rdtcp=True, mss=MSS + 12,
                                 window_scale=7), LONG_DATA)
     conn, policy = net.a, net.a.policy

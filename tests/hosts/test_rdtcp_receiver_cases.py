@@ -1,4 +1,4 @@
-"""The RD-TCP receiver's reordered list and drop list, case by case (003 §3.1 "TCP receiver:
+"""The RD-TCP receiver's reordered list and drop list, case by case ([RDTCP] §3.1 "TCP receiver:
 Processing data packets"), in bytes: packet P_n is bytes [1 + 10(n-1), 1 + 10n); a stamp
 "P_a..P_b" is the byte range [first byte of P_a, end of P_b) (docs/architecture.md §4)."""
 
@@ -68,7 +68,7 @@ def test_rdtcp_receiver_case_sets_the_lists(arrivals, reordered, dropped):
 
 
 def test_rdtcp_receiver_reorder_bit_follows_the_next_expected_packet():
-    # P2 reordered, P3 dropped (003 §3's second example): P4 carries the stamp P3..P3
+    # P2 reordered, P3 dropped ([RDTCP] §3's second example): P4 carries the stamp P3..P3
     _, bits = receive([(1, None), (4, (3, 3)), (5, None), (2, None)])
     assert bits == [False, True, True, False]      # dupacks for P2 carry the bit; after the fill
                                                    # the next missing packet P3 is a drop

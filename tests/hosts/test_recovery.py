@@ -1,4 +1,4 @@
-"""Loss recovery of the three variants of 003 (sack, dsack, rdtcp) through the public engine
+"""Loss recovery of the three variants of [RDTCP] (sack, dsack, rdtcp) through the public engine
 API and the in-memory network of hosts/testing.py. Each case checks the exact byte stream and
 what the sender did: which segment it retransmitted, after how many dupacks, and cwnd."""
 
@@ -40,7 +40,7 @@ def test_no_loss_transfer_sends_no_retransmission(variant):
     assert len(net.sent) == len(DATA) // MSS
 
 
-# an unreported drop looks like reordering to RD-TCP (no stamp, 003 §3): it waits 3+k = 6
+# an unreported drop looks like reordering to RD-TCP (no stamp, [RDTCP] §3): it waits 3+k = 6
 @pytest.mark.parametrize("variant,dupacks", [("sack", 3), ("dsack", 3), ("rdtcp", 6)])
 def test_one_drop_is_fast_retransmitted_after_dupthresh_dupacks(variant, dupacks):
     net = run(variant, lambda n: n.drop(5))
@@ -91,7 +91,7 @@ def test_epdn_reported_drop_rdtcp_retransmits_after_three():
 
 
 def test_paper_example_p2_p3_dropped_no_reorder_bit():
-    """003 §3: R1 drops P2 and P3; P4 carries min P2, max P3; no reorder bit; retransmit after 3."""
+    """[RDTCP] §3: R1 drops P2 and P3; P4 carries min P2, max P3; no reorder bit; retransmit after 3."""
     net = run("rdtcp", lambda n: (n.drop(2, 3), n.stamp(4, drop_lo_of=2, drop_hi_of=3)))
     assert first_fast_retransmit(net)["dupacks"] == 3
     assert not any(s.reorder for s in net.acks)
@@ -99,7 +99,7 @@ def test_paper_example_p2_p3_dropped_no_reorder_bit():
 
 
 def test_paper_example_p2_reordered_p3_dropped():
-    """003 §3: P2 reordered, P3 dropped (P4 carries P3's range): the dupacks for P2 carry the
+    """[RDTCP] §3: P2 reordered, P3 dropped (P4 carries P3's range): the dupacks for P2 carry the
     reorder bit and P2 is not retransmitted; P3 is retransmitted after 3 plain dupacks."""
     net = run("rdtcp", lambda n: (n.hold(2, positions=4), n.drop(3),
                                   n.stamp(4, drop_lo_of=3, drop_hi_of=3)))
@@ -110,7 +110,7 @@ def test_paper_example_p2_reordered_p3_dropped():
 
 
 def test_timeout_while_waiting_three_plus_k_enters_fast_recovery():
-    """003 §3.1: "If the timer runs out while waiting for '3+k' dupacks ..., then the sender
+    """[RDTCP] §3.1: "If the timer runs out while waiting for '3+k' dupacks ..., then the sender
     assumes that the packet has been dropped, retransmits the packet and enters fast recovery":
     the window is halved (RFC 5681 eq. (4)), not collapsed to one segment as after an RTO."""
     # segment 2 of 7 is lost and unreported: 5 dupacks follow, fewer than 3+k = 6
@@ -126,7 +126,7 @@ def test_timeout_while_waiting_three_plus_k_enters_fast_recovery():
 
 
 def test_timeout_while_waiting_retransmits_the_rest_of_the_gap_after_three_dupacks():
-    """003 §3.1: after that timeout "the sender also assumes that all packets following the
+    """[RDTCP] §3.1: after that timeout "the sender also assumes that all packets following the
     dropped packet in that particular gap ... are dropped and retransmits them after receiving
     3 dupacks": segments 2 and 3 lost, unreported; 3 has 4 SACKed segments above it."""
     net = run("rdtcp", lambda n: n.drop(2, 3), data=DATA[:8 * MSS])
@@ -169,7 +169,7 @@ def test_fin_beyond_a_hole_is_kept_until_the_hole_fills(variant):
 
 
 def test_dsack_undo_during_recovery_survives_the_recovery_exit():
-    """000 §2 (BL-R): the sender "restores its old window". An undo that happens while fast
+    """[RRTCP] §2 (BL-R): the sender "restores its old window". An undo that happens while fast
     recovery is still repairing a real loss must not be cancelled by the exit's cwnd =
     ssthresh, and a false fast retransmit in the first slow start (ssthresh still the initial
     "infinite" value) must not leave recovery with cwnd at its maximum."""
@@ -185,7 +185,7 @@ def test_dsack_undo_during_recovery_survives_the_recovery_exit():
 
 
 def test_rdtcp_retransmits_at_once_when_a_later_dupack_lacks_the_bit():
-    """003 §3.1: waiting for 3+k, a dupack without the bit means drop: retransmit now."""
+    """[RDTCP] §3.1: waiting for 3+k, a dupack without the bit means drop: retransmit now."""
     net = run("rdtcp", lambda n: (n.drop(2), n.stamp(7, drop_lo_of=2, drop_hi_of=2)))
     fr = first_fast_retransmit(net)
     assert fr["dupthresh"] == 3 and fr["dupacks"] == 5     # bit on dupacks 1-4, not on the 5th
@@ -244,7 +244,7 @@ def test_delayed_acks_ack_every_second_segment_and_out_of_order_at_once():
     assert lossy.a.stats["timeouts"] == 0
 
 
-# Blanton and Allman's DSACK schemes (000 §5.1): a segment held back 6 places makes a false
+# Blanton and Allman's DSACK schemes ([RRTCP] §5.1): a segment held back 6 places makes a false
 # fast retransmit (undone by DSACK); a later one held back 4 places shows the new dupthresh
 def _two_reorderings(net):
     net.hold(3, positions=6)

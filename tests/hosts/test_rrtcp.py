@@ -1,4 +1,4 @@
-"""RR-TCP (seed 000): rrtcp-fa (DSACK-FA, §4.2) and rrtcp (DSACK-TA, §4.3).
+"""RR-TCP ([RRTCP]): rrtcp-fa (DSACK-FA, §4.2) and rrtcp (DSACK-TA, §4.3).
 
 Through TestNetwork and the public engine API: the reordering length of Figure 2, ACKs newly
 covering several segments give no sample, the 80 s history, the percentile rule, the undo of a

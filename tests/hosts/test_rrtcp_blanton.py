@@ -1,4 +1,4 @@
-"""Blanton and Allman's DSACK schemes as 000 compares them (§3, §5.7): their undo (ssthresh set
+"""Blanton and Allman's DSACK schemes as [RRTCP] compares them (§3, §5.7): their undo (ssthresh set
 back, cwnd slow-starting to it: BA02, not DSACK-R's immediate restore), BL-EWMA's dupthresh,
 and BL-TIMEDEL/BL-TIMEINC's timer that delays fast retransmit, capped at SRTT/2, never reduced.
 
@@ -163,3 +163,21 @@ def test_timer_schemes_wait_out_a_reordering_they_learnt_and_repair_a_loss(varia
     net = run(variant, setup)
     assert net.a.stats["timeouts"] == 0
     assert net.a.stats["dsack_undos"] >= 1
+
+
+def test_a_timer_scheme_without_its_rule_fails_at_instantiation():
+    from hosts.tcp.variants.blanton import _DelayedFastRetransmit
+
+    class NoRule(_DelayedFastRetransmit):
+        name = "dsack-norule"
+
+    with pytest.raises(TypeError, match="_longer"):
+        NoRule(TcpConfig())
+
+    class Fixed(_DelayedFastRetransmit):
+        name = "dsack-fixed"
+
+        def _longer(self, view):
+            return 0.05
+
+    assert Fixed(TcpConfig()).delay == 0.0

@@ -1,5 +1,5 @@
-"""RR-TCP's remaining forms (seed 000) and the engine rules they need, through the public API:
-limited transmit bounded to one cwnd and the sender's own window (000 §2.3, §5), DSACK-FA's
+"""RR-TCP's remaining forms ([RRTCP]) and the engine rules they need, through the public API:
+limited transmit bounded to one cwnd and the sender's own window ([RRTCP] §2.3, §5), DSACK-FA's
 fixed FA ratio, DSACK-ES's RTT samples (rrtcp-faes, rrtcp-taes, §4.4), DSACK-HG's histogram
 RTO (rrtcp-hg, §5.3) and the -RTX forms' RTX bit (rrtcp-fa-rtx, rrtcp-rtx, §5.1.1)."""
 
@@ -71,7 +71,7 @@ def _new_data_after_a_hole(**kw):
 
 
 def test_limited_transmit_sends_at_most_one_cwnd_beyond_the_window():
-    # 000 §2.3: one new segment per duplicate ACK, at most one cwnd (10 segments) in all
+    # [RRTCP] §2.3: one new segment per duplicate ACK, at most one cwnd (10 segments) in all
     assert _new_data_after_a_hole(limited_transmit_cwnds=1.0) == 10
     assert _new_data_after_a_hole(limited_transmit_cwnds=0.5) == 5
     # RFC 6675 §5 (3) without a bound: a segment for every duplicate ACK, for ever
@@ -79,7 +79,7 @@ def test_limited_transmit_sends_at_most_one_cwnd_beyond_the_window():
 
 
 def test_the_senders_own_window_bounds_what_is_outstanding():
-    # ns-2's window_ (000's maxwnd): 15 segments beyond SND.UNA, whatever limited transmit says
+    # ns-2's window_ ([RRTCP]'s maxwnd): 15 segments beyond SND.UNA, whatever limited transmit says
     assert _new_data_after_a_hole(limited_transmit_cwnds=1.0, send_window_segments=15) == 5
 
 
@@ -104,7 +104,7 @@ def test_fa_ratio_fixes_dsack_fas_percentile_and_starts_dsack_tas():
 
 
 def test_rrtcp_dupthresh_is_not_bounded_by_cwnd():
-    # 000 §5.7: the 0.9 cwnd bound is Blanton and Allman's, which keeps their schemes from
+    # [RRTCP] §5.7: the 0.9 cwnd bound is Blanton and Allman's, which keeps their schemes from
     # avoiding longer reorderings; RR-TCP's dupthresh is the histogram's percentile + 1
     policy = rr.RrTcpFa(config("rrtcp-fa"))
     for t in range(10):
@@ -160,7 +160,7 @@ def test_hg_rto_is_the_998th_permille_of_the_rtt_samples():
 
 
 def test_rrtcp_hg_runs_on_the_histogram_estimator_whatever_the_config_says():
-    # the estimator is what DSACK-HG is; an OS profile's (004) estimator gives way to it
+    # the estimator is what DSACK-HG is; an OS profile's ([TCPDEBUG]) estimator gives way to it
     for cfg in (config("rrtcp-hg"), config("rrtcp-hg", rto_estimator="linux-2.4")):
         conn = TcpConnection(cfg, local_port=1, remote_port=2)
         assert isinstance(conn.rtt, HistogramRtoEstimator)

@@ -100,7 +100,7 @@ def test_rttm_an_ack_that_acknowledges_nothing_new_gives_no_sample():
 
 
 def test_per_flight_no_sample_from_the_timed_segment_held_behind_a_hole():
-    # BSD-like per-flight timing (004 §3.2): one segment a round trip. Four segments at 1.0,
+    # BSD-like per-flight timing ([TCPDEBUG] §3.2): one segment a round trip. Four segments at 1.0,
     # the second lost; the first is timed and its ACK (at 1.1) releases a fifth, the next one
     # timed. B holds it behind the hole until the fast retransmit (sent at 1.2) fills it: the
     # ACK of all five at 1.3 also covers the retransmission, and gives no sample (it would

@@ -87,7 +87,7 @@ def test_injected_drops_on_r1_give_epdn_stamps_and_retransmissions(netns_ok, tmp
     assert data and len(data) >= doc["delivered_bytes"] // 1448
     # recirculated packets leave R1 behind later ones: sequence numbers go back sometimes
     assert any(b.seq < a.seq for a, b in zip(data, data[1:]))
-    # the EPDN option R1 inserted is on the wire between the gateways (first option, 003 §3)
+    # the EPDN option R1 inserted is on the wire between the gateways (first option, [RDTCP] §3)
     assert any(s.options and s.options[0][0] == "EPDN" for s in data)
 
 

@@ -20,9 +20,9 @@ RTO 3 s, minimum 200 ms, Linux's RTT variance), an initial window of two segment
 SACK is offered when the variant's policy offers it (``newreno``, ``frto-newreno`` and
 ``eifel-newreno`` do not), timestamps when it needs them (Eifel), as RD-TCP's scenario does.
 
-``run_frto_fairness`` runs 001 §5.3's fairness test (Fig. 9, scenario ``frto-fair``): six 50 KB
+``run_frto_fairness`` runs [FRTO] §5.3's fairness test (Fig. 9, scenario ``frto-fair``): six 50 KB
 transfers over the same path, set 1 (three conventional senders, Regular SACK) starting at 0 s
-and set 2 (three senders of ``spec.variant``: ``frto`` in 001's test A, ``sack`` in test B) at
+and set 2 (three senders of ``spec.variant``: ``frto`` in [FRTO]'s test A, ``sack`` in test B) at
 3 s, with DELAY's stalls when ``spec.level`` > 0. The row has each set's fastest and slowest
 transfer (time from its own first SYN to the ACK of its FIN, and 51,200 bytes over it).
 
@@ -60,14 +60,14 @@ __all__ = ["run_frto", "run_frto_fairness", "frto_config", "FRTO_SCENARIOS", "TR
            "FAIR_BYTES", "FAIR_SET_SIZE", "FAIR_SET2_START", "FAIR_START_JITTER", "CONVENTIONAL"]
 
 FRTO_SCENARIOS = ("frto-delay", "frto-loss", "frto-burst")
-TRANSFER_BYTES = 100 * 1024     # 001 §5.1: "100 KB bulk transfers"
-STALL_MEAN = 3.5                # 001 §5.1: "mean delay length of 3.5 seconds"
-GOOD_MIN, GOOD_MAX = 0.1, 20.0  # 001 §5.1: good state U(0.1, 20) s
-BAD_MEAN = 3.5                  # 001 §5.1: bad state Exp(mean 3.5 s)
-FAIR_BYTES = 50 * 1024         # 001 §5.3: "All connections transfer 50 KB of bulk data"
-FAIR_SET_SIZE = 3               # 001 §5.3: two connection sets of three connections each
-FAIR_SET2_START = 3.0           # 001 §5.3: set 2 "started three seconds after the first"
-CONVENTIONAL = "sack"           # 001's conventional RTO recovery: Linux 2.4 with SACK
+TRANSFER_BYTES = 100 * 1024     # [FRTO] §5.1: "100 KB bulk transfers"
+STALL_MEAN = 3.5                # [FRTO] §5.1: "mean delay length of 3.5 seconds"
+GOOD_MIN, GOOD_MAX = 0.1, 20.0  # [FRTO] §5.1: good state U(0.1, 20) s
+BAD_MEAN = 3.5                  # [FRTO] §5.1: bad state Exp(mean 3.5 s)
+FAIR_BYTES = 50 * 1024         # [FRTO] §5.3: "All connections transfer 50 KB of bulk data"
+FAIR_SET_SIZE = 3               # [FRTO] §5.3: two connection sets of three connections each
+FAIR_SET2_START = 3.0           # [FRTO] §5.3: set 2 "started three seconds after the first"
+CONVENTIONAL = "sack"           # [FRTO]'s conventional RTO recovery: Linux 2.4 with SACK
 # Connections "started at the same time" by a test script start within a few milliseconds of
 # each other: each opens at its set's time plus U(0, FAIR_START_JITTER). Without it the runs
 # without delays would be one deterministic run repeated (nothing else in them is random).
@@ -154,7 +154,7 @@ def _check(spec: RunSpec) -> None:
         raise ValueError(f"run_frto runs the scenarios {', '.join(FRTO_SCENARIOS)}, "
                          f"not {spec.scenario!r}")
     if spec.injection != "swap" or spec.swaps:
-        raise ValueError("001's scenarios take no reordering injection (injection 'swap' "
+        raise ValueError("[FRTO]'s scenarios take no reordering injection (injection 'swap' "
                          "with swaps 0)")
     if spec.scenario == "frto-burst" and spec.level:
         raise ValueError("frto-burst has no level: its outages are the paper's (level 0)")
@@ -163,7 +163,7 @@ def _check(spec: RunSpec) -> None:
 def run_frto(spec: RunSpec, program: Any, *, pcap: str | None = None) -> RunResult:
     """Simulate one transfer of ``spec`` (an frto-* scenario) and return its row; with
     ``pcap``, capture the sender's interface (every segment as the fixed host sends it, every
-    ACK as it arrives there: 001's time-sequence diagrams) into that file."""
+    ACK as it arrives there: [FRTO]'s time-sequence diagrams) into that file."""
     _check(spec)
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
     net = _build_network(spec, program)
@@ -220,11 +220,11 @@ def _stats(flow: Any, net: Any, models: dict, duplicates: _Duplicates, done: flo
 
 
 def run_frto_fairness(spec: RunSpec, program: Any) -> RunResult:
-    """001 §5.3's six transfers (see the module docstring); ``spec.variant`` is set 2's."""
+    """[FRTO] §5.3's six transfers (see the module docstring); ``spec.variant`` is set 2's."""
     if spec.scenario != "frto-fair":
         raise ValueError(f"run_frto_fairness runs the scenario frto-fair, not {spec.scenario!r}")
     if spec.injection != "swap" or spec.swaps:
-        raise ValueError("001's scenarios take no reordering injection (injection 'swap' "
+        raise ValueError("[FRTO]'s scenarios take no reordering injection (injection 'swap' "
                          "with swaps 0)")
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
     net = _build_network(spec, program)
@@ -271,14 +271,14 @@ def run_frto_fairness(spec: RunSpec, program: Any) -> RunResult:
                      time.perf_counter() - started, [], mss=flows[0][2].sender.mss)
 
 
-# 001 §5.1, Tables 1-3 (topologies.FrtoTopo): a 100 KB transfer over a 28.8 kbit/s link with
+# [FRTO] §5.1, Tables 1-3 (topologies.FrtoTopo): a 100 KB transfer over a 28.8 kbit/s link with
 # 200 ms one-way delay behind a 7-packet router buffer, 296-byte packets (MSS 256), in the
 # paper's three scenarios: delay spikes (the run's level: stall probability per packet),
 # random losses (level: loss probability) and loss bursts
-register(Scenario("frto-delay", "frto_paper", 296, "001 §5.1 DELAY, Table 1", run=run_frto),
-         Scenario("frto-loss", "frto_paper", 296, "001 §5.1 LOSS, Table 2", run=run_frto),
-         Scenario("frto-burst", "frto_paper", 296, "001 §5.1 BURST, Table 3", run=run_frto))
-# 001 §5.3, Fig. 9: six 50 KB transfers over the same path, three conventional ones at 0 s
+register(Scenario("frto-delay", "frto_paper", 296, "[FRTO] §5.1 DELAY, Table 1", run=run_frto),
+         Scenario("frto-loss", "frto_paper", 296, "[FRTO] §5.1 LOSS, Table 2", run=run_frto),
+         Scenario("frto-burst", "frto_paper", 296, "[FRTO] §5.1 BURST, Table 3", run=run_frto))
+# [FRTO] §5.3, Fig. 9: six 50 KB transfers over the same path, three conventional ones at 0 s
 # and three of the run's variant at 3 s, with DELAY's stalls (level 0.02) or without (0)
-register(Scenario("frto-fair", "frto_paper", 296, "001 §5.3 fairness, Fig. 9",
+register(Scenario("frto-fair", "frto_paper", 296, "[FRTO] §5.3 fairness, Fig. 9",
                   run=run_frto_fairness))

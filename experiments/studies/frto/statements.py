@@ -1,4 +1,4 @@
-"""001's statements about its Tables 1-3 and Figures 6-9 ([FRTO] §5.2-5.3), in
+"""[FRTO]'s statements about its Tables 1-3 and Figures 6-9 ([FRTO] §5.2-5.3), in
 its words, each judged by direction and size (``experiments.runner.verdicts``) on our runs.
 
 The paper's numbers are its medians over 30 runs (Tables 1-3). A statement about how much
@@ -23,8 +23,8 @@ from experiments.runner.verdicts import (ALIKE_MARGIN, Alike, Near, Statement, a
 
 __all__ = ["statements_of", "samples_of", "fairness_statements", "PAPER", "SIGNIFICANCE"]
 
-SIGNIFICANCE = 0.05     # 001 §5.3: "do not show significant difference"
-# 001 Tables 1-3: median time (s) for 100 KB, packets lost, retransmissions
+SIGNIFICANCE = 0.05     # [FRTO] §5.3: "do not show significant difference"
+# [FRTO] Tables 1-3: median time (s) for 100 KB, packets lost, retransmissions
 PAPER = {
     "delay": {"eifel": (77.94, 11, 16), "frto": (76.23, 4, 12), "sack": (94.13, 9, 57),
               "newreno": (90.72, 10, 60), "frto-newreno": (75.18, 6, 13),
@@ -58,9 +58,9 @@ def samples_of(rows: Sequence[dict]) -> dict[tuple[str, float, str], dict[int, f
 
 def statements_of(points: dict, samples: dict, *, levels: Sequence[float] = (0.02, 0.05, 0.10),
                   stall: float = 0.02, table_loss: float = 0.05) -> list[Statement]:
-    """Every statement of 001 §5.2 on Tables 1-3 and Figs. 6-8, in the paper's order.
+    """Every statement of [FRTO] §5.2 on Tables 1-3 and Figs. 6-8, in the paper's order.
     ``points``: the medians per (scenario, level, variant) (``frto_tables.points_of``);
-    ``samples``: the per-run times (``samples_of``); ``levels``: the LOSS levels 001 ran."""
+    ``samples``: the per-run times (``samples_of``); ``levels``: the LOSS levels [FRTO] ran."""
     def med(scenario, variant, what="transfer_s", level=None):
         level = {"delay": stall, "loss": table_loss, "burst": 0.0}[scenario] \
             if level is None else level
@@ -226,7 +226,7 @@ def statements_of(points: dict, samples: dict, *, levels: Sequence[float] = (0.0
 def _alike_statement(key, item, says, paper, name_a, a, name_b, b, *,
                      why_missing="", what="time", significance=False) -> Statement:
     """A "no difference" statement on two senders' runs ({seed: value}), paired by seed: its
-    size the equivalence test, and a direction (no significant difference) only where 001
+    size the equivalence test, and a direction (no significant difference) only where [FRTO]
     speaks of significance ("no significant difference", "does not differ significantly");
     "not different from" and "similar" order nothing."""
     values = {f"{name_a} median": statistics.median(a.values()) if a else None,
@@ -247,7 +247,7 @@ FAIR_FIELDS = ("set1_fastest_Bps", "set1_slowest_Bps", "set2_fastest_Bps", "set2
 
 
 def fairness_statements(points: dict, levels: Sequence[float]) -> list[Statement]:
-    """001 §5.3 (Fig. 9): "the connection sets between test A and test B give similar
+    """[FRTO] §5.3 (Fig. 9): "the connection sets between test A and test B give similar
     performance" with delays, and "do not show significant difference" without: for each set's
     fastest and slowest transfer, test A's runs against test B's."""
     out = []

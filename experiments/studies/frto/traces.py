@@ -1,14 +1,14 @@
-"""001's Figs. 1-4: time-sequence diagrams of single transfers, the conventional RTO recovery
+"""[FRTO]'s Figs. 1-4: time-sequence diagrams of single transfers, the conventional RTO recovery
 beside F-RTO (and Eifel), each after the event the figure is about.
 
-- Fig. 1: a delay triggers spurious retransmission (001 §2: the conventional sender, a delay
+- Fig. 1: a delay triggers spurious retransmission ([FRTO] §2: the conventional sender, a delay
   spike on the link, the whole window retransmitted for nothing);
 - Fig. 2: the conventional RTO recovery and F-RTO after an excessive delay (here with Eifel,
-  001's other detector, below them);
+  [FRTO]'s other detector, below them);
 - Fig. 3: the two after a lost retransmission (a segment sent three times);
 - Fig. 4: the two after a burst loss (an outage of the BURST scenario ending in a timeout).
 
-001 drew each from one traced transfer of its scenarios. Here each figure's transfer is the
+[FRTO] drew each from one traced transfer of its scenarios. Here each figure's transfer is the
 first seed (1, 2, ... up to ``SEARCH_SEEDS``) whose conventional run shows the figure's event,
 found from the run's counters and its capture at the sender's interface; every sender of the
 figure then runs with that seed, so they meet the same impairment up to the event (their runs
@@ -34,9 +34,9 @@ __all__ = ["TraceFigure", "TRACE_FIGURES", "SEARCH_SEEDS", "trace_figures"]
 
 SEARCH_SEEDS = 30       # seeds tried per figure before saying the event did not happen
 SILENCE = 1.0           # s without a transmission before a retransmission: the timer's (a
-                        # segment takes 86 ms on 001's 28.8 kbit/s link, its minimum RTO 200 ms)
-BEFORE, AFTER = 3.0, 9.0    # the figures' stretch around the event's timeout, as 001's are
-CONVENTIONAL = "sack"   # 001's conventional RTO recovery: Regular SACK on Linux 2.4
+                        # segment takes 86 ms on [FRTO]'s 28.8 kbit/s link, its minimum RTO 200 ms)
+BEFORE, AFTER = 3.0, 9.0    # the figures' stretch around the event's timeout, as [FRTO]'s are
+CONVENTIONAL = "sack"   # [FRTO]'s conventional RTO recovery: Regular SACK on Linux 2.4
 NAMES = {"sack": "conventional RTO recovery (Regular SACK)", "frto": "F-RTO (SACK)",
          "eifel": "Eifel (SACK, timestamps)"}
 
@@ -91,15 +91,15 @@ class TraceFigure:
 
 TRACE_FIGURES = (
     TraceFigure("fig1_spurious_rto.png", "frto-delay", 0.02, (CONVENTIONAL,), _spurious,
-                "001 Fig. 1: a delay triggers spurious retransmission"),
+                "[FRTO] Fig. 1: a delay triggers spurious retransmission"),
     TraceFigure("fig2_delay_frto.png", "frto-delay", 0.02, (CONVENTIONAL, "frto", "eifel"),
-                _spurious, "001 Fig. 2: the conventional RTO and F-RTO after an excessive delay"),
+                _spurious, "[FRTO] Fig. 2: the conventional RTO and F-RTO after an excessive delay"),
     TraceFigure("fig3_lost_retransmission.png", "frto-loss", 0.10, (CONVENTIONAL, "frto"),
                 _lost_retransmission,
-                "001 Fig. 3: the conventional RTO and F-RTO after a lost retransmission",
+                "[FRTO] Fig. 3: the conventional RTO and F-RTO after a lost retransmission",
                 _timeout_of_a_retransmission),
     TraceFigure("fig4_burst.png", "frto-burst", 0.0, (CONVENTIONAL, "frto"), _burst,
-                "001 Fig. 4: the conventional RTO and F-RTO after a burst loss"),
+                "[FRTO] Fig. 4: the conventional RTO and F-RTO after a burst loss"),
 )
 
 
@@ -111,7 +111,7 @@ def _traced(spec: RunSpec, program: Any, where: Path) -> tuple[dict, TimeSequenc
 
 def trace_figures(program: Any, out: Path, *, variants: tuple[str, ...],
                   scenarios: tuple[str, ...], duration: float) -> tuple[list[str], list[str]]:
-    """Draw the figures of TRACE_FIGURES whose scenario is in ``scenarios`` (001's scenario
+    """Draw the figures of TRACE_FIGURES whose scenario is in ``scenarios`` ([FRTO]'s scenario
     names: delay, loss, burst), each with those of its senders in ``variants`` (the
     conventional one always). Returns (file names written, one note per figure not drawn)."""
     written, notes = [], []

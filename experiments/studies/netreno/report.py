@@ -1,12 +1,12 @@
-"""The report of Net Reno's reproduction (experiments.netreno_tables): 002's Tables 1-3 and
-Fig. 1 from the runs' rows, our numbers beside the paper's, and 002's statements
+"""The report of Net Reno's reproduction (experiments.netreno_tables): [NETRENO]'s Tables 1-3 and
+Fig. 1 from the runs' rows, our numbers beside the paper's, and [NETRENO]'s statements
 judged on them.
 
-Tables 1 and 2 sum each connection's RTOs and drops over the runs, as 002 does over its ten
+Tables 1 and 2 sum each connection's RTOs and drops over the runs, as [NETRENO] does over its ten
 runs of about 30 s; when the sweep ran other runs or durations, a column scales our sums to
-002's 10 x 30 s (drops grow with time; RTOs are few and shown as counted too). Table 3 is the
+[NETRENO]'s 10 x 30 s (drops grow with time; RTOs are few and shown as counted too). Table 3 is the
 mean goodput (kb/s) of each sender's runs. Fig. 1 is the share of RTOs at a window of X
-segments or more, in all and per cause, over every simulated 100 KB transfer's RTOs. 002's
+segments or more, in all and per cause, over every simulated 100 KB transfer's RTOs. [NETRENO]'s
 statements on them, judged by direction and size, are ``experiments.studies.netreno.statements``.
 """
 
@@ -26,20 +26,20 @@ __all__ = ["PAPER_TABLE1", "PAPER_TABLE2", "TABLE3_ROWS", "PAPER_FIG1", "SIM_NAM
            "plot_fig1", "PAPER_RUNS", "PAPER_SECONDS", "CONNECTIONS"]
 
 CONNECTIONS = ("c1", "c2", "c3", "c4", "c5")
-PAPER_RUNS, PAPER_SECONDS = 10, 30.0    # 002 §7.1: "10 times, each simulating about 30 s"
-# 002 §7: "New-Reno and SACK ... represent, respectively, Loss-Sensitive New-Reno and SACK"
-SIM_NAMES = {"lsnr": "new-reno (loss-sensitive, 002 §5.1)",
-             "lssack": "sack (loss-sensitive, 002 §5.2)",
+PAPER_RUNS, PAPER_SECONDS = 10, 30.0    # [NETRENO] §7.1: "10 times, each simulating about 30 s"
+# [NETRENO] §7: "New-Reno and SACK ... represent, respectively, Loss-Sensitive New-Reno and SACK"
+SIM_NAMES = {"lsnr": "new-reno (loss-sensitive, [NETRENO] §5.1)",
+             "lssack": "sack (loss-sensitive, [NETRENO] §5.2)",
              "netreno": "net-reno", "netreno-sack": "net-reno-sack",
-             "newreno": "RFC 6582 NewReno (not in 002)", "sack": "RFC 6675 SACK (not in 002)"}
-# 002 Table 1: RTOs over ten runs, C1..C5
+             "newreno": "RFC 6582 NewReno (not in [NETRENO])", "sack": "RFC 6675 SACK (not in [NETRENO])"}
+# [NETRENO] Table 1: RTOs over ten runs, C1..C5
 PAPER_TABLE1 = {"lsnr": (19, 33, 36, 28, 13), "lssack": (28, 35, 26, 26, 8),
                 "netreno": (0, 0, 0, 0, 0), "netreno-sack": (0, 0, 0, 0, 0)}
-# 002 Table 2: drops over ten runs, C1..C5
+# [NETRENO] Table 2: drops over ten runs, C1..C5
 PAPER_TABLE2 = {"lsnr": (2627, 2528, 2491, 2442, 708), "lssack": (2691, 2645, 2562, 2504, 734),
                 "netreno": (2674, 2625, 2610, 2553, 695),
                 "netreno-sack": (2748, 2704, 2682, 2690, 691)}
-# 002 Table 3 (kb/s): row, the new-reno column's sender and 002's number, the sack column's
+# [NETRENO] Table 3 (kb/s): row, the new-reno column's sender and [NETRENO]'s number, the sack column's
 TABLE3_ROWS = (("Reno (standard)", "reno", 4006, None, None),
                ("none", "lsnr", 5274, "lssack", 5009),
                ("smallwnd", "lsnr-sw", 6027, "lssack-sw", 5321),
@@ -47,7 +47,7 @@ TABLE3_ROWS = (("Reno (standard)", "reno", 4006, None, None),
                ("back-to-back", "lsnr-b2b", 5584, "lssack-b2b", 4985),
                ("smallwnd+lrxt", "lsnr-sw-lrx", 6717, "lssack-sw-lrx", 5925),
                ("smallwnd+lrxt+back", "netreno", 6739, "netreno-sack", 5842))
-# 002 §4.1 / Fig. 1 at X = 1: "over 85% ... 11% ... 4%"; "less than 10% of timeouts have
+# [NETRENO] §4.1 / Fig. 1 at X = 1: "over 85% ... 11% ... 4%"; "less than 10% of timeouts have
 # congestion window larger than 10 packets"
 PAPER_FIG1 = {NON_TRIGGER: 0.85, MULTIPLE_LOSS: 0.11, LOST_RETRANSMISSION: 0.04}
 FIG1_XS = tuple(range(1, 33))
@@ -60,7 +60,7 @@ def _sim_rows(rows: Sequence[dict]) -> list[dict]:
 
 def table12_rows(rows: Sequence[dict], variants: Sequence[str]) -> list[dict]:
     """Per sender: RTOs and drops of each connection summed over its runs, the runs and
-    seconds they cover, and 002's numbers."""
+    seconds they cover, and [NETRENO]'s numbers."""
     out = []
     sim = _sim_rows(rows)
     for v in variants:
@@ -86,8 +86,8 @@ def table12_rows(rows: Sequence[dict], variants: Sequence[str]) -> list[dict]:
 
 
 def table3_rows(rows: Sequence[dict]) -> list[dict]:
-    """Per row of 002 Table 3: the mean goodput (kb/s) of each column's sender over its runs,
-    with its RTOs and loss rate, beside 002's."""
+    """Per row of [NETRENO] Table 3: the mean goodput (kb/s) of each column's sender over its runs,
+    with its RTOs and loss rate, beside [NETRENO]'s."""
     lab = [r for r in rows if "error" not in r and str(r.get("scenario", "")).startswith(
         "netreno-lab")]
 
@@ -133,11 +133,11 @@ def _cells(values) -> str:
 
 
 def table1_markdown(t12: list[dict], cfg) -> str:
-    lines = [f"**Table 1 (002 §7.1): RTOs per connection, C1 / C2 / C3 / C4 / C5 = total**, "
-             f"summed over the runs ({_runs_text(t12, cfg)}; 002: 10 runs of about 30 s); "
+    lines = [f"**Table 1 ([NETRENO] §7.1): RTOs per connection, C1 / C2 / C3 / C4 / C5 = total**, "
+             f"summed over the runs ({_runs_text(t12, cfg)}; [NETRENO]: 10 runs of about 30 s); "
              f"gateway: {_queue_text(cfg)}. RTOs of data; the handshake's (a SYN lost by a "
              f"sender opening into a full queue) apart.", "",
-             "| sender | ours | 002 | handshake RTOs |", "|---|---|---|---:|"]
+             "| sender | ours | [NETRENO] | handshake RTOs |", "|---|---|---|---:|"]
     for r in t12:
         paper = r["paper_rtos"]
         lines.append(f"| {r['sender']} (`{r['variant']}`) | {_cells(r['rtos'])} = "
@@ -147,10 +147,10 @@ def table1_markdown(t12: list[dict], cfg) -> str:
 
 
 def table2_markdown(t12: list[dict], cfg) -> str:
-    lines = [f"**Table 2 (002 §7.1): drops per connection, C1 / C2 / C3 / C4 / C5 = total**, "
-             f"summed over the runs ({_runs_text(t12, cfg)}), and scaled to 002's 10 x 30 s; "
+    lines = [f"**Table 2 ([NETRENO] §7.1): drops per connection, C1 / C2 / C3 / C4 / C5 = total**, "
+             f"summed over the runs ({_runs_text(t12, cfg)}), and scaled to [NETRENO]'s 10 x 30 s; "
              f"gateway: {_queue_text(cfg)}. Goodput: each connection's mean (Mb/s).", "",
-             "| sender | ours | ours, scaled to 10 x 30 s | 002 | goodput (Mb/s) |",
+             "| sender | ours | ours, scaled to 10 x 30 s | [NETRENO] | goodput (Mb/s) |",
              "|---|---|---|---|---|"]
     for r in t12:
         paper = r["paper_drops"]
@@ -163,11 +163,11 @@ def table2_markdown(t12: list[dict], cfg) -> str:
 
 
 def table3_markdown(t3: list[dict], cfg) -> str:
-    lines = [f"**Table 3 (002 §7.2): goodput (kb/s)** of one sender through the gateway "
+    lines = [f"**Table 3 ([NETRENO] §7.2): goodput (kb/s)** of one sender through the gateway "
              f"({_lab_queue_text(cfg)}), mean of {cfg.lab_runs} run(s) of {cfg.lab_duration:g} s "
-             f"(002: 300 s); in brackets the RTOs per run and the loss rate at the gateway "
-             f"(002: 1 %).", "",
-             "| optimizations | new-reno: ours | 002 | sack: ours | 002 |",
+             f"([NETRENO]: 300 s); in brackets the RTOs per run and the loss rate at the gateway "
+             f"([NETRENO]: 1 %).", "",
+             "| optimizations | new-reno: ours | [NETRENO] | sack: ours | [NETRENO] |",
              "|---|---|---:|---|---:|"]
 
     def cell(c):
@@ -182,10 +182,10 @@ def table3_markdown(t3: list[dict], cfg) -> str:
 
 
 def fig1_markdown(fig1: dict, cfg) -> str:
-    lines = [f"**Fig. 1 (002 §4.1): causes of RTOs** over simulated 100 KB transfers "
+    lines = [f"**Fig. 1 ([NETRENO] §4.1): causes of RTOs** over simulated 100 KB transfers "
              f"(the lab path with {TRACE_DELAY} of delay a link, drop-tail, random drops of "
              f"{', '.join(f'{x:g}' for x in cfg.trace_levels)}), classified by the analyzer "
-             f"(analyzer/rto_classes.py); 002: 2,000 Internet transfers of 1995.", "",
+             f"(analyzer/rto_classes.py); [NETRENO]: 2,000 Internet transfers of 1995.", "",
              "| sender | transfers | RTOs (engine's) | non-trigger | multiple loss | "
              "lost retransmission | mean window | window > 10 |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -196,7 +196,7 @@ def fig1_markdown(fig1: dict, cfg) -> str:
                      f"| {d['counts'][NON_TRIGGER] / n:.0%} | {d['counts'][MULTIPLE_LOSS] / n:.0%}"
                      f" | {d['counts'][LOST_RETRANSMISSION] / n:.0%} | {d['mean_window']} | "
                      f"{over / n:.0%} |")
-    lines.append("| 002 | 2,000 | - | > 85 % | 11 % | 4 % | - | < 10 % |")
+    lines.append("| [NETRENO] | 2,000 | - | > 85 % | 11 % | 4 % | - | < 10 % |")
     return "\n".join(lines)
 
 
@@ -218,7 +218,7 @@ def _lab_queue_text(cfg) -> str:
 
 
 def markdown(t12, t3, fig1, stated, cfg) -> str:
-    """Every table of the run, then 002's statements with their two verdicts."""
+    """Every table of the run, then [NETRENO]'s statements with their two verdicts."""
     parts = []
     if t12:
         parts += [table1_markdown(t12, cfg), table2_markdown(t12, cfg)]
@@ -226,16 +226,16 @@ def markdown(t12, t3, fig1, stated, cfg) -> str:
         parts.append(table3_markdown(t3, cfg))
     if fig1:
         parts.append(fig1_markdown(fig1, cfg))
-    parts.append(f"**002's statements** ({_runs_text(t12, cfg) if t12 else 'no sim runs'}; "
-                 f"002: 10 runs of about 30 s)\n\n"
-                 + verdicts_markdown(stated, paper="002", columns=(("paper", "002"),
+    parts.append(f"**[NETRENO]'s statements** ({_runs_text(t12, cfg) if t12 else 'no sim runs'}; "
+                 f"[NETRENO]: 10 runs of about 30 s)\n\n"
+                 + verdicts_markdown(stated, paper="[NETRENO]", columns=(("paper", "[NETRENO]"),
                                                                   ("ours", "ours"))))
     return "\n\n".join(parts)
 
 
 def plot_fig1(fig1: dict, path: Path) -> bool:
     """Fig. 1: for each X, the share of RTOs at a window of X segments or more, in all and
-    per cause; 002's shares at X = 1 as stars. False when there is nothing to draw."""
+    per cause; [NETRENO]'s shares at X = 1 as stars. False when there is nothing to draw."""
     if not any(d["rtos"] for d in fig1.values()):
         return False
     import matplotlib
@@ -249,7 +249,7 @@ def plot_fig1(fig1: dict, path: Path) -> bool:
             ax.plot(FIG1_XS, d["shares"][name], line, color=colour,
                     label=name.replace("_", " "))
         ax.plot([1, 1, 1], [PAPER_FIG1[c] for c in RTO_CLASSES], "*", ms=12, color="gold",
-                mec="black", label="002 at X = 1 (85, 11, 4 %)")
+                mec="black", label="[NETRENO] at X = 1 (85, 11, 4 %)")
         ax.axvline(10, color="0.6", lw=0.6, ls=":")
         ax.set_xlabel("X: window at the RTO (segments)")
         ax.set_ylabel("share of RTOs with window >= X")

@@ -6,11 +6,11 @@ time, through the P4 gateway (``topologies.netreno``).
   1/50) in the P4 program, configured through the controller (``red`` of the port); each sender
   opens at U(0, 1) s. The row has each connection's RTOs and drops
   (``c1_rtos`` ... ``c5_drops``) and goodput. ``netreno-sim-droptail``: the same network with
-  the program's drop-tail buffer of 16 instead of RED (002 uses RED "to eliminate the phase
+  the program's drop-tail buffer of 16 instead of RED ([NETRENO] uses RED "to eliminate the phase
   effects" of drop-tail).
 - ``netreno-lab`` (§7.2, Table 3): one backlogged sender through a RED gateway (buffer 20,
   min_th 5, max_th 10, w_q 1/512, max_p 0.02) from 100 to 10 Mb/s; ``spec.level`` adds random
-  drops of data packets in the P4 program (its ``drop_prob``; 002's gateway "reported loss rate
+  drops of data packets in the P4 program (its ``drop_prob``; [NETRENO]'s gateway "reported loss rate
   of 1%", RED's own, so the tables run with 0). ``netreno-lab-droptail``: drop-tail 20.
 - ``netreno-trace`` (§4.1, Fig. 1): ``TRACE_TRANSFERS`` 100 KB transfers one after another
   (each a new connection) over the lab path with ``TRACE_DELAY`` on both links and the
@@ -23,10 +23,10 @@ ACKs of its opening) that reach r1 less those that leave it towards the sink, af
 ``spec.duration``, when the senders' links stop carrying anything and ``DRAIN`` seconds empty
 the queue. Counters (RTOs, goodput) are read at ``spec.duration``. RTOs are those of data
 (``rtos``), the handshake's apart (``syn_rtos``): a sender that opens when the queue is full may
-lose its SYN, which 002's always-backlogged connections, open before the runs, could not, and
+lose its SYN, which [NETRENO]'s always-backlogged connections, open before the runs, could not, and
 which no recovery of data avoids.
 
-Every host runs NetBSD 1.2's timers as 002 §3 states them (``netbsd_config``): 512-byte
+Every host runs NetBSD 1.2's timers as [NETRENO] §3 states them (``netbsd_config``): 512-byte
 segments, delayed ACKs (200 ms), an initial window of one segment, at most 128 segments of
 cwnd, the RTO in 500 ms ticks with a 1 s minimum (2 ticks), one RTT sample per flight.
 """
@@ -62,18 +62,18 @@ SIM_SCENARIOS = ("netreno-sim", "netreno-sim-droptail")
 LAB_SCENARIOS = ("netreno-lab", "netreno-lab-droptail")
 TRACE_SCENARIO = "netreno-trace"
 NETRENO_SCENARIOS = SIM_SCENARIOS + LAB_SCENARIOS + (TRACE_SCENARIO,)
-MTU = 512 + 40                  # 002 §3: "Maximum segment size is 512 bytes"
+MTU = 512 + 40                  # [NETRENO] §3: "Maximum segment size is 512 bytes"
 
-# 002 §7.1: "RED (with buffer size = 16 packets, min_th = 4, max_th = 8, w_q = 0.002, and
+# [NETRENO] §7.1: "RED (with buffer size = 16 packets, min_th = 4, max_th = 8, w_q = 0.002, and
 # max_p = 1/50)"; the buffer is the topology's max_queue_size
 RED_SIM = {"min_th": 4, "max_th": 8, "w_q": 0.002, "max_p": 1 / 50}
-# 002 §7.2: "bufferize=20, min_th=5, max_th=10, w_q=1/512, max_q=0.02" (max_q is max_p)
+# [NETRENO] §7.2: "bufferize=20, min_th=5, max_th=10, w_q=1/512, max_q=0.02" (max_q is max_p)
 RED_LAB = {"min_th": 5, "max_th": 10, "w_q": 1 / 512, "max_p": 0.02}
-SIM_SENDERS = 5                 # 002 Fig. 6: C1-C5
+SIM_SENDERS = 5                 # [NETRENO] Fig. 6: C1-C5
 START_SPREAD = 1.0              # each sender opens at U(0, 1) s
 DRAIN = 2.0                     # seconds to empty r1's queue before drops are counted
 LAB_PORT = 2                    # NetRenoLabTopo: r1's port towards the sink
-TRANSFER_BYTES = 100 * 1024     # 002 §4.1: "Each transfer delivered 100KB of data"
+TRANSFER_BYTES = 100 * 1024     # [NETRENO] §4.1: "Each transfer delivered 100KB of data"
 TRACE_TRANSFERS = 20            # transfers per run of the trace study
 TRACE_DELAY = "12.5ms"          # each link's: a 50 ms round trip, a wide-area path
 TRACE_GAP = 0.5                 # seconds between one transfer's end and the next one's SYN
@@ -82,7 +82,7 @@ TRACE_LIMIT = 300.0             # seconds a transfer may take at most
 
 def netbsd_config(spec: RunSpec) -> Any:
     """Both ends' engine configuration: the variant (its SACK offer) on NetBSD 1.2's timers
-    (002 §3)."""
+    ([NETRENO] §3)."""
     policy = get_variant(spec.variant)
     return TcpConfig(variant=spec.variant, mss=SCENARIOS[spec.scenario].mss,
                      sack=policy.offers_sack, timestamps=policy.needs_timestamps,
@@ -190,7 +190,7 @@ def _timed(net: Any, tracer: Any) -> Any:
 
 
 def _flow_counters(flow: Any, handshake: _HandshakeTimeouts, duration: float) -> dict:
-    """A sender's counters. ``rtos``: retransmission timeouts of data (002's Tables 1 and 3);
+    """A sender's counters. ``rtos``: retransmission timeouts of data ([NETRENO]'s Tables 1 and 3);
     ``syn_rtos``: the timeouts of the opening handshake, apart."""
     s = flow.sender.stats
     syn = handshake.of(flow.sender)
@@ -206,7 +206,7 @@ def _check(spec: RunSpec, scenarios: tuple) -> None:
         raise ValueError(f"this run is for the scenarios {', '.join(scenarios)}, "
                          f"not {spec.scenario!r}")
     if spec.injection != "swap" or spec.swaps:
-        raise ValueError("002's scenarios take no reordering injection (injection 'swap' "
+        raise ValueError("[NETRENO]'s scenarios take no reordering injection (injection 'swap' "
                          "with swaps 0)")
 
 
@@ -222,13 +222,13 @@ def _sim_network(spec: RunSpec, program: Any) -> Any:
 
 def run_netreno_sim(spec: RunSpec, program: Any, *, pcap: str | None = None,
                     traced: str = "c1", tracer: Any = None) -> RunResult:
-    """002 §7.1: five backlogged flows through r1 (see the module docstring). With ``pcap``,
+    """[NETRENO] §7.1: five backlogged flows through r1 (see the module docstring). With ``pcap``,
     capture sender ``traced``'s interface (every segment it sends, every ACK it gets back),
-    as 002's traces of one connection of this network (Figs. 3-5); ``tracer(time, event,
+    as [NETRENO]'s traces of one connection of this network (Figs. 3-5); ``tracer(time, event,
     fields)`` gets that sender's engine events (hosts.tcp's ``trace``)."""
     _check(spec, SIM_SCENARIOS)
     if spec.level:
-        raise ValueError("002 §7.1's drops are the gateway's own (level 0)")
+        raise ValueError("[NETRENO] §7.1's drops are the gateway's own (level 0)")
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
     net = _sim_network(spec, program)
     senders = [f"c{i}" for i in range(1, SIM_SENDERS + 1)]
@@ -277,9 +277,9 @@ def _lab_network(program: Any, *, seed: int, red: dict | None, drop: float = 0.0
 
 def run_netreno_lab(spec: RunSpec, program: Any, *, pcap: str | None = None,
                     tracer: Any = None) -> RunResult:
-    """002 §7.2: one backlogged flow through the RED gateway (see the module docstring). With
+    """[NETRENO] §7.2: one backlogged flow through the RED gateway (see the module docstring). With
     ``pcap``, capture the sender's interface (every segment as s sends it, every ACK as it
-    gets back), as 002's traces of single connections (Figs. 2-5); ``tracer(time, event,
+    gets back), as [NETRENO]'s traces of single connections (Figs. 2-5); ``tracer(time, event,
     fields)`` gets the sender's engine events (hosts.tcp's ``trace``)."""
     _check(spec, LAB_SCENARIOS)
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
@@ -334,7 +334,7 @@ class _Transfers:
 
 
 def run_netreno_trace(spec: RunSpec, program: Any) -> RunResult:
-    """002 §4.1 on simulated transfers (see the module docstring)."""
+    """[NETRENO] §4.1 on simulated transfers (see the module docstring)."""
     _check(spec, (TRACE_SCENARIO,))
     started = time.perf_counter()   # wall clock for the report only; the simulation never reads it
     # the lab path, wide-area delays, drop-tail: RED came after Paxson's traces
@@ -381,14 +381,14 @@ def _rto_causes(pcap: str) -> list:
     return out
 
 
-# 002 §7.1 (Tables 1-2), §7.2 (Table 3), §4.1 (Fig. 1): topologies.netreno's networks,
+# [NETRENO] §7.1 (Tables 1-2), §7.2 (Table 3), §4.1 (Fig. 1): topologies.netreno's networks,
 # 512-byte segments
-register(Scenario("netreno-sim", "netreno_sim", MTU, "002 §7.1, RED, Tables 1-2",
+register(Scenario("netreno-sim", "netreno_sim", MTU, "[NETRENO] §7.1, RED, Tables 1-2",
                   run=run_netreno_sim),
-         Scenario("netreno-sim-droptail", "netreno_sim", MTU, "002 §7.1, drop-tail",
+         Scenario("netreno-sim-droptail", "netreno_sim", MTU, "[NETRENO] §7.1, drop-tail",
                   run=run_netreno_sim),
-         Scenario("netreno-lab", "netreno_lab", MTU, "002 §7.2, RED, Table 3",
+         Scenario("netreno-lab", "netreno_lab", MTU, "[NETRENO] §7.2, RED, Table 3",
                   run=run_netreno_lab),
-         Scenario("netreno-lab-droptail", "netreno_lab", MTU, "002 §7.2, drop-tail",
+         Scenario("netreno-lab-droptail", "netreno_lab", MTU, "[NETRENO] §7.2, drop-tail",
                   run=run_netreno_lab),
-         Scenario(TRACE_SCENARIO, "netreno_lab", MTU, "002 §4.1, Fig. 1", run=run_netreno_trace))
+         Scenario(TRACE_SCENARIO, "netreno_lab", MTU, "[NETRENO] §4.1, Fig. 1", run=run_netreno_trace))

@@ -1,13 +1,13 @@
-"""002's statements about its Fig. 1 and Tables 1-3 ([NETRENO]
+"""[NETRENO]'s statements about its Fig. 1 and Tables 1-3 ([NETRENO]
 §4.1, §7.1-7.2), in its words, each judged by direction and size
 (``experiments.runner.verdicts``) on our runs (``experiments.studies.netreno.report``'s
 tables).
 
-Tables 1 and 2 count over 002's ten runs of about 30 s: our sums are scaled to 10 x 30 s
-before they are set beside 002's. An RTO count is held to 20 % (two Poisson standard
-deviations of 002's own 129), a drop count, a goodput and a share as the defaults say. Where
-002 compares two of its numbers ("slightly more losses", "+14 %") the size is the ratio of
-ours against the ratio of 002's, within 0.05. Table 3's rows, which 002 states only as
+Tables 1 and 2 count over [NETRENO]'s ten runs of about 30 s: our sums are scaled to 10 x 30 s
+before they are set beside [NETRENO]'s. An RTO count is held to 20 % (two Poisson standard
+deviations of [NETRENO]'s own 129), a drop count, a goodput and a share as the defaults say. Where
+[NETRENO] compares two of its numbers ("slightly more losses", "+14 %") the size is the ratio of
+ours against the ratio of [NETRENO]'s, within 0.05. Table 3's rows, which [NETRENO] states only as
 numbers, are judged one by one: each optimization's gain over none.
 """
 
@@ -27,16 +27,16 @@ from experiments.studies.netreno.report import (CONNECTIONS, PAPER_FIG1, PAPER_R
 
 __all__ = ["statements_of", "RTO_TOLERANCE", "SIGNIFICANCE"]
 
-RTO_TOLERANCE = 0.20    # two Poisson sd of 002's 129 RTOs (2 / sqrt(129) = 0.18)
+RTO_TOLERANCE = 0.20    # two Poisson sd of [NETRENO]'s 129 RTOs (2 / sqrt(129) = 0.18)
 SIGNIFICANCE = 0.05
-WINDOW = 10             # 002 §4.1: "congestion window larger than 10 packets"
+WINDOW = 10             # [NETRENO] §4.1: "congestion window larger than 10 packets"
 NAME = {"lsnr": "new-reno", "lssack": "sack", "netreno": "net-reno",
         "netreno-sack": "net-reno-sack"}
 
 
 def statements_of(rows: Sequence[dict], t12: list[dict], t3: list[dict],
                   fig1: dict) -> list[Statement]:
-    """Every statement of 002 on Fig. 1 (§4.1) and Tables 1-3 (§7), in the paper's order."""
+    """Every statement of [NETRENO] on Fig. 1 (§4.1) and Tables 1-3 (§7), in the paper's order."""
     return (_fig1(fig1) + _table1(t12) + _table2(t12) + _table3(t3) + _sim_goodput(rows, t12))
 
 
@@ -60,7 +60,7 @@ def _fig1(fig1: dict) -> list[Statement]:
               test="non-trigger the largest class ('the dominant factor', Fig. 1's caption)",
               size=Near("non-trigger share", lambda v: v["non-trigger share"],
                         PAPER_FIG1[NON_TRIGGER], bound()), why_missing=why,
-              note="002: 2,000 Internet transfers of 1995 (Paxson's N2); ours: NetBSD Reno's "
+              note="[NETRENO]: 2,000 Internet transfers of 1995 (Paxson's N2); ours: NetBSD Reno's "
                    "100 KB transfers over the lab path with random drops, their RTOs classed "
                    "by the analyzer"),
         judge("fig1_multiple_loss", item, "For the remaining, 11% are due to multiple loss",
@@ -86,7 +86,7 @@ def _fig1(fig1: dict) -> list[Statement]:
               values={"largest multiple-loss share": multiple_curve}, direction=None,
               size=Near("multiple-loss curve's largest share",
                         lambda v: v["largest multiple-loss share"], 0.10, bound(over=False)),
-              why_missing=why, note="002's own X = 1 point is 11 % (the sentence before): the "
+              why_missing=why, note="[NETRENO]'s own X = 1 point is 11 % (the sentence before): the "
                                     "curve's maximum is at X = 1"),
         not_run("fig1_average_window", item, "we measured the congestion windows while the "
                 "connections are not in timeout. The average window size is 12 packets",
@@ -162,7 +162,7 @@ def _table2(t12: list[dict]) -> list[Statement]:
             values={f"{nr} drops": r["drops_total"] if r else None,
                     f"{base} drops": b["drops_total"] if b else None},
             direction=lambda x, nr=nr, base=base: x[f"{nr} drops"] > x[f"{base} drops"],
-            test="more drops in total (002's own C5 has fewer: 695 against 708)",
+            test="more drops in total ([NETRENO]'s own C5 has fewer: 695 against 708)",
             size=Near("drops ratio", lambda x, nr=nr, base=base:
                       x[f"{nr} drops"] / x[f"{base} drops"], ratio, absolute()),
             why_missing=why))
@@ -227,10 +227,10 @@ def _table3(t3: list[dict]) -> list[Statement]:
                                              "smallwnd+lrxt+back")},
             direction=lambda v: v["none"] < v["smallwnd"] < v["smallwnd+lrxt"]
             and v["smallwnd+lrxt+back"] > v["none"],
-            test="none < smallwnd < smallwnd+lrxt, and all three above none (002's own sack "
+            test="none < smallwnd < smallwnd+lrxt, and all three above none ([NETRENO]'s own sack "
                  "column has all three below smallwnd+lrxt)", why_missing=why,
             note=f"no number in the sentence; the rows' gains are the statements below (all "
-                 f"three: {gain:+.1%} in 002)"))
+                 f"three: {gain:+.1%} in [NETRENO])"))
         for label, _, _, _, _ in TABLE3_ROWS[2:]:
             if label not in paper:
                 continue
@@ -257,7 +257,7 @@ def _table3(t3: list[dict]) -> list[Statement]:
         test="the sack column below the new-reno column in every row",
         size=Near("mean sack / new-reno", lambda v: statistics.fmean(
             v["sack / new-reno by row"].values()), paper_ratio, absolute()), why_missing=why,
-        note="002 blames the SACK deficit on CPU cost (SACK 20 % worse on 100 MHz hosts); "
+        note="[NETRENO] blames the SACK deficit on CPU cost (SACK 20 % worse on 100 MHz hosts); "
              "virtual time has no CPU cost, so it is not expected here"))
     return out
 

@@ -1,4 +1,4 @@
-"""002's Figs. 2-5 ([NETRENO] §4.2, §6.2, §6.4): time-sequence diagrams of one connection,
+"""[NETRENO]'s Figs. 2-5 ([NETRENO] §4.2, §6.2, §6.4): time-sequence diagrams of one connection,
 each showing one of Net Reno's mechanisms at work.
 
 - Fig. 2 (§4.2, NR-SW): a loss in a window of three recovered by fast retransmission, the
@@ -10,14 +10,14 @@ each showing one of Net Reno's mechanisms at work.
 - Fig. 5 (§6.4, NR-B2B): a New-Reno connection's second recovery starts on the first duplicate
   ACK after the full ACK of the first one (``lsnr-b2b``).
 
-002 drew each from a trace of its simulations. Here each is drawn from one traced run of 002's
+[NETRENO] drew each from a trace of its simulations. Here each is drawn from one traced run of [NETRENO]'s
 networks (``experiments.studies.netreno.scenario``): Figs. 2-4 from the lab's single connection
 (§7.2, RED from 100 to 10 Mb/s, with ``LAB_LEVEL`` random drops so that losses come often in
 a few seconds), Fig. 5 from sender C1 of the five of §7.1, whose windows reach the tens of
 segments a second recovery needs. Each figure's run is the first seed (1, 2, ... up to
 ``SEARCH_SEEDS``) whose trace shows the figure's event, found from the sender's engine events
 (``fast-retransmit``, ``retransmit``, ``timeout``, ``recovery-exit``); Fig. 4 runs with Fig. 3's
-seed, the same connection up to the lost retransmission, as 002's. The capture is at the
+seed, the same connection up to the lost retransmission, as [NETRENO]'s. The capture is at the
 sender's interface; the diagrams are drawn by ``experiments.runner.timeseq``, as every study's
 are, with the event's points labelled, and each figure's points are written beside it as a
 CSV (time, segment, what).
@@ -43,9 +43,9 @@ SEARCH_SEEDS = 10       # seeds tried per figure before saying the event did not
 LAB_SECONDS = 3.0       # each lab run: some 7,000 segments at 10 Mb/s
 SIM_SECONDS = 2.0       # each run of the five senders (they open within the first second)
 LAB_LEVEL = 0.03        # data packets the gateway drops at random besides RED's
-SMALL_WINDOW = 3        # 002 Fig. 2: "The connection has a window size of three packets"
+SMALL_WINDOW = 3        # [NETRENO] Fig. 2: "The connection has a window size of three packets"
 NEAR = 0.002            # s: a captured segment and the engine event that sent it
-SEGMENT = 512           # 002's segment size (netbsd_config)
+SEGMENT = 512           # [NETRENO]'s segment size (netbsd_config)
 
 
 @dataclass
@@ -215,14 +215,14 @@ class TraceFigure:
 
 TRACE_FIGURES = (
     TraceFigure("fig2_small_window.png", "netreno-lab", "lsnr-sw", _small_window,
-                "002 Fig. 2: recovering one loss in a window of three (NR-SW)"),
+                "[NETRENO] Fig. 2: recovering one loss in a window of three (NR-SW)"),
     TraceFigure("fig3_lost_retransmission.png", "netreno-lab", "lssack", _lost_retransmission,
-                "002 Fig. 3: the retransmission is lost too; SACK waits for its timer"),
+                "[NETRENO] Fig. 3: the retransmission is lost too; SACK waits for its timer"),
     TraceFigure("fig4_ack_clock.png", "netreno-lab", "lssack-lrx", _ack_clock,
-                "002 Fig. 4: the ACK clock sends the lost retransmission again (NR-LRX)",
+                "[NETRENO] Fig. 4: the ACK clock sends the lost retransmission again (NR-LRX)",
                 seed_of="fig3_lost_retransmission.png"),
     TraceFigure("fig5_back_to_back.png", "netreno-sim", "lsnr-b2b", _back_to_back,
-                "002 Fig. 5: the first recovery starts the second at once (NR-B2B)"),
+                "[NETRENO] Fig. 5: the first recovery starts the second at once (NR-B2B)"),
 )
 
 

@@ -1,7 +1,7 @@
 """The incremental-deployment series ([RDTCP] §7): RD-TCP and its k-adapting
 forms when the router that drops a segment is a legacy one, beside SACK and RACK-TLP.
 
-003 §7 asks how RD-TCP fares "when there are some routers in a network which have not been
+[RDTCP] §7 asks how RD-TCP fares "when there are some routers in a network which have not been
 upgraded to use our mechanism". On the paper's dumbbell either gateway, or both, can be a legacy
 router (``RunSpec.legacy``: the gateway program's legacy mode, the same queue without EPDN), and
 loss can happen at either: at R1, whose bottleneck queue overflows (drop-tail, 65 packets), or
@@ -9,7 +9,7 @@ at R2, which drops data segments on their way to B with a small probability (``R
 the gateway's drop injection: loss downstream of the bottleneck, a lossy last hop or a router
 congested by other traffic; with it the window stays below what fills R1's queue, so R2 is
 where nearly every loss happens). A drop at a legacy router reaches B without a stamp, and B's
-RD-TCP receiver takes the gap for reordering (003 §3's fallback): the sender waits 3 + k
+RD-TCP receiver takes the gap for reordering ([RDTCP] §3's fallback): the sender waits 3 + k
 duplicate ACKs, or for the RTO, instead of 3.
 
 A point is (sender, legacy setting, drop site, swaps per second): its throughput (mean, sample
@@ -145,7 +145,7 @@ def legacy_markdown(rows: list[dict], *, duration: float | None = None) -> str:
     """The series as a Markdown table: which router dropped (drops per run at each) and what
     reached B (stamps, reorder-bit ACKs) beside each sender's throughput."""
     per = f" per {duration:g} s run" if duration else " per run"
-    lines = ["Incremental deployment (003 §7): throughput when the router that drops is a "
+    lines = ["Incremental deployment ([RDTCP] §7): throughput when the router that drops is a "
              "legacy router; drops, stamps and ACKs are means" + per + ".", "",
              "| sender | legacy routers | loss at | swaps/s | throughput (B/s) | vs both "
              "upgraded | drops R1 / R2 | stamps at B | reorder-bit ACKs | fast rtx / RTOs |",
@@ -187,7 +187,7 @@ def plot_legacy(points: dict[tuple, dict], path: Path, *,
         _legacy_panel(ax, here, site, LABELS, sender_style)
         _panel_title(ax, here, swaps, site, r2_drop)
         ax.set_ylabel("B/s delivered in order")
-    title = "Fig. 10 (not in the paper): incremental deployment (003 §7), legacy routers"
+    title = "Fig. 10 (not in the paper): incremental deployment ([RDTCP] §7), legacy routers"
     if duration:
         title += f", {duration:g} s transfers"
     title += ("\nmeans over seeds; bars: sd over seeds of the difference from the same seed's "

@@ -31,14 +31,14 @@ __all__ = ["plot_all", "swap_figure", "injection_figure", "delay_figure", "k_stu
 LABELS = {"sack": "TCP SACK", "dsack": "TCP DSACK (undo)", "rdtcp": "RD-TCP (k=3)",
           "dsack-inc": "TCP DSACK, dupthresh +1 (BL-INC)",
           "dsack-avg": "TCP DSACK, dupthresh avg (BL-AVG)",
-          "rdtcp-adaptive": "RD-TCP, k +1 per false FR (003 §3)",
-          "rdtcp-measured": "RD-TCP, k from measured reordering (003 §3)",
+          "rdtcp-adaptive": "RD-TCP, k +1 per false FR ([RDTCP] §3)",
+          "rdtcp-measured": "RD-TCP, k from measured reordering ([RDTCP] §3)",
           "rdtcp-measured-undo": "RD-TCP, k measured, false FRs undone (DSACK)",
           "eifel": "TCP SACK with Eifel undo (timestamps, RFC 3522)",
           "rack": "TCP SACK with RACK-TLP (time-based, RFC 8985)",
           "rrtcp": "RR-TCP (DSACK, dupthresh from reordering histogram)",
           "rrtcp-fa": "RR-TCP with a fixed FA ratio (DSACK-FA)"}
-# the paper's names for its own senders, for its stars ("TCP using DSACK": 003 §6 does not say
+# the paper's names for its own senders, for its stars ("TCP using DSACK": [RDTCP] §6 does not say
 # which DSACK response it ran, so not "undo")
 PAPER_LABELS = {"sack": "TCP SACK", "dsack": "TCP using DSACK", "rdtcp": "RD-TCP (k=3)"}
 # per interval: line style and whether the marker is filled (1 s solid and filled, 8 s dashed, open)
@@ -142,16 +142,16 @@ def _paper_stars(ax, variants) -> None:
             ax.plot([15], [PAPER[(base, 15)]], "*", color=colour, mec="black", mew=0.6, ms=14,
                     zorder=5, label=f"paper: {PAPER_LABELS[base]}, 15 swaps every 1 s "
                                     f"({PAPER[(base, 15)]:,} B/s)")
-            ax.annotate(f"003: {PAPER_LABELS[base]} {PAPER[(base, 15)]:,}", (15, PAPER[(base, 15)]),
+            ax.annotate(f"[RDTCP]: {PAPER_LABELS[base]} {PAPER[(base, 15)]:,}", (15, PAPER[(base, 15)]),
                         xytext=(9, -3), textcoords="offset points", fontsize=6.5, color=colour,
                         va="top")
 
 
 def _paper_line(ax) -> None:
-    """003's throughput without reordering, a dotted line named at its left end."""
+    """[RDTCP]'s throughput without reordering, a dotted line named at its left end."""
     ax.axhline(PAPER[("none", 0)], color="grey", lw=0.8, ls=":",
                label=f"paper: no reordering, any sender ({PAPER[('none', 0)]:,} B/s)")
-    ax.annotate(f"003: no reordering {PAPER[('none', 0)]:,}", (0, PAPER[("none", 0)]),
+    ax.annotate(f"[RDTCP]: no reordering {PAPER[('none', 0)]:,}", (0, PAPER[("none", 0)]),
                 xytext=(2, 2), textcoords="offset points", fontsize=6.5, color="grey")
 
 
@@ -239,7 +239,7 @@ def injection_figure(points: dict, *, duration: float | None = None):
 def delay_figure(points: dict, *, duration: float | None = None,
                  ns2_points: dict | None = None):
     """Fig. 9: throughput against the share of data packets delayed on the bottleneck link by
-    a further N(25 ms, 8 ms) (003 §7's "reordering based on delays", 000's model), every
+    a further N(25 ms, 8 ms) ([RDTCP] §7's "reordering based on delays", [RRTCP]'s model), every
     sender that ran."""
     return _level_figure(
         points, ("delay",),

@@ -46,7 +46,7 @@ def aggregate_all(rows: Iterable[dict]) -> dict[PointKey, dict]:
 
 
 def deployment_run(row: dict) -> bool:
-    """A run of the incremental-deployment series (003 §7: a legacy router, or drops at R2),
+    """A run of the incremental-deployment series ([RDTCP] §7: a legacy router, or drops at R2),
     reported apart (experiments.studies.rdtcp.legacy), never in the figures' points."""
     return row.get("legacy", "none") != "none" or bool(row.get("r2_drop", 0.0))
 
@@ -115,7 +115,7 @@ def shape_checks(points: dict) -> dict[str, Any]:
             steps_ok = all(b <= a * 1.005 for a, b in zip(sack, sack[1:]))
             out[f"sack_falls_interval_{interval:g}s"] = bool(steps_ok and sack[-1] < sack[0])
     # the paper's claim is for its RD-TCP (k = 3); the extensions that set k from what the
-    # sender learns (003 §3's further research) are held to the same bound beside it
+    # sender learns ([RDTCP] §3's further research) are held to the same bound beside it
     for variant in RDTCP_VARIANTS:
         prefix = variant.replace("-", "_")
         base = baseline(points, variant)
@@ -194,7 +194,7 @@ ANY_SENDER = "any sender"
 
 def _table_row(scenario: str, variant: str, paper: float, ours: dict | None,
                base: dict | None) -> dict:
-    # the paper quotes one no-reordering throughput, of the network whatever the sender (003 §4)
+    # the paper quotes one no-reordering throughput, of the network whatever the sender ([RDTCP] §4)
     row = {"scenario": scenario, "variant": variant, "paper_Bps": paper,
            "paper_value_for": ANY_SENDER if scenario == "no reordering" else
            paper_sender(variant),
@@ -267,7 +267,7 @@ def table_markdown(rows: list[dict], *, duration: float | None = None) -> str:
                      "extension.")
     lines.append("Within 10 %: the size verdict of our throughput against the paper's number, "
                  "for the paper's own senders (- for a borrowed number or a point not run); "
-                 "003's statements, each with its direction and size, are in the table below.")
+                 "[RDTCP]'s statements, each with its direction and size, are in the table below.")
     lines.append("Swaps done / asked: mean per run of the random queue swaps made and of those "
                  "asked; a swap is skipped when fewer than two packets wait in R1's queue, so a "
                  "sender that keeps the queue short is reordered less.")
@@ -280,7 +280,7 @@ def _borrowed(r: dict) -> bool:
 
 
 # how the ns-2 column's runs are built (experiments/ns2/scenario.py)
-NS2_NOTE = ("SACK as Agent/TCP/Sack1 with Agent/TCPSink/Sack1, on the same dumbbell; 003's "
+NS2_NOTE = ("SACK as Agent/TCP/Sack1 with Agent/TCPSink/Sack1, on the same dumbbell; [RDTCP]'s "
             "queue swaps as hold-backs before R1's queue, by a swap's displacement in the "
             "queue's length; mean ± sd over the same seeds")
 NS2_LACKS_MARK = "—"

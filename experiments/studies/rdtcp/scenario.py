@@ -8,8 +8,8 @@ drop-tail buffer of 65 packets at R1's bottleneck port, enforced by the P4 gatew
 bulk transfer from A to B; no delayed ACKs (ns-2's default TCP sink). Reordering is either the
 paper's random queue swaps at R1's bottleneck queue (``sim.reorder``), one of the gateway's
 own P4 injection modes, set through the controller's impairment knobs, or reordering by delay
-on the bottleneck link (``sim.reorder.PacketDelayer``, the model of 000 and of 003 §7).
-Incremental deployment (003 §7): either gateway, or both, may run as a legacy router (``legacy``,
+on the bottleneck link (``sim.reorder.PacketDelayer``, the model of [RRTCP] and of [RDTCP] §7).
+Incremental deployment ([RDTCP] §7): either gateway, or both, may run as a legacy router (``legacy``,
 the gateway program's legacy mode: the same queue, no EPDN), and R2 may drop data segments on
 their way to B (``r2_drop``, the gateway's drop injection), so that loss can happen at either.
 
@@ -44,14 +44,14 @@ MSS = MTU - 40                # IPv4 + TCP headers without options
 # of k = 3 (dupthresh = 6)": every RunSpec's defaults
 MAX_CWND_SEGMENTS = RunSpec.max_cwnd_segments
 RDTCP_K = RunSpec.k
-# the paper's three senders, then Blanton and Allman's DSACK schemes that adapt dupthresh (003 §2
+# the paper's three senders, then Blanton and Allman's DSACK schemes that adapt dupthresh ([RDTCP] §2
 # cites them as [10]; Fig. 4's "TCP using DSACK" may be one of them: hosts/tcp/variants/dsack.py),
-# then RD-TCP with the two ways of setting k that 003 §3 proposes for further research: raised
+# then RD-TCP with the two ways of setting k that [RDTCP] §3 proposes for further research: raised
 # by one per false fast retransmit, or set from the reordering measured (variants/rdtcp.py), the
 # latter also with DSACK undo of the false fast retransmits that teach it k; then
-# Eifel (001's other detector: RFC 3522 timestamps, undo at the first ACK; variants/eifel.py);
+# Eifel ([FRTO]'s other detector: RFC 3522 timestamps, undo at the first ACK; variants/eifel.py);
 # then RACK-TLP (RFC 8985), time-based loss detection, today's reference point (variants/rack.py),
-# and RR-TCP (seed 000's DSACK-TA: dupthresh from a reordering histogram, variants/rrtcp.py)
+# and RR-TCP ([RRTCP]'s DSACK-TA: dupthresh from a reordering histogram, variants/rrtcp.py)
 PAPER_VARIANTS = ("sack", "dsack", "rdtcp")
 # (the RD-TCP sweep's default set; every registered sender may run: spec.SENDERS)
 VARIANTS = PAPER_VARIANTS + ("dsack-inc", "dsack-avg", "rdtcp-adaptive", "rdtcp-measured",
@@ -69,7 +69,7 @@ PAPER.update({(extension, 15): PAPER[("rdtcp", 15)]
               for extension in ("rdtcp-adaptive", "rdtcp-measured", "rdtcp-measured-undo")})
 PAPER[("eifel", 15)] = PAPER[("sack", 15)]        # SACK with Eifel: the SACK it modifies
 PAPER[("rack", 15)] = PAPER[("sack", 15)]         # SACK with RACK-TLP's loss detection
-PAPER[("rrtcp", 15)] = PAPER[("dsack", 15)]       # RR-TCP: a DSACK scheme (000)
+PAPER[("rrtcp", 15)] = PAPER[("dsack", 15)]       # RR-TCP: a DSACK scheme ([RRTCP])
 
 
 def build_network(spec: RunSpec, program: Any) -> Any:
@@ -146,7 +146,7 @@ def _epdn_seen(flow: Any) -> dict:
     """What the endpoints saw of EPDN: the stamps B's receiver honoured (a drop reported) and
     ignored, the ACKs it sent with the reorder bit (a gap it took for reordering), and the
     duplicate ACKs with that bit A received. Beside the gateways' drop counters they show
-    whether a drop reached the receiver as a stamp (003 §7: not from a legacy router)."""
+    whether a drop reached the receiver as a stamp ([RDTCP] §7: not from a legacy router)."""
     rcv, snd = flow.receiver.stats, flow.sender.stats
     return {"rcv_epdn_stamps": _stat(rcv, "epdn_stamps"),
             "rcv_epdn_ignored": _stat(rcv, "epdn_ignored"),
@@ -168,7 +168,7 @@ def _displacement_stats(displacements: dict[int, int], spec: RunSpec) -> dict:
 
 # §4: the runs above; RD-TCP's Figures 1-4 (topologies.PaperTopo), and the incremental
 # deployment of §7 (legacy routers, drops at R2), which only this scenario's run reads
-SCENARIO = Scenario("rdtcp", "rdtcp_paper", MTU, "003 §4", run=run_paper,
+SCENARIO = Scenario("rdtcp", "rdtcp_paper", MTU, "[RDTCP] §4", run=run_paper,
                     settings=("legacy", "r2_drop"),
-                    settings_name="the incremental deployment's settings (003 §7)")
+                    settings_name="the incremental deployment's settings ([RDTCP] §7)")
 register(SCENARIO)

@@ -1,13 +1,13 @@
-"""003's statements about its Figures 1-4 and §6's k ([RDTCP] §5-6), in its
+"""[RDTCP]'s statements about its Figures 1-4 and §6's k ([RDTCP] §5-6), in its
 words, each judged by direction and size (``experiments.runner.verdicts``) on the sweep's
 points.
 
-003 quotes four throughputs of 10-minute transfers: 607,500 B/s without reordering, and at 15
+[RDTCP] quotes four throughputs of 10-minute transfers: 607,500 B/s without reordering, and at 15
 queue swaps every second 526,000 (SACK), 600,600 (DSACK) and 607,440 (RD-TCP, k = 3). A
 throughput is held to 10 %, a relative throughput to 0.05, except RD-TCP's "negligible"
-reduction: 003's is 0.01 %, and 1 % is allowed (the seeds' spread of one point). The statements
-are about 003's three senders; our extensions (``rdtcp-measured`` and the others) are in
-paper_table's numbers, not judged against 003's words.
+reduction: [RDTCP]'s is 0.01 %, and 1 % is allowed (the seeds' spread of one point). The statements
+are about [RDTCP]'s three senders; our extensions (``rdtcp-measured`` and the others) are in
+paper_table's numbers, not judged against [RDTCP]'s words.
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ from experiments.studies.rdtcp.scenario import PAPER, RDTCP_K
 
 __all__ = ["statements_of", "NEGLIGIBLE", "K_SWAPS", "K_INTERVAL", "SIGNIFICANCE"]
 
-NEGLIGIBLE = 0.01       # RD-TCP's "negligible" reduction: within 1 % (003: 0.01 %)
-K_SWAPS, K_INTERVAL = 15, 1.0      # the level 003 quotes, where the k study runs
+NEGLIGIBLE = 0.01       # RD-TCP's "negligible" reduction: within 1 % ([RDTCP]: 0.01 %)
+K_SWAPS, K_INTERVAL = 15, 1.0      # the level [RDTCP] quotes, where the k study runs
 SIGNIFICANCE = 0.05
 QUOTED = "15 swaps every 1 s"
 
 
 def _k_runs(rows: Sequence[dict], k: int, span: int = 0) -> dict[int, float]:
-    """RD-TCP's throughput by seed at 003's quoted level for ``k`` (the figures' swap model:
+    """RD-TCP's throughput by seed at [RDTCP]'s quoted level for ``k`` (the figures' swap model:
     span 0, swaps anywhere in the queue)."""
     return {int(r["seed"]): float(r["throughput_Bps"]) for r in rows
             if "error" not in r and not deployment_run(r) and r["variant"] == "rdtcp"
@@ -40,7 +40,7 @@ def _k_runs(rows: Sequence[dict], k: int, span: int = 0) -> dict[int, float]:
 
 
 def statements_of(rows: Sequence[dict], points: dict, k_study: dict) -> list[Statement]:
-    """Every statement of 003 §5-6 on its figures, in the paper's order. ``points``: the
+    """Every statement of [RDTCP] §5-6 on its figures, in the paper's order. ``points``: the
     figures' points (``report.aggregate``); ``k_study``: ``report.k_study``'s curves."""
     base = {v: (baseline(points, v) or {}).get("mean") for v in ("sack", "dsack", "rdtcp")}
     at15 = {v: (points.get((v, "swap", K_INTERVAL, K_SWAPS, 0.0)) or {}).get("mean")
@@ -72,7 +72,7 @@ def statements_of(rows: Sequence[dict], points: dict, k_study: dict) -> list[Sta
               size=Near("reduction, 1 - at 15/s / none",
                         lambda v: 1 - v["SACK at 15/s"] / v["no reordering"],
                         1 - paper_sack / paper_none, absolute()),
-              note="003 writes 'reduced to' for 'reduced by' (526,000 / 607,500 = 0.866)"),
+              note="[RDTCP] writes 'reduced to' for 'reduced by' (526,000 / 607,500 = 0.866)"),
         judge("sack_falls", "§5, Fig. 1", "When we increased the amount of swaps every 1 or 8 "
               "seconds, the average throughput gradually decreased", paper="",
               values={f"SACK every {i:g} s": curves.get(("sack", i)) for i in (1.0, 8.0)},
@@ -100,7 +100,7 @@ def statements_of(rows: Sequence[dict], points: dict, k_study: dict) -> list[Sta
               direction=lambda v: _rises_beyond_1(v["RD-TCP by k (B/s)"]),
               test="higher at each k above 1 than at the k before, and 'rapidly': the first "
                    "step above k = 1 gains more than the step from 0 to 1",
-              note="003 presents k = 3; the k study's swaps anywhere in the queue, as the "
+              note="[RDTCP] presents k = 3; the k study's swaps anywhere in the queue, as the "
                    "figures' (summary.json k_study has swaps at most 5 places apart too)"),
         judge("rdtcp15", "§6, Fig. 2", "When reordering was introduced say 15 queue swaps every "
               "second, the average throughput was 607440 bytes/second", paper="607,440 B/s",
@@ -118,7 +118,7 @@ def statements_of(rows: Sequence[dict], points: dict, k_study: dict) -> list[Sta
               size=Near("reduction, 1 - at 15/s / none",
                         lambda v: 1 - v["RD-TCP at 15/s"] / v["no reordering"],
                         1 - paper_rd / paper_none, absolute(NEGLIGIBLE)),
-              note="'negligible': within 1 % (003's own is 0.01 %)"),
+              note="'negligible': within 1 % ([RDTCP]'s own is 0.01 %)"),
         judge("rdtcp_flat", "§6, Fig. 2", "Overall, the throughput reduced negligibly when the "
               "frequency of reordering was increased", paper="",
               values={f"RD-TCP every {i:g} s": curves.get(("rdtcp", i)) for i in (1.0, 8.0)},
@@ -134,7 +134,7 @@ def statements_of(rows: Sequence[dict], points: dict, k_study: dict) -> list[Sta
               direction=lambda v: all(v[f"RD-TCP every {i:g} s"][s] > v[f"SACK every {i:g} s"][s]
                                       for i in (1.0, 8.0) for s in v[f"SACK every {i:g} s"] if s),
               test="RD-TCP above SACK at every level with swaps, both intervals",
-              note="003 §7: 'our solution improves the throughput performance of the network to "
+              note="[RDTCP] §7: 'our solution improves the throughput performance of the network to "
                    "a large extent'"),
         judge("dsack15", "§6, Fig. 4", "when the number of queue swaps every second was 15, the "
               "average throughput of TCP using DSACK was 600600 bytes/second",
@@ -153,7 +153,7 @@ def statements_of(rows: Sequence[dict], points: dict, k_study: dict) -> list[Sta
               size=Near("RD-TCP / DSACK at 15/s every 1 s",
                         lambda v: v["RD-TCP every 1 s"][15] / v["DSACK every 1 s"][15],
                         paper_rd / paper_dsack, absolute()),
-              note="003's 'much better' is 1.1 % at its quoted level"),
+              note="[RDTCP]'s 'much better' is 1.1 % at its quoted level"),
     ]
     return out
 

@@ -1,8 +1,8 @@
-"""000's statements about its figures and tables (§2.1, §5), in its words, each
+"""[RRTCP]'s statements about its figures and tables (§2.1, §5), in its words, each
 judged by direction and size (``experiments.runner.verdicts``) on our numbers: the ordering or
 shape it states, and its number within a stated tolerance where it gives one.
 
-000's figures are missing from the text; its numbers are those of its prose and its two tables.
+[RRTCP]'s figures are missing from the text; its numbers are those of its prose and its two tables.
 Where it gives a shape with a word of degree ("drops rapidly", "far fewer", "significantly")
 the direction's test says how the word is read, beside the statement, so a reader can disagree
 with the reading. A statement that two things do not differ ("atop one another", "comparable",
@@ -75,7 +75,7 @@ def _pct(d: dict) -> dict:
 def _st(key: str, item: str, says: str, paper: str, values: dict,
         direction: Callable[[dict], bool] | None, test: str = "", size=None,
         note: str = "", **kw) -> Statement:
-    """000's statement (every curve a value: an empty one is a point not run)."""
+    """[RRTCP]'s statement (every curve a value: an empty one is a point not run)."""
     return judge(f"{item.lower().replace(' ', '').replace('.', '')}_{key}", item, says,
                  paper=paper or "-", values=values, direction=direction, test=test, size=size,
                  note=note, **kw)
@@ -94,7 +94,7 @@ def _alike(key, item, says, paper, name_a, a: dict, name_b, b: dict, *, what="th
            margin=ALIKE_MARGIN, shown: dict | None = None, note="",
            significance: bool = False, order=None) -> Statement:
     """A "no difference" statement on two sets of runs paired by key (seed, or (x, seed)):
-    its size is the equivalence test; it has a direction only when 000 speaks of significance
+    its size is the equivalence test; it has a direction only when [RRTCP] speaks of significance
     ("no significant effect"): then no significant difference (Wilcoxon signed-rank on the
     log ratios). "Atop one another", "comparable", "similar" order nothing, and a difference
     too small to matter may still be significant. ``order``: (direction, test) of a statement
@@ -144,7 +144,7 @@ def _fig1(v: View) -> list[Statement]:
             {"DSACK at (s)": dsack, "fast retransmit at (s)": fr}, None,
             size=Near("DSACK - fast retransmit (s)", lambda k: dsack - fr, (0.40, 0.45),
                       relative()),
-            note="our clock starts at the connection's first SYN, 000's figure at its first "
+            note="our clock starts at the connection's first SYN, [RRTCP]'s figure at its first "
                  "packet shown: the time from the fast retransmit to the DSACK is compared"),
         _st("restored", "Fig. 1", "Note that the sender restores its old window of sixteen "
             "packets thereafter", "16 packets",
@@ -606,7 +606,7 @@ def _cv(series: list | None) -> float | None:
 
 
 def checks_of(view: View) -> list[Statement]:
-    """Every statement of 000 §2.1 and §5 on its figures and tables, in 000's order (§5.7's
+    """Every statement of [RRTCP] §2.1 and §5 on its figures and tables, in [RRTCP]'s order (§5.7's
     sweep is ``sweep57.sweep_checks``)."""
     return (_fig1(view) + _fig4_5(view) + _fig6_7(view) + _fig8_9(view) + _fig10_13(view)
             + _table3(view) + _fig14_16(view) + _fig17_18(view) + _table4_fig19(view))

@@ -1,14 +1,14 @@
-"""RR-TCP's evaluation ([RRTCP] §5) as data: every figure of 000 drawn from
+"""RR-TCP's evaluation ([RRTCP] §5) as data: every figure of [RRTCP] drawn from
 runs, its curves and the runs behind each point, and the runs of its two tables.
 
 A point's key is the ``RunSpec`` of its first seed (``point_key``); the sweep runs each key for
 every seed (a key with no random element, such as SACK without delays, for seed 1 only). Figures
-share runs where 000's setups coincide (Fig. 15's normal curve is Fig. 4's, Table 3 is read off
+share runs where [RRTCP]'s setups coincide (Fig. 15's normal curve is Fig. 4's, Table 3 is read off
 Fig. 12's runs, Fig. 8's fixed-FA sender at 90 % is DSACK-FA), so a sweep runs each once. The
 one-run figures (1, 9 and 19) are traces of a single run each (``TRACES``), run by the driver.
 
-000's numbers in the captions are kept; the x values of each figure are the mode's
-(``RrConfig``): 000's figure images are missing, so its exact points are unknown.
+[RRTCP]'s numbers in the captions are kept; the x values of each figure are the mode's
+(``RrConfig``): [RRTCP]'s figure images are missing, so its exact points are unknown.
 """
 
 from __future__ import annotations
@@ -31,15 +31,15 @@ PAPER_NAMES = {"sack": "SACK", "dsack": "DSACK-R", "rrtcp-fa": "DSACK-FA",
                "dsack-inc": "BL-INC", "dsack-avg": "BL-AVG", "dsack-ewma": "BL-EWMA",
                "dsack-timedel": "BL-TIMEDEL", "dsack-timeinc": "BL-TIMEINC",
                "rack": "RACK-TLP (RFC 8985)"}
-# the senders whose FA ratio is fixed (000 §4.2), which a run's fa_ratio sets
+# the senders whose FA ratio is fixed ([RRTCP] §4.2), which a run's fa_ratio sets
 FA_VARIANTS = ("rrtcp-fa", "rrtcp-fa-rtx", "rrtcp-faes")
-FA_DEFAULT = 0.90               # 000 Table 2: the initial (DSACK-FA: fixed) FA ratio
-# 000 §5.5: the delay distributions, each with mean 25 ms (Fig. 15), ns-2's default shapes
+FA_DEFAULT = 0.90               # [RRTCP] Table 2: the initial (DSACK-FA: fixed) FA ratio
+# [RRTCP] §5.5: the delay distributions, each with mean 25 ms (Fig. 15), ns-2's default shapes
 DISTRIBUTIONS = {"normal": "normal:0.025,0.008", "exponential": "exponential:0.025",
                  "hyperexponential": "hyperexponential:0.025,4",
                  "pareto": "pareto:0.025,1.5", "pareto II": "pareto2:0.025,1.2",
                  "uniform": "uniform:0,0.05"}
-BURSTS = 0.0002                 # 000 §5.7: "a small fraction (0.02%) of packet drops"
+BURSTS = 0.0002                 # [RRTCP] §5.7: "a small fraction (0.02%) of packet drops"
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class RrConfig:
     bl_k: tuple[float, ...]             # Figs. 17/18: mean delay kP, P = 50 ms
     variants: tuple[str, ...] = ()      # only these senders (empty: each figure's own)
     # runs on a slower path (P > 50 ms, capacity M/2P) last P/50 ms times ``duration``, so that
-    # every run carries as many packets (quick mode's short runs); False: all ``duration`` (000)
+    # every run carries as many packets (quick mode's short runs); False: all ``duration`` ([RRTCP])
     per_packet: bool = False
 
 
@@ -78,11 +78,11 @@ class Curve:
 
 @dataclass(frozen=True)
 class Panel:
-    """One figure of 000: what it plots and the curves it has."""
+    """One figure of [RRTCP]: what it plots and the curves it has."""
 
     number: str                         # "4", "8a"
     name: str                           # the PNG's name
-    title: str                          # 000's caption
+    title: str                          # [RRTCP]'s caption
     xlabel: str
     metric: str                         # a field of the report's points
     ylabel: str
@@ -92,7 +92,7 @@ class Panel:
 
 @dataclass(frozen=True)
 class TableSpec:
-    """One table of 000: its rows (label, point key)."""
+    """One table of [RRTCP]: its rows (label, point key)."""
 
     number: str
     name: str
@@ -114,7 +114,7 @@ class Trace:
 
 # ------------------------------------------------------------------------------- keys
 def base_spec(cfg: RrConfig, variant: str, **kw) -> RunSpec:
-    """A point's key: ``variant`` on 000's scenario with ``kw``; delayed packets (``level``)
+    """A point's key: ``variant`` on [RRTCP]'s scenario with ``kw``; delayed packets (``level``)
     mean injection "delay" unless another is given; a fixed FA ratio of 90 % is the FA
     senders' own, so the key leaves it unset and the point is theirs."""
     if kw.get("fa_ratio") == FA_DEFAULT:
@@ -137,7 +137,7 @@ def point_key(spec_or_row) -> RunSpec:
 
 
 def ideal_key(key: RunSpec) -> RunSpec:
-    """SACK-NODELAY of a point (000 §5.1.1): SACK on the same path with the same random drops,
+    """SACK-NODELAY of a point ([RRTCP] §5.1.1): SACK on the same path with the same random drops,
     nothing delayed or burst."""
     return replace(key, variant="sack", injection="swap", level=0.0, delay="", ack_level=0.0,
                    bursts=0.0, fa_ratio=0.0, alt_extra_delay=RunSpec.alt_extra_delay)
@@ -164,7 +164,7 @@ def _curve(cfg, variant, xs, make, *, scale: float = 1.0, suffix: str = "", **kw
 
 
 def _normal_k(k: float, p: float) -> str:
-    """000 §5.3/§5.7: N(kP, kP/3)."""
+    """[RRTCP] §5.3/§5.7: N(kP, kP/3)."""
     return f"normal:{k * p:g},{k * p / 3:g}"
 
 
@@ -202,7 +202,7 @@ def _fig6(cfg: RrConfig) -> list[Panel]:
 
 
 def _timeout_setup(cfg: RrConfig, v: str, p: float, **kw) -> RunSpec:
-    """000 §5.2: 1.4 % delayed by U[0, 4P], 0.6 % dropped."""
+    """[RRTCP] §5.2: 1.4 % delayed by U[0, 4P], 0.6 % dropped."""
     return base_spec(cfg, v, level=0.014, drop=0.006, delay=f"uniform:0,{4 * p:g}",
                      path_delay=p, **kw)
 
@@ -234,9 +234,9 @@ def _fig7_8(cfg: RrConfig) -> list[Panel]:
                   "throughput", "throughput (B/s)", fig8)]
 
 
-LONG_P = 0.2        # 000 §5.3: P = 200 ms
-LONG_LEVEL = 0.04   # 000 §5.3: 4 % of packets delayed, no drops
-TABLE3_K = 6.0      # 000 §5.3: "we fix k at 6" (N(1200, 400) ms) for Figs. 12/13 and Table 3
+LONG_P = 0.2        # [RRTCP] §5.3: P = 200 ms
+LONG_LEVEL = 0.04   # [RRTCP] §5.3: 4 % of packets delayed, no drops
+TABLE3_K = 6.0      # [RRTCP] §5.3: "we fix k at 6" (N(1200, 400) ms) for Figs. 12/13 and Table 3
 
 
 def _long_delay(cfg: RrConfig, v: str, k: float, **kw) -> RunSpec:
@@ -300,7 +300,7 @@ def _fig15(cfg: RrConfig) -> list[Panel]:
 
 def _fig16(cfg: RrConfig) -> list[Panel]:
     def make(v, gap):
-        if not gap:         # 000 §5.6: "at a delay of zero ... no reordering"
+        if not gap:         # [RRTCP] §5.6: "at a delay of zero ... no reordering"
             return base_spec(cfg, v)
         return base_spec(cfg, v, injection="altpath", level=0.5,
                          alt_extra_delay=f"{gap * 1e3:g}ms")
@@ -340,7 +340,7 @@ ALL_FIGURES = ("1", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", 
 
 
 def panels(cfg: RrConfig) -> list[Panel]:
-    """The figures of ``cfg.figures`` drawn from the sweep's points, in 000's order."""
+    """The figures of ``cfg.figures`` drawn from the sweep's points, in [RRTCP]'s order."""
     wanted = set(cfg.figures)
     out = []
     for builder in dict.fromkeys(FIGURE_OF[f] for f in ALL_FIGURES if f in FIGURE_OF):
@@ -371,15 +371,15 @@ def tables(cfg: RrConfig) -> list[TableSpec]:
 
 
 def _bursty(cfg: RrConfig, v: str, bursts: float, **kw) -> RunSpec:
-    """000 §5.7, Table 4: P = 200 ms, 2 % delayed by N(100, 33) ms, drop events or none."""
+    """[RRTCP] §5.7, Table 4: P = 200 ms, 2 % delayed by N(100, 33) ms, drop events or none."""
     return base_spec(cfg, v, level=0.02, delay="normal:0.1,0.033", path_delay=0.2,
                      bursts=bursts, **kw)
 
 
 # ------------------------------------------------------------------------------- traces
 FIG1_DELAYED_PACKET = 15    # the first packet of the window of 16 (IW 2: 2 + 4 + 8 before it)
-FIG1_DELAY = "constant:0.45"    # 000 §2.1: "The first packet sent is delayed by 0.45 s"
-FIG1_DURATION = 1.6     # s: the false fast retransmit and its undo, as 000's Fig. 1 shows
+FIG1_DELAY = "constant:0.45"    # [RRTCP] §2.1: "The first packet sent is delayed by 0.45 s"
+FIG1_DURATION = 1.6     # s: the false fast retransmit and its undo, as [RRTCP]'s Fig. 1 shows
 
 
 def traces(cfg: RrConfig) -> list[Trace]:
@@ -407,7 +407,7 @@ def traces(cfg: RrConfig) -> list[Trace]:
 
 # ------------------------------------------------------------------------------- runs
 def point_keys(cfg: RrConfig) -> list[RunSpec]:
-    """Every point the figures and tables read, once each, in 000's order."""
+    """Every point the figures and tables read, once each, in [RRTCP]'s order."""
     keys = [key for panel in panels(cfg) for curve in panel.curves for _, key in curve.points]
     keys += [key for table in tables(cfg) for _, key in table.rows]
     # throughput relative to each point's SACK-NODELAY, where that is one run (no random drops)

@@ -1,5 +1,5 @@
-"""RR-TCP's figures (000 Figs. 1 and 4-19) as PNG files: the sweep's curves, and the traces of
-the one-run figures. Each title carries 000's caption, the run length and seeds, and which
+"""RR-TCP's figures ([RRTCP] Figs. 1 and 4-19) as PNG files: the sweep's curves, and the traces of
+the one-run figures. Each title carries [RRTCP]'s caption, the run length and seeds, and which
 element of the network made the impairments (the P4 gateway or the simulator)."""
 
 from __future__ import annotations
@@ -117,8 +117,8 @@ def plot_panels(points: dict, panels: Sequence[Panel], out: Path, *,
         ax.set_ylim(bottom=0)
         if low is not None:
             _ratio_panel(low, points, panel, ref)
-        ax.set_title(f"000 Fig. {panel.number}: {panel.title}\n{run_lengths(_keys(panel))} runs "
-                     f"(000: 1000 s), {stats_note(drawn)}\n{panel_mechanisms(_keys(panel))}"
+        ax.set_title(f"[RRTCP] Fig. {panel.number}: {panel.title}\n{run_lengths(_keys(panel))} runs "
+                     f"([RRTCP]: 1000 s), {stats_note(drawn)}\n{panel_mechanisms(_keys(panel))}"
                      + (f"\n{NS2_STYLE_NOTE}" if ns2_drawn else ""), fontsize=8)
         ax.grid(alpha=0.3)
         # below the figure: under the curves it would hide them (below the lower panel when
@@ -133,7 +133,7 @@ def plot_panels(points: dict, panels: Sequence[Panel], out: Path, *,
 
 
 NS2_STYLE_NOTE = ("ns-2 2.35's runs of the same points (ns-2: in the legend): wide pale lines, "
-                  "x markers, in the sender's colour; 000's delays as ns-2 error models")
+                  "x markers, in the sender's colour; [RRTCP]'s delays as ns-2 error models")
 
 
 def _ratio_panel(ax, points: dict, panel: Panel, ref: str) -> None:
@@ -180,7 +180,7 @@ def plot_traces(results: dict[str, list[dict]], traces: Sequence[Trace], out: Pa
             continue
         fig = draw[trace.number](runs)
         where = panel_mechanisms([r["spec"] for r in runs], delay_nth=trace.delay_nth)
-        fig.axes[0].set_title(f"000 Fig. {trace.number}: {trace.title}\n"
+        fig.axes[0].set_title(f"[RRTCP] Fig. {trace.number}: {trace.title}\n"
                               f"{runs[0]['spec'].duration:g} s, seed 1; {where}", fontsize=8)
         save_figure(fig, out / trace.name)
         written.append(trace.name)

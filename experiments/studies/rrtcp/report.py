@@ -1,11 +1,11 @@
 """RR-TCP's evaluation read off the runs: each point's metrics (mean and sample sd over its
-seeds), the figures' curves as numbers, and 000's two tables with its numbers beside ours.
+seeds), the figures' curves as numbers, and [RRTCP]'s two tables with its numbers beside ours.
 
-The metrics, per run, then averaged over a point's seeds (000 §5's measures, as defined here
-where 000 leaves them open):
+The metrics, per run, then averaged over a point's seeds ([RRTCP] §5's measures, as defined here
+where [RRTCP] leaves them open):
 
 * ``throughput``: data bytes delivered in order per second; ``relative``: over the point's
-  SACK-NODELAY (SACK on the same path, same drops, nothing delayed), 000 §5.1.1's ideal.
+  SACK-NODELAY (SACK on the same path, same drops, nothing delayed), [RRTCP] §5.1.1's ideal.
 * ``ffr_ratio`` (Fig. 5): false fast retransmits per delayed packet, the share of reorderings
   the sender failed to tolerate; only from runs that lost nothing (then every fast retransmit
   is false).
@@ -34,7 +34,7 @@ METRICS = ("throughput", "ffr_ratio", "timeout_fraction", "fr_fraction", "fr_rat
            "delivered_packets", "rto_mean_s", "rto_at_timeouts_s", "fa_ratio_mean",
            "fa_ratio_end", "dupthresh_mean", "timeouts", "fast_retransmits", "dsack_undos",
            "delayed")
-# 000 Table 3: mean RTO (s); Table 4: (total packets, FR ratio %) without and with drops
+# [RRTCP] Table 3: mean RTO (s); Table 4: (total packets, FR ratio %) without and with drops
 TABLE3_PAPER = {"sack": 1.0, "dsack": 1.0, "rrtcp-fa": 3.1, "rrtcp": 1.6, "rrtcp-taes": 3.1,
                 "rrtcp-hg": 2.3}
 TABLE4_PAPER = {("dsack-inc", False): (97184, 0.13), ("dsack-inc", True): (60708, 0.48),
@@ -154,16 +154,16 @@ def _fmt(v: float | None, digits: int = 3) -> str:
 
 
 def table_markdown(table: TableSpec, points: dict) -> str:
-    """Table 3 or 4 with 000's numbers beside ours."""
+    """Table 3 or 4 with [RRTCP]'s numbers beside ours."""
     if table.number == "3":
         return _table3(table, points)
     return _table4(table, points)
 
 
 def _table3(table: TableSpec, points: dict) -> str:
-    lines = [f"000 Table 3: {table.title}. Ours: the RTO in force averaged over each run "
+    lines = [f"[RRTCP] Table 3: {table.title}. Ours: the RTO in force averaged over each run "
              f"(and the RTO of each timeout, averaged), mean over seeds.", "",
-             "| sender | 000 (s) | ours (s) | ours at timeouts (s) | timeouts per run |",
+             "| sender | [RRTCP] (s) | ours (s) | ours at timeouts (s) | timeouts per run |",
              "|---|---:|---:|---:|---:|"]
     for label, key in table.rows:
         p = points.get(key) or {}
@@ -176,11 +176,11 @@ def _table3(table: TableSpec, points: dict) -> str:
 def _table4(table: TableSpec, points: dict) -> str:
     duration = table.rows[0][1].duration if table.rows else 1000.0
     scale = 1000.0 / duration
-    lines = [f"000 Table 4: {table.title} (P = 200 ms, 2% delayed by N(100, 33) ms; drops: "
+    lines = [f"[RRTCP] Table 4: {table.title} (P = 200 ms, 2% delayed by N(100, 33) ms; drops: "
              f"events started by 0.02% of packets, each dropping everything for U[300, 400] "
-             f"ms). Total packets: delivered, ours scaled to 000's 1000 s"
+             f"ms). Total packets: delivered, ours scaled to [RRTCP]'s 1000 s"
              + (f" from {duration:g} s runs" if duration != 1000.0 else "") + ".", "",
-             "| sender | 000 total packets | ours | 000 FR ratio % | ours | timeouts per run |",
+             "| sender | [RRTCP] total packets | ours | [RRTCP] FR ratio % | ours | timeouts per run |",
              "|---|---:|---:|---:|---:|---:|"]
     for label, key in table.rows:
         p = points.get(key) or {}

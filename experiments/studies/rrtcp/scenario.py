@@ -1,9 +1,9 @@
 """One run of RR-TCP's evaluation ([RRTCP] §5) in virtual time.
 
-000's setup (§5, Fig. 3, Table 2): one long-lived flow from a to b across ``topologies.RrTcpTopo``
+[RRTCP]'s setup (§5, Fig. 3, Table 2): one long-lived flow from a to b across ``topologies.RrTcpTopo``
 through the P4 gateways, maxwnd M = 50 packets of 1000 bytes, the bottleneck (R1, R2) with
 one-way delay P (``spec.path_delay``, 50 ms unless given) and capacity S = M/R, so that an
-unimpaired window builds no queue. The bottleneck carries 000's impairments, each where it can
+unimpaired window builds no queue. The bottleneck carries [RRTCP]'s impairments, each where it can
 be made:
 
 * reordering of data packets by delay (§2.4, §5): each data packet is delayed with probability
@@ -26,17 +26,17 @@ be made:
 ``mechanisms(spec)`` says which element made each impairment of a run; the figure driver prints
 it beside each figure and table.
 
-The senders run 000's timers (§5): RFC 2988's RTO with K = 4 and
+The senders run [RRTCP]'s timers (§5): RFC 2988's RTO with K = 4 and
 a 1 s minimum, 64 s maximum, a 10 ms clock, one segment timed at a time as ns-2's agents do
 (``RTT_SAMPLING``); an initial window of two packets; maxwnd M as the sender's own window
 (ns-2's window_: at most M packets beyond SND.UNA, whatever limited transmit allows, which is
 what makes a packet delayed by more than a window wait rather than draw a fast retransmit,
-000 §5.6-5.7); limited transmit bounded to one cwnd beyond cwnd (000 §2.3, Table 2), the same
+[RRTCP] §5.6-5.7); limited transmit bounded to one cwnd beyond cwnd ([RRTCP] §2.3, Table 2), the same
 rule for every sender; no delayed ACKs at the receiver, which sends
 DSACKs (RFC 2883). Throughput is the in-order data delivered to b's application over the run,
 as in the other scenarios. Besides the engine's counters a row has
-the mean RTO over the run (time-weighted, sampled every ``RTO_STEP``; 000's Table 3) and at its
-timeouts, and the mean FA ratio and dupthresh of the sender over the run (000 §5.1.1, Fig. 9).
+the mean RTO over the run (time-weighted, sampled every ``RTO_STEP``; [RRTCP]'s Table 3) and at its
+timeouts, and the mean FA ratio and dupthresh of the sender over the run ([RRTCP] §5.1.1, Fig. 9).
 """
 
 from __future__ import annotations
@@ -66,17 +66,17 @@ __all__ = ["run_rrtcp", "rrtcp_config", "mechanisms", "delay_distribution", "Sen
            "LIMITED_TRANSMIT_CWNDS",
            "RRTCP_INJECTIONS", "TRACE_COLUMNS"]
 
-PATH_DELAY = 0.050      # 000 §5.1: "the delay of link (R1, R2) is 50 ms"
-INITIAL_WINDOW = 2      # 000 does not say; ns-2's sack1 starts small
-MIN_RTO = 1.0           # 000 §5.3: "the minimum RTO of 1 second" (RFC 2988 (2.4))
-MAX_RTO = 64.0          # not given by 000; ns-2's maxrto_ of 64 s
-CLOCK = 0.010           # not given by 000; a 10 ms timer clock
+PATH_DELAY = 0.050      # [RRTCP] §5.1: "the delay of link (R1, R2) is 50 ms"
+INITIAL_WINDOW = 2      # [RRTCP] does not say; ns-2's sack1 starts small
+MIN_RTO = 1.0           # [RRTCP] §5.3: "the minimum RTO of 1 second" (RFC 2988 (2.4))
+MAX_RTO = 64.0          # not given by [RRTCP]; ns-2's maxrto_ of 64 s
+CLOCK = 0.010           # not given by [RRTCP]; a 10 ms timer clock
 # ns-2's TCP agents time one segment at a time (rtt_active_, rtt_seq_: the next one sent once
 # the last timed one is acknowledged; none that was retransmitted, Karn): a delayed packet that
-# is not retransmitted is timed with its delay, which is what 000 §4.4 and §5.3 are about
+# is not retransmitted is timed with its delay, which is what [RRTCP] §4.4 and §5.3 are about
 RTT_SAMPLING = "per-flight"
 RTO_STEP = 0.1          # s between samples of the RTO, FA ratio and dupthresh
-# 000 §2.3, Table 2: limited transmit sends at most one cwnd beyond cwnd, for every sender
+# [RRTCP] §2.3, Table 2: limited transmit sends at most one cwnd beyond cwnd, for every sender
 # (min(dupthresh - 1, cwnd), so SACK's dupthresh of 3 sends 2)
 LIMITED_TRANSMIT_CWNDS = 1.0
 RRTCP_INJECTIONS = ("swap", "delay", "altpath")   # "swap" with no swaps: no reordering
@@ -95,7 +95,7 @@ def path_delay(spec: RunSpec) -> float:
 
 def rrtcp_config(spec: RunSpec) -> Any:
     """Both ends' engine configuration: the scenario's (MSS 960, maxwnd, SACK, no delayed ACKs)
-    on 000's timers and initial window; a fixed FA ratio when the spec gives one."""
+    on [RRTCP]'s timers and initial window; a fixed FA ratio when the spec gives one."""
     extra = {"fa_ratio": spec.fa_ratio} if spec.fa_ratio else {}
     return replace(tcp_config(spec), initial_window_segments=INITIAL_WINDOW, min_rto=MIN_RTO,
                    send_window_segments=spec.max_cwnd_segments,
@@ -131,7 +131,7 @@ def _check(spec: RunSpec) -> None:
     if spec.scenario != "rrtcp":
         raise ValueError(f"run_rrtcp runs scenario 'rrtcp', not {spec.scenario!r}")
     if spec.injection not in RRTCP_INJECTIONS or (spec.injection == "swap" and spec.swaps):
-        raise ValueError(f"000's scenario reorders by delay or over the alternate path "
+        raise ValueError(f"[RRTCP]'s scenario reorders by delay or over the alternate path "
                          f"(injection {', '.join(RRTCP_INJECTIONS[1:])}), not {spec.injection!r}"
                          + (f" with {spec.swaps} swaps" if spec.injection == "swap" else ""))
 
@@ -171,7 +171,7 @@ class _Sampler:
     summed for their time averages; with ``keep``, each sample as a row of TRACE_COLUMNS for a
     one-run figure. dupthresh is what fast retransmit waits for outside a recovery (a policy's
     ``fast_retransmit_threshold`` where it sets one apart from the in-recovery value, as
-    RR-TCP's: 000's dupthresh)."""
+    RR-TCP's: [RRTCP]'s dupthresh)."""
 
     def __init__(self, events: Any, conn: Any, *, step: float, keep: bool = False):
         self.events, self.conn, self.step, self.keep = events, conn, step, keep
@@ -223,7 +223,7 @@ class _TimeoutRtos:
 
 
 class SenderTrace:
-    """000 Fig. 1's view ("packet number vs. time; times are at sender"): every data segment the
+    """[RRTCP] Fig. 1's view ("packet number vs. time; times are at sender"): every data segment the
     sender sends and every ACK it receives, as (time, packet number, what), packet numbers
     counted from 1 in ``mss``-sized packets; ``what`` is "sent", "retransmitted", "ack" or
     "dsack" (an ACK carrying a DSACK block, RFC 2883). A pair of channel taps."""
@@ -339,9 +339,9 @@ def _stats(flow: Any, net: Any, models: dict, spec: RunSpec) -> dict:
     return out
 
 
-# 000 §5, Fig. 3 and Table 2 (topologies.RrTcpTopo): one flow over a 50 ms bottleneck whose
+# [RRTCP] §5, Fig. 3 and Table 2 (topologies.RrTcpTopo): one flow over a 50 ms bottleneck whose
 # capacity is exactly maxwnd / RTT, 1000-byte packets, no drops ("without introducing packet
-# drops", §5.1.1). The run sets maxwnd (max_cwnd_segments) and reads 000's impairments.
-register(Scenario("rrtcp", "rrtcp_paper", 1000, "000 §5", run=run_rrtcp,
+# drops", §5.1.1). The run sets maxwnd (max_cwnd_segments) and reads [RRTCP]'s impairments.
+register(Scenario("rrtcp", "rrtcp_paper", 1000, "[RRTCP] §5", run=run_rrtcp,
                   settings=("delay", "ack_level", "drop", "bursts", "path_delay", "fa_ratio"),
-                  settings_name="000's impairments"))
+                  settings_name="[RRTCP]'s impairments"))

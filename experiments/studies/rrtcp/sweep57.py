@@ -1,7 +1,7 @@
-"""000 §5.7's comparison over "an extensive set of network conditions": every DSACK variant and
-SACK on networks drawn from 000's ranges, and how often each sender is best and by how much.
+"""[RRTCP] §5.7's comparison over "an extensive set of network conditions": every DSACK variant and
+SACK on networks drawn from [RRTCP]'s ranges, and how often each sender is best and by how much.
 
-000: "we vary the link delay of (R1, R2) between [50, 400] ms; the packet drop rate between
+[RRTCP]: "we vary the link delay of (R1, R2) between [50, 400] ms; the packet drop rate between
 [0, 9] percent; the fraction of delayed packets between [0.1, 10] percent; and mean packet
 delays between [25, 1600] ms, using many of the random processes supported in ns-2 (normal,
 exponential, hyperexponential, Pareto, Pareto II, and uniform). ... DSACK-TAES has the best
@@ -9,13 +9,13 @@ overall performance ... other schemes, especially DSACK-FA or DSACK-BL-TIMEINC, 
 better throughput than DSACK-TAES. In these cases, the throughput differences are mostly < 5%,
 and all < 10%."
 
-000 does not list its conditions, so they are drawn here, reproducibly (``random.Random(57)``):
+[RRTCP] does not list its conditions, so they are drawn here, reproducibly (``random.Random(57)``):
 P log-uniform in [50, 400] ms; no drops in a quarter of the conditions, else a drop rate
 log-uniform in [0.1, 9] %; the fraction delayed log-uniform in [0.1, 10] %; the mean delay
 log-uniform in [25, 1600] ms; one of the six distributions with that mean (normal with sd
-mean/3, as 000's figures; uniform on [0, 2 mean]; ns-2's default shapes otherwise). Each
+mean/3, as [RRTCP]'s figures; uniform on [0, 2 mean]; ns-2's default shapes otherwise). Each
 condition runs every sender with seeds 1..N (``--seeds-per-condition``; by default one: the
-conditions are the sample), for the mode's run length (000: 1000 s). With more than one seed a
+conditions are the sample), for the mode's run length ([RRTCP]: 1000 s). With more than one seed a
 sender's throughput in a condition is the mean of its runs, which the statements are judged on,
 and the tables give the spread of its runs about it.
 """
@@ -36,11 +36,11 @@ from hosts.tcp.variants import VARIANTS as ALL_VARIANTS
 __all__ = ["conditions", "sweep_specs", "best_table", "sweep_checks", "sweep_markdown",
            "SENDERS", "SEED", "CONDITIONS"]
 
-SEED = 57                   # the conditions' random stream (000 §5.7)
+SEED = 57                   # the conditions' random stream ([RRTCP] §5.7)
 CONDITIONS = 300            # conditions drawn: 3,600 runs of 12 senders (about 1 hour on 2 cores)
 SENDERS = ("sack", "dsack", "rrtcp-fa", "rrtcp-faes", "rrtcp", "rrtcp-taes", "rrtcp-hg",
            "dsack-inc", "dsack-avg", "dsack-ewma", "dsack-timedel", "dsack-timeinc")
-FINAL = "rrtcp-taes"        # 000 §7: DSACK-TAES, the scheme 000 recommends
+FINAL = "rrtcp-taes"        # [RRTCP] §7: DSACK-TAES, the scheme [RRTCP] recommends
 MOSTLY, ALL = 0.05, 0.10    # "mostly < 5%, and all < 10%"
 
 
@@ -149,7 +149,7 @@ NOT_RUN_WHY = "§5.7's sweep runs with --mode full --sweep-57 (its journal in OU
 
 
 def sweep_checks(per_condition: list[dict], summary: list[dict]) -> list[Statement]:
-    """000 §5.7's statements, with our numbers: TAES best overall (direction: the highest
+    """[RRTCP] §5.7's statements, with our numbers: TAES best overall (direction: the highest
     mean throughput relative to each condition's best), where another scheme beats it the
     difference mostly under 5 % (size: over half of the defeats) and all under 10 % (size:
     the largest)."""
@@ -209,8 +209,8 @@ def sweep_markdown(per_condition: list[dict], summary: list[dict], checks: list[
             f"mean of its runs, spread: the mean over the conditions of the standard deviation "
             f"of its runs, relative to the best sender's mean)")
     spread = seeds > 1
-    lines = [f"000 §5.7: {len(per_condition)} conditions drawn from 000's ranges, every sender "
-             f"{each}, {duration:g} s runs (000: 1000 s). Relative: a sender's throughput "
+    lines = [f"[RRTCP] §5.7: {len(per_condition)} conditions drawn from [RRTCP]'s ranges, every sender "
+             f"{each}, {duration:g} s runs ([RRTCP]: 1000 s). Relative: a sender's throughput "
              f"over the best sender's in that condition."
              + (f" {summary[0]['incomplete_conditions']} condition(s) where a sender's run failed "
                 f"are left out." if summary and summary[0]["incomplete_conditions"] else ""), "",
@@ -221,6 +221,6 @@ def sweep_markdown(per_condition: list[dict], summary: list[dict], checks: list[
         lines.append(f"| {s['name']} (`{s['variant']}`) | {s['best']} of {s['conditions']} | "
                      f"{s['mean_relative']:.4f} | {s['worst_relative']:.4f} |"
                      + (f" {s['spread']:.4f} |" if spread else ""))
-    lines += ["", verdicts_markdown(checks, paper="000", columns=(("paper", "000"),
+    lines += ["", verdicts_markdown(checks, paper="[RRTCP]", columns=(("paper", "[RRTCP]"),
                                                                 ("ours", "ours")))]
     return "\n".join(lines)

@@ -8,19 +8,19 @@ hosts/README.md, "Variants". How a planned variant maps onto the hooks: docs/arc
 
 - sack.py: ``sack`` (RFC 2018, 5681, 6675: the engine's defaults)
 - dsack.py: ``dsack``, ``dsack-inc``, ``dsack-avg`` (DSACK undo; Blanton and Allman's BL-R,
-  BL-INC, BL-AVG, 000 §5.1); spurious.py: the false-fast-retransmit detector and the undo
+  BL-INC, BL-AVG, [RRTCP] §5.1); spurious.py: the false-fast-retransmit detector and the undo
   they and RD-TCP/RR-TCP share
-- rdtcp.py: ``rdtcp``, ``rdtcp-adaptive``, ``rdtcp-measured``, ``rdtcp-measured-undo`` (003)
+- rdtcp.py: ``rdtcp``, ``rdtcp-adaptive``, ``rdtcp-measured``, ``rdtcp-measured-undo`` ([RDTCP])
 - eifel.py: ``eifel`` (RFC 3522, RFC 4015); frto.py: ``frto``, ``frto-undo``, ``frto-rfc4015``
-  (001, RFC 5682); newreno.py: ``newreno`` and their NewReno forms (001 §5.1)
+  ([FRTO], RFC 5682); newreno.py: ``newreno`` and their NewReno forms ([FRTO] §5.1)
 - rack.py: ``rack`` (RACK-TLP, RFC 8985)
-- rrtcp.py: ``rrtcp``, ``rrtcp-fa`` (RR-TCP, 000); rrtcp_rtt.py: ``rrtcp-faes``, ``rrtcp-taes``,
+- rrtcp.py: ``rrtcp``, ``rrtcp-fa`` (RR-TCP, [RRTCP]); rrtcp_rtt.py: ``rrtcp-faes``, ``rrtcp-taes``,
   ``rrtcp-hg`` (DSACK-ES and DSACK-HG); rrtcp_rtx.py: ``rrtcp-fa-rtx``, ``rrtcp-rtx`` (the RTX
   bit); blanton.py: ``dsack-ewma``, ``dsack-timedel``, ``dsack-timeinc`` (BL-EWMA, -TIMEDEL,
-  -TIMEINC, 000 §3)
+  -TIMEINC, [RRTCP] §3)
 - netreno.py: ``netreno``, ``netreno-sack`` and the loss-sensitive senders ``lsnr``, ``lssack``
-  with each of Net Reno's optimizations (002); netreno_parts.py: the rules' pieces; reno.py:
-  ``reno``, the NetBSD Reno sender Net Reno modifies (002's baseline)
+  with each of Net Reno's optimizations ([NETRENO]); netreno_parts.py: the rules' pieces; reno.py:
+  ``reno``, the NetBSD Reno sender Net Reno modifies ([NETRENO]'s baseline)
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ import textwrap
 from hosts.tcp.variants.base import DUPTHRESH, VARIANTS, LossRecoveryPolicy, get_variant, register
 # importing the variants registers them
 from hosts.tcp.variants import sack, dsack, eifel, frto, netreno, rack, rdtcp, rrtcp  # noqa: F401
-from hosts.tcp.variants import newreno  # noqa: F401  (001's NewReno forms, on frto and eifel)
-from hosts.tcp.variants import blanton, rrtcp_rtt, rrtcp_rtx  # noqa: F401  (000's other forms)
-from hosts.tcp.variants import reno  # noqa: F401  (002's baseline)
+from hosts.tcp.variants import newreno  # noqa: F401  ([FRTO]'s NewReno forms, on frto and eifel)
+from hosts.tcp.variants import blanton, rrtcp_rtt, rrtcp_rtx  # noqa: F401  ([RRTCP]'s other forms)
+from hosts.tcp.variants import reno  # noqa: F401  ([NETRENO]'s baseline)
 from hosts.tcp.variants import tahoe  # noqa: F401  (ns-2's Agent/TCP)
 
 __all__ = ["LossRecoveryPolicy", "VARIANTS", "register", "get_variant", "DUPTHRESH", "BY_PAPER",

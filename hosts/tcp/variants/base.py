@@ -197,7 +197,7 @@ class ReceiverView(Protocol):
 
     @property
     def highest(self) -> int:
-        """The end of the highest byte received (003 §3.1's PNO_k)."""
+        """The end of the highest byte received ([RDTCP] §3.1's PNO_k)."""
 
     @property
     def ooo(self) -> RangeSet:
@@ -229,7 +229,7 @@ Decisions = Optional[Union[Decision, Tuple[Decision, ...]]]
 
 class Undo(Decision):
     """Restore the window a reduction took, ``cwnd`` and ``ssthresh`` as before it (DSACK undo,
-    000 §2 and RFC 3708; Eifel, RFC 3522). Neither goes down; ``detector`` names what showed the
+    [RRTCP] §2 and RFC 3708; Eifel, RFC 3522). Neither goes down; ``detector`` names what showed the
     reduction false (counted in ``stats["<detector>_undos"]``). During fast recovery the episode
     is marked undone: leaving it keeps the restored window. The engine then calls ``on_undo``."""
 
@@ -276,7 +276,7 @@ class MarkLost(Decision):
 
 class EnterRecovery(Decision):
     """Losses the variant found start fast recovery now (RFC 6675 §5 (4); RACK, RFC 8985 §6.2
-    step 5; Net Reno's second recovery, 002 §6.4), unless a recovery already runs."""
+    step 5; Net Reno's second recovery, [NETRENO] §6.4), unless a recovery already runs."""
 
     __slots__ = ()
 
@@ -310,7 +310,7 @@ class RetransmitHead(Decision):
 
 
 class SetCwnd(Decision):
-    """cwnd becomes ``cwnd`` (bytes): a variant's own window rule (Net Reno, 002 §5.1, §6.4)."""
+    """cwnd becomes ``cwnd`` (bytes): a variant's own window rule (Net Reno, [NETRENO] §5.1, §6.4)."""
 
     __slots__ = ("cwnd",)
 
@@ -321,8 +321,8 @@ class SetCwnd(Decision):
 class SetDupthresh(Decision):
     """DupThresh becomes ``n`` (RFC 6675 §2): the duplicate ACKs the default
     ``should_fast_retransmit`` waits for, and the SACKed segments above a hole that make IsLost
-    (§4) mark it lost. RD-TCP's 3+k (003 §3.1), Blanton and Allman's raised thresholds (000
-    §5.1), RR-TCP's percentile (000 §4.2)."""
+    (§4) mark it lost. RD-TCP's 3+k ([RDTCP] §3.1), Blanton and Allman's raised thresholds ([RRTCP]
+    §5.1), RR-TCP's percentile ([RRTCP] §4.2)."""
 
     __slots__ = ("n",)
 
@@ -333,7 +333,7 @@ class SetDupthresh(Decision):
 class RttSample(Decision):
     """``rtt`` seconds is a round-trip time the variant measured where the engine takes none
     (Karn's rule skips retransmitted segments): the RTO's estimator gets it as it gets the
-    engine's own (DSACK-ES, 000 §4.4: the mean RTT of a retransmission and its original once a
+    engine's own (DSACK-ES, [RRTCP] §4.4: the mean RTT of a retransmission and its original once a
     DSACK shows both arrived)."""
 
     __slots__ = ("rtt",)
@@ -345,7 +345,7 @@ class RttSample(Decision):
 class CarryDupacks(Decision):
     """Outside any recovery, after a cumulative ACK: the next unacknowledged segment counts as
     having drawn ``n`` duplicate ACKs already (the next one is the (n+1)th); without SACK each
-    also stands for a segment gone from pipe, as a duplicate ACK does (Net Reno, 002 §4.2)."""
+    also stands for a segment gone from pipe, as a duplicate ACK does (Net Reno, [NETRENO] §4.2)."""
 
     __slots__ = ("n",)
 
@@ -357,14 +357,14 @@ class LeaveRecovery(Decision):
     """Leave fast recovery now, as Reno's first new ACK does (RFC 5681 §3.2 step 6: cwnd =
     ssthresh), and forget ``recover``, so that three more duplicate ACKs for a hole still open
     start the next fast retransmit (Reno has no RFC 6582 §3.2 step 2). Returned from
-    ``on_partial_ack`` (002's plain Reno, the baseline of Table 3)."""
+    ``on_partial_ack`` ([NETRENO]'s plain Reno, the baseline of Table 3)."""
 
     __slots__ = ()
 
 
 class SendNew(Decision):
     """``count`` segments of new data go out on this event beyond what cwnd allows, after
-    what it allows (Net Reno's marked packets on the 5th and 7th duplicate ACK, 002 §6.3); as
+    what it allows (Net Reno's marked packets on the 5th and 7th duplicate ACK, [NETRENO] §6.3); as
     many as the application and the peer's window have."""
 
     __slots__ = ("count",)
@@ -408,7 +408,7 @@ class LossRecoveryPolicy:
     dupthresh_loss_marking = True
     rto_estimator: str | None = None    # the RTO estimator the variant is built on, a key of
                                         # hosts.tcp.rtt.ESTIMATORS (None: the config's)
-    marks_retransmissions = False   # set the RTX bit on retransmissions (Ludwig's, 000 §3)
+    marks_retransmissions = False   # set the RTX bit on retransmissions (Ludwig's, [RRTCP] §3)
 
     def __init__(self, config: TcpConfig):
         self.config = config
@@ -424,7 +424,7 @@ class LossRecoveryPolicy:
         """At the first duplicate ACK outside any recovery: whether the duplicate ACKs below
         DupThresh of this episode may release new segments (RFC 3042 Limited Transmit, which
         the engine's pipe does: each counts as a segment gone), or release nothing until fast
-        retransmit (BSD Reno; 002 §4.2 allows them only below 10 segments of cwnd)."""
+        retransmit (BSD Reno; [NETRENO] §4.2 allows them only below 10 segments of cwnd)."""
         return True
 
     def should_fast_retransmit(self, view: SenderView, dupacks: int, *, now: float) -> bool:
@@ -472,7 +472,7 @@ class LossRecoveryPolicy:
 
     def on_undo(self, view: SenderView, *, now: float) -> Decisions:
         """The engine has applied an ``Undo`` or ``SpuriousTimeout`` this policy returned: what
-        depends on the restored window goes here (BL-INC's dupthresh bound, 000 §5.1)."""
+        depends on the restored window goes here (BL-INC's dupthresh bound, [RRTCP] §5.1)."""
         return None
 
     # ------------------------------------------------------------ fast recovery

@@ -1,4 +1,4 @@
-"""Blanton and Allman's remaining DSACK schemes, as 000 describes them (§3, §5.7): BL-EWMA,
+"""Blanton and Allman's remaining DSACK schemes, as [RRTCP] describes them (§3, §5.7): BL-EWMA,
 BL-TIMEDEL and BL-TIMEINC. BL-R, BL-INC and BL-AVG are dsack.py's ``dsack``, ``dsack-inc`` and
 ``dsack-avg``; all six share DSACK undo (``DsackUndo``: a fast retransmit whose every
 retransmission a DSACK shows unnecessary is false, and its window reduction is undone).
@@ -17,6 +17,7 @@ retransmission a DSACK shows unnecessary is false, and its window reduction is u
 
 from __future__ import annotations
 
+import abc
 import math
 from typing import TYPE_CHECKING
 
@@ -29,10 +30,10 @@ if TYPE_CHECKING:
 
 __all__ = ["DsackEwma", "DsackTimeDel", "DsackTimeInc", "EWMA_GAIN", "TIMEINC_STEP"]
 
-# 000 does not give BL-EWMA's gain; 1/8, the gain TCP's own EWMAs use
+# [RRTCP] does not give BL-EWMA's gain; 1/8, the gain TCP's own EWMAs use
 # (RFC 6298's alpha)
 EWMA_GAIN = 1 / 8
-TIMEINC_STEP = 0.010    # 000 §3: "a constant value (10 ms in their simulations)"
+TIMEINC_STEP = 0.010    # [RRTCP] §3: "a constant value (10 ms in their simulations)"
 
 
 @register
@@ -52,8 +53,9 @@ class DsackEwma(_DupthreshAdapting):
         return super().on_timeout(view, now=now)
 
 
-class _DelayedFastRetransmit(BlantonAllmanUndo):
-    """A fast retransmit delayed by a timer that grows after false ones (BL-TIMEDEL/INC)."""
+class _DelayedFastRetransmit(BlantonAllmanUndo, metaclass=abc.ABCMeta):
+    """A fast retransmit delayed by a timer that grows after false ones (BL-TIMEDEL/INC). A
+    scheme is the rule ``_longer``: a subclass without it cannot be instantiated."""
 
     def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
@@ -118,8 +120,10 @@ class _DelayedFastRetransmit(BlantonAllmanUndo):
         self.delay = max(self.delay, longer)    # never reduced
         return None
 
+    @abc.abstractmethod
     def _longer(self, view: SenderView) -> float:
-        raise NotImplementedError
+        """The timer's length after a false fast retransmit, before its bound (half the smoothed
+        RTT) and before it is kept from shrinking."""
 
 
 @register

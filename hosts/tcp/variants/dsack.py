@@ -4,16 +4,16 @@ Detection: a DSACK block (RFC 2883 §4) covering data we retransmitted means the
 arrived too, i.e. the retransmission was unnecessary (RFC 3708). When DSACKs show that every
 retransmission of a fast-recovery episode was unnecessary, the fast retransmit was false.
 
-- ``dsack`` (Blanton and Allman's BL-R, 000 §5.1): restore cwnd and ssthresh to their values
-  before the reduction (000 §2, Figure 1: "the sender restores its old window"); dupthresh stays 3.
-- ``dsack-inc`` (BL-INC with K = 1, 000 §5.1): BL-R, and each false fast retransmit raises
+- ``dsack`` (Blanton and Allman's BL-R, [RRTCP] §5.1): restore cwnd and ssthresh to their values
+  before the reduction ([RRTCP] §2, Figure 1: "the sender restores its old window"); dupthresh stays 3.
+- ``dsack-inc`` (BL-INC with K = 1, [RRTCP] §5.1): BL-R, and each false fast retransmit raises
   dupthresh by one.
-- ``dsack-avg`` (BL-AVG, 000 §5.1): BL-R, and each false fast retransmit sets dupthresh to the
+- ``dsack-avg`` (BL-AVG, [RRTCP] §5.1): BL-R, and each false fast retransmit sets dupthresh to the
   mean of itself and the number of duplicate ACKs that episode saw (how far the segment was
   displaced).
 
-For the last two, as in Blanton and Allman's code that 000 compares against: dupthresh never
-exceeds 90 % of cwnd (in segments) and a retransmission timeout resets it to 3. 003 §2 cites these
+For the last two, as in Blanton and Allman's code that [RRTCP] compares against: dupthresh never
+exceeds 90 % of cwnd (in segments) and a retransmission timeout resets it to 3. [RDTCP] §2 cites these
 schemes ([10]) as "TCP using DSACK"; its Fig. 4 does not say which of them it ran.
 """
 
@@ -29,11 +29,11 @@ if TYPE_CHECKING:
     from hosts.tcp.config import TcpConfig
     from netbase.segment import Segment
 
-CWND_FRACTION_CAP = 0.9     # 000 §5.1: BL variants bound dupthresh by 0.9 * cwnd
+CWND_FRACTION_CAP = 0.9     # [RRTCP] §5.1: BL variants bound dupthresh by 0.9 * cwnd
 
 
 def dupthresh_cap(view: SenderView) -> int:
-    """The highest duplicate-ACK threshold a window of cwnd can still reach (000 §5.1)."""
+    """The highest duplicate-ACK threshold a window of cwnd can still reach ([RRTCP] §5.1)."""
     return int(CWND_FRACTION_CAP * view.cwnd / view.mss)
 
 
@@ -88,7 +88,7 @@ class DsackUndo(LossRecoveryPolicy):
 
 
 class BlantonAllmanUndo(DsackUndo):
-    """Blanton and Allman's response to a false fast retransmit (BA02, the code 000 §5.7 ran
+    """Blanton and Allman's response to a false fast retransmit (BA02, the code [RRTCP] §5.7 ran
     for its BL schemes): not DSACK-R's immediate restore but ssthresh set back to the cwnd
     before the reduction, from which cwnd slow-starts back."""
 
@@ -103,11 +103,11 @@ class BlantonAllmanUndo(DsackUndo):
 class _DupthreshAdapting(BlantonAllmanUndo):
     @staticmethod
     def _set_dupthresh(view: SenderView, value: int) -> SetDupthresh:
-        """dupthresh ``value``, within [3, 90 % of cwnd] (000 §5.1)."""
+        """dupthresh ``value``, within [3, 90 % of cwnd] ([RRTCP] §5.1)."""
         return SetDupthresh(max(DUPTHRESH, min(value, dupthresh_cap(view))))
 
     def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
-        # 000 §5.1: a timeout resets dupthresh to 3
+        # [RRTCP] §5.1: a timeout resets dupthresh to 3
         return chain(super().on_timeout(view, now=now), RESET_DUPTHRESH)
 
 

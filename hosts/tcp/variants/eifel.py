@@ -18,7 +18,7 @@ newest TSval of the segments that filled the holes, older than RetransmitTS only
 retransmission filled one.
 
 Response:
-- a spurious fast retransmit: restore the window it cut, as DSACK undo does (000 §2, BL-R), an
+- a spurious fast retransmit: restore the window it cut, as DSACK undo does ([RRTCP] §2, BL-R), an
   RTT earlier than a DSACK could say it; dupthresh stays 3.
 - a spurious timeout: the Eifel response, RFC 4015 §3 (``spurious.respond_to_spurious_timeout``:
   no go-back-N, cwnd <- FlightSize + min(bytes_acked, IW), ssthresh <- pipe_prev).

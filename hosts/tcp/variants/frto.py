@@ -17,12 +17,12 @@ After an RTO that did not interrupt a recovery, only the timed-out segment is re
 - The response to a spurious timeout (RFC 5682 §4 leaves it open) is the class attribute
   ``response``; every one leaves the go-back-N recovery (no more retransmissions, SND.NXT =
   SND.MAX):
-  - ``HALVE``, the paper's own (001 §3 step 3a, FRTO-RESP-HALVE): cwnd = ssthresh = half the
+  - ``HALVE``, the paper's own ([FRTO] §3 step 3a, FRTO-RESP-HALVE): cwnd = ssthresh = half the
     flight when the timer expired (the RTO's own reduction is kept), congestion avoidance, new
-    data; cwnd at most FlightSize + 3 segments (001 §4.2's burst avoidance, Linux's
+    data; cwnd at most FlightSize + 3 segments ([FRTO] §4.2's burst avoidance, Linux's
     tcp_moderate_cwnd: below ssthresh, slow start climbs back). ``frto`` and ``frto-newreno``,
-    the senders of 001's tables.
-  - ``UNDO``: cwnd and ssthresh as before the timer, the full restore of 001's Eifel (§2).
+    the senders of [FRTO]'s tables.
+  - ``UNDO``: cwnd and ssthresh as before the timer, the full restore of [FRTO]'s Eifel (§2).
     ``frto-undo``, ``frto-newreno-undo``.
   - ``RFC4015``: the Eifel response (RFC 4015 §3, ``spurious.respond_to_spurious_timeout``):
     cwnd = FlightSize + min(acked, IW), ssthresh = pipe_prev, the flight before the timer (in a
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 NEW_SEGMENTS = 2         # RFC 5682 step 2b: "transmit up to two new (previously unsent) segments"
 GENUINE_CWND = 3         # RFC 5682 step 3a: cwnd "no more than 3 * MSS"
-BURST_MAX = 3            # 001 §4.2: an ACK releases at most 3 segments (cwnd <= in flight + 3)
+BURST_MAX = 3            # [FRTO] §4.2: an ACK releases at most 3 segments (cwnd <= in flight + 3)
 
 HALVE, UNDO, RFC4015 = "halve", "undo", "rfc4015"      # responses to a spurious timeout
 RESPONSES = (HALVE, UNDO, RFC4015)
@@ -61,7 +61,7 @@ IDLE, FIRST_ACK, SECOND_ACK = "idle", "waiting for the first new ACK", "waiting 
 @register
 class Frto(Sack):
     name = "frto"
-    response = HALVE        # 001 §3 step 3a: the paper's F-RTO
+    response = HALVE        # [FRTO] §3 step 3a: the paper's F-RTO
 
     def __init__(self, config: TcpConfig) -> None:
         super().__init__(config)
@@ -133,12 +133,12 @@ class Frto(Sack):
 
 
 def halve_response(view: SenderView) -> SpuriousTimeout:
-    """001 §3 step 3a (FRTO-RESP-HALVE): the timeout was spurious, but the delay that caused it
+    """[FRTO] §3 step 3a (FRTO-RESP-HALVE): the timeout was spurious, but the delay that caused it
     is taken as a congestion signal, as a fast recovery would: keep ssthresh, which the timeout
     set to half the flight (RFC 5681 eq. (4)), and go on from cwnd = ssthresh in congestion
     avoidance with new data. The paper's rationale: a loss followed by a delay also ends here,
     and halving then is what fast recovery does. cwnd is at most FlightSize + BURST_MAX
-    segments (001 §4.2, Linux's tcp_moderate_cwnd), so an ACK that covers much does not
+    segments ([FRTO] §4.2, Linux's tcp_moderate_cwnd), so an ACK that covers much does not
     release a burst; below ssthresh, slow start climbs back."""
     cwnd = min(view.ssthresh, view.flight_size + BURST_MAX * view.mss)
     return SpuriousTimeout(cwnd, view.ssthresh)

@@ -4,7 +4,7 @@ both of the engine's paths: NewReno without a SACK peer (RFC 6582, each duplicat
 as a segment gone from pipe) and SACK (RFC 6675's scoreboard and pipe). The rules' state and
 tests are the pieces of netreno_parts.py; this module calls them from the hooks.
 
-Always (002 §5, the loss-sensitive window reduction "based on the packet conservation rule"):
+Always ([NETRENO] §5, the loss-sensitive window reduction "based on the packet conservation rule"):
 
 - NR-LSNR (§5.1), without SACK: a partial ACK retransmits the next hole and releases nothing
   else (cwnd deflated to pipe); the full ACK leaves recovery with at most one segment released
@@ -15,7 +15,7 @@ Always (002 §5, the loss-sensitive window reduction "based on the packet conser
   RFC 6675 sends one more segment per loss to hold the flight at W/2 (Fall and Floyd's
   choice); a partial ACK releases one segment, a lost one or new data; the full ACK as above.
 
-And, each a class attribute so that 002 Table 3's combinations are variants:
+And, each a class attribute so that [NETRENO] Table 3's combinations are variants:
 
 - ``small_window``: NR-SW (§4.2, ``SmallWindow``). Without it duplicate ACKs below the third
   release nothing, as NetBSD Reno's (the engine's RFC 3042 Limited Transmit is off).
@@ -27,11 +27,11 @@ And, each a class attribute so that 002 Table 3's combinations are variants:
   requires data to generate new packets"; SACK recovers the losses of a window in one RTT).
 - ``marking``: NR-MARK (§6.3, ``Markers``), with SACK only (see Markers).
 
-Variants (002 §7: "New-Reno and SACK ... represent, respectively, Loss-Sensitive New-Reno and
+Variants ([NETRENO] §7: "New-Reno and SACK ... represent, respectively, Loss-Sensitive New-Reno and
 SACK"): ``lsnr`` and ``lssack`` the loss-sensitive senders alone (Table 1's new-reno and sack,
 Table 3's "none"); ``lsnr-sw``, ``-lrx``, ``-b2b``, ``-sw-lrx`` and the same for ``lssack``
 (Table 3's rows); the bundles ``netreno`` = LSNR + SW + OOO + LRX +
-B2B + LD and ``netreno-sack`` = LSSACK + SW + LRX + B2B + MARK (002 §7.1's net-reno and
+B2B + LD and ``netreno-sack`` = LSSACK + SW + LRX + B2B + MARK ([NETRENO] §7.1's net-reno and
 net-reno-sack; the lab of §7.2 ran them "except packet marking"). ``netreno`` offers no SACK
 and ``netreno-sack`` does; either one meeting the other kind of peer runs that path's rules.
 """
@@ -62,7 +62,7 @@ def _head_resent(view: SenderView) -> bool:
 @register
 class NetReno(LossRecoveryPolicy):
     name = "netreno"
-    offers_sack = False     # 002's Net Reno: NetBSD's Reno sender (the SACK form: netreno-sack)
+    offers_sack = False     # [NETRENO]'s Net Reno: NetBSD's Reno sender (the SACK form: netreno-sack)
     small_window = True
     reorder_guard = True
     lost_retransmission = True
@@ -83,7 +83,7 @@ class NetReno(LossRecoveryPolicy):
 
     @property
     def lrx_resends(self) -> int:
-        """NR-LRX's re-sends so far (002 §6.2)."""
+        """NR-LRX's re-sends so far ([NETRENO] §6.2)."""
         return self.clock.resends
 
     @property
@@ -93,13 +93,13 @@ class NetReno(LossRecoveryPolicy):
 
     # ------------------------------------------------------------------ before recovery
     def limited_transmit(self, view: SenderView, *, now: float) -> bool:
-        # NR-SW (002 §4.2): early sends below ten segments only; none without the rule
+        # NR-SW ([NETRENO] §4.2): early sends below ten segments only; none without the rule
         return self.small_window and self.sw.early_sends(view)
 
     def ssthresh_after_loss(self, view: SenderView, *, now: float) -> int:
         if self.b2b.starting:
-            return self.b2b.ssthresh(view)      # NR-B2B (002 §6.4)
-        # RFC 5681 eq. (4) on the flight before the early sends (002 §4.2)
+            return self.b2b.ssthresh(view)      # NR-B2B ([NETRENO] §6.4)
+        # RFC 5681 eq. (4) on the flight before the early sends ([NETRENO] §4.2)
         return max(self.sw.flight_before_early_sends(view) // 2, 2 * view.mss)
 
     def on_dupack(self, view: SenderView, seg: Segment, dupacks: int, *, now: float) -> Decisions:
@@ -108,15 +108,15 @@ class NetReno(LossRecoveryPolicy):
         if view.in_recovery:
             return self._recovery_dupack(view, dupacks)
         if self.b2b.wait:
-            # NR-B2B (002 §6.4): the duplicate ACK after a suspicious full ACK
+            # NR-B2B ([NETRENO] §6.4): the duplicate ACK after a suspicious full ACK
             return ENTER_RECOVERY if self.b2b.dupack() else None
         if self.small_window:
             self.sw.on_dupack(view, dupacks)
         if dupacks >= DUPTHRESH and not view.sack_ok and view.snd_una <= view.recovery_point:
-            # NetBSD 1.2's Reno, which 002 §5.1 changes, has no RFC 6582 §3.2 step 2: the third
+            # NetBSD 1.2's Reno, which [NETRENO] §5.1 changes, has no RFC 6582 §3.2 step 2: the third
             # duplicate ACK is a fast retransmit even at the last recovery's end, as when the
             # segment after a full ACK is lost ("another three duplicate ACKs for the second
-            # recovery", 002 §6.4)
+            # recovery", [NETRENO] §6.4)
             return ENTER_RECOVERY
         return None
 
@@ -140,7 +140,7 @@ class NetReno(LossRecoveryPolicy):
     # ------------------------------------------------------------------ recovery
     def on_enter_recovery(self, view: SenderView, prior_cwnd: int, prior_ssthresh: int, *,
                           now: float) -> None:
-        # NR-LRX (002 §6.1): the first RTT is W ticks, W the flight at fast retransmit
+        # NR-LRX ([NETRENO] §6.1): the first RTT is W ticks, W the flight at fast retransmit
         self.clock.start(view.dupacks, self.sw.flight_before_early_sends(view) // view.mss)
         self.guard.marker = view.snd_max
         self.guard.wait = self.b2b.wait = 0
@@ -153,27 +153,27 @@ class NetReno(LossRecoveryPolicy):
                       now: float) -> Decisions:
         if not view.in_recovery or self.ld.sending(start):
             return None
-        self.clock.tick()               # 002 §6.2: "one additional tick ... per retransmission"
-        self.guard.marker = view.snd_max    # 002 §5.3 rule 1: the marker at snd_nxt
+        self.clock.tick()               # [NETRENO] §6.2: "one additional tick ... per retransmission"
+        self.guard.marker = view.snd_max    # [NETRENO] §5.3 rule 1: the marker at snd_nxt
         self.retransmissions += 1
         if view.sack_ok and self.retransmissions > 1:
-            # NR-LSSACK rule 1 (002 §5.2): "retransmit a lost packet and reduce the window by
+            # NR-LSSACK rule 1 ([NETRENO] §5.2): "retransmit a lost packet and reduce the window by
             # one packet" (the fast retransmission is Reno's, outside the window)
             return SetCwnd(max(view.mss, view.cwnd - view.mss))
         return None
 
     def _recovery_dupack(self, view: SenderView, dupacks: int):
-        self.clock.tick()               # 002 §6.2: a duplicate ACK, a tick
+        self.clock.tick()               # [NETRENO] §6.2: a duplicate ACK, a tick
         mark = None
         if self.marking and view.sack_ok:
             if self.markers.returned(view):
                 self.clock.boundary_seen()
             mark = self.markers.on_dupack(view, dupacks)
         if self.guard.wait and not view.sack_ok:
-            # NR-OOO (002 §5.3): "the number of additional duplicate ACKs is 3 - D"
+            # NR-OOO ([NETRENO] §5.3): "the number of additional duplicate ACKs is 3 - D"
             return chain(mark, self._resend_head(view) if self.guard.dupack() else None)
         if self.lost_retransmission and self.clock.due():
-            # NR-LRX (002 §6.2): one RTT of ticks and three more, SND.UNA still not acked:
+            # NR-LRX ([NETRENO] §6.2): one RTT of ticks and three more, SND.UNA still not acked:
             # its retransmission was lost, send it "again"
             self.clock.resent()
             return chain(mark, self._resend_head(view))
@@ -182,7 +182,7 @@ class NetReno(LossRecoveryPolicy):
         return mark
 
     def _resend_head(self, view: SenderView) -> RetransmitHead:
-        """SND.UNA goes out now in place of the segment this duplicate ACK releases (002 §5.1:
+        """SND.UNA goes out now in place of the segment this duplicate ACK releases ([NETRENO] §5.1:
         one packet per ACK); with SACK, NR-LSSACK rule 1 takes that segment off cwnd."""
         self.clock.restart()
         if view.sack_ok:
@@ -190,23 +190,23 @@ class NetReno(LossRecoveryPolicy):
         return RetransmitHead(cwnd=max(view.mss, view.cwnd - view.mss))
 
     def on_partial_ack(self, view: SenderView, *, now: float) -> Decisions:
-        self.clock.restart()            # 002 §6.2: time the next unacknowledged segment
-        self.markers.stop()             # 002 §6.3: the markers bound the first RTT only
+        self.clock.restart()            # [NETRENO] §6.2: time the next unacknowledged segment
+        self.markers.stop()             # [NETRENO] §6.3: the markers bound the first RTT only
         self.ld.restart(view)
         if view.sack_ok:
-            # NR-LSSACK rule 2 (002 §5.2): "retransmit a lost packet or send a new packet",
+            # NR-LSSACK rule 2 ([NETRENO] §5.2): "retransmit a lost packet or send a new packet",
             # and no more than that
             return SetCwnd(max(view.mss, min(view.cwnd, view.pipe + view.mss)))
         if _head_resent(view):
-            # NR-LD (002 §6.5) sent this hole again already: its copy is on the way (NR-LRX
-            # repairs it if lost); the ACK releases nothing (002 §5.1 rule 1)
+            # NR-LD ([NETRENO] §6.5) sent this hole again already: its copy is on the way (NR-LRX
+            # repairs it if lost); the ACK releases nothing ([NETRENO] §5.1 rule 1)
             return SetCwnd(max(view.mss, min(view.cwnd, view.pipe)))
         d = self.guard.distance(view)
         if self.reorder_guard and d < DUPTHRESH and view.unsent > 0:
-            # NR-OOO (002 §5.3): D < 3, "send a new packet" and wait for 3 - D duplicate ACKs
+            # NR-OOO ([NETRENO] §5.3): D < 3, "send a new packet" and wait for 3 - D duplicate ACKs
             self.guard.wait = DUPTHRESH - d
             return SetCwnd(view.pipe + view.mss)
-        # NR-LSNR rule 1 (002 §5.1): "this partial ACK does not cause more packets to be sent"
+        # NR-LSNR rule 1 ([NETRENO] §5.1): "this partial ACK does not cause more packets to be sent"
         # than the retransmission (with OOO: D >= 3, or no new data to send meanwhile)
         self.guard.wait = 0
         return RetransmitHead(cwnd=max(view.mss, min(view.cwnd, view.pipe)))
@@ -217,7 +217,7 @@ class NetReno(LossRecoveryPolicy):
         self.exiting = False
         cwnd = exit_window(view)        # NR-LSNR rule 2, NR-LSSACK rule 3
         if self.back_to_back and self.b2b.suspects(view, self.guard.marker):
-            # NR-B2B (002 §6.4): "send out a new packet"; the next duplicate ACK starts the
+            # NR-B2B ([NETRENO] §6.4): "send out a new packet"; the next duplicate ACK starts the
             # second recovery
             self.b2b.cwnd = cwnd
             cwnd = view.flight_size + view.mss
@@ -236,19 +236,19 @@ class NetReno(LossRecoveryPolicy):
 class NetRenoSack(NetReno):
     name = "netreno-sack"
     offers_sack = True
-    marking = True          # NR-MARK, SACK-based (002 §6.3)
+    marking = True          # NR-MARK, SACK-based ([NETRENO] §6.3)
 
 
 @register
 class NetRenoLimitedData(NetReno):
-    """Net Reno with NR-LD option (a) (002 §6.5, "not evaluated" there)."""
+    """Net Reno with NR-LD option (a) ([NETRENO] §6.5, "not evaluated" there)."""
     name = "netreno-ld"
     limited_data = True
 
 
 @register
 class Lsnr(NetReno):
-    """Loss-sensitive New-Reno alone (002 §5.1; §7's "New-Reno", Table 3's "none")."""
+    """Loss-sensitive New-Reno alone ([NETRENO] §5.1; §7's "New-Reno", Table 3's "none")."""
     name = "lsnr"
     small_window = reorder_guard = lost_retransmission = back_to_back = False
     limited_data = False
@@ -256,12 +256,12 @@ class Lsnr(NetReno):
 
 @register
 class Lssack(Lsnr):
-    """Loss-sensitive SACK alone (002 §5.2; §7's "SACK", Table 3's "none")."""
+    """Loss-sensitive SACK alone ([NETRENO] §5.2; §7's "SACK", Table 3's "none")."""
     name = "lssack"
     offers_sack = True
 
 
-# 002 Table 3's rows: each optimization on the loss-sensitive sender (its last row,
+# [NETRENO] Table 3's rows: each optimization on the loss-sensitive sender (its last row,
 # "smallwnd+lrxt+back", is the bundle: netreno / netreno-sack)
 TABLE3_RULES = {"sw": ("small_window",), "lrx": ("lost_retransmission",),
                 "b2b": ("back_to_back",), "sw-lrx": ("small_window", "lost_retransmission")}
@@ -271,7 +271,7 @@ def _with_rules(base: type[NetReno], suffix: str,
                 rules: tuple[str, ...]) -> type[NetReno]:
     cls = type(f"{base.__name__}_{suffix.replace('-', '_')}", (base,),
                {"name": f"{base.name}-{suffix}", "__doc__": f"{base.name} with "
-                f"{' and '.join(rules)} (002 Table 3)", **{r: True for r in rules}})
+                f"{' and '.join(rules)} ([NETRENO] Table 3)", **{r: True for r in rules}})
     return register(cls)
 
 

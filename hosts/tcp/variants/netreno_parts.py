@@ -6,17 +6,17 @@ Units: the paper counts packets; the engine counts bytes, so every count here is
 (bytes // SMSS). Positions are unwrapped offsets from the ISS (variants/base.py).
 
 - ``SmallWindow``: NR-SW, early sends below ten segments and the accounting of a positive ACK
-  that comes before the third duplicate ACK (002 §4.2).
-- ``AckClock``: NR-LRX, lost retransmissions timed by duplicate ACKs (002 §6.1-6.2).
+  that comes before the third duplicate ACK ([NETRENO] §4.2).
+- ``AckClock``: NR-LRX, lost retransmissions timed by duplicate ACKs ([NETRENO] §6.1-6.2).
 - ``ReorderGuard``: NR-OOO, the marker M and the 3 - D duplicate ACKs a partial ACK close to it
-  waits (002 §5.3).
+  waits ([NETRENO] §5.3).
 - ``BackToBack``: NR-B2B, the second fast retransmit a full ACK below the marker starts on the
-  next duplicate ACK (002 §6.4).
+  next duplicate ACK ([NETRENO] §6.4).
 - ``Markers``: NR-MARK, the marked new segments of the 5th and 7th duplicate ACK and the ACK
-  clock corrected when one returns (002 §6.3).
+  clock corrected when one returns ([NETRENO] §6.3).
 - ``LimitedData``: NR-LD option (a), segments sent again from SND.UNA on when recovery has no
-  new data to keep its ACK clock going (002 §6.5).
-- ``exit_window``: NR-LSNR rule 2, the window a full ACK leaves (002 §5.1).
+  new data to keep its ACK clock going ([NETRENO] §6.5).
+- ``exit_window``: NR-LSNR rule 2, the window a full ACK leaves ([NETRENO] §5.1).
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from hosts.tcp.variants.base import DUPTHRESH, MarkLost, RecordView, SendNew, Se
 __all__ = ["SW_MAX", "REORDER_TICKS", "MARK_DUPACKS", "SmallWindow", "AckClock",
            "ReorderGuard", "BackToBack", "Markers", "LimitedData", "exit_window"]
 
-SW_MAX = 10             # 002 §4.2: "triggered only if the congestion window ... less than ten"
-REORDER_TICKS = 3       # 002 §6.2: "three additional duplicate ACKs" after an ACK-clock RTT
-MARK_DUPACKS = (5, 7)   # 002 §6.3: "one marked new packet upon receiving the fifth and the
+SW_MAX = 10             # [NETRENO] §4.2: "triggered only if the congestion window ... less than ten"
+REORDER_TICKS = 3       # [NETRENO] §6.2: "three additional duplicate ACKs" after an ACK-clock RTT
+MARK_DUPACKS = (5, 7)   # [NETRENO] §6.3: "one marked new packet upon receiving the fifth and the
                         # seventh duplicate ACK"
 
 
@@ -41,7 +41,7 @@ def segments(nbytes: int, view: SenderView) -> int:
 
 
 class SmallWindow:
-    """NR-SW (002 §4.2). Below ten segments of cwnd, duplicate ACKs 1 and 2 each send one new
+    """NR-SW ([NETRENO] §4.2). Below ten segments of cwnd, duplicate ACKs 1 and 2 each send one new
     segment (the engine's Limited Transmit, allowed for the episode by ``early_sends``); at
     ten or more, none (the NetBSD Reno sender the paper modifies waits for the third). The
     segments sent early are not in ssthresh ("the inflated congestion window should be
@@ -96,7 +96,7 @@ class SmallWindow:
 
 
 class AckClock:
-    """NR-LRX (002 §6.1-6.2): the ACK clock of one recovery. Ticks T = its duplicate ACKs plus
+    """NR-LRX ([NETRENO] §6.1-6.2): the ACK clock of one recovery. Ticks T = its duplicate ACKs plus
     one per retransmission ("a lost packet removes one ACK"); T_ref = 3 at fast retransmit;
     the first RTT is W ticks (W the flight at fast retransmit, without the early sends), each
     later one W / 2. When T >= T_ref + RTT + 3 with SND.UNA still unacknowledged, its
@@ -131,14 +131,14 @@ class AckClock:
         self.restart()
 
     def boundary_seen(self) -> None:
-        """NR-MARK (002 §6.3): a marker returned, so the first RTT is over whatever the
+        """NR-MARK ([NETRENO] §6.3): a marker returned, so the first RTT is over whatever the
         ticks say; three more duplicate ACKs then resend SND.UNA (the same guard against
         reordering as at the end of a counted RTT)."""
         self.ticks = max(self.ticks, self.t_ref + self.round)
 
 
 class ReorderGuard:
-    """NR-OOO (002 §5.3). "When a packet is retransmitted, set a marker at the in-flight
+    """NR-OOO ([NETRENO] §5.3). "When a packet is retransmitted, set a marker at the in-flight
     packet with the largest sequence number (snd_nxt)"; on a partial ACK A, D = (M - A) / S
     segments sent before the last retransmission lie above A: D >= 3, A's segment is lost;
     else it may be reordered by fewer than three places, so one new segment goes out and the
@@ -160,7 +160,7 @@ class ReorderGuard:
 
 
 class BackToBack:
-    """NR-B2B (002 §6.4). At the full ACK the sender expects W/2 - c segments outstanding, all
+    """NR-B2B ([NETRENO] §6.4). At the full ACK the sender expects W/2 - c segments outstanding, all
     sent after the last retransmission; more (without SACK: data sent before the marker still
     unacknowledged; with SACK: "this positive ACK would carry a SACK block") means a segment
     sent during recovery was lost. "We set the dupacks counter to two packets and send out a
@@ -202,12 +202,12 @@ class BackToBack:
 
 
 class Markers:
-    """NR-MARK (002 §6.3), with SACK: the new segments sent on the 5th and 7th duplicate ACK
+    """NR-MARK ([NETRENO] §6.3), with SACK: the new segments sent on the 5th and 7th duplicate ACK
     of a recovery are markers ("the corresponding ACK will carry a SACK block outside the
     original window"). The first ACK that SACKs data at or beyond the first marker shows the
     first RTT boundary: everything sent before it, the fast retransmission included, has had
     an RTT to be acknowledged. The paper leaves open how the boundary resets the clock
-    (002 leaves it open); here it ends the counted first RTT (``AckClock.boundary_seen``).
+    ([NETRENO] leaves it open); here it ends the counted first RTT (``AckClock.boundary_seen``).
     Without SACK the paper marks with timestamps, which a receiver echoes only for in-sequence
     data (RFC 7323 §4.3: an ACK for an out-of-order segment echoes TS.Recent of the last one in
     sequence), so a duplicate ACK cannot carry a marker back: not built on that path."""
@@ -239,7 +239,7 @@ class Markers:
 
 
 class LimitedData:
-    """NR-LD, option (a) (002 §6.5): when New-Reno recovery has no new data to send (the
+    """NR-LD, option (a) ([NETRENO] §6.5): when New-Reno recovery has no new data to send (the
     application's or the peer's window's limit), the duplicate ACK's segment is one sent
     again "starting from the first unacknowledged packet at snd_una", which draws a duplicate
     ACK and keeps the clock going until the partial ACKs finish the recovery. Segments whose
@@ -301,7 +301,7 @@ def _first_ending_after(records: Sequence[RecordView], lo: int, offset: int) -> 
 
 
 def exit_window(view: SenderView) -> int:
-    """NR-LSNR rule 2 (002 §5.1), NR-LSSACK rule 3 (§5.2): "at most one packet can be sent" by
+    """NR-LSNR rule 2 ([NETRENO] §5.1), NR-LSSACK rule 3 (§5.2): "at most one packet can be sent" by
     the full ACK; RFC 6582 §3.2 step 3 option (1), min(ssthresh, max(FlightSize, SMSS) +
     SMSS): at least two segments, so an empty pipe does not restart from one segment that a
     delayed ACK holds back 200 ms. Slow start follows (cwnd < ssthresh)."""

@@ -30,10 +30,10 @@ class RdTcp(LossRecoveryPolicy):
         super().__init__(config)
         self.k = config.rdtcp_k
         self.waiting = False          # sender: waiting for 3+k dupacks on a reordered hole
-        self.reordered = RangeSet()   # receiver: 003 §3.1 "reordered list"
-        self.dropped = RangeSet()     # receiver: 003 §3.1 "drop list"
+        self.reordered = RangeSet()   # receiver: [RDTCP] §3.1 "reordered list"
+        self.dropped = RangeSet()     # receiver: [RDTCP] §3.1 "drop list"
 
-    # ------------------------------------------------------------------------ sender, 003 §3.1
+    # ------------------------------------------------------------------------ sender, [RDTCP] §3.1
     # "TCP Sender: Processing the acknowledgements"
     def on_dupack(self, view: SenderView, seg: Segment, dupacks: int, *, now: float) -> Decisions:
         if dupacks == DUPTHRESH and view.rdtcp_ok and seg.reorder:
@@ -74,7 +74,7 @@ class RdTcp(LossRecoveryPolicy):
     def on_timeout(self, view: SenderView, *, now: float) -> Decisions:
         return self._stop_waiting()
 
-    # ---------------------------------------------------------------------- receiver, 003 §3.1
+    # ---------------------------------------------------------------------- receiver, [RDTCP] §3.1
     # "TCP receiver: Processing data packets"
     def on_data(self, rcv: ReceiverView, start: int, end: int,
                 stamp: tuple[int, int] | None, *, now: float) -> None:
@@ -96,7 +96,7 @@ class RdTcp(LossRecoveryPolicy):
             if hi < start:      # gap between max:PNO_i and PNO_i
                 self._mark_reordered(rcv, hi, start, stamp)
         # "PNO_i is in the reordered list: delete it"; done last, so that the gaps marked above
-        # never include PNO_i itself (003 §3.1 note: PNO_i and PNO_k are not inserted)
+        # never include PNO_i itself ([RDTCP] §3.1 note: PNO_i and PNO_k are not inserted)
         self.reordered.remove(start, end)
         floor = min(rcv.rcv_nxt, start)
         self.dropped.drop_below(floor)
@@ -120,16 +120,16 @@ class RdTcp(LossRecoveryPolicy):
 
 @register
 class RdTcpAdaptiveK(RdTcp):
-    """RD-TCP whose k grows while its waits prove too short: the extension 003 §3 sketches
+    """RD-TCP whose k grows while its waits prove too short: the extension [RDTCP] §3 sketches
     and leaves to further research ("if the TCP sender detects spurious retransmits even though
     it has incremented the value of 'k', then the sender can further increase the value of 'k'",
     citing Blanton and Allman [10], whose BL-INC raises dupthresh by one per false fast
-    retransmit, 000 §5.1).
+    retransmit, [RRTCP] §5.1).
 
     Rules, as BL-INC's applied to k: a fast-recovery episode entered after waiting for 3+k
     duplicate ACKs (a hole the receiver marked reordered) whose every retransmission the peer
     then reports by DSACK raises k by one; a retransmission timeout puts k back to its
-    configured value. The wait is bounded when it is used, by 90 % of cwnd in segments (000
+    configured value. The wait is bounded when it is used, by 90 % of cwnd in segments ([RRTCP]
     §5.1's bound, so that a real loss can still gather enough duplicate ACKs), as
     ``rdtcp-measured``'s is: bounding k itself when it is raised, right after the reduction the
     false fast retransmit caused, would undo the raise whenever the halved window is small. Episodes entered at 3 duplicate ACKs (no
@@ -174,7 +174,7 @@ class RdTcpAdaptiveK(RdTcp):
 
 @register
 class RdTcpMeasuredK(RdTcp):
-    """RD-TCP whose k is set from the amount of reordering measured, the other form of 003 §3's
+    """RD-TCP whose k is set from the amount of reordering measured, the other form of [RDTCP] §3's
     proposal ("The TCP receiver can detect the amount of reordering present in the network and
     can inform the sender about this amount, which in turn can set the value of 'k' based on
     that value"; §7's first item of further work).
@@ -191,8 +191,8 @@ class RdTcpMeasuredK(RdTcp):
     raises tp->reordering to the distance it measures in the same way (tcp_check_sack_reordering).
 
     k never falls on a measurement; a retransmission timeout puts it back to its configured
-    value (as BL-INC resets dupthresh, 000 §5.1). The wait is bounded when it is used, by 90 % of
-    cwnd in segments (000 §5.1's bound, so that a hole can still gather enough duplicate ACKs),
+    value (as BL-INC resets dupthresh, [RRTCP] §5.1). The wait is bounded when it is used, by 90 % of
+    cwnd in segments ([RRTCP] §5.1's bound, so that a hole can still gather enough duplicate ACKs),
     and k remembers the measured amount even while a reduced cwnd could not produce it.
     """
 
@@ -243,7 +243,7 @@ class RdTcpMeasuredK(RdTcp):
 class RdTcpMeasuredKUndo(RdTcpMeasuredK):
     """``rdtcp-measured`` that also undoes a false fast retransmit: when DSACKs show every
     retransmission of a fast-recovery episode unnecessary, cwnd and ssthresh go back to their
-    values before it (DSACK undo, RFC 3708 detection, 000 §2's response), the same DSACK that
+    values before it (DSACK undo, RFC 3708 detection, [RRTCP] §2's response), the same DSACK that
     raises k.
 
     Why: learning k costs one false fast retransmit per new, larger displacement (k is raised

@@ -1,7 +1,7 @@
 """RR-TCP ([RRTCP], Zhang, Karp, Floyd and Peterson): a SACK sender that
 measures how far its segments are displaced and sets dupthresh from that history.
 
-- ``rrtcp-fa`` (DSACK-FA, 000 §4.2 on top of DSACK-R, §4.1 and Table 1): DSACK undo of a false
+- ``rrtcp-fa`` (DSACK-FA, [RRTCP] §4.2 on top of DSACK-R, §4.1 and Table 1): DSACK undo of a false
   fast retransmit (and of a false timeout, §4.3.1), every segment's reordering length measured
   from the ACK stream (§4.1.1) into a histogram of the last 80 s (§4.1.2), and dupthresh set to
   the FA-ratio percentile of that histogram plus one, the FA ratio fixed at 0.90 (Table 2).
@@ -44,10 +44,10 @@ __all__ = ["ReorderingHistogram", "ReorderingSampler", "dupthresh_for", "timeout
 
 @register
 class RrTcpFa(DsackUndo):
-    """DSACK-FA (000 §4.2): DSACK-R's undo (dsack.py; an episode with a real loss among its
+    """DSACK-FA ([RRTCP] §4.2): DSACK-R's undo (dsack.py; an episode with a real loss among its
     retransmissions is not undone) plus a false timeout's undo, and dupthresh from the
     reordering histogram at a fixed FA ratio, bounded by 90 % of cwnd as the engine's other
-    raised-dupthresh variants are (000 §5.1) so that a loss can still draw enough dupacks."""
+    raised-dupthresh variants are ([RRTCP] §5.1) so that a loss can still draw enough dupacks."""
 
     name = "rrtcp-fa"
     observes_deliveries = True
@@ -82,7 +82,7 @@ class RrTcpFa(DsackUndo):
 
     def _dupthresh(self, view: SenderView) -> int:
         """dupthresh from the histogram and the FA ratio, recomputed when either changed
-        (§4.2). Unlike Blanton and Allman's schemes it is not bounded by cwnd (000 §5.7: that
+        (§4.2). Unlike Blanton and Allman's schemes it is not bounded by cwnd ([RRTCP] §5.7: that
         bound is what keeps them from avoiding longer reorderings); limited transmit's bound
         and, for DSACK-TA, the costs of idle periods and timeouts keep it in check.
 
@@ -183,7 +183,7 @@ class RrTcpFa(DsackUndo):
 
 @register
 class RrTcp(RrTcpFa):
-    """DSACK-TA (000 §4.3): DSACK-FA whose FA ratio adapts to the costs of false fast
+    """DSACK-TA ([RRTCP] §4.3): DSACK-FA whose FA ratio adapts to the costs of false fast
     retransmits, timeouts and limited-transmit idle periods (§4.3.4), S = 0.01.
 
     W is an EWMA of the usable window once per RTT outside recovery, R the smoothed RTT, T the

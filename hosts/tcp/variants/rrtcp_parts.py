@@ -262,7 +262,7 @@ class LimitedTransmitIdle:
     timeout in between; d counts the duplicate ACKs after that moment.
 
     Limited transmit runs out at its bound, ``bound`` windows of cwnd beyond what was out at
-    the episode's first duplicate ACK (000 §2.3, Table 2: one; ``TcpConfig.
+    the episode's first duplicate ACK ([RRTCP] §2.3, Table 2: one; ``TcpConfig.
     limited_transmit_cwnds``, which the engine enforces), or when the peer's window is full:
     the sender is idle when it holds data it may not send.
     """

@@ -2,10 +2,10 @@
 falsely retransmitted segments, and DSACK-HG, an RTO from a histogram of RTT samples.
 
 - ``rrtcp-faes`` (DSACK-FAES, Table 1): DSACK-FA with DSACK-ES.
-- ``rrtcp-taes`` (DSACK-TAES, Table 1): DSACK-TA with DSACK-ES, the scheme 000 recommends (§7).
+- ``rrtcp-taes`` (DSACK-TAES, Table 1): DSACK-TA with DSACK-ES, the scheme [RRTCP] recommends (§7).
 - ``rrtcp-hg`` (DSACK-HG, §5.3, Table 1): DSACK-TA on an RTO set to the 99.8th percentile of a
   histogram of the connection's RTT samples (``hosts.tcp.rtt.HistogramRtoEstimator``) instead of
-  the EWMA estimator; the histogram gets the engine's samples and DSACK-ES's. 000 includes it as a reference point.
+  the EWMA estimator; the histogram gets the engine's samples and DSACK-ES's. [RRTCP] includes it as a reference point.
 
 Karn's rule keeps every retransmitted segment out of the RTO's estimator, and on a path that
 delays packets it is the delayed ones that get retransmitted: the estimator sees the short RTTs
@@ -97,21 +97,21 @@ class _EnhancedSampling(RrTcpFa):
 
 @register
 class RrTcpFaes(_EnhancedSampling, RrTcpFa):
-    """DSACK-FAES (000 Table 1): DSACK-FA + DSACK-ES."""
+    """DSACK-FAES ([RRTCP] Table 1): DSACK-FA + DSACK-ES."""
 
     name = "rrtcp-faes"
 
 
 @register
 class RrTcpTaes(_EnhancedSampling, RrTcp):
-    """DSACK-TAES (000 Table 1, §7): DSACK-TA + DSACK-ES."""
+    """DSACK-TAES ([RRTCP] Table 1, §7): DSACK-TA + DSACK-ES."""
 
     name = "rrtcp-taes"
 
 
 @register
 class RrTcpHg(_EnhancedSampling, RrTcp):
-    """DSACK-HG (000 §5.3): DSACK-TA with the RTO at the 99.8th percentile of its RTT samples."""
+    """DSACK-HG ([RRTCP] §5.3): DSACK-TA with the RTO at the 99.8th percentile of its RTT samples."""
 
     name = "rrtcp-hg"
     rto_estimator = "histogram"

@@ -7,7 +7,7 @@ retransmitted segment taken with Ludwig's RTX bit instead of the -MEAN pairing.
   original's reordering length only ("DSACK-FA-RTX uses the reordering length of the original
   transmission only"). ``rrtcp-fa`` and ``rrtcp`` are the -MEAN forms (§4.1.1: the first ACK
   paired with the original, the DSACK with the retransmission, their mean recorded), which
-  000's other figures use.
+  [RRTCP]'s other figures use.
 
 The original's ACK is the first ACK for the segment when it echoes no RTX bit (the original
 arrived first: its length is m - h then); otherwise the retransmission arrived first and the
@@ -100,13 +100,13 @@ class _RtxMeasured(RrTcpFa):
 
 @register
 class RrTcpFaRtx(_RtxMeasured, RrTcpFa):
-    """DSACK-FA-RTX (000 §5.1.1)."""
+    """DSACK-FA-RTX ([RRTCP] §5.1.1)."""
 
     name = "rrtcp-fa-rtx"
 
 
 @register
 class RrTcpRtx(_RtxMeasured, RrTcp):
-    """DSACK-TA-RTX (000 §5.1.1)."""
+    """DSACK-TA-RTX ([RRTCP] §5.1.1)."""
 
     name = "rrtcp-rtx"

@@ -57,7 +57,7 @@ class FalseRetransmitDetector:
 class FalseRecoveryUndo:
     """DSACK undo: the cwnd and ssthresh a fast-recovery episode began with are restored once
     DSACKs show every retransmission of the episode unnecessary (detection RFC 3708 §3; the
-    response is Blanton and Allman's, 000 §2: "the sender restores its old window"; Linux's
+    response is Blanton and Allman's, [RRTCP] §2: "the sender restores its old window"; Linux's
     tcp_try_undo_dsack). The owner calls ``start`` as the episode begins, ``on_retransmit`` for
     each retransmission, ``on_dsack`` for each DSACK, and ``cancel`` on a retransmission timeout
     (a timeout's reduction is not undone here)."""
