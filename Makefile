@@ -22,7 +22,7 @@ MODE ?= full
 # (experiments/CLUSTER.md); empty: this machine's own worker processes
 SCHEDULER ?=
 RRTCP_MODE ?= quick
-# more options of experiments.rrtcp_figures, e.g. RRTCP_FLAGS=--sweep-57 (000 §5.7's sweep, full
+# more options of experiments.rrtcp_figures, e.g. RRTCP_FLAGS=--sweep-57 ([RRTCP] §5.7's sweep, full
 # mode only) or --resume
 RRTCP_FLAGS ?=
 FRTO_MODE ?= quick
@@ -64,12 +64,12 @@ help:
 	@echo "make deps       system packages (apt, when root) and .venv/ with the project and its test extras"
 	@echo "make run        deps + reproduce RD-TCP Figures 1-4 (MODE=full|quick) into results/"
 	@echo "make run-quick  the same in quick mode (60 s transfers, fewer points; a few minutes)"
-	@echo "make run-rrtcp  deps + reproduce RR-TCP (seed 000) Figures 1, 4-19 and Tables 3-4, each statement checked in"
+	@echo "make run-rrtcp  deps + reproduce RR-TCP ([RRTCP]) Figures 1, 4-19 and Tables 3-4, each statement checked in"
 	@echo "                paper_table.md (RRTCP_MODE=quick|full; RRTCP_MODE=full RRTCP_FLAGS=--sweep-57: the"
 	@echo "                section 5.7 sweep) into results/rrtcp/"
-	@echo "make run-frto   deps + reproduce F-RTO (seed 001) Tables 1-3, Figures 6-9 (FRTO_MODE=quick|full) into results/frto/"
-	@echo "make run-dbce   deps + seed 004 ch. 4-5: delay-based estimators (LPA/FPA) and the RTO replay (DBCE_MODE=quick|full) into results/dbce/"
-	@echo "make run-netreno deps + reproduce Net Reno (seed 002) Tables 1-3, Figure 1 with RED in the P4 gateway (NETRENO_MODE=quick|full) into results/netreno/"
+	@echo "make run-frto   deps + reproduce F-RTO ([FRTO]) Tables 1-3, Figures 6-9 (FRTO_MODE=quick|full) into results/frto/"
+	@echo "make run-dbce   deps + [TCPDEBUG] ch. 4-5: delay-based estimators (LPA/FPA) and the RTO replay (DBCE_MODE=quick|full) into results/dbce/"
+	@echo "make run-netreno deps + reproduce Net Reno ([NETRENO]) Tables 1-3, Figure 1 with RED in the P4 gateway (NETRENO_MODE=quick|full) into results/netreno/"
 	@echo "make test       deps + the tests (unit, STF conformance, PTF on the embedded target, mypy over hosts/),"
 	@echo "                in parallel, then the serial ones; as root it creates (and removes) network namespaces and veths"
 	@echo "make test-all   the same with the reproduction checks on quick sweeps (marked slow) too"

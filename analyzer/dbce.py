@@ -1,14 +1,14 @@
-"""Delay-based congestion estimators (DBCEs) over a trace's RTT series, scored as seed 004 ch. 5
+"""Delay-based congestion estimators (DBCEs) over a trace's RTT series, scored as [TCPDEBUG] ch. 5
 scores them.
 
-Each estimator of 004 Table 5.1 is one small function of the connection's RTT history
+Each estimator of [TCPDEBUG] Table 5.1 is one small function of the connection's RTT history
 (``History``) that answers, for one RTT sample, congestion (True, "CN"), no congestion (False,
 "NCN"), or None where its formula is undefined for that sample; then the estimator keeps the
-state of its previous sample (NCN before any). The conditions are the table's; where 004 leaves
+state of its previous sample (NCN before any). The conditions are the table's; where [TCPDEBUG] leaves
 a value open or its formula cannot be meant as printed, the function says what we chose and
 why (analyzer/README.md, "Delay-based congestion estimators", lists the choices).
 
-Scoring (004 §5.3): the needed retransmissions of a connection are grouped into *loss episodes*
+Scoring ([TCPDEBUG] §5.3): the needed retransmissions of a connection are grouped into *loss episodes*
 (the losses of one flight, ``episodes``); samples of segments sent inside an episode are left
 out (no reliable RTT there, §5.3.1); the rest give each estimator a sequence of CN and NCN
 signals, which cut the connection into congestion phases, no-congestion phases and loss
@@ -37,12 +37,12 @@ __all__ = ["History", "ESTIMATORS", "VARIANTS", "ROWS", "signals", "episodes", "
 CIM_RECENT, CIM_HISTORY = 2, 20     # Table 5.1: avg(RTT_2) against the preceding 20 samples
 BFA_THRESHOLD = 0.010               # Table 5.1: 0.01 s (ch. 2: NCN again below -10 ms)
 DAIMD_THRESHOLD = 0.020             # Table 5.1: sRTT - minRTT > 0.02 s
-DAIMD_X = 3                         # Table 5.1's "pktInFlight > x": 004 never gives x
+DAIMD_X = 3                         # Table 5.1's "pktInFlight > x": [TCPDEBUG] never gives x
 VEGAS_BETA = 3                      # Table 5.1: window * (1 - minRTT/RTT) > 3
 FAST_ALPHA = 100                    # Table 5.1: 1 - 100/window against minRTT/avgRTT
 TRIS_THRESHOLD = 0.5                # Table 5.1: < 0.5
-RANDOM_P = 0.8                      # 004 §5.4.1: Random(0.8), CN when u >= 0.2
-SRTT_GAIN = 1 / 8                   # sRTT: the EWMA 004 normalises by (weight 1/8, §5.4.1)
+RANDOM_P = 0.8                      # [TCPDEBUG] §5.4.1: Random(0.8), CN when u >= 0.2
+SRTT_GAIN = 1 / 8                   # sRTT: the EWMA [TCPDEBUG] normalises by (weight 1/8, §5.4.1)
 BFA_GAIN = 1 / 4                    # Reno's RTT variation gain (RFC 6298's beta), signed
 
 
@@ -95,7 +95,7 @@ class History:
 def card(h: History):
     """CARD [Jai89], Table 5.1 row 1 (delay gradient against the previous RTT):
     (RTT - prevRTT)/(RTT + prevRTT) * (Window + prevWindow)/(Window - prevWindow) > 0.
-    Undefined when the window did not change (004 does not say what then): None, the previous
+    Undefined when the window did not change ([TCPDEBUG] does not say what then): None, the previous
     state stays."""
     if h.prev_rtt is None or h.window == h.prev_window:
         return None
@@ -186,23 +186,23 @@ def deca(h: History):
 
 
 def daimd(h: History):
-    """DAIMD [LSM+07], Table 5.1 row 9: (pktInFlight > x) & (sRTT - minRTT) > 0.02 s. 004 gives
+    """DAIMD [LSM+07], Table 5.1 row 9: (pktInFlight > x) & (sRTT - minRTT) > 0.02 s. [TCPDEBUG] gives
     no x: we take 3. Ch. 2 mentions a lower threshold for returning to NCN without its value;
     the table's condition alone is used."""
     return h.window > DAIMD_X and h.srtt - h.min_rtt > DAIMD_THRESHOLD
 
 
 def random_08(h: History):
-    """Random(0.8), 004 §5.4.1: for every valid RTT sample a number u drawn uniformly from
+    """Random(0.8), [TCPDEBUG] §5.4.1: for every valid RTT sample a number u drawn uniformly from
     [0, 1): CN when u >= 0.2, NCN below (seeded per connection, so runs repeat)."""
     return h.rng.random() >= 1 - RANDOM_P
 
 
-# 004's nine estimators and the baseline, in Table 5.1's order, by the names 004's text uses
+# [TCPDEBUG]'s nine estimators and the baseline, in Table 5.1's order, by the names [TCPDEBUG]'s text uses
 ESTIMATORS = {"CARD": card, "Tri-S": tri_s, "DUAL": dual, "Vegas": vegas, "BFA": bfa,
               "CIM": cim, "FAST": fast, "DECA": deca, "DAIMD": daimd,
               "Random(0.8)": random_08}
-# the rows as printed where our reading differs (reported beside, never in 004's findings)
+# the rows as printed where our reading differs (reported beside, never in [TCPDEBUG]'s findings)
 VARIANTS = {"Tri-S (as printed)": tri_s_as_printed, "FAST (as printed)": fast_as_printed}
 ROWS = {"CARD": "Table 5.1 row 1 [Jai89]", "Tri-S": "Table 5.1 row 2 [WC91]",
         "DUAL": "Table 5.1 row 3 [WC92]", "Vegas": "Table 5.1 row 4 [BOP94]",
@@ -231,7 +231,7 @@ def signals(samples, estimator, *, seed=0) -> list:
 # ---------------------------------------------------------------------- duration models
 def window_cut(x: float, d: float) -> float:
     """The RTTs a connection loses when its window of ``x`` segments is cut by ``d`` and grows
-    back by one a round trip, less what it sent meanwhile (004 App. B.1):
+    back by one a round trip, less what it sent meanwhile ([TCPDEBUG] App. B.1):
     d - (x*d - d^2 + d(d-1)/2) / (x + d/2) = d(2d + 1)/(2x + d). d = 1 is A(x) (B.1.1)."""
     if d <= 0:
         return 0.0
@@ -296,7 +296,7 @@ def RF(x: float) -> float:
 
 # ---------------------------------------------------------------------- episodes and phases
 class Episode:
-    """A loss episode (004 §5.3.1): the losses of one flight, from the first transmission of
+    """A loss episode ([TCPDEBUG] §5.3.1): the losses of one flight, from the first transmission of
     its first lost segment (``start``) to that of its last (``end``). ``by_timer``: the first
     loss was detected by the retransmission timer (else by duplicate ACKs); ``detect``: seconds
     from that loss's transmission to its retransmission; ``flight``: segments in flight when
@@ -316,7 +316,7 @@ def episodes(losses) -> list:
     """Loss episodes from the needed retransmissions (objects with ``sent``, ``detected``,
     ``by_timer``, ``flight``: analyzer.series.Loss): a loss joins the episode of the first loss
     before it when it was first sent before that loss was detected (resent): until then the two
-    were outstanding together, one flight (004: "all losses that occur within the same flight
+    were outstanding together, one flight ([TCPDEBUG]: "all losses that occur within the same flight
     ... into a single loss-episode")."""
     out = []
     current = None
@@ -333,7 +333,7 @@ def episodes(losses) -> list:
 
 
 def outside(samples, eps) -> list:
-    """The samples of segments not sent inside a loss episode (004 §5.3.1)."""
+    """The samples of segments not sent inside a loss episode ([TCPDEBUG] §5.3.1)."""
     out = []
     i = 0
     for s in samples:
@@ -347,7 +347,7 @@ def outside(samples, eps) -> list:
 
 class Score:
     """One estimator on one connection. ``lpa``: None without a loss episode; ``fpa``: 1.0
-    without a congestion phase (no prediction was made, so none was false: the reading 004's
+    without a congestion phase (no prediction was made, so none was false: the reading [TCPDEBUG]'s
     Fig. 5.4 needs for Vegas, "no false predictions in more than 90% of connections"), None
     without samples; ``lead``: for each predicted episode, how long the congestion phase before
     it lasted, in sRTTs (Fig. 5.3); ``additive``/``multiplicative``: the modelled change in
@@ -362,7 +362,7 @@ class Score:
 
 def score(samples, losses, estimator, *, seed=0) -> Score:
     """Score ``estimator`` on one connection's RTT ``samples`` (in transmission order) and
-    needed ``losses`` (004 §5.3)."""
+    needed ``losses`` ([TCPDEBUG] §5.3)."""
     eps = episodes(losses)
     kept = outside(samples, eps)
     sig = signals(kept, estimator, seed=seed)
@@ -439,7 +439,7 @@ def score(samples, losses, estimator, *, seed=0) -> Score:
 
 
 def best_case(samples, losses) -> tuple:
-    """004 §5.4.3 / App. B.3: every loss episode predicted (LPA = 1) and no congestion phase
+    """[TCPDEBUG] §5.4.3 / App. B.3: every loss episode predicted (LPA = 1) and no congestion phase
     without a loss (FPA = 1): each episode saves F(x) or R(x) less one reaction (A or M, at the
     flight of the loss, beta from the last sample before it). (additive, multiplicative) RTTs."""
     eps = episodes(losses)

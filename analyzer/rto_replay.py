@@ -1,11 +1,11 @@
-"""Seed 004 ch. 4: replay a trace's retransmission timer under other loss-detection parameters.
+"""[TCPDEBUG] ch. 4: replay a trace's retransmission timer under other loss-detection parameters.
 
-The trace fixes the RTTs and the losses (004 §4.3.3: "if RTTs and losses occur independent of
+The trace fixes the RTTs and the losses ([TCPDEBUG] §4.3.3: "if RTTs and losses occur independent of
 TCP loss detection/recovery behavior"); what changes is when the sender would have given up
 waiting. For every *wait* of a connection (``analyzer.series.Wait``: the retransmission timer
 running from an ACK that advanced with data outstanding, or from a send with nothing
 outstanding, RFC 6298 (5.1), (5.3), until the next advance or the first retransmission), a
-setting (``Setting``: the estimator and its D, a, b, m, k, minRTO and timer granularity, 004
+setting (``Setting``: the estimator and its D, a, b, m, k, minRTO and timer granularity, [TCPDEBUG]
 §4.4.2-4.4.4 and Table 4.5) gives the RTO the sender would have had when the wait began, from
 the same RTT samples, and so what the wait would have become:
 
@@ -17,11 +17,11 @@ the same RTT samples, and so what the wait would have become:
 - an unneeded retransmission in the trace: still spurious when the RTO (or D duplicate ACKs)
   came before the ACK of the original, else avoided.
 
-The cost of each outcome in RTTs follows 004 App. A (Eqs. 4.1-4.3): waiting time, plus RF(x)
+The cost of each outcome in RTTs follows [TCPDEBUG] App. A (Eqs. 4.1-4.3): waiting time, plus RF(x)
 for a loss the timer detects (slower recovery than after fast retransmit), R(x) for a spurious
 timeout, F(x) for a spurious fast retransmit (x: half the flight). A setting's change in a
 connection's duration is the baseline's cost less the setting's (positive: shorter); the
-baseline is the connection's own sender as the analyzer identified it (004 §4.4.2 compares with
+baseline is the connection's own sender as the analyzer identified it ([TCPDEBUG] §4.4.2 compares with
 each OS's defaults), the best case (§4.4.1, App. A.1) detects every loss with a duplicate ACK
 by fast retransmit at the first one, every other after the connection's largest RTT, and is
 never spurious.
@@ -40,19 +40,19 @@ from analyzer.series import TIMER_CLASSES
 __all__ = ["Setting", "SETTINGS", "BASELINES", "ScaledLinuxEstimator", "replay_flow",
            "Outcome", "smart_dupthresh", "baseline_for", "best_case_cost"]
 
-WAIT_RTT_GAIN = 1 / 4           # 004 ch. 4 footnote 3: times in RTTs of an EWMA with weight 1/4
+WAIT_RTT_GAIN = 1 / 4           # [TCPDEBUG] ch. 4 footnote 3: times in RTTs of an EWMA with weight 1/4
 
 
 def smart_dupthresh(flight: int) -> int:
-    """004 §4.4.4's Smart-Config: D = max{1, min{3, F - 2}}, F the current flight size."""
+    """[TCPDEBUG] §4.4.4's Smart-Config: D = max{1, min{3, F - 2}}, F the current flight size."""
     return max(1, min(3, flight - 2))
 
 
 @dataclass(frozen=True)
 class Setting:
-    """One configuration of the loss-detection parameters (004 Table 4.5's rows): ``estimator``
+    """One configuration of the loss-detection parameters ([TCPDEBUG] Table 4.5's rows): ``estimator``
     "rfc2988" (srtt + k*rttvar, RFC 2988/6298) or "linux" (Linux 2.4's, srtt + rttvar with its
-    own variance, 004 §1.3: k scales rttvar as k/4, so Linux's own is k = 4 as Table 4.5 lists
+    own variance, [TCPDEBUG] §1.3: k scales rttvar as k/4, so Linux's own is k = 4 as Table 4.5 lists
     it); ``a``/``b`` the rttvar and srtt gains; ``m`` the srtt factor; ``min_rto`` seconds (for
     Linux the floor of the variance term); ``granularity`` the timer tick; ``dupthresh`` D, or
     "smart" for Smart-Config's rule; ``per_flight``: one RTT sample a flight (else every ACK's)."""
@@ -81,9 +81,9 @@ class Setting:
 
 
 class ScaledLinuxEstimator(LinuxRttEstimator):
-    """hosts.tcp.rtt.LinuxRttEstimator with 004 Table 4.5's parameters: srtt gain b, mdev gain
+    """hosts.tcp.rtt.LinuxRttEstimator with [TCPDEBUG] Table 4.5's parameters: srtt gain b, mdev gain
     a, RTO = m*srtt + (k/4)*rttvar, so that Linux's own is k = 4 as Table 4.5 lists it (the
-    engine's OS profile writes the same k as 1; the mapping is ours: 004 does not say how it
+    engine's OS profile writes the same k as 1; the mapping is ours: [TCPDEBUG] does not say how it
     varies k for Linux). With the defaults it is the engine's estimator
     (tests/analyzer/test_rto_replay.py checks it sample by sample)."""
 
@@ -93,7 +93,7 @@ class ScaledLinuxEstimator(LinuxRttEstimator):
 
 
 def _family(base: Setting, prefix: str, **values) -> list:
-    """``base`` with one parameter changed at a time (004 §4.4.2 varies one at a time)."""
+    """``base`` with one parameter changed at a time ([TCPDEBUG] §4.4.2 varies one at a time)."""
     out = []
     for field, options in values.items():
         for v in options:
@@ -120,15 +120,15 @@ BASELINES = {
 BASELINES["rdtcp"] = replace(BASELINES["rfc5681"], name="RD-TCP (RFC 6298 timer)")
 
 LINUX = BASELINES["linux24"]
-# RFC 2988 as FreeBSD, Solaris and Windows use it (004 §4.5: "the proposed standard for an RTO
+# RFC 2988 as FreeBSD, Solaris and Windows use it ([TCPDEBUG] §4.5: "the proposed standard for an RTO
 # estimator (which is also adopted by FreeBSD, Solaris, and Windows)"): one sample a flight,
 # its 1 s minimum, a 10 ms clock
 RFC2988 = Setting("RFC 2988", "rfc2988", min_rto=1.0, granularity=0.01, initial_rto=3.0,
                   per_flight=True)
 SMART = replace(LINUX, k=2.0, min_rto=0.1, dupthresh="smart",
                 name="Smart-Config (Linux, k = 2, minRTO = 100 ms, D = max(1, min(3, F-2)))")
-# 004 §4.4.2's ranges: k 2-8, minRTO 100-1000 ms, a and b 1 to 1/32 (m: "observed to be
-# optimal", not shown in 004; Solaris' 1.25 and 1.5 here); §4.4.3's D = 2, 4; the timer
+# [TCPDEBUG] §4.4.2's ranges: k 2-8, minRTO 100-1000 ms, a and b 1 to 1/32 (m: "observed to be
+# optimal", not shown in [TCPDEBUG]; Solaris' 1.25 and 1.5 here); §4.4.3's D = 2, 4; the timer
 # granularity the ch. 4 conclusion says no longer dominates
 SETTINGS = ([LINUX]
             + _family(LINUX, "Linux", k=(2.0, 3.0, 6.0, 8.0), min_rto=(0.1, 0.4, 1.0),
@@ -188,7 +188,7 @@ def _rto_at_waits(samples, waits, setting: Setting) -> list:
 
 
 def _units(samples, waits) -> list:
-    """For each wait, the RTT unit of 004 ch. 4 (EWMA of the per-ACK samples, weight 1/4 on the
+    """For each wait, the RTT unit of [TCPDEBUG] ch. 4 (EWMA of the per-ACK samples, weight 1/4 on the
     newest, footnote 3) at its start; 1 s before any sample."""
     out = []
     unit = None
@@ -285,7 +285,7 @@ def replay_flow(samples, waits, settings) -> list:
 
 
 def best_case_cost(samples, waits) -> float:
-    """004 §4.4.1 / App. A.1's oracle: no spurious retransmission; a loss with a duplicate ACK
+    """[TCPDEBUG] §4.4.1 / App. A.1's oracle: no spurious retransmission; a loss with a duplicate ACK
     detected by fast retransmit at the first one, any other after the connection's largest RTT
     (then recovered as after a timeout: RF(x)). Its cost in RTTs."""
     waits = usable_waits(waits)

@@ -1,4 +1,4 @@
-"""Seed 004 ch. 4-5 on any trace: every connection's RTT series scored by the delay-based
+"""[TCPDEBUG] ch. 4-5 on any trace: every connection's RTT series scored by the delay-based
 congestion estimators (analyzer/dbce.py) and its timer replayed under other parameters
 (analyzer/rto_replay.py), then summarised over the connections as the thesis reports them.
 
@@ -7,7 +7,7 @@ congestion estimators (analyzer/dbce.py) and its timer replayed under other para
 ``evaluate(series)`` turns one flow's ``analyzer.series.FlowSeries`` into a JSON-ready dict (the
 experiments keep these per connection); ``summarize(connections)`` gives the per-estimator and
 per-setting figures (``estimator_rows``, ``setting_rows``) and the breakdowns by throughput and
-flight size (004 §5.5's features). A trace with no RTT sample, no loss or one connection gives
+flight size ([TCPDEBUG] §5.5's features). A trace with no RTT sample, no loss or one connection gives
 a sentence saying what cannot be scored, never a division by zero.
 """
 
@@ -31,7 +31,7 @@ from netbase.pcap import PcapFormatError
 __all__ = ["evaluate", "detection_times", "cluster_features", "summarize", "estimator_rows", "setting_rows", "breakdowns", "main",
            "MIN_SEGMENTS", "FLIGHT_BINS", "ESTIMATOR_ORDER"]
 
-MIN_SEGMENTS = 10               # 004 §5.2: connections of at least 10 segments
+MIN_SEGMENTS = 10               # [TCPDEBUG] §5.2: connections of at least 10 segments
 FLIGHT_BINS = ((1, 4), (5, 16), (17, None))     # median flight size, segments (§5.5)
 ESTIMATOR_ORDER = tuple(dbce.ESTIMATORS) + tuple(dbce.VARIANTS)
 _KINDS = ("nothing", "spurious_timeout", "spurious_fast", "by_fast", "by_timer")
@@ -104,7 +104,7 @@ def _correlation(xs: list, ys: list):
 
 
 def cluster_features(samples: list, eps: list, duration: float) -> dict:
-    """004 §5.5.1's characteristics that the other fields do not give: the mean RTT, the
+    """[TCPDEBUG] §5.5.1's characteristics that the other fields do not give: the mean RTT, the
     correlation between the flight and the RTT of the per-ACK samples (self-induced
     congestion), and the average loss distance in mean RTTs: the mean gap between the starts
     of consecutive loss episodes; with one episode, the connection's duration (no second
@@ -122,7 +122,7 @@ def cluster_features(samples: list, eps: list, duration: float) -> dict:
 
 
 def detection_times(series) -> dict:
-    """004 Fig. 4.2's detection times of the flow's needed retransmissions, by what detected
+    """[TCPDEBUG] Fig. 4.2's detection times of the flow's needed retransmissions, by what detected
     them ("fast": duplicate ACKs, "timer": the timer, as the identified sender's classes say):
     from the lost segment's first transmission to its first retransmission (§4.3.2), in RTTs of
     the moving average (weight 1/4, ch. 4 footnote 3) of the per-ACK samples acknowledged by
@@ -185,7 +185,7 @@ def _median(values: list):
 
 
 def scored(connections: list) -> list:
-    """The connections 004 ch. 5 keeps: at least 10 data segments and an RTT sample."""
+    """The connections [TCPDEBUG] ch. 5 keeps: at least 10 data segments and an RTT sample."""
     return [c for c in connections if c["segments"] >= MIN_SEGMENTS and c["samples"]]
 
 
@@ -242,7 +242,7 @@ def _bin_label(lo, hi) -> str:
 
 def breakdowns(connections: list, *, estimators=("CIM", "Vegas", "Tri-S", "DUAL", "CARD",
                                                   "Random(0.8)")) -> dict:
-    """004 §5.5's two features that matter, throughput and median flight size: per group of
+    """[TCPDEBUG] §5.5's two features that matter, throughput and median flight size: per group of
     lossy scored connections, the best case and each estimator's median change (additive) and
     mean LPA. Throughput groups are the terciles of the connections' throughput."""
     lossy = [c for c in scored(connections) if c["episodes"]]
@@ -276,8 +276,8 @@ def breakdowns(connections: list, *, estimators=("CIM", "Vegas", "Tri-S", "DUAL"
 
 
 def setting_rows(connections: list, *, stack: str | None = None) -> list:
-    """Per replayed setting (004 §4.4.2-4.4.4), over the connections with a usable wait (those
-    whose own stack is ``stack``, when given: 004 shows each OS against its own defaults): the
+    """Per replayed setting ([TCPDEBUG] §4.4.2-4.4.4), over the connections with a usable wait (those
+    whose own stack is ``stack``, when given: [TCPDEBUG] shows each OS against its own defaults): the
     timer's spurious timeouts and the waiting time of the losses it detects (RTTs, EWMA 1/4),
     fast retransmits, conversions against each connection's own sender, and the modelled
     change in duration (RTTs; share of connections more than 10 % shorter or longer)."""
@@ -335,7 +335,7 @@ def summarize(connections: list) -> dict:
         notes.append("no connection sent data")
     elif not conns:
         notes.append(f"no connection has {MIN_SEGMENTS} or more data segments and an RTT "
-                     f"sample (004 §5.2): nothing to score")
+                     f"sample ([TCPDEBUG] §5.2): nothing to score")
     elif not any(c["episodes"] for c in conns):
         notes.append("no loss episode in any connection: LPA is not defined (FPA is)")
     if len(conns) == 1:
@@ -354,7 +354,7 @@ def summarize(connections: list) -> dict:
 
 
 # ---------------------------------------------------------------------- text
-# what the columns of the two tables mean, printed under each and in --help (004 §5.3, §4.4)
+# what the columns of the two tables mean, printed under each and in --help ([TCPDEBUG] §5.3, §4.4)
 ESTIMATOR_LEGEND = (
     "LPA: loss prediction accuracy, the share of loss episodes a congestion phase preceded "
     "(mean over lossy connections); LPA=0: share of those connections with none predicted; "
@@ -387,7 +387,7 @@ def render(summary: dict) -> str:
            f"episode"]
     out += [f"note: {n}" for n in summary["notes"]]
     if summary["scored"]:
-        out += ["", "delay-based congestion estimators (004 ch. 5, every ACK's samples):",
+        out += ["", "delay-based congestion estimators ([TCPDEBUG] ch. 5, every ACK's samples):",
                 f"{'estimator':20s} {'LPA':>5s} {'LPA=0':>6s} {'FPA':>5s} {'no FP':>6s} "
                 f"{'>=1RTT':>6s} {'median d(add)':>13s} {'better':>6s} {'worse':>6s}"]
         for r in summary["estimators"]:
@@ -400,7 +400,7 @@ def render(summary: dict) -> str:
         out.append(f"best case (LPA = FPA = 1): median saving {_f(b['add_median'], '.3f')} RTTs")
     if summary["rto_settings"]:
         base = summary["rto_baseline"]
-        out += ["", f"timer replay (004 ch. 4) over {base['connections']} connection(s); the "
+        out += ["", f"timer replay ([TCPDEBUG] ch. 4) over {base['connections']} connection(s); the "
                     f"senders' own timers: {base['by_timer']} losses by the timer (mean wait "
                     f"{_f(base['wait_mean'])} RTTs), {base['spurious_timeouts']} spurious "
                     f"timeouts",
@@ -434,7 +434,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m analyzer.study", formatter_class=argparse.RawDescriptionHelpFormatter,
         description=textwrap.fill(
-            "Score seed 004's delay-based congestion estimators (ch. 5: LPA, FPA, the "
+            "Score [TCPDEBUG]'s delay-based congestion estimators (ch. 5: LPA, FPA, the "
             "modelled change in duration) on every connection of a pcap, and replay its "
             "retransmission timer under other RTO parameters (ch. 4).", 79),
         epilog="columns of the estimators' table:\n" + "\n".join(_legend(ESTIMATOR_LEGEND, 79))

@@ -1,4 +1,4 @@
-"""``bench_sim.py --against ns2,ns3``: the paper's dumbbell (003 §4: A -10 Mb/s, 1 ms- R1
+"""``bench_sim.py --against ns2,ns3``: the paper's dumbbell ([RDTCP] §4: A -10 Mb/s, 1 ms- R1
 -5 Mb/s, 50 ms- R2 -10 Mb/s, 1 ms- B, a 65-packet drop-tail queue at R1, window 500 segments of
 1460 bytes, SACK, no reordering) in this simulator, in ns-2 and in ns-3, each timed in one
 invocation, with the scripts written where a reader can run them again.

@@ -1,4 +1,4 @@
-"""Benchmarks of the trace analyzer (analyzer/, seed 004 ch. 3), through its command line.
+"""Benchmarks of the trace analyzer (analyzer/, [TCPDEBUG] ch. 3), through its command line.
 
     python bench/bench_analyzer.py                       # both benchmarks below
     python bench/bench_analyzer.py --many 100000         # many short connections only

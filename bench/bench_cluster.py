@@ -43,7 +43,7 @@ def command(n: int, out: Path, args: argparse.Namespace) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--workers", default="1,2,4", help="the N of local:N to time, in turn")
-    p.add_argument("--figures", help="only these of 000's figures and tables (default: all)")
+    p.add_argument("--figures", help="only these of [RRTCP]'s figures and tables (default: all)")
     p.add_argument("--duration", type=float, help="seconds per run (default: the full mode's)")
     p.add_argument("--worker-python", help="as the drivers' --worker-python (default: auto)")
     p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")

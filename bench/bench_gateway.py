@@ -295,7 +295,7 @@ def main(argv=None) -> int:
           f"stamps {events['stamp']['packets']})")
     at_least(f"the gateway forwards >= 50,000 pkt/s per core ({platform.python_implementation()})",
              plain[-1], 50_000, f"best {plain[-1]:,.0f}, stamping {stamping[-1]:,.0f}")
-    at_most("<= 12 register bytes per EPDN entry (003 §3.2: 16)", per_entry, 12,
+    at_most("<= 12 register bytes per EPDN entry ([RDTCP] §3.2: 16)", per_entry, 12,
             f"{per_entry:.1f}")
     if args.python:
         return run_under(args, program_json)

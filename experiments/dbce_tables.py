@@ -1,4 +1,4 @@
-"""Seed 004's chapters 3-5 on the simulator's traces: the out-of-sequence segments classified
+"""[TCPDEBUG]'s chapters 3-5 on the simulator's traces: the out-of-sequence segments classified
 (ch. 3), delay-based congestion estimators scored by LPA/FPA and the modelled change in
 duration, and the retransmission timer replayed under other RTO parameters ([TCPDEBUG] ch.
 3-5, App. A-B).
@@ -6,27 +6,27 @@ duration, and the retransmission timer replayed under other RTO parameters ([TCP
     python -m experiments.dbce_tables --mode quick --out results/dbce/    # 2 minutes (4 on a busy machine)
     python -m experiments.dbce_tables --mode full --out results/dbce/     # ~3,000 connections
 
-004 ran TCPdebug over 1.85 M Internet connections (§5.2); here many connections
-(``experiments.studies.dbce.scenario``: Poisson arrivals, heavy-tailed sizes, senders on 004
-Table 4.5's four stacks) cross the networks of ``experiments.studies.dbce.networks`` (003's
+[TCPDEBUG] ran TCPdebug over 1.85 M Internet connections (§5.2); here many connections
+(``experiments.studies.dbce.scenario``: Poisson arrivals, heavy-tailed sizes, senders on [TCPDEBUG]
+Table 4.5's four stacks) cross the networks of ``experiments.studies.dbce.networks`` ([RDTCP]'s
 dumbbell with its bottleneck rate, delay and buffer varied, random drops in the P4 gateway,
 cross traffic), with and without the gateway's P4 reordering injections, captured at the
 senders' interface; every connection goes through the analyzer (``analyzer.series``), the
 estimators (``analyzer.dbce``) and the timer replay (``analyzer.rto_replay``), summarised by
 ``analyzer.study``.
 
-Outputs in --out: paper_table.md (ours beside 004's numbers, and 004's statements on ch. 3-5,
+Outputs in --out: paper_table.md (ours beside [TCPDEBUG]'s numbers, and [TCPDEBUG]'s statements on ch. 3-5,
 each with two verdicts, direction and size, and those not run), statements.csv,
 estimators.csv (Figs. 5.2-5.4, 5.6-5.11's numbers per estimator, every ACK's samples and once a
 flight), connections.csv (one row per connection), breakdowns.csv (by throughput and median
 flight size, §5.5), table_5_4.csv (§5.5.2's clusters, experiments.studies.dbce.clusters:
 Table 5.4 and each estimator's change per cluster), rto_settings.csv (ch. 4's replay),
 table_4_4.csv (retransmissions by OS),
-table_4_6.csv (Table 4.6: the dupACK threshold's impact by OS, in paper_table.md as 004 prints it),
+table_4_6.csv (Table 4.6: the dupACK threshold's impact by OS, in paper_table.md as [TCPDEBUG] prints it),
 table_3_2.csv, table_3_4.csv, table_3_5.csv, table_3_6.csv, table_3_7.csv, table_3_8.csv (ch. 3:
 the analyzer's
 classification of the OOS segments per network and reordering, experiments.studies.dbce.chapter3;
-in paper_table.md as 004 prints them), fig3_5_unexplained.png (Fig. 3.5),
+in paper_table.md as [TCPDEBUG] prints them), fig3_5_unexplained.png (Fig. 3.5),
 runs.csv, summary.json; figures fig5_1_loss_rate.png (Fig. 5.1), fig5_3_lead.png (Fig. 5.3),
 fig5_5_best_case.png (Fig. 5.5; experiments.studies.dbce.figures), fig_lpa.png (Fig. 5.2),
 fig_fpa.png (Fig. 5.4),
@@ -137,8 +137,8 @@ def connections_of(rows: Sequence[dict]) -> list[dict]:
     return out
 
 
-# --------------------------------------------------------------------------- 004's findings
-# What 004 says of each estimator (§5.4, Figs. 5.2-5.11), beside our rows
+# --------------------------------------------------------------------------- [TCPDEBUG]'s findings
+# What [TCPDEBUG] says of each estimator (§5.4, Figs. 5.2-5.11), beside our rows
 PAPER_SAYS = {
     "CARD": "best LPA (> 45 % of connections predicted well); wrong in 65-75 % of connections; "
             "~ Random(0.8)",
@@ -153,14 +153,14 @@ PAPER_SAYS = {
     "DAIMD": "LPA = 0 in 70-90 %; no false positive in ~ 80 %; median change ~ 0 (too "
              "conservative)",
     "Random(0.8)": "LPA above every estimator; FPA a little below; ~ CARD, BFA, DECA",
-    "Tri-S (as printed)": "(Table 5.1's formula as printed; not 004's reading)",
-    "FAST (as printed)": "(Table 5.1's formula as printed; not 004's reading)",
+    "Tri-S (as printed)": "(Table 5.1's formula as printed; not [TCPDEBUG]'s reading)",
+    "FAST (as printed)": "(Table 5.1's formula as printed; not [TCPDEBUG]'s reading)",
 }
 # --------------------------------------------------------------------------- tables
 
 
 def table_4_4(connections: list) -> list[dict]:
-    """004 Table 4.4 by the stack each connection ran: retransmissions by need (the analyzer's
+    """[TCPDEBUG] Table 4.4 by the stack each connection ran: retransmissions by need (the analyzer's
     judgement) and by what detected them (the identified profile's class)."""
     out = []
     for os_name, paper in PAPER_TABLE_4_4.items():
@@ -204,15 +204,15 @@ def table_markdown(study: dict, stated: list, t44: list, cfg: DbceSweepConfig,
         f"{runs} simulated run(s) ({len(cfg.networks)} networks x {len(cfg.reorderings)} "
         f"reorderings x {len(cfg.variants)} senders x {cfg.seeds} seed(s), {cfg.duration:g} s "
         f"each); {study['connections']} connections, {study['scored']} scored (>= 10 data "
-        f"segments and an RTT sample, 004 §5.2), {study['lossy']} with a loss episode; "
+        f"segments and an RTT sample, [TCPDEBUG] §5.2), {study['lossy']} with a loss episode; "
         f"{_pct(len(lossless) / study['scored'] if study['scored'] else None)} without loss "
-        f"(004 Fig. 5.1: 60-85 %).",
-        "", "**Delay-based congestion estimators (004 ch. 5)**: every ACK's RTT samples; LPA "
-        "over lossy connections, FPA over all; the change in duration is 004's model "
+        f"([TCPDEBUG] Fig. 5.1: 60-85 %).",
+        "", "**Delay-based congestion estimators ([TCPDEBUG] ch. 5)**: every ACK's RTT samples; LPA "
+        "over lossy connections, FPA over all; the change in duration is [TCPDEBUG]'s model "
         "(App. B) over lossy connections, in RTTs (positive: shorter).", "",
         "| estimator (Table 5.1) | LPA | LPA = 0 | FPA | no FP | CN phase >= 1 RTT before loss "
         "| median change (add / mult) | shorter / longer (add) | LPA / FPA once a flight | "
-        "004 says |",
+        "[TCPDEBUG] says |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     flight = {r["estimator"]: r for r in study["estimators_per_flight"]}
     for r in study["estimators"]:
@@ -227,7 +227,7 @@ def table_markdown(study: dict, stated: list, t44: list, cfg: DbceSweepConfig,
     lines += ["", f"Best case (every loss predicted, no false prediction, §5.4.3): median "
                   f"saving {_f(b['add_median'])} RTTs (additive), {_f(b['mult_median'])} "
                   f"(multiplicative); {_pct(b['below_0.1'])} of connections gain less than 0.1 "
-                  f"RTT (004: 60 %), {_pct(b['above_10'])} more than 10 RTTs (004: 25 %)."]
+                  f"RTT ([TCPDEBUG]: 60 %), {_pct(b['above_10'])} more than 10 RTTs ([TCPDEBUG]: 25 %)."]
     lines += ["", table_5_4_markdown(clusters) if isinstance(clusters, list)
               else f"**Table 5.4 ([TCPDEBUG] §5.5.2)**: not run: {clusters}."]
     for feature, title in (("flight", "median flight size"),):
@@ -245,8 +245,8 @@ def table_markdown(study: dict, stated: list, t44: list, cfg: DbceSweepConfig,
                          f"{_f(row['best_median'])} | "
                          + " | ".join(f"{_f(row[n + ' median'])} ({_f(row[n + ' LPA'])})"
                                       for n in names) + " |")
-    lines += ["", "**Retransmissions by sender stack (004 Table 4.4)**: % of retransmissions, "
-                  "ours / 004's", "",
+    lines += ["", "**Retransmissions by sender stack ([TCPDEBUG] Table 4.4)**: % of retransmissions, "
+                  "ours / [TCPDEBUG]'s", "",
               "| stack | connections | retransmissions | needed RTO | needed FR/R | spurious RTO "
               "| spurious FR/R | spurious share of timeouts |",
               "|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -267,14 +267,14 @@ def table_markdown(study: dict, stated: list, t44: list, cfg: DbceSweepConfig,
         f"{name}: {everyone[name]['spurious_timeouts']} spurious timeouts, mean wait "
         f"{_f(everyone[name]['wait_mean'])} RTTs, mean change {_f(everyone[name]['delta_mean'])}"
         for name in (LINUX_STACK, "RFC 2988", "RFC 2988, every ACK") if name in everyone)
-    lines += ["", f"**The timer replayed (004 ch. 4)** over {base['connections']} connections, "
+    lines += ["", f"**The timer replayed ([TCPDEBUG] ch. 4)** over {base['connections']} connections, "
                   f"each against its own stack's timer: {base['by_timer']} losses detected by "
                   f"the timer (mean wait {_f(base['wait_mean'])} RTTs), {base['by_fast']} by "
                   f"fast retransmit, {base['spurious_timeouts']} spurious timeouts; the best "
                   f"case would save {_f(base['best_delta_mean'])} RTTs a connection on average "
                   f"({_pct(base['best_shorter_10pct'])} more than 10 % shorter). Every "
                   f"connection replayed under each estimator: {compare}.", "",
-              f"The {n_linux} Linux connections, each setting against Linux's own timer (004 "
+              f"The {n_linux} Linux connections, each setting against Linux's own timer ([TCPDEBUG] "
               f"§4.4.2 shows Linux; rto_settings.csv has every stack's):", "",
               "| setting | spurious timeouts | spurious share | mean wait (RTTs) | fast "
               "retransmits | RTO -> FR / FR -> RTO | mean change (RTTs) | > 10 % shorter / "
@@ -289,15 +289,15 @@ def table_markdown(study: dict, stated: list, t44: list, cfg: DbceSweepConfig,
     if not_drawn:
         lines += ["", "**Figures not drawn**", ""]
         lines += [f"- {fig}: not run: {why}" for fig, why in not_drawn]
-    lines += ["", verdicts_markdown(stated, paper="004", columns=(("paper", "004"),
+    lines += ["", verdicts_markdown(stated, paper="[TCPDEBUG]", columns=(("paper", "[TCPDEBUG]"),
                                                                 ("ours", "ours")),
-                                    intro="**004's statements** (ch. 3-5) on these traces")]
+                                    intro="**[TCPDEBUG]'s statements** (ch. 3-5) on these traces")]
     return "\n".join(lines)
 
 
 def statements(study: dict, t44: list, connections: list,
                clusters: list | str = "not clustered") -> list:
-    """004's statements on ch. 3, 4 and 5, each with two verdicts
+    """[TCPDEBUG]'s statements on ch. 3, 4 and 5, each with two verdicts
     (``experiments.studies.dbce.statements``); ``clusters``: §5.5's cluster rows or why
     there are none."""
     return (chapter3_statements() + chapter4_statements(study, t44, connections)
@@ -403,7 +403,7 @@ def _styles() -> dict:
 
 
 def plotted_estimators() -> list:
-    """004's nine and Random(0.8) (not the rows as printed)."""
+    """[TCPDEBUG]'s nine and Random(0.8) (not the rows as printed)."""
     return [n for n in ESTIMATOR_ORDER if "as printed" not in n]
 
 
@@ -416,8 +416,8 @@ def plot_figures(study: dict, connections: list, out: Path,
     if not conns:
         return written
     for name, metric, index, population, title in (
-            ("fig_lpa.png", "LPA", 0, lossy, "004 Fig. 5.2: loss prediction ability"),
-            ("fig_fpa.png", "FPA", 1, conns, "004 Fig. 5.4: false positive avoidance")):
+            ("fig_lpa.png", "LPA", 0, lossy, "[TCPDEBUG] Fig. 5.2: loss prediction ability"),
+            ("fig_fpa.png", "FPA", 1, conns, "[TCPDEBUG] Fig. 5.4: false positive avoidance")):
         if not population:
             continue
         fig, ax = plt.subplots(figsize=(7, 5))
@@ -461,7 +461,7 @@ def plot_figures(study: dict, connections: list, out: Path,
         axes[0].set_ylabel("modelled saving (RTTs): median and quartiles per bin\n"
                            "(linear within ±1, logarithmic beyond)")
         axes[0].legend(fontsize=8, loc="upper left")
-        fig.suptitle("004 Figs. 5.6-5.11: change in duration against the best case "
+        fig.suptitle("[TCPDEBUG] Figs. 5.6-5.11: change in duration against the best case "
                      f"({len(lossy)} lossy connections)", fontsize=10)
         save_figure(fig, out / "fig_duration.png")
         written.append("fig_duration.png")
@@ -491,7 +491,7 @@ def plot_figures(study: dict, connections: list, out: Path,
         # below the panels: inside, it would cover the bars
         fig.legend(*axes[0].get_legend_handles_labels(), loc="upper center", ncol=7,
                    fontsize=7, bbox_to_anchor=(0.5, 0.0), frameon=False)
-        fig.suptitle("004 §5.5: who gains (lossy connections)", fontsize=10)
+        fig.suptitle("[TCPDEBUG] §5.5: who gains (lossy connections)", fontsize=10)
         save_figure(fig, out / "fig_breakdown.png")
         written.append("fig_breakdown.png")
     settings = [r for r in study["rto_settings"] if r["wait_mean"] is not None]
@@ -509,7 +509,7 @@ def _plain_symlog(ax) -> None:
 
 
 def plot_rto_settings(settings: list, path: Path) -> None:
-    """004 ch. 4's trade-off per replayed setting (every connection against its own stack's
+    """[TCPDEBUG] ch. 4's trade-off per replayed setting (every connection against its own stack's
     timer): spurious timeouts (left) and the mean wait of a loss the timer detects (right), one
     bar per setting named on the shared axis, each estimator's family in its colour."""
     families = (("Linux", "C0"), ("RFC 2988", "C1"), ("Smart", "C2"), ("Solaris", "C3"))
@@ -526,7 +526,7 @@ def plot_rto_settings(settings: list, path: Path) -> None:
     right.set_xlabel("mean wait of a loss the timer detects (RTTs, EWMA 1/4)")
     for ax in (left, right):
         ax.grid(alpha=0.3, axis="x")
-    fig.suptitle("004 ch. 4: each replayed setting's spurious timeouts against its waiting "
+    fig.suptitle("[TCPDEBUG] ch. 4: each replayed setting's spurious timeouts against its waiting "
                  "time (blue: Linux's estimator, orange: RFC 2988's, green: Smart-Config, red: "
                  "Solaris')",
                  fontsize=9)
@@ -538,7 +538,7 @@ def plot_rto_settings(settings: list, path: Path) -> None:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m experiments.dbce_tables", formatter_class=HelpFormatter,
-        description="Seed 004's chapters 3-5 on the simulator's traces: many connections "
+        description="[TCPDEBUG]'s chapters 3-5 on the simulator's traces: many connections "
                     "over varied dumbbells with the P4 gateways, their out-of-sequence segments "
                     "classified (ch. 3: Tables 3.2, 3.4-3.8, Fig. 3.5), scored by "
                     "the delay-based congestion estimators of Table 5.1 (LPA, FPA, modelled "
@@ -586,7 +586,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     return run_driver(args, sweep_config(args), build_specs=build_specs,
                       write_outputs=write_outputs, name_of=series_name,
-                      label="004 ch. 4-5")
+                      label="[TCPDEBUG] ch. 4-5")
 
 
 if __name__ == "__main__":

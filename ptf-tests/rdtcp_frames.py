@@ -45,7 +45,7 @@ TEST_CONFIG = {
               str(PORT_SMALL_MTU): {"mtu": SMALL_MTU}},
 }
 
-# The same router not upgraded to RD-TCP (003 §7): its routes and bridging, no EPDN. A legacy
+# The same router not upgraded to RD-TCP ([RDTCP] §7): its routes and bridging, no EPDN. A legacy
 # router has no trust boundary and no stamping rule, so its config names no edge port and no MTU
 # (the controller refuses them with `legacy = true`).
 LEGACY_CONFIG = {"name": "ptf-legacy-router", "legacy": True,

@@ -187,7 +187,7 @@ def merge_upstream_stamp(h):
 
 
 def dropped_stamp_carried_on(h):
-    """003 §3: a dropped segment that carried a range leaves that range in this gateway's entry."""
+    """[RDTCP] §3: a dropped segment that carried a range leaves that range in this gateway's entry."""
     h.configure(pattern(PORT_A, "D" + "." * 31))
     h.send(PORT_R2, b_to_a(7000, options=[epdn_option(6500, 6700)]))   # dropped here
     h.send(PORT_R2, b_to_a(7100))
@@ -567,7 +567,7 @@ def red_drop_curve(h):
 
 # ---------------------------------------------------------------------------------- legacy router
 def legacy_drops_not_recorded(h):
-    """A legacy router (003 §7) drops as the gateway does and counts it, but records nothing:
+    """A legacy router ([RDTCP] §7) drops as the gateway does and counts it, but records nothing:
     the next data segment leaves without a stamp and the EPDN table stays empty."""
     h.configure(pattern(PORT_R2, "DD" + "." * 30), base=LEGACY_CONFIG)
     h.send(PORT_A, a_to_b(1000))
@@ -611,7 +611,7 @@ def legacy_options_pass_edge_port(h):
 
 def legacy_upstream_stamp_passes_or_is_lost(h):
     """An upstream gateway's stamp passes a legacy router unchanged; when the legacy router
-    drops the segment carrying it, the report is lost (an upgraded one would carry it on: 003
+    drops the segment carrying it, the report is lost (an upgraded one would carry it on: [RDTCP]
     §3, dropped_stamp_carried_on)."""
     h.configure(pattern(PORT_A, ".D" + "." * 30), base=LEGACY_CONFIG)
     h.send(PORT_R2, b_to_a(7000, options=[epdn_option(6500, 6700)]))

@@ -185,7 +185,7 @@ class MergeTest(GatewayTest):
 
 @group("epdn")
 class DroppedStampCarriedTest(GatewayTest):
-    """A dropped stamped segment passes its range on to the next stamp (003 §3)."""
+    """A dropped stamped segment passes its range on to the next stamp ([RDTCP] §3)."""
     def runTest(self):
         sc.dropped_stamp_carried_on(self)
 

@@ -1,12 +1,12 @@
 """Bursty drop events on a link ([RRTCP] §5.7, Table 4 and Figure 19).
 
-000 introduces "a small fraction (0.02%) of packet drops. Each drop event lasts for a period
+[RRTCP] introduces "a small fraction (0.02%) of packet drops. Each drop event lasts for a period
 that varies uniformly in [300, 400] ms, during which all consecutive packets to arrive are
 dropped." Read here (an inference: the paper gives no more) as: each data packet
 crossing the link outside an event starts one with ``probability`` (0.0002); the event lasts
 U(``low``, ``high``) seconds from that packet's departure, and every frame leaving in it, the
 first included, is lost. Such a burst empties a window, so it ends in a timeout even for a
-sender whose dupthresh is bounded by 0.9 cwnd, which is what 000 uses it for.
+sender whose dupthresh is bounded by 0.9 cwnd, which is what [RRTCP] uses it for.
 
 A ``Channel.gate`` (``sim.links``): it sees each frame as its last bit leaves and drops those in
 an event; ``events`` records (start, end) of each, the channel's ``lost`` counts the frames.
@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["DropBursts", "BURST_LOW", "BURST_HIGH"]
 
-BURST_LOW, BURST_HIGH = 0.300, 0.400    # 000 §5.7: each drop event lasts U[300, 400] ms
+BURST_LOW, BURST_HIGH = 0.300, 0.400    # [RRTCP] §5.7: each drop event lasts U[300, 400] ms
 
 
 class DropBursts:

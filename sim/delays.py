@@ -1,10 +1,10 @@
 """Delay distributions of reordering by delay: how much later a delayed packet arrives.
 
-000 ([RRTCP] §5) delays a packet selected for delay by a draw from one of
+[RRTCP] ([RRTCP] §5) delays a packet selected for delay by a draw from one of
 ns-2's random variables: normal (most of its figures), exponential, hyperexponential, Pareto,
 Pareto II, uniform (§5.5), and a constant for the two paths of §5.6. Each is written here from
 its definition, parameterised as ns-2's ``RandomVariable`` classes are (a mean and a shape),
-with ns-2's default shapes where 000 gives none:
+with ns-2's default shapes where [RRTCP] gives none:
 
 * ``normal:MEAN,SD``: N(MEAN, SD); a negative draw is clipped to 0 (a packet cannot arrive
   before it was sent).
@@ -37,7 +37,7 @@ __all__ = ["Distribution", "parse", "normal", "KINDS", "HYPEREXP_ALPHA", "COV_MA
 
 HYPEREXP_ALPHA = 0.95           # ns-2's HyperExponentialRandomVariable: the first phase's weight
 COV_MAX = math.sqrt(1 + 2 * HYPEREXP_ALPHA * (1 - HYPEREXP_ALPHA) / (1 - HYPEREXP_ALPHA) ** 2)
-# ns-2's defaults (tcl/lib/ns-default.tcl) for the shape 000 does not give
+# ns-2's defaults (tcl/lib/ns-default.tcl) for the shape [RRTCP] does not give
 DEFAULT_SHAPES = {"hyperexponential": 4.0, "pareto": 1.5, "pareto2": 1.2}
 # name -> (how many parameters it takes at least, at most)
 KINDS = {"normal": (2, 2), "exponential": (1, 1), "hyperexponential": (1, 2),

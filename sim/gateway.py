@@ -5,7 +5,7 @@ network's fewest-hop paths, edge ports where hosts attach (the EPDN trust bounda
 drop-tail buffer limit that the P4 program enforces itself on every link with a
 ``max_queue_size`` (p4src/README.md, "Why the program keeps its own queue count"), with the traffic-manager queue
 configured deeper than that limit. Impairments (``ports.<N>.impair``) are passed in. A switch
-can be made a legacy router (``legacy``: the same routes and queues, no EPDN; 003 §7), whose
+can be made a legacy router (``legacy``: the same routes and queues, no EPDN; [RDTCP] §7), whose
 config then names no edge port and no MTU, which it would not act on.
 """
 

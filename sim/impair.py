@@ -72,7 +72,7 @@ def sender_pause(net: "Network", src: str, dst: str, *,
 
 
 class LinkStalls:
-    """DELAY (001 §5.1): with ``probability`` a frame starts a stall of Exp(``mean``) seconds;
+    """DELAY ([FRTO] §5.1): with ``probability`` a frame starts a stall of Exp(``mean``) seconds;
     nothing is delivered or lost meanwhile. ``pause(until)`` holds the sender's serialiser
     (``sender_pause``)."""
 
@@ -107,7 +107,7 @@ class LinkStalls:
 
 
 class LinkLoss:
-    """LOSS (001 §5.1): every frame crossing ``channel`` is lost with ``probability``."""
+    """LOSS ([FRTO] §5.1): every frame crossing ``channel`` is lost with ``probability``."""
 
     def __init__(self, channel: "Channel", *, probability: float, seed: int):
         _check_probability("loss probability", probability)
@@ -126,7 +126,7 @@ class LinkLoss:
 
 
 class LinkOutages:
-    """BURST (001 §5.1): good periods U(``good_min``, ``good_max``) s without loss alternate with
+    """BURST ([FRTO] §5.1): good periods U(``good_min``, ``good_max``) s without loss alternate with
     bad periods Exp(``bad_mean``) s that lose every frame, on every channel given (the link's
     two directions share one timeline). The run starts in a good period. Periods are drawn as
     the frames reach them, so a run draws only what it uses."""

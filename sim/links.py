@@ -35,7 +35,7 @@ __all__ = ["Channel", "Nic", "queue_packets"]
 def queue_packets(info: dict) -> int | None:
     """Packets a switch port may hold towards a link of these options (``addLink``'s): its
     drop-tail queue (``max_queue_size``) plus, where the link layer has a send buffer ahead of
-    its serialiser (``link_buffer``, packets; 001 §5.1's wireless link), that buffer. A drop-tail
+    its serialiser (``link_buffer``, packets; [FRTO] §5.1's wireless link), that buffer. A drop-tail
     queue of Q feeding a FIFO of B that the serialiser drains holds exactly Q + B packets and
     drops the same arrivals as one drop-tail queue of Q + B: the queue only fills once the
     buffer is full, and both keep arrival order. None: the link sets no limit."""

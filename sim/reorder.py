@@ -119,7 +119,7 @@ def _tcp_payload_length(frame: bytes) -> int | None:
 
 
 class PacketDelayer:
-    """Reordering by delay, the model of 000 §2.4 and §5 (RR-TCP's evaluation) that 003 §7 asks
+    """Reordering by delay, the model of [RRTCP] §2.4 and §5 (RR-TCP's evaluation) that [RDTCP] §7 asks
     RD-TCP to be tested with ("a realistic model of reordering based on delays rather than
     swapping segments"): each data segment crossing ``channel`` is, with ``probability``,
     delayed by a further draw of ``distribution`` (``sim.delays``; by default normal(``mean``,
@@ -129,9 +129,9 @@ class PacketDelayer:
     for ground truth.
 
     ``frames`` chooses what may be delayed: "data" (the default; pure ACKs are never delayed) or
-    "acks" (pure ACKs only: 000 §5.4's reordered ACKs, delayed "as data" by the same model).
+    "acks" (pure ACKs only: [RRTCP] §5.4's reordered ACKs, delayed "as data" by the same model).
     ``nth``, when given, replaces the draw of who is delayed: exactly the frames of that kind
-    whose number (1, 2, ... in the order they cross the channel) is in it (000 §2.1's Figure 1
+    whose number (1, 2, ... in the order they cross the channel) is in it ([RRTCP] §2.1's Figure 1
     delays one packet of one window)."""
 
     def __init__(self, channel: "Channel", *, probability: float, seed: int,

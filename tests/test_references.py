@@ -58,31 +58,6 @@ def test_the_checks_see_a_citation():
 # by its key (docs/references.md), whose convention says how.
 PAPER_NUMBER = re.compile(r"(?<![\w.,/\-])00[0-4](?![\w]|[.,]\d)")
 
-# Files whose paper numbers are swept to keys with the rest of their changes (an empty list once
-# done): each still named here is skipped, and must still have a number to sweep.
-NOT_YET_SWEPT = {
-    "Makefile", "analyzer/dbce.py", "analyzer/rto_replay.py", "analyzer/study.py",
-    "bench/README.md", "bench/against.py", "bench/bench_analyzer.py", "bench/bench_cluster.py",
-    "bench/bench_gateway.py", "experiments/README.md", "experiments/dbce_tables.py",
-    "experiments/ns2/beside.py", "experiments/ns2/runs.py", "experiments/ns2/scenario.py",
-    "experiments/ns2/studies.py", "experiments/ns2/tcl.py",
-    "experiments/studies/dbce/chapter3.py", "experiments/studies/dbce/figures.py",
-    "experiments/studies/dbce/networks.py", "experiments/studies/dbce/scenario.py",
-    "experiments/studies/dbce/statements.py", "experiments/studies/dbce/table46.py",
-    "hosts/tcp/config.py", "hosts/tcp/ns2.py", "hosts/tcp/receiver.py", "hosts/tcp/recovery.py",
-    "hosts/tcp/rtt.py", "hosts/tcp/variants/newreno.py", "hosts/tcp/variants/reno.py",
-    "ptf-tests/rdtcp_frames.py", "ptf-tests/rdtcp_scenarios.py", "ptf-tests/rdtcp_test.py",
-    "sim/README.md", "sim/bursts.py", "sim/delays.py", "sim/gateway.py", "sim/impair.py",
-    "sim/links.py", "sim/reorder.py",
-    "tests/controller/test_commands.py", "tests/controller/test_config.py",
-    "tests/analyzer/test_study.py", "tests/controller/test_controller.py",
-    "tests/experiments/test_dbce_tables.py",
-    "tests/experiments/test_ns2_figures.py", "tests/experiments/test_ns2_runs.py",
-    "tests/gateway/test_gateway_lib.py", "tests/gateway/test_p4src_tna.py",
-    "tests/sim/test_bursts.py", "tests/sim/test_delays.py", "tests/sim/test_impair.py",
-    "tests/sim/test_reorder.py",
-}
-
 
 def paper_numbers() -> dict[str, list[str]]:
     """``file:line: text`` of every line naming a paper by number, by file."""
@@ -103,12 +78,9 @@ def paper_numbers() -> dict[str, list[str]]:
 
 def test_no_paper_is_named_by_number():
     found = paper_numbers()
-    lines = [line for name, hits in sorted(found.items()) if name not in NOT_YET_SWEPT
-             for line in hits]
+    lines = [line for name, hits in sorted(found.items()) for line in hits]
     assert not lines, "papers named by number, not by key (docs/references.md):\n" + "\n".join(
         lines)
-    swept = sorted(NOT_YET_SWEPT - set(found))
-    assert not swept, "no paper number left; drop from NOT_YET_SWEPT: " + ", ".join(swept)
 
 
 def test_the_check_sees_a_paper_number():

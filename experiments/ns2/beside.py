@@ -5,7 +5,7 @@ beside the paper's and ours (``--ns2`` on ``experiments.rdtcp_figures`` and
 
 ``plan(specs)`` sorts a sweep's specs before anything runs: those ns-2 can run (its senders
 SACK, NewReno and Reno, ``experiments.ns2.scenario.AGENTS``, on the scenario as
-``describe`` writes it: 003's swaps as hold-backs before R1's queue, 000's delays as error
+``describe`` writes it: [RDTCP]'s swaps as hold-backs before R1's queue, [RRTCP]'s delays as error
 models), the senders ns-2 lacks (each with the reason, for the tables' "—"), and the specs of
 ns-2's senders it cannot express (a P4 injection, a bounded swap span), counted by reason.
 ``Ns2Plan.run`` runs them on ``jobs`` threads (each an ``ns`` process) and returns rows in the

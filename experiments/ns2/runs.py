@@ -105,7 +105,7 @@ def build_ours(run: Ns2Run, *, trace: bool) -> tuple[NsNetwork, NsFlow]:
     kept in ``net.trace_lines`` when ``trace``; the sender's flow is flow id 1, as in the
     script. Inexpressible when the network has what sim.nsnet lacks (RED)."""
     if run.red is not None:
-        raise Inexpressible("RED is not in sim.nsnet: the engine runs 002's RED network in the "
+        raise Inexpressible("RED is not in sim.nsnet: the engine runs [NETRENO]'s RED network in the "
                             "P4 gateway (experiments.netreno_tables)")
     spec = run.spec
     net = NsNetwork(trace=trace)

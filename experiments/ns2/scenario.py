@@ -15,7 +15,7 @@ is dropped, or with ``delay_pkt_`` held back for ``delay_`` seconds) that can si
 head, before its queue (``errormodule``), or after its transmitter (``insert-linkloss``).
 From those:
 
-- 003's queue swaps (§4: N random pair swaps per interval in R1's bottleneck queue): a swap
+- [RDTCP]'s queue swaps (§4: N random pair swaps per interval in R1's bottleneck queue): a swap
   of positions i < j among the W packets waiting moves the packet at i back by d = j - i
   places, so d packets overtake it; with fewer than two waiting it does nothing. Here
   (``Holdback``) each data packet entering the bottleneck queue is held back, before the
@@ -27,13 +27,13 @@ From those:
   a uniform pair among W (P(d) = 2(W - d)/(W(W - 1)), its quantiles at the classes'
   midpoints), or to no hold-back while W < 2. What it does not have of a swap: the packet
   moved forward, which overtakes nothing that was not already reordered.
-- 000's reordering by delay (a data packet delayed with probability p by a draw of the
+- [RRTCP]'s reordering by delay (a data packet delayed with probability p by a draw of the
   distribution, overtaken by those behind it) and its reordered ACKs: error models after the
   transmitter of R1 -> R2 (data) or R2 -> R1 (ACKs), ``CLASSES`` of them, each holding a packet
   back by one quantile of the distribution (the class midpoints) with probability p/CLASSES
   among the packets the earlier ones left alone, so that a packet is delayed with probability
   about p by a draw of the distribution discretised.
-- random drops (000's ``drop``, R1's P4 drop_prob): one error model at R1's bottleneck head.
+- random drops ([RRTCP]'s ``drop``, R1's P4 drop_prob): one error model at R1's bottleneck head.
 
 A spec that needs what ns-2 has not (a P4 injection, the EPDN senders, a variant ns-2 lacks,
 drop bursts, legacy routers) is refused by ``describe`` with one line naming it.
@@ -58,14 +58,14 @@ __all__ = ["Ns2Run", "Link", "Impairment", "Holdback", "Red", "Inexpressible", "
 # our variant -> ns-2's sender and sink (the ns Manual's one-way agents)
 AGENTS = {"sack": ("Sack1", "Sack1"), "newreno": ("Newreno", ""), "reno": ("Reno", "")}
 CLASSES = 8                     # error models a distribution of delays is made of
-# 000's timers as its ns-2 runs set them (experiments.studies.rrtcp.scenario: 000 §5.3)
+# [RRTCP]'s timers as its ns-2 runs set them (experiments.studies.rrtcp.scenario: [RRTCP] §5.3)
 RRTCP_AGENT = {"minrto_": 1.0, "maxrto_": 64.0, "tcpTick_": 0.01, "windowInit_": 2}
-# 002's RED (experiments.studies.netreno.scenario: 002 §7.1, §7.2)
+# [NETRENO]'s RED (experiments.studies.netreno.scenario: [NETRENO] §7.1, §7.2)
 RED_PARAMS = {"netreno-sim": {"min_th": 4, "max_th": 8, "w_q": 0.002, "max_p": 1 / 50},
               "netreno-lab": {"min_th": 5, "max_th": 10, "w_q": 1 / 512, "max_p": 0.02}}
 NETRENO_SEGMENT = 512
-# 002's NetBSD 1.2 hosts as the lab's runs set them (experiments.studies.netreno.scenario's
-# netbsd_config: 002 §3): delayed ACKs of 200 ms at the sink, a window
+# [NETRENO]'s NetBSD 1.2 hosts as the lab's runs set them (experiments.studies.netreno.scenario's
+# netbsd_config: [NETRENO] §3): delayed ACKs of 200 ms at the sink, a window
 # of 128 segments, one segment's initial window, a 500 ms tick, 1 s minimum and 3 s initial RTO
 NETBSD_AGENT = {"windowInit_": 1, "tcpTick_": 0.5, "minrto_": 1.0, "rtxcur_init_": 3.0}
 NETBSD_WINDOW = 128
@@ -102,7 +102,7 @@ class Impairment:
 
 @dataclass(frozen=True)
 class Holdback:
-    """003's swaps as hold-backs before the queue of link a -> b (module docstring): a data
+    """[RDTCP]'s swaps as hold-backs before the queue of link a -> b (module docstring): a data
     packet is held back with probability ``rate`` (in ``CLASSES`` error models of equal
     share), by d packet times, d following the queue's length every ``packet_time``."""
     a: str
@@ -161,9 +161,9 @@ def describe(spec: RunSpec) -> Ns2Run:
                             f"program (use the queue swaps or injection 'delay')")
     if spec.legacy != "none" or spec.r2_drop:
         raise Inexpressible("legacy routers and R2's drops are settings of the P4 gateways "
-                            "(003 §7); ns-2 runs plain routers")
+                            "([RDTCP] §7); ns-2 runs plain routers")
     if spec.bursts:
-        raise Inexpressible("drop bursts (000 §5.7) are time-based; ns-2's error models "
+        raise Inexpressible("drop bursts ([RRTCP] §5.7) are time-based; ns-2's error models "
                             "decide per packet")
     if spec.scenario == "rdtcp":
         return _rdtcp(spec)
@@ -211,7 +211,7 @@ def _rdtcp(spec: RunSpec) -> Ns2Run:
     nodes, links = _dumbbell("rdtcp_paper")
     agent = _agent(spec, mss, spec.max_cwnd_segments)
     imps: list[Impairment] = []
-    notes = [f"003 §4 dumbbell, drop-tail {_bottleneck(links).limit} at R1, "
+    notes = [f"[RDTCP] §4 dumbbell, drop-tail {_bottleneck(links).limit} at R1, "
              f"{agent.agent}/{agent.sink or 'TCPSink'}, window_ {spec.max_cwnd_segments}, "
              f"packetSize_ {mss}"]
     wire = mss + HEADER_BYTES
@@ -242,15 +242,15 @@ def _rrtcp(spec: RunSpec) -> Ns2Run:
     nodes, links = _dumbbell("rrtcp_paper", bottleneck_delay=f"{delay * 1e3:g}ms")
     agent = _agent(spec, mss, spec.max_cwnd_segments, **RRTCP_AGENT)
     imps: list[Impairment] = []
-    notes = [f"000 §5 path, P = {delay * 1e3:g} ms, {agent.agent}, window_ "
-             f"{spec.max_cwnd_segments}, packetSize_ {mss}, 000's timers"]
+    notes = [f"[RRTCP] §5 path, P = {delay * 1e3:g} ms, {agent.agent}, window_ "
+             f"{spec.max_cwnd_segments}, packetSize_ {mss}, [RRTCP]'s timers"]
     dist = delay_distribution(spec)
     if spec.injection == "delay" and spec.level:
         imps += _delays("r1", "r2", spec.level, dist, "data", "reordering")
         notes.append(f"{spec.level:g} of data packets delayed after R1's transmitter by {dist} "
                      f"s in {CLASSES} classes")
     elif spec.injection == "swap" and spec.swaps:
-        raise Inexpressible("queue swaps are 003's; 000's scenario reorders by delay")
+        raise Inexpressible("queue swaps are [RDTCP]'s; [RRTCP]'s scenario reorders by delay")
     if spec.ack_level:
         imps += _delays("r2", "r1", spec.ack_level, dist, "acks", "ack reordering")
         notes.append(f"{spec.ack_level:g} of ACKs delayed after R2's transmitter by {dist} s")
@@ -264,8 +264,8 @@ def _rrtcp(spec: RunSpec) -> Ns2Run:
 
 def _netreno(spec: RunSpec) -> Ns2Run:
     if spec.scenario.startswith("netreno-sim"):
-        raise Inexpressible("002 §7.1 runs five senders in ATM cells; its ns-2 script is not "
-                            "written here (002 §7.2's lab network is: netreno-lab)")
+        raise Inexpressible("[NETRENO] §7.1 runs five senders in ATM cells; its ns-2 script is not "
+                            "written here ([NETRENO] §7.2's lab network is: netreno-lab)")
     topo = topos["netreno_lab"]()
     links = []
     for a, b, info in topo.links(withInfo=True):
@@ -274,7 +274,7 @@ def _netreno(spec: RunSpec) -> Ns2Run:
                           limit if a == "r1" else 50, limit if b == "r1" else 50))
     agent = _agent(spec, NETRENO_SEGMENT, NETBSD_WINDOW, delack=NETBSD_DELACK, **NETBSD_AGENT)
     red = None
-    notes = [f"002 §7.2 lab network, {agent.agent}/TCPSink/{agent.sink}, packetSize_ "
+    notes = [f"[NETRENO] §7.2 lab network, {agent.agent}/TCPSink/{agent.sink}, packetSize_ "
              f"{NETRENO_SEGMENT}, NetBSD 1.2's window and timers"]
     if spec.scenario == "netreno-lab":
         p = RED_PARAMS["netreno-lab"]

@@ -100,7 +100,7 @@ def script(run: Ns2Run, *, trace: str | None = None) -> str:
 
 
 def _holdback(run: Ns2Run) -> list[str]:
-    """003's swaps as hold-backs (experiments.ns2.scenario.Holdback): CLASSES error models at
+    """[RDTCP]'s swaps as hold-backs (experiments.ns2.scenario.Holdback): CLASSES error models at
     the bottleneck's head, and a procedure that every packet time reads the queue's length
     from a QueueMonitor and sets the models' delays to that length's displacements (rates
     to 0 while fewer than two packets wait)."""

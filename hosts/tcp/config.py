@@ -23,10 +23,10 @@ class TcpConfig:
     timestamps: bool = False        # offer timestamps (RFC 7323 §3)
     window_scale: int | None = 7    # offer window scale (RFC 7323 §2); None: do not
     rdtcp: bool = False             # offer RD-TCP-permitted (docs/architecture.md §4)
-    rdtcp_k: int = 3                # 003 §6: k = 3, i.e. dupthresh 6 on reordering
+    rdtcp_k: int = 3                # [RDTCP] §6: k = 3, i.e. dupthresh 6 on reordering
     delayed_ack: bool = False       # RFC 5681 §4.2; off as in the paper's ns-2 runs
     delayed_ack_timeout: float = 0.2    # RFC 5681 §4.2: < 500 ms
-    max_cwnd_segments: int = 500    # 003 §4: maximum congestion window of 500 segments
+    max_cwnd_segments: int = 500    # [RDTCP] §4: maximum congestion window of 500 segments
     initial_window_segments: int | None = None  # None: RFC 5681 §3.1 (2-4 segments by MSS)
     rcv_buffer: int = 4 << 20       # receive buffer (bytes): the advertised window's bound
     snd_buffer: int = 1 << 20       # send buffer (bytes): how much the application may queue
@@ -36,28 +36,28 @@ class TcpConfig:
     time_wait: float = 2 * MSL      # RFC 9293 §3.10.7.4: TIME-WAIT lasts 2*MSL, long enough that
                                     # the peer's retransmitted FIN is still acknowledged
     max_retries: int = 15           # give up after this many RTOs of one segment (RFC 9293 §3.8.3 R2)
-    # the knobs seed 004's OS profiles set (hosts/tcp/profiles.py builds configs from them)
-    dupthresh: int = 3              # RFC 5681 §3.2 DupThresh of the sack/NewReno senders (004: D)
+    # the knobs [TCPDEBUG]'s OS profiles set (hosts/tcp/profiles.py builds configs from them)
+    dupthresh: int = 3              # RFC 5681 §3.2 DupThresh of the sack/NewReno senders ([TCPDEBUG]: D)
     rto_estimator: str = "rfc6298"  # hosts.tcp.rtt.ESTIMATORS: "rfc6298", "linux-2.4" or
                                     # "histogram"; a variant built on its own (DSACK-HG) uses it
-    rto_m: float = 1.0              # RTO = m·srtt + k·rttvar (004 Table 1.1; RFC 6298: 1 and 4;
+    rto_m: float = 1.0              # RTO = m·srtt + k·rttvar ([TCPDEBUG] Table 1.1; RFC 6298: 1 and 4;
                                     # Linux's estimator: 1 and 1, the linux-2.4 profile's)
     rto_k: float = 4.0
-    clock_granularity: float = 0.001    # G: the timer's tick (RFC 6298 §2.2; 004 Table 1.1)
+    clock_granularity: float = 0.001    # G: the timer's tick (RFC 6298 §2.2; [TCPDEBUG] Table 1.1)
     rtt_sampling: str = "per-ack"   # "per-ack" (RFC 7323 style: every ACK that can be timed)
                                     # or "per-flight" (one segment timed per RTT, as BSD/Windows)
     # limited transmit's bound: new data sent while duplicate ACKs arrive below dupthresh, in
-    # windows of cwnd (000 §2.3 and Table 2: 1); None: no bound but cwnd - pipe (RFC 6675 §5 (3))
+    # windows of cwnd ([RRTCP] §2.3 and Table 2: 1); None: no bound but cwnd - pipe (RFC 6675 §5 (3))
     limited_transmit_cwnds: float | None = None
-    # the sender's own window (ns-2's window_, 000 §5's maxwnd M): no new data beyond SND.UNA +
+    # the sender's own window (ns-2's window_, [RRTCP] §5's maxwnd M): no new data beyond SND.UNA +
     # this many segments, limited transmit's and recovery's included; None: cwnd and the peer's
     send_window_segments: int | None = None
     fa_ratio: float | None = None   # RR-TCP's FA ratio: DSACK-FA's fixed one, DSACK-TA's first
-                                    # (000 §4.2-4.3); None: Table 2's 0.90
+                                    # ([RRTCP] §4.2-4.3); None: Table 2's 0.90
     partial_ack: str = "newreno"    # without SACK, a partial ACK in fast recovery: "newreno"
                                     # (RFC 6582: retransmit the next hole) or "wait" (no
                                     # retransmission, later holes wait for the RTO: Windows XP,
-                                    # 004 §3.2)
+                                    # [TCPDEBUG] §3.2)
     # the window's arithmetic: "rfc5681" (bytes: RFC 5681 §3.1 eq. (3) in congestion avoidance,
     # eq. (4) on a loss, cwnd = ssthresh when fast recovery ends) or "ns2" (ns-2's TcpAgent, ns
     # Manual "TCP Agents": cwnd a real number of packets, +1 per new ACK in slow start and

@@ -344,7 +344,7 @@ class Ns2Agent:
         if v("frto_enabled_") or v("sfrto_enabled_"):
             out.append(f"frto_enabled_/sfrto_enabled_, spurious_response_ "
                        f"{v('spurious_response_')}: the engine's F-RTO responds by halving "
-                       f"(001 §3)")
+                       f"([FRTO] §3)")
         for name, default in (("ts_echo_rfc1323_", False), ("RFC2581_immediate_ack_", True)):
             if v(name) != default:
                 note(name, "the engine's receiver does not offer this choice")

@@ -17,7 +17,7 @@ MAX_SACK_BLOCKS_WITH_TS = 3     # RFC 2018 §3: 3 when the timestamp option is p
 class Receiver:
     def __init__(self, rcv_nxt: int, buffer: int, *, mss: int):
         self.rcv_nxt = rcv_nxt          # next in-order byte expected (RFC 9293 RCV.NXT)
-        self.highest = rcv_nxt          # end of the highest byte received (003 §3.1's PNO_k)
+        self.highest = rcv_nxt          # end of the highest byte received ([RDTCP] §3.1's PNO_k)
         self.buffer = buffer
         # RFC 9293 §3.8.6.2.2: the window opens in steps of min(Fr * RCV.BUFF, Eff.snd.MSS),
         # Fr = 1/2, the receiver's own MSS standing for the sender's

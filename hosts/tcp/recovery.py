@@ -91,7 +91,7 @@ class LossRecovery:
         self.burst_at = -1.0
         self.burst_left = 0
         # DupThresh in force (RFC 6675 §2): fast retransmit's threshold and IsLost's count of
-        # SACKed segments; 3 (RFC 5681) unless an OS profile says (004, hosts/tcp/profiles.py);
+        # SACKed segments; 3 (RFC 5681) unless an OS profile says ([TCPDEBUG], hosts/tcp/profiles.py);
         # the policy changes it by returning SetDupthresh
         self.dupthresh = config.dupthresh
         self.dupthresh_marking = True       # IsLost marks losses (off: the policy finds them)
@@ -172,9 +172,9 @@ class LossRecovery:
     def new_data_end(self) -> int | None:
         """The offset new data may not pass now, or None (cwnd - pipe and the peer's window
         decide alone): the sender's own window, ``send_window_segments`` beyond SND.UNA (ns-2's
-        window_, 000 §5's maxwnd), and while duplicate ACKs arrive below dupthresh limited
+        window_, [RRTCP] §5's maxwnd), and while duplicate ACKs arrive below dupthresh limited
         transmit's bound, ``limited_transmit_cwnds`` windows of cwnd beyond what was sent at the
-        episode's first duplicate ACK (000 §2.3, Table 2: one cwnd; with dupthresh 3 it sends
+        episode's first duplicate ACK ([RRTCP] §2.3, Table 2: one cwnd; with dupthresh 3 it sends
         its 2, RFC 3042)."""
         cfg = self.cfg
         end = None
@@ -262,7 +262,7 @@ class LossRecovery:
                 out.append(self.retransmit(r, now))
         mss = self.mss
         new_data_end = self.new_data_end() if self.bounds_new_data else None
-        # a policy that refused Limited Transmit sends nothing new below DupThresh (002 §4.2)
+        # a policy that refused Limited Transmit sends nothing new below DupThresh ([NETRENO] §4.2)
         held = self.dupacks > 0 and self.holds_new_data()
         burst = self.cfg.max_burst
         if burst is not None:
@@ -295,7 +295,7 @@ class LossRecovery:
         if burst is not None:
             self.burst_left -= len(out) - first
         if self.new_allowance:
-            # SendNew (Net Reno's marked packets, 002 §6.3): new segments beyond cwnd
+            # SendNew (Net Reno's marked packets, [NETRENO] §6.3): new segments beyond cwnd
             for _ in range(self.new_allowance):
                 seg = snd.new_data(now)
                 if seg is None:
@@ -349,7 +349,7 @@ class LossRecovery:
     def holds_new_data(self) -> bool:
         """Duplicate ACKs below DupThresh outside any recovery, in an episode whose policy
         refused Limited Transmit (``limited_transmit``): nothing new goes out until fast
-        retransmit or a new ACK (BSD Reno's sender, 002 §4.2)."""
+        retransmit or a new ACK (BSD Reno's sender, [NETRENO] §4.2)."""
         return (not self.lt_ok and self.dupacks > 0 and not self.in_recovery
                 and (not self.in_loss or self.dupacks_in_loss))
 
@@ -469,7 +469,7 @@ class LossRecovery:
             elif partial and self.cfg.partial_ack == "newreno":
                 # RFC 6582 §3.2 step 5 by default (partial_ack "wait": no retransmission, the
                 # next hole waits for the RTO; a variant may defer it, Net Reno's reordering
-                # guard, 002 §5.3)
+                # guard, [NETRENO] §5.3)
                 self._apply(self.policy.on_partial_ack(self.view, now=now), now)
         if grow and not self.in_recovery:
             self._grow_cwnd(acked)
@@ -605,7 +605,7 @@ class LossRecovery:
         if not self.in_recovery and not self.in_loss \
                 and policy.timeout_enters_recovery(self.view, now=now):
             # the variant reads this expiry as a loss to repair by fast recovery (RD-TCP,
-            # 003 §3.1: the timer ran out while waiting for 3+k dupacks), not as an RTO: the
+            # [RDTCP] §3.1: the timer ran out while waiting for 3+k dupacks), not as an RTO: the
             # backed-off timer stays (RFC 6298 (5.5)), the window is halved, not collapsed
             self._timed_out(now)
             self.trace("timeout", snd_una=snd.snd_una, rto=self.rtt.rto, recovery=True)
@@ -673,7 +673,7 @@ class LossRecovery:
         apply(self, d, now)
 
     def _undo(self, d: Undo, now: float) -> None:
-        """``Undo`` (DSACK undo, 000 §2-3; Eifel, RFC 3522). An undo during fast recovery marks
+        """``Undo`` (DSACK undo, [RRTCP] §2-3; Eifel, RFC 3522). An undo during fast recovery marks
         the episode undone, so that leaving recovery keeps the restored window instead of
         setting cwnd to ssthresh (as Linux's undo clears its undo_marker,
         tcp_end_cwnd_reduction); otherwise the undo lasted one RTT, and an episode begun in the
@@ -733,7 +733,7 @@ class LossRecovery:
         self.probe_due = True
 
     def _retransmit_head(self, d: RetransmitHead, now: float) -> None:
-        """``RetransmitHead`` (RFC 6582 §3.2 step 5; Net Reno, 002 §5.3 and §6.2)."""
+        """``RetransmitHead`` (RFC 6582 §3.2 step 5; Net Reno, [NETRENO] §5.3 and §6.2)."""
         sb = self.sb
         if sb.head < len(sb.records) and not sb.records[sb.head][SACKED]:
             sb.mark_head_lost()
@@ -754,7 +754,7 @@ class LossRecovery:
         self.trace("rtt-sample", rtt=d.rtt, rto=self.rtt.rto)
 
     def _carry_dupacks(self, d: CarryDupacks, now: float) -> None:
-        """``CarryDupacks`` (Net Reno's small-window rule, 002 §4.2)."""
+        """``CarryDupacks`` (Net Reno's small-window rule, [NETRENO] §4.2)."""
         if not self.in_recovery and not self.in_loss and d.n > 0:
             self.dupacks = d.n
             if not self.sack_ok:

@@ -1,7 +1,7 @@
 """Retransmission timeout computation: RFC 6298 §2 (Jacobson/Karels with Karn's rule), with the
-parameters the OS profiles of seed 004 vary, and Linux 2.4's own estimator.
+parameters the OS profiles of [TCPDEBUG] vary, and Linux 2.4's own estimator.
 
-The generic estimator (004 §1.3, Table 1.1, RFC 6298 §2 with its constants as parameters):
+The generic estimator ([TCPDEBUG] §1.3, Table 1.1, RFC 6298 §2 with its constants as parameters):
 ``srtt = (1 - b)·srtt + b·rtt``, ``rttvar = (1 - a)·rttvar + a·|srtt - rtt|``,
 ``RTO = m·srtt + max(G, k·rttvar)``, at least ``min_rto``; measurements in whole ticks of the
 timer granularity G, and the RTO rounded up to a whole tick.
@@ -15,14 +15,14 @@ __all__ = ["RttEstimator", "LinuxRttEstimator", "HistogramRtoEstimator", "make_e
            "ESTIMATORS",
            "ALPHA", "BETA", "K", "CLOCK_GRANULARITY"]
 
-ALPHA = 1 / 8               # RFC 6298 §2.3 (004's b)
-BETA = 1 / 4                # RFC 6298 §2.3 (004's a)
+ALPHA = 1 / 8               # RFC 6298 §2.3 ([TCPDEBUG]'s b)
+BETA = 1 / 4                # RFC 6298 §2.3 ([TCPDEBUG]'s a)
 K = 4                       # RFC 6298 §2.2
 CLOCK_GRANULARITY = 0.001   # G of RFC 6298 §2.2 (our clock: virtual seconds)
 
 
 class RttEstimator:
-    """RFC 6298's estimator; ``m``, ``k``, the gains and G as 004 Table 1.1 varies them."""
+    """RFC 6298's estimator; ``m``, ``k``, the gains and G as [TCPDEBUG] Table 1.1 varies them."""
 
     def __init__(self, *, initial_rto: float, min_rto: float, max_rto: float,
                  granularity: float = CLOCK_GRANULARITY, srtt_gain: float = ALPHA,
@@ -67,14 +67,14 @@ class RttEstimator:
 
 
 class LinuxRttEstimator(RttEstimator):
-    """Linux 2.4's estimator (004 §1.3: "a significantly different computation for the variance";
+    """Linux 2.4's estimator ([TCPDEBUG] §1.3: "a significantly different computation for the variance";
     as Linux 2.4's tcp_rtt_estimator computes it): ``mdev`` follows 4·|error| with gain a
     (``rttvar_gain``, Linux: 1/4), but only with a/8 of that when the sample is below srtt;
     ``rttvar`` is the largest ``mdev`` of the current window of data, never below ``min_rto``
     (200 ms: the floor is on the variance term, so RTO >= srtt + 200 ms), and decays a quarter of
     the way towards that window's maximum once per window; srtt moves with gain b
-    (``srtt_gain``, Linux: 1/8); RTO = m·srtt + k·rttvar, Linux's own with m = k = 1 (004 Table
-    1.1). 004 ch. 4 varies a, b, m and k (analyzer/rto_replay.py replays them with this class)."""
+    (``srtt_gain``, Linux: 1/8); RTO = m·srtt + k·rttvar, Linux's own with m = k = 1 ([TCPDEBUG] Table
+    1.1). [TCPDEBUG] ch. 4 varies a, b, m and k (analyzer/rto_replay.py replays them with this class)."""
 
     def __init__(self, *, k: float = 1.0, **kw):
         super().__init__(k=k, **kw)
@@ -115,16 +115,16 @@ class LinuxRttEstimator(RttEstimator):
 
 
 class HistogramRtoEstimator(RttEstimator):
-    """DSACK-HG's RTO (000 §5.3, Table 2): the 99.8th percentile of a histogram of the
+    """DSACK-HG's RTO ([RRTCP] §5.3, Table 2): the 99.8th percentile of a histogram of the
     connection's RTT samples ("a detailed histogram of RTT samples for each packet, rather than
     an exponentially weighted moving average"), at least ``min_rto``, backed off on a timeout
     as RFC 6298 (5.5) until the next sample. The histogram keeps every sample of the connection
-    (000 gives no lifetime; it calls it "nearly perfect information concerning the RTT
+    ([RRTCP] gives no lifetime; it calls it "nearly perfect information concerning the RTT
     distribution") in bins of ``BIN`` s; the RTO is the upper edge of the percentile's bin.
     srtt and rttvar are kept as RFC 6298's for those who read them (RR-TCP's R)."""
 
-    PERCENTILE = 0.998          # 000 Table 2: "RTT Histogram ratio 99.8%ile sampled"
-    BIN = 0.010                 # s: the clock's tick of 000's setup
+    PERCENTILE = 0.998          # [RRTCP] Table 2: "RTT Histogram ratio 99.8%ile sampled"
+    BIN = 0.010                 # s: the clock's tick of [RRTCP]'s setup
 
     def __init__(self, **kw):
         super().__init__(**kw)

@@ -1,4 +1,4 @@
-"""python -m analyzer.study: 004 ch. 4-5 on any pcap, and what it says when a trace cannot
+"""python -m analyzer.study: [TCPDEBUG] ch. 4-5 on any pcap, and what it says when a trace cannot
 be scored (no RTT sample, no loss, one connection, not a capture)."""
 
 import csv
@@ -52,7 +52,7 @@ def test_a_trace_with_losses_is_scored_and_replayed(tmp_path, capsys):
     assert conn["episodes"] == 1 and conn["profile"] == "rfc5681"
     assert doc["summary"]["rto_baseline"]["by_timer"] == 1
     assert doc["summary"]["rto_baseline"]["spurious_timeouts"] == 1
-    assert "timer replay (004 ch. 4)" in out and "Linux, k = 2" in out
+    assert "timer replay ([TCPDEBUG] ch. 4)" in out and "Linux, k = 2" in out
 
 
 def test_every_column_is_explained_under_its_table_and_in_help(tmp_path, capsys):
@@ -88,7 +88,7 @@ def test_a_trace_without_rtt_samples_is_an_error_not_a_score(tmp_path, capsys):
 
 def test_too_short_a_connection_is_not_scored(tmp_path, capsys):
     tr = Trace()
-    fast_retransmit(tr)                     # nine segments: 004 keeps 10 or more
+    fast_retransmit(tr)                     # nine segments: [TCPDEBUG] keeps 10 or more
     code, out, err = run([tr.write(tmp_path / "t.pcap")], capsys)
     assert code == 0 and "nothing to score" in out
 

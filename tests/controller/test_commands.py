@@ -228,7 +228,7 @@ def test_commands_red_off_by_default_reset():
     assert not any(c.startswith("register_write MyIngress.red_") for c in cmds)
 
 
-# ------------------------------------------------------------------ legacy router (003 §7)
+# ------------------------------------------------------------------ legacy router ([RDTCP] §7)
 LEGACY = {"legacy": True, "routes": R1["routes"], "ports": {"2": {"buffer_limit": 65}}}
 
 

@@ -195,7 +195,7 @@ def test_duplicate_l2_in_port_refused():
 
 
 # ------------------------------------------------------------------ RED (ports.<N>.red)
-RED = {"min_th": 4, "max_th": 8, "w_q": 0.002, "max_p": 0.02}     # seed 002 §7.1
+RED = {"min_th": 4, "max_th": 8, "w_q": 0.002, "max_p": 0.02}     # [NETRENO] §7.1
 
 
 def _red(**change) -> dict:
@@ -234,7 +234,7 @@ def test_red_without_buffer_limit_any_threshold_up_to_fixed_point_range():
     assert load_config({"ports": {"2": {"red": dict(RED, max_th=500)}}}).ports[2].red.max_th == 500
 
 
-# ------------------------------------------------------------------ legacy router (003 §7)
+# ------------------------------------------------------------------ legacy router ([RDTCP] §7)
 def test_legacy_off_by_default():
     assert load_config({}).legacy is False
     assert load_config(EXAMPLES / "r2.toml").legacy is False

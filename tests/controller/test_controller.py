@@ -244,7 +244,7 @@ def test_apply_failure_at_each_command_same_state_through_cli(program_json, comm
         direct.close()
 
 
-# ------------------------------------------------------------------ legacy router (003 §7)
+# ------------------------------------------------------------------ legacy router ([RDTCP] §7)
 LEGACY = {"max_ports": PORTS, "legacy": True,
           "routes": [{"prefix": "10.0.2.0/24", "port": 2, "next_hop_mac": MAC}],
           "ports": {"2": {"buffer_limit": 65}}}

@@ -77,9 +77,9 @@ def test_chapter_4s_figures_are_drawn_readable_with_the_thesis_marks(tmp_path, s
                  "fig4_binned.csv"):
         assert (tmp_path / name).stat().st_size > 0, name
     # the thesis' numbers marked where it states them
-    assert "004: Windows, Linux median ~4 RTTs" in _texts(saved_figures["fig4_2_detection.png"][0])
-    assert "004: 45-75 %\nunder 1 %" in _texts(saved_figures["fig4_3_best_case.png"][0])
-    assert "004: Linux 40% > 10 % shorter" in _texts(saved_figures["fig4_10_smart.png"][0])
+    assert "[TCPDEBUG]: Windows, Linux median ~4 RTTs" in _texts(saved_figures["fig4_2_detection.png"][0])
+    assert "[TCPDEBUG]: 45-75 %\nunder 1 %" in _texts(saved_figures["fig4_3_best_case.png"][0])
+    assert "[TCPDEBUG]: Linux 40% > 10 % shorter" in _texts(saved_figures["fig4_10_smart.png"][0])
     # Fig. 4.7: Solaris' and Linux's panels; Fig. 4.9: small and large connections
     assert len(saved_figures["fig4_7_minrto.png"][0].axes) == 2
     rows = list(csv.DictReader(open(tmp_path / "fig4_binned.csv")))

@@ -1,6 +1,6 @@
-"""Seed 004 ch. 3-5 on the simulator (python -m experiments.dbce_tables): a quick run's outputs,
-004's statements each judged by direction and size (a strict xfail, with its numbers, where a
-verdict does not hold here: experiments/README.md, "004's chapters 4 and 5"), the analyzer
+"""[TCPDEBUG] ch. 3-5 on the simulator (python -m experiments.dbce_tables): a quick run's outputs,
+[TCPDEBUG]'s statements each judged by direction and size (a strict xfail, with its numbers, where a
+verdict does not hold here: experiments/README.md, "[TCPDEBUG]'s chapters 4 and 5"), the analyzer
 against the gateway's drops, the runs' code version, and the options it refuses."""
 
 import json
@@ -27,7 +27,7 @@ def quick(tmp_path_factory):
     return out, summary
 
 
-@pytest.mark.slow             # 004's quick run: minutes (make test-slow)
+@pytest.mark.slow             # [TCPDEBUG]'s quick run: minutes (make test-slow)
 def test_a_quick_run_writes_the_tables_figures_and_data(quick):
     out, summary = quick
     for name in ("paper_table.md", "estimators.csv", "connections.csv", "breakdowns.csv",
@@ -70,15 +70,15 @@ def test_a_quick_run_writes_the_tables_figures_and_data(quick):
     assert summary["runs"] == 36 and summary["connections"] >= 1300
     assert summary["scored"] == summary["connections"] and summary["lossy"] >= 300
     table = (out / "paper_table.md").read_text()
-    # 004's statements beside ours, every estimator of Table 5.1 with its row
+    # [TCPDEBUG]'s statements beside ours, every estimator of Table 5.1 with its row
     for text in ("Vegas and DAIMD: the median change is about 0",
                  "Tri-S and DUAL: they lengthen most connections", "CIM (best)",
                  "Random(0.8) is about as good as CARD, BFA and DECA",
                  "CARD (Table 5.1 row 1 [Jai89])", "DAIMD (Table 5.1 row 9 [LSM+07])",
-                 "Random(0.8) (§5.4.1)", "004 Table 4.4", "The timer replayed (004 ch. 4)",
+                 "Random(0.8) (§5.4.1)", "[TCPDEBUG] Table 4.4", "The timer replayed ([TCPDEBUG] ch. 4)",
                  "The Linux estimator is considerably more efficient", "**Not run**",
-                 "**Table 4.6 (004 §4.4.3): impact of the dupACK threshold.**",
-                 "004: 19,115 (6.2%)", "**Table 5.4 ([TCPDEBUG] §5.5.2): key characteristics"):
+                 "**Table 4.6 ([TCPDEBUG] §4.4.3): impact of the dupACK threshold.**",
+                 "[TCPDEBUG]: 19,115 (6.2%)", "**Table 5.4 ([TCPDEBUG] §5.5.2): key characteristics"):
         assert text in table, text
 
 
@@ -189,12 +189,12 @@ def test_table_4_6_in_the_thesis_form_windows_raises_d_to_3():
     assert (rows["Windows"]["rto_to_fr"], rows["Windows"]["spurious_caused"]) == (-2, -1)
     assert rows["Solaris"]["rto_to_fr"] is None and rows["Solaris"]["fr"] == 0
     text = table_4_6_markdown(list(rows.values()))
-    assert "| Linux | 1 | 5<br>004: 123,735 | 5<br>004: 186,680 | 1 (10.0%)<br>004: 19,115 " \
+    assert "| Linux | 1 | 5<br>[TCPDEBUG]: 123,735 | 5<br>[TCPDEBUG]: 186,680 | 1 (10.0%)<br>[TCPDEBUG]: 19,115 " \
            "(6.2%) |" in text
-    assert "-2 (-20.0%)<br>004: -35,417 (-3.3%)" in text
+    assert "-2 (-20.0%)<br>[TCPDEBUG]: -35,417 (-3.3%)" in text
 
 
-@pytest.mark.slow             # 004's quick run: minutes (make test-slow)
+@pytest.mark.slow             # [TCPDEBUG]'s quick run: minutes (make test-slow)
 def test_every_connection_planned_is_analysed_and_its_losses_are_the_gateways_drops(quick):
     """Ground truth the dissertation never had: the needed retransmissions
     the analyzer finds in the capture at A are the packets R1 dropped, within a quarter
@@ -214,7 +214,7 @@ def test_every_connection_planned_is_analysed_and_its_losses_are_the_gateways_dr
 
 @pytest.mark.xfail(strict=True, reason="NewReno runs: the analyzer finds 25-41 % more needed "
                    "retransmissions than R1 dropped in 6 of 15 (SACK: within 25 %): unexplained")
-@pytest.mark.slow             # 004's quick run: minutes (make test-slow)
+@pytest.mark.slow             # [TCPDEBUG]'s quick run: minutes (make test-slow)
 def test_the_newreno_runs_needed_retransmissions_are_the_gateways_drops(quick):
     out, _ = quick
     rows = [json.loads(line) for line in open(out / "runs.jsonl")]
@@ -227,7 +227,7 @@ def test_the_newreno_runs_needed_retransmissions_are_the_gateways_drops(quick):
         assert 0.75 * drops - 2 <= needed <= 1.25 * drops + 2, (r["scenario"], drops, needed)
 
 
-# 004's verdicts that hold on quick mode's traces (ch. 4 and 5; ch. 3 is listed, not run)
+# [TCPDEBUG]'s verdicts that hold on quick mode's traces (ch. 4 and 5; ch. 3 is listed, not run)
 HOLD = (("fig4_2_fr", "size"), ("fig4_2_rto_slower", "direction"), ("fig4_3_linux", "size"),
         ("s443_small", "direction"), ("s442_solaris_minrto", "direction"),
         ("s444_smart_windows-xp", "size"), ("s444_smart_solaris", "direction"),
@@ -246,34 +246,34 @@ HOLD = (("fig4_2_fr", "size"), ("fig4_2_rto_slower", "direction"), ("fig4_3_linu
         ("fig5_6_cim_improves", "size"), ("fig5_6_card_improves", "size"),
         ("fig5_6_deca_improves", "size"), ("fig5_6_random08_improves", "size"),
         ("s544_fpa", "direction"), ("s55_flight", "direction"))
-# and those that do not: 004's number, ours (quick run; full mode's in experiments/README.md)
+# and those that do not: [TCPDEBUG]'s number, ours (quick run; full mode's in experiments/README.md)
 NOT_HERE = {
-    ("t44_windows-xp_spurious", "size"): "004: 29.6 % of Windows' retransmissions spurious; 21 %",
-    ("t44_linux-2.4_spurious", "size"): "004: 6.2 % of Linux's retransmissions spurious; ours "
+    ("t44_windows-xp_spurious", "size"): "[TCPDEBUG]: 29.6 % of Windows' retransmissions spurious; 21 %",
+    ("t44_linux-2.4_spurious", "size"): "[TCPDEBUG]: 6.2 % of Linux's retransmissions spurious; ours "
                                         "32 %, 55 % of them timeouts",
     ("t44_solaris_spurious", "direction"): "Solaris' spurious retransmissions 45 % by the timer",
-    ("t44_solaris_spurious", "size"): "004: 9.4 % of Solaris' spurious; ours 39 %",
+    ("t44_solaris_spurious", "size"): "[TCPDEBUG]: 9.4 % of Solaris' spurious; ours 39 %",
     ("t44_windows_vs_linux", "direction"): "Windows' timeouts 24 % spurious, Linux's 54 % "
-                                           "(004: 30 % and 6 %)",
-    ("t44_windows_vs_linux", "size"): "Windows' timeouts 24 % spurious (004: 30 %)",
-    ("t44_linux_6pct", "size"): "Linux's timeouts 54 % spurious (004: 6 %)",
+                                           "([TCPDEBUG]: 30 % and 6 %)",
+    ("t44_windows_vs_linux", "size"): "Windows' timeouts 24 % spurious ([TCPDEBUG]: 30 %)",
+    ("t44_linux_6pct", "size"): "Linux's timeouts 54 % spurious ([TCPDEBUG]: 6 %)",
     ("t44_spurious_fr", "size"): "spurious fast retransmits 2-22 % of a stack's retransmissions "
-                                 "(004: 3-5 %): the reordering injections",
+                                 "([TCPDEBUG]: 3-5 %): the reordering injections",
     ("t44_rto_dominates", "direction"): "only Windows' (78 %) retransmissions mostly by the timer; "
                                         "Linux 33 %, Solaris 34 %, FreeBSD 24 %",
-    ("t44_rto_dominates", "size"): "24-78 % by the timer (004: 60-88 %)",
+    ("t44_rto_dominates", "size"): "24-78 % by the timer ([TCPDEBUG]: 60-88 %)",
     ("fig4_2_rto_median", "direction"): "median RTO detection: Solaris 5.0 RTTs, FreeBSD 9.9, "
-                                        "Windows 6.0, Linux 5.7 (004: 4 and > 20)",
-    ("fig4_2_rto_median", "size"): "Windows' median RTO detection 6.0 RTTs (004: about 4)",
-    ("fig4_2_rto_20", "size"): "Solaris' median RTO detection 5.0 RTTs (004: over 20): the "
+                                        "Windows 6.0, Linux 5.7 ([TCPDEBUG]: 4 and > 20)",
+    ("fig4_2_rto_median", "size"): "Windows' median RTO detection 6.0 RTTs ([TCPDEBUG]: about 4)",
+    ("fig4_2_rto_20", "size"): "Solaris' median RTO detection 5.0 RTTs ([TCPDEBUG]: over 20): the "
                                "simulated paths' RTTs are long against Solaris' 400 ms minRTO",
-    ("fig4_2_tail", "direction"): "RTOs over 10 RTTs: Windows 2.5 %, Linux 4.8 % (004: 25 % "
+    ("fig4_2_tail", "direction"): "RTOs over 10 RTTs: Windows 2.5 %, Linux 4.8 % ([TCPDEBUG]: 25 % "
                                   "and 10 %)",
-    ("fig4_2_tail", "size"): "Windows' RTOs over 10 RTTs 2.5 % (004: 25 %)",
-    ("fig4_2_tail_linux", "size"): "Linux's RTOs over 10 RTTs 4.8 % (004: about 10 %)",
+    ("fig4_2_tail", "size"): "Windows' RTOs over 10 RTTs 2.5 % ([TCPDEBUG]: 25 %)",
+    ("fig4_2_tail_linux", "size"): "Linux's RTOs over 10 RTTs 4.8 % ([TCPDEBUG]: about 10 %)",
     ("fig4_3_little", "size"): "the best case gains under 1 % for 29 % of the connections with "
-                               "a retransmission (004: 45-75 %)",
-    ("fig4_3_much", "size"): "the best case gains over 10 % for 53 % (004: 15-40 %)",
+                               "a retransmission ([TCPDEBUG]: 45-75 %)",
+    ("fig4_3_much", "size"): "the best case gains over 10 % for 53 % ([TCPDEBUG]: 15-40 %)",
     ("fig4_3_linux", "direction"): "Linux's best case shortens 48 % of its connections by "
                                    "over 10 %, Windows' 62 %",
     ("s442_k_most", "direction"): "minRTO moves Linux's connections most (1000 ms: -0.21 RTTs), "
@@ -284,37 +284,37 @@ NOT_HERE = {
     ("s443_d4_hurts", "direction"): "D = 4 shortens Linux's connections by 0.049 RTTs: it avoids "
                                     "the reordering's spurious fast retransmits",
     ("t46_linux_d4", "size"): "D = 4 turns 0.7 % of Linux's retransmissions into timeouts "
-                              "(004: 7.2 %)",
+                              "([TCPDEBUG]: 7.2 %)",
     ("t46_linux_d2", "direction"): "D = 2 causes no spurious retransmission and turns 1.5 % of "
-                                   "timeouts into fast retransmits (004: 12.1 % and 6.2 %)",
+                                   "timeouts into fast retransmits ([TCPDEBUG]: 12.1 % and 6.2 %)",
     ("s444_smart_linux-2.4", "size"): "Smart-Config shortens 7.2 % of Linux connections with "
-                                      "a retransmission by over 10 % (004: about 40 %)",
+                                      "a retransmission by over 10 % ([TCPDEBUG]: about 40 %)",
     ("s444_smart_windows-xp", "direction"): "Windows: 2.4 % shorter, 7.9 % longer by > 10 %",
-    ("s444_smart_solaris", "size"): "Solaris: 4.8 % shorter by > 10 % (004: 20 %)",
-    ("s444_smart_longer", "size"): "Windows' connections 7.9 % longer by > 10 % (004: < 3 %)",
+    ("s444_smart_solaris", "size"): "Solaris: 4.8 % shorter by > 10 % ([TCPDEBUG]: 20 %)",
+    ("s444_smart_longer", "size"): "Windows' connections 7.9 % longer by > 10 % ([TCPDEBUG]: < 3 %)",
     ("s444_smart_close", "size"): "Smart-Config's mean change -0.03 RTTs, the best case's 4.0 "
-                                  "(004: the average close to the bound)",
+                                  "([TCPDEBUG]: the average close to the bound)",
     ("s55_table5_4", "direction"): "the largest flights (cluster 3, median 41.5 segments) are "
                                    "not the highest throughput (cluster 5, 181 kB/s)",
     ("s55_vegas_clusters", "size"): "Vegas leaves 7 % of a cluster's connections within 0.5 "
-                                    "RTT (004: almost all, outside Cluster 2)",
+                                    "RTT ([TCPDEBUG]: almost all, outside Cluster 2)",
     ("fig5_2_card_best", "direction"): "DECA's mean LPA 0.811, CARD's 0.806",
-    ("fig5_2_card_half", "size"): "CARD's LPA under 0.5 in 14 % of lossy connections (004: 45 %)",
-    ("fig5_2_vegas_no_loss", "size"): "Vegas: LPA = 0 in 33 % (004: 70-90 %): the drop-tail "
+    ("fig5_2_card_half", "size"): "CARD's LPA under 0.5 in 14 % of lossy connections ([TCPDEBUG]: 45 %)",
+    ("fig5_2_vegas_no_loss", "size"): "Vegas: LPA = 0 in 33 % ([TCPDEBUG]: 70-90 %): the drop-tail "
                                       "queues fill before they drop",
-    ("fig5_2_daimd_no_loss", "size"): "DAIMD: LPA = 0 in 52 % (004: 70-90 %)",
+    ("fig5_2_daimd_no_loss", "size"): "DAIMD: LPA = 0 in 52 % ([TCPDEBUG]: 70-90 %)",
     ("fig5_2_random_highest", "direction"): "Random(0.8)'s LPA 0.75 below DECA's 0.81: the RTT "
                                             "rises before these losses",
     ("fig5_3_timely", "size"): "33 % of the congestion phases before a loss began an RTT or "
-                               "more before it (004: 50-70 %)",
-    ("fig5_4_vegas_fp", "size"): "Vegas: no false positive in 66 % (004: > 90 %)",
-    ("fig5_4_daimd_fp", "size"): "DAIMD: no false positive in 64 % (004: about 80 %)",
-    **{(f"fig5_4_{k}_wrong", "size"): f"{n} wrong in {v} of the connections (004: 65-75 %)"
+                               "more before it ([TCPDEBUG]: 50-70 %)",
+    ("fig5_4_vegas_fp", "size"): "Vegas: no false positive in 66 % ([TCPDEBUG]: > 90 %)",
+    ("fig5_4_daimd_fp", "size"): "DAIMD: no false positive in 64 % ([TCPDEBUG]: about 80 %)",
+    **{(f"fig5_4_{k}_wrong", "size"): f"{n} wrong in {v} of the connections ([TCPDEBUG]: 65-75 %)"
        for k, n, v in (("card", "CARD", "88 %"), ("cim", "CIM", "55 %"), ("dual", "DUAL", "97 %"),
                        ("tris", "Tri-S", "24 %"), ("deca", "DECA", "97 %"))},
-    ("fig5_5_small_gain", "size"): "the best case gains under 0.1 RTT for 73 % (004: 60 %)",
-    ("fig5_5_large_gain", "size"): "the best case saves over 10 RTTs for 14 % (004: 25 %)",
-    ("fig5_6_vegas_zero", "size"): "Vegas' median change 6.7 RTTs (004: about 0)",
+    ("fig5_5_small_gain", "size"): "the best case gains under 0.1 RTT for 73 % ([TCPDEBUG]: 60 %)",
+    ("fig5_5_large_gain", "size"): "the best case saves over 10 RTTs for 14 % ([TCPDEBUG]: 25 %)",
+    ("fig5_6_vegas_zero", "size"): "Vegas' median change 6.7 RTTs ([TCPDEBUG]: about 0)",
     ("fig5_6_tris_harmful", "direction"): "Tri-S lengthens 1.6 % of the lossy connections: it "
                                           "rarely signals",
     ("fig5_6_dual_harmful", "direction"): "DUAL lengthens 5 %: a predicted loss saves F(x) or "
@@ -335,7 +335,7 @@ def judged(quick):
             for verdict in ("direction", "size") if c[verdict] in ("ok", "not ok")}
 
 
-@pytest.mark.slow             # 004's quick run: minutes (make test-slow)
+@pytest.mark.slow             # [TCPDEBUG]'s quick run: minutes (make test-slow)
 def test_every_judged_verdict_is_held_or_failed_with_its_reason(judged):
     assert set(judged) == set(HOLD) | set(NOT_HERE)
 
@@ -343,12 +343,12 @@ def test_every_judged_verdict_is_held_or_failed_with_its_reason(judged):
 @pytest.mark.parametrize("check", HOLD + tuple(
     pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=why))
     for k, why in NOT_HERE.items()))
-@pytest.mark.slow             # 004's quick run: minutes (make test-slow)
+@pytest.mark.slow             # [TCPDEBUG]'s quick run: minutes (make test-slow)
 def test_a_verdict_of_004(judged, check):
     assert judged[check][check[1]] == "ok", judged[check]
 
 
-@pytest.mark.slow             # 004's quick run: minutes (make test-slow)
+@pytest.mark.slow             # [TCPDEBUG]'s quick run: minutes (make test-slow)
 def test_quick_mode_has_the_timer_events_to_decide_every_timer_statement(quick):
     """A chapter-4 statement on fewer than 20 timer events in the connections it is about is
     listed as not run with its count; quick mode (36 runs of 90 s, every timeout the replay can

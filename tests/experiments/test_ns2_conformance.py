@@ -45,10 +45,6 @@ KNOWN: dict[tuple[str, str], tuple[str, str]] = {
     ("newreno", "newreno_rto_loss_ts"): (TS_RTO, "packets 59: 5.568370 1.21 vs 4.568370 1.21"),
     ("newreno", "newreno_rto_loss_tsh"): (BUGFIX_TS,
                                           "packets 59: 3.780360 1.21 vs 4.568370 1.21"),
-    ("newreno", "newreno_rto_dup"): (NEWRENO, "packets 83: 3.163840 1.24 vs 3.132640 1.24"),
-    ("newreno", "newreno_rto_dup_ack"): (NEWRENO, "packets 83: 3.163840 1.24 vs 3.132640 1.24"),
-    ("newreno", "newreno_rto_dup_ts"): (NEWRENO, "packets 83: 3.165390 1.24 vs 3.133890 1.24"),
-    ("newreno", "newreno_rto_dup_tsh"): (NEWRENO, "packets 83: 3.165390 1.24 vs 3.133890 1.24"),
     ("newreno", "slow3"): (NEWRENO, "packets 71: 5.161880 1.35 vs 5.154600 1.37"),
     ("testReno", "Reno_TCP"): (RTO, "packets 39: 3.422080 0.18 vs 3.322080 0.18"),
     ("testReno", "Tahoe_TCP_without_Fast_Retransmit"): (

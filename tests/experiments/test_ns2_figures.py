@@ -121,7 +121,7 @@ def test_the_flag_puts_ns2_beside_paper_and_ours_in_paper_table(ns2_quick):
     assert rows[("15 swaps every 1 s", "rdtcp")]["ns2_note"] == LACKS
     assert f"— ({LACKS})" in text
     stmt_head = next(ln for ln in text.splitlines() if ln.startswith("| # |"))
-    assert "| 003 | ns-2 | ours | direction | size |" in stmt_head
+    assert "| [RDTCP] | ns-2 | ours | direction | size |" in stmt_head
 
 
 def test_the_flag_adds_ns2s_curve_and_rows_with_their_engine(ns2_quick):
@@ -162,7 +162,7 @@ def test_rrtcp_figures_flag_draws_ns2s_sack_beside_ours_and_adds_its_column(tmp_
     assert summary["ns2"]["figures"] == ["fig04_throughput_vs_delayed.png"]
     assert summary["ns2"]["lacking"] == {"rrtcp": LACKS}
     text = (out / "paper_table.md").read_text()
-    assert "| 000 | ns-2 | ours | direction | size |" in text
+    assert "| [RRTCP] | ns-2 | ours | direction | size |" in text
     fig4 = next(ln for ln in text.splitlines() if "SACK-NODELAY" in ln and "ns-2" not in ln
                 and ln.startswith("| "))
     assert fig4.count("SACK {5%") == 2          # ns-2's curve and ours, side by side

@@ -262,7 +262,7 @@ def test_red_off_by_default_reads_one_register(gateway_program):
 
 # ------------------------------------------------------------------------------ reordering
 def test_recirculated_segment_falls_behind_later_ones(gateway_program):
-    """Delay-based reordering (003 §7): the looping segment leaves after the two sent after it."""
+    """Delay-based reordering ([RDTCP] §7): the looping segment leaves after the two sent after it."""
     sw, ctl = new_gateway(gateway_program, sc.pattern(sc.PORT_R2, "R..", recirc_loops=1))
     sw.tm.set_port_rate_bps(sc.PORT_R2, 1e6)
     for seq in (1000, 1100, 1200):

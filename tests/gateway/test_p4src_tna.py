@@ -228,7 +228,7 @@ def test_tna_metadata_initializer_reports_missing_field(api_dir):
     assert any("do not match" in d for d in front_end_diagnostics(broken))
 
 
-# ---------------------------------------------------------------------- legacy router (003 §7)
+# ---------------------------------------------------------------------- legacy router ([RDTCP] §7)
 # The EPDN table and edge_port (RegisterActions), and the edge's source check (a table).
 LEGACY_GATED = re.compile(r"\b(epdn_\w+|edge_port_read)\.execute\s*\(|\b(edge_source)\.apply\s*\(")
 

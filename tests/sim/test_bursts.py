@@ -1,4 +1,4 @@
-"""sim.bursts.DropBursts: 000 §5.7's drop events (Table 4) on a link: started by data packets,
+"""sim.bursts.DropBursts: [RRTCP] §5.7's drop events (Table 4) on a link: started by data packets,
 U[300, 400] ms long, losing every frame that leaves during one."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""sim.delays: 000's delay distributions (§5.5) parsed by name, drawn from a seeded stream with
+"""sim.delays: [RRTCP]'s delay distributions (§5.5) parsed by name, drawn from a seeded stream with
 the mean each is given, and bad parameters refused by name."""
 
 import math

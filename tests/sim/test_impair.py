@@ -1,4 +1,4 @@
-"""sim.impair: F-RTO's link models (001 §5.1) on a channel fed by a NIC: stalls that hold the
+"""sim.impair: F-RTO's link models ([FRTO] §5.1) on a channel fed by a NIC: stalls that hold the
 link and its serialiser and lose nothing, random losses, and outages shared by both directions.
 Each is a function of its seed and records what it did."""
 

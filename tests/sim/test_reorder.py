@@ -165,7 +165,7 @@ def _delaying_channel(**kw):
 
 
 def test_packet_delayer_on_acks_delays_pure_acks_only_by_its_distribution():
-    # 000 §5.4: ACKs delayed "as data" by the same model, on the reverse link
+    # [RRTCP] §5.4: ACKs delayed "as data" by the same model, on the reverse link
     from sim.delays import parse
     q, arrivals, ch, delayer = _delaying_channel(probability=0.5, frames="acks",
                                                  distribution=parse("constant:0.1"))
@@ -185,7 +185,7 @@ def test_packet_delayer_on_acks_delays_pure_acks_only_by_its_distribution():
 
 
 def test_packet_delayer_nth_delays_exactly_those_frames():
-    # 000 Fig. 1: one packet of one window delayed by 0.45 s
+    # [RRTCP] Fig. 1: one packet of one window delayed by 0.45 s
     from sim.delays import parse
     q, arrivals, ch, delayer = _delaying_channel(probability=0.0, nth={3},
                                                  distribution=parse("constant:0.45"))

@@ -1,11 +1,11 @@
-"""[TCPDEBUG] ch. 3's tables and figures on the simulated traces: what the analyzer (004's
+"""[TCPDEBUG] ch. 3's tables and figures on the simulated traces: what the analyzer ([TCPDEBUG]'s
 TCPdebug, ``analyzer``) makes of every connection's out-of-sequence (OOS) segments, one row per
-traffic condition (network and reordering injection) where 004 has one per Internet trace.
+traffic condition (network and reordering injection) where [TCPDEBUG] has one per Internet trace.
 
 - Table 3.2: connections of 10 or more data segments, those with an OOS segment, and those
   whose every OOS segment one profile (or several alike) explains: TCPdebug's accepted ones;
 - Table 3.4: the sender's OS identified from its OOS segments against the stack it really ran
-  (004 checked against p0f; the simulation knows the truth);
+  ([TCPDEBUG] checked against p0f; the simulation knows the truth);
 - Tables 3.5 and 3.7: the OOS segments by class (network reordering, RTO, duplicate ACKs,
   partial ACK, SACK, implicit), over the accepted connections (3.5) and over all (3.7, with
   the unexplained ones);
@@ -14,12 +14,12 @@ traffic condition (network and reordering injection) where 004 has one per Inter
 - Fig. 3.5: the unexplained OOS segments per OOS connection (cumulative).
 
 - Table 3.6: the same OOS segments of the accepted connections as an OS-insensitive, RFC-based
-  tool reads them: 004 ran tcpflows [JID+04], not here; the analyzer's RFC-only profile
+  tool reads them: [TCPDEBUG] ran tcpflows [JID+04], not here; the analyzer's RFC-only profile
   (rfc5681: RFC 5681/6675/6582/6298, every connection read as that sender) stands in for it,
-  in tcpflows' categories as 004 maps them onto its own (§3.3: tcpflows' FR/R recovery is
+  in tcpflows' categories as [TCPDEBUG] maps them onto its own (§3.3: tcpflows' FR/R recovery is
   TCPdebug's partial-ACK and SACK classes together, its RTO recovery TCPdebug's implicit one).
 
-Table 3.8's LEAST columns compare with another tool, which is not here; Fig. 3.4 (the RTO predicted against TBIT's) needs 004's testbed; Fig. 3.6 (the
+Table 3.8's LEAST columns compare with another tool, which is not here; Fig. 3.4 (the RTO predicted against TBIT's) needs [TCPDEBUG]'s testbed; Fig. 3.6 (the
 resequencing delays of segments reordered between the sender and the monitor) has nothing to
 show: the traces are captured at the sender, before any reordering of the path (the network
 reorder columns are 0 for that reason).
@@ -170,14 +170,14 @@ def _k(n: int) -> str:
 
 
 def chapter3_markdown(tables: dict) -> str:
-    """Tables 3.2, 3.4-3.8 as 004 prints them (percentages without the sign)."""
-    out = ["**004 ch. 3 on these traces** (the analyzer's classification of every connection's "
-           "OOS segments; one row per network and reordering injection where 004 has one per "
+    """Tables 3.2, 3.4-3.8 as [TCPDEBUG] prints them (percentages without the sign)."""
+    out = ["**[TCPDEBUG] ch. 3 on these traces** (the analyzer's classification of every connection's "
+           "OOS segments; one row per network and reordering injection where [TCPDEBUG] has one per "
            "Internet trace; accepted: every OOS segment explained by one profile, or by "
            "several alike, TCPdebug's filter).", "",
            "**Table 3.2: connections of 10 or more data segments**", "",
            "| trace | connections | data bytes | data segments | OOS connections | their bytes "
-           "| accepted | accepted share of OOS (004: 62-95 %) | their bytes |",
+           "| accepted | accepted share of OOS ([TCPDEBUG]: 62-95 %) | their bytes |",
            "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in tables["table_3_2"]:
         out.append(f"| {r['trace']} | {_k(r['connections'])} | {_k(r['bytes'])} | "
@@ -185,7 +185,7 @@ def chapter3_markdown(tables: dict) -> str:
                    f"| {_k(r['accepted'])} | {_p(r['accepted_share'])} | "
                    f"{_k(r['accepted_bytes'])} |")
     out += ["", "**Table 3.4: the sender's OS from its OOS segments, against the stack it ran** "
-            "(004: against p0f, > 99 % match); % of the stack's OOS connections", "",
+            "([TCPDEBUG]: against p0f, > 99 % match); % of the stack's OOS connections", "",
             "| stack | OOS connections | identified (one profile) | correct | wrong | several "
             "profiles alike | the stack among them | not explained or ambiguous |",
             "|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -194,7 +194,7 @@ def chapter3_markdown(tables: dict) -> str:
                    f"{_p(r['correct'])} | {_p(r['wrong'])} | {_p(r['alike'])} | "
                    f"{_p(r['alike_with_truth'])} | {_p(r['unexplained'])} |")
     for key, title, extra in (
-            ("table_3_5", "Table 3.5: OOS segments by class, accepted connections (004: "
+            ("table_3_5", "Table 3.5: OOS segments by class, accepted connections ([TCPDEBUG]: "
                           "network reorder 0.2-14.1 %, implicit 16-40 %)", ()),
             ("table_3_7", "Table 3.7: OOS segments by class, every OOS connection",
              ("Unexplained",))):
@@ -209,7 +209,7 @@ def chapter3_markdown(tables: dict) -> str:
     if tables.get("table_3_6"):
         names = [n for n, _ in RFC_CATEGORIES]
         out += ["", "**Table 3.6: the same OOS segments as an RFC-based tool classifies them** "
-                "(accepted connections; 004 ran tcpflows, not here: the analyzer's RFC-only "
+                "(accepted connections; [TCPDEBUG] ran tcpflows, not here: the analyzer's RFC-only "
                 "profile, rfc5681, stands in for it; FR/R recovery is its partial-ACK and SACK "
                 "classes, RTO recovery its implicit one); % of the OOS segments, to set beside "
                 "Table 3.5", "",
@@ -218,7 +218,7 @@ def chapter3_markdown(tables: dict) -> str:
         for r in tables["table_3_6"]:
             out.append(f"| {r['trace']} | {_k(r['oos_segments'])} | {_p(r['reorder'])} | "
                        + " | ".join(_p(r[n]) for n in names) + " |")
-    out += ["", "**Table 3.8: needed and unneeded retransmissions, accepted connections** (004: "
+    out += ["", "**Table 3.8: needed and unneeded retransmissions, accepted connections** ([TCPDEBUG]: "
             "3.7-18.9 % unneeded; its LEAST columns compare with a tool not here); % of the "
             "retransmissions", "",
             "| trace | retransmissions | needed | implicit | explicit | unneeded | implicit | "
@@ -256,8 +256,8 @@ def chapter3_figures(connections: list, out: Path) -> list[str]:
         ax.set_xlabel("unexplained OOS segments in the connection")
         ax.set_ylabel("fraction of OOS connections")
         ax.set_ylim(0, 1.02)
-        ax.set_title("004 Fig. 3.5: unexplained OOS segments per OOS connection "
-                     "(004: none in 62-95 %)", fontsize=10)
+        ax.set_title("[TCPDEBUG] Fig. 3.5: unexplained OOS segments per OOS connection "
+                     "([TCPDEBUG]: none in 62-95 %)", fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, loc="lower right")
         save_figure(fig, out / "fig3_5_unexplained.png")

@@ -17,7 +17,7 @@ thesis draws them, each with a CSV of what it plots beside it:
 
 The population is ch. 4's (§4.3.1): the connections with at least one retransmission whose
 timer the replay could follow (an RTT sample). Where the thesis states a number, the figure
-marks it. 004's "small" connections (§4.3.3: at most ~10 segments, "such connections do not
+marks it. [TCPDEBUG]'s "small" connections (§4.3.3: at most ~10 segments, "such connections do not
 achieve a flight size larger than 4") do not occur in the workload (every transfer is 14
 segments or more, ``experiments.studies.dbce.scenario.SIZE_MIN``): Fig. 4.9 splits by the
 property the thesis' argument rests on, a median flight of at most 4 segments.
@@ -185,7 +185,7 @@ def _cdf_frame(ax, floor: float, xlabel: str, ylabel: str) -> None:
 
 
 def _mark(ax, x, y, text, *, colour="0.2", marker="D", left=False, below=False) -> None:
-    """A value 004 states, drawn as an open marker with its words beside it (right, or
+    """A value [TCPDEBUG] states, drawn as an open marker with its words beside it (right, or
     ``left`` of it, or ``below``; no legend entry)."""
     ax.plot([x], [y], marker=marker, ms=7, mfc="none", mec=colour, mew=1.4, ls="none",
             label="_004")
@@ -219,11 +219,11 @@ def _figure_4_2(conns: list, out: Path) -> tuple[list, list]:
         ax.set_title(title, fontsize=10)
         ax.legend(fontsize=7, loc="lower right")
     axes[0].axvspan(1, 2, color="0.85", zorder=0)
-    axes[0].text(1.05, 0.04, "004: most\n1-2 RTTs", fontsize=6.5, color="0.3")
-    _mark(axes[1], 4, 0.5, "004: Windows, Linux median ~4 RTTs", left=True)
-    _mark(axes[1], 20, 0.5, "004: Solaris, FreeBSD\nmedian > 20", marker=">", below=True)
-    _mark(axes[1], 10, 0.90, "004: Linux 10 % over 10", colour="C1", marker="s")
-    _mark(axes[1], 10, 0.75, "004: Windows 25 % over 10", colour="C0", marker="o")
+    axes[0].text(1.05, 0.04, "[TCPDEBUG]: most\n1-2 RTTs", fontsize=6.5, color="0.3")
+    _mark(axes[1], 4, 0.5, "[TCPDEBUG]: Windows, Linux median ~4 RTTs", left=True)
+    _mark(axes[1], 20, 0.5, "[TCPDEBUG]: Solaris, FreeBSD\nmedian > 20", marker=">", below=True)
+    _mark(axes[1], 10, 0.90, "[TCPDEBUG]: Linux 10 % over 10", colour="C1", marker="s")
+    _mark(axes[1], 10, 0.75, "[TCPDEBUG]: Windows 25 % over 10", colour="C0", marker="o")
     fig.suptitle(f"[TCPDEBUG] Fig. 4.2: loss detection time of needed retransmissions "
                  f"({len(conns):,} connections with a retransmission), in RTTs of a moving "
                  f"average (weight 1/4); under {DETECT_FLOOR:g} at the left edge", fontsize=9)
@@ -234,7 +234,7 @@ def _figure_4_2(conns: list, out: Path) -> tuple[list, list]:
 
 
 def _range_mark(ax, x, lo, hi, text, colour="0.3") -> None:
-    """A range of the fraction 004 states at ``x``: a thick bar from ``lo`` to ``hi``."""
+    """A range of the fraction [TCPDEBUG] states at ``x``: a thick bar from ``lo`` to ``hi``."""
     ax.plot([x, x], [lo, hi], color=colour, lw=4, alpha=0.45, solid_capstyle="butt",
             label="_004")
     ax.annotate(text, (x, hi), xytext=(5, 2), textcoords="offset points", fontsize=6.5,
@@ -253,11 +253,11 @@ def _figure_4_3(conns: list, out: Path) -> list[str]:
     _cdf_frame(ax, PERCENT_FLOOR, f"best-case reduction in duration (%; {PERCENT_FLOOR:g} or "
                                   f"less at the left edge)", "fraction of connections")
     ax.set_xlim(PERCENT_FLOOR * 0.8, max(100.0, max(r["percent"] for r in rows) * 1.2))
-    # 004 §4.4.1: 45-75 % gain under 1 %; 15-40 % over 10 % (the CDF at 10 % in 0.60-0.85);
+    # [TCPDEBUG] §4.4.1: 45-75 % gain under 1 %; 15-40 % over 10 % (the CDF at 10 % in 0.60-0.85);
     # Linux: over 40 % gain over 10 % (its CDF at 10 % under 0.60)
-    _range_mark(ax, 1, 0.45, 0.75, "004: 45-75 %\nunder 1 %")
-    _range_mark(ax, 10, 0.60, 0.85, "004: 15-40 %\nover 10 %")
-    _mark(ax, 10, 0.60, "004: Linux under this", colour=styles["Linux"]["color"], marker="v")
+    _range_mark(ax, 1, 0.45, 0.75, "[TCPDEBUG]: 45-75 %\nunder 1 %")
+    _range_mark(ax, 10, 0.60, 0.85, "[TCPDEBUG]: 15-40 %\nover 10 %")
+    _mark(ax, 10, 0.60, "[TCPDEBUG]: Linux under this", colour=styles["Linux"]["color"], marker="v")
     ax.set_title(f"[TCPDEBUG] Fig. 4.3: best-case reduction in connection duration "
                  f"({len(conns):,} connections with a retransmission)", fontsize=9)
     ax.legend(fontsize=7, loc="lower right")
@@ -293,9 +293,9 @@ def _figure_4_10(conns: list, out: Path) -> list[str]:
     ax.axvline(-10, color="0.5", lw=0.7, ls=":")
     for os, share, marker in (("linux-2.4", 0.40, "s"), ("windows-xp", 0.07, "o"),
                               ("solaris", 0.20, "^"), ("freebsd-4.10", 0.10, "v")):
-        _mark(ax, 10, 1 - share, f"004: {OS_LABEL[os]} {share:.0%} > 10 % shorter",
+        _mark(ax, 10, 1 - share, f"[TCPDEBUG]: {OS_LABEL[os]} {share:.0%} > 10 % shorter",
               colour=styles[OS_LABEL[os]]["color"], marker=marker)
-    _mark(ax, -10, 0.03, "004: < 3 % over 10 % longer", marker="<")
+    _mark(ax, -10, 0.03, "[TCPDEBUG]: < 3 % over 10 % longer", marker="<")
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("reduction in connection duration under Smart-Config (%; negative: longer; "
                   "linear within ±1)")

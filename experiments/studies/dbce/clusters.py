@@ -13,7 +13,7 @@ cluster (Figs. 5.18-5.29), as the thesis does it (§5.5.2):
 - k-means with K = 5 (the thesis' "most insightful setting"), k-means++ starts from a fixed
   seed, the best of ``RESTARTS`` by the sum of squared distances.
 
-The clusters are numbered by their median throughput, lowest first; which of ours plays 004's
+The clusters are numbered by their median throughput, lowest first; which of ours plays [TCPDEBUG]'s
 Cluster 2 ("very high throughput, high loss rate, large flight size", the one that benefits
 most) is read from the characteristics: the cluster with the largest median flight. Table 5.4
 describes each cluster by where its medians rank among the clusters' (very low ... very high).
@@ -178,7 +178,7 @@ def table_5_4_markdown(rows: list) -> str:
     lines = ["**Table 5.4 ([TCPDEBUG] §5.5.2): key characteristics of the connection "
              "clusters** (k-means, K = 5, on the log-scaled characteristics' principal "
              "components; lossy scored connections; medians; the summary ranks each median "
-             "among the clusters'). 004: Cluster 2, very high throughput, high loss rate, large "
+             "among the clusters'). [TCPDEBUG]: Cluster 2, very high throughput, high loss rate, large "
              "flight size, benefits most.", "",
              "| cluster | connections | summary of key characteristics | loss rate | RTT p90 / "
              "min | median flight | throughput (kB/s) | flight-RTT correlation | loss distance "

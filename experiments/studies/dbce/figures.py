@@ -1,9 +1,9 @@
-"""[TCPDEBUG] ch. 5's distributions over connections, drawn as 004 draws them (cumulative
+"""[TCPDEBUG] ch. 5's distributions over connections, drawn as [TCPDEBUG] draws them (cumulative
 fractions of connections or events), from the scored connections of
 ``experiments.dbce_tables`` (``analyzer.study``'s rows):
 
 - Fig. 5.1: the per-connection loss rate (lost data segments / data segments), one curve per
-  network, as 004 draws one per trace; "60-85 % of connections have no losses";
+  network, as [TCPDEBUG] draws one per trace; "60-85 % of connections have no losses";
 - Fig. 5.3: how long before a loss episode its congestion phase began, in the connection's
   smoothed RTT (gain 1/8), one curve per estimator; "50-70 % of congestion-phases that are
   actually followed by a loss-episode begin at least one RTT before the first loss";
@@ -128,7 +128,7 @@ def chapter5_figures(conns: list, estimators: list, styles: dict, out: Path) -> 
     ax.set_xlabel(f"loss rate per connection (lost / data segments; no loss at "
                   f"{LOSS_FLOOR:g})")
     ax.set_ylabel("fraction of connections")
-    ax.set_title("004 Fig. 5.1: per-connection loss rate (004: 60-85 % without loss)",
+    ax.set_title("[TCPDEBUG] Fig. 5.1: per-connection loss rate ([TCPDEBUG]: 60-85 % without loss)",
                  fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, loc="lower right")
@@ -143,8 +143,8 @@ def chapter5_figures(conns: list, estimators: list, styles: dict, out: Path) -> 
         _log_cdf_axes(ax, LEAD_FLOOR, 1.0, "1 RTT",
                       f"congestion phase before a loss episode (sRTTs; under {LEAD_FLOOR:g} "
                       f"at the left edge)", "fraction of predicted loss episodes",
-                      "004 Fig. 5.3: congestion-phase durations before loss "
-                      "(004: 50-70 % at least one RTT)")
+                      "[TCPDEBUG] Fig. 5.3: congestion-phase durations before loss "
+                      "([TCPDEBUG]: 50-70 % at least one RTT)")
         ax.legend(fontsize=6.5, loc="upper left", ncol=2)
         save_figure(fig, out / "fig5_3_lead.png")
         written.append("fig5_3_lead.png")
@@ -157,8 +157,8 @@ def chapter5_figures(conns: list, estimators: list, styles: dict, out: Path) -> 
     _log_cdf_axes(ax, SAVING_FLOOR, 0.1, "0.1 RTT",
                   f"best-case saving in duration (RTTs; {SAVING_FLOOR:g} or less, no loss "
                   f"among them, at the left edge)", "fraction of connections",
-                  "004 Fig. 5.5: best-case savings in connection durations "
-                  "(004: 60 % gain under 0.1 RTT)")
+                  "[TCPDEBUG] Fig. 5.5: best-case savings in connection durations "
+                  "([TCPDEBUG]: 60 % gain under 0.1 RTT)")
     ax.legend(fontsize=7, loc="lower right")
     save_figure(fig, out / "fig5_5_best_case.png")
     written.append("fig5_5_best_case.png")

@@ -1,6 +1,6 @@
-"""The networks of seed 004 ch. 4-5's study in the simulator (experiments.studies.dbce.scenario):
-003's dumbbell (``topologies.PaperTopo``) with its bottleneck rate, delay and R1's buffer varied,
-and random drops in the P4 gateway or cross traffic added, standing in for 004's Internet
+"""The networks of [TCPDEBUG] ch. 4-5's study in the simulator (experiments.studies.dbce.scenario):
+[RDTCP]'s dumbbell (``topologies.PaperTopo``) with its bottleneck rate, delay and R1's buffer varied,
+and random drops in the P4 gateway or cross traffic added, standing in for [TCPDEBUG]'s Internet
 traces (the reference values are sanity ranges for 2002-2006 traffic).
 
 Pure data, which the scenario registers one Scenario for each of and the driver's options
@@ -14,7 +14,7 @@ __all__ = ["NETWORKS"]
 
 NETWORKS = {
     "dbce-dumbbell": {"bw": 5.0, "delay": "50ms", "queue": 65, "drop": 0.0, "cross": False,
-                      "what": "003's dumbbell: 5 Mb/s, 50 ms, 65-packet buffer"},
+                      "what": "[RDTCP]'s dumbbell: 5 Mb/s, 50 ms, 65-packet buffer"},
     "dbce-shallow": {"bw": 5.0, "delay": "50ms", "queue": 10, "drop": 0.0, "cross": False,
                      "what": "a 10-packet buffer, far below the path's 21-packet BDP"},
     "dbce-deep": {"bw": 2.0, "delay": "20ms", "queue": 150, "drop": 0.0, "cross": False,

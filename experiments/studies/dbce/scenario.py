@@ -1,12 +1,12 @@
-"""One run of seed 004 ch. 4-5's study in virtual time: many TCP connections over one of the
+"""One run of [TCPDEBUG] ch. 4-5's study in virtual time: many TCP connections over one of the
 networks of ``experiments.studies.dbce.networks``, through the P4 gateways, captured at the
-senders' interface and analysed as 004 analyses its Internet traces.
+senders' interface and analysed as [TCPDEBUG] analyses its Internet traces.
 
-The workload stands in for 004's traces (§5.2: connections of at least 10 segments, most of
+The workload stands in for [TCPDEBUG]'s traces (§5.2: connections of at least 10 segments, most of
 them short, the bytes in a few long ones; four sender OSes): transfers from host a to host b
 arriving as a Poisson process (``RATE`` a second) during the first ``ACTIVE`` of the run, sizes
 from a bounded Pareto distribution (``SIZE_MIN`` to ``SIZE_MAX``, shape ``SIZE_SHAPE``), each
-sender on one of 004 Table 4.5's stacks (``hosts.tcp.profiles``: Linux 2.4, Windows XP, FreeBSD
+sender on one of [TCPDEBUG] Table 4.5's stacks (``hosts.tcp.profiles``: Linux 2.4, Windows XP, FreeBSD
 4.10, Solaris) drawn at random; the receiver closes when the sender has. The run's
 ``injection``/``level`` reorder packets in R1's P4 program (recirculation or the alternate path),
 the network's ``drop`` makes the program drop data packets, its ``cross`` adds a bulk transfer
@@ -43,25 +43,25 @@ from topologies import topos
 __all__ = ["run_dbce", "dbce_config", "workload", "OS_PROFILES", "RATE", "ACTIVE",
            "SIZE_MIN", "SIZE_MAX", "SIZE_SHAPE", "FIRST_PORT", "CROSS_PORTS"]
 
-OS_PROFILES = ("linux-2.4", "windows-xp", "freebsd-4.10", "solaris")  # 004 Table 4.5
+OS_PROFILES = ("linux-2.4", "windows-xp", "freebsd-4.10", "solaris")  # [TCPDEBUG] Table 4.5
 # the analyzer's profile of each (analyzer/profiles.py): the timer replay's baseline is the
-# stack the connection really ran (004 §4.4.2 compares each OS with its own defaults)
+# stack the connection really ran ([TCPDEBUG] §4.4.2 compares each OS with its own defaults)
 ANALYZER_PROFILE = {"linux-2.4": "linux24", "windows-xp": "winxp",
                     "freebsd-4.10": "freebsd410", "solaris": "solaris"}
 RATE = 1.0                  # connections a second
 ACTIVE = 0.5                # connections start in the first half of the run
-SIZE_MIN = 20_000           # bytes: more than 10 segments of 1460 (004 §5.2's filter)
+SIZE_MIN = 20_000           # bytes: more than 10 segments of 1460 ([TCPDEBUG] §5.2's filter)
 SIZE_MAX = 4_000_000
 SIZE_SHAPE = 0.7            # heavy-tailed: most connections short, most bytes in long ones
 FIRST_PORT = 40000
 CROSS_PORTS = (7000, 7001)  # a -> b and b -> a bulk transfers of "cross" networks
 MAX_CONNECTIONS = 2000
-MTU = 1500                  # 003's dumbbell's packets, as its other settings
+MTU = 1500                  # [RDTCP]'s dumbbell's packets, as its other settings
 
 
 def dbce_config(spec: RunSpec, os_profile: str) -> Any:
     """A connection's engine configuration: the variant (its SACK offer) on ``os_profile``'s
-    timers and dupthresh, no delayed ACKs (004 App. A-B's models assume none)."""
+    timers and dupthresh, no delayed ACKs ([TCPDEBUG] App. A-B's models assume none)."""
     policy = get_variant(spec.variant)
     base = TcpConfig(variant=spec.variant, mss=SCENARIOS[spec.scenario].mss,
                      sack=policy.offers_sack, timestamps=policy.needs_timestamps,
@@ -110,7 +110,7 @@ def _check(spec: RunSpec) -> None:
         raise ValueError(f"run_dbce runs the scenarios {', '.join(NETWORKS)}, "
                          f"not {spec.scenario!r}")
     if spec.injection in ("swap", "delay") and (spec.swaps or spec.level):
-        raise ValueError("004's study reorders in the P4 gateway only: injection altpath or "
+        raise ValueError("[TCPDEBUG]'s study reorders in the P4 gateway only: injection altpath or "
                          "recirc with a level, or none")
 
 
@@ -149,7 +149,7 @@ RFC_PROFILE = "rfc5681"      # the analyzer's RFC-only sender (analyzer/profiles
 
 
 def _chapter3(summary: dict | None) -> dict | None:
-    """What 004 ch. 3's tables need of a connection's analyzer summary (analyzer.report): its
+    """What [TCPDEBUG] ch. 3's tables need of a connection's analyzer summary (analyzer.report): its
     out-of-sequence segments, the verdict (its kind and the profiles that explain it), the
     reported profile's classes and needed/unneeded retransmissions by class, the RFC-only
     profile's classes (Table 3.6), the network's
@@ -202,5 +202,5 @@ def _stats(net: Any, plan: list[dict], connections: list[dict], sim_s: float) ->
     return stats
 
 
-# 004 ch. 4-5: many connections over varied dumbbells (NETWORKS)
-register(*(Scenario(name, "rdtcp_paper", MTU, "004 ch. 4-5", run=run_dbce) for name in NETWORKS))
+# [TCPDEBUG] ch. 4-5: many connections over varied dumbbells (NETWORKS)
+register(*(Scenario(name, "rdtcp_paper", MTU, "[TCPDEBUG] ch. 4-5", run=run_dbce) for name in NETWORKS))

@@ -1,8 +1,8 @@
-"""004's statements about its chapters 3-5 ([TCPDEBUG]: §3.3, §4.4,
+"""[TCPDEBUG]'s statements about its chapters 3-5 ([TCPDEBUG]: §3.3, §4.4,
 §5.4-5.5), in its words, each judged by direction and size (``experiments.runner.verdicts``) on
 the study of the simulated traces (``analyzer.study.summarize``, ``dbce_tables``).
 
-004's numbers are shares of connections or retransmissions over 1.85 M (ch. 5) or 52 M (ch. 3,
+[TCPDEBUG]'s numbers are shares of connections or retransmissions over 1.85 M (ch. 5) or 52 M (ch. 3,
 4) Internet connections; a share is held to 0.05 (a range "50-70 %" to 0.45-0.75). A change of
 duration is in RTTs; "about 0" and "negligible" are read as within 0.5 and 0.05 RTTs, and "close
 to the best case" as within a fifth of it, a detection time in RTTs (Fig. 4.2) to 25 %
@@ -32,14 +32,14 @@ REAL = ("CARD", "Tri-S", "DUAL", "Vegas", "BFA", "CIM", "FAST", "DECA", "DAIMD")
 ABOUT_ZERO = 0.5        # RTTs: "the median change is about 0"
 NEGLIGIBLE = 0.05       # RTTs: "a negligible difference"
 CLOSE = 0.2             # "close to the best case": within a fifth of it
-# 004 Table 4.4: % of retransmissions: needed RTO, needed FR/R, spurious RTO, spurious FR/R
+# [TCPDEBUG] Table 4.4: % of retransmissions: needed RTO, needed FR/R, spurious RTO, spurious FR/R
 PAPER_TABLE_4_4 = {"windows-xp": (59.5, 10.9, 26.0, 3.6), "linux-2.4": (56.7, 37.1, 3.5, 2.7),
                    "solaris": (70.7, 19.9, 4.9, 4.5), "freebsd-4.10": (56.6, 7.2, 31.7, 4.5)}
 OS_NAMES = {"windows-xp": "Windows", "linux-2.4": "Linux", "solaris": "Solaris",
             "freebsd-4.10": "FreeBSD"}
 STACK_OF = {"windows-xp": "Windows XP (Table 4.5)", "linux-2.4": LINUX_STACK,
             "solaris": "Solaris (Table 4.5)", "freebsd-4.10": "FreeBSD 4.10 (Table 4.5)"}
-# 004 §4.4.4: Smart-Config shortens by > 10 % this share of each OS's connections
+# [TCPDEBUG] §4.4.4: Smart-Config shortens by > 10 % this share of each OS's connections
 SMART_SHORTER = {"linux-2.4": 0.40, "windows-xp": 0.07, "solaris": 0.20, "freebsd-4.10": 0.10}
 
 
@@ -64,7 +64,7 @@ def _farthest(values: dict, lo: float, hi: float) -> float | None:
 # ----------------------------------------------------------------------------- ch. 5
 def chapter5_statements(study: dict, connections: list,
                         clusters: list | str = "not clustered") -> list[Statement]:
-    """004 ch. 5's statements (§5.4.1-5.4.4, §5.5; Figs. 5.1-5.11, 5.12-5.29, Table 5.4);
+    """[TCPDEBUG] ch. 5's statements (§5.4.1-5.4.4, §5.5; Figs. 5.1-5.11, 5.12-5.29, Table 5.4);
     ``clusters``: the cluster study's rows (``clusters.cluster_rows``) or why there are none."""
     rows = {r["estimator"]: r for r in study["estimators"]}
     flight = {r["estimator"]: r for r in study["estimators_per_flight"]}
@@ -265,7 +265,7 @@ def chapter5_statements(study: dict, connections: list,
 
 
 def cluster_statements(clusters: list | str) -> list[Statement]:
-    """§5.5.2's statements on the clusters (Table 5.4, Figs. 5.18-5.29). 004's Cluster 2 is
+    """§5.5.2's statements on the clusters (Table 5.4, Figs. 5.18-5.29). [TCPDEBUG]'s Cluster 2 is
     ours with the largest median flight (``clusters``' docstring); "zero" is within 0.5 RTT
     of no change, "almost all" at least 90 % (a bound)."""
     why = clusters if isinstance(clusters, str) else ""
@@ -319,9 +319,9 @@ def _table44_shares(row: dict) -> dict | None:
 
 
 def chapter4_statements(study: dict, table44: list, connections: list) -> list[Statement]:
-    """004 ch. 4's statements (§4.4.1-4.4.4, Tables 4.4 and 4.6, Figs. 4.2-4.11) on the
+    """[TCPDEBUG] ch. 4's statements (§4.4.1-4.4.4, Tables 4.4 and 4.6, Figs. 4.2-4.11) on the
     replay's rows: each stack's own timer (Table 4.4), every setting against the Linux
-    connections' own Linux timer (004 shows Linux's figures), and every connection under the
+    connections' own Linux timer ([TCPDEBUG] shows Linux's figures), and every connection under the
     estimators."""
     by_os = {r["os"]: r for r in table44}
     shares = {os: _table44_shares(by_os.get(os)) for os in PAPER_TABLE_4_4}
@@ -402,7 +402,7 @@ def chapter4_statements(study: dict, table44: list, connections: list) -> list[S
                  test="over half of each stack's retransmissions by the timer",
                  size=Near("the stack farthest from 60-88 %",
                            lambda v: _farthest(v, 0.60, 0.88), (0.60, 0.88), absolute()),
-                 note="004 explains it by flights too small for D duplicate ACKs"))
+                 note="[TCPDEBUG] explains it by flights too small for D duplicate ACKs"))
     ch4 = population(connections)
     out += _figure_4_2_statements(ch4)
     gains = _best_shares(ch4)
@@ -557,7 +557,7 @@ def _figure_4_2_statements(ch4: list) -> list[Statement]:
               direction=None, size=Near("the median farthest from 1-2 RTTs",
                                         lambda v: _farthest(v, 1.0, 2.0), (1.0, 2.0),
                                         relative(0.25)),
-              note="004 leaves FreeBSD out (271 FR/Rs); so do we under "
+              note="[TCPDEBUG] leaves FreeBSD out (271 FR/Rs); so do we under "
                    f"{MIN_EVENTS} detections", why_missing=few),
         judge("fig4_2_rto_slower", "Fig. 4.2", "RTOs take much longer than FR/Rs to detect "
               "losses", paper="-",
@@ -616,7 +616,7 @@ def _smart_shares(ch4: list, stack: str) -> dict | None:
 
 
 def _small_d2(ch4: list, j, n: int) -> Statement:
-    """Fig. 4.9's small connections (median flight at most SMALL_FLIGHT segments: 004's small
+    """Fig. 4.9's small connections (median flight at most SMALL_FLIGHT segments: [TCPDEBUG]'s small
     connections never pass a flight of 4, and the workload has none of its sizes)."""
     got = sorted(d for _, d, _ in changes(ch4, "Linux, D = 2", stack=LINUX_STACK, part="small"))
     values = {"small connections": len(got),
@@ -626,7 +626,7 @@ def _small_d2(ch4: list, j, n: int) -> Statement:
              "connection duration of most (including 95-percentile) of the small connections",
              "-", values, lambda v: v["mean change"] > 0 and v["95th percentile"] > 0,
              test="the small Linux connections' mean change and 95th percentile positive",
-             note=f"small: a median flight of {SMALL_FLIGHT} segments or fewer (004's small "
+             note=f"small: a median flight of {SMALL_FLIGHT} segments or fewer ([TCPDEBUG]'s small "
                   f"sizes are not in the workload)", n=n)
 
 
@@ -678,14 +678,14 @@ CH3 = (
 
 
 def chapter3_statements() -> list[Statement]:
-    """004 ch. 3's statements on TCPdebug over its Internet traces (§3.2-3.3): listed, not run.
+    """[TCPDEBUG] ch. 3's statements on TCPdebug over its Internet traces (§3.2-3.3): listed, not run.
     The driver tabulates ch. 3's classification of the simulated traces (experiments.studies.
-    dbce.chapter3), but these are statements about 004's traces: their stacks' mix, paths and
+    dbce.chapter3), but these are statements about [TCPDEBUG]'s traces: their stacks' mix, paths and
     a monitor inside the network, where the simulated traces are captured at the sender."""
     return [not_run(key, item, says, paper=paper,
-                    why="a statement about 004's Internet traces, captured by a monitor "
+                    why="a statement about [TCPDEBUG]'s Internet traces, captured by a monitor "
                         "inside the network; ours are captured at the sender (no reordering "
-                        "before the vantage point): tabulated in '004 ch. 3 on these traces', "
+                        "before the vantage point): tabulated in '[TCPDEBUG] ch. 3 on these traces', "
                         "not judged",
                     has_direction=key == "t3_8_least", has_size=paper != "-")
             for key, item, says, paper in CH3]

@@ -6,7 +6,7 @@ FR/Rs and RTOs together ("the percentage of total losses represented by that col
 
 From the timer replay (``analyzer.rto_replay``) of each connection against its own stack's
 timer (``analyzer.study``'s ``rto_by_stack``). The replay varies D of Linux's estimator and
-of RFC 2988's: Linux's row is 004's comparison exactly; the others take RFC 2988's estimator
+of RFC 2988's: Linux's row is [TCPDEBUG]'s comparison exactly; the others take RFC 2988's estimator
 with D varied, whose change of estimator (Solaris' m = 1.25, FreeBSD's 1.2 s minimum) is in
 their counts too.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 __all__ = ["PAPER_TABLE_4_6", "table_4_6", "table_4_6_markdown"]
 
-# 004 Table 4.6: # FR/R, # RTO, then (D = 2; Windows D = 3) RTO to FR/R, spurious caused,
+# [TCPDEBUG] Table 4.6: # FR/R, # RTO, then (D = 2; Windows D = 3) RTO to FR/R, spurious caused,
 # (D = 4) FR/R to RTO, spurious avoided
 PAPER_TABLE_4_6 = {"Windows": (155770, 918327, -35417, -30622, 54016, 37561),
                    "Linux": (123735, 186680, 19115, 37673, 22280, 3709),
@@ -45,7 +45,7 @@ def _own(connections: list, stack: str) -> tuple[int, int]:
 
 def table_4_6(study: dict, connections: list) -> list[dict]:
     """One row per OS: its connections, FR/Rs, RTOs, the four changes (None where the replay
-    has no such setting or connection) and 004's numbers."""
+    has no such setting or connection) and [TCPDEBUG]'s numbers."""
     out = []
     for os_name, (stack, first, second, raised) in ROWS.items():
         rows = {r["setting"]: r for r in study.get("rto_by_stack", {}).get(stack, [])}
@@ -80,11 +80,11 @@ def _paper_cell(value: int, total: int) -> str:
 
 
 def table_4_6_markdown(rows: list[dict]) -> str:
-    """Table 4.6 as 004 prints it, ours above 004's in each cell."""
-    lines = ["**Table 4.6 (004 §4.4.3): impact of the dupACK threshold.** First pair of "
+    """Table 4.6 as [TCPDEBUG] prints it, ours above [TCPDEBUG]'s in each cell."""
+    lines = ["**Table 4.6 ([TCPDEBUG] §4.4.3): impact of the dupACK threshold.** First pair of "
              "columns: D from 3 to 2 (Windows: from 2 to 3); second pair: D = 4. In brackets "
              "the share of the OS's FR/Rs and RTOs together. Ours (the replay of each "
-             "connection against its own stack's timer) above, 004's below; Linux's row varies "
+             "connection against its own stack's timer) above, [TCPDEBUG]'s below; Linux's row varies "
              "D of Linux's estimator, the others take RFC 2988's estimator with D varied, whose "
              "change of estimator is in their counts too.", "",
              "| OS | connections | # FR/R | # RTO | D = 2 (Win: D = 3): RTO to FR/R | "
@@ -97,7 +97,7 @@ def table_4_6_markdown(rows: list[dict]) -> str:
         ours = [_cell(r[k], total) for k in ("rto_to_fr", "spurious_caused", "fr_to_rto",
                                               "spurious_avoided")]
         paper = [_paper_cell(v, ptotal) for v in p[2:]]
-        cells = [f"{o}<br>004: {q}" for o, q in zip(ours, paper)]
-        lines.append(f"| {r['os']} | {r['connections']} | {r['fr']:,}<br>004: {p[0]:,} | "
-                     f"{r['rto']:,}<br>004: {p[1]:,} | " + " | ".join(cells) + " |")
+        cells = [f"{o}<br>[TCPDEBUG]: {q}" for o, q in zip(ours, paper)]
+        lines.append(f"| {r['os']} | {r['connections']} | {r['fr']:,}<br>[TCPDEBUG]: {p[0]:,} | "
+                     f"{r['rto']:,}<br>[TCPDEBUG]: {p[1]:,} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
