@@ -36,7 +36,7 @@ import copy
 
 from ..diagnostics import Diagnostics
 from . import ast as A
-from .inline_functions import (FunctionInliner, complete_arguments, relist_annotations,
+from .inline_functions import (FunctionInliner, InstanceInliningPass, complete_arguments,
                                substitute, _is_lvalue, _is_aggregate_ref)
 
 CONTROL_PLANE_LOCALS = (A.TableDecl, A.ActionDecl, A.Instantiation)
@@ -391,11 +391,7 @@ def _replace_stmt(root, old, new) -> None:
     raise AssertionError("statement to replace not found")   # callers found it by walking
 
 
-class InlineControls:
+class InlineControls(InstanceInliningPass):
     """Pass: inline sub-control instances (see the module doc), after InlineFunctions."""
     name = "InlineControls"
-
-    def run(self, ctx) -> None:
-        ControlInliner(ctx.program, ctx.diags, ctx.inliner).run()
-        if ctx.inliner.changed:
-            relist_annotations(ctx.program)
+    inliner = ControlInliner

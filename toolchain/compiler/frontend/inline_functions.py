@@ -823,6 +823,19 @@ def relist_annotations(program: A.Program) -> None:
     program.all_annotations = [n for n in A.walk(program) if isinstance(n, A.Annotation)]
 
 
+class InstanceInliningPass:
+    """Pass: inline the instances ``inliner`` (a sub-control or sub-parser inliner class) finds,
+    with the names and return removal of the function inliner left in ``ctx.inliner``; the
+    annotations listed again when anything was copied."""
+    name = ""
+    inliner: type
+
+    def run(self, ctx) -> None:
+        self.inliner(ctx.program, ctx.diags, ctx.inliner).run()
+        if ctx.inliner.changed:
+            relist_annotations(ctx.program)
+
+
 class InlineFunctions:
     """Pass: inline every call of a non-generic function (see the module doc). The inliner
     stays in `ctx.inliner`: the control and parser inlining passes take fresh names from it

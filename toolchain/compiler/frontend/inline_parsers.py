@@ -22,7 +22,7 @@ import copy
 from ..diagnostics import Diagnostics
 from . import ast as A
 from .inline_controls import bind_apply
-from .inline_functions import (FunctionInliner, complete_arguments, relist_annotations,
+from .inline_functions import (FunctionInliner, InstanceInliningPass, complete_arguments,
                                substitute)
 
 BUILTIN_STATES = ("accept", "reject")
@@ -183,11 +183,7 @@ def _applied_instance(st, instances: dict):
     return None
 
 
-class InlineParsers:
+class InlineParsers(InstanceInliningPass):
     """Pass: inline sub-parser instances (see the module doc), after InlineControls."""
     name = "InlineParsers"
-
-    def run(self, ctx) -> None:
-        ParserInliner(ctx.program, ctx.diags, ctx.inliner).run()
-        if ctx.inliner.changed:
-            relist_annotations(ctx.program)
+    inliner = ParserInliner
