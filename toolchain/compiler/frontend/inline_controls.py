@@ -149,31 +149,8 @@ class ControlInliner:
         return renames
 
     def _direct_invocations(self, caller: A.ControlDecl) -> None:
-        """`C.apply(...)` on a control type without constructor parameters (spec 16.2,
-        direct type invocation) applies an instance of its own: declared here as `C() C;`
-        (p4c names it after the type), then inlined like any instance."""
-        applies: dict = {}
-        for s in [s for s in A.walk(caller.body) if isinstance(s, A.CallStmt)]:
-            c = s.call.callee
-            if (isinstance(c, A.MemberExpr) and c.member == "apply"
-                    and isinstance(c.expr, A.PathExpr) and c.expr.name in self.controls):
-                applies.setdefault(c.expr.name, []).append(s.call)
-        for name, calls in applies.items():
-            callee = self.controls[name]
-            for c in calls:
-                complete_arguments(c, callee.params)
-            # an apply the inliner cannot take (e.g. wrong arguments) leaves the type's
-            # applies as written, for the checker to refuse
-            if (callee is caller or callee.ctor_params or self._local_named(caller, name)
-                    or any(len(c.args) != len(callee.params) for c in calls)):
-                continue
-            pos = calls[0].callee.expr.pos
-            caller.locals.append(A.Instantiation(pos, name, A.NamedTypeRef(pos, name), []))
-
-    @staticmethod
-    def _local_named(caller, name: str) -> bool:
-        return any(getattr(l, "name", None) == name for l in caller.locals) or any(
-            p.name == name for p in caller.params + caller.ctor_params)
+        declare_direct_instances(caller, [s for s in A.walk(caller.body)
+                                          if isinstance(s, A.CallStmt)], self.controls)
 
     def _inlinable_instance(self, local, caller=None) -> bool:
         """An instance of a user control: without constructor parameters, or with value
@@ -275,6 +252,32 @@ class ControlInliner:
         i = caller.locals.index(inst)
         caller.locals[i:i] = new_locals
         return True
+
+
+def declare_direct_instances(caller, stmts, types: dict) -> None:
+    """`T.apply(...)` among ``stmts`` on a control or parser type of ``types`` without
+    constructor parameters (spec 16.2, direct type invocation) applies an instance of its own:
+    declared in ``caller`` as `T() T;` (p4c names it after the type), for the inliner to take
+    like any instance. An apply it cannot take (the caller itself, constructor parameters, a
+    local or parameter of that name, wrong arguments) is left as written, for the checker to
+    refuse."""
+    applies: dict = {}
+    for s in stmts:
+        c = s.call.callee if isinstance(s, A.CallStmt) else None
+        if (isinstance(c, A.MemberExpr) and c.member == "apply"
+                and isinstance(c.expr, A.PathExpr) and c.expr.name in types):
+            applies.setdefault(c.expr.name, []).append(s.call)
+    for name, calls in applies.items():
+        callee = types[name]
+        for c in calls:
+            complete_arguments(c, callee.params)
+        named = any(getattr(l, "name", None) == name for l in caller.locals) or any(
+            p.name == name for p in caller.params + caller.ctor_params)
+        if (callee is caller or callee.ctor_params or named
+                or any(len(c.args) != len(callee.params) for c in calls)):
+            continue
+        pos = calls[0].callee.expr.pos
+        caller.locals.append(A.Instantiation(pos, name, A.NamedTypeRef(pos, name), []))
 
 
 def bind_apply(names: FunctionInliner, instance: str, params, args, block_locals, pos,

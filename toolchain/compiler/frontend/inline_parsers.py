@@ -21,7 +21,7 @@ import copy
 
 from ..diagnostics import Diagnostics
 from . import ast as A
-from .inline_controls import bind_apply
+from .inline_controls import bind_apply, declare_direct_instances
 from .inline_functions import (FunctionInliner, InstanceInliningPass, complete_arguments,
                                substitute)
 
@@ -72,29 +72,9 @@ class ParserInliner:
                                  and l.name not in applied)]
 
     def _direct_invocations(self, caller: A.ParserDecl) -> None:
-        """`P.apply(...)` on a parser type without constructor parameters (spec 16.2, direct
-        type invocation) applies an instance of its own, declared here as `P() P;` (p4c
-        names it after the type); every such apply is then inlined separately."""
-        applies: dict = {}
-        for state in caller.states:
-            for st in state.stmts:
-                c = st.call.callee if isinstance(st, A.CallStmt) else None
-                if (isinstance(c, A.MemberExpr) and c.member == "apply"
-                        and isinstance(c.expr, A.PathExpr) and c.expr.name in self.parsers):
-                    applies.setdefault(c.expr.name, []).append(st.call)
-        for name, calls in applies.items():
-            callee = self.parsers[name]
-            for c in calls:
-                complete_arguments(c, callee.params)
-            # an apply the inliner cannot take (e.g. wrong arguments) leaves the type's
-            # applies as written, for the checker to refuse
-            if callee is caller or callee.ctor_params \
-                    or any(len(c.args) != len(callee.params) for c in calls) \
-                    or any(getattr(l, "name", None) == name for l in caller.locals) \
-                    or any(p.name == name for p in caller.params + caller.ctor_params):
-                continue
-            pos = calls[0].callee.expr.pos
-            caller.locals.append(A.Instantiation(pos, name, A.NamedTypeRef(pos, name), []))
+        # every such apply is then inlined separately
+        declare_direct_instances(caller, [st for state in caller.states for st in state.stmts],
+                                 self.parsers)
 
     def _inlinable_instance(self, local, caller: A.ParserDecl) -> bool:
         if not isinstance(local, A.Instantiation) or local.args:
