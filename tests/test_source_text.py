@@ -47,6 +47,25 @@ def test_no_issue_numbers_in_code_or_docs():
     assert not found, "references to issue numbers:\n" + "\n".join(found)
 
 
+# the project's own history told as if a reader were part of it: who worked when, and on which
+# ticket ("other sessions' runs", "the issue's checks")
+HISTORY = re.compile(r"\b(other|this|last|previous|earlier|next) (work )?sessions?\b"
+                     r"|\bthe issue'?s\b|\bthe lead\b", re.IGNORECASE)
+
+
+def test_no_project_history_in_code_or_docs():
+    found = lines_matching(HISTORY)
+    assert not found, "the project's history, not a requirement or reason:\n" + "\n".join(found)
+
+
+def test_the_history_check_sees_it():
+    for text in ("load 12 (other sessions' test suites)", "the issue's checks", "This session",
+                 "as the lead asked"):
+        assert HISTORY.search(text), text
+    for text in ("a P4Runtime session", "the Thrift client's session", "the issue tracker"):
+        assert not HISTORY.search(text), text
+
+
 def test_the_check_sees_a_reference():
     assert ISSUE_REFERENCE.search("checked here (issue 6: valid P4)")
     assert ISSUE_REFERENCE.search("see Issues #12")
