@@ -76,10 +76,11 @@ def sent_and_dropped(lines: Iterable[str], src: int, hop: int) -> list[Section]:
     return [Section("sent", tuple(sent)), Section("drops", tuple(dropped))]
 
 
-def trace_ns2(run: Ns2Run, workdir: str | os.PathLike) -> list[str]:
-    """Run ``run`` in ns-2 with its packet trace; the trace's lines. Ns2Error when ns fails."""
+def trace_ns2(run: Ns2Run, workdir: str | os.PathLike) -> Path:
+    """Run ``run`` in ns-2 with its packet trace; the trace file's path (read it as it is
+    compared: a long run's trace is hundreds of megabytes). Ns2Error when ns fails."""
     run_ns2(run, workdir, trace=TRACE_FILE)
-    return (Path(workdir) / TRACE_FILE).read_text().splitlines()
+    return Path(workdir) / TRACE_FILE
 
 
 def trace_ours(run: Ns2Run) -> list[str]:
@@ -109,7 +110,8 @@ def check(name: str, workdir: str | os.PathLike, *, duration: float | None = Non
                          f"distribution, not packet by packet")
     src, hop = _nodes(run)
     workdir = Path(workdir) / name
-    expected = sent_and_dropped(trace_ns2(run, workdir), src, hop)
+    with trace_ns2(run, workdir).open() as lines:
+        expected = sent_and_dropped(lines, src, hop)
     ours = sent_and_dropped(trace_ours(run), src, hop)
     diff = compare(expected, ours, tolerance=tolerance)
     sent = expected[0].points
