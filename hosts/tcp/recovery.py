@@ -532,7 +532,7 @@ class LossRecovery:
                 if not self.cfg.guarded_dupacks_send:
                     self.reno_dupacks -= 1      # nor a new packet (TcpConfig)
                 return
-            if getattr(self.policy, "restarts_on_fast_retransmit", False):   # Tahoe
+            if self.policy.restarts_on_fast_retransmit:     # Tahoe
                 self._restart(now)
             else:
                 self._enter_recovery(now)

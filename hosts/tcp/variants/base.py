@@ -409,6 +409,9 @@ class LossRecoveryPolicy:
     rto_estimator: str | None = None    # the RTO estimator the variant is built on, a key of
                                         # hosts.tcp.rtt.ESTIMATORS (None: the config's)
     marks_retransmissions = False   # set the RTX bit on retransmissions (Ludwig's, [RRTCP] §3)
+    # the fast retransmit answered as a timeout without backoff, with no fast recovery (Tahoe:
+    # cwnd one segment, go-back-N in slow start; variants/tahoe.py)
+    restarts_on_fast_retransmit = False
 
     def __init__(self, config: TcpConfig):
         self.config = config
