@@ -34,7 +34,8 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from experiments.runner.plots import save_figure
 from experiments.runner.report import write_csv
-from experiments.studies.dbce.figures import curve_styles, plain_number
+from experiments.studies.dbce.figures import (best_case_axes, cdf_from_floor, curve_styles,
+                                              plain_number)
 
 __all__ = ["population", "detection_times", "best_percent", "changes", "binned", "SMART",
            "chapter4_figures", "OS_ORDER", "SMALL_FLIGHT", "BIN_FLOOR"]
@@ -162,17 +163,6 @@ def binned(pairs: list) -> list[dict]:
 
 
 # --------------------------------------------------------------------------- drawing
-def _cdf(ax, values: list, floor: float, label: str, style: dict) -> list[tuple]:
-    """A cumulative curve, values at or under ``floor`` at the left edge; its points."""
-    n = len(values)
-    at_floor = sum(1 for v in values if v <= floor)
-    rest = sorted(v for v in values if v > floor)
-    xs = [floor] + rest
-    ys = [at_floor / n] + [(at_floor + i + 1) / n for i in range(len(rest))]
-    ax.step(xs, ys, where="post", label=f"{label} ({n:,})", **style)
-    return list(zip(xs, ys))
-
-
 def _cdf_frame(ax, floor: float, xlabel: str, ylabel: str) -> None:
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(plain_number))
@@ -212,7 +202,7 @@ def _figure_4_2(conns: list, out: Path) -> tuple[list, list]:
         for os in OS_ORDER:
             values = times[(os, kind)]
             if values:
-                for x, y in _cdf(ax, values, DETECT_FLOOR, OS_LABEL[os], styles[OS_LABEL[os]]):
+                for x, y in cdf_from_floor(ax, values, DETECT_FLOOR, OS_LABEL[os], styles[OS_LABEL[os]]):
                     rows.append({"mechanism": kind, "os": os, "rtts": x, "fraction": y})
         _cdf_frame(ax, DETECT_FLOOR, "detection time (RTTs)",
                    "fraction of needed retransmissions" if kind == "fast" else "")
@@ -248,7 +238,7 @@ def _figure_4_3(conns: list, out: Path) -> list[str]:
     rows = []
     for os in OS_ORDER:
         if pct[os]:
-            for x, y in _cdf(ax, pct[os], PERCENT_FLOOR, OS_LABEL[os], styles[OS_LABEL[os]]):
+            for x, y in cdf_from_floor(ax, pct[os], PERCENT_FLOOR, OS_LABEL[os], styles[OS_LABEL[os]]):
                 rows.append({"os": os, "percent": x, "fraction": y})
     _cdf_frame(ax, PERCENT_FLOOR, f"best-case reduction in duration (%; {PERCENT_FLOOR:g} or "
                                   f"less at the left edge)", "fraction of connections")
@@ -318,12 +308,7 @@ def _binned_panel(ax, rows: list, title: str) -> None:
     hi = max(xs + [1.0]) * 3
     ax.plot([BIN_FLOOR, hi], [BIN_FLOOR, hi], ls="--", color="0.4", lw=1,
             label="the best case (y = x)")
-    ax.axhline(0, color="0.6", lw=0.6)
-    ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(FuncFormatter(plain_number))
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.set_yscale("symlog", linthresh=0.01)
-    ax.yaxis.set_major_formatter(FuncFormatter(plain_number))
+    best_case_axes(ax, 0.01)
     ax.set_xlim(BIN_FLOOR * 0.7, hi)
     ax.set_xlabel(f"best-case reduction (RTTs, bins of half a decade; <= {BIN_FLOOR:g} at the "
                   f"left edge)")

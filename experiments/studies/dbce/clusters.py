@@ -31,7 +31,8 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from experiments.runner.plots import save_figure
 from experiments.runner.report import write_csv
-from experiments.studies.dbce.figures import curve_styles, log_bins, plain_number
+from experiments.studies.dbce.figures import (best_case_axes, curve_styles, log_bins,
+                                              plain_number)
 
 __all__ = ["FEATURES", "K", "cluster", "cluster_rows", "table_5_4_markdown",
            "cluster_figures", "MIN_CONNECTIONS"]
@@ -245,12 +246,7 @@ def _per_cluster_figure(usable, numbers, est: str, figs: str, out: Path) -> tupl
                         marker="o", ms=4, capsize=3, lw=1.1, color="C0",
                         label="median (bar: quartiles)")
         ax.plot(edges, edges, ls="--", color="0.4", lw=1, label="best case (y = x)")
-        ax.axhline(0, color="0.6", lw=0.6)
-        ax.set_xscale("log")
-        ax.xaxis.set_major_formatter(FuncFormatter(plain_number))
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set_yscale("symlog", linthresh=1)
-        ax.yaxis.set_major_formatter(FuncFormatter(plain_number))
+        best_case_axes(ax, 1)
         ax.set_title(f"cluster {n} ({len(part):,})", fontsize=9)
         ax.set_xlabel("best-case saving (RTTs)", fontsize=8)
         ax.grid(alpha=0.3)

@@ -21,11 +21,12 @@ import math
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from experiments.runner.plots import save_figure
 
 __all__ = ["chapter5_figures", "loss_rates", "leads", "best_cases", "curve_styles", "log_bins",
-           "plain_number"]
+           "plain_number", "cdf_from_floor", "best_case_axes"]
 
 LOSS_FLOOR = 1e-4       # loss rates: the axis' left edge (0 plotted there)
 SAVING_FLOOR = 1e-3     # RTTs saved: the axis' left edge (0 and less plotted there)
@@ -56,17 +57,30 @@ def best_cases(conns: list) -> dict:
             "multiplicative": [c["best"][1] for c in conns]}
 
 
-def _cdf_from_floor(ax, values: list, floor: float, label: str, style: dict) -> None:
+def cdf_from_floor(ax, values: list, floor: float, label: str, style: dict) -> list[tuple]:
     """The cumulative fraction of ``values``, those at or below ``floor`` counted at the left
-    edge (the curve starts at their share)."""
+    edge (the curve starts at their share); the curve's points (none for no values)."""
     if not values:
-        return
+        return []
     n = len(values)
     at_floor = sum(1 for v in values if v <= floor)
     rest = sorted(v for v in values if v > floor)
     xs = [floor] + rest
     ys = [at_floor / n] + [(at_floor + i + 1) / n for i in range(len(rest))]
     ax.step(xs, ys, where="post", label=f"{label} ({n:,})", **style)
+    return list(zip(xs, ys))
+
+
+def best_case_axes(ax, linthresh: float) -> None:
+    """The frame of a figure of savings against the best case: the best case on a log axis,
+    the saving on a symmetric log axis (linear within ``linthresh``: savings may be negative),
+    both in plain numbers, and the line of no change."""
+    ax.axhline(0, color="0.6", lw=0.6)
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(plain_number))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_yscale("symlog", linthresh=linthresh)
+    ax.yaxis.set_major_formatter(FuncFormatter(plain_number))
 
 
 def log_bins(values: list) -> list:
@@ -99,7 +113,7 @@ def curve_styles(names: list) -> dict:
 def _log_cdf_axes(ax, floor: float, mark: float, mark_text: str, xlabel: str, ylabel: str,
                   title: str) -> None:
     """The frame of a cumulative figure on a log axis whose values at or under ``floor`` sit
-    at its left edge (``_cdf_from_floor``), with a reference line at ``mark``."""
+    at its left edge (``cdf_from_floor``), with a reference line at ``mark``."""
     ax.axvline(mark, color="0.3", lw=0.8)
     ax.text(mark * 1.05, 0.03, mark_text, fontsize=7, color="0.3")
     ax.set_xscale("log")
@@ -121,7 +135,7 @@ def chapter5_figures(conns: list, estimators: list, styles: dict, out: Path) -> 
     rates = loss_rates(conns)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for name, style in curve_styles(sorted(rates)).items():
-        _cdf_from_floor(ax, rates[name], LOSS_FLOOR, name, style)
+        cdf_from_floor(ax, rates[name], LOSS_FLOOR, name, style)
     ax.set_xscale("log")
     ax.set_xlim(LOSS_FLOOR * 0.8, 1.0)
     ax.set_ylim(0, 1.02)
@@ -135,11 +149,11 @@ def chapter5_figures(conns: list, estimators: list, styles: dict, out: Path) -> 
     save_figure(fig, out / "fig5_1_loss_rate.png")
     written.append("fig5_1_loss_rate.png")
 
-    lead = leads(conns, estimators)
-    if any(lead.values()):
+    phases = leads(conns, estimators)       # congestion phases before each predicted loss
+    if any(phases.values()):
         fig, ax = plt.subplots(figsize=(7, 4.5))
         for est in estimators:
-            _cdf_from_floor(ax, lead[est], LEAD_FLOOR, est, styles[est])
+            cdf_from_floor(ax, phases[est], LEAD_FLOOR, est, styles[est])
         _log_cdf_axes(ax, LEAD_FLOOR, 1.0, "1 RTT",
                       f"congestion phase before a loss episode (sRTTs; under {LEAD_FLOOR:g} "
                       f"at the left edge)", "fraction of predicted loss episodes",
@@ -153,7 +167,7 @@ def chapter5_figures(conns: list, estimators: list, styles: dict, out: Path) -> 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for (policy, values), style in zip(best.items(), ({"ls": "-", "color": "C0", "lw": 1.6},
                                                       {"ls": "--", "color": "C3", "lw": 1.3})):
-        _cdf_from_floor(ax, values, SAVING_FLOOR, f"{policy} decrease", style)
+        cdf_from_floor(ax, values, SAVING_FLOOR, f"{policy} decrease", style)
     _log_cdf_axes(ax, SAVING_FLOOR, 0.1, "0.1 RTT",
                   f"best-case saving in duration (RTTs; {SAVING_FLOOR:g} or less, no loss "
                   f"among them, at the left edge)", "fraction of connections",
